@@ -1,0 +1,39 @@
+# Armature: the entry points. Everything installs what it needs first.
+NODE_MODULES := node_modules/.package-lock.json
+TSX := node_modules/.bin/tsx
+
+.PHONY: run test generate check check-generated migrate bench lint typecheck clean
+
+$(NODE_MODULES): package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	@touch $(NODE_MODULES)
+
+## run: install, migrate the embedded database in ./.data, load demo data once, serve both APIs
+run: $(NODE_MODULES)
+	$(TSX) bin/armature.ts run
+
+## test: the whole suite (unit, golden, end-to-end, conformance); PostgreSQL when DATABASE_URL is set
+test: $(NODE_MODULES)
+	node_modules/.bin/mocha
+
+## generate: compile spec/ into generated/
+generate: $(NODE_MODULES)
+	$(TSX) bin/armature.ts generate
+
+## check / check-generated: fail when generated/ does not match spec/
+check check-generated: $(NODE_MODULES)
+	$(TSX) bin/armature.ts check
+
+migrate: $(NODE_MODULES)
+	$(TSX) bin/armature.ts migrate
+
+## bench: throughput and latency figures against a baseline measured in the same run
+bench: $(NODE_MODULES)
+	$(TSX) bench/run.ts
+
+## lint / typecheck: TypeScript in strict mode over everything
+lint typecheck: $(NODE_MODULES)
+	node_modules/.bin/tsc --noEmit -p .
+
+clean:
+	rm -rf .data

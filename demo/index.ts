@@ -1,0 +1,7 @@
+// Demo fixtures of every API, by API name.
+import type { Fixture } from "../runtime/fixtures.js";
+import { inventoryDemo } from "./inventory.js";
+
+export const demo: Record<string, Fixture[]> = {
+  inventory: inventoryDemo,
+};

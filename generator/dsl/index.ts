@@ -1,0 +1,222 @@
+// The spec language: the types and identity helpers that spec files import.
+// Takes plain object literals, gives them back tagged and typed; it computes nothing and
+// never runs at request time. Everything here is data the generator's passes read.
+
+export type ChoiceValue = string | number;
+
+export interface ChoiceSet {
+  kind: "choices";
+  name: string;
+  values: ReadonlyArray<readonly [ChoiceValue, string]>;
+}
+
+/** A named set of `[value, label]` pairs, shown to clients as `{value, label}`. */
+export function choices(name: string, values: ReadonlyArray<readonly [ChoiceValue, string]>): ChoiceSet {
+  return { kind: "choices", name, values };
+}
+
+/** Options every field type accepts. */
+export interface CommonFieldOptions {
+  description?: string;
+  /** Human label (OPTIONS `label`); derived from the field name when absent. */
+  label?: string;
+  /** Required on create and PUT. */
+  required?: boolean;
+  /** `null` accepted on write and returned on read. */
+  nullable?: boolean;
+  unique?: boolean;
+  /** Value used when a create leaves the field out. `"now"`/`"today"` for date types. */
+  default?: unknown;
+  readOnly?: boolean;
+  /** Accepted on write, never shown (passwords). */
+  writeOnly?: boolean;
+  /** First API version that shows the field (`"1.3"`); earlier versions neither show nor accept it. */
+  since?: string;
+  /** Last API version that shows the field. */
+  until?: string;
+  /** Database column name when it differs from the field name. */
+  column?: string;
+}
+
+export interface StringOptions extends CommonFieldOptions {
+  maxLength?: number;
+  minLength?: number;
+  /** Empty string allowed (the default for optional strings). */
+  blank?: boolean;
+  /** A regular expression the value must match, with the message used when it does not. */
+  pattern?: { regex: string; message: string };
+  /** Fill from another field when absent on create: a slug made from `name`. */
+  slugFrom?: string;
+  /** Generated when absent on create: a random hex key of this many characters. */
+  randomHex?: number;
+  format?: "email" | "url" | "color";
+}
+
+export interface NumberOptions extends CommonFieldOptions {
+  min?: number;
+  max?: number;
+}
+
+export type ScalarType =
+  | "uuid" | "string" | "text" | "integer" | "float" | "boolean" | "date" | "datetime" | "json"
+  | "cidr" | "ip" | "password";
+
+export interface ScalarField extends StringOptions, NumberOptions {
+  kind: "scalar";
+  type: ScalarType;
+}
+
+export interface ChoiceField extends CommonFieldOptions {
+  kind: "choice";
+  choices: ChoiceSet;
+  blank?: boolean;
+}
+
+export interface IpFamilyField extends CommonFieldOptions {
+  kind: "ipFamily";
+  /** The cidr/ip field whose family this reports. */
+  from: string;
+}
+
+export interface CountField extends CommonFieldOptions {
+  kind: "count";
+  /** `"app.Model.field"`: count rows of that model whose foreign key `field` points here. */
+  of: string;
+  /** Count rows pointing at this object's descendants too (tree models). */
+  descendants?: boolean;
+}
+
+export interface FkField extends CommonFieldOptions {
+  kind: "fk";
+  /** `"app.Model"`, resolved by name so load order never matters. */
+  target: string;
+  /** What happens to this row when the target is deleted. Default: protect (409). */
+  onDelete?: "protect" | "cascade" | "setNull";
+  /** Set from the authenticated user on create and never writable (token owner). */
+  fromRequestUser?: boolean;
+}
+
+export interface M2mField extends CommonFieldOptions {
+  kind: "m2m";
+  target: string;
+}
+
+export type FieldSpec = ScalarField | ChoiceField | IpFamilyField | CountField | FkField | M2mField;
+
+function scalar(type: ScalarType) {
+  return (options: StringOptions & NumberOptions = {}): ScalarField => ({ kind: "scalar", type, ...options });
+}
+
+export const field = {
+  uuid: scalar("uuid"),
+  string: scalar("string"),
+  text: scalar("text"),
+  integer: scalar("integer"),
+  float: scalar("float"),
+  boolean: scalar("boolean"),
+  date: scalar("date"),
+  datetime: scalar("datetime"),
+  json: scalar("json"),
+  cidr: scalar("cidr"),
+  ip: scalar("ip"),
+  password: scalar("password"),
+  choice: (set: ChoiceSet, options: CommonFieldOptions & { blank?: boolean } = {}): ChoiceField => ({
+    kind: "choice", choices: set, ...options,
+  }),
+  ipFamily: (options: CommonFieldOptions & { from: string }): IpFamilyField => ({ kind: "ipFamily", ...options }),
+  count: (options: CommonFieldOptions & { of: string; descendants?: boolean }): CountField => ({
+    kind: "count", ...options,
+  }),
+};
+
+export const ref = {
+  fk: (target: string, options: Omit<FkField, "kind" | "target"> = {}): FkField => ({ kind: "fk", target, ...options }),
+  m2m: (target: string, options: Omit<M2mField, "kind" | "target"> = {}): M2mField => ({ kind: "m2m", target, ...options }),
+};
+
+export type Feature =
+  /** `tags`: a list of extras tags, filterable with `tag`. */
+  | "tags"
+  /** `custom_fields`: a JSON object of custom-field values. */
+  | "customFields"
+  /** `created` (date) and `last_updated` (date-time), kept by the database. */
+  | "changeLogged"
+  /** A `parent` foreign key to the same model, a read-only `_depth`, and filters that match descendants. */
+  | "tree"
+  /** Rows belong to the requesting user: lists and lookups see only the requester's rows. */
+  | "ownedByRequester";
+
+export interface FilterSpec {
+  /** Fields searched (case-insensitive contains) by the free-text `q` filter. */
+  q?: string[];
+  /** Extra named filters built on a field: `{ within: { field: "prefix", lookup: "net_contained" } }`. */
+  extra?: Record<string, { field: string; lookup: FilterLookup }>;
+  /** Fields that get no filter at all. */
+  exclude?: string[];
+}
+
+export type FilterLookup =
+  | "net_equals" | "net_contained" | "net_contained_or_equal" | "net_contains_or_equals"
+  | "net_host_contained" | "family" | "mask_length" | "mask_length__gte" | "mask_length__lte" | "address";
+
+export interface ModelSpec {
+  kind: "model";
+  name: string;
+  app: string;
+  /** URL segment under the app: `prefixes` gives `/api/ipam/prefixes/`. */
+  route: string;
+  /** Human name (OPTIONS `name`); derived from the model name when absent. */
+  verboseName?: string;
+  description?: string;
+  /** Template of the `display` string: `{field}` or `{fk.field}` placeholders. */
+  display: string;
+  /** Default ordering, a leading `-` for descending. */
+  ordering: string[];
+  features?: Feature[];
+  fields: Record<string, FieldSpec>;
+  /** Fields of the nested form used inside other objects (`id`, `url`, `display` are always added). */
+  nested: string[];
+  /** Fields of the brief form (`?brief=1`); defaults to `nested`. */
+  brief?: string[];
+  /** The field a foreign-key filter accepts besides the id (`slug` by default when present). */
+  naturalKey?: string;
+  filters?: FilterSpec;
+  /** Groups of fields that must be unique together. */
+  uniqueTogether?: string[][];
+  /** Operations the API offers; all by default. */
+  operations?: Array<"list" | "retrieve" | "create" | "update" | "delete">;
+}
+
+/** One model, one file: `export default model("Prefix", {...})`. */
+export function model(name: string, spec: Omit<ModelSpec, "kind" | "name">): ModelSpec {
+  return { kind: "model", name, ...spec };
+}
+
+export type Profile = "drf" | "wordpress";
+
+export interface ApiSpec {
+  kind: "api";
+  /** Short name, also the folder under spec/ and generated/. */
+  name: string;
+  title: string;
+  description?: string;
+  profile: Profile;
+  /** Where the API is mounted: `/api/` for the inventory. */
+  basePath: string;
+  /** The applications, in the order the API root lists them. */
+  apps: string[];
+  /** Extra entries on the API root that are not apps (`status`). */
+  rootLinks?: string[];
+  versions?: { default: string; supported: string[] };
+  /** Profile settings, e.g. PAGINATE_COUNT; the runtime profile documents what it reads. */
+  settings?: Record<string, unknown>;
+  /** Models that hold identities: users (`username`, `password`, `is_active`, …) and their tokens. */
+  auth?: { users: string; tokens?: string };
+  /** The model the `tags` feature links to (needs `name`, `slug`). */
+  tagModel?: string;
+}
+
+/** The API-level settings file: `export default api({...})` in `spec/<api>/api.ts`. */
+export function api(spec: Omit<ApiSpec, "kind">): ApiSpec {
+  return { kind: "api", ...spec };
+}

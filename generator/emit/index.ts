@@ -1,0 +1,42 @@
+// Emit pass: runs every emitter over the IR of each API and gathers their files. Emitters
+// are pure functions returning {path, contents}; only the write pass touches the disk.
+import type { IrApi } from "../ir/index.js";
+import { emitDescriptors } from "./descriptors.js";
+import { buildSchema, sortKeys, type Schema } from "./schema.js";
+import { emitMigrations, type MigrationState } from "./migrations.js";
+import { emitDrfOpenApi } from "./openapi/drf.js";
+
+export interface EmittedFile {
+  /** Path under `generated/`, `/`-separated. */
+  path: string;
+  contents: string;
+}
+
+/** What the emitters need from the previous generation: each API's migration state. */
+export type PreviousState = (api: string) => MigrationState;
+
+export type OpenApiEmitter = (api: IrApi, version: string) => Record<string, unknown>;
+
+const openApiEmitters: Record<IrApi["profile"], OpenApiEmitter> = {
+  drf: emitDrfOpenApi,
+  wordpress: emitDrfOpenApi,
+};
+
+/** OpenAPI documents keep their authored key order; emitters sort what needs sorting. */
+function jsonFile(path: string, value: unknown): EmittedFile {
+  return { path, contents: JSON.stringify(value, null, 2) + "\n" };
+}
+
+export function emitAll(apis: IrApi[], previous: PreviousState): EmittedFile[] {
+  const files: EmittedFile[] = [...emitDescriptors(apis)];
+  for (const api of apis) {
+    for (const version of api.versions.supported) {
+      files.push(jsonFile(`${api.name}/openapi/${version}.json`, openApiEmitters[api.profile](api, version)));
+    }
+    const schema: Schema = buildSchema(api);
+    const { files: migrations, snapshot } = emitMigrations(api.name, schema, previous(api.name));
+    for (const m of migrations) files.push({ path: `${api.name}/migrations/${m.name}`, contents: m.sql });
+    files.push({ path: `${api.name}/schema.json`, contents: JSON.stringify(sortKeys(snapshot), null, 2) + "\n" });
+  }
+  return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}

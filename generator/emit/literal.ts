@@ -1,0 +1,44 @@
+// A writer helper for ts-morph: prints a JSON-like value as a TypeScript object literal,
+// with unquoted keys where TypeScript allows them. Takes plain data; gives code text.
+import type { CodeBlockWriter } from "ts-morph";
+
+const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+export function writeLiteral(writer: CodeBlockWriter, value: unknown): void {
+  if (value === null || typeof value !== "object") {
+    writer.write(value === undefined ? "undefined" : JSON.stringify(value));
+    return;
+  }
+  if (Array.isArray(value)) {
+    const flat = value.every((v) => v === null || typeof v !== "object");
+    if (flat) {
+      writer.write(`[${value.map((v) => JSON.stringify(v)).join(", ")}]`);
+      return;
+    }
+    writer.write("[").newLine().indent(() => {
+      for (const item of value) {
+        writeLiteral(writer, item);
+        writer.write(",").newLine();
+      }
+    }).write("]");
+    return;
+  }
+  const entries = Object.entries(value).filter(([, v]) => v !== undefined);
+  if (entries.length === 0) {
+    writer.write("{}");
+    return;
+  }
+  const key = (k: string) => (IDENT.test(k) ? k : JSON.stringify(k));
+  const inline = `{ ${entries.map(([k, v]) => `${key(k)}: ${JSON.stringify(v)}`).join(", ")} }`;
+  if (inline.length <= 100 && entries.every(([, v]) => v === null || typeof v !== "object" || (Array.isArray(v) && v.every((x) => x === null || typeof x !== "object")))) {
+    writer.write(inline.replace(/,(?=\S)/g, ", ").replace(/\[(.*?)\]/g, (m) => m.replace(/,(?! )/g, ", ")));
+    return;
+  }
+  writer.write("{").newLine().indent(() => {
+    for (const [k, v] of entries) {
+      writer.write(`${key(k)}: `);
+      writeLiteral(writer, v);
+      writer.write(",").newLine();
+    }
+  }).write("}");
+}

@@ -1,0 +1,266 @@
+// OpenAPI 3.1 emitter for the DRF-style profile: one document per API version with the
+// list/detail/bulk paths of every model, the pagination envelope, the brief form, the
+// query filters, token security and the DRF error shapes. Pure: IR in, document out.
+import type { FieldDescriptor } from "../../../runtime/descriptor.js";
+import type { IrApi, IrModel } from "../../ir/index.js";
+import { byCodePoint } from "../../ir/names.js";
+import { componentName, describe, inVersion, modelByKey, nullable, ref, scalarSchema, type Schema } from "./schemas.js";
+
+const ERROR_DETAIL: Schema = {
+  type: "object",
+  properties: { detail: { type: "string" } },
+  required: ["detail"],
+};
+const VALIDATION_ERROR: Schema = {
+  anyOf: [
+    { type: "object", additionalProperties: {} },
+    { type: "array", items: { type: "object", additionalProperties: {} } },
+  ],
+};
+
+function familyRead(nested: boolean): Schema {
+  return nested
+    ? { type: "integer", enum: [4, 6] }
+    : { type: "object", properties: { value: { type: "integer", enum: [4, 6] }, label: { type: "string", enum: ["IPv4", "IPv6"] } }, required: ["value", "label"], additionalProperties: false };
+}
+
+function readSchema(api: IrApi, m: IrModel, f: FieldDescriptor, nested: boolean): Schema {
+  switch (f.kind) {
+    case "id": return { type: "string", format: "uuid", readOnly: true };
+    case "url": return { type: "string", format: "uri", readOnly: true };
+    case "display": return { type: "string", readOnly: true };
+    case "depth": case "count": return { type: "integer", readOnly: true };
+    case "ipFamily": return familyRead(nested);
+    case "scalar": return nullable(scalarSchema(f), f.nullable);
+    case "choice": {
+      const values = f.choices!.map(([v]) => v);
+      return nullable({
+        type: "object",
+        properties: { value: { enum: values }, label: { enum: f.choices!.map(([, l]) => l) } },
+        required: ["value", "label"],
+        additionalProperties: false,
+      }, f.nullable || f.blank === true);
+    }
+    case "fk": return nullable(ref(componentName.nested(modelByKey(api, f.target!).name)), f.nullable || !f.required);
+    case "m2m": case "tags": return { type: "array", items: ref(componentName.nested(modelByKey(api, f.target!).name)) };
+    case "customFields": return { type: "object", additionalProperties: {} };
+  }
+}
+
+const RELATED_WRITE: Schema = {
+  anyOf: [
+    { type: "string", format: "uuid" },
+    { type: "object", description: "Attributes that identify exactly one object.", additionalProperties: {} },
+  ],
+};
+
+function writeSchema(f: FieldDescriptor): Schema {
+  switch (f.kind) {
+    case "scalar": {
+      const s = scalarSchema(f);
+      return nullable(f.type === "json" ? {} : s, f.nullable);
+    }
+    case "choice": return nullable({ enum: f.choices!.map(([v]) => v) }, f.nullable || f.blank === true);
+    case "fk": return nullable(RELATED_WRITE, f.nullable || !f.required);
+    case "m2m": case "tags": return { type: "array", items: RELATED_WRITE };
+    case "customFields": return { type: "object", additionalProperties: {} };
+    default: return {};
+  }
+}
+
+function readable(m: IrModel, version: string, versions: string[], names?: string[]): FieldDescriptor[] {
+  const fields = m.fields.filter((f) => !f.writeOnly && inVersion(f, version, versions));
+  return names ? names.map((n) => fields.find((f) => f.name === n)).filter((f): f is FieldDescriptor => !!f) : fields;
+}
+
+function writable(m: IrModel, version: string, versions: string[]): FieldDescriptor[] {
+  return m.fields.filter((f) => !f.readOnly && inVersion(f, version, versions) &&
+    ["scalar", "choice", "fk", "m2m", "tags", "customFields"].includes(f.kind));
+}
+
+function objectSchema(props: Array<[string, Schema]>, required: string[], extra: Schema = {}): Schema {
+  return { type: "object", properties: Object.fromEntries(props), required, additionalProperties: false, ...extra };
+}
+
+function modelComponents(api: IrApi, m: IrModel, version: string): Record<string, Schema> {
+  const versions = api.versions.supported;
+  const full = readable(m, version, versions);
+  const nested = readable(m, version, versions, m.nested);
+  const brief = readable(m, version, versions, m.brief);
+  const writes = writable(m, version, versions);
+  const out: Record<string, Schema> = {
+    [componentName.full(m.name)]: objectSchema(full.map((f) => [f.name, describe(readSchema(api, m, f, false), f)]), full.map((f) => f.name), { description: m.description }),
+    [componentName.nested(m.name)]: objectSchema(nested.map((f) => [f.name, readSchema(api, m, f, true)]), nested.map((f) => f.name)),
+    [componentName.writable(m.name)]: {
+      type: "object",
+      properties: Object.fromEntries(writes.map((f) => [f.name, describe(writeSchema(f), f)])),
+      required: writes.filter((f) => f.required).map((f) => f.name),
+    },
+    [componentName.patched(m.name)]: {
+      type: "object",
+      properties: Object.fromEntries(writes.map((f) => [f.name, describe(writeSchema(f), f)])),
+    },
+    [componentName.paginated(m.name)]: objectSchema([
+      ["count", { type: "integer" }],
+      ["next", { type: ["string", "null"], format: "uri" }],
+      ["previous", { type: ["string", "null"], format: "uri" }],
+      ["results", { type: "array", items: { anyOf: [ref(componentName.full(m.name)), ref(componentName.brief(m.name))] } }],
+    ], ["count", "next", "previous", "results"]),
+  };
+  out[componentName.brief(m.name)] = objectSchema(brief.map((f) => [f.name, readSchema(api, m, f, true)]), brief.map((f) => f.name));
+  return out;
+}
+
+function filterParameters(m: IrModel): Schema[] {
+  return m.filters.map((flt) => {
+    const schema: Schema = flt.kind === "boolean" ? { type: "boolean" }
+      : flt.kind === "number" ? { type: "array", items: { type: "number" } }
+      : flt.kind === "uuid" ? { type: "array", items: { type: "string", format: "uuid" } }
+      : flt.kind === "q" ? { type: "string" }
+      : { type: "array", items: { type: "string" } };
+    const p: Schema = { name: flt.param, in: "query", required: false, schema };
+    if (schema.type === "array") Object.assign(p, { style: "form", explode: true });
+    return p;
+  });
+}
+
+const json = (schema: Schema) => ({ "application/json": { schema } });
+const errorResponse = (description: string, schema: Schema = ERROR_DETAIL) => ({ description, content: json(schema) });
+
+function modelPaths(api: IrApi, m: IrModel): Record<string, Schema> {
+  const base = `${api.basePath}${m.app}/${m.route}/`;
+  const full = ref(componentName.full(m.name));
+  const fullOrBrief = { anyOf: [full, ref(componentName.brief(m.name))] };
+  const tag = [m.app];
+  const common = {
+    "400": errorResponse("Invalid input or unknown filter", VALIDATION_ERROR),
+    "403": errorResponse("Authentication or permission failure"),
+  };
+  const brief = { name: "brief", in: "query", required: false, schema: { type: "string" }, description: "Any non-empty value selects the brief form." };
+  const idParam = { name: "id", in: "path", required: true, schema: { type: "string", format: "uuid" } };
+  const bulkItem = { allOf: [ref(componentName.patched(m.name)), { type: "object", properties: { id: { type: "string", format: "uuid" } }, required: ["id"] }] };
+  const ops = new Set(m.operations);
+  const list: Schema = {};
+  const detail: Schema = { parameters: [idParam] };
+  if (ops.has("list")) {
+    list.get = {
+      operationId: `${m.app}_${m.route}_list`, tags: tag, summary: `List ${m.verboseName} objects`,
+      parameters: [
+        { name: "limit", in: "query", required: false, schema: { type: "integer" } },
+        { name: "offset", in: "query", required: false, schema: { type: "integer" } },
+        brief,
+        ...filterParameters(m),
+      ],
+      responses: { "200": { description: "A page of objects", content: json(ref(componentName.paginated(m.name))) }, ...common },
+    };
+  }
+  if (ops.has("create")) {
+    list.post = {
+      operationId: `${m.app}_${m.route}_create`, tags: tag, summary: `Create one or several ${m.verboseName} objects`,
+      requestBody: { required: true, content: json({ anyOf: [ref(componentName.writable(m.name)), { type: "array", items: ref(componentName.writable(m.name)) }] }) },
+      responses: { "201": { description: "Created", content: json({ anyOf: [full, { type: "array", items: full }] }) }, ...common },
+    };
+  }
+  if (ops.has("update")) {
+    for (const method of ["put", "patch"] as const) {
+      list[method] = {
+        operationId: `${m.app}_${m.route}_bulk_${method === "put" ? "update" : "partial_update"}`, tags: tag,
+        summary: `Update several ${m.verboseName} objects (all or none)`,
+        requestBody: { required: true, content: json({ type: "array", items: bulkItem }) },
+        responses: { "200": { description: "Updated objects", content: json({ type: "array", items: full }) }, ...common },
+      };
+    }
+    detail.put = {
+      operationId: `${m.app}_${m.route}_update`, tags: tag, summary: `Replace a ${m.verboseName}`,
+      requestBody: { required: true, content: json(ref(componentName.writable(m.name))) },
+      responses: { "200": { description: "Updated", content: json(full) }, ...common, "404": errorResponse("Not found") },
+    };
+    detail.patch = {
+      operationId: `${m.app}_${m.route}_partial_update`, tags: tag, summary: `Change some fields of a ${m.verboseName}`,
+      requestBody: { required: true, content: json(ref(componentName.patched(m.name))) },
+      responses: { "200": { description: "Updated", content: json(full) }, ...common, "404": errorResponse("Not found") },
+    };
+  }
+  if (ops.has("delete")) {
+    list.delete = {
+      operationId: `${m.app}_${m.route}_bulk_destroy`, tags: tag, summary: `Delete several ${m.verboseName} objects (all or none)`,
+      requestBody: { required: true, content: json({ type: "array", items: { type: "object", properties: { id: { type: "string", format: "uuid" } }, required: ["id"] } }) },
+      responses: { "204": { description: "Deleted" }, ...common, "409": errorResponse("Other objects depend on one of them") },
+    };
+    detail.delete = {
+      operationId: `${m.app}_${m.route}_destroy`, tags: tag, summary: `Delete a ${m.verboseName}`,
+      responses: { "204": { description: "Deleted" }, "403": common["403"], "404": errorResponse("Not found"), "409": errorResponse("Other objects depend on it") },
+    };
+  }
+  if (ops.has("retrieve")) {
+    detail.get = {
+      operationId: `${m.app}_${m.route}_retrieve`, tags: tag, summary: `Get a ${m.verboseName}`,
+      parameters: [brief],
+      responses: { "200": { description: "The object", content: json(fullOrBrief) }, ...common, "404": errorResponse("Not found") },
+    };
+  }
+  return { [base]: list, [`${base}{id}/`]: detail };
+}
+
+function tokenProvisioning(api: IrApi, paths: Record<string, Schema>): void {
+  if (!api.auth?.tokens) return;
+  const tokens = modelByKey(api, api.auth.tokens);
+  const path = `${api.basePath}${tokens.app}/${tokens.route}/`;
+  const post = paths[path]?.post as Schema | undefined;
+  if (!post) return;
+  post.description = "With HTTP Basic credentials and no token, creates a token for that user (write-enabled, no expiry).";
+  post.security = [{ tokenAuth: [] }, { basicAuth: [] }];
+}
+
+export function emitDrfOpenApi(api: IrApi, version: string): Schema {
+  const schemas: Record<string, Schema> = { Error: ERROR_DETAIL };
+  let paths: Record<string, Schema> = {};
+  for (const m of api.models) {
+    Object.assign(schemas, modelComponents(api, m, version));
+    Object.assign(paths, modelPaths(api, m));
+  }
+  const rootLinks = [...api.apps, ...api.rootLinks].sort(byCodePoint);
+  paths[api.basePath] = {
+    get: {
+      operationId: "api_root", summary: "The API root: a link to each application",
+      security: [],
+      responses: { "200": { description: "Links", content: json({ type: "object", properties: Object.fromEntries(rootLinks.map((a) => [a, { type: "string", format: "uri" }])), required: rootLinks, additionalProperties: false }) } },
+    },
+  };
+  for (const app of api.apps) {
+    const routes = api.models.filter((m) => m.app === app).map((m) => m.route).sort(byCodePoint);
+    paths[`${api.basePath}${app}/`] = {
+      get: {
+        operationId: `${app}_root`, summary: `The ${app} application: a link to each model`, tags: [app],
+        security: [],
+        responses: { "200": { description: "Links", content: json({ type: "object", properties: Object.fromEntries(routes.map((r) => [r, { type: "string", format: "uri" }])), required: routes, additionalProperties: false }) } },
+      },
+    };
+  }
+  paths[`${api.basePath}status/`] = {
+    get: {
+      operationId: "status", summary: "Server status (authenticated users)",
+      responses: {
+        "200": { description: "Versions and installed applications", content: json({ type: "object", additionalProperties: {} }) },
+        "403": errorResponse("Not authenticated"),
+      },
+    },
+  };
+  tokenProvisioning(api, paths);
+  paths = Object.fromEntries(Object.keys(paths).sort(byCodePoint).map((k) => [k, paths[k]]));
+  return {
+    openapi: "3.1.0",
+    info: { title: api.title, version, description: api.description },
+    servers: [{ url: "/" }],
+    security: [{ tokenAuth: [] }],
+    tags: api.apps.map((a) => ({ name: a })),
+    paths,
+    components: {
+      schemas: Object.fromEntries(Object.keys(schemas).sort(byCodePoint).map((k) => [k, schemas[k]])),
+      securitySchemes: {
+        tokenAuth: { type: "apiKey", in: "header", name: "Authorization", description: "`Token <40 hex characters>`" },
+        basicAuth: { type: "http", scheme: "basic" },
+      },
+    },
+  };
+}

@@ -1,0 +1,68 @@
+// Every name the generator makes is made here: model keys, tables, columns, labels,
+// schema component names. Takes spec names; gives strings. Nothing else invents names.
+
+/** Sorts by UTF-16 code unit, never by locale, so output is the same on every machine. */
+export function byCodePoint(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** `ipam.Prefix` → `ipam.prefix`: the content-type label used in keys and `object_type`. */
+export function modelKey(app: string, name: string): string {
+  return `${app}.${name.toLowerCase()}`;
+}
+
+/** A reference written in a spec (`ipam.VRF`) as a model key. */
+export function refKey(ref: string): string {
+  const dot = ref.indexOf(".");
+  return modelKey(ref.slice(0, dot), ref.slice(dot + 1));
+}
+
+export function tableName(app: string, name: string): string {
+  return `${app}_${name.toLowerCase()}`;
+}
+
+export function fkColumn(field: string): string {
+  return `${field}_id`;
+}
+
+export function m2mTable(table: string, field: string): string {
+  return `${table}_${field}`;
+}
+
+export function tagAssignmentTable(tagTable: string): string {
+  return `${tagTable}_assignment`;
+}
+
+/** `IPAddress` → `IP Address`, `TenantGroup` → `Tenant Group`, `VRF` → `VRF`. */
+export function verboseName(name: string): string {
+  return name.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2");
+}
+
+/** `is_pool` → `Is pool`, `id` → `ID`, `url` → `Url` (DRF's capfirst of the verbose name). */
+export function fieldLabel(name: string): string {
+  if (name === "id") return "ID";
+  const words = name.replace(/^_+/, "").split("_").join(" ");
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** `Prefix` → `Prefix`; brief and writable forms get their own component names. */
+export const componentName = {
+  full: (model: string) => model,
+  nested: (model: string) => `Nested${model}`,
+  brief: (model: string) => `Brief${model}`,
+  writable: (model: string) => `Writable${model}Request`,
+  patched: (model: string) => `PatchedWritable${model}Request`,
+  paginated: (model: string) => `Paginated${model}List`,
+  choice: (set: string) => `${set}Choice`,
+};
+
+/** Migration file names: zero-padded sequence and a summary of what changed. */
+export function migrationName(seq: number, summary: string): string {
+  return `${String(seq).padStart(4, "0")}_${summary}.sql`;
+}
+
+/** Constraint and index names, kept under PostgreSQL's 63-byte identifier limit. */
+export function constraintName(table: string, suffix: string): string {
+  const name = `${table}_${suffix}`;
+  return name.length <= 63 ? name : name.slice(0, 63);
+}

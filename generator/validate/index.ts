@@ -1,0 +1,203 @@
+// Validate pass: checks loaded specs and reports every problem at once, each naming the
+// spec file, model and field. Gives a list of messages (empty when the spec is sound);
+// it builds nothing, so the IR pass may assume a valid spec.
+import type { ApiSpec, FieldSpec, ModelSpec } from "../dsl/index.js";
+import type { LoadedApi } from "../load/index.js";
+
+export interface Diagnostic {
+  file: string;
+  model?: string;
+  field?: string;
+  message: string;
+}
+
+export function formatDiagnostic(d: Diagnostic): string {
+  const where = [d.model && `model ${d.model}`, d.field && `field ${d.field}`].filter(Boolean).join(", ");
+  return `${d.file}: ${where ? where + ": " : ""}${d.message}`;
+}
+
+const RESERVED = new Set(["id", "url", "display", "tags", "custom_fields", "created", "last_updated", "_depth"]);
+const PROFILES = new Set(["drf", "wordpress"]);
+const FEATURES = new Set(["tags", "customFields", "changeLogged", "tree", "ownedByRequester"]);
+const NETWORK_LOOKUPS = new Set([
+  "net_equals", "net_contained", "net_contained_or_equal", "net_contains_or_equals",
+  "net_host_contained", "family", "mask_length", "mask_length__gte", "mask_length__lte", "address",
+]);
+const SCALAR_TYPES = new Set([
+  "uuid", "string", "text", "integer", "float", "boolean", "date", "datetime", "json", "cidr", "ip", "password",
+]);
+const STRINGISH = new Set(["string", "text"]);
+
+export function validate(loaded: LoadedApi): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const api = loaded.api.value as ApiSpec;
+  const apiFile = loaded.api.file;
+  const err = (file: string, message: string, model?: string, field?: string) =>
+    out.push({ file, model, field, message });
+
+  if (!api || api.kind !== "api") {
+    err(apiFile, "default export must be api({...})");
+    return out;
+  }
+  if (!/^[a-z][a-z0-9-]*$/.test(api.name ?? "")) err(apiFile, `api name "${api.name}" must be lower-case letters, digits and dashes`);
+  if (!PROFILES.has(api.profile)) err(apiFile, `unknown profile "${api.profile}" (known: ${[...PROFILES].join(", ")})`);
+  if (!/^\/.*\/$/.test(api.basePath ?? "")) err(apiFile, `basePath "${api.basePath}" must start and end with "/"`);
+  if (!Array.isArray(api.apps) || api.apps.length === 0) err(apiFile, "apps must list at least one application");
+  else if (new Set(api.apps).size !== api.apps.length) err(apiFile, "apps lists an application twice");
+  const versions = api.versions?.supported ?? [];
+  if (api.versions && !versions.includes(api.versions.default)) {
+    err(apiFile, `default version "${api.versions.default}" is not among supported versions ${versions.join(", ")}`);
+  }
+
+  const models = new Map<string, { spec: ModelSpec; file: string }>();
+  const routes = new Map<string, string>();
+  for (const { file, value } of loaded.models) {
+    const m = value as ModelSpec;
+    if (!m || m.kind !== "model") {
+      err(file, "default export must be model(name, {...})");
+      continue;
+    }
+    if (!/^[A-Z][A-Za-z0-9]*$/.test(m.name)) err(file, `model name must be PascalCase`, m.name);
+    if (!api.apps?.includes(m.app)) err(file, `app "${m.app}" is not listed in ${apiFile}`, m.name);
+    const ref = `${m.app}.${m.name}`;
+    if (models.has(ref)) err(file, `model ${ref} is also defined in ${models.get(ref)!.file}`, m.name);
+    models.set(ref, { spec: m, file });
+    if (!/^[a-z0-9][a-z0-9-]*$/.test(m.route ?? "")) err(file, `route "${m.route}" must be lower-case letters, digits and dashes`, m.name);
+    const routeKey = `${m.app}/${m.route}`;
+    if (routes.has(routeKey)) err(file, `route ${routeKey} is also used by ${routes.get(routeKey)}`, m.name);
+    routes.set(routeKey, ref);
+  }
+
+  const resolve = (target: string) => models.get(target);
+  const checkRef = (file: string, model: string, fieldName: string, target: string) => {
+    if (!resolve(target)) {
+      err(file, `unknown model "${target}" (known: ${[...models.keys()].sort().join(", ")})`, model, fieldName);
+      return false;
+    }
+    return true;
+  };
+  if (api.auth) {
+    const users = resolve(api.auth.users);
+    if (!users) err(apiFile, `auth.users names unknown model "${api.auth.users}"`);
+    else for (const f of ["username", "password", "is_active", "is_superuser"]) {
+      if (!users.spec.fields[f]) err(users.file, `auth.users model needs a "${f}" field`, users.spec.name);
+    }
+    if (api.auth.tokens) {
+      const tokens = resolve(api.auth.tokens);
+      if (!tokens) err(apiFile, `auth.tokens names unknown model "${api.auth.tokens}"`);
+      else for (const f of ["user", "key", "expires", "write_enabled"]) {
+        if (!tokens.spec.fields[f]) err(tokens.file, `auth.tokens model needs a "${f}" field`, tokens.spec.name);
+      }
+    }
+  }
+  if (api.tagModel && !resolve(api.tagModel)) err(apiFile, `tagModel names unknown model "${api.tagModel}"`);
+
+  for (const { spec: m, file } of models.values()) {
+    const features = m.features ?? [];
+    for (const f of features) if (!FEATURES.has(f)) err(file, `unknown feature "${f}" (known: ${[...FEATURES].join(", ")})`, m.name);
+    if (features.includes("tags") && !api.tagModel) err(file, `feature "tags" needs tagModel in ${apiFile}`, m.name);
+    const fields = m.fields ?? {};
+    const implicit = new Set(["id", "url", "display"]);
+    if (features.includes("tree")) { implicit.add("parent"); implicit.add("_depth"); }
+    if (features.includes("changeLogged")) { implicit.add("created"); implicit.add("last_updated"); }
+    if (features.includes("tags")) implicit.add("tags");
+    if (features.includes("customFields")) implicit.add("custom_fields");
+    const has = (name: string) => name in fields || implicit.has(name);
+
+    for (const [name, f] of Object.entries(fields)) {
+      if (!/^[a-z][a-z0-9_]*$/.test(name)) err(file, "field names must be snake_case", m.name, name);
+      if (RESERVED.has(name) && !(name === "created" && !features.includes("changeLogged"))) {
+        err(file, `"${name}" is provided by the API itself and cannot be declared`, m.name, name);
+      }
+      if (features.includes("tree") && name === "parent") err(file, `"parent" is added by the "tree" feature`, m.name, name);
+      checkField(file, m, name, f, { err, checkRef, resolve, versions, fields });
+    }
+    if (features.includes("ownedByRequester") && !Object.values(fields).some((f) => f.kind === "fk" && f.fromRequestUser)) {
+      err(file, `feature "ownedByRequester" needs a foreign key with fromRequestUser`, m.name);
+    }
+
+    const placeholders = [...(m.display ?? "").matchAll(/\{([^}|]+)(\|[^}]*)?\}/g)];
+    if (!m.display) err(file, "display template is required", m.name);
+    for (const [, path, transform] of placeholders) {
+      const [head, ...rest] = path.split(".");
+      const f = fields[head];
+      if (!has(head)) err(file, `display template names unknown field "${head}"`, m.name);
+      else if (rest.length) {
+        const target = f?.kind === "fk" ? resolve(f.target) : undefined;
+        if (!target || !(rest[0] in target.spec.fields)) err(file, `display template path "${path}" does not lead to a field`, m.name);
+      }
+      if (transform && !/^\|last:\d+$/.test(transform)) err(file, `display transform "${transform}" is unknown (known: |last:N)`, m.name);
+    }
+    for (const o of m.ordering ?? []) if (!has(o.replace(/^-/, ""))) err(file, `ordering names unknown field "${o}"`, m.name);
+    for (const list of ["nested", "brief"] as const) {
+      for (const n of m[list] ?? []) if (!has(n)) err(file, `${list} names unknown field "${n}"`, m.name);
+    }
+    if (m.naturalKey && !(m.naturalKey in fields)) err(file, `naturalKey names unknown field "${m.naturalKey}"`, m.name);
+    for (const q of m.filters?.q ?? []) {
+      const f = fields[q];
+      if (!f) err(file, `filters.q names unknown field "${q}"`, m.name);
+      else if (!(f.kind === "scalar" && STRINGISH.has(f.type))) err(file, `filters.q field "${q}" is not a string field`, m.name);
+    }
+    for (const [param, x] of Object.entries(m.filters?.extra ?? {})) {
+      const f = fields[x.field];
+      if (!f) err(file, `filter "${param}" names unknown field "${x.field}"`, m.name);
+      else if (!(f.kind === "scalar" && (f.type === "cidr" || f.type === "ip"))) err(file, `filter "${param}": lookup "${x.lookup}" needs a cidr or ip field`, m.name);
+      if (!NETWORK_LOOKUPS.has(x.lookup)) err(file, `filter "${param}": unknown lookup "${x.lookup}"`, m.name);
+    }
+    for (const group of m.uniqueTogether ?? []) {
+      for (const n of group) if (!has(n)) err(file, `uniqueTogether names unknown field "${n}"`, m.name);
+    }
+  }
+  return out;
+}
+
+interface FieldCtx {
+  err: (file: string, message: string, model?: string, field?: string) => void;
+  checkRef: (file: string, model: string, field: string, target: string) => boolean;
+  resolve: (target: string) => { spec: ModelSpec; file: string } | undefined;
+  versions: string[];
+  fields: Record<string, FieldSpec>;
+}
+
+function checkField(file: string, m: ModelSpec, name: string, f: FieldSpec, ctx: FieldCtx): void {
+  const { err } = ctx;
+  for (const v of [f.since, f.until]) {
+    if (v !== undefined && !ctx.versions.includes(v)) err(file, `version "${v}" is not a supported API version`, m.name, name);
+  }
+  if (f.required && f.readOnly) err(file, "a field cannot be both required and read-only", m.name, name);
+  switch (f.kind) {
+    case "scalar":
+      if (!SCALAR_TYPES.has(f.type)) err(file, `unknown type "${f.type}"`, m.name, name);
+      if (f.slugFrom && !(f.slugFrom in ctx.fields)) err(file, `slugFrom names unknown field "${f.slugFrom}"`, m.name, name);
+      if (f.pattern) {
+        try { new RegExp(f.pattern.regex); } catch { err(file, `pattern "${f.pattern.regex}" is not a valid regular expression`, m.name, name); }
+      }
+      break;
+    case "choice":
+      if (!f.choices || f.choices.kind !== "choices" || f.choices.values.length === 0) err(file, "choice field needs a non-empty choices(...) set", m.name, name);
+      else if (f.default !== undefined && !f.choices.values.some(([v]) => v === f.default)) err(file, `default "${String(f.default)}" is not one of the choices`, m.name, name);
+      break;
+    case "ipFamily": {
+      const src = ctx.fields[f.from];
+      if (!src || src.kind !== "scalar" || (src.type !== "cidr" && src.type !== "ip")) err(file, `ipFamily "from" must name a cidr or ip field, not "${f.from}"`, m.name, name);
+      break;
+    }
+    case "count": {
+      const parts = f.of.split(".");
+      if (parts.length !== 3) { err(file, `count "of" must be "app.Model.field", not "${f.of}"`, m.name, name); break; }
+      const target = ctx.resolve(`${parts[0]}.${parts[1]}`);
+      if (!target) { err(file, `count "of" names unknown model "${parts[0]}.${parts[1]}"`, m.name, name); break; }
+      const fk = target.spec.fields[parts[2]];
+      const pointsHere = fk?.kind === "fk" && fk.target === `${m.app}.${m.name}`;
+      const treeParent = parts[2] === "parent" && target.spec.features?.includes("tree") && target.spec === m;
+      if (!pointsHere && !treeParent) err(file, `count "of" field "${f.of}" is not a foreign key to ${m.app}.${m.name}`, m.name, name);
+      break;
+    }
+    case "fk":
+    case "m2m":
+      ctx.checkRef(file, m.name, name, f.target);
+      break;
+    default:
+      err(file, `unknown field kind "${(f as { kind: string }).kind}"`, m.name, name);
+  }
+}

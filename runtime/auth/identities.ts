@@ -1,0 +1,89 @@
+// Who is asking: looks up users and tokens in the models an API names in its `auth`
+// section (columns found through their descriptors, never by table name). Gives an
+// Identity or the reason it was refused; deciding what the identity may do is not here.
+import type { Knex } from "knex";
+import type { ModelDescriptor } from "../descriptor.js";
+import type { ModelIndex } from "../models.js";
+import { verifyPassword } from "./passwords.js";
+
+export interface Identity {
+  userId: string;
+  username: string;
+  isSuperuser: boolean;
+  /** The token used, when the request came with one. */
+  token?: { id: string; writeEnabled: boolean };
+}
+
+export type Lookup = { identity: Identity } | { refused: string };
+
+export class Identities {
+  private readonly users: ModelDescriptor;
+  private readonly tokens?: ModelDescriptor;
+
+  constructor(private readonly index: ModelIndex) {
+    const auth = index.api.auth;
+    if (!auth) throw new Error(`API ${index.api.name} has no auth section`);
+    this.users = index.model(auth.users);
+    if (auth.tokens) this.tokens = index.model(auth.tokens);
+  }
+
+  get userModel(): ModelDescriptor { return this.users; }
+  get tokenModel(): ModelDescriptor | undefined { return this.tokens; }
+
+  private c(m: ModelDescriptor, field: string): string {
+    return this.index.field(m, field)!.column!;
+  }
+
+  private userColumns(alias: string) {
+    const u = this.users;
+    return [
+      `${alias}.id as user_id`,
+      `${alias}.${this.c(u, "username")} as username`,
+      `${alias}.${this.c(u, "is_active")} as is_active`,
+      `${alias}.${this.c(u, "is_superuser")} as is_superuser`,
+    ];
+  }
+
+  async byToken(db: Knex, key: string): Promise<Lookup> {
+    if (!this.tokens) return { refused: "Invalid token" };
+    const t = this.tokens;
+    const row = await db(`${t.table} as t`)
+      .join(`${this.users.table} as u`, `u.id`, `t.${this.c(t, "user")}`)
+      .select("t.id as token_id", `t.${this.c(t, "write_enabled")} as write_enabled`,
+        db.raw(`(t.${this.c(t, "expires")} IS NOT NULL AND t.${this.c(t, "expires")} <= now()) as expired`), ...this.userColumns("u"))
+      .where(`t.${this.c(t, "key")}`, key)
+      .first();
+    if (!row) return { refused: "Invalid token" };
+    if (row.expired) return { refused: "Token expired" };
+    if (!row.is_active) return { refused: "User inactive" };
+    return {
+      identity: {
+        userId: row.user_id, username: row.username, isSuperuser: row.is_superuser,
+        token: { id: row.token_id, writeEnabled: row.write_enabled },
+      },
+    };
+  }
+
+  async byPassword(db: Knex, username: string, password: string): Promise<Identity | null> {
+    const u = this.users;
+    const row = await db(`${u.table} as u`).select(...this.userColumns("u"), `u.${this.c(u, "password")} as password`)
+      .where(`u.${this.c(u, "username")}`, username).first();
+    if (!row || !row.is_active || !(await verifyPassword(password, row.password))) return null;
+    return { userId: row.user_id, username: row.username, isSuperuser: row.is_superuser };
+  }
+
+  async byId(db: Knex, userId: string): Promise<Identity | null> {
+    const row = await db(`${this.users.table} as u`).select(...this.userColumns("u")).where("u.id", userId).first();
+    if (!row || !row.is_active) return null;
+    return { userId: row.user_id, username: row.username, isSuperuser: row.is_superuser };
+  }
+}
+
+/** `Basic base64(user:pass)` → the pair, or null. */
+export function parseBasic(header: string | undefined): { username: string; password: string } | null {
+  const m = /^Basic\s+(\S+)$/i.exec(header ?? "");
+  if (!m) return null;
+  const decoded = Buffer.from(m[1], "base64").toString("utf8");
+  const colon = decoded.indexOf(":");
+  return colon < 0 ? null : { username: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+}

@@ -1,0 +1,132 @@
+// The runtime side of the command line: migrate, serve, create the first administrator,
+// load demo data, and `run`, which does all of them in order for `make run`.
+import type { Server } from "node:http";
+import type { Knex } from "knex";
+import { configFromEnv, type Config } from "./config.js";
+import { openDatabase, type Database } from "./db/connect.js";
+import { migrate } from "./db/migrate.js";
+import { createApp, identitiesFor } from "./server.js";
+import { ModelIndex } from "./models.js";
+import { Store } from "./store.js";
+import { loadFixtures, type Fixture } from "./fixtures.js";
+import type { ApiDescriptor } from "./descriptor.js";
+
+export interface CliOptions {
+  port?: string;
+  username?: string;
+  password?: string;
+  token?: string;
+}
+
+async function loadApis(): Promise<ApiDescriptor[]> {
+  return (await import("../generated/server.js")).apis;
+}
+
+async function loadDemo(): Promise<Record<string, Fixture[]>> {
+  const { demo } = await import("../demo/index.js");
+  return demo;
+}
+
+export async function migrateAll(db: Knex, apis: ApiDescriptor[]): Promise<string[]> {
+  return migrate(db, apis.map((a) => ({ api: a.name, migrations: a.migrations })));
+}
+
+/** Creates a superuser and a token for it, or returns the existing user's first token. */
+export async function ensureSuperuser(db: Knex, apis: ApiDescriptor[], username: string, password: string, key?: string): Promise<{ key: string; created: boolean }> {
+  const owner = apis.find((a) => a.auth);
+  if (!owner?.auth?.tokens) throw new Error("no API declares auth users and tokens");
+  const index = new ModelIndex(owner);
+  const store = new Store(index);
+  const users = index.model(owner.auth.users);
+  const tokens = index.model(owner.auth.tokens);
+  const version = owner.versions.supported.at(-1)!;
+  return db.transaction(async (trx) => {
+    const existing = await trx(users.table).select("id").where(index.field(users, "username")!.column!, username).first();
+    const userId = existing?.id ?? await store.create(trx, users, { username, password, is_superuser: true, is_staff: true }, { version, partial: false });
+    if (!key) {
+      const token = await trx(tokens.table).select(index.field(tokens, "key")!.column!).where(index.field(tokens, "user")!.column!, userId).first();
+      if (token) return { key: token[index.field(tokens, "key")!.column!], created: !existing };
+    }
+    const tokenId = await store.create(trx, tokens, key ? { key, description: "created by createsuperuser" } : { description: "created by createsuperuser" }, { version, userId, partial: false });
+    const row = await trx(tokens.table).select(index.field(tokens, "key")!.column!).where("id", tokenId).first();
+    return { key: row[index.field(tokens, "key")!.column!], created: !existing };
+  });
+}
+
+/** Loads each API's demo fixtures once; a marker table remembers what was loaded. */
+export async function loadDemoOnce(db: Knex, apis: ApiDescriptor[], userId?: string): Promise<string[]> {
+  await db.raw("CREATE TABLE IF NOT EXISTS armature_demo (api text PRIMARY KEY, loaded timestamptz NOT NULL DEFAULT now())");
+  const demo = await loadDemo();
+  const loaded: string[] = [];
+  for (const api of apis) {
+    const fixtures = demo[api.name];
+    if (!fixtures || (await db("armature_demo").where("api", api.name).first())) continue;
+    await loadFixtures(db, api, fixtures, userId);
+    await db("armature_demo").insert({ api: api.name });
+    loaded.push(`${api.name} (${fixtures.length} records)`);
+  }
+  return loaded;
+}
+
+export function listen(apis: ApiDescriptor[], db: Database, config: Config): Promise<Server> {
+  const app = createApp(apis, db.knex, config);
+  return new Promise((resolve) => {
+    const server = app.listen(config.port, config.host, () => resolve(server));
+  });
+}
+
+export async function runCommand(command: string, opts: CliOptions): Promise<void> {
+  const config = configFromEnv();
+  if (opts.port) config.port = Number(opts.port);
+  const apis = await loadApis();
+  const db = await openDatabase(config);
+  const applied = await migrateAll(db.knex, apis);
+  if (applied.length) console.log(`migrated: ${applied.join(", ")}`);
+  const where = config.databaseUrl ? "PostgreSQL (DATABASE_URL)" : `embedded PGlite in ${config.dataDir}`;
+  switch (command) {
+    case "migrate":
+      console.log(applied.length ? `database up to date (${where})` : `nothing to migrate (${where})`);
+      return db.close();
+    case "createsuperuser": {
+      if (!opts.username || !opts.password) throw new Error("createsuperuser needs --username and --password");
+      const { key } = await ensureSuperuser(db.knex, apis, opts.username, opts.password, opts.token);
+      console.log(`superuser ${opts.username}; API token: ${key}`);
+      return db.close();
+    }
+    case "demo-data": {
+      const loaded = await loadDemoOnce(db.knex, apis);
+      console.log(loaded.length ? `loaded demo data: ${loaded.join(", ")}` : "demo data already loaded");
+      return db.close();
+    }
+    case "serve":
+    case "run": {
+      let token: string | undefined;
+      if (command === "run") {
+        const admin = await ensureSuperuser(db.knex, apis, process.env.ADMIN_USERNAME ?? "admin", process.env.ADMIN_PASSWORD ?? "admin");
+        token = admin.key;
+        const identities = identitiesFor(apis);
+        const user = await identities!.byPassword(db.knex, process.env.ADMIN_USERNAME ?? "admin", process.env.ADMIN_PASSWORD ?? "admin");
+        const loaded = await loadDemoOnce(db.knex, apis, user?.userId);
+        if (loaded.length) console.log(`loaded demo data: ${loaded.join(", ")}`);
+      }
+      await listen(apis, db, config);
+      const base = config.publicUrl ?? `http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${config.port}`;
+      console.log(`Armature is serving (${where}):`);
+      for (const api of apis) {
+        const path = api.profile === "drf" ? api.basePath : `${config.wpApiRoot}${api.basePath}`;
+        console.log(`  ${api.title}: ${base}${path}`);
+        if (api.profile === "drf") console.log(`    docs: ${base}${api.basePath}docs/`);
+      }
+      if (token) {
+        console.log(`  admin login: ${process.env.ADMIN_USERNAME ?? "admin"} / ${process.env.ADMIN_PASSWORD ?? "admin"}`);
+        console.log(`  API token: ${token}   (Authorization: Token ${token})`);
+      }
+      const stop = async () => { await db.close(); process.exit(0); };
+      process.on("SIGINT", stop);
+      process.on("SIGTERM", stop);
+      return;
+    }
+    default:
+      throw new Error(`unknown command ${command}`);
+  }
+}

@@ -1,0 +1,39 @@
+// Opens the database: PostgreSQL through `pg` when a URL is given, otherwise PGlite
+// (PostgreSQL in WebAssembly) through its node-postgres adapter, so both give the same
+// result types. Gives a Knex instance and a close function; runs no SQL of its own.
+import knex, { type Knex } from "knex";
+import pg from "pg";
+import { mkdirSync } from "node:fs";
+
+export interface Database {
+  knex: Knex;
+  /** True on the embedded engine, which has a single connection. */
+  embedded: boolean;
+  close(): Promise<void>;
+}
+
+// int8 (counts, bigint columns) arrive as strings from pg; the serializers convert the
+// fields they know are numbers, so the parser is left as pg ships it.
+
+export async function openDatabase(opts: { databaseUrl?: string; dataDir: string }): Promise<Database> {
+  if (opts.databaseUrl) {
+    const db = knex({ client: "pg", connection: opts.databaseUrl, pool: { min: 0, max: 10 } });
+    return { knex: db, embedded: false, close: () => db.destroy() };
+  }
+  const { PGlite } = await import("@electric-sql/pglite");
+  const { createPgConfig } = await import("@electric-sql/pglite/node-postgres");
+  if (opts.dataDir !== "memory://") mkdirSync(opts.dataDir, { recursive: true });
+  const pglite = opts.dataDir === "memory://" ? new PGlite() : new PGlite(opts.dataDir);
+  await pglite.waitReady;
+  const pool = new pg.Pool({ ...createPgConfig(pglite), connectionTimeoutMillis: 5000 } as pg.PoolConfig);
+  const db = knex({ client: "pg", connectionPool: pool } as unknown as Knex.Config);
+  return {
+    knex: db,
+    embedded: true,
+    close: async () => {
+      await db.destroy();
+      await pool.end().catch(() => undefined);
+      await pglite.close();
+    },
+  };
+}

@@ -1,0 +1,30 @@
+// Loads fixture records (demo data) through the same store and validation as the API, so
+// a fixture can only hold what a client could have written. Related objects are named by
+// attribute dictionaries, exactly as in API requests.
+import type { Knex } from "knex";
+import type { ApiDescriptor } from "./descriptor.js";
+import { ModelIndex } from "./models.js";
+import { Store } from "./store.js";
+import { ValidationError } from "./errors.js";
+
+export interface Fixture {
+  /** Model key, `ipam.prefix`. */
+  model: string;
+  data: Record<string, unknown>;
+}
+
+export async function loadFixtures(db: Knex, api: ApiDescriptor, fixtures: Fixture[], userId?: string): Promise<number> {
+  const index = new ModelIndex(api);
+  const store = new Store(index);
+  await db.transaction(async (trx) => {
+    for (const f of fixtures) {
+      try {
+        await store.create(trx, index.model(f.model), f.data, { version: api.versions.supported.at(-1)!, userId, partial: false });
+      } catch (err) {
+        if (err instanceof ValidationError) throw new Error(`fixture ${f.model} ${JSON.stringify(f.data)}: ${JSON.stringify(err.errors)}`);
+        throw err;
+      }
+    }
+  });
+  return fixtures.length;
+}

@@ -1,0 +1,46 @@
+// Request helpers shared by the profiles: query parameters as ordered multi-maps, the
+// absolute URL the client used, and media-type parsing of Accept and Content-Type.
+import type { Request } from "express";
+
+/** Query parameters in request order, repeated keys gathered. */
+export function queryParams(req: Request): Map<string, string[]> {
+  const qs = req.originalUrl.includes("?") ? req.originalUrl.slice(req.originalUrl.indexOf("?") + 1) : "";
+  const out = new Map<string, string[]>();
+  for (const [k, v] of new URLSearchParams(qs)) {
+    const list = out.get(k);
+    if (list) list.push(v); else out.set(k, [v]);
+  }
+  return out;
+}
+
+/** `http://host:port` as the client addressed us, or the configured public URL. */
+export function origin(req: Request, publicUrl?: string): string {
+  if (publicUrl) return publicUrl;
+  return `${req.protocol}://${req.get("host") ?? "localhost"}`;
+}
+
+export interface MediaType {
+  type: string;
+  params: Record<string, string>;
+  q: number;
+}
+
+/** `application/json; version=1.3, text/html;q=0.9` → media types, best first. */
+export function parseAccept(header: string | undefined): MediaType[] {
+  if (!header) return [];
+  return header.split(",").map((part, i) => {
+    const [type, ...rest] = part.split(";").map((s) => s.trim());
+    const params: Record<string, string> = {};
+    for (const p of rest) {
+      const eq = p.indexOf("=");
+      if (eq > 0) params[p.slice(0, eq).trim().toLowerCase()] = p.slice(eq + 1).trim().replace(/^"|"$/g, "");
+    }
+    const q = params.q !== undefined ? Number(params.q) : 1;
+    return { type: type.toLowerCase(), params, q: Number.isFinite(q) ? q : 0, i };
+  }).filter((m) => m.type).sort((a, b) => b.q - a.q || a.i - b.i).map(({ type, params, q }) => ({ type, params, q }));
+}
+
+/** The bare media type of the request body (`application/json`), lower-cased, or "". */
+export function contentType(req: Request): string {
+  return (req.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
+}

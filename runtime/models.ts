@@ -1,0 +1,45 @@
+// An API's models indexed for the runtime: by key, by route, by field name, and the
+// version filter. Built once at startup from the generated descriptors.
+import type { ApiDescriptor, FieldDescriptor, ModelDescriptor } from "./descriptor.js";
+
+export class ModelIndex {
+  readonly byKey = new Map<string, ModelDescriptor>();
+  readonly byRoute = new Map<string, ModelDescriptor>();
+  private readonly fieldMaps = new Map<string, Map<string, FieldDescriptor>>();
+
+  constructor(readonly api: ApiDescriptor) {
+    for (const m of api.models) {
+      this.byKey.set(m.key, m);
+      this.byRoute.set(`${m.app}/${m.route}`, m);
+      this.fieldMaps.set(m.key, new Map(m.fields.map((f) => [f.name, f])));
+    }
+  }
+
+  model(key: string): ModelDescriptor {
+    const m = this.byKey.get(key);
+    if (!m) throw new Error(`unknown model ${key}`);
+    return m;
+  }
+
+  field(m: ModelDescriptor, name: string): FieldDescriptor | undefined {
+    return this.fieldMaps.get(m.key)!.get(name);
+  }
+
+  /** Whether a field exists in the given API version (`since`/`until`). */
+  inVersion(f: FieldDescriptor, version: string): boolean {
+    const versions = this.api.versions.supported;
+    const idx = versions.indexOf(version);
+    if (f.since && idx < versions.indexOf(f.since)) return false;
+    if (f.until && idx > versions.indexOf(f.until)) return false;
+    return true;
+  }
+
+  /** Models whose foreign keys point at `m`: what a delete of `m` may be blocked by. */
+  dependents(m: ModelDescriptor): Array<{ model: ModelDescriptor; field: FieldDescriptor }> {
+    const out: Array<{ model: ModelDescriptor; field: FieldDescriptor }> = [];
+    for (const other of this.api.models) {
+      for (const f of other.fields) if (f.kind === "fk" && f.target === m.key) out.push({ model: other, field: f });
+    }
+    return out;
+  }
+}

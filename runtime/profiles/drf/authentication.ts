@@ -1,0 +1,32 @@
+// DRF-style authentication: `Authorization: Token <key>` on every route, HTTP Basic only
+// where a route allows it (token provisioning). Every failure is a 403, as DRF sends when
+// its first authentication class offers no challenge.
+import type { Knex } from "knex";
+import { HttpError } from "../../errors.js";
+import type { Identities, Identity } from "../../auth/identities.js";
+import { parseBasic } from "../../auth/identities.js";
+
+const refuse = (message: string) => new HttpError(403, message, "authentication_failed");
+
+export async function authenticate(db: Knex, identities: Identities | undefined, header: string | undefined, allowBasic: boolean):
+  Promise<Identity | null> {
+  if (!header || !identities) return null;
+  const parts = header.trim().split(/\s+/);
+  const scheme = parts[0].toLowerCase();
+  if (scheme === "token") {
+    if (parts.length === 1) throw refuse("Invalid token header. No credentials provided.");
+    if (parts.length > 2) throw refuse("Invalid token header. Token string should not contain spaces.");
+    if (!/^[\x20-\x7e]+$/.test(parts[1])) throw refuse("Invalid token header. Token string should not contain invalid characters.");
+    const found = await identities.byToken(db, parts[1]);
+    if ("refused" in found) throw refuse(found.refused);
+    return found.identity;
+  }
+  if (scheme === "basic" && allowBasic) {
+    const creds = parseBasic(header);
+    if (!creds) throw refuse("Invalid basic header. Credentials not correctly base64 encoded.");
+    const identity = await identities.byPassword(db, creds.username, creds.password);
+    if (!identity) throw refuse("Invalid username/password.");
+    return identity;
+  }
+  return null;
+}

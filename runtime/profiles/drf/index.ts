@@ -1,0 +1,332 @@
+// The DRF-style profile: serves an API descriptor the way Django REST framework serves a
+// Nautobot/NetBox-like API. A request goes negotiate → authenticate → route → permission →
+// filter/validate → store → render, and every failure becomes a DRF-shaped error. It knows
+// models only through descriptors.
+import express, { type Request, type Response, type Router } from "express";
+import type { Knex } from "knex";
+import { createRequire } from "node:module";
+import { dirname } from "node:path";
+import type { ApiDescriptor, ModelDescriptor } from "../../descriptor.js";
+import type { Config } from "../../config.js";
+import { ModelIndex } from "../../models.js";
+import { Store } from "../../store.js";
+import { FilterCompiler, isUuid } from "../../query/filters.js";
+import { HttpError, ValidationError, forbidden, notFound, type FieldErrors } from "../../errors.js";
+import type { Identities, Identity } from "../../auth/identities.js";
+import { contentType, origin, queryParams } from "../../http/request.js";
+import { templates, escapeHtml } from "../../http/templates.js";
+import { negotiate, type Renderer } from "./versioning.js";
+import { pageLinks, pageParams } from "./pagination.js";
+import { authenticate } from "./authentication.js";
+import { describeModel } from "./metadata.js";
+
+/** Query parameters that are never filters. */
+const RESERVED = new Set(["api_version", "brief", "format", "include", "limit", "offset", "exclude"]);
+const SAFE = new Set(["GET", "HEAD", "OPTIONS"]);
+
+interface Ctx {
+  req: Request;
+  res: Response;
+  version: string;
+  renderer: Renderer;
+  identity: Identity | null;
+  apiUrl: string;
+  params: Map<string, string[]>;
+}
+
+export interface DrfDeps {
+  api: ApiDescriptor;
+  db: Knex;
+  config: Config;
+  identities?: Identities;
+}
+
+export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
+  const index = new ModelIndex(api);
+  const store = new Store(index);
+  const filters = new FilterCompiler(index);
+  const settings = api.settings;
+  const strict = settings.STRICT_FILTERING !== false;
+  const exempt = new Set((settings.EXEMPT_VIEW_PERMISSIONS as string[] | undefined) ?? []);
+  const page = {
+    defaultLimit: Number(settings.PAGINATE_COUNT ?? 50),
+    maxLimit: settings.MAX_PAGE_SIZE ? Number(settings.MAX_PAGE_SIZE) : null,
+  };
+  const tokenModel = api.auth?.tokens ? index.model(api.auth.tokens) : undefined;
+  const userModel = api.auth ? index.model(api.auth.users) : undefined;
+  const swaggerAssets = dirname(createRequire(import.meta.url).resolve("swagger-ui-dist/package.json"));
+
+  const router = express.Router({ strict: true, caseSensitive: true });
+  router.use("/docs/static", express.static(swaggerAssets, { index: false }));
+  router.use(express.raw({ type: () => true, limit: config.bodyLimit }));
+  router.use(async (req, res) => {
+    let ctx: Ctx | undefined;
+    try {
+      const params = queryParams(req);
+      const { version, renderer } = negotiate(req.get("accept"), params.get("api_version")?.at(-1), params.get("format")?.at(-1), api.versions);
+      res.set("API-Version", version);
+      res.set("Vary", "Accept");
+      const segments = req.path.split("/").slice(1);
+      const tokenProvisioning = !!tokenModel && req.method === "POST" && req.path === `/${tokenModel.app}/${tokenModel.route}/`;
+      const identity = await authenticate(db, identities, req.get("authorization"), tokenProvisioning);
+      ctx = { req, res, version, renderer, identity, apiUrl: `${origin(req, config.publicUrl)}${api.basePath}`, params };
+      await route(ctx, segments);
+    } catch (err) {
+      sendError(res, err, ctx);
+    }
+  });
+  // Body-parser failures (oversized or unreadable bodies) arrive here, before the handler.
+  router.use((err: unknown, _req: Request, res: Response, _next: express.NextFunction) => sendError(res, err));
+  return router;
+
+  async function route(ctx: Ctx, seg: string[]): Promise<void> {
+    const { req } = ctx;
+    // seg is the path after the base path split on "/": "" is the root, a trailing "" marks a slash.
+    if (seg.length === 1 && seg[0] === "") return only(ctx, ["GET"], () => send(ctx, 200, apiRoot(ctx)));
+    if (seg.length === 2 && seg[1] === "") {
+      if (seg[0] === "status") return only(ctx, ["GET"], () => status(ctx));
+      if (seg[0] === "docs") return only(ctx, ["GET"], () => docs(ctx));
+      if (api.apps.includes(seg[0])) return only(ctx, ["GET"], () => send(ctx, 200, appRoot(ctx, seg[0])));
+    }
+    if (seg.length === 1 && seg[0] === "swagger.json") return only(ctx, ["GET"], () => schema(ctx));
+    const m = seg.length >= 2 ? index.byRoute.get(`${seg[0]}/${seg[1]}`) : undefined;
+    if (m && seg.length === 3 && seg[2] === "") return listRoute(ctx, m);
+    if (m && seg.length === 4 && seg[3] === "") return detailRoute(ctx, m, seg[2]);
+    if (m && seg.length === 3 && seg[2] !== "" && req.method !== "POST") {
+      const qs = req.originalUrl.includes("?") ? req.originalUrl.slice(req.originalUrl.indexOf("?")) : "";
+      ctx.res.redirect(302, `${req.baseUrl}${req.path}/${qs}`);
+      return;
+    }
+    if (m && seg.length === 2) {
+      const qs = req.originalUrl.includes("?") ? req.originalUrl.slice(req.originalUrl.indexOf("?")) : "";
+      ctx.res.redirect(302, `${req.baseUrl}${req.path}/${qs}`);
+      return;
+    }
+    throw notFound();
+  }
+
+  function only(ctx: Ctx, methods: string[], run: () => Promise<void> | void): Promise<void> | void {
+    const allowed = [...methods, "HEAD", "OPTIONS"];
+    ctx.res.set("Allow", allowed.join(", "));
+    if (ctx.req.method === "OPTIONS") return send(ctx, 200, { name: "", description: "", renders: ["application/json", "text/html"], parses: ["application/json"] });
+    if (ctx.req.method !== "GET" && ctx.req.method !== "HEAD" && !methods.includes(ctx.req.method)) {
+      throw new HttpError(405, `Method "${ctx.req.method}" not allowed.`, "method_not_allowed");
+    }
+    return run();
+  }
+
+  function apiRoot(ctx: Ctx): Record<string, string> {
+    const links = [...api.apps, ...api.rootLinks].sort();
+    return Object.fromEntries(links.map((a) => [a, `${ctx.apiUrl}${a}/`]));
+  }
+
+  function appRoot(ctx: Ctx, app: string): Record<string, string> {
+    const routes = api.models.filter((m) => m.app === app).map((m) => m.route).sort();
+    return Object.fromEntries(routes.map((r) => [r, `${ctx.apiUrl}${app}/${r}/`]));
+  }
+
+  async function status(ctx: Ctx): Promise<void> {
+    if (!ctx.identity) throw forbidden("Authentication credentials were not provided.");
+    const dbVersion = (await db.raw("SHOW server_version")).rows[0].server_version;
+    send(ctx, 200, {
+      "armature-version": "0.1.0",
+      "api-versions": api.versions.supported,
+      "node-version": process.version,
+      "database-version": dbVersion,
+      "installed-apps": Object.fromEntries(api.apps.map((a) => [a, null])),
+      plugins: {},
+    });
+  }
+
+  function docs(ctx: Ctx): void {
+    if (ctx.params.get("format")?.at(-1) === "openapi") {
+      ctx.res.redirect(301, `${api.basePath}swagger.json`);
+      return;
+    }
+    const url = `${api.basePath}swagger.json?api_version=${encodeURIComponent(ctx.version)}`;
+    ctx.res.type("html").send(templates.swagger({ title: api.title, assets: `${api.basePath}docs/static`, schemaUrl: JSON.stringify(url) }));
+  }
+
+  function schema(ctx: Ctx): void {
+    ctx.res.status(200).type("application/vnd.oai.openapi+json").send(JSON.stringify(api.openapi[ctx.version]));
+  }
+
+  /** Who may do what: anonymous reads only where exempt; writes need a write-enabled token. */
+  function authorize(ctx: Ctx, m: ModelDescriptor): void {
+    const method = ctx.req.method;
+    if (!ctx.identity) {
+      const readable = (method === "GET" || method === "HEAD") && (exempt.has("*") && m !== userModel || exempt.has(m.key));
+      if (!readable) throw forbidden("Authentication credentials were not provided.");
+      return;
+    }
+    if (!SAFE.has(method) && ctx.identity.token && !ctx.identity.token.writeEnabled) throw forbidden();
+    if (m === userModel && !ctx.identity.isSuperuser) throw forbidden();
+  }
+
+  function readOpts(ctx: Ctx, brief = false) {
+    return {
+      shape: brief ? "brief" as const : "full" as const,
+      version: ctx.version,
+      ctx: { apiUrl: ctx.apiUrl },
+      userId: ctx.identity?.userId,
+    };
+  }
+
+  function isBrief(ctx: Ctx): boolean {
+    return ctx.req.method === "GET" && (ctx.params.get("brief") ?? []).some((v) => v !== "");
+  }
+
+  async function whereFor(ctx: Ctx, m: ModelDescriptor) {
+    const compiled = await filters.compile(db, m, ctx.params, { strict, reserved: RESERVED });
+    if ("errors" in compiled) throw new ValidationError(compiled.errors);
+    return compiled.apply;
+  }
+
+  async function listRoute(ctx: Ctx, m: ModelDescriptor): Promise<void> {
+    const ops = new Set(m.operations);
+    const methods = [...(ops.has("list") ? ["GET"] : []), ...(ops.has("create") ? ["POST"] : []),
+      ...(ops.has("update") ? ["PUT", "PATCH"] : []), ...(ops.has("delete") ? ["DELETE"] : [])];
+    ctx.res.set("Allow", [...methods, "HEAD", "OPTIONS"].join(", "));
+    const method = ctx.req.method === "HEAD" ? "GET" : ctx.req.method;
+    if (method === "OPTIONS") {
+      if (!ctx.identity) throw forbidden("Authentication credentials were not provided.");
+      const writes = ctx.identity.token && !ctx.identity.token.writeEnabled ? [] : methods.filter((x) => x === "POST" || x === "PUT");
+      return send(ctx, 200, describeModel(index, m, ctx.version, m === userModel && !ctx.identity.isSuperuser ? [] : writes));
+    }
+    if (!methods.includes(method)) throw new HttpError(405, `Method "${ctx.req.method}" not allowed.`, "method_not_allowed");
+    authorize(ctx, m);
+    if (method === "GET") {
+      const where = await whereFor(ctx, m);
+      const { limit, offset } = pageParams(ctx.params.get("limit")?.at(-1), ctx.params.get("offset")?.at(-1), page);
+      const { count, results } = await store.list(db, m, where, { limit, offset }, readOpts(ctx, isBrief(ctx)));
+      const links = pageLinks(new URL(`${origin(ctx.req, config.publicUrl)}${ctx.req.originalUrl}`), limit, offset, count);
+      return send(ctx, 200, { count, next: links.next, previous: links.previous, results });
+    }
+    const body = readJson(ctx);
+    const opts = { version: ctx.version, userId: ctx.identity?.userId };
+    if (method === "POST") {
+      const many = Array.isArray(body);
+      const ids = await db.transaction(async (trx) => {
+        if (!many) return [await store.create(trx, m, body, { ...opts, partial: false })];
+        const errors: FieldErrors[] = [];
+        const created: string[] = [];
+        for (const item of body) {
+          try {
+            created.push(await trx.transaction((sp) => store.create(sp, m, item, { ...opts, partial: false })));
+            errors.push({});
+          } catch (err) {
+            if (!(err instanceof ValidationError) || Array.isArray(err.errors)) throw err;
+            errors.push(err.errors);
+          }
+        }
+        if (errors.some((e) => Object.keys(e).length)) throw new ValidationError(errors);
+        return created;
+      });
+      const objects = await store.fetch(db, m, ids, readOpts(ctx));
+      if (!many) ctx.res.set("Location", String(objects[0].url));
+      return send(ctx, 201, many ? objects : objects[0]);
+    }
+    const items = expectList(body);
+    const itemErrors: FieldErrors[] = items.map((item): FieldErrors => (typeof item === "object" && item !== null && !Array.isArray(item) && isUuid(String((item as { id?: unknown }).id ?? ""))
+      ? {} : { id: [typeof item === "object" && item !== null && "id" in item ? "Must be a valid UUID." : "This field is required."] }));
+    if (itemErrors.some((e) => Object.keys(e).length)) throw new ValidationError(itemErrors);
+    const wanted = items.map((i) => String((i as { id: string }).id).toLowerCase());
+    if (method === "DELETE") {
+      await db.transaction(async (trx) => store.remove(trx, m, await store.existing(trx, m, wanted, ctx.identity?.userId)));
+      ctx.res.status(204).end();
+      return;
+    }
+    const byId = new Map(items.map((i) => [String((i as { id: string }).id).toLowerCase(), i as Record<string, unknown>]));
+    const updated = await db.transaction(async (trx) => {
+      const found = await store.existing(trx, m, wanted, ctx.identity?.userId);
+      const ordered = (await store.fetch(trx, m, found, { ...readOpts(ctx), shape: "brief" })).map((o) => String(o.id));
+      for (const id of ordered) {
+        const { id: _id, ...changes } = byId.get(id)!;
+        await store.update(trx, m, id, changes, { ...opts, partial: method === "PATCH" });
+      }
+      return ordered;
+    });
+    return send(ctx, 200, await store.fetch(db, m, updated, readOpts(ctx)));
+  }
+
+  async function detailRoute(ctx: Ctx, m: ModelDescriptor, rawId: string): Promise<void> {
+    const ops = new Set(m.operations);
+    const methods = [...(ops.has("retrieve") ? ["GET"] : []), ...(ops.has("update") ? ["PUT", "PATCH"] : []), ...(ops.has("delete") ? ["DELETE"] : [])];
+    ctx.res.set("Allow", [...methods, "HEAD", "OPTIONS"].join(", "));
+    const method = ctx.req.method === "HEAD" ? "GET" : ctx.req.method;
+    if (method === "OPTIONS") {
+      if (!ctx.identity) throw forbidden("Authentication credentials were not provided.");
+      const writes = ctx.identity.token && !ctx.identity.token.writeEnabled ? [] : methods.filter((x) => x === "PUT");
+      return send(ctx, 200, describeModel(index, m, ctx.version, writes));
+    }
+    if (!methods.includes(method)) throw new HttpError(405, `Method "${ctx.req.method}" not allowed.`, "method_not_allowed");
+    authorize(ctx, m);
+    await whereFor(ctx, m);
+    const id = rawId.toLowerCase();
+    if (!isUuid(id) || !(await store.existing(db, m, [id], ctx.identity?.userId)).length) throw notFound();
+    if (method === "GET") {
+      const [obj] = await store.fetch(db, m, [id], readOpts(ctx, isBrief(ctx)));
+      return send(ctx, 200, obj);
+    }
+    if (method === "DELETE") {
+      await db.transaction((trx) => store.remove(trx, m, [id]));
+      ctx.res.status(204).end();
+      return;
+    }
+    const body = readJson(ctx);
+    await db.transaction((trx) => store.update(trx, m, id, body, { version: ctx.version, userId: ctx.identity?.userId, partial: method === "PATCH" }));
+    const [obj] = await store.fetch(db, m, [id], readOpts(ctx));
+    return send(ctx, 200, obj);
+  }
+
+  function readJson(ctx: Ctx): unknown {
+    const type = contentType(ctx.req);
+    const raw = Buffer.isBuffer(ctx.req.body) ? ctx.req.body : Buffer.alloc(0);
+    // A body-less request without a content type carries no data (token provisioning by Basic).
+    if (raw.length === 0 && !ctx.req.get("content-type")) return {};
+    if (type !== "application/json") {
+      throw new HttpError(415, `Unsupported media type "${ctx.req.get("content-type") ?? ""}" in request.`, "unsupported_media_type");
+    }
+    try {
+      return JSON.parse(raw.toString("utf8"));
+    } catch (err) {
+      throw new HttpError(400, `JSON parse error - ${(err as Error).message}`, "parse_error");
+    }
+  }
+
+  function expectList(body: unknown): unknown[] {
+    if (!Array.isArray(body)) {
+      throw new ValidationError({ non_field_errors: [`Expected a list of items but got type "${body === null ? "NoneType" : typeof body === "object" ? "dict" : typeof body}".`] });
+    }
+    return body;
+  }
+
+  function send(ctx: Ctx, statusCode: number, body: unknown): void {
+    if (ctx.renderer === "html") {
+      ctx.res.status(statusCode).type("html").send(templates.browsable({
+        title: api.title, apiTitle: api.title, version: ctx.version, docsUrl: `${api.basePath}docs/`,
+        method: ctx.req.method, path: ctx.req.originalUrl, status: statusCode,
+        body: escapeHtml(JSON.stringify(body, null, 2)),
+      }));
+      return;
+    }
+    ctx.res.status(statusCode).json(body);
+  }
+
+  function sendError(res: Response, err: unknown, ctx?: Ctx): void {
+    const e = err as { type?: string; status?: number; message?: string };
+    let statusCode: number;
+    let body: unknown;
+    if (err instanceof ValidationError) { statusCode = 400; body = err.errors; }
+    else if (err instanceof HttpError) { statusCode = err.status; body = { detail: err.message }; for (const [k, v] of Object.entries(err.headers)) res.set(k, v); }
+    else if (e?.type === "entity.too.large") { statusCode = 413; body = { detail: `Request body is larger than the limit of ${config.bodyLimit}.` }; }
+    else if (typeof e?.status === "number" && e.status >= 400 && e.status < 500) { statusCode = e.status; body = { detail: e.message ?? "Bad request." }; }
+    else {
+      console.error(err);
+      statusCode = 500;
+      body = { error: e?.message ?? String(err), exception: (err as Error)?.name ?? "Error" };
+    }
+    if (ctx) send(ctx, statusCode, body);
+    else res.status(statusCode).json(body);
+  }
+}

@@ -1,0 +1,40 @@
+// Limit/offset pagination as DRF does it: the effective limit and offset from the query,
+// and absolute `next`/`previous` links that keep every other parameter (re-encoded in
+// sorted key order). Pure functions over plain values.
+
+export interface PageSettings {
+  defaultLimit: number;
+  /** 0 or null: no maximum, and `limit=0` returns everything. */
+  maxLimit: number | null;
+}
+
+export function pageParams(limitRaw: string | undefined, offsetRaw: string | undefined, s: PageSettings): { limit: number | null; offset: number } {
+  const parsed = limitRaw !== undefined && /^-?\d+$/.test(limitRaw.trim()) ? Number(limitRaw) : NaN;
+  let limit: number | null;
+  if (!Number.isFinite(parsed) || parsed < 0) limit = s.defaultLimit;
+  else if (s.maxLimit) limit = parsed === 0 ? s.maxLimit : Math.min(parsed, s.maxLimit);
+  else limit = parsed === 0 ? null : parsed;
+  const off = offsetRaw !== undefined && /^\d+$/.test(offsetRaw.trim()) ? Number(offsetRaw) : 0;
+  return { limit, offset: off };
+}
+
+function withParams(url: URL, set: Record<string, string | null>): string {
+  const entries: Array<[string, string]> = [];
+  for (const [k, v] of url.searchParams) if (!(k in set)) entries.push([k, v]);
+  for (const [k, v] of Object.entries(set)) if (v !== null) entries.push([k, v]);
+  entries.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  const qs = new URLSearchParams(entries).toString();
+  return `${url.origin}${url.pathname}${qs ? `?${qs}` : ""}`;
+}
+
+export function pageLinks(url: URL, limit: number | null, offset: number, count: number): { next: string | null; previous: string | null } {
+  if (limit === null) return { next: null, previous: null };
+  const next = offset + limit >= count ? null : withParams(url, { limit: String(limit), offset: String(offset + limit) });
+  let previous: string | null = null;
+  if (offset > 0) {
+    previous = offset - limit <= 0
+      ? withParams(url, { limit: String(limit), offset: null })
+      : withParams(url, { limit: String(limit), offset: String(offset - limit) });
+  }
+  return { next, previous };
+}

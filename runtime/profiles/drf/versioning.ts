@@ -1,0 +1,34 @@
+// DRF-style content negotiation and API versions: the version is the `version` parameter of
+// the accepted JSON media type or the `api_version` query parameter. Pure: takes the Accept
+// header and the query value, gives the version and renderer, or the error to send.
+import { parseAccept } from "../../http/request.js";
+import { HttpError } from "../../errors.js";
+
+export type Renderer = "json" | "html";
+
+export function negotiate(accept: string | undefined, queryVersion: string | undefined, formatParam: string | undefined,
+  versions: { default: string; supported: string[] }): { version: string; renderer: Renderer } {
+  const types = parseAccept(accept);
+  let renderer: Renderer = "json";
+  let headerVersion: string | undefined;
+  if (formatParam === "api") renderer = "html";
+  else if (formatParam === "json") renderer = "json";
+  if (types.length) {
+    const usable = types.find((t) => t.q > 0 && ["application/json", "application/*", "*/*", "text/html"].includes(t.type));
+    if (!usable) throw new HttpError(406, "Could not satisfy the request Accept header.", "not_acceptable");
+    if (!formatParam && usable.type === "text/html") renderer = "html";
+    const json = types.find((t) => t.type === "application/json" && t.params.version !== undefined);
+    headerVersion = json?.params.version;
+  }
+  const list = versions.supported.join(", ");
+  if (headerVersion !== undefined && queryVersion !== undefined && headerVersion !== queryVersion) {
+    throw new HttpError(400, 'Version mismatch between "Accept" header and query parameter.', "version_mismatch");
+  }
+  if (headerVersion !== undefined && !versions.supported.includes(headerVersion)) {
+    throw new HttpError(406, `Invalid version in "Accept" header. Supported versions are ${list}`, "not_acceptable");
+  }
+  if (queryVersion !== undefined && !versions.supported.includes(queryVersion)) {
+    throw new HttpError(404, `Invalid version in query parameter. Supported versions are ${list}`, "not_found");
+  }
+  return { version: headerVersion ?? queryVersion ?? versions.default, renderer };
+}

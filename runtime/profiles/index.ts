@@ -1,0 +1,25 @@
+// The API profiles the runtime offers, by the name a spec's `profile` gives. A profile
+// turns an API descriptor into an Express router mounted at the API's base path.
+import type { Router } from "express";
+import type { Knex } from "knex";
+import type { ApiDescriptor } from "../descriptor.js";
+import type { Config } from "../config.js";
+import type { Identities } from "../auth/identities.js";
+import { drfProfile } from "./drf/index.js";
+
+export interface ProfileDeps {
+  api: ApiDescriptor;
+  db: Knex;
+  config: Config;
+  identities?: Identities;
+}
+
+export interface Profile {
+  /** Where the router is mounted, from the API's base path and the configuration. */
+  mountPath(api: ApiDescriptor, config: Config): string;
+  router(deps: ProfileDeps): Router;
+}
+
+export const profiles: Record<string, Profile> = {
+  drf: { mountPath: (api) => api.basePath.replace(/\/$/, ""), router: drfProfile },
+};

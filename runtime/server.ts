@@ -1,0 +1,41 @@
+// Builds the HTTP application for a set of API descriptors: one router per API, mounted
+// by its profile, sharing one database and one identity store (the API with an `auth`
+// section provides it). Gives an Express app; listening is the caller's business.
+import express, { type Express } from "express";
+import type { Knex } from "knex";
+import type { ApiDescriptor } from "./descriptor.js";
+import type { Config } from "./config.js";
+import { ModelIndex } from "./models.js";
+import { Identities } from "./auth/identities.js";
+import { profiles } from "./profiles/index.js";
+
+export function identitiesFor(apis: ApiDescriptor[]): Identities | undefined {
+  const owner = apis.find((a) => a.auth);
+  return owner ? new Identities(new ModelIndex(owner)) : undefined;
+}
+
+export function createApp(apis: ApiDescriptor[], db: Knex, config: Config): Express {
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("etag", false);
+  app.set("trust proxy", "loopback");
+  if (config.logRequests) {
+    app.use((req, res, next) => {
+      const start = process.hrtime.bigint();
+      res.on("finish", () => console.log(`${req.method} ${req.originalUrl} ${res.statusCode} ${Number(process.hrtime.bigint() - start) / 1e6}ms`));
+      next();
+    });
+  }
+  const identities = identitiesFor(apis);
+  const mounts: Record<string, string> = {};
+  for (const api of apis) {
+    const profile = profiles[api.profile];
+    if (!profile) throw new Error(`API ${api.name}: no runtime profile "${api.profile}"`);
+    const path = profile.mountPath(api, config);
+    mounts[api.name] = `${path}/`;
+    app.use(path, profile.router({ api, db, config, identities }));
+  }
+  app.get("/", (_req, res) => res.json({ apis: mounts }));
+  app.use((_req, res) => res.status(404).json({ detail: "Not found." }));
+  return app;
+}

@@ -1,0 +1,306 @@
+// The model store: list, fetch, create, update and delete for any model, driven by its
+// descriptor. Reads use the single-statement read plans; writes validate, resolve related
+// objects, persist and report field-keyed errors. Callers own the transaction; the store
+// never opens one, so bulk work stays all-or-none.
+import type { Knex } from "knex";
+import type { FieldDescriptor, ModelDescriptor } from "./descriptor.js";
+import type { ModelIndex } from "./models.js";
+import { ReadPlans, type RenderContext, type Shape } from "./query/read-plan.js";
+import { isUuid } from "./query/filters.js";
+import { parseInterface, parseNetwork } from "./query/network.js";
+import { col, ident } from "./query/sql.js";
+import { HttpError, ValidationError, type FieldErrors } from "./errors.js";
+import { WriteValidators } from "./write/validate.js";
+import { hashPassword, randomHex } from "./auth/passwords.js";
+
+export type Db = Knex | Knex.Transaction;
+
+export interface ReadOptions {
+  shape: Shape;
+  version: string;
+  ctx: RenderContext;
+  /** The requesting user, for models owned by their requester. */
+  userId?: string;
+}
+
+export interface WriteOptions {
+  version: string;
+  userId?: string;
+  /** PATCH semantics: only given fields change, nothing is required. */
+  partial: boolean;
+}
+
+/** Python-style repr of an attribute dictionary, as DRF clients see it in messages. */
+function pyRepr(v: unknown): string {
+  if (v === null) return "None";
+  if (v === true) return "True";
+  if (v === false) return "False";
+  if (typeof v === "string") return `'${v.replace(/'/g, "\\'")}'`;
+  if (Array.isArray(v)) return `[${v.map(pyRepr).join(", ")}]`;
+  if (typeof v === "object") return `{${Object.entries(v).map(([k, x]) => `'${k}': ${pyRepr(x)}`).join(", ")}}`;
+  return String(v);
+}
+
+export function slugify(value: string): string {
+  return value.normalize("NFKD").replace(/[^\w\s-]/g, "").trim().toLowerCase().replace(/[-\s]+/g, "-");
+}
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+export class Store {
+  readonly plans: ReadPlans;
+  readonly validators: WriteValidators;
+
+  constructor(readonly index: ModelIndex) {
+    this.plans = new ReadPlans(index);
+    this.validators = new WriteValidators(index.api);
+  }
+
+  private orderBy(m: ModelDescriptor): string {
+    const parts = m.ordering.map((o) => {
+      const f = this.index.field(m, o.field)!;
+      const c = f.kind === "id" ? "t0.id" : col("t0", f.column!);
+      return `${c} ${o.desc ? "DESC" : "ASC"}${f.kind === "fk" ? " NULLS FIRST" : ""}`;
+    });
+    return [...parts, "t0.id ASC"].join(", ");
+  }
+
+  private scope(m: ModelDescriptor, qb: Knex.QueryBuilder, userId?: string): void {
+    if (!m.features.ownedByRequester) return;
+    const owner = m.fields.find((f) => f.fromRequestUser)!;
+    qb.whereRaw(`${col("t0", owner.column!)} = ?`, [userId ?? null]);
+  }
+
+  async list(db: Db, m: ModelDescriptor, where: (qb: Knex.QueryBuilder) => void, page: { limit: number | null; offset: number }, opts: ReadOptions):
+    Promise<{ count: number; results: Array<Record<string, unknown>> }> {
+    const base = () => {
+      const qb = db(`${m.table} as t0`);
+      where(qb);
+      this.scope(m, qb, opts.userId);
+      return qb;
+    };
+    const countRow = await base().count({ n: "*" }).first();
+    const count = Number((countRow as { n: string }).n);
+    const plan = this.plans.get(m, opts.shape, opts.version);
+    const qb = base().select(db.raw(plan.select)).orderByRaw(this.orderBy(m)).offset(page.offset);
+    if (page.limit !== null) qb.limit(page.limit);
+    const rows = await qb;
+    return { count, results: rows.map((r: Record<string, unknown>) => plan.render(r, opts.ctx)) };
+  }
+
+  /** The objects with these ids, in the order given; missing ids are left out. */
+  async fetch(db: Db, m: ModelDescriptor, ids: string[], opts: ReadOptions): Promise<Array<Record<string, unknown>>> {
+    const valid = ids.filter(isUuid);
+    if (!valid.length) return [];
+    const plan = this.plans.get(m, opts.shape, opts.version);
+    const qb = db(`${m.table} as t0`).select(db.raw(plan.select)).whereRaw("t0.id = ANY(?::uuid[])", [valid]);
+    this.scope(m, qb, opts.userId);
+    const rows: Array<Record<string, unknown>> = await qb;
+    const byId = new Map(rows.map((r) => [String(r.id), plan.render(r, opts.ctx)]));
+    return valid.map((id) => byId.get(id.toLowerCase()) ?? byId.get(id)).filter((x): x is Record<string, unknown> => !!x);
+  }
+
+  /** Ids among `ids` that exist and are visible to the requester. */
+  async existing(db: Db, m: ModelDescriptor, ids: string[], userId?: string): Promise<string[]> {
+    const valid = ids.filter(isUuid);
+    if (!valid.length) return [];
+    const qb = db(`${m.table} as t0`).select("t0.id").whereRaw("t0.id = ANY(?::uuid[])", [valid]);
+    this.scope(m, qb, userId);
+    return (await qb).map((r: { id: string }) => r.id);
+  }
+
+  async create(db: Db, m: ModelDescriptor, body: unknown, opts: WriteOptions): Promise<string> {
+    const { row, tags } = await this.prepare(db, m, body, { ...opts, partial: false }, null);
+    for (const f of m.fields) {
+      if (f.kind !== "scalar" || row[f.column!] !== undefined) continue;
+      if (f.slugFrom && typeof row[this.index.field(m, f.slugFrom)!.column!] === "string") {
+        row[f.column!] = slugify(String(row[this.index.field(m, f.slugFrom)!.column!])).slice(0, f.maxLength ?? 100);
+      } else if (isPlainObject(f.default) && "randomHex" in f.default) {
+        row[f.column!] = randomHex(Number(f.default.randomHex));
+      }
+    }
+    for (const f of m.fields) if (f.fromRequestUser) row[f.column!] = opts.userId ?? null;
+    const [inserted] = await this.persist(m, () => db(m.table).insert(row).returning("id"));
+    const id = (inserted as { id: string }).id;
+    if (tags) await this.setTags(db, m, id, tags);
+    return id;
+  }
+
+  async update(db: Db, m: ModelDescriptor, id: string, body: unknown, opts: WriteOptions): Promise<void> {
+    const { row, tags } = await this.prepare(db, m, body, opts, id);
+    if (m.features.changeLogged) row.last_updated = db.fn.now();
+    if (Object.keys(row).length) await this.persist(m, () => db(m.table).where("id", id).update(row));
+    if (tags) await this.setTags(db, m, id, tags);
+  }
+
+  /** Deletes all of `ids` or, when anything protects one of them, nothing (409). */
+  async remove(db: Db, m: ModelDescriptor, ids: string[]): Promise<void> {
+    if (!ids.length) return;
+    const blockers: string[] = [];
+    for (const dep of this.index.dependents(m)) {
+      if (dep.field.onDelete !== "protect") continue;
+      const rows = await db(`${dep.model.table} as t0`)
+        .select("t0.id", db.raw(`${this.plans.displayExpr(dep.model, "t0")} AS display`))
+        .whereRaw(`${col("t0", dep.field.column!)} = ANY(?::uuid[])`, [ids])
+        .whereRaw(`NOT (t0.id = ANY(?::uuid[]))`, [dep.model.key === m.key ? ids : []]);
+      for (const r of rows as Array<{ id: string; display: string }>) blockers.push(`${r.display} (${r.id})`);
+    }
+    if (blockers.length) {
+      throw new HttpError(409, `Unable to delete object. ${blockers.length} dependent objects were found: ${blockers.join(", ")}`, "protected");
+    }
+    for (const f of m.fields) {
+      if (f.kind === "tags") await db(f.through!.table).where({ object_type: m.key }).whereIn("object_id", ids).del();
+    }
+    await this.persist(m, () => db(m.table).whereIn("id", ids).del());
+  }
+
+  private async persist<T>(m: ModelDescriptor, run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (err) {
+      throw this.translateDbError(m, err);
+    }
+  }
+
+  /** Database refusals that are the client's fault become 400/409; anything else stays a bug. */
+  translateDbError(m: ModelDescriptor, err: unknown): unknown {
+    const e = err as { code?: string; detail?: string; column?: string; message?: string };
+    if (e.code === "23505") {
+      const cols = /Key \(([^)]+)\)=/.exec(e.detail ?? "")?.[1].split(", ").map((c) => c.replace(/"/g, "")) ?? [];
+      const fields = cols.map((c) => m.fields.find((f) => f.column === c)).filter((f): f is FieldDescriptor => !!f);
+      if (fields.length === 1) {
+        return new ValidationError({ [fields[0].name]: [`${m.verboseName.toLowerCase()} with this ${fields[0].label.toLowerCase()} already exists.`] });
+      }
+      return new ValidationError({ non_field_errors: [`The fields ${fields.map((f) => f.name).join(", ")} must make a unique set.`] });
+    }
+    if (e.code === "23503") return new HttpError(409, "Unable to complete the operation: a related object is referenced by, or missing for, another object.", "integrity");
+    if (e.code === "23502") return new ValidationError({ [fieldFor(m, e.column)]: ["This field may not be null."] });
+    if (e.code?.startsWith("22")) return new ValidationError({ non_field_errors: [`Invalid value: ${e.message}`] });
+    return err;
+  }
+
+  /** Checks and converts a write body into column values; throws ValidationError with every problem. */
+  private async prepare(db: Db, m: ModelDescriptor, body: unknown, opts: WriteOptions, id: string | null):
+    Promise<{ row: Record<string, unknown>; tags: string[] | null }> {
+    if (!isPlainObject(body)) {
+      throw new ValidationError({ non_field_errors: [`Invalid data. Expected a dictionary, but got ${Array.isArray(body) ? "list" : typeof body}.`] });
+    }
+    const errors: FieldErrors = {};
+    const known = new Set(m.fields.filter((f) => this.index.inVersion(f, opts.version)).map((f) => f.name));
+    for (const key of Object.keys(body)) {
+      if (!known.has(key) && key !== "id") errors[key] = ["Unknown field."];
+    }
+    const schemaErrors = this.validators.check(m, opts.version, opts.partial ? "patch" : "write", body);
+    Object.assign(errors, schemaErrors ?? {});
+    const row: Record<string, unknown> = {};
+    let tags: string[] | null = null;
+    for (const f of m.fields) {
+      if (f.readOnly || !(f.name in body) || errors[f.name] || !this.index.inVersion(f, opts.version)) continue;
+      const value = body[f.name];
+      try {
+        switch (f.kind) {
+          case "scalar": row[f.column!] = await this.scalar(f, value); break;
+          case "choice": row[f.column!] = value === null ? (f.nullable ? null : "") : value; break;
+          case "fk": row[f.column!] = await this.resolve(db, f, value); break;
+          case "tags": tags = await this.resolveList(db, f, value); break;
+          case "customFields": this.customFields(value); row[f.column!] = {}; break;
+        }
+      } catch (err) {
+        if (err instanceof FieldProblem) errors[f.name] = [err.message];
+        else throw err;
+      }
+    }
+    if (id && m.features.tree && row.parent_id) {
+      const res = await db.raw(`WITH RECURSIVE sub AS (SELECT id FROM ${ident(m.table)} WHERE id = ? UNION ALL ` +
+        `SELECT c.id FROM ${ident(m.table)} c JOIN sub ON c.parent_id = sub.id) SELECT 1 FROM sub WHERE id = ?`, [id, String(row.parent_id)]);
+      if (res.rows.length) errors.parent = ["Cannot assign self or child as parent."];
+    }
+    if (Object.keys(errors).length) throw new ValidationError(errors);
+    return { row, tags };
+  }
+
+  private async scalar(f: FieldDescriptor, value: unknown): Promise<unknown> {
+    if (value === null) return null;
+    switch (f.type) {
+      case "cidr": {
+        const net = typeof value === "string" ? parseNetwork(value) : null;
+        if (!net) throw new FieldProblem(`Enter a valid IPv4 or IPv6 network in CIDR notation: ${String(value)}`);
+        if (/\/0$/.test(net)) throw new FieldProblem("Cannot create prefix with /0 mask.");
+        return net;
+      }
+      case "ip": {
+        const ip = typeof value === "string" ? parseInterface(value) : null;
+        if (!ip) throw new FieldProblem(`Invalid IP address format: ${String(value)}`);
+        if (/\/0$/.test(ip)) throw new FieldProblem("Cannot create IP address with /0 mask.");
+        return ip;
+      }
+      case "password": return hashPassword(String(value));
+      case "json": return JSON.stringify(value);
+      default: return value;
+    }
+  }
+
+  private customFields(value: unknown): void {
+    if (!isPlainObject(value)) throw new FieldProblem("Expected a dictionary of custom field values.");
+    const unknown = Object.keys(value);
+    if (unknown.length) throw new FieldProblem(`Unknown custom field: ${unknown.join(", ")}`);
+  }
+
+  /** A related object given as an id or an attribute dictionary → its id. */
+  async resolve(db: Db, f: FieldDescriptor, value: unknown): Promise<string | null> {
+    if (value === null) {
+      if (f.nullable || !f.required) return null;
+      throw new FieldProblem("This field may not be null.");
+    }
+    const target = this.index.model(f.target!);
+    if (typeof value === "string" && isUuid(value)) {
+      const found = await db(target.table).select("id").where("id", value).first();
+      if (!found) throw new FieldProblem(`Related object not found using the provided ID: ${value}`);
+      return found.id;
+    }
+    if (isPlainObject(value)) {
+      const qb = db(`${target.table} as t0`).select("t0.id").limit(2);
+      for (const [k, v] of Object.entries(value)) {
+        const tf = this.index.field(target, k);
+        if (!tf || !(tf.column || tf.kind === "id")) throw new FieldProblem(`Related object not found using the provided attributes: ${pyRepr(value)}`);
+        if (tf.kind === "fk") {
+          let ref: string | null;
+          try { ref = await this.resolve(db, tf, v); } catch { throw new FieldProblem(`Related object not found using the provided attributes: ${pyRepr(value)}`); }
+          if (ref === null) qb.whereNull(`t0.${tf.column}`); else qb.where(`t0.${tf.column}`, ref);
+        } else if (tf.kind === "id") {
+          if (typeof v !== "string" || !isUuid(v)) throw new FieldProblem(`Related object not found using the provided attributes: ${pyRepr(value)}`);
+          qb.where("t0.id", v);
+        } else if (v === null) qb.whereNull(`t0.${tf.column}`);
+        else if (typeof v === "object") throw new FieldProblem(`Related object not found using the provided attributes: ${pyRepr(value)}`);
+        else qb.whereRaw(`${col("t0", tf.column!)}::text = ?`, [String(v)]);
+      }
+      const rows = await qb;
+      if (rows.length === 0) throw new FieldProblem(`Related object not found using the provided attributes: ${pyRepr(value)}`);
+      if (rows.length > 1) throw new FieldProblem(`Multiple objects match the provided attributes: ${pyRepr(value)}`);
+      return rows[0].id;
+    }
+    throw new FieldProblem(`Related objects must be referenced by ID or by dictionary of attributes. Received an unrecognized value: ${typeof value === "string" ? value : JSON.stringify(value)}`);
+  }
+
+  private async resolveList(db: Db, f: FieldDescriptor, value: unknown): Promise<string[]> {
+    if (!Array.isArray(value)) throw new FieldProblem(`Expected a list of items but got type "${typeof value === "object" && value ? "dict" : typeof value}".`);
+    const ids: string[] = [];
+    for (const item of value) {
+      const id = await this.resolve(db, { ...f, nullable: false, required: true }, item);
+      if (id && !ids.includes(id)) ids.push(id);
+    }
+    return ids;
+  }
+
+  private async setTags(db: Db, m: ModelDescriptor, id: string, tagIds: string[]): Promise<void> {
+    const through = m.fields.find((f) => f.kind === "tags")!.through!;
+    await db(through.table).where({ object_type: m.key, object_id: id }).del();
+    if (tagIds.length) await db(through.table).insert(tagIds.map((tag_id) => ({ tag_id, object_type: m.key, object_id: id })));
+  }
+}
+
+class FieldProblem extends Error {}
+
+function fieldFor(m: ModelDescriptor, column?: string): string {
+  return m.fields.find((f) => f.column === column)?.name ?? "non_field_errors";
+}

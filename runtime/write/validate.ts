@@ -1,0 +1,94 @@
+// Write validation: compiles each model's writable schema from the API's own OpenAPI
+// document with ajv (so the documented schema is the enforced one), once per version and
+// mode, and turns ajv's errors into field-keyed DRF messages. Related objects are left to
+// the resolver, which knows whether an id or attribute set matches anything.
+import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
+import addFormatsModule from "ajv-formats";
+import type { ApiDescriptor, FieldDescriptor, ModelDescriptor } from "../descriptor.js";
+
+export type FieldErrors = Record<string, string[]>;
+
+const addFormats = addFormatsModule as unknown as { default?: (a: Ajv2020) => void } & ((a: Ajv2020) => void);
+
+function jsonType(v: unknown): string {
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "list";
+  if (typeof v === "object") return "dict";
+  if (typeof v === "number") return Number.isInteger(v) ? "int" : "float";
+  return typeof v === "string" ? "str" : typeof v;
+}
+
+function message(e: ErrorObject, value: unknown, f: FieldDescriptor | undefined): string {
+  const p = e.params as Record<string, unknown>;
+  switch (e.keyword) {
+    case "required": return "This field is required.";
+    case "type": {
+      if (value === null) return "This field may not be null.";
+      const t = String(p.type);
+      if (t.includes("integer")) return "A valid integer is required.";
+      if (t.includes("number")) return "A valid number is required.";
+      if (t.includes("boolean")) return "Must be a valid boolean.";
+      if (t.includes("array")) return `Expected a list of items but got type "${jsonType(value)}".`;
+      if (t.includes("object")) return `Expected a dictionary of items but got type "${jsonType(value)}".`;
+      return "Not a valid string.";
+    }
+    case "maxLength": return `Ensure this field has no more than ${p.limit} characters.`;
+    case "minLength": return value === "" ? "This field may not be blank." : `Ensure this field has at least ${p.limit} characters.`;
+    case "minimum": return `Ensure this value is greater than or equal to ${p.limit}.`;
+    case "maximum": return `Ensure this value is less than or equal to ${p.limit}.`;
+    case "enum": return `${typeof value === "object" ? JSON.stringify(value) : String(value)} is not a valid choice.`;
+    case "pattern": return f?.format === "color" ? "Enter a valid hexadecimal RGB color code." : f?.pattern?.message ?? "Enter a valid value.";
+    case "format":
+      switch (p.format) {
+        case "uuid": return "Must be a valid UUID.";
+        case "email": return "Enter a valid email address.";
+        case "uri": return "Enter a valid URL.";
+        case "date": return "Date has wrong format. Use one of these formats instead: YYYY-MM-DD.";
+        case "date-time": return "Datetime has wrong format. Use one of these formats instead: YYYY-MM-DDThh:mm[:ss[.uuuuuu]][+HH:MM|-HH:MM|Z].";
+        default: return "Enter a valid value.";
+      }
+    default: return e.message ?? "Invalid value.";
+  }
+}
+
+/** Fields the resolver checks itself (their schema is a loose anyOf). */
+const RESOLVED = new Set(["fk", "m2m", "tags"]);
+
+export class WriteValidators {
+  private readonly ajv: Ajv2020;
+  private readonly cache = new Map<string, ValidateFunction>();
+
+  constructor(private readonly api: ApiDescriptor) {
+    this.ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: true });
+    (addFormats.default ?? addFormats)(this.ajv);
+    for (const [version, doc] of Object.entries(api.openapi)) {
+      this.ajv.addSchema({ ...(doc as object), $id: `${api.name}-${version}` });
+    }
+  }
+
+  /** Field-keyed errors of one object, or null when it is valid. `mode` picks the schema. */
+  check(m: ModelDescriptor, version: string, mode: "write" | "patch", body: Record<string, unknown>): FieldErrors | null {
+    const key = `${m.key}|${version}|${mode}`;
+    let validate = this.cache.get(key);
+    if (!validate) {
+      const ref = `${this.api.name}-${version}#/components/schemas/${m.components[mode]}`;
+      validate = this.ajv.getSchema(ref);
+      if (!validate) throw new Error(`no schema ${ref}`);
+      this.cache.set(key, validate);
+    }
+    if (validate(body)) return null;
+    const byName = new Map(m.fields.map((f) => [f.name, f]));
+    const errors: FieldErrors = {};
+    for (const e of validate.errors ?? []) {
+      const name = e.keyword === "required" ? String((e.params as { missingProperty: string }).missingProperty) : e.instancePath.split("/")[1];
+      if (!name) continue;
+      const f = byName.get(name);
+      if (f && RESOLVED.has(f.kind) && e.keyword !== "required") continue;
+      if (e.keyword === "anyOf" || e.keyword === "if") continue;
+      const msg = message(e, body[name], f);
+      const list = (errors[name] ??= []);
+      if (!list.includes(msg)) list.push(msg);
+    }
+    return Object.keys(errors).length ? errors : null;
+  }
+}

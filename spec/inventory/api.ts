@@ -1,0 +1,20 @@
+import { api } from "../../generator/dsl/index.js";
+
+export default api({
+  name: "inventory",
+  title: "Armature network inventory API",
+  description: "Network-infrastructure inventory: sites, prefixes, IP addresses, tenants and more.",
+  profile: "drf",
+  basePath: "/api/",
+  apps: ["circuits", "dcim", "extras", "ipam", "plugins", "tenancy", "users", "virtualization"],
+  rootLinks: ["status"],
+  versions: { default: "1.2", supported: ["1.2", "1.3"] },
+  settings: {
+    PAGINATE_COUNT: 50,
+    MAX_PAGE_SIZE: 1000,
+    STRICT_FILTERING: true,
+    EXEMPT_VIEW_PERMISSIONS: [],
+  },
+  auth: { users: "users.User", tokens: "users.Token" },
+  tagModel: "extras.Tag",
+});

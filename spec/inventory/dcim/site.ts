@@ -1,0 +1,40 @@
+import { model, field, ref, choices } from "../../../generator/dsl/index.js";
+
+export const SiteStatus = choices("SiteStatus", [
+  ["planned", "Planned"], ["staging", "Staging"], ["active", "Active"],
+  ["decommissioning", "Decommissioning"], ["retired", "Retired"],
+]);
+
+export default model("Site", {
+  app: "dcim",
+  route: "sites",
+  description: "A building or campus that holds equipment.",
+  display: "{name}",
+  ordering: ["name"],
+  features: ["tags", "customFields", "changeLogged"],
+  fields: {
+    name: field.string({ required: true, unique: true, maxLength: 100 }),
+    slug: field.string({ unique: true, maxLength: 100, slugFrom: "name" }),
+    status: field.choice(SiteStatus, { required: true }),
+    region: ref.fk("dcim.Region", { nullable: true, onDelete: "setNull" }),
+    tenant: ref.fk("tenancy.Tenant", { nullable: true }),
+    facility: field.string({ maxLength: 50 }),
+    asn: field.integer({ nullable: true, min: 1, max: 4294967295 }),
+    time_zone: field.string({ nullable: true, maxLength: 63 }),
+    description: field.string({ maxLength: 200 }),
+    physical_address: field.string({ maxLength: 200 }),
+    shipping_address: field.string({ maxLength: 200 }),
+    latitude: field.float({ nullable: true, min: -90, max: 90 }),
+    longitude: field.float({ nullable: true, min: -180, max: 180 }),
+    contact_name: field.string({ maxLength: 50 }),
+    contact_phone: field.string({ maxLength: 20 }),
+    contact_email: field.string({ maxLength: 254, format: "email" }),
+    comments: field.text(),
+    prefix_count: field.count({ of: "ipam.Prefix.site" }),
+  },
+  nested: ["name", "slug"],
+  filters: {
+    q: ["name", "facility", "description", "physical_address", "shipping_address", "contact_name",
+      "contact_phone", "contact_email", "comments"],
+  },
+});

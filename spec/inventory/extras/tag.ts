@@ -1,0 +1,18 @@
+import { model, field } from "../../../generator/dsl/index.js";
+
+export default model("Tag", {
+  app: "extras",
+  route: "tags",
+  description: "A label that can be applied to objects.",
+  display: "{name}",
+  ordering: ["name"],
+  features: ["customFields", "changeLogged"],
+  fields: {
+    name: field.string({ required: true, unique: true, maxLength: 100 }),
+    slug: field.string({ unique: true, maxLength: 100, slugFrom: "name" }),
+    color: field.string({ maxLength: 6, default: "9e9e9e", format: "color" }),
+    description: field.string({ maxLength: 200 }),
+  },
+  nested: ["name", "slug", "color"],
+  filters: { q: ["name", "slug"] },
+});

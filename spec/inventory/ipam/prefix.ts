@@ -1,0 +1,38 @@
+import { model, field, ref, choices } from "../../../generator/dsl/index.js";
+
+export const PrefixStatus = choices("PrefixStatus", [
+  ["container", "Container"], ["active", "Active"],
+  ["reserved", "Reserved"], ["deprecated", "Deprecated"],
+]);
+
+export default model("Prefix", {
+  app: "ipam",
+  route: "prefixes",
+  description: "An IPv4 or IPv6 network.",
+  display: "{prefix}",
+  ordering: ["vrf", "prefix"],
+  features: ["tags", "customFields", "changeLogged"],
+  fields: {
+    family: field.ipFamily({ from: "prefix" }),
+    prefix: field.cidr({ required: true }),
+    site: ref.fk("dcim.Site", { nullable: true }),
+    vrf: ref.fk("ipam.VRF", { nullable: true, label: "VRF" }),
+    tenant: ref.fk("tenancy.Tenant", { nullable: true }),
+    status: field.choice(PrefixStatus, { required: true }),
+    role: ref.fk("ipam.Role", { nullable: true, onDelete: "setNull" }),
+    is_pool: field.boolean({ default: false, label: "Is a pool" }),
+    description: field.string({ maxLength: 200 }),
+  },
+  nested: ["family", "prefix"],
+  filters: {
+    q: ["description"],
+    extra: {
+      within: { field: "prefix", lookup: "net_contained" },
+      within_include: { field: "prefix", lookup: "net_contained_or_equal" },
+      contains: { field: "prefix", lookup: "net_contains_or_equals" },
+      mask_length: { field: "prefix", lookup: "mask_length" },
+      mask_length__gte: { field: "prefix", lookup: "mask_length__gte" },
+      mask_length__lte: { field: "prefix", lookup: "mask_length__lte" },
+    },
+  },
+});

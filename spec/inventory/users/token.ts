@@ -1,0 +1,21 @@
+import { model, field, ref } from "../../../generator/dsl/index.js";
+
+export default model("Token", {
+  app: "users",
+  route: "tokens",
+  description: "An API token; the requester sees and manages only their own.",
+  display: "{key|last:6} ({user.username})",
+  ordering: ["-created"],
+  features: ["ownedByRequester"],
+  fields: {
+    user: ref.fk("users.User", { fromRequestUser: true, onDelete: "cascade", readOnly: true }),
+    created: field.datetime({ readOnly: true, default: "now" }),
+    expires: field.datetime({ nullable: true }),
+    key: field.string({ unique: true, minLength: 40, maxLength: 40, randomHex: 40 }),
+    write_enabled: field.boolean({ default: true }),
+    description: field.string({ maxLength: 200 }),
+  },
+  nested: ["key", "write_enabled"],
+  naturalKey: "key",
+  filters: { q: ["description"], exclude: ["key"] },
+});

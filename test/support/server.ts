@@ -1,0 +1,77 @@
+// The real server for end-to-end tests: one per test run (a mocha root hook starts it),
+// on an ephemeral port, over a fresh database: in-memory PGlite by default, or a wiped
+// schema of the PostgreSQL database named by DATABASE_URL. Gives its URL, an admin token,
+// the Knex handle (to assert on database state) and helpers to make more users.
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Knex } from "knex";
+import { configFromEnv } from "../../runtime/config.js";
+import { openDatabase, type Database } from "../../runtime/db/connect.js";
+import { createApp } from "../../runtime/server.js";
+import { migrateAll, ensureSuperuser, loadDemoOnce } from "../../runtime/cli.js";
+import { apis } from "../../generated/server.js";
+
+export interface TestServer {
+  url: string;
+  token: string;
+  db: Knex;
+  /** "pglite" or "postgresql", for test titles and skips. */
+  engine: string;
+  /** Creates a user (superuser or not) with a token; gives the token key and user id. */
+  user(username: string, opts?: { superuser?: boolean; writeEnabled?: boolean; expires?: string | null }): Promise<{ key: string; id: string }>;
+}
+
+let current: { server: Server; db: Database; api: TestServer } | undefined;
+
+export async function startTestServer(): Promise<TestServer> {
+  if (current) return current.api;
+  const config = { ...configFromEnv(), dataDir: "memory://", logRequests: false };
+  const db = await openDatabase(config);
+  if (config.databaseUrl) {
+    await db.knex.raw("DROP SCHEMA public CASCADE; CREATE SCHEMA public;");
+  }
+  await migrateAll(db.knex, apis);
+  const admin = await ensureSuperuser(db.knex, apis, "admin", "admin-password");
+  const adminRow = await db.knex("users_user").select("id").where("username", "admin").first();
+  await loadDemoOnce(db.knex, apis, adminRow.id);
+  const app = createApp(apis, db.knex, { ...config, publicUrl: undefined });
+  const server: Server = await new Promise((resolve) => {
+    const s = app.listen(0, "127.0.0.1", () => resolve(s));
+  });
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const api: TestServer = {
+    url,
+    token: admin.key,
+    db: db.knex,
+    engine: config.databaseUrl ? "postgresql" : "pglite",
+    async user(username, opts = {}) {
+      const res = await fetch(`${url}/api/users/users/`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Authorization: `Token ${admin.key}` },
+        body: JSON.stringify({ username, password: `${username}-password`, is_superuser: opts.superuser ?? false }),
+      });
+      if (res.status !== 201) throw new Error(`creating user ${username}: ${res.status} ${await res.text()}`);
+      const user = (await res.json()) as { id: string };
+      const basic = Buffer.from(`${username}:${username}-password`).toString("base64");
+      const tok = await fetch(`${url}/api/users/tokens/`, { method: "POST", headers: { Authorization: `Basic ${basic}` } });
+      const token = (await tok.json()) as { id: string; key: string };
+      if (opts.writeEnabled === false || opts.expires !== undefined) {
+        await db.knex("users_token").where("id", token.id).update({
+          ...(opts.writeEnabled === false ? { write_enabled: false } : {}),
+          ...(opts.expires !== undefined ? { expires: opts.expires } : {}),
+        });
+      }
+      return { key: token.key, id: user.id };
+    },
+  };
+  current = { server, db, api };
+  return api;
+}
+
+export async function stopTestServer(): Promise<void> {
+  if (!current) return;
+  const { server, db } = current;
+  current = undefined;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await db.close();
+}
