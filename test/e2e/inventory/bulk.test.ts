@@ -1,0 +1,119 @@
+// Bulk create, update and delete on list URLs, and their all-or-none guarantee: one bad
+// element fails the whole request and leaves the database exactly as it was.
+import { expect } from "chai";
+import { post, put, patch, del } from "../../support/http.js";
+import { row, rows, uniq, MISSING_ID } from "./support.js";
+
+async function tags(n: number): Promise<Array<{ id: string; name: string; slug: string }>> {
+  const res = await post("/api/extras/tags/", Array.from({ length: n }, () => ({ name: uniq("BulkTag") })));
+  expect(res.status).to.equal(201);
+  return res.body;
+}
+
+describe("inventory e2e: bulk operations", () => {
+  it("bulk create: array in → array out, 201, input order, no Location", async () => {
+    const names = [uniq("BT"), uniq("BT"), uniq("BT")];
+    const res = await post("/api/extras/tags/", names.map((name) => ({ name })));
+    expect(res.status).to.equal(201);
+    expect(res.headers.get("location")).to.equal(null);
+    expect(res.body.map((t: { name: string }) => t.name)).to.deep.equal(names);
+    for (const t of res.body) expect(await rows("extras_tag", { id: t.id })).to.equal(1);
+  });
+
+  it("bulk create of an empty array → 201 []", async () => {
+    const res = await post("/api/extras/tags/", []);
+    expect(res.status).to.equal(201);
+    expect(res.body).to.deep.equal([]);
+  });
+
+  it("bulk create with one bad element → 400 per-item errors, nothing created", async () => {
+    const before = await rows("extras_tag");
+    const good = uniq("BT");
+    const res = await post("/api/extras/tags/", [{ name: good }, { color: "zz" }, { name: uniq("BT") }]);
+    expect(res.status).to.equal(400);
+    expect(res.body).to.have.length(3);
+    expect(res.body[0]).to.deep.equal({});
+    expect(res.body[1].name).to.deep.equal(["This field is required."]);
+    expect(res.body[2]).to.deep.equal({});
+    expect(await rows("extras_tag")).to.equal(before);
+    expect(await rows("extras_tag", { name: good })).to.equal(0);
+  });
+
+  it("bulk create colliding with itself (unique) → 400, nothing created", async () => {
+    const name = uniq("BT");
+    const before = await rows("extras_tag");
+    const res = await post("/api/extras/tags/", [{ name }, { name }]);
+    expect(res.status).to.equal(400);
+    expect(await rows("extras_tag")).to.equal(before);
+  });
+
+  it("bulk PATCH: per-element changes, bare array reply, unknown ids skipped", async () => {
+    const [a, b] = await tags(2);
+    const res = await patch("/api/extras/tags/", [
+      { id: a.id, description: "first" },
+      { id: b.id, color: "00ff00" },
+      { id: MISSING_ID, description: "ghost" },
+    ]);
+    expect(res.status).to.equal(200);
+    expect(res.body).to.be.an("array").with.length(2);
+    expect(res.body.map((t: { id: string }) => t.id).sort()).to.deep.equal([a.id, b.id].sort());
+    expect((await row("extras_tag", a.id))?.description).to.equal("first");
+    expect((await row("extras_tag", b.id))).to.include({ color: "00ff00", description: "" });
+  });
+
+  it("bulk PUT needs required fields per element; a failure rolls back all", async () => {
+    const [a, b] = await tags(2);
+    const bad = await put("/api/extras/tags/", [{ id: a.id, name: `${a.name}-new` }, { id: b.id, description: "no name" }]);
+    expect(bad.status).to.equal(400);
+    expect(bad.body).to.deep.equal({ name: ["This field is required."] });
+    expect((await row("extras_tag", a.id))?.name).to.equal(a.name);
+    expect((await row("extras_tag", b.id))?.description).to.equal("");
+    const ok = await put("/api/extras/tags/", [{ id: a.id, name: `${a.name}-new` }, { id: b.id, name: `${b.name}-new` }]);
+    expect(ok.status).to.equal(200);
+    expect((await row("extras_tag", a.id))?.name).to.equal(`${a.name}-new`);
+  });
+
+  it("bulk PATCH with one invalid element → 400, nothing changed", async () => {
+    const [a, b] = await tags(2);
+    const res = await patch("/api/extras/tags/", [{ id: a.id, description: "changed" }, { id: b.id, color: "not-a-colour" }]);
+    expect(res.status).to.equal(400);
+    expect(res.body).to.have.property("color");
+    expect((await row("extras_tag", a.id))?.description).to.equal("");
+  });
+
+  it("bulk update/delete element without a valid id → 400 list of per-item errors", async () => {
+    const [a] = await tags(1);
+    const res = await patch("/api/extras/tags/", [{ id: a.id, description: "x" }, { description: "no id" }, { id: "nope" }]);
+    expect(res.status).to.equal(400);
+    expect(res.body).to.deep.equal([{}, { id: ["This field is required."] }, { id: ["Must be a valid UUID."] }]);
+    expect((await row("extras_tag", a.id))?.description).to.equal("");
+  });
+
+  it("bulk update/delete with a non-list body → 400 non_field_errors", async () => {
+    const res = await patch("/api/extras/tags/", { id: MISSING_ID });
+    expect(res.status).to.equal(400);
+    expect(res.body).to.deep.equal({ non_field_errors: ['Expected a list of items but got type "dict".'] });
+    const res2 = await del("/api/extras/tags/", { id: MISSING_ID });
+    expect(res2.status).to.equal(400);
+  });
+
+  it("bulk DELETE [{id}] → 204, all gone; unknown ids skipped", async () => {
+    const [a, b] = await tags(2);
+    const res = await del("/api/extras/tags/", [{ id: a.id }, { id: b.id }, { id: MISSING_ID }]);
+    expect(res.status).to.equal(204);
+    expect(res.text).to.equal("");
+    expect(await rows("extras_tag", { id: a.id })).to.equal(0);
+    expect(await rows("extras_tag", { id: b.id })).to.equal(0);
+  });
+
+  it("bulk DELETE where one object is protected → 409, nothing deleted", async () => {
+    const free = await post("/api/dcim/sites/", { name: uniq("Site"), status: "active" });
+    const held = await post("/api/dcim/sites/", { name: uniq("Site"), status: "active" });
+    const p = await post("/api/ipam/prefixes/", { prefix: "10.243.0.0/16", status: "active", site: held.body.id });
+    const res = await del("/api/dcim/sites/", [{ id: free.body.id }, { id: held.body.id }]);
+    expect(res.status).to.equal(409);
+    expect(res.body.detail).to.equal(`Unable to delete object. 1 dependent objects were found: 10.243.0.0/16 (${p.body.id})`);
+    expect(await rows("dcim_site", { id: free.body.id })).to.equal(1);
+    expect(await rows("dcim_site", { id: held.body.id })).to.equal(1);
+  });
+});
