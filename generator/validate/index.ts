@@ -80,13 +80,13 @@ export function validate(loaded: LoadedApi): Diagnostic[] {
     const users = resolve(api.auth.users);
     if (!users) err(apiFile, `auth.users names unknown model "${api.auth.users}"`);
     else for (const f of ["username", "password", "is_active", "is_superuser"]) {
-      if (!users.spec.fields[f]) err(users.file, `auth.users model needs a "${f}" field`, users.spec.name);
+      if (!users.spec.fields[f]) err(users.file, `auth.users model needs a field "${f}"`, users.spec.name);
     }
     if (api.auth.tokens) {
       const tokens = resolve(api.auth.tokens);
       if (!tokens) err(apiFile, `auth.tokens names unknown model "${api.auth.tokens}"`);
       else for (const f of ["user", "key", "expires", "write_enabled"]) {
-        if (!tokens.spec.fields[f]) err(tokens.file, `auth.tokens model needs a "${f}" field`, tokens.spec.name);
+        if (!tokens.spec.fields[f]) err(tokens.file, `auth.tokens model needs a field "${f}"`, tokens.spec.name);
       }
     }
   }

@@ -1,0 +1,2 @@
+// No default export: the load pass rejects the file before validation.
+export const notAModel = 1;

@@ -1,0 +1,1 @@
+export default { kind: "choices", name: "Nope", values: [] };

@@ -1,0 +1,117 @@
+// Golden tests, sqlc-style: each folder under cases/ holds a tiny spec and either the exact
+// files the generator must emit (`expected/`) or the exact diagnostics it must report
+// (`expected-errors.txt`). A case with `previous/` starts from that migration state.
+// `UPDATE_GOLDEN=1` rewrites the expectations from the current generator; review the diff.
+import { expect } from "chai";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { generate } from "../../generator/index.js";
+import { LoadError } from "../../generator/load/index.js";
+import { byCodePoint } from "../../generator/ir/names.js";
+
+const casesDir = join(dirname(fileURLToPath(import.meta.url)), "cases");
+const update = process.env.UPDATE_GOLDEN === "1";
+
+/** Every file under `dir` as `/`-separated relative path → contents. */
+function readTree(dir: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const walk = (d: string) => {
+    for (const entry of readdirSync(d).sort(byCodePoint)) {
+      const path = join(d, entry);
+      if (statSync(path).isDirectory()) walk(path);
+      else out.set(relative(dir, path).split("\\").join("/"), readFileSync(path, "utf8"));
+    }
+  };
+  if (existsSync(dir)) walk(dir);
+  return out;
+}
+
+/** Runs the pipeline on one case; load failures count as diagnostics, like validation errors. */
+async function run(caseDir: string): Promise<{ files?: Map<string, string>; errors?: string }> {
+  const previous = join(caseDir, "previous");
+  // No previous/ means a first generation: point at an empty folder, never at the project's generated/.
+  const empty = mkdtempSync(join(tmpdir(), "armature-golden-"));
+  try {
+    const result = await generate(caseDir, { specDir: "spec", previousDir: existsSync(previous) ? previous : empty });
+    if (!result.ok) return { errors: result.errors.join("\n") + "\n" };
+    return { files: new Map(result.files.map((f) => [f.path, f.contents])) };
+  } catch (err) {
+    if (err instanceof LoadError) return { errors: err.message + "\n" };
+    throw err;
+  } finally {
+    rmSync(empty, { recursive: true, force: true });
+  }
+}
+
+function writeExpectations(caseDir: string, got: { files?: Map<string, string>; errors?: string }): void {
+  rmSync(join(caseDir, "expected"), { recursive: true, force: true });
+  rmSync(join(caseDir, "expected-errors.txt"), { force: true });
+  if (got.errors !== undefined) {
+    writeFileSync(join(caseDir, "expected-errors.txt"), got.errors);
+    return;
+  }
+  for (const [path, contents] of got.files!) {
+    const target = join(caseDir, "expected", path);
+    mkdirSync(dirname(target), { recursive: true });
+    writeFileSync(target, contents);
+  }
+}
+
+const cases = readdirSync(casesDir).filter((c) => statSync(join(casesDir, c)).isDirectory()).sort(byCodePoint);
+
+describe("golden: generator output and diagnostics", function () {
+  this.timeout(120_000);
+  const outputs = new Map<string, { files?: Map<string, string>; errors?: string }>();
+
+  for (const name of cases) {
+    const caseDir = join(casesDir, name);
+    it(name, async () => {
+      const got = await run(caseDir);
+      outputs.set(name, got);
+      if (update) writeExpectations(caseDir, got);
+      const errorsFile = join(caseDir, "expected-errors.txt");
+      if (existsSync(errorsFile)) {
+        expect(got.errors, "the spec was expected to be rejected").to.be.a("string");
+        expect(got.errors).to.equal(readFileSync(errorsFile, "utf8"));
+        return;
+      }
+      expect(existsSync(join(caseDir, "expected")), `${name} has no expected/ nor expected-errors.txt`).to.equal(true);
+      expect(got.errors, "the spec was expected to generate").to.equal(undefined);
+      const expected = readTree(join(caseDir, "expected"));
+      // Same file list first, so a missing or extra file is reported by name.
+      expect([...got.files!.keys()]).to.deep.equal([...expected.keys()]);
+      for (const [path, contents] of expected) expect(got.files!.get(path), path).to.equal(contents);
+    });
+  }
+
+  it("every diagnostic names the spec file it comes from", () => {
+    for (const name of cases) {
+      const errors = outputs.get(name)?.errors;
+      if (!errors) continue;
+      for (const line of errors.trimEnd().split("\n")) expect(line, `${name}: ${line}`).to.match(/^spec\/[a-z0-9-]+\/[\w./-]+\.ts: /);
+    }
+  });
+
+  it("passes earlier migrations through byte for byte", () => {
+    for (const name of cases) {
+      const files = outputs.get(name)?.files;
+      const previous = readTree(join(casesDir, name, "previous"));
+      if (!files || previous.size === 0) continue;
+      for (const [path, sql] of previous) {
+        if (path.includes("/migrations/")) expect(files.get(path), `${name}: ${path}`).to.equal(sql);
+      }
+    }
+  });
+
+  it("adds exactly one migration when a model and a field are added", () => {
+    const files = [...outputs.get("migration-add")!.files!.keys()].filter((p) => p.includes("/migrations/"));
+    expect(files).to.deep.equal(["shop/migrations/0001_initial.sql", "shop/migrations/0002_add_store_product_supplier_id_add_store_product_weight_create_store_supplier.sql"]);
+  });
+
+  it("adds no migration when the schema did not change", () => {
+    const files = [...outputs.get("migration-none")!.files!.keys()].filter((p) => p.includes("/migrations/"));
+    expect(files).to.deep.equal(["shop/migrations/0001_initial.sql"]);
+  });
+});
