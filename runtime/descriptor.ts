@@ -113,6 +113,28 @@ export interface ModelDescriptor {
   operations: Operation[];
   /** Names of this model's schemas under `components.schemas` of the OpenAPI documents. */
   components: { full: string; nested: string; brief: string; write: string; patch: string; list: string };
+  /** WordPress-style presentation (see WpModelOptions in the DSL); absent for other profiles. */
+  wordpress?: WpModelDescriptor;
+}
+
+export interface WpModelDescriptor {
+  kind: "post" | "term";
+  listKey: string;
+  noun: string;
+  titleField?: string;
+  slugRoutes?: boolean;
+  dropEmpty?: boolean;
+  taxonomy?: string;
+  wallClock?: { start: string; end: string; timezone: string; allDay?: string; utcStart: string; utcEnd: string };
+  money?: string;
+  images?: string[];
+  permalinkFallback?: string[];
+  geo?: { lat: string; lng: string };
+  hiddenFlag?: string;
+  dedupeOn?: string[];
+  search?: string[];
+  embed?: string[];
+  archiveOrder?: string;
 }
 
 export interface ApiDescriptor {
@@ -127,6 +149,10 @@ export interface ApiDescriptor {
   settings: Record<string, unknown>;
   auth?: { users: string; tokens?: string };
   tagModel?: string;
+  /** Primary keys: random UUIDs (default) or database-assigned integers. */
+  idType?: "uuid" | "serial";
+  /** Model key of per-user application passwords. */
+  appPasswords?: string;
   models: ModelDescriptor[];
   /** OpenAPI document per API version, as emitted. */
   openapi: Record<string, unknown>;

@@ -6,6 +6,7 @@ import type { ApiDescriptor } from "./descriptor.js";
 import { ModelIndex } from "./models.js";
 import { Store } from "./store.js";
 import { ValidationError } from "./errors.js";
+import { profiles } from "./profiles/index.js";
 
 export interface Fixture {
   /** Model key, `ipam.prefix`. */
@@ -14,6 +15,8 @@ export interface Fixture {
 }
 
 export async function loadFixtures(db: Knex, api: ApiDescriptor, fixtures: Fixture[], userId?: string): Promise<number> {
+  const own = profiles[api.profile]?.loadFixtures;
+  if (own) return own(db, api, fixtures, userId);
   const index = new ModelIndex(api);
   const store = new Store(index);
   await db.transaction(async (trx) => {

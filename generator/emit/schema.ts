@@ -66,12 +66,19 @@ function scalarDefault(f: FieldDescriptor): string | undefined {
   return undefined;
 }
 
-function modelTable(m: IrModel, tables: Map<string, string>): Table {
+/** Primary and foreign key column type: `uuid`, or `integer` for APIs with serial ids. */
+function keyType(ir: IrApi): string {
+  return ir.idType === "serial" ? "integer" : "uuid";
+}
+
+function modelTable(m: IrModel, tables: Map<string, string>, key = "uuid"): Table {
   const t: Table = { columns: {}, uniques: {}, indexes: {} };
   for (const f of m.fields) {
     switch (f.kind) {
       case "id":
-        t.columns.id = { type: "uuid", nullable: false, default: "gen_random_uuid()", primaryKey: true };
+        t.columns.id = key === "uuid"
+          ? { type: "uuid", nullable: false, default: "gen_random_uuid()", primaryKey: true }
+          : { type: "serial", nullable: false, primaryKey: true };
         break;
       case "scalar": {
         const col: Column = { type: scalarType(f), nullable: f.nullable };
@@ -95,7 +102,7 @@ function modelTable(m: IrModel, tables: Map<string, string>): Table {
       }
       case "fk":
         t.columns[f.column!] = {
-          type: "uuid",
+          type: key,
           nullable: f.nullable || !f.required || f.name === "parent",
           references: { table: tables.get(f.target!)!, onDelete: ON_DELETE[f.onDelete ?? "protect"] },
         };
@@ -121,13 +128,13 @@ export function buildSchema(ir: IrApi): Schema {
   const tables = new Map(ir.models.map((m) => [m.key, m.table]));
   const out: Record<string, Table> = {};
   for (const m of ir.models) {
-    out[m.table] = modelTable(m, tables);
+    out[m.table] = modelTable(m, tables, keyType(ir));
     for (const f of m.fields) {
       if (f.kind === "m2m") {
         out[f.through!.table] = {
           columns: {
-            [f.through!.source]: { type: "uuid", nullable: false, references: { table: m.table, onDelete: "CASCADE" } },
-            [f.through!.target]: { type: "uuid", nullable: false, references: { table: tables.get(f.target!)!, onDelete: "CASCADE" } },
+            [f.through!.source]: { type: keyType(ir), nullable: false, references: { table: m.table, onDelete: "CASCADE" } },
+            [f.through!.target]: { type: keyType(ir), nullable: false, references: { table: tables.get(f.target!)!, onDelete: "CASCADE" } },
           },
           uniques: {},
           indexes: { [constraintName(f.through!.table, `${f.through!.target}_idx`)]: { using: "btree", columns: [f.through!.target] } },

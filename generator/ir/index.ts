@@ -43,6 +43,8 @@ export function buildIr(loaded: LoadedApi): IrApi {
     settings: { ...(api.settings ?? {}) },
     ...(api.auth ? { auth: { users: refKey(api.auth.users), ...(api.auth.tokens ? { tokens: refKey(api.auth.tokens) } : {}) } } : {}),
     ...(api.tagModel ? { tagModel: refKey(api.tagModel) } : {}),
+    ...(api.idType ? { idType: api.idType } : {}),
+    ...(api.appPasswords ? { appPasswords: refKey(api.appPasswords) } : {}),
     models,
   };
 }
@@ -52,7 +54,7 @@ function buildModel(api: ApiSpec, m: ModelSpec, file: string, byRef: Map<string,
   const key = modelKey(m.app, m.name);
   const table = tableName(m.app, m.name);
   const fields: FieldDescriptor[] = [
-    computed("id", "id", { type: "uuid" }),
+    computed("id", "id", { type: api.idType === "serial" ? "integer" : "uuid" }),
     computed("display", "display"),
     computed("url", "url"),
   ];
@@ -111,6 +113,7 @@ function buildModel(api: ApiSpec, m: ModelSpec, file: string, byRef: Map<string,
       patch: componentName.patched(m.name),
       list: componentName.paginated(m.name),
     },
+    ...(m.wordpress ? { wordpress: structuredClone(m.wordpress) } : {}),
   };
 }
 

@@ -17,6 +17,8 @@ export function formatDiagnostic(d: Diagnostic): string {
 }
 
 const RESERVED = new Set(["id", "url", "display", "tags", "custom_fields", "created", "last_updated", "_depth"]);
+/** What the WordPress-style profile adds to every record itself. */
+const WP_RESERVED = new Set(["id", "url", "rest_url", "global_id", "global_id_lineage", "urls", "count", "taxonomy"]);
 const PROFILES = new Set(["drf", "wordpress"]);
 const FEATURES = new Set(["tags", "customFields", "changeLogged", "tree", "ownedByRequester"]);
 const NETWORK_LOOKUPS = new Set([
@@ -106,7 +108,8 @@ export function validate(loaded: LoadedApi): Diagnostic[] {
 
     for (const [name, f] of Object.entries(fields)) {
       if (!/^[a-z][a-z0-9_]*$/.test(name)) err(file, "field names must be snake_case", m.name, name);
-      if (RESERVED.has(name) && !(name === "created" && !features.includes("changeLogged"))) {
+      const reserved = api.profile === "wordpress" ? WP_RESERVED : RESERVED;
+      if (reserved.has(name) && !(name === "created" && !features.includes("changeLogged"))) {
         err(file, `"${name}" is provided by the API itself and cannot be declared`, m.name, name);
       }
       if (features.includes("tree") && name === "parent") err(file, `"parent" is added by the "tree" feature`, m.name, name);

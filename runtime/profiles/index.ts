@@ -5,7 +5,9 @@ import type { Knex } from "knex";
 import type { ApiDescriptor } from "../descriptor.js";
 import type { Config } from "../config.js";
 import type { Identities } from "../auth/identities.js";
+import type { Fixture } from "../fixtures.js";
 import { drfProfile } from "./drf/index.js";
+import { loadWordpressFixtures, wordpressProfile } from "./wordpress/index.js";
 
 export interface ProfileDeps {
   api: ApiDescriptor;
@@ -18,8 +20,11 @@ export interface Profile {
   /** Where the router is mounted, from the API's base path and the configuration. */
   mountPath(api: ApiDescriptor, config: Config): string;
   router(deps: ProfileDeps): Router;
+  /** Loads demo fixtures the profile's own way; the generic Store is used when absent. */
+  loadFixtures?(db: Knex, api: ApiDescriptor, fixtures: Fixture[], userId?: string): Promise<number>;
 }
 
 export const profiles: Record<string, Profile> = {
   drf: { mountPath: (api) => api.basePath.replace(/\/$/, ""), router: drfProfile },
+  wordpress: { mountPath: (_api, config) => config.wpApiRoot, router: wordpressProfile, loadFixtures: loadWordpressFixtures },
 };

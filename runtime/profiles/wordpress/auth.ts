@@ -1,0 +1,73 @@
+// Who is asking, WordPress-style: HTTP Basic with a per-user application password (kept
+// hashed in the model the API names as `appPasswords`), or the identity API's token header.
+// Gives a Requester with its role; what a role may do is decided by the callers.
+import type { Knex } from "knex";
+import type { ModelDescriptor } from "../../descriptor.js";
+import type { Identities } from "../../auth/identities.js";
+import { parseBasic } from "../../auth/identities.js";
+import { hashPassword, randomHex, verifyPassword } from "../../auth/passwords.js";
+import { WpError } from "./errors.js";
+
+/** `editor` may do anything; `contributor` writes its own unpublished posts. */
+export interface Requester {
+  userId: string;
+  username: string;
+  role: "editor" | "contributor";
+}
+
+const col = (m: ModelDescriptor, name: string) => m.fields.find((f) => f.name === name)!.column!;
+
+export class WpAuth {
+  constructor(private readonly db: Knex, private readonly identities: Identities | undefined, private readonly passwords: ModelDescriptor | undefined) {}
+
+  async identify(header: string | undefined): Promise<Requester | null> {
+    if (!header) return null;
+    if (!this.identities) throw invalidAuth();
+    const token = /^Token\s+(\S+)$/i.exec(header);
+    if (token) {
+      const found = await this.identities.byToken(this.db, token[1]);
+      if ("refused" in found) throw invalidAuth();
+      const i = found.identity;
+      return { userId: i.userId, username: i.username, role: i.isSuperuser ? "editor" : "contributor" };
+    }
+    const basic = parseBasic(header);
+    if (!basic || !this.passwords) throw invalidAuth();
+    const users = this.identities.userModel;
+    const user = await this.db(users.table).select("id").where(col(users, "username"), basic.username).first();
+    if (user) {
+      const p = this.passwords;
+      const rows = await this.db(p.table).select("id", `${col(p, "password")} as hash`).where(col(p, "user"), user.id);
+      const supplied = basic.password.replace(/\s+/g, "");
+      for (const row of rows) {
+        if (await verifyPassword(supplied, row.hash)) {
+          await this.db(p.table).where("id", row.id).update({ [col(p, "last_used")]: this.db.fn.now() });
+          const identity = await this.identities.byId(this.db, user.id);
+          if (!identity) break;
+          return { userId: identity.userId, username: identity.username, role: identity.isSuperuser ? "editor" : "contributor" };
+        }
+      }
+    }
+    throw new WpError(401, "incorrect_password", "The provided password is an invalid application password.");
+  }
+
+  /** Creates an application password for a user; gives the plain password once. */
+  async create(userId: string, name: string): Promise<Record<string, unknown>> {
+    const p = this.passwords!;
+    const plain = randomHex(24);
+    const [row] = await this.db(p.table)
+      .insert({ [col(p, "user")]: userId, [col(p, "name")]: name, [col(p, "password")]: await hashPassword(plain) })
+      .returning(["id", col(p, "created")]);
+    return { uuid: String(row.id), app_id: "", name, password: plain.replace(/(.{4})(?!$)/g, "$1 "), created: row[col(p, "created")], last_used: null, last_ip: null };
+  }
+
+  /** A username → user id lookup, for the command line. */
+  async userId(username: string): Promise<string | null> {
+    const users = this.identities!.userModel;
+    const row = await this.db(users.table).select("id").where(col(users, "username"), username).first();
+    return row?.id ?? null;
+  }
+}
+
+function invalidAuth(): WpError {
+  return new WpError(401, "rest_not_logged_in", "The provided credentials are invalid.");
+}

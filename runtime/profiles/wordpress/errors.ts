@@ -1,0 +1,33 @@
+// WordPress REST errors: `{code, message, data: {status, ...}}` with the status taken from
+// data. Gives the error class and the helpers for the codes WordPress core itself uses;
+// the plugin-style codes are made by callers from a model's noun.
+
+export class WpError extends Error {
+  constructor(readonly status: number, readonly code: string, message: string, readonly extra: Record<string, unknown> = {}) {
+    super(message);
+  }
+
+  body(): Record<string, unknown> {
+    return { code: this.code, message: this.message, data: { status: this.status, ...this.extra } };
+  }
+}
+
+/** 400 `rest_invalid_param`: each bad parameter with its message. */
+export function invalidParams(params: Record<string, string>): WpError {
+  return new WpError(400, "rest_invalid_param", `Invalid parameter(s): ${Object.keys(params).join(", ")}`, { params, details: [] });
+}
+
+export function invalidParam(name: string, message = "Invalid parameter."): WpError {
+  return invalidParams({ [name]: message });
+}
+
+export function missingParams(names: string[]): WpError {
+  return new WpError(400, "rest_missing_callback_param", `Missing parameter(s): ${names.join(", ")}`, { params: names });
+}
+
+export const noRoute = () => new WpError(404, "rest_no_route", "No route was found matching the URL and request method.");
+
+/** 401 when nobody is logged in, 403 when the user lacks the right. */
+export function forbidden(loggedIn: boolean): WpError {
+  return new WpError(loggedIn ? 403 : 401, "rest_forbidden", "Sorry, you are not allowed to do that.");
+}

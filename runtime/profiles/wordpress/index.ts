@@ -1,0 +1,320 @@
+// The WordPress-style profile: serves an API descriptor the way the WordPress REST API and
+// The Events Calendar serve theirs. Mounted at the WordPress API root: the REST index at
+// `/`, the API's namespace below it, application passwords at `/wp/v2/users/me/…`. A request
+// goes params → identify → route → permission → archive/writer → render; every failure is
+// a `{code, message, data}` error. Models are known only through their descriptors.
+import express, { type Request, type Response, type Router } from "express";
+import type { Knex } from "knex";
+import type { ApiDescriptor, ModelDescriptor } from "../../descriptor.js";
+import type { Config } from "../../config.js";
+import type { Identities } from "../../auth/identities.js";
+import type { Fixture } from "../../fixtures.js";
+import { contentType, origin } from "../../http/request.js";
+import { forbidden, invalidParam, missingParams, noRoute, WpError } from "./errors.js";
+import { boolParam, positiveInt, requestParams, type Params } from "./params.js";
+import { WpAuth, type Requester } from "./auth.js";
+import { Catalog, Renderer, type Row, type Site } from "./records.js";
+import { Archive, paging } from "./archive.js";
+import { Writer } from "./writes.js";
+import { describeRoute, routeTable } from "./routes.js";
+
+export interface WpDeps {
+  api: ApiDescriptor;
+  db: Knex;
+  config: Config;
+  identities?: Identities;
+}
+
+interface Ctx {
+  req: Request;
+  res: Response;
+  params: Params;
+  who: Requester | null;
+  site: Site;
+  rootUrl: string;
+}
+
+const OVERRIDABLE = new Set(["GET", "POST", "PUT", "PATCH", "DELETE"]);
+
+export function wordpressProfile({ api, db, config, identities }: WpDeps): Router {
+  const cat = new Catalog(api);
+  const tz = String(api.settings.timezone ?? "UTC");
+  const ns = api.basePath.replace(/^\/|\/$/g, "");
+  const auth = new WpAuth(db, identities, api.appPasswords ? cat.model(api.appPasswords) : undefined);
+  const userExists = async (id: string) => !!identities && !!(await identities.byId(db, id));
+  const writer = new Writer(cat, tz, userExists);
+  const archive = new Archive(db, cat, api.settings, tz);
+  const routes = routeTable(api);
+
+  const router = express.Router({ strict: false, caseSensitive: true });
+  router.use(express.raw({ type: () => true, limit: config.bodyLimit }));
+  router.use(async (req, res, next) => {
+    const rootUrl = `${origin(req, config.publicUrl)}${config.wpApiRoot}`;
+    res.set("Link", `<${rootUrl}/>; rel="https://api.w.org/"`);
+    res.set("Access-Control-Expose-Headers", "X-WP-Total, X-WP-TotalPages, X-TEC-Total, X-TEC-TotalPages, Link");
+    const path = req.path.replace(/\/+$/, "") || "/";
+    if (path !== "/" && path !== `/${ns}` && !path.startsWith(`/${ns}/`) && !path.startsWith("/wp/v2/users/me/application-passwords")) return next();
+    let params: Params = {};
+    try {
+      const qs = req.originalUrl.includes("?") ? req.originalUrl.slice(req.originalUrl.indexOf("?") + 1) : "";
+      params = requestParams(qs, Buffer.isBuffer(req.body) ? req.body : undefined, contentType(req));
+      const override = (req.get("x-http-method-override") ?? (typeof params._method === "string" ? params._method : "")).toUpperCase();
+      const method = req.method === "POST" && OVERRIDABLE.has(override) ? override : req.method;
+      const who = await auth.identify(req.get("authorization"));
+      const ctx: Ctx = { req, res, params, who, rootUrl, site: { origin: origin(req, config.publicUrl), nsUrl: `${rootUrl}/${ns}`, tz } };
+      await route(ctx, method, path);
+    } catch (err) {
+      sendError(res, err, params);
+    }
+  });
+  router.use((err: unknown, _req: Request, res: Response, _next: express.NextFunction) => sendError(res, err, {}));
+  return router;
+
+  function send(ctx: Ctx, status: number, body: unknown, headers: Record<string, string> = {}): void {
+    if (ctx.params._envelope !== undefined) {
+      ctx.res.status(200).json({ body, status, headers });
+      return;
+    }
+    ctx.res.status(status).set(headers).json(body);
+  }
+
+  function sendError(res: Response, err: unknown, params: Params): void {
+    let e: WpError;
+    if (err instanceof WpError) e = err;
+    else if ((err as { type?: string }).type === "entity.too.large") e = new WpError(413, "rest_request_too_large", "The request body is too large.");
+    else {
+      console.error(err);
+      e = new WpError(500, "rest_internal_error", "An internal error occurred.");
+    }
+    if (params._envelope !== undefined) res.status(200).json({ body: e.body(), status: e.status, headers: {} });
+    else res.status(e.status).json(e.body());
+  }
+
+  async function route(ctx: Ctx, method: string, path: string): Promise<void> {
+    if (method === "OPTIONS") return options(ctx, path);
+    if (path === "/") return only(method, ["GET"], () => send(ctx, 200, restIndex(ctx)));
+    if (path === "/wp/v2/users/me/application-passwords") return only(method, ["POST"], () => createAppPassword(ctx));
+    const rest = path.slice(ns.length + 1);
+    if (rest === "") return only(method, ["GET"], () => namespaceIndex(ctx));
+    if (rest === "/doc") return only(method, ["GET"], () => send(ctx, 200, doc(ctx)));
+    const seg = rest.split("/").slice(1);
+    const m = cat.byListKey(seg[0]);
+    if (!m) throw noRoute();
+    const wp = m.wordpress!;
+    if (seg.length === 1) {
+      if (method === "GET") return list(ctx, m);
+      if (method === "POST") return create(ctx, m);
+      throw noRoute();
+    }
+    if (seg.length === 2 && /^\d+$/.test(seg[1])) return item(ctx, method, m, () => byId(m, Number(seg[1])));
+    if (seg.length === 3 && seg[1] === "by-slug" && seg[2] && wp.slugRoutes) {
+      const slug = decodeURIComponent(seg[2]);
+      return item(ctx, method, m, async () => {
+        const row = await db(m.table).where("slug", slug).first();
+        if (!row) throw invalidParam("slug");
+        return row;
+      });
+    }
+    throw noRoute();
+  }
+
+  function only(method: string, allowed: string[], run: () => Promise<void> | void): Promise<void> | void {
+    if (!allowed.includes(method) && !(method === "HEAD" && allowed.includes("GET"))) throw noRoute();
+    return run();
+  }
+
+  function options(ctx: Ctx, path: string): void {
+    const regex = path === "/" ? "" : path;
+    const r = routes.find((x) => new RegExp(`^${x.regex.replace(/\(\?P<\w+>/g, "(")}$`).test(regex));
+    if (!r) throw noRoute();
+    const info = describeRoute(r, ns, ctx.rootUrl);
+    send(ctx, 200, info, { Allow: (info.methods as string[]).join(", ") });
+  }
+
+  function restIndex(ctx: Ctx): Record<string, unknown> {
+    return {
+      name: api.title,
+      description: api.description,
+      url: ctx.site.origin,
+      home: ctx.site.origin,
+      gmt_offset: "0",
+      timezone_string: tz,
+      namespaces: [ns],
+      authentication: {
+        "application-passwords": { endpoints: { authorization: `${ctx.site.origin}/wp-admin/authorize-application.php` } },
+      },
+      routes: Object.fromEntries([
+        ["/", { namespace: "", methods: ["GET"], endpoints: [{ methods: ["GET"], args: { context: { default: "view", required: false } } }], _links: { self: [{ href: `${ctx.rootUrl}/` }] } }],
+        ...routes.map((r) => [r.regex, describeRoute(r, ns, ctx.rootUrl)]),
+      ]),
+      _links: { help: [{ href: "https://developer.wordpress.org/rest-api/" }] },
+    };
+  }
+
+  function namespaceIndex(ctx: Ctx): void {
+    const asked = ctx.params.namespace === undefined ? ns : String(ctx.params.namespace);
+    if (asked !== ns) throw new WpError(404, "rest_invalid_namespace", "The specified namespace could not be found.");
+    send(ctx, 200, {
+      namespace: ns,
+      routes: Object.fromEntries(routes.map((r) => [r.regex, describeRoute(r, ns, ctx.rootUrl)])),
+      _links: { up: [{ href: `${ctx.rootUrl}/` }] },
+    });
+  }
+
+  function doc(ctx: Ctx): Record<string, unknown> {
+    const document = api.openapi[api.versions.default] as Record<string, unknown>;
+    return { ...document, servers: [{ url: `${ctx.site.nsUrl}/` }] };
+  }
+
+  async function createAppPassword(ctx: Ctx): Promise<void> {
+    if (!ctx.who) throw forbidden(false);
+    const name = ctx.params.name;
+    if (name === undefined) throw missingParams(["name"]);
+    if (typeof name !== "string" || !name.trim()) throw invalidParam("name");
+    send(ctx, 201, await auth.create(ctx.who.userId, name.trim()));
+  }
+
+  async function byId(m: ModelDescriptor, id: number): Promise<Row> {
+    const row = await db(m.table).where("id", id).first();
+    const wp = m.wordpress!;
+    if (row) return row;
+    if (wp.kind === "term") throw new WpError(404, "rest_term_invalid", "Term does not exist.");
+    throw new WpError(404, `rest-${wp.noun}-not-found`, `${capital(wp.noun)} with ID ${id} does not exist.`);
+  }
+
+  function renderer(ctx: Ctx): Renderer {
+    return new Renderer(db, cat, ctx.site);
+  }
+
+  async function one(ctx: Ctx, m: ModelDescriptor, id: number): Promise<Record<string, unknown>> {
+    const r = renderer(ctx);
+    const [out] = await r.any(m, await r.rows(m, [id]));
+    return out;
+  }
+
+  /** May `who` change this post? Editors any; contributors their own unpublished ones. */
+  function canEdit(who: Requester, row: Row): boolean {
+    return who.role === "editor" || (row.author === who.userId && !["publish", "future", "private"].includes(row.status));
+  }
+
+  async function item(ctx: Ctx, method: string, m: ModelDescriptor, find: () => Promise<Row>): Promise<void> {
+    const wp = m.wordpress!;
+    if (method === "GET" || method === "HEAD") {
+      const row = await find();
+      if (wp.kind === "post") {
+        if (row.status === "trash") throw new WpError(403, `${wp.noun}-no-longer-available`, `This ${wp.noun} is no longer available`);
+        const mine = ctx.who && (ctx.who.role === "editor" || row.author === ctx.who.userId);
+        if (row.status !== "publish" && !mine) throw new WpError(403, `${wp.noun}-not-accessible`, `The requested ${wp.noun} is not accessible`);
+      }
+      return send(ctx, 200, await one(ctx, m, row.id));
+    }
+    if (method === "DELETE") {
+      if (!ctx.who) throw forbidden(false);
+      const row = await find();
+      if (wp.kind === "term") {
+        if (ctx.who.role !== "editor") throw forbidden(true);
+        const before = await one(ctx, m, row.id);
+        await db(m.table).where("id", row.id).delete();
+        return send(ctx, 200, before);
+      }
+      if (!canEdit(ctx.who, row)) throw forbidden(true);
+      const force = boolParam(ctx.params, "force") ?? false;
+      if (force) {
+        const before = await one(ctx, m, row.id);
+        await db(m.table).where("id", row.id).delete();
+        return send(ctx, 200, before);
+      }
+      if (row.status === "trash") throw new WpError(410, `${wp.noun}-is-in-trash`, `The ${wp.noun} is already trashed`);
+      await db(m.table).where("id", row.id).update({ status: "trash", modified: db.fn.now() });
+      return send(ctx, 200, await one(ctx, m, row.id));
+    }
+    if (["POST", "PUT", "PATCH"].includes(method)) {
+      if (!ctx.who) throw forbidden(false);
+      const row = await find();
+      if (wp.kind === "term" ? ctx.who.role !== "editor" : !canEdit(ctx.who, row)) throw forbidden(true);
+      const { id: _id, slug: _slug, ...rest } = ctx.params;
+      const body = ctx.req.path.includes("/by-slug/") ? rest : { ...rest, ...(ctx.params.slug !== undefined ? { slug: ctx.params.slug } : {}) };
+      const who = ctx.who;
+      await db.transaction(async (trx) => {
+        if (wp.kind === "term") await termNameFree(trx, m, body, row.id);
+        await writer.update(trx, m, row, body, who);
+      });
+      return send(ctx, 200, await one(ctx, m, row.id));
+    }
+    throw noRoute();
+  }
+
+  async function termNameFree(trx: Knex, m: ModelDescriptor, params: Params, except?: number): Promise<void> {
+    if (typeof params.name !== "string") return;
+    const q = trx(m.table).whereRaw("lower(name) = lower(?)", [params.name.trim()]);
+    if (except) q.whereNot("id", except);
+    if (cat.field(m, "parent")) {
+      const parent = positiveInt(params.parent);
+      if (parent) q.where(cat.col(m, "parent"), parent); else q.whereNull(cat.col(m, "parent"));
+    }
+    const existing = await q.first();
+    if (existing) throw new WpError(400, "term_exists", "A term with the name provided already exists with this parent.", { term_id: existing.id });
+  }
+
+  async function create(ctx: Ctx, m: ModelDescriptor): Promise<void> {
+    if (!ctx.who) throw forbidden(false);
+    const wp = m.wordpress!;
+    if (wp.kind === "term" && ctx.who.role !== "editor") throw forbidden(true);
+    const who = ctx.who;
+    const { id: _id, ...body } = ctx.params;
+    const id = await db.transaction(async (trx) => {
+      if (wp.kind === "term") await termNameFree(trx, m, body);
+      return writer.create(trx, m, body, who);
+    });
+    const headers: Record<string, string> = wp.kind === "term" ? { Location: `${ctx.site.nsUrl}/${wp.listKey}/${id}` } : {};
+    send(ctx, 201, await one(ctx, m, id), headers);
+  }
+
+  async function list(ctx: Ctx, m: ModelDescriptor): Promise<void> {
+    const wp = m.wordpress!;
+    const paged = paging(ctx.params, api.settings);
+    const isEventLike = wp.kind === "post" && m.fields.some((f) => (f.kind === "fk" || f.kind === "m2m") && cat.model(f.target!).wordpress);
+    const result = wp.kind === "term" ? await archive.terms(m, ctx.params, paged)
+      : isEventLike ? await archive.posts(m, ctx.params, ctx.who, paged)
+      : await archive.linked(m, ctx.params, ctx.who, paged);
+    const totalPages = result.total ? Math.ceil(result.total / paged.perPage) : 0;
+    if (wp.kind === "post" && !result.ids.length && paged.page > 1) {
+      throw new WpError(404, `${wp.noun}-archive-page-not-found`, `The requested ${wp.noun} archive page does not exist`);
+    }
+    const r = renderer(ctx);
+    const records = await r.any(m, await r.rows(m, result.ids));
+    const base = `${ctx.site.nsUrl}/${wp.listKey}/`;
+    const url = (page: number, withFilters: boolean) => {
+      const qs = new URLSearchParams(withFilters ? result.echo : {});
+      if (withFilters && ctx.params.per_page !== undefined) qs.set("per_page", String(paged.perPage));
+      if (page > 1) qs.set("page", String(page));
+      const s = qs.toString();
+      return s ? `${base}?${s}` : base;
+    };
+    const headers = {
+      "X-TEC-Total": String(result.total), "X-TEC-TotalPages": String(totalPages),
+      "X-WP-Total": String(result.total), "X-WP-TotalPages": String(totalPages),
+    };
+    const next = paged.page < totalPages ? { next_rest_url: url(paged.page + 1, wp.kind === "post") } : {};
+    const previous = paged.page > 1 && totalPages > 0 ? { previous_rest_url: url(Math.min(paged.page - 1, totalPages), wp.kind === "post") } : {};
+    if (wp.kind === "term") {
+      return send(ctx, 200, { rest_url: base, total: result.total, total_pages: totalPages, [wp.listKey]: records, ...next, ...previous }, headers);
+    }
+    send(ctx, 200, { [wp.listKey]: records, rest_url: url(paged.page, true), ...next, ...previous, total: result.total, total_pages: totalPages }, headers);
+  }
+}
+
+function capital(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+/** Loads fixtures through the same writer as the API, as an editor. */
+export async function loadWordpressFixtures(db: Knex, api: ApiDescriptor, fixtures: Fixture[], userId?: string): Promise<number> {
+  const cat = new Catalog(api);
+  const writer = new Writer(cat, String(api.settings.timezone ?? "UTC"), async () => true);
+  const who: Requester = { userId: userId ?? "", username: "fixtures", role: "editor" };
+  await db.transaction(async (trx) => {
+    for (const f of fixtures) await writer.create(trx, cat.model(f.model), f.data, who);
+  });
+  return fixtures.length;
+}

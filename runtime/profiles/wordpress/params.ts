@@ -1,0 +1,117 @@
+// Request parameters the WordPress way: query string and body (JSON or form-encoded with
+// `a[]=1` / `a[b]=c` brackets) merged into one object, body winning; and the coercions
+// WordPress applies to them (booleans, positive integers, CSV-or-array lists). Validation
+// failures throw rest_invalid_param; nothing here touches the database.
+import { invalidParam, WpError } from "./errors.js";
+
+export type Params = Record<string, unknown>;
+
+/** Parses `a[]=1&a[]=2&v[name]=x` pairs into nested values. */
+export function parseBracketed(pairs: Iterable<[string, string]>): Params {
+  const out: Params = {};
+  for (const [key, value] of pairs) {
+    const m = /^([^[\]]+)((?:\[[^\]]*\])*)$/.exec(key);
+    if (!m) { out[key] = value; continue; }
+    const path = [m[1], ...[...m[2].matchAll(/\[([^\]]*)\]/g)].map((x) => x[1])];
+    let node: Record<string, unknown> | unknown[] = out;
+    for (let i = 0; i < path.length; i++) {
+      const k = path[i];
+      const last = i === path.length - 1;
+      const nextIsList = !last && path[i + 1] === "";
+      if (Array.isArray(node)) {
+        if (last) { node.push(value); break; }
+        const child: Record<string, unknown> | unknown[] = nextIsList ? [] : {};
+        const idx = k === "" ? node.length : Number(k);
+        node[idx] ??= child;
+        node = node[idx] as Record<string, unknown> | unknown[];
+      } else {
+        if (last) { node[k] = value; break; }
+        if (typeof node[k] !== "object" || node[k] === null) node[k] = nextIsList ? [] : {};
+        node = node[k] as Record<string, unknown> | unknown[];
+      }
+    }
+  }
+  return out;
+}
+
+/** Query parameters and body of a request, merged. */
+export function requestParams(query: string, body: Buffer | undefined, contentType: string): Params {
+  const params = parseBracketed(new URLSearchParams(query));
+  if (!body?.length) return params;
+  const text = body.toString("utf8");
+  if (contentType === "application/json") {
+    let parsed: unknown;
+    try { parsed = JSON.parse(text); } catch {
+      throw new WpError(400, "rest_invalid_json", "Invalid JSON body passed.");
+    }
+    if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) Object.assign(params, parsed);
+    return params;
+  }
+  if (contentType === "application/x-www-form-urlencoded" || contentType === "") {
+    Object.assign(params, parseBracketed(new URLSearchParams(text)));
+  }
+  return params;
+}
+
+/** WordPress's `rest_sanitize_boolean`: true/false/1/0/yes/no/on/off (any case); null when not a boolean. */
+export function toBool(v: unknown): boolean | null {
+  if (typeof v === "boolean") return v;
+  if (typeof v === "number") return v === 1 ? true : v === 0 ? false : null;
+  if (typeof v !== "string") return null;
+  const s = v.trim().toLowerCase();
+  if (["1", "true", "yes", "on"].includes(s)) return true;
+  if (["0", "false", "no", "off", ""].includes(s)) return false;
+  return null;
+}
+
+export function boolParam(params: Params, name: string): boolean | undefined {
+  if (params[name] === undefined) return undefined;
+  const b = toBool(params[name]);
+  if (b === null) throw invalidParam(name, `${name} is not of type boolean.`);
+  return b;
+}
+
+export function positiveInt(v: unknown): number | null {
+  const s = typeof v === "number" ? String(v) : typeof v === "string" ? v.trim() : "";
+  return /^\d+$/.test(s) && Number(s) > 0 ? Number(s) : null;
+}
+
+export function intParam(params: Params, name: string): number | undefined {
+  if (params[name] === undefined) return undefined;
+  const n = positiveInt(params[name]);
+  if (n === null) throw invalidParam(name);
+  return n;
+}
+
+/** A CSV string or an array of scalars as a list of trimmed non-empty strings. */
+export function listValue(v: unknown): string[] | null {
+  if (typeof v === "number") return [String(v)];
+  if (typeof v === "string") return v.split(",").map((s) => s.trim()).filter(Boolean);
+  if (Array.isArray(v) && v.every((x) => typeof x === "string" || typeof x === "number")) {
+    return v.flatMap((x) => String(x).split(",")).map((s) => s.trim()).filter(Boolean);
+  }
+  return null;
+}
+
+export function listParam(params: Params, name: string): string[] | undefined {
+  if (params[name] === undefined) return undefined;
+  const list = listValue(params[name]);
+  if (list === null) throw invalidParam(name);
+  return list;
+}
+
+export function idListParam(params: Params, name: string): number[] | undefined {
+  const list = listParam(params, name);
+  if (list === undefined) return undefined;
+  const ids = list.map(positiveInt);
+  if (!list.length || ids.some((n) => n === null)) throw invalidParam(name);
+  return ids as number[];
+}
+
+/** A non-empty string parameter (WordPress rejects empty search/slug/order values). */
+export function textParam(params: Params, name: string): string | undefined {
+  const v = params[name];
+  if (v === undefined) return undefined;
+  if (typeof v !== "string" || !v.trim()) throw invalidParam(name);
+  return v.trim();
+}

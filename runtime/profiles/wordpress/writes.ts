@@ -1,0 +1,253 @@
+// Creates and updates WordPress-style records from request parameters: coerces and checks
+// every writable field of the model (WordPress order: all parameter errors at once), makes
+// unique slugs, resolves linked posts (id, {id} or data, created inline with de-duplication)
+// and terms (id, name or slug; missing names created), keeps wall clock and UTC in step.
+// Updates are partial: omitted fields keep their values. Permission checks are the caller's.
+import type { Knex } from "knex";
+import type { FieldDescriptor, ModelDescriptor } from "../../descriptor.js";
+import type { Catalog, Row } from "./records.js";
+import type { Requester } from "./auth.js";
+import { formatWall, parseDate, validZone, wallToUtc } from "./dates.js";
+import { invalidParams, missingParams, WpError } from "./errors.js";
+import { listValue, positiveInt, toBool, type Params } from "./params.js";
+
+type Values = Record<string, unknown>;
+type Links = Map<FieldDescriptor, number[]>;
+
+export function slugify(text: string): string {
+  return text.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase()
+    .replace(/&[a-z]+;/g, "").replace(/[^a-z0-9\s-]/g, "").trim().replace(/[\s-]+/g, "-").replace(/^-|-$/g, "") || "untitled";
+}
+
+export class Writer {
+  constructor(private readonly cat: Catalog, private readonly tz: string, private readonly userExists: (id: string) => Promise<boolean>) {}
+
+  async create(db: Knex, m: ModelDescriptor, params: Params, who: Requester): Promise<number> {
+    const { values, links } = await this.prepare(db, m, params, who, null);
+    const [row] = await db(m.table).insert(values).returning("id");
+    await this.link(db, row.id, links);
+    return row.id;
+  }
+
+  async update(db: Knex, m: ModelDescriptor, current: Row, params: Params, who: Requester): Promise<void> {
+    const { values, links } = await this.prepare(db, m, params, who, current);
+    if (Object.keys(values).length) await db(m.table).where("id", current.id).update(values);
+    await this.link(db, current.id, links);
+  }
+
+  private async link(db: Knex, id: number, links: Links): Promise<void> {
+    for (const [f, ids] of links) {
+      const t = f.through!;
+      await db(t.table).where(t.source, id).delete();
+      if (ids.length) await db(t.table).insert([...new Set(ids)].map((target) => ({ [t.source]: id, [t.target]: target })));
+    }
+  }
+
+  /** Column values and m2m links for a create (`current` null) or an update. */
+  private async prepare(db: Knex, m: ModelDescriptor, params: Params, who: Requester, current: Row | null): Promise<{ values: Values; links: Links }> {
+    const wp = this.cat.wp(m);
+    const errors: Record<string, string> = {};
+    const values: Values = {};
+    const links: Links = new Map();
+    const bad = (name: string, message = "Invalid parameter.") => { errors[name] = message; };
+    if (!current) {
+      const missing = m.fields.filter((f) => f.required && !f.readOnly && (params[f.name] === undefined || params[f.name] === null)).map((f) => f.name);
+      if (missing.length) throw missingParams(missing);
+    }
+    const clock = wp.wallClock;
+    const derived = new Set(clock ? [clock.utcStart, clock.utcEnd] : []);
+    const zoneParam = clock ? params[clock.timezone] : undefined;
+    const zone = typeof zoneParam === "string" && zoneParam ? zoneParam : (current && clock ? current[this.cat.col(m, clock.timezone)] : "") || this.tz;
+    if (clock && zoneParam !== undefined && (typeof zoneParam !== "string" || (zoneParam && !validZone(zoneParam)))) bad(clock.timezone);
+
+    for (const f of m.fields) {
+      const v = params[f.name];
+      if (v === undefined || f.readOnly || derived.has(f.name) || ["id", "url", "display"].includes(f.name)) continue;
+      const text = typeof v === "string" ? v.trim() : typeof v === "number" ? String(v) : null;
+      switch (f.kind) {
+        case "choice":
+          if (text === null || !f.choices!.some(([c]) => c === text)) bad(f.name);
+          else values[f.column!] = scaleStatus(text, who, f.name === "status");
+          break;
+        case "scalar":
+          switch (f.type) {
+            case "boolean": {
+              const b = toBool(v);
+              if (b === null) bad(f.name, `${f.name} is not of type boolean.`); else values[f.column!] = b;
+              break;
+            }
+            case "datetime": {
+              const w = text ? parseDate(text, clock && [clock.start, clock.end].includes(f.name) ? (typeof zoneParam === "string" && validZone(zoneParam) && zoneParam ? zoneParam : zone) : this.tz) : null;
+              if (!w) bad(f.name);
+              else values[f.column!] = clock && [clock.start, clock.end].includes(f.name) ? `${formatWall(w)}+00` : wallToUtc(w, this.tz).toISOString();
+              break;
+            }
+            case "float": {
+              const n = v === "" || v === null ? null : Number(v);
+              if (n !== null && (!Number.isFinite(n) || (f.min !== undefined && n < f.min) || (f.max !== undefined && n > f.max))) bad(f.name);
+              else if (n === null && !f.nullable) bad(f.name); else values[f.column!] = n;
+              break;
+            }
+            case "uuid": {
+              if (f.name === "author") {
+                if (text === null || !/^[0-9a-f-]{36}$/i.test(text)) { bad(f.name); break; }
+                values[f.column!] = text;
+              } else if (text && /^[0-9a-f-]{36}$/i.test(text)) values[f.column!] = text; else bad(f.name);
+              break;
+            }
+            default: {
+              const s = wp.money === f.name && Array.isArray(v) ? v.map(String).join(", ") : text;
+              if (s === null) { bad(f.name); break; }
+              if ((f.required || f.name === "slug") && !s) { bad(f.name); break; }
+              if (f.maxLength && s.length > f.maxLength) { bad(f.name); break; }
+              if (f.format === "url" && s && !isUrl(s)) { bad(f.name); break; }
+              if (wp.images?.includes(f.name) && s && !isUrl(s)) { bad(f.name); break; }
+              if (clock && f.name === clock.timezone) { values[f.column!] = s; break; }
+              values[f.column!] = f.name === "slug" ? slugify(s) : s;
+            }
+          }
+          break;
+        case "fk": {
+          const target = this.cat.model(f.target!);
+          if (v === "" || v === 0 || v === "0" || v === null) { values[f.column!] = null; break; }
+          try {
+            const [id] = await this.linked(db, target, f.target === m.key ? [v] : Array.isArray(v) ? v.slice(0, 1) : [v], who, f.name);
+            values[f.column!] = id;
+          } catch (err) {
+            if (err instanceof WpError && err.status === 400 && err.code === "rest_invalid_param") bad(f.name, err.message); else throw err;
+          }
+          break;
+        }
+        case "m2m": {
+          const target = this.cat.model(f.target!);
+          try {
+            if (target.wordpress?.kind === "term") {
+              const names = listValue(v);
+              if (names === null) { bad(f.name); break; }
+              links.set(f, await this.terms(db, target, names));
+            } else {
+              const list = v === "" ? [] : Array.isArray(v) ? v : [v];
+              links.set(f, await this.linked(db, target, list, who, f.name));
+            }
+          } catch (err) {
+            if (err instanceof WpError && err.status === 400 && err.code === "rest_invalid_param") bad(f.name, err.message); else throw err;
+          }
+          break;
+        }
+        default:
+          break;
+      }
+    }
+    if (typeof values.author === "string" && !(await this.userExists(values.author))) bad("author");
+    if (Object.keys(errors).length) throw invalidParams(errors);
+
+    if (clock) this.clock(m, values, params, current, zone);
+    const title = wp.titleField ?? "name";
+    if (!current || values.slug !== undefined) {
+      const base = (values.slug as string | undefined) ?? slugify(String(values[this.cat.col(m, title)] ?? current?.[this.cat.col(m, title)] ?? ""));
+      values.slug = await uniqueSlug(db, m, base, current?.id);
+    }
+    if (wp.kind === "post") {
+      if (!current) {
+        values.author ??= who.userId || null;
+        values.status ??= who.role === "editor" ? "publish" : "draft";
+      }
+      values.modified = db.fn.now();
+    }
+    if (this.cat.field(m, "stateprovince") && values.stateprovince === undefined && !current) {
+      const country = String(values.country ?? "");
+      values.stateprovince = values.state && (!country || ["US", "United States"].includes(country)) ? values.state : values.province ?? "";
+    }
+    return { values, links };
+  }
+
+  /** Wall-clock rules: all-day spans whole days, the end may not precede the start, UTC follows. */
+  private clock(m: ModelDescriptor, values: Values, params: Params, current: Row | null, zone: string): void {
+    const c = this.cat.wp(m).wallClock!;
+    const col = (n: string) => this.cat.col(m, n);
+    const read = (n: string): string | undefined => {
+      const v = values[col(n)] ?? current?.[col(n)];
+      return v instanceof Date ? `${formatWall(v)}+00` : (v as string | undefined);
+    };
+    let start = read(c.start), end = read(c.end);
+    const allDay = c.allDay ? (values[col(c.allDay)] ?? current?.[col(c.allDay)]) === true : false;
+    if (!start || !end) return;
+    if (allDay) {
+      start = `${start.slice(0, 10)} 00:00:00+00`;
+      end = `${end.slice(0, 10)} 23:59:59+00`;
+      values[col(c.start)] = start;
+      values[col(c.end)] = end;
+    }
+    if (end.slice(0, 19) < start.slice(0, 19)) throw invalidParams({ [c.end]: "The end date must not be before the start date." });
+    if (params[c.start] === undefined && params[c.end] === undefined && params[c.timezone] === undefined && params[c.allDay ?? ""] === undefined && current) return;
+    const toUtc = (s: string) => wallToUtc(new Date(`${s.slice(0, 10)}T${s.slice(11, 19)}Z`), zone).toISOString();
+    values[col(c.utcStart)] = toUtc(start);
+    values[col(c.utcEnd)] = toUtc(end);
+    if (!values[col(c.timezone)] && !current?.[col(c.timezone)]) values[col(c.timezone)] = zone;
+  }
+
+  /** Term ids for names, slugs or ids: unknown ids are skipped, unknown names created. */
+  private async terms(db: Knex, m: ModelDescriptor, items: string[]): Promise<number[]> {
+    const out: number[] = [];
+    for (const item of items) {
+      if (/^\d+$/.test(item)) {
+        const row = await db(m.table).where("id", Number(item)).first();
+        if (row) out.push(row.id);
+        continue;
+      }
+      const row = await db(m.table).where("slug", item).orWhereRaw("lower(name) = lower(?)", [item]).first();
+      if (row) { out.push(row.id); continue; }
+      const [created] = await db(m.table).insert({ name: item, slug: await uniqueSlug(db, m, slugify(item)) }).returning("id");
+      out.push(created.id);
+    }
+    return out;
+  }
+
+  /** Linked posts given as ids, `{id}` objects or data objects (created, or matched to an identical one). */
+  private async linked(db: Knex, m: ModelDescriptor, items: unknown[], who: Requester, param: string): Promise<number[]> {
+    const out: number[] = [];
+    for (const item of items) {
+      const id = positiveInt(item) ?? (item && typeof item === "object" && "id" in item ? positiveInt((item as Row).id) : null);
+      if (id !== null) {
+        if (!(await db(m.table).where("id", id).first())) throw new WpError(400, "rest_invalid_param", "The provided linked post ID is not valid");
+        out.push(id);
+        continue;
+      }
+      if (!item || typeof item !== "object" || Array.isArray(item)) throw new WpError(400, "rest_invalid_param", "Invalid parameter.");
+      const data = item as Params;
+      const match = this.cat.wp(m).dedupeOn ?? [];
+      const q = db(m.table).select("id").whereNot("status", "trash");
+      let usable = false;
+      for (const name of match) {
+        const v = data[name];
+        if (typeof v === "string" && v.trim()) { q.whereRaw(`lower(${this.cat.col(m, name)}) = lower(?)`, [v.trim()]); usable = true; }
+      }
+      const existing = usable ? await q.first() : undefined;
+      if (existing) { out.push(existing.id); continue; }
+      try {
+        out.push(await this.create(db, m, data, who));
+      } catch (err) {
+        if (err instanceof WpError && err.status === 400) throw new WpError(400, "rest_invalid_param", `The ${this.cat.wp(m).noun} could not be created from the provided data`);
+        throw err;
+      }
+    }
+    return out;
+  }
+}
+
+/** Contributors cannot publish: `publish`/`future` become `pending`. */
+function scaleStatus(value: string, who: Requester, isStatus: boolean): string {
+  if (!isStatus || who.role === "editor") return value;
+  return value === "publish" || value === "future" ? "pending" : value;
+}
+
+function isUrl(s: string): boolean {
+  try { const u = new URL(s); return u.protocol === "http:" || u.protocol === "https:"; } catch { return false; }
+}
+
+async function uniqueSlug(db: Knex, m: ModelDescriptor, base: string, except?: number): Promise<string> {
+  const taken = new Set((await db(m.table).select("slug").where((w) => w.where("slug", base).orWhere("slug", "like", `${base}-%`))
+    .modify((q) => { if (except) q.whereNot("id", except); })).map((r: Row) => r.slug));
+  if (!taken.has(base)) return base;
+  for (let i = 2; ; i++) if (!taken.has(`${base}-${i}`)) return `${base}-${i}`;
+}

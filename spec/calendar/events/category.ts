@@ -1,0 +1,17 @@
+import { model, field, ref } from "../../../generator/dsl/index.js";
+
+export default model("Category", {
+  app: "events",
+  route: "categories",
+  description: "An event category: a hierarchical taxonomy term.",
+  display: "{name}",
+  ordering: ["name"],
+  fields: {
+    name: field.string({ required: true, maxLength: 200 }),
+    slug: field.string({ unique: true, maxLength: 200, slugFrom: "name" }),
+    description: field.text(),
+    parent: ref.fk("events.Category", { nullable: true, onDelete: "setNull" }),
+  },
+  nested: ["name", "slug"],
+  wordpress: { kind: "term", listKey: "categories", noun: "category", taxonomy: "tribe_events_cat", search: ["name", "description"] },
+});

@@ -1,0 +1,16 @@
+import { model, field } from "../../../generator/dsl/index.js";
+
+export default model("Tag", {
+  app: "events",
+  route: "tags",
+  description: "An event tag: a flat taxonomy term.",
+  display: "{name}",
+  ordering: ["name"],
+  fields: {
+    name: field.string({ required: true, maxLength: 200 }),
+    slug: field.string({ unique: true, maxLength: 200, slugFrom: "name" }),
+    description: field.text(),
+  },
+  nested: ["name", "slug"],
+  wordpress: { kind: "term", listKey: "tags", noun: "tag", taxonomy: "post_tag", search: ["name", "description"] },
+});
