@@ -1,0 +1,40 @@
+// Network and address parsing for filters: normalised text for PostgreSQL, or null (→ 400).
+import { expect } from "chai";
+import { maskLength, parseInterface, parseNetwork } from "../../runtime/query/network.js";
+
+describe("unit: network parsing", () => {
+  it("drops host bits of a CIDR", () => {
+    expect(parseNetwork("10.1.2.3/24")).to.equal("10.1.2.0/24");
+    expect(parseNetwork("10.1.2.3/9")).to.equal("10.0.0.0/9");
+    expect(parseNetwork("0.0.0.0/0")).to.equal("0.0.0.0/0");
+    expect(parseNetwork(" 192.168.1.1/32 ")).to.equal("192.168.1.1/32");
+  });
+
+  it("handles IPv6, compressing the result", () => {
+    expect(parseNetwork("2001:db8:0:0:0:0:0:1/32")).to.equal("2001:db8::/32");
+    expect(parseNetwork("2001:DB8::1/127")).to.equal("2001:db8::/127");
+    expect(parseNetwork("::1")).to.equal("::1/128");
+  });
+
+  it("gives a bare address its full mask", () => {
+    expect(parseNetwork("10.0.0.1")).to.equal("10.0.0.1/32");
+  });
+
+  it("refuses what is not a network", () => {
+    for (const bad of ["", "abc", "10.0.0.256/24", "10.0.0.0/33", "10.0.0.0/", "/24", "2001:db8::/129", "10.0.0.0/-1", "1.2.3"]) {
+      expect(parseNetwork(bad), bad).to.equal(null);
+    }
+  });
+
+  it("keeps an interface address as given, host bits included", () => {
+    expect(parseInterface("10.0.0.5/24")).to.equal("10.0.0.5/24");
+    expect(parseInterface("2001:db8::5")).to.equal("2001:db8::5");
+    expect(parseInterface("10.0.0.300")).to.equal(null);
+    expect(parseInterface("10.0.0.5/40")).to.equal(null);
+  });
+
+  it("reads the mask length of a CIDR", () => {
+    expect(maskLength("10.0.0.0/8")).to.equal(8);
+    expect(maskLength("10.0.0.1")).to.equal(null);
+  });
+});
