@@ -5,6 +5,7 @@ import { emitDescriptors } from "./descriptors.js";
 import { buildSchema, sortKeys, type Schema } from "./schema.js";
 import { emitMigrations, type MigrationState } from "./migrations.js";
 import { emitDrfOpenApi } from "./openapi/drf.js";
+import { emitWordpressOpenApi } from "./openapi/wordpress.js";
 
 export interface EmittedFile {
   /** Path under `generated/`, `/`-separated. */
@@ -19,7 +20,7 @@ export type OpenApiEmitter = (api: IrApi, version: string) => Record<string, unk
 
 const openApiEmitters: Record<IrApi["profile"], OpenApiEmitter> = {
   drf: emitDrfOpenApi,
-  wordpress: emitDrfOpenApi,
+  wordpress: emitWordpressOpenApi,
 };
 
 /** OpenAPI documents keep their authored key order; emitters sort what needs sorting. */
