@@ -124,7 +124,7 @@ export class Renderer {
         out[`${f.name}_details`] = details(w);
         if (f.name === clock.end) {
           for (const [name, col] of [[clock.utcStart, this.cat.col(m, clock.utcStart)], [clock.utcEnd, this.cat.col(m, clock.utcEnd)]]) {
-            const u = wall(row[col])!;
+            const u = wall(row[col]) ?? wall(row[this.cat.col(m, name === clock.utcStart ? clock.start : clock.end)])!;
             out[name] = formatWall(u);
             out[`${name}_details`] = details(u);
           }
@@ -133,7 +133,7 @@ export class Renderer {
       }
       if (clock && f.name === clock.timezone) {
         out[f.name] = v ?? "";
-        out.timezone_abbr = zoneAbbr(String(v ?? ""), wall(row[this.cat.col(m, clock.utcStart)])!);
+        out.timezone_abbr = zoneAbbr(String(v ?? ""), wall(row[this.cat.col(m, clock.utcStart)]) ?? new Date());
         continue;
       }
       if (wp.money === f.name) {

@@ -57,7 +57,8 @@ export class Writer {
     const clock = wp.wallClock;
     const derived = new Set(clock ? [clock.utcStart, clock.utcEnd] : []);
     const zoneParam = clock ? params[clock.timezone] : undefined;
-    const zone = typeof zoneParam === "string" && zoneParam ? zoneParam : (current && clock ? current[this.cat.col(m, clock.timezone)] : "") || this.tz;
+    const zoneOk = typeof zoneParam === "string" && !!zoneParam && validZone(zoneParam);
+    const zone = zoneOk ? zoneParam as string : (current && clock ? current[this.cat.col(m, clock.timezone)] : "") || this.tz;
     if (clock && zoneParam !== undefined && (typeof zoneParam !== "string" || (zoneParam && !validZone(zoneParam)))) bad(clock.timezone);
 
     for (const f of m.fields) {
@@ -77,7 +78,7 @@ export class Writer {
               break;
             }
             case "datetime": {
-              const w = text ? parseDate(text, clock && [clock.start, clock.end].includes(f.name) ? (typeof zoneParam === "string" && validZone(zoneParam) && zoneParam ? zoneParam : zone) : this.tz) : null;
+              const w = text ? parseDate(text, clock && [clock.start, clock.end].includes(f.name) ? zone : this.tz) : null;
               if (!w) bad(f.name);
               else values[f.column!] = clock && [clock.start, clock.end].includes(f.name) ? `${formatWall(w)}+00` : wallToUtc(w, this.tz).toISOString();
               break;
