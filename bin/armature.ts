@@ -20,6 +20,8 @@ commands:
   createsuperuser --username U --password P [--token KEY]
                            create an administrator and an API token for it
   demo-data                load the demo data set once (skipped when already loaded)
+  create-app-password --username U [--name NAME]
+                           create a WordPress-style application password (HTTP Basic) for a user
   run [--port N]           migrate, load demo data once, ensure an admin token, serve
 
 environment: DATABASE_URL (PostgreSQL; default: embedded PGlite in DATA_DIR, ./.data),
@@ -73,13 +75,14 @@ async function main(argv: string[]): Promise<void> {
       console.error(`generated/ is out of date: ${drift.changed.length} changed, ${drift.added.length} missing, ${drift.removed.length} stale. Run make generate.`);
       process.exit(1);
     }
-    case "migrate": case "serve": case "run": case "createsuperuser": case "demo-data": {
+    case "migrate": case "serve": case "run": case "createsuperuser": case "demo-data": case "create-app-password": {
       const { runCommand } = await import("../runtime/cli.js");
       await runCommand(command, {
         port: option(args, "port"),
         username: option(args, "username"),
         password: option(args, "password"),
         token: option(args, "token"),
+        name: option(args, "name"),
       });
       return;
     }

@@ -10,12 +10,14 @@ import { ModelIndex } from "./models.js";
 import { Store } from "./store.js";
 import { loadFixtures, type Fixture } from "./fixtures.js";
 import type { ApiDescriptor } from "./descriptor.js";
+import { WpAuth } from "./profiles/wordpress/auth.js";
 
 export interface CliOptions {
   port?: string;
   username?: string;
   password?: string;
   token?: string;
+  name?: string;
 }
 
 async function loadApis(): Promise<ApiDescriptor[]> {
@@ -91,6 +93,17 @@ export async function runCommand(command: string, opts: CliOptions): Promise<voi
       if (!opts.username || !opts.password) throw new Error("createsuperuser needs --username and --password");
       const { key } = await ensureSuperuser(db.knex, apis, opts.username, opts.password, opts.token);
       console.log(`superuser ${opts.username}; API token: ${key}`);
+      return db.close();
+    }
+    case "create-app-password": {
+      if (!opts.username) throw new Error("create-app-password needs --username");
+      const owner = apis.find((a) => a.appPasswords);
+      if (!owner) throw new Error("no API declares appPasswords");
+      const auth = new WpAuth(db.knex, identitiesFor(apis), new ModelIndex(owner).model(owner.appPasswords!));
+      const userId = await auth.userId(opts.username);
+      if (!userId) throw new Error(`no user ${opts.username}`);
+      const created = await auth.create(userId, opts.name ?? "cli");
+      console.log(`application password for ${opts.username} (${created.name}): ${created.password}`);
       return db.close();
     }
     case "demo-data": {
