@@ -30,7 +30,8 @@ export function scalarSchema(f: FieldDescriptor): Schema {
       s.type = "string";
       if (f.maxLength) s.maxLength = f.maxLength;
       if (f.minLength) s.minLength = f.minLength;
-      if (f.format === "email") s.format = "email";
+      // A blank-allowed email field holds "" when unset, and "" is no email address.
+      if (f.format === "email") Object.assign(s, f.blank ? { anyOf: [{ format: "email" }, { const: "" }] } : { format: "email" });
       if (f.format === "color") s.pattern = "^[0-9a-f]{6}$";
       if (f.pattern) s.pattern = f.pattern.regex;
       if ((f.type === "string" || f.type === "text") && f.blank === false) s.minLength = Math.max(1, f.minLength ?? 1);

@@ -1,0 +1,399 @@
+// Conformance: walks every model of every DRF-profile API descriptor against the real
+// server, in every API version, and checks each response against the OpenAPI document the
+// generator emitted for that version. Payloads and filter values are built from the
+// descriptors alone (field types, required flags, targets, filter kinds); no model is named.
+import { expect } from "chai";
+import { randomUUID } from "node:crypto";
+import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
+import addFormatsPlugin from "ajv-formats";
+import { apis } from "../../generated/server.js";
+import type { ApiDescriptor, FieldDescriptor, FilterDescriptor, ModelDescriptor } from "../../runtime/descriptor.js";
+import { call, type Reply } from "../support/http.js";
+
+// ajv-formats is CommonJS; under NodeNext its default import is the module namespace.
+const addFormats = addFormatsPlugin as unknown as (ajv: Ajv2020) => Ajv2020;
+
+type Json = Record<string, any>;
+type Method = "get" | "post" | "put" | "patch" | "delete";
+
+const WRITABLE_KINDS = new Set(["scalar", "choice", "fk", "m2m", "tags", "customFields"]);
+let counter = 0;
+/** A value no other test run has used: unique fields stay unique across runs and databases. */
+const uniq = () => `${Date.now().toString(36)}${(counter++).toString(36)}${randomUUID().slice(0, 4)}`;
+
+/** Validates replies against one emitted OpenAPI document. */
+class Contract {
+  private readonly ajv = new Ajv2020({ strict: false, allErrors: true });
+  private readonly compiled = new Map<string, ValidateFunction>();
+
+  constructor(private readonly doc: Json, private readonly id: string) {
+    addFormats(this.ajv);
+    this.ajv.addSchema({ ...doc, $id: id });
+  }
+
+  /** The reply's status must be documented for the operation, and its body must match. */
+  check(method: Method, template: string, reply: Reply): void {
+    const op = this.doc.paths?.[template]?.[method];
+    expect(op, `${method.toUpperCase()} ${template} is not in the OpenAPI document`).to.be.an("object");
+    const response = op.responses?.[String(reply.status)];
+    expect(response, `${method.toUpperCase()} ${template}: status ${reply.status} is undocumented (body ${reply.text.slice(0, 300)})`).to.be.an("object");
+    if (!response.content) {
+      expect(reply.text, `${method.toUpperCase()} ${template} ${reply.status} documents no body`).to.equal("");
+      return;
+    }
+    const pointer = ["paths", template, method, "responses", String(reply.status), "content", "application/json", "schema"]
+      .map((p) => p.replace(/~/g, "~0").replace(/\//g, "~1")).join("/");
+    const key = `${this.id}#/${pointer}`;
+    let validate = this.compiled.get(key);
+    if (!validate) {
+      validate = this.ajv.compile({ $ref: key });
+      this.compiled.set(key, validate);
+    }
+    const ok = validate(reply.body);
+    expect(ok, `${method.toUpperCase()} ${template} ${reply.status} does not match the document: ${[...new Set(this.ajv.errorsText(validate.errors, { separator: "\n" }).split("\n"))].slice(0, 8).join("\n")}\nbody: ${reply.text.slice(0, 500)}`).to.equal(true);
+  }
+}
+
+function conformance(api: ApiDescriptor, version: string): void {
+  const byKey = new Map(api.models.map((m) => [m.key, m]));
+  const headers = { Accept: `application/json; version=${version}` };
+  const contract = new Contract(api.openapi[version] as Json, `${api.name}-${version}.json`);
+  const versions = api.versions.supported;
+  const inVersion = (f: FieldDescriptor) => {
+    const i = versions.indexOf(version);
+    return !(f.since && i < versions.indexOf(f.since)) && !(f.until && i > versions.indexOf(f.until));
+  };
+  const readable = (m: ModelDescriptor) => m.fields.filter((f) => !f.writeOnly && inVersion(f)).map((f) => f.name).sort();
+  const shape = (m: ModelDescriptor, names: string[]) => names.filter((n) => {
+    const f = m.fields.find((x) => x.name === n);
+    return f && !f.writeOnly && inVersion(f);
+  }).sort();
+  const writable = (m: ModelDescriptor) => m.fields.filter((f) => !f.readOnly && inVersion(f) && WRITABLE_KINDS.has(f.kind));
+  const listPath = (m: ModelDescriptor) => `${api.basePath}${m.app}/${m.route}/`;
+  const detailTemplate = (m: ModelDescriptor) => `${listPath(m)}{id}/`;
+
+  async function req(method: Method, path: string, body?: unknown): Promise<Reply> {
+    const reply = await call(method.toUpperCase(), path, { headers, body });
+    expect(reply.status, `${method.toUpperCase()} ${path}: ${reply.text.slice(0, 300)}`).to.be.below(500);
+    if (reply.status < 400) expect(reply.headers.get("api-version"), `${method.toUpperCase()} ${path}`).to.equal(version);
+    return reply;
+  }
+
+  /** Some object of the model, created from the descriptor when the database holds none. */
+  const anyObject = new Map<string, Promise<Json>>();
+  function existing(m: ModelDescriptor): Promise<Json> {
+    if (!anyObject.has(m.key)) {
+      anyObject.set(m.key, (async () => {
+        const list = await req("get", `${listPath(m)}?limit=1`);
+        if (list.body.results?.length) return list.body.results[0];
+        const created = await req("post", listPath(m), await payload(m, true));
+        expect(created.status, created.text).to.equal(201);
+        return created.body;
+      })());
+    }
+    return anyObject.get(m.key)!;
+  }
+
+  function scalarValue(f: FieldDescriptor): unknown {
+    const u = uniq();
+    switch (f.type) {
+      case "uuid": return randomUUID();
+      case "string": case "text": {
+        if (f.format === "email") return `c${u}@example.com`.slice(-(f.maxLength ?? 254));
+        if (f.format === "url") return `https://example.com/${u}`;
+        if (f.format === "color") return "aa11bb";
+        const min = f.minLength ?? 0;
+        const v = min > u.length + 5 ? `conf-${u}`.padEnd(min, "0") : `conf-${u}`;
+        return f.maxLength ? v.slice(0, f.maxLength) : v;
+      }
+      case "password": return `Pw-${u}`;
+      case "integer": {
+        const lo = f.min ?? 1;
+        const hi = f.max ?? lo + 100_000;
+        return lo + (parseInt(u.slice(-4), 36) % Math.max(1, hi - lo));
+      }
+      case "float": return 1.5;
+      case "boolean": return true;
+      case "date": return "2024-01-02";
+      case "datetime": return "2031-01-02T03:04:05Z";
+      case "json": return { conformance: u };
+      case "cidr": {
+        const n = parseInt(randomUUID().slice(0, 4), 16);
+        return `10.${n >> 8}.${n & 255}.0/24`;
+      }
+      case "ip": {
+        const n = parseInt(randomUUID().slice(0, 6), 16);
+        return `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${(n & 253) + 1}/24`;
+      }
+      default: throw new Error(`no sample for type ${f.type}`);
+    }
+  }
+
+  /** A valid create/PUT body: every required writable field (or all scalars when `full`). */
+  async function payload(m: ModelDescriptor, full = false): Promise<Json> {
+    const body: Json = {};
+    for (const f of writable(m)) {
+      if (!f.required && !(full && f.kind === "scalar" && !f.pattern && !f.slugFrom && f.default === undefined)) continue;
+      if (f.kind === "scalar") body[f.name] = scalarValue(f);
+      else if (f.kind === "choice") body[f.name] = f.choices![0][0];
+      else if (f.kind === "fk") body[f.name] = (await existing(byKey.get(f.target!)!)).id;
+      else if (f.kind === "m2m" || f.kind === "tags") body[f.name] = [(await existing(byKey.get(f.target!)!)).id];
+      else if (f.kind === "customFields") body[f.name] = {};
+    }
+    return body;
+  }
+
+  /** What a reply shows for a written value: choices as {value}, related objects nested by id. */
+  function expectEcho(m: ModelDescriptor, sent: Json, got: Json): void {
+    for (const [name, value] of Object.entries(sent)) {
+      const f = m.fields.find((x) => x.name === name)!;
+      if (f.writeOnly) {
+        expect(got, name).to.not.have.property(name);
+        continue;
+      }
+      if (f.kind === "choice") expect(got[name]?.value, name).to.equal(value);
+      else if (f.kind === "fk") {
+        expect(got[name]?.id, name).to.equal(value);
+        expect(Object.keys(got[name]).sort(), `${name}: nested shape`).to.deep.equal(shape(byKey.get(f.target!)!, byKey.get(f.target!)!.nested));
+      } else if (f.kind === "scalar" && f.type === "datetime") expect(Date.parse(got[name]), name).to.equal(Date.parse(String(value)));
+      else if (f.kind === "scalar" && f.type !== "cidr" && f.type !== "ip") expect(got[name], name).to.deep.equal(value);
+    }
+  }
+
+  /** A value each filter should accept, from the descriptor and existing objects. */
+  async function goodValue(m: ModelDescriptor, flt: FilterDescriptor, sample: Json): Promise<string> {
+    const field = m.fields.find((f) => f.name === flt.field);
+    switch (flt.kind) {
+      case "uuid": return flt.field === "id" ? sample.id : randomUUID();
+      case "string": return flt.lookup.endsWith("re") ? "^c" : "c";
+      case "number": return "1";
+      case "boolean": return "true";
+      case "choice": return String(field!.choices![0][0]);
+      case "fk": {
+        const target = byKey.get(field!.target!)!;
+        return (await existing(target)).id;
+      }
+      case "date": return "2024-01-01";
+      case "datetime": return "2024-01-01T00:00:00Z";
+      case "tag": return String((await existing(byKey.get(api.tagModel!)!)).slug);
+      case "q": return "c";
+      case "network":
+        switch (flt.network) {
+          case "family": return "4";
+          case "mask_length": case "mask_length__gte": case "mask_length__lte": return "24";
+          case "address": return "10.0.0.1";
+          default: return "10.0.0.0/8";
+        }
+    }
+  }
+
+  /** Values each typed filter must refuse with 400 (never 5xx); untyped filters get none. */
+  function badValues(flt: FilterDescriptor): string[] {
+    switch (flt.kind) {
+      case "uuid": return ["not-a-uuid"];
+      case "number": return ["abc"];
+      case "boolean": return ["maybe"];
+      case "choice": return ["no-such-choice"];
+      case "fk": return ["no-such-object"];
+      // 2024-02-30 looks like a date but is none: it must not reach the database.
+      case "date": return ["yesterday", "2024-02-30"];
+      case "datetime": return ["not-a-time", "2024-02-30T00:00:00Z"];
+      case "tag": return ["no-such-tag"];
+      case "string": return flt.lookup.endsWith("re") ? ["("] : [];
+      case "network":
+        switch (flt.network) {
+          case "family": return ["5"];
+          case "mask_length": case "mask_length__gte": case "mask_length__lte": return ["129", "x"];
+          case "address": return ["10.0.0.300"];
+          default: return ["10.0.0.0/33"];
+        }
+      default: return [];
+    }
+  }
+
+  describe(`conformance: ${api.name} API, version ${version}`, function () {
+    this.timeout(120_000);
+
+    for (const m of api.models) {
+      const ops = new Set(m.operations);
+      const list = listPath(m);
+      const detail = detailTemplate(m);
+      const at = (id: string) => `${list}${id}/`;
+
+      describe(`${m.app}.${m.name} (${list})`, () => {
+        let created: Json | undefined;
+        let sent: Json = {};
+
+        if (ops.has("create")) {
+          it("creates from a descriptor-built payload: 201, documented, values echoed", async () => {
+            sent = await payload(m);
+            const reply = await req("post", list, sent);
+            expect(reply.status, reply.text).to.equal(201);
+            contract.check("post", list, reply);
+            expect(Object.keys(reply.body).sort()).to.deep.equal(readable(m));
+            expectEcho(m, sent, reply.body);
+            created = reply.body;
+          });
+        }
+
+        if (ops.has("list")) {
+          it("lists in full and brief forms with the descriptor's fields", async () => {
+            const full = await req("get", list);
+            expect(full.status, full.text).to.equal(200);
+            contract.check("get", list, full);
+            expect(full.body.results.length, "no objects to look at").to.be.greaterThan(0);
+            for (const o of full.body.results) expect(Object.keys(o).sort()).to.deep.equal(readable(m));
+            const brief = await req("get", `${list}?brief=1`);
+            expect(brief.status).to.equal(200);
+            contract.check("get", list, brief);
+            for (const o of brief.body.results) expect(Object.keys(o).sort()).to.deep.equal(shape(m, m.brief));
+          });
+
+          it("paginates with absolute next/previous links that keep the query", async () => {
+            const first = await req("get", `${list}?limit=1&brief=1`);
+            contract.check("get", list, first);
+            expect(first.body.results).to.have.length(Math.min(1, first.body.count));
+            expect(first.body.previous).to.equal(null);
+            if (first.body.count < 2) return;
+            const next = new URL(first.body.next);
+            expect([...next.searchParams]).to.deep.equal([["brief", "1"], ["limit", "1"], ["offset", "1"]]);
+            const second = await call("GET", first.body.next, { headers });
+            expect(second.status).to.equal(200);
+            contract.check("get", list, second);
+            expect(second.body.results[0].id).to.not.equal(first.body.results[0].id);
+            expect(second.body.previous).to.equal(`${next.origin}${next.pathname}?brief=1&limit=1`);
+          });
+
+          it("refuses an unknown filter with a documented 400", async () => {
+            const reply = await req("get", `${list}?no_such_filter=1`);
+            expect(reply.status).to.equal(400);
+            contract.check("get", list, reply);
+            expect(reply.body).to.have.property("no_such_filter");
+          });
+
+          it("every filter accepts a sensible value and refuses a bad one with 400", async () => {
+            const sample = created ?? (await existing(m));
+            const problems: string[] = [];
+            for (const flt of m.filters) {
+              const good = await goodValue(m, flt, sample);
+              const ok = await call("GET", `${list}?${new URLSearchParams({ [flt.param]: good })}`, { headers });
+              if (ok.status !== 200) problems.push(`${flt.param}=${good} → ${ok.status} ${ok.text.slice(0, 200)}`);
+              else contract.check("get", list, ok);
+              for (const bad of badValues(flt)) {
+                const refused = await call("GET", `${list}?${new URLSearchParams({ [flt.param]: bad })}`, { headers });
+                if (refused.status !== 400 || !refused.body?.[flt.param]) problems.push(`${flt.param}=${bad} → ${refused.status} ${refused.text.slice(0, 200)}`);
+                else contract.check("get", list, refused);
+              }
+            }
+            expect(problems, problems.join("\n")).to.deep.equal([]);
+          });
+
+          it("number filters take out-of-range integers without a server error", async () => {
+            const numeric = m.filters.filter((f) => f.kind === "number");
+            const problems: string[] = [];
+            for (const flt of numeric) {
+              const reply = await call("GET", `${list}?${flt.param}=99999999999`, { headers });
+              if (reply.status >= 500) problems.push(`${flt.param}=99999999999 → ${reply.status} ${reply.text.slice(0, 200)}`);
+            }
+            expect(problems, problems.join("\n")).to.deep.equal([]);
+          });
+        }
+
+        if (ops.has("retrieve")) {
+          it("retrieves in full and brief forms", async () => {
+            const id = (created ?? (await existing(m))).id;
+            const one = await req("get", at(id));
+            expect(one.status, one.text).to.equal(200);
+            contract.check("get", detail, one);
+            expect(Object.keys(one.body).sort()).to.deep.equal(readable(m));
+            const brief = await req("get", `${at(id)}?brief=true`);
+            contract.check("get", detail, brief);
+            expect(Object.keys(brief.body).sort()).to.deep.equal(shape(m, m.brief));
+            const missing = await req("get", at(randomUUID()));
+            expect(missing.status).to.equal(404);
+            contract.check("get", detail, missing);
+          });
+        }
+
+        it("OPTIONS describes every field, choices as {value, display}", async () => {
+          const reply = await req("get", list).then(() => call("OPTIONS", list, { headers }));
+          expect(reply.status).to.equal(200);
+          expect(reply.body.name).to.equal(m.verboseName);
+          if (!ops.has("create")) return;
+          const post = reply.body.actions?.POST;
+          expect(post, "actions.POST").to.be.an("object");
+          for (const f of writable(m)) {
+            expect(post, f.name).to.have.property(f.name);
+            if (f.kind === "choice") {
+              expect(post[f.name].choices).to.deep.equal(f.choices!.map(([value, display]) => ({ value, display })));
+            }
+          }
+        });
+
+        if (ops.has("update") && ops.has("create")) {
+          it("replaces with PUT and changes one field with PATCH", async () => {
+            expect(created, "create failed").to.be.an("object");
+            const body = await payload(m);
+            const replaced = await req("put", at(created!.id), body);
+            expect(replaced.status, replaced.text).to.equal(200);
+            contract.check("put", detail, replaced);
+            expectEcho(m, body, replaced.body);
+            const [name, value] = Object.entries(await payload(m, true)).find(([n]) => m.fields.find((f) => f.name === n)?.kind === "scalar") ?? [];
+            const change = name ? { [name]: value } : {};
+            const patched = await req("patch", at(created!.id), change);
+            expect(patched.status, patched.text).to.equal(200);
+            contract.check("patch", detail, patched);
+            expectEcho(m, change, patched.body);
+            const invalid = await req("put", at(created!.id), {});
+            if (writable(m).some((f) => f.required)) {
+              expect(invalid.status).to.equal(400);
+              contract.check("put", detail, invalid);
+            }
+          });
+        }
+
+        if (ops.has("delete") && ops.has("create")) {
+          it("deletes: 204 without a body, then 404", async () => {
+            expect(created, "create failed").to.be.an("object");
+            const gone = await req("delete", at(created!.id));
+            expect(gone.status, gone.text).to.equal(204);
+            contract.check("delete", detail, gone);
+            const again = await req("get", at(created!.id));
+            expect(again.status).to.equal(404);
+          });
+        }
+
+        if (ops.has("create") && ops.has("update") && ops.has("delete")) {
+          it("bulk creates, updates (PUT, PATCH) and deletes, all documented", async () => {
+            const bodies = [await payload(m), await payload(m)];
+            const made = await req("post", list, bodies);
+            expect(made.status, made.text).to.equal(201);
+            contract.check("post", list, made);
+            expect(made.body).to.have.length(2);
+            made.body.forEach((o: Json, i: number) => expectEcho(m, bodies[i], o));
+            const ids = made.body.map((o: Json) => o.id);
+
+            const replacements = [await payload(m), await payload(m)];
+            const put = await req("put", list, ids.map((id: string, i: number) => ({ id, ...replacements[i] })));
+            expect(put.status, put.text).to.equal(200);
+            contract.check("put", list, put);
+            expect(put.body.map((o: Json) => o.id).sort()).to.deep.equal([...ids].sort());
+
+            const patched = await req("patch", list, ids.map((id: string) => ({ id })));
+            expect(patched.status, patched.text).to.equal(200);
+            contract.check("patch", list, patched);
+
+            const removed = await req("delete", list, ids.map((id: string) => ({ id })));
+            expect(removed.status, removed.text).to.equal(204);
+            contract.check("delete", list, removed);
+            for (const id of ids) expect((await req("get", at(id))).status).to.equal(404);
+          });
+        }
+      });
+    }
+  });
+}
+
+for (const api of apis.filter((a) => a.profile === "drf")) {
+  for (const version of api.versions.supported) conformance(api, version);
+}
