@@ -41,6 +41,23 @@ function pyRepr(v: unknown): string {
   return String(v);
 }
 
+/** Python's name for a JSON value's type, as DRF's messages name it. */
+function pyType(v: unknown): string {
+  if (v === null) return "NoneType";
+  if (Array.isArray(v)) return "list";
+  if (typeof v === "object") return "dict";
+  if (typeof v === "number") return Number.isInteger(v) ? "int" : "float";
+  return typeof v === "string" ? "str" : typeof v === "boolean" ? "bool" : typeof v;
+}
+
+/** PostgreSQL text cannot hold NUL, so any string with one (keys too) is refused up front. */
+function hasNul(v: unknown): boolean {
+  if (typeof v === "string") return v.includes("\0");
+  if (Array.isArray(v)) return v.some(hasNul);
+  if (isPlainObject(v)) return Object.entries(v).some(([k, x]) => k.includes("\0") || hasNul(x));
+  return false;
+}
+
 export function slugify(value: string): string {
   return value.normalize("NFKD").replace(/[^\w\s-]/g, "").trim().toLowerCase().replace(/[-\s]+/g, "-");
 }
@@ -100,12 +117,13 @@ export class Store {
     return valid.map((id) => byId.get(id.toLowerCase()) ?? byId.get(id)).filter((x): x is Record<string, unknown> => !!x);
   }
 
-  /** Ids among `ids` that exist and are visible to the requester. */
-  async existing(db: Db, m: ModelDescriptor, ids: string[], userId?: string): Promise<string[]> {
+  /** Ids among `ids` that exist, are visible to the requester and pass `where` (a detail route's filters). */
+  async existing(db: Db, m: ModelDescriptor, ids: string[], userId?: string, where?: (qb: Knex.QueryBuilder) => void): Promise<string[]> {
     const valid = ids.filter(isUuid);
     if (!valid.length) return [];
     const qb = db(`${m.table} as t0`).select("t0.id").whereRaw("t0.id = ANY(?::uuid[])", [valid]);
     this.scope(m, qb, userId);
+    where?.(qb);
     return (await qb).map((r: { id: string }) => r.id);
   }
 
@@ -175,7 +193,8 @@ export class Store {
     }
     if (e.code === "23503") return new HttpError(409, "Unable to complete the operation: a related object is referenced by, or missing for, another object.", "integrity");
     if (e.code === "23502") return new ValidationError({ [fieldFor(m, e.column)]: ["This field may not be null."] });
-    if (e.code?.startsWith("22")) return new ValidationError({ non_field_errors: [`Invalid value: ${e.message}`] });
+    // Knex prefixes the driver's message with the SQL; the client gets only the reason.
+    if (e.code?.startsWith("22")) return new ValidationError({ non_field_errors: [`Invalid value: ${(e.message ?? "").split(" - ").pop()}`] });
     return err;
   }
 
@@ -183,7 +202,7 @@ export class Store {
   private async prepare(db: Db, m: ModelDescriptor, body: unknown, opts: WriteOptions, id: string | null):
     Promise<{ row: Record<string, unknown>; tags: string[] | null }> {
     if (!isPlainObject(body)) {
-      throw new ValidationError({ non_field_errors: [`Invalid data. Expected a dictionary, but got ${Array.isArray(body) ? "list" : typeof body}.`] });
+      throw new ValidationError({ non_field_errors: [`Invalid data. Expected a dictionary, but got ${pyType(body)}.`] });
     }
     const errors: FieldErrors = {};
     const known = new Set(m.fields.filter((f) => this.index.inVersion(f, opts.version)).map((f) => f.name));
@@ -197,6 +216,10 @@ export class Store {
     for (const f of m.fields) {
       if (f.readOnly || !(f.name in body) || errors[f.name] || !this.index.inVersion(f, opts.version)) continue;
       const value = body[f.name];
+      if (hasNul(value)) {
+        errors[f.name] = ["Null characters are not allowed."];
+        continue;
+      }
       try {
         switch (f.kind) {
           case "scalar": row[f.column!] = await this.scalar(f, value); break;

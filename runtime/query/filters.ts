@@ -12,13 +12,27 @@ export type FilterErrors = Record<string, string[]>;
 type Where = (qb: Knex.QueryBuilder) => void;
 
 const UUID = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+/** The ISO forms Django's DateTimeField parses: a date, optionally a time and an offset. */
+const DATETIME = /^(\d{4})-(\d{2})-(\d{2})(?:[T ]([01]\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d{1,6})?)?(?:Z|[+-](?:[01]\d|2[0-3]):?[0-5]\d)?)?$/;
+const INTEGER = /^[+-]?\d+$/;
+/** Integer filter values are bound as bigint: the widest integer column, and int4/int2 columns compare with it through their index. */
+const BIGINT_MAX = 2n ** 63n - 1n;
+const BIGINT_MIN = -(2n ** 63n);
 const TRUE = new Set(["true", "True", "1", "yes", "on"]);
 const FALSE = new Set(["false", "False", "0", "no", "off"]);
 
 export const isUuid = (v: string): boolean => UUID.test(v);
 
 const invalidChoice = (v: string) => `Select a valid choice. ${v} is not one of the available choices.`;
+
+/** A real calendar day: PostgreSQL refuses 2021-02-30, so it must never reach the query. */
+function isCalendarDate(m: RegExpExecArray | null): boolean {
+  if (!m) return false;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const date = new Date(Date.UTC(y, mo - 1, d));
+  return y >= 1 && date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d;
+}
 
 const likeEscape = (v: string) => v.replace(/[\\%_]/g, (c) => `\\${c}`);
 
@@ -73,6 +87,11 @@ export class FilterCompiler {
         if (opts.strict) errors[param] = ["Unknown filter field"];
         continue;
       }
+      // PostgreSQL text cannot hold NUL; Django's form fields refuse it with this message.
+      if (values.some((v) => v.includes("\0"))) {
+        errors[param] = ["Null characters are not allowed."];
+        continue;
+      }
       const result = await this.one(db, m, filter, values);
       if (typeof result === "function") wheres.push(result);
       else if (result.length) errors[param] = result;
@@ -104,14 +123,22 @@ export class FilterCompiler {
         return anyOf(values.map(() => `${column}::text ${look.op} ?`), values.map((v) => [look.wrap(v)]), look.negate);
       }
       case "number": {
-        const nums = values.map(Number);
-        if (nums.some((n) => !Number.isFinite(n))) return ["Enter a number."];
-        if (COMPARE[f.lookup]) return anyOf(nums.map(() => `${column} ${COMPARE[f.lookup]} ?`), nums.map((n) => [n]), false);
-        return anyOf(nums.map(() => `${column} = ?`), nums.map((n) => [n]), negate);
+        // Values are checked against the column type here, so the database never sees one it refuses.
+        const integer = field?.type === "integer";
+        if (integer) {
+          const bad = values.find((v) => !INTEGER.test(v.trim()));
+          if (bad) return ["Enter a whole number."];
+          if (values.some((v) => BigInt(v.trim()) > BIGINT_MAX)) return [`Ensure this value is less than or equal to ${BIGINT_MAX}.`];
+          if (values.some((v) => BigInt(v.trim()) < BIGINT_MIN)) return [`Ensure this value is greater than or equal to ${BIGINT_MIN}.`];
+        } else if (values.some((v) => v.trim() === "" || !Number.isFinite(Number(v)))) return ["Enter a number."];
+        const cast = integer ? "bigint" : "float8";
+        const nums = values.map((v) => (integer ? BigInt(v.trim()).toString() : String(Number(v))));
+        if (COMPARE[f.lookup]) return anyOf(nums.map(() => `${column} ${COMPARE[f.lookup]} ?::${cast}`), nums.map((n) => [n]), false);
+        return anyOf(nums.map(() => `${column} = ?::${cast}`), nums.map((n) => [n]), negate);
       }
       case "date": case "datetime": {
         const isDate = f.kind === "date";
-        const bad = values.find((v) => (isDate ? !DATE.test(v) || Number.isNaN(Date.parse(v)) : Number.isNaN(Date.parse(v))));
+        const bad = values.find((v) => !isCalendarDate((isDate ? DATE : DATETIME).exec(v)));
         if (bad) return [isDate ? "Enter a valid date." : "Enter a valid date/time."];
         const op = COMPARE[f.lookup] ?? "=";
         const cast = isDate ? "date" : "timestamptz";

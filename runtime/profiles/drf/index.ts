@@ -261,9 +261,11 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
     }
     if (!methods.includes(method)) throw new HttpError(405, `Method "${ctx.req.method}" not allowed.`, "method_not_allowed");
     authorize(ctx, m);
-    await whereFor(ctx, m);
+    // As DRF's get_object, the detail lookup goes through the filter set: a bad filter is a
+    // 400, and an object the filters exclude is not found.
+    const where = await whereFor(ctx, m);
     const id = rawId.toLowerCase();
-    if (!isUuid(id) || !(await store.existing(db, m, [id], ctx.identity?.userId)).length) throw notFound();
+    if (!isUuid(id) || !(await store.existing(db, m, [id], ctx.identity?.userId, where)).length) throw notFound();
     if (method === "GET") {
       const [obj] = await store.fetch(db, m, [id], readOpts(ctx, isBrief(ctx)));
       return send(ctx, 200, obj);

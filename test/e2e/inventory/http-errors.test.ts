@@ -133,6 +133,30 @@ describe("inventory e2e: HTTP rules and errors", () => {
       expect(await rows("ipam_prefix")).to.equal(before);
     });
 
+    it("a body that is not an object → 400 non_field_errors with the Python type name", async () => {
+      const before = await rows("dcim_site");
+      for (const [body, type] of [[null, "NoneType"], ["hello", "str"], [5, "int"]] as const) {
+        const res = await post("/api/dcim/sites/", body);
+        expect(res.status).to.equal(400);
+        expect(res.body).to.deep.equal({ non_field_errors: [`Invalid data. Expected a dictionary, but got ${type}.`] });
+      }
+      const many = await post("/api/dcim/sites/", [{ name: uniq("Site"), status: "active" }, []]);
+      expect(many.status).to.equal(400);
+      expect(many.body).to.deep.equal([{}, { non_field_errors: ["Invalid data. Expected a dictionary, but got list."] }]);
+      expect(await rows("dcim_site")).to.equal(before);
+    });
+
+    it("NUL characters in strings → 400 naming the field, nothing stored", async () => {
+      const before = await rows("dcim_site");
+      const res = await post("/api/dcim/sites/", { name: "nul\u0000name", status: "active" });
+      expect(res.status).to.equal(400);
+      expect(res.body).to.deep.equal({ name: ["Null characters are not allowed."] });
+      const rel = await post("/api/dcim/sites/", { name: uniq("Site"), status: "active", region: { name: "x\u0000" }, tags: [{ slug: "\u0000" }] });
+      expect(rel.status).to.equal(400);
+      expect(rel.body).to.deep.equal({ region: ["Null characters are not allowed."], tags: ["Null characters are not allowed."] });
+      expect(await rows("dcim_site")).to.equal(before);
+    });
+
     it("a PATCH with an invalid value changes nothing", async () => {
       const site = await post("/api/dcim/sites/", { name: uniq("Site"), status: "active", facility: "F" });
       const res = await patch(`/api/dcim/sites/${site.body.id}/`, { facility: "G", status: "nope" });

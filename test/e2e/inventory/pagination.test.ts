@@ -43,7 +43,7 @@ describe("inventory e2e: pagination", () => {
     const seen = new Set<string>();
     let next: string | null = `/api/extras/tags/?description=${description}&limit=400`;
     while (next) {
-      const res = await get(next);
+      const res: { status: number; body: any } = await get(next);
       expect(res.status).to.equal(200);
       for (const t of res.body.results) seen.add(t.id);
       next = res.body.next;
