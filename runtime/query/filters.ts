@@ -5,7 +5,7 @@
 import type { Knex } from "knex";
 import type { FilterDescriptor, ModelDescriptor } from "../descriptor.js";
 import type { ModelIndex } from "../models.js";
-import { parseInterface, parseNetwork } from "./network.js";
+import { parseInterface, parseNetwork, partialNetworks } from "./network.js";
 import { col, ident } from "./sql.js";
 
 export type FilterErrors = Record<string, string[]>;
@@ -165,6 +165,12 @@ export class FilterCompiler {
         const sql = cols.map((c) => `${c} ILIKE ?`);
         const binds = cols.map(() => [`%${likeEscape(v)}%`]);
         if (isUuid(v)) { sql.push("t0.id = ?::uuid"); binds.push([v]); }
+        // A model with an address column is also searched by partial address (10.1 → inside 10.1.0.0/16).
+        const net = m.fields.find((x) => x.kind === "scalar" && (x.type === "cidr" || x.type === "ip"));
+        if (net) {
+          const lhs = net.type === "ip" ? `host(${col("t0", net.column!)})::inet` : col("t0", net.column!);
+          for (const n of partialNetworks(v)) { sql.push(`${lhs} <<= ?::inet`); binds.push([n]); }
+        }
         return anyOf(sql, binds, false);
       }
       case "network": return this.network(f, column, values);

@@ -47,3 +47,27 @@ export function maskLength(value: string): number | null {
   const slash = value.indexOf("/");
   return slash < 0 ? null : Number(value.slice(slash + 1));
 }
+
+/**
+ * The networks a free-text search term could mean, as Nautobot's `string_search` reads it:
+ * a partial dotted IPv4 (`10.1` → 10.1.0.0/16), a partial colon IPv6 (`2001:db8` →
+ * 2001:db8::/32), a whole address or CIDR, and a bare number tried as both a first octet
+ * (below 256) and a first hextet. Anything else means no network.
+ */
+export function partialNetworks(term: string): string[] {
+  const v = term.trim().replace(/[.:]+$/, "");
+  const out = new Set<string>();
+  const whole = v.includes("/") || ipaddr.isValid(v) ? parseNetwork(v) : null;
+  if (whole) out.add(whole);
+  const octets = v.split(".");
+  if (/^\d{1,3}(\.\d{1,3}){0,3}$/.test(v) && octets.every((o) => Number(o) <= 255)) {
+    out.add(`${[...octets, "0", "0", "0"].slice(0, 4).join(".")}/${8 * octets.length}`);
+  }
+  const hextets = v.split(":");
+  if (/^[0-9a-f]{1,4}(:[0-9a-f]{1,4}){0,7}$/i.test(v) && (hextets.length > 1 || /^[0-9a-f]{1,4}$/i.test(v))) {
+    const padded = [...hextets, ...Array(8 - hextets.length).fill("0")].join(":");
+    const net = parseNetwork(`${padded}/${16 * hextets.length}`);
+    if (net) out.add(net);
+  }
+  return [...out];
+}

@@ -1,7 +1,7 @@
 // Bulk create, update and delete on list URLs, and their all-or-none guarantee: one bad
 // element fails the whole request and leaves the database exactly as it was.
 import { expect } from "chai";
-import { post, put, patch, del } from "../../support/http.js";
+import { call, post, put, patch, del } from "../../support/http.js";
 import { row, rows, uniq, MISSING_ID } from "./support.js";
 
 async function tags(n: number): Promise<Array<{ id: string; name: string; slug: string }>> {
@@ -78,6 +78,24 @@ describe("inventory e2e: bulk operations", () => {
     const res = await patch("/api/extras/tags/", [{ id: a.id, description: "changed" }, { id: b.id, color: "not-a-colour" }]);
     expect(res.status).to.equal(400);
     expect(res.body).to.have.property("color");
+    expect((await row("extras_tag", a.id))?.description).to.equal("");
+  });
+
+  it("bulk PATCH failing in the database (unique) on a later element rolls back the earlier ones", async () => {
+    const [a, b, c] = await tags(3);
+    const res = await patch("/api/extras/tags/", [{ id: a.id, description: "changed" }, { id: b.id, name: c.name }, { id: c.id, description: "changed" }]);
+    expect(res.status).to.equal(400);
+    expect(res.body).to.deep.equal({ name: ["tag with this name already exists."] });
+    for (const t of [a, b, c]) expect(await row("extras_tag", t.id)).to.include({ name: t.name, description: "" });
+  });
+
+  it("bulk writes also need application/json", async () => {
+    const [a] = await tags(1);
+    const res = await call("DELETE", "/api/extras/tags/", { body: JSON.stringify([{ id: a.id }]), raw: true, headers: { "Content-Type": "text/plain" } });
+    expect(res.status).to.equal(415);
+    expect(await rows("extras_tag", { id: a.id })).to.equal(1);
+    const upd = await call("PATCH", "/api/extras/tags/", { body: JSON.stringify([{ id: a.id, description: "x" }]), raw: true, headers: { "Content-Type": "text/plain" } });
+    expect(upd.status).to.equal(415);
     expect((await row("extras_tag", a.id))?.description).to.equal("");
   });
 

@@ -61,6 +61,20 @@ describe("inventory e2e: HTTP rules and errors", () => {
     expect(await rows("extras_tag")).to.equal(before);
   });
 
+  it("a single DELETE needs no body and no content type", async () => {
+    const tag = await post("/api/extras/tags/", { name: uniq("Tag") });
+    const res = await call("DELETE", `/api/extras/tags/${tag.body.id}/`);
+    expect(res.status).to.equal(204);
+    expect(await rows("extras_tag", { id: tag.body.id })).to.equal(0);
+  });
+
+  it("HEAD answers like GET without a body", async () => {
+    const res = await call("HEAD", "/api/dcim/sites/");
+    expect(res.status).to.equal(200);
+    expect(res.text).to.equal("");
+    expect(res.headers.get("api-version")).to.equal("1.2");
+  });
+
   it("an unknown path under /api/ → 404 {detail: 'Not found.'}", async () => {
     for (const path of ["/api/dcim/nothing/", "/api/nothing/", "/api/dcim/sites/a/b/"]) {
       const res = await get(path);

@@ -84,6 +84,18 @@ describe("inventory e2e: network filters", () => {
     expect(await addresses("address=10.50.1.5/25")).to.deep.equal([]);
   });
 
+  it("q on prefixes and IP addresses also matches a partial address", async () => {
+    expect(await prefixes("q=10.50")).to.deep.equal(["10.50.0.0/16", "10.50.1.0/24", "10.50.1.128/25", "10.50.2.0/24"]);
+    expect(await prefixes("q=10.50.1.")).to.deep.equal(["10.50.1.0/24", "10.50.1.128/25"]);
+    expect(await prefixes("q=2001:db8:50")).to.deep.equal(["2001:db8:50::/48"]);
+    expect(await prefixes("q=10")).to.have.length(5);
+    expect(await prefixes("q=10.50.1.0/24")).to.deep.equal(["10.50.1.0/24", "10.50.1.128/25"]);
+    expect(await addresses("q=10.50.1")).to.deep.equal(["10.50.1.200/25", "10.50.1.5/24"]);
+    expect(await addresses("q=10.60.0.1")).to.deep.equal(["10.60.0.1/8"]);
+    expect(await addresses("q=2001")).to.deep.equal(["2001:db8:50::1/64"]);
+    expect(await prefixes("q=999.1")).to.deep.equal([]);
+  });
+
   it("vrf filter by rd or UUID scopes to the VRF", async () => {
     const vrfId = (await get(`/api/ipam/vrfs/?rd=${encodeURIComponent(rd)}`)).body.results[0].id;
     const byId = await get(`/api/ipam/prefixes/?vrf_id=${vrfId}`);
