@@ -9,6 +9,7 @@ import addFormatsPlugin from "ajv-formats";
 import { apis } from "../../generated/server.js";
 import type { ApiDescriptor, FieldDescriptor, FilterDescriptor, ModelDescriptor } from "../../runtime/descriptor.js";
 import { call, type Reply } from "../support/http.js";
+import { startTestServer } from "../support/server.js";
 
 // ajv-formats is CommonJS; under NodeNext its default import is the module namespace.
 const addFormats = addFormatsPlugin as unknown as (ajv: Ajv2020) => Ajv2020;
@@ -31,6 +32,37 @@ class Contract {
     this.ajv.addSchema({ ...doc, $id: id });
   }
 
+  private validator(key: string): ValidateFunction {
+    let validate = this.compiled.get(key);
+    if (!validate) {
+      validate = this.ajv.compile({ $ref: key });
+      this.compiled.set(key, validate);
+    }
+    return validate;
+  }
+
+  private pointer(...parts: string[]): string {
+    return `${this.id}#/${parts.map((p) => p.replace(/~/g, "~0").replace(/\//g, "~1")).join("/")}`;
+  }
+
+  private verdict(validate: ValidateFunction, what: string, value: unknown): void {
+    const ok = validate(value);
+    const errors = [...new Set(this.ajv.errorsText(validate.errors, { separator: "\n" }).split("\n"))].slice(0, 8).join("\n");
+    expect(ok, `${what} does not match the document: ${errors}\nvalue: ${JSON.stringify(value).slice(0, 500)}`).to.equal(true);
+  }
+
+  /** A body the server accepted must be one the document's request schema accepts too. */
+  checkRequest(method: Method, template: string, body: unknown): void {
+    expect(this.doc.paths?.[template]?.[method]?.requestBody, `${method.toUpperCase()} ${template} documents no request body`).to.be.an("object");
+    this.verdict(this.validator(this.pointer("paths", template, method, "requestBody", "content", "application/json", "schema")),
+      `${method.toUpperCase()} ${template} request`, body);
+  }
+
+  /** Query parameters the list operation documents. */
+  parameters(template: string): string[] {
+    return (this.doc.paths?.[template]?.get?.parameters ?? []).map((p: Json) => p.name);
+  }
+
   /** The reply's status must be documented for the operation, and its body must match. */
   check(method: Method, template: string, reply: Reply): void {
     const op = this.doc.paths?.[template]?.[method];
@@ -41,16 +73,8 @@ class Contract {
       expect(reply.text, `${method.toUpperCase()} ${template} ${reply.status} documents no body`).to.equal("");
       return;
     }
-    const pointer = ["paths", template, method, "responses", String(reply.status), "content", "application/json", "schema"]
-      .map((p) => p.replace(/~/g, "~0").replace(/\//g, "~1")).join("/");
-    const key = `${this.id}#/${pointer}`;
-    let validate = this.compiled.get(key);
-    if (!validate) {
-      validate = this.ajv.compile({ $ref: key });
-      this.compiled.set(key, validate);
-    }
-    const ok = validate(reply.body);
-    expect(ok, `${method.toUpperCase()} ${template} ${reply.status} does not match the document: ${[...new Set(this.ajv.errorsText(validate.errors, { separator: "\n" }).split("\n"))].slice(0, 8).join("\n")}\nbody: ${reply.text.slice(0, 500)}`).to.equal(true);
+    const key = this.pointer("paths", template, method, "responses", String(reply.status), "content", "application/json", "schema");
+    this.verdict(this.validator(key), `${method.toUpperCase()} ${template} ${reply.status}`, reply.body);
   }
 }
 
@@ -71,11 +95,26 @@ function conformance(api: ApiDescriptor, version: string): void {
   const writable = (m: ModelDescriptor) => m.fields.filter((f) => !f.readOnly && inVersion(f) && WRITABLE_KINDS.has(f.kind));
   const listPath = (m: ModelDescriptor) => `${api.basePath}${m.app}/${m.route}/`;
   const detailTemplate = (m: ModelDescriptor) => `${listPath(m)}{id}/`;
+  const templateOf = (path: string) => path.split("?")[0].replace(/\/[0-9a-f-]{36}\/$/, "/{id}/");
+
+  /** Related objects inside a reply use the target's nested form; tags and m2m lists too. */
+  function expectNestedShapes(m: ModelDescriptor, o: Json): void {
+    for (const f of m.fields) {
+      if (!inVersion(f) || !(f.name in o) || o[f.name] === null) continue;
+      const target = f.target ? byKey.get(f.target)! : undefined;
+      if (f.kind === "fk") expect(Object.keys(o[f.name]).sort(), `${m.name}.${f.name}`).to.deep.equal(shape(target!, target!.nested));
+      if (f.kind === "m2m" || f.kind === "tags") {
+        for (const x of o[f.name]) expect(Object.keys(x).sort(), `${m.name}.${f.name}[]`).to.deep.equal(shape(target!, target!.nested));
+      }
+    }
+  }
 
   async function req(method: Method, path: string, body?: unknown): Promise<Reply> {
     const reply = await call(method.toUpperCase(), path, { headers, body });
     expect(reply.status, `${method.toUpperCase()} ${path}: ${reply.text.slice(0, 300)}`).to.be.below(500);
     if (reply.status < 400) expect(reply.headers.get("api-version"), `${method.toUpperCase()} ${path}`).to.equal(version);
+    // Whatever the server accepted, the document must accept: its request schemas are not stricter.
+    if (reply.status < 300 && body !== undefined) contract.checkRequest(method, templateOf(path), body);
     return reply;
   }
 
@@ -160,6 +199,27 @@ function conformance(api: ApiDescriptor, version: string): void {
     }
   }
 
+  /** A value of the wrong type or out of bounds for a writable field, or undefined when every value fits. */
+  function invalidValue(f: FieldDescriptor): unknown {
+    if (f.kind === "choice") return "no-such-choice";
+    if (f.kind === "fk") return randomUUID();
+    if (f.kind !== "scalar") return undefined;
+    switch (f.type) {
+      case "string": case "text": case "password":
+        if (f.format === "email") return "not-an-email";
+        return f.maxLength ? "x".repeat(f.maxLength + 1) : { not: "a string" };
+      case "integer": return "abc";
+      case "float": return "abc";
+      case "boolean": return "maybe";
+      case "uuid": return "not-a-uuid";
+      case "date": return "2024-02-30";
+      case "datetime": return "not-a-time";
+      case "cidr": return "10.0.0.0/33";
+      case "ip": return "300.1.1.1";
+      default: return undefined;
+    }
+  }
+
   /** A value each filter should accept, from the descriptor and existing objects. */
   async function goodValue(m: ModelDescriptor, flt: FilterDescriptor, sample: Json): Promise<string> {
     const field = m.fields.find((f) => f.name === flt.field);
@@ -214,6 +274,18 @@ function conformance(api: ApiDescriptor, version: string): void {
   describe(`conformance: ${api.name} API, version ${version}`, function () {
     this.timeout(120_000);
 
+    it("serves this version's document, and the API root, app roots and status match it", async () => {
+      const served = await call("GET", `${api.basePath}swagger.json?api_version=${version}`, { headers: {} });
+      expect(served.status).to.equal(200);
+      expect(served.body).to.deep.equal(api.openapi[version]);
+      for (const path of [api.basePath, ...api.apps.map((a) => `${api.basePath}${a}/`), `${api.basePath}status/`]) {
+        const reply = await req("get", path);
+        contract.check("get", path, reply);
+      }
+      const anonymous = await call("GET", `${api.basePath}status/`, { headers, token: null });
+      contract.check("get", `${api.basePath}status/`, anonymous);
+    });
+
     for (const m of api.models) {
       const ops = new Set(m.operations);
       const list = listPath(m);
@@ -242,7 +314,10 @@ function conformance(api: ApiDescriptor, version: string): void {
             expect(full.status, full.text).to.equal(200);
             contract.check("get", list, full);
             expect(full.body.results.length, "no objects to look at").to.be.greaterThan(0);
-            for (const o of full.body.results) expect(Object.keys(o).sort()).to.deep.equal(readable(m));
+            for (const o of full.body.results) {
+              expect(Object.keys(o).sort()).to.deep.equal(readable(m));
+              expectNestedShapes(m, o);
+            }
             const brief = await req("get", `${list}?brief=1`);
             expect(brief.status).to.equal(200);
             contract.check("get", list, brief);
@@ -274,6 +349,8 @@ function conformance(api: ApiDescriptor, version: string): void {
           it("every filter accepts a sensible value and refuses a bad one with 400", async () => {
             const sample = created ?? (await existing(m));
             const problems: string[] = [];
+            const documented = new Set(contract.parameters(list));
+            for (const flt of m.filters) if (!documented.has(flt.param)) problems.push(`${flt.param} is not a documented parameter`);
             for (const flt of m.filters) {
               const good = await goodValue(m, flt, sample);
               const ok = await call("GET", `${list}?${new URLSearchParams({ [flt.param]: good })}`, { headers });
@@ -349,6 +426,35 @@ function conformance(api: ApiDescriptor, version: string): void {
               expect(invalid.status).to.equal(400);
               contract.check("put", detail, invalid);
             }
+          });
+        }
+
+        if (ops.has("update") && ops.has("create")) {
+          it("refuses a bad value for every writable field with 400 naming it, changing nothing", async () => {
+            expect(created, "create failed").to.be.an("object");
+            const before = await req("get", at(created!.id));
+            const problems: string[] = [];
+            for (const f of writable(m)) {
+              const value = invalidValue(f);
+              if (value === undefined) continue;
+              const reply = await call("PATCH", at(created!.id), { headers, body: { [f.name]: value } });
+              if (reply.status !== 400 || !reply.body?.[f.name]) problems.push(`${f.name}=${JSON.stringify(value)} → ${reply.status} ${reply.text.slice(0, 200)}`);
+              else contract.check("patch", detail, reply);
+            }
+            expect(problems, problems.join("\n")).to.deep.equal([]);
+            expect((await req("get", at(created!.id))).body).to.deep.equal(before.body);
+          });
+        }
+
+        if (m.features.ownedByRequester && ops.has("create")) {
+          it("hides the requester's objects from other users", async () => {
+            expect(created, "create failed").to.be.an("object");
+            const other = await (await startTestServer()).user(`conf-${uniq()}`);
+            const seen = await call("GET", at(created!.id), { headers, token: other.key });
+            expect(seen.status).to.equal(404);
+            const listed = await call("GET", `${list}?id=${created!.id}`, { headers, token: other.key });
+            expect(listed.status).to.equal(200);
+            expect(listed.body.count).to.equal(0);
           });
         }
 

@@ -40,8 +40,8 @@ async function compile(query: string): Promise<{ errors: FilterErrors } | { sql:
 describe("unit: filters → SQL", () => {
   it("ORs repeated values and ANDs different parameters", async () => {
     expect(await compile("serial=A&serial=B&quantity__gte=2")).to.deep.equal({
-      sql: 'where ((t0."serial" = ANY($1::text[]))) and ((t0."quantity" >= $2))',
-      bindings: [["A", "B"], 2],
+      sql: 'where ((t0."serial" = ANY($1::text[]))) and ((t0."quantity" >= $2::bigint))',
+      bindings: [["A", "B"], "2"],
     });
   });
 
@@ -79,6 +79,17 @@ describe("unit: filters → SQL", () => {
     expect(await compile("address=10.0.0.1")).to.deep.equal({ sql: 'where ((host(t0."address") = $1))', bindings: ["10.0.0.1"] });
   });
 
+  it("refuses values the column type cannot hold before they reach the database", async () => {
+    expect(await compile("bought=2024-02-30&seen__gte=2024-01-01T24:00:00Z&quantity=99999999999999999999&weight=1e999")).to.deep.equal({
+      errors: {
+        bought: ["Enter a valid date."],
+        seen__gte: ["Enter a valid date/time."],
+        quantity: ["Ensure this value is less than or equal to 9223372036854775807."],
+        weight: ["Enter a number."],
+      },
+    });
+  });
+
   it("ignores empty values and reserved parameters", async () => {
     expect(await compile("serial=&limit=5&brief=1")).to.deep.equal({ sql: "", bindings: [] });
   });
@@ -87,7 +98,7 @@ describe("unit: filters → SQL", () => {
     expect(await compile("id=nope&quantity=x&bought=2024-13-45&active=maybe&kind=huge&within=10.0.0.0/33&family=5&nosuch=1&extra=1")).to.deep.equal({
       errors: {
         id: ["Enter a valid UUID."],
-        quantity: ["Enter a number."],
+        quantity: ["Enter a whole number."],
         bought: ["Enter a valid date."],
         active: ["Select a valid choice. maybe is not one of the available choices."],
         kind: ["Select a valid choice. huge is not one of the available choices."],

@@ -20,6 +20,8 @@ describe("unit: network parsing", () => {
     expect(parseNetwork("10.0.0.1")).to.equal("10.0.0.1/32");
   });
 
+  // "1.2.3" is ambiguous (inet_aton reads 1.2.0.3, PostgreSQL's cidr reads 1.2.3.0/24), so
+  // only full dotted quads are networks, as netaddr's inet_pton mode has it.
   it("refuses what is not a network", () => {
     for (const bad of ["", "abc", "10.0.0.256/24", "10.0.0.0/33", "10.0.0.0/", "/24", "2001:db8::/129", "10.0.0.0/-1", "1.2.3"]) {
       expect(parseNetwork(bad), bad).to.equal(null);
