@@ -60,6 +60,40 @@ describe("inventory e2e: authentication and tokens", () => {
     expect((await get("/api/dcim/sites/", { token: future.key })).status).to.equal(200);
   });
 
+  it("a token of an inactive user → 403 'User inactive'; Basic for that user is refused", async () => {
+    const server = await startTestServer();
+    const username = uniq("inactive");
+    const user = await server.user(username);
+    expect((await get("/api/dcim/sites/", { token: user.key })).status).to.equal(200);
+    const off = await patch(`/api/users/users/${user.id}/`, { is_active: false });
+    expect(off.status).to.equal(200);
+    const res = await get("/api/dcim/sites/", { token: user.key });
+    expect(res.status).to.equal(403);
+    expect(res.body).to.deep.equal({ detail: "User inactive" });
+    const before = await rows("users_token", { user_id: user.id });
+    const prov = await call("POST", "/api/users/tokens/", { token: null, headers: { Authorization: basic(username, `${username}-password`) } });
+    expect(prov.status).to.equal(403);
+    expect(await rows("users_token", { user_id: user.id })).to.equal(before);
+  });
+
+  it("authentication runs after negotiation: a bad version beats a bad token", async () => {
+    const res = await get("/api/dcim/sites/", { token: "bad", headers: { Accept: "application/json; version=7.0" } });
+    expect(res.status).to.equal(406);
+  });
+
+  it("a token holder creates more tokens for themselves; a supplied key must be 40 characters", async () => {
+    const server = await startTestServer();
+    const res = await post("/api/users/tokens/", { description: "second", write_enabled: false });
+    expect(res.status).to.equal(201);
+    expect(res.body).to.include({ description: "second", write_enabled: false });
+    expect(res.body.key).to.match(/^[0-9a-f]{40}$/);
+    const admin = await server.db("users_user").where("username", "admin").first();
+    expect((await row("users_token", res.body.id))?.user_id).to.equal(admin.id);
+    const short = await post("/api/users/tokens/", { key: "abc" });
+    expect(short.status).to.equal(400);
+    expect(short.body).to.deep.equal({ key: ["Ensure this field has at least 40 characters."] });
+  });
+
   it("a read-only token can read but every write is 403 and changes nothing", async () => {
     const server = await startTestServer();
     const ro = await server.user(uniq("reader"), { superuser: true, writeEnabled: false });

@@ -124,6 +124,23 @@ describe("inventory e2e: HTTP rules and errors", () => {
       expect(await rows("dcim_site")).to.equal(before);
     });
 
+    it("one clear message per problem, also on nullable and blank-allowing fields", async () => {
+      const before = await rows("dcim_site");
+      const res = await post("/api/dcim/sites/", { name: uniq("Site"), status: null, contact_email: "nope", time_zone: 5, description: null });
+      expect(res.status).to.equal(400);
+      expect(res.body).to.deep.equal({
+        status: ["This field may not be null."],
+        contact_email: ["Enter a valid email address."],
+        time_zone: ["Not a valid string."],
+        description: ["This field may not be null."],
+      });
+      const blank = await post("/api/dcim/sites/", { name: "", status: "active" });
+      expect(blank.body).to.deep.equal({ name: ["This field may not be blank."] });
+      expect(await rows("dcim_site")).to.equal(before);
+      const ok = await post("/api/dcim/sites/", { name: uniq("Site"), status: "active", contact_email: "", time_zone: null });
+      expect(ok.status).to.equal(201);
+    });
+
     it("numeric bounds and unique fields", async () => {
       const low = await post("/api/ipam/roles/", { name: uniq("Role"), weight: -1 });
       expect(low.status).to.equal(400);
