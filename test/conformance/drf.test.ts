@@ -446,6 +446,56 @@ function conformance(api: ApiDescriptor, version: string): void {
           });
         }
 
+        if (ops.has("create") && ops.has("update")) {
+          it("bulk edge cases: empty create, invalid item, unknown ids, non-list, non-JSON bodies", async () => {
+            const empty = await req("post", list, []);
+            expect([empty.status, empty.body]).to.deep.equal([201, []]);
+            contract.check("post", list, empty);
+
+            if (writable(m).some((f) => f.required)) {
+              const mixed = await req("post", list, [await payload(m), {}]);
+              expect(mixed.status).to.equal(400);
+              contract.check("post", list, mixed);
+              expect(mixed.body).to.be.an("array").with.length(2);
+              expect(mixed.body[0]).to.deep.equal({});
+            }
+
+            const unknown = await req("patch", list, [{ id: randomUUID() }]);
+            expect([unknown.status, unknown.body]).to.deep.equal([200, []]);
+            contract.check("patch", list, unknown);
+
+            const notList = await req("put", list, { id: randomUUID() });
+            expect(notList.status).to.equal(400);
+            contract.check("put", list, notList);
+            expect(notList.body).to.deep.equal({ non_field_errors: ['Expected a list of items but got type "dict".'] });
+
+            const text = await call("POST", list, { headers: { ...headers, "Content-Type": "text/plain" }, body: "name=x", raw: true });
+            expect(text.status).to.equal(415);
+            contract.check("post", list, text);
+          });
+        }
+
+        const protecting = api.models.flatMap((a) => a.fields
+          .filter((f) => f.kind === "fk" && f.target === m.key && f.onDelete === "protect" && !f.readOnly && a.operations.includes("create"))
+          .map((f) => ({ model: a, field: f })));
+        if (protecting.length && ops.has("create") && ops.has("delete")) {
+          it(`a protecting foreign key (${protecting[0].model.name}.${protecting[0].field.name}) blocks delete with 409`, async () => {
+            const { model: a, field } = protecting[0];
+            const target = await req("post", list, await payload(m));
+            expect(target.status, target.text).to.equal(201);
+            const dependent = await req("post", listPath(a), { ...(await payload(a)), [field.name]: target.body.id });
+            expect(dependent.status, dependent.text).to.equal(201);
+            const blocked = await req("delete", at(target.body.id));
+            expect(blocked.status).to.equal(409);
+            contract.check("delete", detail, blocked);
+            const bulkBlocked = await req("delete", list, [{ id: target.body.id }]);
+            expect(bulkBlocked.status).to.equal(409);
+            contract.check("delete", list, bulkBlocked);
+            expect((await req("delete", `${listPath(a)}${dependent.body.id}/`)).status).to.equal(204);
+            expect((await req("delete", at(target.body.id))).status).to.equal(204);
+          });
+        }
+
         if (m.features.ownedByRequester && ops.has("create")) {
           it("hides the requester's objects from other users", async () => {
             expect(created, "create failed").to.be.an("object");

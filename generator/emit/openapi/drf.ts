@@ -136,6 +136,8 @@ function modelPaths(api: IrApi, m: IrModel): Record<string, Schema> {
     "400": errorResponse("Invalid input or unknown filter", VALIDATION_ERROR),
     "403": errorResponse("Authentication or permission failure"),
   };
+  // Operations with a body also refuse a non-JSON Content-Type.
+  const withBody = { ...common, "415": errorResponse("The request body is not application/json") };
   const brief = { name: "brief", in: "query", required: false, schema: { type: "string" }, description: "Any non-empty value selects the brief form." };
   const idParam = { name: "id", in: "path", required: true, schema: { type: "string", format: "uuid" } };
   const bulkItem = { allOf: [ref(componentName.patched(m.name)), { type: "object", properties: { id: { type: "string", format: "uuid" } }, required: ["id"] }] };
@@ -158,7 +160,7 @@ function modelPaths(api: IrApi, m: IrModel): Record<string, Schema> {
     list.post = {
       operationId: `${m.app}_${m.route}_create`, tags: tag, summary: `Create one or several ${m.verboseName} objects`,
       requestBody: { required: true, content: json({ anyOf: [ref(componentName.writable(m.name)), { type: "array", items: ref(componentName.writable(m.name)) }] }) },
-      responses: { "201": { description: "Created", content: json({ anyOf: [full, { type: "array", items: full }] }) }, ...common },
+      responses: { "201": { description: "Created", content: json({ anyOf: [full, { type: "array", items: full }] }) }, ...withBody },
     };
   }
   if (ops.has("update")) {
@@ -167,25 +169,25 @@ function modelPaths(api: IrApi, m: IrModel): Record<string, Schema> {
         operationId: `${m.app}_${m.route}_bulk_${method === "put" ? "update" : "partial_update"}`, tags: tag,
         summary: `Update several ${m.verboseName} objects (all or none)`,
         requestBody: { required: true, content: json({ type: "array", items: bulkItem }) },
-        responses: { "200": { description: "Updated objects", content: json({ type: "array", items: full }) }, ...common },
+        responses: { "200": { description: "Updated objects", content: json({ type: "array", items: full }) }, ...withBody },
       };
     }
     detail.put = {
       operationId: `${m.app}_${m.route}_update`, tags: tag, summary: `Replace a ${m.verboseName}`,
       requestBody: { required: true, content: json(ref(componentName.writable(m.name))) },
-      responses: { "200": { description: "Updated", content: json(full) }, ...common, "404": errorResponse("Not found") },
+      responses: { "200": { description: "Updated", content: json(full) }, ...withBody, "404": errorResponse("Not found") },
     };
     detail.patch = {
       operationId: `${m.app}_${m.route}_partial_update`, tags: tag, summary: `Change some fields of a ${m.verboseName}`,
       requestBody: { required: true, content: json(ref(componentName.patched(m.name))) },
-      responses: { "200": { description: "Updated", content: json(full) }, ...common, "404": errorResponse("Not found") },
+      responses: { "200": { description: "Updated", content: json(full) }, ...withBody, "404": errorResponse("Not found") },
     };
   }
   if (ops.has("delete")) {
     list.delete = {
       operationId: `${m.app}_${m.route}_bulk_destroy`, tags: tag, summary: `Delete several ${m.verboseName} objects (all or none)`,
       requestBody: { required: true, content: json({ type: "array", items: { type: "object", properties: { id: { type: "string", format: "uuid" } }, required: ["id"] } }) },
-      responses: { "204": { description: "Deleted" }, ...common, "409": errorResponse("Other objects depend on one of them") },
+      responses: { "204": { description: "Deleted" }, ...withBody, "409": errorResponse("Other objects depend on one of them") },
     };
     detail.delete = {
       operationId: `${m.app}_${m.route}_destroy`, tags: tag, summary: `Delete a ${m.verboseName}`,
