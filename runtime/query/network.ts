@@ -3,12 +3,27 @@
 // callers turn null into a 400, so bad CIDRs never reach the database.
 import ipaddr from "ipaddr.js";
 
+/**
+ * A bare address in its standard form only: ipaddr.js also reads inet_aton shorthands such
+ * as `1.2.3` (1.2.0.3), which PostgreSQL's cidr reads differently (1.2.3.0/24), so IPv4 must
+ * be a full dotted quad, as netaddr's inet_pton mode has it.
+ */
+function isStrictAddress(v: string): boolean {
+  return v.includes(":") ? ipaddr.IPv6.isValid(v) : ipaddr.IPv4.isValidFourPartDecimal(v);
+}
+
+/** An `address/length` whose address is strict and whose length is plain digits. */
+function isStrictCidr(v: string): boolean {
+  const slash = v.indexOf("/");
+  return isStrictAddress(v.slice(0, slash)) && /^\d{1,3}$/.test(v.slice(slash + 1)) && ipaddr.isValidCIDR(v);
+}
+
 /** `10.0.0.1/24` → `10.0.0.0/24` (host bits dropped), or null. A bare address gets the full mask. */
 export function parseNetwork(value: string): string | null {
   const v = value.trim();
   try {
     if (v.includes("/")) {
-      if (!ipaddr.isValidCIDR(v)) return null;
+      if (!isStrictCidr(v)) return null;
       const [addr, len] = ipaddr.parseCIDR(v);
       const bytes = addr.toByteArray();
       let bits = len;
@@ -19,7 +34,7 @@ export function parseNetwork(value: string): string | null {
       }
       return `${ipaddr.fromByteArray(bytes).toString()}/${len}`;
     }
-    if (!ipaddr.isValid(v)) return null;
+    if (!isStrictAddress(v)) return null;
     const addr = ipaddr.parse(v);
     return `${addr.toString()}/${addr.kind() === "ipv4" ? 32 : 128}`;
   } catch {
@@ -32,11 +47,11 @@ export function parseInterface(value: string): string | null {
   const v = value.trim();
   try {
     if (v.includes("/")) {
-      if (!ipaddr.isValidCIDR(v)) return null;
+      if (!isStrictCidr(v)) return null;
       const [addr, len] = ipaddr.parseCIDR(v);
       return `${addr.toString()}/${len}`;
     }
-    if (!ipaddr.isValid(v)) return null;
+    if (!isStrictAddress(v)) return null;
     return ipaddr.parse(v).toString();
   } catch {
     return null;
@@ -57,14 +72,15 @@ export function maskLength(value: string): number | null {
 export function partialNetworks(term: string): string[] {
   const v = term.trim().replace(/[.:]+$/, "");
   const out = new Set<string>();
-  const whole = v.includes("/") || ipaddr.isValid(v) ? parseNetwork(v) : null;
+  const whole = parseNetwork(v);
   if (whole) out.add(whole);
   const octets = v.split(".");
   if (/^\d{1,3}(\.\d{1,3}){0,3}$/.test(v) && octets.every((o) => Number(o) <= 255)) {
     out.add(`${[...octets, "0", "0", "0"].slice(0, 4).join(".")}/${8 * octets.length}`);
   }
   const hextets = v.split(":");
-  if (/^[0-9a-f]{1,4}(:[0-9a-f]{1,4}){0,7}$/i.test(v) && (hextets.length > 1 || /^[0-9a-f]{1,4}$/i.test(v))) {
+  // A lone hextet only when it is a number: a word such as "cafe" is text, not an address.
+  if (/^[0-9a-f]{1,4}(:[0-9a-f]{1,4}){0,7}$/i.test(v) && (hextets.length > 1 || /^\d{1,4}$/.test(v))) {
     const padded = [...hextets, ...Array(8 - hextets.length).fill("0")].join(":");
     const net = parseNetwork(`${padded}/${16 * hextets.length}`);
     if (net) out.add(net);

@@ -118,5 +118,16 @@ describe("inventory e2e: network filters", () => {
     await refused("/api/ipam/ip-addresses/?address=1.2.3.4.5", "address");
     await refused("/api/ipam/ip-addresses/?mask_length=abc", "mask_length");
     await refused("/api/ipam/prefixes/?vrf=no-such-rd", "vrf");
+    await refused("/api/ipam/prefixes/?within=10.50.1/24", "within");
+    await refused("/api/ipam/prefixes/?contains=10.50.1", "contains");
+  });
+
+  it("inet_aton shorthands are not networks on write either (PostgreSQL would read them differently)", async () => {
+    const res = await post("/api/ipam/prefixes/", { prefix: "10.52.1/24", status: "active", vrf: { rd } });
+    expect(res.status).to.equal(400);
+    expect(res.body).to.deep.equal({ prefix: ["Enter a valid IPv4 or IPv6 network in CIDR notation: 10.52.1/24"] });
+    const ip = await post("/api/ipam/ip-addresses/", { address: "10.52.1", status: "active" });
+    expect(ip.status).to.equal(400);
+    expect(await prefixes("within_include=10.52.0.0/16")).to.deep.equal([]);
   });
 });
