@@ -63,6 +63,16 @@ class Contract {
     return (this.doc.paths?.[template]?.get?.parameters ?? []).map((p: Json) => p.name);
   }
 
+  // Query values arrive as strings, one or repeated: coerce as an OpenAPI form/explode reader would.
+  private readonly queryAjv = addFormats(new Ajv2020({ strict: false, coerceTypes: "array" }));
+
+  /** Whether the documented schema of a list query parameter accepts one value. */
+  acceptsQuery(template: string, name: string, value: string): boolean {
+    const param = (this.doc.paths?.[template]?.get?.parameters ?? []).find((p: Json) => p.name === name);
+    expect(param, `${name} is not a documented parameter of GET ${template}`).to.be.an("object");
+    return this.queryAjv.validate(param.schema, value) as boolean;
+  }
+
   /** The reply's status must be documented for the operation, and its body must match. */
   check(method: Method, template: string, reply: Reply): void {
     const op = this.doc.paths?.[template]?.[method];
@@ -247,6 +257,11 @@ function conformance(api: ApiDescriptor, version: string): void {
     }
   }
 
+  /** Filters whose documented parameter type is strict enough to refuse the bad values too. */
+  const TYPED_IN_DOCUMENT = new Set(["uuid", "number", "boolean", "choice", "date", "datetime"]);
+  const typedInDocument = (flt: FilterDescriptor) => TYPED_IN_DOCUMENT.has(flt.kind) ||
+    (flt.kind === "fk" && flt.idOnly === true) || (flt.kind === "network" && /^(family|mask_length)/.test(flt.network ?? ""));
+
   /** Values each typed filter must refuse with 400 (never 5xx); untyped filters get none. */
   function badValues(flt: FilterDescriptor): string[] {
     switch (flt.kind) {
@@ -356,7 +371,9 @@ function conformance(api: ApiDescriptor, version: string): void {
               const ok = await call("GET", `${list}?${new URLSearchParams({ [flt.param]: good })}`, { headers });
               if (ok.status !== 200) problems.push(`${flt.param}=${good} → ${ok.status} ${ok.text.slice(0, 200)}`);
               else contract.check("get", list, ok);
+              if (!contract.acceptsQuery(list, flt.param, good)) problems.push(`${flt.param}=${good}: the server takes it, the document refuses it`);
               for (const bad of badValues(flt)) {
+                if (typedInDocument(flt) && contract.acceptsQuery(list, flt.param, bad)) problems.push(`${flt.param}=${bad}: the server refuses it, the document allows it`);
                 const refused = await call("GET", `${list}?${new URLSearchParams({ [flt.param]: bad })}`, { headers });
                 if (refused.status !== 400 || !refused.body?.[flt.param]) problems.push(`${flt.param}=${bad} → ${refused.status} ${refused.text.slice(0, 200)}`);
                 else contract.check("get", list, refused);

@@ -111,13 +111,30 @@ function modelComponents(api: IrApi, m: IrModel, version: string): Record<string
   return out;
 }
 
+/** The type of one value of a filter, as strict as the runtime's own check of it. */
+function filterValueSchema(m: IrModel, flt: IrModel["filters"][number]): Schema {
+  const field = m.fields.find((f) => f.name === flt.field);
+  switch (flt.kind) {
+    case "number": return { type: field?.type === "integer" ? "integer" : "number" };
+    case "uuid": return { type: "string", format: "uuid" };
+    case "fk": return flt.idOnly ? { type: "string", format: "uuid" } : { type: "string" };
+    case "date": return { type: "string", format: "date" };
+    case "datetime": return { type: "string", format: "date-time" };
+    // "null" matches objects without a value.
+    case "choice": return { enum: [...field!.choices!.map(([v]) => String(v)), "null"] };
+    case "network":
+      if (flt.network === "family") return { type: "integer", enum: [4, 6] };
+      if (flt.network?.startsWith("mask_length")) return { type: "integer", minimum: 0, maximum: 128 };
+      return { type: "string" };
+    default: return { type: "string" };
+  }
+}
+
 function filterParameters(m: IrModel): Schema[] {
   return m.filters.map((flt) => {
     const schema: Schema = flt.kind === "boolean" ? { type: "boolean" }
-      : flt.kind === "number" ? { type: "array", items: { type: "number" } }
-      : flt.kind === "uuid" ? { type: "array", items: { type: "string", format: "uuid" } }
       : flt.kind === "q" ? { type: "string" }
-      : { type: "array", items: { type: "string" } };
+      : { type: "array", items: filterValueSchema(m, flt) };
     const p: Schema = { name: flt.param, in: "query", required: false, schema };
     if (schema.type === "array") Object.assign(p, { style: "form", explode: true });
     return p;
