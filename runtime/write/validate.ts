@@ -36,7 +36,11 @@ function message(e: ErrorObject, value: unknown, f: FieldDescriptor | undefined)
     case "minLength": return value === "" ? "This field may not be blank." : `Ensure this field has at least ${p.limit} characters.`;
     case "minimum": return `Ensure this value is greater than or equal to ${p.limit}.`;
     case "maximum": return `Ensure this value is less than or equal to ${p.limit}.`;
-    case "enum": return value === null ? "This field may not be null." : `${typeof value === "object" ? JSON.stringify(value) : String(value)} is not a valid choice.`;
+    case "enum":
+      if (value === null) return "This field may not be null.";
+      // Nautobot's ChoiceField takes only the bare value, never the `{value, label}` it renders.
+      if (typeof value === "object") return 'Value must be passed directly (e.g. "foo": 123); do not use a dictionary or list.';
+      return `${String(value)} is not a valid choice.`;
     case "pattern": return f?.format === "color" ? "Enter a valid hexadecimal RGB color code." : f?.pattern?.message ?? "Enter a valid value.";
     case "format":
       switch (p.format) {

@@ -18,8 +18,10 @@ export function negotiate(accept: string | undefined, queryVersion: string | und
     if (!usable) throw new HttpError(406, "Could not satisfy the request Accept header.", "not_acceptable");
     if (!formatParam && usable.type === "text/html") renderer = "html";
     const json = types.find((t) => t.type === "application/json" && t.params.version !== undefined);
-    headerVersion = json?.params.version;
+    headerVersion = json?.params.version || undefined;
   }
+  // DRF tests both versions for truth, so an empty one (`?api_version=`) counts as not given.
+  if (queryVersion === "") queryVersion = undefined;
   const list = versions.supported.join(", ");
   if (headerVersion !== undefined && queryVersion !== undefined && headerVersion !== queryVersion) {
     throw new HttpError(400, 'Version mismatch between "Accept" header and query parameter.', "version_mismatch");

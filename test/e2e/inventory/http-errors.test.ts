@@ -134,6 +134,8 @@ describe("inventory e2e: HTTP rules and errors", () => {
         time_zone: ["Not a valid string."],
         description: ["This field may not be null."],
       });
+      const dict = await post("/api/dcim/sites/", { name: uniq("Site"), status: { value: "active", label: "Active" } });
+      expect(dict.body).to.deep.equal({ status: ['Value must be passed directly (e.g. "foo": 123); do not use a dictionary or list.'] });
       const blank = await post("/api/dcim/sites/", { name: "", status: "active" });
       expect(blank.body).to.deep.equal({ name: ["This field may not be blank."] });
       expect(await rows("dcim_site")).to.equal(before);

@@ -55,6 +55,21 @@ describe("inventory e2e: versioning and headers", () => {
     expect(root.headers.get("api-version")).to.equal("1.3");
   });
 
+  it("an empty version (query or header) counts as none: the default", async () => {
+    const q = await get("/api/dcim/sites/?api_version=&limit=1");
+    expect(q.status).to.equal(200);
+    expect(q.headers.get("api-version")).to.equal("1.2");
+    const h = await get("/api/dcim/sites/?limit=1", { headers: { Accept: "application/json; version=" } });
+    expect(h.status).to.equal(200);
+    expect(h.headers.get("api-version")).to.equal("1.2");
+  });
+
+  it("other Accept parameters and q-weighted alternatives are fine", async () => {
+    const res = await get("/api/dcim/sites/?limit=1", { headers: { Accept: "application/xml, application/json; version=1.3; indent=4; q=0.5" } });
+    expect(res.status).to.equal(200);
+    expect(res.headers.get("api-version")).to.equal("1.3");
+  });
+
   it("an unsupported version in the Accept header → 406 without API-Version", async () => {
     const res = await get("/api/dcim/sites/", { headers: { Accept: "application/json; version=9.9" } });
     expect(res.status).to.equal(406);
