@@ -29,6 +29,7 @@ const SCALAR_TYPES = new Set([
   "uuid", "string", "text", "integer", "float", "boolean", "date", "datetime", "json", "cidr", "ip", "password",
 ]);
 const STRINGISH = new Set(["string", "text"]);
+const OPERATIONS = new Set(["list", "retrieve", "create", "update", "delete"]);
 
 export function validate(loaded: LoadedApi): Diagnostic[] {
   const out: Diagnostic[] = [];
@@ -113,7 +114,7 @@ export function validate(loaded: LoadedApi): Diagnostic[] {
         err(file, `"${name}" is provided by the API itself and cannot be declared`, m.name, name);
       }
       if (features.includes("tree") && name === "parent") err(file, `"parent" is added by the "tree" feature`, m.name, name);
-      checkField(file, m, name, f, { err, checkRef, resolve, versions, fields });
+      checkField(file, m, name, f, { err, checkRef, resolve, versions, fields, users: api.auth?.users });
     }
     if (features.includes("ownedByRequester") && !Object.values(fields).some((f) => f.kind === "fk" && f.fromRequestUser)) {
       err(file, `feature "ownedByRequester" needs a foreign key with fromRequestUser`, m.name);
@@ -136,6 +137,9 @@ export function validate(loaded: LoadedApi): Diagnostic[] {
       for (const n of m[list] ?? []) if (!has(n)) err(file, `${list} names unknown field "${n}"`, m.name);
     }
     if (m.naturalKey && !(m.naturalKey in fields)) err(file, `naturalKey names unknown field "${m.naturalKey}"`, m.name);
+    // Foreign-key filters look objects up by the natural key: it must find at most one.
+    else if (m.naturalKey && !fields[m.naturalKey].unique) err(file, `naturalKey field "${m.naturalKey}" must be unique`, m.name, m.naturalKey);
+    for (const op of m.operations ?? []) if (!OPERATIONS.has(op)) err(file, `unknown operation "${op}" (known: ${[...OPERATIONS].join(", ")})`, m.name);
     for (const q of m.filters?.q ?? []) {
       const f = fields[q];
       if (!f) err(file, `filters.q names unknown field "${q}"`, m.name);
@@ -146,6 +150,8 @@ export function validate(loaded: LoadedApi): Diagnostic[] {
       if (!f) err(file, `filter "${param}" names unknown field "${x.field}"`, m.name);
       else if (!(f.kind === "scalar" && (f.type === "cidr" || f.type === "ip"))) err(file, `filter "${param}": lookup "${x.lookup}" needs a cidr or ip field`, m.name);
       if (!NETWORK_LOOKUPS.has(x.lookup)) err(file, `filter "${param}": unknown lookup "${x.lookup}"`, m.name);
+      // A field's own filter takes its name; an extra filter of that name would never be reached.
+      if (has(param) || param === "q") err(file, `filter "${param}" has the name of a filter the API already makes`, m.name);
     }
     for (const group of m.uniqueTogether ?? []) {
       for (const n of group) if (!has(n)) err(file, `uniqueTogether names unknown field "${n}"`, m.name);
@@ -160,6 +166,8 @@ interface FieldCtx {
   resolve: (target: string) => { spec: ModelSpec; file: string } | undefined;
   versions: string[];
   fields: Record<string, FieldSpec>;
+  /** The API's auth.users model reference, if any. */
+  users?: string;
 }
 
 function checkField(file: string, m: ModelSpec, name: string, f: FieldSpec, ctx: FieldCtx): void {
@@ -194,11 +202,15 @@ function checkField(file: string, m: ModelSpec, name: string, f: FieldSpec, ctx:
       const pointsHere = fk?.kind === "fk" && fk.target === `${m.app}.${m.name}`;
       const treeParent = parts[2] === "parent" && target.spec.features?.includes("tree") && target.spec === m;
       if (!pointsHere && !treeParent) err(file, `count "of" field "${f.of}" is not a foreign key to ${m.app}.${m.name}`, m.name, name);
+      // Descendants are found through this model's own parent links.
+      if (f.descendants && !m.features?.includes("tree")) err(file, `count "descendants" needs the "tree" feature on ${m.name}`, m.name, name);
       break;
     }
     case "fk":
     case "m2m":
       ctx.checkRef(file, m.name, name, f.target);
+      // The requester is a user: the column holds the authenticated user's id.
+      if (f.kind === "fk" && f.fromRequestUser && f.target !== ctx.users) err(file, `fromRequestUser needs a foreign key to the auth.users model${ctx.users ? ` ${ctx.users}` : " (none is set)"}`, m.name, name);
       break;
     default:
       err(file, `unknown field kind "${(f as { kind: string }).kind}"`, m.name, name);
