@@ -60,7 +60,8 @@ function writeSchema(f: FieldDescriptor): Schema {
       const s = scalarSchema(f);
       return nullable(f.type === "json" ? {} : s, f.nullable);
     }
-    case "choice": return nullable({ enum: f.choices!.map(([v]) => v) }, f.nullable || f.blank === true);
+    // A blank-allowing choice takes "" as well as null (Nautobot's ChoiceField with allow_blank).
+    case "choice": return nullable({ enum: [...f.choices!.map(([v]) => v), ...(f.blank ? [""] : [])] }, f.nullable || f.blank === true);
     case "fk": return nullable(RELATED_WRITE, f.nullable || !f.required);
     case "m2m": case "tags": return { type: "array", items: RELATED_WRITE };
     case "customFields": return { type: "object", additionalProperties: {} };

@@ -139,5 +139,16 @@ describe("inventory e2e: CRUD", () => {
     const v6 = await post("/api/ipam/ip-addresses/", { address: "2001:db8:242::1/64", status: "dhcp", role: "vip" });
     expect(v6.body.family).to.deep.equal({ value: 6, label: "IPv6" });
     expect(v6.body.role).to.deep.equal({ value: "vip", label: "VIP" });
+    // A blank-allowing choice takes "" and null alike, and reads back as null.
+    for (const role of ["", null]) {
+      const cleared = await patch(`/api/ipam/ip-addresses/${v6.body.id}/`, { role });
+      expect(cleared.status).to.equal(200);
+      expect(cleared.body.role).to.equal(null);
+      await patch(`/api/ipam/ip-addresses/${v6.body.id}/`, { role: "vip" });
+    }
+    const bad = await patch(`/api/ipam/ip-addresses/${v6.body.id}/`, { role: "boss" });
+    expect(bad.body).to.deep.equal({ role: ["boss is not a valid choice."] });
+    const blankStatus = await post("/api/ipam/ip-addresses/", { address: "10.242.0.2/24", status: "" });
+    expect(blankStatus.body).to.deep.equal({ status: [" is not a valid choice."] });
   });
 });
