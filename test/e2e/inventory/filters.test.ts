@@ -174,6 +174,10 @@ describe("inventory e2e: filters", () => {
     expect(res.status).to.equal(404);
     expect(res.body).to.deep.equal({ detail: "Not found." });
     expect((await get(`/api/dcim/sites/${B.id}/?status=planned`)).status).to.equal(200);
+    const write = await patch(`/api/dcim/sites/${B.id}/?status=active`, { facility: "filtered" });
+    expect(write.status).to.equal(404);
+    expect((await del(`/api/dcim/sites/${B.id}/?status=active`)).status).to.equal(404);
+    expect(await row("dcim_site", B.id)).to.include({ facility: "dc-south" });
   });
 
   it("invalid values → 400 naming the parameter, never 5xx", async () => {
