@@ -101,13 +101,17 @@ export function diffSchemas(before: Schema, after: Schema): { statements: string
     for (const u of names(t.uniques)) {
       if (JSON.stringify(old.uniques[u]) !== JSON.stringify(t.uniques[u])) {
         statements.push(`ALTER TABLE ${q(name)} ADD CONSTRAINT ${q(u)} UNIQUE (${t.uniques[u].map(q).join(", ")});`);
+        summary.push(`unique_${name}`);
       }
     }
     for (const i of names(old.indexes)) {
       if (JSON.stringify(old.indexes[i]) !== JSON.stringify(t.indexes[i])) statements.push(`DROP INDEX IF EXISTS ${q(i)};`);
     }
     for (const i of names(t.indexes)) {
-      if (JSON.stringify(old.indexes[i]) !== JSON.stringify(t.indexes[i])) statements.push(indexSql(name, i, t.indexes[i]));
+      if (JSON.stringify(old.indexes[i]) !== JSON.stringify(t.indexes[i])) {
+        statements.push(indexSql(name, i, t.indexes[i]));
+        summary.push(`index_${name}`);
+      }
     }
   }
   for (const name of names(before.tables)) {

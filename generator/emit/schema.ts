@@ -117,7 +117,10 @@ function modelTable(m: IrModel, tables: Map<string, string>, key = "uuid"): Tabl
     const cols = group.map((n) => m.fields.find((f) => f.name === n)!.column!);
     t.uniques[constraintName(m.table, `${cols.join("_")}_uniq`)] = cols;
   }
-  const orderCols = m.ordering.map((o) => m.fields.find((f) => f.name === o.field)?.column).filter(Boolean) as string[];
+  // The index must match the runtime's ORDER BY exactly (direction, and NULLS FIRST on
+  // foreign keys), or every page of a list sorts the whole table.
+  const ordered = m.ordering.map((o) => ({ o, f: m.fields.find((f) => f.name === o.field) })).filter((x) => x.f?.column);
+  const orderCols = ordered.map(({ o, f }) => `${f!.column}${o.desc ? " DESC" : ""}${f!.kind === "fk" ? " NULLS FIRST" : ""}`);
   if (orderCols.length && !(orderCols.length === 1 && Object.values(t.uniques).some((u) => u.length === 1 && u[0] === orderCols[0]))) {
     t.indexes[constraintName(m.table, "ordering_idx")] = { using: "btree", columns: [...orderCols, "id"] };
   }
