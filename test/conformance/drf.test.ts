@@ -107,6 +107,20 @@ function conformance(api: ApiDescriptor, version: string): void {
   const detailTemplate = (m: ModelDescriptor) => `${listPath(m)}{id}/`;
   const templateOf = (path: string) => path.split("?")[0].replace(/\/[0-9a-f-]{36}\/$/, "/{id}/");
 
+  /** The display string the descriptor's template gives for an object, or undefined when a part is not in the reply. */
+  function expectedDisplay(m: ModelDescriptor, o: Json): string | undefined {
+    let out = "";
+    for (const part of m.display) {
+      if ("text" in part) { out += part.text; continue; }
+      let value: unknown = o;
+      for (const name of part.path) value = value !== null && typeof value === "object" ? (value as Json)[name] : undefined;
+      if (value !== null && typeof value === "object" && "label" in value) value = (value as Json).label;
+      if (typeof value !== "string" && typeof value !== "number") return undefined;
+      out += part.last ? String(value).slice(-part.last) : String(value);
+    }
+    return out;
+  }
+
   /** Related objects inside a reply use the target's nested form; tags and m2m lists too. */
   function expectNestedShapes(m: ModelDescriptor, o: Json): void {
     for (const f of m.fields) {
@@ -332,6 +346,9 @@ function conformance(api: ApiDescriptor, version: string): void {
             for (const o of full.body.results) {
               expect(Object.keys(o).sort()).to.deep.equal(readable(m));
               expectNestedShapes(m, o);
+              expect(new URL(o.url).pathname).to.equal(`${list}${o.id}/`);
+              const display = expectedDisplay(m, o);
+              if (display !== undefined) expect(o.display, `display of ${o.url}`).to.equal(display);
             }
             const brief = await req("get", `${list}?brief=1`);
             expect(brief.status).to.equal(200);

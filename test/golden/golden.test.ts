@@ -107,7 +107,7 @@ describe("golden: generator output and diagnostics", function () {
 
   it("adds exactly one migration when a model and a field are added", () => {
     const files = [...outputs.get("migration-add")!.files!.keys()].filter((p) => p.includes("/migrations/"));
-    expect(files).to.deep.equal(["shop/migrations/0001_initial.sql", "shop/migrations/0002_add_store_product_supplier_id_add_store_product_weight_create_store_supplier.sql"]);
+    expect(files).to.deep.equal(["shop/migrations/0001_initial.sql", "shop/migrations/0002_add_store_product_supplier_id_add_store_product_weight_and_more.sql"]);
   });
 
   it("adds no migration when the schema did not change", () => {
