@@ -80,6 +80,10 @@ function buildModel(api: ApiSpec, m: ModelSpec, file: string, byRef: Map<string,
   if (features.has("customFields")) fields.push({ ...base("custom_fields", {}), kind: "customFields", column: "custom_field_data" });
 
   const naturalKey = m.naturalKey ?? ("slug" in m.fields ? "slug" : undefined);
+  // Embedded in another object, the nested form carries no counts: DRF drops an annotated
+  // field the related instance lacks, and the seed's nested shapes show none. The top-level
+  // brief form keeps them (the brief list defaults to the spec's nested list).
+  const counts = new Set(fields.filter((f) => f.kind === "count").map((f) => f.name));
   return {
     file,
     key,
@@ -99,7 +103,7 @@ function buildModel(api: ApiSpec, m: ModelSpec, file: string, byRef: Map<string,
       ownedByRequester: features.has("ownedByRequester"),
     },
     fields,
-    nested: ["id", "url", "display", ...m.nested.filter((n) => !["id", "url", "display"].includes(n))],
+    nested: ["id", "url", "display", ...m.nested.filter((n) => !["id", "url", "display"].includes(n) && !counts.has(n))],
     brief: ["id", "url", "display", ...(m.brief ?? m.nested).filter((n) => !["id", "url", "display"].includes(n))],
     ...(naturalKey ? { naturalKey } : {}),
     filters: buildFilters(m, fields),

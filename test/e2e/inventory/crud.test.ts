@@ -44,11 +44,19 @@ describe("inventory e2e: CRUD", () => {
     const region = await post("/api/dcim/regions/", { name: uniq("Region") });
     const site = await post("/api/dcim/sites/", { name: uniq("Site"), status: "planned", region: region.body.id });
     expect(site.status).to.equal(201);
-    expect(site.body.region).to.include({ id: region.body.id, url: region.body.url, name: region.body.name, slug: region.body.slug, display: region.body.name });
+    // Embedded objects carry the seed's nested fields, without counts.
+    expect(site.body.region).to.deep.equal({ id: region.body.id, url: region.body.url, display: region.body.name, name: region.body.name, slug: region.body.slug, _depth: 0 });
     const prefix = await post("/api/ipam/prefixes/", { prefix: "10.240.0.0/16", status: "active", site: site.body.id });
     expect(prefix.status).to.equal(201);
     expect(prefix.body.family).to.deep.equal({ value: 4, label: "IPv4" });
     expect(prefix.body.site).to.deep.equal({ id: site.body.id, url: site.body.url, display: site.body.name, name: site.body.name, slug: site.body.slug });
+    const vrf = await post("/api/ipam/vrfs/", { name: uniq("VRF"), rd: `64999:${process.pid}` });
+    const role = await post("/api/ipam/roles/", { name: uniq("Role") });
+    const p2 = await patch(`/api/ipam/prefixes/${prefix.body.id}/`, { vrf: vrf.body.id, role: { slug: role.body.slug } });
+    expect(p2.body.vrf).to.deep.equal({ id: vrf.body.id, url: vrf.body.url, display: vrf.body.name, name: vrf.body.name, rd: vrf.body.rd });
+    expect(p2.body.role).to.deep.equal({ id: role.body.id, url: role.body.url, display: role.body.name, name: role.body.name, slug: role.body.slug });
+    // A top-level brief form keeps its counts.
+    expect((await get(`/api/ipam/vrfs/${vrf.body.id}/?brief=1`)).body.prefix_count).to.equal(1);
   });
 
   it("unknown or malformed id on a detail route → 404 {detail}", async () => {

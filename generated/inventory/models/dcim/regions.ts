@@ -127,7 +127,7 @@ export const dcim_Region: ModelDescriptor = {
         column: "custom_field_data",
       },
     ],
-    nested: ["id", "url", "display", "name", "slug", "site_count", "_depth"],
+    nested: ["id", "url", "display", "name", "slug", "_depth"],
     brief: ["id", "url", "display", "name", "slug", "site_count", "_depth"],
     naturalKey: "slug",
     filters: [

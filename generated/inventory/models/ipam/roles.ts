@@ -129,7 +129,7 @@ export const ipam_Role: ModelDescriptor = {
         column: "custom_field_data",
       },
     ],
-    nested: ["id", "url", "display", "name", "slug", "prefix_count"],
+    nested: ["id", "url", "display", "name", "slug"],
     brief: ["id", "url", "display", "name", "slug", "prefix_count"],
     naturalKey: "slug",
     filters: [

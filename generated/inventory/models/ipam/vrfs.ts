@@ -155,7 +155,7 @@ export const ipam_VRF: ModelDescriptor = {
         column: "custom_field_data",
       },
     ],
-    nested: ["id", "url", "display", "name", "rd", "prefix_count"],
+    nested: ["id", "url", "display", "name", "rd"],
     brief: ["id", "url", "display", "name", "rd", "prefix_count"],
     naturalKey: "rd",
     filters: [
