@@ -410,6 +410,38 @@ function conformance(api: ApiDescriptor, version: string): void {
           });
         }
 
+        it("answers without a token, with a read-only token and on missing objects as documented", async () => {
+          const server = await startTestServer();
+          const allowList = [...(ops.has("list") ? ["GET"] : []), ...(ops.has("create") ? ["POST"] : []),
+            ...(ops.has("update") ? ["PUT", "PATCH"] : []), ...(ops.has("delete") ? ["DELETE"] : []), "HEAD", "OPTIONS"];
+          if (ops.has("list")) {
+            const anonymous = await call("GET", list, { headers, token: null });
+            expect(anonymous.status).to.equal(403);
+            contract.check("get", list, anonymous);
+            expect(anonymous.headers.get("allow")).to.equal(allowList.join(", "));
+          }
+          if (ops.has("create")) {
+            const reader = await server.user(`conf-ro-${uniq()}`, { writeEnabled: false });
+            const refused = await call("POST", list, { headers, token: reader.key, body: await payload(m) });
+            expect(refused.status).to.equal(403);
+            contract.check("post", list, refused);
+          }
+          const missing = at(randomUUID());
+          if (ops.has("update")) {
+            const put = await req("put", missing, await payload(m));
+            expect(put.status).to.equal(404);
+            contract.check("put", detail, put);
+            const patch = await req("patch", missing, {});
+            expect(patch.status).to.equal(404);
+            contract.check("patch", detail, patch);
+          }
+          if (ops.has("delete")) {
+            const gone = await req("delete", missing);
+            expect(gone.status).to.equal(404);
+            contract.check("delete", detail, gone);
+          }
+        });
+
         if (ops.has("retrieve")) {
           it("retrieves in full and brief forms", async () => {
             const id = (created ?? (await existing(m))).id;
