@@ -11,7 +11,10 @@ export default model("Token", {
     user: ref.fk("users.User", { fromRequestUser: true, onDelete: "cascade", readOnly: true }),
     created: field.datetime({ readOnly: true, default: "now" }),
     expires: field.datetime({ nullable: true }),
-    key: field.string({ unique: true, minLength: 40, maxLength: 40, randomHex: 40 }),
+    key: field.string({
+      unique: true, minLength: 40, maxLength: 40, randomHex: 40,
+      pattern: { regex: "^[0-9a-f]{40}$", message: "Token keys are 40 hexadecimal characters (0-9, a-f)." },
+    }),
     write_enabled: field.boolean({ default: true }),
     description: field.string({ maxLength: 200 }),
   },

@@ -91,7 +91,17 @@ describe("inventory e2e: authentication and tokens", () => {
     expect((await row("users_token", res.body.id))?.user_id).to.equal(admin.id);
     const short = await post("/api/users/tokens/", { key: "abc" });
     expect(short.status).to.equal(400);
-    expect(short.body).to.deep.equal({ key: ["Ensure this field has at least 40 characters."] });
+    expect(short.body.key).to.include("Ensure this field has at least 40 characters.");
+    const before = await rows("users_token");
+    const notHex = await post("/api/users/tokens/", { key: "g".repeat(40) });
+    expect(notHex.status).to.equal(400);
+    expect(notHex.body).to.deep.equal({ key: ["Token keys are 40 hexadecimal characters (0-9, a-f)."] });
+    expect(await rows("users_token")).to.equal(before);
+    const key = `${process.pid.toString(16)}`.padEnd(40, "c");
+    const own = await post("/api/users/tokens/", { key });
+    expect(own.status).to.equal(201);
+    expect(own.body.key).to.equal(key);
+    expect((await get("/api/dcim/sites/?limit=1", { token: key })).status).to.equal(200);
   });
 
   it("a read-only token can read but every write is 403 and changes nothing", async () => {

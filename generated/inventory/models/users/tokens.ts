@@ -83,6 +83,7 @@ export const users_Token: ModelDescriptor = {
         column: "key",
         maxLength: 40,
         minLength: 40,
+        pattern: { regex: "^[0-9a-f]{40}$", message: "Token keys are 40 hexadecimal characters (0-9, a-f)." },
         default: { randomHex: 40 },
         blank: true,
       },
