@@ -90,7 +90,13 @@ describe("golden: generator output and diagnostics", function () {
     for (const name of cases) {
       const errors = outputs.get(name)?.errors;
       if (!errors) continue;
-      for (const line of errors.trimEnd().split("\n")) expect(line, `${name}: ${line}`).to.match(/^spec\/[a-z0-9-]+\/[\w./-]+\.ts: /);
+      for (const line of errors.trimEnd().split("\n")) {
+        expect(line, `${name}: ${line}`).to.match(/^spec\/[a-z0-9-]+\/[\w./-]+\.ts: /);
+        // A model file's diagnostics name the model, unless the file holds no model at all.
+        if (!/\/api\.ts: /.test(line) && !/: (default export must be|has no default export|cannot be loaded)/.test(line)) {
+          expect(line, `${name}: ${line}`).to.match(/\.ts: model [A-Za-z_]+(, field [A-Za-z_]+)?: /);
+        }
+      }
     }
   });
 
