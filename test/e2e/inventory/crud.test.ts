@@ -95,6 +95,19 @@ describe("inventory e2e: CRUD", () => {
     expect(stored).to.include({ facility: "F9", description: "keep", name, status: "active" });
   });
 
+  it("GET → modify → PUT round-trips: read-only keys are ignored, unknown keys refused", async () => {
+    const site = await post("/api/dcim/sites/", { name: uniq("Site"), status: "active", facility: "F1" });
+    const fetched = (await get(`/api/dcim/sites/${site.body.id}/`)).body;
+    const res = await put(`/api/dcim/sites/${site.body.id}/`, { ...fetched, status: "staging", region: null, tenant: null });
+    expect(res.status).to.equal(200);
+    expect(res.body.status.value).to.equal("staging");
+    expect(res.body.id).to.equal(site.body.id);
+    const unknown = await patch(`/api/dcim/sites/${site.body.id}/`, { facility: "F2", colour: "red" });
+    expect(unknown.status).to.equal(400);
+    expect(unknown.body).to.deep.equal({ colour: ["Unknown field."] });
+    expect(await row("dcim_site", site.body.id)).to.include({ facility: "F1", status: "staging" });
+  });
+
   it("DELETE → 204 with no body, and the row is gone", async () => {
     const tag = await post("/api/extras/tags/", { name: uniq("Tag") });
     const res = await del(`/api/extras/tags/${tag.body.id}/`);
