@@ -94,7 +94,7 @@ describe("golden: generator output and diagnostics", function () {
         expect(line, `${name}: ${line}`).to.match(/^spec\/[a-z0-9-]+\/[\w./-]+\.ts: /);
         // A model file's diagnostics name the model, unless the file holds no model at all.
         if (!/\/api\.ts: /.test(line) && !/: (default export must be|has no default export|cannot be loaded)/.test(line)) {
-          expect(line, `${name}: ${line}`).to.match(/\.ts: model [A-Za-z_]+(, field [A-Za-z_]+)?: /);
+          expect(line, `${name}: ${line}`).to.match(/\.ts: model [A-Za-z0-9_]+(, field [A-Za-z0-9_]+)?: /);
         }
       }
     }
