@@ -8,13 +8,16 @@ export interface PageSettings {
   maxLimit: number | null;
 }
 
+/** Digits read as a number no larger than the database's LIMIT/OFFSET (bigint) and links can print. */
+const bounded = (digits: string): number => Math.min(Number(digits), Number.MAX_SAFE_INTEGER);
+
 export function pageParams(limitRaw: string | undefined, offsetRaw: string | undefined, s: PageSettings): { limit: number | null; offset: number } {
-  const parsed = limitRaw !== undefined && /^-?\d+$/.test(limitRaw.trim()) ? Number(limitRaw) : NaN;
+  const parsed = limitRaw !== undefined && /^-?\d+$/.test(limitRaw.trim()) ? bounded(limitRaw) : NaN;
   let limit: number | null;
   if (!Number.isFinite(parsed) || parsed < 0) limit = s.defaultLimit;
   else if (s.maxLimit) limit = parsed === 0 ? s.maxLimit : Math.min(parsed, s.maxLimit);
   else limit = parsed === 0 ? null : parsed;
-  const off = offsetRaw !== undefined && /^\d+$/.test(offsetRaw.trim()) ? Number(offsetRaw) : 0;
+  const off = offsetRaw !== undefined && /^\d+$/.test(offsetRaw.trim()) ? bounded(offsetRaw) : 0;
   return { limit, offset: off };
 }
 

@@ -81,6 +81,21 @@ describe("inventory e2e: pagination", () => {
     expect(res.body.next).to.equal(null);
   });
 
+  it("absurd offsets and limits are bounded, never a database error", async () => {
+    for (const q of ["offset=9223372036854775808", "offset=1000000000000000000000000000000", "limit=99999999999999999999999"]) {
+      const res = await get(`/api/extras/tags/?description=${description}&${q}`);
+      expect(res.status, q).to.equal(200);
+      expect(res.body.count).to.equal(total);
+      if (res.body.previous) expect(res.body.previous, q).to.match(/offset=\d+$/);
+    }
+  });
+
+  it("a bad offset counts as 0", async () => {
+    const res = await get(`/api/extras/tags/?description=${description}&offset=abc&limit=5`);
+    expect(res.body.results[0].name).to.equal(`${description}-0000`);
+    expect(res.body.previous).to.equal(null);
+  });
+
   it("the last page has no next", async () => {
     const res = await get(`/api/extras/tags/?description=${description}&limit=100&offset=1000`);
     expect(res.body.results).to.have.length(5);
