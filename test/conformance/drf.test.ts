@@ -570,6 +570,42 @@ function conformance(api: ApiDescriptor, version: string): void {
           });
         }
 
+        if (ops.has("update") && ops.has("create")) {
+          it("takes null exactly where a field is nullable, as the document says", async () => {
+            expect(created, "create failed").to.be.an("object");
+            const problems: string[] = [];
+            for (const f of writable(m).filter((x) => x.kind === "scalar" || x.kind === "choice" || x.kind === "fk")) {
+              const reply = await call("PATCH", at(created!.id), { headers, body: { [f.name]: null } });
+              const documented = contract.acceptsBody("patch", detail, { [f.name]: null });
+              if (f.nullable) {
+                if (reply.status !== 200 || (!f.writeOnly && reply.body[f.name] !== null)) problems.push(`${f.name}=null → ${reply.status} ${reply.text.slice(0, 200)}`);
+                if (!documented) problems.push(`${f.name}=null: the server takes it, the document refuses it`);
+              } else if (reply.status === 200) {
+                // Accepted although not nullable: only right when the document allows it too (blank choices).
+                if (!documented) problems.push(`${f.name}=null → 200 though the field is not nullable and the document refuses null`);
+              } else {
+                if (reply.status !== 400 || !reply.body?.[f.name]) problems.push(`${f.name}=null → ${reply.status} ${reply.text.slice(0, 200)}`);
+                if (documented) problems.push(`${f.name}=null: the server refuses it, the document allows it`);
+              }
+            }
+            expect(problems, problems.join("\n")).to.deep.equal([]);
+          });
+
+          it("refuses a duplicate of a unique field with 400 naming it", async () => {
+            expect(created, "create failed").to.be.an("object");
+            const unique = writable(m).filter((f) => f.kind === "scalar" && f.unique && !f.writeOnly);
+            const problems: string[] = [];
+            const current = (await req("get", at(created!.id))).body;
+            for (const f of unique) {
+              if (current[f.name] === null || current[f.name] === "") continue;
+              const reply = await call("POST", list, { headers, body: { ...(await payload(m)), [f.name]: current[f.name] } });
+              if (reply.status !== 400 || !reply.body?.[f.name]) problems.push(`${f.name}=${JSON.stringify(current[f.name])} → ${reply.status} ${reply.text.slice(0, 200)}`);
+              else contract.check("post", list, reply);
+            }
+            expect(problems, problems.join("\n")).to.deep.equal([]);
+          });
+        }
+
         if (m.features.ownedByRequester && ops.has("create")) {
           it("hides the requester's objects from other users", async () => {
             expect(created, "create failed").to.be.an("object");
