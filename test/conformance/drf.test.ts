@@ -228,6 +228,20 @@ function conformance(api: ApiDescriptor, version: string): void {
     }
   }
 
+  /** DRF's OPTIONS `type` for a field (reference inventory.md, "Field info"): its serializer field class. */
+  function optionsType(f: FieldDescriptor): string {
+    switch (f.kind) {
+      case "id": return "string";
+      case "count": case "depth": return "integer";
+      case "fk": return "nested object";
+      case "scalar":
+        if (f.format === "email") return "email";
+        if (f.format === "url") return "url";
+        return ({ integer: "integer", float: "float", boolean: "boolean", date: "date", datetime: "datetime", json: "field" } as Record<string, string>)[f.type!] ?? "string";
+      default: return "field";
+    }
+  }
+
   /** A value of the wrong type or out of bounds for a writable field, or undefined when every value fits. */
   function invalidValue(f: FieldDescriptor): unknown {
     if (f.kind === "choice") return "no-such-choice";
@@ -470,10 +484,16 @@ function conformance(api: ApiDescriptor, version: string): void {
           if (!ops.has("create")) return;
           const post = reply.body.actions?.POST;
           expect(post, "actions.POST").to.be.an("object");
-          for (const f of writable(m)) {
-            expect(post, f.name).to.have.property(f.name);
-            if (f.kind === "choice") {
-              expect(post[f.name].choices).to.deep.equal(f.choices!.map(([value, display]) => ({ value, display })));
+          expect(Object.keys(post).sort()).to.deep.equal(m.fields.filter(inVersion).map((f) => f.name).sort());
+          for (const f of m.fields.filter(inVersion)) {
+            const info = post[f.name];
+            expect([info.type, info.required, info.read_only, info.label], f.name).to.deep.equal([optionsType(f), f.required, f.readOnly, f.label]);
+            if (f.kind === "choice" && !f.readOnly) {
+              expect(info.choices).to.deep.equal(f.choices!.map(([value, display]) => ({ value, display })));
+            } else expect(info, f.name).to.not.have.property("choices");
+            if (f.kind === "fk") {
+              const target = byKey.get(f.target!)!;
+              expect(Object.keys(info.children).sort(), `${f.name} children`).to.deep.equal(shape(target, target.nested));
             }
           }
         });
@@ -589,6 +609,23 @@ function conformance(api: ApiDescriptor, version: string): void {
               }
             }
             expect(problems, problems.join("\n")).to.deep.equal([]);
+          });
+
+          // Where DRF ignores unknown keys, this project refuses them (README, "Decisions").
+          it("refuses unknown keys in a write body and ignores read-only ones", async () => {
+            expect(created, "create failed").to.be.an("object");
+            const unknown = await req("patch", at(created!.id), { no_such_field: 1 });
+            expect([unknown.status, unknown.body]).to.deep.equal([400, { no_such_field: ["Unknown field."] }]);
+            contract.check("patch", detail, unknown);
+            expect(contract.acceptsBody("patch", detail, { no_such_field: 1 }), "the document allows an unknown key").to.equal(false);
+            const before = (await req("get", at(created!.id))).body;
+            const ignored: Json = {};
+            for (const f of m.fields) if (f.readOnly && inVersion(f)) ignored[f.name] = f.kind === "id" ? randomUUID() : "ignored";
+            const reply = await req("patch", at(created!.id), ignored);
+            expect(reply.status, reply.text).to.equal(200);
+            for (const f of m.fields.filter((x) => x.readOnly && inVersion(x) && x.name !== "last_updated")) {
+              expect(reply.body[f.name], f.name).to.deep.equal(before[f.name]);
+            }
           });
 
           it("refuses a duplicate of a unique field with 400 naming it", async () => {

@@ -89,17 +89,23 @@ function modelComponents(api: IrApi, m: IrModel, version: string): Record<string
   const nested = readable(m, version, versions, m.nested);
   const brief = readable(m, version, versions, m.brief);
   const writes = writable(m, version, versions);
+  // The server refuses unknown keys but ignores read-only ones: both are described.
+  const writeProperties = Object.fromEntries(m.fields.filter((f) => inVersion(f, version, versions)).flatMap((f): Array<[string, Schema]> =>
+    writes.includes(f) ? [[f.name, describe(writeSchema(f), f)]]
+      : f.readOnly ? [[f.name, { readOnly: true, description: "Read-only: ignored when sent." }]] : []));
   const out: Record<string, Schema> = {
     [componentName.full(m.name)]: objectSchema(full.map((f) => [f.name, describe(readSchema(api, m, f, false), f)]), full.map((f) => f.name), { description: m.description }),
     [componentName.nested(m.name)]: objectSchema(nested.map((f) => [f.name, readSchema(api, m, f, true)]), nested.map((f) => f.name)),
     [componentName.writable(m.name)]: {
       type: "object",
-      properties: Object.fromEntries(writes.map((f) => [f.name, describe(writeSchema(f), f)])),
+      properties: writeProperties,
       required: writes.filter((f) => f.required).map((f) => f.name),
+      additionalProperties: false,
     },
     [componentName.patched(m.name)]: {
       type: "object",
-      properties: Object.fromEntries(writes.map((f) => [f.name, describe(writeSchema(f), f)])),
+      properties: writeProperties,
+      additionalProperties: false,
     },
     [componentName.paginated(m.name)]: objectSchema([
       ["count", { type: "integer" }],
