@@ -390,6 +390,20 @@ function conformance(api: ApiDescriptor, version: string): void {
             expect(second.body.previous).to.equal(`${next.origin}${next.pathname}?brief=1&limit=1`);
           });
 
+          it("limit=0 gives the maximum page, an offset past the end an empty page, empty brief the full form", async () => {
+            const max = Number(api.settings.MAX_PAGE_SIZE ?? 0);
+            const all = await req("get", `${list}?limit=0`);
+            contract.check("get", list, all);
+            if (max) expect(all.body.results).to.have.length(Math.min(all.body.count, max));
+            else expect([all.body.results.length, all.body.next, all.body.previous]).to.deep.equal([all.body.count, null, null]);
+            const past = await req("get", `${list}?limit=5&offset=${all.body.count + 5}`);
+            expect([past.status, past.body.results, past.body.next]).to.deep.equal([200, [], null]);
+            expect(past.body.previous).to.be.a("string");
+            contract.check("get", list, past);
+            const emptyBrief = await req("get", `${list}?brief=&limit=1`);
+            for (const o of emptyBrief.body.results) expect(Object.keys(o).sort()).to.deep.equal(readable(m));
+          });
+
           it("refuses an unknown filter with a documented 400", async () => {
             const reply = await req("get", `${list}?no_such_filter=1`);
             expect(reply.status).to.equal(400);
@@ -408,6 +422,10 @@ function conformance(api: ApiDescriptor, version: string): void {
               if (ok.status !== 200) problems.push(`${flt.param}=${good} → ${ok.status} ${ok.text.slice(0, 200)}`);
               else contract.check("get", list, ok);
               if (!contract.acceptsQuery(list, flt.param, good)) problems.push(`${flt.param}=${good}: the server takes it, the document refuses it`);
+              // Repeating a parameter ORs its values; "null" matches an unset nullable foreign key.
+              const extra = flt.kind === "fk" && !flt.idOnly && m.fields.find((f) => f.name === flt.field)?.nullable ? "null" : good;
+              const repeated = await call("GET", `${list}?${new URLSearchParams([[flt.param, good], [flt.param, extra]])}`, { headers });
+              if (repeated.status !== 200) problems.push(`${flt.param}=${good}&${flt.param}=${extra} → ${repeated.status} ${repeated.text.slice(0, 200)}`);
               for (const bad of badValues(flt)) {
                 if (typedInDocument(flt) && contract.acceptsQuery(list, flt.param, bad)) problems.push(`${flt.param}=${bad}: the server refuses it, the document allows it`);
                 const refused = await call("GET", `${list}?${new URLSearchParams({ [flt.param]: bad })}`, { headers });
