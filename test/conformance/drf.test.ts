@@ -646,6 +646,22 @@ function conformance(api: ApiDescriptor, version: string): void {
             }
           });
 
+          it("takes related objects as attribute dictionaries matching exactly one object", async () => {
+            expect(created, "create failed").to.be.an("object");
+            const problems: string[] = [];
+            for (const f of writable(m).filter((x) => x.kind === "fk")) {
+              const target = byKey.get(f.target!)!;
+              const other = await existing(target);
+              const key = target.naturalKey && other[target.naturalKey] ? target.naturalKey : "id";
+              const ok = await call("PATCH", at(created!.id), { headers, body: { [f.name]: { [key]: other[key] } } });
+              if (ok.status !== 200 || ok.body[f.name]?.id !== other.id) problems.push(`${f.name}={${key}: ${other[key]}} → ${ok.status} ${ok.text.slice(0, 200)}`);
+              const none = await call("PATCH", at(created!.id), { headers, body: { [f.name]: { [key]: key === "id" ? randomUUID() : "no-such-object" } } });
+              if (none.status !== 400 || !none.body?.[f.name]) problems.push(`${f.name}={${key}: <none>} → ${none.status} ${none.text.slice(0, 200)}`);
+              else contract.check("patch", detail, none);
+            }
+            expect(problems, problems.join("\n")).to.deep.equal([]);
+          });
+
           it("refuses a duplicate of a unique field with 400 naming it", async () => {
             expect(created, "create failed").to.be.an("object");
             const unique = writable(m).filter((f) => f.kind === "scalar" && f.unique && !f.writeOnly);
