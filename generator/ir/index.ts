@@ -229,6 +229,7 @@ function buildFilters(m: ModelSpec, fields: FieldDescriptor[]): FilterDescriptor
           add("created__gte", { kind: "date", field: "created", lookup: "gte" });
           add("created__lte", { kind: "date", field: "created", lookup: "lte" });
         } else if (f.name === "last_updated") {
+          add("last_updated", { kind: "datetime", field: "last_updated", lookup: "exact" });
           add("last_updated__gte", { kind: "datetime", field: "last_updated", lookup: "gte" });
           add("last_updated__lte", { kind: "datetime", field: "last_updated", lookup: "lte" });
         } else if (f.type === "string" || f.type === "text") withLookups(f.name, "string", STRING_LOOKUPS);

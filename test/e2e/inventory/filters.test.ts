@@ -139,10 +139,13 @@ describe("inventory e2e: filters", () => {
     expect(res.body.results.map((r: Obj) => r.id)).to.deep.equal([child.id]);
   });
 
-  it("created by date", async () => {
+  it("created by date, last_updated by date-time", async () => {
     const today = new Date().toISOString().slice(0, 10);
     expect(await sites(`created__gte=${today}`)).to.have.length(3);
+    expect(await sites(`created=${today}`)).to.have.length(3);
     expect(await sites("created__lte=2000-01-01")).to.deep.equal([]);
+    const stamp = (await patch(`/api/dcim/sites/${C.id}/`, { comments: "touched" })).body.last_updated;
+    expect(await sites(`last_updated=${stamp}`)).to.deep.equal([C.name]);
   });
 
   it("unknown parameters → 400 'Unknown filter field' (lists and details)", async () => {

@@ -211,6 +211,7 @@ export const ipam_VRF: ModelDescriptor = {
       { param: "created", kind: "date", field: "created", lookup: "exact" },
       { param: "created__gte", kind: "date", field: "created", lookup: "gte" },
       { param: "created__lte", kind: "date", field: "created", lookup: "lte" },
+      { param: "last_updated", kind: "datetime", field: "last_updated", lookup: "exact" },
       { param: "last_updated__gte", kind: "datetime", field: "last_updated", lookup: "gte" },
       { param: "last_updated__lte", kind: "datetime", field: "last_updated", lookup: "lte" },
       { param: "tag", kind: "tag", field: "tags", lookup: "exact" },
