@@ -28,6 +28,7 @@ export default model("Widget", {
     weird: { kind: "mystery" } as unknown as FieldSpec,
     name: field.string(),
     net: field.cidr(),
+    amount: field.integer(),
   },
   nested: ["ghost"],
   brief: ["phantom"],

@@ -7,7 +7,7 @@ export default model("Product", {
   ordering: ["name"],
   fields: {
     name: field.string({ required: true, unique: true, maxLength: 100 }),
-    price: field.integer({ min: 0 }),
+    price: field.integer({ min: 0, required: true }),
   },
   nested: ["name"],
 });

@@ -26,7 +26,7 @@ CREATE TABLE "core_item" (
   "network" cidr,
   "notes" text NOT NULL DEFAULT '',
   "quantity" integer NOT NULL DEFAULT 1,
-  "secret" text NOT NULL,
+  "secret" text,
   "seen" timestamptz,
   "serial" varchar(20) NOT NULL DEFAULT '',
   "weight" double precision,

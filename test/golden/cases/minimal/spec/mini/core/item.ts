@@ -23,7 +23,7 @@ export default model("Item", {
     network: field.cidr({ nullable: true }),
     address: field.ip({ nullable: true }),
     family: field.ipFamily({ from: "network" }),
-    secret: field.password({ writeOnly: true, maxLength: 64 }),
+    secret: field.password({ writeOnly: true, nullable: true, maxLength: 64 }),
     email: field.string({ maxLength: 100, format: "email", since: "1.1" }),
     kind: field.choice(ItemKind, { default: "small" }),
     group: ref.fk("core.Group", { required: true }),

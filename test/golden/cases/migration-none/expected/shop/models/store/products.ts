@@ -51,7 +51,7 @@ export const store_Product: ModelDescriptor = {
       {
         name: "price",
         label: "Price",
-        required: false,
+        required: true,
         nullable: false,
         readOnly: false,
         kind: "scalar",

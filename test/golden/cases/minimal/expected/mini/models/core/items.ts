@@ -171,7 +171,7 @@ export const core_Item: ModelDescriptor = {
         name: "secret",
         label: "Secret",
         required: false,
-        nullable: false,
+        nullable: true,
         readOnly: false,
         kind: "scalar",
         writeOnly: true,
