@@ -106,12 +106,13 @@ export class Store {
   }
 
   /** The objects with these ids, in the order given; missing ids are left out. */
-  async fetch(db: Db, m: ModelDescriptor, ids: string[], opts: ReadOptions): Promise<Array<Record<string, unknown>>> {
+  async fetch(db: Db, m: ModelDescriptor, ids: string[], opts: ReadOptions, where?: (qb: Knex.QueryBuilder) => void): Promise<Array<Record<string, unknown>>> {
     const valid = ids.filter(isUuid);
     if (!valid.length) return [];
     const plan = this.plans.get(m, opts.shape, opts.version);
     const qb = db(`${m.table} as t0`).select(db.raw(plan.select)).whereRaw("t0.id = ANY(?::uuid[])", [valid]);
     this.scope(m, qb, opts.userId);
+    where?.(qb);
     const rows: Array<Record<string, unknown>> = await qb;
     const byId = new Map(rows.map((r) => [String(r.id), plan.render(r, opts.ctx)]));
     return valid.map((id) => byId.get(id.toLowerCase()) ?? byId.get(id)).filter((x): x is Record<string, unknown> => !!x);

@@ -61,6 +61,11 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
   router.use(express.raw({ type: () => true, limit: config.bodyLimit }));
   router.use(async (req, res) => {
     let ctx: Ctx | undefined;
+    if (req.originalUrl.split("?")[0] === req.baseUrl) {
+      const qs = req.originalUrl.slice(req.baseUrl.length);
+      res.redirect(302, `${req.baseUrl}/${qs}`);
+      return;
+    }
     try {
       const params = queryParams(req);
       const { version, renderer } = negotiate(req.get("accept"), params.get("api_version")?.at(-1), params.get("format")?.at(-1), api.versions);
@@ -265,11 +270,14 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
     // 400, and an object the filters exclude is not found.
     const where = await whereFor(ctx, m);
     const id = rawId.toLowerCase();
-    if (!isUuid(id) || !(await store.existing(db, m, [id], ctx.identity?.userId, where)).length) throw notFound();
+    if (!isUuid(id)) throw notFound();
     if (method === "GET") {
-      const [obj] = await store.fetch(db, m, [id], readOpts(ctx, isBrief(ctx)));
+      // One statement: the read itself tells whether the object exists.
+      const [obj] = await store.fetch(db, m, [id], readOpts(ctx, isBrief(ctx)), where);
+      if (!obj) throw notFound();
       return send(ctx, 200, obj);
     }
+    if (!(await store.existing(db, m, [id], ctx.identity?.userId, where)).length) throw notFound();
     if (method === "DELETE") {
       await db.transaction((trx) => store.remove(trx, m, [id]));
       ctx.res.status(204).end();

@@ -11,8 +11,9 @@ export function negotiate(accept: string | undefined, queryVersion: string | und
   const types = parseAccept(accept);
   let renderer: Renderer = "json";
   let headerVersion: string | undefined;
+  // DRF answers an unknown `?format=` with 404; `openapi` is the docs page's legacy alias.
   if (formatParam === "api") renderer = "html";
-  else if (formatParam === "json") renderer = "json";
+  else if (formatParam !== undefined && !["json", "openapi", ""].includes(formatParam)) throw new HttpError(404, "Not found.", "not_found");
   if (types.length) {
     const usable = types.find((t) => t.q > 0 && ["application/json", "application/*", "*/*", "text/html"].includes(t.type));
     if (!usable) throw new HttpError(406, "Could not satisfy the request Accept header.", "not_acceptable");

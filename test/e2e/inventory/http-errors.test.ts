@@ -109,6 +109,27 @@ describe("inventory e2e: HTTP rules and errors", () => {
       expect(res.status).to.equal(302);
       expect(res.headers.get("location")).to.equal("/api/dcim/sites/");
     });
+
+    it("the API root without the slash → 302 to /api/ (query kept)", async () => {
+      const res = await get("/api?api_version=1.3", { token: null });
+      expect(res.status).to.equal(302);
+      expect(res.headers.get("location")).to.equal("/api/?api_version=1.3");
+    });
+  });
+
+  describe("renderer selection", () => {
+    it("an unknown ?format= → 404 in DRF shape; json and api are served", async () => {
+      const bad = await get("/api/dcim/sites/?format=xml");
+      expect(bad.status).to.equal(404);
+      expect(bad.body).to.deep.equal({ detail: "Not found." });
+      const json = await get("/api/dcim/sites/?format=json");
+      expect(json.status).to.equal(200);
+      expect(json.body.results).to.be.an("array");
+      const html = await get("/api/dcim/sites/?format=api");
+      expect(html.status).to.equal(200);
+      expect(html.headers.get("content-type")).to.match(/^text\/html/);
+      expect(html.text).to.include("&quot;results&quot;");
+    });
   });
 
   describe("field validation", () => {
