@@ -88,6 +88,11 @@ export class Store {
     qb.whereRaw(`${col("t0", owner.column!)} = ?`, [userId ?? null]);
   }
 
+  /**
+   * One statement: the count, and the page's rows chosen first (ordering and offset over bare
+   * rows, which the ordering index serves) and only then projected, so related-object
+   * sub-selects run for the rows returned, not for every row an offset skips.
+   */
   async list(db: Db, m: ModelDescriptor, where: (qb: Knex.QueryBuilder) => void, page: { limit: number | null; offset: number }, opts: ReadOptions):
     Promise<{ count: number; results: Array<Record<string, unknown>> }> {
     const base = () => {
@@ -96,13 +101,17 @@ export class Store {
       this.scope(m, qb, opts.userId);
       return qb;
     };
-    const countRow = await base().count({ n: "*" }).first();
-    const count = Number((countRow as { n: string }).n);
     const plan = this.plans.get(m, opts.shape, opts.version);
-    const qb = base().select(db.raw(plan.select)).orderByRaw(this.orderBy(m)).offset(page.offset);
-    if (page.limit !== null) qb.limit(page.limit);
-    const rows = await qb;
-    return { count, results: rows.map((r: Record<string, unknown>) => plan.render(r, opts.ctx)) };
+    const order = this.orderBy(m);
+    const chosen = base().select("t0.*").orderByRaw(order).offset(page.offset);
+    if (page.limit !== null) chosen.limit(page.limit);
+    const projected = db.select(db.raw(plan.select)).from(chosen.as("t0")).orderByRaw(order);
+    const result = await db.select(
+      db.raw("(?) AS count", [base().count("*")]),
+      db.raw("(SELECT coalesce(json_agg(r), '[]'::json) FROM (?) r) AS rows", [projected]),
+    );
+    const { count, rows } = result[0] as { count: string; rows: Array<Record<string, unknown>> };
+    return { count: Number(count), results: rows.map((r) => plan.render(r, opts.ctx)) };
   }
 
   /** The objects with these ids, in the order given; missing ids are left out. */
