@@ -20,14 +20,6 @@ export interface CliOptions {
   name?: string;
 }
 
-async function loadApis(): Promise<ApiDescriptor[]> {
-  return (await import("../generated/server.js")).apis;
-}
-
-async function loadDemo(): Promise<Record<string, Fixture[]>> {
-  const { demo } = await import("../demo/index.js");
-  return demo;
-}
 
 export async function migrateAll(db: Knex, apis: ApiDescriptor[]): Promise<string[]> {
   return migrate(db, apis.map((a) => ({ api: a.name, migrations: a.migrations })));
@@ -56,9 +48,8 @@ export async function ensureSuperuser(db: Knex, apis: ApiDescriptor[], username:
 }
 
 /** Loads each API's demo fixtures once; a marker table remembers what was loaded. */
-export async function loadDemoOnce(db: Knex, apis: ApiDescriptor[], userId?: string): Promise<string[]> {
+export async function loadDemoOnce(db: Knex, apis: ApiDescriptor[], demo: Record<string, Fixture[]>, userId?: string): Promise<string[]> {
   await db.raw("CREATE TABLE IF NOT EXISTS armature_demo (api text PRIMARY KEY, loaded timestamptz NOT NULL DEFAULT now())");
-  const demo = await loadDemo();
   const loaded: string[] = [];
   for (const api of apis) {
     const fixtures = demo[api.name];
@@ -77,10 +68,10 @@ export function listen(apis: ApiDescriptor[], db: Database, config: Config): Pro
   });
 }
 
-export async function runCommand(command: string, opts: CliOptions): Promise<void> {
+/** `apis` and `demo` come from the caller (bin/), so the runtime never imports generated code. */
+export async function runCommand(command: string, opts: CliOptions, apis: ApiDescriptor[], demo: Record<string, Fixture[]>): Promise<void> {
   const config = configFromEnv();
   if (opts.port) config.port = Number(opts.port);
-  const apis = await loadApis();
   const db = await openDatabase(config);
   const applied = await migrateAll(db.knex, apis);
   if (applied.length) console.log(`migrated: ${applied.join(", ")}`);
@@ -107,7 +98,7 @@ export async function runCommand(command: string, opts: CliOptions): Promise<voi
       return db.close();
     }
     case "demo-data": {
-      const loaded = await loadDemoOnce(db.knex, apis);
+      const loaded = await loadDemoOnce(db.knex, apis, demo);
       console.log(loaded.length ? `loaded demo data: ${loaded.join(", ")}` : "demo data already loaded");
       return db.close();
     }
@@ -119,7 +110,7 @@ export async function runCommand(command: string, opts: CliOptions): Promise<voi
         token = admin.key;
         const identities = identitiesFor(apis);
         const user = await identities!.byPassword(db.knex, process.env.ADMIN_USERNAME ?? "admin", process.env.ADMIN_PASSWORD ?? "admin");
-        const loaded = await loadDemoOnce(db.knex, apis, user?.userId);
+        const loaded = await loadDemoOnce(db.knex, apis, demo, user?.userId);
         if (loaded.length) console.log(`loaded demo data: ${loaded.join(", ")}`);
       }
       await listen(apis, db, config);

@@ -10,6 +10,7 @@ import { openDatabase, type Database } from "../../runtime/db/connect.js";
 import { createApp } from "../../runtime/server.js";
 import { migrateAll, ensureSuperuser, loadDemoOnce } from "../../runtime/cli.js";
 import { apis } from "../../generated/server.js";
+import { demo } from "../../demo/index.js";
 
 export interface TestServer {
   url: string;
@@ -33,7 +34,7 @@ export async function startTestServer(): Promise<TestServer> {
   await migrateAll(db.knex, apis);
   const admin = await ensureSuperuser(db.knex, apis, "admin", "admin-password");
   const adminRow = await db.knex("users_user").select("id").where("username", "admin").first();
-  await loadDemoOnce(db.knex, apis, adminRow.id);
+  await loadDemoOnce(db.knex, apis, demo, adminRow.id);
   const app = createApp(apis, db.knex, { ...config, publicUrl: undefined });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, "127.0.0.1", () => resolve(s));

@@ -1,0 +1,38 @@
+// The architecture's one-way dependencies, checked on the source: the runtime imports
+// nothing from generated/, generator/, spec/ or demo/, and names no model of any API
+// (model keys, tables or routes), so a third API needs no runtime change.
+import { expect } from "chai";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { apis } from "../../generated/server.js";
+
+function sources(dir: string): string[] {
+  return readdirSync(dir).flatMap((e) => {
+    const p = join(dir, e);
+    return statSync(p).isDirectory() ? sources(p) : p.endsWith(".ts") ? [p] : [];
+  });
+}
+
+const runtime = sources("runtime").map((path) => ({ path, text: readFileSync(path, "utf8") }));
+
+describe("layering", () => {
+  it("runtime/ imports nothing from generated/, generator/, spec/ or demo/", () => {
+    const offending = runtime.filter(({ text }) => /from\s+["'](\.\.\/)+(generated|generator|spec|demo)\//.test(text) ||
+      /import\(\s*["'](\.\.\/)+(generated|generator|spec|demo)\//.test(text));
+    expect(offending.map((f) => f.path)).to.deep.equal([]);
+  });
+
+  it("runtime/ names no model, table or route of any API", () => {
+    const names = apis.flatMap((a) => a.models.flatMap((m) => [m.key, m.table, `${m.app}/${m.route}`]));
+    const hits = runtime.flatMap(({ path, text }) => names.filter((n) => text.includes(`"${n}"`) || text.includes(`'${n}'`) || text.includes(`/${n}/`)).map((n) => `${path}: ${n}`));
+    expect(hits).to.deep.equal([]);
+  });
+
+  it("generated code imports only the runtime (and its own modules)", () => {
+    const generated = sources("generated").map((path) => readFileSync(path, "utf8"));
+    for (const text of generated) {
+      for (const m of text.matchAll(/from\s+["']([^"']+)["']/g)) expect(m[1]).to.match(/^(\.\/|(\.\.\/)+runtime\/|\.\.?\/[a-z])/);
+      expect(text).to.not.match(/from\s+["'](\.\.\/)+(generator|spec|demo)\//);
+    }
+  });
+});
