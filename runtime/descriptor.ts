@@ -18,7 +18,7 @@ export type ScalarType =
  * - tags / customFields: the feature fields.
  */
 export type FieldKind =
-  | "scalar" | "choice" | "fk" | "m2m" | "ipFamily" | "count"
+  | "scalar" | "choice" | "fk" | "m2m" | "ipFamily" | "count" | "reverse"
   | "id" | "url" | "display" | "depth" | "tags" | "customFields";
 
 export interface FieldDescriptor {
@@ -57,6 +57,8 @@ export interface FieldDescriptor {
   from?: string;
   /** count: what is counted. */
   count?: { table: string; column: string; descendants: boolean };
+  /** reverse: the `target` model's foreign-key column that points here; one object (not a list) up to `singleUntil`. */
+  reverse?: { column: string; singleUntil?: string };
 }
 
 /** A piece of the display template: literal text, or a path of field names with an optional transform. */

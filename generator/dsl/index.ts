@@ -86,6 +86,14 @@ export interface CountField extends CommonFieldOptions {
   descendants?: boolean;
 }
 
+export interface ReverseField extends CommonFieldOptions {
+  kind: "reverse";
+  /** `"app.Model.field"`: the objects of that model whose foreign key `field` points here. */
+  of: string;
+  /** Up to this API version the field is one nested object or null (a 412 when several exist); a list after it. */
+  singleUntil?: string;
+}
+
 export interface FkField extends CommonFieldOptions {
   kind: "fk";
   /** `"app.Model"`, resolved by name so load order never matters. */
@@ -101,7 +109,7 @@ export interface M2mField extends CommonFieldOptions {
   target: string;
 }
 
-export type FieldSpec = ScalarField | ChoiceField | IpFamilyField | CountField | FkField | M2mField;
+export type FieldSpec = ScalarField | ChoiceField | IpFamilyField | CountField | ReverseField | FkField | M2mField;
 
 function scalar(type: ScalarType) {
   return (options: StringOptions & NumberOptions = {}): ScalarField => ({ kind: "scalar", type, ...options });
@@ -132,6 +140,8 @@ export const field = {
 export const ref = {
   fk: (target: string, options: Omit<FkField, "kind" | "target"> = {}): FkField => ({ kind: "fk", target, ...options }),
   m2m: (target: string, options: Omit<M2mField, "kind" | "target"> = {}): M2mField => ({ kind: "m2m", target, ...options }),
+  /** Read-only: the objects whose foreign key points at this one (`ref.reverse("ipam.IPAddress.nat_inside")`). */
+  reverse: (of: string, options: Omit<ReverseField, "kind" | "of"> = {}): ReverseField => ({ kind: "reverse", of, ...options }),
 };
 
 export type Feature =

@@ -177,6 +177,15 @@ function buildField(name: string, f: FieldSpec, table: string, byRef: Map<string
         count: { table: tableName(app, model), column: fkColumn(fkName), descendants: f.descendants ?? false },
       };
     }
+    case "reverse": {
+      const [app, model, fkName] = f.of.split(".");
+      return {
+        ...common,
+        readOnly: true,
+        target: modelKey(app, model),
+        reverse: { column: fkColumn(fkName), ...(f.singleUntil ? { singleUntil: f.singleUntil } : {}) },
+      };
+    }
     case "fk":
       return {
         ...common,

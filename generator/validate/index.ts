@@ -197,17 +197,19 @@ function checkField(file: string, m: ModelSpec, name: string, f: FieldSpec, ctx:
       if (!src || src.kind !== "scalar" || (src.type !== "cidr" && src.type !== "ip")) err(file, `ipFamily "from" must name a cidr or ip field, not "${f.from}"`, m.name, name);
       break;
     }
-    case "count": {
+    case "count":
+    case "reverse": {
       const parts = f.of.split(".");
-      if (parts.length !== 3) { err(file, `count "of" must be "app.Model.field", not "${f.of}"`, m.name, name); break; }
+      if (parts.length !== 3) { err(file, `${f.kind} "of" must be "app.Model.field", not "${f.of}"`, m.name, name); break; }
       const target = ctx.resolve(`${parts[0]}.${parts[1]}`);
-      if (!target) { err(file, `count "of" names unknown model "${parts[0]}.${parts[1]}"`, m.name, name); break; }
+      if (!target) { err(file, `${f.kind} "of" names unknown model "${parts[0]}.${parts[1]}"`, m.name, name); break; }
       const fk = target.spec.fields[parts[2]];
       const pointsHere = fk?.kind === "fk" && fk.target === `${m.app}.${m.name}`;
       const treeParent = parts[2] === "parent" && target.spec.features?.includes("tree") && target.spec === m;
-      if (!pointsHere && !treeParent) err(file, `count "of" field "${f.of}" is not a foreign key to ${m.app}.${m.name}`, m.name, name);
+      if (!pointsHere && !treeParent) err(file, `${f.kind} "of" field "${f.of}" is not a foreign key to ${m.app}.${m.name}`, m.name, name);
       // Descendants are found through this model's own parent links.
-      if (f.descendants && !m.features?.includes("tree")) err(file, `count "descendants" needs the "tree" feature on ${m.name}`, m.name, name);
+      if (f.kind === "count" && f.descendants && !m.features?.includes("tree")) err(file, `count "descendants" needs the "tree" feature on ${m.name}`, m.name, name);
+      if (f.kind === "reverse" && f.singleUntil !== undefined && !ctx.versions.includes(f.singleUntil)) err(file, `version "${f.singleUntil}" is not a supported API version`, m.name, name);
       break;
     }
     case "fk":

@@ -5,6 +5,7 @@
 import type { FieldDescriptor, ModelDescriptor } from "../descriptor.js";
 import type { ModelIndex } from "../models.js";
 import { col, ident, literal } from "./sql.js";
+import { HttpError } from "../errors.js";
 
 export type Shape = "full" | "nested" | "brief";
 
@@ -135,6 +136,13 @@ export class ReadPlans {
         return `(SELECT coalesce(json_agg(${this.nestedJson(target, a, depth + 1, version)} ORDER BY ${order}), '[]'::json) ` +
           `FROM ${ident(target.table)} ${a} JOIN ${ident(through.table)} j ON ${col("j", through.target)} = ${a}.id WHERE ${where})`;
       }
+      case "reverse": {
+        const target = this.index.model(f.target!);
+        const a = `n${depth + 1}`;
+        const order = target.ordering.map((o) => `${col(a, this.index.field(target, o.field)?.column ?? "id")}${o.desc ? " DESC" : ""}`).join(", ") || `${a}.id`;
+        return `(SELECT coalesce(json_agg(${this.nestedJson(target, a, depth + 1, version)} ORDER BY ${order}), '[]'::json) ` +
+          `FROM ${ident(target.table)} ${a} WHERE ${col(a, f.reverse!.column)} = ${col(alias, "id")})`;
+      }
     }
     void shape;
     return null;
@@ -161,6 +169,22 @@ export class ReadPlans {
       case "tags": case "m2m": {
         const nested = this.nestedRenderer(this.index.model(f.target!), depth + 1, version);
         return (v, ctx) => (v as Array<Record<string, unknown>>).map((o) => nested(o, ctx));
+      }
+      case "reverse": {
+        const nested = this.nestedRenderer(this.index.model(f.target!), depth + 1, version);
+        const versions = this.index.api.versions.supported;
+        const until = f.reverse!.singleUntil;
+        if (until === undefined || versions.indexOf(version) > versions.indexOf(until)) {
+          return (v, ctx) => (v as Array<Record<string, unknown>>).map((o) => nested(o, ctx));
+        }
+        // Older versions promised one object; several cannot be shown in that shape.
+        return (v, ctx) => {
+          const list = v as Array<Record<string, unknown>>;
+          if (list.length > 1) {
+            throw new HttpError(412, `This object does not conform to pre-${versions[versions.indexOf(until) + 1] ?? until} behavior. Please correct data or use API version ${versions.at(-1)}.`, "precondition_failed");
+          }
+          return list.length ? nested(list[0], ctx) : null;
+        };
       }
       default:
         return (v) => v;

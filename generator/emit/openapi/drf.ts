@@ -24,7 +24,7 @@ function familyRead(nested: boolean): Schema {
     : { type: "object", properties: { value: { type: "integer", enum: [4, 6] }, label: { type: "string", enum: ["IPv4", "IPv6"] } }, required: ["value", "label"], additionalProperties: false };
 }
 
-function readSchema(api: IrApi, m: IrModel, f: FieldDescriptor, nested: boolean): Schema {
+function readSchema(api: IrApi, m: IrModel, f: FieldDescriptor, nested: boolean, version: string): Schema {
   switch (f.kind) {
     case "id": return { type: "string", format: "uuid", readOnly: true };
     case "url": return { type: "string", format: "uri", readOnly: true };
@@ -43,6 +43,12 @@ function readSchema(api: IrApi, m: IrModel, f: FieldDescriptor, nested: boolean)
     }
     case "fk": return nullable(ref(componentName.nested(modelByKey(api, f.target!).name)), f.nullable || !f.required);
     case "m2m": case "tags": return { type: "array", items: ref(componentName.nested(modelByKey(api, f.target!).name)) };
+    case "reverse": {
+      const item = ref(componentName.nested(modelByKey(api, f.target!).name));
+      const versions = api.versions.supported;
+      const single = f.reverse!.singleUntil !== undefined && versions.indexOf(version) <= versions.indexOf(f.reverse!.singleUntil);
+      return { ...(single ? nullable(item, true) : { type: "array", items: item }), readOnly: true };
+    }
     case "customFields": return { type: "object", additionalProperties: {} };
   }
 }
@@ -94,8 +100,8 @@ function modelComponents(api: IrApi, m: IrModel, version: string): Record<string
     writes.includes(f) ? [[f.name, describe(writeSchema(f), f)]]
       : f.readOnly ? [[f.name, { readOnly: true, description: "Read-only: ignored when sent." }]] : []));
   const out: Record<string, Schema> = {
-    [componentName.full(m.name)]: objectSchema(full.map((f) => [f.name, describe(readSchema(api, m, f, false), f)]), full.map((f) => f.name), { description: m.description }),
-    [componentName.nested(m.name)]: objectSchema(nested.map((f) => [f.name, readSchema(api, m, f, true)]), nested.map((f) => f.name)),
+    [componentName.full(m.name)]: objectSchema(full.map((f) => [f.name, describe(readSchema(api, m, f, false, version), f)]), full.map((f) => f.name), { description: m.description }),
+    [componentName.nested(m.name)]: objectSchema(nested.map((f) => [f.name, readSchema(api, m, f, true, version)]), nested.map((f) => f.name)),
     [componentName.writable(m.name)]: {
       type: "object",
       properties: writeProperties,
@@ -114,7 +120,7 @@ function modelComponents(api: IrApi, m: IrModel, version: string): Record<string
       ["results", { type: "array", items: { anyOf: [ref(componentName.full(m.name)), ref(componentName.brief(m.name))] } }],
     ], ["count", "next", "previous", "results"]),
   };
-  out[componentName.brief(m.name)] = objectSchema(brief.map((f) => [f.name, readSchema(api, m, f, true)]), brief.map((f) => f.name));
+  out[componentName.brief(m.name)] = objectSchema(brief.map((f) => [f.name, readSchema(api, m, f, true, version)]), brief.map((f) => f.name));
   return out;
 }
 
@@ -151,14 +157,19 @@ function filterParameters(m: IrModel): Schema[] {
 const json = (schema: Schema) => ({ "application/json": { schema } });
 const errorResponse = (description: string, schema: Schema = ERROR_DETAIL) => ({ description, content: json(schema) });
 
-function modelPaths(api: IrApi, m: IrModel): Record<string, Schema> {
+function modelPaths(api: IrApi, m: IrModel, version: string): Record<string, Schema> {
   const base = `${api.basePath}${m.app}/${m.route}/`;
   const full = ref(componentName.full(m.name));
   const fullOrBrief = { anyOf: [full, ref(componentName.brief(m.name))] };
   const tag = [m.app];
+  const versions = api.versions.supported;
+  // A field that older versions show as one object cannot show several: those replies are 412.
+  const single = m.fields.some((f) => f.kind === "reverse" && f.reverse!.singleUntil !== undefined &&
+    versions.indexOf(version) <= versions.indexOf(f.reverse!.singleUntil));
   const common = {
     "400": errorResponse("Invalid input or unknown filter", VALIDATION_ERROR),
     "403": errorResponse("Authentication or permission failure"),
+    ...(single ? { "412": errorResponse("An object has several values where this API version shows one; use a newer version") } : {}),
   };
   // Operations with a body also refuse a non-JSON Content-Type.
   const withBody = { ...common, "415": errorResponse("The request body is not application/json") };
@@ -243,7 +254,7 @@ export function emitDrfOpenApi(api: IrApi, version: string): Schema {
   let paths: Record<string, Schema> = {};
   for (const m of api.models) {
     Object.assign(schemas, modelComponents(api, m, version));
-    Object.assign(paths, modelPaths(api, m));
+    Object.assign(paths, modelPaths(api, m, version));
   }
   const rootLinks = [...api.apps, ...api.rootLinks].sort(byCodePoint);
   paths[api.basePath] = {

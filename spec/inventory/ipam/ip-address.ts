@@ -26,6 +26,7 @@ export default model("IPAddress", {
     status: field.choice(IPAddressStatus, { required: true }),
     role: field.choice(IPAddressRole, { nullable: true, blank: true }),
     nat_inside: ref.fk("ipam.IPAddress", { nullable: true, onDelete: "setNull", label: "NAT (Inside)" }),
+    nat_outside: ref.reverse("ipam.IPAddress.nat_inside", { singleUntil: "1.2", label: "NAT (Outside)" }),
     dns_name: field.string({
       maxLength: 255,
       label: "DNS name",

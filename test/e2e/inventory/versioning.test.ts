@@ -112,4 +112,39 @@ describe("inventory e2e: versioning and headers", () => {
     const invalid = await post("/api/dcim/sites/", { status: "active" });
     expect(invalid.body).to.deep.equal({ name: ["This field is required."] });
   });
+
+  describe("a field whose shape depends on the version: IP address nat_outside", () => {
+    const v13 = { headers: { Accept: "application/json; version=1.3" } };
+    // Unique per run so the PostgreSQL run can repeat it on a reused database.
+    const net = 100 + (process.pid % 100);
+
+    it("1.2 shows one object or null; 1.3 a list", async () => {
+      const inside = await post("/api/ipam/ip-addresses/", { address: `198.51.${net}.1/24`, status: "active" });
+      expect((await get(`/api/ipam/ip-addresses/${inside.body.id}/`)).body.nat_outside).to.equal(null);
+      expect((await get(`/api/ipam/ip-addresses/${inside.body.id}/`, v13)).body.nat_outside).to.deep.equal([]);
+      const outside = await post("/api/ipam/ip-addresses/", { address: `198.51.${net}.2/24`, status: "active", nat_inside: inside.body.id });
+      expect(outside.status).to.equal(201);
+      const old = await get(`/api/ipam/ip-addresses/${inside.body.id}/`);
+      expect(old.body.nat_outside).to.include({ id: outside.body.id, address: `198.51.${net}.2/24` });
+      const now = await get(`/api/ipam/ip-addresses/${inside.body.id}/`, v13);
+      expect(now.body.nat_outside.map((o: { id: string }) => o.id)).to.deep.equal([outside.body.id]);
+    });
+
+    it("1.2 answers 412 when several objects would have to fit in one; 1.3 lists them", async () => {
+      const inside = await post("/api/ipam/ip-addresses/", { address: `198.51.${net}.10/24`, status: "active" });
+      for (const host of [11, 12]) {
+        expect((await post("/api/ipam/ip-addresses/", { address: `198.51.${net}.${host}/24`, status: "active", nat_inside: inside.body.id })).status).to.equal(201);
+      }
+      const old = await get(`/api/ipam/ip-addresses/${inside.body.id}/`);
+      expect(old.status).to.equal(412);
+      expect(old.body.detail).to.match(/does not conform to pre-1\.3 behavior/);
+      const now = await get(`/api/ipam/ip-addresses/${inside.body.id}/`, v13);
+      expect(now.status).to.equal(200);
+      expect(now.body.nat_outside).to.have.length(2);
+      // Other suites list IP addresses in 1.2 on the same server: leave no ambiguous object behind.
+      const cleanup = await call("DELETE", "/api/ipam/ip-addresses/", { body: now.body.nat_outside.map((o: { id: string }) => ({ id: o.id })) });
+      expect(cleanup.status).to.equal(204);
+      expect((await get(`/api/ipam/ip-addresses/${inside.body.id}/`)).status).to.equal(200);
+    });
+  });
 });

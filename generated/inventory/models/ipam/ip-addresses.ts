@@ -125,6 +125,16 @@ export const ipam_IPAddress: ModelDescriptor = {
         onDelete: "setNull",
       },
       {
+        name: "nat_outside",
+        label: "NAT (Outside)",
+        required: false,
+        nullable: false,
+        readOnly: true,
+        kind: "reverse",
+        target: "ipam.ipaddress",
+        reverse: { column: "nat_inside_id", singleUntil: "1.2" },
+      },
+      {
         name: "dns_name",
         label: "DNS name",
         required: false,

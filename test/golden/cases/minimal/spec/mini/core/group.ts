@@ -1,4 +1,4 @@
-import { model, field } from "../../../../../../../generator/dsl/index.js";
+import { model, field, ref } from "../../../../../../../generator/dsl/index.js";
 
 export default model("Group", {
   app: "core",
@@ -9,6 +9,7 @@ export default model("Group", {
   fields: {
     name: field.string({ required: true, unique: true, maxLength: 50 }),
     item_count: field.count({ of: "core.Item.group", descendants: true }),
+    items: ref.reverse("core.Item.group", { singleUntil: "1.0" }),
   },
   nested: ["name", "_depth"],
 });

@@ -58,6 +58,16 @@ export const core_Group: ModelDescriptor = {
         count: { table: "core_item", column: "group_id", descendants: true },
       },
       {
+        name: "items",
+        label: "Items",
+        required: false,
+        nullable: false,
+        readOnly: true,
+        kind: "reverse",
+        target: "core.item",
+        reverse: { column: "group_id", singleUntil: "1.0" },
+      },
+      {
         name: "parent",
         label: "Parent",
         required: false,
