@@ -8,6 +8,7 @@ import type { Config } from "./config.js";
 import { ModelIndex } from "./models.js";
 import { Identities } from "./auth/identities.js";
 import { profiles } from "./profiles/index.js";
+import { origin } from "./http/request.js";
 
 export function identitiesFor(apis: ApiDescriptor[]): Identities | undefined {
   const owner = apis.find((a) => a.auth);
@@ -35,7 +36,11 @@ export function createApp(apis: ApiDescriptor[], db: Knex, config: Config): Expr
     mounts[api.name] = `${path}/`;
     app.use(path, profile.router({ api, db, config, identities }));
   }
-  app.get("/", (_req, res) => res.json({ apis: mounts }));
+  const siteLinks = [...new Set(apis.map((a) => profiles[a.profile]).filter((p) => p.siteLinks))];
+  app.get("/", (req, res) => {
+    for (const p of siteLinks) for (const link of p.siteLinks!(config, origin(req, config.publicUrl))) res.append("Link", link);
+    res.json({ apis: mounts });
+  });
   app.use((_req, res) => res.status(404).json({ detail: "Not found." }));
   return app;
 }

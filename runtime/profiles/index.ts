@@ -20,11 +20,19 @@ export interface Profile {
   /** Where the router is mounted, from the API's base path and the configuration. */
   mountPath(api: ApiDescriptor, config: Config): string;
   router(deps: ProfileDeps): Router;
+  /** `Link` header values the site root (`/`) carries so clients can discover the API from the site URL. */
+  siteLinks?(config: Config, origin: string): string[];
   /** Loads demo fixtures the profile's own way; the generic Store is used when absent. */
   loadFixtures?(db: Knex, api: ApiDescriptor, fixtures: Fixture[], userId?: string): Promise<number>;
 }
 
 export const profiles: Record<string, Profile> = {
   drf: { mountPath: (api) => api.basePath.replace(/\/$/, ""), router: drfProfile },
-  wordpress: { mountPath: (_api, config) => config.wpApiRoot, router: wordpressProfile, loadFixtures: loadWordpressFixtures },
+  wordpress: {
+    mountPath: (_api, config) => config.wpApiRoot,
+    router: wordpressProfile,
+    // A WordPress site advertises its REST root on every page, the home page included.
+    siteLinks: (config, origin) => [`<${origin}${config.wpApiRoot}/>; rel="https://api.w.org/"`],
+    loadFixtures: loadWordpressFixtures,
+  },
 };

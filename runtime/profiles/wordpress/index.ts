@@ -297,6 +297,9 @@ export function wordpressProfile({ api, db, config, identities }: WpDeps): Route
     };
     const next = paged.page < totalPages ? { next_rest_url: url(paged.page + 1, wp.kind === "post") } : {};
     const previous = paged.page > 1 && totalPages > 0 ? { previous_rest_url: url(Math.min(paged.page - 1, totalPages), wp.kind === "post") } : {};
+    // WordPress core's collection paging links, which generic REST clients (wpapi's _paging) follow.
+    if (next.next_rest_url) ctx.res.append("Link", `<${next.next_rest_url}>; rel="next"`);
+    if (previous.previous_rest_url) ctx.res.append("Link", `<${previous.previous_rest_url}>; rel="prev"`);
     if (wp.kind === "term") {
       return send(ctx, 200, { rest_url: base, total: result.total, total_pages: totalPages, [wp.listKey]: records, ...next, ...previous }, headers);
     }

@@ -5,6 +5,14 @@ import { get, call } from "../../support/http.js";
 import { NS } from "./support.js";
 
 describe("calendar: discovery", () => {
+  it("the site root advertises the REST root, so clients can discover the API from the site URL", async () => {
+    const res = await get("/", { token: null });
+    expect(res.status).to.equal(200);
+    expect(res.headers.get("link")).to.match(/^<http:\/\/127\.0\.0\.1:\d+\/wp-json\/>; rel="https:\/\/api\.w\.org\/"$/);
+    const root = await get(new URL(/^<([^>]+)>/.exec(res.headers.get("link")!)![1]).pathname, { token: null });
+    expect(root.body.namespaces).to.include("calendar/events/v1");
+  });
+
   it("serves the REST index with namespaces and routes, and the Link header everywhere", async () => {
     const res = await get("/wp-json/", { token: null });
     expect(res.status).to.equal(200);

@@ -44,10 +44,13 @@ describe("calendar: event archive", () => {
     expect(first.body.total_pages).to.equal(2);
     expect(first.body.next_rest_url).to.include("page=2");
     expect(first.body).to.not.have.property("previous_rest_url");
+    expect(first.headers.get("link")).to.include(`<${first.body.next_rest_url}>; rel="next"`).and.not.include('rel="prev"');
     const second = await get(first.body.next_rest_url, { token: null });
     expect(second.body.events).to.have.length(1);
     expect(second.body.previous_rest_url).to.not.match(/[?&]page=/);
     expect(second.body).to.not.have.property("next_rest_url");
+    expect(second.headers.get("link")).to.include(`<${second.body.previous_rest_url}>; rel="prev"`).and.not.include('rel="next"');
+    expect(second.headers.get("link")).to.include('rel="https://api.w.org/"');
     const past = await get(`${NS}/events?search=Paging%20probe&per_page=2&page=3`, { token: null });
     expect(past.status).to.equal(404);
     expect(past.body).to.deep.equal({ code: "event-archive-page-not-found", message: "The requested event archive page does not exist", data: { status: 404 } });
