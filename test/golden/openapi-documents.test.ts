@@ -11,7 +11,7 @@ describe("emitted OpenAPI documents", () => {
     for (const [version, doc] of Object.entries(api.openapi)) {
       describe(`${api.name} ${version}`, () => {
         it("is a valid OpenAPI 3.1 document whose references all resolve", async () => {
-          const validated = await SwaggerParser.validate(structuredClone(doc) as never);
+          const validated = (await SwaggerParser.validate(structuredClone(doc) as never)) as { openapi?: string; paths?: object };
           expect(validated.openapi).to.equal("3.1.0");
           expect(Object.keys(validated.paths ?? {})).to.not.be.empty;
         });
