@@ -115,27 +115,48 @@ export interface ModelDescriptor {
   operations: Operation[];
   /** Names of this model's schemas under `components.schemas` of the OpenAPI documents. */
   components: { full: string; nested: string; brief: string; write: string; patch: string; list: string };
-  /** WordPress-style presentation (see WpModelOptions in the DSL); absent for other profiles. */
+  /** WordPress-style presentation, written in the spec as is; absent for other profiles. */
   wordpress?: WpModelDescriptor;
 }
 
+/**
+ * WordPress-style presentation of a model. A `post` model has `status`, `slug`, `author`,
+ * `date`, `modified` fields and a title field; a `term` model has `name`, `slug`,
+ * `description` (and `parent` when hierarchical).
+ */
 export interface WpModelDescriptor {
   kind: "post" | "term";
+  /** Key of the list in the archive envelope (`events`) and the route segment. */
   listKey: string;
+  /** Singular noun used in error codes (`event` gives `event-archive-page-not-found`). */
   noun: string;
+  /** The field holding the title (`title`, `venue`); slugs are made from it. */
   titleField?: string;
+  /** Post types: routes by slug (`/<route>/by-slug/<slug>`). */
   slugRoutes?: boolean;
+  /** Post types: drop empty values from the rendered record. */
   dropEmpty?: boolean;
+  /** Terms: the taxonomy name shown in records. */
   taxonomy?: string;
+  /** Local wall-clock start/end stored with an IANA timezone field: adds UTC copies and `*_details`. */
   wallClock?: { start: string; end: string; timezone: string; allDay?: string; utcStart: string; utcEnd: string };
+  /** Price field rendered with `cost_details` (currency symbol and position parsed from it). */
   money?: string;
+  /** Fields holding an image id or URL, rendered as `false` or `{url, id, extension}`. */
   images?: string[];
+  /** URL fields that fall back to the record's permalink when empty. */
   permalinkFallback?: string[];
+  /** Latitude and longitude fields: geolocation filters of models linking here use them. */
   geo?: { lat: string; lng: string };
+  /** Flag fields whose true value hides the record from archive lists. */
   hiddenFlag?: string;
+  /** Fields compared (case-insensitive) to reuse an existing record when one is created inline. */
   dedupeOn?: string[];
+  /** Fields the archive `search` parameter looks in. */
   search?: string[];
+  /** Linked fk/m2m fields rendered as a single object (fk) or always a list (m2m). */
   embed?: string[];
+  /** Post types: archive default ordering by a field (`start_date`), else newest `date` first. */
   archiveOrder?: string;
 }
 

@@ -2,6 +2,8 @@
 // Takes plain object literals, gives them back tagged and typed; it computes nothing and
 // never runs at request time. Everything here is data the generator's passes read.
 
+import type { WpModelDescriptor } from "../../runtime/descriptor.js";
+
 export type ChoiceValue = string | number;
 
 export interface ChoiceSet {
@@ -200,45 +202,10 @@ export interface ModelSpec {
 }
 
 /**
- * WordPress-style presentation, read by the `wordpress` runtime profile.
- * A `post` model has `status`, `slug`, `author`, `date`, `modified` fields and a title field;
- * a `term` model has `name`, `slug`, `description` (and `parent` when hierarchical).
+ * WordPress-style presentation, read by the `wordpress` runtime profile. The descriptor type
+ * is the one definition (documented there): the spec writes it as is.
  */
-export interface WpModelOptions {
-  kind: "post" | "term";
-  /** Key of the list in the archive envelope (`events`) and the route segment. */
-  listKey: string;
-  /** Singular noun used in error codes (`event` gives `event-archive-page-not-found`). */
-  noun: string;
-  /** The field holding the title (`title`, `venue`); slugs are made from it. */
-  titleField?: string;
-  /** Post types: routes by slug (`/<route>/by-slug/<slug>`). */
-  slugRoutes?: boolean;
-  /** Post types: drop empty values from the rendered record. */
-  dropEmpty?: boolean;
-  /** Terms: the taxonomy name shown in records. */
-  taxonomy?: string;
-  /** Local wall-clock start/end stored with an IANA timezone field: adds UTC copies and `*_details`. */
-  wallClock?: { start: string; end: string; timezone: string; allDay?: string; utcStart: string; utcEnd: string };
-  /** Price field rendered with `cost_details` (currency symbol and position parsed from it). */
-  money?: string;
-  /** Fields holding an image id or URL, rendered as `false` or `{url, id, extension}`. */
-  images?: string[];
-  /** URL fields that fall back to the record's permalink when empty. */
-  permalinkFallback?: string[];
-  /** Latitude and longitude fields: geolocation filters of models linking here use them. */
-  geo?: { lat: string; lng: string };
-  /** Flag fields whose true value hides the record from archive lists. */
-  hiddenFlag?: string;
-  /** Fields compared (case-insensitive) to reuse an existing record when one is created inline. */
-  dedupeOn?: string[];
-  /** Fields the archive `search` parameter looks in. */
-  search?: string[];
-  /** Linked fk/m2m fields rendered as a single object (fk) or always a list (m2m). */
-  embed?: string[];
-  /** Post types: archive default ordering by a field (`start_date`), else newest `date` first. */
-  archiveOrder?: string;
-}
+export type WpModelOptions = WpModelDescriptor;
 
 /** One model, one file: `export default model("Prefix", {...})`. */
 export function model(name: string, spec: Omit<ModelSpec, "kind" | "name">): ModelSpec {
