@@ -108,7 +108,12 @@ export function wordpressProfile({ api, db, config, identities }: WpDeps): Route
     }
     if (seg.length === 2 && /^\d+$/.test(seg[1])) return item(ctx, method, m, () => byId(m, Number(seg[1])));
     if (seg.length === 3 && seg[1] === "by-slug" && seg[2] && wp.slugRoutes) {
-      const slug = decodeURIComponent(seg[2]);
+      let slug: string;
+      try {
+        slug = decodeURIComponent(seg[2]);
+      } catch {
+        throw invalidParam("slug");
+      }
       return item(ctx, method, m, async () => {
         const row = await db(m.table).where("slug", slug).first();
         if (!row) throw invalidParam("slug");

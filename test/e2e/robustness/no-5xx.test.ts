@@ -30,7 +30,7 @@ describe("robustness: no 5xx for hostile input", () => {
     const failures: string[] = [];
     for (let i = 0; i < REQUESTS; i++) {
       let path = pick(PATHS);
-      if (rnd() < 0.2) path += pick(["1/", "00000000-0000-0000-0000-000000000000/", "x/", "999999999", "-1"]);
+      if (rnd() < 0.2) path += pick(["1/", "00000000-0000-0000-0000-000000000000/", "x/", "999999999", "-1", "%E0%A4%A", "by-slug/%ZZ", "%2e%2e/"]);
       const qs = new URLSearchParams();
       for (let k = 0; k < 1 + Math.floor(rnd() * 3); k++) qs.append(pick(PARAMS), pick(WEIRD));
       const method = pick(["GET", "GET", "GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "HEAD"]);
@@ -44,5 +44,17 @@ describe("robustness: no 5xx for hostile input", () => {
       if (res.status >= 500) failures.push(`${res.status} ${method} ${path}?${qs.toString().slice(0, 100)} body=${String(body).slice(0, 60)} → ${text.slice(0, 120)}`);
     }
     expect(failures).to.deep.equal([]);
+  });
+
+  it("malformed percent-escapes in paths and queries are client errors in both APIs", async () => {
+    const server = await startTestServer();
+    const auth = { Authorization: `Token ${server.token}` };
+    const bySlug = await fetch(`${server.url}/wp-json/calendar/events/v1/events/by-slug/%E0%A4%A`);
+    expect(bySlug.status).to.equal(400);
+    expect(((await bySlug.json()) as { code: string }).code).to.equal("rest_invalid_param");
+    for (const path of ["/api/dcim/sites/%E0%A4%A/", "/api/dcim/sites/?name=%E0%A4%A", "/wp-json/calendar/events/v1/events?search=%E0%A4%A"]) {
+      const res = await fetch(`${server.url}${path}`, { headers: auth });
+      expect(res.status, path).to.be.below(500);
+    }
   });
 });
