@@ -282,7 +282,7 @@ export class Store {
   /** A related object given as an id or an attribute dictionary → its id. */
   async resolve(db: Db, f: FieldDescriptor, value: unknown): Promise<string | null> {
     if (value === null) {
-      if (f.nullable || !f.required) return null;
+      if (f.nullable) return null;
       throw new FieldProblem("This field may not be null.");
     }
     const target = this.index.model(f.target!);

@@ -68,7 +68,9 @@ function writeSchema(f: FieldDescriptor): Schema {
     }
     // A blank-allowing choice takes "" as well as null (Nautobot's ChoiceField with allow_blank).
     case "choice": return nullable({ enum: [...f.choices!.map(([v]) => v), ...(f.blank ? [""] : [])] }, f.nullable || f.blank === true);
-    case "fk": return nullable(RELATED_WRITE, f.nullable || !f.required);
+    // Only a field declared nullable takes null: an optional one may merely be left out
+    // (Tenant.group: "This field may not be null.", as DRF's allow_null=False).
+    case "fk": return nullable(RELATED_WRITE, f.nullable);
     case "m2m": case "tags": return { type: "array", items: RELATED_WRITE };
     case "customFields": return { type: "object", additionalProperties: {} };
     default: return {};

@@ -95,6 +95,21 @@ describe("inventory e2e: CRUD", () => {
     expect(stored).to.include({ facility: "F9", description: "keep", name, status: "active" });
   });
 
+  it("an optional related field that is not nullable refuses null (Tenant.group)", async () => {
+    const group = await post("/api/tenancy/tenant-groups/", { name: uniq("Group") });
+    const created = await post("/api/tenancy/tenants/", { name: uniq("Tenant"), group: null });
+    expect(created.status).to.equal(400);
+    expect(created.body).to.deep.equal({ group: ["This field may not be null."] });
+    const tenant = await post("/api/tenancy/tenants/", { name: uniq("Tenant"), group: group.body.id });
+    const cleared = await patch(`/api/tenancy/tenants/${tenant.body.id}/`, { group: null });
+    expect(cleared.status).to.equal(400);
+    expect(cleared.body).to.deep.equal({ group: ["This field may not be null."] });
+    expect((await row("tenancy_tenant", tenant.body.id))?.group_id).to.equal(group.body.id);
+    // Left out, it stays optional; a nullable one still takes null.
+    expect((await post("/api/tenancy/tenants/", { name: uniq("Tenant") })).body.group).to.equal(null);
+    expect((await post("/api/dcim/sites/", { name: uniq("Site"), status: "active", region: null })).status).to.equal(201);
+  });
+
   it("GET → modify → PUT round-trips: read-only keys are ignored, unknown keys refused", async () => {
     const site = await post("/api/dcim/sites/", { name: uniq("Site"), status: "active", facility: "F1" });
     const fetched = (await get(`/api/dcim/sites/${site.body.id}/`)).body;
