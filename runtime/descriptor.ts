@@ -83,6 +83,8 @@ export interface FilterDescriptor {
   lookup: string;
   /** fk filters: match by id only (the `<fk>_id` form). */
   idOnly?: boolean;
+  /** fk filters: `field` belongs to the model this foreign key of the filtered model points to. */
+  via?: string;
   network?: NetworkLookup;
 }
 
@@ -144,6 +146,8 @@ export interface WpModelDescriptor {
   money?: string;
   /** Fields holding an image id or URL, rendered as `false` or `{url, id, extension}`. */
   images?: string[];
+  /** Text fields shown as HTML paragraphs, as WordPress's content filters (`wpautop`) render them. */
+  html?: string[];
   /** URL fields that fall back to the record's permalink when empty. */
   permalinkFallback?: string[];
   /** Latitude and longitude fields: geolocation filters of models linking here use them. */

@@ -12,13 +12,28 @@ export class WpError extends Error {
   }
 }
 
-/** 400 `rest_invalid_param`: each bad parameter with its message. */
-export function invalidParams(params: Record<string, string>): WpError {
-  return new WpError(400, "rest_invalid_param", `Invalid parameter(s): ${Object.keys(params).join(", ")}`, { params, details: [] });
+/**
+ * 400 `rest_invalid_param`: each bad parameter with its message. `types` names the JSON type
+ * of the parameters that failed a type check: WordPress reports those again under `details`
+ * as `rest_invalid_type` errors, and leaves `details` an empty list otherwise.
+ */
+export function invalidParams(params: Record<string, string>, types: Record<string, string> = {}): WpError {
+  const details = Object.entries(types).map(([name, type]) => [name, { code: "rest_invalid_type", message: notOfType(name, type), data: { param: name } }]);
+  return new WpError(400, "rest_invalid_param", `Invalid parameter(s): ${Object.keys(params).join(", ")}`, { params, details: details.length ? Object.fromEntries(details) : [] });
 }
 
 export function invalidParam(name: string, message = "Invalid parameter."): WpError {
   return invalidParams({ [name]: message });
+}
+
+/** WordPress's message for a value of the wrong JSON type. */
+export function notOfType(name: string, type: string): string {
+  return `${name} is not of type ${type}.`;
+}
+
+/** A parameter whose value is not of its declared JSON type (`boolean`, …). */
+export function invalidType(name: string, type: string): WpError {
+  return invalidParams({ [name]: notOfType(name, type) }, { [name]: type });
 }
 
 export function missingParams(names: string[]): WpError {

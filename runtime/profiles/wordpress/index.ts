@@ -301,7 +301,9 @@ export function wordpressProfile({ api, db, config, identities }: WpDeps): Route
       "X-WP-Total": String(result.total), "X-WP-TotalPages": String(totalPages),
     };
     const next = paged.page < totalPages ? { next_rest_url: url(paged.page + 1, wp.kind === "post") } : {};
-    const previous = paged.page > 1 && totalPages > 0 ? { previous_rest_url: url(Math.min(paged.page - 1, totalPages), wp.kind === "post") } : {};
+    // Post archives never get here past their last page (404 above); term archives link the
+    // previous page arithmetically, as WordPress's terms controller does.
+    const previous = paged.page > 1 ? { previous_rest_url: url(paged.page - 1, wp.kind === "post") } : {};
     // WordPress core's collection paging links, which generic REST clients (wpapi's _paging) follow.
     if (next.next_rest_url) ctx.res.append("Link", `<${next.next_rest_url}>; rel="next"`);
     if (previous.previous_rest_url) ctx.res.append("Link", `<${previous.previous_rest_url}>; rel="prev"`);

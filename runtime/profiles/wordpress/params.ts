@@ -2,7 +2,7 @@
 // `a[]=1` / `a[b]=c` brackets) merged into one object, body winning; and the coercions
 // WordPress applies to them (booleans, positive integers, CSV-or-array lists). Validation
 // failures throw rest_invalid_param; nothing here touches the database.
-import { invalidParam, WpError } from "./errors.js";
+import { invalidParam, invalidType, WpError } from "./errors.js";
 
 export type Params = Record<string, unknown>;
 
@@ -67,7 +67,7 @@ export function toBool(v: unknown): boolean | null {
 export function boolParam(params: Params, name: string): boolean | undefined {
   if (params[name] === undefined) return undefined;
   const b = toBool(params[name]);
-  if (b === null) throw invalidParam(name, `${name} is not of type boolean.`);
+  if (b === null) throw invalidType(name, "boolean");
   return b;
 }
 

@@ -141,6 +141,7 @@ export class Renderer {
         continue;
       }
       if (wp.images?.includes(f.name)) { out[f.name] = image(String(v ?? "")); continue; }
+      if (wp.html?.includes(f.name)) { out[f.name] = autop(String(v ?? "")); continue; }
       if (wp.permalinkFallback?.includes(f.name)) { out[f.name] = v || url; continue; }
       switch (f.kind) {
         case "fk":
@@ -165,7 +166,9 @@ export class Renderer {
       }
       kept[k] = v;
     }
-    return kept;
+    // The plugin appends the global ids after filtering these records, so they come last.
+    const { global_id, global_id_lineage, ...rest } = kept;
+    return { ...rest, global_id, global_id_lineage };
   }
 
   /** Posts rendered fully; terms in the embedded shape when `embedded`, else the archive shape. */
@@ -223,6 +226,17 @@ export function money(name: string, stored: string): Record<string, unknown> {
     [name]: display,
     [`${name}_details`]: { currency_symbol: symbol, currency_code: "", currency_position: position, values: [...new Set(values)].map(String) },
   };
+}
+
+const BLOCK = /^<\/?(?:p|div|h[1-6]|ul|ol|li|dl|table|blockquote|pre|figure|hr|section|article|aside|header|footer|form|address)[\s>/]/i;
+
+/**
+ * Stored text as WordPress's `wpautop` shows it: blank-line separated paragraphs wrapped in
+ * `<p>`, single line breaks as `<br />`, block-level HTML left alone; empty stays empty.
+ */
+export function autop(text: string): string {
+  return text.replace(/\r\n?/g, "\n").trim().split(/\n\s*\n/).map((p) => p.trim()).filter(Boolean)
+    .map((p) => (BLOCK.test(p) ? p : `<p>${p.replace(/\n/g, "<br />\n")}</p>`)).join("\n");
 }
 
 /** An image reference as the plugin shows it: `false`, or `{url, id, extension}`. */

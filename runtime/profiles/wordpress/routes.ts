@@ -80,7 +80,12 @@ export function routeTable(api: ApiDescriptor): RouteInfo[] {
     { regex: ns, endpoints: [{ methods: ["GET"], args: { namespace: { default: ns.slice(1), required: false }, context: { default: "view", required: false } } }] },
     { regex: `${ns}/doc`, endpoints: [{ methods: ["GET"], args: {} }] },
   ];
-  for (const m of api.models.filter((x) => x.wordpress)) {
+  // The index lists routes in registration order, and WordPress plugins register their post
+  // types' routes (in the order of the spec's apps) before their taxonomies' ones.
+  const rank = (x: ModelDescriptor) => (x.wordpress!.kind === "post" ? 0 : api.apps.length) + api.apps.indexOf(x.app);
+  const models = api.models.filter((x) => x.wordpress).map((x, i) => ({ x, i }));
+  models.sort((a, b) => rank(a.x) - rank(b.x) || a.i - b.i);
+  for (const { x: m } of models) {
     const wp = m.wordpress!;
     const base = `${ns}/${wp.listKey}`;
     const idArg = { id: { type: "integer", description: "Record id.", required: true } };

@@ -8,7 +8,7 @@ import type { FieldDescriptor, ModelDescriptor } from "../../descriptor.js";
 import type { Catalog, Row } from "./records.js";
 import type { Requester } from "./auth.js";
 import { formatWall, parseDate, validZone, wallToUtc } from "./dates.js";
-import { invalidParams, missingParams, WpError } from "./errors.js";
+import { invalidParams, missingParams, notOfType, WpError } from "./errors.js";
 import { listValue, positiveInt, toBool, type Params } from "./params.js";
 
 type Values = Record<string, unknown>;
@@ -47,6 +47,7 @@ export class Writer {
   private async prepare(db: Knex, m: ModelDescriptor, params: Params, who: Requester, current: Row | null): Promise<{ values: Values; links: Links }> {
     const wp = this.cat.wp(m);
     const errors: Record<string, string> = {};
+    const types: Record<string, string> = {};
     const values: Values = {};
     const links: Links = new Map();
     const bad = (name: string, message = "Invalid parameter.") => { errors[name] = message; };
@@ -74,7 +75,7 @@ export class Writer {
           switch (f.type) {
             case "boolean": {
               const b = toBool(v);
-              if (b === null) bad(f.name, `${f.name} is not of type boolean.`); else values[f.column!] = b;
+              if (b === null) { bad(f.name, notOfType(f.name, "boolean")); types[f.name] = "boolean"; } else values[f.column!] = b;
               break;
             }
             case "datetime": {
@@ -140,7 +141,7 @@ export class Writer {
       }
     }
     if (typeof values.author === "string" && !(await this.userExists(values.author))) bad("author");
-    if (Object.keys(errors).length) throw invalidParams(errors);
+    if (Object.keys(errors).length) throw invalidParams(errors, types);
 
     if (clock) this.clock(m, values, params, current, zone);
     const title = wp.titleField ?? "name";

@@ -50,6 +50,7 @@ export default model("Event", {
     wallClock: { start: "start_date", end: "end_date", timezone: "timezone", allDay: "all_day", utcStart: "utc_start_date", utcEnd: "utc_end_date" },
     money: "cost",
     images: ["image"],
+    html: ["description", "excerpt"],
     permalinkFallback: ["website"],
     hiddenFlag: "hide_from_listings",
     search: ["title", "description", "excerpt"],

@@ -30,6 +30,7 @@ export default model("Organizer", {
     slugRoutes: true,
     dropEmpty: true,
     images: ["image"],
+    html: ["description", "excerpt"],
     dedupeOn: ["organizer", "description"],
     search: ["organizer", "description", "excerpt", "phone", "email", "website"],
   },

@@ -40,6 +40,7 @@ export default model("Venue", {
     slugRoutes: true,
     dropEmpty: true,
     images: ["image"],
+    html: ["description", "excerpt"],
     geo: { lat: "geo_lat", lng: "geo_lng" },
     dedupeOn: ["venue", "description"],
     search: ["venue", "description", "excerpt", "address", "city", "province", "state", "stateprovince", "zip", "phone"],

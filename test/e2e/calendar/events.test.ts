@@ -234,7 +234,7 @@ describe("calendar: event writes", () => {
     expect(r1.body).to.include({ title: "Updated probe", featured: true, website: "https://example.org/x", start_date: e.start_date });
     expect(r1.body.categories.map((c: any) => c.slug)).to.deep.equal(["music"]);
     const r2 = await put(`${NS}/events/by-slug/${e.slug}`, { excerpt: "short" });
-    expect(r2.body).to.include({ excerpt: "short", title: "Updated probe" });
+    expect(r2.body).to.include({ excerpt: "<p>short</p>", title: "Updated probe" });
     const r3 = await form("POST", `${NS}/events/${e.id}`, "organizer=&categories=&end_date=2040-01-01");
     expect(r3.status).to.equal(200);
     expect(r3.body.organizer).to.deep.equal([]);

@@ -546,6 +546,7 @@ export const events_Event: ModelDescriptor = {
       },
       money: "cost",
       images: ["image"],
+      html: ["description", "excerpt"],
       permalinkFallback: ["website"],
       hiddenFlag: "hide_from_listings",
       search: ["title", "description", "excerpt"],

@@ -338,6 +338,7 @@ export const organizers_Organizer: ModelDescriptor = {
       slugRoutes: true,
       dropEmpty: true,
       images: ["image"],
+      html: ["description", "excerpt"],
       dedupeOn: ["organizer", "description"],
       search: ["organizer", "description", "excerpt", "phone", "email", "website"],
     },

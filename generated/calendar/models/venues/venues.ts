@@ -554,6 +554,7 @@ export const venues_Venue: ModelDescriptor = {
       slugRoutes: true,
       dropEmpty: true,
       images: ["image"],
+      html: ["description", "excerpt"],
       geo: { lat: "geo_lat", lng: "geo_lng" },
       dedupeOn: ["venue", "description"],
       search: ["venue", "description", "excerpt", "address", "city", "province", "state", "stateprovince", "zip", "phone"],

@@ -1,0 +1,62 @@
+// Details of the plugin's wire format that a review against the reference found missing:
+// key order of linked posts, rendered HTML content, type errors under `data.details`, route
+// registration order in the namespace index, and term archive paging links.
+import { expect } from "chai";
+import { get, post } from "../../support/http.js";
+import { NS, makeEvent as makeAnyEvent } from "./support.js";
+
+/** Events beyond the default archive window, so other suites' first pages stay as they were. */
+const makeEvent = (data: Record<string, unknown> = {}) => makeAnyEvent({ start_date: "+3 years 10:00", end_date: "+3 years 12:00", ...data });
+
+describe("calendar: conformance details", () => {
+  it("appends global_id and global_id_lineage after the filtered venue and organizer keys", async () => {
+    const v = await post(`${NS}/venues`, { venue: "Key Order Hall", city: "Lyon" });
+    expect(Object.keys(v.body).slice(-4)).to.deep.equal(["show_map", "show_map_link", "global_id", "global_id_lineage"]);
+    const o = await post(`${NS}/organizers`, { organizer: "Key Order Org", email: "k@example.org" });
+    expect(Object.keys(o.body).slice(-3)).to.deep.equal(["email", "global_id", "global_id_lineage"]);
+    const e = await makeEvent({ venue: v.body.id, organizer: [o.body.id] });
+    expect(Object.keys(e.venue).slice(-2)).to.deep.equal(["global_id", "global_id_lineage"]);
+    expect(Object.keys(e.organizer[0]).slice(-2)).to.deep.equal(["global_id", "global_id_lineage"]);
+  });
+
+  it("renders description and excerpt as HTML paragraphs, as WordPress content filters do", async () => {
+    const e = await makeEvent({ description: "First line\nsecond line\n\nNext paragraph", excerpt: "Short." });
+    expect(e.description).to.equal("<p>First line<br />\nsecond line</p>\n<p>Next paragraph</p>");
+    expect(e.excerpt).to.equal("<p>Short.</p>");
+    expect((await get(`${NS}/events/${e.id}`, { token: null })).body.description).to.equal(e.description);
+    const kept = await makeEvent({ description: "<p>Already HTML.</p>" });
+    expect(kept.description).to.equal("<p>Already HTML.</p>");
+    expect((await makeEvent()).description).to.equal("");
+    const v = await post(`${NS}/venues`, { venue: "Paragraph Hall", description: "A hall." });
+    expect(v.body.description).to.equal("<p>A hall.</p>");
+  });
+
+  it("reports type errors under data.details as rest_invalid_type, other errors with empty details", async () => {
+    const res = await get(`${NS}/events?featured=maybe`, { token: null });
+    expect(res.status).to.equal(400);
+    expect(res.body.data.params).to.deep.equal({ featured: "featured is not of type boolean." });
+    expect(res.body.data.details).to.deep.equal({
+      featured: { code: "rest_invalid_type", message: "featured is not of type boolean.", data: { param: "featured" } },
+    });
+    const write = await post(`${NS}/events`, { title: "Typed", start_date: "+1 day", end_date: "+1 day 1 hour", sticky: "perhaps", website: "foo" });
+    expect(write.status).to.equal(400);
+    expect(write.body.data.params).to.have.keys("sticky", "website");
+    expect(write.body.data.details).to.have.keys("sticky");
+    expect(write.body.data.details.sticky.code).to.equal("rest_invalid_type");
+    expect((await get(`${NS}/events?page=0`, { token: null })).body.data.details).to.deep.equal([]);
+  });
+
+  it("lists the namespace's routes in registration order: post types before taxonomies", async () => {
+    const res = await get(`${NS}/`, { token: null });
+    const routes = Object.keys(res.body.routes).map((r) => r.replace("/calendar/events/v1", "").split("/")[1] ?? "");
+    expect([...new Set(routes)]).to.deep.equal(["", "doc", "events", "venues", "organizers", "categories", "tags"]);
+  });
+
+  it("links a term archive page past the end to the page before it", async () => {
+    const res = await get(`${NS}/categories?page=7&hide_empty=false`, { token: null });
+    expect(res.status).to.equal(200);
+    expect(res.body.categories).to.deep.equal([]);
+    expect(res.body.previous_rest_url).to.equal(`${res.body.rest_url}?page=6`);
+    expect(res.body).to.not.have.property("next_rest_url");
+  });
+});
