@@ -165,6 +165,12 @@ export interface FilterSpec {
   extra?: Record<string, { field: string; lookup: FilterLookup }>;
   /** Fields that get no filter at all. */
   exclude?: string[];
+  /**
+   * Filters on a foreign key of a related object, reached through one of this model's own:
+   * `{ tenant_group: "tenant.group" }` gives `tenant_group` (id or natural key, descendants
+   * of a tree), `tenant_group_id` and their `__n` forms, as Nautobot's tenancy filter mixin.
+   */
+  via?: Record<string, string>;
 }
 
 export type FilterLookup =

@@ -272,6 +272,13 @@ function buildFilters(m: ModelSpec, fields: FieldDescriptor[]): FilterDescriptor
   for (const [param, x] of Object.entries(m.filters?.extra ?? {})) {
     add(param, { kind: "network", field: x.field, lookup: "exact", network: x.lookup });
   }
+  for (const [param, path] of Object.entries(m.filters?.via ?? {})) {
+    const [via, field] = path.split(".");
+    add(param, { kind: "fk", field, via, lookup: "exact" });
+    add(`${param}__n`, { kind: "fk", field, via, lookup: "n" });
+    add(`${param}_id`, { kind: "fk", field, via, lookup: "exact", idOnly: true });
+    add(`${param}_id__n`, { kind: "fk", field, via, lookup: "n", idOnly: true });
+  }
   const seen = new Set<string>();
   return out.filter((f) => (seen.has(f.param) ? false : (seen.add(f.param), true)));
 }

@@ -153,6 +153,14 @@ export function validate(loaded: LoadedApi): Diagnostic[] {
       // A field's own filter takes its name; an extra filter of that name would never be reached.
       if (has(param) || param === "q") err(file, `filter "${param}" has the name of a filter the API already makes`, m.name);
     }
+    for (const [param, path] of Object.entries(m.filters?.via ?? {})) {
+      const [via, name, ...rest] = path.split(".");
+      const f = fields[via];
+      const target = f?.kind === "fk" ? resolve(f.target) : undefined;
+      const leaf = target?.spec.fields[name] ?? (name === "parent" && target?.spec.features?.includes("tree") ? { kind: "fk" } : undefined);
+      if (!target || rest.length || leaf?.kind !== "fk") err(file, `filter "${param}": "${path}" must be <foreign key>.<foreign key of the related model>`, m.name);
+      if (has(param) || param === "q" || param in (m.filters?.extra ?? {})) err(file, `filter "${param}" has the name of a filter the API already makes`, m.name);
+    }
     for (const group of m.uniqueTogether ?? []) {
       for (const n of group) if (!has(n)) err(file, `uniqueTogether names unknown field "${n}"`, m.name);
     }

@@ -103,6 +103,14 @@ export class FilterCompiler {
   private async one(db: Knex | Knex.Transaction, m: ModelDescriptor, f: FilterDescriptor, raw: string[]): Promise<Where | string[]> {
     const values = raw.filter((v) => v !== "");
     if (values.length === 0) return () => undefined;
+    if (f.via) {
+      // The related row's foreign key, read through this row's own: null when either is unset.
+      const via = this.index.field(m, f.via)!;
+      const related = this.index.model(via.target!);
+      const field = this.index.field(related, f.field!)!;
+      const column = `(SELECT ${col("v", field.column!)} FROM ${ident(related.table)} v WHERE v.id = ${col("t0", via.column!)})`;
+      return this.fk(db, f, field, column, values, f.lookup === "n");
+    }
     const field = f.field ? this.index.field(m, f.field) : undefined;
     const column = field?.column ? col("t0", field.column) : "t0.id";
     const negate = f.lookup === "n";

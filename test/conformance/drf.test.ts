@@ -273,7 +273,9 @@ function conformance(api: ApiDescriptor, version: string): void {
       case "boolean": return "true";
       case "choice": return String(field!.choices![0][0]);
       case "fk": {
-        const target = byKey.get(field!.target!)!;
+        // A `via` filter names a foreign key of the model its own `via` key points to.
+        const owner = flt.via ? byKey.get(m.fields.find((f) => f.name === flt.via)!.target!)! : m;
+        const target = byKey.get(owner.fields.find((f) => f.name === flt.field)!.target!)!;
         return (await existing(target)).id;
       }
       case "date": return "2024-01-01";

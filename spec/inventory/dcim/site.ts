@@ -34,6 +34,7 @@ export default model("Site", {
   },
   nested: ["name", "slug"],
   filters: {
+    via: { tenant_group: "tenant.group" },
     q: ["name", "facility", "description", "physical_address", "shipping_address", "contact_name",
       "contact_phone", "contact_email", "comments"],
   },

@@ -36,6 +36,7 @@ export default model("IPAddress", {
   },
   nested: ["family", "address"],
   filters: {
+    via: { tenant_group: "tenant.group" },
     q: ["description", "dns_name"],
     extra: {
       parent: { field: "address", lookup: "net_host_contained" },

@@ -25,6 +25,7 @@ export default model("Prefix", {
   },
   nested: ["family", "prefix"],
   filters: {
+    via: { tenant_group: "tenant.group" },
     q: ["description"],
     extra: {
       within: { field: "prefix", lookup: "net_contained" },

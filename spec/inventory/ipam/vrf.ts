@@ -19,5 +19,5 @@ export default model("VRF", {
     ipaddress_count: field.count({ of: "ipam.IPAddress.vrf" }),
   },
   nested: ["name", "rd", "prefix_count"],
-  filters: { q: ["name", "rd", "description"] },
+  filters: { q: ["name", "rd", "description"], via: { tenant_group: "tenant.group" } },
 });

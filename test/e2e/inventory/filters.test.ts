@@ -133,6 +133,36 @@ describe("inventory e2e: filters", () => {
     expect(await sites(`region__n=${root.slug}`)).to.deep.equal([C.name]);
   });
 
+  it("tenant_group filters through the tenant, matching descendant groups", async () => {
+    const mark = uniq("tgf");
+    const top = (await post("/api/tenancy/tenant-groups/", { name: `${mark}-top` })).body;
+    const sub = (await post("/api/tenancy/tenant-groups/", { name: `${mark}-sub`, parent: top.id })).body;
+    const inTop = (await post("/api/tenancy/tenants/", { name: `${mark}-a`, group: top.id })).body;
+    const inSub = (await post("/api/tenancy/tenants/", { name: `${mark}-b`, group: sub.id })).body;
+    const made = await post("/api/ipam/vrfs/", [
+      { name: `${mark}-1`, description: mark, tenant: inTop.id },
+      { name: `${mark}-2`, description: mark, tenant: inSub.id },
+      { name: `${mark}-3`, description: mark },
+    ]);
+    expect(made.status).to.equal(201);
+    const names = async (query: string): Promise<string[]> => {
+      const res = await get(`/api/ipam/vrfs/?description=${mark}&${query}`);
+      expect(res.status, `${query}: ${res.text}`).to.equal(200);
+      return res.body.results.map((v: Obj) => v.name).sort();
+    };
+    expect(await names(`tenant_group=${top.slug}`)).to.deep.equal([`${mark}-1`, `${mark}-2`]);
+    expect(await names(`tenant_group=${sub.id}`)).to.deep.equal([`${mark}-2`]);
+    expect(await names(`tenant_group_id=${top.id}`)).to.deep.equal([`${mark}-1`, `${mark}-2`]);
+    // Negations keep the rows without a tenant, as Django's exclude() does.
+    expect(await names(`tenant_group__n=${sub.slug}`)).to.deep.equal([`${mark}-1`, `${mark}-3`]);
+    expect(await names(`tenant_group_id__n=${top.id}`)).to.deep.equal([`${mark}-3`]);
+    await refused("/api/ipam/vrfs/?tenant_group=nosuch", "tenant_group", "Select a valid choice. nosuch is not one of the available choices.");
+    await refused(`/api/ipam/vrfs/?tenant_group_id=${top.slug}`, "tenant_group_id", "Enter a valid UUID.");
+    for (const route of ["dcim/sites", "ipam/prefixes", "ipam/ip-addresses"]) {
+      expect((await get(`/api/${route}/?tenant_group=${top.slug}`)).status, route).to.equal(200);
+    }
+  });
+
   it("tree models filter by parent", async () => {
     const res = await get(`/api/dcim/regions/?parent=${root.slug}`);
     expect(res.status).to.equal(200);
