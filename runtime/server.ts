@@ -36,7 +36,13 @@ export function createApp(apis: ApiDescriptor[], db: Knex, config: Config): Expr
     mounts[api.name] = `${path}/`;
     app.use(path, profile.router({ api, db, config, identities }));
   }
-  const siteLinks = [...new Set(apis.map((a) => profiles[a.profile]).filter((p) => p.siteLinks))];
+  const used = [...new Set(apis.map((a) => profiles[a.profile]))];
+  for (const p of used) {
+    const fallback = p.notFound?.(config);
+    // A profile mounted at the site root must not shadow the site's own `/` and 404.
+    if (fallback?.path) app.use(fallback.path, fallback.handler);
+  }
+  const siteLinks = used.filter((p) => p.siteLinks);
   app.get("/", (req, res) => {
     for (const p of siteLinks) for (const link of p.siteLinks!(config, origin(req, config.publicUrl))) res.append("Link", link);
     res.json({ apis: mounts });

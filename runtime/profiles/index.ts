@@ -1,13 +1,13 @@
 // The API profiles the runtime offers, by the name a spec's `profile` gives. A profile
 // turns an API descriptor into an Express router mounted at the API's base path.
-import type { Router } from "express";
+import type { RequestHandler, Router } from "express";
 import type { Knex } from "knex";
 import type { ApiDescriptor } from "../descriptor.js";
 import type { Config } from "../config.js";
 import type { Identities } from "../auth/identities.js";
 import type { Fixture } from "../fixtures.js";
 import { drfProfile } from "./drf/index.js";
-import { loadWordpressFixtures, wordpressProfile } from "./wordpress/index.js";
+import { loadWordpressFixtures, wordpressNoRoute, wordpressProfile } from "./wordpress/index.js";
 
 export interface ProfileDeps {
   api: ApiDescriptor;
@@ -22,6 +22,8 @@ export interface Profile {
   router(deps: ProfileDeps): Router;
   /** `Link` header values the site root (`/`) carries so clients can discover the API from the site URL. */
   siteLinks?(config: Config, origin: string): string[];
+  /** Answers what no API of the profile took under a path the profile owns (mounted after all APIs). */
+  notFound?(config: Config): { path: string; handler: RequestHandler };
   /** Loads demo fixtures the profile's own way; the generic Store is used when absent. */
   loadFixtures?(db: Knex, api: ApiDescriptor, fixtures: Fixture[], userId?: string): Promise<number>;
 }
@@ -33,6 +35,8 @@ export const profiles: Record<string, Profile> = {
     router: wordpressProfile,
     // A WordPress site advertises its REST root on every page, the home page included.
     siteLinks: (config, origin) => [`<${origin}${config.wpApiRoot}/>; rel="https://api.w.org/"`],
+    // Everything under the REST root is WordPress's: unknown paths get its error, not the site's.
+    notFound: (config) => ({ path: config.wpApiRoot, handler: wordpressNoRoute(config) }),
     loadFixtures: loadWordpressFixtures,
   },
 };

@@ -318,6 +318,18 @@ function capital(s: string): string {
   return s.charAt(0).toUpperCase() + s.slice(1);
 }
 
+/**
+ * What WordPress answers for a path under the REST root that no route matches: 404
+ * `rest_no_route`, with the discovery link every REST response carries. Mounted after every
+ * API of the profile, so APIs sharing the root each get their chance first.
+ */
+export function wordpressNoRoute(config: Config): express.RequestHandler {
+  return (req, res) => {
+    res.set("Link", `<${origin(req, config.publicUrl)}${config.wpApiRoot}/>; rel="https://api.w.org/"`);
+    res.status(404).json(noRoute().body());
+  };
+}
+
 /** Loads fixtures through the same writer as the API, as an editor. */
 export async function loadWordpressFixtures(db: Knex, api: ApiDescriptor, fixtures: Fixture[], userId?: string): Promise<number> {
   const cat = new Catalog(api);

@@ -52,6 +52,16 @@ describe("calendar: conformance details", () => {
     expect([...new Set(routes)]).to.deep.equal(["", "doc", "events", "venues", "organizers", "categories", "tags"]);
   });
 
+  it("answers unknown paths under the REST root with rest_no_route and the discovery link", async () => {
+    for (const path of ["/wp-json/nope", "/wp-json/calendar", "/wp-json/wp/v2/posts"]) {
+      const res = await get(path, { token: null });
+      expect(res.status, path).to.equal(404);
+      expect(res.body, path).to.deep.equal({ code: "rest_no_route", message: "No route was found matching the URL and request method.", data: { status: 404 } });
+      expect(res.headers.get("link"), path).to.match(/\/wp-json\/>; rel="https:\/\/api\.w\.org\/"/);
+    }
+    expect((await get("/api/nope/", { token: null })).body).to.deep.equal({ detail: "Not found." });
+  });
+
   it("links a term archive page past the end to the page before it", async () => {
     const res = await get(`${NS}/categories?page=7&hide_empty=false`, { token: null });
     expect(res.status).to.equal(200);
