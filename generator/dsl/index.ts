@@ -30,7 +30,7 @@ export interface CommonFieldOptions {
   /** Value used when a create leaves the field out. `"now"`/`"today"` for date types. */
   default?: unknown;
   readOnly?: boolean;
-  /** Accepted on write, never shown (passwords). */
+  /** Accepted on write, never shown (passwords); with readOnly, neither (an internal owner column). */
   writeOnly?: boolean;
   /** First API version that shows the field (`"1.3"`); earlier versions neither show nor accept it. */
   since?: string;

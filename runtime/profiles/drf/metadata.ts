@@ -44,7 +44,8 @@ function fieldInfo(index: ModelIndex, f: FieldDescriptor, version: string, depth
 }
 
 export function describeModel(index: ModelIndex, m: ModelDescriptor, version: string, methods: string[]): Info {
-  const fields = m.fields.filter((f) => index.inVersion(f, version));
+  // A field neither shown nor accepted is no serializer field at all.
+  const fields = m.fields.filter((f) => index.inVersion(f, version) && !(f.readOnly && f.writeOnly));
   const actionInfo = Object.fromEntries(fields.map((f) => [f.name, fieldInfo(index, f, version)]));
   const actions: Info = {};
   for (const method of methods) actions[method] = actionInfo;

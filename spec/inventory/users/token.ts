@@ -8,7 +8,8 @@ export default model("Token", {
   ordering: ["-created"],
   features: ["ownedByRequester"],
   fields: {
-    user: ref.fk("users.User", { fromRequestUser: true, onDelete: "cascade", readOnly: true }),
+    // The owner is the requester and is never shown: the token shape has no `user`.
+    user: ref.fk("users.User", { fromRequestUser: true, onDelete: "cascade", readOnly: true, writeOnly: true }),
     created: field.datetime({ readOnly: true, default: "now" }),
     expires: field.datetime({ nullable: true }),
     key: field.string({

@@ -137,6 +137,8 @@ describe("inventory e2e: authentication and tokens", () => {
     expect(res.body.url).to.equal(`${server.url}/api/users/tokens/${res.body.id}/`);
     expect(res.body.display).to.equal(`${res.body.key.slice(-6)} (${username})`);
     expect(res.body.created).to.match(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/);
+    // The seed's token shape, in Nautobot's order: the owner is not a field.
+    expect(Object.keys(res.body)).to.deep.equal(["id", "display", "url", "created", "expires", "key", "write_enabled", "description"]);
     expect(await rows("users_token", { user_id: user.id })).to.equal(before + 1);
     expect((await get("/api/dcim/sites/", { token: res.body.key })).status).to.equal(200);
   });
@@ -148,6 +150,14 @@ describe("inventory e2e: authentication and tokens", () => {
     const res = await post("/api/users/tokens/", { description: "ci" }, { token: null, headers: { Authorization: basic(username, `${username}-password`) } });
     expect(res.status).to.equal(201);
     expect(res.body.description).to.equal("ci");
+    // Nor is it in OPTIONS or among the filters; a `user` key in a body is ignored.
+    const options = await call("OPTIONS", "/api/users/tokens/", { token: res.body.key });
+    expect(options.body.actions.POST).to.not.have.property("user");
+    expect((await get("/api/users/tokens/?user=admin", { token: res.body.key })).status).to.equal(400);
+    const other = await server.user(uniq("other"));
+    const mine = await post("/api/users/tokens/", { user: other.id }, { token: res.body.key });
+    expect(mine.status).to.equal(201);
+    expect(mine.body.display).to.equal(`${mine.body.key.slice(-6)} (${username})`);
   });
 
   it("bad password or unknown user → 403, no token created", async () => {

@@ -45,6 +45,7 @@ export const users_Token: ModelDescriptor = {
         nullable: false,
         readOnly: true,
         kind: "fk",
+        writeOnly: true,
         column: "user_id",
         target: "users.user",
         onDelete: "cascade",
@@ -117,10 +118,6 @@ export const users_Token: ModelDescriptor = {
     filters: [
       { param: "id", kind: "uuid", field: "id", lookup: "exact" },
       { param: "id__n", kind: "uuid", field: "id", lookup: "n" },
-      { param: "user", kind: "fk", field: "user", lookup: "exact" },
-      { param: "user__n", kind: "fk", field: "user", lookup: "n" },
-      { param: "user_id", kind: "fk", field: "user", lookup: "exact", idOnly: true },
-      { param: "user_id__n", kind: "fk", field: "user", lookup: "n", idOnly: true },
       { param: "created", kind: "date", field: "created", lookup: "exact" },
       { param: "created__gte", kind: "date", field: "created", lookup: "gte" },
       { param: "created__lte", kind: "date", field: "created", lookup: "lte" },
