@@ -22,8 +22,14 @@ export function slugify(text: string): string {
 export class Writer {
   constructor(private readonly cat: Catalog, private readonly tz: string, private readonly userExists: (id: string) => Promise<boolean>) {}
 
+  /**
+   * Creates a record and gives its id. A model with `dedupeOn` fields gives the id of an
+   * existing record matching the (valid) parameters instead, as the plugin avoids duplicates.
+   */
   async create(db: Knex, m: ModelDescriptor, params: Params, who: Requester): Promise<number> {
     const { values, links } = await this.prepare(db, m, params, who, null);
+    const existing = await this.duplicate(db, m, params);
+    if (existing !== undefined) return existing;
     const [row] = await db(m.table).insert(values).returning("id");
     await this.link(db, row.id, links);
     return row.id;
@@ -216,24 +222,25 @@ export class Writer {
         continue;
       }
       if (!item || typeof item !== "object" || Array.isArray(item)) throw new WpError(400, "rest_invalid_param", "Invalid parameter.");
-      const data = item as Params;
-      const match = this.cat.wp(m).dedupeOn ?? [];
-      const q = db(m.table).select("id").whereNot("status", "trash");
-      let usable = false;
-      for (const name of match) {
-        const v = data[name];
-        if (typeof v === "string" && v.trim()) { q.whereRaw(`lower(${this.cat.col(m, name)}) = lower(?)`, [v.trim()]); usable = true; }
-      }
-      const existing = usable ? await q.first() : undefined;
-      if (existing) { out.push(existing.id); continue; }
       try {
-        out.push(await this.create(db, m, data, who));
+        out.push(await this.create(db, m, item as Params, who));
       } catch (err) {
         if (err instanceof WpError && err.status === 400) throw new WpError(400, "rest_invalid_param", `The ${this.cat.wp(m).noun} could not be created from the provided data`);
         throw err;
       }
     }
     return out;
+  }
+
+  /** An untrashed record equal (case-insensitively) to `params` on every given `dedupeOn` field. */
+  private async duplicate(db: Knex, m: ModelDescriptor, params: Params): Promise<number | undefined> {
+    const q = db(m.table).select("id").whereNot("status", "trash");
+    let usable = false;
+    for (const name of this.cat.wp(m).dedupeOn ?? []) {
+      const v = params[name];
+      if (typeof v === "string" && v.trim()) { q.whereRaw(`lower(${this.cat.col(m, name)}) = lower(?)`, [v.trim()]); usable = true; }
+    }
+    return usable ? (await q.first())?.id : undefined;
   }
 }
 

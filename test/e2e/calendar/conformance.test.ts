@@ -62,6 +62,18 @@ describe("calendar: conformance details", () => {
     expect((await get("/api/nope/", { token: null })).body).to.deep.equal({ detail: "Not found." });
   });
 
+  it("avoids duplicates when venues and organizers are created directly, after validating", async () => {
+    const first = await post(`${NS}/venues`, { venue: "Twin Hall", description: "The first one." });
+    expect(first.status).to.equal(201);
+    const again = await post(`${NS}/venues`, { venue: "twin hall" });
+    expect(again.status).to.equal(201);
+    expect(again.body.id).to.equal(first.body.id);
+    expect((await post(`${NS}/venues`, { venue: "Twin Hall", description: "Another one." })).body.id).to.not.equal(first.body.id);
+    expect((await post(`${NS}/venues`, { venue: "Twin Hall", website: "foo" })).status).to.equal(400);
+    const org = await post(`${NS}/organizers`, { organizer: "Twin Org" });
+    expect((await post(`${NS}/organizers`, { organizer: "TWIN ORG", phone: "1" })).body.id).to.equal(org.body.id);
+  });
+
   it("links a term archive page past the end to the page before it", async () => {
     const res = await get(`${NS}/categories?page=7&hide_empty=false`, { token: null });
     expect(res.status).to.equal(200);

@@ -1,5 +1,5 @@
 // Venues and organizers over HTTP: archives with their filters, by-id and by-slug routes,
-// writes with de-duplication-free direct creation, trash semantics and visibility.
+// writes (direct creation de-duplicated like inline creation), trash semantics and visibility.
 import { expect } from "chai";
 import { startTestServer } from "../../support/server.js";
 import { get, post, patch, del, call } from "../../support/http.js";
