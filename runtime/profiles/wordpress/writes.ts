@@ -106,7 +106,7 @@ export class Writer {
             default: {
               const s = wp.money === f.name && Array.isArray(v) ? v.map(String).join(", ") : text;
               if (s === null) { bad(f.name); break; }
-              if ((f.required || f.name === "slug") && !s) { bad(f.name); break; }
+              if ((f.required || f.blank === false || f.name === "slug") && !s) { bad(f.name); break; }
               if (f.maxLength && s.length > f.maxLength) { bad(f.name); break; }
               if (f.format === "url" && s && !isUrl(s)) { bad(f.name); break; }
               if (wp.images?.includes(f.name) && s && !isUrl(s)) { bad(f.name); break; }

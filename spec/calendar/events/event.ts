@@ -17,8 +17,9 @@ export default model("Event", {
     date: field.datetime({ default: "now", description: "Publication date." }),
     modified: field.datetime({ default: "now", readOnly: true }),
     title: field.string({ required: true, maxLength: 255 }),
-    description: field.text(),
-    excerpt: field.text(),
+    // The plugin refuses an empty description or excerpt (a venue's or organizer's may be cleared).
+    description: field.text({ blank: false }),
+    excerpt: field.text({ blank: false }),
     slug: field.string({ unique: true, maxLength: 200, slugFrom: "title" }),
     image: field.string({ maxLength: 500, description: "Featured image URL or attachment id." }),
     all_day: field.boolean({ default: false }),

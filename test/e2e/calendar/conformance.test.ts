@@ -74,6 +74,20 @@ describe("calendar: conformance details", () => {
     expect((await post(`${NS}/organizers`, { organizer: "TWIN ORG", phone: "1" })).body.id).to.equal(org.body.id);
   });
 
+  it("refuses an empty event description or excerpt, on create and update; venues may clear theirs", async () => {
+    const bad = await post(`${NS}/events`, { title: "Empty text", start_date: "+3 years", end_date: "+3 years", description: "", excerpt: " " });
+    expect(bad.status).to.equal(400);
+    expect(bad.body.data.params).to.have.keys("description", "excerpt");
+    const e = await makeEvent({ description: "Kept." });
+    const up = await post(`${NS}/events/${e.id}`, { description: "" });
+    expect(up.status).to.equal(400);
+    expect((await get(`${NS}/events/${e.id}`, { token: null })).body.description).to.equal("<p>Kept.</p>");
+    const v = await post(`${NS}/venues`, { venue: "Clearable Hall", description: "Soon gone." });
+    const cleared = await post(`${NS}/venues/${v.body.id}`, { description: "" });
+    expect(cleared.status).to.equal(200);
+    expect(cleared.body).to.not.have.property("description");
+  });
+
   it("links a term archive page past the end to the page before it", async () => {
     const res = await get(`${NS}/categories?page=7&hide_empty=false`, { token: null });
     expect(res.status).to.equal(200);

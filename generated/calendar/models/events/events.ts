@@ -109,7 +109,7 @@ export const events_Event: ModelDescriptor = {
         kind: "scalar",
         type: "text",
         column: "description",
-        blank: true,
+        blank: false,
       },
       {
         name: "excerpt",
@@ -120,7 +120,7 @@ export const events_Event: ModelDescriptor = {
         kind: "scalar",
         type: "text",
         column: "excerpt",
-        blank: true,
+        blank: false,
       },
       {
         name: "slug",
