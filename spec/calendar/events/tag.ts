@@ -9,7 +9,8 @@ export default model("Tag", {
   fields: {
     name: field.string({ required: true, maxLength: 200 }),
     slug: field.string({ unique: true, maxLength: 200, slugFrom: "name" }),
-    description: field.text(),
+    // The plugin's term routes refuse an empty description.
+    description: field.text({ blank: false }),
   },
   nested: ["name", "slug"],
   wordpress: { kind: "term", listKey: "tags", noun: "tag", taxonomy: "post_tag", search: ["name", "description"] },

@@ -88,6 +88,17 @@ describe("calendar: conformance details", () => {
     expect(cleared.body).to.not.have.property("description");
   });
 
+  it("refuses an empty term description on create and update", async () => {
+    for (const kind of ["categories", "tags"]) {
+      const bad = await post(`${NS}/${kind}`, { name: `Blank ${kind}`, description: "" });
+      expect(bad.status, kind).to.equal(400);
+      expect(bad.body.data.params, kind).to.have.keys("description");
+      const made = await post(`${NS}/${kind}`, { name: `Described ${kind}`, description: "Words." });
+      expect(made.status, kind).to.equal(201);
+      expect((await post(`${NS}/${kind}/${made.body.id}`, { description: "" })).status, kind).to.equal(400);
+    }
+  });
+
   it("links a term archive page past the end to the page before it", async () => {
     const res = await get(`${NS}/categories?page=7&hide_empty=false`, { token: null });
     expect(res.status).to.equal(200);

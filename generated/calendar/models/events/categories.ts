@@ -70,7 +70,7 @@ export const events_Category: ModelDescriptor = {
         kind: "scalar",
         type: "text",
         column: "description",
-        blank: true,
+        blank: false,
       },
       {
         name: "parent",

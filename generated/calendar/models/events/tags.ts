@@ -70,7 +70,7 @@ export const events_Tag: ModelDescriptor = {
         kind: "scalar",
         type: "text",
         column: "description",
-        blank: true,
+        blank: false,
       },
     ],
     nested: ["id", "url", "display", "name", "slug"],
