@@ -230,7 +230,14 @@ export function wordpressProfile({ api, db, config, identities }: WpDeps): Route
         return send(ctx, 200, before);
       }
       if (row.status === "trash") throw new WpError(410, `${wp.noun}-is-in-trash`, `The ${wp.noun} is already trashed`);
-      await db(m.table).where("id", row.id).update({ status: "trash", modified: db.fn.now() });
+      await db.transaction(async (trx) => {
+        await trx(m.table).where("id", row.id).update({ status: "trash", modified: trx.fn.now() });
+        // The plugin unlinks a trashed venue or organizer from its events.
+        for (const { model, field } of cat.linksTo(m)) {
+          if (field.kind === "m2m") await trx(field.through!.table).where(field.through!.target, row.id).delete();
+          else await trx(model.table).where(field.column!, row.id).update({ [field.column!]: null });
+        }
+      });
       return send(ctx, 200, await one(ctx, m, row.id));
     }
     if (["POST", "PUT", "PATCH"].includes(method)) {

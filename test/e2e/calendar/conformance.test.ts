@@ -2,7 +2,7 @@
 // key order of linked posts, rendered HTML content, type errors under `data.details`, route
 // registration order in the namespace index, and term archive paging links.
 import { expect } from "chai";
-import { get, post } from "../../support/http.js";
+import { del, get, post } from "../../support/http.js";
 import { NS, makeEvent as makeAnyEvent } from "./support.js";
 
 /** Events beyond the default archive window, so other suites' first pages stay as they were. */
@@ -97,6 +97,19 @@ describe("calendar: conformance details", () => {
       expect(made.status, kind).to.equal(201);
       expect((await post(`${NS}/${kind}/${made.body.id}`, { description: "" })).status, kind).to.equal(400);
     }
+  });
+
+  it("unlinks a trashed venue or organizer from its events", async () => {
+    const v = await post(`${NS}/venues`, { venue: "Trash Linked Hall" });
+    const o = await post(`${NS}/organizers`, { organizer: "Trash Linked Org" });
+    const keep = await post(`${NS}/organizers`, { organizer: "Staying Org" });
+    const e = await makeEvent({ venue: v.body.id, organizer: [o.body.id, keep.body.id] });
+    expect((await del(`${NS}/venues/${v.body.id}`)).status).to.equal(200);
+    expect((await del(`${NS}/organizers/${o.body.id}`)).status).to.equal(200);
+    const after = (await get(`${NS}/events/${e.id}`, { token: null })).body;
+    expect(after.venue).to.deep.equal([]);
+    expect(after.organizer.map((x: any) => x.id)).to.deep.equal([keep.body.id]);
+    expect((await get(`${NS}/venues?event=${e.id}`)).body.total).to.equal(0);
   });
 
   it("links a term archive page past the end to the page before it", async () => {
