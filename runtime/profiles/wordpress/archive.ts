@@ -8,7 +8,7 @@ import type { Catalog, Row } from "./records.js";
 import type { Requester } from "./auth.js";
 import { formatWall, parseDate, utcToWall } from "./dates.js";
 import { invalidParam, WpError } from "./errors.js";
-import { boolParam, idListParam, intParam, listParam, textParam, toBool, type Params } from "./params.js";
+import { boolParam, idListParam, intParam, listParam, MAX_ID, textParam, toBool, type Params } from "./params.js";
 
 export const STATUSES = ["publish", "future", "draft", "pending", "private", "trash"];
 
@@ -41,7 +41,7 @@ export class Archive {
 
   /** Ids of rows of `m` matching `values` by id or slug; 400 naming `param` when any is unknown. */
   async resolve(m: ModelDescriptor, param: string, values: string[], bySlug: boolean): Promise<number[]> {
-    const ids = values.filter((v) => /^\d+$/.test(v)).map(Number);
+    const ids = values.filter((v) => /^\d+$/.test(v)).map(Number).filter((n) => n <= MAX_ID);
     const slugs = bySlug ? values.filter((v) => !/^\d+$/.test(v)) : [];
     if (!bySlug && slugs.length !== values.length - ids.length) throw invalidParam(param);
     if (!bySlug && values.some((v) => !/^\d+$/.test(v))) throw invalidParam(param);
@@ -206,7 +206,7 @@ export class Archive {
 
   private async page(q: Knex.QueryBuilder, order: Array<{ column: string; order: "asc" | "desc" }>, page: number, perPage: number, echo: Record<string, string>): Promise<ArchiveResult> {
     const [{ n }] = await q.clone().clearSelect().count("* as n");
-    const rows: Row[] = await q.select("p.id").orderBy(order).limit(perPage).offset((page - 1) * perPage);
+    const rows: Row[] = await q.select("p.id").orderBy(order).limit(perPage).offset(Math.min((page - 1) * perPage, Number.MAX_SAFE_INTEGER));
     return { ids: rows.map((r) => r.id), total: Number(n), echo };
   }
 }

@@ -11,7 +11,7 @@ import type { Identities } from "../../auth/identities.js";
 import type { Fixture } from "../../fixtures.js";
 import { contentType, origin } from "../../http/request.js";
 import { forbidden, invalidParam, missingParams, noRoute, WpError } from "./errors.js";
-import { boolParam, positiveInt, requestParams, type Params } from "./params.js";
+import { boolParam, MAX_ID, positiveInt, requestParams, type Params } from "./params.js";
 import { WpAuth, type Requester } from "./auth.js";
 import { Catalog, Renderer, type Row, type Site } from "./records.js";
 import { Archive, paging } from "./archive.js";
@@ -114,6 +114,8 @@ export function wordpressProfile({ api, db, config, identities }: WpDeps): Route
       } catch {
         throw invalidParam("slug");
       }
+      // No stored slug holds a NUL, and PostgreSQL refuses one in a query.
+      if (slug.includes("\u0000")) throw invalidParam("slug");
       return item(ctx, method, m, async () => {
         const row = await db(m.table).where("slug", slug).first();
         if (!row) throw invalidParam("slug");
@@ -180,7 +182,7 @@ export function wordpressProfile({ api, db, config, identities }: WpDeps): Route
   }
 
   async function byId(m: ModelDescriptor, id: number): Promise<Row> {
-    const row = await db(m.table).where("id", id).first();
+    const row = id <= MAX_ID ? await db(m.table).where("id", id).first() : undefined;
     const wp = m.wordpress!;
     if (row) return row;
     if (wp.kind === "term") throw new WpError(404, "rest_term_invalid", "Term does not exist.");

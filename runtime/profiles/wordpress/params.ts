@@ -36,6 +36,24 @@ export function parseBracketed(pairs: Iterable<[string, string]>): Params {
 
 /** Query parameters and body of a request, merged. */
 export function requestParams(query: string, body: Buffer | undefined, contentType: string): Params {
+  return refuseNul(readParams(query, body, contentType));
+}
+
+/**
+ * PostgreSQL text cannot hold NUL characters: a value carrying one is invalid, and a name
+ * carrying one is no parameter the API knows, so it is ignored like any unknown parameter.
+ */
+function refuseNul(params: Params): Params {
+  const hasNul = (v: unknown): boolean => (typeof v === "string" ? v.includes("\u0000")
+    : v !== null && typeof v === "object" ? Object.entries(v).some(([k, x]) => k.includes("\u0000") || hasNul(x)) : false);
+  for (const [name, v] of Object.entries(params)) {
+    if (name.includes("\u0000")) delete params[name];
+    else if (hasNul(v)) throw invalidParam(name);
+  }
+  return params;
+}
+
+function readParams(query: string, body: Buffer | undefined, contentType: string): Params {
   const params = parseBracketed(new URLSearchParams(query));
   if (!body?.length) return params;
   const text = body.toString("utf8");
@@ -71,9 +89,13 @@ export function boolParam(params: Params, name: string): boolean | undefined {
   return b;
 }
 
+/** The largest key a `serial` (PostgreSQL integer) column holds: a larger id names no record. */
+export const MAX_ID = 2_147_483_647;
+
+/** A record id: a positive integer a serial key can hold; null otherwise. */
 export function positiveInt(v: unknown): number | null {
   const s = typeof v === "number" ? String(v) : typeof v === "string" ? v.trim() : "";
-  return /^\d+$/.test(s) && Number(s) > 0 ? Number(s) : null;
+  return /^\d+$/.test(s) && Number(s) > 0 && Number(s) <= MAX_ID ? Number(s) : null;
 }
 
 export function intParam(params: Params, name: string): number | undefined {

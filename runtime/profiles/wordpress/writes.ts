@@ -9,7 +9,7 @@ import type { Catalog, Row } from "./records.js";
 import type { Requester } from "./auth.js";
 import { formatWall, parseDate, validZone, wallToUtc } from "./dates.js";
 import { invalidParams, missingParams, notOfType, WpError } from "./errors.js";
-import { listValue, positiveInt, toBool, type Params } from "./params.js";
+import { listValue, MAX_ID, positiveInt, toBool, type Params } from "./params.js";
 
 type Values = Record<string, unknown>;
 type Links = Map<FieldDescriptor, number[]>;
@@ -199,7 +199,7 @@ export class Writer {
     const out: number[] = [];
     for (const item of items) {
       if (/^\d+$/.test(item)) {
-        const row = await db(m.table).where("id", Number(item)).first();
+        const row = Number(item) <= MAX_ID ? await db(m.table).where("id", Number(item)).first() : undefined;
         if (row) out.push(row.id);
         continue;
       }

@@ -112,6 +112,28 @@ describe("calendar: conformance details", () => {
     expect((await get(`${NS}/venues?event=${e.id}`)).body.total).to.equal(0);
   });
 
+  it("answers ids beyond the integer keys and NUL characters without a server error", async () => {
+    const huge = "2147483648";
+    expect((await get(`${NS}/events/${huge}`, { token: null })).body.code).to.equal("rest-event-not-found");
+    expect((await get(`${NS}/events/99999999999999999999`, { token: null })).status).to.equal(404);
+    expect((await get(`${NS}/categories/${huge}`, { token: null })).body.code).to.equal("rest_term_invalid");
+    for (const q of [`events?include=${huge}`, `events?venue=${huge}`, `events?categories=${huge}`, `events?post_parent=${huge}`,
+      `categories?post=${huge}`, `categories?include=${huge}`, `categories?parent=${huge}`, `venues?event=${huge}`, "events?search=%00", "venues/by-slug/a%00b"]) {
+      const res = await get(`${NS}/${q}`, { token: null });
+      expect(res.status, q).to.equal(400);
+      expect(res.body.code, q).to.equal("rest_invalid_param");
+    }
+    expect((await get(`${NS}/events?page=99999999999999999999`, { token: null })).body.code).to.equal("event-archive-page-not-found");
+    expect((await get(`${NS}/events?x%00=1`, { token: null })).status).to.equal(200);
+    const base = { title: "Huge ids", start_date: "+3 years", end_date: "+3 years" };
+    for (const extra of [{ venue: Number(huge) }, { organizer: [Number(huge)] }, { post_parent: huge }, { title: "nul\u0000" }]) {
+      expect((await post(`${NS}/events`, { ...base, ...extra })).status, JSON.stringify(extra)).to.equal(400);
+    }
+    const skipped = await post(`${NS}/events`, { ...base, categories: [Number(huge)] });
+    expect(skipped.status).to.equal(201);
+    expect(skipped.body.categories).to.deep.equal([]);
+  });
+
   it("links a term archive page past the end to the page before it", async () => {
     const res = await get(`${NS}/categories?page=7&hide_empty=false`, { token: null });
     expect(res.status).to.equal(200);
