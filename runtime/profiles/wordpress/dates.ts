@@ -62,12 +62,17 @@ export function zoneAbbr(tz: string, at: Date): string {
 export function parseDate(input: string, tz: string, now = new Date()): Wall | null {
   const raw = input.trim().toLowerCase();
   if (!raw) return null;
-  if (/^-?\d{9,11}$/.test(raw)) return utcToWall(new Date(Number(raw) * 1000), tz);
+  if (/^-?\d{9,11}$/.test(raw)) {
+    const d = new Date(Number(raw) * 1000);
+    return d.getUTCFullYear() > 9999 ? null : utcToWall(d, tz);
+  }
   const abs = /^(\d{4})-(\d{2})-(\d{2})(?:[ t](\d{1,2}):(\d{2})(?::(\d{2}))?(?:\.\d+)?)?(z|[+-]\d{2}:?\d{2})?$/.exec(raw);
   if (abs) {
     const [, y, mo, d, h = "0", mi = "0", s = "0", off] = abs;
-    const wall = new Date(Date.UTC(+y, +mo - 1, +d, +h, +mi, +s));
-    if (wall.getUTCMonth() !== +mo - 1 || +h > 23 || +mi > 59 || +s > 59) return null;
+    const wall = new Date(Date.UTC(2000, +mo - 1, +d, +h, +mi, +s));
+    // Date.UTC reads years below 100 as 19xx; set the year itself.
+    wall.setUTCFullYear(+y);
+    if (+y < 1 || wall.getUTCMonth() !== +mo - 1 || +h > 23 || +mi > 59 || +s > 59) return null;
     if (!off) return wall;
     const sign = off === "z" ? 0 : off[0] === "-" ? -1 : 1;
     const mins = off === "z" ? 0 : sign * (Number(off.slice(1, 3)) * 60 + Number(off.slice(-2)));
@@ -117,5 +122,7 @@ export function parseDate(input: string, tz: string, now = new Date()): Wall | n
     if (!progressed) break;
   }
   if (rest || !matched) return null;
-  return new Date(Math.floor(cur.getTime() / 1000) * 1000);
+  const out = new Date(Math.floor(cur.getTime() / 1000) * 1000);
+  // Wall times are four-digit years, as the database and the plugin's format keep them.
+  return Number.isNaN(out.getTime()) || out.getUTCFullYear() < 1 || out.getUTCFullYear() > 9999 ? null : out;
 }

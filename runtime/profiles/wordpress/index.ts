@@ -41,7 +41,8 @@ export function wordpressProfile({ api, db, config, identities }: WpDeps): Route
   const tz = String(api.settings.timezone ?? "UTC");
   const ns = api.basePath.replace(/^\/|\/$/g, "");
   const auth = new WpAuth(db, identities, api.appPasswords ? cat.model(api.appPasswords) : undefined);
-  const userExists = async (id: string) => !!identities && !!(await identities.byId(db, id));
+  // Asked on the writer's own connection: the transaction may hold the only one (PGlite).
+  const userExists = async (conn: Knex, id: string) => !!identities && !!(await identities.byId(conn, id));
   const writer = new Writer(cat, tz, userExists);
   const archive = new Archive(db, cat, api.settings, tz);
   const routes = routeTable(api);

@@ -20,7 +20,7 @@ export function slugify(text: string): string {
 }
 
 export class Writer {
-  constructor(private readonly cat: Catalog, private readonly tz: string, private readonly userExists: (id: string) => Promise<boolean>) {}
+  constructor(private readonly cat: Catalog, private readonly tz: string, private readonly userExists: (db: Knex, id: string) => Promise<boolean>) {}
 
   /**
    * Creates a record and gives its id. A model with `dedupeOn` fields gives the id of an
@@ -146,7 +146,7 @@ export class Writer {
           break;
       }
     }
-    if (typeof values.author === "string" && !(await this.userExists(values.author))) bad("author");
+    if (typeof values.author === "string" && !(await this.userExists(db, values.author))) bad("author");
     if (Object.keys(errors).length) throw invalidParams(errors, types);
 
     if (clock) this.clock(m, values, params, current, zone);

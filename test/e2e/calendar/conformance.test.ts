@@ -134,6 +134,25 @@ describe("calendar: conformance details", () => {
     expect(skipped.body.categories).to.deep.equal([]);
   });
 
+  it("sets an event's author to an existing user, refuses an unknown one", async () => {
+    const someone = (await get(`${NS}/events/1`, { token: null })).body.author;
+    const made = await post(`${NS}/events`, { title: "Authored", start_date: "+3 years", end_date: "+3 years", author: someone });
+    expect(made.status).to.equal(201);
+    expect(made.body.author).to.equal(someone);
+    const unknown = await post(`${NS}/events`, { title: "Authored", start_date: "+3 years", end_date: "+3 years", author: "00000000-0000-0000-0000-000000000000" });
+    expect(unknown.status).to.equal(400);
+    expect(unknown.body.data.params).to.have.keys("author");
+  });
+
+  it("refuses dates outside four-digit years with 400, and keeps years below 100 as given", async () => {
+    const far = await post(`${NS}/events`, { title: "Far", start_date: "+99999 years", end_date: "+99999 years", date: "+99999 years" });
+    expect(far.status).to.equal(400);
+    expect(far.body.data.params).to.have.keys("start_date", "end_date", "date");
+    expect((await get(`${NS}/events?start_date=%2B99999%20years`, { token: null })).status).to.equal(400);
+    const early = await post(`${NS}/events`, { title: "Early", start_date: "0050-01-01 10:00", end_date: "0050-01-01 11:00" });
+    expect(early.body.start_date).to.equal("0050-01-01 10:00:00");
+  });
+
   it("links a term archive page past the end to the page before it", async () => {
     const res = await get(`${NS}/categories?page=7&hide_empty=false`, { token: null });
     expect(res.status).to.equal(200);
