@@ -233,14 +233,10 @@ function buildFilters(m: ModelSpec, fields: FieldDescriptor[]): FilterDescriptor
         withLookups("id", "uuid", ["n"]);
         break;
       case "scalar":
-        if (f.name === "created") {
-          add("created", { kind: "date", field: "created", lookup: "exact" });
-          add("created__gte", { kind: "date", field: "created", lookup: "gte" });
-          add("created__lte", { kind: "date", field: "created", lookup: "lte" });
-        } else if (f.name === "last_updated") {
-          add("last_updated", { kind: "datetime", field: "last_updated", lookup: "exact" });
-          add("last_updated__gte", { kind: "datetime", field: "last_updated", lookup: "gte" });
-          add("last_updated__lte", { kind: "datetime", field: "last_updated", lookup: "lte" });
+        if (f.name === "created" || f.name === "last_updated") {
+          // Nautobot declares exact/gte/lte only, typed by the field (a token's `created` is a date-time).
+          const kind = f.type === "date" ? "date" : "datetime";
+          for (const lookup of ["exact", "gte", "lte"]) add(lookup === "exact" ? f.name : `${f.name}__${lookup}`, { kind, field: f.name, lookup });
         } else if (f.type === "string" || f.type === "text") withLookups(f.name, "string", STRING_LOOKUPS);
         else if (f.type === "uuid") withLookups(f.name, "uuid", ["n"]);
         else if (f.type === "integer" || f.type === "float") withLookups(f.name, "number", NUMBER_LOOKUPS);

@@ -179,6 +179,21 @@ describe("inventory e2e: authentication and tokens", () => {
     expect(res.status).to.equal(403);
   });
 
+  it("token created filters take date-times (a token's created is a date-time, not a date)", async () => {
+    const server = await startTestServer();
+    const holder = await server.user(uniq("clock"));
+    const before = new Date(Date.now() - 60_000).toISOString();
+    const after = new Date(Date.now() + 60_000).toISOString();
+    const since = await get(`/api/users/tokens/?created__gte=${before}`, { token: holder.key });
+    expect(since.status).to.equal(200);
+    expect(since.body.count).to.equal(1);
+    expect((await get(`/api/users/tokens/?created__gte=${after}`, { token: holder.key })).body.count).to.equal(0);
+    expect((await get(`/api/users/tokens/?created__lte=${after}`, { token: holder.key })).body.count).to.equal(1);
+    const bad = await get("/api/users/tokens/?created__gte=yesterday", { token: holder.key });
+    expect(bad.status).to.equal(400);
+    expect(bad.body).to.deep.equal({ created__gte: ["Enter a valid date/time."] });
+  });
+
   it("users see only their own tokens; another's token → 404 and cannot be changed", async () => {
     const server = await startTestServer();
     const alice = await server.user(uniq("alice"));

@@ -118,9 +118,9 @@ export const users_Token: ModelDescriptor = {
     filters: [
       { param: "id", kind: "uuid", field: "id", lookup: "exact" },
       { param: "id__n", kind: "uuid", field: "id", lookup: "n" },
-      { param: "created", kind: "date", field: "created", lookup: "exact" },
-      { param: "created__gte", kind: "date", field: "created", lookup: "gte" },
-      { param: "created__lte", kind: "date", field: "created", lookup: "lte" },
+      { param: "created", kind: "datetime", field: "created", lookup: "exact" },
+      { param: "created__gte", kind: "datetime", field: "created", lookup: "gte" },
+      { param: "created__lte", kind: "datetime", field: "created", lookup: "lte" },
       { param: "expires", kind: "datetime", field: "expires", lookup: "exact" },
       { param: "expires__n", kind: "datetime", field: "expires", lookup: "n" },
       { param: "expires__lt", kind: "datetime", field: "expires", lookup: "lt" },
