@@ -251,6 +251,34 @@ function tokenProvisioning(api: IrApi, paths: Record<string, Schema>): void {
   post.security = [{ tokenAuth: [] }, { basicAuth: [] }];
 }
 
+/** The browsable view's login: a read-only session token in an HttpOnly cookie (needs auth tokens). */
+function browserLogin(api: IrApi, paths: Record<string, Schema>): void {
+  if (!api.auth?.tokens) return;
+  const html = { "text/html": { schema: { type: "string" } } };
+  const redirect = { description: "Logged in (or out); redirect to `next` or the API root", headers: { Location: { schema: { type: "string" } } } };
+  paths[`${api.basePath}login/`] = {
+    get: {
+      operationId: "login_form", summary: "The browser login form", security: [],
+      parameters: [{ name: "next", in: "query", required: false, schema: { type: "string" }, description: "Where to go after logging in (a path on this site)." }],
+      responses: { "200": { description: "The form", content: html } },
+    },
+    post: {
+      operationId: "login", summary: "Log a browser in: sets a read-only, expiring session cookie honoured on GET, HEAD and OPTIONS", security: [],
+      requestBody: {
+        required: true,
+        content: { "application/x-www-form-urlencoded": { schema: { type: "object", properties: { username: { type: "string" }, password: { type: "string" }, next: { type: "string" } }, required: ["username", "password"] } } },
+      },
+      responses: { "302": redirect, "403": { description: "Invalid username/password (the form again)", content: html } },
+    },
+  };
+  paths[`${api.basePath}logout/`] = {
+    post: {
+      operationId: "logout", summary: "Log a browser out: deletes its session token and cookie", security: [],
+      responses: { "302": redirect },
+    },
+  };
+}
+
 export function emitDrfOpenApi(api: IrApi, version: string): Schema {
   const schemas: Record<string, Schema> = { Error: ERROR_DETAIL };
   let paths: Record<string, Schema> = {};
@@ -286,6 +314,7 @@ export function emitDrfOpenApi(api: IrApi, version: string): Schema {
     },
   };
   tokenProvisioning(api, paths);
+  browserLogin(api, paths);
   paths = Object.fromEntries(Object.keys(paths).sort(byCodePoint).map((k) => [k, paths[k]]));
   return {
     openapi: "3.1.0",

@@ -1,6 +1,7 @@
 // DRF-style authentication: `Authorization: Token <key>` on every route, HTTP Basic only
-// where a route allows it (token provisioning). Every failure is a 403, as DRF sends when
-// its first authentication class offers no challenge.
+// where a route allows it (token provisioning), and a browser login's session token when
+// the caller passes one. Every failure is a 403, as DRF sends when its first
+// authentication class offers no challenge.
 import type { Knex } from "knex";
 import { HttpError } from "../../errors.js";
 import type { Identities, Identity } from "../../auth/identities.js";
@@ -8,9 +9,15 @@ import { parseBasic } from "../../auth/identities.js";
 
 const refuse = (message: string) => new HttpError(403, message, "authentication_failed");
 
-export async function authenticate(db: Knex, identities: Identities | undefined, header: string | undefined, allowBasic: boolean):
-  Promise<Identity | null> {
-  if (!header || !identities) return null;
+export async function authenticate(db: Knex, identities: Identities | undefined, header: string | undefined, allowBasic: boolean,
+  sessionKey?: string): Promise<Identity | null> {
+  if (!identities) return null;
+  if (!header) {
+    if (!sessionKey) return null;
+    // A stale or revoked browser session is simply no session: the visitor can log in again.
+    const found = await identities.byToken(db, sessionKey);
+    return "identity" in found ? found.identity : null;
+  }
   const parts = header.trim().split(/\s+/);
   const scheme = parts[0].toLowerCase();
   if (scheme === "token") {

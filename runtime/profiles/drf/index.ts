@@ -19,6 +19,7 @@ import { negotiate, type Renderer } from "./versioning.js";
 import { pageLinks, pageParams } from "./pagination.js";
 import { authenticate } from "./authentication.js";
 import { describeModel } from "./metadata.js";
+import { login, loginPage, logout, sessionKey, type SessionDeps } from "./browser-session.js";
 
 /** Query parameters that are never filters. */
 const RESERVED = new Set(["api_version", "brief", "format", "include", "limit", "offset", "exclude"]);
@@ -56,6 +57,15 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
   const userModel = api.auth ? index.model(api.auth.users) : undefined;
   const swaggerAssets = dirname(createRequire(import.meta.url).resolve("swagger-ui-dist/package.json"));
 
+  const sessions = identities && tokenModel
+    ? (ctx: Ctx): SessionDeps => ({ db, identities, store, tokens: tokenModel, basePath: api.basePath, apiTitle: api.title, version: ctx.version })
+    : undefined;
+  const isLogout = (req: Request) => req.method === "POST" && req.path === "/logout/";
+  const nextParam = (ctx: Ctx) => {
+    const next = ctx.params.get("next")?.at(-1) ?? "";
+    return next.startsWith("/") && !next.startsWith("//") ? next : api.basePath;
+  };
+
   const router = express.Router({ strict: true, caseSensitive: true });
   router.use("/docs/static", express.static(swaggerAssets, { index: false }));
   router.use(express.raw({ type: () => true, limit: config.bodyLimit }));
@@ -73,7 +83,8 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
       res.set("Vary", "Accept");
       const segments = req.path.split("/").slice(1);
       const tokenProvisioning = !!tokenModel && req.method === "POST" && req.path === `/${tokenModel.app}/${tokenModel.route}/`;
-      const identity = await authenticate(db, identities, req.get("authorization"), tokenProvisioning);
+      const session = SAFE.has(req.method) || isLogout(req) ? sessionKey(req) : undefined;
+      const identity = await authenticate(db, identities, req.get("authorization"), tokenProvisioning, session);
       ctx = { req, res, version, renderer, identity, apiUrl: `${origin(req, config.publicUrl)}${api.basePath}`, params };
       await route(ctx, segments);
     } catch (err) {
@@ -89,6 +100,15 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
     // seg is the path after the base path split on "/": "" is the root, a trailing "" marks a slash.
     if (seg.length === 1 && seg[0] === "") return only(ctx, ["GET"], () => send(ctx, 200, apiRoot(ctx)));
     if (seg.length === 2 && seg[1] === "") {
+      if (sessions && seg[0] === "login") {
+        return only(ctx, ["POST"], () => (req.method === "POST" ? login(req, ctx.res, sessions(ctx)) : loginPage(ctx.res, sessions(ctx), nextParam(ctx))));
+      }
+      if (sessions && seg[0] === "logout") {
+        // POST only: a link or image elsewhere must not be able to log a browser out.
+        ctx.res.set("Allow", "POST, OPTIONS");
+        if (req.method !== "POST") throw new HttpError(405, `Method "${req.method}" not allowed.`, "method_not_allowed");
+        return logout(req, ctx.res, sessions(ctx));
+      }
       if (seg[0] === "status") return only(ctx, ["GET"], () => status(ctx));
       if (seg[0] === "docs") return only(ctx, ["GET"], () => docs(ctx));
       if (api.apps.includes(seg[0])) return only(ctx, ["GET"], () => send(ctx, 200, appRoot(ctx, seg[0])));
@@ -315,8 +335,11 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
     if (ctx.renderer === "html") {
       ctx.res.status(statusCode).type("html").send(templates.browsable({
         title: api.title, apiTitle: api.title, version: ctx.version, docsUrl: `${api.basePath}docs/`,
+        user: ctx.identity?.username ?? "", logoutUrl: `${api.basePath}logout/`,
+        loginUrl: `${api.basePath}login/?next=${encodeURIComponent(ctx.req.originalUrl)}`,
         method: ctx.req.method, path: ctx.req.originalUrl, status: statusCode,
-        body: escapeHtml(JSON.stringify(body, null, 2)),
+        // Links stay links, so the API can be browsed by clicking.
+        body: escapeHtml(JSON.stringify(body, null, 2)).replace(/&quot;(https?:\/\/[^\s<>]*?)&quot;/g, '&quot;<a href="$1">$1</a>&quot;'),
       }));
       return;
     }

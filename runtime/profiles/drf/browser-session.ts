@@ -1,0 +1,68 @@
+// Logging in from a browser, for the browsable HTML view. A login is an ordinary API token
+// (read-only, expiring) kept in an HttpOnly cookie, so sessions live in the database like
+// every token and any instance can serve them. The cookie is honoured only on safe methods,
+// so a page elsewhere cannot make a browser write (no CSRF exposure); writes need a token.
+import type { Request, Response } from "express";
+import type { Knex } from "knex";
+import type { ModelDescriptor } from "../../descriptor.js";
+import type { Identities } from "../../auth/identities.js";
+import type { Store } from "../../store.js";
+import { templates } from "../../http/templates.js";
+
+export const SESSION_COOKIE = "armature_session";
+const LIFETIME_MS = 14 * 24 * 3600 * 1000;
+
+/** The session token key from the request's cookies, if any. */
+export function sessionKey(req: Request): string | undefined {
+  for (const part of (req.get("cookie") ?? "").split(";")) {
+    const eq = part.indexOf("=");
+    if (eq > 0 && part.slice(0, eq).trim() === SESSION_COOKIE) return decodeURIComponent(part.slice(eq + 1).trim());
+  }
+  return undefined;
+}
+
+/** Only same-site relative paths: a login must not redirect to another site. */
+function safeNext(next: string | null, fallback: string): string {
+  return next && next.startsWith("/") && !next.startsWith("//") ? next : fallback;
+}
+
+export interface SessionDeps {
+  db: Knex;
+  identities: Identities;
+  store: Store;
+  tokens: ModelDescriptor;
+  basePath: string;
+  apiTitle: string;
+  version: string;
+}
+
+export function loginPage(res: Response, d: SessionDeps, next: string, status = 200, error = "", username = ""): void {
+  res.status(status).type("html").send(templates.login({ apiTitle: d.apiTitle, action: `${d.basePath}login/`, next, error, username }));
+}
+
+export async function login(req: Request, res: Response, d: SessionDeps): Promise<void> {
+  const form = new URLSearchParams(Buffer.isBuffer(req.body) ? req.body.toString("utf8") : "");
+  const next = safeNext(form.get("next"), d.basePath);
+  const username = form.get("username") ?? "";
+  const who = await d.identities.byPassword(d.db, username, form.get("password") ?? "");
+  if (!who) return loginPage(res, d, next, 403, "Invalid username/password.", username);
+  const expires = new Date(Date.now() + LIFETIME_MS);
+  const key = await d.db.transaction(async (trx) => {
+    const id = await d.store.create(trx, d.tokens, { write_enabled: false, expires: expires.toISOString(), description: "browser session" },
+      { version: d.version, userId: who.userId, partial: false });
+    const keyColumn = d.tokens.fields.find((f) => f.name === "key")!.column!;
+    return (await trx(d.tokens.table).select(keyColumn).where("id", id).first())[keyColumn] as string;
+  });
+  res.cookie(SESSION_COOKIE, key, { httpOnly: true, sameSite: "lax", path: d.basePath, expires });
+  res.redirect(302, next);
+}
+
+export async function logout(req: Request, res: Response, d: SessionDeps): Promise<void> {
+  const key = sessionKey(req);
+  if (key) {
+    const keyColumn = d.tokens.fields.find((f) => f.name === "key")!.column!;
+    await d.db(d.tokens.table).where(keyColumn, key).del();
+  }
+  res.clearCookie(SESSION_COOKIE, { path: d.basePath });
+  res.redirect(302, d.basePath);
+}
