@@ -52,7 +52,7 @@ export class ReadPlans {
     const parts: string[] = [];
     const renders: Array<[string, Render]> = [];
     for (const f of fields) {
-      const expr = this.expr(m, f, "t0", 0, shape, version);
+      const expr = this.expr(m, f, "t0", 0, version);
       if (expr) parts.push(`${expr} AS ${ident(f.name)}`);
       renders.push([f.name, this.renderer(m, f, 0, shape, version)]);
     }
@@ -70,7 +70,7 @@ export class ReadPlans {
   private nestedJson(m: ModelDescriptor, alias: string, depth: number, version: string): string {
     const args: string[] = [];
     for (const f of this.fieldsOf(m, "nested", version)) {
-      const expr = this.expr(m, f, alias, depth, "nested", version);
+      const expr = this.expr(m, f, alias, depth, version);
       if (expr) args.push(`${literal(f.name)}, ${expr}`);
     }
     return `json_build_object(${args.join(", ")})`;
@@ -94,7 +94,7 @@ export class ReadPlans {
     return pieces.length === 1 ? pieces[0] : `concat(${pieces.join(", ")})`;
   }
 
-  private expr(m: ModelDescriptor, f: FieldDescriptor, alias: string, depth: number, shape: Shape, version: string): string | null {
+  private expr(m: ModelDescriptor, f: FieldDescriptor, alias: string, depth: number, version: string): string | null {
     switch (f.kind) {
       case "id": return col(alias, "id");
       case "url": return null;
@@ -144,7 +144,6 @@ export class ReadPlans {
           `FROM ${ident(target.table)} ${a} WHERE ${col(a, f.reverse!.column)} = ${col(alias, "id")})`;
       }
     }
-    void shape;
     return null;
   }
 
