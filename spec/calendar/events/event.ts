@@ -39,7 +39,8 @@ export default model("Event", {
     tags: ref.m2m("events.Tag"),
     venue: ref.fk("venues.Venue", { nullable: true, onDelete: "setNull" }),
     organizer: ref.m2m("organizers.Organizer"),
-    post_parent: ref.fk("events.Event", { nullable: true, onDelete: "setNull" }),
+    // Written and filtered (`post_parent`), never shown: the plugin's records have no such key.
+    post_parent: ref.fk("events.Event", { nullable: true, onDelete: "setNull", writeOnly: true }),
   },
   nested: ["title", "slug"],
   wordpress: {

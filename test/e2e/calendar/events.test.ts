@@ -134,6 +134,7 @@ describe("calendar: event archive", () => {
     await makeEvent({ title: "Child event", post_parent: parent.id });
     const children = await get(`${NS}/events?post_parent=${parent.id}`, { token: null });
     expect(children.body.events.map((e: any) => e.title)).to.deep.equal(["Child event"]);
+    expect(children.body.events[0]).to.not.have.property("post_parent");
     expect((await get(`${NS}/events?post_parent=foo-bar`, { token: null })).status).to.equal(400);
   });
 
