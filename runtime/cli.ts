@@ -8,6 +8,7 @@ import { migrate } from "./db/migrate.js";
 import { createApp, identitiesFor } from "./server.js";
 import { ModelIndex } from "./models.js";
 import { Store } from "./store.js";
+import { Tokens } from "./auth/tokens.js";
 import { loadFixtures, type Fixture } from "./fixtures.js";
 import type { ApiDescriptor } from "./descriptor.js";
 import { WpAuth } from "./profiles/wordpress/auth.js";
@@ -25,25 +26,21 @@ export async function migrateAll(db: Knex, apis: ApiDescriptor[]): Promise<strin
   return migrate(db, apis.map((a) => ({ api: a.name, migrations: a.migrations })));
 }
 
-/** Creates a superuser and a token for it, or returns the existing user's first token. */
+/** Creates a superuser and a token for it, or gives a write-enabled, unexpired token it already has. */
 export async function ensureSuperuser(db: Knex, apis: ApiDescriptor[], username: string, password: string, key?: string): Promise<{ key: string; created: boolean }> {
   const owner = apis.find((a) => a.auth);
   if (!owner?.auth?.tokens) throw new Error("no API declares auth users and tokens");
   const index = new ModelIndex(owner);
   const store = new Store(index);
   const users = index.model(owner.auth.users);
-  const tokens = index.model(owner.auth.tokens);
+  const tokens = new Tokens(index, store, index.model(owner.auth.tokens));
   const version = owner.versions.supported.at(-1)!;
   return db.transaction(async (trx) => {
     const existing = await trx(users.table).select("id").where(index.field(users, "username")!.column!, username).first();
     const userId = existing?.id ?? await store.create(trx, users, { username, password, is_superuser: true, is_staff: true }, { version, partial: false });
-    if (!key) {
-      const token = await trx(tokens.table).select(index.field(tokens, "key")!.column!).where(index.field(tokens, "user")!.column!, userId).first();
-      if (token) return { key: token[index.field(tokens, "key")!.column!], created: !existing };
-    }
-    const tokenId = await store.create(trx, tokens, key ? { key, description: "created by createsuperuser" } : { description: "created by createsuperuser" }, { version, userId, partial: false });
-    const row = await trx(tokens.table).select(index.field(tokens, "key")!.column!).where("id", tokenId).first();
-    return { key: row[index.field(tokens, "key")!.column!], created: !existing };
+    const reusable = key ? undefined : await tokens.writableKey(trx, userId);
+    const issued = reusable ?? await tokens.issue(trx, userId, { ...(key ? { key } : {}), description: "created by createsuperuser" });
+    return { key: issued, created: !existing };
   });
 }
 

@@ -27,11 +27,15 @@ export class ModelIndex {
 
   /** Whether a field exists in the given API version (`since`/`until`). */
   inVersion(f: FieldDescriptor, version: string): boolean {
-    const versions = this.api.versions.supported;
-    const idx = versions.indexOf(version);
-    if (f.since && idx < versions.indexOf(f.since)) return false;
-    if (f.until && idx > versions.indexOf(f.until)) return false;
+    if (f.since && !this.atOrBefore(f.since, version)) return false;
+    if (f.until && !this.atOrBefore(version, f.until)) return false;
     return true;
+  }
+
+  /** Whether `version` is `limit` or older, in the API's own version order. */
+  atOrBefore(version: string, limit: string): boolean {
+    const versions = this.api.versions.supported;
+    return versions.indexOf(version) <= versions.indexOf(limit);
   }
 
   /** Models whose foreign keys point at `m`: what a delete of `m` may be blocked by. */

@@ -2,11 +2,22 @@
 // absolute URL the client used, and media-type parsing of Accept and Content-Type.
 import type { Request } from "express";
 
+/** The raw query string as the client sent it, without the `?` ("" when there is none). */
+export function queryString(req: Request): string {
+  const q = req.originalUrl.indexOf("?");
+  return q < 0 ? "" : req.originalUrl.slice(q + 1);
+}
+
+/** `Location` for the same request with a trailing slash added to the path, query kept. */
+export function slashed(req: Request): string {
+  const qs = queryString(req);
+  return `${req.originalUrl.split("?")[0]}/${qs ? `?${qs}` : ""}`;
+}
+
 /** Query parameters in request order, repeated keys gathered. */
 export function queryParams(req: Request): Map<string, string[]> {
-  const qs = req.originalUrl.includes("?") ? req.originalUrl.slice(req.originalUrl.indexOf("?") + 1) : "";
   const out = new Map<string, string[]>();
-  for (const [k, v] of new URLSearchParams(qs)) {
+  for (const [k, v] of new URLSearchParams(queryString(req))) {
     const list = out.get(k);
     if (list) list.push(v); else out.set(k, [v]);
   }

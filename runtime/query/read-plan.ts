@@ -126,25 +126,25 @@ export class ReadPlans {
         return `(SELECT ${this.nestedJson(target, a, depth + 1, version)} FROM ${ident(target.table)} ${a} WHERE ${a}.id = ${col(alias, f.column!)})`;
       }
       case "tags": case "m2m": {
-        const target = this.index.model(f.target!);
-        const a = `n${depth + 1}`;
         const through = f.through!;
         const where = f.kind === "tags"
           ? `j."object_type" = ${literal(m.key)} AND j."object_id" = ${col(alias, "id")}`
           : `${col("j", through.source)} = ${col(alias, "id")}`;
-        const order = target.ordering.map((o) => `${col(a, this.index.field(target, o.field)?.column ?? "id")}${o.desc ? " DESC" : ""}`).join(", ") || `${a}.id`;
-        return `(SELECT coalesce(json_agg(${this.nestedJson(target, a, depth + 1, version)} ORDER BY ${order}), '[]'::json) ` +
-          `FROM ${ident(target.table)} ${a} JOIN ${ident(through.table)} j ON ${col("j", through.target)} = ${a}.id WHERE ${where})`;
+        return this.nestedList(f, depth, version, (a) => `JOIN ${ident(through.table)} j ON ${col("j", through.target)} = ${a}.id WHERE ${where}`);
       }
-      case "reverse": {
-        const target = this.index.model(f.target!);
-        const a = `n${depth + 1}`;
-        const order = target.ordering.map((o) => `${col(a, this.index.field(target, o.field)?.column ?? "id")}${o.desc ? " DESC" : ""}`).join(", ") || `${a}.id`;
-        return `(SELECT coalesce(json_agg(${this.nestedJson(target, a, depth + 1, version)} ORDER BY ${order}), '[]'::json) ` +
-          `FROM ${ident(target.table)} ${a} WHERE ${col(a, f.reverse!.column)} = ${col(alias, "id")})`;
-      }
+      case "reverse":
+        return this.nestedList(f, depth, version, (a) => `WHERE ${col(a, f.reverse!.column)} = ${col(alias, "id")}`);
     }
     return null;
+  }
+
+  /** A JSON array of `f.target` rows in nested shape, in the target's ordering; `rest` joins and filters them. */
+  private nestedList(f: FieldDescriptor, depth: number, version: string, rest: (alias: string) => string): string {
+    const target = this.index.model(f.target!);
+    const a = `n${depth + 1}`;
+    const order = target.ordering.map((o) => `${col(a, this.index.field(target, o.field)?.column ?? "id")}${o.desc ? " DESC" : ""}`).join(", ") || `${a}.id`;
+    return `(SELECT coalesce(json_agg(${this.nestedJson(target, a, depth + 1, version)} ORDER BY ${order}), '[]'::json) ` +
+      `FROM ${ident(target.table)} ${a} ${rest(a)})`;
   }
 
   private renderer(m: ModelDescriptor, f: FieldDescriptor, depth: number, shape: Shape, version: string): Render {
@@ -165,24 +165,19 @@ export class ReadPlans {
         const nested = this.nestedRenderer(target, depth + 1, version);
         return (v, ctx) => (v == null ? null : nested(v as Record<string, unknown>, ctx));
       }
-      case "tags": case "m2m": {
+      case "tags": case "m2m": case "reverse": {
         const nested = this.nestedRenderer(this.index.model(f.target!), depth + 1, version);
-        return (v, ctx) => (v as Array<Record<string, unknown>>).map((o) => nested(o, ctx));
-      }
-      case "reverse": {
-        const nested = this.nestedRenderer(this.index.model(f.target!), depth + 1, version);
-        const versions = this.index.api.versions.supported;
-        const until = f.reverse!.singleUntil;
-        if (until === undefined || versions.indexOf(version) > versions.indexOf(until)) {
-          return (v, ctx) => (v as Array<Record<string, unknown>>).map((o) => nested(o, ctx));
-        }
+        const list: Render = (v, ctx) => (v as Array<Record<string, unknown>>).map((o) => nested(o, ctx));
+        const until = f.reverse?.singleUntil;
+        if (until === undefined || !this.index.atOrBefore(version, until)) return list;
         // Older versions promised one object; several cannot be shown in that shape.
-        return (v, ctx) => {
-          const list = v as Array<Record<string, unknown>>;
-          if (list.length > 1) {
+        const versions = this.index.api.versions.supported;
+        return (v, ctx, row) => {
+          const items = list(v, ctx, row) as unknown[];
+          if (items.length > 1) {
             throw new HttpError(412, `This object does not conform to pre-${versions[versions.indexOf(until) + 1] ?? until} behavior. Please correct data or use API version ${versions.at(-1)}.`, "precondition_failed");
           }
-          return list.length ? nested(list[0], ctx) : null;
+          return items[0] ?? null;
         };
       }
       default:

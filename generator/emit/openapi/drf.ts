@@ -4,7 +4,7 @@
 import type { FieldDescriptor } from "../../../runtime/descriptor.js";
 import type { IrApi, IrModel } from "../../ir/index.js";
 import { byCodePoint } from "../../ir/names.js";
-import { componentName, describe, inVersion, modelByKey, nullable, ref, scalarSchema, type Schema } from "./schemas.js";
+import { componentName, describe, inVersion, modelByKey, nullable, ref, scalarSchema, shownSingle, type Schema } from "./schemas.js";
 
 const ERROR_DETAIL: Schema = {
   type: "object",
@@ -45,9 +45,7 @@ function readSchema(api: IrApi, m: IrModel, f: FieldDescriptor, nested: boolean,
     case "m2m": case "tags": return { type: "array", items: ref(componentName.nested(modelByKey(api, f.target!).name)) };
     case "reverse": {
       const item = ref(componentName.nested(modelByKey(api, f.target!).name));
-      const versions = api.versions.supported;
-      const single = f.reverse!.singleUntil !== undefined && versions.indexOf(version) <= versions.indexOf(f.reverse!.singleUntil);
-      return { ...(single ? nullable(item, true) : { type: "array", items: item }), readOnly: true };
+      return { ...(shownSingle(f, version, api.versions.supported) ? nullable(item, true) : { type: "array", items: item }), readOnly: true };
     }
     case "customFields": return { type: "object", additionalProperties: {} };
   }
@@ -164,10 +162,8 @@ function modelPaths(api: IrApi, m: IrModel, version: string): Record<string, Sch
   const full = ref(componentName.full(m.name));
   const fullOrBrief = { anyOf: [full, ref(componentName.brief(m.name))] };
   const tag = [m.app];
-  const versions = api.versions.supported;
   // A field that older versions show as one object cannot show several: those replies are 412.
-  const single = m.fields.some((f) => f.kind === "reverse" && f.reverse!.singleUntil !== undefined &&
-    versions.indexOf(version) <= versions.indexOf(f.reverse!.singleUntil));
+  const single = m.fields.some((f) => shownSingle(f, version, api.versions.supported));
   const common = {
     "400": errorResponse("Invalid input or unknown filter", VALIDATION_ERROR),
     "403": errorResponse("Authentication or permission failure"),

@@ -22,6 +22,12 @@ export function inVersion(f: FieldDescriptor, version: string, versions: string[
   return true;
 }
 
+/** A reverse relation that this version shows as one object (or null) rather than a list. */
+export function shownSingle(f: FieldDescriptor, version: string, versions: string[]): boolean {
+  const until = f.reverse?.singleUntil;
+  return until !== undefined && versions.indexOf(version) <= versions.indexOf(until);
+}
+
 export function scalarSchema(f: FieldDescriptor): Schema {
   const s: Schema = {};
   switch (f.type) {

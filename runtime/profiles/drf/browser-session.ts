@@ -4,9 +4,8 @@
 // so a page elsewhere cannot make a browser write (no CSRF exposure); writes need a token.
 import type { Request, Response } from "express";
 import type { Knex } from "knex";
-import type { ModelDescriptor } from "../../descriptor.js";
 import type { Identities } from "../../auth/identities.js";
-import type { Store } from "../../store.js";
+import type { Tokens } from "../../auth/tokens.js";
 import { templates } from "../../http/templates.js";
 
 export const SESSION_COOKIE = "armature_session";
@@ -29,11 +28,9 @@ function safeNext(next: string | null, fallback: string): string {
 export interface SessionDeps {
   db: Knex;
   identities: Identities;
-  store: Store;
-  tokens: ModelDescriptor;
+  tokens: Tokens;
   basePath: string;
   apiTitle: string;
-  version: string;
 }
 
 export function loginPage(res: Response, d: SessionDeps, next: string, status = 200, error = "", username = ""): void {
@@ -47,22 +44,14 @@ export async function login(req: Request, res: Response, d: SessionDeps): Promis
   const who = await d.identities.byPassword(d.db, username, form.get("password") ?? "");
   if (!who) return loginPage(res, d, next, 403, "Invalid username/password.", username);
   const expires = new Date(Date.now() + LIFETIME_MS);
-  const key = await d.db.transaction(async (trx) => {
-    const id = await d.store.create(trx, d.tokens, { write_enabled: false, expires: expires.toISOString(), description: "browser session" },
-      { version: d.version, userId: who.userId, partial: false });
-    const keyColumn = d.tokens.fields.find((f) => f.name === "key")!.column!;
-    return (await trx(d.tokens.table).select(keyColumn).where("id", id).first())[keyColumn] as string;
-  });
+  const key = await d.tokens.issue(d.db, who.userId, { write_enabled: false, expires: expires.toISOString(), description: "browser session" });
   res.cookie(SESSION_COOKIE, key, { httpOnly: true, sameSite: "lax", path: d.basePath, expires });
   res.redirect(302, next);
 }
 
 export async function logout(req: Request, res: Response, d: SessionDeps): Promise<void> {
   const key = sessionKey(req);
-  if (key) {
-    const keyColumn = d.tokens.fields.find((f) => f.name === "key")!.column!;
-    await d.db(d.tokens.table).where(keyColumn, key).del();
-  }
+  if (key) await d.tokens.revoke(d.db, key);
   res.clearCookie(SESSION_COOKIE, { path: d.basePath });
   res.redirect(302, d.basePath);
 }

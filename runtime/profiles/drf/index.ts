@@ -13,13 +13,14 @@ import { Store } from "../../store.js";
 import { FilterCompiler, isUuid } from "../../query/filters.js";
 import { HttpError, ValidationError, forbidden, notFound, type FieldErrors } from "../../errors.js";
 import type { Identities, Identity } from "../../auth/identities.js";
-import { contentType, origin, queryParams } from "../../http/request.js";
+import { contentType, origin, queryParams, slashed } from "../../http/request.js";
 import { templates, escapeHtml } from "../../http/templates.js";
 import { negotiate, type Renderer } from "./versioning.js";
 import { pageLinks, pageParams } from "./pagination.js";
 import { authenticate } from "./authentication.js";
 import { describeModel } from "./metadata.js";
 import { login, loginPage, logout, sessionKey, type SessionDeps } from "./browser-session.js";
+import { Tokens } from "../../auth/tokens.js";
 
 /** Query parameters that are never filters. */
 const RESERVED = new Set(["api_version", "brief", "format", "include", "limit", "offset", "exclude"]);
@@ -57,8 +58,8 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
   const userModel = api.auth ? index.model(api.auth.users) : undefined;
   const swaggerAssets = dirname(createRequire(import.meta.url).resolve("swagger-ui-dist/package.json"));
 
-  const sessions = identities && tokenModel
-    ? (ctx: Ctx): SessionDeps => ({ db, identities, store, tokens: tokenModel, basePath: api.basePath, apiTitle: api.title, version: ctx.version })
+  const sessions: SessionDeps | undefined = identities && tokenModel
+    ? { db, identities, tokens: new Tokens(index, store, tokenModel), basePath: api.basePath, apiTitle: api.title }
     : undefined;
   const isLogout = (req: Request) => req.method === "POST" && req.path === "/logout/";
   const nextParam = (ctx: Ctx) => {
@@ -72,8 +73,7 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
   router.use(async (req, res) => {
     let ctx: Ctx | undefined;
     if (req.originalUrl.split("?")[0] === req.baseUrl) {
-      const qs = req.originalUrl.slice(req.baseUrl.length);
-      res.redirect(302, `${req.baseUrl}/${qs}`);
+      res.redirect(302, slashed(req));
       return;
     }
     try {
@@ -101,13 +101,13 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
     if (seg.length === 1 && seg[0] === "") return only(ctx, ["GET"], () => send(ctx, 200, apiRoot(ctx)));
     if (seg.length === 2 && seg[1] === "") {
       if (sessions && seg[0] === "login") {
-        return only(ctx, ["POST"], () => (req.method === "POST" ? login(req, ctx.res, sessions(ctx)) : loginPage(ctx.res, sessions(ctx), nextParam(ctx))));
+        return only(ctx, ["POST"], () => (req.method === "POST" ? login(req, ctx.res, sessions) : loginPage(ctx.res, sessions, nextParam(ctx))));
       }
       if (sessions && seg[0] === "logout") {
         // POST only: a link or image elsewhere must not be able to log a browser out.
         ctx.res.set("Allow", "POST, OPTIONS");
         if (req.method !== "POST") throw new HttpError(405, `Method "${req.method}" not allowed.`, "method_not_allowed");
-        return logout(req, ctx.res, sessions(ctx));
+        return logout(req, ctx.res, sessions);
       }
       if (seg[0] === "status") return only(ctx, ["GET"], () => status(ctx));
       if (seg[0] === "docs") return only(ctx, ["GET"], () => docs(ctx));
@@ -117,14 +117,9 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
     const m = seg.length >= 2 ? index.byRoute.get(`${seg[0]}/${seg[1]}`) : undefined;
     if (m && seg.length === 3 && seg[2] === "") return listRoute(ctx, m);
     if (m && seg.length === 4 && seg[3] === "") return detailRoute(ctx, m, seg[2]);
-    if (m && seg.length === 3 && seg[2] !== "" && req.method !== "POST") {
-      const qs = req.originalUrl.includes("?") ? req.originalUrl.slice(req.originalUrl.indexOf("?")) : "";
-      ctx.res.redirect(302, `${req.baseUrl}${req.path}/${qs}`);
-      return;
-    }
-    if (m && seg.length === 2) {
-      const qs = req.originalUrl.includes("?") ? req.originalUrl.slice(req.originalUrl.indexOf("?")) : "";
-      ctx.res.redirect(302, `${req.baseUrl}${req.path}/${qs}`);
+    // A list or detail path without its trailing slash (seed rule 3).
+    if (m && (seg.length === 2 || (seg.length === 3 && seg[2] !== "" && req.method !== "POST"))) {
+      ctx.res.redirect(302, slashed(req));
       return;
     }
     throw notFound();
@@ -207,19 +202,31 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
     return compiled.apply;
   }
 
-  async function listRoute(ctx: Ctx, m: ModelDescriptor): Promise<void> {
-    const ops = new Set(m.operations);
-    const methods = [...(ops.has("list") ? ["GET"] : []), ...(ops.has("create") ? ["POST"] : []),
-      ...(ops.has("update") ? ["PUT", "PATCH"] : []), ...(ops.has("delete") ? ["DELETE"] : [])];
+  /**
+   * What list and detail endpoints share: the Allow header, OPTIONS (with the write actions
+   * this requester may use among `actions`), 405, then authorization. Gives the method to
+   * serve (HEAD served as GET), or null when OPTIONS was answered.
+   */
+  function dispatch(ctx: Ctx, m: ModelDescriptor, methods: string[], actions: string[]): string | null {
     ctx.res.set("Allow", [...methods, "HEAD", "OPTIONS"].join(", "));
     const method = ctx.req.method === "HEAD" ? "GET" : ctx.req.method;
     if (method === "OPTIONS") {
       if (!ctx.identity) throw forbidden("Authentication credentials were not provided.");
-      const writes = ctx.identity.token && !ctx.identity.token.writeEnabled ? [] : methods.filter((x) => x === "POST" || x === "PUT");
-      return send(ctx, 200, describeModel(index, m, ctx.version, m === userModel && !ctx.identity.isSuperuser ? [] : writes));
+      const mayWrite = !(ctx.identity.token && !ctx.identity.token.writeEnabled) && !(m === userModel && !ctx.identity.isSuperuser);
+      send(ctx, 200, describeModel(index, m, ctx.version, mayWrite ? methods.filter((x) => actions.includes(x)) : []));
+      return null;
     }
     if (!methods.includes(method)) throw new HttpError(405, `Method "${ctx.req.method}" not allowed.`, "method_not_allowed");
     authorize(ctx, m);
+    return method;
+  }
+
+  async function listRoute(ctx: Ctx, m: ModelDescriptor): Promise<void> {
+    const ops = new Set(m.operations);
+    const methods = [...(ops.has("list") ? ["GET"] : []), ...(ops.has("create") ? ["POST"] : []),
+      ...(ops.has("update") ? ["PUT", "PATCH"] : []), ...(ops.has("delete") ? ["DELETE"] : [])];
+    const method = dispatch(ctx, m, methods, ["POST", "PUT"]);
+    if (!method) return;
     if (method === "GET") {
       const where = await whereFor(ctx, m);
       const { limit, offset } = pageParams(ctx.params.get("limit")?.at(-1), ctx.params.get("offset")?.at(-1), page);
@@ -277,15 +284,8 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
   async function detailRoute(ctx: Ctx, m: ModelDescriptor, rawId: string): Promise<void> {
     const ops = new Set(m.operations);
     const methods = [...(ops.has("retrieve") ? ["GET"] : []), ...(ops.has("update") ? ["PUT", "PATCH"] : []), ...(ops.has("delete") ? ["DELETE"] : [])];
-    ctx.res.set("Allow", [...methods, "HEAD", "OPTIONS"].join(", "));
-    const method = ctx.req.method === "HEAD" ? "GET" : ctx.req.method;
-    if (method === "OPTIONS") {
-      if (!ctx.identity) throw forbidden("Authentication credentials were not provided.");
-      const writes = ctx.identity.token && !ctx.identity.token.writeEnabled ? [] : methods.filter((x) => x === "PUT");
-      return send(ctx, 200, describeModel(index, m, ctx.version, writes));
-    }
-    if (!methods.includes(method)) throw new HttpError(405, `Method "${ctx.req.method}" not allowed.`, "method_not_allowed");
-    authorize(ctx, m);
+    const method = dispatch(ctx, m, methods, ["PUT"]);
+    if (!method) return;
     // As DRF's get_object, the detail lookup goes through the filter set: a bad filter is a
     // 400, and an object the filters exclude is not found.
     const where = await whereFor(ctx, m);

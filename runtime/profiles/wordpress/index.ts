@@ -9,7 +9,7 @@ import type { ApiDescriptor, ModelDescriptor } from "../../descriptor.js";
 import type { Config } from "../../config.js";
 import type { Identities } from "../../auth/identities.js";
 import type { Fixture } from "../../fixtures.js";
-import { contentType, origin } from "../../http/request.js";
+import { contentType, origin, queryString } from "../../http/request.js";
 import { forbidden, invalidParam, missingParams, noRoute, WpError } from "./errors.js";
 import { boolParam, MAX_ID, positiveInt, requestParams, type Params } from "./params.js";
 import { WpAuth, type Requester } from "./auth.js";
@@ -57,8 +57,7 @@ export function wordpressProfile({ api, db, config, identities }: WpDeps): Route
     if (path !== "/" && path !== `/${ns}` && !path.startsWith(`/${ns}/`) && !path.startsWith("/wp/v2/users/me/application-passwords")) return next();
     let params: Params = {};
     try {
-      const qs = req.originalUrl.includes("?") ? req.originalUrl.slice(req.originalUrl.indexOf("?") + 1) : "";
-      params = requestParams(qs, Buffer.isBuffer(req.body) ? req.body : undefined, contentType(req));
+      params = requestParams(queryString(req), Buffer.isBuffer(req.body) ? req.body : undefined, contentType(req));
       const override = (req.get("x-http-method-override") ?? (typeof params._method === "string" ? params._method : "")).toUpperCase();
       const method = req.method === "POST" && OVERRIDABLE.has(override) ? override : req.method;
       const who = await auth.identify(req.get("authorization"));

@@ -45,6 +45,19 @@ describe("inventory e2e: OPTIONS, roots, status, brief", () => {
     expect(res.body).to.not.have.property("actions");
   });
 
+  it("OPTIONS on the users model offers no write actions to a non-superuser, on list and detail alike", async () => {
+    const server = await startTestServer();
+    const plain = await server.user(uniq("optplain"));
+    const admin = await server.db("users_user").select("id").where("username", "admin").first();
+    for (const path of ["/api/users/users/", `/api/users/users/${admin.id}/`]) {
+      const res = await call("OPTIONS", path, { token: plain.key });
+      expect(res.status, path).to.equal(200);
+      expect(res.body, path).to.not.have.property("actions");
+      const asAdmin = await call("OPTIONS", path);
+      expect(asAdmin.body.actions, path).to.have.property("PUT");
+    }
+  });
+
   it("GET /api/ lists every app and status as absolute URLs, sorted", async () => {
     const { url } = await startTestServer();
     const res = await get("/api/");

@@ -1,0 +1,42 @@
+// Issuing and revoking API tokens in the model an API names as `auth.tokens`, through the
+// Store so a token is validated and keyed like one created over the API. Columns are
+// found through the descriptor; nothing here decides who may hold a token.
+import type { Knex } from "knex";
+import type { ModelDescriptor } from "../descriptor.js";
+import type { ModelIndex } from "../models.js";
+import type { Store } from "../store.js";
+
+export class Tokens {
+  private readonly key: string;
+  private readonly user: string;
+  private readonly writeEnabled: string;
+  private readonly expires: string;
+
+  constructor(private readonly index: ModelIndex, private readonly store: Store, readonly model: ModelDescriptor) {
+    const column = (name: string) => index.field(model, name)!.column!;
+    this.key = column("key");
+    this.user = column("user");
+    this.writeEnabled = column("write_enabled");
+    this.expires = column("expires");
+  }
+
+  /** Creates a token for `userId` from API-shaped `data` and gives its key. */
+  async issue(db: Knex, userId: string, data: Record<string, unknown>): Promise<string> {
+    const version = this.index.api.versions.supported.at(-1)!;
+    const id = await this.store.create(db, this.model, data, { version, userId, partial: false });
+    return (await db(this.model.table).select(this.key).where("id", id).first())[this.key];
+  }
+
+  /** A key of `userId` that can write and has not expired, if there is one. */
+  async writableKey(db: Knex, userId: string): Promise<string | undefined> {
+    const row = await db(this.model.table).select(this.key)
+      .where(this.user, userId).where(this.writeEnabled, true)
+      .where((q) => q.whereNull(this.expires).orWhere(this.expires, ">", db.fn.now()))
+      .orderBy("id").first();
+    return row?.[this.key];
+  }
+
+  async revoke(db: Knex, key: string): Promise<void> {
+    await db(this.model.table).where(this.key, key).del();
+  }
+}
