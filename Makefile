@@ -2,7 +2,7 @@
 NODE_MODULES := node_modules/.package-lock.json
 TSX := node_modules/.bin/tsx
 
-.PHONY: run test generate check check-generated migrate bench lint typecheck clean
+.PHONY: run test fuzz generate check check-generated migrate bench lint typecheck clean
 
 $(NODE_MODULES): package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
@@ -15,6 +15,11 @@ run: $(NODE_MODULES)
 ## test: the whole suite (unit, golden, end-to-end, conformance); PostgreSQL when DATABASE_URL is set
 test: $(NODE_MODULES)
 	node_modules/.bin/mocha
+
+## fuzz: a long seeded sweep of hostile requests over both APIs (FUZZ_REQUESTS, default 10000; FUZZ_SEED)
+fuzz: $(NODE_MODULES)
+	FUZZ_REQUESTS=$${FUZZ_REQUESTS:-10000} node_modules/.bin/mocha --no-config --node-option import=tsx \
+	  --require test/support/hooks.ts --exit test/e2e/robustness/no-5xx.test.ts
 
 ## generate: compile spec/ into generated/
 generate: $(NODE_MODULES)

@@ -17,6 +17,15 @@ export interface Config {
   wpApiRoot: string;
   /** Log each request to stdout. */
   logRequests: boolean;
+  /**
+   * Failed password attempts (login form, HTTP Basic) allowed per username and per client
+   * address within `authFailureWindow` seconds before further attempts are answered 429;
+   * counted in the database, so every instance shares them. 0 in either turns it off.
+   */
+  authFailureLimit: number;
+  authFailureWindow: number;
+  /** Origins whose browser scripts may call the APIs (CORS); empty: none, `*`: any. */
+  corsOrigins: string[];
 }
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
@@ -29,5 +38,16 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimit: env.BODY_LIMIT || "1mb",
     wpApiRoot: (env.WP_API_ROOT || "/wp-json").replace(/\/$/, ""),
     logRequests: env.LOG_REQUESTS === "1",
+    authFailureLimit: wholeNumber(env, "AUTH_FAILURE_LIMIT", 10),
+    authFailureWindow: wholeNumber(env, "AUTH_FAILURE_WINDOW", 300),
+    corsOrigins: (env.CORS_ALLOWED_ORIGINS ?? "").split(",").map((o) => o.trim().replace(/\/$/, "")).filter(Boolean),
   };
+}
+
+/** A security setting must not silently fall back to its default when it is mistyped. */
+function wholeNumber(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  if (!/^\d+$/.test(raw)) throw new Error(`${name} must be a whole number of 0 or more, not "${raw}"`);
+  return Number(raw);
 }

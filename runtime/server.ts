@@ -9,6 +9,8 @@ import { ModelIndex } from "./models.js";
 import { Identities } from "./auth/identities.js";
 import { profiles } from "./profiles/index.js";
 import { origin } from "./http/request.js";
+import { corsPolicy, securityHeaders } from "./http/security.js";
+import { reportFailure, requestIds } from "./http/failures.js";
 
 export function identitiesFor(apis: ApiDescriptor[]): Identities | undefined {
   const owner = apis.find((a) => a.auth);
@@ -20,6 +22,9 @@ export function createApp(apis: ApiDescriptor[], db: Knex, config: Config): Expr
   app.disable("x-powered-by");
   app.set("etag", false);
   app.set("trust proxy", "loopback");
+  app.use(requestIds, ...securityHeaders());
+  const cors = corsPolicy(config);
+  if (cors) app.use(cors);
   if (config.logRequests) {
     app.use((req, res, next) => {
       const start = process.hrtime.bigint();
@@ -48,5 +53,14 @@ export function createApp(apis: ApiDescriptor[], db: Knex, config: Config): Expr
     res.json({ apis: mounts });
   });
   app.use((_req, res) => res.status(404).json({ detail: "Not found." }));
+  // Profiles answer their own failures; this catches whatever fails outside them.
+  app.use((err: unknown, req: express.Request, res: express.Response, _next: express.NextFunction) => {
+    const status = (err as { status?: unknown }).status;
+    if (typeof status === "number" && status >= 400 && status < 500) {
+      res.status(status).json({ detail: "Bad request." });
+      return;
+    }
+    res.status(500).json({ detail: "Internal server error.", request_id: reportFailure(req, res, err) });
+  });
   return app;
 }

@@ -41,7 +41,7 @@ export function parseAccept(header: string | undefined): MediaType[] {
   if (!header) return [];
   return header.split(",").map((part, i) => {
     const [type, ...rest] = part.split(";").map((s) => s.trim());
-    const params: Record<string, string> = {};
+    const params: Record<string, string> = Object.create(null);
     for (const p of rest) {
       const eq = p.indexOf("=");
       if (eq > 0) params[p.slice(0, eq).trim().toLowerCase()] = p.slice(eq + 1).trim().replace(/^"|"$/g, "");

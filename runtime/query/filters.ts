@@ -78,7 +78,8 @@ export class FilterCompiler {
   async compile(db: Knex | Knex.Transaction, m: ModelDescriptor, params: Map<string, string[]>, opts: FilterOptions):
     Promise<{ errors: FilterErrors } | { apply: Where }> {
     const table = this.tables.get(m.key)!;
-    const errors: FilterErrors = {};
+    // Keyed by what the client sent: no prototype, so "__proto__" is a key like any other.
+    const errors: FilterErrors = Object.create(null);
     const wheres: Where[] = [];
     for (const [param, values] of params) {
       if (opts.reserved.has(param)) continue;

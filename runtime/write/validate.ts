@@ -87,7 +87,7 @@ export class WriteValidators {
     }
     if (validate(body)) return null;
     const byName = new Map(m.fields.map((f) => [f.name, f]));
-    const errors: FieldErrors = {};
+    const errors: FieldErrors = Object.create(null);
     for (const e of validate.errors ?? []) {
       const name = e.keyword === "required" ? String((e.params as { missingProperty: string }).missingProperty) : e.instancePath.split("/")[1];
       if (!name) continue;

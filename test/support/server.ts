@@ -8,6 +8,7 @@ import type { Knex } from "knex";
 import { configFromEnv } from "../../runtime/config.js";
 import { openDatabase, type Database } from "../../runtime/db/connect.js";
 import { createApp } from "../../runtime/server.js";
+import { answerClientErrors } from "../../runtime/http/client-errors.js";
 import { migrateAll, ensureSuperuser, loadDemoOnce } from "../../runtime/cli.js";
 import { apis } from "../../generated/server.js";
 import { demo } from "../../demo/index.js";
@@ -39,6 +40,7 @@ export async function startTestServer(): Promise<TestServer> {
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, "127.0.0.1", () => resolve(s));
   });
+  answerClientErrors(server, config);
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const api: TestServer = {
     url,

@@ -14,6 +14,9 @@ import { FilterCompiler, isUuid } from "../../query/filters.js";
 import { HttpError, ValidationError, forbidden, notFound, type FieldErrors } from "../../errors.js";
 import type { Identities, Identity } from "../../auth/identities.js";
 import { contentType, origin, queryParams, slashed } from "../../http/request.js";
+import { BodyProblem, parseJson } from "../../http/body.js";
+import { reportFailure } from "../../http/failures.js";
+import { cspNonce } from "../../http/security.js";
 import { templates, escapeHtml } from "../../http/templates.js";
 import { negotiate, type Renderer } from "./versioning.js";
 import { pageLinks, pageParams } from "./pagination.js";
@@ -164,7 +167,7 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
       return;
     }
     const url = `${api.basePath}swagger.json?api_version=${encodeURIComponent(ctx.version)}`;
-    ctx.res.type("html").send(templates.swagger({ title: api.title, assets: `${api.basePath}docs/static`, schemaUrl: JSON.stringify(url) }));
+    ctx.res.type("html").send(templates.swagger({ title: api.title, assets: `${api.basePath}docs/static`, schemaUrl: JSON.stringify(url), nonce: cspNonce(ctx.res) }));
   }
 
   function schema(ctx: Ctx): void {
@@ -318,9 +321,10 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
       throw new HttpError(415, `Unsupported media type "${ctx.req.get("content-type") ?? ""}" in request.`, "unsupported_media_type");
     }
     try {
-      return JSON.parse(raw.toString("utf8"));
+      return parseJson(raw.toString("utf8"));
     } catch (err) {
-      throw new HttpError(400, `JSON parse error - ${(err as Error).message}`, "parse_error");
+      if (err instanceof BodyProblem) throw new HttpError(400, `JSON parse error - ${err.message}`, "parse_error");
+      throw err;
     }
   }
 
@@ -355,9 +359,8 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
     else if (e?.type === "entity.too.large") { statusCode = 413; body = { detail: `Request body is larger than the limit of ${config.bodyLimit}.` }; }
     else if (typeof e?.status === "number" && e.status >= 400 && e.status < 500) { statusCode = e.status; body = { detail: e.message ?? "Bad request." }; }
     else {
-      console.error(err);
       statusCode = 500;
-      body = { error: e?.message ?? String(err), exception: (err as Error)?.name ?? "Error" };
+      body = { detail: "Internal server error.", request_id: reportFailure(res.req, res, err) };
     }
     if (ctx) send(ctx, statusCode, body);
     else res.status(statusCode).json(body);

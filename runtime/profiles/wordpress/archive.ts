@@ -18,9 +18,11 @@ export interface ArchiveResult { ids: number[]; total: number; echo: Record<stri
 
 export function paging(params: Params, settings: Record<string, unknown>): Paging {
   const bad: string[] = [];
-  const page = params.page === undefined ? 1 : Number(params.page);
-  const per = params.per_page === undefined ? Number(settings.PER_PAGE ?? 10) : Number(params.per_page);
-  const ok = (v: unknown, n: number) => /^\s*\d+\s*$/.test(String(v)) && n > 0;
+  // A bracketed parameter is an object without a prototype, which Number() cannot convert.
+  const num = (v: unknown) => (typeof v === "string" || typeof v === "number" ? Number(v) : NaN);
+  const page = params.page === undefined ? 1 : num(params.page);
+  const per = params.per_page === undefined ? Number(settings.PER_PAGE ?? 10) : num(params.per_page);
+  const ok = (v: unknown, n: number) => n > 0 && /^\s*\d+\s*$/.test(String(v));
   if (params.page !== undefined && !ok(params.page, page)) bad.push("page");
   if (params.per_page !== undefined && !ok(params.per_page, per)) bad.push("per_page");
   if (bad.length) throw new WpError(400, "rest_invalid_param", `Invalid parameter(s): ${bad.join(", ")}`, { params: Object.fromEntries(bad.map((b) => [b, "Invalid parameter."])), details: [] });

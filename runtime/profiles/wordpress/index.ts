@@ -10,6 +10,7 @@ import type { Config } from "../../config.js";
 import type { Identities } from "../../auth/identities.js";
 import type { Fixture } from "../../fixtures.js";
 import { contentType, origin, queryString } from "../../http/request.js";
+import { reportFailure } from "../../http/failures.js";
 import { forbidden, invalidParam, missingParams, noRoute, WpError } from "./errors.js";
 import { boolParam, MAX_ID, positiveInt, requestParams, type Params } from "./params.js";
 import { WpAuth, type Requester } from "./auth.js";
@@ -80,12 +81,12 @@ export function wordpressProfile({ api, db, config, identities }: WpDeps): Route
 
   function sendError(res: Response, err: unknown, params: Params): void {
     let e: WpError;
+    const status = (err as { status?: unknown }).status;
     if (err instanceof WpError) e = err;
     else if ((err as { type?: string }).type === "entity.too.large") e = new WpError(413, "rest_request_too_large", "The request body is too large.");
-    else {
-      console.error(err);
-      e = new WpError(500, "rest_internal_error", "An internal error occurred.");
-    }
+    // The body reader's other refusals (an unknown charset, a broken stream) are the client's.
+    else if (typeof status === "number" && status >= 400 && status < 500) e = new WpError(status, "rest_invalid_request", "The request could not be read.");
+    else e = new WpError(500, "rest_internal_error", "An internal error occurred.", { request_id: reportFailure(res.req, res, err) });
     if (params._envelope !== undefined) res.status(200).json({ body: e.body(), status: e.status, headers: {} });
     else res.status(e.status).json(e.body());
   }
@@ -159,7 +160,7 @@ export function wordpressProfile({ api, db, config, identities }: WpDeps): Route
   }
 
   function namespaceIndex(ctx: Ctx): void {
-    const asked = ctx.params.namespace === undefined ? ns : String(ctx.params.namespace);
+    const asked = ctx.params.namespace === undefined ? ns : ctx.params.namespace;
     if (asked !== ns) throw new WpError(404, "rest_invalid_namespace", "The specified namespace could not be found.");
     send(ctx, 200, {
       namespace: ns,

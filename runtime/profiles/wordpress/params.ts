@@ -1,47 +1,28 @@
 // Request parameters the WordPress way: query string and body (JSON or form-encoded with
-// `a[]=1` / `a[b]=c` brackets) merged into one object, body winning; and the coercions
+// `a[]=1` / `a[b]=c` brackets, read by the shared parser policy in http/body.ts) merged into
+// one object without a prototype, body winning; and the coercions
 // WordPress applies to them (booleans, positive integers, CSV-or-array lists). Validation
 // failures throw rest_invalid_param; nothing here touches the database.
+import { BodyProblem, parseBracketed, parseJson } from "../../http/body.js";
 import { invalidParam, invalidType, WpError } from "./errors.js";
 
 export type Params = Record<string, unknown>;
 
-/** Parses `a[]=1&a[]=2&v[name]=x` pairs into nested values. */
-export function parseBracketed(pairs: Iterable<[string, string]>): Params {
-  const out: Params = {};
-  for (const [key, value] of pairs) {
-    const m = /^([^[\]]+)((?:\[[^\]]*\])*)$/.exec(key);
-    if (!m) { out[key] = value; continue; }
-    const path = [m[1], ...[...m[2].matchAll(/\[([^\]]*)\]/g)].map((x) => x[1])];
-    let node: Record<string, unknown> | unknown[] = out;
-    for (let i = 0; i < path.length; i++) {
-      const k = path[i];
-      const last = i === path.length - 1;
-      const nextIsList = !last && path[i + 1] === "";
-      if (Array.isArray(node)) {
-        if (last) { node.push(value); break; }
-        const child: Record<string, unknown> | unknown[] = nextIsList ? [] : {};
-        const idx = k === "" ? node.length : Number(k);
-        node[idx] ??= child;
-        node = node[idx] as Record<string, unknown> | unknown[];
-      } else {
-        if (last) { node[k] = value; break; }
-        if (typeof node[k] !== "object" || node[k] === null) node[k] = nextIsList ? [] : {};
-        node = node[k] as Record<string, unknown> | unknown[];
-      }
-    }
-  }
-  return out;
-}
-
-/** Query parameters and body of a request, merged. */
+/** Query parameters and body of a request, merged, under the shared parser policy. */
 export function requestParams(query: string, body: Buffer | undefined, contentType: string): Params {
-  return refuseNul(readParams(query, body, contentType));
+  try {
+    return refuseNul(readParams(query, body, contentType));
+  } catch (err) {
+    if (!(err instanceof BodyProblem)) throw err;
+    if (err.kind === "syntax") throw new WpError(400, "rest_invalid_json", "Invalid JSON body passed.", { json_error_message: err.message });
+    throw err.param ? invalidParam(err.param, err.message) : new WpError(400, "rest_invalid_param", err.message);
+  }
 }
 
 /**
  * PostgreSQL text cannot hold NUL characters: a value carrying one is invalid, and a name
  * carrying one is no parameter the API knows, so it is ignored like any unknown parameter.
+ * The walk may recurse: the parser has already bounded the depth.
  */
 function refuseNul(params: Params): Params {
   const hasNul = (v: unknown): boolean => (typeof v === "string" ? v.includes("\u0000")
@@ -54,14 +35,11 @@ function refuseNul(params: Params): Params {
 }
 
 function readParams(query: string, body: Buffer | undefined, contentType: string): Params {
-  const params = parseBracketed(new URLSearchParams(query));
+  const params: Params = parseBracketed(new URLSearchParams(query));
   if (!body?.length) return params;
   const text = body.toString("utf8");
   if (contentType === "application/json") {
-    let parsed: unknown;
-    try { parsed = JSON.parse(text); } catch {
-      throw new WpError(400, "rest_invalid_json", "Invalid JSON body passed.");
-    }
+    const parsed = parseJson(text);
     if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) Object.assign(params, parsed);
     return params;
   }
