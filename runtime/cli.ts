@@ -5,6 +5,7 @@ import type { Knex } from "knex";
 import { configFromEnv, type Config } from "./config.js";
 import { openDatabase, type Database } from "./db/connect.js";
 import { migrate } from "./db/migrate.js";
+import { runtimeMigrations } from "./db/runtime-migrations.js";
 import { createApp, identitiesFor } from "./server.js";
 import { ModelIndex } from "./models.js";
 import { Store } from "./store.js";
@@ -23,7 +24,7 @@ export interface CliOptions {
 
 
 export async function migrateAll(db: Knex, apis: ApiDescriptor[]): Promise<string[]> {
-  return migrate(db, apis.map((a) => ({ api: a.name, migrations: a.migrations })));
+  return migrate(db, [runtimeMigrations, ...apis.map((a) => ({ api: a.name, migrations: a.migrations }))]);
 }
 
 /** Creates a superuser and a token for it, or gives a write-enabled, unexpired token it already has. */

@@ -1,16 +1,28 @@
 // DRF-style authentication: `Authorization: Token <key>` on every route, HTTP Basic only
 // where a route allows it (token provisioning), and a browser login's session token when
 // the caller passes one. Every failure is a 403, as DRF sends when its first
-// authentication class offers no challenge.
+// authentication class offers no challenge; too many failed passwords are DRF's 429.
 import type { Knex } from "knex";
 import { HttpError } from "../../errors.js";
 import type { Identities, Identity } from "../../auth/identities.js";
 import { parseBasic } from "../../auth/identities.js";
+import { AuthThrottle, Throttled, type ThrottleLimits } from "../../auth/throttle.js";
 
 const refuse = (message: string) => new HttpError(403, message, "authentication_failed");
 
+/** DRF's `Throttled` exception: its wording, and `Retry-After` as its exception handler sets it. */
+export function throttled(err: Throttled): HttpError {
+  return new HttpError(429, `Request was throttled. Expected available in ${err.wait}.`, "throttled", { "Retry-After": String(err.retryAfter) });
+}
+
+/** The client a password comes from, and the limits on failed passwords. */
+export interface PasswordClient {
+  address: string | undefined;
+  limits: ThrottleLimits;
+}
+
 export async function authenticate(db: Knex, identities: Identities | undefined, header: string | undefined, allowBasic: boolean,
-  sessionKey?: string): Promise<Identity | null> {
+  sessionKey: string | undefined, client: PasswordClient): Promise<Identity | null> {
   if (!identities) return null;
   if (!header) {
     if (!sessionKey) return null;
@@ -31,7 +43,9 @@ export async function authenticate(db: Knex, identities: Identities | undefined,
   if (scheme === "basic" && allowBasic) {
     const creds = parseBasic(header);
     if (!creds) throw refuse("Invalid basic header. Credentials not correctly base64 encoded.");
-    const identity = await identities.byPassword(db, creds.username, creds.password);
+    const throttle = new AuthThrottle(db, client.limits);
+    const identity = await throttle.attempt({ username: creds.username, address: client.address }, () => identities.byPassword(db, creds.username, creds.password))
+      .catch((err: unknown) => { throw err instanceof Throttled ? throttled(err) : err; });
     if (!identity) throw refuse("Invalid username/password.");
     return identity;
   }

@@ -2,10 +2,12 @@
 // (read-only, expiring) kept in an HttpOnly cookie, so sessions live in the database like
 // every token and any instance can serve them. The cookie is honoured only on safe methods,
 // so a page elsewhere cannot make a browser write (no CSRF exposure); writes need a token.
+// Failed logins count towards the same limits as HTTP Basic (auth/throttle.ts).
 import type { Request, Response } from "express";
 import type { Knex } from "knex";
-import type { Identities } from "../../auth/identities.js";
+import type { Identities, Identity } from "../../auth/identities.js";
 import type { Tokens } from "../../auth/tokens.js";
+import { AuthThrottle, Throttled, type ThrottleLimits } from "../../auth/throttle.js";
 import { templates } from "../../http/templates.js";
 
 export const SESSION_COOKIE = "armature_session";
@@ -37,11 +39,18 @@ export function loginPage(res: Response, d: SessionDeps, next: string, status = 
   res.status(status).type("html").send(templates.login({ apiTitle: d.apiTitle, action: `${d.basePath}login/`, next, error, username }));
 }
 
-export async function login(req: Request, res: Response, d: SessionDeps): Promise<void> {
+export async function login(req: Request, res: Response, d: SessionDeps, limits: ThrottleLimits): Promise<void> {
   const form = new URLSearchParams(Buffer.isBuffer(req.body) ? req.body.toString("utf8") : "");
   const next = safeNext(form.get("next"), d.basePath);
   const username = form.get("username") ?? "";
-  const who = await d.identities.byPassword(d.db, username, form.get("password") ?? "");
+  let who: Identity | null;
+  try {
+    who = await new AuthThrottle(d.db, limits).attempt({ username, address: req.ip }, () => d.identities.byPassword(d.db, username, form.get("password") ?? ""));
+  } catch (err) {
+    if (!(err instanceof Throttled)) throw err;
+    res.set("Retry-After", String(err.retryAfter));
+    return loginPage(res, d, next, 429, `Too many failed login attempts for this user or from this address. Try again in ${err.wait}.`, username);
+  }
   if (!who) return loginPage(res, d, next, 403, "Invalid username/password.", username);
   const expires = new Date(Date.now() + LIFETIME_MS);
   const key = await d.tokens.issue(d.db, who.userId, { write_enabled: false, expires: expires.toISOString(), description: "browser session" });

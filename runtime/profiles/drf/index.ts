@@ -87,7 +87,7 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
       const segments = req.path.split("/").slice(1);
       const tokenProvisioning = !!tokenModel && req.method === "POST" && req.path === `/${tokenModel.app}/${tokenModel.route}/`;
       const session = SAFE.has(req.method) || isLogout(req) ? sessionKey(req) : undefined;
-      const identity = await authenticate(db, identities, req.get("authorization"), tokenProvisioning, session);
+      const identity = await authenticate(db, identities, req.get("authorization"), tokenProvisioning, session, { address: req.ip, limits: config });
       ctx = { req, res, version, renderer, identity, apiUrl: `${origin(req, config.publicUrl)}${api.basePath}`, params };
       await route(ctx, segments);
     } catch (err) {
@@ -104,7 +104,7 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
     if (seg.length === 1 && seg[0] === "") return only(ctx, ["GET"], () => send(ctx, 200, apiRoot(ctx)));
     if (seg.length === 2 && seg[1] === "") {
       if (sessions && seg[0] === "login") {
-        return only(ctx, ["POST"], () => (req.method === "POST" ? login(req, ctx.res, sessions) : loginPage(ctx.res, sessions, nextParam(ctx))));
+        return only(ctx, ["POST"], () => (req.method === "POST" ? login(req, ctx.res, sessions, config) : loginPage(ctx.res, sessions, nextParam(ctx))));
       }
       if (sessions && seg[0] === "logout") {
         // POST only: a link or image elsewhere must not be able to log a browser out.

@@ -1,11 +1,14 @@
 // Who is asking, WordPress-style: HTTP Basic with a per-user application password (kept
 // hashed in the model the API names as `appPasswords`), or the identity API's token header.
-// Gives a Requester with its role; what a role may do is decided by the callers.
+// Gives a Requester with its role; what a role may do is decided by the callers. Failed
+// application passwords count towards the limits of auth/throttle.ts.
+import type { Response } from "express";
 import type { Knex } from "knex";
 import type { ModelDescriptor } from "../../descriptor.js";
 import type { Identities } from "../../auth/identities.js";
 import { parseBasic } from "../../auth/identities.js";
 import { hashPassword, randomHex, verifyPassword } from "../../auth/passwords.js";
+import { AuthThrottle, Throttled, type ThrottleLimits } from "../../auth/throttle.js";
 import { WpError } from "./errors.js";
 
 /** `editor` may do anything; `contributor` writes its own unpublished posts. */
@@ -17,10 +20,19 @@ export interface Requester {
 
 const col = (m: ModelDescriptor, name: string) => m.fields.find((f) => f.name === name)!.column!;
 
-export class WpAuth {
-  constructor(private readonly db: Knex, private readonly identities: Identities | undefined, private readonly passwords: ModelDescriptor | undefined) {}
+// The command line makes application passwords but never identifies anyone: it gives no limits.
+const UNLIMITED: ThrottleLimits = { authFailureLimit: 0, authFailureWindow: 0 };
 
-  async identify(header: string | undefined): Promise<Requester | null> {
+export class WpAuth {
+  private readonly throttle: AuthThrottle;
+
+  constructor(private readonly db: Knex, private readonly identities: Identities | undefined, private readonly passwords: ModelDescriptor | undefined,
+    limits: ThrottleLimits = UNLIMITED) {
+    this.throttle = new AuthThrottle(db, limits);
+  }
+
+  /** `address` is the client's (`req.ip`); `res` receives `Retry-After` when the attempt is throttled. */
+  async identify(header: string | undefined, address: string | undefined, res: Response): Promise<Requester | null> {
     if (!header) return null;
     if (!this.identities) throw invalidAuth();
     const token = /^Token\s+(\S+)$/i.exec(header);
@@ -32,22 +44,34 @@ export class WpAuth {
     }
     const basic = parseBasic(header);
     if (!basic || !this.passwords) throw invalidAuth();
-    const users = this.identities.userModel;
-    const user = await this.db(users.table).select("id").where(col(users, "username"), basic.username).first();
-    if (user) {
-      const p = this.passwords;
-      const rows = await this.db(p.table).select("id", `${col(p, "password")} as hash`).where(col(p, "user"), user.id);
-      const supplied = basic.password.replace(/\s+/g, "");
-      for (const row of rows) {
-        if (await verifyPassword(supplied, row.hash)) {
-          await this.db(p.table).where("id", row.id).update({ [col(p, "last_used")]: this.db.fn.now() });
-          const identity = await this.identities.byId(this.db, user.id);
-          if (!identity) break;
-          return { userId: identity.userId, username: identity.username, role: identity.isSuperuser ? "editor" : "contributor" };
-        }
+    let who: Requester | null;
+    try {
+      who = await this.throttle.attempt({ username: basic.username, address }, () => this.byAppPassword(basic.username, basic.password));
+    } catch (err) {
+      if (!(err instanceof Throttled)) throw err;
+      res.set("Retry-After", String(err.retryAfter));
+      throw new WpError(429, "rest_too_many_requests", `Too many failed login attempts for this user or from this address. Try again in ${err.wait}.`);
+    }
+    if (!who) throw new WpError(401, "incorrect_password", "The provided password is an invalid application password.");
+    return who;
+  }
+
+  private async byAppPassword(username: string, password: string): Promise<Requester | null> {
+    const users = this.identities!.userModel;
+    const user = await this.db(users.table).select("id").where(col(users, "username"), username).first();
+    if (!user) return null;
+    const p = this.passwords!;
+    const rows = await this.db(p.table).select("id", `${col(p, "password")} as hash`).where(col(p, "user"), user.id);
+    const supplied = password.replace(/\s+/g, "");
+    for (const row of rows) {
+      if (await verifyPassword(supplied, row.hash)) {
+        await this.db(p.table).where("id", row.id).update({ [col(p, "last_used")]: this.db.fn.now() });
+        const identity = await this.identities!.byId(this.db, user.id);
+        if (!identity) return null;
+        return { userId: identity.userId, username: identity.username, role: identity.isSuperuser ? "editor" : "contributor" };
       }
     }
-    throw new WpError(401, "incorrect_password", "The provided password is an invalid application password.");
+    return null;
   }
 
   /** Creates an application password for a user; gives the plain password once. */

@@ -41,7 +41,7 @@ export function wordpressProfile({ api, db, config, identities }: WpDeps): Route
   const cat = new Catalog(api);
   const tz = String(api.settings.timezone ?? "UTC");
   const ns = api.basePath.replace(/^\/|\/$/g, "");
-  const auth = new WpAuth(db, identities, api.appPasswords ? cat.model(api.appPasswords) : undefined);
+  const auth = new WpAuth(db, identities, api.appPasswords ? cat.model(api.appPasswords) : undefined, config);
   // Asked on the writer's own connection: the transaction may hold the only one (PGlite).
   const userExists = async (conn: Knex, id: string) => !!identities && !!(await identities.byId(conn, id));
   const writer = new Writer(cat, tz, userExists);
@@ -61,7 +61,7 @@ export function wordpressProfile({ api, db, config, identities }: WpDeps): Route
       params = requestParams(queryString(req), Buffer.isBuffer(req.body) ? req.body : undefined, contentType(req));
       const override = (req.get("x-http-method-override") ?? (typeof params._method === "string" ? params._method : "")).toUpperCase();
       const method = req.method === "POST" && OVERRIDABLE.has(override) ? override : req.method;
-      const who = await auth.identify(req.get("authorization"));
+      const who = await auth.identify(req.get("authorization"), req.ip, res);
       const ctx: Ctx = { req, res, params, who, rootUrl, site: { origin: origin(req, config.publicUrl), nsUrl: `${rootUrl}/${ns}`, tz } };
       await route(ctx, method, path);
     } catch (err) {

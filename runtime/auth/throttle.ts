@@ -1,0 +1,72 @@
+// Throttling of password guessing: after `authFailureLimit` failed attempts for a username,
+// or from a client address, within `authFailureWindow` seconds, further attempts for that
+// user or from that address are refused before the password is even checked, whether it is
+// right or not. Failures are rows in the database, so every server instance shares them.
+// Each profile turns `Throttled` into its own 429.
+import { createHash } from "node:crypto";
+import type { Knex } from "knex";
+import type { Config } from "../config.js";
+
+export type ThrottleLimits = Pick<Config, "authFailureLimit" | "authFailureWindow">;
+
+/** Who is trying a password: the username given and the client's address (Express's `req.ip`). */
+export interface Attempt {
+  username: string;
+  address: string | undefined;
+}
+
+/** The attempt was refused untried; `retryAfter` is whole seconds until a failure ages out (≥ 1). */
+export class Throttled extends Error {
+  constructor(readonly retryAfter: number) {
+    super(`too many failed attempts; retry after ${retryAfter} s`);
+  }
+
+  /** The wait in words: "1 second", "300 seconds". */
+  get wait(): string {
+    return `${this.retryAfter} second${this.retryAfter === 1 ? "" : "s"}`;
+  }
+}
+
+const TABLE = "armature_auth_failures";
+const digest = (value: string) => createHash("sha256").update(value).digest("hex");
+
+// One statement prunes what the window left behind, finds the failure that blocks (the
+// limit-th newest for the user or the address) and, when none does, records this attempt
+// as a failure before the password is checked. Recording first means parallel guesses
+// cannot all pass a check made before any of them failed.
+const BEGIN = `
+WITH pruned AS (
+  DELETE FROM ${TABLE} WHERE at <= now() - ?::int * interval '1 second'
+), blocking AS (
+  SELECT greatest(
+    (SELECT at FROM ${TABLE} WHERE username_key = ? AND at > now() - ?::int * interval '1 second' ORDER BY at DESC OFFSET ?::int LIMIT 1),
+    (SELECT at FROM ${TABLE} WHERE address_key = ? AND at > now() - ?::int * interval '1 second' ORDER BY at DESC OFFSET ?::int LIMIT 1)
+  ) AS at
+), mine AS (
+  INSERT INTO ${TABLE} (username_key, address_key) SELECT ?, ? FROM blocking WHERE blocking.at IS NULL RETURNING id
+)
+SELECT (SELECT id FROM mine) AS id,
+  ceil(extract(epoch FROM blocking.at + ?::int * interval '1 second' - now()))::int AS retry_after
+FROM blocking`;
+
+export class AuthThrottle {
+  constructor(private readonly db: Knex, private readonly limits: ThrottleLimits) {}
+
+  /**
+   * Runs `verify` (a password check giving whom it identified, or null) unless the user or
+   * the address is throttled, which throws `Throttled`. A failure stays counted; a success
+   * withdraws the attempt, so only failures ever count.
+   */
+  async attempt<T>(who: Attempt, verify: () => Promise<T | null>): Promise<T | null> {
+    const { authFailureLimit: limit, authFailureWindow: window } = this.limits;
+    if (limit <= 0 || window <= 0) return verify();
+    const user = digest(who.username);
+    const address = who.address === undefined ? null : digest(who.address);
+    const { rows } = await this.db.raw(BEGIN, [window, user, window, limit - 1, address, window, limit - 1, user, address, window]);
+    const { id, retry_after: retryAfter } = rows[0] as { id: string | null; retry_after: number | null };
+    if (id === null) throw new Throttled(retryAfter!);
+    const found = await verify();
+    if (found !== null) await this.db(TABLE).where("id", id).del();
+    return found;
+  }
+}

@@ -1,0 +1,26 @@
+// The runtime's own tables, migrated like an API's (under the name "armature") so an
+// existing database gains them on its next start. Append new migrations; never edit one.
+import type { MigrationSet } from "./migrate.js";
+
+export const runtimeMigrations: MigrationSet = {
+  api: "armature",
+  migrations: [
+    {
+      name: "0001_auth_failures",
+      // One row per failed (or still running) password attempt. Keys are SHA-256 digests:
+      // a password typed into the username field is not kept in clear, and no client-chosen
+      // string can outgrow an index entry.
+      sql: `
+CREATE TABLE armature_auth_failures (
+  id bigserial PRIMARY KEY,
+  username_key text NOT NULL,
+  address_key text,
+  at timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX armature_auth_failures_username_idx ON armature_auth_failures (username_key, at);
+CREATE INDEX armature_auth_failures_address_idx ON armature_auth_failures (address_key, at);
+CREATE INDEX armature_auth_failures_at_idx ON armature_auth_failures (at);
+`,
+    },
+  ],
+};
