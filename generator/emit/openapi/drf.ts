@@ -237,6 +237,14 @@ function modelPaths(api: IrApi, m: IrModel, version: string): Record<string, Sch
   return { [base]: list, [`${base}{id}/`]: detail };
 }
 
+/** The reply to a password attempt refused after too many failures for the user or from the address. */
+function throttled(response: (description: string) => Schema): Schema {
+  return {
+    ...response("Too many failed passwords for this user or from this address: wait and retry"),
+    headers: { "Retry-After": { description: "Seconds until an attempt is allowed again", schema: { type: "integer" } } },
+  };
+}
+
 function tokenProvisioning(api: IrApi, paths: Record<string, Schema>): void {
   if (!api.auth?.tokens) return;
   const tokens = modelByKey(api, api.auth.tokens);
@@ -245,6 +253,7 @@ function tokenProvisioning(api: IrApi, paths: Record<string, Schema>): void {
   if (!post) return;
   post.description = "With HTTP Basic credentials and no token, creates a token for that user (write-enabled, no expiry).";
   post.security = [{ tokenAuth: [] }, { basicAuth: [] }];
+  post.responses = { ...(post.responses as Schema), "429": throttled(errorResponse) };
 }
 
 /** The browsable view's login: a read-only session token in an HttpOnly cookie (needs auth tokens). */
@@ -264,7 +273,10 @@ function browserLogin(api: IrApi, paths: Record<string, Schema>): void {
         required: true,
         content: { "application/x-www-form-urlencoded": { schema: { type: "object", properties: { username: { type: "string" }, password: { type: "string" }, next: { type: "string" } }, required: ["username", "password"] } } },
       },
-      responses: { "302": redirect, "403": { description: "Invalid username/password (the form again)", content: html } },
+      responses: {
+        "302": redirect, "403": { description: "Invalid username/password (the form again)", content: html },
+        "429": throttled((description) => ({ description, content: html })),
+      },
     },
   };
   paths[`${api.basePath}logout/`] = {

@@ -183,6 +183,8 @@ export function emitWordpressOpenApi(api: IrApi, version: string): Record<string
             404: error("No such record."), ...(method === "DELETE" ? { 410: error("Already in the trash.") } : {}),
           };
         }
+        // Basic credentials are checked on every route, so any of them may refuse a throttled password.
+        op.responses = { ...(op.responses as Record<string, unknown>), 429: { ...error("Too many failed passwords for this user or from this address: wait and retry."), headers: { "Retry-After": { description: "Seconds until an attempt is allowed again", schema: { type: "integer" } } } } };
         ops[method.toLowerCase()] = op;
       }
     }
