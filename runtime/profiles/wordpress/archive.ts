@@ -116,7 +116,9 @@ export class Archive {
     const lat = this.cat.col(target, geo.lat), lng = this.cat.col(target, geo.lng);
     const venues = this.db(target.table).select("id").whereNotNull(lat).whereNotNull(lng).where("status", "publish");
     if (latRaw !== undefined || lngRaw !== undefined) {
-      const la = Number(latRaw), ln = Number(lngRaw);
+      // Only a number or a numeric string is a coordinate (Number would read [] or "" as 0).
+      const coordinate = (v: unknown) => (typeof v === "number" || (typeof v === "string" && v.trim()) ? Number(v) : NaN);
+      const la = coordinate(latRaw), ln = coordinate(lngRaw);
       if (latRaw === undefined || lngRaw === undefined || !Number.isFinite(la) || Math.abs(la) > 90) throw invalidParam(latRaw === undefined ? "geoloc_lat" : Number.isFinite(la) && Math.abs(la) <= 90 ? "geoloc_lng" : "geoloc_lat");
       if (!Number.isFinite(ln) || Math.abs(ln) > 180) throw invalidParam("geoloc_lng");
       const km = Number(this.settings.GEOFENCE_RADIUS ?? 25) * (this.settings.GEOFENCE_UNIT === "kms" ? 1 : 1.609344);

@@ -20,10 +20,20 @@ export function details(d: Wall): Record<string, string> {
   return { year: s.slice(0, 4), month: s.slice(5, 7), day: s.slice(8, 10), hour: s.slice(11, 13), minutes: s.slice(14, 16), seconds: s.slice(17, 19) };
 }
 
-/** Whether a timezone name is usable: an IANA zone, `UTC`, or `UTC±N[:MM]`. */
+/** Whether a timezone name is usable: an IANA zone, `UTC`, or `UTC±N[:MM]` up to WordPress's ±14 hours. */
 export function validZone(tz: string): boolean {
-  if (/^UTC([+-]\d{1,2}(:?\d{2})?)?$/.test(tz)) return true;
+  const fixed = /^UTC(?:[+-](\d{1,2})(?::?(\d{2}))?)?$/.exec(tz);
+  if (fixed) return Number(fixed[1] ?? 0) * 60 + Number(fixed[2] ?? 0) <= 14 * 60 && Number(fixed[2] ?? 0) < 60;
   try { new Intl.DateTimeFormat("en-US", { timeZone: tz }); return true; } catch { return false; }
+}
+
+/**
+ * Whether a wall time or instant lies in years 1–9999: what the plugin's `Y-m-d H:i:s` format
+ * writes and what a PostgreSQL timestamp reads back as the same text.
+ */
+export function inRange(d: Date): boolean {
+  const y = d.getUTCFullYear();
+  return !Number.isNaN(d.getTime()) && y >= 1 && y <= 9999;
 }
 
 /** Offset of `tz` from UTC in minutes at the instant `at`. */
@@ -31,11 +41,15 @@ export function offsetMinutes(tz: string, at: Date): number {
   const fixed = /^UTC(?:([+-])(\d{1,2})(?::?(\d{2}))?)?$/.exec(tz);
   if (fixed) return fixed[1] ? (fixed[1] === "-" ? -1 : 1) * (Number(fixed[2]) * 60 + Number(fixed[3] ?? 0)) : 0;
   const parts = new Intl.DateTimeFormat("en-US", {
-    timeZone: tz, hourCycle: "h23", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit",
+    timeZone: tz, hourCycle: "h23", era: "short", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit",
   }).formatToParts(at);
   const get = (t: string) => Number(parts.find((p) => p.type === t)!.value);
-  const asUtc = Date.UTC(get("year"), get("month") - 1, get("day"), get("hour"), get("minute"), get("second"));
-  return Math.round((asUtc - Math.floor(at.getTime() / 1000) * 1000) / 60000);
+  const bc = parts.find((p) => p.type === "era")?.value === "BC";
+  // setUTCFullYear, unlike Date.UTC, takes years below 100 (and 1 BC = year 0) as they are.
+  const asUtc = new Date(0);
+  asUtc.setUTCFullYear(bc ? 1 - get("year") : get("year"), get("month") - 1, get("day"));
+  asUtc.setUTCHours(get("hour"), get("minute"), get("second"));
+  return Math.round((asUtc.getTime() - Math.floor(at.getTime() / 1000) * 1000) / 60000);
 }
 
 export function wallToUtc(wall: Wall, tz: string): Date {
@@ -64,7 +78,7 @@ export function parseDate(input: string, tz: string, now = new Date()): Wall | n
   if (!raw) return null;
   if (/^-?\d{9,11}$/.test(raw)) {
     const d = new Date(Number(raw) * 1000);
-    return d.getUTCFullYear() > 9999 ? null : utcToWall(d, tz);
+    return inRange(d) ? checked(utcToWall(d, tz)) : null;
   }
   const abs = /^(\d{4})-(\d{2})-(\d{2})(?:[ t](\d{1,2}):(\d{2})(?::(\d{2}))?(?:\.\d+)?)?(z|[+-]\d{2}:?\d{2})?$/.exec(raw);
   if (abs) {
@@ -76,7 +90,8 @@ export function parseDate(input: string, tz: string, now = new Date()): Wall | n
     if (!off) return wall;
     const sign = off === "z" ? 0 : off[0] === "-" ? -1 : 1;
     const mins = off === "z" ? 0 : sign * (Number(off.slice(1, 3)) * 60 + Number(off.slice(-2)));
-    return utcToWall(new Date(wall.getTime() - mins * 60000), tz);
+    const at = new Date(wall.getTime() - mins * 60000);
+    return inRange(at) ? checked(utcToWall(at, tz)) : null;
   }
   let cur = utcToWall(now, tz);
   let rest = raw;
@@ -122,7 +137,9 @@ export function parseDate(input: string, tz: string, now = new Date()): Wall | n
     if (!progressed) break;
   }
   if (rest || !matched) return null;
-  const out = new Date(Math.floor(cur.getTime() / 1000) * 1000);
-  // Wall times are four-digit years, as the database and the plugin's format keep them.
-  return Number.isNaN(out.getTime()) || out.getUTCFullYear() < 1 || out.getUTCFullYear() > 9999 ? null : out;
+  return checked(new Date(Math.floor(cur.getTime() / 1000) * 1000));
+}
+
+function checked(w: Wall): Wall | null {
+  return inRange(w) ? w : null;
 }

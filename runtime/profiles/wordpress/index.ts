@@ -16,7 +16,7 @@ import { boolParam, MAX_ID, positiveInt, requestParams, type Params } from "./pa
 import { WpAuth, type Requester } from "./auth.js";
 import { Catalog, Renderer, type Row, type Site } from "./records.js";
 import { Archive, paging } from "./archive.js";
-import { Writer } from "./writes.js";
+import { lockTermName, writeTransaction, Writer } from "./writes.js";
 import { describeRoute, routeTable } from "./routes.js";
 
 export interface WpDeps {
@@ -216,55 +216,65 @@ export function wordpressProfile({ api, db, config, identities }: WpDeps): Route
       }
       return send(ctx, 200, await one(ctx, m, row.id));
     }
+    if (method !== "DELETE" && !["POST", "PUT", "PATCH"].includes(method)) throw noRoute();
+    if (!ctx.who) throw forbidden(false);
+    const who = ctx.who;
+    const row = await find();
+    const allowed = (r: Row) => (wp.kind === "term" ? who.role === "editor" : canEdit(who, r));
+    if (!allowed(row)) throw forbidden(true);
+    // Each write locks the row it found and works on what the lock shows; a row deleted in
+    // between sends the request round again, to answer as a request arriving after the delete.
     if (method === "DELETE") {
-      if (!ctx.who) throw forbidden(false);
-      const row = await find();
-      if (wp.kind === "term") {
-        if (ctx.who.role !== "editor") throw forbidden(true);
-        const before = await one(ctx, m, row.id);
-        await db(m.table).where("id", row.id).delete();
-        return send(ctx, 200, before);
-      }
-      if (!canEdit(ctx.who, row)) throw forbidden(true);
-      const force = boolParam(ctx.params, "force") ?? false;
-      if (force) {
-        const before = await one(ctx, m, row.id);
-        await db(m.table).where("id", row.id).delete();
-        return send(ctx, 200, before);
-      }
-      if (row.status === "trash") throw new WpError(410, `${wp.noun}-is-in-trash`, `The ${wp.noun} is already trashed`);
-      await db.transaction(async (trx) => {
+      const force = wp.kind === "term" || (boolParam(ctx.params, "force") ?? false);
+      const done = await writeTransaction(db, m, async (trx) => {
+        // Trashing changes no key: linking the row meanwhile (a key share) need not wait.
+        const locked = trx(m.table).where("id", row.id);
+        const current: Row | undefined = await (force ? locked.forUpdate() : locked.forNoKeyUpdate()).first();
+        if (!current) return null;
+        if (!allowed(current)) throw forbidden(true);
+        if (force) {
+          const [before] = await new Renderer(trx, cat, ctx.site).any(m, [current]);
+          await trx(m.table).where("id", row.id).delete();
+          return before;
+        }
+        if (current.status === "trash") throw new WpError(410, `${wp.noun}-is-in-trash`, `The ${wp.noun} is already trashed`);
         await trx(m.table).where("id", row.id).update({ status: "trash", modified: trx.fn.now() });
         // The plugin unlinks a trashed venue or organizer from its events.
         for (const { model, field } of cat.linksTo(m)) {
           if (field.kind === "m2m") await trx(field.through!.table).where(field.through!.target, row.id).delete();
           else await trx(model.table).where(field.column!, row.id).update({ [field.column!]: null });
         }
+        return undefined;
       });
-      return send(ctx, 200, await one(ctx, m, row.id));
+      if (done === null) return item(ctx, method, m, find);
+      return send(ctx, 200, done ?? await one(ctx, m, row.id));
     }
-    if (["POST", "PUT", "PATCH"].includes(method)) {
-      if (!ctx.who) throw forbidden(false);
-      const row = await find();
-      if (wp.kind === "term" ? ctx.who.role !== "editor" : !canEdit(ctx.who, row)) throw forbidden(true);
-      const { id: _id, slug: _slug, ...rest } = ctx.params;
-      const body = ctx.req.path.includes("/by-slug/") ? rest : { ...rest, ...(ctx.params.slug !== undefined ? { slug: ctx.params.slug } : {}) };
-      const who = ctx.who;
-      await db.transaction(async (trx) => {
-        if (wp.kind === "term") await termNameFree(trx, m, body, row.id);
-        await writer.update(trx, m, row, body, who);
-      });
-      return send(ctx, 200, await one(ctx, m, row.id));
-    }
-    throw noRoute();
+    const { id: _id, slug: _slug, ...rest } = ctx.params;
+    const body = ctx.req.path.includes("/by-slug/") ? rest : { ...rest, ...(ctx.params.slug !== undefined ? { slug: ctx.params.slug } : {}) };
+    const done = await writeTransaction(db, m, async (trx) => {
+      // No key update: events written alongside may take a key share on this row to link it.
+      const current: Row | undefined = await trx(m.table).where("id", row.id).forNoKeyUpdate().first();
+      if (!current) return false;
+      if (!allowed(current)) throw forbidden(true);
+      if (wp.kind === "term") await termNameFree(trx, m, body, current);
+      await writer.update(trx, m, current, body, who);
+      return true;
+    });
+    if (!done) return item(ctx, method, m, find);
+    send(ctx, 200, await one(ctx, m, row.id));
   }
 
-  async function termNameFree(trx: Knex, m: ModelDescriptor, params: Params, except?: number): Promise<void> {
+  /**
+   * 400 term_exists when another term under the same parent (the given one, else the current)
+   * has the name; holds the name's lock until the transaction ends.
+   */
+  async function termNameFree(trx: Knex, m: ModelDescriptor, params: Params, current?: Row): Promise<void> {
     if (typeof params.name !== "string") return;
+    await lockTermName(trx, m, params.name);
     const q = trx(m.table).whereRaw("lower(name) = lower(?)", [params.name.trim()]);
-    if (except) q.whereNot("id", except);
+    if (current) q.whereNot("id", current.id);
     if (cat.field(m, "parent")) {
-      const parent = positiveInt(params.parent);
+      const parent = params.parent === undefined && current ? current[cat.col(m, "parent")] : positiveInt(params.parent);
       if (parent) q.where(cat.col(m, "parent"), parent); else q.whereNull(cat.col(m, "parent"));
     }
     const existing = await q.first();
@@ -277,7 +287,7 @@ export function wordpressProfile({ api, db, config, identities }: WpDeps): Route
     if (wp.kind === "term" && ctx.who.role !== "editor") throw forbidden(true);
     const who = ctx.who;
     const { id: _id, ...body } = ctx.params;
-    const id = await db.transaction(async (trx) => {
+    const id = await writeTransaction(db, m, async (trx) => {
       if (wp.kind === "term") await termNameFree(trx, m, body);
       return writer.create(trx, m, body, who);
     });

@@ -9,10 +9,15 @@ export interface RouteInfo { regex: string; endpoints: Endpoint[] }
 
 const EDITABLE = ["POST", "PUT", "PATCH"];
 
-function fieldArg(f: FieldDescriptor, create: boolean): Arg {
-  const type = f.kind === "m2m" || f.kind === "fk" ? undefined
+/** The JSON type a write field's argument declares; none for links (ids, lists or objects). */
+export function argType(f: FieldDescriptor): "boolean" | "number" | "string" | undefined {
+  return f.kind === "m2m" || f.kind === "fk" ? undefined
     : f.kind === "choice" ? "string"
     : f.type === "boolean" ? "boolean" : f.type === "float" ? "number" : "string";
+}
+
+function fieldArg(f: FieldDescriptor, create: boolean): Arg {
+  const type = argType(f);
   return {
     ...(type ? { type } : {}),
     ...(f.description ? { description: f.description } : {}),

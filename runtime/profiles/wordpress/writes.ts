@@ -3,16 +3,66 @@
 // unique slugs, resolves linked posts (id, {id} or data, created inline with de-duplication)
 // and terms (id, name or slug; missing names created), keeps wall clock and UTC in step.
 // Updates are partial: omitted fields keep their values. Permission checks are the caller's.
+// Every check-then-insert (slugs, term names, de-duplication) holds an advisory lock on what
+// it checks, so concurrent writes end as some sequential order of them would.
 import type { Knex } from "knex";
 import type { FieldDescriptor, ModelDescriptor } from "../../descriptor.js";
 import type { Catalog, Row } from "./records.js";
 import type { Requester } from "./auth.js";
-import { formatWall, parseDate, validZone, wallToUtc } from "./dates.js";
-import { invalidParams, missingParams, notOfType, WpError } from "./errors.js";
+import { formatWall, inRange, parseDate, validZone, wallToUtc } from "./dates.js";
+import { invalidParam, invalidParams, missingParams, notOfType, WpError } from "./errors.js";
 import { listValue, MAX_ID, positiveInt, toBool, type Params } from "./params.js";
+import { argType } from "./routes.js";
 
 type Values = Record<string, unknown>;
 type Links = Map<FieldDescriptor, number[]>;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Room a slug keeps for the longest `-N` suffix (`-2147483647`). */
+const SUFFIX_ROOM = 11;
+/**
+ * What a write transaction is run again after: a unique or foreign key violation (a race
+ * lost to a concurrent insert or delete; the re-run sees the winner and answers as a
+ * sequential request would) or a deadlock PostgreSQL broke by aborting this transaction.
+ */
+const RETRIED = new Set(["23505", "23503", "40P01"]);
+const ATTEMPTS = 3;
+
+/**
+ * Runs a write in a transaction, again when it lost a race (see RETRIED); a violation that
+ * persists becomes the 400 naming the parameter of the offending column.
+ */
+export async function writeTransaction<T>(db: Knex, m: ModelDescriptor, run: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await db.transaction(run);
+    } catch (err) {
+      const { code, detail } = err as { code?: unknown; detail?: string };
+      if (typeof code !== "string" || !RETRIED.has(code)) throw err;
+      if (attempt < ATTEMPTS) continue;
+      const column = /Key \(([^)]+)\)=/.exec(detail ?? "")?.[1];
+      const f = m.fields.find((x) => x.column === column || x.through?.target === column);
+      if (!f) throw err;
+      throw invalidParam(f.name);
+    }
+  }
+}
+
+/**
+ * Holds PostgreSQL's advisory lock on `key` within `table` until the transaction ends: writers
+ * that check a name or slug before inserting it take turns. Uncontended on PGlite's single
+ * connection, where transactions already run one at a time.
+ */
+export async function lock(trx: Knex, table: string, key: string): Promise<void> {
+  await trx.raw("select pg_advisory_xact_lock(hashtext(?), hashtext(?))", [table, key]);
+}
+
+const termKey = (name: string) => `name:${name.trim().toLowerCase()}`;
+
+/** The lock on a term name, taken before checking whether the name is free. */
+export function lockTermName(trx: Knex, m: ModelDescriptor, name: string): Promise<void> {
+  return lock(trx, m.table, termKey(name));
+}
 
 export function slugify(text: string): string {
   return text.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase()
@@ -27,6 +77,7 @@ export class Writer {
    * existing record matching the (valid) parameters instead, as the plugin avoids duplicates.
    */
   async create(db: Knex, m: ModelDescriptor, params: Params, who: Requester): Promise<number> {
+    await this.lockWrites(db, m, [params], true);
     const { values, links } = await this.prepare(db, m, params, who, null);
     const existing = await this.duplicate(db, m, params);
     if (existing !== undefined) return existing;
@@ -36,6 +87,7 @@ export class Writer {
   }
 
   async update(db: Knex, m: ModelDescriptor, current: Row, params: Params, who: Requester): Promise<void> {
+    await this.lockWrites(db, m, [params], false);
     const { values, links } = await this.prepare(db, m, params, who, current);
     if (Object.keys(values).length) await db(m.table).where("id", current.id).update(values);
     await this.link(db, current.id, links);
@@ -71,6 +123,12 @@ export class Writer {
     for (const f of m.fields) {
       const v = params[f.name];
       if (v === undefined || f.readOnly || derived.has(f.name) || ["id", "url", "display"].includes(f.name)) continue;
+      const type = f.kind === "scalar" || f.kind === "choice" ? argType(f) : undefined;
+      if (type && !ofType(v, type, f, wp.money === f.name)) {
+        bad(f.name, notOfType(f.name, type));
+        types[f.name] = type;
+        continue;
+      }
       const text = typeof v === "string" ? v.trim() : typeof v === "number" ? String(v) : null;
       switch (f.kind) {
         case "choice":
@@ -79,32 +137,29 @@ export class Writer {
           break;
         case "scalar":
           switch (f.type) {
-            case "boolean": {
-              const b = toBool(v);
-              if (b === null) { bad(f.name, notOfType(f.name, "boolean")); types[f.name] = "boolean"; } else values[f.column!] = b;
+            case "boolean":
+              values[f.column!] = toBool(v);
               break;
-            }
             case "datetime": {
-              const w = text ? parseDate(text, clock && [clock.start, clock.end].includes(f.name) ? zone : this.tz) : null;
-              if (!w) bad(f.name);
-              else values[f.column!] = clock && [clock.start, clock.end].includes(f.name) ? `${formatWall(w)}+00` : wallToUtc(w, this.tz).toISOString();
+              // Wall-clock fields are stored as read; others in UTC, which must stay in range too.
+              const local = !!clock && [clock.start, clock.end].includes(f.name);
+              const w = text ? parseDate(text, local ? zone : this.tz) : null;
+              const utc = w && !local ? wallToUtc(w, this.tz) : null;
+              if (!w || (utc && !inRange(utc))) bad(f.name);
+              else values[f.column!] = utc ? utc.toISOString() : `${formatWall(w)}+00`;
               break;
             }
             case "float": {
-              const n = v === "" || v === null ? null : Number(v);
-              if (n !== null && (!Number.isFinite(n) || (f.min !== undefined && n < f.min) || (f.max !== undefined && n > f.max))) bad(f.name);
-              else if (n === null && !f.nullable) bad(f.name); else values[f.column!] = n;
+              const n = v === null || (typeof v === "string" && !v.trim()) ? null : Number(v);
+              if (n === null ? !f.nullable : (f.min !== undefined && n < f.min) || (f.max !== undefined && n > f.max)) bad(f.name);
+              else values[f.column!] = n;
               break;
             }
-            case "uuid": {
-              if (f.name === "author") {
-                if (text === null || !/^[0-9a-f-]{36}$/i.test(text)) { bad(f.name); break; }
-                values[f.column!] = text;
-              } else if (text && /^[0-9a-f-]{36}$/i.test(text)) values[f.column!] = text; else bad(f.name);
+            case "uuid":
+              if (text && UUID.test(text)) values[f.column!] = text; else bad(f.name);
               break;
-            }
             default: {
-              const s = wp.money === f.name && Array.isArray(v) ? v.map(String).join(", ") : text;
+              const s = Array.isArray(v) ? v.map(String).join(", ") : text;
               if (s === null) { bad(f.name); break; }
               if ((f.required || f.blank === false || f.name === "slug") && !s) { bad(f.name); break; }
               if (f.maxLength && s.length > f.maxLength) { bad(f.name); break; }
@@ -188,14 +243,22 @@ export class Writer {
     }
     if (end.slice(0, 19) < start.slice(0, 19)) throw invalidParams({ [c.end]: "The end date must not be before the start date." });
     if (params[c.start] === undefined && params[c.end] === undefined && params[c.timezone] === undefined && params[c.allDay ?? ""] === undefined && current) return;
-    const toUtc = (s: string) => wallToUtc(new Date(`${s.slice(0, 10)}T${s.slice(11, 19)}Z`), zone).toISOString();
-    values[col(c.utcStart)] = toUtc(start);
-    values[col(c.utcEnd)] = toUtc(end);
+    const utcStart = wallToUtc(new Date(`${start.slice(0, 10)}T${start.slice(11, 19)}Z`), zone);
+    const utcEnd = wallToUtc(new Date(`${end.slice(0, 10)}T${end.slice(11, 19)}Z`), zone);
+    const outside = ([[c.start, utcStart], [c.end, utcEnd]] as const).filter(([, d]) => !inRange(d));
+    if (outside.length) throw invalidParams(Object.fromEntries(outside.map(([name]) => [name, "Invalid parameter."])));
+    values[col(c.utcStart)] = utcStart.toISOString();
+    values[col(c.utcEnd)] = utcEnd.toISOString();
     if (!values[col(c.timezone)] && !current?.[col(c.timezone)]) values[col(c.timezone)] = zone;
   }
 
   /** Term ids for names, slugs or ids: unknown ids are skipped, unknown names created. */
   private async terms(db: Knex, m: ModelDescriptor, items: string[]): Promise<number[]> {
+    const names = items.filter((item) => !/^\d+$/.test(item));
+    const max = this.cat.field(m, "name")?.maxLength;
+    if (max && names.some((n) => n.length > max)) throw new WpError(400, "rest_invalid_param", "Invalid parameter.");
+    // In one order for every request, so two requests naming the same terms cannot deadlock.
+    for (const key of [...new Set(names.map(termKey))].sort()) await lock(db, m.table, key);
     const out: number[] = [];
     for (const item of items) {
       if (/^\d+$/.test(item)) {
@@ -213,11 +276,14 @@ export class Writer {
 
   /** Linked posts given as ids, `{id}` objects or data objects (created, or matched to an identical one). */
   private async linked(db: Knex, m: ModelDescriptor, items: unknown[], who: Requester, param: string): Promise<number[]> {
+    const data = items.filter((item): item is Params => !!item && typeof item === "object" && !Array.isArray(item) && !("id" in item));
+    await this.lockWrites(db, m, data, true);
     const out: number[] = [];
     for (const item of items) {
-      const id = positiveInt(item) ?? (item && typeof item === "object" && "id" in item ? positiveInt((item as Row).id) : null);
-      if (id !== null) {
-        if (!(await db(m.table).where("id", id).first())) throw new WpError(400, "rest_invalid_param", "The provided linked post ID is not valid");
+      const byId = !!item && typeof item === "object" && !Array.isArray(item) && "id" in item;
+      const id = byId ? positiveInt((item as Row).id) : positiveInt(item);
+      if (id !== null || byId) {
+        if (id === null || !(await db(m.table).where("id", id).first())) throw new WpError(400, "rest_invalid_param", "The provided linked post ID is not valid");
         out.push(id);
         continue;
       }
@@ -230,6 +296,24 @@ export class Writer {
       }
     }
     return out;
+  }
+
+  /**
+   * Takes, as one sorted batch and before any other lock in `m`'s table, the locks that
+   * creates (or updates) of `items` check under: the first given `dedupeOn` value, which
+   * creates that could match one another share, and the slug's. Requests writing the same
+   * records in different orders (`organizer: [A, B]` and `[B, A]`) then cannot deadlock.
+   */
+  private async lockWrites(db: Knex, m: ModelDescriptor, items: Params[], creating: boolean): Promise<void> {
+    const title = this.cat.wp(m).titleField ?? "name";
+    const keys = new Set<string>();
+    for (const params of items) {
+      const dedupe = creating ? (this.cat.wp(m).dedupeOn ?? []).map((name) => params[name]).find((v) => typeof v === "string" && v.trim()) : undefined;
+      if (typeof dedupe === "string") keys.add(`dedupe:${dedupe.trim().toLowerCase()}`);
+      const named = params.slug ?? (creating ? params[title] : undefined);
+      if (typeof named === "string" || typeof named === "number") keys.add(slugBase(m, slugify(String(named).trim())).key);
+    }
+    for (const key of [...keys].sort()) await lock(db, m.table, key);
   }
 
   /** An untrashed record equal (case-insensitively) to `params` on every given `dedupeOn` field. */
@@ -250,13 +334,48 @@ function scaleStatus(value: string, who: Requester, isStatus: boolean): string {
   return value === "publish" || value === "future" ? "pending" : value;
 }
 
+/**
+ * Whether `v` has the JSON type a field's argument declares, with WordPress's coercions of
+ * request values: numbers pass as strings, numeric strings as numbers, `""` or null clear a
+ * nullable number, and the money field also takes a list of prices.
+ */
+function ofType(v: unknown, type: string, f: FieldDescriptor, money: boolean): boolean {
+  switch (type) {
+    case "boolean":
+      return toBool(v) !== null;
+    case "number":
+      return typeof v === "number" || (typeof v === "string" && (!v.trim() || Number.isFinite(Number(v)))) || (v === null && !!f.nullable);
+    default:
+      return typeof v === "string" || typeof v === "number" || (money && Array.isArray(v) && v.every((x) => typeof x === "string" || typeof x === "number"));
+  }
+}
+
 function isUrl(s: string): boolean {
   try { const u = new URL(s); return u.protocol === "http:" || u.protocol === "https:"; } catch { return false; }
 }
 
-async function uniqueSlug(db: Knex, m: ModelDescriptor, base: string, except?: number): Promise<string> {
-  const taken = new Set((await db(m.table).select("slug").where((w) => w.where("slug", base).orWhere("slug", "like", `${base}-%`))
-    .modify((q) => { if (except) q.whereNot("id", except); })).map((r: Row) => r.slug));
-  if (!taken.has(base)) return base;
-  for (let i = 2; ; i++) if (!taken.has(`${base}-${i}`)) return `${base}-${i}`;
+const cutSlug = (s: string, n: number) => s.slice(0, n).replace(/-+$/, "");
+
+/**
+ * A wanted slug cut to the slug column (WordPress cuts slugs to 200 characters), the prefix
+ * every `-N` variant of it starts with, and the lock key of that prefix without its numeric
+ * tail, so `room` and an explicit `room-2` (which `room` may also become) share a lock.
+ */
+function slugBase(m: ModelDescriptor, wanted: string): { base: string; prefix: string; key: string; max: number } {
+  const max = m.fields.find((f) => f.name === "slug")?.maxLength ?? 200;
+  const base = cutSlug(wanted, max);
+  const prefix = cutSlug(base, max - SUFFIX_ROOM);
+  return { base, prefix, key: `slug:${prefix.replace(/(-\d+)+$/, "")}`, max };
+}
+
+/** `wanted`, or WordPress's `wanted-2`, `-3`… when taken; under the lock of its prefix. */
+async function uniqueSlug(db: Knex, m: ModelDescriptor, wanted: string, except?: number): Promise<string> {
+  const { base, prefix, key, max } = slugBase(m, wanted);
+  await lock(db, m.table, key);
+  const like = `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const taken = new Set<string>(await db(m.table).pluck("slug")
+    .where((w) => w.where("slug", base).orWhere((x) => x.where("slug", "like", like).whereRaw("slug ~ '-[0-9]+$'")))
+    .modify((q) => { if (except) q.whereNot("id", except); }));
+  const candidate = (i: number) => (i === 1 ? base : `${cutSlug(base, max - String(i).length - 1)}-${i}`);
+  for (let i = 1; ; i++) if (!taken.has(candidate(i))) return candidate(i);
 }
