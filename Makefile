@@ -16,9 +16,9 @@ run: $(NODE_MODULES)
 test: $(NODE_MODULES)
 	node_modules/.bin/mocha
 
-## fuzz: a long seeded sweep of hostile requests over both APIs (FUZZ_REQUESTS, default 10000; FUZZ_SEED)
+## fuzz: a long seeded sweep of hostile requests over both APIs (FUZZ_REQUESTS, default 30000; FUZZ_SEED)
 fuzz: $(NODE_MODULES)
-	FUZZ_REQUESTS=$${FUZZ_REQUESTS:-10000} node_modules/.bin/mocha --no-config --node-option import=tsx \
+	FUZZ_REQUESTS=$${FUZZ_REQUESTS:-30000} node_modules/.bin/mocha --no-config --node-option import=tsx \
 	  --require test/support/hooks.ts --exit test/e2e/robustness/no-5xx.test.ts
 
 ## generate: compile spec/ into generated/

@@ -2,6 +2,7 @@
 // bracketed and prototype-named parameters, broken, mistyped and deeply nested bodies, wrong
 // content types, bad credentials and Accept headers, odd ids, bulk bodies naming unknown ids.
 // Seeded, so a failure reproduces; `make fuzz` runs a long sweep, the suite a slice.
+import { apis } from "../../../generated/server.js";
 
 export interface HostileRequest {
   method: string;
@@ -42,13 +43,19 @@ export function seeded(seed: number): () => number {
   return () => (s = (s * 1103515245 + 12345) % 2147483648) / 2147483648;
 }
 
+/** Every list route of the DRF-style APIs with its own filter names, so each filter gets hostile values. */
+const MODEL_ROUTES = apis.filter((a) => a.profile === "drf").flatMap((a) =>
+  a.models.map((m) => ({ path: `${a.basePath}${m.app}/${m.route}/`, params: m.filters.map((f) => f.param) })));
+
 export function hostileRequest(rnd: () => number, token: string): HostileRequest {
   const pick = <T>(a: T[]): T => a[Math.floor(rnd() * a.length)];
-  let path = pick(PATHS);
+  const model = rnd() < 0.4 ? pick(MODEL_ROUTES) : undefined;
+  let path = model?.path ?? pick(PATHS);
   if (rnd() < 0.2) path += pick(["1/", "00000000-0000-0000-0000-000000000000/", "x/", "999999999", "-1", "%E0%A4%A", "by-slug/%ZZ", "%2e%2e/", "1"]);
   const qs: string[] = [];
   for (let k = 0; k < 1 + Math.floor(rnd() * 3); k++) {
-    const name = rnd() < 0.25 ? `${pick(PARAMS)}${pick(BRACKETS)}` : pick(PARAMS);
+    const param = model && rnd() < 0.8 ? pick(model.params) : pick(PARAMS);
+    const name = rnd() < 0.2 ? `${param}${pick(BRACKETS)}` : param;
     qs.push(`${encodeURIComponent(name).replace(/%5B/g, "[").replace(/%5D/g, "]")}=${encodeURIComponent(pick(WEIRD))}`);
   }
   const method = pick(["GET", "GET", "GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "HEAD"]);
