@@ -9,8 +9,10 @@ $(NODE_MODULES): package.json package-lock.json
 	@touch $(NODE_MODULES)
 
 ## run: install, migrate the embedded database in ./.data, load demo data once, serve both APIs
+# Not the tsx CLI: it SIGKILLs a child whose event loop is busy 60 ms after a signal (PGlite
+# queries block it), which would cut off the requests a graceful shutdown lets finish.
 run: $(NODE_MODULES)
-	$(TSX) bin/armature.ts run
+	node --import tsx bin/armature.ts run
 
 ## test: the whole suite (unit, golden, end-to-end, conformance); PostgreSQL when DATABASE_URL is set
 test: $(NODE_MODULES)

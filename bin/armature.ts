@@ -25,7 +25,8 @@ commands:
   run [--port N]           migrate, load demo data once, ensure an admin token, serve
 
 environment: DATABASE_URL (PostgreSQL; default: embedded PGlite in DATA_DIR, ./.data),
-             PORT (8080), HOST (127.0.0.1), PUBLIC_URL, WP_API_ROOT (/wp-json)`);
+             PORT (8080), HOST (127.0.0.1), PUBLIC_URL, WP_API_ROOT (/wp-json),
+             SHUTDOWN_TIMEOUT (30: seconds SIGTERM/SIGINT waits for requests in flight)`);
   process.exit(2);
 }
 

@@ -1,12 +1,16 @@
 // The runtime side of the command line: migrate, serve, create the first administrator,
 // load demo data, and `run`, which does all of them in order for `make run`.
 import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import type { Knex } from "knex";
 import { configFromEnv, type Config } from "./config.js";
 import { openDatabase, type Database } from "./db/connect.js";
 import { migrate } from "./db/migrate.js";
+import { advisoryLock } from "./db/locks.js";
 import { runtimeMigrations } from "./db/runtime-migrations.js";
 import { createApp, identitiesFor } from "./server.js";
+import { createServer, listenOn, shutDownOnSignals } from "./http/lifecycle.js";
+import { answerClientErrors } from "./http/client-errors.js";
 import { ModelIndex } from "./models.js";
 import { Store } from "./store.js";
 import { Tokens } from "./auth/tokens.js";
@@ -27,7 +31,11 @@ export async function migrateAll(db: Knex, apis: ApiDescriptor[]): Promise<strin
   return migrate(db, [runtimeMigrations, ...apis.map((a) => ({ api: a.name, migrations: a.migrations }))]);
 }
 
-/** Creates a superuser and a token for it, or gives a write-enabled, unexpired token it already has. */
+/**
+ * Creates a superuser and a token for it, or gives a write-enabled, unexpired token it already
+ * has. Instances starting together take turns (an advisory lock on the username), so one creates
+ * the user and the others find it.
+ */
 export async function ensureSuperuser(db: Knex, apis: ApiDescriptor[], username: string, password: string, key?: string): Promise<{ key: string; created: boolean }> {
   const owner = apis.find((a) => a.auth);
   if (!owner?.auth?.tokens) throw new Error("no API declares auth users and tokens");
@@ -37,6 +45,7 @@ export async function ensureSuperuser(db: Knex, apis: ApiDescriptor[], username:
   const tokens = new Tokens(index, store, index.model(owner.auth.tokens));
   const version = owner.versions.supported.at(-1)!;
   return db.transaction(async (trx) => {
+    await advisoryLock(trx, users.table, `username:${username}`);
     const existing = await trx(users.table).select("id").where(index.field(users, "username")!.column!, username).first();
     const userId = existing?.id ?? await store.create(trx, users, { username, password, is_superuser: true, is_staff: true }, { version, partial: false });
     const reusable = key ? undefined : await tokens.writableKey(trx, userId);
@@ -45,31 +54,44 @@ export async function ensureSuperuser(db: Knex, apis: ApiDescriptor[], username:
   });
 }
 
-/** Loads each API's demo fixtures once; a marker table remembers what was loaded. */
-export async function loadDemoOnce(db: Knex, apis: ApiDescriptor[], demo: Record<string, Fixture[]>, userId?: string): Promise<string[]> {
-  await db.raw("CREATE TABLE IF NOT EXISTS armature_demo (api text PRIMARY KEY, loaded timestamptz NOT NULL DEFAULT now())");
-  const loaded: string[] = [];
-  for (const api of apis) {
-    const fixtures = demo[api.name];
-    if (!fixtures || (await db("armature_demo").where("api", api.name).first())) continue;
-    await loadFixtures(db, api, fixtures, userId);
-    await db("armature_demo").insert({ api: api.name });
-    loaded.push(`${api.name} (${fixtures.length} records)`);
-  }
-  return loaded;
+/**
+ * Loads each API's demo fixtures once; a marker table remembers what was loaded. One
+ * transaction under an advisory lock: instances starting together load the data exactly once,
+ * and a failed load leaves neither records nor marker behind.
+ */
+export function loadDemoOnce(db: Knex, apis: ApiDescriptor[], demo: Record<string, Fixture[]>, userId?: string): Promise<string[]> {
+  return db.transaction(async (trx) => {
+    await advisoryLock(trx, "armature_demo", "load");
+    await trx.raw("CREATE TABLE IF NOT EXISTS armature_demo (api text PRIMARY KEY, loaded timestamptz NOT NULL DEFAULT now())");
+    const loaded: string[] = [];
+    for (const api of apis) {
+      const fixtures = demo[api.name];
+      if (!fixtures || (await trx("armature_demo").where("api", api.name).first())) continue;
+      await loadFixtures(trx, api, fixtures, userId);
+      await trx("armature_demo").insert({ api: api.name });
+      loaded.push(`${api.name} (${fixtures.length} records)`);
+    }
+    return loaded;
+  });
 }
 
+/** Serves the APIs on config.host and config.port; rejects, naming both, when it cannot bind. */
 export function listen(apis: ApiDescriptor[], db: Database, config: Config): Promise<Server> {
-  const app = createApp(apis, db.knex, config);
-  return new Promise((resolve) => {
-    const server = app.listen(config.port, config.host, () => resolve(server));
-  });
+  const server = createServer(createApp(apis, db.knex, config));
+  answerClientErrors(server, config);
+  return listenOn(server, config.host, config.port);
+}
+
+function portOption(value: string): number {
+  const port = Number(value);
+  if (!/^\d+$/.test(value) || port > 65535) throw new Error(`--port must be a port number from 0 to 65535, not "${value}"`);
+  return port;
 }
 
 /** `apis` and `demo` come from the caller (bin/), so the runtime never imports generated code. */
 export async function runCommand(command: string, opts: CliOptions, apis: ApiDescriptor[], demo: Record<string, Fixture[]>): Promise<void> {
   const config = configFromEnv();
-  if (opts.port) config.port = Number(opts.port);
+  if (opts.port !== undefined) config.port = portOption(opts.port);
   const db = await openDatabase(config);
   const applied = await migrateAll(db.knex, apis);
   if (applied.length) console.log(`migrated: ${applied.join(", ")}`);
@@ -111,8 +133,10 @@ export async function runCommand(command: string, opts: CliOptions, apis: ApiDes
         const loaded = await loadDemoOnce(db.knex, apis, demo, user?.userId);
         if (loaded.length) console.log(`loaded demo data: ${loaded.join(", ")}`);
       }
-      await listen(apis, db, config);
-      const base = config.publicUrl ?? `http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${config.port}`;
+      const server = await listen(apis, db, config);
+      shutDownOnSignals(server, { timeoutSeconds: config.shutdownTimeout, release: () => db.close() });
+      const { port } = server.address() as AddressInfo;
+      const base = config.publicUrl ?? `http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${port}`;
       console.log(`Armature is serving (${where}):`);
       for (const api of apis) {
         const path = api.profile === "drf" ? api.basePath : `${config.wpApiRoot}${api.basePath}`;
@@ -123,9 +147,6 @@ export async function runCommand(command: string, opts: CliOptions, apis: ApiDes
         console.log(`  admin login: ${process.env.ADMIN_USERNAME ?? "admin"} / ${process.env.ADMIN_PASSWORD ?? "admin"}`);
         console.log(`  API token: ${token}   (Authorization: Token ${token})`);
       }
-      const stop = async () => { await db.close(); process.exit(0); };
-      process.on("SIGINT", stop);
-      process.on("SIGTERM", stop);
       return;
     }
     default:

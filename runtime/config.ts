@@ -26,6 +26,8 @@ export interface Config {
   authFailureWindow: number;
   /** Origins whose browser scripts may call the APIs (CORS); empty: none, `*`: any. */
   corsOrigins: string[];
+  /** Seconds a stopping server waits for requests in flight before cutting them off. */
+  shutdownTimeout: number;
 }
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
@@ -41,6 +43,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     authFailureLimit: wholeNumber(env, "AUTH_FAILURE_LIMIT", 10),
     authFailureWindow: wholeNumber(env, "AUTH_FAILURE_WINDOW", 300),
     corsOrigins: (env.CORS_ALLOWED_ORIGINS ?? "").split(",").map((o) => o.trim().replace(/\/$/, "")).filter(Boolean),
+    shutdownTimeout: wholeNumber(env, "SHUTDOWN_TIMEOUT", 30),
   };
 }
 

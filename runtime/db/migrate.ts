@@ -1,7 +1,10 @@
-// Applies migrations in order, each in its own transaction, recording what ran in
-// `armature_migrations`. Takes the migration lists of every API; applies only what is
-// missing and never edits a migration that already ran.
+// Applies migrations in order, recording what ran in `armature_migrations`. Takes the
+// migration lists of every API; applies only what is missing and never edits a migration
+// that already ran. Instances starting together take turns under an advisory lock: the
+// first applies everything pending in one transaction (all or nothing), the others then
+// find nothing to do.
 import type { Knex } from "knex";
+import { advisoryLock } from "./locks.js";
 
 export interface MigrationSet {
   /** The API the migrations belong to. */
@@ -9,20 +12,27 @@ export interface MigrationSet {
   migrations: Array<{ name: string; sql: string }>;
 }
 
-export async function migrate(db: Knex, sets: MigrationSet[]): Promise<string[]> {
-  await db.raw(`CREATE TABLE IF NOT EXISTS armature_migrations (
-    api text NOT NULL, name text NOT NULL, applied timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (api, name))`);
-  const done = new Set((await db("armature_migrations").select("api", "name")).map((r: { api: string; name: string }) => `${r.api}/${r.name}`));
-  const applied: string[] = [];
-  for (const set of sets) {
-    for (const m of set.migrations) {
-      if (done.has(`${set.api}/${m.name}`)) continue;
-      await db.transaction(async (trx) => {
-        await trx.raw(m.sql);
+export function migrate(db: Knex, sets: MigrationSet[]): Promise<string[]> {
+  return db.transaction(async (trx) => {
+    // Before the CREATE TABLE: two of those racing on an empty database collide too.
+    await advisoryLock(trx, "armature_migrations", "migrate");
+    await trx.raw(`CREATE TABLE IF NOT EXISTS armature_migrations (
+      api text NOT NULL, name text NOT NULL, applied timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (api, name))`);
+    const done = new Set((await trx("armature_migrations").select("api", "name")).map((r: { api: string; name: string }) => `${r.api}/${r.name}`));
+    const applied: string[] = [];
+    for (const set of sets) {
+      for (const m of set.migrations) {
+        const name = `${set.api}/${m.name}`;
+        if (done.has(name)) continue;
+        try {
+          await trx.raw(m.sql);
+        } catch (err) {
+          throw new Error(`migration ${name} failed, nothing was migrated: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+        }
         await trx("armature_migrations").insert({ api: set.api, name: m.name });
-      });
-      applied.push(`${set.api}/${m.name}`);
+        applied.push(name);
+      }
     }
-  }
-  return applied;
+    return applied;
+  });
 }

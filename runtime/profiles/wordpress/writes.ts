@@ -13,6 +13,7 @@ import { formatWall, inRange, parseDate, validZone, wallToUtc } from "./dates.js
 import { invalidParam, invalidParams, missingParams, notOfType, WpError } from "./errors.js";
 import { listValue, MAX_ID, positiveInt, toBool, type Params } from "./params.js";
 import { argType } from "./routes.js";
+import { advisoryLock } from "../../db/locks.js";
 
 type Values = Record<string, unknown>;
 type Links = Map<FieldDescriptor, number[]>;
@@ -48,20 +49,11 @@ export async function writeTransaction<T>(db: Knex, m: ModelDescriptor, run: (tr
   }
 }
 
-/**
- * Holds PostgreSQL's advisory lock on `key` within `table` until the transaction ends: writers
- * that check a name or slug before inserting it take turns. Uncontended on PGlite's single
- * connection, where transactions already run one at a time.
- */
-export async function lock(trx: Knex, table: string, key: string): Promise<void> {
-  await trx.raw("select pg_advisory_xact_lock(hashtext(?), hashtext(?))", [table, key]);
-}
-
 const termKey = (name: string) => `name:${name.trim().toLowerCase()}`;
 
 /** The lock on a term name, taken before checking whether the name is free. */
 export function lockTermName(trx: Knex, m: ModelDescriptor, name: string): Promise<void> {
-  return lock(trx, m.table, termKey(name));
+  return advisoryLock(trx, m.table, termKey(name));
 }
 
 export function slugify(text: string): string {
@@ -258,7 +250,7 @@ export class Writer {
     const max = this.cat.field(m, "name")?.maxLength;
     if (max && names.some((n) => n.length > max)) throw new WpError(400, "rest_invalid_param", "Invalid parameter.");
     // In one order for every request, so two requests naming the same terms cannot deadlock.
-    for (const key of [...new Set(names.map(termKey))].sort()) await lock(db, m.table, key);
+    for (const key of [...new Set(names.map(termKey))].sort()) await advisoryLock(db, m.table, key);
     const out: number[] = [];
     for (const item of items) {
       if (/^\d+$/.test(item)) {
@@ -313,7 +305,7 @@ export class Writer {
       const named = params.slug ?? (creating ? params[title] : undefined);
       if (typeof named === "string" || typeof named === "number") keys.add(slugBase(m, slugify(String(named).trim())).key);
     }
-    for (const key of [...keys].sort()) await lock(db, m.table, key);
+    for (const key of [...keys].sort()) await advisoryLock(db, m.table, key);
   }
 
   /** An untrashed record equal (case-insensitively) to `params` on every given `dedupeOn` field. */
@@ -371,7 +363,7 @@ function slugBase(m: ModelDescriptor, wanted: string): { base: string; prefix: s
 /** `wanted`, or WordPress's `wanted-2`, `-3`… when taken; under the lock of its prefix. */
 async function uniqueSlug(db: Knex, m: ModelDescriptor, wanted: string, except?: number): Promise<string> {
   const { base, prefix, key, max } = slugBase(m, wanted);
-  await lock(db, m.table, key);
+  await advisoryLock(db, m.table, key);
   const like = `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
   const taken = new Set<string>(await db(m.table).pluck("slug")
     .where((w) => w.where("slug", base).orWhere((x) => x.where("slug", "like", like).whereRaw("slug ~ '-[0-9]+$'")))

@@ -1,0 +1,297 @@
+// The server process as an operator meets it, through the real command line: SIGTERM lets a
+// write in flight finish and answer before the process exits 0; instances started together
+// on an empty database all come up (migrations, the admin and the demo data happen once);
+// a busy port is a clear error and a non-zero exit. PostgreSQL when DATABASE_URL is set (a
+// scratch database per test), otherwise PGlite in a temporary DATA_DIR.
+import { expect } from "chai";
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import http from "node:http";
+import net, { type AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import pg from "pg";
+import { openDatabase, type Database } from "../../runtime/db/connect.js";
+
+const postgresUrl = process.env.DATABASE_URL;
+const TOKEN = "0123456789abcdef0123456789abcdef01234567";
+
+interface Scratch {
+  env: NodeJS.ProcessEnv;
+  open(): Promise<Database>;
+  drop(): Promise<void>;
+}
+
+let scratches = 0;
+
+/** A fresh, empty database for one test: a new PostgreSQL database or a new PGlite directory. */
+async function scratchDatabase(): Promise<Scratch> {
+  const env: NodeJS.ProcessEnv = { ...process.env, LOG_REQUESTS: "0" };
+  delete env.PORT;
+  delete env.HOST;
+  if (!postgresUrl) {
+    const dataDir = mkdtempSync(join(tmpdir(), "armature-process-"));
+    delete env.DATABASE_URL;
+    return {
+      env: { ...env, DATA_DIR: dataDir },
+      open: () => openDatabase({ dataDir }),
+      drop: async () => rmSync(dataDir, { recursive: true, force: true }),
+    };
+  }
+  const url = new URL(postgresUrl);
+  const name = `${url.pathname.slice(1)}_process_${process.pid}_${++scratches}`;
+  await admin(`CREATE DATABASE "${name}"`);
+  url.pathname = `/${name}`;
+  return {
+    env: { ...env, DATABASE_URL: url.href },
+    open: () => openDatabase({ databaseUrl: url.href, dataDir: "" }),
+    drop: () => admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
+  };
+}
+
+async function admin(sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: postgresUrl });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+interface Armature {
+  child: ChildProcess;
+  out(): string;
+  err(): string;
+  /** Resolves with the base URL once the process says it is serving. */
+  serving: Promise<string>;
+  exited: Promise<number | null>;
+}
+
+const children = new Set<ChildProcess>();
+
+function armature(env: NodeJS.ProcessEnv, ...args: string[]): Armature {
+  // Its own process group, so a failing test can kill tsx and the node process it starts.
+  const child = spawn("node_modules/.bin/tsx", ["bin/armature.ts", ...args], { env, detached: true });
+  children.add(child);
+  let out = "";
+  let err = "";
+  let servingAt: ((url: string) => void) | undefined;
+  const serving = new Promise<string>((resolve) => (servingAt = resolve));
+  child.stdout!.on("data", (d) => {
+    out += d;
+    const url = /Armature is serving[^\n]*\n[^\n]*?(http:\/\/[^/\s]+)\//.exec(out)?.[1];
+    if (url) servingAt!(url);
+  });
+  child.stderr!.on("data", (d) => (err += d));
+  const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
+  return { child, out: () => out, err: () => err, serving, exited };
+}
+
+/** Runs a command to its end; rejects unless it exits 0. */
+async function cli(env: NodeJS.ProcessEnv, ...args: string[]): Promise<string> {
+  const p = armature(env, ...args);
+  const code = await p.exited;
+  if (code !== 0) throw new Error(`armature ${args.join(" ")} exited ${code}: ${p.out()}${p.err()}`);
+  return p.out();
+}
+
+/** Resolves with the base URL, or rejects with the output when the process ends first. */
+function servingOrExit(p: Armature): Promise<string> {
+  return Promise.race([
+    p.serving,
+    p.exited.then((code) => Promise.reject(new Error(`exited ${code} before serving: ${p.out()}${p.err()}`))),
+  ]);
+}
+
+function until(p: Armature, pattern: RegExp): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const check = () => {
+      if (pattern.test(p.out())) resolve();
+      else if (p.child.exitCode !== null) reject(new Error(`exited before printing ${pattern}: ${p.out()}${p.err()}`));
+      else setTimeout(check, 20);
+    };
+    check();
+  });
+}
+
+/** `promise`, or a failure naming `what` when it takes longer than `ms`. */
+function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} after ${ms} ms`)), ms)));
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
+function connectError(port: number): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, "127.0.0.1");
+    socket.on("connect", () => {
+      socket.destroy();
+      resolve(undefined);
+    });
+    socket.on("error", (e: NodeJS.ErrnoException) => resolve(e.code));
+  });
+}
+
+async function status(base: string): Promise<number> {
+  return (await fetch(`${base}/api/status/`, { headers: { Authorization: `Token ${TOKEN}` } })).status;
+}
+
+describe(`server process (${postgresUrl ? "postgresql" : "pglite"})`, function () {
+  this.timeout(30000);
+  let scratch: Scratch | undefined;
+
+  afterEach(async () => {
+    for (const child of children) {
+      if (child.exitCode === null && child.signalCode === null) {
+        const closed = new Promise((resolve) => child.on("close", resolve));
+        process.kill(-child.pid!, "SIGKILL");
+        await closed;
+      }
+    }
+    children.clear();
+    await scratch?.drop();
+    scratch = undefined;
+  });
+
+  it("SIGTERM during a slow bulk create: the client gets its 201 with every object, the rows are stored, new connections are refused, exit 0", async () => {
+    scratch = await scratchDatabase();
+    await cli(scratch.env, "createsuperuser", "--username", "admin", "--password", "admin-password", "--token", TOKEN);
+    const server = armature(scratch.env, "serve", "--port", "0");
+    const base = await servingOrExit(server);
+    const port = Number(new URL(base).port);
+
+    // An idle keep-alive connection must be closed by the server, not left to hold the exit.
+    const idle = net.connect(port, "127.0.0.1");
+    const idleClosed = new Promise<void>((resolve) => idle.on("close", () => resolve()));
+    idle.on("error", () => undefined);
+    idle.write(`GET /api/status/ HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Token ${TOKEN}\r\n\r\n`);
+    await new Promise((resolve) => idle.once("data", resolve));
+
+    const names = Array.from({ length: 2000 }, (_, i) => `shutdown-tenant-${i}`);
+    const body = Buffer.from(JSON.stringify(names.map((name) => ({ name, slug: name }))));
+    const req = http.request(`${base}/api/tenancy/tenants/`, {
+      method: "POST",
+      agent: new http.Agent({ keepAlive: true }),
+      headers: { Authorization: `Token ${TOKEN}`, "Content-Type": "application/json", "Content-Length": body.length },
+    });
+    const reply = new Promise<{ status: number; connection?: string; body: string }>((resolve, reject) => {
+      req.on("error", reject);
+      req.on("response", (res) => {
+        let text = "";
+        res.setEncoding("utf8");
+        res.on("data", (d) => (text += d));
+        res.on("end", () => resolve({ status: res.statusCode!, connection: res.headers.connection, body: text }));
+      });
+    });
+    // Half the body now, the rest after the signal: the request is in flight throughout.
+    req.write(body.subarray(0, body.length / 2));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+
+    server.child.kill("SIGTERM");
+    await until(server, /shutting down/);
+    expect(server.out()).to.match(/SIGTERM: shutting down; .* 1 request\(s\) in flight/);
+    expect(await connectError(port)).to.equal("ECONNREFUSED");
+    // Well before Node's 5 s keep-alive timeout would close it anyway.
+    await within(idleClosed, 2000, "the idle keep-alive connection is still open");
+    req.end(body.subarray(body.length / 2));
+
+    const res = await reply;
+    expect(res.status, res.body).to.equal(201);
+    expect(res.connection).to.equal("close");
+    const created = JSON.parse(res.body) as Array<{ id: string; name: string }>;
+    expect(created.map((t) => t.name)).to.deep.equal(names);
+    expect(await server.exited).to.equal(0);
+    expect(server.out()).to.match(/shut down cleanly/);
+    expect(server.err()).to.equal("");
+
+    const db = await scratch.open();
+    try {
+      const stored = await db.knex("tenancy_tenant").whereIn("name", names).count({ n: "*" }).first();
+      expect(Number(stored!.n)).to.equal(2000);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it("two instances started together on an empty database both serve; migrations are applied and recorded once", async function () {
+    // PGlite is an in-process engine: one process owns its DATA_DIR, so there is no second instance to race.
+    if (!postgresUrl) this.skip();
+    scratch = await scratchDatabase();
+    const a = armature(scratch.env, "serve", "--port", "0");
+    const b = armature(scratch.env, "serve", "--port", "0");
+    const bases = await Promise.all([servingOrExit(a), servingOrExit(b)]);
+    const migrated = [a.out(), b.out()].map((out) => /^migrated: (.*)$/m.exec(out)?.[1]).filter((m) => m !== undefined);
+    expect(migrated).to.have.length(1);
+    await cli(scratch.env, "createsuperuser", "--username", "admin", "--password", "admin-password", "--token", TOKEN);
+    for (const base of bases) expect(await status(base)).to.equal(200);
+
+    const db = await scratch.open();
+    try {
+      const recorded = (await db.knex("armature_migrations").select("api", "name").orderBy(["api", "name"]))
+        .map((r: { api: string; name: string }) => `${r.api}/${r.name}`);
+      expect(recorded).to.deep.equal(migrated[0]!.split(", ").sort());
+    } finally {
+      await db.close();
+    }
+    expect(a.err() + b.err()).to.equal("");
+  });
+
+  it("two `run` instances started together on an empty database: one admin, one token, demo data loaded once", async function () {
+    // PGlite is an in-process engine: one process owns its DATA_DIR, so there is no second instance to race.
+    if (!postgresUrl) this.skip();
+    scratch = await scratchDatabase();
+    const a = armature(scratch.env, "run", "--port", "0");
+    const b = armature(scratch.env, "run", "--port", "0");
+    const bases = await Promise.all([servingOrExit(a), servingOrExit(b)]);
+    await Promise.all([until(a, /API token: /), until(b, /API token: /)]);
+    const tokens = [a.out(), b.out()].map((out) => /API token: ([0-9a-f]{40})/.exec(out)?.[1]);
+    expect(tokens[0]).to.match(/^[0-9a-f]{40}$/);
+    expect(tokens[1]).to.equal(tokens[0]);
+    expect([a.out(), b.out()].filter((out) => out.includes("loaded demo data"))).to.have.length(1);
+    for (const base of bases) {
+      const res = await fetch(`${base}/api/status/`, { headers: { Authorization: `Token ${tokens[0]}` } });
+      expect(res.status).to.equal(200);
+    }
+
+    const db = await scratch.open();
+    try {
+      expect(await db.knex("users_user").where("username", "admin").count({ n: "*" }).first()).to.deep.equal({ n: "1" });
+      expect((await db.knex("armature_demo").pluck("api")).sort()).to.deep.equal(["calendar", "inventory"]);
+    } finally {
+      await db.close();
+    }
+    expect(a.err() + b.err()).to.equal("");
+  });
+
+  it("the served process answers requests Node's parser refuses in the API's own error format", async () => {
+    scratch = await scratchDatabase();
+    const server = armature(scratch.env, "serve", "--port", "0");
+    const port = Number(new URL(await servingOrExit(server)).port);
+    const reply = await new Promise<string>((resolve, reject) => {
+      let text = "";
+      const socket = net.connect(port, "127.0.0.1", () => socket.end(Buffer.from("GET /wp-json/\x01 HTTP/1.1\r\nHost: x\r\n\r\n", "latin1")));
+      socket.on("data", (d) => (text += d));
+      socket.on("error", reject);
+      socket.on("close", () => resolve(text));
+    });
+    expect(reply).to.match(/^HTTP\/1\.1 400 /);
+    expect(JSON.parse(reply.split("\r\n\r\n")[1])).to.deep.include({ code: "rest_invalid_request" });
+  });
+
+  it("a busy port: a clear error naming host and port on stderr, a non-zero exit, no claim to be serving", async () => {
+    scratch = await scratchDatabase();
+    const squatter = net.createServer();
+    await new Promise<void>((resolve) => squatter.listen(0, "127.0.0.1", resolve));
+    const { port } = squatter.address() as AddressInfo;
+    try {
+      const p = armature(scratch.env, "serve", "--port", String(port));
+      const serving = p.serving.then(() => "claimed to be serving");
+      expect(await Promise.race([p.exited, serving])).to.be.a("number").and.not.equal(0);
+      expect(p.err()).to.include(`cannot listen on 127.0.0.1:${port}`).and.include("EADDRINUSE");
+      expect(p.out()).to.not.include("serving");
+    } finally {
+      squatter.close();
+    }
+  });
+});
