@@ -95,6 +95,8 @@ async function main(argv: string[]): Promise<void> {
 }
 
 main(process.argv.slice(2)).catch((err) => {
-  console.error(err instanceof Error ? err.message : err);
+  // A validation failure carries its field-keyed reasons, which say more than its message.
+  const reasons = (err as { errors?: unknown }).errors;
+  console.error(err instanceof Error ? err.message : err, reasons ? JSON.stringify(reasons) : "");
   process.exit(1);
 });

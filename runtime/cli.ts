@@ -48,7 +48,8 @@ export async function ensureSuperuser(db: Knex, apis: ApiDescriptor[], username:
     await advisoryLock(trx, users.table, `username:${username}`);
     const existing = await trx(users.table).select("id").where(index.field(users, "username")!.column!, username).first();
     const userId = existing?.id ?? await store.create(trx, users, { username, password, is_superuser: true, is_staff: true }, { version, partial: false });
-    const reusable = key ? undefined : await tokens.writableKey(trx, userId);
+    // Re-running with the same --token (a deploy script at every start) finds the token it made.
+    const reusable = key ? ((await tokens.holds(trx, userId, key)) ? key : undefined) : await tokens.writableKey(trx, userId);
     const issued = reusable ?? await tokens.issue(trx, userId, { ...(key ? { key } : {}), description: "created by createsuperuser" });
     return { key: issued, created: !existing };
   });

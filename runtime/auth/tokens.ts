@@ -36,6 +36,11 @@ export class Tokens {
     return row?.[this.key];
   }
 
+  /** Whether `key` is a token of `userId`. */
+  async holds(db: Knex, userId: string, key: string): Promise<boolean> {
+    return !!(await db(this.model.table).select("id").where(this.user, userId).where(this.key, key).first());
+  }
+
   async revoke(db: Knex, key: string): Promise<void> {
     await db(this.model.table).where(this.key, key).del();
   }
