@@ -9,7 +9,7 @@ import { ReadPlans, type RenderContext, type Shape } from "./query/read-plan.js"
 import { isUuid } from "./query/filters.js";
 import { parseInterface, parseNetwork } from "./query/network.js";
 import { col, ident } from "./query/sql.js";
-import { HttpError, ValidationError, type FieldErrors } from "./errors.js";
+import { HttpError, ValidationError, notFound, type FieldErrors } from "./errors.js";
 import { WriteValidators } from "./write/validate.js";
 import { hashPassword, randomHex } from "./auth/passwords.js";
 
@@ -127,13 +127,19 @@ export class Store {
     return valid.map((id) => byId.get(id.toLowerCase()) ?? byId.get(id)).filter((x): x is Record<string, unknown> => !!x);
   }
 
-  /** Ids among `ids` that exist, are visible to the requester and pass `where` (a detail route's filters). */
-  async existing(db: Db, m: ModelDescriptor, ids: string[], userId?: string, where?: (qb: Knex.QueryBuilder) => void): Promise<string[]> {
+  /**
+   * Ids among `ids` that exist, are visible to the requester and pass `where` (a detail route's
+   * filters). With `lock`, inside a transaction, the rows are locked (in id order, so writers
+   * locking overlapping sets cannot deadlock) until it ends: a concurrent delete either
+   * happened before, and the id is missing, or waits.
+   */
+  async existing(db: Db, m: ModelDescriptor, ids: string[], userId?: string, where?: (qb: Knex.QueryBuilder) => void, lock = false): Promise<string[]> {
     const valid = ids.filter(isUuid);
     if (!valid.length) return [];
     const qb = db(`${m.table} as t0`).select("t0.id").whereRaw("t0.id = ANY(?::uuid[])", [valid]);
     this.scope(m, qb, userId);
     where?.(qb);
+    if (lock) qb.orderBy("t0.id").forUpdate();
     return (await qb).map((r: { id: string }) => r.id);
   }
 
@@ -179,7 +185,9 @@ export class Store {
     for (const f of m.fields) {
       if (f.kind === "tags") await db(f.through!.table).where({ object_type: m.key }).whereIn("object_id", ids).del();
     }
-    await this.persist(m, () => db(m.table).whereIn("id", ids).del());
+    const deleted = await this.persist(m, () => db(m.table).whereIn("id", ids).del());
+    // Another request deleted some of them first: this one found nothing to delete (404).
+    if (deleted < ids.length) throw notFound();
   }
 
   private async persist<T>(m: ModelDescriptor, run: () => Promise<T>): Promise<T> {
@@ -214,7 +222,8 @@ export class Store {
     if (!isPlainObject(body)) {
       throw new ValidationError({ non_field_errors: [`Invalid data. Expected a dictionary, but got ${pyType(body)}.`] });
     }
-    const errors: FieldErrors = {};
+    // Keyed by what the client sent: no prototype, so "__proto__" is reported like any unknown key.
+    const errors: FieldErrors = Object.create(null);
     const known = new Set(m.fields.filter((f) => this.index.inVersion(f, opts.version)).map((f) => f.name));
     for (const key of Object.keys(body)) {
       if (!known.has(key) && key !== "id") errors[key] = ["Unknown field."];

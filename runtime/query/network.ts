@@ -6,10 +6,11 @@ import ipaddr from "ipaddr.js";
 /**
  * A bare address in its standard form only: ipaddr.js also reads inet_aton shorthands such
  * as `1.2.3` (1.2.0.3), which PostgreSQL's cidr reads differently (1.2.3.0/24), so IPv4 must
- * be a full dotted quad, as netaddr's inet_pton mode has it.
+ * be a full dotted quad, as netaddr's inet_pton mode has it. An IPv6 address takes no zone.
  */
 function isStrictAddress(v: string): boolean {
-  return v.includes(":") ? ipaddr.IPv6.isValid(v) : ipaddr.IPv4.isValidFourPartDecimal(v);
+  // ipaddr.js keeps an IPv6 zone (`fe80::1%eth0`) that inet and cidr refuse, as netaddr does.
+  return v.includes(":") ? !v.includes("%") && ipaddr.IPv6.isValid(v) : ipaddr.IPv4.isValidFourPartDecimal(v);
 }
 
 /** An `address/length` whose address is strict and whose length is plain digits. */

@@ -16,6 +16,14 @@ describe("unit: network parsing", () => {
     expect(parseNetwork("::1")).to.equal("::1/128");
   });
 
+  it("refuses IPv6 zone ids, which PostgreSQL's inet and cidr cannot hold", () => {
+    for (const v of ["fe80::1%eth0/64", "fe80::1%eth0", "fe80::1%25eth0", "fe80::%1/10"]) {
+      expect(parseNetwork(v), v).to.equal(null);
+      expect(parseInterface(v), v).to.equal(null);
+    }
+    expect(parseInterface("fe80::1/64")).to.equal("fe80::1/64");
+  });
+
   it("gives a bare address its full mask", () => {
     expect(parseNetwork("10.0.0.1")).to.equal("10.0.0.1/32");
   });

@@ -11,11 +11,12 @@ import type { Config } from "../../config.js";
 import { ModelIndex } from "../../models.js";
 import { Store } from "../../store.js";
 import { FilterCompiler, isUuid } from "../../query/filters.js";
-import { HttpError, ValidationError, forbidden, notFound, type FieldErrors } from "../../errors.js";
+import { HttpError, ValidationError, forbidden, notFound } from "../../errors.js";
 import type { Identities, Identity } from "../../auth/identities.js";
 import { contentType, origin, queryParams, slashed } from "../../http/request.js";
 import { BodyProblem, parseJson } from "../../http/body.js";
 import { reportFailure } from "../../http/failures.js";
+import { bulkIds, eachItem, requireAll } from "./bulk.js";
 import { cspNonce } from "../../http/security.js";
 import { templates, escapeHtml } from "../../http/templates.js";
 import { negotiate, type Renderer } from "./versioning.js";
@@ -241,47 +242,35 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
     const opts = { version: ctx.version, userId: ctx.identity?.userId };
     if (method === "POST") {
       const many = Array.isArray(body);
-      const ids = await db.transaction(async (trx) => {
-        if (!many) return [await store.create(trx, m, body, { ...opts, partial: false })];
-        const errors: FieldErrors[] = [];
-        const created: string[] = [];
-        for (const item of body) {
-          try {
-            created.push(await trx.transaction((sp) => store.create(sp, m, item, { ...opts, partial: false })));
-            errors.push({});
-          } catch (err) {
-            if (!(err instanceof ValidationError) || Array.isArray(err.errors)) throw err;
-            errors.push(err.errors);
-          }
-        }
-        if (errors.some((e) => Object.keys(e).length)) throw new ValidationError(errors);
-        return created;
-      });
+      const ids = await db.transaction(async (trx) => (many
+        ? eachItem(trx, body, (sp, item) => store.create(sp, m, item, { ...opts, partial: false }))
+        : [await store.create(trx, m, body, { ...opts, partial: false })]));
       const objects = await store.fetch(db, m, ids, readOpts(ctx));
       if (!many) ctx.res.set("Location", String(objects[0].url));
       return send(ctx, 201, many ? objects : objects[0]);
     }
     const items = expectList(body);
-    const itemErrors: FieldErrors[] = items.map((item): FieldErrors => (typeof item === "object" && item !== null && !Array.isArray(item) && isUuid(String((item as { id?: unknown }).id ?? ""))
-      ? {} : { id: [typeof item === "object" && item !== null && "id" in item ? "Must be a valid UUID." : "This field is required."] }));
-    if (itemErrors.some((e) => Object.keys(e).length)) throw new ValidationError(itemErrors);
-    const wanted = items.map((i) => String((i as { id: string }).id).toLowerCase());
+    const wanted = bulkIds(items);
+    const userId = ctx.identity?.userId;
+    // The rows are locked before anything is written: an id deleted meanwhile is unknown, not skipped.
+    const lockAll = async (trx: Knex.Transaction) => requireAll(wanted, await store.existing(trx, m, wanted, userId, undefined, true));
     if (method === "DELETE") {
-      await db.transaction(async (trx) => store.remove(trx, m, await store.existing(trx, m, wanted, ctx.identity?.userId)));
+      await db.transaction(async (trx) => {
+        await lockAll(trx);
+        await store.remove(trx, m, wanted);
+      });
       ctx.res.status(204).end();
       return;
     }
-    const byId = new Map(items.map((i) => [String((i as { id: string }).id).toLowerCase(), i as Record<string, unknown>]));
-    const updated = await db.transaction(async (trx) => {
-      const found = await store.existing(trx, m, wanted, ctx.identity?.userId);
-      const ordered = (await store.fetch(trx, m, found, { ...readOpts(ctx), shape: "brief" })).map((o) => String(o.id));
-      for (const id of ordered) {
-        const { id: _id, ...changes } = byId.get(id)!;
-        await store.update(trx, m, id, changes, { ...opts, partial: method === "PATCH" });
+    // As Nautobot's bulk update, elements are validated one by one: the first invalid one is the error.
+    await db.transaction(async (trx) => {
+      await lockAll(trx);
+      for (const [i, item] of items.entries()) {
+        const { id: _id, ...changes } = item as Record<string, unknown>;
+        await store.update(trx, m, wanted[i], changes, { ...opts, partial: method === "PATCH" });
       }
-      return ordered;
     });
-    return send(ctx, 200, await store.fetch(db, m, updated, readOpts(ctx)));
+    return send(ctx, 200, await store.fetch(db, m, wanted, readOpts(ctx)));
   }
 
   async function detailRoute(ctx: Ctx, m: ModelDescriptor, rawId: string): Promise<void> {
@@ -300,14 +289,23 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
       if (!obj) throw notFound();
       return send(ctx, 200, obj);
     }
-    if (!(await store.existing(db, m, [id], ctx.identity?.userId, where)).length) throw notFound();
+    // The object is locked for the write: of parallel deletes one finds it, the others a 404.
+    const userId = ctx.identity?.userId;
+    const lockOne = async (trx: Knex.Transaction) => {
+      if (!(await store.existing(trx, m, [id], userId, where, true)).length) throw notFound();
+    };
     if (method === "DELETE") {
-      await db.transaction((trx) => store.remove(trx, m, [id]));
+      await db.transaction(async (trx) => {
+        await lockOne(trx);
+        await store.remove(trx, m, [id]);
+      });
       ctx.res.status(204).end();
       return;
     }
-    const body = readJson(ctx);
-    await db.transaction((trx) => store.update(trx, m, id, body, { version: ctx.version, userId: ctx.identity?.userId, partial: method === "PATCH" }));
+    await db.transaction(async (trx) => {
+      await lockOne(trx);
+      await store.update(trx, m, id, readJson(ctx), { version: ctx.version, userId, partial: method === "PATCH" });
+    });
     const [obj] = await store.fetch(db, m, [id], readOpts(ctx));
     return send(ctx, 200, obj);
   }

@@ -47,18 +47,22 @@ describe("inventory e2e: bulk operations", () => {
     expect(await rows("extras_tag")).to.equal(before);
   });
 
-  it("bulk PATCH: per-element changes, bare array reply, unknown ids skipped", async () => {
+  it("bulk PATCH: per-element changes, bare array reply in the body's order", async () => {
     const [a, b] = await tags(2);
-    const res = await patch("/api/extras/tags/", [
-      { id: a.id, description: "first" },
-      { id: b.id, color: "00ff00" },
-      { id: MISSING_ID, description: "ghost" },
-    ]);
+    const res = await patch("/api/extras/tags/", [{ id: b.id, color: "00ff00" }, { id: a.id, description: "first" }]);
     expect(res.status).to.equal(200);
-    expect(res.body).to.be.an("array").with.length(2);
-    expect(res.body.map((t: { id: string }) => t.id).sort()).to.deep.equal([a.id, b.id].sort());
+    expect(res.body.map((t: { id: string }) => t.id)).to.deep.equal([b.id, a.id]);
     expect((await row("extras_tag", a.id))?.description).to.equal("first");
     expect((await row("extras_tag", b.id))).to.include({ color: "00ff00", description: "" });
+  });
+
+  it("bulk PATCH naming an unknown id → 400 naming that element, nothing changed (all or none, unlike Nautobot)", async () => {
+    const [a, b] = await tags(2);
+    const res = await patch("/api/extras/tags/", [{ id: a.id, description: "first" }, { id: b.id, color: "00ff00" }, { id: MISSING_ID, description: "ghost" }]);
+    expect(res.status).to.equal(400);
+    expect(res.body).to.deep.equal([{}, {}, { id: ["Object with this ID does not exist."] }]);
+    expect((await row("extras_tag", a.id))?.description).to.equal("");
+    expect((await row("extras_tag", b.id))?.color).to.not.equal("00ff00");
   });
 
   it("bulk PUT needs required fields per element; a failure rolls back all", async () => {
@@ -115,9 +119,13 @@ describe("inventory e2e: bulk operations", () => {
     expect(res2.status).to.equal(400);
   });
 
-  it("bulk DELETE [{id}] → 204, all gone; unknown ids skipped", async () => {
+  it("bulk DELETE [{id}] → 204, all gone; an unknown id refuses the whole request", async () => {
     const [a, b] = await tags(2);
-    const res = await del("/api/extras/tags/", [{ id: a.id }, { id: b.id }, { id: MISSING_ID }]);
+    const refused = await del("/api/extras/tags/", [{ id: a.id }, { id: b.id }, { id: MISSING_ID }]);
+    expect(refused.status).to.equal(400);
+    expect(refused.body).to.deep.equal([{}, {}, { id: ["Object with this ID does not exist."] }]);
+    expect(await rows("extras_tag", { id: a.id })).to.equal(1);
+    const res = await del("/api/extras/tags/", [{ id: a.id }, { id: b.id }]);
     expect(res.status).to.equal(204);
     expect(res.text).to.equal("");
     expect(await rows("extras_tag", { id: a.id })).to.equal(0);
