@@ -29,9 +29,11 @@ export function writeLiteral(writer: CodeBlockWriter, value: unknown): void {
     return;
   }
   const key = (k: string) => (IDENT.test(k) ? k : JSON.stringify(k));
-  const inline = `{ ${entries.map(([k, v]) => `${key(k)}: ${JSON.stringify(v)}`).join(", ")} }`;
+  // Spacing is added between printed values, never inside them: a string may hold commas.
+  const flat = (v: unknown) => (Array.isArray(v) ? `[${v.map((x) => JSON.stringify(x)).join(", ")}]` : JSON.stringify(v));
+  const inline = `{ ${entries.map(([k, v]) => `${key(k)}: ${flat(v)}`).join(", ")} }`;
   if (inline.length <= 100 && entries.every(([, v]) => v === null || typeof v !== "object" || (Array.isArray(v) && v.every((x) => x === null || typeof x !== "object")))) {
-    writer.write(inline.replace(/,(?=\S)/g, ", ").replace(/\[(.*?)\]/g, (m) => m.replace(/,(?! )/g, ", ")));
+    writer.write(inline);
     return;
   }
   writer.write("{").newLine().indent(() => {

@@ -132,5 +132,11 @@ export const events_Tag: ModelDescriptor = {
       patch: "PatchedWritableTagRequest",
       list: "PaginatedTagList",
     },
-    wordpress: { kind: "term", listKey: "tags", noun: "tag", taxonomy: "post_tag", search: ["name", "description"] },
+    wordpress: {
+      kind: "term",
+      listKey: "tags",
+      noun: "tag",
+      taxonomy: "post_tag",
+      search: ["name", "description"],
+    },
   };
