@@ -5,6 +5,7 @@ export default model("Event", {
   route: "events",
   description: "A post type whose options name fields it does not have.",
   display: "{title}",
+  ordering: ["title"],
   fields: {
     title: field.string({ required: true, maxLength: 50 }),
     status: field.string({ maxLength: 20 }),

@@ -6,6 +6,7 @@ export default model("Tag", {
   route: "tags",
   description: "A term with misspelt options.",
   display: "{name}",
+  ordering: ["name"],
   fields: {
     name: field.string({ required: true, maxLength: 50 }),
     slug: field.string({ unique: true, maxLength: 50, slugFrom: "name" }),
