@@ -46,7 +46,7 @@ export async function ensureSuperuser(db: Knex, apis: ApiDescriptor[], username:
   const version = owner.versions.supported.at(-1)!;
   return db.transaction(async (trx) => {
     await advisoryLock(trx, users.table, `username:${username}`);
-    const existing = await trx(users.table).select("id").where(index.field(users, "username")!.column!, username).first();
+    const existing = await trx(users.table).select("id").where(index.column(users, "username"), username).first();
     const userId = existing?.id ?? await store.create(trx, users, { username, password, is_superuser: true, is_staff: true }, { version, partial: false });
     // Re-running with the same --token (a deploy script at every start) finds the token it made.
     const reusable = key ? ((await tokens.holds(trx, userId, key)) ? key : undefined) : await tokens.writableKey(trx, userId);

@@ -1,41 +1,41 @@
 // The shapes generated code hands to the runtime: an API descriptor holding model descriptors.
-// Pure types; the generator fills them from the spec, the runtime interprets them. Nothing
-// here names a model, and nothing here runs.
+// Pure types and a few total functions over them; the generator fills them from the spec,
+// the runtime interprets them. Nothing here names a model or does I/O.
 
 export type ScalarType =
   | "uuid" | "string" | "text" | "integer" | "float" | "boolean" | "date" | "datetime" | "json"
   | "cidr" | "ip" | "password";
 
-/**
- * What a field is, as the runtime needs to read, write and filter it.
- * - scalar: a column of `type`.
- * - choice: a text/int column shown as `{value, label}`.
- * - fk: a `<name>_id` column; shown nested; written as id or attribute dict.
- * - m2m: a join table; shown as a list of nested objects.
- * - ipFamily: derived from a cidr/ip column, shown as `{value, label}`.
- * - count: rows of another model pointing here.
- * - id / url / display / depth: the common computed fields.
- * - tags / customFields: the feature fields.
- */
-export type FieldKind =
-  | "scalar" | "choice" | "fk" | "m2m" | "ipFamily" | "count" | "reverse"
-  | "id" | "url" | "display" | "depth" | "tags" | "customFields";
-
-export interface FieldDescriptor {
+/** What every field has, whatever its kind. */
+export interface FieldCommon {
   name: string;
-  kind: FieldKind;
   label: string;
   description?: string;
-  type?: ScalarType;
-  /** Database column (scalar, choice, fk). */
-  column?: string;
   required: boolean;
   nullable: boolean;
   readOnly: boolean;
+  /** Accepted on write, never shown; with readOnly, neither (an internal owner column). */
   writeOnly?: boolean;
   unique?: boolean;
   /** Value used on create when absent; `"now"` for date/datetime, `{randomHex: n}` for keys. */
   default?: unknown;
+  /** First and last API versions that show the field. */
+  since?: string;
+  until?: string;
+}
+
+/** The primary key, `id`. */
+export interface IdField extends FieldCommon { kind: "id" }
+/** The object's own URL, made from the request's base URL. */
+export interface UrlField extends FieldCommon { kind: "url" }
+/** The `display` string, made from the model's display template. */
+export interface DisplayField extends FieldCommon { kind: "display" }
+
+/** A column of `type`. */
+export interface ScalarField extends FieldCommon {
+  kind: "scalar";
+  type: ScalarType;
+  column: string;
   maxLength?: number;
   minLength?: number;
   blank?: boolean;
@@ -44,21 +44,102 @@ export interface FieldDescriptor {
   pattern?: { regex: string; message: string };
   format?: "email" | "url" | "color";
   slugFrom?: string;
-  since?: string;
-  until?: string;
-  choices?: Array<[string | number, string]>;
-  /** fk / m2m target model key (`ipam.vrf`). */
-  target?: string;
-  onDelete?: "protect" | "cascade" | "setNull";
+  /** Kept by the server: set on create, and on every update too with `"update"`. */
+  autoNow?: "create" | "update";
+}
+
+/** A text or integer column shown as `{value, label}`. */
+export interface ChoiceField extends FieldCommon {
+  kind: "choice";
+  column: string;
+  blank: boolean;
+  choices: Array<[string | number, string]>;
+}
+
+/** A `<name>_id` column; shown nested; written as an id or an attribute dictionary. */
+export interface FkField extends FieldCommon {
+  kind: "fk";
+  column: string;
+  /** Target model key (`ipam.vrf`). */
+  target: string;
+  onDelete: "protect" | "cascade" | "setNull";
+  /** Set from the authenticated user on create, never writable. */
   fromRequestUser?: boolean;
-  /** m2m join table and its two columns. */
-  through?: { table: string; source: string; target: string };
-  /** ipFamily: the column it derives from. */
-  from?: string;
-  /** count: what is counted. */
-  count?: { table: string; column: string; descendants: boolean };
-  /** reverse: the `target` model's foreign-key column that points here; one object (not a list) up to `singleUntil`. */
-  reverse?: { column: string; singleUntil?: string };
+}
+
+/** A tree model's link to its parent (same model); never part of its own cycle. */
+export interface TreeParentField extends FieldCommon {
+  kind: "treeParent";
+  column: string;
+  target: string;
+}
+
+/** A join table; shown as a list of nested objects, written as a list of references. */
+export interface M2mField extends FieldCommon {
+  kind: "m2m";
+  target: string;
+  through: { table: string; source: string; target: string };
+}
+
+/** The tags feature: a list of the API's tag model, through one assignment table for all models. */
+export interface TagsField extends FieldCommon {
+  kind: "tags";
+  target: string;
+  through: { table: string; source: string; target: string; type: string };
+}
+
+/** The address family of a cidr/ip field, shown as `{value, label}`. */
+export interface IpFamilyField extends FieldCommon {
+  kind: "ipFamily";
+  /** The field it derives from. */
+  from: string;
+}
+
+/** How many rows of another model point here (and, for trees, at descendants). */
+export interface CountField extends FieldCommon {
+  kind: "count";
+  count: { table: string; column: string; descendants: boolean };
+}
+
+/** The `target` rows whose foreign key points here; one object (not a list) up to `singleUntil`. */
+export interface ReverseField extends FieldCommon {
+  kind: "reverse";
+  target: string;
+  reverse: { column: string; singleUntil?: string };
+}
+
+/** A tree node's depth (`_depth`): how many ancestors it has. */
+export interface DepthField extends FieldCommon { kind: "depth" }
+
+/** The custom-fields feature: a JSON object column. */
+export interface CustomFieldsField extends FieldCommon {
+  kind: "customFields";
+  column: string;
+}
+
+/** A field of a model: one member per kind, each with exactly the facts its kind needs. */
+export type FieldDescriptor =
+  | IdField | UrlField | DisplayField | ScalarField | ChoiceField | FkField | TreeParentField
+  | M2mField | TagsField | IpFamilyField | CountField | ReverseField | DepthField | CustomFieldsField;
+
+export type FieldKind = FieldDescriptor["kind"];
+
+/** The descriptor of one kind: `FieldOf<"fk">` is `FkField`. */
+export type FieldOf<K extends FieldKind> = Extract<FieldDescriptor, { kind: K }>;
+
+/** The column a field is stored in, when it has one of its own row's. */
+export function storedColumn(f: FieldDescriptor): string | undefined {
+  return f.kind === "id" ? "id" : "column" in f ? f.column : undefined;
+}
+
+/** A link to one row of a model: a foreign key, or a tree node's parent. */
+export function isLink(f: FieldDescriptor): f is FkField | TreeParentField {
+  return f.kind === "fk" || f.kind === "treeParent";
+}
+
+/** A field holding other rows of a model (by join table, or by their key pointing here). */
+export function isRelation(f: FieldDescriptor): f is FkField | TreeParentField | M2mField | TagsField | ReverseField {
+  return "target" in f;
 }
 
 /** A piece of the display template: literal text, or a path of field names with an optional transform. */

@@ -1,6 +1,6 @@
 // An API's models indexed for the runtime: by key, by route, by field name, and the
 // version filter. Built once at startup from the generated descriptors.
-import type { ApiDescriptor, FieldDescriptor, ModelDescriptor } from "./descriptor.js";
+import { storedColumn, type ApiDescriptor, type FieldDescriptor, type FkField, type ModelDescriptor } from "./descriptor.js";
 
 export class ModelIndex {
   readonly byKey = new Map<string, ModelDescriptor>();
@@ -25,6 +25,14 @@ export class ModelIndex {
     return this.fieldMaps.get(m.key)!.get(name);
   }
 
+  /** The column of a stored field that an API convention requires (auth models' fields). */
+  column(m: ModelDescriptor, name: string): string {
+    const f = this.field(m, name);
+    const column = f && storedColumn(f);
+    if (!column) throw new Error(`${m.key} has no stored field ${name}`);
+    return column;
+  }
+
   /** Whether a field exists in the given API version (`since`/`until`). */
   inVersion(f: FieldDescriptor, version: string): boolean {
     if (f.since && !this.atOrBefore(f.since, version)) return false;
@@ -39,8 +47,8 @@ export class ModelIndex {
   }
 
   /** Models whose foreign keys point at `m`: what a delete of `m` may be blocked by. */
-  dependents(m: ModelDescriptor): Array<{ model: ModelDescriptor; field: FieldDescriptor }> {
-    const out: Array<{ model: ModelDescriptor; field: FieldDescriptor }> = [];
+  dependents(m: ModelDescriptor): Array<{ model: ModelDescriptor; field: FkField }> {
+    const out: Array<{ model: ModelDescriptor; field: FkField }> = [];
     for (const other of this.api.models) {
       for (const f of other.fields) if (f.kind === "fk" && f.target === m.key) out.push({ model: other, field: f });
     }

@@ -3,15 +3,15 @@
 // objects, persist and report field-keyed errors. Callers own the transaction; the store
 // never opens one, so bulk work stays all-or-none.
 import type { Knex } from "knex";
-import type { FieldDescriptor, ModelDescriptor } from "./descriptor.js";
+import { isLink, storedColumn, type FieldDescriptor, type FkField, type ModelDescriptor } from "./descriptor.js";
 import type { ModelIndex } from "./models.js";
 import { ReadPlans, type RenderContext, type Shape } from "./query/read-plan.js";
 import { isUuid } from "./query/filters.js";
-import { parseInterface, parseNetwork } from "./query/network.js";
-import { col, ident } from "./query/sql.js";
+import { col } from "./query/sql.js";
 import { HttpError, ValidationError, notFound, type FieldErrors } from "./errors.js";
 import { WriteValidators } from "./write/validate.js";
-import { hashPassword, randomHex } from "./auth/passwords.js";
+import { kindOf } from "./kinds/index.js";
+import { FieldProblem, isPlainObject, type WriteContext } from "./kinds/types.js";
 
 export type Db = Knex | Knex.Transaction;
 
@@ -58,12 +58,6 @@ function hasNul(v: unknown): boolean {
   return false;
 }
 
-export function slugify(value: string): string {
-  return value.normalize("NFKD").replace(/[^\w\s-]/g, "").trim().toLowerCase().replace(/[-\s]+/g, "-");
-}
-
-const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
-
 export class Store {
   readonly plans: ReadPlans;
   readonly validators: WriteValidators;
@@ -76,16 +70,16 @@ export class Store {
   private orderBy(m: ModelDescriptor): string {
     const parts = m.ordering.map((o) => {
       const f = this.index.field(m, o.field)!;
-      const c = f.kind === "id" ? "t0.id" : col("t0", f.column!);
-      return `${c} ${o.desc ? "DESC" : "ASC"}${f.kind === "fk" ? " NULLS FIRST" : ""}`;
+      const c = f.kind === "id" ? "t0.id" : col("t0", storedColumn(f)!);
+      return `${c} ${o.desc ? "DESC" : "ASC"}${isLink(f) ? " NULLS FIRST" : ""}`;
     });
     return [...parts, "t0.id ASC"].join(", ");
   }
 
   private scope(m: ModelDescriptor, qb: Knex.QueryBuilder, userId?: string): void {
     if (!m.features.ownedByRequester) return;
-    const owner = m.fields.find((f) => f.fromRequestUser)!;
-    qb.whereRaw(`${col("t0", owner.column!)} = ?`, [userId ?? null]);
+    const owner = m.fields.find((f): f is FkField => f.kind === "fk" && !!f.fromRequestUser)!;
+    qb.whereRaw(`${col("t0", owner.column)} = ?`, [userId ?? null]);
   }
 
   /**
@@ -144,27 +138,19 @@ export class Store {
   }
 
   async create(db: Db, m: ModelDescriptor, body: unknown, opts: WriteOptions): Promise<string> {
-    const { row, tags } = await this.prepare(db, m, body, { ...opts, partial: false }, null);
-    for (const f of m.fields) {
-      if (f.kind !== "scalar" || row[f.column!] !== undefined) continue;
-      if (f.slugFrom && typeof row[this.index.field(m, f.slugFrom)!.column!] === "string") {
-        row[f.column!] = slugify(String(row[this.index.field(m, f.slugFrom)!.column!])).slice(0, f.maxLength ?? 100);
-      } else if (isPlainObject(f.default) && "randomHex" in f.default) {
-        row[f.column!] = randomHex(Number(f.default.randomHex));
-      }
-    }
-    for (const f of m.fields) if (f.fromRequestUser) row[f.column!] = opts.userId ?? null;
-    const [inserted] = await this.persist(m, () => db(m.table).insert(row).returning("id"));
+    const ctx = await this.prepare(db, m, body, { ...opts, partial: false }, null);
+    for (const f of m.fields) kindOf(f).onCreate?.(f, ctx);
+    const [inserted] = await this.persist(m, () => db(m.table).insert(ctx.row).returning("id"));
     const id = (inserted as { id: string }).id;
-    if (tags) await this.setTags(db, m, id, tags);
+    for (const after of ctx.afterSave) await after(id);
     return id;
   }
 
   async update(db: Db, m: ModelDescriptor, id: string, body: unknown, opts: WriteOptions): Promise<void> {
-    const { row, tags } = await this.prepare(db, m, body, opts, id);
-    if (m.features.changeLogged) row.last_updated = db.fn.now();
-    if (Object.keys(row).length) await this.persist(m, () => db(m.table).where("id", id).update(row));
-    if (tags) await this.setTags(db, m, id, tags);
+    const ctx = await this.prepare(db, m, body, opts, id);
+    for (const f of m.fields) kindOf(f).onUpdate?.(f, ctx);
+    if (Object.keys(ctx.row).length) await this.persist(m, () => db(m.table).where("id", id).update(ctx.row));
+    for (const after of ctx.afterSave) await after(id);
   }
 
   /** Deletes all of `ids` or, when anything protects one of them, nothing (409). */
@@ -175,16 +161,14 @@ export class Store {
       if (dep.field.onDelete !== "protect") continue;
       const rows = await db(`${dep.model.table} as t0`)
         .select("t0.id", db.raw(`${this.plans.displayExpr(dep.model, "t0")} AS display`))
-        .whereRaw(`${col("t0", dep.field.column!)} = ANY(?::uuid[])`, [ids])
+        .whereRaw(`${col("t0", dep.field.column)} = ANY(?::uuid[])`, [ids])
         .whereRaw(`NOT (t0.id = ANY(?::uuid[]))`, [dep.model.key === m.key ? ids : []]);
       for (const r of rows as Array<{ id: string; display: string }>) blockers.push(`${r.display} (${r.id})`);
     }
     if (blockers.length) {
       throw new HttpError(409, `Unable to delete object. ${blockers.length} dependent objects were found: ${blockers.join(", ")}`, "protected");
     }
-    for (const f of m.fields) {
-      if (f.kind === "tags") await db(f.through!.table).where({ object_type: m.key }).whereIn("object_id", ids).del();
-    }
+    for (const f of m.fields) await kindOf(f).onDelete?.(f, db, m, ids);
     const deleted = await this.persist(m, () => db(m.table).whereIn("id", ids).del());
     // Another request deleted some of them first: this one found nothing to delete (404).
     if (deleted < ids.length) throw notFound();
@@ -203,7 +187,7 @@ export class Store {
     const e = err as { code?: string; detail?: string; column?: string; message?: string };
     if (e.code === "23505") {
       const cols = /Key \(([^)]+)\)=/.exec(e.detail ?? "")?.[1].split(", ").map((c) => c.replace(/"/g, "")) ?? [];
-      const fields = cols.map((c) => m.fields.find((f) => f.column === c)).filter((f): f is FieldDescriptor => !!f);
+      const fields = cols.map((c) => m.fields.find((f) => storedColumn(f) === c)).filter((f): f is FieldDescriptor => !!f);
       if (fields.length === 1) {
         return new ValidationError({ [fields[0].name]: [`${m.verboseName.toLowerCase()} with this ${fields[0].label.toLowerCase()} already exists.`] });
       }
@@ -216,9 +200,8 @@ export class Store {
     return err;
   }
 
-  /** Checks and converts a write body into column values; throws ValidationError with every problem. */
-  private async prepare(db: Db, m: ModelDescriptor, body: unknown, opts: WriteOptions, id: string | null):
-    Promise<{ row: Record<string, unknown>; tags: string[] | null }> {
+  /** Checks and converts a write body into column values and after-save work; throws ValidationError with every problem. */
+  private async prepare(db: Db, m: ModelDescriptor, body: unknown, opts: WriteOptions, id: string | null): Promise<WriteContext> {
     if (!isPlainObject(body)) {
       throw new ValidationError({ non_field_errors: [`Invalid data. Expected a dictionary, but got ${pyType(body)}.`] });
     }
@@ -230,71 +213,36 @@ export class Store {
     }
     const schemaErrors = this.validators.check(m, opts.version, opts.partial ? "patch" : "write", body);
     Object.assign(errors, schemaErrors ?? {});
-    const row: Record<string, unknown> = {};
-    let tags: string[] | null = null;
+    const ctx: WriteContext = {
+      db, index: this.index, model: m, version: opts.version, id, userId: opts.userId, row: {}, afterSave: [],
+      resolve: (target, value, nullable) => this.resolve(db, target, value, nullable),
+    };
     for (const f of m.fields) {
-      if (f.readOnly || !(f.name in body) || errors[f.name] || !this.index.inVersion(f, opts.version)) continue;
+      const write = kindOf(f).write;
+      if (!write || f.readOnly || !(f.name in body) || errors[f.name] || !this.index.inVersion(f, opts.version)) continue;
       const value = body[f.name];
       if (hasNul(value)) {
         errors[f.name] = ["Null characters are not allowed."];
         continue;
       }
       try {
-        switch (f.kind) {
-          case "scalar": row[f.column!] = await this.scalar(f, value); break;
-          case "choice": row[f.column!] = value === null ? (f.nullable ? null : "") : value; break;
-          case "fk": row[f.column!] = await this.resolve(db, f, value); break;
-          case "tags": tags = await this.resolveList(db, f, value); break;
-          case "customFields": this.customFields(value); row[f.column!] = {}; break;
-        }
+        await write(f, value, ctx);
       } catch (err) {
         if (err instanceof FieldProblem) errors[f.name] = [err.message];
         else throw err;
       }
     }
-    if (id && m.features.tree && row.parent_id) {
-      const res = await db.raw(`WITH RECURSIVE sub AS (SELECT id FROM ${ident(m.table)} WHERE id = ? UNION ALL ` +
-        `SELECT c.id FROM ${ident(m.table)} c JOIN sub ON c.parent_id = sub.id) SELECT 1 FROM sub WHERE id = ?`, [id, String(row.parent_id)]);
-      if (res.rows.length) errors.parent = ["Cannot assign self or child as parent."];
-    }
     if (Object.keys(errors).length) throw new ValidationError(errors);
-    return { row, tags };
-  }
-
-  private async scalar(f: FieldDescriptor, value: unknown): Promise<unknown> {
-    if (value === null) return null;
-    switch (f.type) {
-      case "cidr": {
-        const net = typeof value === "string" ? parseNetwork(value) : null;
-        if (!net) throw new FieldProblem(`Enter a valid IPv4 or IPv6 network in CIDR notation: ${String(value)}`);
-        if (/\/0$/.test(net)) throw new FieldProblem("Cannot create prefix with /0 mask.");
-        return net;
-      }
-      case "ip": {
-        const ip = typeof value === "string" ? parseInterface(value) : null;
-        if (!ip) throw new FieldProblem(`Invalid IP address format: ${String(value)}`);
-        if (/\/0$/.test(ip)) throw new FieldProblem("Cannot create IP address with /0 mask.");
-        return ip;
-      }
-      case "password": return hashPassword(String(value));
-      case "json": return JSON.stringify(value);
-      default: return value;
-    }
-  }
-
-  private customFields(value: unknown): void {
-    if (!isPlainObject(value)) throw new FieldProblem("Expected a dictionary of custom field values.");
-    const unknown = Object.keys(value);
-    if (unknown.length) throw new FieldProblem(`Unknown custom field: ${unknown.join(", ")}`);
+    return ctx;
   }
 
   /** A related object given as an id or an attribute dictionary → its id. */
-  async resolve(db: Db, f: FieldDescriptor, value: unknown): Promise<string | null> {
+  private async resolve(db: Db, targetKey: string, value: unknown, nullable: boolean): Promise<string | null> {
     if (value === null) {
-      if (f.nullable) return null;
+      if (nullable) return null;
       throw new FieldProblem("This field may not be null.");
     }
-    const target = this.index.model(f.target!);
+    const target = this.index.model(targetKey);
     if (typeof value === "string" && isUuid(value)) {
       const found = await db(target.table).select("id").where("id", value).first();
       if (!found) throw new FieldProblem(`Related object not found using the provided ID: ${value}`);
@@ -304,17 +252,18 @@ export class Store {
       const qb = db(`${target.table} as t0`).select("t0.id").limit(2);
       for (const [k, v] of Object.entries(value)) {
         const tf = this.index.field(target, k);
-        if (!tf || !(tf.column || tf.kind === "id")) throw new FieldProblem(`Related object not found using the provided attributes: ${pyRepr(value)}`);
-        if (tf.kind === "fk") {
+        const column = tf && storedColumn(tf);
+        if (!tf || !column) throw new FieldProblem(`Related object not found using the provided attributes: ${pyRepr(value)}`);
+        if (isLink(tf)) {
           let ref: string | null;
-          try { ref = await this.resolve(db, tf, v); } catch { throw new FieldProblem(`Related object not found using the provided attributes: ${pyRepr(value)}`); }
-          if (ref === null) qb.whereNull(`t0.${tf.column}`); else qb.where(`t0.${tf.column}`, ref);
+          try { ref = await this.resolve(db, tf.target, v, tf.nullable); } catch { throw new FieldProblem(`Related object not found using the provided attributes: ${pyRepr(value)}`); }
+          if (ref === null) qb.whereNull(`t0.${column}`); else qb.where(`t0.${column}`, ref);
         } else if (tf.kind === "id") {
           if (typeof v !== "string" || !isUuid(v)) throw new FieldProblem(`Related object not found using the provided attributes: ${pyRepr(value)}`);
           qb.where("t0.id", v);
-        } else if (v === null) qb.whereNull(`t0.${tf.column}`);
+        } else if (v === null) qb.whereNull(`t0.${column}`);
         else if (typeof v === "object") throw new FieldProblem(`Related object not found using the provided attributes: ${pyRepr(value)}`);
-        else qb.whereRaw(`${col("t0", tf.column!)}::text = ?`, [String(v)]);
+        else qb.whereRaw(`${col("t0", column)}::text = ?`, [String(v)]);
       }
       const rows = await qb;
       if (rows.length === 0) throw new FieldProblem(`Related object not found using the provided attributes: ${pyRepr(value)}`);
@@ -323,26 +272,8 @@ export class Store {
     }
     throw new FieldProblem(`Related objects must be referenced by ID or by dictionary of attributes. Received an unrecognized value: ${typeof value === "string" ? value : JSON.stringify(value)}`);
   }
-
-  private async resolveList(db: Db, f: FieldDescriptor, value: unknown): Promise<string[]> {
-    if (!Array.isArray(value)) throw new FieldProblem(`Expected a list of items but got type "${typeof value === "object" && value ? "dict" : typeof value}".`);
-    const ids: string[] = [];
-    for (const item of value) {
-      const id = await this.resolve(db, { ...f, nullable: false, required: true }, item);
-      if (id && !ids.includes(id)) ids.push(id);
-    }
-    return ids;
-  }
-
-  private async setTags(db: Db, m: ModelDescriptor, id: string, tagIds: string[]): Promise<void> {
-    const through = m.fields.find((f) => f.kind === "tags")!.through!;
-    await db(through.table).where({ object_type: m.key, object_id: id }).del();
-    if (tagIds.length) await db(through.table).insert(tagIds.map((tag_id) => ({ tag_id, object_type: m.key, object_id: id })));
-  }
 }
 
-class FieldProblem extends Error {}
-
 function fieldFor(m: ModelDescriptor, column?: string): string {
-  return m.fields.find((f) => f.column === column)?.name ?? "non_field_errors";
+  return m.fields.find((f) => storedColumn(f) === column)?.name ?? "non_field_errors";
 }

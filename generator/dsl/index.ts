@@ -52,6 +52,11 @@ export interface StringOptions extends CommonFieldOptions {
   /** Generated when absent on create: a random hex key of this many characters. */
   randomHex?: number;
   format?: "email" | "url" | "color";
+  /**
+   * Kept by the server (date and datetime fields): set to now on create, and also on every
+   * update with `"update"`. Implies readOnly; filtered by exact, `__gte` and `__lte` only.
+   */
+  autoNow?: "create" | "update";
 }
 
 export interface NumberOptions extends CommonFieldOptions {

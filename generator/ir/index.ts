@@ -3,12 +3,21 @@
 // plus where each model came from. Implicit fields, filters and names are decided here once.
 import type { ApiSpec, FieldSpec, ModelSpec } from "../dsl/index.js";
 import type { LoadedApi } from "../load/index.js";
+import { kindOf } from "../kinds/index.js";
+import type { AddFilter } from "../kinds/types.js";
 import type {
-  ApiDescriptor, DisplayPart, FieldDescriptor, FilterDescriptor, ModelDescriptor,
+  ApiDescriptor, DisplayPart, FieldCommon, FieldDescriptor, FilterDescriptor, ModelDescriptor, ScalarField, ScalarType,
 } from "../../runtime/descriptor.js";
 import {
-  byCodePoint, componentName, fieldLabel, fkColumn, m2mTable, modelKey, refKey, tableName, tagAssignmentTable, verboseName,
+  byCodePoint, componentName, CUSTOM_FIELDS_COLUMN, FEATURE_FIELDS, fieldLabel, fkColumn, m2mTable, modelKey, refKey, tableName,
+  TAG_ASSIGNMENT_COLUMNS, tagAssignmentTable, verboseName,
 } from "./names.js";
+
+/** The change-log feature's fields: when a row was created and last changed, kept by the server. */
+const CHANGE_LOG: Array<[string, ScalarType, "create" | "update"]> = [
+  [FEATURE_FIELDS.created, "date", "create"],
+  [FEATURE_FIELDS.lastUpdated, "datetime", "update"],
+];
 
 export interface IrModel extends ModelDescriptor {
   /** The spec file the model came from. */
@@ -20,8 +29,6 @@ export interface IrApi extends Omit<ApiDescriptor, "openapi" | "migrations" | "m
   models: IrModel[];
 }
 
-const STRING_LOOKUPS = ["n", "ic", "nic", "isw", "nisw", "iew", "niew", "ie", "nie", "re", "nre", "ire", "nire"];
-const NUMBER_LOOKUPS = ["n", "lt", "lte", "gt", "gte"];
 
 export function buildIr(loaded: LoadedApi): IrApi {
   const api = loaded.api.value as ApiSpec;
@@ -54,30 +61,28 @@ function buildModel(api: ApiSpec, m: ModelSpec, file: string, byRef: Map<string,
   const key = modelKey(m.app, m.name);
   const table = tableName(m.app, m.name);
   const fields: FieldDescriptor[] = [
-    computed("id", "id", { type: api.idType === "serial" ? "integer" : "uuid" }),
-    computed("display", "display"),
-    computed("url", "url"),
+    { ...base("id", {}), kind: "id", readOnly: true },
+    { ...base("display", {}), kind: "display", readOnly: true },
+    { ...base("url", {}), kind: "url", readOnly: true },
   ];
   for (const [name, spec] of Object.entries(m.fields)) fields.push(buildField(name, spec, table, byRef));
   if (features.has("tree")) {
-    fields.push({
-      ...base("parent", {}), kind: "fk", column: fkColumn("parent"), target: key, nullable: true, onDelete: "cascade",
-    });
-    fields.push(computed("_depth", "depth"));
+    fields.push({ ...base(FEATURE_FIELDS.treeParent, {}), kind: "treeParent", column: fkColumn(FEATURE_FIELDS.treeParent), target: key, nullable: true });
+    fields.push({ ...base(FEATURE_FIELDS.treeDepth, {}), kind: "depth", readOnly: true });
   }
   if (features.has("changeLogged")) {
-    fields.push({ ...computed("created", "scalar", { type: "date", default: "now" }), column: "created" });
-    fields.push({ ...computed("last_updated", "scalar", { type: "datetime", default: "now" }), column: "last_updated" });
+    for (const [name, type, autoNow] of CHANGE_LOG) {
+      fields.push({ ...base(name, {}), kind: "scalar", type, column: name, readOnly: true, default: "now", autoNow });
+    }
   }
   if (features.has("tags")) {
-    const tagKey = refKey(api.tagModel!);
     const tagSpec = byRef.get(api.tagModel!)!;
     fields.push({
-      ...base("tags", {}), kind: "tags", target: tagKey,
-      through: { table: tagAssignmentTable(tableName(tagSpec.app, tagSpec.name)), source: "object_id", target: "tag_id" },
+      ...base(FEATURE_FIELDS.tags, {}), kind: "tags", target: refKey(api.tagModel!),
+      through: { table: tagAssignmentTable(tableName(tagSpec.app, tagSpec.name)), ...TAG_ASSIGNMENT_COLUMNS },
     });
   }
-  if (features.has("customFields")) fields.push({ ...base("custom_fields", {}), kind: "customFields", column: "custom_field_data" });
+  if (features.has("customFields")) fields.push({ ...base(FEATURE_FIELDS.customFields, {}), kind: "customFields", column: CUSTOM_FIELDS_COLUMN });
 
   const naturalKey = m.naturalKey ?? ("slug" in m.fields ? "slug" : undefined);
   // Embedded in another object, the nested form carries no counts: DRF drops an annotated
@@ -121,7 +126,7 @@ function buildModel(api: ApiSpec, m: ModelSpec, file: string, byRef: Map<string,
   };
 }
 
-function base(name: string, spec: { label?: string; description?: string }): Omit<FieldDescriptor, "kind"> {
+function base(name: string, spec: { label?: string; description?: string }): FieldCommon {
   return {
     name,
     label: spec.label ?? fieldLabel(name),
@@ -132,14 +137,9 @@ function base(name: string, spec: { label?: string; description?: string }): Omi
   };
 }
 
-function computed(name: string, kind: FieldDescriptor["kind"], extra: Partial<FieldDescriptor> = {}): FieldDescriptor {
-  return { ...base(name, {}), kind, readOnly: true, ...extra };
-}
-
 function buildField(name: string, f: FieldSpec, table: string, byRef: Map<string, ModelSpec>): FieldDescriptor {
-  const common: FieldDescriptor = {
+  const common: FieldCommon = {
     ...base(name, f),
-    kind: f.kind,
     required: f.required ?? false,
     nullable: f.nullable ?? false,
     readOnly: f.readOnly ?? false,
@@ -151,28 +151,30 @@ function buildField(name: string, f: FieldSpec, table: string, byRef: Map<string
   };
   switch (f.kind) {
     case "scalar": {
-      const extra: Partial<FieldDescriptor> = { type: f.type, column: f.column ?? name };
+      const out: ScalarField = { ...common, kind: "scalar", type: f.type, column: f.column ?? name };
       for (const k of ["maxLength", "minLength", "min", "max", "pattern", "format", "slugFrom"] as const) {
-        if (f[k] !== undefined) (extra as Record<string, unknown>)[k] = f[k];
+        if (f[k] !== undefined) (out as unknown as Record<string, unknown>)[k] = f[k];
       }
-      if (f.randomHex) extra.default = { randomHex: f.randomHex };
-      const stringy = f.type === "string" || f.type === "text";
-      if (stringy) extra.blank = f.blank ?? !f.required;
-      return { ...common, ...extra };
+      if (f.randomHex) out.default = { randomHex: f.randomHex };
+      if (f.autoNow) Object.assign(out, { autoNow: f.autoNow, readOnly: true, default: "now" });
+      if (f.type === "string" || f.type === "text") out.blank = f.blank ?? !f.required;
+      return out;
     }
     case "choice":
       return {
         ...common,
+        kind: "choice",
         column: f.column ?? name,
         blank: f.blank ?? false,
         choices: f.choices.values.map(([v, l]) => [v, l] as [string | number, string]),
       };
     case "ipFamily":
-      return { ...common, readOnly: true, from: f.from };
+      return { ...common, kind: "ipFamily", readOnly: true, from: f.from };
     case "count": {
       const [app, model, fkName] = f.of.split(".");
       return {
         ...common,
+        kind: "count",
         readOnly: true,
         count: { table: tableName(app, model), column: fkColumn(fkName), descendants: f.descendants ?? false },
       };
@@ -181,6 +183,7 @@ function buildField(name: string, f: FieldSpec, table: string, byRef: Map<string
       const [app, model, fkName] = f.of.split(".");
       return {
         ...common,
+        kind: "reverse",
         readOnly: true,
         target: modelKey(app, model),
         reverse: { column: fkColumn(fkName), ...(f.singleUntil ? { singleUntil: f.singleUntil } : {}) },
@@ -189,6 +192,7 @@ function buildField(name: string, f: FieldSpec, table: string, byRef: Map<string
     case "fk":
       return {
         ...common,
+        kind: "fk",
         column: f.column ?? fkColumn(name),
         target: refKey(f.target),
         onDelete: f.onDelete ?? "protect",
@@ -198,6 +202,7 @@ function buildField(name: string, f: FieldSpec, table: string, byRef: Map<string
       const target = byRef.get(f.target)!;
       return {
         ...common,
+        kind: "m2m",
         target: refKey(f.target),
         through: { table: m2mTable(table, name), source: "source_id", target: `${target.name.toLowerCase()}_id` },
       };
@@ -220,49 +225,10 @@ function parseDisplay(template: string): DisplayPart[] {
 function buildFilters(m: ModelSpec, fields: FieldDescriptor[]): FilterDescriptor[] {
   const excluded = new Set(m.filters?.exclude ?? []);
   const out: FilterDescriptor[] = [];
-  const add = (param: string, f: Omit<FilterDescriptor, "param">) => out.push({ param, ...f });
-  const withLookups = (name: string, kind: FilterDescriptor["kind"], lookups: string[]) => {
-    add(name, { kind, field: name, lookup: "exact" });
-    for (const l of lookups) add(`${name}__${l}`, { kind, field: name, lookup: l });
-  };
-  let familyDone = false;
+  const add: AddFilter = (param, f) => out.push({ param, ...f });
   for (const f of fields) {
     if (excluded.has(f.name) || f.writeOnly) continue;
-    switch (f.kind) {
-      case "id":
-        withLookups("id", "uuid", ["n"]);
-        break;
-      case "scalar":
-        if (f.name === "created" || f.name === "last_updated") {
-          // Nautobot declares exact/gte/lte only, typed by the field (a token's `created` is a date-time).
-          const kind = f.type === "date" ? "date" : "datetime";
-          for (const lookup of ["exact", "gte", "lte"]) add(lookup === "exact" ? f.name : `${f.name}__${lookup}`, { kind, field: f.name, lookup });
-        } else if (f.type === "string" || f.type === "text") withLookups(f.name, "string", STRING_LOOKUPS);
-        else if (f.type === "uuid") withLookups(f.name, "uuid", ["n"]);
-        else if (f.type === "integer" || f.type === "float") withLookups(f.name, "number", NUMBER_LOOKUPS);
-        else if (f.type === "date") withLookups(f.name, "date", NUMBER_LOOKUPS);
-        else if (f.type === "datetime") withLookups(f.name, "datetime", NUMBER_LOOKUPS);
-        else if (f.type === "boolean") add(f.name, { kind: "boolean", field: f.name, lookup: "exact" });
-        else if (f.type === "cidr") add(f.name, { kind: "network", field: f.name, lookup: "exact", network: "net_equals" });
-        else if (f.type === "ip") add(f.name, { kind: "network", field: f.name, lookup: "exact", network: "address" });
-        break;
-      case "choice":
-        withLookups(f.name, "choice", ["n"]);
-        break;
-      case "fk":
-        withLookups(f.name, "fk", ["n"]);
-        add(`${f.name}_id`, { kind: "fk", field: f.name, lookup: "exact", idOnly: true });
-        add(`${f.name}_id__n`, { kind: "fk", field: f.name, lookup: "n", idOnly: true });
-        break;
-      case "ipFamily":
-        if (!familyDone) add("family", { kind: "network", field: f.from!, lookup: "exact", network: "family" });
-        familyDone = true;
-        break;
-      case "tags":
-        add("tag", { kind: "tag", field: "tags", lookup: "exact" });
-        add("tag__n", { kind: "tag", field: "tags", lookup: "n" });
-        break;
-    }
+    kindOf(f).filters?.(f, add);
   }
   if (m.filters?.q?.length) add("q", { kind: "q", fields: [...m.filters.q], lookup: "exact" });
   for (const [param, x] of Object.entries(m.filters?.extra ?? {})) {

@@ -33,6 +33,22 @@ export function tagAssignmentTable(tagTable: string): string {
   return `${tagTable}_assignment`;
 }
 
+/** The tag assignment table's columns: the tagged object (any model: its key and id) and the tag. */
+export const TAG_ASSIGNMENT_COLUMNS = { source: "object_id", type: "object_type", target: "tag_id" } as const;
+
+/** The fields a model's features add, by feature. */
+export const FEATURE_FIELDS = {
+  treeParent: "parent",
+  treeDepth: "_depth",
+  tags: "tags",
+  customFields: "custom_fields",
+  created: "created",
+  lastUpdated: "last_updated",
+} as const;
+
+/** Where the custom-fields feature keeps its values. */
+export const CUSTOM_FIELDS_COLUMN = "custom_field_data";
+
 /** `IPAddress` → `IP Address`, `TenantGroup` → `Tenant Group`, `VRF` → `VRF`. */
 export function verboseName(name: string): string {
   return name.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2");

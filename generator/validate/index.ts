@@ -191,7 +191,7 @@ function checkField(file: string, m: ModelSpec, name: string, f: FieldSpec, ctx:
       if (!SCALAR_TYPES.has(f.type)) err(file, `unknown type "${f.type}"`, m.name, name);
       if (f.slugFrom && !(f.slugFrom in ctx.fields)) err(file, `slugFrom names unknown field "${f.slugFrom}"`, m.name, name);
       // Strings fall back to "", everything else would leave a NOT NULL column empty on create.
-      if (SCALAR_TYPES.has(f.type) && !STRINGISH.has(f.type) && !f.required && !f.nullable && f.default === undefined && !f.randomHex) {
+      if (SCALAR_TYPES.has(f.type) && !STRINGISH.has(f.type) && !f.required && !f.nullable && f.default === undefined && !f.randomHex && !f.autoNow) {
         err(file, `an optional ${f.type} field needs a default or nullable: true (or required: true)`, m.name, name);
       }
       if (f.pattern) {

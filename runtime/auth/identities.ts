@@ -31,7 +31,7 @@ export class Identities {
   get tokenModel(): ModelDescriptor | undefined { return this.tokens; }
 
   private c(m: ModelDescriptor, field: string): string {
-    return this.index.field(m, field)!.column!;
+    return this.index.column(m, field);
   }
 
   private userColumns(alias: string) {

@@ -13,7 +13,7 @@ export class Tokens {
   private readonly expires: string;
 
   constructor(private readonly index: ModelIndex, private readonly store: Store, readonly model: ModelDescriptor) {
-    const column = (name: string) => index.field(model, name)!.column!;
+    const column = (name: string) => index.column(model, name);
     this.key = column("key");
     this.user = column("user");
     this.writeEnabled = column("write_enabled");

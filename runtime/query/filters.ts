@@ -3,7 +3,10 @@
 // keyed by parameter (→ 400); only a fully valid request yields an `apply` function.
 // Repeated parameters OR their values; different parameters AND; repeated `tag` ANDs.
 import type { Knex } from "knex";
-import type { FilterDescriptor, ModelDescriptor } from "../descriptor.js";
+import {
+  storedColumn, type ChoiceField, type FilterDescriptor, type FkField, type ModelDescriptor, type ScalarField, type TagsField, type TreeParentField,
+} from "../descriptor.js";
+import { parentColumn } from "../kinds/tree.js";
 import type { ModelIndex } from "../models.js";
 import { parseInterface, parseNetwork, partialNetworks } from "./network.js";
 import { col, ident } from "./sql.js";
@@ -106,14 +109,15 @@ export class FilterCompiler {
     if (values.length === 0) return () => undefined;
     if (f.via) {
       // The related row's foreign key, read through this row's own: null when either is unset.
-      const via = this.index.field(m, f.via)!;
-      const related = this.index.model(via.target!);
-      const field = this.index.field(related, f.field!)!;
-      const column = `(SELECT ${col("v", field.column!)} FROM ${ident(related.table)} v WHERE v.id = ${col("t0", via.column!)})`;
+      const via = this.index.field(m, f.via) as FkField;
+      const related = this.index.model(via.target);
+      const field = this.index.field(related, f.field!) as FkField | TreeParentField;
+      const column = `(SELECT ${col("v", field.column)} FROM ${ident(related.table)} v WHERE v.id = ${col("t0", via.column)})`;
       return this.fk(db, f, field, column, values, f.lookup === "n");
     }
     const field = f.field ? this.index.field(m, f.field) : undefined;
-    const column = field?.column ? col("t0", field.column) : "t0.id";
+    const stored = field && storedColumn(field);
+    const column = stored && stored !== "id" ? col("t0", stored) : "t0.id";
     const negate = f.lookup === "n";
     switch (f.kind) {
       case "uuid": {
@@ -133,7 +137,7 @@ export class FilterCompiler {
       }
       case "number": {
         // Values are checked against the column type here, so the database never sees one it refuses.
-        const integer = field?.type === "integer";
+        const integer = field?.kind === "scalar" && field.type === "integer";
         if (integer) {
           const bad = values.find((v) => !INTEGER.test(v.trim()));
           if (bad) return ["Enter a whole number."];
@@ -159,25 +163,25 @@ export class FilterCompiler {
         return (qb) => qb.whereRaw(`${column} = ?`, [TRUE.has(v)]);
       }
       case "choice": {
-        const allowed = new Set(field!.choices!.map(([v]) => String(v)));
+        const allowed = new Set((field as ChoiceField).choices.map(([v]) => String(v)));
         const bad = values.find((v) => !allowed.has(v) && v !== "null");
         if (bad) return [invalidChoice(bad)];
         const sql = values.map((v) => (v === "null" ? `(${column} IS NULL OR ${column}::text = '')` : `${column}::text = ?`));
         return anyOf(sql, values.map((v) => (v === "null" ? [] : [v])), negate);
       }
-      case "fk": return this.fk(db, f, field!, column, values, negate);
+      case "fk": return this.fk(db, f, field as FkField | TreeParentField, column, values, negate);
       case "tag": return this.tags(db, m, values, negate);
       case "q": {
         const v = raw.join(" ").trim();
         if (!v) return () => undefined;
-        const cols = f.fields!.map((n) => col("t0", this.index.field(m, n)!.column!));
+        const cols = f.fields!.map((n) => col("t0", storedColumn(this.index.field(m, n)!)!));
         const sql = cols.map((c) => `${c} ILIKE ?`);
         const binds = cols.map(() => [`%${likeEscape(v)}%`]);
         if (isUuid(v)) { sql.push("t0.id = ?::uuid"); binds.push([v]); }
         // A model with an address column is also searched by partial address (10.1 → inside 10.1.0.0/16).
-        const net = m.fields.find((x) => x.kind === "scalar" && (x.type === "cidr" || x.type === "ip"));
+        const net = m.fields.find((x): x is ScalarField => x.kind === "scalar" && (x.type === "cidr" || x.type === "ip"));
         if (net) {
-          const lhs = net.type === "ip" ? `host(${col("t0", net.column!)})::inet` : col("t0", net.column!);
+          const lhs = net.type === "ip" ? `host(${col("t0", net.column)})::inet` : col("t0", net.column);
           for (const n of partialNetworks(v)) { sql.push(`${lhs} <<= ?::inet`); binds.push([n]); }
         }
         return anyOf(sql, binds, false);
@@ -186,8 +190,8 @@ export class FilterCompiler {
     }
   }
 
-  private async fk(db: Knex | Knex.Transaction, f: FilterDescriptor, field: NonNullable<ReturnType<ModelIndex["field"]>>, column: string, values: string[], negate: boolean): Promise<Where | string[]> {
-    const target = this.index.model(field.target!);
+  private async fk(db: Knex | Knex.Transaction, f: FilterDescriptor, field: FkField | TreeParentField, column: string, values: string[], negate: boolean): Promise<Where | string[]> {
+    const target = this.index.model(field.target);
     const natural = f.idOnly ? undefined : target.naturalKey ? this.index.field(target, target.naturalKey) : undefined;
     const wantsNull = values.includes("null");
     const given = values.filter((v) => v !== "null");
@@ -196,20 +200,20 @@ export class FilterCompiler {
       if (bad) return [f.idOnly ? "Enter a valid UUID." : invalidChoice(bad)];
     }
     const rows: Array<{ id: string; key: string | null }> = given.length
-      ? await db(target.table).select("id", natural ? db.raw(`${ident(natural.column!)}::text AS key`) : db.raw("NULL AS key"))
+      ? await db(target.table).select("id", natural ? db.raw(`${ident(storedColumn(natural)!)}::text AS key`) : db.raw("NULL AS key"))
         .where((qb) => {
           const ids = given.filter(isUuid);
           if (ids.length) qb.orWhereIn("id", ids);
-          if (natural) qb.orWhereIn(natural.column!, given);
+          if (natural) qb.orWhereIn(storedColumn(natural)!, given);
         })
       : [];
     const found = new Set(rows.flatMap((r) => [r.id, r.key ?? ""]));
     const missing = given.find((v) => !found.has(v) && !found.has(v.toLowerCase()));
     if (missing) return [invalidChoice(missing)];
     let ids = rows.map((r) => r.id);
-    if (target.features.tree && field.name !== "parent" && ids.length) {
+    if (target.features.tree && field.kind !== "treeParent" && ids.length) {
       const res = await db.raw(`WITH RECURSIVE sub AS (SELECT id FROM ${ident(target.table)} WHERE id = ANY(?::uuid[]) ` +
-        `UNION ALL SELECT c.id FROM ${ident(target.table)} c JOIN sub ON c.parent_id = sub.id) SELECT id FROM sub`, [ids]);
+        `UNION ALL SELECT c.id FROM ${ident(target.table)} c JOIN sub ON ${col("c", parentColumn(target))} = sub.id) SELECT id FROM sub`, [ids]);
       ids = res.rows.map((r: { id: string }) => r.id);
     }
     const sql: string[] = [];
@@ -220,14 +224,14 @@ export class FilterCompiler {
   }
 
   private async tags(db: Knex | Knex.Transaction, m: ModelDescriptor, slugs: string[], negate: boolean): Promise<Where | string[]> {
-    const tagsField = this.index.field(m, "tags")!;
-    const tagModel = this.index.model(tagsField.target!);
+    const tagsField = m.fields.find((x): x is TagsField => x.kind === "tags")!;
+    const tagModel = this.index.model(tagsField.target);
     const known = new Set((await db(tagModel.table).select("slug").whereIn("slug", slugs)).map((r: { slug: string }) => r.slug));
     const missing = slugs.find((s) => !known.has(s));
     if (missing) return [invalidChoice(missing)];
-    const through = tagsField.through!;
-    const exists = `EXISTS (SELECT 1 FROM ${ident(through.table)} j JOIN ${ident(tagModel.table)} g ON g.id = j.tag_id ` +
-      `WHERE j.object_type = ? AND j.object_id = t0.id AND g.slug = ?)`;
+    const through = tagsField.through;
+    const exists = `EXISTS (SELECT 1 FROM ${ident(through.table)} j JOIN ${ident(tagModel.table)} g ON g.id = ${col("j", through.target)} ` +
+      `WHERE ${col("j", through.type)} = ? AND ${col("j", through.source)} = t0.id AND g.slug = ?)`;
     if (negate) return (qb) => { for (const s of slugs) qb.whereRaw(`NOT ${exists}`, [m.key, s]); };
     return (qb) => { for (const s of slugs) qb.whereRaw(exists, [m.key, s]); };
   }

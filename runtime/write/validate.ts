@@ -5,6 +5,7 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import type { ApiDescriptor, FieldDescriptor, ModelDescriptor } from "../descriptor.js";
+import { kindOf } from "../kinds/index.js";
 
 export type FieldErrors = Record<string, string[]>;
 
@@ -41,7 +42,10 @@ function message(e: ErrorObject, value: unknown, f: FieldDescriptor | undefined)
       // Nautobot's ChoiceField takes only the bare value, never the `{value, label}` it renders.
       if (typeof value === "object") return 'Value must be passed directly (e.g. "foo": 123); do not use a dictionary or list.';
       return `${String(value)} is not a valid choice.`;
-    case "pattern": return f?.format === "color" ? "Enter a valid hexadecimal RGB color code." : f?.pattern?.message ?? "Enter a valid value.";
+    case "pattern": {
+      const scalar = f?.kind === "scalar" ? f : undefined;
+      return scalar?.format === "color" ? "Enter a valid hexadecimal RGB color code." : scalar?.pattern?.message ?? "Enter a valid value.";
+    }
     case "format":
       switch (p.format) {
         case "uuid": return "Must be a valid UUID.";
@@ -59,9 +63,6 @@ function isAllowance(e: ErrorObject): boolean {
   return e.schemaPath.includes("/anyOf/") &&
     ((e.keyword === "type" && (e.params as { type?: unknown }).type === "null") || (e.keyword === "const" && (e.params as { allowedValue?: unknown }).allowedValue === ""));
 }
-
-/** Fields the resolver checks itself (their schema is a loose anyOf). */
-const RESOLVED = new Set(["fk", "m2m", "tags"]);
 
 export class WriteValidators {
   private readonly ajv: Ajv2020;
@@ -92,7 +93,7 @@ export class WriteValidators {
       const name = e.keyword === "required" ? String((e.params as { missingProperty: string }).missingProperty) : e.instancePath.split("/")[1];
       if (!name) continue;
       const f = byName.get(name);
-      if (f && RESOLVED.has(f.kind) && e.keyword !== "required") continue;
+      if (f && kindOf(f).checksOwnValue && e.keyword !== "required") continue;
       if (e.keyword === "anyOf" || e.keyword === "if") continue;
       // `{type: "null"}` and `{const: ""}` are the allowances of nullable and blank fields
       // (anyOf alternatives); failing them says nothing the main branch does not say better.

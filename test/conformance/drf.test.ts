@@ -7,7 +7,9 @@ import { randomUUID } from "node:crypto";
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsPlugin from "ajv-formats";
 import { apis } from "../../generated/server.js";
-import type { ApiDescriptor, FieldDescriptor, FilterDescriptor, ModelDescriptor } from "../../runtime/descriptor.js";
+import {
+  isLink, isRelation, type ApiDescriptor, type ChoiceField, type FieldDescriptor, type FilterDescriptor, type FkField, type ModelDescriptor, type ScalarField,
+} from "../../runtime/descriptor.js";
 import { call, type Reply } from "../support/http.js";
 import { startTestServer } from "../support/server.js";
 
@@ -17,7 +19,7 @@ const addFormats = addFormatsPlugin as unknown as (ajv: Ajv2020) => Ajv2020;
 type Json = Record<string, any>;
 type Method = "get" | "post" | "put" | "patch" | "delete";
 
-const WRITABLE_KINDS = new Set(["scalar", "choice", "fk", "m2m", "tags", "customFields"]);
+const WRITABLE_KINDS = new Set(["scalar", "choice", "fk", "treeParent", "m2m", "tags", "customFields"]);
 let counter = 0;
 /** A value no other test run has used: unique fields stay unique across runs and databases. */
 const uniq = () => `${Date.now().toString(36)}${(counter++).toString(36)}${randomUUID().slice(0, 4)}`;
@@ -130,8 +132,8 @@ function conformance(api: ApiDescriptor, version: string): void {
   function expectNestedShapes(m: ModelDescriptor, o: Json): void {
     for (const f of m.fields) {
       if (!inVersion(f) || !(f.name in o) || o[f.name] === null) continue;
-      const target = f.target ? byKey.get(f.target)! : undefined;
-      if (f.kind === "fk") expect(Object.keys(o[f.name]).sort(), `${m.name}.${f.name}`).to.deep.equal(shape(target!, target!.nested));
+      const target = isRelation(f) ? byKey.get(f.target)! : undefined;
+      if (isLink(f)) expect(Object.keys(o[f.name]).sort(), `${m.name}.${f.name}`).to.deep.equal(shape(target!, target!.nested));
       if (f.kind === "m2m" || f.kind === "tags") {
         for (const x of o[f.name]) expect(Object.keys(x).sort(), `${m.name}.${f.name}[]`).to.deep.equal(shape(target!, target!.nested));
       }
@@ -162,7 +164,7 @@ function conformance(api: ApiDescriptor, version: string): void {
     return anyObject.get(m.key)!;
   }
 
-  function scalarValue(f: FieldDescriptor): unknown {
+  function scalarValue(f: ScalarField): unknown {
     const u = uniq();
     switch (f.type) {
       case "uuid": return randomUUID();
@@ -203,9 +205,9 @@ function conformance(api: ApiDescriptor, version: string): void {
     for (const f of writable(m)) {
       if (!f.required && !(full && f.kind === "scalar" && !f.pattern && !f.slugFrom && f.default === undefined)) continue;
       if (f.kind === "scalar") body[f.name] = scalarValue(f);
-      else if (f.kind === "choice") body[f.name] = f.choices![0][0];
-      else if (f.kind === "fk") body[f.name] = (await existing(byKey.get(f.target!)!)).id;
-      else if (f.kind === "m2m" || f.kind === "tags") body[f.name] = [(await existing(byKey.get(f.target!)!)).id];
+      else if (f.kind === "choice") body[f.name] = f.choices[0][0];
+      else if (isLink(f)) body[f.name] = (await existing(byKey.get(f.target)!)).id;
+      else if (f.kind === "m2m" || f.kind === "tags") body[f.name] = [(await existing(byKey.get(f.target)!)).id];
       else if (f.kind === "customFields") body[f.name] = {};
     }
     return body;
@@ -220,9 +222,9 @@ function conformance(api: ApiDescriptor, version: string): void {
         continue;
       }
       if (f.kind === "choice") expect(got[name]?.value, name).to.equal(value);
-      else if (f.kind === "fk") {
+      else if (isLink(f)) {
         expect(got[name]?.id, name).to.equal(value);
-        expect(Object.keys(got[name]).sort(), `${name}: nested shape`).to.deep.equal(shape(byKey.get(f.target!)!, byKey.get(f.target!)!.nested));
+        expect(Object.keys(got[name]).sort(), `${name}: nested shape`).to.deep.equal(shape(byKey.get(f.target)!, byKey.get(f.target)!.nested));
       } else if (f.kind === "scalar" && f.type === "datetime") expect(Date.parse(got[name]), name).to.equal(Date.parse(String(value)));
       else if (f.kind === "scalar" && f.type !== "cidr" && f.type !== "ip") expect(got[name], name).to.deep.equal(value);
     }
@@ -233,7 +235,7 @@ function conformance(api: ApiDescriptor, version: string): void {
     switch (f.kind) {
       case "id": return "string";
       case "count": case "depth": return "integer";
-      case "fk": return "nested object";
+      case "fk": case "treeParent": return "nested object";
       case "scalar":
         if (f.format === "email") return "email";
         if (f.format === "url") return "url";
@@ -245,7 +247,7 @@ function conformance(api: ApiDescriptor, version: string): void {
   /** A value of the wrong type or out of bounds for a writable field, or undefined when every value fits. */
   function invalidValue(f: FieldDescriptor): unknown {
     if (f.kind === "choice") return "no-such-choice";
-    if (f.kind === "fk") return randomUUID();
+    if (isLink(f)) return randomUUID();
     if (f.kind !== "scalar") return undefined;
     switch (f.type) {
       case "string": case "text": case "password":
@@ -271,11 +273,11 @@ function conformance(api: ApiDescriptor, version: string): void {
       case "string": return flt.lookup.endsWith("re") ? "^c" : "c";
       case "number": return "1";
       case "boolean": return "true";
-      case "choice": return String(field!.choices![0][0]);
+      case "choice": return String((field as ChoiceField).choices[0][0]);
       case "fk": {
         // A `via` filter names a foreign key of the model its own `via` key points to.
-        const owner = flt.via ? byKey.get(m.fields.find((f) => f.name === flt.via)!.target!)! : m;
-        const target = byKey.get(owner.fields.find((f) => f.name === flt.field)!.target!)!;
+        const owner = flt.via ? byKey.get((m.fields.find((f) => f.name === flt.via) as FkField).target)! : m;
+        const target = byKey.get((owner.fields.find((f) => f.name === flt.field) as FkField).target)!;
         return (await existing(target)).id;
       }
       case "date": return "2024-01-01";
@@ -513,8 +515,8 @@ function conformance(api: ApiDescriptor, version: string): void {
             if (f.kind === "choice" && !f.readOnly) {
               expect(info.choices).to.deep.equal(f.choices!.map(([value, display]) => ({ value, display })));
             } else expect(info, f.name).to.not.have.property("choices");
-            if (f.kind === "fk") {
-              const target = byKey.get(f.target!)!;
+            if (isLink(f)) {
+              const target = byKey.get(f.target)!;
               expect(Object.keys(info.children).sort(), `${f.name} children`).to.deep.equal(shape(target, target.nested));
             }
           }
@@ -616,7 +618,7 @@ function conformance(api: ApiDescriptor, version: string): void {
           it("takes null exactly where a field is nullable, as the document says", async () => {
             expect(created, "create failed").to.be.an("object");
             const problems: string[] = [];
-            for (const f of writable(m).filter((x) => x.kind === "scalar" || x.kind === "choice" || x.kind === "fk")) {
+            for (const f of writable(m).filter((x) => x.kind === "scalar" || x.kind === "choice" || isLink(x))) {
               const reply = await call("PATCH", at(created!.id), { headers, body: { [f.name]: null } });
               const documented = contract.acceptsBody("patch", detail, { [f.name]: null });
               if (f.nullable) {
@@ -653,7 +655,7 @@ function conformance(api: ApiDescriptor, version: string): void {
           it("takes related objects as attribute dictionaries matching exactly one object", async () => {
             expect(created, "create failed").to.be.an("object");
             const problems: string[] = [];
-            for (const f of writable(m).filter((x) => x.kind === "fk")) {
+            for (const f of writable(m).filter(isLink)) {
               const target = byKey.get(f.target!)!;
               const other = await existing(target);
               const key = target.naturalKey && other[target.naturalKey] ? target.naturalKey : "id";

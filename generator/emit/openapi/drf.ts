@@ -4,7 +4,8 @@
 import type { FieldDescriptor } from "../../../runtime/descriptor.js";
 import type { IrApi, IrModel } from "../../ir/index.js";
 import { byCodePoint } from "../../ir/names.js";
-import { componentName, describe, inVersion, modelByKey, nullable, ref, scalarSchema, shownSingle, type Schema } from "./schemas.js";
+import { kindOf } from "../../kinds/index.js";
+import { componentName, describe, inVersion, modelByKey, ref, shownSingle, type Schema } from "./schemas.js";
 
 const ERROR_DETAIL: Schema = {
   type: "object",
@@ -18,61 +19,11 @@ const VALIDATION_ERROR: Schema = {
   ],
 };
 
-function familyRead(nested: boolean): Schema {
-  return nested
-    ? { type: "integer", enum: [4, 6] }
-    : { type: "object", properties: { value: { type: "integer", enum: [4, 6] }, label: { type: "string", enum: ["IPv4", "IPv6"] } }, required: ["value", "label"], additionalProperties: false };
-}
-
 function readSchema(api: IrApi, m: IrModel, f: FieldDescriptor, nested: boolean, version: string): Schema {
-  switch (f.kind) {
-    case "id": return { type: "string", format: "uuid", readOnly: true };
-    case "url": return { type: "string", format: "uri", readOnly: true };
-    case "display": return { type: "string", readOnly: true };
-    case "depth": case "count": return { type: "integer", readOnly: true };
-    case "ipFamily": return familyRead(nested);
-    case "scalar": return nullable(scalarSchema(f), f.nullable);
-    case "choice": {
-      const values = f.choices!.map(([v]) => v);
-      return nullable({
-        type: "object",
-        properties: { value: { enum: values }, label: { enum: f.choices!.map(([, l]) => l) } },
-        required: ["value", "label"],
-        additionalProperties: false,
-      }, f.nullable || f.blank === true);
-    }
-    case "fk": return nullable(ref(componentName.nested(modelByKey(api, f.target!).name)), f.nullable || !f.required);
-    case "m2m": case "tags": return { type: "array", items: ref(componentName.nested(modelByKey(api, f.target!).name)) };
-    case "reverse": {
-      const item = ref(componentName.nested(modelByKey(api, f.target!).name));
-      return { ...(shownSingle(f, version, api.versions.supported) ? nullable(item, true) : { type: "array", items: item }), readOnly: true };
-    }
-    case "customFields": return { type: "object", additionalProperties: {} };
-  }
-}
-
-const RELATED_WRITE: Schema = {
-  anyOf: [
-    { type: "string", format: "uuid" },
-    { type: "object", description: "Attributes that identify exactly one object.", additionalProperties: {} },
-  ],
-};
-
-function writeSchema(f: FieldDescriptor): Schema {
-  switch (f.kind) {
-    case "scalar": {
-      const s = scalarSchema(f);
-      return nullable(f.type === "json" ? {} : s, f.nullable);
-    }
-    // A blank-allowing choice takes "" as well as null (Nautobot's ChoiceField with allow_blank).
-    case "choice": return nullable({ enum: [...f.choices!.map(([v]) => v), ...(f.blank ? [""] : [])] }, f.nullable || f.blank === true);
-    // Only a field declared nullable takes null: an optional one may merely be left out
-    // (Tenant.group: "This field may not be null.", as DRF's allow_null=False).
-    case "fk": return nullable(RELATED_WRITE, f.nullable);
-    case "m2m": case "tags": return { type: "array", items: RELATED_WRITE };
-    case "customFields": return { type: "object", additionalProperties: {} };
-    default: return {};
-  }
+  return kindOf(f).readSchema(f, {
+    api, model: m, version, nested,
+    nestedRef: (key) => ref(componentName.nested(modelByKey(api, key).name)),
+  });
 }
 
 function readable(m: IrModel, version: string, versions: string[], names?: string[]): FieldDescriptor[] {
@@ -81,8 +32,7 @@ function readable(m: IrModel, version: string, versions: string[], names?: strin
 }
 
 function writable(m: IrModel, version: string, versions: string[]): FieldDescriptor[] {
-  return m.fields.filter((f) => !f.readOnly && inVersion(f, version, versions) &&
-    ["scalar", "choice", "fk", "m2m", "tags", "customFields"].includes(f.kind));
+  return m.fields.filter((f) => !f.readOnly && inVersion(f, version, versions) && kindOf(f).writeSchema);
 }
 
 function objectSchema(props: Array<[string, Schema]>, required: string[], extra: Schema = {}): Schema {
@@ -97,7 +47,7 @@ function modelComponents(api: IrApi, m: IrModel, version: string): Record<string
   const writes = writable(m, version, versions);
   // The server refuses unknown keys but ignores read-only ones: both are described.
   const writeProperties = Object.fromEntries(m.fields.filter((f) => inVersion(f, version, versions)).flatMap((f): Array<[string, Schema]> =>
-    writes.includes(f) ? [[f.name, describe(writeSchema(f), f)]]
+    writes.includes(f) ? [[f.name, describe(kindOf(f).writeSchema!(f), f)]]
       : f.readOnly ? [[f.name, { readOnly: true, description: "Read-only: ignored when sent." }]] : []));
   const out: Record<string, Schema> = {
     [componentName.full(m.name)]: objectSchema(full.map((f) => [f.name, describe(readSchema(api, m, f, false, version), f)]), full.map((f) => f.name), { description: m.description }),
@@ -128,13 +78,13 @@ function modelComponents(api: IrApi, m: IrModel, version: string): Record<string
 function filterValueSchema(m: IrModel, flt: IrModel["filters"][number]): Schema {
   const field = m.fields.find((f) => f.name === flt.field);
   switch (flt.kind) {
-    case "number": return { type: field?.type === "integer" ? "integer" : "number" };
+    case "number": return { type: field?.kind === "scalar" && field.type === "integer" ? "integer" : "number" };
     case "uuid": return { type: "string", format: "uuid" };
     case "fk": return flt.idOnly ? { type: "string", format: "uuid" } : { type: "string" };
     case "date": return { type: "string", format: "date" };
     case "datetime": return { type: "string", format: "date-time" };
     // "null" matches objects without a value.
-    case "choice": return { enum: [...field!.choices!.map(([v]) => String(v)), "null"] };
+    case "choice": return { enum: [...(field?.kind === "choice" ? field.choices : []).map(([v]) => String(v)), "null"] };
     case "network":
       if (flt.network === "family") return { type: "integer", enum: [4, 6] };
       if (flt.network?.startsWith("mask_length")) return { type: "integer", minimum: 0, maximum: 128 };
@@ -163,7 +113,7 @@ function modelPaths(api: IrApi, m: IrModel, version: string): Record<string, Sch
   const fullOrBrief = { anyOf: [full, ref(componentName.brief(m.name))] };
   const tag = [m.app];
   // A field that older versions show as one object cannot show several: those replies are 412.
-  const single = m.fields.some((f) => shownSingle(f, version, api.versions.supported));
+  const single = m.fields.some((f) => f.kind === "reverse" && shownSingle(f, version, api.versions.supported));
   const common = {
     "400": errorResponse("Invalid input or unknown filter", VALIDATION_ERROR),
     "403": errorResponse("Authentication or permission failure"),

@@ -3,43 +3,25 @@
 // `{value, display}`. Built from descriptors once per model and version.
 import type { FieldDescriptor, ModelDescriptor } from "../../descriptor.js";
 import type { ModelIndex } from "../../models.js";
+import { kindOf } from "../../kinds/index.js";
 
 type Info = Record<string, unknown>;
 
-function fieldType(f: FieldDescriptor): string {
-  switch (f.kind) {
-    case "id": return "string";
-    case "count": case "depth": return "integer";
-    case "fk": return "nested object";
-    case "scalar":
-      switch (f.type) {
-        case "string": case "text": case "uuid": case "cidr": case "ip": case "password": return f.format === "email" ? "email" : "string";
-        case "integer": return "integer";
-        case "float": return "float";
-        case "boolean": return "boolean";
-        case "date": return "date";
-        case "datetime": return "datetime";
-        default: return "field";
-      }
-    default: return "field";
-  }
-}
-
 function fieldInfo(index: ModelIndex, f: FieldDescriptor, version: string, depth = 0): Info {
-  const info: Info = { type: fieldType(f), required: f.required, read_only: f.readOnly, label: f.label };
+  const kind = kindOf(f);
+  const info: Info = { type: kind.options.type(f), required: f.required, read_only: f.readOnly, label: f.label };
   if (f.description) info.help_text = f.description;
-  if (f.maxLength) info.max_length = f.maxLength;
-  if (f.minLength) info.min_length = f.minLength;
-  if (f.min !== undefined) info.min_value = f.min;
-  if (f.max !== undefined) info.max_value = f.max;
-  if (f.kind === "choice" && !f.readOnly) info.choices = f.choices!.map(([value, display]) => ({ value, display }));
-  if ((f.kind === "fk" || f.kind === "tags" || f.kind === "m2m") && depth === 0) {
-    const target = index.model(f.target!);
-    const children = Object.fromEntries(target.nested.map((n) => index.field(target, n)).filter((x): x is FieldDescriptor => !!x && index.inVersion(x, version))
-      .map((x) => [x.name, fieldInfo(index, { ...x, readOnly: true, required: false }, version, depth + 1)]));
-    if (f.kind === "fk") info.children = children;
-    else info.child = { type: "nested object", required: false, read_only: false, children };
-  }
+  kind.options.describe?.(f, info, {
+    index,
+    version,
+    // Only the first level lists a related model's fields, each shown read-only and optional.
+    children: (key) => {
+      if (depth > 0) return null;
+      const target = index.model(key);
+      return Object.fromEntries(target.nested.map((n) => index.field(target, n)).filter((x): x is FieldDescriptor => !!x && index.inVersion(x, version))
+        .map((x) => [x.name, fieldInfo(index, { ...x, readOnly: true, required: false }, version, depth + 1)]));
+    },
+  });
   return info;
 }
 

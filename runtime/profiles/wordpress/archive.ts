@@ -3,8 +3,8 @@
 // (wall-clock window, term and linked-post filters, flags, geolocation, reverse links);
 // term filters are WordPress's. Gives ids and totals; rendering is elsewhere.
 import type { Knex } from "knex";
-import type { ModelDescriptor } from "../../descriptor.js";
-import type { Catalog, Row } from "./records.js";
+import type { FkField, ModelDescriptor } from "../../descriptor.js";
+import { linkedColumn, type Catalog, type Row } from "./records.js";
 import type { Requester } from "./auth.js";
 import { formatWall, parseDate, utcToWall } from "./dates.js";
 import { invalidParam, WpError } from "./errors.js";
@@ -106,12 +106,12 @@ export class Archive {
 
   /** geoloc / geoloc_lat+geoloc_lng over the first fk whose target has coordinates. */
   private async geoloc(q: Knex.QueryBuilder, m: ModelDescriptor, params: Params): Promise<void> {
-    const link = m.fields.find((f) => f.kind === "fk" && this.cat.model(f.target!).wordpress?.geo);
+    const link = m.fields.find((f): f is FkField => f.kind === "fk" && !!this.cat.model(f.target).wordpress?.geo);
     if (!link) return;
     const on = boolParam(params, "geoloc");
     const latRaw = params.geoloc_lat, lngRaw = params.geoloc_lng;
     if (latRaw === undefined && lngRaw === undefined && !on) return;
-    const target = this.cat.model(link.target!);
+    const target = this.cat.model(link.target);
     const geo = target.wordpress!.geo!;
     const lat = this.cat.col(target, geo.lat), lng = this.cat.col(target, geo.lng);
     const venues = this.db(target.table).select("id").whereNotNull(lat).whereNotNull(lng).where("status", "publish");
@@ -195,11 +195,11 @@ export class Archive {
       const id = intParam(params, name)!;
       const hits = links.filter((l) => name === "post" || this.cat.wp(l.model).noun === name);
       if (!(await Promise.all(hits.map((l) => this.db(l.model.table).where("id", id).first()))).some(Boolean)) throw invalidParam(name);
-      q.whereIn("p.id", this.db.union(hits.map((l) => this.cat.linkPairs(this.db, l.model, l.field).clearSelect().select(l.field.kind === "m2m" ? l.field.through!.target : l.field.column!).where(l.field.kind === "m2m" ? l.field.through!.source : "id", id)), true));
+      q.whereIn("p.id", this.db.union(hits.map((l) => this.cat.linkPairs(this.db, l.model, l.field).clearSelect().select(linkedColumn(l.field)).where(l.field.kind === "m2m" ? l.field.through.source : "id", id)), true));
     }
     if (boolParam(params, "hide_empty") ?? true) {
       q.where((w) => {
-        for (const l of links) w.orWhereIn("p.id", this.cat.linkPairs(this.db, l.model, l.field).clearSelect().select(l.field.kind === "m2m" ? l.field.through!.target : l.field.column!));
+        for (const l of links) w.orWhereIn("p.id", this.cat.linkPairs(this.db, l.model, l.field).clearSelect().select(linkedColumn(l.field)));
       });
     }
     const order = params.order === undefined ? "asc" : textParam(params, "order")!.toLowerCase() === "desc" ? "desc" : "asc";

@@ -4,7 +4,7 @@
 // application passwords count towards the limits of auth/throttle.ts.
 import type { Response } from "express";
 import type { Knex } from "knex";
-import type { ModelDescriptor } from "../../descriptor.js";
+import { storedColumn, type ModelDescriptor } from "../../descriptor.js";
 import type { Identities } from "../../auth/identities.js";
 import { parseBasic } from "../../auth/identities.js";
 import { hashPassword, randomHex, verifyPassword } from "../../auth/passwords.js";
@@ -18,7 +18,7 @@ export interface Requester {
   role: "editor" | "contributor";
 }
 
-const col = (m: ModelDescriptor, name: string) => m.fields.find((f) => f.name === name)!.column!;
+const col = (m: ModelDescriptor, name: string) => storedColumn(m.fields.find((f) => f.name === name)!)!;
 
 // The command line makes application passwords but never identifies anyone: it gives no limits.
 const UNLIMITED: ThrottleLimits = { authFailureLimit: 0, authFailureWindow: 0 };

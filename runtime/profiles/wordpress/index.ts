@@ -241,8 +241,8 @@ export function wordpressProfile({ api, db, config, identities }: WpDeps): Route
         await trx(m.table).where("id", row.id).update({ status: "trash", modified: trx.fn.now() });
         // The plugin unlinks a trashed venue or organizer from its events.
         for (const { model, field } of cat.linksTo(m)) {
-          if (field.kind === "m2m") await trx(field.through!.table).where(field.through!.target, row.id).delete();
-          else await trx(model.table).where(field.column!, row.id).update({ [field.column!]: null });
+          if (field.kind === "m2m") await trx(field.through.table).where(field.through.target, row.id).delete();
+          else await trx(model.table).where(field.column, row.id).update({ [field.column]: null });
         }
         return undefined;
       });

@@ -3,10 +3,20 @@
 // posts and terms; terms in the archive shape or the embedded shape. Related rows load in
 // one query per relation for a whole page (never one per row). Writes nothing.
 import type { Knex } from "knex";
-import type { ApiDescriptor, FieldDescriptor, ModelDescriptor, WpModelDescriptor } from "../../descriptor.js";
+import {
+  storedColumn, type ApiDescriptor, type FieldDescriptor, type FkField, type M2mField, type ModelDescriptor, type WpModelDescriptor,
+} from "../../descriptor.js";
 import { details, formatWall, utcToWall, zoneAbbr } from "./dates.js";
 
 export type Row = Record<string, any>;
+
+/** A relation between WordPress models: a single link or a list through a join table. */
+export type Link = FkField | M2mField;
+
+/** The column holding the linked row's id: the foreign key, or the join table's target column. */
+export function linkedColumn(field: Link): string {
+  return field.kind === "m2m" ? field.through.target : field.column;
+}
 
 /** What rendering needs about the request: where the site and the namespace live. */
 export interface Site {
@@ -29,12 +39,12 @@ export class Catalog {
   model(key: string): ModelDescriptor { return this.byKey.get(key)!; }
   wp(m: ModelDescriptor): WpModelDescriptor { return m.wordpress!; }
   field(m: ModelDescriptor, name: string): FieldDescriptor | undefined { return m.fields.find((f) => f.name === name); }
-  col(m: ModelDescriptor, name: string): string { return this.field(m, name)!.column!; }
+  col(m: ModelDescriptor, name: string): string { return storedColumn(this.field(m, name)!)!; }
   byListKey(key: string): ModelDescriptor | undefined { return this.models.find((m) => m.wordpress!.listKey === key); }
 
   /** Relations of other WordPress models pointing at `m`: (model, field) pairs. */
-  linksTo(m: ModelDescriptor): Array<{ model: ModelDescriptor; field: FieldDescriptor }> {
-    const out: Array<{ model: ModelDescriptor; field: FieldDescriptor }> = [];
+  linksTo(m: ModelDescriptor): Array<{ model: ModelDescriptor; field: Link }> {
+    const out: Array<{ model: ModelDescriptor; field: Link }> = [];
     for (const o of this.models) {
       for (const f of o.fields) if ((f.kind === "fk" || f.kind === "m2m") && f.target === m.key && o !== m) out.push({ model: o, field: f });
     }
@@ -42,9 +52,9 @@ export class Catalog {
   }
 
   /** SQL selecting ids of `source` rows linked through `field` to the target id list column. */
-  linkPairs(db: Knex, source: ModelDescriptor, field: FieldDescriptor): Knex.QueryBuilder {
-    if (field.kind === "m2m") return db(field.through!.table).select(`${field.through!.source} as source`, `${field.through!.target} as target`);
-    return db(source.table).select("id as source", `${field.column} as target`).whereNotNull(field.column!);
+  linkPairs(db: Knex, source: ModelDescriptor, field: Link): Knex.QueryBuilder {
+    if (field.kind === "m2m") return db(field.through.table).select(`${field.through.source} as source`, `${field.through.target} as target`);
+    return db(source.table).select("id as source", `${field.column} as target`).whereNotNull(field.column);
   }
 }
 
@@ -71,21 +81,22 @@ export class Renderer {
     const lists = new Map<string, Map<number, unknown[]>>();
     const ids = rows.map((r) => r.id);
     for (const name of wp.embed ?? []) {
-      const f = this.cat.field(m, name)!;
-      const target = this.cat.model(f.target!);
+      const f = this.cat.field(m, name) as Link;
+      const target = this.cat.model(f.target);
       if (f.kind === "fk") {
-        const tids = [...new Set(rows.map((r) => r[f.column!]).filter((v) => v != null))];
+        const tids = [...new Set(rows.map((r) => r[f.column]).filter((v) => v != null))];
         const rendered = await this.any(target, await this.rows(target, tids), true);
         embeds.set(name, new Map(rendered.map((r) => [r.id as number, r])));
       } else {
-        const pairs: Row[] = ids.length ? await this.db(f.through!.table).whereIn(f.through!.source, ids).orderBy([f.through!.source, f.through!.target]) : [];
-        const tids = [...new Set(pairs.map((p) => p[f.through!.target]))];
+        const t = f.through;
+        const pairs: Row[] = ids.length ? await this.db(t.table).whereIn(t.source, ids).orderBy([t.source, t.target]) : [];
+        const tids = [...new Set(pairs.map((p) => p[t.target]))];
         const rendered = await this.any(target, await this.rows(target, tids), true);
         const byId = new Map(rendered.map((r) => [r.id as number, r]));
         const grouped = new Map<number, unknown[]>();
         for (const p of pairs) {
-          const r = byId.get(p[f.through!.target]);
-          if (r) (grouped.get(p[f.through!.source]) ?? grouped.set(p[f.through!.source], []).get(p[f.through!.source])!).push(r);
+          const r = byId.get(p[t.target]);
+          if (r) (grouped.get(p[t.source]) ?? grouped.set(p[t.source], []).get(p[t.source])!).push(r);
         }
         lists.set(name, grouped);
       }
@@ -117,7 +128,8 @@ export class Renderer {
     const skip = new Set(["id", "display", "url", "author", "status", "date", "modified", ...(clock ? [clock.utcStart, clock.utcEnd] : [])]);
     for (const f of m.fields) {
       if (skip.has(f.name) || f.writeOnly) continue;
-      const v = f.column ? row[f.column] : undefined;
+      const column = storedColumn(f);
+      const v = column ? row[column] : undefined;
       if (clock && (f.name === clock.start || f.name === clock.end)) {
         const w = wall(v)!;
         out[f.name] = formatWall(w);
@@ -162,7 +174,8 @@ export class Renderer {
     const kept: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(out)) {
       if (v === "" || v === null || v === false || v === 0 || (Array.isArray(v) && !v.length && k !== "global_id_lineage")) {
-        if (typeof v !== "boolean" || this.cat.field(m, k)?.type !== "boolean") continue;
+        const f = this.cat.field(m, k);
+        if (typeof v !== "boolean" || f?.kind !== "scalar" || f.type !== "boolean") continue;
       }
       kept[k] = v;
     }
@@ -181,10 +194,9 @@ export class Renderer {
     const counts = new Map<number, number>();
     if (!ids.length) return counts;
     for (const { model, field } of this.cat.linksTo(m)) {
+      const target = linkedColumn(field);
       const rows: Row[] = await this.cat.linkPairs(this.db, model, field).clearSelect()
-        .select(field.kind === "m2m" ? `${field.through!.target} as target` : `${field.column} as target`)
-        .count("* as n").whereIn(field.kind === "m2m" ? field.through!.target : field.column!, ids)
-        .groupBy(field.kind === "m2m" ? field.through!.target : field.column!);
+        .select(`${target} as target`).count("* as n").whereIn(target, ids).groupBy(target);
       for (const r of rows) counts.set(r.target, (counts.get(r.target) ?? 0) + Number(r.n));
     }
     return counts;

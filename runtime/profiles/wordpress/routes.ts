@@ -11,9 +11,9 @@ const EDITABLE = ["POST", "PUT", "PATCH"];
 
 /** The JSON type a write field's argument declares; none for links (ids, lists or objects). */
 export function argType(f: FieldDescriptor): "boolean" | "number" | "string" | undefined {
-  return f.kind === "m2m" || f.kind === "fk" ? undefined
-    : f.kind === "choice" ? "string"
-    : f.type === "boolean" ? "boolean" : f.type === "float" ? "number" : "string";
+  if (f.kind === "m2m" || f.kind === "fk") return undefined;
+  if (f.kind !== "scalar") return "string";
+  return f.type === "boolean" ? "boolean" : f.type === "float" ? "number" : "string";
 }
 
 function fieldArg(f: FieldDescriptor, create: boolean): Arg {
@@ -21,7 +21,7 @@ function fieldArg(f: FieldDescriptor, create: boolean): Arg {
   return {
     ...(type ? { type } : {}),
     ...(f.description ? { description: f.description } : {}),
-    ...(f.kind === "choice" ? { enum: f.choices!.map(([v]) => v) } : {}),
+    ...(f.kind === "choice" ? { enum: f.choices.map(([v]) => v) } : {}),
     required: create && f.required,
   };
 }

@@ -6,7 +6,7 @@
 // Every check-then-insert (slugs, term names, de-duplication) holds an advisory lock on what
 // it checks, so concurrent writes end as some sequential order of them would.
 import type { Knex } from "knex";
-import type { FieldDescriptor, ModelDescriptor } from "../../descriptor.js";
+import { storedColumn, type FieldDescriptor, type M2mField, type ModelDescriptor } from "../../descriptor.js";
 import type { Catalog, Row } from "./records.js";
 import type { Requester } from "./auth.js";
 import { formatWall, inRange, parseDate, validZone, wallToUtc } from "./dates.js";
@@ -16,7 +16,9 @@ import { argType } from "./routes.js";
 import { advisoryLock } from "../../db/locks.js";
 
 type Values = Record<string, unknown>;
-type Links = Map<FieldDescriptor, number[]>;
+type Links = Map<M2mField, number[]>;
+
+const maxLength = (f: FieldDescriptor | undefined): number | undefined => (f?.kind === "scalar" ? f.maxLength : undefined);
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Room a slug keeps for the longest `-N` suffix (`-2147483647`). */
@@ -42,7 +44,7 @@ export async function writeTransaction<T>(db: Knex, m: ModelDescriptor, run: (tr
       if (typeof code !== "string" || !RETRIED.has(code)) throw err;
       if (attempt < ATTEMPTS) continue;
       const column = /Key \(([^)]+)\)=/.exec(detail ?? "")?.[1];
-      const f = m.fields.find((x) => x.column === column || x.through?.target === column);
+      const f = m.fields.find((x) => storedColumn(x) === column || (x.kind === "m2m" && x.through.target === column));
       if (!f) throw err;
       throw invalidParam(f.name);
     }
@@ -87,7 +89,7 @@ export class Writer {
 
   private async link(db: Knex, id: number, links: Links): Promise<void> {
     for (const [f, ids] of links) {
-      const t = f.through!;
+      const t = f.through;
       await db(t.table).where(t.source, id).delete();
       if (ids.length) await db(t.table).insert([...new Set(ids)].map((target) => ({ [t.source]: id, [t.target]: target })));
     }
@@ -247,7 +249,7 @@ export class Writer {
   /** Term ids for names, slugs or ids: unknown ids are skipped, unknown names created. */
   private async terms(db: Knex, m: ModelDescriptor, items: string[]): Promise<number[]> {
     const names = items.filter((item) => !/^\d+$/.test(item));
-    const max = this.cat.field(m, "name")?.maxLength;
+    const max = maxLength(this.cat.field(m, "name"));
     if (max && names.some((n) => n.length > max)) throw new WpError(400, "rest_invalid_param", "Invalid parameter.");
     // In one order for every request, so two requests naming the same terms cannot deadlock.
     for (const key of [...new Set(names.map(termKey))].sort()) await advisoryLock(db, m.table, key);
@@ -354,7 +356,7 @@ const cutSlug = (s: string, n: number) => s.slice(0, n).replace(/-+$/, "");
  * tail, so `room` and an explicit `room-2` (which `room` may also become) share a lock.
  */
 function slugBase(m: ModelDescriptor, wanted: string): { base: string; prefix: string; key: string; max: number } {
-  const max = m.fields.find((f) => f.name === "slug")?.maxLength ?? 200;
+  const max = maxLength(m.fields.find((f) => f.name === "slug")) ?? 200;
   const base = cutSlug(wanted, max);
   const prefix = cutSlug(base, max - SUFFIX_ROOM);
   return { base, prefix, key: `slug:${prefix.replace(/(-\d+)+$/, "")}`, max };

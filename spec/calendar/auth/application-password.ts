@@ -10,7 +10,7 @@ export default model("ApplicationPassword", {
     user: field.uuid({ required: true, description: "The user (of the API that holds identities) it authenticates." }),
     name: field.string({ required: true, maxLength: 100 }),
     password: field.password({ writeOnly: true, required: true }),
-    created: field.datetime({ default: "now", readOnly: true }),
+    created: field.datetime({ autoNow: "create" }),
     last_used: field.datetime({ nullable: true, readOnly: true }),
   },
   nested: ["name"],

@@ -10,7 +10,7 @@ export default model("Token", {
   fields: {
     // The owner is the requester and is never shown: the token shape has no `user`.
     user: ref.fk("users.User", { fromRequestUser: true, onDelete: "cascade", readOnly: true, writeOnly: true }),
-    created: field.datetime({ readOnly: true, default: "now" }),
+    created: field.datetime({ autoNow: "create" }),
     expires: field.datetime({ nullable: true }),
     key: field.string({
       unique: true, minLength: 40, maxLength: 40, randomHex: 40,

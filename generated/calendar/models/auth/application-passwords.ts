@@ -17,15 +17,7 @@ export const auth_ApplicationPassword: ModelDescriptor = {
     ],
     features: { tags: false, customFields: false, changeLogged: false, tree: false, ownedByRequester: false },
     fields: [
-      {
-        name: "id",
-        label: "ID",
-        required: false,
-        nullable: false,
-        readOnly: true,
-        kind: "id",
-        type: "integer",
-      },
+      { name: "id", label: "ID", required: false, nullable: false, readOnly: true, kind: "id" },
       {
         name: "display",
         label: "Display",
@@ -64,8 +56,8 @@ export const auth_ApplicationPassword: ModelDescriptor = {
         required: true,
         nullable: false,
         readOnly: false,
-        kind: "scalar",
         writeOnly: true,
+        kind: "scalar",
         type: "password",
         column: "password",
       },
@@ -76,9 +68,10 @@ export const auth_ApplicationPassword: ModelDescriptor = {
         nullable: false,
         readOnly: true,
         kind: "scalar",
-        default: "now",
         type: "datetime",
         column: "created",
+        autoNow: "create",
+        default: "now",
       },
       {
         name: "last_used",

@@ -17,15 +17,7 @@ export const events_Tag: ModelDescriptor = {
     ],
     features: { tags: false, customFields: false, changeLogged: false, tree: false, ownedByRequester: false },
     fields: [
-      {
-        name: "id",
-        label: "ID",
-        required: false,
-        nullable: false,
-        readOnly: true,
-        kind: "id",
-        type: "integer",
-      },
+      { name: "id", label: "ID", required: false, nullable: false, readOnly: true, kind: "id" },
       {
         name: "display",
         label: "Display",
@@ -53,8 +45,8 @@ export const events_Tag: ModelDescriptor = {
         required: false,
         nullable: false,
         readOnly: false,
-        kind: "scalar",
         unique: true,
+        kind: "scalar",
         type: "string",
         column: "slug",
         maxLength: 200,

@@ -17,15 +17,7 @@ export const ipam_IPAddress: ModelDescriptor = {
     ],
     features: { tags: true, customFields: true, changeLogged: true, tree: false, ownedByRequester: false },
     fields: [
-      {
-        name: "id",
-        label: "ID",
-        required: false,
-        nullable: false,
-        readOnly: true,
-        kind: "id",
-        type: "uuid",
-      },
+      { name: "id", label: "ID", required: false, nullable: false, readOnly: true, kind: "id" },
       {
         name: "display",
         label: "Display",
@@ -170,8 +162,9 @@ export const ipam_IPAddress: ModelDescriptor = {
         readOnly: true,
         kind: "scalar",
         type: "date",
-        default: "now",
         column: "created",
+        default: "now",
+        autoNow: "create",
       },
       {
         name: "last_updated",
@@ -181,8 +174,9 @@ export const ipam_IPAddress: ModelDescriptor = {
         readOnly: true,
         kind: "scalar",
         type: "datetime",
-        default: "now",
         column: "last_updated",
+        default: "now",
+        autoNow: "update",
       },
       {
         name: "tags",
@@ -192,7 +186,7 @@ export const ipam_IPAddress: ModelDescriptor = {
         readOnly: false,
         kind: "tags",
         target: "extras.tag",
-        through: { table: "extras_tag_assignment", source: "object_id", target: "tag_id" },
+        through: { table: "extras_tag_assignment", source: "object_id", type: "object_type", target: "tag_id" },
       },
       {
         name: "custom_fields",

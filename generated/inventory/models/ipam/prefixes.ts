@@ -18,15 +18,7 @@ export const ipam_Prefix: ModelDescriptor = {
     ],
     features: { tags: true, customFields: true, changeLogged: true, tree: false, ownedByRequester: false },
     fields: [
-      {
-        name: "id",
-        label: "ID",
-        required: false,
-        nullable: false,
-        readOnly: true,
-        kind: "id",
-        type: "uuid",
-      },
+      { name: "id", label: "ID", required: false, nullable: false, readOnly: true, kind: "id" },
       {
         name: "display",
         label: "Display",
@@ -121,8 +113,8 @@ export const ipam_Prefix: ModelDescriptor = {
         required: false,
         nullable: false,
         readOnly: false,
-        kind: "scalar",
         default: false,
+        kind: "scalar",
         type: "boolean",
         column: "is_pool",
       },
@@ -146,8 +138,9 @@ export const ipam_Prefix: ModelDescriptor = {
         readOnly: true,
         kind: "scalar",
         type: "date",
-        default: "now",
         column: "created",
+        default: "now",
+        autoNow: "create",
       },
       {
         name: "last_updated",
@@ -157,8 +150,9 @@ export const ipam_Prefix: ModelDescriptor = {
         readOnly: true,
         kind: "scalar",
         type: "datetime",
-        default: "now",
         column: "last_updated",
+        default: "now",
+        autoNow: "update",
       },
       {
         name: "tags",
@@ -168,7 +162,7 @@ export const ipam_Prefix: ModelDescriptor = {
         readOnly: false,
         kind: "tags",
         target: "extras.tag",
-        through: { table: "extras_tag_assignment", source: "object_id", target: "tag_id" },
+        through: { table: "extras_tag_assignment", source: "object_id", type: "object_type", target: "tag_id" },
       },
       {
         name: "custom_fields",

@@ -17,15 +17,7 @@ export const store_Product: ModelDescriptor = {
     ],
     features: { tags: false, customFields: false, changeLogged: false, tree: false, ownedByRequester: false },
     fields: [
-      {
-        name: "id",
-        label: "ID",
-        required: false,
-        nullable: false,
-        readOnly: true,
-        kind: "id",
-        type: "uuid",
-      },
+      { name: "id", label: "ID", required: false, nullable: false, readOnly: true, kind: "id" },
       {
         name: "display",
         label: "Display",
@@ -41,8 +33,8 @@ export const store_Product: ModelDescriptor = {
         required: true,
         nullable: false,
         readOnly: false,
-        kind: "scalar",
         unique: true,
+        kind: "scalar",
         type: "string",
         column: "name",
         maxLength: 100,

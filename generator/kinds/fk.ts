@@ -1,0 +1,29 @@
+// A foreign key: a `<name>_id` column with its constraint and index; read as the target's
+// nested form, written as an id or attribute dictionary; filtered by id or natural key.
+import type { FkField, TreeParentField } from "../../runtime/descriptor.js";
+import { constraintName } from "../ir/names.js";
+import { nullable, RELATED_WRITE, withLookups, type AddFilter, type GeneratorFieldKind, type SchemaContext } from "./types.js";
+
+const ON_DELETE = { protect: "RESTRICT", cascade: "CASCADE", setNull: "SET NULL" } as const;
+
+/** The column, constraint and index of a link to another row; shared with tree parents. */
+export function linkColumn(f: FkField | TreeParentField, { model, table, tableOf, keyType }: SchemaContext, nullable: boolean, onDelete: FkField["onDelete"]): void {
+  table.columns[f.column] = { type: keyType, nullable, references: { table: tableOf(f.target), onDelete: ON_DELETE[onDelete] } };
+  table.indexes[constraintName(model.table, `${f.column}_idx`)] = { using: "btree", columns: [f.column] };
+}
+
+/** `name`, `name__n` (id or natural key) and `name_id`, `name_id__n` (id only). */
+export function linkFilters(name: string, add: AddFilter): void {
+  withLookups(add, name, "fk", ["n"]);
+  add(`${name}_id`, { kind: "fk", field: name, lookup: "exact", idOnly: true });
+  add(`${name}_id__n`, { kind: "fk", field: name, lookup: "n", idOnly: true });
+}
+
+export const fk: GeneratorFieldKind<FkField> = {
+  schema: (f, ctx) => linkColumn(f, ctx, f.nullable || !f.required, f.onDelete),
+  readSchema: (f, { nestedRef }) => nullable(nestedRef(f.target), f.nullable || !f.required),
+  // Only a field declared nullable takes null: an optional one may merely be left out
+  // (Tenant.group: "This field may not be null.", as DRF's allow_null=False).
+  writeSchema: (f) => nullable(RELATED_WRITE, f.nullable),
+  filters: (f, add) => linkFilters(f.name, add),
+};

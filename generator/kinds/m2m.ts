@@ -1,0 +1,22 @@
+// A many-to-many link: a join table of (source, target) pairs; read as a list of nested
+// objects, written as a list of references that replaces the set.
+import type { M2mField } from "../../runtime/descriptor.js";
+import { constraintName } from "../ir/names.js";
+import { RELATED_WRITE, type GeneratorFieldKind } from "./types.js";
+
+export const m2m: GeneratorFieldKind<M2mField> = {
+  schema(f, { model, extraTables, tableOf, keyType }) {
+    const t = f.through;
+    extraTables[t.table] = {
+      columns: {
+        [t.source]: { type: keyType, nullable: false, references: { table: model.table, onDelete: "CASCADE" } },
+        [t.target]: { type: keyType, nullable: false, references: { table: tableOf(f.target), onDelete: "CASCADE" } },
+      },
+      uniques: {},
+      indexes: { [constraintName(t.table, `${t.target}_idx`)]: { using: "btree", columns: [t.target] } },
+      primaryKey: [t.source, t.target],
+    };
+  },
+  readSchema: (f, { nestedRef }) => ({ type: "array", items: nestedRef(f.target) }),
+  writeSchema: () => ({ type: "array", items: RELATED_WRITE }),
+};

@@ -1,0 +1,96 @@
+// A scalar: one column of a SQL type, read and written as a JSON value. Each scalar type's
+// facts (column type, default, JSON schema, filters) are here, side by side.
+import type { ScalarField } from "../../runtime/descriptor.js";
+import { constraintName } from "../ir/names.js";
+import { sqlLiteral } from "./sql-literal.js";
+import { nullable, withLookups, type GeneratorFieldKind, type Schema } from "./types.js";
+
+const STRING_LOOKUPS = ["n", "ic", "nic", "isw", "nisw", "iew", "niew", "ie", "nie", "re", "nre", "ire", "nire"];
+const NUMBER_LOOKUPS = ["n", "lt", "lte", "gt", "gte"];
+const INT4_MAX = 2147483647;
+
+function columnType(f: ScalarField): string {
+  switch (f.type) {
+    case "uuid": return "uuid";
+    case "string": return f.maxLength ? `varchar(${f.maxLength})` : "text";
+    case "text": case "password": return "text";
+    case "integer": return (f.max ?? 0) > INT4_MAX || (f.min ?? 0) < -INT4_MAX - 1 ? "bigint" : "integer";
+    case "float": return "double precision";
+    case "boolean": return "boolean";
+    case "date": return "date";
+    case "datetime": return "timestamptz";
+    case "json": return "jsonb";
+    case "cidr": return "cidr";
+    case "ip": return "inet";
+  }
+}
+
+function columnDefault(f: ScalarField): string | undefined {
+  if (f.default === "now") return f.type === "date" ? "CURRENT_DATE" : "now()";
+  if (f.default !== undefined && typeof f.default !== "object") {
+    return f.type === "json" ? `${sqlLiteral(JSON.stringify(f.default))}::jsonb` : sqlLiteral(f.default);
+  }
+  if (f.default && typeof f.default === "object" && !("randomHex" in f.default)) {
+    return `${sqlLiteral(JSON.stringify(f.default))}::jsonb`;
+  }
+  if (!f.nullable && (f.type === "string" || f.type === "text")) return "''";
+  return undefined;
+}
+
+/** The JSON schema of a scalar value, without nullability. */
+export function scalarSchema(f: ScalarField): Schema {
+  const s: Schema = {};
+  switch (f.type) {
+    case "uuid": Object.assign(s, { type: "string", format: "uuid" }); break;
+    case "string": case "text": case "password": case "cidr": case "ip":
+      s.type = "string";
+      if (f.maxLength) s.maxLength = f.maxLength;
+      if (f.minLength) s.minLength = f.minLength;
+      // A blank-allowed email field holds "" when unset, and "" is no email address.
+      if (f.format === "email") Object.assign(s, f.blank ? { anyOf: [{ format: "email" }, { const: "" }] } : { format: "email" });
+      if (f.format === "color") s.pattern = "^[0-9a-f]{6}$";
+      if (f.pattern) s.pattern = f.pattern.regex;
+      if ((f.type === "string" || f.type === "text") && f.blank === false) s.minLength = Math.max(1, f.minLength ?? 1);
+      break;
+    case "integer": s.type = "integer"; break;
+    case "float": s.type = "number"; break;
+    case "boolean": s.type = "boolean"; break;
+    case "date": Object.assign(s, { type: "string", format: "date" }); break;
+    case "datetime": Object.assign(s, { type: "string", format: "date-time" }); break;
+    case "json": break;
+  }
+  if (f.min !== undefined) s.minimum = f.min;
+  if (f.max !== undefined) s.maximum = f.max;
+  return s;
+}
+
+export const scalar: GeneratorFieldKind<ScalarField> = {
+  schema(f, { model, table }) {
+    table.columns[f.column] = { type: columnType(f), nullable: f.nullable };
+    const def = columnDefault(f);
+    if (def) table.columns[f.column].default = def;
+    if (f.unique) table.uniques[constraintName(model.table, `${f.column}_key`)] = [f.column];
+    if (f.type === "cidr" || f.type === "ip") {
+      table.indexes[constraintName(model.table, `${f.column}_gist`)] = { using: "gist", columns: [`${f.column} inet_ops`] };
+    }
+  },
+  readSchema: (f) => nullable(scalarSchema(f), f.nullable),
+  writeSchema: (f) => nullable(f.type === "json" ? {} : scalarSchema(f), f.nullable),
+  filters(f, add) {
+    if (f.autoNow) {
+      // Nautobot declares exact/gte/lte only, typed by the field (a token's `created` is a date-time).
+      withLookups(add, f.name, f.type === "date" ? "date" : "datetime", ["gte", "lte"]);
+      return;
+    }
+    switch (f.type) {
+      case "string": case "text": return withLookups(add, f.name, "string", STRING_LOOKUPS);
+      case "uuid": return withLookups(add, f.name, "uuid", ["n"]);
+      case "integer": case "float": return withLookups(add, f.name, "number", NUMBER_LOOKUPS);
+      case "date": return withLookups(add, f.name, "date", NUMBER_LOOKUPS);
+      case "datetime": return withLookups(add, f.name, "datetime", NUMBER_LOOKUPS);
+      case "boolean": return add(f.name, { kind: "boolean", field: f.name, lookup: "exact" });
+      case "cidr": return add(f.name, { kind: "network", field: f.name, lookup: "exact", network: "net_equals" });
+      case "ip": return add(f.name, { kind: "network", field: f.name, lookup: "exact", network: "address" });
+    }
+  },
+};

@@ -1,0 +1,65 @@
+// What a field kind contributes to the generator: its column facts, its OpenAPI fragments
+// and its filters. One module per kind implements this (registered in index.ts); the
+// emitters loop over fields and ask the field's kind, so no emitter switches on kinds.
+import type { FieldDescriptor, FieldKind, FieldOf, FilterDescriptor } from "../../runtime/descriptor.js";
+import type { IrApi, IrModel } from "../ir/index.js";
+import type { Table } from "../emit/schema.js";
+
+export type Schema = Record<string, unknown>;
+
+export interface SchemaContext {
+  model: IrModel;
+  /** The model's own table, being built. */
+  table: Table;
+  /** Tables a field adds beside its model's (join tables), by name. */
+  extraTables: Record<string, Table>;
+  /** Table of a model key. */
+  tableOf(key: string): string;
+  /** Primary and foreign key column type. */
+  keyType: string;
+}
+
+export interface OpenApiContext {
+  api: IrApi;
+  model: IrModel;
+  version: string;
+  /** Inside another object (nested or brief form) rather than the object's own full form. */
+  nested: boolean;
+  /** `$ref` to the nested form of a model key. */
+  nestedRef(key: string): Schema;
+}
+
+export type AddFilter = (param: string, filter: Omit<FilterDescriptor, "param">) => void;
+
+export interface GeneratorFieldKind<F extends FieldDescriptor> {
+  /** Adds the field's columns, constraints and indexes (and any table of its own). */
+  schema?(f: F, ctx: SchemaContext): void;
+  /** The value as the engine reads it. */
+  readSchema(f: F, ctx: OpenApiContext): Schema;
+  /** The value as a write accepts it; absent when the kind is never written. */
+  writeSchema?(f: F): Schema;
+  /** The list filters the field offers. */
+  filters?(f: F, add: AddFilter): void;
+}
+
+export type GeneratorKindTable = { [K in FieldKind]: GeneratorFieldKind<FieldOf<K>> };
+
+/** `name` plus `name__<lookup>` for each lookup. */
+export function withLookups(add: AddFilter, name: string, kind: FilterDescriptor["kind"], lookups: string[], field = name): void {
+  add(name, { kind, field, lookup: "exact" });
+  for (const l of lookups) add(`${name}__${l}`, { kind, field, lookup: l });
+}
+
+export function nullable(schema: Schema, isNullable: boolean): Schema {
+  if (!isNullable) return schema;
+  if (typeof schema.type === "string") return { ...schema, type: [schema.type, "null"] };
+  return { anyOf: [schema, { type: "null" }] };
+}
+
+/** How a related object is written: its id, or attributes that identify exactly one. */
+export const RELATED_WRITE: Schema = {
+  anyOf: [
+    { type: "string", format: "uuid" },
+    { type: "object", description: "Attributes that identify exactly one object.", additionalProperties: {} },
+  ],
+};

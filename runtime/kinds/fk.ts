@@ -1,0 +1,38 @@
+// A foreign key: read as the target's nested form (a bare id beyond the nesting limit),
+// written as an id or an attribute dictionary.
+import type { FkField, TreeParentField } from "../descriptor.js";
+import { col } from "../query/sql.js";
+import type { ReadContext, Render, RuntimeFieldKind } from "./types.js";
+
+/** Reading and OPTIONS of a link to one row, shared with tree parents. */
+export const link = {
+  read(f: FkField | TreeParentField, ctx: ReadContext): string {
+    if (!ctx.canNest) return col(ctx.alias, f.column);
+    return ctx.nestedObject(ctx.index.model(f.target), (a) => `${a}.id = ${col(ctx.alias, f.column)}`);
+  },
+  render(f: FkField | TreeParentField, ctx: ReadContext): Render {
+    if (!ctx.canNest) return (v) => v;
+    const nested = ctx.nestedRenderer(ctx.index.model(f.target));
+    return (v, rctx) => (v == null ? null : nested(v as Record<string, unknown>, rctx));
+  },
+  options: {
+    type: () => "nested object",
+    describe(f: FkField | TreeParentField, info: Record<string, unknown>, ctx: { children(target: string): Record<string, unknown> | null }) {
+      const children = ctx.children(f.target);
+      if (children) info.children = children;
+    },
+  },
+};
+
+export const fk: RuntimeFieldKind<FkField> = {
+  read: link.read,
+  render: link.render,
+  async write(f, value, ctx) {
+    ctx.row[f.column] = await ctx.resolve(f.target, value, f.nullable);
+  },
+  checksOwnValue: true,
+  onCreate(f, { row, userId }) {
+    if (f.fromRequestUser) row[f.column] = userId ?? null;
+  },
+  options: link.options,
+};

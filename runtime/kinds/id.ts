@@ -1,0 +1,9 @@
+// The primary key.
+import type { IdField } from "../descriptor.js";
+import { col } from "../query/sql.js";
+import type { RuntimeFieldKind } from "./types.js";
+
+export const id: RuntimeFieldKind<IdField> = {
+  read: (_f, { alias }) => col(alias, "id"),
+  options: { type: () => "string" },
+};

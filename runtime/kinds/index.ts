@@ -1,0 +1,27 @@
+// The runtime's field kinds, by kind: adding a kind means adding its module here (the
+// table's type makes a missing entry a compile error).
+import type { FieldDescriptor } from "../descriptor.js";
+import { choice } from "./choice.js";
+import { count } from "./count.js";
+import { customFields } from "./custom-fields.js";
+import { depth } from "./depth.js";
+import { display } from "./display.js";
+import { fk } from "./fk.js";
+import { id } from "./id.js";
+import { ipFamily } from "./ip-family.js";
+import { m2m } from "./m2m.js";
+import { reverse } from "./reverse.js";
+import { scalar } from "./scalar.js";
+import { tags } from "./tags.js";
+import { treeParent } from "./tree-parent.js";
+import type { RuntimeFieldKind, RuntimeKindTable } from "./types.js";
+import { url } from "./url.js";
+
+const KINDS: RuntimeKindTable = {
+  id, url, display, scalar, choice, fk, treeParent, m2m, tags, ipFamily, count, reverse, depth, customFields,
+};
+
+/** The runtime module of a field's kind. */
+export function kindOf<F extends FieldDescriptor>(f: F): RuntimeFieldKind<F> {
+  return KINDS[f.kind] as unknown as RuntimeFieldKind<F>;
+}

@@ -1,0 +1,10 @@
+// The address family of a cidr/ip field: `{value, label}` in the full form, the number nested.
+import { storedColumn, type IpFamilyField } from "../descriptor.js";
+import { col } from "../query/sql.js";
+import type { RuntimeFieldKind } from "./types.js";
+
+export const ipFamily: RuntimeFieldKind<IpFamilyField> = {
+  read: (f, { index, model, alias }) => `family(${col(alias, storedColumn(index.field(model, f.from)!)!)})`,
+  render: (_f, { shape }) => (shape === "full" ? (v) => (v == null ? null : { value: v, label: `IPv${v}` }) : (v) => v),
+  options: { type: () => "field" },
+};

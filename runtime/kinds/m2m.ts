@@ -1,0 +1,25 @@
+// A many-to-many link through a join table: read as a list, written as a list of
+// references that replaces the set once the row exists.
+import type { M2mField } from "../descriptor.js";
+import { col, ident } from "../query/sql.js";
+import { listOptions, listRender, resolveList } from "./related.js";
+import type { RuntimeFieldKind } from "./types.js";
+
+export const m2m: RuntimeFieldKind<M2mField> = {
+  read(f, ctx) {
+    const t = f.through;
+    return ctx.nestedList(ctx.index.model(f.target), (a) =>
+      `JOIN ${ident(t.table)} j ON ${col("j", t.target)} = ${a}.id WHERE ${col("j", t.source)} = ${col(ctx.alias, "id")}`);
+  },
+  render: (f, ctx) => listRender(ctx.index.model(f.target), ctx),
+  async write(f, value, ctx) {
+    const ids = await resolveList(f.target, value, ctx);
+    const t = f.through;
+    ctx.afterSave.push(async (id) => {
+      await ctx.db(t.table).where(t.source, id).del();
+      if (ids.length) await ctx.db(t.table).insert(ids.map((target) => ({ [t.source]: id, [t.target]: target })));
+    });
+  },
+  checksOwnValue: true,
+  options: { type: () => "field", describe: (f, info, ctx) => listOptions(f.target, info, ctx) },
+};

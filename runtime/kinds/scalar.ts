@@ -1,0 +1,69 @@
+// A scalar column: how each scalar type is selected (dates as ISO text, integers as
+// numbers, addresses as text), coerced on write, filled on create, and described.
+import type { ScalarField, ScalarType } from "../descriptor.js";
+import { hashPassword, randomHex } from "../auth/passwords.js";
+import { col } from "../query/sql.js";
+import { parseInterface, parseNetwork } from "../query/network.js";
+import { slugify } from "../text/slugs.js";
+import { FieldProblem, isPlainObject, type RuntimeFieldKind } from "./types.js";
+
+const OPTIONS_TYPE: Record<ScalarType, string> = {
+  string: "string", text: "string", uuid: "string", cidr: "string", ip: "string", password: "string",
+  integer: "integer", float: "float", boolean: "boolean", date: "date", datetime: "datetime", json: "field",
+};
+
+async function coerce(f: ScalarField, value: unknown): Promise<unknown> {
+  if (value === null) return null;
+  switch (f.type) {
+    case "cidr": {
+      const net = typeof value === "string" ? parseNetwork(value) : null;
+      if (!net) throw new FieldProblem(`Enter a valid IPv4 or IPv6 network in CIDR notation: ${String(value)}`);
+      if (/\/0$/.test(net)) throw new FieldProblem("Cannot create prefix with /0 mask.");
+      return net;
+    }
+    case "ip": {
+      const ip = typeof value === "string" ? parseInterface(value) : null;
+      if (!ip) throw new FieldProblem(`Invalid IP address format: ${String(value)}`);
+      if (/\/0$/.test(ip)) throw new FieldProblem("Cannot create IP address with /0 mask.");
+      return ip;
+    }
+    case "password": return hashPassword(String(value));
+    case "json": return JSON.stringify(value);
+    default: return value;
+  }
+}
+
+export const scalar: RuntimeFieldKind<ScalarField> = {
+  read(f, { alias }) {
+    const c = col(alias, f.column);
+    switch (f.type) {
+      case "date": return `to_char(${c}, 'YYYY-MM-DD')`;
+      case "datetime": return `to_char(${c} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+      case "cidr": case "ip": return `${c}::text`;
+      case "integer": return `${c}::float8`;
+      default: return c;
+    }
+  },
+  async write(f, value, { row }) {
+    row[f.column] = await coerce(f, value);
+  },
+  onCreate(f, { index, model, row }) {
+    if (row[f.column] !== undefined) return;
+    const source = f.slugFrom ? index.field(model, f.slugFrom) : undefined;
+    const from = source && "column" in source ? row[source.column] : undefined;
+    if (typeof from === "string") row[f.column] = slugify(from).slice(0, f.maxLength ?? 100);
+    else if (isPlainObject(f.default) && "randomHex" in f.default) row[f.column] = randomHex(Number(f.default.randomHex));
+  },
+  onUpdate(f, { db, row }) {
+    if (f.autoNow === "update") row[f.column] = db.fn.now();
+  },
+  options: {
+    type: (f) => (f.format === "email" ? "email" : OPTIONS_TYPE[f.type]),
+    describe(f, info) {
+      if (f.maxLength) info.max_length = f.maxLength;
+      if (f.minLength) info.min_length = f.minLength;
+      if (f.min !== undefined) info.min_value = f.min;
+      if (f.max !== undefined) info.max_value = f.max;
+    },
+  },
+};

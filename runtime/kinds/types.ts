@@ -1,0 +1,87 @@
+// What a field kind does at run time: the SQL expression of its value in the one-statement
+// read, turning that value into the response, taking a written value apart into columns
+// (or work after the row is saved), and its OPTIONS metadata. One module per kind
+// implements this (registered in index.ts); the engine asks the field's kind and never
+// switches on kinds itself.
+import type { Knex } from "knex";
+import type { FieldDescriptor, FieldKind, FieldOf, ModelDescriptor } from "../descriptor.js";
+import type { ModelIndex } from "../models.js";
+
+export type Db = Knex | Knex.Transaction;
+export type Shape = "full" | "nested" | "brief";
+
+export interface RenderContext {
+  /** `http://host` plus the API base path, for building `url`s. */
+  apiUrl: string;
+}
+
+export type Render = (value: unknown, ctx: RenderContext, row: Record<string, unknown>) => unknown;
+
+/** Where a field is being read: the model, the row's SQL alias, the nesting depth and the form. */
+export interface ReadContext {
+  index: ModelIndex;
+  model: ModelDescriptor;
+  alias: string;
+  version: string;
+  shape: Shape;
+  /** Whether related objects may still be nested here; beyond the limit they are bare ids. */
+  canNest: boolean;
+  /** JSON of one `target` row in nested form, where `where(alias)` picks it. */
+  nestedObject(target: ModelDescriptor, where: (alias: string) => string): string;
+  /** JSON array of `target` rows in nested form and the target's ordering; `rest(alias)` joins and filters them. */
+  nestedList(target: ModelDescriptor, rest: (alias: string) => string): string;
+  /** Turns one nested JSON object of `target` into its response form. */
+  nestedRenderer(target: ModelDescriptor): (obj: Record<string, unknown>, ctx: RenderContext) => Record<string, unknown>;
+  /** The display string of the row aliased `alias`. */
+  displayExpr(m: ModelDescriptor, alias: string): string;
+}
+
+/** A write in progress: what a kind may add to the row, and the help it may ask for. */
+export interface WriteContext {
+  db: Db;
+  index: ModelIndex;
+  model: ModelDescriptor;
+  version: string;
+  /** The row being updated; null on create. */
+  id: string | null;
+  userId?: string;
+  /** Column values to write. */
+  row: Record<string, unknown>;
+  /** Work that needs the saved row's id (join tables), run after the row is written. */
+  afterSave: Array<(id: string) => Promise<void>>;
+  /** A reference to one `target` row (an id or an attribute dictionary), as its id. */
+  resolve(target: string, value: unknown, nullable: boolean): Promise<string | null>;
+}
+
+/** A value a client wrote that this field refuses: becomes the field's error message. */
+export class FieldProblem extends Error {}
+
+export interface OptionsContext {
+  index: ModelIndex;
+  version: string;
+  /** The OPTIONS description of a related model's nested form, or null beyond the first level. */
+  children(target: string): Record<string, unknown> | null;
+}
+
+export interface RuntimeFieldKind<F extends FieldDescriptor> {
+  /** The SQL expression of the value in the read's select list; absent when nothing is selected. */
+  read?(f: F, ctx: ReadContext): string;
+  /** Turns the selected value into the response value; the value as selected when absent. */
+  render?(f: F, ctx: ReadContext): Render;
+  /** Takes a written value apart into `ctx.row` columns or after-save work; absent: never written. */
+  write?(f: F, value: unknown, ctx: WriteContext): Promise<void>;
+  /** Whether `write` checks the value itself, so schema errors other than `required` are left to it. */
+  checksOwnValue?: boolean;
+  /** Fills the column on create when the body left it out. */
+  onCreate?(f: F, ctx: WriteContext): void;
+  /** Sets the column on every update. */
+  onUpdate?(f: F, ctx: WriteContext): void;
+  /** Removes what the field keeps outside its row, before rows are deleted. */
+  onDelete?(f: F, db: Db, model: ModelDescriptor, ids: string[]): Promise<void>;
+  /** OPTIONS (DRF SimpleMetadata) `type`, and anything else the kind adds to the field's entry. */
+  options: { type: (f: F) => string; describe?(f: F, info: Record<string, unknown>, ctx: OptionsContext): void };
+}
+
+export type RuntimeKindTable = { [K in FieldKind]: RuntimeFieldKind<FieldOf<K>> };
+
+export const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
