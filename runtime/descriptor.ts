@@ -1,6 +1,7 @@
 // The shapes generated code hands to the runtime: an API descriptor holding model descriptors.
 // Pure types and a few total functions over them; the generator fills them from the spec,
 // the runtime interprets them. Nothing here names a model or does I/O.
+import type { Knex } from "knex";
 
 export type ScalarType =
   | "uuid" | "string" | "text" | "integer" | "float" | "boolean" | "date" | "datetime" | "json"
@@ -200,6 +201,9 @@ export interface ModelDescriptor {
   components: { full: string; nested: string; brief: string; write: string; patch: string; list: string };
   /** WordPress-style presentation, written in the spec as is; absent for other profiles. */
   wordpress?: WpModelDescriptor;
+  /** The model's hook module, as the spec names it (`ipam/prefix`), and what it exports once loaded. */
+  hookModule?: string;
+  hooks?: ModelHooks;
 }
 
 /**
@@ -244,6 +248,46 @@ export interface WpModelDescriptor {
   /** Post types: archive default ordering by a field (`start_date`), else newest `date` first. */
   archiveOrder?: string;
 }
+
+/** The database handle a hook is given: the write's own transaction. */
+export type HookDb = Knex | Knex.Transaction;
+
+export interface SaveEvent {
+  db: HookDb;
+  model: ModelDescriptor;
+  /** The row being updated, or null on create. */
+  id: string | number | null;
+  /** The column values this write will store: a hook may change them. */
+  values: Record<string, unknown>;
+}
+
+export interface DeleteEvent {
+  db: HookDb;
+  model: ModelDescriptor;
+  ids: Array<string | number>;
+}
+
+/** The SQL expression of a computed field for the row aliased `alias` (same statement as the read). */
+export type ReadValue = (row: { alias: string; model: ModelDescriptor }) => string;
+
+/**
+ * What a model's hook module (`hooks/<api>/<name>.ts`, named by the spec's `hooks`) may export.
+ * The engine calls the write hooks inside the write's transaction, on every profile.
+ */
+export interface ModelHooks {
+  /** After every field is valid and before the row is written: check across fields, or fill values. */
+  beforeSave?(event: SaveEvent): void | Promise<void>;
+  /** After the row (and its links) are written; `id` is the saved row's. */
+  afterSave?(event: SaveEvent & { id: string | number }): void | Promise<void>;
+  /** Before rows are deleted (after the protection check). */
+  beforeDelete?(event: DeleteEvent): void | Promise<void>;
+  /** After rows are deleted. */
+  afterDelete?(event: DeleteEvent): void | Promise<void>;
+  /** The values of the model's `computed` fields, by field name. */
+  readValues?: Record<string, ReadValue>;
+}
+
+export const HOOK_NAMES: ReadonlyArray<keyof ModelHooks> = ["beforeSave", "afterSave", "beforeDelete", "afterDelete", "readValues"];
 
 export interface ApiDescriptor {
   name: string;

@@ -11,6 +11,7 @@ import { col } from "./query/sql.js";
 import { HttpError, ValidationError, notFound, type FieldErrors } from "./errors.js";
 import { WriteValidators } from "./write/validate.js";
 import { kindOf } from "./kinds/index.js";
+import { Refusal } from "./hooks.js";
 import { FieldProblem, isPlainObject, type WriteContext } from "./kinds/types.js";
 
 export type Db = Knex | Knex.Transaction;
@@ -143,6 +144,7 @@ export class Store {
     const [inserted] = await this.persist(m, () => db(m.table).insert(ctx.row).returning("id"));
     const id = (inserted as { id: string }).id;
     for (const after of ctx.afterSave) await after(id);
+    await m.hooks?.afterSave?.({ db, model: m, id, values: ctx.row });
     return id;
   }
 
@@ -151,6 +153,7 @@ export class Store {
     for (const f of m.fields) kindOf(f).onUpdate?.(f, ctx);
     if (Object.keys(ctx.row).length) await this.persist(m, () => db(m.table).where("id", id).update(ctx.row));
     for (const after of ctx.afterSave) await after(id);
+    await m.hooks?.afterSave?.({ db, model: m, id, values: ctx.row });
   }
 
   /** Deletes all of `ids` or, when anything protects one of them, nothing (409). */
@@ -168,10 +171,12 @@ export class Store {
     if (blockers.length) {
       throw new HttpError(409, `Unable to delete object. ${blockers.length} dependent objects were found: ${blockers.join(", ")}`, "protected");
     }
+    await m.hooks?.beforeDelete?.({ db, model: m, ids });
     for (const f of m.fields) await kindOf(f).onDelete?.(f, db, m, ids);
     const deleted = await this.persist(m, () => db(m.table).whereIn("id", ids).del());
     // Another request deleted some of them first: this one found nothing to delete (404).
     if (deleted < ids.length) throw notFound();
+    await m.hooks?.afterDelete?.({ db, model: m, ids });
   }
 
   private async persist<T>(m: ModelDescriptor, run: () => Promise<T>): Promise<T> {
@@ -233,6 +238,12 @@ export class Store {
       }
     }
     if (Object.keys(errors).length) throw new ValidationError(errors);
+    try {
+      await m.hooks?.beforeSave?.({ db, model: m, id, values: ctx.row });
+    } catch (err) {
+      if (err instanceof Refusal) throw new ValidationError(Object.fromEntries(Object.entries(err.errors).map(([k, v]) => [k, [v]])));
+      throw err;
+    }
     return ctx;
   }
 

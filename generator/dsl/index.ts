@@ -210,6 +210,11 @@ export interface ModelSpec {
   operations?: Array<"list" | "retrieve" | "create" | "update" | "delete">;
   /** How a WordPress-style profile presents the model (post type or taxonomy). */
   wordpress?: WpModelOptions;
+  /**
+   * The model's hook module, for rules no field or option can say: `"ipam/prefix"` is
+   * `hooks/<api>/ipam/prefix.ts`, exporting any of the names of ModelHooks (runtime/hooks.ts).
+   */
+  hooks?: string;
 }
 
 /**

@@ -3,7 +3,10 @@
 // the one place generated code meets the runtime. Pure: gives {path, contents}[].
 import { Project, VariableDeclarationKind, IndentationText, QuoteKind, type SourceFile } from "ts-morph";
 import type { IrApi, IrModel } from "../ir/index.js";
-import { writeLiteral } from "./literal.js";
+import { Code, writeLiteral } from "./literal.js";
+import { hookModulePath } from "../ir/names.js";
+
+const HOOKS_IMPORT = "hooks";
 import type { EmittedFile } from "./index.js";
 
 const project = new Project({
@@ -32,9 +35,11 @@ function exportName(m: IrModel): string {
 }
 
 function emitModel(api: IrApi, m: IrModel): EmittedFile {
-  const { file: _file, ...descriptor } = m;
+  const { file: _file, ...data } = m;
+  const descriptor = { ...data, ...(m.hookModule ? { hooks: new Code(HOOKS_IMPORT) } : {}) };
   return render(modelModulePath(api, m), m.file, (f) => {
     f.addImportDeclaration({ isTypeOnly: true, namedImports: ["ModelDescriptor"], moduleSpecifier: "../../../../runtime/descriptor.js" });
+    if (m.hookModule) f.addImportDeclaration({ namespaceImport: HOOKS_IMPORT, moduleSpecifier: `../../../../${hookModulePath(api.name, m.hookModule)}.js` });
     f.addVariableStatement({
       isExported: true,
       declarationKind: VariableDeclarationKind.Const,

@@ -4,7 +4,16 @@ import type { CodeBlockWriter } from "ts-morph";
 
 const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
+/** An expression printed as is (an imported name), where the rest of the value is data. */
+export class Code {
+  constructor(readonly text: string) {}
+}
+
 export function writeLiteral(writer: CodeBlockWriter, value: unknown): void {
+  if (value instanceof Code) {
+    writer.write(value.text);
+    return;
+  }
   if (value === null || typeof value !== "object") {
     writer.write(value === undefined ? "undefined" : JSON.stringify(value));
     return;
@@ -32,7 +41,8 @@ export function writeLiteral(writer: CodeBlockWriter, value: unknown): void {
   // Spacing is added between printed values, never inside them: a string may hold commas.
   const flat = (v: unknown) => (Array.isArray(v) ? `[${v.map((x) => JSON.stringify(x)).join(", ")}]` : JSON.stringify(v));
   const inline = `{ ${entries.map(([k, v]) => `${key(k)}: ${flat(v)}`).join(", ")} }`;
-  if (inline.length <= 100 && entries.every(([, v]) => v === null || typeof v !== "object" || (Array.isArray(v) && v.every((x) => x === null || typeof x !== "object")))) {
+  const plain = (v: unknown) => v === null || typeof v !== "object";
+  if (inline.length <= 100 && entries.every(([, v]) => plain(v) || (Array.isArray(v) && v.every(plain)))) {
     writer.write(inline);
     return;
   }

@@ -123,6 +123,7 @@ function buildModel(api: ApiSpec, m: ModelSpec, file: string, byRef: Map<string,
       list: componentName.paginated(m.name),
     },
     ...(m.wordpress ? { wordpress: structuredClone(m.wordpress) } : {}),
+    ...(m.hooks ? { hookModule: m.hooks } : {}),
   };
 }
 

@@ -72,6 +72,11 @@ export const componentName = {
   choice: (set: string) => `${set}Choice`,
 };
 
+/** Where a model's hook module lives, from the project root, without extension: `hooks/<api>/<name>`. */
+export function hookModulePath(api: string, name: string): string {
+  return `hooks/${api}/${name}`;
+}
+
 /** Migration file names: zero-padded sequence and a summary of what changed. */
 export function migrationName(seq: number, summary: string): string {
   return `${String(seq).padStart(4, "0")}_${summary}.sql`;

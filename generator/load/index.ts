@@ -5,7 +5,7 @@ import { readdirSync, statSync, existsSync } from "node:fs";
 import { join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { ApiSpec, ModelSpec } from "../dsl/index.js";
-import { byCodePoint } from "../ir/names.js";
+import { byCodePoint, hookModulePath } from "../ir/names.js";
 
 export interface Loaded<T> {
   /** Path relative to the project root, `/`-separated, for messages and file headers. */
@@ -16,6 +16,8 @@ export interface Loaded<T> {
 export interface LoadedApi {
   api: Loaded<ApiSpec>;
   models: Array<Loaded<ModelSpec>>;
+  /** Hook modules the models name, by name: the file and its export names, or null when there is none. */
+  hooks: Map<string, { file: string; exports: string[] | null }>;
 }
 
 function listTs(dir: string): string[] {
@@ -45,9 +47,30 @@ export async function loadSpecs(root: string, specDir = "spec"): Promise<LoadedA
       if (file === apiFile) continue;
       models.push((await importDefault(root, file)) as Loaded<ModelSpec>);
     }
-    apis.push({ api: loadedApi as Loaded<ApiSpec>, models });
+    apis.push({ api: loadedApi as Loaded<ApiSpec>, models, hooks: await loadHooks(root, name, models) });
   }
   return apis;
+}
+
+/** The export names of every hook module a model names (`hooks: "ipam/prefix"`). */
+async function loadHooks(root: string, api: string, models: Array<Loaded<ModelSpec>>): Promise<LoadedApi["hooks"]> {
+  const out: LoadedApi["hooks"] = new Map();
+  for (const { value } of models) {
+    const name = value?.hooks;
+    if (typeof name !== "string" || out.has(name)) continue;
+    const path = join(root, `${hookModulePath(api, name)}.ts`);
+    const file = rel(root, path);
+    if (!/^[a-z0-9][a-z0-9-]*(\/[a-z0-9][a-z0-9-]*)*$/.test(name) || !existsSync(path)) {
+      out.set(name, { file, exports: null });
+      continue;
+    }
+    try {
+      out.set(name, { file, exports: Object.keys(await import(pathToFileURL(path).href)).sort(byCodePoint) });
+    } catch (err) {
+      throw new LoadError(`${file}: cannot be loaded: ${(err as Error).message}`);
+    }
+  }
+  return out;
 }
 
 function rel(root: string, path: string): string {

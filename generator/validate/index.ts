@@ -3,6 +3,7 @@
 // it builds nothing, so the IR pass may assume a valid spec.
 import type { ApiSpec, FieldSpec, ModelSpec } from "../dsl/index.js";
 import type { LoadedApi } from "../load/index.js";
+import { checkHooks } from "./hooks.js";
 import { checkWordpressOptions } from "./wordpress.js";
 
 export interface Diagnostic {
@@ -117,6 +118,7 @@ export function validate(loaded: LoadedApi): Diagnostic[] {
       if (features.includes("tree") && name === "parent") err(file, `"parent" is added by the "tree" feature`, m.name, name);
       checkField(file, m, name, f, { err, checkRef, resolve, versions, fields, users: api.auth?.users });
     }
+    checkHooks(m, loaded.hooks, (message) => err(file, message, m.name));
     checkWordpressOptions(m, api.profile, has, (n) => (n in fields ? fields[n].kind : undefined), (message) => err(file, message, m.name));
     if (features.includes("ownedByRequester") && !Object.values(fields).some((f) => f.kind === "fk" && f.fromRequestUser)) {
       err(file, `feature "ownedByRequester" needs a foreign key with fromRequestUser`, m.name);

@@ -18,13 +18,11 @@ async function coerce(f: ScalarField, value: unknown): Promise<unknown> {
     case "cidr": {
       const net = typeof value === "string" ? parseNetwork(value) : null;
       if (!net) throw new FieldProblem(`Enter a valid IPv4 or IPv6 network in CIDR notation: ${String(value)}`);
-      if (/\/0$/.test(net)) throw new FieldProblem("Cannot create prefix with /0 mask.");
       return net;
     }
     case "ip": {
       const ip = typeof value === "string" ? parseInterface(value) : null;
       if (!ip) throw new FieldProblem(`Invalid IP address format: ${String(value)}`);
-      if (/\/0$/.test(ip)) throw new FieldProblem("Cannot create IP address with /0 mask.");
       return ip;
     }
     case "password": return hashPassword(String(value));

@@ -16,9 +16,9 @@ function sources(dir: string): string[] {
 const runtime = sources("runtime").map((path) => ({ path, text: readFileSync(path, "utf8") }));
 
 describe("layering", () => {
-  it("runtime/ imports nothing from generated/, generator/, spec/ or demo/", () => {
-    const offending = runtime.filter(({ text }) => /from\s+["'](\.\.\/)+(generated|generator|spec|demo)\//.test(text) ||
-      /import\(\s*["'](\.\.\/)+(generated|generator|spec|demo)\//.test(text));
+  it("runtime/ imports nothing from generated/, generator/, spec/, hooks/ or demo/", () => {
+    const offending = runtime.filter(({ text }) => /from\s+["'](\.\.\/)+(generated|generator|spec|hooks|demo)\//.test(text) ||
+      /import\(\s*["'](\.\.\/)+(generated|generator|spec|hooks|demo)\//.test(text));
     expect(offending.map((f) => f.path)).to.deep.equal([]);
   });
 
@@ -28,10 +28,17 @@ describe("layering", () => {
     expect(hits).to.deep.equal([]);
   });
 
-  it("generated code imports only the runtime (and its own modules)", () => {
+  it("generated code imports only the runtime, hook modules and its own modules", () => {
     const generated = sources("generated").map((path) => readFileSync(path, "utf8"));
     const imports = generated.flatMap((text) => [...text.matchAll(/from\s+["']([^"']+)["']/g)].map((m) => m[1]));
     expect(imports).to.not.be.empty;
-    expect(imports.filter((i) => !/^(\.\/|(\.\.\/)+runtime\/)/.test(i))).to.deep.equal([]);
+    expect(imports.filter((i) => !/^(\.\/|(\.\.\/)+(runtime|hooks)\/)/.test(i))).to.deep.equal([]);
+  });
+
+  it("hook modules import only the runtime", () => {
+    const hooks = sources("hooks").map((path) => ({ path, text: readFileSync(path, "utf8") }));
+    const imports = hooks.flatMap(({ path, text }) => [...text.matchAll(/from\s+["']([^"']+)["']/g)].map((m) => `${path}: ${m[1]}`));
+    expect(imports).to.not.be.empty;
+    expect(imports.filter((i) => !/: (\.\.\/)+runtime\//.test(i))).to.deep.equal([]);
   });
 });

@@ -234,7 +234,9 @@ export function wordpressProfile({ api, db, config, identities }: WpDeps): Route
         if (!allowed(current)) throw forbidden(true);
         if (force) {
           const [before] = await new Renderer(trx, cat, ctx.site).any(m, [current]);
+          await m.hooks?.beforeDelete?.({ db: trx, model: m, ids: [row.id] });
           await trx(m.table).where("id", row.id).delete();
+          await m.hooks?.afterDelete?.({ db: trx, model: m, ids: [row.id] });
           return before;
         }
         if (current.status === "trash") throw new WpError(410, `${wp.noun}-is-in-trash`, `The ${wp.noun} is already trashed`);

@@ -14,6 +14,7 @@ import { invalidParam, invalidParams, missingParams, notOfType, WpError } from "
 import { listValue, MAX_ID, positiveInt, toBool, type Params } from "./params.js";
 import { argType } from "./routes.js";
 import { advisoryLock } from "../../db/locks.js";
+import { Refusal } from "../../hooks.js";
 
 type Values = Record<string, unknown>;
 type Links = Map<M2mField, number[]>;
@@ -77,6 +78,7 @@ export class Writer {
     if (existing !== undefined) return existing;
     const [row] = await db(m.table).insert(values).returning("id");
     await this.link(db, row.id, links);
+    await m.hooks?.afterSave?.({ db, model: m, id: row.id, values });
     return row.id;
   }
 
@@ -85,6 +87,7 @@ export class Writer {
     const { values, links } = await this.prepare(db, m, params, who, current);
     if (Object.keys(values).length) await db(m.table).where("id", current.id).update(values);
     await this.link(db, current.id, links);
+    await m.hooks?.afterSave?.({ db, model: m, id: current.id, values });
   }
 
   private async link(db: Knex, id: number, links: Links): Promise<void> {
@@ -211,9 +214,11 @@ export class Writer {
       }
       values.modified = db.fn.now();
     }
-    if (this.cat.field(m, "stateprovince") && values.stateprovince === undefined && !current) {
-      const country = String(values.country ?? "");
-      values.stateprovince = values.state && (!country || ["US", "United States"].includes(country)) ? values.state : values.province ?? "";
+    try {
+      await m.hooks?.beforeSave?.({ db, model: m, id: current?.id ?? null, values });
+    } catch (err) {
+      if (err instanceof Refusal) throw invalidParams(err.errors);
+      throw err;
     }
     return { values, links };
   }

@@ -7,6 +7,7 @@ export default model("Venue", {
   description: "Where events happen; may carry coordinates for geolocation filters.",
   display: "{venue}",
   ordering: ["-date"],
+  hooks: "venues/venue",
   fields: {
     author: field.uuid({ nullable: true }),
     status: field.choice(PostStatus, { default: "publish" }),

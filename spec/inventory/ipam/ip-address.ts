@@ -18,6 +18,7 @@ export default model("IPAddress", {
   display: "{address}",
   ordering: ["address"],
   features: ["tags", "customFields", "changeLogged"],
+  hooks: "ipam/ip-address",
   fields: {
     family: field.ipFamily({ from: "address" }),
     address: field.ip({ required: true }),

@@ -12,6 +12,7 @@ export default model("Prefix", {
   display: "{prefix}",
   ordering: ["vrf", "prefix"],
   features: ["tags", "customFields", "changeLogged"],
+  hooks: "ipam/prefix",
   fields: {
     family: field.ipFamily({ from: "prefix" }),
     prefix: field.cidr({ required: true }),

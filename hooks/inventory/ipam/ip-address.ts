@@ -1,0 +1,6 @@
+// Nautobot's IPAddress.clean(): an address with a /0 mask names no network.
+import { Refusal, type SaveEvent } from "../../../runtime/hooks.js";
+
+export function beforeSave({ values }: SaveEvent): void {
+  if (typeof values.address === "string" && values.address.endsWith("/0")) throw new Refusal({ address: "Cannot create IP address with /0 mask." });
+}

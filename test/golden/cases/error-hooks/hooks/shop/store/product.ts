@@ -1,0 +1,5 @@
+import type { SaveEvent } from "../../../../../../../runtime/hooks.js";
+
+export function beforeSave(_event: SaveEvent): void {}
+
+export function beforSave(_event: SaveEvent): void {}
