@@ -112,6 +112,12 @@ export interface ReverseField extends FieldCommon {
 /** A tree node's depth (`_depth`): how many ancestors it has. */
 export interface DepthField extends FieldCommon { kind: "depth" }
 
+/** A read-only value computed in SQL by the model's hook module (`readValues`), of a declared JSON schema. */
+export interface ComputedField extends FieldCommon {
+  kind: "computed";
+  schema: Record<string, unknown>;
+}
+
 /** The custom-fields feature: a JSON object column. */
 export interface CustomFieldsField extends FieldCommon {
   kind: "customFields";
@@ -121,7 +127,7 @@ export interface CustomFieldsField extends FieldCommon {
 /** A field of a model: one member per kind, each with exactly the facts its kind needs. */
 export type FieldDescriptor =
   | IdField | UrlField | DisplayField | ScalarField | ChoiceField | FkField | TreeParentField
-  | M2mField | TagsField | IpFamilyField | CountField | ReverseField | DepthField | CustomFieldsField;
+  | M2mField | TagsField | IpFamilyField | CountField | ReverseField | DepthField | CustomFieldsField | ComputedField;
 
 export type FieldKind = FieldDescriptor["kind"];
 

@@ -116,7 +116,13 @@ export interface M2mField extends CommonFieldOptions {
   target: string;
 }
 
-export type FieldSpec = ScalarField | ChoiceField | IpFamilyField | CountField | ReverseField | FkField | M2mField;
+export interface ComputedField extends CommonFieldOptions {
+  kind: "computed";
+  /** The JSON schema of the value (OpenAPI documents it; the hook must produce it). */
+  schema: Record<string, unknown>;
+}
+
+export type FieldSpec = ScalarField | ChoiceField | IpFamilyField | CountField | ReverseField | FkField | M2mField | ComputedField;
 
 function scalar(type: ScalarType) {
   return (options: StringOptions & NumberOptions = {}): ScalarField => ({ kind: "scalar", type, ...options });
@@ -142,6 +148,8 @@ export const field = {
   count: (options: CommonFieldOptions & { of: string; descendants?: boolean }): CountField => ({
     kind: "count", ...options,
   }),
+  /** Read only, computed in SQL by the model's hook module: `readValues: { <field>: ({ alias }) => sql }`. */
+  computed: (options: CommonFieldOptions & { schema: Record<string, unknown> }): ComputedField => ({ kind: "computed", ...options }),
 };
 
 export const ref = {

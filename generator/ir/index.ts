@@ -199,6 +199,8 @@ function buildField(name: string, f: FieldSpec, table: string, byRef: Map<string
         onDelete: f.onDelete ?? "protect",
         ...(f.fromRequestUser ? { fromRequestUser: true, readOnly: true } : {}),
       };
+    case "computed":
+      return { ...common, kind: "computed", readOnly: true, schema: structuredClone(f.schema) };
     case "m2m": {
       const target = byRef.get(f.target)!;
       return {

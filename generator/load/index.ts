@@ -16,8 +16,8 @@ export interface Loaded<T> {
 export interface LoadedApi {
   api: Loaded<ApiSpec>;
   models: Array<Loaded<ModelSpec>>;
-  /** Hook modules the models name, by name: the file and its export names, or null when there is none. */
-  hooks: Map<string, { file: string; exports: string[] | null }>;
+  /** Hook modules the models name, by name: the file, its export names (null when there is no module) and the fields its `readValues` computes. */
+  hooks: Map<string, { file: string; exports: string[] | null; readValues: string[] }>;
 }
 
 function listTs(dir: string): string[] {
@@ -61,11 +61,13 @@ async function loadHooks(root: string, api: string, models: Array<Loaded<ModelSp
     const path = join(root, `${hookModulePath(api, name)}.ts`);
     const file = rel(root, path);
     if (!/^[a-z0-9][a-z0-9-]*(\/[a-z0-9][a-z0-9-]*)*$/.test(name) || !existsSync(path)) {
-      out.set(name, { file, exports: null });
+      out.set(name, { file, exports: null, readValues: [] });
       continue;
     }
     try {
-      out.set(name, { file, exports: Object.keys(await import(pathToFileURL(path).href)).sort(byCodePoint) });
+      const mod = await import(pathToFileURL(path).href);
+      const readValues = typeof mod.readValues === "object" && mod.readValues ? Object.keys(mod.readValues) : [];
+      out.set(name, { file, exports: Object.keys(mod).sort(byCodePoint), readValues });
     } catch (err) {
       throw new LoadError(`${file}: cannot be loaded: ${(err as Error).message}`);
     }

@@ -4,8 +4,12 @@ import { HOOK_NAMES } from "../../runtime/descriptor.js";
 import type { ModelSpec } from "../dsl/index.js";
 import type { LoadedApi } from "../load/index.js";
 
-export function checkHooks(m: ModelSpec, hooks: LoadedApi["hooks"], err: (message: string) => void): void {
-  if (m.hooks === undefined) return;
+export function checkHooks(m: ModelSpec, hooks: LoadedApi["hooks"], err: (message: string, field?: string) => void): void {
+  const computed = Object.entries(m.fields ?? {}).filter(([, f]) => f.kind === "computed").map(([name]) => name);
+  if (m.hooks === undefined) {
+    for (const name of computed) err(`a computed field needs the model's hook module to give readValues.${name}`, name);
+    return;
+  }
   const found = typeof m.hooks === "string" ? hooks.get(m.hooks) : undefined;
   if (!found) {
     err(`hooks must name a module, like "ipam/prefix"`);
@@ -18,5 +22,11 @@ export function checkHooks(m: ModelSpec, hooks: LoadedApi["hooks"], err: (messag
   const known = new Set<string>(HOOK_NAMES);
   for (const name of found.exports) {
     if (!known.has(name)) err(`hooks "${m.hooks}": ${found.file} exports "${name}", which is no hook (known: ${HOOK_NAMES.join(", ")})`);
+  }
+  for (const name of computed) {
+    if (!found.readValues.includes(name)) err(`computed field: ${found.file} gives no readValues.${name}`, name);
+  }
+  for (const name of found.readValues) {
+    if (!computed.includes(name)) err(`hooks "${m.hooks}": readValues.${name} names no computed field of ${m.name}`);
   }
 }

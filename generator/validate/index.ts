@@ -118,7 +118,7 @@ export function validate(loaded: LoadedApi): Diagnostic[] {
       if (features.includes("tree") && name === "parent") err(file, `"parent" is added by the "tree" feature`, m.name, name);
       checkField(file, m, name, f, { err, checkRef, resolve, versions, fields, users: api.auth?.users });
     }
-    checkHooks(m, loaded.hooks, (message) => err(file, message, m.name));
+    checkHooks(m, loaded.hooks, (message, field) => err(file, message, m.name, field));
     checkWordpressOptions(m, api.profile, has, (n) => (n in fields ? fields[n].kind : undefined), (message) => err(file, message, m.name));
     if (features.includes("ownedByRequester") && !Object.values(fields).some((f) => f.kind === "fk" && f.fromRequestUser)) {
       err(file, `feature "ownedByRequester" needs a foreign key with fromRequestUser`, m.name);
@@ -224,6 +224,9 @@ function checkField(file: string, m: ModelSpec, name: string, f: FieldSpec, ctx:
       if (f.kind === "reverse" && f.singleUntil !== undefined && !ctx.versions.includes(f.singleUntil)) err(file, `version "${f.singleUntil}" is not a supported API version`, m.name, name);
       break;
     }
+    case "computed":
+      if (typeof f.schema !== "object" || f.schema === null || Array.isArray(f.schema)) err(file, "a computed field needs schema: the JSON schema of its value", m.name, name);
+      break;
     case "fk":
     case "m2m":
       ctx.checkRef(file, m.name, name, f.target);

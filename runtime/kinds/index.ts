@@ -2,6 +2,7 @@
 // table's type makes a missing entry a compile error).
 import type { FieldDescriptor } from "../descriptor.js";
 import { choice } from "./choice.js";
+import { computed } from "./computed.js";
 import { count } from "./count.js";
 import { customFields } from "./custom-fields.js";
 import { depth } from "./depth.js";
@@ -18,7 +19,7 @@ import type { RuntimeFieldKind, RuntimeKindTable } from "./types.js";
 import { url } from "./url.js";
 
 const KINDS: RuntimeKindTable = {
-  id, url, display, scalar, choice, fk, treeParent, m2m, tags, ipFamily, count, reverse, depth, customFields,
+  id, url, display, scalar, choice, fk, treeParent, m2m, tags, ipFamily, count, reverse, depth, customFields, computed,
 };
 
 /** The runtime module of a field's kind. */

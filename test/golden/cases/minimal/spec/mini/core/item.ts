@@ -10,6 +10,7 @@ export default model("Item", {
   display: "{group.name}: {serial|last:4}",
   ordering: ["group", "-serial"],
   features: ["tags", "customFields", "changeLogged"],
+  hooks: "core/item",
   fields: {
     external_id: field.uuid({ nullable: true }),
     serial: field.string({ required: true, unique: true, maxLength: 20, pattern: { regex: "^[A-Z0-9]+$", message: "Upper-case letters and digits only." } }),
@@ -28,6 +29,7 @@ export default model("Item", {
     kind: field.choice(ItemKind, { default: "small" }),
     group: ref.fk("core.Group", { required: true }),
     related: ref.m2m("core.Tag"),
+    serial_length: field.computed({ schema: { type: "integer" }, description: "Computed by the hook module." }),
   },
   nested: ["serial"],
   brief: ["serial", "kind"],
