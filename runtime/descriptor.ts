@@ -295,6 +295,37 @@ export interface ModelHooks {
 
 export const HOOK_NAMES: ReadonlyArray<keyof ModelHooks> = ["beforeSave", "afterSave", "beforeDelete", "afterDelete", "readValues"];
 
+/** Settings of the DRF-style profile (the names are Nautobot's). */
+export interface DrfSettings {
+  /** Page size when a list request gives no `limit` (default 50). */
+  PAGINATE_COUNT: number;
+  /** Largest `limit` honoured; `limit=0` gives this many (no cap when absent). */
+  MAX_PAGE_SIZE: number;
+  /** Unknown filter parameters are a 400 (default true); false ignores them. */
+  STRICT_FILTERING: boolean;
+  /** Model keys (`dcim.site`) or `"*"` that anonymous requests may read. */
+  EXEMPT_VIEW_PERMISSIONS: string[];
+}
+
+/** Settings of the WordPress-style profile. */
+export interface WordpressSettings {
+  /** The site's IANA timezone: wall times without a zone are read in it (default UTC). */
+  timezone: string;
+  /** Page size when a list request gives no `per_page` (default 10). */
+  PER_PAGE: number;
+  /** Largest `per_page` honoured (default 50). */
+  MAX_PER_PAGE: number;
+  /** Radius of the `geoloc_lat`/`geoloc_lng` fence, in GEOFENCE_UNIT (default 25). */
+  GEOFENCE_RADIUS: number;
+  GEOFENCE_UNIT: "miles" | "kms";
+}
+
+/** Each profile's settings, by profile name. */
+export interface ProfileSettings {
+  drf: DrfSettings;
+  wordpress: WordpressSettings;
+}
+
 export interface ApiDescriptor {
   name: string;
   title: string;

@@ -2,7 +2,7 @@
 // Takes plain object literals, gives them back tagged and typed; it computes nothing and
 // never runs at request time. Everything here is data the generator's passes read.
 
-import type { WpModelDescriptor } from "../../runtime/descriptor.js";
+import type { DrfSettings, WordpressSettings, WpModelDescriptor } from "../../runtime/descriptor.js";
 
 export type ChoiceValue = string | number;
 
@@ -252,8 +252,8 @@ export interface ApiSpec {
   /** Extra entries on the API root that are not apps (`status`). */
   rootLinks?: string[];
   versions?: { default: string; supported: string[] };
-  /** Profile settings, e.g. PAGINATE_COUNT; the runtime profile documents what it reads. */
-  settings?: Record<string, unknown>;
+  /** The profile's settings (DrfSettings or WordpressSettings in runtime/descriptor.ts), checked at generate time. */
+  settings?: Partial<DrfSettings> | Partial<WordpressSettings>;
   /** Models that hold identities: users (`username`, `password`, `is_active`, …) and their tokens. */
   auth?: { users: string; tokens?: string };
   /** The model the `tags` feature links to (needs `name`, `slug`). */

@@ -4,6 +4,7 @@
 import type { ApiSpec, FieldSpec, ModelSpec } from "../dsl/index.js";
 import type { LoadedApi } from "../load/index.js";
 import { checkHooks } from "./hooks.js";
+import { checkSettings } from "./settings.js";
 import { checkWordpressOptions } from "./wordpress.js";
 
 export interface Diagnostic {
@@ -49,6 +50,7 @@ export function validate(loaded: LoadedApi): Diagnostic[] {
   if (!/^\/.*\/$/.test(api.basePath ?? "")) err(apiFile, `basePath "${api.basePath}" must start and end with "/"`);
   if (!Array.isArray(api.apps) || api.apps.length === 0) err(apiFile, "apps must list at least one application");
   else if (new Set(api.apps).size !== api.apps.length) err(apiFile, "apps lists an application twice");
+  checkSettings(api.profile, api.settings, (message) => err(apiFile, message));
   const versions = api.versions?.supported ?? [];
   if (api.versions && !versions.includes(api.versions.default)) {
     err(apiFile, `default version "${api.versions.default}" is not among supported versions ${versions.join(", ")}`);
