@@ -6,7 +6,7 @@ import type { Knex } from "knex";
 import { isLink, storedColumn, type FieldDescriptor, type FkField, type ModelDescriptor } from "./descriptor.js";
 import type { ModelIndex } from "./models.js";
 import { ReadPlans, type RenderContext, type Shape } from "./query/read-plan.js";
-import { isUuid } from "./query/filters.js";
+import { checkColumns, filterErrors, isUuid, type FilterErrors, type FilterPlan } from "./query/filters.js";
 import { col } from "./query/sql.js";
 import { HttpError, ValidationError, notFound, type FieldErrors } from "./errors.js";
 import { WriteValidators } from "./write/validate.js";
@@ -88,11 +88,11 @@ export class Store {
    * rows, which the ordering index serves) and only then projected, so related-object
    * sub-selects run for the rows returned, not for every row an offset skips.
    */
-  async list(db: Db, m: ModelDescriptor, where: (qb: Knex.QueryBuilder) => void, page: { limit: number | null; offset: number }, opts: ReadOptions):
+  async list(db: Db, m: ModelDescriptor, filter: FilterPlan, page: { limit: number | null; offset: number }, opts: ReadOptions):
     Promise<{ count: number; results: Array<Record<string, unknown>> }> {
     const base = () => {
       const qb = db(`${m.table} as t0`);
-      where(qb);
+      filter.apply(qb);
       this.scope(m, qb, opts.userId);
       return qb;
     };
@@ -104,22 +104,45 @@ export class Store {
     const result = await db.select(
       db.raw("(?) AS count", [base().count("*")]),
       db.raw("(SELECT coalesce(json_agg(r), '[]'::json) FROM (?) r) AS rows", [projected]),
+      ...checkColumns(filter.checks).map((c) => db.raw(c.sql, c.bindings as Knex.RawBinding[])),
     );
+    const errors = filterErrors(filter, {}, result[0]);
+    if (errors) throw new ValidationError(errors);
     const { count, rows } = result[0] as { count: string; rows: Array<Record<string, unknown>> };
     return { count: Number(count), results: rows.map((r) => plan.render(r, opts.ctx)) };
   }
 
-  /** The objects with these ids, in the order given; missing ids are left out. */
-  async fetch(db: Db, m: ModelDescriptor, ids: string[], opts: ReadOptions, where?: (qb: Knex.QueryBuilder) => void): Promise<Array<Record<string, unknown>>> {
+  /** The objects with these ids, in the order given; missing ids are left out. Filter checks run in the same statement. */
+  async fetch(db: Db, m: ModelDescriptor, ids: string[], opts: ReadOptions, filter?: FilterPlan): Promise<Array<Record<string, unknown>>> {
     const valid = ids.filter(isUuid);
     if (!valid.length) return [];
     const plan = this.plans.get(m, opts.shape, opts.version);
     const qb = db(`${m.table} as t0`).select(db.raw(plan.select)).whereRaw("t0.id = ANY(?::uuid[])", [valid]);
     this.scope(m, qb, opts.userId);
-    where?.(qb);
-    const rows: Array<Record<string, unknown>> = await qb;
+    filter?.apply(qb);
+    let rows: Array<Record<string, unknown>>;
+    if (filter?.checks.length) {
+      const [result] = await db.select(
+        db.raw("(SELECT coalesce(json_agg(r), '[]'::json) FROM (?) r) AS rows", [qb]),
+        ...checkColumns(filter.checks).map((c) => db.raw(c.sql, c.bindings as Knex.RawBinding[])),
+      );
+      const errors = filterErrors(filter, {}, result);
+      if (errors) throw new ValidationError(errors);
+      rows = result.rows;
+    } else rows = await qb;
     const byId = new Map(rows.map((r) => [String(r.id), plan.render(r, opts.ctx)]));
     return valid.map((id) => byId.get(id.toLowerCase()) ?? byId.get(id)).filter((x): x is Record<string, unknown> => !!x);
+  }
+
+  /**
+   * A filter plan's verdict on its own, for paths whose statement cannot carry the checks
+   * (locking reads, or planning already failed): the errors in request order, or null.
+   */
+  async filterErrors(db: Db, filter: FilterPlan, planning: FilterErrors): Promise<FilterErrors | null> {
+    const row = filter.checks.length
+      ? (await db.select(...checkColumns(filter.checks).map((c) => db.raw(c.sql, c.bindings as Knex.RawBinding[]))))[0]
+      : undefined;
+    return filterErrors(filter, planning, row);
   }
 
   /**

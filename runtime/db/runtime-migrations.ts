@@ -22,5 +22,21 @@ CREATE INDEX armature_auth_failures_address_idx ON armature_auth_failures (addre
 CREATE INDEX armature_auth_failures_at_idx ON armature_auth_failures (at);
 `,
     },
+    {
+      name: "0002_regex_is_valid",
+      // Whether PostgreSQL accepts a regular expression, without raising: filters guard their
+      // regex predicates with it and report an invalid one from the same statement.
+      sql: `
+CREATE FUNCTION armature_regex_is_valid(pattern text) RETURNS boolean
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $$
+BEGIN
+  PERFORM '' ~ pattern;
+  RETURN true;
+EXCEPTION WHEN invalid_regular_expression THEN
+  RETURN false;
+END
+$$;
+`,
+    },
   ],
 };

@@ -1,6 +1,8 @@
 // Filter sets: turns list query parameters into WHERE clauses for a model, following the
-// descriptor's filter table. Parsing and value checks come first and collect every error
-// keyed by parameter (→ 400); only a fully valid request yields an `apply` function.
+// descriptor's filter table. Planning is synchronous and asks no database: what only the
+// data can tell (does this slug or tag exist, is this regular expression valid) becomes
+// checks, SQL expressions the caller evaluates in the same statement as the read, so a
+// filtered list is one round trip. Errors are keyed by parameter (→ 400).
 // Repeated parameters OR their values; different parameters AND; repeated `tag` ANDs.
 import type { Knex } from "knex";
 import {
@@ -13,6 +15,28 @@ import { col, ident } from "./sql.js";
 
 export type FilterErrors = Record<string, string[]>;
 type Where = (qb: Knex.QueryBuilder) => void;
+
+/**
+ * What the data must confirm: `sql` gives the first value the database refutes (text), or
+ * NULL; `message` words the parameter's error for that value.
+ */
+export interface FilterCheck {
+  param: string;
+  sql: string;
+  bindings: unknown[];
+  message: (value: string) => string;
+}
+
+/** A compiled filter set: the WHERE clauses, and the checks to evaluate with them. */
+export interface FilterPlan {
+  apply: Where;
+  checks: FilterCheck[];
+  /** The parameters in request order, so errors keep the order the client sent them in. */
+  order: string[];
+}
+
+/** The result of planning: errors found without the database, and the plan (checks still to run). */
+export type Compiled = { errors: FilterErrors; plan: FilterPlan };
 
 const UUID = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -65,10 +89,50 @@ function anyOf(sql: string[], bindings: unknown[][], negate: boolean): Where {
     : (qb) => qb.whereRaw(`(${body})`, flat as Knex.RawBinding[]);
 }
 
+/** One parameter planned: its WHERE clause and the checks it needs (without `param`, added by compile). */
+interface Planned {
+  where: Where;
+  checks?: Array<Omit<FilterCheck, "param">>;
+}
+
+/** Runtime-owned SQL function (runtime/db/runtime-migrations.ts): whether PostgreSQL accepts a regular expression. */
+const REGEX_IS_VALID = "armature_regex_is_valid";
+
 export interface FilterOptions {
   strict: boolean;
   /** Parameters that are not filters (pagination, brief, version…). */
   reserved: Set<string>;
+}
+
+/** Select-list entries that evaluate the checks, named `check_<n>` (bind them with `db.raw`). */
+export function checkColumns(checks: FilterCheck[]): Array<{ sql: string; bindings: unknown[] }> {
+  return checks.map((c, i) => ({ sql: `(${c.sql}) AS ${ident(`check_${i}`)}`, bindings: c.bindings }));
+}
+
+/**
+ * Planning errors and the checks that failed in `row` (the statement's result), keyed in
+ * the order the parameters came; null when there are none.
+ */
+export function filterErrors(plan: FilterPlan, planning: FilterErrors, row: Record<string, unknown> | undefined): FilterErrors | null {
+  const found: FilterErrors = Object.create(null);
+  plan.checks.forEach((c, i) => {
+    const value = row?.[`check_${i}`];
+    if (typeof value === "string" && !planning[c.param] && !found[c.param]) found[c.param] = [c.message(value)];
+  });
+  const errors: FilterErrors = Object.create(null);
+  for (const param of plan.order) {
+    const list = planning[param] ?? found[param];
+    if (list) errors[param] = list;
+  }
+  return Object.keys(errors).length ? errors : null;
+}
+
+/** The first of `values` (in the order given) for which `missing` (SQL over the text `v`) holds. */
+function firstValue(values: string[], missing: string, bindings: unknown[] = []): { sql: string; bindings: unknown[] } {
+  return {
+    sql: `SELECT u.v FROM unnest(?::text[]) WITH ORDINALITY u(v, o) WHERE ${missing} ORDER BY u.o LIMIT 1`,
+    bindings: [values, ...bindings],
+  };
 }
 
 export class FilterCompiler {
@@ -78,14 +142,16 @@ export class FilterCompiler {
     for (const m of index.api.models) this.tables.set(m.key, new Map(m.filters.map((f) => [f.param, f])));
   }
 
-  async compile(db: Knex | Knex.Transaction, m: ModelDescriptor, params: Map<string, string[]>, opts: FilterOptions):
-    Promise<{ errors: FilterErrors } | { apply: Where }> {
+  compile(m: ModelDescriptor, params: Map<string, string[]>, opts: FilterOptions): Compiled {
     const table = this.tables.get(m.key)!;
     // Keyed by what the client sent: no prototype, so "__proto__" is a key like any other.
     const errors: FilterErrors = Object.create(null);
     const wheres: Where[] = [];
+    const checks: FilterCheck[] = [];
+    const order: string[] = [];
     for (const [param, values] of params) {
       if (opts.reserved.has(param)) continue;
+      order.push(param);
       const filter = table.get(param);
       if (!filter) {
         if (opts.strict) errors[param] = ["Unknown filter field"];
@@ -96,44 +162,49 @@ export class FilterCompiler {
         errors[param] = ["Null characters are not allowed."];
         continue;
       }
-      const result = await this.one(db, m, filter, values);
-      if (typeof result === "function") wheres.push(result);
-      else if (result.length) errors[param] = result;
+      const result = this.one(m, filter, values);
+      if (Array.isArray(result)) {
+        if (result.length) errors[param] = result;
+        continue;
+      }
+      wheres.push(result.where);
+      for (const c of result.checks ?? []) checks.push({ ...c, param });
     }
-    if (Object.keys(errors).length) return { errors };
-    return { apply: (qb) => { for (const w of wheres) w(qb); } };
+    return { errors, plan: { apply: (qb) => { for (const w of wheres) w(qb); }, checks, order } };
   }
 
-  private async one(db: Knex | Knex.Transaction, m: ModelDescriptor, f: FilterDescriptor, raw: string[]): Promise<Where | string[]> {
+  private one(m: ModelDescriptor, f: FilterDescriptor, raw: string[]): Planned | string[] {
     const values = raw.filter((v) => v !== "");
-    if (values.length === 0) return () => undefined;
+    if (values.length === 0) return { where: () => undefined };
     if (f.via) {
       // The related row's foreign key, read through this row's own: null when either is unset.
       const via = this.index.field(m, f.via) as FkField;
       const related = this.index.model(via.target);
       const field = this.index.field(related, f.field!) as FkField | TreeParentField;
       const column = `(SELECT ${col("v", field.column)} FROM ${ident(related.table)} v WHERE v.id = ${col("t0", via.column)})`;
-      return this.fk(db, f, field, column, values, f.lookup === "n");
+      return this.fk(f, field, column, values, f.lookup === "n");
     }
     const field = f.field ? this.index.field(m, f.field) : undefined;
     const stored = field && storedColumn(field);
     const column = stored && stored !== "id" ? col("t0", stored) : "t0.id";
     const negate = f.lookup === "n";
+    const plain = (where: Where): Planned => ({ where });
     switch (f.kind) {
       case "uuid": {
         const bad = values.find((v) => !isUuid(v));
         if (bad) return ["Enter a valid UUID."];
-        return anyOf([`${column} = ANY(?::uuid[])`], [[values]], negate);
+        return plain(anyOf([`${column} = ANY(?::uuid[])`], [[values]], negate));
       }
       case "string": {
         const look = STRING_LOOKUPS[f.lookup];
-        if (!look) return anyOf([`${column} = ANY(?::text[])`], [[values]], negate);
-        if (look.op !== "ILIKE") {
-          for (const v of values) {
-            try { await db.raw("SELECT '' ~ ?", [v]); } catch { return [`"${v}" is not a valid regular expression.`]; }
-          }
-        }
-        return anyOf(values.map(() => `${column}::text ${look.op} ?`), values.map((v) => [look.wrap(v)]), look.negate);
+        if (!look) return plain(anyOf([`${column} = ANY(?::text[])`], [[values]], negate));
+        if (look.op === "ILIKE") return plain(anyOf(values.map(() => `${column}::text ${look.op} ?`), values.map((v) => [look.wrap(v)]), look.negate));
+        // PostgreSQL judges the expression: an invalid one matches nothing and is reported by
+        // the check, in the same statement, instead of failing it.
+        return {
+          where: anyOf(values.map(() => `CASE WHEN ${REGEX_IS_VALID}(?) THEN ${column}::text ${look.op} ? ELSE false END`), values.map((v) => [v, v]), look.negate),
+          checks: [{ ...firstValue(values, `NOT ${REGEX_IS_VALID}(u.v)`), message: (v) => `"${v}" is not a valid regular expression.` }],
+        };
       }
       case "number": {
         // Values are checked against the column type here, so the database never sees one it refuses.
@@ -146,8 +217,8 @@ export class FilterCompiler {
         } else if (values.some((v) => v.trim() === "" || !Number.isFinite(Number(v)))) return ["Enter a number."];
         const cast = integer ? "bigint" : "float8";
         const nums = values.map((v) => (integer ? BigInt(v.trim()).toString() : String(Number(v))));
-        if (COMPARE[f.lookup]) return anyOf(nums.map(() => `${column} ${COMPARE[f.lookup]} ?::${cast}`), nums.map((n) => [n]), false);
-        return anyOf(nums.map(() => `${column} = ?::${cast}`), nums.map((n) => [n]), negate);
+        if (COMPARE[f.lookup]) return plain(anyOf(nums.map(() => `${column} ${COMPARE[f.lookup]} ?::${cast}`), nums.map((n) => [n]), false));
+        return plain(anyOf(nums.map(() => `${column} = ?::${cast}`), nums.map((n) => [n]), negate));
       }
       case "date": case "datetime": {
         const isDate = f.kind === "date";
@@ -155,25 +226,25 @@ export class FilterCompiler {
         if (bad) return [isDate ? "Enter a valid date." : "Enter a valid date/time."];
         const op = COMPARE[f.lookup] ?? "=";
         const cast = isDate ? "date" : "timestamptz";
-        return anyOf(values.map(() => `${column} ${op} ?::${cast}`), values.map((v) => [v]), negate);
+        return plain(anyOf(values.map(() => `${column} ${op} ?::${cast}`), values.map((v) => [v]), negate));
       }
       case "boolean": {
         const v = values[values.length - 1];
         if (!TRUE.has(v) && !FALSE.has(v)) return [invalidChoice(v)];
-        return (qb) => qb.whereRaw(`${column} = ?`, [TRUE.has(v)]);
+        return plain((qb) => qb.whereRaw(`${column} = ?`, [TRUE.has(v)]));
       }
       case "choice": {
         const allowed = new Set((field as ChoiceField).choices.map(([v]) => String(v)));
         const bad = values.find((v) => !allowed.has(v) && v !== "null");
         if (bad) return [invalidChoice(bad)];
         const sql = values.map((v) => (v === "null" ? `(${column} IS NULL OR ${column}::text = '')` : `${column}::text = ?`));
-        return anyOf(sql, values.map((v) => (v === "null" ? [] : [v])), negate);
+        return plain(anyOf(sql, values.map((v) => (v === "null" ? [] : [v])), negate));
       }
-      case "fk": return this.fk(db, f, field as FkField | TreeParentField, column, values, negate);
-      case "tag": return this.tags(db, m, values, negate);
+      case "fk": return this.fk(f, field as FkField | TreeParentField, column, values, negate);
+      case "tag": return this.tags(m, values, negate);
       case "q": {
         const v = raw.join(" ").trim();
-        if (!v) return () => undefined;
+        if (!v) return { where: () => undefined };
         const cols = f.fields!.map((n) => col("t0", storedColumn(this.index.field(m, n)!)!));
         const sql = cols.map((c) => `${c} ILIKE ?`);
         const binds = cols.map(() => [`%${likeEscape(v)}%`]);
@@ -184,56 +255,68 @@ export class FilterCompiler {
           const lhs = net.type === "ip" ? `host(${col("t0", net.column)})::inet` : col("t0", net.column);
           for (const n of partialNetworks(v)) { sql.push(`${lhs} <<= ?::inet`); binds.push([n]); }
         }
-        return anyOf(sql, binds, false);
+        return plain(anyOf(sql, binds, false));
       }
-      case "network": return this.network(f, column, values);
+      case "network": {
+        const out = this.network(f, column, values);
+        return Array.isArray(out) ? out : plain(out);
+      }
     }
   }
 
-  private async fk(db: Knex | Knex.Transaction, f: FilterDescriptor, field: FkField | TreeParentField, column: string, values: string[], negate: boolean): Promise<Where | string[]> {
+  /**
+   * A foreign key by id or natural key (`null` for no object). The target rows are a
+   * sub-select; on a tree model they include every descendant (except for the tree's own
+   * parent link); a check reports the first value that names no object.
+   */
+  private fk(f: FilterDescriptor, field: FkField | TreeParentField, column: string, values: string[], negate: boolean): Planned | string[] {
     const target = this.index.model(field.target);
-    const natural = f.idOnly ? undefined : target.naturalKey ? this.index.field(target, target.naturalKey) : undefined;
+    const naturalField = f.idOnly ? undefined : target.naturalKey ? this.index.field(target, target.naturalKey) : undefined;
+    const natural = naturalField && storedColumn(naturalField);
     const wantsNull = values.includes("null");
     const given = values.filter((v) => v !== "null");
     if (f.idOnly || !natural) {
       const bad = given.find((v) => !isUuid(v));
       if (bad) return [f.idOnly ? "Enter a valid UUID." : invalidChoice(bad)];
     }
-    const rows: Array<{ id: string; key: string | null }> = given.length
-      ? await db(target.table).select("id", natural ? db.raw(`${ident(storedColumn(natural)!)}::text AS key`) : db.raw("NULL AS key"))
-        .where((qb) => {
-          const ids = given.filter(isUuid);
-          if (ids.length) qb.orWhereIn("id", ids);
-          if (natural) qb.orWhereIn(storedColumn(natural)!, given);
-        })
-      : [];
-    const found = new Set(rows.flatMap((r) => [r.id, r.key ?? ""]));
-    const missing = given.find((v) => !found.has(v) && !found.has(v.toLowerCase()));
-    if (missing) return [invalidChoice(missing)];
-    let ids = rows.map((r) => r.id);
-    if (target.features.tree && field.kind !== "treeParent" && ids.length) {
-      const res = await db.raw(`WITH RECURSIVE sub AS (SELECT id FROM ${ident(target.table)} WHERE id = ANY(?::uuid[]) ` +
-        `UNION ALL SELECT c.id FROM ${ident(target.table)} c JOIN sub ON ${col("c", parentColumn(target))} = sub.id) SELECT id FROM sub`, [ids]);
-      ids = res.rows.map((r: { id: string }) => r.id);
-    }
+    const ids = given.filter(isUuid).map((v) => v.toLowerCase());
+    const matches = (alias: string, valueSql: string) => [
+      `${alias}.id::text = lower(${valueSql})`, ...(natural ? [`${col(alias, natural)}::text = ${valueSql}`] : []),
+    ].join(" OR ");
     const sql: string[] = [];
     const binds: unknown[][] = [];
-    if (ids.length) { sql.push(`${column} = ANY(?::uuid[])`); binds.push([ids]); }
+    if (given.length) {
+      const table = ident(target.table);
+      const roots = `SELECT x.id FROM ${table} x WHERE x.id::text = ANY(?::text[])${natural ? ` OR ${col("x", natural)}::text = ANY(?::text[])` : ""}`;
+      const rootBinds = natural ? [ids, given] : [ids];
+      const expand = target.features.tree && field.kind !== "treeParent";
+      sql.push(expand
+        ? `${column} IN (WITH RECURSIVE sub AS (${roots} UNION ALL SELECT c.id FROM ${table} c JOIN sub ON ${col("c", parentColumn(target))} = sub.id) SELECT id FROM sub)`
+        : `${column} IN (${roots})`);
+      binds.push(rootBinds);
+    }
     if (wantsNull) { sql.push(`${column} IS NULL`); binds.push([]); }
-    return anyOf(sql, binds, negate);
+    return {
+      where: anyOf(sql, binds, negate),
+      checks: given.length
+        ? [{ ...firstValue(given, `NOT EXISTS (SELECT 1 FROM ${ident(target.table)} x WHERE ${matches("x", "u.v")})`), message: invalidChoice }]
+        : [],
+    };
   }
 
-  private async tags(db: Knex | Knex.Transaction, m: ModelDescriptor, slugs: string[], negate: boolean): Promise<Where | string[]> {
+  /** Objects carrying every named tag (or, negated, none of them); a check reports an unknown slug. */
+  private tags(m: ModelDescriptor, slugs: string[], negate: boolean): Planned {
     const tagsField = m.fields.find((x): x is TagsField => x.kind === "tags")!;
     const tagModel = this.index.model(tagsField.target);
-    const known = new Set((await db(tagModel.table).select("slug").whereIn("slug", slugs)).map((r: { slug: string }) => r.slug));
-    const missing = slugs.find((s) => !known.has(s));
-    if (missing) return [invalidChoice(missing)];
     const through = tagsField.through;
     const exists = `EXISTS (SELECT 1 FROM ${ident(through.table)} j JOIN ${ident(tagModel.table)} g ON g.id = ${col("j", through.target)} ` +
       `WHERE ${col("j", through.type)} = ? AND ${col("j", through.source)} = t0.id AND g.slug = ?)`;
-    if (negate) return (qb) => { for (const s of slugs) qb.whereRaw(`NOT ${exists}`, [m.key, s]); };
-    return (qb) => { for (const s of slugs) qb.whereRaw(exists, [m.key, s]); };
+    return {
+      where: negate
+        ? (qb) => { for (const s of slugs) qb.whereRaw(`NOT ${exists}`, [m.key, s]); }
+        : (qb) => { for (const s of slugs) qb.whereRaw(exists, [m.key, s]); },
+      checks: [{ ...firstValue(slugs, `NOT EXISTS (SELECT 1 FROM ${ident(tagModel.table)} g WHERE g.slug = u.v)`), message: invalidChoice }],
+    };
   }
 
   private network(f: FilterDescriptor, column: string, values: string[]): Where | string[] {

@@ -10,7 +10,7 @@ import type { ApiDescriptor, ModelDescriptor } from "../../descriptor.js";
 import type { Config } from "../../config.js";
 import { ModelIndex } from "../../models.js";
 import { Store } from "../../store.js";
-import { FilterCompiler, isUuid } from "../../query/filters.js";
+import { FilterCompiler, isUuid, type FilterPlan } from "../../query/filters.js";
 import { HttpError, ValidationError, forbidden, notFound } from "../../errors.js";
 import type { Identities, Identity } from "../../auth/identities.js";
 import { contentType, origin, queryParams, slashed } from "../../http/request.js";
@@ -200,10 +200,18 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
     return ctx.req.method === "GET" && (ctx.params.get("brief") ?? []).some((v) => v !== "");
   }
 
-  async function whereFor(ctx: Ctx, m: ModelDescriptor) {
-    const compiled = await filters.compile(db, m, ctx.params, { strict, reserved: RESERVED });
-    if ("errors" in compiled) throw new ValidationError(compiled.errors);
-    return compiled.apply;
+  /** The request's filters, planned without the database; checks left to the read that uses them. */
+  async function filterFor(ctx: Ctx, m: ModelDescriptor): Promise<FilterPlan> {
+    const { errors, plan } = filters.compile(m, ctx.params, { strict, reserved: RESERVED });
+    // One answer names every bad parameter, so the data's verdicts join the planning errors.
+    if (Object.keys(errors).length) throw new ValidationError((await store.filterErrors(db, plan, errors))!);
+    return plan;
+  }
+
+  /** Runs the plan's checks now, for a path whose own statement cannot carry them. */
+  async function confirm(plan: FilterPlan): Promise<void> {
+    const errors = plan.checks.length ? await store.filterErrors(db, plan, {}) : null;
+    if (errors) throw new ValidationError(errors);
   }
 
   /**
@@ -232,7 +240,7 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
     const method = dispatch(ctx, m, methods, ["POST", "PUT"]);
     if (!method) return;
     if (method === "GET") {
-      const where = await whereFor(ctx, m);
+      const where = await filterFor(ctx, m);
       const { limit, offset } = pageParams(ctx.params.get("limit")?.at(-1), ctx.params.get("offset")?.at(-1), page);
       const { count, results } = await store.list(db, m, where, { limit, offset }, readOpts(ctx, isBrief(ctx)));
       const links = pageLinks(new URL(`${origin(ctx.req, config.publicUrl)}${ctx.req.originalUrl}`), limit, offset, count);
@@ -280,9 +288,12 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
     if (!method) return;
     // As DRF's get_object, the detail lookup goes through the filter set: a bad filter is a
     // 400, and an object the filters exclude is not found.
-    const where = await whereFor(ctx, m);
+    const where = await filterFor(ctx, m);
     const id = rawId.toLowerCase();
-    if (!isUuid(id)) throw notFound();
+    if (!isUuid(id)) {
+      await confirm(where);
+      throw notFound();
+    }
     if (method === "GET") {
       // One statement: the read itself tells whether the object exists.
       const [obj] = await store.fetch(db, m, [id], readOpts(ctx, isBrief(ctx)), where);
@@ -291,8 +302,9 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
     }
     // The object is locked for the write: of parallel deletes one finds it, the others a 404.
     const userId = ctx.identity?.userId;
+    await confirm(where);
     const lockOne = async (trx: Knex.Transaction) => {
-      if (!(await store.existing(trx, m, [id], userId, where, true)).length) throw notFound();
+      if (!(await store.existing(trx, m, [id], userId, where.apply, true)).length) throw notFound();
     };
     if (method === "DELETE") {
       await db.transaction(async (trx) => {
