@@ -164,7 +164,7 @@ export interface FilterDescriptor {
   /** The query parameter name, lookup suffix included (`name__ic`). */
   param: string;
   kind: FilterKind;
-  /** The field it filters on; for `q`, the fields searched. */
+  /** The field it filters on; for `q`, the address field also searched by partial address. */
   field?: string;
   fields?: string[];
   /** `exact` for the plain filter; the suffix otherwise (`ic`, `n`, `gte`, …). */

@@ -174,6 +174,8 @@ export type Feature =
 export interface FilterSpec {
   /** Fields searched (case-insensitive contains) by the free-text `q` filter. */
   q?: string[];
+  /** A cidr or ip field `q` also searches by partial address, as Nautobot's `string_search` (`10.1` → inside 10.1.0.0/16). */
+  qAddress?: string;
   /** Extra named filters built on a field: `{ within: { field: "prefix", lookup: "net_contained" } }`. */
   extra?: Record<string, { field: string; lookup: FilterLookup }>;
   /** Fields that get no filter at all. */

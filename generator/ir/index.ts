@@ -233,7 +233,7 @@ function buildFilters(m: ModelSpec, fields: FieldDescriptor[]): FilterDescriptor
     if (excluded.has(f.name) || f.writeOnly) continue;
     kindOf(f).filters?.(f, add);
   }
-  if (m.filters?.q?.length) add("q", { kind: "q", fields: [...m.filters.q], lookup: "exact" });
+  if (m.filters?.q?.length) add("q", { kind: "q", fields: [...m.filters.q], lookup: "exact", ...(m.filters.qAddress ? { field: m.filters.qAddress } : {}) });
   for (const [param, x] of Object.entries(m.filters?.extra ?? {})) {
     add(param, { kind: "network", field: x.field, lookup: "exact", network: x.lookup });
   }

@@ -151,6 +151,12 @@ export function validate(loaded: LoadedApi): Diagnostic[] {
       if (!f) err(file, `filters.q names unknown field "${q}"`, m.name);
       else if (!(f.kind === "scalar" && STRINGISH.has(f.type))) err(file, `filters.q field "${q}" is not a string field`, m.name);
     }
+    const qAddress = m.filters?.qAddress;
+    if (qAddress !== undefined) {
+      const f = fields[qAddress];
+      if (!(f?.kind === "scalar" && (f.type === "cidr" || f.type === "ip"))) err(file, `filters.qAddress "${qAddress}" must name a cidr or ip field`, m.name);
+      if (!m.filters?.q?.length) err(file, "filters.qAddress needs filters.q", m.name);
+    }
     for (const [param, x] of Object.entries(m.filters?.extra ?? {})) {
       const f = fields[x.field];
       if (!f) err(file, `filter "${param}" names unknown field "${x.field}"`, m.name);

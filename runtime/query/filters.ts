@@ -249,8 +249,8 @@ export class FilterCompiler {
         const sql = cols.map((c) => `${c} ILIKE ?`);
         const binds = cols.map(() => [`%${likeEscape(v)}%`]);
         if (isUuid(v)) { sql.push("t0.id = ?::uuid"); binds.push([v]); }
-        // A model with an address column is also searched by partial address (10.1 → inside 10.1.0.0/16).
-        const net = m.fields.find((x): x is ScalarField => x.kind === "scalar" && (x.type === "cidr" || x.type === "ip"));
+        // The spec's address field is also searched by partial address (10.1 → inside 10.1.0.0/16).
+        const net = f.field ? this.index.field(m, f.field) as ScalarField : undefined;
         if (net) {
           const lhs = net.type === "ip" ? `host(${col("t0", net.column)})::inet` : col("t0", net.column);
           for (const n of partialNetworks(v)) { sql.push(`${lhs} <<= ?::inet`); binds.push([n]); }

@@ -39,6 +39,7 @@ export default model("IPAddress", {
   filters: {
     via: { tenant_group: "tenant.group" },
     q: ["description", "dns_name"],
+    qAddress: "address",
     extra: {
       parent: { field: "address", lookup: "net_host_contained" },
       mask_length: { field: "address", lookup: "mask_length" },

@@ -28,6 +28,7 @@ export default model("Prefix", {
   filters: {
     via: { tenant_group: "tenant.group" },
     q: ["description"],
+    qAddress: "prefix",
     extra: {
       within: { field: "prefix", lookup: "net_contained" },
       within_include: { field: "prefix", lookup: "net_contained_or_equal" },

@@ -258,7 +258,7 @@ export const ipam_IPAddress: ModelDescriptor = {
       { param: "last_updated__lte", kind: "datetime", field: "last_updated", lookup: "lte" },
       { param: "tag", kind: "tag", field: "tags", lookup: "exact" },
       { param: "tag__n", kind: "tag", field: "tags", lookup: "n" },
-      { param: "q", kind: "q", fields: ["description", "dns_name"], lookup: "exact" },
+      { param: "q", kind: "q", fields: ["description", "dns_name"], lookup: "exact", field: "address" },
       {
         param: "parent",
         kind: "network",

@@ -223,7 +223,7 @@ export const ipam_Prefix: ModelDescriptor = {
       { param: "last_updated__lte", kind: "datetime", field: "last_updated", lookup: "lte" },
       { param: "tag", kind: "tag", field: "tags", lookup: "exact" },
       { param: "tag__n", kind: "tag", field: "tags", lookup: "n" },
-      { param: "q", kind: "q", fields: ["description"], lookup: "exact" },
+      { param: "q", kind: "q", fields: ["description"], lookup: "exact", field: "prefix" },
       { param: "within", kind: "network", field: "prefix", lookup: "exact", network: "net_contained" },
       {
         param: "within_include",

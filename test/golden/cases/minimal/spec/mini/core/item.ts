@@ -36,6 +36,7 @@ export default model("Item", {
   uniqueTogether: [["group", "notes"]],
   filters: {
     q: ["serial", "notes"],
+    qAddress: "network",
     extra: { within: { field: "network", lookup: "net_contained" } },
     exclude: ["extra"],
   },

@@ -367,7 +367,7 @@ export const core_Item: ModelDescriptor = {
       { param: "last_updated__lte", kind: "datetime", field: "last_updated", lookup: "lte" },
       { param: "tag", kind: "tag", field: "tags", lookup: "exact" },
       { param: "tag__n", kind: "tag", field: "tags", lookup: "n" },
-      { param: "q", kind: "q", fields: ["serial", "notes"], lookup: "exact" },
+      { param: "q", kind: "q", fields: ["serial", "notes"], lookup: "exact", field: "network" },
       { param: "within", kind: "network", field: "network", lookup: "exact", network: "net_contained" },
     ],
     uniqueTogether: [
