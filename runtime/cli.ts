@@ -16,7 +16,7 @@ import { Store } from "./store.js";
 import { Tokens } from "./auth/tokens.js";
 import { loadFixtures, type Fixture } from "./fixtures.js";
 import type { ApiDescriptor } from "./descriptor.js";
-import { WpAuth } from "./profiles/wordpress/auth.js";
+import { profiles } from "./profiles/index.js";
 
 export interface CliOptions {
   port?: string;
@@ -107,17 +107,6 @@ export async function runCommand(command: string, opts: CliOptions, apis: ApiDes
       console.log(`superuser ${opts.username}; API token: ${key}`);
       return db.close();
     }
-    case "create-app-password": {
-      if (!opts.username) throw new Error("create-app-password needs --username");
-      const owner = apis.find((a) => a.appPasswords);
-      if (!owner) throw new Error("no API declares appPasswords");
-      const auth = new WpAuth(db.knex, identitiesFor(apis), new ModelIndex(owner).model(owner.appPasswords!));
-      const userId = await auth.userId(opts.username);
-      if (!userId) throw new Error(`no user ${opts.username}`);
-      const created = await auth.create(userId, opts.name ?? "cli");
-      console.log(`application password for ${opts.username} (${created.name}): ${created.password}`);
-      return db.close();
-    }
     case "demo-data": {
       const loaded = await loadDemoOnce(db.knex, apis, demo);
       console.log(loaded.length ? `loaded demo data: ${loaded.join(", ")}` : "demo data already loaded");
@@ -139,18 +128,20 @@ export async function runCommand(command: string, opts: CliOptions, apis: ApiDes
       const { port } = server.address() as AddressInfo;
       const base = config.publicUrl ?? `http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${port}`;
       console.log(`Armature is serving (${where}):`);
-      for (const api of apis) {
-        const path = api.profile === "drf" ? api.basePath : `${config.wpApiRoot}${api.basePath}`;
-        console.log(`  ${api.title}: ${base}${path}`);
-        if (api.profile === "drf") console.log(`    docs: ${base}${api.basePath}docs/`);
-      }
+      for (const api of apis) for (const line of profiles[api.profile].announce(api, config, base)) console.log(line);
       if (token) {
         console.log(`  admin login: ${process.env.ADMIN_USERNAME ?? "admin"} / ${process.env.ADMIN_PASSWORD ?? "admin"}`);
         console.log(`  API token: ${token}   (Authorization: Token ${token})`);
       }
       return;
     }
-    default:
-      throw new Error(`unknown command ${command}`);
+    default: {
+      // A command a profile contributes runs over that profile's APIs.
+      const owner = Object.entries(profiles).find(([, p]) => p.commands?.[command]);
+      if (!owner) throw new Error(`unknown command ${command}`);
+      const [name, profile] = owner;
+      console.log(await profile.commands![command]({ db: db.knex, apis: apis.filter((a) => a.profile === name), identities: identitiesFor(apis), opts }));
+      return db.close();
+    }
   }
 }

@@ -295,6 +295,12 @@ export interface ModelHooks {
 
 export const HOOK_NAMES: ReadonlyArray<keyof ModelHooks> = ["beforeSave", "afterSave", "beforeDelete", "afterDelete", "readValues"];
 
+/** An argument of a WordPress route, as the REST index lists it. */
+export interface WpArg { type?: string; description?: string; default?: unknown; enum?: unknown[]; items?: Record<string, unknown>; required: boolean }
+export interface WpEndpoint { methods: string[]; args: Record<string, WpArg> }
+/** A WordPress route: its regex as WordPress shows it, and its endpoints in registration order. */
+export interface WpRoute { regex: string; endpoints: WpEndpoint[] }
+
 /** Settings of the DRF-style profile (the names are Nautobot's). */
 export interface DrfSettings {
   /** Page size when a list request gives no `limit` (default 50). */
@@ -342,6 +348,8 @@ export interface ApiDescriptor {
   idType?: "uuid" | "serial";
   /** Model key of per-user application passwords. */
   appPasswords?: string;
+  /** WordPress-style APIs: the route table, decided by the generator. */
+  routes?: WpRoute[];
   models: ModelDescriptor[];
   /** OpenAPI document per API version, as emitted. */
   openapi: Record<string, unknown>;

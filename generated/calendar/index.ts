@@ -20,6 +20,656 @@ export const calendar: ApiDescriptor = {
     settings: { timezone: "UTC", PER_PAGE: 10, MAX_PER_PAGE: 50, GEOFENCE_RADIUS: 25, GEOFENCE_UNIT: "miles" },
     idType: "serial",
     appPasswords: "auth.applicationpassword",
+    routes: [
+      {
+        regex: "/calendar/events/v1",
+        endpoints: [
+          {
+            methods: ["GET"],
+            args: {
+              namespace: { default: "calendar/events/v1", required: false },
+              context: { default: "view", required: false },
+            },
+          },
+        ],
+      },
+      {
+        regex: "/calendar/events/v1/doc",
+        endpoints: [
+          {
+            methods: ["GET"],
+            args: {},
+          },
+        ],
+      },
+      {
+        regex: "/calendar/events/v1/events",
+        endpoints: [
+          {
+            methods: ["GET"],
+            args: {
+              page: { type: "integer", description: "The archive page to return.", default: 1, required: false },
+              per_page: { type: "integer", description: "The number of results per page.", default: 10, required: false },
+              search: { type: "string", description: "Text searched in the record's fields.", required: false },
+              start_date: {
+                type: "string",
+                description: "Records that start on or after this date (day granularity).",
+                required: false,
+              },
+              end_date: {
+                type: "string",
+                description: "Records that end on or before this date (day granularity).",
+                required: false,
+              },
+              all_day: { type: "boolean", description: "Filter by all_day.", required: false },
+              show_map: { type: "boolean", description: "Filter by show_map.", required: false },
+              show_map_link: { type: "boolean", description: "Filter by show_map_link.", required: false },
+              sticky: { type: "boolean", description: "Filter by sticky.", required: false },
+              featured: { type: "boolean", description: "Filter by featured.", required: false },
+              categories: {
+                type: "array",
+                items: { type: "integer" },
+                description: "Records linked to any of these ids or slugs.",
+                required: false,
+              },
+              tags: {
+                type: "array",
+                items: { type: "integer" },
+                description: "Records linked to any of these ids or slugs.",
+                required: false,
+              },
+              venue: {
+                type: "array",
+                items: { type: "integer" },
+                description: "Records linked to any of these ids.",
+                required: false,
+              },
+              organizer: {
+                type: "array",
+                items: { type: "integer" },
+                description: "Records linked to any of these ids.",
+                required: false,
+              },
+              post_parent: {
+                type: "array",
+                items: { type: "integer" },
+                description: "Records linked to any of these ids.",
+                required: false,
+              },
+              status: { description: "Statuses to list (CSV or array).", required: false },
+              geoloc: { type: "boolean", description: "Only records at a place with coordinates.", required: false },
+              geoloc_lat: { description: "Latitude of the centre of the geofence; needs geoloc_lng.", required: false },
+              geoloc_lng: { description: "Longitude of the centre of the geofence; needs geoloc_lat.", required: false },
+              include: {
+                type: "array",
+                items: { type: "integer" },
+                description: "Only these ids (comma-separated); date filters are then ignored.",
+                required: false,
+              },
+            },
+          },
+          {
+            methods: ["POST"],
+            args: {
+              author: { type: "string", description: "The user who wrote the event.", required: false },
+              status: {
+                type: "string",
+                enum: ["publish", "future", "draft", "pending", "private", "trash"],
+                required: false,
+              },
+              date: { type: "string", description: "Publication date.", required: false },
+              title: { type: "string", required: true },
+              description: { type: "string", required: false },
+              excerpt: { type: "string", required: false },
+              slug: { type: "string", required: false },
+              image: { type: "string", description: "Featured image URL or attachment id.", required: false },
+              all_day: { type: "boolean", required: false },
+              start_date: { type: "string", description: "Start, wall time in the event's timezone.", required: true },
+              end_date: { type: "string", description: "End, wall time in the event's timezone.", required: true },
+              timezone: { type: "string", required: false },
+              cost: { type: "string", required: false },
+              website: { type: "string", required: false },
+              show_map: { type: "boolean", required: false },
+              show_map_link: { type: "boolean", required: false },
+              hide_from_listings: { type: "boolean", required: false },
+              sticky: { type: "boolean", required: false },
+              featured: { type: "boolean", required: false },
+              categories: { required: false },
+              tags: { required: false },
+              venue: { required: false },
+              organizer: { required: false },
+              post_parent: { required: false },
+            },
+          },
+        ],
+      },
+      {
+        regex: "/calendar/events/v1/events/(?P<id>\\d+)",
+        endpoints: [
+          {
+            methods: ["GET"],
+            args: {
+              id: { type: "integer", description: "Record id.", required: true },
+            },
+          },
+          {
+            methods: ["DELETE"],
+            args: {
+              id: { type: "integer", description: "Record id.", required: true },
+              force: {
+                type: "boolean",
+                description: "Delete permanently instead of moving to the trash.",
+                default: false,
+                required: false,
+              },
+            },
+          },
+          {
+            methods: ["POST", "PUT", "PATCH"],
+            args: {
+              id: { type: "integer", description: "Record id.", required: true },
+              author: { type: "string", description: "The user who wrote the event.", required: false },
+              status: {
+                type: "string",
+                enum: ["publish", "future", "draft", "pending", "private", "trash"],
+                required: false,
+              },
+              date: { type: "string", description: "Publication date.", required: false },
+              title: { type: "string", required: false },
+              description: { type: "string", required: false },
+              excerpt: { type: "string", required: false },
+              slug: { type: "string", required: false },
+              image: { type: "string", description: "Featured image URL or attachment id.", required: false },
+              all_day: { type: "boolean", required: false },
+              start_date: { type: "string", description: "Start, wall time in the event's timezone.", required: false },
+              end_date: { type: "string", description: "End, wall time in the event's timezone.", required: false },
+              timezone: { type: "string", required: false },
+              cost: { type: "string", required: false },
+              website: { type: "string", required: false },
+              show_map: { type: "boolean", required: false },
+              show_map_link: { type: "boolean", required: false },
+              hide_from_listings: { type: "boolean", required: false },
+              sticky: { type: "boolean", required: false },
+              featured: { type: "boolean", required: false },
+              categories: { required: false },
+              tags: { required: false },
+              venue: { required: false },
+              organizer: { required: false },
+              post_parent: { required: false },
+            },
+          },
+        ],
+      },
+      {
+        regex: "/calendar/events/v1/events/by-slug/(?P<slug>[^/]+)",
+        endpoints: [
+          {
+            methods: ["GET"],
+            args: {
+              slug: { type: "string", description: "Record slug.", required: true },
+            },
+          },
+          {
+            methods: ["DELETE"],
+            args: {
+              slug: { type: "string", description: "Record slug.", required: true },
+              force: {
+                type: "boolean",
+                description: "Delete permanently instead of moving to the trash.",
+                default: false,
+                required: false,
+              },
+            },
+          },
+          {
+            methods: ["POST", "PUT", "PATCH"],
+            args: {
+              slug: { type: "string", required: false },
+              author: { type: "string", description: "The user who wrote the event.", required: false },
+              status: {
+                type: "string",
+                enum: ["publish", "future", "draft", "pending", "private", "trash"],
+                required: false,
+              },
+              date: { type: "string", description: "Publication date.", required: false },
+              title: { type: "string", required: false },
+              description: { type: "string", required: false },
+              excerpt: { type: "string", required: false },
+              image: { type: "string", description: "Featured image URL or attachment id.", required: false },
+              all_day: { type: "boolean", required: false },
+              start_date: { type: "string", description: "Start, wall time in the event's timezone.", required: false },
+              end_date: { type: "string", description: "End, wall time in the event's timezone.", required: false },
+              timezone: { type: "string", required: false },
+              cost: { type: "string", required: false },
+              website: { type: "string", required: false },
+              show_map: { type: "boolean", required: false },
+              show_map_link: { type: "boolean", required: false },
+              hide_from_listings: { type: "boolean", required: false },
+              sticky: { type: "boolean", required: false },
+              featured: { type: "boolean", required: false },
+              categories: { required: false },
+              tags: { required: false },
+              venue: { required: false },
+              organizer: { required: false },
+              post_parent: { required: false },
+            },
+          },
+        ],
+      },
+      {
+        regex: "/calendar/events/v1/venues",
+        endpoints: [
+          {
+            methods: ["GET"],
+            args: {
+              page: { type: "integer", description: "The archive page to return.", default: 1, required: false },
+              per_page: { type: "integer", description: "The number of results per page.", default: 10, required: false },
+              search: { type: "string", description: "Text searched in the record's fields.", required: false },
+              show_map: { type: "boolean", description: "Filter by show_map.", required: false },
+              show_map_link: { type: "boolean", description: "Filter by show_map_link.", required: false },
+              status: { description: "Statuses to list (CSV or array).", required: false },
+              event: { type: "integer", description: "Only records linked to this event.", required: false },
+              has_events: { description: "Only records with (true) or without (false) events.", required: false },
+              only_with_upcoming: { description: "Only records with upcoming events.", default: false, required: false },
+            },
+          },
+          {
+            methods: ["POST"],
+            args: {
+              author: { type: "string", required: false },
+              status: {
+                type: "string",
+                enum: ["publish", "future", "draft", "pending", "private", "trash"],
+                required: false,
+              },
+              date: { type: "string", required: false },
+              venue: { type: "string", description: "The venue's name.", required: true },
+              description: { type: "string", required: false },
+              excerpt: { type: "string", required: false },
+              slug: { type: "string", required: false },
+              image: { type: "string", required: false },
+              address: { type: "string", required: false },
+              city: { type: "string", required: false },
+              country: { type: "string", required: false },
+              province: { type: "string", required: false },
+              state: { type: "string", required: false },
+              zip: { type: "string", required: false },
+              phone: { type: "string", required: false },
+              website: { type: "string", required: false },
+              stateprovince: { type: "string", required: false },
+              geo_lat: { type: "number", required: false },
+              geo_lng: { type: "number", required: false },
+              show_map: { type: "boolean", required: false },
+              show_map_link: { type: "boolean", required: false },
+            },
+          },
+        ],
+      },
+      {
+        regex: "/calendar/events/v1/venues/(?P<id>\\d+)",
+        endpoints: [
+          {
+            methods: ["GET"],
+            args: {
+              id: { type: "integer", description: "Record id.", required: true },
+            },
+          },
+          {
+            methods: ["DELETE"],
+            args: {
+              id: { type: "integer", description: "Record id.", required: true },
+              force: {
+                type: "boolean",
+                description: "Delete permanently instead of moving to the trash.",
+                default: false,
+                required: false,
+              },
+            },
+          },
+          {
+            methods: ["POST", "PUT", "PATCH"],
+            args: {
+              id: { type: "integer", description: "Record id.", required: true },
+              author: { type: "string", required: false },
+              status: {
+                type: "string",
+                enum: ["publish", "future", "draft", "pending", "private", "trash"],
+                required: false,
+              },
+              date: { type: "string", required: false },
+              venue: { type: "string", description: "The venue's name.", required: false },
+              description: { type: "string", required: false },
+              excerpt: { type: "string", required: false },
+              slug: { type: "string", required: false },
+              image: { type: "string", required: false },
+              address: { type: "string", required: false },
+              city: { type: "string", required: false },
+              country: { type: "string", required: false },
+              province: { type: "string", required: false },
+              state: { type: "string", required: false },
+              zip: { type: "string", required: false },
+              phone: { type: "string", required: false },
+              website: { type: "string", required: false },
+              stateprovince: { type: "string", required: false },
+              geo_lat: { type: "number", required: false },
+              geo_lng: { type: "number", required: false },
+              show_map: { type: "boolean", required: false },
+              show_map_link: { type: "boolean", required: false },
+            },
+          },
+        ],
+      },
+      {
+        regex: "/calendar/events/v1/venues/by-slug/(?P<slug>[^/]+)",
+        endpoints: [
+          {
+            methods: ["GET"],
+            args: {
+              slug: { type: "string", description: "Record slug.", required: true },
+            },
+          },
+          {
+            methods: ["DELETE"],
+            args: {
+              slug: { type: "string", description: "Record slug.", required: true },
+              force: {
+                type: "boolean",
+                description: "Delete permanently instead of moving to the trash.",
+                default: false,
+                required: false,
+              },
+            },
+          },
+          {
+            methods: ["POST", "PUT", "PATCH"],
+            args: {
+              slug: { type: "string", required: false },
+              author: { type: "string", required: false },
+              status: {
+                type: "string",
+                enum: ["publish", "future", "draft", "pending", "private", "trash"],
+                required: false,
+              },
+              date: { type: "string", required: false },
+              venue: { type: "string", description: "The venue's name.", required: false },
+              description: { type: "string", required: false },
+              excerpt: { type: "string", required: false },
+              image: { type: "string", required: false },
+              address: { type: "string", required: false },
+              city: { type: "string", required: false },
+              country: { type: "string", required: false },
+              province: { type: "string", required: false },
+              state: { type: "string", required: false },
+              zip: { type: "string", required: false },
+              phone: { type: "string", required: false },
+              website: { type: "string", required: false },
+              stateprovince: { type: "string", required: false },
+              geo_lat: { type: "number", required: false },
+              geo_lng: { type: "number", required: false },
+              show_map: { type: "boolean", required: false },
+              show_map_link: { type: "boolean", required: false },
+            },
+          },
+        ],
+      },
+      {
+        regex: "/calendar/events/v1/organizers",
+        endpoints: [
+          {
+            methods: ["GET"],
+            args: {
+              page: { type: "integer", description: "The archive page to return.", default: 1, required: false },
+              per_page: { type: "integer", description: "The number of results per page.", default: 10, required: false },
+              search: { type: "string", description: "Text searched in the record's fields.", required: false },
+              status: { description: "Statuses to list (CSV or array).", required: false },
+              event: { type: "integer", description: "Only records linked to this event.", required: false },
+              has_events: { description: "Only records with (true) or without (false) events.", required: false },
+              only_with_upcoming: { description: "Only records with upcoming events.", default: false, required: false },
+            },
+          },
+          {
+            methods: ["POST"],
+            args: {
+              author: { type: "string", required: false },
+              status: {
+                type: "string",
+                enum: ["publish", "future", "draft", "pending", "private", "trash"],
+                required: false,
+              },
+              date: { type: "string", required: false },
+              organizer: { type: "string", description: "The organizer's name.", required: true },
+              description: { type: "string", required: false },
+              excerpt: { type: "string", required: false },
+              slug: { type: "string", required: false },
+              image: { type: "string", required: false },
+              phone: { type: "string", required: false },
+              website: { type: "string", required: false },
+              email: { type: "string", required: false },
+            },
+          },
+        ],
+      },
+      {
+        regex: "/calendar/events/v1/organizers/(?P<id>\\d+)",
+        endpoints: [
+          {
+            methods: ["GET"],
+            args: {
+              id: { type: "integer", description: "Record id.", required: true },
+            },
+          },
+          {
+            methods: ["DELETE"],
+            args: {
+              id: { type: "integer", description: "Record id.", required: true },
+              force: {
+                type: "boolean",
+                description: "Delete permanently instead of moving to the trash.",
+                default: false,
+                required: false,
+              },
+            },
+          },
+          {
+            methods: ["POST", "PUT", "PATCH"],
+            args: {
+              id: { type: "integer", description: "Record id.", required: true },
+              author: { type: "string", required: false },
+              status: {
+                type: "string",
+                enum: ["publish", "future", "draft", "pending", "private", "trash"],
+                required: false,
+              },
+              date: { type: "string", required: false },
+              organizer: { type: "string", description: "The organizer's name.", required: false },
+              description: { type: "string", required: false },
+              excerpt: { type: "string", required: false },
+              slug: { type: "string", required: false },
+              image: { type: "string", required: false },
+              phone: { type: "string", required: false },
+              website: { type: "string", required: false },
+              email: { type: "string", required: false },
+            },
+          },
+        ],
+      },
+      {
+        regex: "/calendar/events/v1/organizers/by-slug/(?P<slug>[^/]+)",
+        endpoints: [
+          {
+            methods: ["GET"],
+            args: {
+              slug: { type: "string", description: "Record slug.", required: true },
+            },
+          },
+          {
+            methods: ["DELETE"],
+            args: {
+              slug: { type: "string", description: "Record slug.", required: true },
+              force: {
+                type: "boolean",
+                description: "Delete permanently instead of moving to the trash.",
+                default: false,
+                required: false,
+              },
+            },
+          },
+          {
+            methods: ["POST", "PUT", "PATCH"],
+            args: {
+              slug: { type: "string", required: false },
+              author: { type: "string", required: false },
+              status: {
+                type: "string",
+                enum: ["publish", "future", "draft", "pending", "private", "trash"],
+                required: false,
+              },
+              date: { type: "string", required: false },
+              organizer: { type: "string", description: "The organizer's name.", required: false },
+              description: { type: "string", required: false },
+              excerpt: { type: "string", required: false },
+              image: { type: "string", required: false },
+              phone: { type: "string", required: false },
+              website: { type: "string", required: false },
+              email: { type: "string", required: false },
+            },
+          },
+        ],
+      },
+      {
+        regex: "/calendar/events/v1/categories",
+        endpoints: [
+          {
+            methods: ["GET"],
+            args: {
+              page: { type: "integer", description: "The archive page to return.", default: 1, required: false },
+              per_page: { type: "integer", description: "The number of results per page.", default: 10, required: false },
+              search: { type: "string", description: "Text searched in the record's fields.", required: false },
+              exclude: {
+                type: "array",
+                items: { type: "integer" },
+                description: "Ids to leave out.",
+                required: false,
+              },
+              include: {
+                type: "array",
+                items: { type: "integer" },
+                description: "Only these ids.",
+                required: false,
+              },
+              order: { type: "string", description: "asc or desc.", required: false },
+              orderby: { type: "string", description: "Sort attribute: name, id, slug or description.", required: false },
+              hide_empty: { type: "boolean", description: "Hide terms no record uses.", default: true, required: false },
+              parent: { type: "integer", description: "Only children of this term.", required: false },
+              post: { type: "integer", description: "Only terms of this record.", required: false },
+              event: { type: "integer", description: "Alias of post.", required: false },
+              slug: { type: "string", description: "Only the term with this slug.", required: false },
+            },
+          },
+          {
+            methods: ["POST"],
+            args: {
+              name: { type: "string", required: true },
+              slug: { type: "string", required: false },
+              description: { type: "string", required: false },
+              parent: { required: false },
+            },
+          },
+        ],
+      },
+      {
+        regex: "/calendar/events/v1/categories/(?P<id>\\d+)",
+        endpoints: [
+          {
+            methods: ["GET"],
+            args: {
+              id: { type: "integer", description: "Record id.", required: true },
+            },
+          },
+          {
+            methods: ["POST", "PUT", "PATCH"],
+            args: {
+              id: { type: "integer", description: "Record id.", required: true },
+              name: { type: "string", required: false },
+              slug: { type: "string", required: false },
+              description: { type: "string", required: false },
+              parent: { required: false },
+            },
+          },
+          {
+            methods: ["DELETE"],
+            args: {
+              id: { type: "integer", description: "Record id.", required: true },
+            },
+          },
+        ],
+      },
+      {
+        regex: "/calendar/events/v1/tags",
+        endpoints: [
+          {
+            methods: ["GET"],
+            args: {
+              page: { type: "integer", description: "The archive page to return.", default: 1, required: false },
+              per_page: { type: "integer", description: "The number of results per page.", default: 10, required: false },
+              search: { type: "string", description: "Text searched in the record's fields.", required: false },
+              exclude: {
+                type: "array",
+                items: { type: "integer" },
+                description: "Ids to leave out.",
+                required: false,
+              },
+              include: {
+                type: "array",
+                items: { type: "integer" },
+                description: "Only these ids.",
+                required: false,
+              },
+              order: { type: "string", description: "asc or desc.", required: false },
+              orderby: { type: "string", description: "Sort attribute: name, id, slug or description.", required: false },
+              hide_empty: { type: "boolean", description: "Hide terms no record uses.", default: true, required: false },
+              post: { type: "integer", description: "Only terms of this record.", required: false },
+              event: { type: "integer", description: "Alias of post.", required: false },
+              slug: { type: "string", description: "Only the term with this slug.", required: false },
+            },
+          },
+          {
+            methods: ["POST"],
+            args: {
+              name: { type: "string", required: true },
+              slug: { type: "string", required: false },
+              description: { type: "string", required: false },
+            },
+          },
+        ],
+      },
+      {
+        regex: "/calendar/events/v1/tags/(?P<id>\\d+)",
+        endpoints: [
+          {
+            methods: ["GET"],
+            args: {
+              id: { type: "integer", description: "Record id.", required: true },
+            },
+          },
+          {
+            methods: ["POST", "PUT", "PATCH"],
+            args: {
+              id: { type: "integer", description: "Record id.", required: true },
+              name: { type: "string", required: false },
+              slug: { type: "string", required: false },
+              description: { type: "string", required: false },
+            },
+          },
+          {
+            methods: ["DELETE"],
+            args: {
+              id: { type: "integer", description: "Record id.", required: true },
+            },
+          },
+        ],
+      },
+    ],
     models: [auth_ApplicationPassword, events_Category, events_Event, events_Tag, organizers_Organizer, venues_Venue],
     ...loadArtifacts(new URL(".", import.meta.url)),
   };

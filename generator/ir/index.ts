@@ -4,6 +4,7 @@
 import type { ApiSpec, FieldSpec, ModelSpec } from "../dsl/index.js";
 import type { LoadedApi } from "../load/index.js";
 import { kindOf } from "../kinds/index.js";
+import { wordpressRoutes } from "./wordpress-routes.js";
 import type { AddFilter } from "../kinds/types.js";
 import type {
   ApiDescriptor, DisplayPart, FieldCommon, FieldDescriptor, FilterDescriptor, ModelDescriptor, ScalarField, ScalarType,
@@ -37,7 +38,7 @@ export function buildIr(loaded: LoadedApi): IrApi {
   const models = specs
     .map(({ spec, file }) => buildModel(api, spec, file, byRef))
     .sort((a, b) => byCodePoint(a.key, b.key));
-  return {
+  const ir: IrApi = {
     file: loaded.api.file,
     name: api.name,
     title: api.title,
@@ -54,6 +55,8 @@ export function buildIr(loaded: LoadedApi): IrApi {
     ...(api.appPasswords ? { appPasswords: refKey(api.appPasswords) } : {}),
     models,
   };
+  if (api.profile === "wordpress") ir.routes = wordpressRoutes(ir);
+  return ir;
 }
 
 function buildModel(api: ApiSpec, m: ModelSpec, file: string, byRef: Map<string, ModelSpec>): IrModel {

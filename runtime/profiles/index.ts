@@ -7,7 +7,7 @@ import type { Config } from "../config.js";
 import type { Identities } from "../auth/identities.js";
 import type { Fixture } from "../fixtures.js";
 import { drfProfile } from "./drf/index.js";
-import { loadWordpressFixtures, wordpressNoRoute, wordpressProfile } from "./wordpress/index.js";
+import { createAppPassword, loadWordpressFixtures, wordpressNoRoute, wordpressProfile } from "./wordpress/index.js";
 
 export interface ProfileDeps {
   api: ApiDescriptor;
@@ -26,13 +26,31 @@ export interface Profile {
   notFound?(config: Config): { path: string; handler: RequestHandler };
   /** Loads demo fixtures the profile's own way; the generic Store is used when absent. */
   loadFixtures?(db: Knex, api: ApiDescriptor, fixtures: Fixture[], userId?: string): Promise<number>;
+  /** The lines `run` prints for the API: where it is served (under `base`, the server's URL) and its docs. */
+  announce(api: ApiDescriptor, config: Config, base: string): string[];
+  /** Command-line commands the profile adds, by name; each gives the line to print. */
+  commands?: Record<string, ProfileCommand>;
 }
 
+export interface CommandOptions {
+  username?: string;
+  name?: string;
+}
+
+/** A profile's command: runs against the APIs of that profile (and the identities of all). */
+export type ProfileCommand = (deps: { db: Knex; apis: ApiDescriptor[]; identities?: Identities; opts: CommandOptions }) => Promise<string>;
+
 export const profiles: Record<string, Profile> = {
-  drf: { mountPath: (api) => api.basePath.replace(/\/$/, ""), router: drfProfile },
+  drf: {
+    mountPath: (api) => api.basePath.replace(/\/$/, ""),
+    router: drfProfile,
+    announce: (api, _config, base) => [`  ${api.title}: ${base}${api.basePath}`, `    docs: ${base}${api.basePath}docs/`],
+  },
   wordpress: {
     mountPath: (_api, config) => config.wpApiRoot,
     router: wordpressProfile,
+    announce: (api, config, base) => [`  ${api.title}: ${base}${config.wpApiRoot}${api.basePath}`],
+    commands: { "create-app-password": createAppPassword },
     // A WordPress site advertises its REST root on every page, the home page included.
     siteLinks: (config, origin) => [`<${origin}${config.wpApiRoot}/>; rel="https://api.w.org/"`],
     // Everything under the REST root is WordPress's: unknown paths get its error, not the site's.

@@ -35,6 +35,18 @@ describe("layering", () => {
     expect(imports.filter((i) => !/^(\.\/|(\.\.\/)+(runtime|hooks)\/)/.test(i))).to.deep.equal([]);
   });
 
+  it("generator/ imports nothing from runtime/ but the descriptor types", () => {
+    const generator = sources("generator").map((path) => ({ path, text: readFileSync(path, "utf8") }));
+    const imports = generator.flatMap(({ path, text }) => [...text.matchAll(/from\s+["']((?:\.\.\/)+runtime\/[^"']+)["']/g)].map((m) => `${path}: ${m[1]}`));
+    expect(imports.filter((i) => !/runtime\/descriptor\.js$/.test(i))).to.deep.equal([]);
+  });
+
+  it("only a profile and the profile registry import a profile's modules, and nothing else names a profile", () => {
+    const outside = runtime.filter(({ path }) => !path.startsWith(join("runtime", "profiles")) && path !== join("runtime", "descriptor.ts"));
+    expect(outside.filter(({ text }) => /from\s+["'][./]*profiles\/(?!index\.js)/.test(text)).map((f) => f.path)).to.deep.equal([]);
+    expect(outside.filter(({ text }) => /["'](drf|wordpress)["']/.test(text)).map((f) => f.path)).to.deep.equal([]);
+  });
+
   it("hook modules import only the runtime", () => {
     const hooks = sources("hooks").map((path) => ({ path, text: readFileSync(path, "utf8") }));
     const imports = hooks.flatMap(({ path, text }) => [...text.matchAll(/from\s+["']([^"']+)["']/g)].map((m) => `${path}: ${m[1]}`));

@@ -2,8 +2,7 @@
 // runtime profile's own route table, so the document and the REST index never disagree),
 // post and term records as the profile renders them, list envelopes, total headers and the
 // `{code, message, data}` errors. Pure: IR in, document out.
-import type { ApiDescriptor, FieldDescriptor } from "../../../runtime/descriptor.js";
-import { routeTable, type Arg } from "../../../runtime/profiles/wordpress/routes.js";
+import type { FieldDescriptor, WpArg } from "../../../runtime/descriptor.js";
 import type { IrApi, IrModel } from "../../ir/index.js";
 
 type Schema = Record<string, unknown>;
@@ -129,7 +128,7 @@ function listSchema(m: IrModel): Schema {
   };
 }
 
-function argSchema(a: Arg): Schema {
+function argSchema(a: WpArg): Schema {
   const s: Schema = {};
   if (a.type) s.type = a.type;
   if (a.items) s.items = a.items;
@@ -143,7 +142,6 @@ const error = (description: string) => ({ description, content: { "application/j
 const json = (description: string, schema: Schema, headers?: Schema) => ({ description, ...(headers ? { headers } : {}), content: { "application/json": { schema } } });
 
 export function emitWordpressOpenApi(api: IrApi, version: string): Record<string, unknown> {
-  const descriptor = { ...api, openapi: {}, migrations: [] } as ApiDescriptor;
   const ns = `/${api.basePath.replace(/^\/|\/$/g, "")}`;
   const schemas: Record<string, Schema> = { ...SHARED };
   for (const m of api.models.filter((x) => x.wordpress)) {
@@ -151,7 +149,7 @@ export function emitWordpressOpenApi(api: IrApi, version: string): Record<string
     schemas[`${m.name}List`] = listSchema(m);
   }
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const r of routeTable(descriptor)) {
+  for (const r of api.routes ?? []) {
     const path = r.regex.slice(ns.length).replace(/\(\?P<(\w+)>[^)]*\)/g, "{$1}") || "/";
     const m = api.models.find((x) => x.wordpress && path.split("/")[1] === x.wordpress.listKey);
     const ops: Record<string, unknown> = {};

@@ -17,7 +17,8 @@ import { WpAuth, type Requester } from "./auth.js";
 import { Catalog, Renderer, type Row, type Site } from "./records.js";
 import { Archive, paging } from "./archive.js";
 import { lockTermName, writeTransaction, Writer } from "./writes.js";
-import { describeRoute, routeTable } from "./routes.js";
+import { describeRoute } from "./routes.js";
+import type { ProfileCommand } from "../index.js";
 
 export interface WpDeps {
   api: ApiDescriptor;
@@ -46,7 +47,7 @@ export function wordpressProfile({ api, db, config, identities }: WpDeps): Route
   const userExists = async (conn: Knex, id: string) => !!identities && !!(await identities.byId(conn, id));
   const writer = new Writer(cat, tz, userExists);
   const archive = new Archive(db, cat, api.settings, tz);
-  const routes = routeTable(api);
+  const routes = api.routes ?? [];
 
   const router = express.Router({ strict: false, caseSensitive: true });
   router.use(express.raw({ type: () => true, limit: config.bodyLimit }));
@@ -362,3 +363,15 @@ export async function loadWordpressFixtures(db: Knex, api: ApiDescriptor, fixtur
   });
   return fixtures.length;
 }
+
+/** `create-app-password --username U [--name N]`: a new application password for a user of the API that keeps them. */
+export const createAppPassword: ProfileCommand = async ({ db, apis, identities, opts }) => {
+  if (!opts.username) throw new Error("create-app-password needs --username");
+  const owner = apis.find((a) => a.appPasswords);
+  if (!owner) throw new Error("no API declares appPasswords");
+  const auth = new WpAuth(db, identities, owner.models.find((m) => m.key === owner.appPasswords)!);
+  const userId = await auth.userId(opts.username);
+  if (!userId) throw new Error(`no user ${opts.username}`);
+  const created = await auth.create(userId, opts.name ?? "cli");
+  return `application password for ${opts.username} (${created.name}): ${created.password}`;
+};

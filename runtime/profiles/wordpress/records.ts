@@ -4,7 +4,7 @@
 // one query per relation for a whole page (never one per row). Writes nothing.
 import type { Knex } from "knex";
 import {
-  storedColumn, type ApiDescriptor, type FieldDescriptor, type FkField, type M2mField, type ModelDescriptor, type WpModelDescriptor,
+  storedColumn, type ApiDescriptor, type FieldDescriptor, type FkField, type M2mField, type ModelDescriptor, type WpArg, type WpModelDescriptor,
 } from "../../descriptor.js";
 import { details, formatWall, utcToWall, zoneAbbr } from "./dates.js";
 
@@ -31,9 +31,22 @@ export class Catalog {
   readonly models: ModelDescriptor[];
   private readonly byKey = new Map<string, ModelDescriptor>();
 
+  private readonly createArgs = new Map<string, Record<string, WpArg>>();
+
   constructor(readonly api: ApiDescriptor) {
     this.models = api.models.filter((m) => m.wordpress);
     for (const m of api.models) this.byKey.set(m.key, m);
+    // The create endpoint's args declare each writable field's JSON type, as the route table says.
+    const ns = `/${api.basePath.replace(/^\/|\/$/g, "")}`;
+    for (const m of this.models) {
+      const create = api.routes?.find((r) => r.regex === `${ns}/${m.wordpress!.listKey}`)?.endpoints.find((e) => e.methods.includes("POST"));
+      this.createArgs.set(m.key, create?.args ?? {});
+    }
+  }
+
+  /** The JSON type the route table declares for a written field; none for links. */
+  argType(m: ModelDescriptor, field: string): string | undefined {
+    return this.createArgs.get(m.key)?.[field]?.type;
   }
 
   model(key: string): ModelDescriptor { return this.byKey.get(key)!; }

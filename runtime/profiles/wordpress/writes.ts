@@ -12,7 +12,6 @@ import type { Requester } from "./auth.js";
 import { formatWall, inRange, parseDate, validZone, wallToUtc } from "./dates.js";
 import { invalidParam, invalidParams, missingParams, notOfType, WpError } from "./errors.js";
 import { listValue, MAX_ID, positiveInt, toBool, type Params } from "./params.js";
-import { argType } from "./routes.js";
 import { advisoryLock } from "../../db/locks.js";
 import { Refusal } from "../../hooks.js";
 
@@ -120,7 +119,7 @@ export class Writer {
     for (const f of m.fields) {
       const v = params[f.name];
       if (v === undefined || f.readOnly || derived.has(f.name) || ["id", "url", "display"].includes(f.name)) continue;
-      const type = f.kind === "scalar" || f.kind === "choice" ? argType(f) : undefined;
+      const type = f.kind === "scalar" || f.kind === "choice" ? this.cat.argType(m, f.name) : undefined;
       if (type && !ofType(v, type, f, wp.money === f.name)) {
         bad(f.name, notOfType(f.name, type));
         types[f.name] = type;

@@ -15,6 +15,223 @@ export const cal: ApiDescriptor = {
     versions: { default: "1", supported: ["1"] },
     settings: { timezone: "UTC", PER_PAGE: 10, MAX_PER_PAGE: 50 },
     idType: "serial",
+    routes: [
+      {
+        regex: "/cal/v1",
+        endpoints: [
+          {
+            methods: ["GET"],
+            args: {
+              namespace: { default: "cal/v1", required: false },
+              context: { default: "view", required: false },
+            },
+          },
+        ],
+      },
+      {
+        regex: "/cal/v1/doc",
+        endpoints: [
+          {
+            methods: ["GET"],
+            args: {},
+          },
+        ],
+      },
+      {
+        regex: "/cal/v1/events",
+        endpoints: [
+          {
+            methods: ["GET"],
+            args: {
+              page: { type: "integer", description: "The archive page to return.", default: 1, required: false },
+              per_page: { type: "integer", description: "The number of results per page.", default: 10, required: false },
+              search: { type: "string", description: "Text searched in the record's fields.", required: false },
+              start_date: {
+                type: "string",
+                description: "Records that start on or after this date (day granularity).",
+                required: false,
+              },
+              end_date: {
+                type: "string",
+                description: "Records that end on or before this date (day granularity).",
+                required: false,
+              },
+              featured: { type: "boolean", description: "Filter by featured.", required: false },
+              tags: {
+                type: "array",
+                items: { type: "integer" },
+                description: "Records linked to any of these ids or slugs.",
+                required: false,
+              },
+              status: { description: "Statuses to list (CSV or array).", required: false },
+              include: {
+                type: "array",
+                items: { type: "integer" },
+                description: "Only these ids (comma-separated); date filters are then ignored.",
+                required: false,
+              },
+            },
+          },
+          {
+            methods: ["POST"],
+            args: {
+              author: { type: "string", required: false },
+              status: { type: "string", enum: ["publish", "draft", "trash"], required: false },
+              date: { type: "string", required: false },
+              title: { type: "string", required: true },
+              slug: { type: "string", required: false },
+              start_date: { type: "string", required: true },
+              end_date: { type: "string", required: true },
+              timezone: { type: "string", required: false },
+              featured: { type: "boolean", required: false },
+              tags: { required: false },
+            },
+          },
+        ],
+      },
+      {
+        regex: "/cal/v1/events/(?P<id>\\d+)",
+        endpoints: [
+          {
+            methods: ["GET"],
+            args: {
+              id: { type: "integer", description: "Record id.", required: true },
+            },
+          },
+          {
+            methods: ["DELETE"],
+            args: {
+              id: { type: "integer", description: "Record id.", required: true },
+              force: {
+                type: "boolean",
+                description: "Delete permanently instead of moving to the trash.",
+                default: false,
+                required: false,
+              },
+            },
+          },
+          {
+            methods: ["POST", "PUT", "PATCH"],
+            args: {
+              id: { type: "integer", description: "Record id.", required: true },
+              author: { type: "string", required: false },
+              status: { type: "string", enum: ["publish", "draft", "trash"], required: false },
+              date: { type: "string", required: false },
+              title: { type: "string", required: false },
+              slug: { type: "string", required: false },
+              start_date: { type: "string", required: false },
+              end_date: { type: "string", required: false },
+              timezone: { type: "string", required: false },
+              featured: { type: "boolean", required: false },
+              tags: { required: false },
+            },
+          },
+        ],
+      },
+      {
+        regex: "/cal/v1/events/by-slug/(?P<slug>[^/]+)",
+        endpoints: [
+          {
+            methods: ["GET"],
+            args: {
+              slug: { type: "string", description: "Record slug.", required: true },
+            },
+          },
+          {
+            methods: ["DELETE"],
+            args: {
+              slug: { type: "string", description: "Record slug.", required: true },
+              force: {
+                type: "boolean",
+                description: "Delete permanently instead of moving to the trash.",
+                default: false,
+                required: false,
+              },
+            },
+          },
+          {
+            methods: ["POST", "PUT", "PATCH"],
+            args: {
+              slug: { type: "string", required: false },
+              author: { type: "string", required: false },
+              status: { type: "string", enum: ["publish", "draft", "trash"], required: false },
+              date: { type: "string", required: false },
+              title: { type: "string", required: false },
+              start_date: { type: "string", required: false },
+              end_date: { type: "string", required: false },
+              timezone: { type: "string", required: false },
+              featured: { type: "boolean", required: false },
+              tags: { required: false },
+            },
+          },
+        ],
+      },
+      {
+        regex: "/cal/v1/tags",
+        endpoints: [
+          {
+            methods: ["GET"],
+            args: {
+              page: { type: "integer", description: "The archive page to return.", default: 1, required: false },
+              per_page: { type: "integer", description: "The number of results per page.", default: 10, required: false },
+              search: { type: "string", description: "Text searched in the record's fields.", required: false },
+              exclude: {
+                type: "array",
+                items: { type: "integer" },
+                description: "Ids to leave out.",
+                required: false,
+              },
+              include: {
+                type: "array",
+                items: { type: "integer" },
+                description: "Only these ids.",
+                required: false,
+              },
+              order: { type: "string", description: "asc or desc.", required: false },
+              orderby: { type: "string", description: "Sort attribute: name, id, slug or description.", required: false },
+              hide_empty: { type: "boolean", description: "Hide terms no record uses.", default: true, required: false },
+              post: { type: "integer", description: "Only terms of this record.", required: false },
+              event: { type: "integer", description: "Alias of post.", required: false },
+              slug: { type: "string", description: "Only the term with this slug.", required: false },
+            },
+          },
+          {
+            methods: ["POST"],
+            args: {
+              name: { type: "string", required: true },
+              slug: { type: "string", required: false },
+              description: { type: "string", required: false },
+            },
+          },
+        ],
+      },
+      {
+        regex: "/cal/v1/tags/(?P<id>\\d+)",
+        endpoints: [
+          {
+            methods: ["GET"],
+            args: {
+              id: { type: "integer", description: "Record id.", required: true },
+            },
+          },
+          {
+            methods: ["POST", "PUT", "PATCH"],
+            args: {
+              id: { type: "integer", description: "Record id.", required: true },
+              name: { type: "string", required: false },
+              slug: { type: "string", required: false },
+              description: { type: "string", required: false },
+            },
+          },
+          {
+            methods: ["DELETE"],
+            args: {
+              id: { type: "integer", description: "Record id.", required: true },
+            },
+          },
+        ],
+      },
+    ],
     models: [events_Event, events_Tag],
     ...loadArtifacts(new URL(".", import.meta.url)),
   };
