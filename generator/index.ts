@@ -8,14 +8,15 @@ import { validate, formatDiagnostic } from "./validate/index.js";
 import { buildIr } from "./ir/index.js";
 import { emitAll, type EmittedFile } from "./emit/index.js";
 import type { MigrationState } from "./emit/migrations.js";
+import { generatedPaths } from "./ir/names.js";
 
 export type GenerateResult = { ok: true; files: EmittedFile[] } | { ok: false; errors: string[] };
 
 /** Migration state of one API as the committed `generated/` holds it. */
 export function previousStateFrom(generatedDir: string) {
   return (api: string): MigrationState => {
-    const snapshotPath = join(generatedDir, api, "schema.json");
-    const migrationsDir = join(generatedDir, api, "migrations");
+    const snapshotPath = join(generatedDir, generatedPaths.snapshot(api));
+    const migrationsDir = join(generatedDir, generatedPaths.migrations(api));
     const existing: Record<string, string> = {};
     if (existsSync(migrationsDir)) {
       for (const name of readdirSync(migrationsDir).filter((n) => n.endsWith(".sql"))) {

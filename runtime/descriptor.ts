@@ -134,6 +134,16 @@ export type FieldKind = FieldDescriptor["kind"];
 /** The descriptor of one kind: `FieldOf<"fk">` is `FkField`. */
 export type FieldOf<K extends FieldKind> = Extract<FieldDescriptor, { kind: K }>;
 
+/** Whether `version` is `limit` or older, in the API's own order of `versions`. */
+export function atOrBefore(versions: string[], version: string, limit: string): boolean {
+  return versions.indexOf(version) <= versions.indexOf(limit);
+}
+
+/** Whether a field exists in an API version: not before its `since`, not after its `until`. */
+export function inVersion(f: FieldDescriptor, version: string, versions: string[]): boolean {
+  return (!f.since || atOrBefore(versions, f.since, version)) && (!f.until || atOrBefore(versions, version, f.until));
+}
+
 /** The column a field is stored in, when it has one of its own row's. */
 export function storedColumn(f: FieldDescriptor): string | undefined {
   return f.kind === "id" ? "id" : "column" in f ? f.column : undefined;

@@ -1,6 +1,6 @@
 // An API's models indexed for the runtime: by key, by route, by field name, and the
 // version filter. Built once at startup from the generated descriptors.
-import { storedColumn, type ApiDescriptor, type FieldDescriptor, type FkField, type ModelDescriptor } from "./descriptor.js";
+import { atOrBefore, inVersion, storedColumn, type ApiDescriptor, type FieldDescriptor, type FkField, type ModelDescriptor } from "./descriptor.js";
 
 export class ModelIndex {
   readonly byKey = new Map<string, ModelDescriptor>();
@@ -35,15 +35,12 @@ export class ModelIndex {
 
   /** Whether a field exists in the given API version (`since`/`until`). */
   inVersion(f: FieldDescriptor, version: string): boolean {
-    if (f.since && !this.atOrBefore(f.since, version)) return false;
-    if (f.until && !this.atOrBefore(version, f.until)) return false;
-    return true;
+    return inVersion(f, version, this.api.versions.supported);
   }
 
   /** Whether `version` is `limit` or older, in the API's own version order. */
   atOrBefore(version: string, limit: string): boolean {
-    const versions = this.api.versions.supported;
-    return versions.indexOf(version) <= versions.indexOf(limit);
+    return atOrBefore(this.api.versions.supported, version, limit);
   }
 
   /** Models whose foreign keys point at `m`: what a delete of `m` may be blocked by. */

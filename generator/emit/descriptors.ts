@@ -4,7 +4,7 @@
 import { Project, VariableDeclarationKind, IndentationText, QuoteKind, type SourceFile } from "ts-morph";
 import type { IrApi, IrModel } from "../ir/index.js";
 import { Code, writeLiteral } from "./literal.js";
-import { hookModulePath } from "../ir/names.js";
+import { generatedPaths, hookModulePath } from "../ir/names.js";
 
 const HOOKS_IMPORT = "hooks";
 import type { EmittedFile } from "./index.js";
@@ -27,11 +27,11 @@ function render(path: string, source: string, build: (file: SourceFile) => void)
 }
 
 export function modelModulePath(api: IrApi, m: IrModel): string {
-  return `${api.name}/models/${m.app}/${m.route}.ts`;
+  return generatedPaths.model(api.name, m.app, m.route);
 }
 
 function exportName(m: IrModel): string {
-  return `${m.app}_${m.name}`;
+  return generatedPaths.modelExport(m.app, m.name);
 }
 
 function emitModel(api: IrApi, m: IrModel): EmittedFile {
@@ -49,11 +49,11 @@ function emitModel(api: IrApi, m: IrModel): EmittedFile {
 }
 
 function emitIndex(api: IrApi): EmittedFile {
-  return render(`${api.name}/index.ts`, api.file, (f) => {
+  return render(generatedPaths.index(api.name), api.file, (f) => {
     f.addImportDeclaration({ isTypeOnly: true, namedImports: ["ApiDescriptor"], moduleSpecifier: "../../runtime/descriptor.js" });
     f.addImportDeclaration({ namedImports: ["loadArtifacts"], moduleSpecifier: "../../runtime/artifacts.js" });
     for (const m of api.models) {
-      f.addImportDeclaration({ namedImports: [exportName(m)], moduleSpecifier: `./models/${m.app}/${m.route}.js` });
+      f.addImportDeclaration({ namedImports: [exportName(m)], moduleSpecifier: generatedPaths.modelImport(m.app, m.route) });
     }
     const { file: _file, models: _models, ...settings } = api;
     f.addVariableStatement({
@@ -81,7 +81,7 @@ function emitIndex(api: IrApi): EmittedFile {
 function emitServer(apis: IrApi[]): EmittedFile {
   return render("server.ts", "spec/*/api.ts", (f) => {
     f.addImportDeclaration({ isTypeOnly: true, namedImports: ["ApiDescriptor"], moduleSpecifier: "../runtime/descriptor.js" });
-    for (const api of apis) f.addImportDeclaration({ namedImports: [api.name], moduleSpecifier: `./${api.name}/index.js` });
+    for (const api of apis) f.addImportDeclaration({ namedImports: [api.name], moduleSpecifier: generatedPaths.indexImport(api.name) });
     f.addVariableStatement({
       isExported: true,
       declarationKind: VariableDeclarationKind.Const,

@@ -2,6 +2,7 @@
 // are pure functions returning {path, contents}; only the write pass touches the disk.
 import type { IrApi } from "../ir/index.js";
 import { emitDescriptors } from "./descriptors.js";
+import { generatedPaths } from "../ir/names.js";
 import { buildSchema, sortKeys, type Schema } from "./schema.js";
 import { emitMigrations, type MigrationState } from "./migrations.js";
 import { emitDrfOpenApi } from "./openapi/drf.js";
@@ -32,12 +33,12 @@ export function emitAll(apis: IrApi[], previous: PreviousState): EmittedFile[] {
   const files: EmittedFile[] = [...emitDescriptors(apis)];
   for (const api of apis) {
     for (const version of api.versions.supported) {
-      files.push(jsonFile(`${api.name}/openapi/${version}.json`, openApiEmitters[api.profile](api, version)));
+      files.push(jsonFile(generatedPaths.openapi(api.name, version), openApiEmitters[api.profile](api, version)));
     }
     const schema: Schema = buildSchema(api);
     const { files: migrations, snapshot } = emitMigrations(api.name, schema, previous(api.name));
-    for (const m of migrations) files.push({ path: `${api.name}/migrations/${m.name}`, contents: m.sql });
-    files.push({ path: `${api.name}/schema.json`, contents: JSON.stringify(sortKeys(snapshot), null, 2) + "\n" });
+    for (const m of migrations) files.push({ path: generatedPaths.migration(api.name, m.name), contents: m.sql });
+    files.push({ path: generatedPaths.snapshot(api.name), contents: JSON.stringify(sortKeys(snapshot), null, 2) + "\n" });
   }
   return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }

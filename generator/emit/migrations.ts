@@ -2,7 +2,7 @@
 // and, when they differ, writes one new migration and the new snapshot. Earlier migration
 // files are passed through untouched: they are never rewritten.
 import type { Column, Schema, Table } from "./schema.js";
-import { byCodePoint, migrationName } from "../ir/names.js";
+import { byCodePoint, constraintNames, migrationName } from "../ir/names.js";
 
 export interface MigrationState {
   /** The snapshot of the schema as of the newest existing migration, or null for none. */
@@ -23,7 +23,7 @@ function columnSql(name: string, c: Column): string {
 
 function fkSql(table: string, name: string, c: Column): string {
   const ref = c.references!;
-  return `ALTER TABLE ${q(table)} ADD CONSTRAINT ${q(`${table}_${name}_fkey`.slice(0, 63))} FOREIGN KEY (${q(name)}) ` +
+  return `ALTER TABLE ${q(table)} ADD CONSTRAINT ${q(constraintNames.foreignKey(table, name))} FOREIGN KEY (${q(name)}) ` +
     `REFERENCES ${q(ref.table)} ("id") ON DELETE ${ref.onDelete} DEFERRABLE INITIALLY IMMEDIATE;`;
 }
 
@@ -82,7 +82,7 @@ export function diffSchemas(before: Schema, after: Schema): { statements: string
         summary.push(`alter_${name}_${c}`);
       }
       if (JSON.stringify(was.references) !== JSON.stringify(now.references)) {
-        if (was.references) statements.push(`ALTER TABLE ${q(name)} DROP CONSTRAINT ${q(`${name}_${c}_fkey`.slice(0, 63))};`);
+        if (was.references) statements.push(`ALTER TABLE ${q(name)} DROP CONSTRAINT ${q(constraintNames.foreignKey(name, c))};`);
         if (now.references) foreignKeys.push(fkSql(name, c, now));
         summary.push(`alter_${name}_${c}`);
       }

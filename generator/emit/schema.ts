@@ -3,7 +3,7 @@
 // no SQL (migrations.ts turns differences between two schemas into SQL).
 import { isLink, storedColumn } from "../../runtime/descriptor.js";
 import type { IrApi, IrModel } from "../ir/index.js";
-import { byCodePoint, constraintName } from "../ir/names.js";
+import { byCodePoint, constraintNames } from "../ir/names.js";
 import { kindOf } from "../kinds/index.js";
 import type { SchemaContext } from "../kinds/types.js";
 
@@ -41,7 +41,7 @@ function modelTable(m: IrModel, ctx: Omit<SchemaContext, "model" | "table">): Ta
   for (const f of m.fields) kindOf(f).schema?.(f, { ...ctx, model: m, table: t });
   for (const group of m.uniqueTogether) {
     const cols = group.map((n) => storedColumn(m.fields.find((f) => f.name === n)!)!);
-    t.uniques[constraintName(m.table, `${cols.join("_")}_uniq`)] = cols;
+    t.uniques[constraintNames.uniqueTogether(m.table, cols)] = cols;
   }
   // The index must match the runtime's ORDER BY exactly (direction, and NULLS FIRST on
   // links), or every page of a list sorts the whole table.
@@ -49,7 +49,7 @@ function modelTable(m: IrModel, ctx: Omit<SchemaContext, "model" | "table">): Ta
     .flatMap(({ o, f }) => (f && f.kind !== "id" && storedColumn(f) ? [{ o, f, column: storedColumn(f)! }] : []));
   const orderCols = ordered.map(({ o, f, column }) => `${column}${o.desc ? " DESC" : ""}${isLink(f) ? " NULLS FIRST" : ""}`);
   if (orderCols.length && !(orderCols.length === 1 && Object.values(t.uniques).some((u) => u.length === 1 && u[0] === orderCols[0]))) {
-    t.indexes[constraintName(m.table, "ordering_idx")] = { using: "btree", columns: [...orderCols, "id"] };
+    t.indexes[constraintNames.ordering(m.table)] = { using: "btree", columns: [...orderCols, "id"] };
   }
   return t;
 }

@@ -10,7 +10,7 @@ import type {
   ApiDescriptor, DisplayPart, FieldCommon, FieldDescriptor, FilterDescriptor, ModelDescriptor, ScalarField, ScalarType,
 } from "../../runtime/descriptor.js";
 import {
-  byCodePoint, componentName, CUSTOM_FIELDS_COLUMN, FEATURE_FIELDS, fieldLabel, fkColumn, m2mTable, modelKey, refKey, tableName,
+  byCodePoint, componentName, CUSTOM_FIELDS_COLUMN, m2mColumns, FEATURE_FIELDS, fieldLabel, fkColumn, m2mTable, modelKey, refKey, tableName,
   TAG_ASSIGNMENT_COLUMNS, tagAssignmentTable, verboseName,
 } from "./names.js";
 
@@ -210,7 +210,7 @@ function buildField(name: string, f: FieldSpec, table: string, byRef: Map<string
         ...common,
         kind: "m2m",
         target: refKey(f.target),
-        through: { table: m2mTable(table, name), source: "source_id", target: `${target.name.toLowerCase()}_id` },
+        through: { table: m2mTable(table, name), ...m2mColumns(target.name) },
       };
     }
   }

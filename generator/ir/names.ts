@@ -87,3 +87,37 @@ export function constraintName(table: string, suffix: string): string {
   const name = `${table}_${suffix}`;
   return name.length <= 63 ? name : name.slice(0, 63);
 }
+
+/** The constraint and index names of a table, by what they are for. */
+export const constraintNames = {
+  index: (table: string, column: string) => constraintName(table, `${column}_idx`),
+  unique: (table: string, column: string) => constraintName(table, `${column}_key`),
+  uniqueTogether: (table: string, columns: string[]) => constraintName(table, `${columns.join("_")}_uniq`),
+  gist: (table: string, column: string) => constraintName(table, `${column}_gist`),
+  foreignKey: (table: string, column: string) => constraintName(table, `${column}_fkey`),
+  ordering: (table: string) => constraintName(table, "ordering_idx"),
+  taggedObject: (table: string) => constraintName(table, "object_idx"),
+};
+
+/** A many-to-many join table's columns: the source row, and the target model's row. */
+export function m2mColumns(targetModel: string): { source: string; target: string } {
+  return { source: "source_id", target: `${targetModel.toLowerCase()}_id` };
+}
+
+/** DRF-style operation ids: `<app>_<route>_<action>` (`ipam_prefixes_list`). */
+export function operationId(app: string, route: string, action: string): string {
+  return `${app}_${route}_${action}`;
+}
+
+/** Where the generator writes each file, relative to generated/, and what the model modules export. */
+export const generatedPaths = {
+  model: (api: string, app: string, route: string) => `${api}/models/${app}/${route}.ts`,
+  modelImport: (app: string, route: string) => `./models/${app}/${route}.js`,
+  modelExport: (app: string, name: string) => `${app}_${name}`,
+  index: (api: string) => `${api}/index.ts`,
+  indexImport: (api: string) => `./${api}/index.js`,
+  openapi: (api: string, version: string) => `${api}/openapi/${version}.json`,
+  migrations: (api: string) => `${api}/migrations`,
+  migration: (api: string, name: string) => `${api}/migrations/${name}`,
+  snapshot: (api: string) => `${api}/schema.json`,
+};

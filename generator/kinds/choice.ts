@@ -1,6 +1,6 @@
 // A choice: a text or integer column, read as `{value, label}`, written as the bare value.
 import type { ChoiceField } from "../../runtime/descriptor.js";
-import { constraintName } from "../ir/names.js";
+import { constraintNames } from "../ir/names.js";
 import { sqlLiteral } from "./sql-literal.js";
 import { nullable, withLookups, type GeneratorFieldKind } from "./types.js";
 
@@ -10,7 +10,7 @@ export const choice: GeneratorFieldKind<ChoiceField> = {
     table.columns[f.column] = { type: numeric ? "integer" : "varchar(50)", nullable: f.nullable };
     if (f.default !== undefined) table.columns[f.column].default = sqlLiteral(f.default);
     else if (!f.nullable && !numeric) table.columns[f.column].default = "''";
-    table.indexes[constraintName(model.table, `${f.column}_idx`)] = { using: "btree", columns: [f.column] };
+    table.indexes[constraintNames.index(model.table, f.column)] = { using: "btree", columns: [f.column] };
   },
   readSchema: (f) => nullable({
     type: "object",

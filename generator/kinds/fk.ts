@@ -1,7 +1,7 @@
 // A foreign key: a `<name>_id` column with its constraint and index; read as the target's
 // nested form, written as an id or attribute dictionary; filtered by id or natural key.
 import type { FkField, TreeParentField } from "../../runtime/descriptor.js";
-import { constraintName } from "../ir/names.js";
+import { constraintNames } from "../ir/names.js";
 import { nullable, RELATED_WRITE, withLookups, type AddFilter, type GeneratorFieldKind, type SchemaContext } from "./types.js";
 
 const ON_DELETE = { protect: "RESTRICT", cascade: "CASCADE", setNull: "SET NULL" } as const;
@@ -9,7 +9,7 @@ const ON_DELETE = { protect: "RESTRICT", cascade: "CASCADE", setNull: "SET NULL"
 /** The column, constraint and index of a link to another row; shared with tree parents. */
 export function linkColumn(f: FkField | TreeParentField, { model, table, tableOf, keyType }: SchemaContext, nullable: boolean, onDelete: FkField["onDelete"]): void {
   table.columns[f.column] = { type: keyType, nullable, references: { table: tableOf(f.target), onDelete: ON_DELETE[onDelete] } };
-  table.indexes[constraintName(model.table, `${f.column}_idx`)] = { using: "btree", columns: [f.column] };
+  table.indexes[constraintNames.index(model.table, f.column)] = { using: "btree", columns: [f.column] };
 }
 
 /** `name`, `name__n` (id or natural key) and `name_id`, `name_id__n` (id only). */

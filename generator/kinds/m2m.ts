@@ -1,7 +1,7 @@
 // A many-to-many link: a join table of (source, target) pairs; read as a list of nested
 // objects, written as a list of references that replaces the set.
 import type { M2mField } from "../../runtime/descriptor.js";
-import { constraintName } from "../ir/names.js";
+import { constraintNames } from "../ir/names.js";
 import { RELATED_WRITE, type GeneratorFieldKind } from "./types.js";
 
 export const m2m: GeneratorFieldKind<M2mField> = {
@@ -13,7 +13,7 @@ export const m2m: GeneratorFieldKind<M2mField> = {
         [t.target]: { type: keyType, nullable: false, references: { table: tableOf(f.target), onDelete: "CASCADE" } },
       },
       uniques: {},
-      indexes: { [constraintName(t.table, `${t.target}_idx`)]: { using: "btree", columns: [t.target] } },
+      indexes: { [constraintNames.index(t.table, t.target)]: { using: "btree", columns: [t.target] } },
       primaryKey: [t.source, t.target],
     };
   },

@@ -1,7 +1,7 @@
 // A scalar: one column of a SQL type, read and written as a JSON value. Each scalar type's
 // facts (column type, default, JSON schema, filters) are here, side by side.
 import type { ScalarField } from "../../runtime/descriptor.js";
-import { constraintName } from "../ir/names.js";
+import { constraintNames } from "../ir/names.js";
 import { sqlLiteral } from "./sql-literal.js";
 import { nullable, withLookups, type GeneratorFieldKind, type Schema } from "./types.js";
 
@@ -69,9 +69,9 @@ export const scalar: GeneratorFieldKind<ScalarField> = {
     table.columns[f.column] = { type: columnType(f), nullable: f.nullable };
     const def = columnDefault(f);
     if (def) table.columns[f.column].default = def;
-    if (f.unique) table.uniques[constraintName(model.table, `${f.column}_key`)] = [f.column];
+    if (f.unique) table.uniques[constraintNames.unique(model.table, f.column)] = [f.column];
     if (f.type === "cidr" || f.type === "ip") {
-      table.indexes[constraintName(model.table, `${f.column}_gist`)] = { using: "gist", columns: [`${f.column} inet_ops`] };
+      table.indexes[constraintNames.gist(model.table, f.column)] = { using: "gist", columns: [`${f.column} inet_ops`] };
     }
   },
   readSchema: (f) => nullable(scalarSchema(f), f.nullable),

@@ -1,7 +1,7 @@
 // The tags feature: one assignment table shared by every tagged model, keyed by the
 // object's model key and id; read and written like a many-to-many; filtered by tag slug.
 import type { TagsField } from "../../runtime/descriptor.js";
-import { constraintName } from "../ir/names.js";
+import { constraintNames } from "../ir/names.js";
 import { RELATED_WRITE, type GeneratorFieldKind } from "./types.js";
 
 export const tags: GeneratorFieldKind<TagsField> = {
@@ -14,7 +14,7 @@ export const tags: GeneratorFieldKind<TagsField> = {
         [t.source]: { type: "uuid", nullable: false },
       },
       uniques: {},
-      indexes: { [constraintName(t.table, "object_idx")]: { using: "btree", columns: [t.type, t.source] } },
+      indexes: { [constraintNames.taggedObject(t.table)]: { using: "btree", columns: [t.type, t.source] } },
       primaryKey: [t.target, t.type, t.source],
     };
   },

@@ -6,8 +6,8 @@ import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.
 import addFormatsModule from "ajv-formats";
 import type { ApiDescriptor, FieldDescriptor, ModelDescriptor } from "../descriptor.js";
 import { kindOf } from "../kinds/index.js";
+import type { FieldErrors } from "../errors.js";
 
-export type FieldErrors = Record<string, string[]>;
 
 const addFormats = addFormatsModule as unknown as { default?: (a: Ajv2020) => void } & ((a: Ajv2020) => void);
 
@@ -88,7 +88,7 @@ export class WriteValidators {
     }
     if (validate(body)) return null;
     const byName = new Map(m.fields.map((f) => [f.name, f]));
-    const errors: FieldErrors = Object.create(null);
+    const errors: Record<string, string[]> = Object.create(null);
     for (const e of validate.errors ?? []) {
       const name = e.keyword === "required" ? String((e.params as { missingProperty: string }).missingProperty) : e.instancePath.split("/")[1];
       if (!name) continue;

@@ -1,11 +1,11 @@
 // OpenAPI 3.1 emitter for the DRF-style profile: one document per API version with the
 // list/detail/bulk paths of every model, the pagination envelope, the brief form, the
 // query filters, token security and the DRF error shapes. Pure: IR in, document out.
-import type { FieldDescriptor } from "../../../runtime/descriptor.js";
+import { inVersion, type FieldDescriptor } from "../../../runtime/descriptor.js";
 import type { IrApi, IrModel } from "../../ir/index.js";
-import { byCodePoint } from "../../ir/names.js";
+import { byCodePoint, operationId } from "../../ir/names.js";
 import { kindOf } from "../../kinds/index.js";
-import { componentName, describe, inVersion, modelByKey, ref, shownSingle, type Schema } from "./schemas.js";
+import { componentName, describe, modelByKey, ref, shownSingle, type Schema } from "./schemas.js";
 
 const ERROR_DETAIL: Schema = {
   type: "object",
@@ -129,7 +129,7 @@ function modelPaths(api: IrApi, m: IrModel, version: string): Record<string, Sch
   const detail: Schema = { parameters: [idParam] };
   if (ops.has("list")) {
     list.get = {
-      operationId: `${m.app}_${m.route}_list`, tags: tag, summary: `List ${m.verboseName} objects`,
+      operationId: operationId(m.app, m.route, "list"), tags: tag, summary: `List ${m.verboseName} objects`,
       parameters: [
         { name: "limit", in: "query", required: false, schema: { type: "integer" } },
         { name: "offset", in: "query", required: false, schema: { type: "integer" } },
@@ -141,7 +141,7 @@ function modelPaths(api: IrApi, m: IrModel, version: string): Record<string, Sch
   }
   if (ops.has("create")) {
     list.post = {
-      operationId: `${m.app}_${m.route}_create`, tags: tag, summary: `Create one or several ${m.verboseName} objects`,
+      operationId: operationId(m.app, m.route, "create"), tags: tag, summary: `Create one or several ${m.verboseName} objects`,
       requestBody: { required: true, content: json({ anyOf: [ref(componentName.writable(m.name)), { type: "array", items: ref(componentName.writable(m.name)) }] }) },
       responses: { "201": { description: "Created", content: json({ anyOf: [full, { type: "array", items: full }] }) }, ...withBody },
     };
@@ -149,37 +149,37 @@ function modelPaths(api: IrApi, m: IrModel, version: string): Record<string, Sch
   if (ops.has("update")) {
     for (const method of ["put", "patch"] as const) {
       list[method] = {
-        operationId: `${m.app}_${m.route}_bulk_${method === "put" ? "update" : "partial_update"}`, tags: tag,
+        operationId: operationId(m.app, m.route, method === "put" ? "bulk_update" : "bulk_partial_update"), tags: tag,
         summary: `Update several ${m.verboseName} objects (all or none)`,
         requestBody: { required: true, content: json({ type: "array", items: bulkItem }) },
         responses: { "200": { description: "Updated objects", content: json({ type: "array", items: full }) }, ...withBody },
       };
     }
     detail.put = {
-      operationId: `${m.app}_${m.route}_update`, tags: tag, summary: `Replace a ${m.verboseName}`,
+      operationId: operationId(m.app, m.route, "update"), tags: tag, summary: `Replace a ${m.verboseName}`,
       requestBody: { required: true, content: json(ref(componentName.writable(m.name))) },
       responses: { "200": { description: "Updated", content: json(full) }, ...withBody, "404": errorResponse("Not found") },
     };
     detail.patch = {
-      operationId: `${m.app}_${m.route}_partial_update`, tags: tag, summary: `Change some fields of a ${m.verboseName}`,
+      operationId: operationId(m.app, m.route, "partial_update"), tags: tag, summary: `Change some fields of a ${m.verboseName}`,
       requestBody: { required: true, content: json(ref(componentName.patched(m.name))) },
       responses: { "200": { description: "Updated", content: json(full) }, ...withBody, "404": errorResponse("Not found") },
     };
   }
   if (ops.has("delete")) {
     list.delete = {
-      operationId: `${m.app}_${m.route}_bulk_destroy`, tags: tag, summary: `Delete several ${m.verboseName} objects (all or none)`,
+      operationId: operationId(m.app, m.route, "bulk_destroy"), tags: tag, summary: `Delete several ${m.verboseName} objects (all or none)`,
       requestBody: { required: true, content: json({ type: "array", items: { type: "object", properties: { id: { type: "string", format: "uuid" } }, required: ["id"] } }) },
       responses: { "204": { description: "Deleted" }, ...withBody, "409": errorResponse("Other objects depend on one of them") },
     };
     detail.delete = {
-      operationId: `${m.app}_${m.route}_destroy`, tags: tag, summary: `Delete a ${m.verboseName}`,
+      operationId: operationId(m.app, m.route, "destroy"), tags: tag, summary: `Delete a ${m.verboseName}`,
       responses: { "204": { description: "Deleted" }, "403": common["403"], "404": errorResponse("Not found"), "409": errorResponse("Other objects depend on it") },
     };
   }
   if (ops.has("retrieve")) {
     detail.get = {
-      operationId: `${m.app}_${m.route}_retrieve`, tags: tag, summary: `Get a ${m.verboseName}`,
+      operationId: operationId(m.app, m.route, "retrieve"), tags: tag, summary: `Get a ${m.verboseName}`,
       parameters: [brief],
       responses: { "200": { description: "The object", content: json(fullOrBrief) }, ...common, "404": errorResponse("Not found") },
     };

@@ -1,7 +1,7 @@
 // JSON Schema fragments for fields, shared by the profile-specific OpenAPI emitters.
 // Takes field descriptors; gives schema objects. Read and write forms differ (a foreign key
 // reads as a nested object and is written as an id or attribute dictionary).
-import type { FieldDescriptor, ReverseField } from "../../../runtime/descriptor.js";
+import { atOrBefore, type FieldDescriptor, type ReverseField } from "../../../runtime/descriptor.js";
 import { componentName } from "../../ir/names.js";
 import type { IrApi, IrModel } from "../../ir/index.js";
 
@@ -9,17 +9,10 @@ export type Schema = Record<string, unknown>;
 
 export const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
 
-export function inVersion(f: FieldDescriptor, version: string, versions: string[]): boolean {
-  const idx = versions.indexOf(version);
-  if (f.since && idx < versions.indexOf(f.since)) return false;
-  if (f.until && idx > versions.indexOf(f.until)) return false;
-  return true;
-}
-
 /** A reverse relation that this version shows as one object (or null) rather than a list. */
 export function shownSingle(f: ReverseField, version: string, versions: string[]): boolean {
   const until = f.reverse.singleUntil;
-  return until !== undefined && versions.indexOf(version) <= versions.indexOf(until);
+  return until !== undefined && atOrBefore(versions, version, until);
 }
 
 export function describe(schema: Schema, f: FieldDescriptor): Schema {

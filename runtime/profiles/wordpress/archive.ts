@@ -88,14 +88,14 @@ export class Archive {
         if (b !== undefined) { q.where(`p.${f.column}`, b); echo[f.name] = String(b); }
       }
       if (f.kind !== "fk" && f.kind !== "m2m") continue;
-      const target = this.cat.model(f.target!);
+      const target = this.cat.model(f.target);
       if (!target.wordpress) continue;
       const values = listParam(params, f.name);
       if (values === undefined) continue;
       if (!values.length) throw invalidParam(f.name);
       const ids = await this.resolve(target, f.name, values, target.wordpress.kind === "term");
       if (f.kind === "fk") q.whereIn(`p.${f.column}`, ids);
-      else q.whereIn("p.id", this.db(f.through!.table).select(f.through!.source).whereIn(f.through!.target, ids));
+      else q.whereIn("p.id", this.db(f.through.table).select(f.through.source).whereIn(f.through.target, ids));
       echo[f.name] = values.join(",");
     }
     await this.geoloc(q, m, params);

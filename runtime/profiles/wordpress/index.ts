@@ -301,7 +301,7 @@ export function wordpressProfile({ api, db, config, identities }: WpDeps): Route
   async function list(ctx: Ctx, m: ModelDescriptor): Promise<void> {
     const wp = m.wordpress!;
     const paged = paging(ctx.params, api.settings);
-    const isEventLike = wp.kind === "post" && m.fields.some((f) => (f.kind === "fk" || f.kind === "m2m") && cat.model(f.target!).wordpress);
+    const isEventLike = wp.kind === "post" && m.fields.some((f) => (f.kind === "fk" || f.kind === "m2m") && cat.model(f.target).wordpress);
     const result = wp.kind === "term" ? await archive.terms(m, ctx.params, paged)
       : isEventLike ? await archive.posts(m, ctx.params, ctx.who, paged)
       : await archive.linked(m, ctx.params, ctx.who, paged);

@@ -14,6 +14,7 @@ import { invalidParam, invalidParams, missingParams, notOfType, WpError } from "
 import { listValue, MAX_ID, positiveInt, toBool, type Params } from "./params.js";
 import { advisoryLock } from "../../db/locks.js";
 import { Refusal } from "../../hooks.js";
+import { sanitizeTitle as slugify } from "../../text/slugs.js";
 
 type Values = Record<string, unknown>;
 type Links = Map<M2mField, number[]>;
@@ -58,10 +59,6 @@ export function lockTermName(trx: Knex, m: ModelDescriptor, name: string): Promi
   return advisoryLock(trx, m.table, termKey(name));
 }
 
-export function slugify(text: string): string {
-  return text.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase()
-    .replace(/&[a-z]+;/g, "").replace(/[^a-z0-9\s-]/g, "").trim().replace(/[\s-]+/g, "-").replace(/^-|-$/g, "") || "untitled";
-}
 
 export class Writer {
   constructor(private readonly cat: Catalog, private readonly tz: string, private readonly userExists: (db: Knex, id: string) => Promise<boolean>) {}
@@ -128,13 +125,13 @@ export class Writer {
       const text = typeof v === "string" ? v.trim() : typeof v === "number" ? String(v) : null;
       switch (f.kind) {
         case "choice":
-          if (text === null || !f.choices!.some(([c]) => c === text)) bad(f.name);
-          else values[f.column!] = scaleStatus(text, who, f.name === "status");
+          if (text === null || !f.choices.some(([c]) => c === text)) bad(f.name);
+          else values[f.column] = scaleStatus(text, who, f.name === "status");
           break;
         case "scalar":
           switch (f.type) {
             case "boolean":
-              values[f.column!] = toBool(v);
+              values[f.column] = toBool(v);
               break;
             case "datetime": {
               // Wall-clock fields are stored as read; others in UTC, which must stay in range too.
@@ -142,17 +139,17 @@ export class Writer {
               const w = text ? parseDate(text, local ? zone : this.tz) : null;
               const utc = w && !local ? wallToUtc(w, this.tz) : null;
               if (!w || (utc && !inRange(utc))) bad(f.name);
-              else values[f.column!] = utc ? utc.toISOString() : `${formatWall(w)}+00`;
+              else values[f.column] = utc ? utc.toISOString() : `${formatWall(w)}+00`;
               break;
             }
             case "float": {
               const n = v === null || (typeof v === "string" && !v.trim()) ? null : Number(v);
               if (n === null ? !f.nullable : (f.min !== undefined && n < f.min) || (f.max !== undefined && n > f.max)) bad(f.name);
-              else values[f.column!] = n;
+              else values[f.column] = n;
               break;
             }
             case "uuid":
-              if (text && UUID.test(text)) values[f.column!] = text; else bad(f.name);
+              if (text && UUID.test(text)) values[f.column] = text; else bad(f.name);
               break;
             default: {
               const s = Array.isArray(v) ? v.map(String).join(", ") : text;
@@ -161,24 +158,24 @@ export class Writer {
               if (f.maxLength && s.length > f.maxLength) { bad(f.name); break; }
               if (f.format === "url" && s && !isUrl(s)) { bad(f.name); break; }
               if (wp.images?.includes(f.name) && s && !isUrl(s)) { bad(f.name); break; }
-              if (clock && f.name === clock.timezone) { values[f.column!] = s; break; }
-              values[f.column!] = f.name === "slug" ? slugify(s) : s;
+              if (clock && f.name === clock.timezone) { values[f.column] = s; break; }
+              values[f.column] = f.name === "slug" ? slugify(s) : s;
             }
           }
           break;
         case "fk": {
-          const target = this.cat.model(f.target!);
-          if (v === "" || v === 0 || v === "0" || v === null) { values[f.column!] = null; break; }
+          const target = this.cat.model(f.target);
+          if (v === "" || v === 0 || v === "0" || v === null) { values[f.column] = null; break; }
           try {
             const [id] = await this.linked(db, target, f.target === m.key ? [v] : Array.isArray(v) ? v.slice(0, 1) : [v], who, f.name);
-            values[f.column!] = id;
+            values[f.column] = id;
           } catch (err) {
             if (err instanceof WpError && err.status === 400 && err.code === "rest_invalid_param") bad(f.name, err.message); else throw err;
           }
           break;
         }
         case "m2m": {
-          const target = this.cat.model(f.target!);
+          const target = this.cat.model(f.target);
           try {
             if (target.wordpress?.kind === "term") {
               const names = listValue(v);
