@@ -38,6 +38,16 @@ export interface CommonFieldOptions {
   until?: string;
   /** Database column name when it differs from the field name. */
   column?: string;
+  /**
+   * The field's name before a rename: the next migration renames its column instead of
+   * dropping the old one (and its data). Harmless once that migration exists.
+   */
+  renamedFrom?: string;
+  /**
+   * The value existing rows get when a migration makes this field required (adds it NOT NULL,
+   * or sets NOT NULL on a column that may hold nulls). Without it (or a default) that step is refused.
+   */
+  backfill?: unknown;
 }
 
 export interface StringOptions extends CommonFieldOptions {
@@ -264,6 +274,11 @@ export interface ApiSpec {
   idType?: "uuid" | "serial";
   /** A model holding per-user application passwords (`user`, `name`, `password`, `last_used` fields). */
   appPasswords?: string;
+  /**
+   * Data the next migration may destroy, acknowledged: `"app.Model"` (drop its table) or
+   * `"app.Model.field"` (drop or narrow its column). Without it such a step is refused.
+   */
+  discard?: string[];
 }
 
 /** The API-level settings file: `export default api({...})` in `spec/<api>/api.ts`. */

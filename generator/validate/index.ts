@@ -4,6 +4,7 @@
 import type { ApiSpec, FieldSpec, ModelSpec } from "../dsl/index.js";
 import type { LoadedApi } from "../load/index.js";
 import { checkHooks } from "./hooks.js";
+import { checkApiKeys, checkModelKeys } from "./keys.js";
 import { checkSettings } from "./settings.js";
 import { checkWordpressOptions } from "./wordpress.js";
 
@@ -50,6 +51,7 @@ export function validate(loaded: LoadedApi): Diagnostic[] {
   if (!/^\/.*\/$/.test(api.basePath ?? "")) err(apiFile, `basePath "${api.basePath}" must start and end with "/"`);
   if (!Array.isArray(api.apps) || api.apps.length === 0) err(apiFile, "apps must list at least one application");
   else if (new Set(api.apps).size !== api.apps.length) err(apiFile, "apps lists an application twice");
+  checkApiKeys(api, (message) => err(apiFile, message));
   checkSettings(api.profile, api.settings, (message) => err(apiFile, message));
   const versions = api.versions?.supported ?? [];
   if (api.versions && !versions.includes(api.versions.default)) {
@@ -120,6 +122,7 @@ export function validate(loaded: LoadedApi): Diagnostic[] {
       if (features.includes("tree") && name === "parent") err(file, `"parent" is added by the "tree" feature`, m.name, name);
       checkField(file, m, name, f, { err, checkRef, resolve, versions, fields, users: api.auth?.users });
     }
+    checkModelKeys(m, (message, field) => err(file, message, m.name, field));
     checkHooks(m, loaded.hooks, (message, field) => err(file, message, m.name, field));
     checkWordpressOptions(m, api.profile, has, (n) => (n in fields ? fields[n].kind : undefined), (message) => err(file, message, m.name));
     if (features.includes("ownedByRequester") && !Object.values(fields).some((f) => f.kind === "fk" && f.fromRequestUser)) {

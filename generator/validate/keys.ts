@@ -1,0 +1,76 @@
+// Refuses keys a spec's objects do not have: a misspelt option (`maxLenght: 21`) would
+// otherwise be dropped in silence and the generated schema would not be what was meant.
+// Each list is checked against its DSL type at compile time, so a new option cannot be
+// forgotten here.
+import type {
+  ApiSpec, ChoiceField, CommonFieldOptions, ComputedField, CountField, FieldSpec, FilterSpec, FkField, IpFamilyField, M2mField, ModelSpec,
+  ReverseField, ScalarField,
+} from "../dsl/index.js";
+
+/** All keys of T, each listed once: a missing or extra one is a type error. */
+function keysOf<T>() {
+  return <const K extends ReadonlyArray<keyof T>>(keys: K & ([Exclude<keyof T, K[number]>] extends [never] ? unknown : never)): K => keys;
+}
+
+const API = keysOf<ApiSpec>()([
+  "kind", "name", "title", "description", "profile", "basePath", "apps", "rootLinks", "versions", "settings", "auth", "tagModel",
+  "idType", "appPasswords", "discard",
+]);
+const MODEL = keysOf<ModelSpec>()([
+  "kind", "name", "app", "route", "verboseName", "description", "display", "ordering", "features", "fields", "nested", "brief",
+  "naturalKey", "filters", "uniqueTogether", "operations", "wordpress", "hooks",
+]);
+const FILTERS = keysOf<FilterSpec>()(["q", "qAddress", "extra", "exclude", "via"]);
+const COMMON = keysOf<CommonFieldOptions>()([
+  "description", "label", "required", "nullable", "unique", "default", "readOnly", "writeOnly", "since", "until", "column",
+  "renamedFrom", "backfill",
+]);
+const FIELDS: { [K in FieldSpec["kind"]]: ReadonlyArray<string> } = {
+  scalar: keysOf<ScalarField>()([
+    ...COMMON, "kind", "type", "maxLength", "minLength", "blank", "pattern", "slugFrom", "randomHex", "format", "autoNow", "min", "max",
+  ]),
+  choice: keysOf<ChoiceField>()([...COMMON, "kind", "choices", "blank"]),
+  ipFamily: keysOf<IpFamilyField>()([...COMMON, "kind", "from"]),
+  count: keysOf<CountField>()([...COMMON, "kind", "of", "descendants"]),
+  reverse: keysOf<ReverseField>()([...COMMON, "kind", "of", "singleUntil"]),
+  fk: keysOf<FkField>()([...COMMON, "kind", "target", "onDelete", "fromRequestUser"]),
+  m2m: keysOf<M2mField>()([...COMMON, "kind", "target"]),
+  computed: keysOf<ComputedField>()([...COMMON, "kind", "schema"]),
+};
+
+/** Levenshtein distance, for "did you mean". */
+function distance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = row[0];
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const next = Math.min(row[j] + 1, row[j - 1] + 1, prev + (a[i - 1].toLowerCase() === b[j - 1].toLowerCase() ? 0 : 1));
+      prev = row[j];
+      row[j] = next;
+    }
+  }
+  return row[b.length];
+}
+
+function unknownKeys(value: unknown, known: ReadonlyArray<string>, what: string, err: (message: string) => void): void {
+  if (typeof value !== "object" || value === null) return;
+  for (const key of Object.keys(value)) {
+    if (known.includes(key)) continue;
+    const close = known.filter((k) => distance(key, k) <= Math.max(1, Math.floor(k.length / 4))).sort((a, b) => distance(key, a) - distance(key, b));
+    err(`unknown ${what} option "${key}"${close.length ? ` (did you mean "${close[0]}"?)` : ""}`);
+  }
+}
+
+export function checkApiKeys(api: ApiSpec, err: (message: string) => void): void {
+  unknownKeys(api, API, "api", err);
+}
+
+export function checkModelKeys(m: ModelSpec, err: (message: string, field?: string) => void): void {
+  unknownKeys(m, MODEL, "model", err);
+  unknownKeys(m.filters, FILTERS, "filters", err);
+  for (const [name, f] of Object.entries(m.fields ?? {})) {
+    const known = FIELDS[f?.kind as FieldSpec["kind"]];
+    if (known) unknownKeys(f, known, `${f.kind} field`, (message) => err(message, name));
+  }
+}
