@@ -2,7 +2,7 @@
 NODE_MODULES := node_modules/.package-lock.json
 TSX := node_modules/.bin/tsx
 
-.PHONY: run test fuzz generate check check-generated migrate bench lint typecheck clean
+.PHONY: run test fuzz generate check check-generated discard-migration migrate bench lint typecheck clean
 
 $(NODE_MODULES): package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
@@ -25,6 +25,12 @@ fuzz: $(NODE_MODULES)
 
 ## generate: compile spec/ into generated/
 generate: $(NODE_MODULES)
+	$(TSX) bin/armature.ts generate
+
+## discard-migration: drop what generate wrote since the last commit (a migration never applied), then regenerate from spec/
+discard-migration: $(NODE_MODULES)
+	git checkout -- generated
+	git clean -fdq -- generated
 	$(TSX) bin/armature.ts generate
 
 ## check / check-generated: fail when generated/ does not match spec/

@@ -35,5 +35,6 @@ export async function generate(root: string, opts: { specDir?: string; previousD
   const errors = loaded.flatMap((l) => validate(l).map(formatDiagnostic));
   if (errors.length) return { ok: false, errors };
   const irs = loaded.map(buildIr);
-  return { ok: true, files: emitAll(irs, previousStateFrom(opts.previousDir ?? join(root, "generated"))) };
+  const { files, refusals } = emitAll(irs, previousStateFrom(opts.previousDir ?? join(root, "generated")));
+  return refusals.length ? { ok: false, errors: refusals } : { ok: true, files };
 }

@@ -4,7 +4,8 @@ import type { IrApi } from "../ir/index.js";
 import { emitDescriptors } from "./descriptors.js";
 import { generatedPaths } from "../ir/names.js";
 import { buildSchema, sortKeys, type Schema } from "./schema.js";
-import { emitMigrations, type MigrationState } from "./migrations.js";
+import { emitMigrations, type MigrationIntents, type MigrationState } from "./migrations.js";
+import { storedColumn } from "../../runtime/descriptor.js";
 import { emitDrfOpenApi } from "./openapi/drf.js";
 import { emitWordpressOpenApi } from "./openapi/wordpress.js";
 
@@ -29,16 +30,35 @@ function jsonFile(path: string, value: unknown): EmittedFile {
   return { path, contents: JSON.stringify(value, null, 2) + "\n" };
 }
 
-export function emitAll(apis: IrApi[], previous: PreviousState): EmittedFile[] {
+/** The spec's renames, backfills and discards, and where each table and column comes from. */
+function intentsOf(api: IrApi): MigrationIntents {
+  const models = new Map(api.models.map((m) => [m.table, m]));
+  return {
+    renames: Object.fromEntries(api.models.map((m) => [m.table, m.migration.renames])),
+    backfills: Object.fromEntries(api.models.map((m) => [m.table, m.migration.backfills])),
+    discard: new Set(api.discard),
+    origin(table, column) {
+      const m = models.get(table);
+      if (!m) return api.file;
+      const field = column === undefined ? undefined : m.fields.find((f) => storedColumn(f) === column);
+      return `${m.file}: model ${m.name}${field ? `, field ${field.name}` : ""}`;
+    },
+  };
+}
+
+/** Every file of every API, or the migration steps refused (then nothing may be written). */
+export function emitAll(apis: IrApi[], previous: PreviousState): { files: EmittedFile[]; refusals: string[] } {
   const files: EmittedFile[] = [...emitDescriptors(apis)];
+  const refusals: string[] = [];
   for (const api of apis) {
     for (const version of api.versions.supported) {
       files.push(jsonFile(generatedPaths.openapi(api.name, version), openApiEmitters[api.profile](api, version)));
     }
     const schema: Schema = buildSchema(api);
-    const { files: migrations, snapshot } = emitMigrations(api.name, schema, previous(api.name));
+    const { files: migrations, snapshot, refusals: refused } = emitMigrations(api.name, schema, previous(api.name), intentsOf(api));
+    refusals.push(...refused);
     for (const m of migrations) files.push({ path: generatedPaths.migration(api.name, m.name), contents: m.sql });
     files.push({ path: generatedPaths.snapshot(api.name), contents: JSON.stringify(sortKeys(snapshot), null, 2) + "\n" });
   }
-  return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return { files: files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)), refusals };
 }

@@ -42,12 +42,39 @@ function createTableSql(name: string, t: Table): string[] {
   return out;
 }
 
-/** The SQL statements that take a database from `before` to `after`, and a short summary. */
-export function diffSchemas(before: Schema, after: Schema): { statements: string[]; summary: string[] } {
+/** What the spec says about existing rows, for steps that would otherwise lose or refuse them. */
+export interface MigrationIntents {
+  /** Table → (column → the column it was renamed from). */
+  renames: Record<string, Record<string, string>>;
+  /** Table → (column → SQL value existing rows get when it becomes required). */
+  backfills: Record<string, Record<string, string>>;
+  /** Tables and `table.column`s whose data may be destroyed. */
+  discard: Set<string>;
+  /** Where a table or column comes from, for messages: `spec/…: model X, field y`. */
+  origin(table: string, column?: string): string;
+}
+
+const NO_INTENTS: MigrationIntents = { renames: {}, backfills: {}, discard: new Set(), origin: () => "" };
+
+/** Type changes that keep every value: longer varchar, varchar to text, wider numbers. */
+function widens(from: string, to: string): boolean {
+  const varchar = (t: string) => Number(/^varchar\((\d+)\)$/.exec(t)?.[1] ?? NaN);
+  if (!Number.isNaN(varchar(from))) return to === "text" || varchar(to) >= varchar(from);
+  return (from === "integer" && (to === "bigint" || to === "double precision")) || (from === "bigint" && to === "double precision");
+}
+
+/**
+ * The SQL statements that take a database from `before` to `after`, a short summary, and
+ * the steps refused because they would lose data the spec did not give up (`refusals`).
+ */
+export function diffSchemas(before: Schema, after: Schema, intents: MigrationIntents = NO_INTENTS):
+  { statements: string[]; summary: string[]; refusals: string[] } {
   const statements: string[] = [];
   const foreignKeys: string[] = [];
   const summary: string[] = [];
+  const refusals: string[] = [];
   const names = (o: object) => Object.keys(o).sort(byCodePoint);
+  const discards = (table: string, column?: string) => intents.discard.has(column === undefined ? table : `${table}.${column}`);
 
   for (const name of names(after.tables)) {
     const t = after.tables[name];
@@ -58,13 +85,41 @@ export function diffSchemas(before: Schema, after: Schema): { statements: string
       summary.push(`create_${name}`);
       continue;
     }
+    const oldColumns = { ...old.columns };
+    for (const [c, from] of Object.entries(intents.renames[name] ?? {}).sort(([a], [b]) => byCodePoint(a, b))) {
+      // Once renamed (the snapshot has the new column), the spec's renamedFrom asks nothing more.
+      if (!oldColumns[from] || oldColumns[c] || !t.columns[c]) continue;
+      statements.push(`ALTER TABLE ${q(name)} RENAME COLUMN ${q(from)} TO ${q(c)};`);
+      if (oldColumns[from].references) {
+        statements.push(`ALTER TABLE ${q(name)} RENAME CONSTRAINT ${q(constraintNames.foreignKey(name, from))} TO ${q(constraintNames.foreignKey(name, c))};`);
+      }
+      oldColumns[c] = oldColumns[from];
+      delete oldColumns[from];
+      summary.push(`rename_${name}_${from}`);
+    }
+    const backfill = (c: string, now: Column) => intents.backfills[name]?.[c] ?? now.default;
     for (const c of names(t.columns)) {
       const now = t.columns[c];
-      const was = old.columns[c];
+      const was = oldColumns[c];
       if (!was) {
-        statements.push(`ALTER TABLE ${q(name)} ADD COLUMN ${columnSql(c, now)};`);
+        const fill = backfill(c, now);
+        if (!now.nullable && now.default === undefined) {
+          // Rows already there would have no value: add it empty, fill it, then require it.
+          if (fill === undefined) {
+            refusals.push(`${intents.origin(name, c)}: the migration would add required column ${name}.${c} to existing rows with no value; give the field a default or a backfill`);
+            continue;
+          }
+          statements.push(`ALTER TABLE ${q(name)} ADD COLUMN ${columnSql(c, { ...now, nullable: true })};`);
+          statements.push(`UPDATE ${q(name)} SET ${q(c)} = ${fill};`);
+          statements.push(`ALTER TABLE ${q(name)} ALTER COLUMN ${q(c)} SET NOT NULL;`);
+        } else statements.push(`ALTER TABLE ${q(name)} ADD COLUMN ${columnSql(c, now)};`);
         if (now.references) foreignKeys.push(fkSql(name, c, now));
         summary.push(`add_${name}_${c}`);
+        continue;
+      }
+      if (was.type !== now.type && !widens(was.type, now.type) && !discards(name, c)) {
+        refusals.push(`${intents.origin(name, c)}: the migration would change ${name}.${c} from ${was.type} to ${now.type}, which can lose values; ` +
+          `list it in the api's discard to accept that`);
         continue;
       }
       if (was.type !== now.type) {
@@ -78,6 +133,14 @@ export function diffSchemas(before: Schema, after: Schema): { statements: string
         summary.push(`alter_${name}_${c}`);
       }
       if (was.nullable !== now.nullable) {
+        if (!now.nullable) {
+          const fill = backfill(c, now);
+          if (fill === undefined) {
+            refusals.push(`${intents.origin(name, c)}: the migration would make ${name}.${c} required, but existing rows may hold no value; give the field a default or a backfill`);
+            continue;
+          }
+          statements.push(`UPDATE ${q(name)} SET ${q(c)} = ${fill} WHERE ${q(c)} IS NULL;`);
+        }
         statements.push(`ALTER TABLE ${q(name)} ALTER COLUMN ${q(c)} ${now.nullable ? "DROP" : "SET"} NOT NULL;`);
         summary.push(`alter_${name}_${c}`);
       }
@@ -87,11 +150,15 @@ export function diffSchemas(before: Schema, after: Schema): { statements: string
         summary.push(`alter_${name}_${c}`);
       }
     }
-    for (const c of names(old.columns)) {
-      if (!t.columns[c]) {
-        statements.push(`ALTER TABLE ${q(name)} DROP COLUMN ${q(c)};`);
-        summary.push(`remove_${name}_${c}`);
+    for (const c of names(oldColumns)) {
+      if (t.columns[c]) continue;
+      if (!discards(name, c)) {
+        refusals.push(`${intents.origin(name)}: the migration would drop column ${name}.${c} and its data; if the field was renamed, ` +
+          `give the new field renamedFrom; to discard the data, list the field in the api's discard`);
+        continue;
       }
+      statements.push(`ALTER TABLE ${q(name)} DROP COLUMN ${q(c)};`);
+      summary.push(`remove_${name}_${c}`);
     }
     for (const u of names(old.uniques)) {
       if (JSON.stringify(old.uniques[u]) !== JSON.stringify(t.uniques[u])) {
@@ -115,12 +182,15 @@ export function diffSchemas(before: Schema, after: Schema): { statements: string
     }
   }
   for (const name of names(before.tables)) {
-    if (!after.tables[name]) {
-      statements.push(`DROP TABLE ${q(name)} CASCADE;`);
-      summary.push(`delete_${name}`);
+    if (after.tables[name]) continue;
+    if (!discards(name)) {
+      refusals.push(`${intents.origin(name)}: the migration would drop table ${name} and its rows; to discard them, list the model (or field) in the api's discard`);
+      continue;
     }
+    statements.push(`DROP TABLE ${q(name)} CASCADE;`);
+    summary.push(`delete_${name}`);
   }
-  return { statements: [...statements, ...foreignKeys], summary: [...new Set(summary)] };
+  return { statements: [...statements, ...foreignKeys], summary: [...new Set(summary)], refusals };
 }
 
 /** A file-name label: all changes when short, else the first whole ones that fit and "_and_more". */
@@ -136,13 +206,15 @@ function migrationLabel(summary: string[]): string {
 }
 
 /** Existing migrations plus, when the schema changed, a new one; and the snapshot to keep. */
-export function emitMigrations(apiName: string, schema: Schema, state: MigrationState): {
+export function emitMigrations(apiName: string, schema: Schema, state: MigrationState, intents?: MigrationIntents): {
   files: Array<{ name: string; sql: string }>;
   snapshot: Schema;
+  refusals: string[];
 } {
   const files = Object.keys(state.existing).sort(byCodePoint).map((name) => ({ name, sql: state.existing[name] }));
   const before = state.snapshot ?? { tables: {} };
-  const { statements, summary } = diffSchemas(before, schema);
+  const { statements, summary, refusals } = diffSchemas(before, schema, intents);
+  if (refusals.length) return { files, snapshot: before, refusals };
   if (statements.length) {
     const name = migrationName(files.length + 1, state.snapshot === null ? "initial" : migrationLabel(summary));
     files.push({
@@ -150,5 +222,5 @@ export function emitMigrations(apiName: string, schema: Schema, state: Migration
       sql: `-- Code generated by make generate from spec/${apiName}/. DO NOT EDIT.\n-- Migration ${name}.\n\n${statements.join("\n\n")}\n`,
     });
   }
-  return { files, snapshot: schema };
+  return { files, snapshot: schema, refusals };
 }

@@ -4,11 +4,13 @@
 import type { ApiSpec, FieldSpec, ModelSpec } from "../dsl/index.js";
 import type { LoadedApi } from "../load/index.js";
 import { kindOf } from "../kinds/index.js";
+import { sqlLiteral } from "../kinds/sql-literal.js";
 import { wordpressRoutes } from "./wordpress-routes.js";
 import type { AddFilter } from "../kinds/types.js";
 import type {
   ApiDescriptor, DisplayPart, FieldCommon, FieldDescriptor, FilterDescriptor, ModelDescriptor, ScalarField, ScalarType,
 } from "../../runtime/descriptor.js";
+import { storedColumn } from "../../runtime/descriptor.js";
 import {
   byCodePoint, componentName, CUSTOM_FIELDS_COLUMN, m2mColumns, FEATURE_FIELDS, fieldLabel, fkColumn, m2mTable, modelKey, refKey, tableName,
   TAG_ASSIGNMENT_COLUMNS, tagAssignmentTable, verboseName,
@@ -23,11 +25,20 @@ const CHANGE_LOG: Array<[string, ScalarType, "create" | "update"]> = [
 export interface IrModel extends ModelDescriptor {
   /** The spec file the model came from. */
   file: string;
+  /** What the next migration should do with existing rows (not part of the descriptor). */
+  migration: {
+    /** Column → the column it was renamed from (`renamedFrom`). */
+    renames: Record<string, string>;
+    /** Column → the SQL value existing rows get when it becomes required (`backfill`). */
+    backfills: Record<string, string>;
+  };
 }
 
 export interface IrApi extends Omit<ApiDescriptor, "openapi" | "migrations" | "models"> {
   file: string;
   models: IrModel[];
+  /** Tables (`table`) and columns (`table.column`) the next migration may destroy. */
+  discard: string[];
 }
 
 
@@ -54,9 +65,35 @@ export function buildIr(loaded: LoadedApi): IrApi {
     ...(api.idType ? { idType: api.idType } : {}),
     ...(api.appPasswords ? { appPasswords: refKey(api.appPasswords) } : {}),
     models,
+    discard: (api.discard ?? []).flatMap(discarded),
   };
   if (api.profile === "wordpress") ir.routes = wordpressRoutes(ir);
   return ir;
+}
+
+/**
+ * What a `discard` entry allows: `app.Model` its table; `app.Model.field` the field's column
+ * (as a plain or a foreign-key column) or its join table.
+ */
+function discarded(entry: string): string[] {
+  const [app, model, field] = entry.split(".");
+  const table = tableName(app, model);
+  return field === undefined ? [table] : [`${table}.${field}`, `${table}.${fkColumn(field)}`, m2mTable(table, field)];
+}
+
+/** The renames and backfills the spec's fields ask of the next migration. */
+function migrationIntent(m: ModelSpec, fields: FieldDescriptor[]): IrModel["migration"] {
+  const out: IrModel["migration"] = { renames: {}, backfills: {} };
+  for (const [name, spec] of Object.entries(m.fields)) {
+    const column = storedColumn(fields.find((f) => f.name === name)!);
+    if (!column) continue;
+    if (spec.renamedFrom) out.renames[column] = spec.kind === "fk" ? fkColumn(spec.renamedFrom) : spec.renamedFrom;
+    if (spec.backfill !== undefined) {
+      out.backfills[column] = typeof spec.backfill === "object" && spec.backfill !== null
+        ? `${sqlLiteral(JSON.stringify(spec.backfill))}::jsonb` : sqlLiteral(spec.backfill);
+    }
+  }
+  return out;
 }
 
 function buildModel(api: ApiSpec, m: ModelSpec, file: string, byRef: Map<string, ModelSpec>): IrModel {
@@ -94,6 +131,7 @@ function buildModel(api: ApiSpec, m: ModelSpec, file: string, byRef: Map<string,
   const counts = new Set(fields.filter((f) => f.kind === "count").map((f) => f.name));
   return {
     file,
+    migration: migrationIntent(m, fields),
     key,
     name: m.name,
     app: m.app,

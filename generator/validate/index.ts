@@ -52,6 +52,9 @@ export function validate(loaded: LoadedApi): Diagnostic[] {
   if (!Array.isArray(api.apps) || api.apps.length === 0) err(apiFile, "apps must list at least one application");
   else if (new Set(api.apps).size !== api.apps.length) err(apiFile, "apps lists an application twice");
   checkApiKeys(api, (message) => err(apiFile, message));
+  for (const entry of api.discard ?? []) {
+    if (typeof entry !== "string" || !/^[a-z][a-z0-9_]*\.[A-Z][A-Za-z0-9]*(\.[a-z_][a-z0-9_]*)?$/.test(entry)) err(apiFile, `discard entries are "app.Model" or "app.Model.field", not ${JSON.stringify(entry)}`);
+  }
   checkSettings(api.profile, api.settings, (message) => err(apiFile, message));
   const versions = api.versions?.supported ?? [];
   if (api.versions && !versions.includes(api.versions.default)) {
@@ -199,6 +202,12 @@ function checkField(file: string, m: ModelSpec, name: string, f: FieldSpec, ctx:
     if (v !== undefined && !ctx.versions.includes(v)) err(file, `version "${v}" is not a supported API version`, m.name, name);
   }
   if (f.required && f.readOnly) err(file, "a field cannot be both required and read-only", m.name, name);
+  const stored = f.kind === "scalar" || f.kind === "choice" || f.kind === "fk";
+  if (f.renamedFrom !== undefined) {
+    if (!stored) err(file, `renamedFrom applies to fields stored in a column (not ${f.kind})`, m.name, name);
+    else if (typeof f.renamedFrom !== "string" || f.renamedFrom in ctx.fields) err(file, `renamedFrom must name the field's old name, which no field has now`, m.name, name);
+  }
+  if (f.backfill !== undefined && !(f.kind === "scalar" || f.kind === "choice")) err(file, `backfill applies to scalar and choice fields (not ${f.kind})`, m.name, name);
   switch (f.kind) {
     case "scalar":
       if (!SCALAR_TYPES.has(f.type)) err(file, `unknown type "${f.type}"`, m.name, name);

@@ -1,0 +1,33 @@
+// The golden `migration-safe` case's migration, applied to a database holding rows: the
+// renamed column keeps its values, the backfills fill what existing rows lacked, and only
+// what the spec discarded is gone.
+import { expect } from "chai";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { openDatabase } from "../../runtime/db/connect.js";
+
+const caseDir = join(fileURLToPath(new URL(".", import.meta.url)), "../golden/cases/migration-safe");
+const read = (path: string) => readFileSync(join(caseDir, path), "utf8");
+
+describe("unit: migrations that keep data", () => {
+  it("renames, widens, backfills and drops only what was discarded, on a table with rows", async () => {
+    const db = await openDatabase({ dataDir: "memory://" });
+    try {
+      await db.knex.raw(read("previous/shop/migrations/0001_initial.sql"));
+      await db.knex("store_product").insert([{ name: "Anvil", price: 5, weight: null, code: "A1" }, { name: "Bell", price: 7, weight: 2.5 }]);
+      await db.knex("store_old").insert({ label: "gone" });
+      await db.knex.raw(read("expected/shop/migrations/0002_rename_store_product_name_add_store_product_stock_and_more.sql"));
+      const rows = await db.knex("store_product").select("title", "price", "weight", "stock").orderBy("title");
+      expect(rows).to.deep.equal([
+        { title: "Anvil", price: 5, weight: 0, stock: 0 },
+        { title: "Bell", price: 7, weight: 2.5, stock: 0 },
+      ]);
+      const columns = (await db.knex.raw("SELECT column_name FROM information_schema.columns WHERE table_name = 'store_product' ORDER BY 1")).rows.map((r: { column_name: string }) => r.column_name);
+      expect(columns).to.deep.equal(["id", "price", "stock", "title", "weight"]);
+      expect((await db.knex.raw("SELECT to_regclass('store_old') AS t")).rows[0].t).to.equal(null);
+    } finally {
+      await db.close();
+    }
+  });
+});
