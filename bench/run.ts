@@ -113,6 +113,7 @@ async function main(): Promise<void> {
     ["armature: prefix list of 50 with count", () => `${ours}/api/ipam/prefixes/?limit=50&offset=${(i++ % 100) * 50}`, auth],
     ["armature: list filtered within=10.1.0.0/16", () => `${ours}/api/ipam/prefixes/?within=10.1.0.0/16&limit=50`, auth],
     ["armature: list filtered site=<slug>&status=active", () => `${ours}/api/ipam/prefixes/?site=bench-site-${1 + (i++ % 50)}&status=active&limit=50`, auth],
+    ["armature: list filtered site=<slug>&description__re=^b", () => `${ours}/api/ipam/prefixes/?site=bench-site-${1 + (i++ % 50)}&description__re=^b&limit=50`, auth],
   ];
   console.log("scenario".padEnd(52), "req/s".padStart(8), "p50 ms".padStart(8), "p95 ms".padStart(8), "p99 ms".padStart(8), "errors".padStart(7), "vs baseline".padStart(12));
   let baseRps = 0;

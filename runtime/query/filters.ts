@@ -202,7 +202,8 @@ export class FilterCompiler {
         // PostgreSQL judges the expression: an invalid one matches nothing and is reported by
         // the check, in the same statement, instead of failing it.
         return {
-          where: anyOf(values.map(() => `CASE WHEN ${REGEX_IS_VALID}(?) THEN ${column}::text ${look.op} ? ELSE false END`), values.map((v) => [v, v]), look.negate),
+          // The validity sub-select runs once per statement, not once per row.
+          where: anyOf(values.map(() => `CASE WHEN (SELECT ${REGEX_IS_VALID}(?)) THEN ${column}::text ${look.op} ? ELSE false END`), values.map((v) => [v, v]), look.negate),
           checks: [{ ...firstValue(values, `NOT ${REGEX_IS_VALID}(u.v)`), message: (v) => `"${v}" is not a valid regular expression.` }],
         };
       }
@@ -290,9 +291,10 @@ export class FilterCompiler {
       const roots = `SELECT x.id FROM ${table} x WHERE x.id::text = ANY(?::text[])${natural ? ` OR ${col("x", natural)}::text = ANY(?::text[])` : ""}`;
       const rootBinds = natural ? [ids, given] : [ids];
       const expand = target.features.tree && field.kind !== "treeParent";
+      // ANY(ARRAY(…)) is computed once, before the scan, so the column's index still serves the match.
       sql.push(expand
-        ? `${column} IN (WITH RECURSIVE sub AS (${roots} UNION ALL SELECT c.id FROM ${table} c JOIN sub ON ${col("c", parentColumn(target))} = sub.id) SELECT id FROM sub)`
-        : `${column} IN (${roots})`);
+        ? `${column} = ANY(ARRAY(WITH RECURSIVE sub AS (${roots} UNION ALL SELECT c.id FROM ${table} c JOIN sub ON ${col("c", parentColumn(target))} = sub.id) SELECT id FROM sub))`
+        : `${column} = ANY(ARRAY(${roots}))`);
       binds.push(rootBinds);
     }
     if (wantsNull) { sql.push(`${column} IS NULL`); binds.push([]); }
