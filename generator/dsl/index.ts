@@ -202,6 +202,22 @@ export type FilterLookup =
   | "net_equals" | "net_contained" | "net_contained_or_equal" | "net_contains_or_equals"
   | "net_host_contained" | "family" | "mask_length" | "mask_length__gte" | "mask_length__lte" | "address";
 
+/** An index over fields of the model, by method (`gin` for JSON and arrays, `gist` for addresses). */
+export interface IndexSpec {
+  fields: string[];
+  using?: "btree" | "gin" | "gist";
+}
+
+/**
+ * Hand-written SQL, emitted into the next migration after the tables. A changed `up` is
+ * emitted again (write `CREATE OR REPLACE`, `DROP … IF EXISTS` first, or other re-runnable
+ * SQL); a removed block emits the `down` it had, and without one its removal is refused.
+ */
+export interface SqlBlock {
+  up: string;
+  down?: string;
+}
+
 export interface ModelSpec {
   kind: "model";
   name: string;
@@ -226,6 +242,10 @@ export interface ModelSpec {
   filters?: FilterSpec;
   /** Groups of fields that must be unique together. */
   uniqueTogether?: string[][];
+  /** Extra indexes a query needs (the default ordering and foreign keys get theirs already). */
+  indexes?: IndexSpec[];
+  /** Hand-written SQL the model needs (functions, triggers, views), by name: see SqlBlock. */
+  sql?: Record<string, SqlBlock>;
   /** Operations the API offers; all by default. */
   operations?: Array<"list" | "retrieve" | "create" | "update" | "delete">;
   /** How a WordPress-style profile presents the model (post type or taxonomy). */
@@ -274,6 +294,8 @@ export interface ApiSpec {
   idType?: "uuid" | "serial";
   /** A model holding per-user application passwords (`user`, `name`, `password`, `last_used` fields). */
   appPasswords?: string;
+  /** Hand-written SQL the API needs beyond any one model (see SqlBlock). */
+  sql?: Record<string, SqlBlock>;
   /**
    * Data the next migration may destroy, acknowledged: `"app.Model"` (drop its table) or
    * `"app.Model.field"` (drop or narrow its column). Without it such a step is refused.

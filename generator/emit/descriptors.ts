@@ -35,7 +35,7 @@ function exportName(m: IrModel): string {
 }
 
 function emitModel(api: IrApi, m: IrModel): EmittedFile {
-  const { file: _file, migration: _migration, ...data } = m;
+  const { file: _file, migration: _migration, indexes: _indexes, ...data } = m;
   const descriptor = { ...data, ...(m.hookModule ? { hooks: new Code(HOOKS_IMPORT) } : {}) };
   return render(modelModulePath(api, m), m.file, (f) => {
     f.addImportDeclaration({ isTypeOnly: true, namedImports: ["ModelDescriptor"], moduleSpecifier: "../../../../runtime/descriptor.js" });
@@ -55,7 +55,7 @@ function emitIndex(api: IrApi): EmittedFile {
     for (const m of api.models) {
       f.addImportDeclaration({ namedImports: [exportName(m)], moduleSpecifier: generatedPaths.modelImport(m.app, m.route) });
     }
-    const { file: _file, models: _models, discard: _discard, ...settings } = api;
+    const { file: _file, models: _models, discard: _discard, sql: _sql, ...settings } = api;
     f.addVariableStatement({
       isExported: true,
       declarationKind: VariableDeclarationKind.Const,

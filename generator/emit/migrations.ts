@@ -181,6 +181,24 @@ export function diffSchemas(before: Schema, after: Schema, intents: MigrationInt
       }
     }
   }
+  const sqlBlocks: string[] = [];
+  const undoBlocks: string[] = [];
+  for (const key of names(after.sql ?? {})) {
+    const now = after.sql![key];
+    if (before.sql?.[key]?.up === now.up) continue;
+    sqlBlocks.push(`-- ${key}\n${now.up.trim()}`);
+    summary.push(`sql_${key.replace(/[^A-Za-z0-9]+/g, "_").toLowerCase()}`);
+  }
+  for (const key of names(before.sql ?? {})) {
+    if (after.sql?.[key]) continue;
+    const down = before.sql![key].down;
+    if (down === undefined) {
+      refusals.push(`${intents.origin("")}: the migration would drop SQL block "${key}" with no way to undo it; give it a down (and generate) before removing it`);
+      continue;
+    }
+    undoBlocks.push(`-- undo ${key}\n${down.trim()}`);
+    summary.push(`undo_${key.replace(/[^A-Za-z0-9]+/g, "_").toLowerCase()}`);
+  }
   for (const name of names(before.tables)) {
     if (after.tables[name]) continue;
     if (!discards(name)) {
@@ -190,7 +208,9 @@ export function diffSchemas(before: Schema, after: Schema, intents: MigrationInt
     statements.push(`DROP TABLE ${q(name)} CASCADE;`);
     summary.push(`delete_${name}`);
   }
-  return { statements: [...statements, ...foreignKeys], summary: [...new Set(summary)], refusals };
+  // Removed hand-written SQL is undone first, while what it names still exists; new or
+  // changed SQL runs last, once the tables, columns and constraints it names exist.
+  return { statements: [...undoBlocks, ...statements, ...foreignKeys, ...sqlBlocks], summary: [...new Set(summary)], refusals };
 }
 
 /** A file-name label: all changes when short, else the first whole ones that fit and "_and_more". */

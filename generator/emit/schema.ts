@@ -29,6 +29,8 @@ export interface Table {
 
 export interface Schema {
   tables: Record<string, Table>;
+  /** Hand-written SQL blocks as last emitted, by key (absent when the spec has none). */
+  sql?: Record<string, { up: string; down?: string }>;
 }
 
 /** Primary and foreign key column type: `uuid`, or `integer` for APIs with serial ids. */
@@ -47,6 +49,7 @@ function modelTable(m: IrModel, ctx: Omit<SchemaContext, "model" | "table">): Ta
   // links), or every page of a list sorts the whole table.
   const ordered = m.ordering.map((o) => ({ o, f: m.fields.find((f) => f.name === o.field) }))
     .flatMap(({ o, f }) => (f && f.kind !== "id" && storedColumn(f) ? [{ o, f, column: storedColumn(f)! }] : []));
+  for (const ix of m.indexes) t.indexes[constraintNames.extra(m.table, ix.columns, ix.using)] = { using: ix.using, columns: ix.columns };
   const orderCols = ordered.map(({ o, f, column }) => `${column}${o.desc ? " DESC" : ""}${isLink(f) ? " NULLS FIRST" : ""}`);
   if (orderCols.length && !(orderCols.length === 1 && Object.values(t.uniques).some((u) => u.length === 1 && u[0] === orderCols[0]))) {
     t.indexes[constraintNames.ordering(m.table)] = { using: "btree", columns: [...orderCols, "id"] };
@@ -60,7 +63,8 @@ export function buildSchema(ir: IrApi): Schema {
   const extraTables: Record<string, Table> = {};
   const ctx = { extraTables, tableOf: (key: string) => tables.get(key)!, keyType: keyType(ir) };
   for (const m of ir.models) out[m.table] = modelTable(m, ctx);
-  return { tables: sortKeys({ ...out, ...extraTables }) };
+  const tablesOut = { tables: sortKeys({ ...out, ...extraTables }) };
+  return Object.keys(ir.sql).length ? { ...tablesOut, sql: sortKeys(ir.sql) } : tablesOut;
 }
 
 /** Deep copy with object keys in code-point order, so the snapshot file is stable. */

@@ -1,7 +1,7 @@
 // IR pass: turns a validated spec into the intermediate representation, which is the
 // runtime's ApiDescriptor (minus the OpenAPI documents and migrations that emitters add)
 // plus where each model came from. Implicit fields, filters and names are decided here once.
-import type { ApiSpec, FieldSpec, ModelSpec } from "../dsl/index.js";
+import type { ApiSpec, FieldSpec, ModelSpec, SqlBlock } from "../dsl/index.js";
 import type { LoadedApi } from "../load/index.js";
 import { kindOf } from "../kinds/index.js";
 import { sqlLiteral } from "../kinds/sql-literal.js";
@@ -13,7 +13,7 @@ import type {
 import { storedColumn } from "../../runtime/descriptor.js";
 import {
   byCodePoint, componentName, CUSTOM_FIELDS_COLUMN, m2mColumns, FEATURE_FIELDS, fieldLabel, fkColumn, m2mTable, modelKey, refKey, tableName,
-  TAG_ASSIGNMENT_COLUMNS, tagAssignmentTable, verboseName,
+  sqlBlockKey, TAG_ASSIGNMENT_COLUMNS, tagAssignmentTable, verboseName,
 } from "./names.js";
 
 /** The change-log feature's fields: when a row was created and last changed, kept by the server. */
@@ -25,6 +25,8 @@ const CHANGE_LOG: Array<[string, ScalarType, "create" | "update"]> = [
 export interface IrModel extends ModelDescriptor {
   /** The spec file the model came from. */
   file: string;
+  /** Extra indexes, by column (not part of the descriptor). */
+  indexes: Array<{ columns: string[]; using: string }>;
   /** What the next migration should do with existing rows (not part of the descriptor). */
   migration: {
     /** Column → the column it was renamed from (`renamedFrom`). */
@@ -39,6 +41,8 @@ export interface IrApi extends Omit<ApiDescriptor, "openapi" | "migrations" | "m
   models: IrModel[];
   /** Tables (`table`) and columns (`table.column`) the next migration may destroy. */
   discard: string[];
+  /** Hand-written SQL blocks, by snapshot key (`name`, or `app.Model:name` for a model's). */
+  sql: Record<string, SqlBlock>;
 }
 
 
@@ -66,6 +70,10 @@ export function buildIr(loaded: LoadedApi): IrApi {
     ...(api.appPasswords ? { appPasswords: refKey(api.appPasswords) } : {}),
     models,
     discard: (api.discard ?? []).flatMap(discarded),
+    sql: Object.fromEntries([
+      ...Object.entries(api.sql ?? {}),
+      ...specs.flatMap(({ spec }) => Object.entries(spec.sql ?? {}).map(([name, block]) => [sqlBlockKey(spec.app, spec.name, name), block] as const)),
+    ].map(([k, b]) => [k, { up: b.up, ...(b.down !== undefined ? { down: b.down } : {}) }])),
   };
   if (api.profile === "wordpress") ir.routes = wordpressRoutes(ir);
   return ir;
@@ -131,6 +139,7 @@ function buildModel(api: ApiSpec, m: ModelSpec, file: string, byRef: Map<string,
   const counts = new Set(fields.filter((f) => f.kind === "count").map((f) => f.name));
   return {
     file,
+    indexes: (m.indexes ?? []).map((ix) => ({ columns: ix.fields.map((n) => storedColumn(fields.find((f) => f.name === n)!)!), using: ix.using ?? "btree" })),
     migration: migrationIntent(m, fields),
     key,
     name: m.name,

@@ -97,7 +97,13 @@ export const constraintNames = {
   foreignKey: (table: string, column: string) => constraintName(table, `${column}_fkey`),
   ordering: (table: string) => constraintName(table, "ordering_idx"),
   taggedObject: (table: string) => constraintName(table, "object_idx"),
+  extra: (table: string, columns: string[], using: string) => constraintName(table, `${columns.join("_")}_${using}_idx`),
 };
+
+/** The snapshot key of a model's hand-written SQL block: `app.Model:name`. */
+export function sqlBlockKey(app: string, model: string, name: string): string {
+  return `${app}.${model}:${name}`;
+}
 
 /** A many-to-many join table's columns: the source row, and the target model's row. */
 export function m2mColumns(targetModel: string): { source: string; target: string } {

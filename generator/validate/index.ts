@@ -52,6 +52,7 @@ export function validate(loaded: LoadedApi): Diagnostic[] {
   if (!Array.isArray(api.apps) || api.apps.length === 0) err(apiFile, "apps must list at least one application");
   else if (new Set(api.apps).size !== api.apps.length) err(apiFile, "apps lists an application twice");
   checkApiKeys(api, (message) => err(apiFile, message));
+  checkSqlBlocks(api.sql, (message) => err(apiFile, message));
   for (const entry of api.discard ?? []) {
     if (typeof entry !== "string" || !/^[a-z][a-z0-9_]*\.[A-Z][A-Za-z0-9]*(\.[a-z_][a-z0-9_]*)?$/.test(entry)) err(apiFile, `discard entries are "app.Model" or "app.Model.field", not ${JSON.stringify(entry)}`);
   }
@@ -179,11 +180,29 @@ export function validate(loaded: LoadedApi): Diagnostic[] {
       if (!target || rest.length || leaf?.kind !== "fk") err(file, `filter "${param}": "${path}" must be <foreign key>.<foreign key of the related model>`, m.name);
       if (has(param) || param === "q" || param in (m.filters?.extra ?? {})) err(file, `filter "${param}" has the name of a filter the API already makes`, m.name);
     }
+    for (const ix of m.indexes ?? []) {
+      for (const n of ix.fields ?? []) {
+        const f = fields[n];
+        if (!f || !(f.kind === "scalar" || f.kind === "choice" || f.kind === "fk")) err(file, `indexes names "${n}", which is no field stored in a column`, m.name);
+      }
+      if (ix.using !== undefined && !["btree", "gin", "gist"].includes(ix.using)) err(file, `index method "${ix.using}" is unknown (known: btree, gin, gist)`, m.name);
+    }
+    checkSqlBlocks(m.sql, (message) => err(file, message, m.name));
     for (const group of m.uniqueTogether ?? []) {
       for (const n of group) if (!has(n)) err(file, `uniqueTogether names unknown field "${n}"`, m.name);
     }
   }
   return out;
+}
+
+/** Hand-written SQL blocks: each has its `up` text, and only `up` and `down`. */
+function checkSqlBlocks(blocks: Record<string, { up: string; down?: string }> | undefined, err: (message: string) => void): void {
+  for (const [name, block] of Object.entries(blocks ?? {})) {
+    if (!/^[a-z][a-z0-9_]*$/.test(name)) err(`sql block "${name}": names are lower-case letters, digits and underscores`);
+    if (typeof block?.up !== "string" || !block.up.trim()) err(`sql block "${name}" needs its up SQL`);
+    if (block?.down !== undefined && typeof block.down !== "string") err(`sql block "${name}": down must be SQL text`);
+    for (const key of Object.keys(block ?? {})) if (key !== "up" && key !== "down") err(`sql block "${name}": unknown option "${key}" (known: up, down)`);
+  }
 }
 
 interface FieldCtx {

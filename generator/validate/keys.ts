@@ -14,11 +14,11 @@ function keysOf<T>() {
 
 const API = keysOf<ApiSpec>()([
   "kind", "name", "title", "description", "profile", "basePath", "apps", "rootLinks", "versions", "settings", "auth", "tagModel",
-  "idType", "appPasswords", "discard",
+  "idType", "appPasswords", "discard", "sql",
 ]);
 const MODEL = keysOf<ModelSpec>()([
   "kind", "name", "app", "route", "verboseName", "description", "display", "ordering", "features", "fields", "nested", "brief",
-  "naturalKey", "filters", "uniqueTogether", "operations", "wordpress", "hooks",
+  "naturalKey", "filters", "uniqueTogether", "indexes", "sql", "operations", "wordpress", "hooks",
 ]);
 const FILTERS = keysOf<FilterSpec>()(["q", "qAddress", "extra", "exclude", "via"]);
 const COMMON = keysOf<CommonFieldOptions>()([

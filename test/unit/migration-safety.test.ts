@@ -2,7 +2,7 @@
 // renamed column keeps its values, the backfills fill what existing rows lacked, and only
 // what the spec discarded is gone.
 import { expect } from "chai";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { openDatabase } from "../../runtime/db/connect.js";
@@ -26,6 +26,25 @@ describe("unit: migrations that keep data", () => {
       const columns = (await db.knex.raw("SELECT column_name FROM information_schema.columns WHERE table_name = 'store_product' ORDER BY 1")).rows.map((r: { column_name: string }) => r.column_name);
       expect(columns).to.deep.equal(["id", "price", "stock", "title", "weight"]);
       expect((await db.knex.raw("SELECT to_regclass('store_old') AS t")).rows[0].t).to.equal(null);
+    } finally {
+      await db.close();
+    }
+  });
+});
+
+describe("unit: hand-written SQL from the spec", () => {
+  it("the migration-sql case's migration creates the extra index, the trigger and the view", async () => {
+    const dir = join(fileURLToPath(new URL(".", import.meta.url)), "../golden/cases/migration-sql");
+    const db = await openDatabase({ dataDir: "memory://" });
+    try {
+      await db.knex.raw(readFileSync(join(dir, "previous/shop/migrations/0001_initial.sql"), "utf8"));
+      const [next] = readdirSync(join(dir, "expected/shop/migrations")).filter((n) => n.startsWith("0002_"));
+      await db.knex.raw(readFileSync(join(dir, "expected/shop/migrations", next), "utf8"));
+      await db.knex("store_product").insert([{ name: "Anvil", price: -3 }, { name: "Bell", price: 20 }]);
+      expect(await db.knex("store_product").select("name", "price").orderBy("name")).to.deep.equal([{ name: "Anvil", price: 0 }, { name: "Bell", price: 20 }]);
+      expect(await db.knex("store_cheap_product").select("name")).to.deep.equal([{ name: "Anvil" }]);
+      const indexes = (await db.knex.raw("SELECT indexname FROM pg_indexes WHERE tablename = 'store_product'")).rows.map((r: { indexname: string }) => r.indexname);
+      expect(indexes).to.include("store_product_price_name_btree_idx");
     } finally {
       await db.close();
     }
