@@ -3,16 +3,16 @@
 // plus where each model came from. Implicit fields, filters and names are decided here once.
 import type { ApiSpec, FieldSpec, ModelSpec, SqlBlock } from "../dsl/index.js";
 import type { LoadedApi } from "../load/index.js";
-import { kindOf } from "../kinds/index.js";
+import { kindOf, specKindOf } from "../kinds/index.js";
 import { sqlLiteral } from "../kinds/sql-literal.js";
 import { wordpressRoutes } from "./wordpress-routes.js";
 import type { AddFilter } from "../kinds/types.js";
 import type {
-  ApiDescriptor, DisplayPart, FieldCommon, FieldDescriptor, FilterDescriptor, ModelDescriptor, ScalarField, ScalarType,
+  ApiDescriptor, DisplayPart, FieldCommon, FieldDescriptor, FilterDescriptor, ModelDescriptor, ScalarType,
 } from "../../runtime/descriptor.js";
 import { storedColumn } from "../../runtime/descriptor.js";
 import {
-  byCodePoint, componentName, CUSTOM_FIELDS_COLUMN, m2mColumns, FEATURE_FIELDS, fieldLabel, fkColumn, m2mTable, modelKey, refKey, tableName,
+  byCodePoint, componentName, CUSTOM_FIELDS_COLUMN, FEATURE_FIELDS, fieldLabel, fkColumn, m2mTable, modelKey, refKey, tableName,
   sqlBlockKey, TAG_ASSIGNMENT_COLUMNS, tagAssignmentTable, verboseName,
 } from "./names.js";
 
@@ -200,67 +200,7 @@ function buildField(name: string, f: FieldSpec, table: string, byRef: Map<string
     ...(f.since ? { since: f.since } : {}),
     ...(f.until ? { until: f.until } : {}),
   };
-  switch (f.kind) {
-    case "scalar": {
-      const out: ScalarField = { ...common, kind: "scalar", type: f.type, column: f.column ?? name };
-      for (const k of ["maxLength", "minLength", "min", "max", "pattern", "format", "slugFrom"] as const) {
-        if (f[k] !== undefined) (out as unknown as Record<string, unknown>)[k] = f[k];
-      }
-      if (f.randomHex) out.default = { randomHex: f.randomHex };
-      if (f.autoNow) Object.assign(out, { autoNow: f.autoNow, readOnly: true, default: "now" });
-      if (f.type === "string" || f.type === "text") out.blank = f.blank ?? !f.required;
-      return out;
-    }
-    case "choice":
-      return {
-        ...common,
-        kind: "choice",
-        column: f.column ?? name,
-        blank: f.blank ?? false,
-        choices: f.choices.values.map(([v, l]) => [v, l] as [string | number, string]),
-      };
-    case "ipFamily":
-      return { ...common, kind: "ipFamily", readOnly: true, from: f.from };
-    case "count": {
-      const [app, model, fkName] = f.of.split(".");
-      return {
-        ...common,
-        kind: "count",
-        readOnly: true,
-        count: { table: tableName(app, model), column: fkColumn(fkName), descendants: f.descendants ?? false },
-      };
-    }
-    case "reverse": {
-      const [app, model, fkName] = f.of.split(".");
-      return {
-        ...common,
-        kind: "reverse",
-        readOnly: true,
-        target: modelKey(app, model),
-        reverse: { column: fkColumn(fkName), ...(f.singleUntil ? { singleUntil: f.singleUntil } : {}) },
-      };
-    }
-    case "fk":
-      return {
-        ...common,
-        kind: "fk",
-        column: f.column ?? fkColumn(name),
-        target: refKey(f.target),
-        onDelete: f.onDelete ?? "protect",
-        ...(f.fromRequestUser ? { fromRequestUser: true, readOnly: true } : {}),
-      };
-    case "computed":
-      return { ...common, kind: "computed", readOnly: true, schema: structuredClone(f.schema) };
-    case "m2m": {
-      const target = byRef.get(f.target)!;
-      return {
-        ...common,
-        kind: "m2m",
-        target: refKey(f.target),
-        through: { table: m2mTable(table, name), ...m2mColumns(target.name) },
-      };
-    }
-  }
+  return specKindOf(f)!.build(f, common, { name, table, byRef });
 }
 
 function parseDisplay(template: string): DisplayPart[] {

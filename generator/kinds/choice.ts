@@ -2,7 +2,22 @@
 import type { ChoiceField } from "../../runtime/descriptor.js";
 import { constraintNames } from "../ir/names.js";
 import { sqlLiteral } from "./sql-literal.js";
-import { nullable, withLookups, type GeneratorFieldKind } from "./types.js";
+import type { ChoiceField as ChoiceSpec } from "../dsl/index.js";
+import { nullable, withLookups, type GeneratorFieldKind, type SpecRules } from "./types.js";
+
+export const choiceSpec: SpecRules<ChoiceSpec, ChoiceField> = {
+  check(f, { err }) {
+    if (!f.choices || f.choices.kind !== "choices" || f.choices.values.length === 0) err("choice field needs a non-empty choices(...) set");
+    else if (f.default !== undefined && !f.choices.values.some(([v]) => v === f.default)) err(`default "${String(f.default)}" is not one of the choices`);
+  },
+  build: (f, common, { name }) => ({
+    ...common,
+    kind: "choice",
+    column: f.column ?? name,
+    blank: f.blank ?? false,
+    choices: f.choices.values.map(([v, l]) => [v, l] as [string | number, string]),
+  }),
+};
 
 export const choice: GeneratorFieldKind<ChoiceField> = {
   schema(f, { model, table }) {

@@ -1,6 +1,33 @@
 // A count of rows pointing here: nothing stored, counted by a sub-select when read.
 import type { CountField } from "../../runtime/descriptor.js";
-import type { GeneratorFieldKind } from "./types.js";
+import type { CountField as CountSpec } from "../dsl/index.js";
+import { FEATURE_FIELDS, fkColumn, tableName } from "../ir/names.js";
+import type { GeneratorFieldKind, SpecCheckContext, SpecRules } from "./types.js";
+
+/** `of` ("app.Model.field") must name a foreign key pointing at this model (or, on a tree, the parent link). */
+export function checkPointsHere(kind: string, of: string, { model: m, resolve, err }: SpecCheckContext): boolean {
+  const parts = of.split(".");
+  if (parts.length !== 3) { err(`${kind} "of" must be "app.Model.field", not "${of}"`); return false; }
+  const target = resolve(`${parts[0]}.${parts[1]}`);
+  if (!target) { err(`${kind} "of" names unknown model "${parts[0]}.${parts[1]}"`); return false; }
+  const fk = target.spec.fields[parts[2]];
+  const pointsHere = fk?.kind === "fk" && fk.target === `${m.app}.${m.name}`;
+  const treeParent = parts[2] === FEATURE_FIELDS.treeParent && target.spec.features?.includes("tree") && target.spec === m;
+  if (!pointsHere && !treeParent) err(`${kind} "of" field "${of}" is not a foreign key to ${m.app}.${m.name}`);
+  return true;
+}
+
+export const countSpec: SpecRules<CountSpec, CountField> = {
+  check(f, ctx) {
+    checkPointsHere("count", f.of, ctx);
+    // Descendants are found through this model's own parent links.
+    if (f.descendants && !ctx.model.features?.includes("tree")) ctx.err(`count "descendants" needs the "tree" feature on ${ctx.model.name}`);
+  },
+  build(f, common) {
+    const [app, model, fkName] = f.of.split(".");
+    return { ...common, kind: "count", readOnly: true, count: { table: tableName(app, model), column: fkColumn(fkName), descendants: f.descendants ?? false } };
+  },
+};
 
 export const count: GeneratorFieldKind<CountField> = {
   readSchema: () => ({ type: "integer", readOnly: true }),

@@ -1,8 +1,9 @@
 // A foreign key: a `<name>_id` column with its constraint and index; read as the target's
 // nested form, written as an id or attribute dictionary; filtered by id or natural key.
 import type { FkField, TreeParentField } from "../../runtime/descriptor.js";
-import { constraintNames } from "../ir/names.js";
-import { nullable, RELATED_WRITE, withLookups, type AddFilter, type GeneratorFieldKind, type SchemaContext } from "./types.js";
+import type { FkField as FkSpec } from "../dsl/index.js";
+import { constraintNames, fkColumn, refKey } from "../ir/names.js";
+import { nullable, RELATED_WRITE, withLookups, type AddFilter, type GeneratorFieldKind, type SchemaContext, type SpecRules } from "./types.js";
 
 const ON_DELETE = { protect: "RESTRICT", cascade: "CASCADE", setNull: "SET NULL" } as const;
 
@@ -18,6 +19,22 @@ export function linkFilters(name: string, add: AddFilter): void {
   add(`${name}_id`, { kind: "fk", field: name, lookup: "exact", idOnly: true });
   add(`${name}_id__n`, { kind: "fk", field: name, lookup: "n", idOnly: true });
 }
+
+export const fkSpec: SpecRules<FkSpec, FkField> = {
+  check(f, { checkRef, users, err }) {
+    checkRef(f.target);
+    // The requester is a user: the column holds the authenticated user's id.
+    if (f.fromRequestUser && f.target !== users) err(`fromRequestUser needs a foreign key to the auth.users model${users ? ` ${users}` : " (none is set)"}`);
+  },
+  build: (f, common, { name }) => ({
+    ...common,
+    kind: "fk",
+    column: f.column ?? fkColumn(name),
+    target: refKey(f.target),
+    onDelete: f.onDelete ?? "protect",
+    ...(f.fromRequestUser ? { fromRequestUser: true, readOnly: true } : {}),
+  }),
+};
 
 export const fk: GeneratorFieldKind<FkField> = {
   schema: (f, ctx) => linkColumn(f, ctx, f.nullable || !f.required, f.onDelete),

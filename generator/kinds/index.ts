@@ -1,26 +1,37 @@
 // The generator's field kinds, by kind: adding a kind means adding its module here (the
 // table's type makes a missing entry a compile error).
 import type { FieldDescriptor } from "../../runtime/descriptor.js";
-import { choice } from "./choice.js";
-import { computed } from "./computed.js";
-import { count } from "./count.js";
+import type { FieldSpec } from "../dsl/index.js";
+import { choice, choiceSpec } from "./choice.js";
+import { computed, computedSpec } from "./computed.js";
+import { count, countSpec } from "./count.js";
 import { customFields } from "./custom-fields.js";
 import { depth } from "./depth.js";
 import { display } from "./display.js";
-import { fk } from "./fk.js";
+import { fk, fkSpec } from "./fk.js";
 import { id } from "./id.js";
-import { ipFamily } from "./ip-family.js";
-import { m2m } from "./m2m.js";
-import { reverse } from "./reverse.js";
-import { scalar } from "./scalar.js";
+import { ipFamily, ipFamilySpec } from "./ip-family.js";
+import { m2m, m2mSpec } from "./m2m.js";
+import { reverse, reverseSpec } from "./reverse.js";
+import { scalar, scalarSpec } from "./scalar.js";
 import { tags } from "./tags.js";
 import { treeParent } from "./tree-parent.js";
-import type { GeneratorFieldKind, GeneratorKindTable } from "./types.js";
+import type { GeneratorFieldKind, GeneratorKindTable, SpecKindTable, SpecRules } from "./types.js";
 import { url } from "./url.js";
 
 const KINDS: GeneratorKindTable = {
   id, url, display, scalar, choice, fk, treeParent, m2m, tags, ipFamily, count, reverse, depth, customFields, computed,
 };
+
+const SPEC_KINDS: SpecKindTable = {
+  scalar: scalarSpec, choice: choiceSpec, ipFamily: ipFamilySpec, count: countSpec, reverse: reverseSpec, fk: fkSpec, m2m: m2mSpec,
+  computed: computedSpec,
+};
+
+/** The rules of a spec field's kind; undefined for a kind the spec language does not have. */
+export function specKindOf<S extends FieldSpec>(f: S): SpecRules<S, FieldDescriptor> | undefined {
+  return SPEC_KINDS[f.kind] as unknown as SpecRules<S, FieldDescriptor> | undefined;
+}
 
 /** The generator module of a field's kind. */
 export function kindOf<F extends FieldDescriptor>(f: F): GeneratorFieldKind<F> {

@@ -1,6 +1,15 @@
 // The address family of a cidr/ip field: `{value, label}` in the full form, the bare number nested.
 import type { IpFamilyField } from "../../runtime/descriptor.js";
-import type { GeneratorFieldKind } from "./types.js";
+import type { IpFamilyField as IpFamilySpec } from "../dsl/index.js";
+import type { GeneratorFieldKind, SpecRules } from "./types.js";
+
+export const ipFamilySpec: SpecRules<IpFamilySpec, IpFamilyField> = {
+  check(f, { fields, err }) {
+    const src = fields[f.from];
+    if (!src || src.kind !== "scalar" || (src.type !== "cidr" && src.type !== "ip")) err(`ipFamily "from" must name a cidr or ip field, not "${f.from}"`);
+  },
+  build: (f, common) => ({ ...common, kind: "ipFamily", readOnly: true, from: f.from }),
+};
 
 export const ipFamily: GeneratorFieldKind<IpFamilyField> = {
   readSchema: (_f, { nested }) => (nested

@@ -1,8 +1,19 @@
 // A many-to-many link: a join table of (source, target) pairs; read as a list of nested
 // objects, written as a list of references that replaces the set.
 import type { M2mField } from "../../runtime/descriptor.js";
-import { constraintNames } from "../ir/names.js";
-import { RELATED_WRITE, type GeneratorFieldKind } from "./types.js";
+import type { M2mField as M2mSpec } from "../dsl/index.js";
+import { constraintNames, m2mColumns, m2mTable, refKey } from "../ir/names.js";
+import { RELATED_WRITE, type GeneratorFieldKind, type SpecRules } from "./types.js";
+
+export const m2mSpec: SpecRules<M2mSpec, M2mField> = {
+  check: (f, { checkRef }) => { checkRef(f.target); },
+  build: (f, common, { name, table, byRef }) => ({
+    ...common,
+    kind: "m2m",
+    target: refKey(f.target),
+    through: { table: m2mTable(table, name), ...m2mColumns(byRef.get(f.target)!.name) },
+  }),
+};
 
 export const m2m: GeneratorFieldKind<M2mField> = {
   schema(f, { model, extraTables, tableOf, keyType }) {

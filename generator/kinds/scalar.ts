@@ -3,7 +3,8 @@
 import type { ScalarField } from "../../runtime/descriptor.js";
 import { constraintNames } from "../ir/names.js";
 import { sqlLiteral } from "./sql-literal.js";
-import { nullable, withLookups, type GeneratorFieldKind, type Schema } from "./types.js";
+import type { ScalarField as ScalarSpec } from "../dsl/index.js";
+import { nullable, withLookups, type GeneratorFieldKind, type Schema, type SpecRules } from "./types.js";
 
 const STRING_LOOKUPS = ["n", "ic", "nic", "isw", "nisw", "iew", "niew", "ie", "nie", "re", "nre", "ire", "nire"];
 const NUMBER_LOOKUPS = ["n", "lt", "lte", "gt", "gte"];
@@ -63,6 +64,35 @@ export function scalarSchema(f: ScalarField): Schema {
   if (f.max !== undefined) s.maximum = f.max;
   return s;
 }
+
+const SCALAR_TYPES = new Set([
+  "uuid", "string", "text", "integer", "float", "boolean", "date", "datetime", "json", "cidr", "ip", "password",
+]);
+const STRINGISH = new Set(["string", "text"]);
+
+export const scalarSpec: SpecRules<ScalarSpec, ScalarField> = {
+  check(f, { fields, err }) {
+    if (!SCALAR_TYPES.has(f.type)) err(`unknown type "${f.type}"`);
+    if (f.slugFrom && !(f.slugFrom in fields)) err(`slugFrom names unknown field "${f.slugFrom}"`);
+    // Strings fall back to "", everything else would leave a NOT NULL column empty on create.
+    if (SCALAR_TYPES.has(f.type) && !STRINGISH.has(f.type) && !f.required && !f.nullable && f.default === undefined && !f.randomHex && !f.autoNow) {
+      err(`an optional ${f.type} field needs a default or nullable: true (or required: true)`);
+    }
+    if (f.pattern) {
+      try { new RegExp(f.pattern.regex); } catch { err(`pattern "${f.pattern.regex}" is not a valid regular expression`); }
+    }
+  },
+  build(f, common, { name }) {
+    const out: ScalarField = { ...common, kind: "scalar", type: f.type, column: f.column ?? name };
+    for (const k of ["maxLength", "minLength", "min", "max", "pattern", "format", "slugFrom"] as const) {
+      if (f[k] !== undefined) (out as unknown as Record<string, unknown>)[k] = f[k];
+    }
+    if (f.randomHex) out.default = { randomHex: f.randomHex };
+    if (f.autoNow) Object.assign(out, { autoNow: f.autoNow, readOnly: true, default: "now" });
+    if (f.type === "string" || f.type === "text") out.blank = f.blank ?? !f.required;
+    return out;
+  },
+};
 
 export const scalar: GeneratorFieldKind<ScalarField> = {
   schema(f, { model, table }) {

@@ -1,7 +1,8 @@
 // What a field kind contributes to the generator: its column facts, its OpenAPI fragments
 // and its filters. One module per kind implements this (registered in index.ts); the
 // emitters loop over fields and ask the field's kind, so no emitter switches on kinds.
-import type { FieldDescriptor, FieldKind, FieldOf, FilterDescriptor } from "../../runtime/descriptor.js";
+import type { FieldCommon, FieldDescriptor, FieldKind, FieldOf, FilterDescriptor } from "../../runtime/descriptor.js";
+import type { FieldSpec, ModelSpec } from "../dsl/index.js";
 import type { IrApi, IrModel } from "../ir/index.js";
 import type { Table } from "../emit/schema.js";
 
@@ -43,6 +44,35 @@ export interface GeneratorFieldKind<F extends FieldDescriptor> {
 }
 
 export type GeneratorKindTable = { [K in FieldKind]: GeneratorFieldKind<FieldOf<K>> };
+
+/** Where a spec field is being checked: its model, its siblings, and how to report. */
+export interface SpecCheckContext {
+  model: ModelSpec;
+  /** The model's declared fields, by name. */
+  fields: Record<string, FieldSpec>;
+  versions: string[];
+  resolve(target: string): { spec: ModelSpec; file: string } | undefined;
+  /** Reports an unknown model reference; gives whether it resolved. */
+  checkRef(target: string): boolean;
+  /** The API's auth.users model reference, if any. */
+  users?: string;
+  err(message: string): void;
+}
+
+export interface SpecBuildContext {
+  name: string;
+  /** The model's table. */
+  table: string;
+  byRef: Map<string, ModelSpec>;
+}
+
+/** A spec field kind's rules: what makes it sound, and the descriptor it becomes. */
+export interface SpecRules<S extends FieldSpec, F extends FieldDescriptor> {
+  check(spec: S, ctx: SpecCheckContext): void;
+  build(spec: S, common: FieldCommon, ctx: SpecBuildContext): F;
+}
+
+export type SpecKindTable = { [K in FieldSpec["kind"]]: SpecRules<Extract<FieldSpec, { kind: K }>, FieldOf<K>> };
 
 /** `name` plus `name__<lookup>` for each lookup. */
 export function withLookups(add: AddFilter, name: string, kind: FilterDescriptor["kind"], lookups: string[], field = name): void {

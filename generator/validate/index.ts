@@ -3,6 +3,7 @@
 // it builds nothing, so the IR pass may assume a valid spec.
 import type { ApiSpec, FieldSpec, ModelSpec } from "../dsl/index.js";
 import type { LoadedApi } from "../load/index.js";
+import { specKindOf } from "../kinds/index.js";
 import { checkHooks } from "./hooks.js";
 import { checkApiKeys, checkModelKeys } from "./keys.js";
 import { checkSettings } from "./settings.js";
@@ -28,9 +29,6 @@ const FEATURES = new Set(["tags", "customFields", "changeLogged", "tree", "owned
 const NETWORK_LOOKUPS = new Set([
   "net_equals", "net_contained", "net_contained_or_equal", "net_contains_or_equals",
   "net_host_contained", "family", "mask_length", "mask_length__gte", "mask_length__lte", "address",
-]);
-const SCALAR_TYPES = new Set([
-  "uuid", "string", "text", "integer", "float", "boolean", "date", "datetime", "json", "cidr", "ip", "password",
 ]);
 const STRINGISH = new Set(["string", "text"]);
 const OPERATIONS = new Set(["list", "retrieve", "create", "update", "delete"]);
@@ -227,52 +225,14 @@ function checkField(file: string, m: ModelSpec, name: string, f: FieldSpec, ctx:
     else if (typeof f.renamedFrom !== "string" || f.renamedFrom in ctx.fields) err(file, `renamedFrom must name the field's old name, which no field has now`, m.name, name);
   }
   if (f.backfill !== undefined && !(f.kind === "scalar" || f.kind === "choice")) err(file, `backfill applies to scalar and choice fields (not ${f.kind})`, m.name, name);
-  switch (f.kind) {
-    case "scalar":
-      if (!SCALAR_TYPES.has(f.type)) err(file, `unknown type "${f.type}"`, m.name, name);
-      if (f.slugFrom && !(f.slugFrom in ctx.fields)) err(file, `slugFrom names unknown field "${f.slugFrom}"`, m.name, name);
-      // Strings fall back to "", everything else would leave a NOT NULL column empty on create.
-      if (SCALAR_TYPES.has(f.type) && !STRINGISH.has(f.type) && !f.required && !f.nullable && f.default === undefined && !f.randomHex && !f.autoNow) {
-        err(file, `an optional ${f.type} field needs a default or nullable: true (or required: true)`, m.name, name);
-      }
-      if (f.pattern) {
-        try { new RegExp(f.pattern.regex); } catch { err(file, `pattern "${f.pattern.regex}" is not a valid regular expression`, m.name, name); }
-      }
-      break;
-    case "choice":
-      if (!f.choices || f.choices.kind !== "choices" || f.choices.values.length === 0) err(file, "choice field needs a non-empty choices(...) set", m.name, name);
-      else if (f.default !== undefined && !f.choices.values.some(([v]) => v === f.default)) err(file, `default "${String(f.default)}" is not one of the choices`, m.name, name);
-      break;
-    case "ipFamily": {
-      const src = ctx.fields[f.from];
-      if (!src || src.kind !== "scalar" || (src.type !== "cidr" && src.type !== "ip")) err(file, `ipFamily "from" must name a cidr or ip field, not "${f.from}"`, m.name, name);
-      break;
-    }
-    case "count":
-    case "reverse": {
-      const parts = f.of.split(".");
-      if (parts.length !== 3) { err(file, `${f.kind} "of" must be "app.Model.field", not "${f.of}"`, m.name, name); break; }
-      const target = ctx.resolve(`${parts[0]}.${parts[1]}`);
-      if (!target) { err(file, `${f.kind} "of" names unknown model "${parts[0]}.${parts[1]}"`, m.name, name); break; }
-      const fk = target.spec.fields[parts[2]];
-      const pointsHere = fk?.kind === "fk" && fk.target === `${m.app}.${m.name}`;
-      const treeParent = parts[2] === "parent" && target.spec.features?.includes("tree") && target.spec === m;
-      if (!pointsHere && !treeParent) err(file, `${f.kind} "of" field "${f.of}" is not a foreign key to ${m.app}.${m.name}`, m.name, name);
-      // Descendants are found through this model's own parent links.
-      if (f.kind === "count" && f.descendants && !m.features?.includes("tree")) err(file, `count "descendants" needs the "tree" feature on ${m.name}`, m.name, name);
-      if (f.kind === "reverse" && f.singleUntil !== undefined && !ctx.versions.includes(f.singleUntil)) err(file, `version "${f.singleUntil}" is not a supported API version`, m.name, name);
-      break;
-    }
-    case "computed":
-      if (typeof f.schema !== "object" || f.schema === null || Array.isArray(f.schema)) err(file, "a computed field needs schema: the JSON schema of its value", m.name, name);
-      break;
-    case "fk":
-    case "m2m":
-      ctx.checkRef(file, m.name, name, f.target);
-      // The requester is a user: the column holds the authenticated user's id.
-      if (f.kind === "fk" && f.fromRequestUser && f.target !== ctx.users) err(file, `fromRequestUser needs a foreign key to the auth.users model${ctx.users ? ` ${ctx.users}` : " (none is set)"}`, m.name, name);
-      break;
-    default:
-      err(file, `unknown field kind "${(f as { kind: string }).kind}"`, m.name, name);
+  const rules = specKindOf(f);
+  if (!rules) {
+    err(file, `unknown field kind "${(f as { kind: string }).kind}"`, m.name, name);
+    return;
   }
+  rules.check(f, {
+    model: m, fields: ctx.fields, versions: ctx.versions, resolve: ctx.resolve, users: ctx.users,
+    checkRef: (target) => ctx.checkRef(file, m.name, name, target),
+    err: (message) => err(file, message, m.name, name),
+  });
 }
