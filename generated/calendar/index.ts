@@ -265,8 +265,6 @@ export const calendar: ApiDescriptor = {
               page: { type: "integer", description: "The archive page to return.", default: 1, required: false },
               per_page: { type: "integer", description: "The number of results per page.", default: 10, required: false },
               search: { type: "string", description: "Text searched in the record's fields.", required: false },
-              show_map: { type: "boolean", description: "Filter by show_map.", required: false },
-              show_map_link: { type: "boolean", description: "Filter by show_map_link.", required: false },
               status: { description: "Statuses to list (CSV or array).", required: false },
               event: { type: "integer", description: "Only records linked to this event.", required: false },
               has_events: { description: "Only records with (true) or without (false) events.", required: false },

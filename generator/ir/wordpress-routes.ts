@@ -59,8 +59,11 @@ function archiveArgs(api: RouteSource, m: ModelDescriptor): Record<string, WpArg
     args.start_date = { type: "string", description: "Records that start on or after this date (day granularity).", required: false };
     args.end_date = { type: "string", description: "Records that end on or before this date (day granularity).", required: false };
   }
+  // Only a post type linking to others (events) filters by its flags; a linked type's archive
+  // (venues, organizers) takes none, so none is offered.
+  const linksOut = m.fields.some((f) => (f.kind === "fk" || f.kind === "m2m") && api.models.find((t) => t.key === f.target)?.wordpress);
   for (const f of m.fields) {
-    if (f.kind === "scalar" && f.type === "boolean" && f.name !== wp.hiddenFlag) args[f.name] = { type: "boolean", description: `Filter by ${f.name}.`, required: false };
+    if (linksOut && f.kind === "scalar" && f.type === "boolean" && f.name !== wp.hiddenFlag) args[f.name] = { type: "boolean", description: `Filter by ${f.name}.`, required: false };
     if ((f.kind === "fk" || f.kind === "m2m") && api.models.find((t) => t.key === f.target)?.wordpress) args[f.name] = list(`Records linked to any of these ids${api.models.find((t) => t.key === f.target)!.wordpress!.kind === "term" ? " or slugs" : ""}.`);
   }
   args.status = { description: "Statuses to list (CSV or array).", required: false };
