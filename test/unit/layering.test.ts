@@ -28,6 +28,24 @@ describe("layering", () => {
     expect(hits).to.deep.equal([]);
   });
 
+  it("runtime/ names no field a spec defines, except the conventions the runtime itself states", () => {
+    // Words every field kind or the runtime's own tables use, whatever the spec says.
+    const runtimeWords = ["id", "url", "display", "tags", "name", "key", "date", "email", "color", "password", "address", "family"];
+    // The auth contract the generator checks (auth.users, auth.tokens, appPasswords models).
+    const authContract = ["username", "password", "is_active", "is_superuser", "user", "key", "expires", "write_enabled", "name", "last_used", "created"];
+    // WordPress's own post and term fields, The Events Calendar's archive parameters and its
+    // currency positions (`prefix`/`postfix` in cost details).
+    const wordpressConventions = ["status", "slug", "author", "date", "modified", "name", "description", "parent", "start_date", "end_date", "prefix"];
+    const allowed = (path: string) => new Set([
+      ...runtimeWords, ...authContract, ...(path.startsWith(join("runtime", "profiles", "wordpress")) ? wordpressConventions : []),
+      // Nautobot's `/api/status/` endpoint.
+      ...(path.startsWith(join("runtime", "profiles", "drf")) ? ["status"] : []),
+    ]);
+    const fields = new Set(apis.flatMap((a) => a.models.flatMap((m) => m.fields.map((f) => f.name))));
+    const hits = runtime.flatMap(({ path, text }) => [...fields].filter((n) => !allowed(path).has(n) && text.includes(`"${n}"`)).map((n) => `${path}: ${n}`));
+    expect(hits).to.deep.equal([]);
+  });
+
   it("generated code imports only the runtime, hook modules and its own modules", () => {
     const generated = sources("generated").map((path) => readFileSync(path, "utf8"));
     const imports = generated.flatMap((text) => [...text.matchAll(/from\s+["']([^"']+)["']/g)].map((m) => m[1]));
