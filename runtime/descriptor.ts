@@ -144,6 +144,12 @@ export function inVersion(f: FieldDescriptor, version: string, versions: string[
   return (!f.since || atOrBefore(versions, f.since, version)) && (!f.until || atOrBefore(versions, version, f.until));
 }
 
+/** Whether a reverse relation is one object (or null) rather than a list in an API version. */
+export function shownSingle(f: ReverseField, version: string, versions: string[]): boolean {
+  const until = f.reverse.singleUntil;
+  return until !== undefined && atOrBefore(versions, version, until);
+}
+
 /** The column a field is stored in, when it has one of its own row's. */
 export function storedColumn(f: FieldDescriptor): string | undefined {
   return f.kind === "id" ? "id" : "column" in f ? f.column : undefined;

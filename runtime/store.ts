@@ -59,6 +59,11 @@ function hasNul(v: unknown): boolean {
   return false;
 }
 
+/** A filter plan's checks as select-list entries, to ride along in the statement they judge. */
+function checkSelects(db: Db, filter: FilterPlan): Knex.Raw[] {
+  return checkColumns(filter.checks).map((c) => db.raw(c.sql, c.bindings as Knex.RawBinding[]));
+}
+
 export class Store {
   readonly plans: ReadPlans;
   readonly validators: WriteValidators;
@@ -104,7 +109,7 @@ export class Store {
     const result = await db.select(
       db.raw("(?) AS count", [base().count("*")]),
       db.raw("(SELECT coalesce(json_agg(r), '[]'::json) FROM (?) r) AS rows", [projected]),
-      ...checkColumns(filter.checks).map((c) => db.raw(c.sql, c.bindings as Knex.RawBinding[])),
+      ...checkSelects(db, filter),
     );
     const errors = filterErrors(filter, {}, result[0]);
     if (errors) throw new ValidationError(errors);
@@ -124,7 +129,7 @@ export class Store {
     if (filter?.checks.length) {
       const [result] = await db.select(
         db.raw("(SELECT coalesce(json_agg(r), '[]'::json) FROM (?) r) AS rows", [qb]),
-        ...checkColumns(filter.checks).map((c) => db.raw(c.sql, c.bindings as Knex.RawBinding[])),
+        ...checkSelects(db, filter),
       );
       const errors = filterErrors(filter, {}, result);
       if (errors) throw new ValidationError(errors);
@@ -139,9 +144,7 @@ export class Store {
    * (locking reads, or planning already failed): the errors in request order, or null.
    */
   async filterErrors(db: Db, filter: FilterPlan, planning: FilterErrors): Promise<FilterErrors | null> {
-    const row = filter.checks.length
-      ? (await db.select(...checkColumns(filter.checks).map((c) => db.raw(c.sql, c.bindings as Knex.RawBinding[]))))[0]
-      : undefined;
+    const row = filter.checks.length ? (await db.select(...checkSelects(db, filter)))[0] : undefined;
     return filterErrors(filter, planning, row);
   }
 
@@ -242,7 +245,7 @@ export class Store {
     const schemaErrors = this.validators.check(m, opts.version, opts.partial ? "patch" : "write", body);
     Object.assign(errors, schemaErrors ?? {});
     const ctx: WriteContext = {
-      db, index: this.index, model: m, version: opts.version, id, userId: opts.userId, row: {}, afterSave: [],
+      db, index: this.index, model: m, id, userId: opts.userId, row: {}, afterSave: [],
       resolve: (target, value, nullable) => this.resolve(db, target, value, nullable),
     };
     for (const f of m.fields) {

@@ -7,10 +7,10 @@ import { kindOf, specKindOf } from "../kinds/index.js";
 import { sqlLiteral } from "../kinds/sql-literal.js";
 import { wordpressRoutes } from "./wordpress-routes.js";
 import type { AddFilter } from "../kinds/types.js";
-import type {
-  ApiDescriptor, DisplayPart, FieldCommon, FieldDescriptor, FilterDescriptor, ModelDescriptor, ScalarType,
+import {
+  storedColumn, type ApiDescriptor, type DisplayPart, type FieldCommon, type FieldDescriptor, type FilterDescriptor, type ModelDescriptor,
+  type ScalarType,
 } from "../../runtime/descriptor.js";
-import { storedColumn } from "../../runtime/descriptor.js";
 import {
   byCodePoint, componentName, CUSTOM_FIELDS_COLUMN, FEATURE_FIELDS, fieldLabel, fkColumn, m2mTable, modelKey, refKey, tableName,
   sqlBlockKey, TAG_ASSIGNMENT_COLUMNS, tagAssignmentTable, verboseName,

@@ -5,16 +5,15 @@ import { FEATURE_FIELDS, fkColumn, tableName } from "../ir/names.js";
 import type { GeneratorFieldKind, SpecCheckContext, SpecRules } from "./types.js";
 
 /** `of` ("app.Model.field") must name a foreign key pointing at this model (or, on a tree, the parent link). */
-export function checkPointsHere(kind: string, of: string, { model: m, resolve, err }: SpecCheckContext): boolean {
+export function checkPointsHere(kind: string, of: string, { model: m, resolve, err }: SpecCheckContext): void {
   const parts = of.split(".");
-  if (parts.length !== 3) { err(`${kind} "of" must be "app.Model.field", not "${of}"`); return false; }
+  if (parts.length !== 3) return err(`${kind} "of" must be "app.Model.field", not "${of}"`);
   const target = resolve(`${parts[0]}.${parts[1]}`);
-  if (!target) { err(`${kind} "of" names unknown model "${parts[0]}.${parts[1]}"`); return false; }
+  if (!target) return err(`${kind} "of" names unknown model "${parts[0]}.${parts[1]}"`);
   const fk = target.spec.fields[parts[2]];
   const pointsHere = fk?.kind === "fk" && fk.target === `${m.app}.${m.name}`;
   const treeParent = parts[2] === FEATURE_FIELDS.treeParent && target.spec.features?.includes("tree") && target.spec === m;
   if (!pointsHere && !treeParent) err(`${kind} "of" field "${of}" is not a foreign key to ${m.app}.${m.name}`);
-  return true;
 }
 
 export const countSpec: SpecRules<CountSpec, CountField> = {

@@ -1,7 +1,6 @@
 // A reverse relation: the rows of another model whose foreign key points here. Nothing
 // stored; read-only; one object (or null) up to `singleUntil`, a list after it.
-import type { ReverseField } from "../../runtime/descriptor.js";
-import { shownSingle } from "../emit/openapi/schemas.js";
+import { shownSingle, type ReverseField } from "../../runtime/descriptor.js";
 import type { ReverseField as ReverseSpec } from "../dsl/index.js";
 import { fkColumn, modelKey } from "../ir/names.js";
 import { checkPointsHere } from "./count.js";

@@ -2,7 +2,7 @@
 // written as an id or an attribute dictionary.
 import type { FkField, TreeParentField } from "../descriptor.js";
 import { col } from "../query/sql.js";
-import type { ReadContext, Render, RuntimeFieldKind } from "./types.js";
+import type { OptionsContext, ReadContext, Render, RuntimeFieldKind } from "./types.js";
 
 /** Reading and OPTIONS of a link to one row, shared with tree parents. */
 export const link = {
@@ -17,7 +17,7 @@ export const link = {
   },
   options: {
     type: () => "nested object",
-    describe(f: FkField | TreeParentField, info: Record<string, unknown>, ctx: { children(target: string): Record<string, unknown> | null }) {
+    describe(f: FkField | TreeParentField, info: Record<string, unknown>, ctx: OptionsContext) {
       const children = ctx.children(f.target);
       if (children) info.children = children;
     },

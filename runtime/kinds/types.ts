@@ -41,7 +41,6 @@ export interface WriteContext {
   db: Db;
   index: ModelIndex;
   model: ModelDescriptor;
-  version: string;
   /** The row being updated; null on create. */
   id: string | null;
   userId?: string;
@@ -57,8 +56,6 @@ export interface WriteContext {
 export class FieldProblem extends Error {}
 
 export interface OptionsContext {
-  index: ModelIndex;
-  version: string;
   /** The OPTIONS description of a related model's nested form, or null beyond the first level. */
   children(target: string): Record<string, unknown> | null;
 }

@@ -1,11 +1,11 @@
 // OpenAPI 3.1 emitter for the DRF-style profile: one document per API version with the
 // list/detail/bulk paths of every model, the pagination envelope, the brief form, the
 // query filters, token security and the DRF error shapes. Pure: IR in, document out.
-import { inVersion, type FieldDescriptor } from "../../../runtime/descriptor.js";
+import { inVersion, shownSingle, type FieldDescriptor } from "../../../runtime/descriptor.js";
 import type { IrApi, IrModel } from "../../ir/index.js";
 import { byCodePoint, operationId } from "../../ir/names.js";
 import { kindOf } from "../../kinds/index.js";
-import { componentName, describe, modelByKey, ref, shownSingle, type Schema } from "./schemas.js";
+import { componentName, describe, modelByKey, ref, type Schema } from "./schemas.js";
 
 const ERROR_DETAIL: Schema = {
   type: "object",

@@ -1,19 +1,13 @@
 // JSON Schema fragments for fields, shared by the profile-specific OpenAPI emitters.
 // Takes field descriptors; gives schema objects. Read and write forms differ (a foreign key
 // reads as a nested object and is written as an id or attribute dictionary).
-import { atOrBefore, type FieldDescriptor, type ReverseField } from "../../../runtime/descriptor.js";
+import type { FieldDescriptor } from "../../../runtime/descriptor.js";
 import { componentName } from "../../ir/names.js";
 import type { IrApi, IrModel } from "../../ir/index.js";
 
 export type Schema = Record<string, unknown>;
 
 export const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
-
-/** A reverse relation that this version shows as one object (or null) rather than a list. */
-export function shownSingle(f: ReverseField, version: string, versions: string[]): boolean {
-  const until = f.reverse.singleUntil;
-  return until !== undefined && atOrBefore(versions, version, until);
-}
 
 export function describe(schema: Schema, f: FieldDescriptor): Schema {
   return f.description ? { ...schema, description: f.description } : schema;

@@ -12,8 +12,6 @@ function fieldInfo(index: ModelIndex, f: FieldDescriptor, version: string, depth
   const info: Info = { type: kind.options.type(f), required: f.required, read_only: f.readOnly, label: f.label };
   if (f.description) info.help_text = f.description;
   kind.options.describe?.(f, info, {
-    index,
-    version,
     // Only the first level lists a related model's fields, each shown read-only and optional.
     children: (key) => {
       if (depth > 0) return null;
