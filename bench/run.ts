@@ -1,6 +1,7 @@
-// `make bench`: seeds many prefixes with nested relations, then measures the generated
-// inventory API against a hand-written baseline (one SQL statement, JSON built by
-// PostgreSQL, no framework) served from the same process and database in the same run.
+// `make bench`: seeds many prefixes with nested relations and calendar events with their
+// venues, organizers and terms, then measures the generated inventory and calendar APIs
+// against a hand-written baseline (one SQL statement, JSON built by PostgreSQL, no
+// framework) served from the same process and database in the same run.
 // Prints throughput, latency percentiles and ratios; asserts nothing. Bounded in count
 // and time, loopback only.
 import http from "node:http";
@@ -12,6 +13,7 @@ import { migrateAll, ensureSuperuser } from "../runtime/cli.js";
 import { apis } from "../generated/server.js";
 
 const PREFIXES = Number(process.env.BENCH_PREFIXES ?? 20000);
+const EVENTS = Number(process.env.BENCH_EVENTS ?? 2000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 1500);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
 
@@ -61,9 +63,27 @@ async function seed(db: import("knex").Knex): Promise<string[]> {
       SELECT set_masklen(('10.0.0.0'::inet + (g * 256)), 24)::cidr, 'active',
              s.a[1 + g % 50], t.a[1 + g % 20], v.a[1 + g % 10], 'bench'
       FROM generate_series(?::int, ?::int) g, s, t, v`, [existing + 1, PREFIXES]);
-    await db.raw("ANALYZE");
   }
   return (await db.raw("SELECT id FROM ipam_prefix WHERE description = 'bench' ORDER BY id LIMIT 500")).rows.map((r: { id: string }) => r.id);
+}
+
+/** Events a week apart from tomorrow on (inside the default archive window), each with a venue, two organizers, a category and two tags. */
+async function seedCalendar(db: import("knex").Knex): Promise<void> {
+  if (Number((await db.raw("SELECT count(*) AS n FROM events_event WHERE excerpt = 'bench'")).rows[0].n) >= EVENTS) return;
+  await db.raw(`INSERT INTO venues_venue (venue, slug, city) SELECT 'Bench venue ' || g, 'bench-venue-' || g, 'Oslo' FROM generate_series(1, 40) g`);
+  await db.raw(`INSERT INTO organizers_organizer (organizer, slug) SELECT 'Bench organizer ' || g, 'bench-organizer-' || g FROM generate_series(1, 40) g`);
+  await db.raw(`INSERT INTO events_category (name, slug) SELECT 'Bench category ' || g, 'bench-category-' || g FROM generate_series(1, 10) g`);
+  await db.raw(`INSERT INTO events_tag (name, slug) SELECT 'Bench tag ' || g, 'bench-tag-' || g FROM generate_series(1, 20) g`);
+  await db.raw(`
+    WITH v AS (SELECT array_agg(id ORDER BY id) a FROM venues_venue WHERE slug LIKE 'bench-venue-%')
+    INSERT INTO events_event (title, slug, excerpt, start_date, end_date, utc_start_date, utc_end_date, timezone, venue_id)
+    SELECT 'Bench event ' || g, 'bench-event-' || g, 'bench', d, d + interval '2 hours', d, d + interval '2 hours', 'UTC', v.a[1 + g % 40]
+    FROM generate_series(1, ?::int) g, v, LATERAL (SELECT date_trunc('day', now()) + interval '1 day' + (g % 500) * interval '1 day' + interval '10 hours' AS d) t`, [EVENTS]);
+  const events = "SELECT id, row_number() OVER (ORDER BY id) AS n FROM events_event WHERE excerpt = 'bench'";
+  const pick = (table: string) => `(SELECT array_agg(id ORDER BY id) a FROM ${table} WHERE slug LIKE 'bench-%')`;
+  await db.raw(`INSERT INTO events_event_organizer (source_id, organizer_id) SELECT e.id, o.a[1 + (e.n + k) % 40] FROM (${events}) e, ${pick("organizers_organizer")} o, generate_series(0, 1) k`);
+  await db.raw(`INSERT INTO events_event_categories (source_id, category_id) SELECT e.id, c.a[1 + e.n % 10] FROM (${events}) e, ${pick("events_category")} c`);
+  await db.raw(`INSERT INTO events_event_tags (source_id, tag_id) SELECT e.id, t.a[1 + (e.n + k * 7) % 20] FROM (${events}) e, ${pick("events_tag")} t, generate_series(0, 1) k`);
 }
 
 /** The baseline: what a careful hand-written server does, one statement, JSON from PostgreSQL. */
@@ -97,7 +117,11 @@ async function main(): Promise<void> {
   const { key } = await ensureSuperuser(db.knex, apis, "bench", "bench-password");
   const t0 = Date.now();
   const ids = await seed(db.knex);
-  console.log(`database: ${db.embedded ? "embedded PGlite (in memory)" : "PostgreSQL (DATABASE_URL)"}; ${PREFIXES} prefixes seeded in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  await seedCalendar(db.knex);
+  // As autovacuum leaves a live database: statistics current, visibility maps set (so
+  // counts over join tables can be index-only scans).
+  await db.knex.raw("VACUUM ANALYZE");
+  console.log(`database: ${db.embedded ? "embedded PGlite (in memory)" : "PostgreSQL (DATABASE_URL)"}; ${PREFIXES} prefixes, ${EVENTS} events seeded in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   console.log(`load: ${REQUESTS} requests per scenario, ${CONCURRENCY} concurrent, keep-alive, loopback\n`);
   const armature = http.createServer(createApp(apis, db.knex, config));
   const ours = await listen(armature);
@@ -114,6 +138,9 @@ async function main(): Promise<void> {
     ["armature: list filtered within=10.1.0.0/16", () => `${ours}/api/ipam/prefixes/?within=10.1.0.0/16&limit=50`, auth],
     ["armature: list filtered site=<slug>&status=active", () => `${ours}/api/ipam/prefixes/?site=bench-site-${1 + (i++ % 50)}&status=active&limit=50`, auth],
     ["armature: list filtered site=<slug>&description__re=^b", () => `${ours}/api/ipam/prefixes/?site=bench-site-${1 + (i++ % 50)}&description__re=^b&limit=50`, auth],
+    ["calendar: event archive of 50, all embedded", () => `${ours}/wp-json/calendar/events/v1/events?per_page=50&page=${1 + (i++ % 40)}`, {}],
+    ["calendar: events by category slug and venue", () => `${ours}/wp-json/calendar/events/v1/events?per_page=50&categories=bench-category-${1 + (i++ % 10)}&venue=${1 + (i % 40)}`, {}],
+    ["calendar: category archive with counts", () => `${ours}/wp-json/calendar/events/v1/categories?per_page=50`, {}],
   ];
   console.log("scenario".padEnd(52), "req/s".padStart(8), "p50 ms".padStart(8), "p95 ms".padStart(8), "p99 ms".padStart(8), "errors".padStart(7), "vs baseline".padStart(12));
   let baseRps = 0;

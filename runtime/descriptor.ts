@@ -194,6 +194,9 @@ export interface FilterDescriptor {
 
 export type Operation = "list" | "retrieve" | "create" | "update" | "delete";
 
+/** One key of a model's order: a field, ascending unless `desc`. */
+export interface Ordering { field: string; desc: boolean }
+
 export interface ModelDescriptor {
   /** Content-type label: `<app>.<model lower-case>`. */
   key: string;
@@ -204,7 +207,7 @@ export interface ModelDescriptor {
   verboseName: string;
   description: string;
   display: DisplayPart[];
-  ordering: Array<{ field: string; desc: boolean }>;
+  ordering: Ordering[];
   features: {
     tags: boolean;
     customFields: boolean;

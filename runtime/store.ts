@@ -3,7 +3,7 @@
 // objects, persist and report field-keyed errors. Callers own the transaction; the store
 // never opens one, so bulk work stays all-or-none.
 import type { Knex } from "knex";
-import { isLink, storedColumn, type FieldDescriptor, type FkField, type ModelDescriptor } from "./descriptor.js";
+import { isLink, storedColumn, type FieldDescriptor, type FkField, type ModelDescriptor, type Ordering } from "./descriptor.js";
 import type { ModelIndex } from "./models.js";
 import { ReadPlans, type RenderContext, type Shape } from "./query/read-plan.js";
 import { checkColumns, filterErrors, isUuid, type FilterErrors, type FilterPlan } from "./query/filters.js";
@@ -22,7 +22,12 @@ export interface ReadOptions {
   ctx: RenderContext;
   /** The requesting user, for models owned by their requester. */
   userId?: string;
+  /** A list's order when not the model's own; naming `id` replaces the final tie-break on it. */
+  ordering?: Ordering[];
 }
+
+/** A row's primary key: a UUID, or an integer in APIs with serial ids. */
+export type RowId = string | number;
 
 export interface WriteOptions {
   version: string;
@@ -64,22 +69,34 @@ function checkSelects(db: Db, filter: FilterPlan): Knex.Raw[] {
   return checkColumns(filter.checks).map((c) => db.raw(c.sql, c.bindings as Knex.RawBinding[]));
 }
 
+/** The largest key a serial id column holds (PostgreSQL `integer`). */
+export const MAX_SERIAL = 2_147_483_647;
+
 export class Store {
   readonly plans: ReadPlans;
   readonly validators: WriteValidators;
 
+  private readonly serial: boolean;
+
   constructor(readonly index: ModelIndex) {
     this.plans = new ReadPlans(index);
     this.validators = new WriteValidators(index.api);
+    this.serial = index.api.idType === "serial";
   }
 
-  private orderBy(m: ModelDescriptor): string {
-    const parts = m.ordering.map((o) => {
+  /** The ids among `ids` that can be keys of this API's rows, and the SQL array type binding them. */
+  private keys(ids: RowId[]): { valid: string[] | number[]; cast: string } {
+    if (!this.serial) return { valid: ids.filter((id): id is string => typeof id === "string" && isUuid(id)), cast: "uuid[]" };
+    return { valid: ids.filter((id) => /^\d+$/.test(String(id)) && Number(id) <= MAX_SERIAL).map(Number), cast: "integer[]" };
+  }
+
+  private orderBy(m: ModelDescriptor, ordering: Ordering[] = m.ordering): string {
+    const parts = ordering.map((o) => {
       const f = this.index.field(m, o.field)!;
       const c = f.kind === "id" ? "t0.id" : col("t0", storedColumn(f)!);
       return `${c} ${o.desc ? "DESC" : "ASC"}${isLink(f) ? " NULLS FIRST" : ""}`;
     });
-    return [...parts, "t0.id ASC"].join(", ");
+    return (ordering.some((o) => o.field === "id") ? parts : [...parts, "t0.id ASC"]).join(", ");
   }
 
   private scope(m: ModelDescriptor, qb: Knex.QueryBuilder, userId?: string): void {
@@ -102,7 +119,7 @@ export class Store {
       return qb;
     };
     const plan = this.plans.get(m, opts.shape, opts.version);
-    const order = this.orderBy(m);
+    const order = this.orderBy(m, opts.ordering);
     const chosen = base().select("t0.*").orderByRaw(order).offset(page.offset);
     if (page.limit !== null) chosen.limit(page.limit);
     const projected = db.select(db.raw(plan.select)).from(chosen.as("t0")).orderByRaw(order);
@@ -118,11 +135,11 @@ export class Store {
   }
 
   /** The objects with these ids, in the order given; missing ids are left out. Filter checks run in the same statement. */
-  async fetch(db: Db, m: ModelDescriptor, ids: string[], opts: ReadOptions, filter?: FilterPlan): Promise<Array<Record<string, unknown>>> {
-    const valid = ids.filter(isUuid);
+  async fetch(db: Db, m: ModelDescriptor, ids: RowId[], opts: ReadOptions, filter?: FilterPlan): Promise<Array<Record<string, unknown>>> {
+    const { valid, cast } = this.keys(ids);
     if (!valid.length) return [];
     const plan = this.plans.get(m, opts.shape, opts.version);
-    const qb = db(`${m.table} as t0`).select(db.raw(plan.select)).whereRaw("t0.id = ANY(?::uuid[])", [valid]);
+    const qb = db(`${m.table} as t0`).select(db.raw(plan.select)).whereRaw(`t0.id = ANY(?::${cast})`, [valid]);
     this.scope(m, qb, opts.userId);
     filter?.apply(qb);
     let rows: Array<Record<string, unknown>>;
@@ -136,7 +153,7 @@ export class Store {
       rows = result.rows;
     } else rows = await qb;
     const byId = new Map(rows.map((r) => [String(r.id), plan.render(r, opts.ctx)]));
-    return valid.map((id) => byId.get(id.toLowerCase()) ?? byId.get(id)).filter((x): x is Record<string, unknown> => !!x);
+    return valid.map((id) => byId.get(String(id).toLowerCase()) ?? byId.get(String(id))).filter((x): x is Record<string, unknown> => !!x);
   }
 
   /**
@@ -155,43 +172,82 @@ export class Store {
    * happened before, and the id is missing, or waits.
    */
   async existing(db: Db, m: ModelDescriptor, ids: string[], userId?: string, where?: (qb: Knex.QueryBuilder) => void, lock = false): Promise<string[]> {
-    const valid = ids.filter(isUuid);
+    const { valid, cast } = this.keys(ids);
     if (!valid.length) return [];
-    const qb = db(`${m.table} as t0`).select("t0.id").whereRaw("t0.id = ANY(?::uuid[])", [valid]);
+    const qb = db(`${m.table} as t0`).select("t0.id").whereRaw(`t0.id = ANY(?::${cast})`, [valid]);
     this.scope(m, qb, userId);
     where?.(qb);
     if (lock) qb.orderBy("t0.id").forUpdate();
-    return (await qb).map((r: { id: string }) => r.id);
+    return (await qb).map((r: { id: RowId }) => String(r.id));
   }
 
   async create(db: Db, m: ModelDescriptor, body: unknown, opts: WriteOptions): Promise<string> {
     const ctx = await this.prepare(db, m, body, { ...opts, partial: false }, null);
-    for (const f of m.fields) kindOf(f).onCreate?.(f, ctx);
-    const [inserted] = await this.persist(m, () => db(m.table).insert(ctx.row).returning("id"));
-    const id = (inserted as { id: string }).id;
-    for (const after of ctx.afterSave) await after(id);
-    await m.hooks?.afterSave?.({ db, model: m, id, values: ctx.row });
-    return id;
+    return String(await this.persist(m, () => this.save(ctx)));
   }
 
   async update(db: Db, m: ModelDescriptor, id: string, body: unknown, opts: WriteOptions): Promise<void> {
-    const ctx = await this.prepare(db, m, body, opts, id);
-    for (const f of m.fields) kindOf(f).onUpdate?.(f, ctx);
-    if (Object.keys(ctx.row).length) await this.persist(m, () => db(m.table).where("id", id).update(ctx.row));
-    for (const after of ctx.afterSave) await after(id);
-    await m.hooks?.afterSave?.({ db, model: m, id, values: ctx.row });
+    await this.persist(m, () => this.save(this.prepare(db, m, body, opts, id)));
+  }
+
+  /**
+   * An empty write of `m` (a create when `id` is null): a profile that reads request values
+   * its own way fills `row` and `afterSave`, then hands the draft to `save`.
+   */
+  draft(db: Db, m: ModelDescriptor, id: RowId | null, userId?: string): WriteContext {
+    return {
+      db, index: this.index, model: m, id, userId, row: {}, afterSave: [],
+      resolve: (target, value, nullable) => this.resolve(db, target, value, nullable),
+    };
+  }
+
+  /**
+   * Writes a draft: the kinds' create or update effects, the model's beforeSave hook (a
+   * refusal is a ValidationError), the row, the work that needed its id, then afterSave.
+   * Database errors pass through untranslated, for the profile to map or retry.
+   */
+  async save(draft: WriteContext | Promise<WriteContext>): Promise<RowId> {
+    const ctx = await draft;
+    const { db, model: m } = ctx;
+    for (const f of m.fields) {
+      const kind = kindOf(f);
+      if (ctx.id === null) kind.onCreate?.(f, ctx); else kind.onUpdate?.(f, ctx);
+    }
+    try {
+      await m.hooks?.beforeSave?.({ db, model: m, id: ctx.id, values: ctx.row });
+    } catch (err) {
+      if (err instanceof Refusal) throw new ValidationError(Object.fromEntries(Object.entries(err.errors).map(([k, v]) => [k, [v]])));
+      throw err;
+    }
+    let id = ctx.id;
+    if (id === null) [{ id }] = await db(m.table).insert(ctx.row).returning("id");
+    else if (Object.keys(ctx.row).length) await db(m.table).where("id", id).update(ctx.row);
+    for (const after of ctx.afterSave) await after(id!);
+    await m.hooks?.afterSave?.({ db, model: m, id: id!, values: ctx.row });
+    return id!;
+  }
+
+  /** Removes every link other rows hold to `ids`: their foreign keys become null, join rows go. */
+  async detach(db: Db, m: ModelDescriptor, ids: RowId[]): Promise<void> {
+    for (const other of this.index.api.models) {
+      for (const f of other.fields) {
+        if (f.kind === "fk" && f.target === m.key) await db(other.table).whereIn(f.column, ids).update({ [f.column]: null });
+        if (f.kind === "m2m" && f.target === m.key) await db(f.through.table).whereIn(f.through.target, ids).del();
+      }
+    }
   }
 
   /** Deletes all of `ids` or, when anything protects one of them, nothing (409). */
-  async remove(db: Db, m: ModelDescriptor, ids: string[]): Promise<void> {
+  async remove(db: Db, m: ModelDescriptor, ids: RowId[]): Promise<void> {
     if (!ids.length) return;
+    const { valid, cast } = this.keys(ids);
     const blockers: string[] = [];
     for (const dep of this.index.dependents(m)) {
       if (dep.field.onDelete !== "protect") continue;
       const rows = await db(`${dep.model.table} as t0`)
         .select("t0.id", db.raw(`${this.plans.displayExpr(dep.model, "t0")} AS display`))
-        .whereRaw(`${col("t0", dep.field.column)} = ANY(?::uuid[])`, [ids])
-        .whereRaw(`NOT (t0.id = ANY(?::uuid[]))`, [dep.model.key === m.key ? ids : []]);
+        .whereRaw(`${col("t0", dep.field.column)} = ANY(?::${cast})`, [valid])
+        .whereRaw(`NOT (t0.id = ANY(?::${cast}))`, [dep.model.key === m.key ? valid : []]);
       for (const r of rows as Array<{ id: string; display: string }>) blockers.push(`${r.display} (${r.id})`);
     }
     if (blockers.length) {
@@ -244,10 +300,7 @@ export class Store {
     }
     const schemaErrors = this.validators.check(m, opts.version, opts.partial ? "patch" : "write", body);
     Object.assign(errors, schemaErrors ?? {});
-    const ctx: WriteContext = {
-      db, index: this.index, model: m, id, userId: opts.userId, row: {}, afterSave: [],
-      resolve: (target, value, nullable) => this.resolve(db, target, value, nullable),
-    };
+    const ctx = this.draft(db, m, id, opts.userId);
     for (const f of m.fields) {
       const write = kindOf(f).write;
       if (!write || f.readOnly || !(f.name in body) || errors[f.name] || !this.index.inVersion(f, opts.version)) continue;
@@ -264,12 +317,6 @@ export class Store {
       }
     }
     if (Object.keys(errors).length) throw new ValidationError(errors);
-    try {
-      await m.hooks?.beforeSave?.({ db, model: m, id, values: ctx.row });
-    } catch (err) {
-      if (err instanceof Refusal) throw new ValidationError(Object.fromEntries(Object.entries(err.errors).map(([k, v]) => [k, [v]])));
-      throw err;
-    }
     return ctx;
   }
 

@@ -97,7 +97,7 @@ export interface IpFamilyField extends CommonFieldOptions {
 
 export interface CountField extends CommonFieldOptions {
   kind: "count";
-  /** `"app.Model.field"`: count rows of that model whose foreign key `field` points here. */
+  /** `"app.Model.field"`: count rows of that model whose foreign key (or many-to-many link) `field` points here. */
   of: string;
   /** Count rows pointing at this object's descendants too (tree models). */
   descendants?: boolean;
@@ -233,8 +233,11 @@ export interface ModelSpec {
   ordering: string[];
   features?: Feature[];
   fields: Record<string, FieldSpec>;
-  /** Fields of the nested form used inside other objects (`id`, `url`, `display` are always added). */
-  nested: string[];
+  /**
+   * Fields of the nested form used inside other objects (`id`, `url`, `display` are always
+   * added); `"all"` embeds every field, as APIs that embed whole related records do.
+   */
+  nested: string[] | "all";
   /** Fields of the brief form (`?brief=1`); defaults to `nested`. */
   brief?: string[];
   /** The field a foreign-key filter accepts besides the id (`slug` by default when present). */

@@ -133,10 +133,7 @@ function buildModel(api: ApiSpec, m: ModelSpec, file: string, byRef: Map<string,
   if (features.has("customFields")) fields.push({ ...base(FEATURE_FIELDS.customFields, {}), kind: "customFields", column: CUSTOM_FIELDS_COLUMN });
 
   const naturalKey = m.naturalKey ?? ("slug" in m.fields ? "slug" : undefined);
-  // Embedded in another object, the nested form carries no counts: DRF drops an annotated
-  // field the related instance lacks, and the seed's nested shapes show none. The top-level
-  // brief form keeps them (the brief list defaults to the spec's nested list).
-  const counts = new Set(fields.filter((f) => f.kind === "count").map((f) => f.name));
+  const nested = m.nested === "all" ? fields.map((f) => f.name) : m.nested;
   return {
     file,
     indexes: (m.indexes ?? []).map((ix) => ({ columns: ix.fields.map((n) => storedColumn(fields.find((f) => f.name === n)!)!), using: ix.using ?? "btree" })),
@@ -158,8 +155,8 @@ function buildModel(api: ApiSpec, m: ModelSpec, file: string, byRef: Map<string,
       ownedByRequester: features.has("ownedByRequester"),
     },
     fields,
-    nested: ["id", "url", "display", ...m.nested.filter((n) => !["id", "url", "display"].includes(n) && !counts.has(n))],
-    brief: ["id", "url", "display", ...(m.brief ?? m.nested).filter((n) => !["id", "url", "display"].includes(n))],
+    nested: ["id", "url", "display", ...nested.filter((n) => !["id", "url", "display"].includes(n))],
+    brief: ["id", "url", "display", ...(m.brief ?? nested).filter((n) => !["id", "url", "display"].includes(n))],
     ...(naturalKey ? { naturalKey } : {}),
     filters: buildFilters(m, fields),
     uniqueTogether: (m.uniqueTogether ?? []).map((g) => [...g]),

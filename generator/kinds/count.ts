@@ -1,30 +1,39 @@
 // A count of rows pointing here: nothing stored, counted by a sub-select when read.
 import type { CountField } from "../../runtime/descriptor.js";
 import type { CountField as CountSpec } from "../dsl/index.js";
-import { FEATURE_FIELDS, fkColumn, tableName } from "../ir/names.js";
+import { FEATURE_FIELDS, fkColumn, m2mColumns, m2mTable, tableName } from "../ir/names.js";
 import type { GeneratorFieldKind, SpecCheckContext, SpecRules } from "./types.js";
 
-/** `of` ("app.Model.field") must name a foreign key pointing at this model (or, on a tree, the parent link). */
-export function checkPointsHere(kind: string, of: string, { model: m, resolve, err }: SpecCheckContext): void {
+/**
+ * `of` ("app.Model.field") must name a foreign key pointing at this model (or, on a tree, the
+ * parent link); with `m2m`, a many-to-many link to it may be named too.
+ */
+export function checkPointsHere(kind: string, of: string, { model: m, resolve, err }: SpecCheckContext, m2m = false): void {
   const parts = of.split(".");
   if (parts.length !== 3) return err(`${kind} "of" must be "app.Model.field", not "${of}"`);
   const target = resolve(`${parts[0]}.${parts[1]}`);
   if (!target) return err(`${kind} "of" names unknown model "${parts[0]}.${parts[1]}"`);
   const fk = target.spec.fields[parts[2]];
-  const pointsHere = fk?.kind === "fk" && fk.target === `${m.app}.${m.name}`;
+  const pointsHere = (fk?.kind === "fk" || (m2m && fk?.kind === "m2m")) && fk.target === `${m.app}.${m.name}`;
   const treeParent = parts[2] === FEATURE_FIELDS.treeParent && target.spec.features?.includes("tree") && target.spec === m;
-  if (!pointsHere && !treeParent) err(`${kind} "of" field "${of}" is not a foreign key to ${m.app}.${m.name}`);
+  if (!pointsHere && !treeParent) err(`${kind} "of" field "${of}" is not a ${m2m ? "foreign key or many-to-many link" : "foreign key"} to ${m.app}.${m.name}`);
 }
 
 export const countSpec: SpecRules<CountSpec, CountField> = {
   check(f, ctx) {
-    checkPointsHere("count", f.of, ctx);
+    checkPointsHere("count", f.of, ctx, true);
     // Descendants are found through this model's own parent links.
     if (f.descendants && !ctx.model.features?.includes("tree")) ctx.err(`count "descendants" needs the "tree" feature on ${ctx.model.name}`);
   },
-  build(f, common) {
-    const [app, model, fkName] = f.of.split(".");
-    return { ...common, kind: "count", readOnly: true, count: { table: tableName(app, model), column: fkColumn(fkName), descendants: f.descendants ?? false } };
+  build(f, common, { byRef }) {
+    const [app, model, linkName] = f.of.split(".");
+    const table = tableName(app, model);
+    // Links through a join table are counted there: one row per linked pair.
+    const link = byRef.get(`${app}.${model}`)?.fields[linkName];
+    const count = link?.kind === "m2m"
+      ? { table: m2mTable(table, linkName), column: m2mColumns(byRef.get(link.target)!.name).target }
+      : { table, column: fkColumn(linkName) };
+    return { ...common, kind: "count", readOnly: true, count: { ...count, descendants: f.descendants ?? false } };
   },
 };
 

@@ -145,7 +145,10 @@ export function validate(loaded: LoadedApi): Diagnostic[] {
     }
     for (const o of m.ordering ?? []) if (!has(o.replace(/^-/, ""))) err(file, `ordering names unknown field "${o}"`, m.name);
     for (const list of ["nested", "brief"] as const) {
-      for (const n of m[list] ?? []) if (!has(n)) err(file, `${list} names unknown field "${n}"`, m.name);
+      const names = m[list] ?? [];
+      if (names === "all") continue;
+      if (!Array.isArray(names)) err(file, `${list} must be a list of field names${list === "nested" ? ' or "all"' : ""}`, m.name);
+      else for (const n of names) if (!has(n)) err(file, `${list} names unknown field "${n}"`, m.name);
     }
     if (m.naturalKey && !(m.naturalKey in fields)) err(file, `naturalKey names unknown field "${m.naturalKey}"`, m.name);
     // Foreign-key filters look objects up by the natural key: it must find at most one.

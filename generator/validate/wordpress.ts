@@ -15,7 +15,7 @@ const GROUPS: Record<string, { required: string[]; optional: string[] }> = {
 };
 const KNOWN = new Set<string>(["kind", "listKey", "noun", "taxonomy", ...FIELD, ...FIELD_LISTS, ...FLAGS, ...Object.keys(GROUPS)]);
 /** The fields the profile reads on every record of each kind. */
-const NEEDS: Record<string, string[]> = { post: ["status", "slug", "author", "date", "modified"], term: ["name", "slug", "description"] };
+const NEEDS = { post: ["status", "slug", "author", "date", "modified"], term: ["name", "slug", "description"] };
 
 const list = (xs: Iterable<string>) => [...xs].join(", ");
 
@@ -66,6 +66,20 @@ export function checkWordpressOptions(m: ModelSpec, profile: string, has: (field
   }
   if (wp.kind === "post" && wp.titleField === undefined) report("wordpress.titleField is required for a post type");
   if (wp.kind === "post" || wp.kind === "term") {
-    for (const field of NEEDS[wp.kind]) if (!has(field)) report(`a wordpress ${wp.kind} needs a field "${field}"`);
+    for (const field of NEEDS[wp.kind as "post" | "term"]) if (!has(field)) report(`a wordpress ${wp.kind} needs a field "${field}"`);
   }
+  checkEmbeddedForm(m, wp.kind, has, kindOf, report);
+}
+
+/**
+ * Another record embeds this one in its nested form, which the engine reads in the same
+ * statement: a post embeds whole, a term with its name, slug, description, parent and the
+ * counts its `count` sums.
+ */
+function checkEmbeddedForm(m: ModelSpec, kind: unknown, has: (field: string) => boolean, kindOf: (field: string) => string | undefined, report: Report): void {
+  if (kind === "post" && m.nested !== "all") report('a wordpress post is embedded whole: its nested form must be "all"');
+  if (kind !== "term" || m.nested === "all" || !Array.isArray(m.nested)) return;
+  const shown = [...NEEDS.term, ...(has("parent") ? ["parent"] : []), ...Object.keys(m.fields).filter((f) => kindOf(f) === "count")];
+  const missing = shown.filter((f) => !m.nested.includes(f));
+  if (missing.length) report(`a wordpress term is embedded with ${list(shown)}: its nested form lacks ${list(missing)}`);
 }

@@ -1,6 +1,7 @@
 // A many-to-many link through a join table: read as a list, written as a list of
 // references that replaces the set once the row exists.
 import type { M2mField } from "../descriptor.js";
+import type { Db } from "./types.js";
 import { col, ident } from "../query/sql.js";
 import { listOptions, listRender, resolveList } from "./related.js";
 import type { RuntimeFieldKind } from "./types.js";
@@ -14,12 +15,16 @@ export const m2m: RuntimeFieldKind<M2mField> = {
   render: (f, ctx) => listRender(ctx.index.model(f.target), ctx),
   async write(f, value, ctx) {
     const ids = await resolveList(f.target, value, ctx);
-    const t = f.through;
-    ctx.afterSave.push(async (id) => {
-      await ctx.db(t.table).where(t.source, id).del();
-      if (ids.length) await ctx.db(t.table).insert(ids.map((target) => ({ [t.source]: id, [t.target]: target })));
-    });
+    ctx.afterSave.push((id) => replaceLinks(ctx.db, f, id, ids));
   },
   checksOwnValue: true,
   options: { type: () => "field", describe: (f, info, ctx) => listOptions(f.target, info, ctx) },
 };
+
+/** Makes `ids` (duplicates dropped) the whole set `f` links row `id` to. */
+export async function replaceLinks(db: Db, f: M2mField, id: string | number, ids: Array<string | number>): Promise<void> {
+  const t = f.through;
+  await db(t.table).where(t.source, id).del();
+  const distinct = [...new Set(ids)];
+  if (distinct.length) await db(t.table).insert(distinct.map((target) => ({ [t.source]: id, [t.target]: target })));
+}

@@ -42,12 +42,12 @@ export interface WriteContext {
   index: ModelIndex;
   model: ModelDescriptor;
   /** The row being updated; null on create. */
-  id: string | null;
+  id: string | number | null;
   userId?: string;
   /** Column values to write. */
   row: Record<string, unknown>;
   /** Work that needs the saved row's id (join tables), run after the row is written. */
-  afterSave: Array<(id: string) => Promise<void>>;
+  afterSave: Array<(id: string | number) => Promise<void>>;
   /** A reference to one `target` row (an id or an attribute dictionary), as its id. */
   resolve(target: string, value: unknown, nullable: boolean): Promise<string | null>;
 }
@@ -74,7 +74,7 @@ export interface RuntimeFieldKind<F extends FieldDescriptor> {
   /** Sets the column on every update. */
   onUpdate?(f: F, ctx: WriteContext): void;
   /** Removes what the field keeps outside its row, before rows are deleted. */
-  onDelete?(f: F, db: Db, model: ModelDescriptor, ids: string[]): Promise<void>;
+  onDelete?(f: F, db: Db, model: ModelDescriptor, ids: Array<string | number>): Promise<void>;
   /** OPTIONS (DRF SimpleMetadata) `type`, and anything else the kind adds to the field's entry. */
   options: { type: (f: F) => string; describe?(f: F, info: Record<string, unknown>, ctx: OptionsContext): void };
 }

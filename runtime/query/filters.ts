@@ -128,7 +128,7 @@ export function filterErrors(plan: FilterPlan, planning: FilterErrors, row: Reco
 }
 
 /** The first of `values` (in the order given) for which `missing` (SQL over the text `v`) holds. */
-function firstValue(values: string[], missing: string, bindings: unknown[] = []): { sql: string; bindings: unknown[] } {
+export function firstValue(values: string[], missing: string, bindings: unknown[] = []): { sql: string; bindings: unknown[] } {
   return {
     sql: `SELECT u.v FROM unnest(?::text[]) WITH ORDINALITY u(v, o) WHERE ${missing} ORDER BY u.o LIMIT 1`,
     bindings: [values, ...bindings],

@@ -1,10 +1,14 @@
-// Archive (list) queries: turns the list parameters of a WordPress-style model into one
-// filtered, counted, paged query. Post filters come from the model's options and relations
-// (wall-clock window, term and linked-post filters, flags, geolocation, reverse links);
-// term filters are WordPress's. Gives ids and totals; rendering is elsewhere.
+// Archive (list) parameters of a WordPress-style model planned as the engine's filter plan:
+// the WHERE clauses, the order, and the checks only the data can answer (does this term,
+// venue or parent exist), which the engine evaluates in the list's own statement. Planning
+// is synchronous and asks no database. Post filters come from the model's options and
+// relations (wall-clock window, term and linked-post filters, flags, geolocation, reverse
+// links); term filters are WordPress's.
 import type { Knex } from "knex";
-import type { FkField, ModelDescriptor } from "../../descriptor.js";
-import { linkedColumn, type Catalog, type Row } from "./records.js";
+import type { FkField, ModelDescriptor, Ordering } from "../../descriptor.js";
+import { firstValue, type FilterCheck, type FilterPlan } from "../../query/filters.js";
+import { ident } from "../../query/sql.js";
+import { linkedColumn, type Catalog } from "./records.js";
 import type { Requester } from "./auth.js";
 import { formatWall, parseDate, utcToWall } from "./dates.js";
 import { invalidParam, WpError } from "./errors.js";
@@ -14,7 +18,48 @@ export const STATUSES = ["publish", "future", "draft", "pending", "private", "tr
 
 export interface Paging { page: number; perPage: number }
 
-export interface ArchiveResult { ids: number[]; total: number; echo: Record<string, string> }
+/**
+ * A planned archive: the engine's filter plan and order, the parameters to echo in paging
+ * links, and the error that stopped planning, if one did (checks planned before it still
+ * decide which error the client sees first).
+ */
+export interface ArchivePlan { filter: FilterPlan; ordering: Ordering[]; echo: Record<string, string>; stopped?: WpError }
+
+type Where = (qb: Knex.QueryBuilder) => void;
+
+/** An archive being planned: clauses, checks and echoed parameters, in the order met. */
+class Planning {
+  readonly wheres: Where[] = [];
+  readonly checks: FilterCheck[] = [];
+  readonly order: string[] = [];
+  readonly echo: Record<string, string> = {};
+
+  where(w: Where): void { this.wheres.push(w); }
+
+  /** `param` is invalid unless the database finds each of `values` (`missing` is SQL over the text `u.v`). */
+  check(param: string, values: string[], missing: string): void {
+    if (!this.order.includes(param)) this.order.push(param);
+    this.checks.push({ param, ...firstValue(values, missing), message: () => "Invalid parameter." });
+  }
+
+  done(ordering: Ordering[], stopped?: WpError): ArchivePlan {
+    const wheres = this.wheres;
+    return { filter: { apply: (qb) => { for (const w of wheres) w(qb); }, checks: this.checks, order: this.order }, ordering, echo: this.echo, stopped };
+  }
+}
+
+/** Runs `plan`; a parameter error it throws stops planning there and is kept for the caller. */
+function planned(p: Planning, plan: () => Ordering[]): ArchivePlan {
+  try {
+    return p.done(plan());
+  } catch (err) {
+    if (err instanceof WpError) return p.done([], err);
+    throw err;
+  }
+}
+
+const asc = (field: string): Ordering => ({ field, desc: false });
+const desc = (field: string): Ordering => ({ field, desc: true });
 
 export function paging(params: Params, settings: Record<string, unknown>): Paging {
   const bad: string[] = [];
@@ -41,71 +86,81 @@ function statuses(params: Params, who: Requester | null): string[] {
 export class Archive {
   constructor(private readonly db: Knex, private readonly cat: Catalog, private readonly settings: Record<string, unknown>, private readonly tz: string) {}
 
-  /** Ids of rows of `m` matching `values` by id or slug; 400 naming `param` when any is unknown. */
-  async resolve(m: ModelDescriptor, param: string, values: string[], bySlug: boolean): Promise<number[]> {
+  /**
+   * The ids of rows of `m` named by `values` (ids, or slugs when `bySlug`), as a subquery; a
+   * value naming no row makes `param` invalid.
+   */
+  private named(p: Planning, m: ModelDescriptor, param: string, values: string[], bySlug: boolean): Knex.QueryBuilder {
+    if (!bySlug && values.some((v) => !/^\d+$/.test(v))) throw invalidParam(param);
     const ids = values.filter((v) => /^\d+$/.test(v)).map(Number).filter((n) => n <= MAX_ID);
     const slugs = bySlug ? values.filter((v) => !/^\d+$/.test(v)) : [];
-    if (!bySlug && slugs.length !== values.length - ids.length) throw invalidParam(param);
-    if (!bySlug && values.some((v) => !/^\d+$/.test(v))) throw invalidParam(param);
-    const rows: Row[] = await this.db(m.table).select("id", bySlug ? "slug" : "id as slug")
-      .where((q) => { q.whereIn("id", ids); if (slugs.length) q.orWhereIn("slug", slugs); });
-    for (const v of values) if (!rows.some((r) => String(r.id) === v || r.slug === v)) throw invalidParam(param);
-    return rows.map((r) => r.id);
+    p.check(param, values, `NOT EXISTS (SELECT 1 FROM ${ident(m.table)} x WHERE x.id::text = u.v${bySlug ? " OR x.slug = u.v" : ""})`);
+    return this.db(m.table).select("id").where((q) => { q.whereIn("id", ids); if (slugs.length) q.orWhereIn("slug", slugs); });
   }
 
-  async posts(m: ModelDescriptor, params: Params, who: Requester | null, { page, perPage }: Paging): Promise<ArchiveResult> {
-    const wp = this.cat.wp(m);
-    const q = this.db(`${m.table} as p`);
-    const echo: Record<string, string> = {};
-    const visible = statuses(params, who);
-    q.whereIn("p.status", visible);
-    if (params.status !== undefined) echo.status = visible.join(",");
-    if (wp.hiddenFlag) q.where(`p.${this.cat.col(m, wp.hiddenFlag)}`, false);
-    const include = idListParam(params, "include");
-    if (include) { q.whereIn("p.id", include); echo.include = include.join(","); }
+  /** `param` is invalid unless a row of one of `tables` has id `id`. */
+  private mustExist(p: Planning, param: string, tables: string[], id: number): void {
+    p.check(param, [String(id)], tables.map((t) => `NOT EXISTS (SELECT 1 FROM ${ident(t)} x WHERE x.id::text = u.v)`).join(" AND "));
+  }
 
-    const clock = wp.wallClock;
-    if (clock && !include) {
-      const day = (v: unknown, name: string, end: boolean): string => {
-        const w = typeof v === "string" || typeof v === "number" ? parseDate(String(v), this.tz) : null;
-        if (!w) throw invalidParam(name);
-        return `${formatWall(w).slice(0, 10)} ${end ? "23:59:59" : "00:00:00"}`;
-      };
-      const now = new Date();
-      const yesterday = utcToWall(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - 1, 23, 59)), this.tz);
-      const later = new Date(now); later.setUTCMonth(later.getUTCMonth() + 24);
-      const start = params.start_date !== undefined ? day(params.start_date, "start_date", false) : `${formatWall(yesterday).slice(0, 10)} 00:00:00`;
-      const end = params.end_date !== undefined ? day(params.end_date, "end_date", true) : `${formatWall(utcToWall(later, this.tz)).slice(0, 10)} 23:59:59`;
-      q.where(`p.${this.cat.col(m, clock.start)}`, ">=", `${start}+00`).where(`p.${this.cat.col(m, clock.end)}`, "<=", `${end}+00`);
-      echo.start_date = start;
-      echo.end_date = end;
-    }
-    this.search(q, m, params, echo);
+  posts(m: ModelDescriptor, params: Params, who: Requester | null): ArchivePlan {
+    const p = new Planning();
+    return planned(p, () => {
+      const wp = this.cat.wp(m);
+      const visible = statuses(params, who);
+      p.where((q) => q.whereIn("t0.status", visible));
+      if (params.status !== undefined) p.echo.status = visible.join(",");
+      if (wp.hiddenFlag) { const flag = `t0.${this.cat.col(m, wp.hiddenFlag)}`; p.where((q) => q.where(flag, false)); }
+      const include = idListParam(params, "include");
+      if (include) { p.where((q) => q.whereIn("t0.id", include)); p.echo.include = include.join(","); }
 
-    for (const f of m.fields) {
-      if (f.kind === "scalar" && f.type === "boolean" && f.name !== wp.hiddenFlag) {
-        const b = boolParam(params, f.name);
-        if (b !== undefined) { q.where(`p.${f.column}`, b); echo[f.name] = String(b); }
+      const clock = wp.wallClock;
+      if (clock && !include) {
+        const day = (v: unknown, name: string, end: boolean): string => {
+          const w = typeof v === "string" || typeof v === "number" ? parseDate(String(v), this.tz) : null;
+          if (!w) throw invalidParam(name);
+          return `${formatWall(w).slice(0, 10)} ${end ? "23:59:59" : "00:00:00"}`;
+        };
+        const now = new Date();
+        const yesterday = utcToWall(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - 1, 23, 59)), this.tz);
+        const later = new Date(now); later.setUTCMonth(later.getUTCMonth() + 24);
+        const start = params.start_date !== undefined ? day(params.start_date, "start_date", false) : `${formatWall(yesterday).slice(0, 10)} 00:00:00`;
+        const end = params.end_date !== undefined ? day(params.end_date, "end_date", true) : `${formatWall(utcToWall(later, this.tz)).slice(0, 10)} 23:59:59`;
+        const [startCol, endCol] = [`t0.${this.cat.col(m, clock.start)}`, `t0.${this.cat.col(m, clock.end)}`];
+        p.where((q) => q.where(startCol, ">=", `${start}+00`).where(endCol, "<=", `${end}+00`));
+        p.echo.start_date = start;
+        p.echo.end_date = end;
       }
-      if (f.kind !== "fk" && f.kind !== "m2m") continue;
-      const target = this.cat.model(f.target);
-      if (!target.wordpress) continue;
-      const values = listParam(params, f.name);
-      if (values === undefined) continue;
-      if (!values.length) throw invalidParam(f.name);
-      const ids = await this.resolve(target, f.name, values, target.wordpress.kind === "term");
-      if (f.kind === "fk") q.whereIn(`p.${f.column}`, ids);
-      else q.whereIn("p.id", this.db(f.through.table).select(f.through.source).whereIn(f.through.target, ids));
-      echo[f.name] = values.join(",");
-    }
-    await this.geoloc(q, m, params);
+      this.search(p, m, params);
 
-    const order = wp.archiveOrder && !include ? [`p.${this.cat.col(m, wp.archiveOrder)}`, "asc"] : include ? ["p.date", "asc"] : ["p.date", "desc"];
-    return this.page(q, [{ column: order[0], order: order[1] as "asc" | "desc" }, { column: "p.id", order: "asc" }], page, perPage, echo);
+      for (const f of m.fields) {
+        if (f.kind === "scalar" && f.type === "boolean" && f.name !== wp.hiddenFlag) {
+          const b = boolParam(params, f.name);
+          if (b !== undefined) { p.where((q) => q.where(`t0.${f.column}`, b)); p.echo[f.name] = String(b); }
+        }
+        if (f.kind !== "fk" && f.kind !== "m2m") continue;
+        const target = this.cat.model(f.target);
+        if (!target.wordpress) continue;
+        const values = listParam(params, f.name);
+        if (values === undefined) continue;
+        if (!values.length) throw invalidParam(f.name);
+        const matching = this.named(p, target, f.name, values, target.wordpress.kind === "term");
+        if (f.kind === "fk") p.where((q) => q.whereIn(`t0.${f.column}`, matching));
+        else {
+          const t = f.through;
+          p.where((q) => q.whereIn("t0.id", this.db(t.table).select(t.source).whereIn(t.target, matching)));
+        }
+        p.echo[f.name] = values.join(",");
+      }
+      this.geoloc(p, m, params);
+
+      if (include) return [asc("date"), asc("id")];
+      return [wp.archiveOrder ? asc(wp.archiveOrder) : desc("date"), asc("id")];
+    });
   }
 
   /** geoloc / geoloc_lat+geoloc_lng over the first fk whose target has coordinates. */
-  private async geoloc(q: Knex.QueryBuilder, m: ModelDescriptor, params: Params): Promise<void> {
+  private geoloc(p: Planning, m: ModelDescriptor, params: Params): void {
     const link = m.fields.find((f): f is FkField => f.kind === "fk" && !!this.cat.model(f.target).wordpress?.geo);
     if (!link) return;
     const on = boolParam(params, "geoloc");
@@ -115,6 +170,7 @@ export class Archive {
     const geo = target.wordpress!.geo!;
     const lat = this.cat.col(target, geo.lat), lng = this.cat.col(target, geo.lng);
     const venues = this.db(target.table).select("id").whereNotNull(lat).whereNotNull(lng).where("status", "publish");
+    const column = `t0.${link.column}`;
     if (latRaw !== undefined || lngRaw !== undefined) {
       // Only a number or a numeric string is a coordinate (Number would read [] or "" as 0).
       const coordinate = (v: unknown) => (typeof v === "number" || (typeof v === "string" && v.trim()) ? Number(v) : NaN);
@@ -126,91 +182,94 @@ export class Archive {
       const dLng = dLat / Math.max(Math.cos((la * Math.PI) / 180), 1e-6);
       venues.whereBetween(lat, [la - dLat, la + dLat]).whereBetween(lng, [ln - dLng, ln + dLng]);
     } else if (on === false) {
-      q.where((w) => w.whereNull(`p.${link.column}`).orWhereNotIn(`p.${link.column}`, this.db(target.table).select("id").whereNotNull(lat).whereNotNull(lng)));
+      const located = this.db(target.table).select("id").whereNotNull(lat).whereNotNull(lng);
+      p.where((q) => q.where((w) => w.whereNull(column).orWhereNotIn(column, located)));
       return;
     }
-    q.whereIn(`p.${link.column}`, venues);
+    p.where((q) => q.whereIn(column, venues));
   }
 
-  private search(q: Knex.QueryBuilder, m: ModelDescriptor, params: Params, echo: Record<string, string>): void {
+  private search(p: Planning, m: ModelDescriptor, params: Params): void {
     const s = textParam(params, "search");
     if (s === undefined) return;
     const cols = (this.cat.wp(m).search ?? []).map((n) => this.cat.col(m, n));
     const like = `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    q.where((w) => { for (const c of cols) w.orWhereILike(`p.${c}`, like); });
-    echo.search = s;
+    p.where((q) => q.where((w) => { for (const c of cols) w.orWhereILike(`t0.${c}`, like); }));
+    p.echo.search = s;
   }
 
   /** Venue/organizer archives: `search`, `status`, and per linking model `<noun>`, `has_<list>`, `only_with_upcoming`. */
-  async linked(m: ModelDescriptor, params: Params, who: Requester | null, { page, perPage }: Paging): Promise<ArchiveResult> {
-    const q = this.db(`${m.table} as p`);
-    const echo: Record<string, string> = {};
-    q.whereIn("p.status", statuses(params, who));
-    this.search(q, m, params, echo);
-    const visible = who ? STATUSES.filter((s) => s !== "trash") : ["publish"];
-    for (const { model: src, field } of this.cat.linksTo(m)) {
-      const pairs = () => this.cat.linkPairs(this.db, src, field).as("l");
-      const noun = this.cat.wp(src).noun;
-      if (params[noun] !== undefined) {
-        const id = intParam(params, noun)!;
-        if (!(await this.db(src.table).where("id", id).first())) throw invalidParam(noun);
-        q.whereIn("p.id", this.db.from(pairs()).select("l.target").where("l.source", id));
-        echo[noun] = String(id);
+  linked(m: ModelDescriptor, params: Params, who: Requester | null): ArchivePlan {
+    const p = new Planning();
+    return planned(p, () => {
+      const listed = statuses(params, who);
+      p.where((q) => q.whereIn("t0.status", listed));
+      this.search(p, m, params);
+      const visible = who ? STATUSES.filter((s) => s !== "trash") : ["publish"];
+      for (const { model: src, field } of this.cat.linksTo(m)) {
+        const pairs = () => this.cat.linkPairs(this.db, src, field).as("l");
+        const noun = this.cat.wp(src).noun;
+        if (params[noun] !== undefined) {
+          const id = intParam(params, noun)!;
+          this.mustExist(p, noun, [src.table], id);
+          p.where((q) => q.whereIn("t0.id", this.db.from(pairs()).select("l.target").where("l.source", id)));
+          p.echo[noun] = String(id);
+        }
+        const hasParam = `has_${this.cat.wp(src).listKey}`;
+        if (params[hasParam] !== undefined && params[hasParam] !== "") {
+          const want = toBool(params[hasParam]);
+          const sub = this.db.from(pairs()).join(`${src.table} as s`, "s.id", "l.source").whereNotIn("s.status", ["draft", "pending", "trash"]).select("l.target");
+          p.where((q) => (want === false ? q.whereNotIn("t0.id", sub) : q.whereIn("t0.id", sub)));
+          p.echo[hasParam] = String(want !== false);
+        }
+        const clock = this.cat.wp(src).wallClock;
+        if (clock && toBool(params.only_with_upcoming ?? false)) {
+          const now = formatWall(utcToWall(new Date(), this.tz));
+          const upcoming = this.db.from(pairs()).join(`${src.table} as s`, "s.id", "l.source")
+            .whereIn("s.status", visible).where(`s.${this.cat.col(src, clock.start)}`, ">=", `${now}+00`).select("l.target");
+          p.where((q) => q.whereIn("t0.id", upcoming));
+          p.echo.only_with_upcoming = "true";
+        }
       }
-      const hasParam = `has_${this.cat.wp(src).listKey}`;
-      if (params[hasParam] !== undefined && params[hasParam] !== "") {
-        const want = toBool(params[hasParam]);
-        const sub = this.db.from(pairs()).join(`${src.table} as s`, "s.id", "l.source").whereNotIn("s.status", ["draft", "pending", "trash"]).select("l.target");
-        if (want === false) q.whereNotIn("p.id", sub); else q.whereIn("p.id", sub);
-        echo[hasParam] = String(want !== false);
-      }
-      const clock = this.cat.wp(src).wallClock;
-      if (clock && toBool(params.only_with_upcoming ?? false)) {
-        const now = formatWall(utcToWall(new Date(), this.tz));
-        q.whereIn("p.id", this.db.from(pairs()).join(`${src.table} as s`, "s.id", "l.source")
-          .whereIn("s.status", visible).where(`s.${this.cat.col(src, clock.start)}`, ">=", `${now}+00`).select("l.target"));
-        echo.only_with_upcoming = "true";
-      }
-    }
-    return this.page(q, [{ column: "p.date", order: "desc" }, { column: "p.id", order: "desc" }], page, perPage, echo);
+      return [desc("date"), desc("id")];
+    });
   }
 
-  async terms(m: ModelDescriptor, params: Params, { page, perPage }: Paging): Promise<ArchiveResult> {
-    const q = this.db(`${m.table} as p`);
-    this.search(q, m, params, {});
-    const exclude = listParam(params, "exclude");
-    if (exclude) q.whereNotIn("p.id", await this.resolve(m, "exclude", exclude, true));
-    const include = listParam(params, "include");
-    if (include) q.whereIn("p.id", await this.resolve(m, "include", include, true));
-    const slug = textParam(params, "slug");
-    if (slug !== undefined) q.where("p.slug", slug);
-    if (this.cat.field(m, "parent") && params.parent !== undefined) {
-      const parent = params.parent === "0" || params.parent === 0 ? 0 : intParam(params, "parent")!;
-      if (parent && !(await this.db(m.table).where("id", parent).first())) throw invalidParam("parent");
-      if (parent) q.where(`p.${this.cat.col(m, "parent")}`, parent); else q.whereNull(`p.${this.cat.col(m, "parent")}`);
-    }
-    const links = this.cat.linksTo(m);
-    for (const name of ["post", ...new Set(links.map((l) => this.cat.wp(l.model).noun))]) {
-      if (params[name] === undefined) continue;
-      const id = intParam(params, name)!;
-      const hits = links.filter((l) => name === "post" || this.cat.wp(l.model).noun === name);
-      if (!(await Promise.all(hits.map((l) => this.db(l.model.table).where("id", id).first()))).some(Boolean)) throw invalidParam(name);
-      q.whereIn("p.id", this.db.union(hits.map((l) => this.cat.linkPairs(this.db, l.model, l.field).clearSelect().select(linkedColumn(l.field)).where(l.field.kind === "m2m" ? l.field.through.source : "id", id)), true));
-    }
-    if (boolParam(params, "hide_empty") ?? true) {
-      q.where((w) => {
-        for (const l of links) w.orWhereIn("p.id", this.cat.linkPairs(this.db, l.model, l.field).clearSelect().select(linkedColumn(l.field)));
-      });
-    }
-    const order = params.order === undefined ? "asc" : textParam(params, "order")!.toLowerCase() === "desc" ? "desc" : "asc";
-    const by = params.orderby === undefined ? "name" : textParam(params, "orderby")!.toLowerCase();
-    const column = ["id", "slug", "description", "name"].includes(by) ? by : "name";
-    return this.page(q, [{ column: `p.${column}`, order }, { column: "p.id", order }], page, perPage, {});
-  }
-
-  private async page(q: Knex.QueryBuilder, order: Array<{ column: string; order: "asc" | "desc" }>, page: number, perPage: number, echo: Record<string, string>): Promise<ArchiveResult> {
-    const [{ n }] = await q.clone().clearSelect().count("* as n");
-    const rows: Row[] = await q.select("p.id").orderBy(order).limit(perPage).offset(Math.min((page - 1) * perPage, Number.MAX_SAFE_INTEGER));
-    return { ids: rows.map((r) => r.id), total: Number(n), echo };
+  terms(m: ModelDescriptor, params: Params): ArchivePlan {
+    const p = new Planning();
+    return planned(p, () => {
+      this.search(p, m, params);
+      const exclude = listParam(params, "exclude");
+      if (exclude) { const named = this.named(p, m, "exclude", exclude, true); p.where((q) => q.whereNotIn("t0.id", named)); }
+      const include = listParam(params, "include");
+      if (include) { const named = this.named(p, m, "include", include, true); p.where((q) => q.whereIn("t0.id", named)); }
+      const slug = textParam(params, "slug");
+      if (slug !== undefined) p.where((q) => q.where("t0.slug", slug));
+      if (this.cat.field(m, "parent") && params.parent !== undefined) {
+        const parent = params.parent === "0" || params.parent === 0 ? 0 : intParam(params, "parent")!;
+        const column = `t0.${this.cat.col(m, "parent")}`;
+        if (parent) this.mustExist(p, "parent", [m.table], parent);
+        p.where((q) => (parent ? q.where(column, parent) : q.whereNull(column)));
+      }
+      const links = this.cat.linksTo(m);
+      for (const name of ["post", ...new Set(links.map((l) => this.cat.wp(l.model).noun))]) {
+        if (params[name] === undefined) continue;
+        const id = intParam(params, name)!;
+        const hits = links.filter((l) => name === "post" || this.cat.wp(l.model).noun === name);
+        this.mustExist(p, name, hits.map((l) => l.model.table), id);
+        const linkedTerms = this.db.union(hits.map((l) => this.cat.linkPairs(this.db, l.model, l.field).clearSelect().select(linkedColumn(l.field)).where(l.field.kind === "m2m" ? l.field.through.source : "id", id)), true);
+        p.where((q) => q.whereIn("t0.id", linkedTerms));
+      }
+      if (boolParam(params, "hide_empty") ?? true) {
+        p.where((q) => q.where((w) => {
+          for (const l of links) w.orWhereIn("t0.id", this.cat.linkPairs(this.db, l.model, l.field).clearSelect().select(linkedColumn(l.field)));
+        }));
+      }
+      const order = params.order === undefined ? "asc" : textParam(params, "order")!.toLowerCase() === "desc" ? "desc" : "asc";
+      const by = params.orderby === undefined ? "name" : textParam(params, "orderby")!.toLowerCase();
+      const field = ["id", "slug", "description", "name"].includes(by) ? by : "name";
+      const key = (name: string): Ordering => ({ field: name, desc: order === "desc" });
+      return field === "id" ? [key("id")] : [key(field), key("id")];
+    });
   }
 }

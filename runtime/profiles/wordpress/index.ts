@@ -1,8 +1,9 @@
 // The WordPress-style profile: serves an API descriptor the way the WordPress REST API and
 // The Events Calendar serve theirs. Mounted at the WordPress API root: the REST index at
 // `/`, the API's namespace below it, application passwords at `/wp/v2/users/me/…`. A request
-// goes params → identify → route → permission → archive/writer → render; every failure is
-// a `{code, message, data}` error. Models are known only through their descriptors.
+// goes params → identify → route → permission → archive plan or writer → the engine's
+// store → shaper; every failure is a `{code, message, data}` error. Models are known only
+// through their descriptors.
 import express, { type Request, type Response, type Router } from "express";
 import type { Knex } from "knex";
 import type { ApiDescriptor, ModelDescriptor } from "../../descriptor.js";
@@ -14,8 +15,10 @@ import { reportFailure } from "../../http/failures.js";
 import { forbidden, invalidParam, missingParams, noRoute, WpError } from "./errors.js";
 import { boolParam, MAX_ID, positiveInt, requestParams, type Params } from "./params.js";
 import { WpAuth, type Requester } from "./auth.js";
-import { Catalog, Renderer, type Row, type Site } from "./records.js";
-import { Archive, paging } from "./archive.js";
+import { Catalog, Shaper, type Row, type Site } from "./records.js";
+import { Archive, paging, type ArchivePlan } from "./archive.js";
+import { Store, type Db, type ReadOptions, type RowId } from "../../store.js";
+import { ValidationError } from "../../errors.js";
 import { lockTermName, writeTransaction, Writer } from "./writes.js";
 import { describeRoute } from "./routes.js";
 import type { ProfileCommand } from "../index.js";
@@ -45,7 +48,8 @@ export function wordpressProfile({ api, db, config, identities }: WpDeps): Route
   const auth = new WpAuth(db, identities, api.appPasswords ? cat.model(api.appPasswords) : undefined, config);
   // Asked on the writer's own connection: the transaction may hold the only one (PGlite).
   const userExists = async (conn: Knex, id: string) => !!identities && !!(await identities.byId(conn, id));
-  const writer = new Writer(cat, tz, userExists);
+  const store = new Store(cat.index);
+  const writer = new Writer(cat, store, tz, userExists);
   const archive = new Archive(db, cat, api.settings, tz);
   const routes = api.routes ?? [];
 
@@ -191,14 +195,14 @@ export function wordpressProfile({ api, db, config, identities }: WpDeps): Route
     throw new WpError(404, `rest-${wp.noun}-not-found`, `${capital(wp.noun)} with ID ${id} does not exist.`);
   }
 
-  function renderer(ctx: Ctx): Renderer {
-    return new Renderer(db, cat, ctx.site);
+  function readOptions(ctx: Ctx): ReadOptions {
+    return { shape: "full", version: api.versions.default, ctx: { apiUrl: ctx.site.nsUrl } };
   }
 
-  async function one(ctx: Ctx, m: ModelDescriptor, id: number): Promise<Record<string, unknown>> {
-    const r = renderer(ctx);
-    const [out] = await r.any(m, await r.rows(m, [id]));
-    return out;
+  /** The record with this id as the API shows it, read on `conn` (a write's transaction, or the pool). */
+  async function one(ctx: Ctx, m: ModelDescriptor, id: RowId, conn: Db = db): Promise<Record<string, unknown>> {
+    const [values] = await store.fetch(conn, m, [id], readOptions(ctx));
+    return new Shaper(cat, ctx.site).record(m, values);
   }
 
   /** May `who` change this post? Editors any; contributors their own unpublished ones. */
@@ -234,19 +238,16 @@ export function wordpressProfile({ api, db, config, identities }: WpDeps): Route
         if (!current) return null;
         if (!allowed(current)) throw forbidden(true);
         if (force) {
-          const [before] = await new Renderer(trx, cat, ctx.site).any(m, [current]);
-          await m.hooks?.beforeDelete?.({ db: trx, model: m, ids: [row.id] });
-          await trx(m.table).where("id", row.id).delete();
-          await m.hooks?.afterDelete?.({ db: trx, model: m, ids: [row.id] });
+          const before = await one(ctx, m, row.id, trx);
+          await store.remove(trx, m, [row.id]);
           return before;
         }
         if (current.status === "trash") throw new WpError(410, `${wp.noun}-is-in-trash`, `The ${wp.noun} is already trashed`);
-        await trx(m.table).where("id", row.id).update({ status: "trash", modified: trx.fn.now() });
+        const trashed = store.draft(trx, m, row.id);
+        Object.assign(trashed.row, { status: "trash", modified: trx.fn.now() });
+        await writer.save(trashed);
         // The plugin unlinks a trashed venue or organizer from its events.
-        for (const { model, field } of cat.linksTo(m)) {
-          if (field.kind === "m2m") await trx(field.through.table).where(field.through.target, row.id).delete();
-          else await trx(model.table).where(field.column, row.id).update({ [field.column]: null });
-        }
+        await store.detach(trx, m, [row.id]);
         return undefined;
       });
       if (done === null) return item(ctx, method, m, find);
@@ -298,19 +299,38 @@ export function wordpressProfile({ api, db, config, identities }: WpDeps): Route
     send(ctx, 201, await one(ctx, m, id), headers);
   }
 
+  /** The first parameter an archive's plan or its checks refuse, as WordPress reports it. */
+  function firstInvalid(errors: Record<string, unknown>): WpError {
+    return invalidParam(Object.keys(errors)[0]);
+  }
+
   async function list(ctx: Ctx, m: ModelDescriptor): Promise<void> {
     const wp = m.wordpress!;
     const paged = paging(ctx.params, api.settings);
     const isEventLike = wp.kind === "post" && m.fields.some((f) => (f.kind === "fk" || f.kind === "m2m") && cat.model(f.target).wordpress);
-    const result = wp.kind === "term" ? await archive.terms(m, ctx.params, paged)
-      : isEventLike ? await archive.posts(m, ctx.params, ctx.who, paged)
-      : await archive.linked(m, ctx.params, ctx.who, paged);
+    const plan: ArchivePlan = wp.kind === "term" ? archive.terms(m, ctx.params)
+      : isEventLike ? archive.posts(m, ctx.params, ctx.who)
+      : archive.linked(m, ctx.params, ctx.who);
+    if (plan.stopped) {
+      // A parameter met before the one that stopped planning may be refuted by the data.
+      const earlier = await store.filterErrors(db, plan.filter, {});
+      throw earlier ? firstInvalid(earlier) : plan.stopped;
+    }
+    const offset = Math.min((paged.page - 1) * paged.perPage, Number.MAX_SAFE_INTEGER);
+    let page: { count: number; results: Array<Record<string, unknown>> };
+    try {
+      page = await store.list(db, m, plan.filter, { limit: paged.perPage, offset }, { ...readOptions(ctx), ordering: plan.ordering });
+    } catch (err) {
+      if (err instanceof ValidationError && !Array.isArray(err.errors)) throw firstInvalid(err.errors);
+      throw err;
+    }
+    const result = { total: page.count, echo: plan.echo };
     const totalPages = result.total ? Math.ceil(result.total / paged.perPage) : 0;
-    if (wp.kind === "post" && !result.ids.length && paged.page > 1) {
+    if (wp.kind === "post" && !page.results.length && paged.page > 1) {
       throw new WpError(404, `${wp.noun}-archive-page-not-found`, `The requested ${wp.noun} archive page does not exist`);
     }
-    const r = renderer(ctx);
-    const records = await r.any(m, await r.rows(m, result.ids));
+    const shaper = new Shaper(cat, ctx.site);
+    const records = page.results.map((values) => shaper.record(m, values));
     const base = `${ctx.site.nsUrl}/${wp.listKey}/`;
     const url = (page: number, withFilters: boolean) => {
       const qs = new URLSearchParams(withFilters ? result.echo : {});
@@ -356,7 +376,7 @@ export function wordpressNoRoute(config: Config): express.RequestHandler {
 /** Loads fixtures through the same writer as the API, as an editor. */
 export async function loadWordpressFixtures(db: Knex, api: ApiDescriptor, fixtures: Fixture[], userId?: string): Promise<number> {
   const cat = new Catalog(api);
-  const writer = new Writer(cat, String(api.settings.timezone ?? "UTC"), async () => true);
+  const writer = new Writer(cat, new Store(cat.index), String(api.settings.timezone ?? "UTC"), async () => true);
   const who: Requester = { userId: userId ?? "", username: "fixtures", role: "editor" };
   await db.transaction(async (trx) => {
     for (const f of fixtures) await writer.create(trx, cat.model(f.model), f.data, who);

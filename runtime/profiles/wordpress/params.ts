@@ -5,6 +5,7 @@
 // failures throw rest_invalid_param; nothing here touches the database.
 import { BodyProblem, parseBracketed, parseJson } from "../../http/body.js";
 import { invalidParam, invalidType, WpError } from "./errors.js";
+import { MAX_SERIAL } from "../../store.js";
 
 export type Params = Record<string, unknown>;
 
@@ -67,8 +68,8 @@ export function boolParam(params: Params, name: string): boolean | undefined {
   return b;
 }
 
-/** The largest key a `serial` (PostgreSQL integer) column holds: a larger id names no record. */
-export const MAX_ID = 2_147_483_647;
+/** A larger id names no record. */
+export const MAX_ID = MAX_SERIAL;
 
 /** A record id: a positive integer a serial key can hold; null otherwise. */
 export function positiveInt(v: unknown): number | null {

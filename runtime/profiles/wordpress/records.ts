@@ -1,10 +1,12 @@
-// Reads rows of WordPress-style models and renders them as the plugin does: posts with
-// global ids, local/UTC dates and their details, money and image renderers, embedded linked
-// posts and terms; terms in the archive shape or the embedded shape. Related rows load in
-// one query per relation for a whole page (never one per row). Writes nothing.
+// Shapes what the engine read into records as the plugin shows them: posts with global ids,
+// local/UTC dates and their details, money and image renderers, embedded linked posts and
+// terms; terms in the archive shape or the embedded shape. The engine reads a record and
+// everything it embeds in one statement (linked models declare their embedded form as their
+// nested form); this module only reshapes values. Also the catalog of the API's models.
 import type { Knex } from "knex";
+import { ModelIndex } from "../../models.js";
 import {
-  storedColumn, type ApiDescriptor, type FieldDescriptor, type FkField, type M2mField, type ModelDescriptor, type WpArg, type WpModelDescriptor,
+  type ApiDescriptor, type FieldDescriptor, type FkField, type M2mField, type ModelDescriptor, type WpArg, type WpModelDescriptor,
 } from "../../descriptor.js";
 import { details, formatWall, utcToWall, zoneAbbr } from "./dates.js";
 
@@ -27,15 +29,16 @@ export interface Site {
   tz: string;
 }
 
+/** The API's models as WordPress sees them: the engine's index, plus post-type and taxonomy facts. */
 export class Catalog {
   readonly models: ModelDescriptor[];
-  private readonly byKey = new Map<string, ModelDescriptor>();
+  readonly index: ModelIndex;
 
   private readonly createArgs = new Map<string, Record<string, WpArg>>();
 
   constructor(readonly api: ApiDescriptor) {
+    this.index = new ModelIndex(api);
     this.models = api.models.filter((m) => m.wordpress);
-    for (const m of api.models) this.byKey.set(m.key, m);
     // The create endpoint's args declare each writable field's JSON type, as the route table says.
     const ns = `/${api.basePath.replace(/^\/|\/$/g, "")}`;
     for (const m of this.models) {
@@ -49,10 +52,10 @@ export class Catalog {
     return this.createArgs.get(m.key)?.[field]?.type;
   }
 
-  model(key: string): ModelDescriptor { return this.byKey.get(key)!; }
+  model(key: string): ModelDescriptor { return this.index.model(key); }
   wp(m: ModelDescriptor): WpModelDescriptor { return m.wordpress!; }
-  field(m: ModelDescriptor, name: string): FieldDescriptor | undefined { return m.fields.find((f) => f.name === name); }
-  col(m: ModelDescriptor, name: string): string { return storedColumn(this.field(m, name)!)!; }
+  field(m: ModelDescriptor, name: string): FieldDescriptor | undefined { return this.index.field(m, name); }
+  col(m: ModelDescriptor, name: string): string { return this.index.column(m, name); }
   byListKey(key: string): ModelDescriptor | undefined { return this.models.find((m) => m.wordpress!.listKey === key); }
 
   /** Relations of other WordPress models pointing at `m`: (model, field) pairs. */
@@ -73,51 +76,25 @@ export class Catalog {
 
 const wall = (v: unknown): Date | null => (v instanceof Date ? v : v ? new Date(String(v)) : null);
 
-export class Renderer {
-  constructor(private readonly db: Knex, private readonly cat: Catalog, private readonly site: Site) {}
+/** A related record as the engine embeds it: an object with its id, or a bare id past the nesting limit. */
+const idOf = (v: unknown): unknown => (v && typeof v === "object" ? (v as Row).id : v);
 
-  permalink(m: ModelDescriptor, row: Row): string {
-    return `${this.site.origin}/${this.cat.wp(m).noun}/${row.slug}/`;
+const byId = (a: Row, b: Row) => Number(a.id) - Number(b.id);
+
+export class Shaper {
+  constructor(private readonly cat: Catalog, private readonly site: Site) {}
+
+  permalink(m: ModelDescriptor, record: Row): string {
+    return `${this.site.origin}/${this.cat.wp(m).noun}/${record.slug}/`;
   }
 
-  /** Rows of `m` by id, in the given order (missing ids skipped). */
-  async rows(m: ModelDescriptor, ids: number[]): Promise<Row[]> {
-    if (!ids.length) return [];
-    const rows: Row[] = await this.db(m.table).whereIn("id", ids);
-    const byId = new Map(rows.map((r) => [r.id, r]));
-    return ids.map((id) => byId.get(id)).filter(Boolean) as Row[];
+  /** Posts shaped fully; terms in the embedded shape when `embedded`, else the archive shape. */
+  record(m: ModelDescriptor, values: Row, embedded = false): Record<string, unknown> {
+    return this.cat.wp(m).kind === "post" ? this.post(m, values) : this.term(m, values, embedded);
   }
 
-  async posts(m: ModelDescriptor, rows: Row[]): Promise<Record<string, unknown>[]> {
-    const wp = this.cat.wp(m);
-    const embeds = new Map<string, Map<number, unknown>>();
-    const lists = new Map<string, Map<number, unknown[]>>();
-    const ids = rows.map((r) => r.id);
-    for (const name of wp.embed ?? []) {
-      const f = this.cat.field(m, name) as Link;
-      const target = this.cat.model(f.target);
-      if (f.kind === "fk") {
-        const tids = [...new Set(rows.map((r) => r[f.column]).filter((v) => v != null))];
-        const rendered = await this.any(target, await this.rows(target, tids), true);
-        embeds.set(name, new Map(rendered.map((r) => [r.id as number, r])));
-      } else {
-        const t = f.through;
-        const pairs: Row[] = ids.length ? await this.db(t.table).whereIn(t.source, ids).orderBy([t.source, t.target]) : [];
-        const tids = [...new Set(pairs.map((p) => p[t.target]))];
-        const rendered = await this.any(target, await this.rows(target, tids), true);
-        const byId = new Map(rendered.map((r) => [r.id as number, r]));
-        const grouped = new Map<number, unknown[]>();
-        for (const p of pairs) {
-          const r = byId.get(p[t.target]);
-          if (r) (grouped.get(p[t.source]) ?? grouped.set(p[t.source], []).get(p[t.source])!).push(r);
-        }
-        lists.set(name, grouped);
-      }
-    }
-    return rows.map((row) => this.post(m, row, embeds, lists));
-  }
-
-  private post(m: ModelDescriptor, row: Row, embeds: Map<string, Map<number, unknown>>, lists: Map<string, Map<number, unknown[]>>): Record<string, unknown> {
+  private post(m: ModelDescriptor, values: Row): Record<string, unknown> {
+    const row = this.plain(m, values);
     const wp = this.cat.wp(m);
     const tz = this.site.tz;
     const globalId = `${this.site.origin.replace(/^https?:\/\//, "")}?id=${row.id}`;
@@ -138,18 +115,18 @@ export class Renderer {
     };
     if (!wp.dropEmpty) out.rest_url = `${this.site.nsUrl}/${wp.listKey}/${row.id}`;
     const clock = wp.wallClock;
+    const embed = new Set(wp.embed ?? []);
     const skip = new Set(["id", "display", "url", "author", "status", "date", "modified", ...(clock ? [clock.utcStart, clock.utcEnd] : [])]);
     for (const f of m.fields) {
       if (skip.has(f.name) || f.writeOnly) continue;
-      const column = storedColumn(f);
-      const v = column ? row[column] : undefined;
+      const v = row[f.name];
       if (clock && (f.name === clock.start || f.name === clock.end)) {
         const w = wall(v)!;
         out[f.name] = formatWall(w);
         out[`${f.name}_details`] = details(w);
         if (f.name === clock.end) {
-          for (const [name, col] of [[clock.utcStart, this.cat.col(m, clock.utcStart)], [clock.utcEnd, this.cat.col(m, clock.utcEnd)]]) {
-            const u = wall(row[col]) ?? wall(row[this.cat.col(m, name === clock.utcStart ? clock.start : clock.end)])!;
+          for (const [name, local] of [[clock.utcStart, clock.start], [clock.utcEnd, clock.end]]) {
+            const u = wall(row[name]) ?? wall(row[local])!;
             out[name] = formatWall(u);
             out[`${name}_details`] = details(u);
           }
@@ -158,7 +135,7 @@ export class Renderer {
       }
       if (clock && f.name === clock.timezone) {
         out[f.name] = v ?? "";
-        out.timezone_abbr = zoneAbbr(String(v ?? ""), wall(row[this.cat.col(m, clock.utcStart)]) ?? new Date());
+        out.timezone_abbr = zoneAbbr(String(v ?? ""), wall(row[clock.utcStart]) ?? new Date());
         continue;
       }
       if (wp.money === f.name) {
@@ -170,12 +147,15 @@ export class Renderer {
       if (wp.permalinkFallback?.includes(f.name)) { out[f.name] = v || url; continue; }
       switch (f.kind) {
         case "fk":
-          if (embeds.has(f.name)) out[f.name] = v != null ? embeds.get(f.name)!.get(v) ?? [] : [];
-          else out[f.name] = v ?? 0;
+          if (embed.has(f.name)) out[f.name] = v != null ? this.record(this.cat.model(f.target), v as Row, true) : [];
+          else out[f.name] = idOf(v) ?? 0;
           break;
-        case "m2m":
-          out[f.name] = lists.get(f.name)?.get(row.id) ?? [];
+        case "m2m": {
+          // In the order they were linked, which for the plugin is by id.
+          const linked = [...(v as Row[])].sort(byId);
+          out[f.name] = embed.has(f.name) ? linked.map((o) => this.record(this.cat.model(f.target), o, true)) : linked.map(idOf);
           break;
+        }
         case "scalar":
           out[f.name] = f.type === "datetime" ? (v ? formatWall(utcToWall(wall(v)!, tz)) : "") : v;
           break;
@@ -197,45 +177,32 @@ export class Renderer {
     return { ...rest, global_id, global_id_lineage };
   }
 
-  /** Posts rendered fully; terms in the embedded shape when `embedded`, else the archive shape. */
-  async any(m: ModelDescriptor, rows: Row[], embedded = false): Promise<Record<string, unknown>[]> {
-    return this.cat.wp(m).kind === "post" ? this.posts(m, rows) : this.terms(m, rows, embedded);
+  /** The engine's values with choices as their stored value (WordPress shows no labels). */
+  private plain(m: ModelDescriptor, values: Row): Row {
+    const out: Row = { ...values };
+    for (const f of m.fields) if (f.kind === "choice" && out[f.name] && typeof out[f.name] === "object") out[f.name] = (out[f.name] as Row).value;
+    return out;
   }
 
-  /** How many posts use each term, through every relation pointing at the term model. */
-  async termCounts(m: ModelDescriptor, ids: number[]): Promise<Map<number, number>> {
-    const counts = new Map<number, number>();
-    if (!ids.length) return counts;
-    for (const { model, field } of this.cat.linksTo(m)) {
-      const target = linkedColumn(field);
-      const rows: Row[] = await this.cat.linkPairs(this.db, model, field).clearSelect()
-        .select(`${target} as target`).count("* as n").whereIn(target, ids).groupBy(target);
-      for (const r of rows) counts.set(r.target, (counts.get(r.target) ?? 0) + Number(r.n));
-    }
-    return counts;
-  }
-
-  async terms(m: ModelDescriptor, rows: Row[], embedded = false): Promise<Record<string, unknown>[]> {
+  private term(m: ModelDescriptor, r: Row, embedded: boolean): Record<string, unknown> {
     const wp = this.cat.wp(m);
-    const counts = await this.termCounts(m, rows.map((r) => r.id));
     const hasParent = !!this.cat.field(m, "parent");
     const base = `${this.site.nsUrl}/${wp.listKey}`;
-    return rows.map((r) => {
-      const parent = hasParent ? r[this.cat.col(m, "parent")] ?? 0 : 0;
-      const urls: Record<string, string> = { self: `${base}/${r.id}`, collection: base };
-      if (parent) urls.up = `${base}/${parent}`;
-      const count = counts.get(r.id) ?? 0;
-      if (embedded) {
-        return {
-          id: r.id, name: r.name, slug: r.slug, term_group: 0, term_taxonomy_id: r.id, taxonomy: wp.taxonomy ?? wp.listKey,
-          description: r.description, parent, count, filter: "raw", urls,
-        };
-      }
+    const parent = hasParent ? idOf(r.parent) ?? 0 : 0;
+    const urls: Record<string, string> = { self: `${base}/${r.id}`, collection: base };
+    if (parent) urls.up = `${base}/${parent}`;
+    // Every post linking the term counts, through whichever relation links it.
+    const count = m.fields.filter((f) => f.kind === "count").reduce((n, f) => n + Number(r[f.name] ?? 0), 0);
+    if (embedded) {
       return {
-        id: r.id, count, description: r.description, name: r.name, slug: r.slug, taxonomy: wp.taxonomy ?? wp.listKey,
-        ...(hasParent ? { parent } : {}), meta: [], url: `${this.site.origin}/${wp.noun}/${r.slug}/`, urls,
+        id: r.id, name: r.name, slug: r.slug, term_group: 0, term_taxonomy_id: r.id, taxonomy: wp.taxonomy ?? wp.listKey,
+        description: r.description, parent, count, filter: "raw", urls,
       };
-    });
+    }
+    return {
+      id: r.id, count, description: r.description, name: r.name, slug: r.slug, taxonomy: wp.taxonomy ?? wp.listKey,
+      ...(hasParent ? { parent } : {}), meta: [], url: `${this.site.origin}/${wp.noun}/${r.slug}/`, urls,
+    };
   }
 }
 

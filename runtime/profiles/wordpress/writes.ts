@@ -1,7 +1,8 @@
-// Creates and updates WordPress-style records from request parameters: coerces and checks
-// every writable field of the model (WordPress order: all parameter errors at once), makes
-// unique slugs, resolves linked posts (id, {id} or data, created inline with de-duplication)
-// and terms (id, name or slug; missing names created), keeps wall clock and UTC in step.
+// Reads WordPress-style writes from request parameters: coerces and checks every writable
+// field of the model (WordPress order: all parameter errors at once), makes unique slugs,
+// resolves linked posts (id, {id} or data, created inline with de-duplication) and terms
+// (id, name or slug; missing names created), keeps wall clock and UTC in step, and hands
+// the result to the engine's store, which runs the model's hooks and writes rows and links.
 // Updates are partial: omitted fields keep their values. Permission checks are the caller's.
 // Every check-then-insert (slugs, term names, de-duplication) holds an advisory lock on what
 // it checks, so concurrent writes end as some sequential order of them would.
@@ -13,7 +14,10 @@ import { formatWall, inRange, parseDate, validZone, wallToUtc } from "./dates.js
 import { invalidParam, invalidParams, missingParams, notOfType, WpError } from "./errors.js";
 import { listValue, MAX_ID, positiveInt, toBool, type Params } from "./params.js";
 import { advisoryLock } from "../../db/locks.js";
-import { Refusal } from "../../hooks.js";
+import { ValidationError } from "../../errors.js";
+import { replaceLinks } from "../../kinds/m2m.js";
+import type { WriteContext } from "../../kinds/types.js";
+import type { Store } from "../../store.js";
 import { sanitizeTitle as slugify } from "../../text/slugs.js";
 
 type Values = Record<string, unknown>;
@@ -61,7 +65,12 @@ export function lockTermName(trx: Knex, m: ModelDescriptor, name: string): Promi
 
 
 export class Writer {
-  constructor(private readonly cat: Catalog, private readonly tz: string, private readonly userExists: (db: Knex, id: string) => Promise<boolean>) {}
+  constructor(
+    private readonly cat: Catalog,
+    private readonly store: Store,
+    private readonly tz: string,
+    private readonly userExists: (db: Knex, id: string) => Promise<boolean>,
+  ) {}
 
   /**
    * Creates a record and gives its id. A model with `dedupeOn` fields gives the id of an
@@ -72,26 +81,32 @@ export class Writer {
     const { values, links } = await this.prepare(db, m, params, who, null);
     const existing = await this.duplicate(db, m, params);
     if (existing !== undefined) return existing;
-    const [row] = await db(m.table).insert(values).returning("id");
-    await this.link(db, row.id, links);
-    await m.hooks?.afterSave?.({ db, model: m, id: row.id, values });
-    return row.id;
+    return Number(await this.save(this.draft(db, m, null, values, links)));
   }
 
   async update(db: Knex, m: ModelDescriptor, current: Row, params: Params, who: Requester): Promise<void> {
     await this.lockWrites(db, m, [params], false);
     const { values, links } = await this.prepare(db, m, params, who, current);
-    if (Object.keys(values).length) await db(m.table).where("id", current.id).update(values);
-    await this.link(db, current.id, links);
-    await m.hooks?.afterSave?.({ db, model: m, id: current.id, values });
+    await this.save(this.draft(db, m, current.id, values, links));
   }
 
-  private async link(db: Knex, id: number, links: Links): Promise<void> {
-    for (const [f, ids] of links) {
-      const t = f.through;
-      await db(t.table).where(t.source, id).delete();
-      if (ids.length) await db(t.table).insert([...new Set(ids)].map((target) => ({ [t.source]: id, [t.target]: target })));
+  /** Saves through the engine; a hook's refusal becomes WordPress's invalid-parameter error. */
+  async save(draft: WriteContext): Promise<number | string> {
+    try {
+      return await this.store.save(draft);
+    } catch (err) {
+      if (err instanceof ValidationError && !Array.isArray(err.errors)) {
+        throw invalidParams(Object.fromEntries(Object.entries(err.errors).map(([k, v]) => [k, Array.isArray(v) ? v.join(" ") : "Invalid parameter."])));
+      }
+      throw err;
     }
+  }
+
+  private draft(db: Knex, m: ModelDescriptor, id: number | null, values: Values, links: Links): WriteContext {
+    const draft = this.store.draft(db, m, id);
+    Object.assign(draft.row, values);
+    for (const [f, ids] of links) draft.afterSave.push((saved) => replaceLinks(db, f, saved, ids));
+    return draft;
   }
 
   /** Column values and m2m links for a create (`current` null) or an update. */
@@ -210,12 +225,6 @@ export class Writer {
       }
       values.modified = db.fn.now();
     }
-    try {
-      await m.hooks?.beforeSave?.({ db, model: m, id: current?.id ?? null, values });
-    } catch (err) {
-      if (err instanceof Refusal) throw invalidParams(err.errors);
-      throw err;
-    }
     return { values, links };
   }
 
@@ -263,8 +272,7 @@ export class Writer {
       }
       const row = await db(m.table).where("slug", item).orWhereRaw("lower(name) = lower(?)", [item]).first();
       if (row) { out.push(row.id); continue; }
-      const [created] = await db(m.table).insert({ name: item, slug: await uniqueSlug(db, m, slugify(item)) }).returning("id");
-      out.push(created.id);
+      out.push(Number(await this.save(this.draft(db, m, null, { name: item, slug: await uniqueSlug(db, m, slugify(item)) }, new Map()))));
     }
     return out;
   }

@@ -12,7 +12,10 @@ export default model("Category", {
     // The plugin's term routes refuse an empty description.
     description: field.text({ blank: false }),
     parent: ref.fk("events.Category", { nullable: true, onDelete: "setNull" }),
+    // How many events use the term, as WordPress counts a term's posts.
+    event_count: field.count({ of: "events.Event.categories" }),
   },
-  nested: ["name", "slug"],
+  // Embedded in events: the term with its parent and count.
+  nested: ["name", "slug", "description", "parent", "event_count"],
   wordpress: { kind: "term", listKey: "categories", noun: "category", taxonomy: "tribe_events_cat", search: ["name", "description"] },
 });

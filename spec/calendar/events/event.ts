@@ -42,7 +42,8 @@ export default model("Event", {
     // Written and filtered (`post_parent`), never shown: the plugin's records have no such key.
     post_parent: ref.fk("events.Event", { nullable: true, onDelete: "setNull", writeOnly: true }),
   },
-  nested: ["title", "slug"],
+  // Embedded whole, as every post is.
+  nested: "all",
   wordpress: {
     kind: "post",
     listKey: "events",

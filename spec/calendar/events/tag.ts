@@ -11,7 +11,10 @@ export default model("Tag", {
     slug: field.string({ unique: true, maxLength: 200, slugFrom: "name" }),
     // The plugin's term routes refuse an empty description.
     description: field.text({ blank: false }),
+    // How many events use the term, as WordPress counts a term's posts.
+    event_count: field.count({ of: "events.Event.tags" }),
   },
-  nested: ["name", "slug"],
+  // Embedded in events: the term with its parent and count.
+  nested: ["name", "slug", "description", "event_count"],
   wordpress: { kind: "term", listKey: "tags", noun: "tag", taxonomy: "post_tag", search: ["name", "description"] },
 });

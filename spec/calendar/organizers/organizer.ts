@@ -21,7 +21,8 @@ export default model("Organizer", {
     website: field.string({ maxLength: 500, format: "url" }),
     email: field.string({ maxLength: 254 }),
   },
-  nested: ["organizer", "slug"],
+  // Embedded in events as the whole organizer record.
+  nested: "all",
   wordpress: {
     kind: "post",
     listKey: "organizers",

@@ -32,7 +32,8 @@ export default model("Venue", {
     show_map: field.boolean({ default: true }),
     show_map_link: field.boolean({ default: true }),
   },
-  nested: ["venue", "slug"],
+  // Embedded in events as the whole venue record.
+  nested: "all",
   wordpress: {
     kind: "post",
     listKey: "venues",

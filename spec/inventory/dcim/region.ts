@@ -13,6 +13,9 @@ export default model("Region", {
     description: field.string({ maxLength: 200 }),
     site_count: field.count({ of: "dcim.Site.region", descendants: true }),
   },
-  nested: ["name", "slug", "site_count", "_depth"],
+  // Embedded in another object the count is absent (DRF drops an annotation the related
+  // instance lacks); the brief form keeps it.
+  nested: ["name", "slug", "_depth"],
+  brief: ["name", "slug", "site_count", "_depth"],
   filters: { q: ["name", "slug", "description"] },
 });

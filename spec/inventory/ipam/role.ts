@@ -14,6 +14,9 @@ export default model("Role", {
     description: field.string({ maxLength: 200 }),
     prefix_count: field.count({ of: "ipam.Prefix.role" }),
   },
-  nested: ["name", "slug", "prefix_count"],
+  // Embedded in another object the count is absent (DRF drops an annotation the related
+  // instance lacks); the brief form keeps it.
+  nested: ["name", "slug"],
+  brief: ["name", "slug", "prefix_count"],
   filters: { q: ["name", "slug"] },
 });

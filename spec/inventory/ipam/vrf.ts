@@ -18,6 +18,9 @@ export default model("VRF", {
     prefix_count: field.count({ of: "ipam.Prefix.vrf" }),
     ipaddress_count: field.count({ of: "ipam.IPAddress.vrf" }),
   },
-  nested: ["name", "rd", "prefix_count"],
+  // Embedded in another object the count is absent (DRF drops an annotation the related
+  // instance lacks); the brief form keeps it.
+  nested: ["name", "rd"],
+  brief: ["name", "rd", "prefix_count"],
   filters: { q: ["name", "rd", "description"], via: { tenant_group: "tenant.group" } },
 });

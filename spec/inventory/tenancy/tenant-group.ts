@@ -13,6 +13,9 @@ export default model("TenantGroup", {
     description: field.string({ maxLength: 200 }),
     tenant_count: field.count({ of: "tenancy.Tenant.group", descendants: true }),
   },
-  nested: ["name", "slug", "tenant_count", "_depth"],
+  // Embedded in another object the count is absent (DRF drops an annotation the related
+  // instance lacks); the brief form keeps it.
+  nested: ["name", "slug", "_depth"],
+  brief: ["name", "slug", "tenant_count", "_depth"],
   filters: { q: ["name", "slug", "description"] },
 });

@@ -5,21 +5,8 @@
 // same bodies as before, from that same statement.
 import { expect } from "chai";
 import { get, post } from "../../support/http.js";
-import { startTestServer } from "../../support/server.js";
+import { statements } from "../../support/statements.js";
 import { uniq } from "./support.js";
-
-async function statements(path: string): Promise<{ sql: string[]; status: number; body: any }> {
-  const { db } = await startTestServer();
-  const sql: string[] = [];
-  const listen = (q: { sql: string }) => sql.push(q.sql);
-  db.on("query", listen);
-  try {
-    const reply = await get(path);
-    return { sql, status: reply.status, body: reply.body };
-  } finally {
-    db.removeListener("query", listen);
-  }
-}
 
 describe("inventory e2e: statements per request", () => {
   const slug = uniq("stmt").toLowerCase();

@@ -340,8 +340,8 @@ export const events_Event: ModelDescriptor = {
         onDelete: "setNull",
       },
     ],
-    nested: ["id", "url", "display", "title", "slug"],
-    brief: ["id", "url", "display", "title", "slug"],
+    nested: ["id", "url", "display", "author", "status", "date", "modified", "title", "description", "excerpt", "slug", "image", "all_day", "start_date", "end_date", "utc_start_date", "utc_end_date", "timezone", "cost", "website", "show_map", "show_map_link", "hide_from_listings", "sticky", "featured", "categories", "tags", "venue", "organizer", "post_parent"],
+    brief: ["id", "url", "display", "author", "status", "date", "modified", "title", "description", "excerpt", "slug", "image", "all_day", "start_date", "end_date", "utc_start_date", "utc_end_date", "timezone", "cost", "website", "show_map", "show_map_link", "hide_from_listings", "sticky", "featured", "categories", "tags", "venue", "organizer", "post_parent"],
     naturalKey: "slug",
     filters: [
       { param: "id", kind: "uuid", field: "id", lookup: "exact" },

@@ -177,8 +177,8 @@ export const organizers_Organizer: ModelDescriptor = {
         blank: true,
       },
     ],
-    nested: ["id", "url", "display", "organizer", "slug"],
-    brief: ["id", "url", "display", "organizer", "slug"],
+    nested: ["id", "url", "display", "author", "status", "date", "modified", "organizer", "description", "excerpt", "slug", "image", "phone", "website", "email"],
+    brief: ["id", "url", "display", "author", "status", "date", "modified", "organizer", "description", "excerpt", "slug", "image", "phone", "website", "email"],
     naturalKey: "slug",
     filters: [
       { param: "id", kind: "uuid", field: "id", lookup: "exact" },

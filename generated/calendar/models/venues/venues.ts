@@ -296,8 +296,8 @@ export const venues_Venue: ModelDescriptor = {
         column: "show_map_link",
       },
     ],
-    nested: ["id", "url", "display", "venue", "slug"],
-    brief: ["id", "url", "display", "venue", "slug"],
+    nested: ["id", "url", "display", "author", "status", "date", "modified", "venue", "description", "excerpt", "slug", "image", "address", "city", "country", "province", "state", "zip", "phone", "website", "stateprovince", "geo_lat", "geo_lng", "show_map", "show_map_link"],
+    brief: ["id", "url", "display", "author", "status", "date", "modified", "venue", "description", "excerpt", "slug", "image", "address", "city", "country", "province", "state", "zip", "phone", "website", "stateprovince", "geo_lat", "geo_lng", "show_map", "show_map_link"],
     naturalKey: "slug",
     filters: [
       { param: "id", kind: "uuid", field: "id", lookup: "exact" },

@@ -10,6 +10,8 @@ export default model("Tag", {
   fields: {
     name: field.string({ required: true, maxLength: 50 }),
     slug: field.string({ unique: true, maxLength: 50, slugFrom: "name" }),
+    // Embedded terms show their counts: left out of the nested form, it would be missing.
+    uses: field.count({ of: "events.Event.tag" }),
   },
   nested: ["name"],
   wordpress: { kind: "term", listKey: "Tags", noun: "tag", serach: ["name"], search: ["name", "title"], dropEmpty: "yes" } as never,

@@ -23,7 +23,7 @@ export default model("Event", {
     featured: field.boolean({ default: false }),
     tags: ref.m2m("events.Tag"),
   },
-  nested: ["title"],
+  nested: "all",
   wordpress: {
     kind: "post",
     listKey: "events",

@@ -10,7 +10,9 @@ export default model("Tag", {
     name: field.string({ required: true, maxLength: 50 }),
     slug: field.string({ unique: true, maxLength: 50, slugFrom: "name" }),
     description: field.text(),
+    // Counted through the events' join table.
+    event_count: field.count({ of: "events.Event.tags" }),
   },
-  nested: ["name"],
+  nested: ["name", "slug", "description", "event_count"],
   wordpress: { kind: "term", listKey: "tags", noun: "tag", taxonomy: "post_tag" },
 });

@@ -175,8 +175,8 @@ export const events_Event: ModelDescriptor = {
         through: { table: "events_event_tags", source: "source_id", target: "tag_id" },
       },
     ],
-    nested: ["id", "url", "display", "title"],
-    brief: ["id", "url", "display", "title"],
+    nested: ["id", "url", "display", "author", "status", "date", "modified", "title", "slug", "start_date", "end_date", "utc_start_date", "utc_end_date", "timezone", "featured", "tags"],
+    brief: ["id", "url", "display", "author", "status", "date", "modified", "title", "slug", "start_date", "end_date", "utc_start_date", "utc_end_date", "timezone", "featured", "tags"],
     naturalKey: "slug",
     filters: [
       { param: "id", kind: "uuid", field: "id", lookup: "exact" },
