@@ -189,10 +189,14 @@ export function wordpressProfile({ api, db, config, identities }: WpDeps): Route
 
   async function byId(m: ModelDescriptor, id: number): Promise<Row> {
     const row = id <= MAX_ID ? await db(m.table).where("id", id).first() : undefined;
-    const wp = m.wordpress!;
     if (row) return row;
-    if (wp.kind === "term") throw new WpError(404, "rest_term_invalid", "Term does not exist.");
-    throw new WpError(404, `rest-${wp.noun}-not-found`, `${capital(wp.noun)} with ID ${id} does not exist.`);
+    throw missing(m, id);
+  }
+
+  function missing(m: ModelDescriptor, id: RowId): WpError {
+    const wp = m.wordpress!;
+    if (wp.kind === "term") return new WpError(404, "rest_term_invalid", "Term does not exist.");
+    return new WpError(404, `rest-${wp.noun}-not-found`, `${capital(wp.noun)} with ID ${id} does not exist.`);
   }
 
   function readOptions(ctx: Ctx): ReadOptions {
@@ -202,6 +206,8 @@ export function wordpressProfile({ api, db, config, identities }: WpDeps): Route
   /** The record with this id as the API shows it, read on `conn` (a write's transaction, or the pool). */
   async function one(ctx: Ctx, m: ModelDescriptor, id: RowId, conn: Db = db): Promise<Record<string, unknown>> {
     const [values] = await store.fetch(conn, m, [id], readOptions(ctx));
+    // Deleted since it was found: answered as a request arriving after the delete.
+    if (!values) throw missing(m, id);
     return new Shaper(cat, ctx.site).record(m, values);
   }
 
@@ -248,24 +254,25 @@ export function wordpressProfile({ api, db, config, identities }: WpDeps): Route
         await writer.save(trashed);
         // The plugin unlinks a trashed venue or organizer from its events.
         await store.detach(trx, m, [row.id]);
-        return undefined;
+        return one(ctx, m, row.id, trx);
       });
       if (done === null) return item(ctx, method, m, find);
-      return send(ctx, 200, done ?? await one(ctx, m, row.id));
+      return send(ctx, 200, done);
     }
     const { id: _id, slug: _slug, ...rest } = ctx.params;
     const body = ctx.req.path.includes("/by-slug/") ? rest : { ...rest, ...(ctx.params.slug !== undefined ? { slug: ctx.params.slug } : {}) };
     const done = await writeTransaction(db, m, async (trx) => {
       // No key update: events written alongside may take a key share on this row to link it.
       const current: Row | undefined = await trx(m.table).where("id", row.id).forNoKeyUpdate().first();
-      if (!current) return false;
+      if (!current) return null;
       if (!allowed(current)) throw forbidden(true);
       if (wp.kind === "term") await termNameFree(trx, m, body, current);
       await writer.update(trx, m, current, body, who);
-      return true;
+      // Read in the write's transaction: the answer shows this write, whatever commits next.
+      return one(ctx, m, row.id, trx);
     });
     if (!done) return item(ctx, method, m, find);
-    send(ctx, 200, await one(ctx, m, row.id));
+    send(ctx, 200, done);
   }
 
   /**
@@ -291,12 +298,12 @@ export function wordpressProfile({ api, db, config, identities }: WpDeps): Route
     if (wp.kind === "term" && ctx.who.role !== "editor") throw forbidden(true);
     const who = ctx.who;
     const { id: _id, ...body } = ctx.params;
-    const id = await writeTransaction(db, m, async (trx) => {
+    const created = await writeTransaction(db, m, async (trx) => {
       if (wp.kind === "term") await termNameFree(trx, m, body);
-      return writer.create(trx, m, body, who);
+      return one(ctx, m, await writer.create(trx, m, body, who), trx);
     });
-    const headers: Record<string, string> = wp.kind === "term" ? { Location: `${ctx.site.nsUrl}/${wp.listKey}/${id}` } : {};
-    send(ctx, 201, await one(ctx, m, id), headers);
+    const headers: Record<string, string> = wp.kind === "term" ? { Location: `${ctx.site.nsUrl}/${wp.listKey}/${created.id}` } : {};
+    send(ctx, 201, created, headers);
   }
 
   /** The first parameter an archive's plan or its checks refuse, as WordPress reports it. */
