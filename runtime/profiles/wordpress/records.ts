@@ -81,7 +81,13 @@ const idOf = (v: unknown): unknown => (v && typeof v === "object" ? (v as Row).i
 
 const byId = (a: Row, b: Row) => Number(a.id) - Number(b.id);
 
+/**
+ * Shapes one response's records. Records embedded several times on a page (a venue shared by
+ * many events) are shaped once: the same record, the same shape.
+ */
 export class Shaper {
+  private readonly embedded = new Map<string, Record<string, unknown>>();
+
   constructor(private readonly cat: Catalog, private readonly site: Site) {}
 
   permalink(m: ModelDescriptor, record: Row): string {
@@ -91,6 +97,14 @@ export class Shaper {
   /** Posts shaped fully; terms in the embedded shape when `embedded`, else the archive shape. */
   record(m: ModelDescriptor, values: Row, embedded = false): Record<string, unknown> {
     return this.cat.wp(m).kind === "post" ? this.post(m, values) : this.term(m, values, embedded);
+  }
+
+  /** A record as another embeds it, shaped once per response. */
+  private embed(m: ModelDescriptor, values: Row): Record<string, unknown> {
+    const key = `${m.key}:${values.id}`;
+    let shaped = this.embedded.get(key);
+    if (!shaped) this.embedded.set(key, (shaped = this.record(m, values, true)));
+    return shaped;
   }
 
   private post(m: ModelDescriptor, values: Row): Record<string, unknown> {
@@ -147,13 +161,13 @@ export class Shaper {
       if (wp.permalinkFallback?.includes(f.name)) { out[f.name] = v || url; continue; }
       switch (f.kind) {
         case "fk":
-          if (embed.has(f.name)) out[f.name] = v != null ? this.record(this.cat.model(f.target), v as Row, true) : [];
+          if (embed.has(f.name)) out[f.name] = v != null ? this.embed(this.cat.model(f.target), v as Row) : [];
           else out[f.name] = idOf(v) ?? 0;
           break;
         case "m2m": {
           // In the order they were linked, which for the plugin is by id.
           const linked = [...(v as Row[])].sort(byId);
-          out[f.name] = embed.has(f.name) ? linked.map((o) => this.record(this.cat.model(f.target), o, true)) : linked.map(idOf);
+          out[f.name] = embed.has(f.name) ? linked.map((o) => this.embed(this.cat.model(f.target), o)) : linked.map(idOf);
           break;
         }
         case "scalar":
