@@ -4,7 +4,7 @@
 import type { Knex } from "knex";
 
 export type ScalarType =
-  | "uuid" | "string" | "text" | "integer" | "float" | "boolean" | "date" | "datetime" | "json"
+  | "uuid" | "string" | "text" | "integer" | "float" | "decimal" | "boolean" | "date" | "datetime" | "json"
   | "cidr" | "ip" | "password";
 
 /** What every field has, whatever its kind. */
@@ -44,6 +44,9 @@ export interface ScalarField extends FieldCommon {
   max?: number;
   pattern?: { regex: string; message: string };
   format?: "email" | "url" | "color";
+  /** Decimals: at most `maxDigits` digits, `decimalPlaces` of them after the point; shown as strings. */
+  maxDigits?: number;
+  decimalPlaces?: number;
   slugFrom?: string;
   /** Kept by the server: set on create, and on every update too with `"update"`. */
   autoNow?: "create" | "update";
@@ -330,6 +333,12 @@ export interface DrfSettings {
   STRICT_FILTERING: boolean;
   /** Model keys (`dcim.site`) or `"*"` that anonymous requests may read. */
   EXEMPT_VIEW_PERMISSIONS: string[];
+  /**
+   * Versions `/status/` reports, keyed as the original's clients read them (Nautobot's
+   * `nautobot-version`, `django-version`, `python-version`): the release whose API behaviour
+   * the server implements.
+   */
+  STATUS: Record<string, string>;
 }
 
 /** Settings of the WordPress-style profile. */

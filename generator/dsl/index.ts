@@ -72,10 +72,14 @@ export interface StringOptions extends CommonFieldOptions {
 export interface NumberOptions extends CommonFieldOptions {
   min?: number;
   max?: number;
+  /** Decimals (required there): at most this many digits in all… */
+  maxDigits?: number;
+  /** …and this many after the point. Shown as strings with exactly these places, as DRF does. */
+  decimalPlaces?: number;
 }
 
 export type ScalarType =
-  | "uuid" | "string" | "text" | "integer" | "float" | "boolean" | "date" | "datetime" | "json"
+  | "uuid" | "string" | "text" | "integer" | "float" | "decimal" | "boolean" | "date" | "datetime" | "json"
   | "cidr" | "ip" | "password";
 
 export interface ScalarField extends StringOptions, NumberOptions {
@@ -144,6 +148,7 @@ export const field = {
   text: scalar("text"),
   integer: scalar("integer"),
   float: scalar("float"),
+  decimal: scalar("decimal"),
   boolean: scalar("boolean"),
   date: scalar("date"),
   datetime: scalar("datetime"),

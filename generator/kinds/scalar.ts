@@ -17,6 +17,7 @@ function columnType(f: ScalarField): string {
     case "text": case "password": return "text";
     case "integer": return (f.max ?? 0) > INT4_MAX || (f.min ?? 0) < -INT4_MAX - 1 ? "bigint" : "integer";
     case "float": return "double precision";
+    case "decimal": return `numeric(${f.maxDigits}, ${f.decimalPlaces})`;
     case "boolean": return "boolean";
     case "date": return "date";
     case "datetime": return "timestamptz";
@@ -55,6 +56,7 @@ export function scalarSchema(f: ScalarField): Schema {
       break;
     case "integer": s.type = "integer"; break;
     case "float": s.type = "number"; break;
+    case "decimal": Object.assign(s, { type: "string", pattern: decimalPattern(f) }); break;
     case "boolean": s.type = "boolean"; break;
     case "date": Object.assign(s, { type: "string", format: "date" }); break;
     case "datetime": Object.assign(s, { type: "string", format: "date-time" }); break;
@@ -65,8 +67,14 @@ export function scalarSchema(f: ScalarField): Schema {
   return s;
 }
 
+/** What DRF's schema says of a decimal: a string of at most the whole and fraction digits. */
+function decimalPattern(f: ScalarField): string {
+  const whole = (f.maxDigits ?? 0) - (f.decimalPlaces ?? 0);
+  return `^-?\\d{0,${whole}}(?:\\.\\d{0,${f.decimalPlaces}})?$`;
+}
+
 const SCALAR_TYPES = new Set([
-  "uuid", "string", "text", "integer", "float", "boolean", "date", "datetime", "json", "cidr", "ip", "password",
+  "uuid", "string", "text", "integer", "float", "decimal", "boolean", "date", "datetime", "json", "cidr", "ip", "password",
 ]);
 const STRINGISH = new Set(["string", "text"]);
 
@@ -78,13 +86,18 @@ export const scalarSpec: SpecRules<ScalarSpec, ScalarField> = {
     if (SCALAR_TYPES.has(f.type) && !STRINGISH.has(f.type) && !f.required && !f.nullable && f.default === undefined && !f.randomHex && !f.autoNow) {
       err(`an optional ${f.type} field needs a default or nullable: true (or required: true)`);
     }
+    const digits = (n: number | undefined) => Number.isInteger(n) && (n as number) >= 0 && (n as number) <= 1000;
+    if (f.type === "decimal" && (!digits(f.maxDigits) || !digits(f.decimalPlaces) || f.maxDigits! < 1 || f.decimalPlaces! > f.maxDigits!)) {
+      err("a decimal field needs maxDigits (1–1000) and decimalPlaces (0–maxDigits)");
+    }
+    if (f.type !== "decimal" && (f.maxDigits !== undefined || f.decimalPlaces !== undefined)) err("maxDigits and decimalPlaces are for decimal fields");
     if (f.pattern) {
       try { new RegExp(f.pattern.regex); } catch { err(`pattern "${f.pattern.regex}" is not a valid regular expression`); }
     }
   },
   build(f, common, { name }) {
     const out: ScalarField = { ...common, kind: "scalar", type: f.type, column: f.column ?? name };
-    for (const k of ["maxLength", "minLength", "min", "max", "pattern", "format", "slugFrom"] as const) {
+    for (const k of ["maxLength", "minLength", "min", "max", "maxDigits", "decimalPlaces", "pattern", "format", "slugFrom"] as const) {
       if (f[k] !== undefined) (out as unknown as Record<string, unknown>)[k] = f[k];
     }
     if (f.randomHex) out.default = { randomHex: f.randomHex };
@@ -93,6 +106,18 @@ export const scalarSpec: SpecRules<ScalarSpec, ScalarField> = {
     return out;
   },
 };
+
+/** A decimal is written as a number or a numeric string, as DRF's DecimalField takes it; the server checks its digits. */
+function decimalWriteSchema(f: ScalarField): Schema {
+  return {
+    type: ["string", "number"],
+    // Applies to strings only: a number in decimal or exponent notation, spaces around allowed.
+    pattern: "^\\s*[+-]?(?:\\d+\\.?\\d*|\\.\\d+)(?:[eE][+-]?\\d+)?\\s*$",
+    description: `A decimal number (or its string) of at most ${f.maxDigits} digits, ${f.decimalPlaces} after the point.`,
+    ...(f.min !== undefined ? { minimum: f.min } : {}),
+    ...(f.max !== undefined ? { maximum: f.max } : {}),
+  };
+}
 
 export const scalar: GeneratorFieldKind<ScalarField> = {
   schema(f, { model, table }) {
@@ -105,7 +130,7 @@ export const scalar: GeneratorFieldKind<ScalarField> = {
     }
   },
   readSchema: (f) => nullable(scalarSchema(f), f.nullable),
-  writeSchema: (f) => nullable(f.type === "json" ? {} : scalarSchema(f), f.nullable),
+  writeSchema: (f) => nullable(f.type === "json" ? {} : f.type === "decimal" ? decimalWriteSchema(f) : scalarSchema(f), f.nullable),
   filters(f, add) {
     if (f.autoNow) {
       // Nautobot declares exact/gte/lte only, typed by the field (a token's `created` is a date-time).
@@ -115,7 +140,7 @@ export const scalar: GeneratorFieldKind<ScalarField> = {
     switch (f.type) {
       case "string": case "text": return withLookups(add, f.name, "string", STRING_LOOKUPS);
       case "uuid": return withLookups(add, f.name, "uuid", ["n"]);
-      case "integer": case "float": return withLookups(add, f.name, "number", NUMBER_LOOKUPS);
+      case "integer": case "float": case "decimal": return withLookups(add, f.name, "number", NUMBER_LOOKUPS);
       case "date": return withLookups(add, f.name, "date", NUMBER_LOOKUPS);
       case "datetime": return withLookups(add, f.name, "datetime", NUMBER_LOOKUPS);
       case "boolean": return add(f.name, { kind: "boolean", field: f.name, lookup: "exact" });

@@ -7,6 +7,7 @@ type Check = (v: unknown) => string | null;
 const positiveInteger: Check = (v) => (Number.isInteger(v) && (v as number) > 0 ? null : "a positive integer");
 const positiveNumber: Check = (v) => (typeof v === "number" && Number.isFinite(v) && v > 0 ? null : "a positive number");
 const boolean: Check = (v) => (typeof v === "boolean" ? null : "true or false");
+const stringMap: Check = (v) => (typeof v === "object" && v !== null && !Array.isArray(v) && Object.values(v).every((x) => typeof x === "string") ? null : "an object of strings");
 const stringList: Check = (v) => (Array.isArray(v) && v.every((x) => typeof x === "string") ? null : "a list of strings");
 const oneOf = (...values: string[]): Check => (v) => (values.includes(v as string) ? null : `one of ${values.map((x) => `"${x}"`).join(", ")}`);
 const timezone: Check = (v) => {
@@ -20,7 +21,7 @@ const timezone: Check = (v) => {
 };
 
 const SETTINGS: { [P in keyof ProfileSettings]: { [K in keyof ProfileSettings[P]]-?: Check } } = {
-  drf: { PAGINATE_COUNT: positiveInteger, MAX_PAGE_SIZE: positiveInteger, STRICT_FILTERING: boolean, EXEMPT_VIEW_PERMISSIONS: stringList },
+  drf: { PAGINATE_COUNT: positiveInteger, MAX_PAGE_SIZE: positiveInteger, STRICT_FILTERING: boolean, EXEMPT_VIEW_PERMISSIONS: stringList, STATUS: stringMap },
   wordpress: { timezone, PER_PAGE: positiveInteger, MAX_PER_PAGE: positiveInteger, GEOFENCE_RADIUS: positiveNumber, GEOFENCE_UNIT: oneOf("miles", "kms") },
 };
 

@@ -9,12 +9,32 @@ import { FieldProblem, isPlainObject, type RuntimeFieldKind } from "./types.js";
 
 const OPTIONS_TYPE: Record<ScalarType, string> = {
   string: "string", text: "string", uuid: "string", cidr: "string", ip: "string", password: "string",
-  integer: "integer", float: "float", boolean: "boolean", date: "date", datetime: "datetime", json: "field",
+  integer: "integer", float: "float", decimal: "decimal", boolean: "boolean", date: "date", datetime: "datetime", json: "field",
 };
+
+/**
+ * A decimal as DRF's DecimalField takes it: a number or a numeric string, with no more digits
+ * in all, after the point, or before it than the field allows; stored as its text.
+ */
+function decimal(f: ScalarField, value: unknown): string {
+  const text = typeof value === "number" ? String(value) : typeof value === "string" ? value.trim() : "";
+  const m = /^[+-]?(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/.exec(text);
+  if (!m || !`${m[1]}${m[2] ?? ""}`) throw new FieldProblem("A valid number is required.");
+  // Counted as DRF counts Python's Decimal: coefficient digits without leading zeros, and the exponent.
+  const digits = `${m[1]}${m[2] ?? ""}`.replace(/^0+(?=\d)/, "").length;
+  const exponent = Number(m[3] ?? 0) - (m[2]?.length ?? 0);
+  const [total, places] = exponent >= 0 ? [digits + exponent, 0] : digits > -exponent ? [digits, -exponent] : [-exponent, -exponent];
+  const max = f.maxDigits!, allowedPlaces = f.decimalPlaces!;
+  if (total > max) throw new FieldProblem(`Ensure that there are no more than ${max} digits in total.`);
+  if (places > allowedPlaces) throw new FieldProblem(`Ensure that there are no more than ${allowedPlaces} decimal places.`);
+  if (total - places > max - allowedPlaces) throw new FieldProblem(`Ensure that there are no more than ${max - allowedPlaces} digits before the decimal point.`);
+  return text;
+}
 
 async function coerce(f: ScalarField, value: unknown): Promise<unknown> {
   if (value === null) return null;
   switch (f.type) {
+    case "decimal": return decimal(f, value);
     case "cidr": {
       const net = typeof value === "string" ? parseNetwork(value) : null;
       if (!net) throw new FieldProblem(`Enter a valid IPv4 or IPv6 network in CIDR notation: ${String(value)}`);
@@ -37,7 +57,7 @@ export const scalar: RuntimeFieldKind<ScalarField> = {
     switch (f.type) {
       case "date": return `to_char(${c}, 'YYYY-MM-DD')`;
       case "datetime": return `to_char(${c} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
-      case "cidr": case "ip": return `${c}::text`;
+      case "cidr": case "ip": case "decimal": return `${c}::text`;
       case "integer": return `${c}::float8`;
       default: return c;
     }

@@ -44,6 +44,7 @@ function message(e: ErrorObject, value: unknown, f: FieldDescriptor | undefined)
       return `${String(value)} is not a valid choice.`;
     case "pattern": {
       const scalar = f?.kind === "scalar" ? f : undefined;
+      if (scalar?.type === "decimal") return "A valid number is required.";
       return scalar?.format === "color" ? "Enter a valid hexadecimal RGB color code." : scalar?.pattern?.message ?? "Enter a valid value.";
     }
     case "format":

@@ -14,6 +14,9 @@ export default api({
     MAX_PAGE_SIZE: 1000,
     STRICT_FILTERING: true,
     EXEMPT_VIEW_PERMISSIONS: [],
+    // The Nautobot release whose REST behaviour this API reproduces (pynautobot's tooling and
+    // the Ansible collection read nautobot-version), and that release's Django and Python.
+    STATUS: { "nautobot-version": "1.5.24", "django-version": "3.2.20", "python-version": "3.11.2" },
   },
   auth: { users: "users.User", tokens: "users.Token" },
   tagModel: "extras.Tag",

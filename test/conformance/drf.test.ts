@@ -183,6 +183,7 @@ function conformance(api: ApiDescriptor, version: string): void {
         return lo + (parseInt(u.slice(-4), 36) % Math.max(1, hi - lo));
       }
       case "float": return 1.5;
+      case "decimal": return "12.5";
       case "boolean": return true;
       case "date": return "2024-01-02";
       case "datetime": return "2031-01-02T03:04:05Z";
@@ -239,7 +240,7 @@ function conformance(api: ApiDescriptor, version: string): void {
       case "scalar":
         if (f.format === "email") return "email";
         if (f.format === "url") return "url";
-        return ({ integer: "integer", float: "float", boolean: "boolean", date: "date", datetime: "datetime", json: "field" } as Record<string, string>)[f.type!] ?? "string";
+        return ({ integer: "integer", float: "float", decimal: "decimal", boolean: "boolean", date: "date", datetime: "datetime", json: "field" } as Record<string, string>)[f.type!] ?? "string";
       default: return "field";
     }
   }
@@ -255,6 +256,7 @@ function conformance(api: ApiDescriptor, version: string): void {
         return f.maxLength ? "x".repeat(f.maxLength + 1) : { not: "a string" };
       case "integer": return "abc";
       case "float": return "abc";
+      case "decimal": return "abc";
       case "boolean": return "maybe";
       case "uuid": return "not-a-uuid";
       case "date": return "2024-02-30";

@@ -237,6 +237,24 @@ function browserLogin(api: IrApi, paths: Record<string, Schema>): void {
   };
 }
 
+/** `/status/`: the versions the api's STATUS setting claims, then the server's own facts. */
+function statusSchema(api: IrApi): Schema {
+  const text = { type: "string" };
+  const count = { type: "integer", minimum: 0 };
+  const properties: Record<string, Schema> = {
+    ...Object.fromEntries(Object.keys((api.settings.STATUS as Record<string, string> | undefined) ?? {}).map((k) => [k, text])),
+    "installed-apps": { type: "object", additionalProperties: { type: ["string", "null"] } },
+    plugins: { type: "object" },
+    "rq-workers-running": count,
+    "celery-workers-running": count,
+    "armature-version": text,
+    "api-versions": { type: "array", items: text },
+    "node-version": text,
+    "database-version": text,
+  };
+  return { type: "object", properties, required: Object.keys(properties), additionalProperties: false };
+}
+
 export function emitDrfOpenApi(api: IrApi, version: string): Schema {
   const schemas: Record<string, Schema> = { Error: ERROR_DETAIL };
   let paths: Record<string, Schema> = {};
@@ -266,7 +284,7 @@ export function emitDrfOpenApi(api: IrApi, version: string): Schema {
     get: {
       operationId: "status", summary: "Server status (authenticated users)",
       responses: {
-        "200": { description: "Versions and installed applications", content: json({ type: "object", additionalProperties: {} }) },
+        "200": { description: "Versions and installed applications", content: json(statusSchema(api)) },
         "403": errorResponse("Not authenticated"),
       },
     },

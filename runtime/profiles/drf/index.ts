@@ -152,13 +152,20 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
   async function status(ctx: Ctx): Promise<void> {
     if (!ctx.identity) throw forbidden("Authentication credentials were not provided.");
     const dbVersion = (await db.raw("SHOW server_version")).rows[0].server_version;
+    // The original's keys first, in its order; workers are Nautobot's background queues, of which this server runs none.
+    const claimed = Object.fromEntries(Object.entries({
+      ...(settings.STATUS as Record<string, string> | undefined),
+      "installed-apps": Object.fromEntries(api.apps.map((a) => [a, null])),
+      plugins: {},
+    }).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
     send(ctx, 200, {
+      ...claimed,
+      "rq-workers-running": 0,
+      "celery-workers-running": 0,
       "armature-version": "0.1.0",
       "api-versions": api.versions.supported,
       "node-version": process.version,
       "database-version": dbVersion,
-      "installed-apps": Object.fromEntries(api.apps.map((a) => [a, null])),
-      plugins: {},
     });
   }
 

@@ -24,8 +24,9 @@ export default model("Site", {
     description: field.string({ maxLength: 200 }),
     physical_address: field.string({ maxLength: 200 }),
     shipping_address: field.string({ maxLength: 200 }),
-    latitude: field.float({ nullable: true, min: -90, max: 90 }),
-    longitude: field.float({ nullable: true, min: -180, max: 180 }),
+    // Decimals as Nautobot keeps them: strings in responses, strings or numbers on write.
+    latitude: field.decimal({ nullable: true, maxDigits: 8, decimalPlaces: 6, description: "GPS coordinate (latitude)" }),
+    longitude: field.decimal({ nullable: true, maxDigits: 9, decimalPlaces: 6, description: "GPS coordinate (longitude)" }),
     contact_name: field.string({ maxLength: 50 }),
     contact_phone: field.string({ maxLength: 20 }),
     contact_email: field.string({ maxLength: 254, format: "email" }),

@@ -29,6 +29,8 @@ export default model("Widget", {
     name: field.string(),
     net: field.cidr(),
     amount: field.integer(),
+    cost: field.decimal({ nullable: true, maxDigits: 4, decimalPlaces: 6 }),
+    ratio: field.float({ nullable: true, decimalPlaces: 2 }),
   },
   nested: ["ghost"],
   brief: ["phantom"],

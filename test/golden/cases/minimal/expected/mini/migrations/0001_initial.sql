@@ -25,6 +25,7 @@ CREATE TABLE "core_item" (
   "last_updated" timestamptz NOT NULL DEFAULT now(),
   "network" cidr,
   "notes" text NOT NULL DEFAULT '',
+  "price" numeric(10, 2),
   "quantity" integer NOT NULL DEFAULT 1,
   "secret" text,
   "seen" timestamptz,

@@ -17,6 +17,7 @@ export default model("Item", {
     notes: field.text({ description: "Free text." }),
     quantity: field.integer({ min: 0, max: 1000, default: 1 }),
     weight: field.float({ nullable: true }),
+    price: field.decimal({ nullable: true, maxDigits: 10, decimalPlaces: 2 }),
     active: field.boolean({ default: true }),
     bought: field.date({ nullable: true }),
     seen: field.datetime({ nullable: true }),
