@@ -19,7 +19,7 @@ const tags: Fixture[] = [
 ];
 
 const sites: Fixture[] = [
-  { model: "dcim.site", data: { name: "Berlin DC1", status: "active", region: { slug: "germany" }, tenant: { slug: "acme-corp" }, facility: "BER1", asn: 64512, time_zone: "Europe/Berlin", tags: [{ slug: "production" }] } },
+  { model: "dcim.site", data: { name: "Berlin DC1", status: "active", region: { slug: "germany" }, tenant: { slug: "acme-corp" }, facility: "BER1", asn: 64512, time_zone: "Europe/Berlin", latitude: "52.520008", longitude: "13.404954", tags: [{ slug: "production" }] } },
   { model: "dcim.site", data: { name: "Frankfurt DC2", status: "planned", region: { slug: "germany" }, tenant: { slug: "globex" } } },
   { model: "dcim.site", data: { name: "New York Lab", status: "active", region: { slug: "north-america" }, tags: [{ slug: "lab" }] } },
 ];
@@ -42,4 +42,25 @@ const ipam: Fixture[] = [
   { model: "ipam.ipaddress", data: { address: "2001:db8:1::1/64", status: "active", description: "Lab router" } },
 ];
 
-export const inventoryDemo: Fixture[] = [...regions, ...tenancy, ...tags, ...sites, ...ipam];
+const racks: Fixture[] = [
+  { model: "dcim.rackrole", data: { name: "Network", color: "2196f3" } },
+  { model: "dcim.rackrole", data: { name: "Compute", color: "4caf50" } },
+  { model: "dcim.rackgroup", data: { name: "Hall 1", site: { slug: "berlin-dc1" } } },
+  { model: "dcim.rackgroup", data: { name: "Row A", site: { slug: "berlin-dc1" }, parent: { slug: "hall-1" } } },
+  { model: "dcim.rack", data: { name: "A01", site: { slug: "berlin-dc1" }, group: { slug: "row-a" }, role: { slug: "network" }, status: "active", type: "4-post-cabinet", facility_id: "BER1-A01", tenant: { slug: "acme-corp" } } },
+  { model: "dcim.rack", data: { name: "A02", site: { slug: "berlin-dc1" }, group: { slug: "row-a" }, role: { slug: "compute" }, status: "active", u_height: 48 } },
+  { model: "dcim.rack", data: { name: "LAB1", site: { slug: "new-york-lab" }, status: "planned", width: 10, u_height: 12, tags: [{ slug: "lab" }] } },
+];
+
+const deviceTypes: Fixture[] = [
+  { model: "dcim.manufacturer", data: { name: "Juniper" } },
+  { model: "dcim.manufacturer", data: { name: "Arista" } },
+  { model: "dcim.devicerole", data: { name: "Core Router", color: "f44336", vm_role: false } },
+  { model: "dcim.devicerole", data: { name: "Leaf Switch", color: "3f51b5", vm_role: false } },
+  { model: "dcim.platform", data: { name: "Junos", manufacturer: { slug: "juniper" }, napalm_driver: "junos" } },
+  { model: "dcim.platform", data: { name: "EOS", manufacturer: { slug: "arista" }, napalm_driver: "eos", napalm_args: { transport: "https" } } },
+  { model: "dcim.devicetype", data: { manufacturer: { slug: "juniper" }, model: "MX204", u_height: 1, part_number: "MX204-HW-BASE" } },
+  { model: "dcim.devicetype", data: { manufacturer: { slug: "arista" }, model: "DCS-7050SX3-48YC8", slug: "dcs-7050sx3", u_height: 1 } },
+];
+
+export const inventoryDemo: Fixture[] = [...regions, ...tenancy, ...tags, ...sites, ...ipam, ...racks, ...deviceTypes];

@@ -169,11 +169,12 @@ export function isRelation(f: FieldDescriptor): f is FkField | TreeParentField |
 }
 
 /** A piece of the display template: literal text, or a path of field names with an optional transform. */
-export type DisplayPart = { text: string } | { path: string[]; last?: number };
+/** A piece of a display template: text, a field (or a path through a link), or a section shown only when its fields all have values. */
+export type DisplayPart = { text: string } | { path: string[]; last?: number } | { optional: DisplayPart[] };
 
 export type FilterKind =
   | "uuid" | "string" | "number" | "boolean" | "choice" | "fk" | "date" | "datetime"
-  | "tag" | "q" | "network";
+  | "tag" | "q" | "network" | "related" | "hasRelated";
 
 export type NetworkLookup =
   | "net_equals" | "net_contained" | "net_contained_or_equal" | "net_contains_or_equals"
@@ -193,6 +194,12 @@ export interface FilterDescriptor {
   /** fk filters: `field` belongs to the model this foreign key of the filtered model points to. */
   via?: string;
   network?: NetworkLookup;
+  /**
+   * related / hasRelated filters: rows of another model whose foreign key `column` points
+   * here, named by id or by their `key` field (Nautobot's reverse NaturalKeyOrPK filters and
+   * `has_<relation>` booleans).
+   */
+  related?: { table: string; column: string; key?: string };
 }
 
 export type Operation = "list" | "retrieve" | "create" | "update" | "delete";

@@ -201,6 +201,12 @@ export interface FilterSpec {
    * of a tree), `tenant_group_id` and their `__n` forms, as Nautobot's tenancy filter mixin.
    */
   via?: Record<string, string>;
+  /**
+   * Filters on the rows of another model that point here, as Nautobot's reverse filters:
+   * `{ racks: { of: "dcim.Rack.role", key: "name" } }` gives `racks` and `racks__n` (rows by
+   * id or `key`) and `has_racks` (true: some row points here; false: none).
+   */
+  related?: Record<string, { of: string; key?: string }>;
 }
 
 export type FilterLookup =

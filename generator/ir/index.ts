@@ -158,7 +158,7 @@ function buildModel(api: ApiSpec, m: ModelSpec, file: string, byRef: Map<string,
     nested: ["id", "url", "display", ...nested.filter((n) => !["id", "url", "display"].includes(n))],
     brief: ["id", "url", "display", ...(m.brief ?? nested).filter((n) => !["id", "url", "display"].includes(n))],
     ...(naturalKey ? { naturalKey } : {}),
-    filters: buildFilters(m, fields),
+    filters: buildFilters(m, fields, byRef),
     uniqueTogether: (m.uniqueTogether ?? []).map((g) => [...g]),
     operations: m.operations ? [...m.operations] : ["list", "retrieve", "create", "update", "delete"],
     components: {
@@ -200,8 +200,17 @@ function buildField(name: string, f: FieldSpec, table: string, byRef: Map<string
   return specKindOf(f)!.build(f, common, { name, table, byRef });
 }
 
+/** `{name}[ ({facility_id})]`: fields in braces, and a bracketed section shown only when its fields have values. */
 function parseDisplay(template: string): DisplayPart[] {
   const parts: DisplayPart[] = [];
+  const sections = template.split(/(\[[^\]]*\])/);
+  if (sections.length > 1) {
+    for (const s of sections.filter(Boolean)) {
+      if (s.startsWith("[")) parts.push({ optional: parseDisplay(s.slice(1, -1)) });
+      else parts.push(...parseDisplay(s));
+    }
+    return parts;
+  }
   let last = 0;
   for (const match of template.matchAll(/\{([^}|]+)(?:\|last:(\d+))?\}/g)) {
     if (match.index! > last) parts.push({ text: template.slice(last, match.index) });
@@ -212,7 +221,7 @@ function parseDisplay(template: string): DisplayPart[] {
   return parts;
 }
 
-function buildFilters(m: ModelSpec, fields: FieldDescriptor[]): FilterDescriptor[] {
+function buildFilters(m: ModelSpec, fields: FieldDescriptor[], byRef: Map<string, ModelSpec>): FilterDescriptor[] {
   const excluded = new Set(m.filters?.exclude ?? []);
   const out: FilterDescriptor[] = [];
   const add: AddFilter = (param, f) => out.push({ param, ...f });
@@ -231,6 +240,19 @@ function buildFilters(m: ModelSpec, fields: FieldDescriptor[]): FilterDescriptor
     add(`${param}_id`, { kind: "fk", field, via, lookup: "exact", idOnly: true });
     add(`${param}_id__n`, { kind: "fk", field, via, lookup: "n", idOnly: true });
   }
+  for (const [param, { of, key }] of Object.entries(m.filters?.related ?? {})) {
+    const [app, model, fk] = of.split(".");
+    const related = { table: tableName(app, model), column: fkColumn(fk), ...(key ? { key: fieldColumn(byRef, `${app}.${model}`, key) } : {}) };
+    add(param, { kind: "related", lookup: "exact", related });
+    add(`${param}__n`, { kind: "related", lookup: "n", related });
+    add(`has_${param}`, { kind: "hasRelated", lookup: "exact", related });
+  }
   const seen = new Set<string>();
   return out.filter((f) => (seen.has(f.param) ? false : (seen.add(f.param), true)));
+}
+
+/** The stored column of a declared field of another model. */
+function fieldColumn(byRef: Map<string, ModelSpec>, ref: string, name: string): string {
+  const spec = byRef.get(ref)!.fields[name];
+  return spec.kind === "fk" ? fkColumn(name) : (spec.kind === "scalar" || spec.kind === "choice") && spec.column ? spec.column : name;
 }

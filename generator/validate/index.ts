@@ -132,6 +132,9 @@ export function validate(loaded: LoadedApi): Diagnostic[] {
     }
 
     const placeholders = [...(m.display ?? "").matchAll(/\{([^}|]+)(\|[^}]*)?\}/g)];
+    if (/\[[^\]]*\[|\][^\[]*\]/.test(m.display ?? "") || (m.display ?? "").split("[").length !== (m.display ?? "").split("]").length) {
+      err(file, "display template sections [ … ] must be balanced and not nested", m.name);
+    }
     if (!m.display) err(file, "display template is required", m.name);
     for (const [, path, transform] of placeholders) {
       const [head, ...rest] = path.split(".");
@@ -180,6 +183,15 @@ export function validate(loaded: LoadedApi): Diagnostic[] {
       const leaf = target?.spec.fields[name] ?? (name === "parent" && target?.spec.features?.includes("tree") ? { kind: "fk" } : undefined);
       if (!target || rest.length || leaf?.kind !== "fk") err(file, `filter "${param}": "${path}" must be <foreign key>.<foreign key of the related model>`, m.name);
       if (has(param) || param === "q" || param in (m.filters?.extra ?? {})) err(file, `filter "${param}" has the name of a filter the API already makes`, m.name);
+    }
+    for (const [param, spec] of Object.entries(m.filters?.related ?? {})) {
+      const [app, model, fk, ...rest] = String(spec?.of ?? "").split(".");
+      const other = resolve(`${app}.${model}`);
+      const link = other?.spec.fields[fk];
+      if (!other || rest.length || link?.kind !== "fk" || link.target !== `${m.app}.${m.name}`) {
+        err(file, `filter "${param}": "${spec?.of}" must be "app.Model.field", a foreign key of another model to ${m.app}.${m.name}`, m.name);
+      } else if (spec.key !== undefined && !(spec.key in other.spec.fields)) err(file, `filter "${param}": key "${spec.key}" is no field of ${app}.${model}`, m.name);
+      if ([param, `${param}__n`, `has_${param}`].some((p) => has(p)) || param === "q") err(file, `filter "${param}" has the name of a filter the API already makes`, m.name);
     }
     for (const ix of m.indexes ?? []) {
       for (const n of ix.fields ?? []) {

@@ -242,6 +242,14 @@ export class FilterCompiler {
         return plain(anyOf(sql, values.map((v) => (v === "null" ? [] : [v])), negate));
       }
       case "fk": return this.fk(f, field as FkField | TreeParentField, column, values, negate);
+      case "related": return this.related(f.related!, values, negate);
+      case "hasRelated": {
+        const v = values[values.length - 1];
+        if (!TRUE.has(v) && !FALSE.has(v)) return [invalidChoice(v)];
+        const r = f.related!;
+        const exists = `EXISTS (SELECT 1 FROM ${ident(r.table)} r WHERE ${col("r", r.column)} = t0.id)`;
+        return plain((qb) => qb.whereRaw(TRUE.has(v) ? exists : `NOT ${exists}`));
+      }
       case "tag": return this.tags(m, values, negate);
       case "q": {
         const v = raw.join(" ").trim();
@@ -303,6 +311,23 @@ export class FilterCompiler {
       checks: given.length
         ? [{ ...firstValue(given, `NOT EXISTS (SELECT 1 FROM ${ident(target.table)} x WHERE ${matches("x", "u.v")})`), message: invalidChoice }]
         : [],
+    };
+  }
+
+  /**
+   * Objects that rows of another model (named by id or by their key field) point to; a check
+   * reports the first value that names no row.
+   */
+  private related(r: NonNullable<FilterDescriptor["related"]>, values: string[], negate: boolean): Planned {
+    const table = ident(r.table);
+    const named = (alias: string, valueSql: string) =>
+      [`${alias}.id::text = lower(${valueSql})`, ...(r.key ? [`${col(alias, r.key)}::text = ${valueSql}`] : [])].join(" OR ");
+    const pointing = `SELECT ${col("r", r.column)} FROM ${table} r WHERE ${col("r", r.column)} IS NOT NULL AND ` +
+      `(r.id::text = ANY(?::text[])${r.key ? ` OR ${col("r", r.key)}::text = ANY(?::text[])` : ""})`;
+    const ids = values.map((v) => v.toLowerCase());
+    return {
+      where: anyOf([`t0.id = ANY(ARRAY(${pointing}))`], [r.key ? [ids, values] : [ids]], negate),
+      checks: [{ ...firstValue(values, `NOT EXISTS (SELECT 1 FROM ${table} x WHERE ${named("x", "u.v")})`), message: invalidChoice }],
     };
   }
 

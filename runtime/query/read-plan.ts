@@ -97,9 +97,13 @@ export class ReadPlans {
     return `json_build_object(${args.join(", ")})`;
   }
 
-  displayExpr(m: ModelDescriptor, alias: string): string {
-    const pieces = m.display.map((p) => {
+  displayExpr(m: ModelDescriptor, alias: string, parts = m.display): string {
+    const pieces = parts.map((p) => {
       if ("text" in p) return literal(p.text);
+      if ("optional" in p) {
+        const fields = p.optional.filter((x): x is { path: string[] } => "path" in x).map((x) => this.displayExpr(m, alias, [x]));
+        return `CASE WHEN ${fields.map((f) => `${f} <> ''`).join(" AND ") || "true"} THEN ${this.displayExpr(m, alias, p.optional)} ELSE '' END`;
+      }
       let expr: string;
       const head = this.index.field(m, p.path[0])!;
       const column = storedColumn(head);

@@ -115,10 +115,16 @@ function conformance(api: ApiDescriptor, version: string): void {
   const templateOf = (path: string) => path.split("?")[0].replace(/\/[0-9a-f-]{36}\/$/, "/{id}/");
 
   /** The display string the descriptor's template gives for an object, or undefined when a part is not in the reply. */
-  function expectedDisplay(m: ModelDescriptor, o: Json): string | undefined {
+  function expectedDisplay(m: ModelDescriptor, o: Json, parts = m.display): string | undefined {
     let out = "";
-    for (const part of m.display) {
+    for (const part of parts) {
       if ("text" in part) { out += part.text; continue; }
+      if ("optional" in part) {
+        // Shown only when every field in it has a value (null and "" count as none).
+        const shown = part.optional.every((p) => !("path" in p) || !!expectedDisplay(m, o, [p]));
+        if (shown) out += expectedDisplay(m, o, part.optional) ?? "";
+        continue;
+      }
       let value: unknown = o;
       for (const name of part.path) value = value !== null && typeof value === "object" ? (value as Json)[name] : undefined;
       if (value !== null && typeof value === "object" && "label" in value) value = (value as Json).label;
@@ -286,6 +292,11 @@ function conformance(api: ApiDescriptor, version: string): void {
       case "datetime": return "2024-01-01T00:00:00Z";
       case "tag": return String((await existing(byKey.get(api.tagModel!)!)).slug);
       case "q": return "c";
+      case "related": case "hasRelated": {
+        if (flt.kind === "hasRelated") return "true";
+        const other = api.models.find((x) => x.table === flt.related!.table)!;
+        return (await existing(other)).id;
+      }
       case "network":
         switch (flt.network) {
           case "family": return "4";

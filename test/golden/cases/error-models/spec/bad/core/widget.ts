@@ -6,7 +6,7 @@ const Size = choices("Size", [["s", "Small"], ["l", "Large"]]);
 export default model("Widget", {
   app: "core",
   route: "widgets",
-  display: "{nosuch} {owner.name} {name|upper}",
+  display: "{nosuch} {owner.name} {name|upper}[ ({code}",
   ordering: ["-missing"],
   features: ["tree", "tags"],
   fields: {

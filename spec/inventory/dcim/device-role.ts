@@ -1,0 +1,19 @@
+import { model, field } from "../../../generator/dsl/index.js";
+
+export default model("DeviceRole", {
+  app: "dcim",
+  route: "device-roles",
+  description: "The function a device (or virtual machine) serves.",
+  display: "{name}",
+  ordering: ["name"],
+  features: ["customFields", "changeLogged"],
+  fields: {
+    name: field.string({ required: true, unique: true, maxLength: 100 }),
+    slug: field.string({ unique: true, maxLength: 100, slugFrom: "name" }),
+    color: field.string({ maxLength: 6, default: "9e9e9e", format: "color" }),
+    vm_role: field.boolean({ default: true, label: "VM Role", description: "Virtual machines may be assigned to this role" }),
+    description: field.string({ maxLength: 200 }),
+  },
+  nested: ["name", "slug"],
+  filters: { q: ["name", "slug"] },
+});
