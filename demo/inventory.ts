@@ -63,4 +63,11 @@ const deviceTypes: Fixture[] = [
   { model: "dcim.devicetype", data: { manufacturer: { slug: "arista" }, model: "DCS-7050SX3-48YC8", slug: "dcs-7050sx3", u_height: 1 } },
 ];
 
-export const inventoryDemo: Fixture[] = [...regions, ...tenancy, ...tags, ...sites, ...ipam, ...racks, ...deviceTypes];
+const devices: Fixture[] = [
+  { model: "dcim.device", data: { name: "ber1-edge1", device_type: { slug: "mx204" }, device_role: { slug: "core-router" }, platform: { slug: "junos" }, site: { slug: "berlin-dc1" }, rack: { name: "A01" }, position: 40, face: "front", status: "active", tenant: { slug: "acme-corp" }, serial: "JN1234567", tags: [{ slug: "production" }] } },
+  { model: "dcim.device", data: { name: "ber1-edge2", device_type: { slug: "mx204" }, device_role: { slug: "core-router" }, platform: { slug: "junos" }, site: { slug: "berlin-dc1" }, rack: { name: "A01" }, position: 38, face: "front", status: "active", tenant: { slug: "acme-corp" } } },
+  { model: "dcim.device", data: { name: "ber1-leaf1", device_type: { slug: "dcs-7050sx3" }, device_role: { slug: "leaf-switch" }, platform: { slug: "eos" }, site: { slug: "berlin-dc1" }, rack: { name: "A02" }, position: 42, face: "front", status: "active", local_context_data: { ntp: ["10.1.1.1"] } } },
+  { model: "dcim.device", data: { name: "nyc-lab-sw1", device_type: { slug: "dcs-7050sx3" }, device_role: { slug: "leaf-switch" }, site: { slug: "new-york-lab" }, status: "planned" } },
+];
+
+export const inventoryDemo: Fixture[] = [...regions, ...tenancy, ...tags, ...sites, ...ipam, ...racks, ...deviceTypes, ...devices];

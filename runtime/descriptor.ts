@@ -169,8 +169,11 @@ export function isRelation(f: FieldDescriptor): f is FkField | TreeParentField |
 }
 
 /** A piece of the display template: literal text, or a path of field names with an optional transform. */
-/** A piece of a display template: text, a field (or a path through a link), or a section shown only when its fields all have values. */
-export type DisplayPart = { text: string } | { path: string[]; last?: number } | { optional: DisplayPart[] };
+/**
+ * A piece of a display template: text, a field (or a path through links), or a section: the
+ * first of its alternatives whose fields all have values, else nothing.
+ */
+export type DisplayPart = { text: string } | { path: string[]; last?: number } | { first: DisplayPart[][] };
 
 export type FilterKind =
   | "uuid" | "string" | "number" | "boolean" | "choice" | "fk" | "date" | "datetime"

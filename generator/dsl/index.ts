@@ -207,6 +207,11 @@ export interface FilterSpec {
    * id or `key`) and `has_racks` (true: some row points here; false: none).
    */
   related?: Record<string, { of: string; key?: string }>;
+  /**
+   * A field's filters under another name too (`{ role: "device_role" }` gives `role`,
+   * `role_id` and their lookups); list the field in `exclude` to offer only the alias.
+   */
+  aliases?: Record<string, string>;
 }
 
 export type FilterLookup =

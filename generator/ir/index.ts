@@ -200,13 +200,16 @@ function buildField(name: string, f: FieldSpec, table: string, byRef: Map<string
   return specKindOf(f)!.build(f, common, { name, table, byRef });
 }
 
-/** `{name}[ ({facility_id})]`: fields in braces, and a bracketed section shown only when its fields have values. */
+/**
+ * `{name}[ ({facility_id})]`: fields in braces; a bracketed section shows the first of its
+ * `|`-separated alternatives whose fields all have values (`[{name}|{model} ({id})]`), else nothing.
+ */
 function parseDisplay(template: string): DisplayPart[] {
   const parts: DisplayPart[] = [];
   const sections = template.split(/(\[[^\]]*\])/);
   if (sections.length > 1) {
     for (const s of sections.filter(Boolean)) {
-      if (s.startsWith("[")) parts.push({ optional: parseDisplay(s.slice(1, -1)) });
+      if (s.startsWith("[")) parts.push({ first: s.slice(1, -1).split(/\|(?![^{]*\})/).map(parseDisplay) });
       else parts.push(...parseDisplay(s));
     }
     return parts;
@@ -228,6 +231,10 @@ function buildFilters(m: ModelSpec, fields: FieldDescriptor[], byRef: Map<string
   for (const f of fields) {
     if (excluded.has(f.name) || f.writeOnly) continue;
     kindOf(f).filters?.(f, add);
+  }
+  for (const [alias, name] of Object.entries(m.filters?.aliases ?? {})) {
+    const f = fields.find((x) => x.name === name)!;
+    kindOf(f).filters?.(f, (param, flt) => add(`${alias}${param.slice(name.length)}`, flt));
   }
   if (m.filters?.q?.length) add("q", { kind: "q", fields: [...m.filters.q], lookup: "exact", ...(m.filters.qAddress ? { field: m.filters.qAddress } : {}) });
   for (const [param, x] of Object.entries(m.filters?.extra ?? {})) {

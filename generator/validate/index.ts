@@ -138,11 +138,16 @@ export function validate(loaded: LoadedApi): Diagnostic[] {
     if (!m.display) err(file, "display template is required", m.name);
     for (const [, path, transform] of placeholders) {
       const [head, ...rest] = path.split(".");
-      const f = fields[head];
       if (!has(head)) err(file, `display template names unknown field "${head}"`, m.name);
       else if (rest.length) {
-        const target = f?.kind === "fk" ? resolve(f.target) : undefined;
-        if (!target || !(rest[0] in target.spec.fields)) err(file, `display template path "${path}" does not lead to a field`, m.name);
+        // Each step but the last is a foreign key; the last a field of the model it reaches.
+        let spec: ModelSpec | undefined = m;
+        for (const step of [head, ...rest.slice(0, -1)]) {
+          const f: FieldSpec | undefined = spec?.fields[step];
+          spec = f?.kind === "fk" ? resolve(f.target)?.spec : undefined;
+        }
+        const leaf = rest[rest.length - 1];
+        if (!spec || !(leaf in spec.fields || leaf === "id")) err(file, `display template path "${path}" does not lead to a field`, m.name);
       }
       if (transform && !/^\|last:\d+$/.test(transform)) err(file, `display transform "${transform}" is unknown (known: |last:N)`, m.name);
     }
@@ -183,6 +188,10 @@ export function validate(loaded: LoadedApi): Diagnostic[] {
       const leaf = target?.spec.fields[name] ?? (name === "parent" && target?.spec.features?.includes("tree") ? { kind: "fk" } : undefined);
       if (!target || rest.length || leaf?.kind !== "fk") err(file, `filter "${param}": "${path}" must be <foreign key>.<foreign key of the related model>`, m.name);
       if (has(param) || param === "q" || param in (m.filters?.extra ?? {})) err(file, `filter "${param}" has the name of a filter the API already makes`, m.name);
+    }
+    for (const [alias, name] of Object.entries(m.filters?.aliases ?? {})) {
+      if (!(name in fields)) err(file, `filter alias "${alias}" names unknown field "${name}"`, m.name);
+      if (has(alias) || alias === "q") err(file, `filter alias "${alias}" has the name of a filter the API already makes`, m.name);
     }
     for (const [param, spec] of Object.entries(m.filters?.related ?? {})) {
       const [app, model, fk, ...rest] = String(spec?.of ?? "").split(".");

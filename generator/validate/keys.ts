@@ -20,7 +20,7 @@ const MODEL = keysOf<ModelSpec>()([
   "kind", "name", "app", "route", "verboseName", "description", "display", "ordering", "features", "fields", "nested", "brief",
   "naturalKey", "filters", "uniqueTogether", "indexes", "sql", "operations", "wordpress", "hooks",
 ]);
-const FILTERS = keysOf<FilterSpec>()(["q", "qAddress", "extra", "exclude", "via", "related"]);
+const FILTERS = keysOf<FilterSpec>()(["q", "qAddress", "extra", "exclude", "via", "related", "aliases"]);
 const COMMON = keysOf<CommonFieldOptions>()([
   "description", "label", "required", "nullable", "unique", "default", "readOnly", "writeOnly", "since", "until", "column",
   "renamedFrom", "backfill",

@@ -100,25 +100,30 @@ export class ReadPlans {
   displayExpr(m: ModelDescriptor, alias: string, parts = m.display): string {
     const pieces = parts.map((p) => {
       if ("text" in p) return literal(p.text);
-      if ("optional" in p) {
-        const fields = p.optional.filter((x): x is { path: string[] } => "path" in x).map((x) => this.displayExpr(m, alias, [x]));
-        return `CASE WHEN ${fields.map((f) => `${f} <> ''`).join(" AND ") || "true"} THEN ${this.displayExpr(m, alias, p.optional)} ELSE '' END`;
+      if ("first" in p) {
+        const branches = p.first.map((alt) => {
+          const fields = alt.filter((x) => "path" in x).map((x) => `${this.displayExpr(m, alias, [x])} <> ''`);
+          return `WHEN ${fields.join(" AND ") || "true"} THEN ${this.displayExpr(m, alias, alt)}`;
+        });
+        return `CASE ${branches.join(" ")} ELSE '' END`;
       }
-      let expr: string;
-      const head = this.index.field(m, p.path[0])!;
-      const column = storedColumn(head);
-      if (p.path.length === 1) {
-        expr = column && head.kind !== "id" ? `${col(alias, column)}::text` : "''";
-      } else {
-        if (!isLink(head)) throw new Error(`${m.key}: display path ${p.path.join(".")} does not start at a link`);
-        const target = this.index.model(head.target);
-        const leaf = this.index.field(target, p.path[1])!;
-        expr = `(SELECT ${col("d", storedColumn(leaf)!)}::text FROM ${ident(target.table)} d WHERE d.id = ${col(alias, head.column)})`;
-      }
-      expr = `coalesce(${expr}, '')`;
+      const expr = `coalesce(${this.pathExpr(m, alias, p.path, 0)}, '')`;
       return p.last ? `right(${expr}, ${p.last})` : expr;
     });
     return pieces.length === 1 ? pieces[0] : `concat(${pieces.join(", ")})`;
+  }
+
+  /** The text of a display path from the row aliased `alias`: a column, or one reached through links. */
+  private pathExpr(m: ModelDescriptor, alias: string, path: string[], depth: number): string {
+    const head = this.index.field(m, path[0])!;
+    if (path.length === 1) {
+      const column = storedColumn(head);
+      return head.kind === "id" ? `${alias}.id::text` : column ? `${col(alias, column)}::text` : "''";
+    }
+    if (!isLink(head)) throw new Error(`${m.key}: display path ${path.join(".")} does not follow links`);
+    const target = this.index.model(head.target);
+    const d = `d${depth}`;
+    return `(SELECT ${this.pathExpr(target, d, path.slice(1), depth + 1)} FROM ${ident(target.table)} ${d} WHERE ${d}.id = ${col(alias, head.column)})`;
   }
 
   private nestedRenderer(m: ModelDescriptor, depth: number, version: string) {

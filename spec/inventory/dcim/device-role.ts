@@ -13,7 +13,9 @@ export default model("DeviceRole", {
     color: field.string({ maxLength: 6, default: "9e9e9e", format: "color" }),
     vm_role: field.boolean({ default: true, label: "VM Role", description: "Virtual machines may be assigned to this role" }),
     description: field.string({ maxLength: 200 }),
+    device_count: field.count({ of: "dcim.Device.device_role" }),
   },
   nested: ["name", "slug"],
-  filters: { q: ["name", "slug"] },
+  brief: ["name", "slug", "device_count"],
+  filters: { q: ["name", "slug"], related: { devices: { of: "dcim.Device.device_role", key: "name" } } },
 });

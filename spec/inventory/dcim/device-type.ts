@@ -19,8 +19,10 @@ export default model("DeviceType", {
     is_full_depth: field.boolean({ default: true, label: "Is full depth", description: "Device consumes both front and rear rack faces" }),
     subdevice_role: field.choice(SubdeviceRole, { blank: true, label: "Parent/child status" }),
     comments: field.text(),
+    device_count: field.count({ of: "dcim.Device.device_type" }),
   },
   uniqueTogether: [["manufacturer", "model"], ["manufacturer", "slug"]],
   nested: ["manufacturer", "model", "slug"],
-  filters: { q: ["model", "part_number", "comments"] },
+  brief: ["manufacturer", "model", "slug", "device_count"],
+  filters: { q: ["model", "part_number", "comments"], related: { instances: { of: "dcim.Device.device_type", key: "name" } } },
 });

@@ -14,7 +14,9 @@ export default model("Platform", {
     napalm_driver: field.string({ maxLength: 50, label: "NAPALM driver" }),
     napalm_args: field.json({ nullable: true, label: "NAPALM arguments" }),
     description: field.string({ maxLength: 200 }),
+    device_count: field.count({ of: "dcim.Device.platform" }),
   },
   nested: ["name", "slug"],
-  filters: { q: ["name", "slug"] },
+  brief: ["name", "slug", "device_count"],
+  filters: { q: ["name", "slug"], related: { devices: { of: "dcim.Device.platform", key: "name" } } },
 });

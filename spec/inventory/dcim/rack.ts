@@ -39,11 +39,14 @@ export default model("Rack", {
     outer_depth: field.integer({ nullable: true, min: 0, max: 32767, description: "Outer dimension of rack (depth)" }),
     outer_unit: field.choice(RackDimensionUnit, { blank: true }),
     comments: field.text(),
+    device_count: field.count({ of: "dcim.Device.rack" }),
   },
   uniqueTogether: [["group", "name"], ["group", "facility_id"]],
   nested: ["name"],
+  brief: ["name", "device_count"],
   filters: {
     via: { tenant_group: "tenant.group" },
+    related: { devices: { of: "dcim.Device.rack", key: "name" } },
     q: ["name", "facility_id", "serial", "asset_tag", "comments"],
   },
 });

@@ -31,11 +31,18 @@ export default model("Site", {
     contact_phone: field.string({ maxLength: 20 }),
     contact_email: field.string({ maxLength: 254, format: "email" }),
     comments: field.text(),
+    device_count: field.count({ of: "dcim.Device.site" }),
     prefix_count: field.count({ of: "ipam.Prefix.site" }),
+    rack_count: field.count({ of: "dcim.Rack.site" }),
   },
   nested: ["name", "slug"],
   filters: {
     via: { tenant_group: "tenant.group" },
+    related: {
+      devices: { of: "dcim.Device.site", key: "name" },
+      racks: { of: "dcim.Rack.site", key: "name" },
+      rack_groups: { of: "dcim.RackGroup.site", key: "slug" },
+    },
     q: ["name", "facility", "description", "physical_address", "shipping_address", "contact_name",
       "contact_phone", "contact_email", "comments"],
   },

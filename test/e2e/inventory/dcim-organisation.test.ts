@@ -22,7 +22,7 @@ describe("inventory e2e: dcim organisation", () => {
     const full = await get(`/api/dcim/manufacturers/${maker.body.id}/`);
     expect(full.body).to.deep.include({ devicetype_count: 1, platform_count: 0, description: "Racks and routers" });
     const typeBrief = await get(`/api/dcim/device-types/${type.body.id}/?brief=1`);
-    expect(Object.keys(typeBrief.body).sort()).to.deep.equal(["display", "id", "manufacturer", "model", "slug", "url"]);
+    expect(Object.keys(typeBrief.body).sort()).to.deep.equal(["device_count", "display", "id", "manufacturer", "model", "slug", "url"]);
 
     const twin = await post("/api/dcim/device-types/", { manufacturer: maker.body.id, model: "X1 Router" });
     expect(twin.status).to.equal(400);

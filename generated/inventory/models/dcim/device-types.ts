@@ -130,6 +130,15 @@ export const dcim_DeviceType: ModelDescriptor = {
         blank: true,
       },
       {
+        name: "device_count",
+        label: "Device count",
+        required: false,
+        nullable: false,
+        readOnly: true,
+        kind: "count",
+        count: { table: "dcim_device", column: "device_type_id", descendants: false },
+      },
+      {
         name: "created",
         label: "Created",
         required: false,
@@ -174,7 +183,7 @@ export const dcim_DeviceType: ModelDescriptor = {
       },
     ],
     nested: ["id", "url", "display", "manufacturer", "model", "slug"],
-    brief: ["id", "url", "display", "manufacturer", "model", "slug"],
+    brief: ["id", "url", "display", "manufacturer", "model", "slug", "device_count"],
     naturalKey: "slug",
     filters: [
       { param: "id", kind: "uuid", field: "id", lookup: "exact" },
@@ -257,6 +266,24 @@ export const dcim_DeviceType: ModelDescriptor = {
       { param: "tag", kind: "tag", field: "tags", lookup: "exact" },
       { param: "tag__n", kind: "tag", field: "tags", lookup: "n" },
       { param: "q", kind: "q", fields: ["model", "part_number", "comments"], lookup: "exact" },
+      {
+        param: "instances",
+        kind: "related",
+        lookup: "exact",
+        related: { table: "dcim_device", column: "device_type_id", key: "name" },
+      },
+      {
+        param: "instances__n",
+        kind: "related",
+        lookup: "n",
+        related: { table: "dcim_device", column: "device_type_id", key: "name" },
+      },
+      {
+        param: "has_instances",
+        kind: "hasRelated",
+        lookup: "exact",
+        related: { table: "dcim_device", column: "device_type_id", key: "name" },
+      },
     ],
     uniqueTogether: [
       ["manufacturer", "model"],

@@ -12,10 +12,12 @@ export const dcim_Rack: ModelDescriptor = {
     display: [
       { path: ["name"] },
       {
-        optional: [
-          { text: " (" },
-          { path: ["facility_id"] },
-          { text: ")" },
+        first: [
+          [
+            { text: " (" },
+            { path: ["facility_id"] },
+            { text: ")" },
+          ],
         ],
       },
     ],
@@ -264,6 +266,15 @@ export const dcim_Rack: ModelDescriptor = {
         blank: true,
       },
       {
+        name: "device_count",
+        label: "Device count",
+        required: false,
+        nullable: false,
+        readOnly: true,
+        kind: "count",
+        count: { table: "dcim_device", column: "rack_id", descendants: false },
+      },
+      {
         name: "created",
         label: "Created",
         required: false,
@@ -308,7 +319,7 @@ export const dcim_Rack: ModelDescriptor = {
       },
     ],
     nested: ["id", "url", "display", "name"],
-    brief: ["id", "url", "display", "name"],
+    brief: ["id", "url", "display", "name", "device_count"],
     filters: [
       { param: "id", kind: "uuid", field: "id", lookup: "exact" },
       { param: "id__n", kind: "uuid", field: "id", lookup: "n" },
@@ -456,6 +467,24 @@ export const dcim_Rack: ModelDescriptor = {
         via: "tenant",
         lookup: "n",
         idOnly: true,
+      },
+      {
+        param: "devices",
+        kind: "related",
+        lookup: "exact",
+        related: { table: "dcim_device", column: "rack_id", key: "name" },
+      },
+      {
+        param: "devices__n",
+        kind: "related",
+        lookup: "n",
+        related: { table: "dcim_device", column: "rack_id", key: "name" },
+      },
+      {
+        param: "has_devices",
+        kind: "hasRelated",
+        lookup: "exact",
+        related: { table: "dcim_device", column: "rack_id", key: "name" },
       },
     ],
     uniqueTogether: [

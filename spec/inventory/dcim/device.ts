@@ -1,0 +1,47 @@
+import { model, field, ref, choices } from "../../../generator/dsl/index.js";
+
+export const DeviceStatus = choices("DeviceStatus", [
+  ["offline", "Offline"], ["active", "Active"], ["planned", "Planned"], ["staged", "Staged"],
+  ["failed", "Failed"], ["inventory", "Inventory"], ["decommissioning", "Decommissioning"],
+]);
+
+export const DeviceFace = choices("DeviceFace", [["front", "Front"], ["rear", "Rear"]]);
+
+export default model("Device", {
+  app: "dcim",
+  route: "devices",
+  description: "A piece of hardware at a site, optionally mounted in a rack.",
+  // Unnamed devices show their type and id, as Nautobot's.
+  display: "[{name}|{device_type.manufacturer.name} {device_type.model} ({id})]",
+  ordering: ["name"],
+  features: ["tags", "customFields", "changeLogged"],
+  hooks: "dcim/device",
+  fields: {
+    name: field.string({ nullable: true, maxLength: 64 }),
+    device_type: ref.fk("dcim.DeviceType", { required: true, onDelete: "protect" }),
+    device_role: ref.fk("dcim.DeviceRole", { required: true, onDelete: "protect" }),
+    tenant: ref.fk("tenancy.Tenant", { nullable: true, onDelete: "protect" }),
+    platform: ref.fk("dcim.Platform", { nullable: true, onDelete: "setNull" }),
+    serial: field.string({ maxLength: 255, label: "Serial number" }),
+    asset_tag: field.string({ nullable: true, unique: true, maxLength: 50, description: "A unique tag used to identify this device" }),
+    site: ref.fk("dcim.Site", { required: true, onDelete: "protect" }),
+    rack: ref.fk("dcim.Rack", { nullable: true, onDelete: "protect" }),
+    position: field.integer({ nullable: true, min: 1, max: 32767, label: "Position (U)", description: "The lowest-numbered unit occupied by the device" }),
+    face: field.choice(DeviceFace, { blank: true, label: "Rack face" }),
+    status: field.choice(DeviceStatus, { required: true }),
+    primary_ip4: ref.fk("ipam.IPAddress", { nullable: true, onDelete: "setNull", label: "Primary IPv4" }),
+    primary_ip6: ref.fk("ipam.IPAddress", { nullable: true, onDelete: "setNull", label: "Primary IPv6" }),
+    vc_position: field.integer({ nullable: true, min: 0, max: 255 }),
+    vc_priority: field.integer({ nullable: true, min: 0, max: 255 }),
+    comments: field.text(),
+    local_context_data: field.json({ nullable: true }),
+  },
+  uniqueTogether: [["site", "tenant", "name"], ["rack", "position", "face"]],
+  nested: ["name"],
+  filters: {
+    exclude: ["device_role"],
+    aliases: { role: "device_role", model: "device_type" },
+    via: { manufacturer: "device_type.manufacturer", rack_group: "rack.group", tenant_group: "tenant.group", region: "site.region" },
+    q: ["name", "serial", "asset_tag", "comments"],
+  },
+});

@@ -1,0 +1,100 @@
+// Devices over HTTP: references by id and attributes, the display of named and unnamed
+// devices, rack placement rules in Nautobot's words (site, face, position, U0, child types,
+// occupied units on a face or both faces, the rack's height), name uniqueness without a
+// tenant, primary IP families, counts on the related models, Nautobot's filter names, and
+// concurrent placements into one unit.
+import { expect } from "chai";
+import { del, get, patch, post } from "../../support/http.js";
+import { uniq } from "./support.js";
+
+describe("inventory e2e: devices", () => {
+  const tag = uniq("dev").toLowerCase();
+  let site: any, other: any, rack: any, type: any, deep: any, u0: any, child: any, role: any;
+
+  before(async () => {
+    site = (await post("/api/dcim/sites/", { name: `${tag}-site`, status: "active" })).body;
+    other = (await post("/api/dcim/sites/", { name: `${tag}-other`, status: "active" })).body;
+    rack = (await post("/api/dcim/racks/", { name: "R1", site: site.id, status: "active", u_height: 10 })).body;
+    const maker = (await post("/api/dcim/manufacturers/", { name: `${tag}-maker` })).body;
+    type = (await post("/api/dcim/device-types/", { manufacturer: maker.id, model: "Half", u_height: 2, is_full_depth: false })).body;
+    deep = (await post("/api/dcim/device-types/", { manufacturer: maker.id, model: "Deep", u_height: 1 })).body;
+    u0 = (await post("/api/dcim/device-types/", { manufacturer: maker.id, model: "PDU", u_height: 0 })).body;
+    child = (await post("/api/dcim/device-types/", { manufacturer: maker.id, model: "Blade", u_height: 0, subdevice_role: "child" })).body;
+    role = (await post("/api/dcim/device-roles/", { name: `${tag}-role` })).body;
+  });
+
+  const device = (data: Record<string, unknown>) => post("/api/dcim/devices/", { device_type: type.id, device_role: role.id, site: site.id, status: "active", ...data });
+
+  it("creates by attributes and shows Nautobot's shape and display", async () => {
+    const res = await device({ name: `${tag}-a`, device_type: { manufacturer: { slug: `${tag}-maker` }, model: "Half" }, rack: rack.id, position: 1, face: "front" });
+    expect(res.status, res.text).to.equal(201);
+    expect(res.body).to.deep.include({ display: `${tag}-a`, position: 1, serial: "", asset_tag: null, local_context_data: null, vc_position: null });
+    expect(res.body.face).to.deep.equal({ value: "front", label: "Front" });
+    expect(res.body.status).to.deep.equal({ value: "active", label: "Active" });
+    expect(Object.keys(res.body.device_type).sort()).to.deep.equal(["display", "id", "manufacturer", "model", "slug", "url"]);
+    const unnamed = await device({});
+    expect(unnamed.status, unnamed.text).to.equal(201);
+    expect(unnamed.body.display).to.equal(`${tag}-maker Half (${unnamed.body.id})`);
+    expect((await get(`/api/dcim/device-types/${type.id}/`)).body.device_count).to.equal(2);
+    expect((await get(`/api/dcim/racks/${rack.id}/?brief=1`)).body.device_count).to.equal(1);
+    expect((await get(`/api/dcim/sites/${site.id}/`)).body).to.deep.include({ device_count: 2, rack_count: 1 });
+  });
+
+  it("refuses placements Nautobot refuses, in its words, and stores nothing", async () => {
+    const cases: Array<[Record<string, unknown>, Record<string, string[]>]> = [
+      [{ rack: rack.id, position: 1, face: "front" }, { non_field_errors: ["The position and face is already occupied on this rack. The fields rack, position, face must make a unique set."] }],
+      [{ site: other.id, rack: rack.id }, { rack: [`Rack R1 does not belong to site ${tag}-other.`] }],
+      [{ face: "rear" }, { face: ["Cannot select a rack face without assigning a rack."] }],
+      [{ position: 3 }, { position: ["Cannot select a rack position without assigning a rack."] }],
+      [{ rack: rack.id, position: 3 }, { face: ["Must specify rack face when defining rack position."] }],
+      [{ device_type: u0.id, rack: rack.id, position: 3, face: "front" }, { position: [`A U0 device type (${tag}-maker PDU) cannot be assigned to a rack position.`] }],
+      [{ device_type: child.id, rack: rack.id, face: "front" }, { face: ["Child device types cannot be assigned to a rack face. This is an attribute of the parent device."] }],
+      [{ rack: rack.id, position: 2, face: "front" }, { position: [`U2 is already occupied or does not have sufficient space to accommodate this device type: ${tag}-maker Half (2U)`] }],
+      [{ rack: rack.id, position: 10, face: "rear" }, { position: [`U10 is already occupied or does not have sufficient space to accommodate this device type: ${tag}-maker Half (2U)`] }],
+      [{ device_type: deep.id, rack: rack.id, position: 2, face: "rear" }, { position: [`U2 is already occupied or does not have sufficient space to accommodate this device type: ${tag}-maker Deep (1U)`] }],
+      [{ name: `${tag}-a` }, { name: ["A device with this name already exists."] }],
+      [{ vc_priority: 256 }, { vc_priority: ["Ensure this value is less than or equal to 255."] }],
+    ];
+    const before = (await get(`/api/dcim/devices/?site_id=${site.id}&site_id=${other.id}`)).body.count;
+    for (const [body, errors] of cases) {
+      const res = await device(body);
+      expect(res.status, JSON.stringify(body)).to.equal(400);
+      expect(res.body, JSON.stringify(body)).to.deep.equal(errors);
+    }
+    expect((await get(`/api/dcim/devices/?site_id=${site.id}&site_id=${other.id}`)).body.count).to.equal(before);
+    // The rear of a half-depth device's units is free for another half-depth device.
+    const rear = await device({ rack: rack.id, position: 1, face: "rear" });
+    expect(rear.status, rear.text).to.equal(201);
+    // Moving a device within its own units is no conflict with itself.
+    const moved = await patch(`/api/dcim/devices/${rear.body.id}/`, { position: 2 });
+    expect(moved.status, moved.text).to.equal(200);
+    expect((await del(`/api/dcim/devices/${rear.body.id}/`)).status).to.equal(204);
+  });
+
+  it("primary IPs must be of their family", async () => {
+    const v6 = await post("/api/ipam/ip-addresses/", { address: "2001:db8:99::1/64", status: "active" });
+    const res = await device({ primary_ip4: v6.body.id });
+    expect(res.status).to.equal(400);
+    expect(res.body).to.deep.equal({ primary_ip4: ["2001:db8:99::1/64 is not an IPv4 address."] });
+  });
+
+  it("filters by Nautobot's names: role, model, manufacturer, rack group, q", async () => {
+    const got = async (q: string) => (await get(`/api/dcim/devices/?site=${site.slug}&${q}`)).body;
+    expect((await got(`role=${role.slug}`)).count).to.equal(2);
+    expect((await got("model=half")).count).to.equal(2);
+    expect((await got(`manufacturer=${tag}-maker&q=${tag}-a`)).results.map((d: { name: string }) => d.name)).to.deep.equal([`${tag}-a`]);
+    expect((await got(`rack_id=${rack.id}`)).count).to.equal(1);
+    expect((await get(`/api/dcim/racks/?has_devices=true&site=${site.slug}`)).body.count).to.equal(1);
+    const bad = await get("/api/dcim/devices/?device_role=x");
+    expect(bad.status).to.equal(400);
+    expect(bad.body).to.deep.equal({ device_role: ["Unknown filter field"] });
+  });
+
+  it("twenty clients placing devices into one unit: one wins, the rest get the 400", async () => {
+    const r = (await post("/api/dcim/racks/", { name: "Race", site: site.id, status: "active" })).body;
+    const replies = await Promise.all(Array.from({ length: 20 }, () => device({ rack: r.id, position: 5, face: "front" })));
+    const statuses = replies.map((x) => x.status).sort();
+    expect(statuses).to.deep.equal([201, ...Array(19).fill(400)]);
+    expect((await get(`/api/dcim/devices/?rack_id=${r.id}`)).body.count).to.equal(1);
+  });
+});
