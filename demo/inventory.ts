@@ -63,6 +63,20 @@ const deviceTypes: Fixture[] = [
   { model: "dcim.devicetype", data: { manufacturer: { slug: "arista" }, model: "DCS-7050SX3-48YC8", slug: "dcs-7050sx3", u_height: 1 } },
 ];
 
+/** Each device type's components: every device of it gets them when created. */
+const templates: Fixture[] = [
+  ...["et-0/0/0", "et-0/0/1", "et-0/0/2", "et-0/0/3"].map((name) => ({ model: "dcim.interfacetemplate", data: { device_type: { slug: "mx204" }, name, type: "100gbase-x-qsfp28" } })),
+  { model: "dcim.interfacetemplate", data: { device_type: { slug: "mx204" }, name: "fxp0", type: "1000base-t", mgmt_only: true } },
+  { model: "dcim.consoleporttemplate", data: { device_type: { slug: "mx204" }, name: "con", type: "rj-45" } },
+  { model: "dcim.powerporttemplate", data: { device_type: { slug: "mx204" }, name: "PEM0", type: "iec-60320-c14", maximum_draw: 650 } },
+  { model: "dcim.powerporttemplate", data: { device_type: { slug: "mx204" }, name: "PEM1", type: "iec-60320-c14", maximum_draw: 650 } },
+  ...["Ethernet1", "Ethernet2", "Ethernet3", "Ethernet4"].map((name) => ({ model: "dcim.interfacetemplate", data: { device_type: { slug: "dcs-7050sx3" }, name, type: "25gbase-x-sfp28" } })),
+  { model: "dcim.interfacetemplate", data: { device_type: { slug: "dcs-7050sx3" }, name: "Management1", type: "1000base-t", mgmt_only: true } },
+  { model: "dcim.consoleporttemplate", data: { device_type: { slug: "dcs-7050sx3" }, name: "Console", type: "rj-45" } },
+  { model: "dcim.powerporttemplate", data: { device_type: { slug: "dcs-7050sx3" }, name: "PSU1", type: "iec-60320-c14" } },
+  { model: "dcim.powerporttemplate", data: { device_type: { slug: "dcs-7050sx3" }, name: "PSU2", type: "iec-60320-c14" } },
+];
+
 const devices: Fixture[] = [
   { model: "dcim.device", data: { name: "ber1-edge1", device_type: { slug: "mx204" }, device_role: { slug: "core-router" }, platform: { slug: "junos" }, site: { slug: "berlin-dc1" }, rack: { name: "A01" }, position: 40, face: "front", status: "active", tenant: { slug: "acme-corp" }, serial: "JN1234567", tags: [{ slug: "production" }] } },
   { model: "dcim.device", data: { name: "ber1-edge2", device_type: { slug: "mx204" }, device_role: { slug: "core-router" }, platform: { slug: "junos" }, site: { slug: "berlin-dc1" }, rack: { name: "A01" }, position: 38, face: "front", status: "active", tenant: { slug: "acme-corp" } } },
@@ -70,4 +84,4 @@ const devices: Fixture[] = [
   { model: "dcim.device", data: { name: "nyc-lab-sw1", device_type: { slug: "dcs-7050sx3" }, device_role: { slug: "leaf-switch" }, site: { slug: "new-york-lab" }, status: "planned" } },
 ];
 
-export const inventoryDemo: Fixture[] = [...regions, ...tenancy, ...tags, ...sites, ...ipam, ...racks, ...deviceTypes, ...devices];
+export const inventoryDemo: Fixture[] = [...regions, ...tenancy, ...tags, ...sites, ...ipam, ...racks, ...deviceTypes, ...templates, ...devices];

@@ -315,8 +315,8 @@ export type ReadValue = (row: { alias: string; model: ModelDescriptor }) => stri
 export interface ModelHooks {
   /** After every field is valid and before the row is written: check across fields, or fill values. */
   beforeSave?(event: SaveEvent): void | Promise<void>;
-  /** After the row (and its links) are written; `id` is the saved row's. */
-  afterSave?(event: SaveEvent & { id: string | number }): void | Promise<void>;
+  /** After the row (and its links) are written; `id` is the saved row's, `created` whether it is new. */
+  afterSave?(event: SaveEvent & { id: string | number; created: boolean }): void | Promise<void>;
   /** Before rows are deleted (after the protection check). */
   beforeDelete?(event: DeleteEvent): void | Promise<void>;
   /** After rows are deleted. */

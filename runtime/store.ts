@@ -223,7 +223,7 @@ export class Store {
     if (id === null) [{ id }] = await db(m.table).insert(ctx.row).returning("id");
     else if (Object.keys(ctx.row).length) await db(m.table).where("id", id).update(ctx.row);
     for (const after of ctx.afterSave) await after(id!);
-    await m.hooks?.afterSave?.({ db, model: m, id: id!, values: ctx.row });
+    await m.hooks?.afterSave?.({ db, model: m, id: id!, values: ctx.row, created: ctx.id === null });
     return id!;
   }
 

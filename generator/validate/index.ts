@@ -159,8 +159,11 @@ export function validate(loaded: LoadedApi): Diagnostic[] {
       else for (const n of names) if (!has(n)) err(file, `${list} names unknown field "${n}"`, m.name);
     }
     if (m.naturalKey && !(m.naturalKey in fields)) err(file, `naturalKey names unknown field "${m.naturalKey}"`, m.name);
-    // Foreign-key filters look objects up by the natural key: it must find at most one.
-    else if (m.naturalKey && !fields[m.naturalKey].unique) err(file, `naturalKey field "${m.naturalKey}" must be unique`, m.name, m.naturalKey);
+    // Foreign-key filters take the natural key as text; a key that is not unique (a device's
+    // name) matches every object that has it, as Nautobot's natural-key filters do.
+    else if (m.naturalKey && !(fields[m.naturalKey].kind === "scalar" && ["string", "text"].includes((fields[m.naturalKey] as { type: string }).type))) {
+      err(file, `naturalKey field "${m.naturalKey}" must be a string field`, m.name, m.naturalKey);
+    }
     for (const op of m.operations ?? []) if (!OPERATIONS.has(op)) err(file, `unknown operation "${op}" (known: ${[...OPERATIONS].join(", ")})`, m.name);
     for (const q of m.filters?.q ?? []) {
       const f = fields[q];

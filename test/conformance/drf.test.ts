@@ -206,6 +206,35 @@ function conformance(api: ApiDescriptor, version: string): void {
     }
   }
 
+  /** A new object of `key` from `body` over a descriptor-built payload. */
+  async function make(key: string, body: Json = {}): Promise<Json> {
+    const m = byKey.get(key)!;
+    const created = await req("post", listPath(m), { ...(await payload(m)), ...body });
+    expect(created.status, created.text).to.equal(201);
+    return created.body;
+  }
+
+  /**
+   * Models whose hooks tie fields together (a model rule, not a type): the related objects a
+   * valid body needs, made for it. Everything else in the body stays descriptor-built.
+   */
+  const RELATED_BY_RULE: Record<string, () => Promise<Json>> = {
+    // Bays belong to devices of a parent type.
+    "dcim.devicebay": async () => {
+      const type = await make("dcim.devicetype", { subdevice_role: "parent" });
+      return { device: (await make("dcim.device", { device_type: type.id })).id };
+    },
+    // A front port maps to a rear port of its own device (type).
+    "dcim.frontport": async () => {
+      const device = await make("dcim.device");
+      return { device: device.id, rear_port: (await make("dcim.rearport", { device: device.id })).id, rear_port_position: 1 };
+    },
+    "dcim.frontporttemplate": async () => {
+      const type = await make("dcim.devicetype");
+      return { device_type: type.id, rear_port: (await make("dcim.rearporttemplate", { device_type: type.id })).id, rear_port_position: 1 };
+    },
+  };
+
   /**
    * A valid create/PUT body: every required writable field (or, when `full`, every scalar that
    * has no default; nullable ones default to null and may be tied to other fields by a model's rules).
@@ -220,7 +249,7 @@ function conformance(api: ApiDescriptor, version: string): void {
       else if (f.kind === "m2m" || f.kind === "tags") body[f.name] = [(await existing(byKey.get(f.target)!)).id];
       else if (f.kind === "customFields") body[f.name] = {};
     }
-    return body;
+    return { ...body, ...(await RELATED_BY_RULE[m.key]?.()) };
   }
 
   /** What a reply shows for a written value: choices as {value}, related objects nested by id. */

@@ -1,6 +1,7 @@
 // Nautobot's Device rules (DeviceSerializer.validate, Device.clean, Device.validate_unique),
 // checked in its order against the device as it will be saved. The rack row is locked first,
-// so two writers placing devices in one rack take turns and cannot both claim a unit.
+// so two writers placing devices in one rack take turns and cannot both claim a unit. A new
+// device gets the components its type's templates describe, in the same transaction.
 import { Refusal, type HookDb, type SaveEvent } from "../../../runtime/hooks.js";
 
 type Row = Record<string, unknown>;
@@ -49,6 +50,41 @@ export async function beforeSave({ db, id, values }: SaveEvent): Promise<void> {
   if (d.name && !d.tenant_id) {
     const twin = await db("dcim_device").where({ name: d.name, site_id: d.site_id }).whereNull("tenant_id").modify((q) => { if (id !== null) q.whereNot({ id }); }).first();
     if (twin) throw new Refusal({ name: "A device with this name already exists." });
+  }
+}
+
+/**
+ * Components from templates, one INSERT … SELECT per kind (Device.save's bulk_create):
+ * each template's columns, with power outlets and front ports linked to the device's own
+ * power and rear ports made from the templates they point at (matched by name).
+ */
+const COMPONENTS: Array<{ table: string; from: string; columns: string[]; links?: { column: string; table: string; template: string } }> = [
+  { table: "dcim_consoleport", from: "dcim_consoleporttemplate", columns: ["name", "label", "type", "description"] },
+  { table: "dcim_consoleserverport", from: "dcim_consoleserverporttemplate", columns: ["name", "label", "type", "description"] },
+  { table: "dcim_powerport", from: "dcim_powerporttemplate", columns: ["name", "label", "type", "maximum_draw", "allocated_draw", "description"] },
+  {
+    table: "dcim_poweroutlet", from: "dcim_poweroutlettemplate", columns: ["name", "label", "type", "feed_leg", "description"],
+    links: { column: "power_port_id", table: "dcim_powerport", template: "dcim_powerporttemplate" },
+  },
+  { table: "dcim_interface", from: "dcim_interfacetemplate", columns: ["name", "label", "type", "mgmt_only", "description"] },
+  { table: "dcim_rearport", from: "dcim_rearporttemplate", columns: ["name", "label", "type", "positions", "description"] },
+  {
+    table: "dcim_frontport", from: "dcim_frontporttemplate", columns: ["name", "label", "type", "rear_port_position", "description"],
+    links: { column: "rear_port_id", table: "dcim_rearport", template: "dcim_rearporttemplate" },
+  },
+  { table: "dcim_devicebay", from: "dcim_devicebaytemplate", columns: ["name", "label", "description"] },
+];
+
+export async function afterSave({ db, id, values, created }: SaveEvent & { id: string | number; created: boolean }): Promise<void> {
+  if (!created) return;
+  for (const c of COMPONENTS) {
+    const cols = c.columns.map((x) => `"${x}"`).join(", ");
+    const picked = c.columns.map((x) => `t."${x}"`).join(", ");
+    const link = c.links
+      ? { col: `, "${c.links.column}"`, sql: `, (SELECT p.id FROM "${c.links.table}" p JOIN "${c.links.template}" pt ON pt.name = p.name WHERE p.device_id = ? AND pt.id = t."${c.links.column}")`, bind: [id] }
+      : { col: "", sql: "", bind: [] };
+    await db.raw(`INSERT INTO "${c.table}" (device_id, ${cols}${link.col}) SELECT ?, ${picked}${link.sql} FROM "${c.from}" t WHERE t.device_type_id = ? ORDER BY t.name`,
+      [id, ...link.bind, values.device_type_id as string]);
   }
 }
 

@@ -37,6 +37,8 @@ export default model("Device", {
     local_context_data: field.json({ nullable: true }),
   },
   uniqueTogether: [["site", "tenant", "name"], ["rack", "position", "face"]],
+  // Filters take a device by id or name (every device of that name), as Nautobot's.
+  naturalKey: "name",
   nested: ["name"],
   filters: {
     exclude: ["device_role"],

@@ -305,6 +305,7 @@ export const dcim_Device: ModelDescriptor = {
     ],
     nested: ["id", "url", "display", "name"],
     brief: ["id", "url", "display", "name"],
+    naturalKey: "name",
     filters: [
       { param: "id", kind: "uuid", field: "id", lookup: "exact" },
       { param: "id__n", kind: "uuid", field: "id", lookup: "n" },

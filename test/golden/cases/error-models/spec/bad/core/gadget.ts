@@ -14,7 +14,7 @@ export default model("Gadget", {
     owner: ref.fk("core.Widget", { fromRequestUser: true, readOnly: true }),
   },
   nested: ["label"],
-  naturalKey: "label",
+  naturalKey: "net",
   operations: ["list", "explode" as "list"],
   filters: {
     extra: {

@@ -1,0 +1,52 @@
+// Nautobot's Interface.clean for what exists so far (LAG, parent and bridge interfaces of the
+// same device; virtual interfaces in no LAG; only virtual interfaces have parents), and its
+// MAC address field: any common notation in, upper-case colon-separated stored and shown.
+import { Refusal, type SaveEvent } from "../../../runtime/hooks.js";
+
+type Row = Record<string, unknown>;
+
+/** The notations a MAC address is written in: colons, dashes, Cisco's dotted quads, bare hex. */
+const MAC_FORMS = [/^([0-9a-f]{2}:){5}[0-9a-f]{2}$/i, /^([0-9a-f]{2}-){5}[0-9a-f]{2}$/i, /^([0-9a-f]{4}\.){2}[0-9a-f]{4}$/i, /^[0-9a-f]{12}$/i];
+
+/** A MAC address as Nautobot shows it (`00:1A:2B:3C:4D:5E`), or null when `value` is none. */
+function mac(value: string): string | null {
+  const v = value.trim();
+  if (!MAC_FORMS.some((form) => form.test(v))) return null;
+  return v.replace(/[:.\-]/g, "").toUpperCase().match(/../g)!.join(":");
+}
+
+export async function beforeSave({ db, id, values }: SaveEvent): Promise<void> {
+  if (typeof values.mac_address === "string") {
+    if (values.mac_address === "") values.mac_address = null;
+    else {
+      const normal = mac(values.mac_address);
+      if (!normal) throw new Refusal({ mac_address: "Enter a valid MAC address." });
+      values.mac_address = normal;
+    }
+  }
+  const current: Row = id === null ? {} : (await db("dcim_interface").where({ id }).first()) ?? {};
+  const row: Row = { ...current, ...values };
+  const other = async (column: string): Promise<Row | undefined> => (row[column] ? db("dcim_interface").where({ id: row[column] as string }).first() : undefined);
+  const deviceName = async (deviceId: unknown) => (await db("dcim_device").where({ id: deviceId as string }).first())?.name ?? "";
+
+  const lag = await other("lag_id");
+  if (lag) {
+    if (id !== null && lag.id === id) throw new Refusal({ lag: "A LAG interface cannot be its own parent." });
+    if (lag.device_id !== row.device_id) throw new Refusal({ lag: `The selected LAG interface (${lag.name}) belongs to a different device (${await deviceName(lag.device_id)}).` });
+    if (row.type === "virtual") throw new Refusal({ lag: "Virtual interfaces cannot have a parent LAG interface." });
+  }
+  const parent = await other("parent_interface_id");
+  if (parent) {
+    if (id !== null && parent.id === id) throw new Refusal({ parent_interface: "An interface cannot be its own parent." });
+    if (row.type !== "virtual") throw new Refusal({ parent_interface: "Only virtual interfaces may be assigned to a parent interface." });
+    if (parent.type === "virtual") throw new Refusal({ parent_interface: "Virtual interfaces may not be parents of other interfaces." });
+    if (parent.device_id !== row.device_id) {
+      throw new Refusal({ parent_interface: `The selected parent interface (${parent.name}) belongs to a different device (${await deviceName(parent.device_id)}).` });
+    }
+  }
+  const bridge = await other("bridge_id");
+  if (bridge) {
+    if (id !== null && bridge.id === id) throw new Refusal({ bridge: "An interface cannot be bridged to itself." });
+    if (bridge.device_id !== row.device_id) throw new Refusal({ bridge: `The selected bridge interface (${bridge.name}) belongs to a different device (${await deviceName(bridge.device_id)}).` });
+  }
+}

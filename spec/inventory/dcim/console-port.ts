@@ -1,0 +1,21 @@
+import { model, field, ref } from "../../../generator/dsl/index.js";
+import { ConsolePortType } from "./console-port-template.js";
+
+export default model("ConsolePort", {
+  app: "dcim",
+  route: "console-ports",
+  description: "A console port of a device.",
+  display: "{name}",
+  ordering: ["device", "name"],
+  features: ["tags", "customFields", "changeLogged"],
+  fields: {
+    device: ref.fk("dcim.Device", { required: true, onDelete: "cascade" }),
+    name: field.string({ required: true, maxLength: 64 }),
+    label: field.string({ maxLength: 64, description: "Physical label" }),
+    type: field.choice(ConsolePortType, { blank: true }),
+    description: field.string({ maxLength: 200 }),
+  },
+  uniqueTogether: [["device", "name"]],
+  nested: ["device", "name"],
+  filters: { q: ["name", "label", "description"], via: { site: "device.site" } },
+});

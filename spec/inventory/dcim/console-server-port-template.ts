@@ -1,0 +1,21 @@
+import { model, field, ref } from "../../../generator/dsl/index.js";
+import { ConsolePortType } from "./console-port-template.js";
+
+export default model("ConsoleServerPortTemplate", {
+  app: "dcim",
+  route: "console-server-port-templates",
+  description: "A console server port every device of a type has.",
+  display: "{name}",
+  ordering: ["device_type", "name"],
+  features: ["customFields", "changeLogged"],
+  fields: {
+    device_type: ref.fk("dcim.DeviceType", { required: true, onDelete: "cascade" }),
+    name: field.string({ required: true, maxLength: 64 }),
+    label: field.string({ maxLength: 64, description: "Physical label" }),
+    type: field.choice(ConsolePortType, { blank: true }),
+    description: field.string({ maxLength: 200 }),
+  },
+  uniqueTogether: [["device_type", "name"]],
+  nested: ["name"],
+  filters: { q: ["name", "label", "description"] },
+});

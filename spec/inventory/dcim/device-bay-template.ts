@@ -1,0 +1,19 @@
+import { model, field, ref } from "../../../generator/dsl/index.js";
+
+export default model("DeviceBayTemplate", {
+  app: "dcim",
+  route: "device-bay-templates",
+  description: "A bay every device of a type has, for a child device.",
+  display: "{name}",
+  ordering: ["device_type", "name"],
+  features: ["customFields", "changeLogged"],
+  fields: {
+    device_type: ref.fk("dcim.DeviceType", { required: true, onDelete: "cascade" }),
+    name: field.string({ required: true, maxLength: 64 }),
+    label: field.string({ maxLength: 64, description: "Physical label" }),
+    description: field.string({ maxLength: 200 }),
+  },
+  uniqueTogether: [["device_type", "name"]],
+  nested: ["name"],
+  filters: { q: ["name", "label", "description"] },
+});

@@ -1,0 +1,21 @@
+import { model, field, ref } from "../../../generator/dsl/index.js";
+
+export default model("DeviceBay", {
+  app: "dcim",
+  route: "device-bays",
+  description: "A bay of a device that holds a child device.",
+  display: "{name}",
+  ordering: ["device", "name"],
+  features: ["tags", "customFields", "changeLogged"],
+  hooks: "dcim/device-bay",
+  fields: {
+    device: ref.fk("dcim.Device", { required: true, onDelete: "cascade" }),
+    name: field.string({ required: true, maxLength: 64 }),
+    label: field.string({ maxLength: 64, description: "Physical label" }),
+    installed_device: ref.fk("dcim.Device", { nullable: true, onDelete: "setNull" }),
+    description: field.string({ maxLength: 200 }),
+  },
+  uniqueTogether: [["device", "name"]],
+  nested: ["device", "name"],
+  filters: { q: ["name", "label", "description"], via: { site: "device.site" } },
+});

@@ -1,0 +1,24 @@
+import { model, field, ref } from "../../../generator/dsl/index.js";
+import { PortType } from "./rear-port-template.js";
+
+export default model("FrontPort", {
+  app: "dcim",
+  route: "front-ports",
+  description: "A front port of a device, mapped to a rear port position.",
+  display: "{name}",
+  ordering: ["device", "name"],
+  features: ["tags", "customFields", "changeLogged"],
+  hooks: "dcim/same-parent",
+  fields: {
+    device: ref.fk("dcim.Device", { required: true, onDelete: "cascade" }),
+    name: field.string({ required: true, maxLength: 64 }),
+    label: field.string({ maxLength: 64, description: "Physical label" }),
+    type: field.choice(PortType, { required: true }),
+    rear_port: ref.fk("dcim.RearPort", { required: true, onDelete: "cascade" }),
+    rear_port_position: field.integer({ default: 1, min: 1, max: 1024 }),
+    description: field.string({ maxLength: 200 }),
+  },
+  uniqueTogether: [["device", "name"], ["rear_port", "rear_port_position"]],
+  nested: ["device", "name"],
+  filters: { q: ["name", "label", "description"], via: { site: "device.site" } },
+});

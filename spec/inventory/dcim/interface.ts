@@ -1,0 +1,30 @@
+import { model, field, ref } from "../../../generator/dsl/index.js";
+import { InterfaceMode, InterfaceType } from "./interface-template.js";
+
+export default model("Interface", {
+  app: "dcim",
+  route: "interfaces",
+  description: "A network interface of a device.",
+  display: "{name}",
+  ordering: ["device", "name"],
+  features: ["tags", "customFields", "changeLogged"],
+  hooks: "dcim/interface",
+  fields: {
+    device: ref.fk("dcim.Device", { required: true, onDelete: "cascade" }),
+    name: field.string({ required: true, maxLength: 64 }),
+    label: field.string({ maxLength: 64, description: "Physical label" }),
+    type: field.choice(InterfaceType, { required: true }),
+    enabled: field.boolean({ default: true }),
+    parent_interface: ref.fk("dcim.Interface", { nullable: true, onDelete: "setNull", description: "Assigned parent interface" }),
+    bridge: ref.fk("dcim.Interface", { nullable: true, onDelete: "setNull", description: "Assigned bridge interface" }),
+    lag: ref.fk("dcim.Interface", { nullable: true, onDelete: "setNull", label: "Parent LAG", description: "Assigned LAG interface" }),
+    mtu: field.integer({ nullable: true, min: 1, max: 65536 }),
+    mac_address: field.string({ nullable: true, maxLength: 18, label: "MAC Address" }),
+    mgmt_only: field.boolean({ default: false, label: "Management only", description: "This interface is used only for out-of-band management" }),
+    description: field.string({ maxLength: 200 }),
+    mode: field.choice(InterfaceMode, { blank: true, description: "802.1Q mode" }),
+  },
+  uniqueTogether: [["device", "name"]],
+  nested: ["device", "name"],
+  filters: { q: ["name", "label", "description"], via: { site: "device.site" } },
+});

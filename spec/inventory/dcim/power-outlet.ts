@@ -1,0 +1,24 @@
+import { model, field, ref } from "../../../generator/dsl/index.js";
+import { PowerOutletFeedLeg, PowerOutletType } from "./power-outlet-template.js";
+
+export default model("PowerOutlet", {
+  app: "dcim",
+  route: "power-outlets",
+  description: "A power outlet of a device, fed by one of its power ports.",
+  display: "{name}",
+  ordering: ["device", "name"],
+  features: ["tags", "customFields", "changeLogged"],
+  hooks: "dcim/same-parent",
+  fields: {
+    device: ref.fk("dcim.Device", { required: true, onDelete: "cascade" }),
+    name: field.string({ required: true, maxLength: 64 }),
+    label: field.string({ maxLength: 64, description: "Physical label" }),
+    type: field.choice(PowerOutletType, { blank: true }),
+    power_port: ref.fk("dcim.PowerPort", { nullable: true, onDelete: "setNull" }),
+    feed_leg: field.choice(PowerOutletFeedLeg, { blank: true, description: "Phase (for three-phase feeds)" }),
+    description: field.string({ maxLength: 200 }),
+  },
+  uniqueTogether: [["device", "name"]],
+  nested: ["device", "name"],
+  filters: { q: ["name", "label", "description"], via: { site: "device.site" } },
+});

@@ -1,0 +1,23 @@
+import { model, field, ref } from "../../../generator/dsl/index.js";
+import { PowerPortType } from "./power-port-template.js";
+
+export default model("PowerPort", {
+  app: "dcim",
+  route: "power-ports",
+  description: "A power port of a device.",
+  display: "{name}",
+  ordering: ["device", "name"],
+  features: ["tags", "customFields", "changeLogged"],
+  fields: {
+    device: ref.fk("dcim.Device", { required: true, onDelete: "cascade" }),
+    name: field.string({ required: true, maxLength: 64 }),
+    label: field.string({ maxLength: 64, description: "Physical label" }),
+    type: field.choice(PowerPortType, { blank: true }),
+    maximum_draw: field.integer({ nullable: true, min: 1, max: 32767, description: "Maximum power draw (watts)" }),
+    allocated_draw: field.integer({ nullable: true, min: 1, max: 32767, description: "Allocated power draw (watts)" }),
+    description: field.string({ maxLength: 200 }),
+  },
+  uniqueTogether: [["device", "name"]],
+  nested: ["device", "name"],
+  filters: { q: ["name", "label", "description"], via: { site: "device.site" } },
+});

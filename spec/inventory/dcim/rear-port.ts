@@ -1,0 +1,22 @@
+import { model, field, ref } from "../../../generator/dsl/index.js";
+import { PortType } from "./rear-port-template.js";
+
+export default model("RearPort", {
+  app: "dcim",
+  route: "rear-ports",
+  description: "A rear port of a device (patch panels, breakouts), with its positions.",
+  display: "{name}",
+  ordering: ["device", "name"],
+  features: ["tags", "customFields", "changeLogged"],
+  fields: {
+    device: ref.fk("dcim.Device", { required: true, onDelete: "cascade" }),
+    name: field.string({ required: true, maxLength: 64 }),
+    label: field.string({ maxLength: 64, description: "Physical label" }),
+    type: field.choice(PortType, { required: true }),
+    positions: field.integer({ default: 1, min: 1, max: 1024 }),
+    description: field.string({ maxLength: 200 }),
+  },
+  uniqueTogether: [["device", "name"]],
+  nested: ["device", "name"],
+  filters: { q: ["name", "label", "description"], via: { site: "device.site" } },
+});
