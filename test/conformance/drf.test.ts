@@ -703,7 +703,9 @@ function conformance(api: ApiDescriptor, version: string): void {
             for (const f of writable(m).filter(isLink)) {
               const target = byKey.get(f.target!)!;
               const other = await existing(target);
-              const key = target.naturalKey && other[target.naturalKey] ? target.naturalKey : "id";
+              // A natural key that is not unique (a device type's slug, per manufacturer) may match several.
+              const keyField = target.naturalKey ? target.fields.find((x) => x.name === target.naturalKey) : undefined;
+              const key = keyField?.unique && other[keyField.name] ? keyField.name : "id";
               const ok = await call("PATCH", at(created!.id), { headers, body: { [f.name]: { [key]: other[key] } } });
               // The reference resolved, but a rule of the model refuses that object here (a rack of another site).
               const refusedByRule = ok.status === 400 && !/Related object|Multiple objects/.test(JSON.stringify(ok.body?.[f.name] ?? ""));

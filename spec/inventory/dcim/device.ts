@@ -11,8 +11,8 @@ export default model("Device", {
   app: "dcim",
   route: "devices",
   description: "A piece of hardware at a site, optionally mounted in a rack.",
-  // Unnamed devices show their type and id, as Nautobot's.
-  display: "[{name}|{device_type.manufacturer.name} {device_type.model} ({id})]",
+  // Unnamed devices show their chassis and position, or else their type, and their id, as Nautobot's.
+  display: "[{name}|{virtual_chassis.name}:{vc_position} ({id})|{device_type.manufacturer.name} {device_type.model} ({id})]",
   ordering: ["name"],
   features: ["tags", "customFields", "changeLogged"],
   hooks: "dcim/device",
@@ -31,12 +31,13 @@ export default model("Device", {
     status: field.choice(DeviceStatus, { required: true }),
     primary_ip4: ref.fk("ipam.IPAddress", { nullable: true, onDelete: "setNull", label: "Primary IPv4" }),
     primary_ip6: ref.fk("ipam.IPAddress", { nullable: true, onDelete: "setNull", label: "Primary IPv6" }),
+    virtual_chassis: ref.fk("dcim.VirtualChassis", { nullable: true, onDelete: "setNull" }),
     vc_position: field.integer({ nullable: true, min: 0, max: 255 }),
     vc_priority: field.integer({ nullable: true, min: 0, max: 255 }),
     comments: field.text(),
     local_context_data: field.json({ nullable: true }),
   },
-  uniqueTogether: [["site", "tenant", "name"], ["rack", "position", "face"]],
+  uniqueTogether: [["site", "tenant", "name"], ["rack", "position", "face"], ["virtual_chassis", "vc_position"]],
   // Filters take a device by id or name (every device of that name), as Nautobot's.
   naturalKey: "name",
   nested: ["name"],

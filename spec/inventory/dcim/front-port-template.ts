@@ -20,5 +20,6 @@ export default model("FrontPortTemplate", {
   },
   uniqueTogether: [["device_type", "name"], ["rear_port", "rear_port_position"]],
   nested: ["name"],
-  filters: { q: ["name", "label", "description"] },
+  // Nautobot names the device type filter devicetype_id here (the Ansible collection uses it).
+  filters: { q: ["name", "label", "description"], aliases: { devicetype: "device_type" } },
 });

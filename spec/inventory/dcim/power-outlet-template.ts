@@ -57,5 +57,6 @@ export default model("PowerOutletTemplate", {
   },
   uniqueTogether: [["device_type", "name"]],
   nested: ["name"],
-  filters: { q: ["name", "label", "description"] },
+  // Nautobot names the device type filter devicetype_id here (the Ansible collection uses it).
+  filters: { q: ["name", "label", "description"], aliases: { devicetype: "device_type" } },
 });

@@ -31,5 +31,6 @@ export default model("RearPortTemplate", {
   },
   uniqueTogether: [["device_type", "name"]],
   nested: ["name"],
-  filters: { q: ["name", "label", "description"] },
+  // Nautobot names the device type filter devicetype_id here (the Ansible collection uses it).
+  filters: { q: ["name", "label", "description"], aliases: { devicetype: "device_type" } },
 });

@@ -90,6 +90,27 @@ describe("inventory e2e: devices", () => {
     expect(bad.body).to.deep.equal({ device_role: ["Unknown filter field"] });
   });
 
+  it("virtual chassis: the master becomes member 1; a master must be a member; unnamed members show chassis and position", async () => {
+    const master = (await device({ name: `${tag}-stack1` })).body;
+    const vc = await post("/api/dcim/virtual-chassis/", { name: `${tag}-stack`, domain: "stack.local", master: master.id });
+    expect(vc.status, vc.text).to.equal(201);
+    expect(vc.body.master.name).to.equal(`${tag}-stack1`);
+    const member = (await get(`/api/dcim/devices/${master.id}/`)).body;
+    expect(member.virtual_chassis.id).to.equal(vc.body.id);
+    expect(member.vc_position).to.equal(1);
+    const second = await device({ virtual_chassis: vc.body.id, vc_position: 2 });
+    expect(second.status, second.text).to.equal(201);
+    expect(second.body.display).to.equal(`${tag}-stack:2 (${second.body.id})`);
+    expect((await get(`/api/dcim/virtual-chassis/${vc.body.id}/?brief=1`)).body.member_count).to.equal(2);
+    const clash = await device({ virtual_chassis: vc.body.id, vc_position: 2 });
+    expect(clash.body).to.deep.equal({ non_field_errors: ["The fields virtual_chassis, vc_position must make a unique set."] });
+    const outsider = (await device({ name: `${tag}-outsider` })).body;
+    const bad = await patch(`/api/dcim/virtual-chassis/${vc.body.id}/`, { master: outsider.id });
+    expect(bad.body).to.deep.equal({ master: [`The selected master (${tag}-outsider) is not assigned to this virtual chassis.`] });
+    // The master is protected while it leads the chassis.
+    expect((await del(`/api/dcim/devices/${master.id}/`)).status).to.equal(409);
+  });
+
   it("twenty clients placing devices into one unit: one wins, the rest get the 400", async () => {
     const r = (await post("/api/dcim/racks/", { name: "Race", site: site.id, status: "active" })).body;
     const replies = await Promise.all(Array.from({ length: 20 }, () => device({ rack: r.id, position: 5, face: "front" })));

@@ -17,6 +17,14 @@ export const dcim_Device: ModelDescriptor = {
             { path: ["name"] },
           ],
           [
+            { path: ["virtual_chassis", "name"] },
+            { text: ":" },
+            { path: ["vc_position"] },
+            { text: " (" },
+            { path: ["id"] },
+            { text: ")" },
+          ],
+          [
             { path: ["device_type", "manufacturer", "name"] },
             { text: " " },
             { path: ["device_type", "model"] },
@@ -215,6 +223,17 @@ export const dcim_Device: ModelDescriptor = {
         onDelete: "setNull",
       },
       {
+        name: "virtual_chassis",
+        label: "Virtual chassis",
+        required: false,
+        nullable: true,
+        readOnly: false,
+        kind: "fk",
+        column: "virtual_chassis_id",
+        target: "dcim.virtualchassis",
+        onDelete: "setNull",
+      },
+      {
         name: "vc_position",
         label: "Vc position",
         required: false,
@@ -389,6 +408,10 @@ export const dcim_Device: ModelDescriptor = {
       { param: "primary_ip6__n", kind: "fk", field: "primary_ip6", lookup: "n" },
       { param: "primary_ip6_id", kind: "fk", field: "primary_ip6", lookup: "exact", idOnly: true },
       { param: "primary_ip6_id__n", kind: "fk", field: "primary_ip6", lookup: "n", idOnly: true },
+      { param: "virtual_chassis", kind: "fk", field: "virtual_chassis", lookup: "exact" },
+      { param: "virtual_chassis__n", kind: "fk", field: "virtual_chassis", lookup: "n" },
+      { param: "virtual_chassis_id", kind: "fk", field: "virtual_chassis", lookup: "exact", idOnly: true },
+      { param: "virtual_chassis_id__n", kind: "fk", field: "virtual_chassis", lookup: "n", idOnly: true },
       { param: "vc_position", kind: "number", field: "vc_position", lookup: "exact" },
       { param: "vc_position__n", kind: "number", field: "vc_position", lookup: "n" },
       { param: "vc_position__lt", kind: "number", field: "vc_position", lookup: "lt" },
@@ -480,6 +503,7 @@ export const dcim_Device: ModelDescriptor = {
     uniqueTogether: [
       ["site", "tenant", "name"],
       ["rack", "position", "face"],
+      ["virtual_chassis", "vc_position"],
     ],
     operations: ["list", "retrieve", "create", "update", "delete"],
     components: {

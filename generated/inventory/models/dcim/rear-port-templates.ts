@@ -243,6 +243,10 @@ export const dcim_RearPortTemplate: ModelDescriptor = {
       { param: "last_updated", kind: "datetime", field: "last_updated", lookup: "exact" },
       { param: "last_updated__gte", kind: "datetime", field: "last_updated", lookup: "gte" },
       { param: "last_updated__lte", kind: "datetime", field: "last_updated", lookup: "lte" },
+      { param: "devicetype", kind: "fk", field: "device_type", lookup: "exact" },
+      { param: "devicetype__n", kind: "fk", field: "device_type", lookup: "n" },
+      { param: "devicetype_id", kind: "fk", field: "device_type", lookup: "exact", idOnly: true },
+      { param: "devicetype_id__n", kind: "fk", field: "device_type", lookup: "n", idOnly: true },
       { param: "q", kind: "q", fields: ["name", "label", "description"], lookup: "exact" },
     ],
     uniqueTogether: [
