@@ -47,6 +47,8 @@ export interface ScalarField extends FieldCommon {
   /** Decimals: at most `maxDigits` digits, `decimalPlaces` of them after the point; shown as strings. */
   maxDigits?: number;
   decimalPlaces?: number;
+  /** JSON fields: the JSON schema of the value. */
+  schema?: Record<string, unknown>;
   slugFrom?: string;
   /** Kept by the server: set on create, and on every update too with `"update"`. */
   autoNow?: "create" | "update";

@@ -22,6 +22,7 @@ import { dcim_PowerPort } from "./models/dcim/power-ports.js";
 import { dcim_PowerPortTemplate } from "./models/dcim/power-port-templates.js";
 import { dcim_Rack } from "./models/dcim/racks.js";
 import { dcim_RackGroup } from "./models/dcim/rack-groups.js";
+import { dcim_RackReservation } from "./models/dcim/rack-reservations.js";
 import { dcim_RackRole } from "./models/dcim/rack-roles.js";
 import { dcim_RearPort } from "./models/dcim/rear-ports.js";
 import { dcim_RearPortTemplate } from "./models/dcim/rear-port-templates.js";
@@ -56,6 +57,6 @@ export const inventory: ApiDescriptor = {
     },
     auth: { users: "users.user", tokens: "users.token" },
     tagModel: "extras.tag",
-    models: [dcim_ConsolePort, dcim_ConsolePortTemplate, dcim_ConsoleServerPort, dcim_ConsoleServerPortTemplate, dcim_Device, dcim_DeviceBay, dcim_DeviceBayTemplate, dcim_DeviceRole, dcim_DeviceType, dcim_FrontPort, dcim_FrontPortTemplate, dcim_Interface, dcim_InterfaceTemplate, dcim_Manufacturer, dcim_Platform, dcim_PowerOutlet, dcim_PowerOutletTemplate, dcim_PowerPort, dcim_PowerPortTemplate, dcim_Rack, dcim_RackGroup, dcim_RackRole, dcim_RearPort, dcim_RearPortTemplate, dcim_Region, dcim_Site, dcim_VirtualChassis, extras_Tag, ipam_IPAddress, ipam_Prefix, ipam_Role, ipam_VRF, tenancy_Tenant, tenancy_TenantGroup, users_Token, users_User],
+    models: [dcim_ConsolePort, dcim_ConsolePortTemplate, dcim_ConsoleServerPort, dcim_ConsoleServerPortTemplate, dcim_Device, dcim_DeviceBay, dcim_DeviceBayTemplate, dcim_DeviceRole, dcim_DeviceType, dcim_FrontPort, dcim_FrontPortTemplate, dcim_Interface, dcim_InterfaceTemplate, dcim_Manufacturer, dcim_Platform, dcim_PowerOutlet, dcim_PowerOutletTemplate, dcim_PowerPort, dcim_PowerPortTemplate, dcim_Rack, dcim_RackGroup, dcim_RackReservation, dcim_RackRole, dcim_RearPort, dcim_RearPortTemplate, dcim_Region, dcim_Site, dcim_VirtualChassis, extras_Tag, ipam_IPAddress, ipam_Prefix, ipam_Role, ipam_VRF, tenancy_Tenant, tenancy_TenantGroup, users_Token, users_User],
     ...loadArtifacts(new URL(".", import.meta.url)),
   };

@@ -67,6 +67,8 @@ export interface StringOptions extends CommonFieldOptions {
    * update with `"update"`. Implies readOnly; filtered by exact, `__gte` and `__lte` only.
    */
   autoNow?: "create" | "update";
+  /** JSON fields: the JSON schema values must follow (documented, and checked on write). */
+  schema?: Record<string, unknown>;
 }
 
 export interface NumberOptions extends CommonFieldOptions {

@@ -60,7 +60,7 @@ export function scalarSchema(f: ScalarField): Schema {
     case "boolean": s.type = "boolean"; break;
     case "date": Object.assign(s, { type: "string", format: "date" }); break;
     case "datetime": Object.assign(s, { type: "string", format: "date-time" }); break;
-    case "json": break;
+    case "json": Object.assign(s, f.schema ?? {}); break;
   }
   if (f.min !== undefined) s.minimum = f.min;
   if (f.max !== undefined) s.maximum = f.max;
@@ -91,13 +91,14 @@ export const scalarSpec: SpecRules<ScalarSpec, ScalarField> = {
       err("a decimal field needs maxDigits (1–1000) and decimalPlaces (0–maxDigits)");
     }
     if (f.type !== "decimal" && (f.maxDigits !== undefined || f.decimalPlaces !== undefined)) err("maxDigits and decimalPlaces are for decimal fields");
+    if (f.schema !== undefined && (f.type !== "json" || typeof f.schema !== "object" || f.schema === null || Array.isArray(f.schema))) err("schema is a JSON schema object, for json fields");
     if (f.pattern) {
       try { new RegExp(f.pattern.regex); } catch { err(`pattern "${f.pattern.regex}" is not a valid regular expression`); }
     }
   },
   build(f, common, { name }) {
     const out: ScalarField = { ...common, kind: "scalar", type: f.type, column: f.column ?? name };
-    for (const k of ["maxLength", "minLength", "min", "max", "maxDigits", "decimalPlaces", "pattern", "format", "slugFrom"] as const) {
+    for (const k of ["maxLength", "minLength", "min", "max", "maxDigits", "decimalPlaces", "schema", "pattern", "format", "slugFrom"] as const) {
       if (f[k] !== undefined) (out as unknown as Record<string, unknown>)[k] = f[k];
     }
     if (f.randomHex) out.default = { randomHex: f.randomHex };
@@ -130,7 +131,7 @@ export const scalar: GeneratorFieldKind<ScalarField> = {
     }
   },
   readSchema: (f) => nullable(scalarSchema(f), f.nullable),
-  writeSchema: (f) => nullable(f.type === "json" ? {} : f.type === "decimal" ? decimalWriteSchema(f) : scalarSchema(f), f.nullable),
+  writeSchema: (f) => nullable(f.type === "json" ? { ...f.schema } : f.type === "decimal" ? decimalWriteSchema(f) : scalarSchema(f), f.nullable),
   filters(f, add) {
     if (f.autoNow) {
       // Nautobot declares exact/gte/lte only, typed by the field (a token's `created` is a date-time).

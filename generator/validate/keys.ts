@@ -28,7 +28,7 @@ const COMMON = keysOf<CommonFieldOptions>()([
 const FIELDS: { [K in FieldSpec["kind"]]: ReadonlyArray<string> } = {
   scalar: keysOf<ScalarField>()([
     ...COMMON, "kind", "type", "maxLength", "minLength", "blank", "pattern", "slugFrom", "randomHex", "format", "autoNow", "min", "max",
-    "maxDigits", "decimalPlaces",
+    "maxDigits", "decimalPlaces", "schema",
   ]),
   choice: keysOf<ChoiceField>()([...COMMON, "kind", "choices", "blank"]),
   ipFamily: keysOf<IpFamilyField>()([...COMMON, "kind", "from"]),

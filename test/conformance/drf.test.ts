@@ -193,7 +193,7 @@ function conformance(api: ApiDescriptor, version: string): void {
       case "boolean": return true;
       case "date": return "2024-01-02";
       case "datetime": return "2031-01-02T03:04:05Z";
-      case "json": return { conformance: u };
+      case "json": return f.schema?.type === "array" ? [1] : { conformance: u };
       case "cidr": {
         const n = parseInt(randomUUID().slice(0, 4), 16);
         return `10.${n >> 8}.${n & 255}.0/24`;
@@ -224,6 +224,8 @@ function conformance(api: ApiDescriptor, version: string): void {
       const type = await make("dcim.devicetype", { subdevice_role: "parent" });
       return { device: (await make("dcim.device", { device_type: type.id })).id };
     },
+    // A reservation's units must be free in its rack: each sample gets a rack of its own.
+    "dcim.rackreservation": async () => ({ rack: (await make("dcim.rack")).id }),
     // A front port maps to a rear port of its own device (type).
     "dcim.frontport": async () => {
       const device = await make("dcim.device");

@@ -3,7 +3,7 @@
 // nested and brief shapes with their counts, Nautobot's filters (tree descendants, reverse
 // `racks` / `has_racks`), unique sets, and protect / cascade / set-null on delete.
 import { expect } from "chai";
-import { del, get, post } from "../../support/http.js";
+import { del, get, patch, post } from "../../support/http.js";
 import { rows, uniq } from "./support.js";
 
 describe("inventory e2e: dcim organisation", () => {
@@ -95,5 +95,28 @@ describe("inventory e2e: dcim organisation", () => {
     expect((await del(`/api/dcim/racks/${rack.body.id}/`)).status).to.equal(204);
     expect((await del(`/api/dcim/sites/${site.body.id}/`)).status).to.equal(204);
     expect(await rows("dcim_rackgroup", { id: room.body.id })).to.equal(0);
+  });
+
+  it("rack reservations hold units the rack has and nobody else holds", async () => {
+    const site = await post("/api/dcim/sites/", { name: uniq("ResSite"), status: "active" });
+    const rack = await post("/api/dcim/racks/", { name: "RR", site: site.body.id, status: "active", u_height: 10 });
+    const me = (await get("/api/users/users/?limit=1")).body.results[0];
+    const first = await post("/api/dcim/rack-reservations/", { rack: rack.body.id, units: [1, 2, 3], user: me.id, description: "Lab gear" });
+    expect(first.status, first.text).to.equal(201);
+    expect(first.body).to.deep.include({ units: [1, 2, 3], description: "Lab gear", display: "Reservation for rack RR" });
+    const cases: Array<[unknown, string]> = [
+      [[3, 4], "The following units have already been reserved: 3"],
+      [[9, 11, 12], "Invalid unit(s) for 10U rack: 11, 12"],
+      [["x"], "A valid integer is required."],
+    ];
+    for (const [units, message] of cases) {
+      const res = await post("/api/dcim/rack-reservations/", { rack: rack.body.id, units, user: me.id, description: "Again" });
+      expect(res.status, JSON.stringify(units)).to.equal(400);
+      expect(res.body).to.deep.equal({ units: [message] });
+    }
+    // Its own units are no conflict when the reservation is edited.
+    expect((await patch(`/api/dcim/rack-reservations/${first.body.id}/`, { units: [1, 2, 3, 4] })).status).to.equal(200);
+    const racing = await Promise.all(Array.from({ length: 10 }, () => post("/api/dcim/rack-reservations/", { rack: rack.body.id, units: [7], user: me.id, description: "Race" })));
+    expect(racing.map((r) => r.status).sort()).to.deep.equal([201, ...Array(9).fill(400)]);
   });
 });
