@@ -71,6 +71,8 @@ export interface FkField extends FieldCommon {
   onDelete: "protect" | "cascade" | "setNull";
   /** Set from the authenticated user on create, never writable. */
   fromRequestUser?: boolean;
+  /** Nested and brief forms show the bare id. */
+  idWhenNested?: boolean;
 }
 
 /** A tree model's link to its parent (same model); never part of its own cycle. */
@@ -123,6 +125,21 @@ export interface ComputedField extends FieldCommon {
   schema: Record<string, unknown>;
 }
 
+/** The content-type label (`dcim.interface`) of one of `models`, a plain string. */
+export interface ContentTypeField extends FieldCommon {
+  kind: "contentType";
+  column: string;
+  models: string[];
+}
+
+/** A row of one of `targets`, named by a type column (content-type labels) and an id column. */
+export interface GenericField extends FieldCommon {
+  kind: "generic";
+  typeColumn: string;
+  idColumn: string;
+  targets: string[];
+}
+
 /** The custom-fields feature: a JSON object column. */
 export interface CustomFieldsField extends FieldCommon {
   kind: "customFields";
@@ -132,7 +149,8 @@ export interface CustomFieldsField extends FieldCommon {
 /** A field of a model: one member per kind, each with exactly the facts its kind needs. */
 export type FieldDescriptor =
   | IdField | UrlField | DisplayField | ScalarField | ChoiceField | FkField | TreeParentField
-  | M2mField | TagsField | IpFamilyField | CountField | ReverseField | DepthField | CustomFieldsField | ComputedField;
+  | M2mField | TagsField | IpFamilyField | CountField | ReverseField | DepthField | CustomFieldsField | ComputedField
+  | ContentTypeField | GenericField;
 
 export type FieldKind = FieldDescriptor["kind"];
 
@@ -179,7 +197,7 @@ export type DisplayPart = { text: string } | { path: string[]; last?: number } |
 
 export type FilterKind =
   | "uuid" | "string" | "number" | "boolean" | "choice" | "fk" | "date" | "datetime"
-  | "tag" | "q" | "network" | "related" | "hasRelated";
+  | "tag" | "q" | "network" | "related" | "hasRelated" | "present";
 
 export type NetworkLookup =
   | "net_equals" | "net_contained" | "net_contained_or_equal" | "net_contains_or_equals"
@@ -198,6 +216,8 @@ export interface FilterDescriptor {
   idOnly?: boolean;
   /** fk filters: `field` belongs to the model this foreign key of the filtered model points to. */
   via?: string;
+  /** fk filters: further (`field`, `via`) pairs; a row matches when any of them does. */
+  alternatives?: Array<{ field: string; via?: string }>;
   network?: NetworkLookup;
   /**
    * related / hasRelated filters: rows of another model whose foreign key `column` points

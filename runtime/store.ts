@@ -253,12 +253,29 @@ export class Store {
     if (blockers.length) {
       throw new HttpError(409, `Unable to delete object. ${blockers.length} dependent objects were found: ${blockers.join(", ")}`, "protected");
     }
+    // What a cascade takes along goes through the store first where hooks keep rules for it:
+    // the database's own ON DELETE CASCADE would pass them by.
+    for (const dep of this.index.dependents(m)) {
+      if (dep.field.onDelete !== "cascade" || !this.deleteHooked(dep.model)) continue;
+      const taken = await db(dep.model.table).whereRaw(`${col(dep.model.table, dep.field.column)} = ANY(?::${cast})`, [valid])
+        .modify((q) => { if (dep.model.key === m.key) q.whereRaw(`NOT (id = ANY(?::${cast}))`, [valid]); })
+        .pluck("id");
+      await this.remove(db, dep.model, taken);
+    }
     await m.hooks?.beforeDelete?.({ db, model: m, ids });
     for (const f of m.fields) await kindOf(f).onDelete?.(f, db, m, ids);
     const deleted = await this.persist(m, () => db(m.table).whereIn("id", ids).del());
     // Another request deleted some of them first: this one found nothing to delete (404).
     if (deleted < ids.length) throw notFound();
     await m.hooks?.afterDelete?.({ db, model: m, ids });
+  }
+
+  /** Whether deleting rows of `m` runs hooks, its own or those of what its deletion cascades to. */
+  private deleteHooked(m: ModelDescriptor, seen = new Set<string>()): boolean {
+    if (m.hooks?.beforeDelete || m.hooks?.afterDelete) return true;
+    if (seen.has(m.key)) return false;
+    seen.add(m.key);
+    return this.index.dependents(m).some((d) => d.field.onDelete === "cascade" && this.deleteHooked(d.model, seen));
   }
 
   private async persist<T>(m: ModelDescriptor, run: () => Promise<T>): Promise<T> {

@@ -125,6 +125,8 @@ export interface FkField extends CommonFieldOptions {
   onDelete?: "protect" | "cascade" | "setNull";
   /** Set from the authenticated user on create and never writable (token owner). */
   fromRequestUser?: boolean;
+  /** Inside nested and brief forms, the bare id rather than the target's nested form (a component's `cable`). */
+  idWhenNested?: boolean;
 }
 
 export interface M2mField extends CommonFieldOptions {
@@ -138,7 +140,30 @@ export interface ComputedField extends CommonFieldOptions {
   schema: Record<string, unknown>;
 }
 
-export type FieldSpec = ScalarField | ChoiceField | IpFamilyField | CountField | ReverseField | FkField | M2mField | ComputedField;
+/**
+ * The model of a row a generic reference points at, as its content-type label (`dcim.interface`):
+ * read and written as that plain string, one of `models`.
+ */
+export interface ContentTypeField extends CommonFieldOptions {
+  kind: "contentType";
+  /** The models (`"dcim.Interface"`) the field may name. */
+  models: string[];
+}
+
+/**
+ * A link to a row of any of several models (Django's GenericForeignKey): read only, shown as
+ * that row's nested form, found through a contentType field and a uuid field of this model.
+ */
+export interface GenericField extends CommonFieldOptions {
+  kind: "generic";
+  /** The contentType field naming the row's model… */
+  type: string;
+  /** …and the uuid field holding its id. */
+  id: string;
+}
+
+export type FieldSpec =
+  | ScalarField | ChoiceField | IpFamilyField | CountField | ReverseField | FkField | M2mField | ComputedField | ContentTypeField | GenericField;
 
 function scalar(type: ScalarType) {
   return (options: StringOptions & NumberOptions = {}): ScalarField => ({ kind: "scalar", type, ...options });
@@ -167,6 +192,7 @@ export const field = {
   }),
   /** Read only, computed in SQL by the model's hook module: `readValues: { <field>: ({ alias }) => sql }`. */
   computed: (options: CommonFieldOptions & { schema: Record<string, unknown> }): ComputedField => ({ kind: "computed", ...options }),
+  contentType: (options: Omit<ContentTypeField, "kind">): ContentTypeField => ({ kind: "contentType", ...options }),
 };
 
 export const ref = {
@@ -174,6 +200,8 @@ export const ref = {
   m2m: (target: string, options: Omit<M2mField, "kind" | "target"> = {}): M2mField => ({ kind: "m2m", target, ...options }),
   /** Read-only: the objects whose foreign key points at this one (`ref.reverse("ipam.IPAddress.nat_inside")`). */
   reverse: (of: string, options: Omit<ReverseField, "kind" | "of"> = {}): ReverseField => ({ kind: "reverse", of, ...options }),
+  /** Read-only: the row named by a contentType field and a uuid field (`ref.generic({ type: "termination_a_type", id: "termination_a_id" })`). */
+  generic: (options: Omit<GenericField, "kind">): GenericField => ({ kind: "generic", ...options }),
 };
 
 export type Feature =
@@ -201,8 +229,10 @@ export interface FilterSpec {
    * Filters on a foreign key of a related object, reached through one of this model's own:
    * `{ tenant_group: "tenant.group" }` gives `tenant_group` (id or natural key, descendants
    * of a tree), `tenant_group_id` and their `__n` forms, as Nautobot's tenancy filter mixin.
+   * A list of paths matches when any does (a cable's `device`: `["termination_a_device",
+   * "termination_b_device"]`); a path of one segment is a foreign key of this model itself.
    */
-  via?: Record<string, string>;
+  via?: Record<string, string | string[]>;
   /**
    * Filters on the rows of another model that point here, as Nautobot's reverse filters:
    * `{ racks: { of: "dcim.Rack.role", key: "name" } }` gives `racks` and `racks__n` (rows by
@@ -214,6 +244,11 @@ export interface FilterSpec {
    * `role_id` and their lookups); list the field in `exclude` to offer only the alias.
    */
   aliases?: Record<string, string>;
+  /**
+   * Boolean filters on whether a field holds a value: `{ cabled: "cable" }` gives `cabled=true`
+   * (the field is set; for a boolean field, true) and `cabled=false` (null, or false).
+   */
+  present?: Record<string, string>;
 }
 
 export type FilterLookup =

@@ -113,7 +113,7 @@ function buildModel(api: ApiSpec, m: ModelSpec, file: string, byRef: Map<string,
     { ...base("display", {}), kind: "display", readOnly: true },
     { ...base("url", {}), kind: "url", readOnly: true },
   ];
-  for (const [name, spec] of Object.entries(m.fields)) fields.push(buildField(name, spec, table, byRef));
+  for (const [name, spec] of Object.entries(m.fields)) fields.push(buildField(name, spec, table, byRef, m.fields));
   if (features.has("tree")) {
     fields.push({ ...base(FEATURE_FIELDS.treeParent, {}), kind: "treeParent", column: fkColumn(FEATURE_FIELDS.treeParent), target: key, nullable: true });
     fields.push({ ...base(FEATURE_FIELDS.treeDepth, {}), kind: "depth", readOnly: true });
@@ -185,7 +185,7 @@ function base(name: string, spec: { label?: string; description?: string }): Fie
   };
 }
 
-function buildField(name: string, f: FieldSpec, table: string, byRef: Map<string, ModelSpec>): FieldDescriptor {
+function buildField(name: string, f: FieldSpec, table: string, byRef: Map<string, ModelSpec>, siblings: Record<string, FieldSpec>): FieldDescriptor {
   const common: FieldCommon = {
     ...base(name, f),
     required: f.required ?? false,
@@ -197,7 +197,7 @@ function buildField(name: string, f: FieldSpec, table: string, byRef: Map<string
     ...(f.since ? { since: f.since } : {}),
     ...(f.until ? { until: f.until } : {}),
   };
-  return specKindOf(f)!.build(f, common, { name, table, byRef });
+  return specKindOf(f)!.build(f, common, { name, table, byRef, fields: siblings });
 }
 
 /**
@@ -240,13 +240,18 @@ function buildFilters(m: ModelSpec, fields: FieldDescriptor[], byRef: Map<string
   for (const [param, x] of Object.entries(m.filters?.extra ?? {})) {
     add(param, { kind: "network", field: x.field, lookup: "exact", network: x.lookup });
   }
-  for (const [param, path] of Object.entries(m.filters?.via ?? {})) {
-    const [via, field] = path.split(".");
-    add(param, { kind: "fk", field, via, lookup: "exact" });
-    add(`${param}__n`, { kind: "fk", field, via, lookup: "n" });
-    add(`${param}_id`, { kind: "fk", field, via, lookup: "exact", idOnly: true });
-    add(`${param}_id__n`, { kind: "fk", field, via, lookup: "n", idOnly: true });
+  for (const [param, paths] of Object.entries(m.filters?.via ?? {})) {
+    const [first, ...others] = [paths].flat().map((p) => {
+      const [via, field] = p.split(".");
+      return field === undefined ? { field: via } : { field, via };
+    });
+    const at = { ...first, ...(others.length ? { alternatives: others } : {}) };
+    add(param, { kind: "fk", ...at, lookup: "exact" });
+    add(`${param}__n`, { kind: "fk", ...at, lookup: "n" });
+    add(`${param}_id`, { kind: "fk", ...at, lookup: "exact", idOnly: true });
+    add(`${param}_id__n`, { kind: "fk", ...at, lookup: "n", idOnly: true });
   }
+  for (const [param, field] of Object.entries(m.filters?.present ?? {})) add(param, { kind: "present", field, lookup: "exact" });
   for (const [param, { of, key }] of Object.entries(m.filters?.related ?? {})) {
     const [app, model, fk] = of.split(".");
     const related = { table: tableName(app, model), column: fkColumn(fk), ...(key ? { key: fieldColumn(byRef, `${app}.${model}`, key) } : {}) };

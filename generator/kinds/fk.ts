@@ -33,12 +33,14 @@ export const fkSpec: SpecRules<FkSpec, FkField> = {
     target: refKey(f.target),
     onDelete: f.onDelete ?? "protect",
     ...(f.fromRequestUser ? { fromRequestUser: true, readOnly: true } : {}),
+    ...(f.idWhenNested ? { idWhenNested: true } : {}),
   }),
 };
 
 export const fk: GeneratorFieldKind<FkField> = {
   schema: (f, ctx) => linkColumn(f, ctx, f.nullable || !f.required, f.onDelete),
-  readSchema: (f, { nestedRef }) => nullable(nestedRef(f.target), f.nullable || !f.required),
+  readSchema: (f, { nestedRef, nested }) =>
+    nullable(nested && f.idWhenNested ? { type: "string", format: "uuid" } : nestedRef(f.target), f.nullable || !f.required),
   // Only a field declared nullable takes null: an optional one may merely be left out
   // (Tenant.group: "This field may not be null.", as DRF's allow_null=False).
   writeSchema: (f) => nullable(RELATED_WRITE, f.nullable),

@@ -4,11 +4,13 @@ import type { FieldDescriptor } from "../../runtime/descriptor.js";
 import type { FieldSpec } from "../dsl/index.js";
 import { choice, choiceSpec } from "./choice.js";
 import { computed, computedSpec } from "./computed.js";
+import { contentType, contentTypeSpec } from "./content-type.js";
 import { count, countSpec } from "./count.js";
 import { customFields } from "./custom-fields.js";
 import { depth } from "./depth.js";
 import { display } from "./display.js";
 import { fk, fkSpec } from "./fk.js";
+import { generic, genericSpec } from "./generic.js";
 import { id } from "./id.js";
 import { ipFamily, ipFamilySpec } from "./ip-family.js";
 import { m2m, m2mSpec } from "./m2m.js";
@@ -20,12 +22,12 @@ import type { GeneratorFieldKind, GeneratorKindTable, SpecKindTable, SpecRules }
 import { url } from "./url.js";
 
 const KINDS: GeneratorKindTable = {
-  id, url, display, scalar, choice, fk, treeParent, m2m, tags, ipFamily, count, reverse, depth, customFields, computed,
+  id, url, display, scalar, choice, fk, treeParent, m2m, tags, ipFamily, count, reverse, depth, customFields, computed, contentType, generic,
 };
 
 const SPEC_KINDS: SpecKindTable = {
   scalar: scalarSpec, choice: choiceSpec, ipFamily: ipFamilySpec, count: countSpec, reverse: reverseSpec, fk: fkSpec, m2m: m2mSpec,
-  computed: computedSpec,
+  computed: computedSpec, contentType: contentTypeSpec, generic: genericSpec,
 };
 
 /** The rules of a spec field's kind; undefined for a kind the spec language does not have. */

@@ -50,7 +50,8 @@ export function scalarSchema(f: ScalarField): Schema {
       if (f.minLength) s.minLength = f.minLength;
       // A blank-allowed email field holds "" when unset, and "" is no email address.
       if (f.format === "email") Object.assign(s, f.blank ? { anyOf: [{ format: "email" }, { const: "" }] } : { format: "email" });
-      if (f.format === "color") s.pattern = "^[0-9a-f]{6}$";
+      // A blank-allowed colour holds "" when unset (a cable's), as ColorField(blank=True).
+      if (f.format === "color") s.pattern = f.blank ? "^([0-9a-f]{6})?$" : "^[0-9a-f]{6}$";
       if (f.pattern) s.pattern = f.pattern.regex;
       if ((f.type === "string" || f.type === "text") && f.blank === false) s.minLength = Math.max(1, f.minLength ?? 1);
       break;

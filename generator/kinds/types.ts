@@ -64,6 +64,8 @@ export interface SpecBuildContext {
   /** The model's table. */
   table: string;
   byRef: Map<string, ModelSpec>;
+  /** The model's declared fields, by name. */
+  fields: Record<string, FieldSpec>;
 }
 
 /** A spec field kind's rules: what makes it sound, and the descriptor it becomes. */

@@ -184,13 +184,22 @@ export function validate(loaded: LoadedApi): Diagnostic[] {
       // A field's own filter takes its name; an extra filter of that name would never be reached.
       if (has(param) || param === "q") err(file, `filter "${param}" has the name of a filter the API already makes`, m.name);
     }
-    for (const [param, path] of Object.entries(m.filters?.via ?? {})) {
-      const [via, name, ...rest] = path.split(".");
-      const f = fields[via];
-      const target = f?.kind === "fk" ? resolve(f.target) : undefined;
-      const leaf = target?.spec.fields[name] ?? (name === "parent" && target?.spec.features?.includes("tree") ? { kind: "fk" } : undefined);
-      if (!target || rest.length || leaf?.kind !== "fk") err(file, `filter "${param}": "${path}" must be <foreign key>.<foreign key of the related model>`, m.name);
+    for (const [param, paths] of Object.entries(m.filters?.via ?? {})) {
+      for (const path of [paths].flat()) {
+        const [via, name, ...rest] = String(path).split(".");
+        const f = fields[via];
+        const target = f?.kind === "fk" ? resolve(f.target) : undefined;
+        const leaf = name === undefined ? f
+          : target?.spec.fields[name] ?? (name === "parent" && target?.spec.features?.includes("tree") ? { kind: "fk" } : undefined);
+        if (!target || rest.length || leaf?.kind !== "fk") {
+          err(file, `filter "${param}": "${path}" must be <foreign key>[.<foreign key of the related model>]`, m.name);
+        }
+      }
       if (has(param) || param === "q" || param in (m.filters?.extra ?? {})) err(file, `filter "${param}" has the name of a filter the API already makes`, m.name);
+    }
+    for (const [param, name] of Object.entries(m.filters?.present ?? {})) {
+      if (!(name in fields)) err(file, `filter "${param}" names unknown field "${name}"`, m.name);
+      if (has(param) || param === "q") err(file, `filter "${param}" has the name of a filter the API already makes`, m.name);
     }
     for (const [alias, name] of Object.entries(m.filters?.aliases ?? {})) {
       if (!(name in fields)) err(file, `filter alias "${alias}" names unknown field "${name}"`, m.name);

@@ -3,7 +3,7 @@
 // Each list is checked against its DSL type at compile time, so a new option cannot be
 // forgotten here.
 import type {
-  ApiSpec, ChoiceField, CommonFieldOptions, ComputedField, CountField, FieldSpec, FilterSpec, FkField, IpFamilyField, M2mField, ModelSpec,
+  ApiSpec, ChoiceField, CommonFieldOptions, ComputedField, ContentTypeField, CountField, GenericField, FieldSpec, FilterSpec, FkField, IpFamilyField, M2mField, ModelSpec,
   ReverseField, ScalarField,
 } from "../dsl/index.js";
 
@@ -20,7 +20,7 @@ const MODEL = keysOf<ModelSpec>()([
   "kind", "name", "app", "route", "verboseName", "description", "display", "ordering", "features", "fields", "nested", "brief",
   "naturalKey", "filters", "uniqueTogether", "indexes", "sql", "operations", "wordpress", "hooks",
 ]);
-const FILTERS = keysOf<FilterSpec>()(["q", "qAddress", "extra", "exclude", "via", "related", "aliases"]);
+const FILTERS = keysOf<FilterSpec>()(["q", "qAddress", "extra", "exclude", "via", "related", "aliases", "present"]);
 const COMMON = keysOf<CommonFieldOptions>()([
   "description", "label", "required", "nullable", "unique", "default", "readOnly", "writeOnly", "since", "until", "column",
   "renamedFrom", "backfill",
@@ -34,9 +34,11 @@ const FIELDS: { [K in FieldSpec["kind"]]: ReadonlyArray<string> } = {
   ipFamily: keysOf<IpFamilyField>()([...COMMON, "kind", "from"]),
   count: keysOf<CountField>()([...COMMON, "kind", "of", "descendants"]),
   reverse: keysOf<ReverseField>()([...COMMON, "kind", "of", "singleUntil"]),
-  fk: keysOf<FkField>()([...COMMON, "kind", "target", "onDelete", "fromRequestUser"]),
+  fk: keysOf<FkField>()([...COMMON, "kind", "target", "onDelete", "fromRequestUser", "idWhenNested"]),
   m2m: keysOf<M2mField>()([...COMMON, "kind", "target"]),
   computed: keysOf<ComputedField>()([...COMMON, "kind", "schema"]),
+  contentType: keysOf<ContentTypeField>()([...COMMON, "kind", "models"]),
+  generic: keysOf<GenericField>()([...COMMON, "kind", "type", "id"]),
 };
 
 /** Levenshtein distance, for "did you mean". */

@@ -24,9 +24,12 @@ export const link = {
   },
 };
 
+/** Whether the spec asks for the bare id here: in nested and brief forms. */
+const bare = (f: FkField, ctx: ReadContext) => f.idWhenNested === true && ctx.shape !== "full";
+
 export const fk: RuntimeFieldKind<FkField> = {
-  read: link.read,
-  render: link.render,
+  read: (f, ctx) => (bare(f, ctx) ? col(ctx.alias, f.column) : link.read(f, ctx)),
+  render: (f, ctx) => (bare(f, ctx) ? (v) => v ?? null : link.render(f, ctx)),
   async write(f, value, ctx) {
     ctx.row[f.column] = await ctx.resolve(f.target, value, f.nullable);
   },

@@ -3,11 +3,13 @@
 import type { FieldDescriptor } from "../descriptor.js";
 import { choice } from "./choice.js";
 import { computed } from "./computed.js";
+import { contentType } from "./content-type.js";
 import { count } from "./count.js";
 import { customFields } from "./custom-fields.js";
 import { depth } from "./depth.js";
 import { display } from "./display.js";
 import { fk } from "./fk.js";
+import { generic } from "./generic.js";
 import { id } from "./id.js";
 import { ipFamily } from "./ip-family.js";
 import { m2m } from "./m2m.js";
@@ -19,7 +21,7 @@ import type { RuntimeFieldKind, RuntimeKindTable } from "./types.js";
 import { url } from "./url.js";
 
 const KINDS: RuntimeKindTable = {
-  id, url, display, scalar, choice, fk, treeParent, m2m, tags, ipFamily, count, reverse, depth, customFields, computed,
+  id, url, display, scalar, choice, fk, treeParent, m2m, tags, ipFamily, count, reverse, depth, customFields, computed, contentType, generic,
 };
 
 /** The runtime module of a field's kind. */

@@ -176,13 +176,9 @@ export class FilterCompiler {
   private one(m: ModelDescriptor, f: FilterDescriptor, raw: string[]): Planned | string[] {
     const values = raw.filter((v) => v !== "");
     if (values.length === 0) return { where: () => undefined };
-    if (f.via) {
-      // The related row's foreign key, read through this row's own: null when either is unset.
-      const via = this.index.field(m, f.via) as FkField;
-      const related = this.index.model(via.target);
-      const field = this.index.field(related, f.field!) as FkField | TreeParentField;
-      const column = `(SELECT ${col("v", field.column)} FROM ${ident(related.table)} v WHERE v.id = ${col("t0", via.column)})`;
-      return this.fk(f, field, column, values, f.lookup === "n");
+    if (f.via || f.alternatives) {
+      const paths = [{ field: f.field!, via: f.via }, ...(f.alternatives ?? [])].map((p) => this.linkPath(m, p));
+      return this.fk(f, paths, values, f.lookup === "n");
     }
     const field = f.field ? this.index.field(m, f.field) : undefined;
     const stored = field && storedColumn(field);
@@ -241,7 +237,7 @@ export class FilterCompiler {
         const sql = values.map((v) => (v === "null" ? `(${column} IS NULL OR ${column}::text = '')` : `${column}::text = ?`));
         return plain(anyOf(sql, values.map((v) => (v === "null" ? [] : [v])), negate));
       }
-      case "fk": return this.fk(f, field as FkField | TreeParentField, column, values, negate);
+      case "fk": return this.fk(f, [{ field: field as FkField | TreeParentField, column }], values, negate);
       case "related": return this.related(f.related!, values, negate);
       case "hasRelated": {
         const v = values[values.length - 1];
@@ -249,6 +245,12 @@ export class FilterCompiler {
         const r = f.related!;
         const exists = `EXISTS (SELECT 1 FROM ${ident(r.table)} r WHERE ${col("r", r.column)} = t0.id)`;
         return plain((qb) => qb.whereRaw(TRUE.has(v) ? exists : `NOT ${exists}`));
+      }
+      case "present": {
+        const v = values[values.length - 1];
+        if (!TRUE.has(v) && !FALSE.has(v)) return [invalidChoice(v)];
+        const set = field?.kind === "scalar" && field.type === "boolean" ? `coalesce(${column}, false)` : `${column} IS NOT NULL`;
+        return plain((qb) => qb.whereRaw(TRUE.has(v) ? set : `NOT (${set})`));
       }
       case "tag": return this.tags(m, values, negate);
       case "q": {
@@ -278,7 +280,24 @@ export class FilterCompiler {
    * sub-select; on a tree model they include every descendant (except for the tree's own
    * parent link); a check reports the first value that names no object.
    */
-  private fk(f: FilterDescriptor, field: FkField | TreeParentField, column: string, values: string[], negate: boolean): Planned | string[] {
+  /**
+   * A foreign key reached from the row: its own (`via` absent), or the related row's, read
+   * through this row's own (null when either is unset).
+   */
+  private linkPath(m: ModelDescriptor, p: { field: string; via?: string }): { field: FkField | TreeParentField; column: string } {
+    if (!p.via) {
+      const field = this.index.field(m, p.field) as FkField;
+      return { field, column: col("t0", field.column) };
+    }
+    const via = this.index.field(m, p.via) as FkField;
+    const related = this.index.model(via.target);
+    const field = this.index.field(related, p.field) as FkField | TreeParentField;
+    return { field, column: `(SELECT ${col("v", field.column)} FROM ${ident(related.table)} v WHERE v.id = ${col("t0", via.column)})` };
+  }
+
+  /** Rows whose foreign key at any of `paths` (all to one model) names one of `values`. */
+  private fk(f: FilterDescriptor, paths: Array<{ field: FkField | TreeParentField; column: string }>, values: string[], negate: boolean): Planned | string[] {
+    const field = paths[0].field;
     const target = this.index.model(field.target);
     const naturalField = f.idOnly ? undefined : target.naturalKey ? this.index.field(target, target.naturalKey) : undefined;
     const natural = naturalField && storedColumn(naturalField);
@@ -300,12 +319,14 @@ export class FilterCompiler {
       const rootBinds = natural ? [ids, given] : [ids];
       const expand = target.features.tree && field.kind !== "treeParent";
       // ANY(ARRAY(…)) is computed once, before the scan, so the column's index still serves the match.
-      sql.push(expand
-        ? `${column} = ANY(ARRAY(WITH RECURSIVE sub AS (${roots} UNION ALL SELECT c.id FROM ${table} c JOIN sub ON ${col("c", parentColumn(target))} = sub.id) SELECT id FROM sub))`
-        : `${column} = ANY(ARRAY(${roots}))`);
-      binds.push(rootBinds);
+      for (const { column } of paths) {
+        sql.push(expand
+          ? `${column} = ANY(ARRAY(WITH RECURSIVE sub AS (${roots} UNION ALL SELECT c.id FROM ${table} c JOIN sub ON ${col("c", parentColumn(target))} = sub.id) SELECT id FROM sub))`
+          : `${column} = ANY(ARRAY(${roots}))`);
+        binds.push(rootBinds);
+      }
     }
-    if (wantsNull) { sql.push(`${column} IS NULL`); binds.push([]); }
+    if (wantsNull) { sql.push(paths.map(({ column }) => `${column} IS NULL`).join(" AND ")); binds.push([]); }
     return {
       where: anyOf(sql, binds, negate),
       checks: given.length

@@ -19,7 +19,7 @@ const addFormats = addFormatsPlugin as unknown as (ajv: Ajv2020) => Ajv2020;
 type Json = Record<string, any>;
 type Method = "get" | "post" | "put" | "patch" | "delete";
 
-const WRITABLE_KINDS = new Set(["scalar", "choice", "fk", "treeParent", "m2m", "tags", "customFields"]);
+const WRITABLE_KINDS = new Set(["scalar", "choice", "fk", "treeParent", "m2m", "tags", "customFields", "contentType"]);
 let counter = 0;
 /** A value no other test run has used: unique fields stay unique across runs and databases. */
 const uniq = () => `${Date.now().toString(36)}${(counter++).toString(36)}${randomUUID().slice(0, 4)}`;
@@ -218,7 +218,7 @@ function conformance(api: ApiDescriptor, version: string): void {
    * Models whose hooks tie fields together (a model rule, not a type): the related objects a
    * valid body needs, made for it. Everything else in the body stays descriptor-built.
    */
-  const RELATED_BY_RULE: Record<string, () => Promise<Json>> = {
+  const RELATED_BY_RULE: Record<string, (current?: Json) => Promise<Json>> = {
     // Bays belong to devices of a parent type.
     "dcim.devicebay": async () => {
       const type = await make("dcim.devicetype", { subdevice_role: "parent" });
@@ -231,6 +231,12 @@ function conformance(api: ApiDescriptor, version: string): void {
       const device = await make("dcim.device");
       return { device: device.id, rear_port: (await make("dcim.rearport", { device: device.id })).id, rear_port_position: 1 };
     },
+    // A cable joins two uncabled ends that suit each other, and keeps them for life.
+    "dcim.cable": async (current) => {
+      if (current) return Object.fromEntries(["termination_a_type", "termination_a_id", "termination_b_type", "termination_b_id"].map((k) => [k, current[k]]));
+      const [a, b] = [await make("dcim.interface", { type: "1000base-t" }), await make("dcim.interface", { type: "1000base-t" })];
+      return { termination_a_type: "dcim.interface", termination_a_id: a.id, termination_b_type: "dcim.interface", termination_b_id: b.id };
+    },
     "dcim.frontporttemplate": async () => {
       const type = await make("dcim.devicetype");
       return { device_type: type.id, rear_port: (await make("dcim.rearporttemplate", { device_type: type.id })).id, rear_port_position: 1 };
@@ -240,8 +246,9 @@ function conformance(api: ApiDescriptor, version: string): void {
   /**
    * A valid create/PUT body: every required writable field (or, when `full`, every scalar that
    * has no default; nullable ones default to null and may be tied to other fields by a model's rules).
+   * `current` is the object a PUT replaces, for rules that keep some of its values.
    */
-  async function payload(m: ModelDescriptor, full = false): Promise<Json> {
+  async function payload(m: ModelDescriptor, full = false, current?: Json): Promise<Json> {
     const body: Json = {};
     for (const f of writable(m)) {
       if (!f.required && !(full && f.kind === "scalar" && !f.pattern && !f.slugFrom && f.default === undefined && !f.nullable)) continue;
@@ -250,8 +257,9 @@ function conformance(api: ApiDescriptor, version: string): void {
       else if (isLink(f)) body[f.name] = (await existing(byKey.get(f.target)!)).id;
       else if (f.kind === "m2m" || f.kind === "tags") body[f.name] = [(await existing(byKey.get(f.target)!)).id];
       else if (f.kind === "customFields") body[f.name] = {};
+      else if (f.kind === "contentType") body[f.name] = f.models[0];
     }
-    return { ...body, ...(await RELATED_BY_RULE[m.key]?.()) };
+    return { ...body, ...(await RELATED_BY_RULE[m.key]?.(current)) };
   }
 
   /** What a reply shows for a written value: choices as {value}, related objects nested by id. */
@@ -314,7 +322,7 @@ function conformance(api: ApiDescriptor, version: string): void {
       case "uuid": return flt.field === "id" ? sample.id : randomUUID();
       case "string": return flt.lookup.endsWith("re") ? "^c" : "c";
       case "number": return "1";
-      case "boolean": return "true";
+      case "boolean": case "present": return "true";
       case "choice": return String((field as ChoiceField).choices[0][0]);
       case "fk": {
         // A `via` filter names a foreign key of the model its own `via` key points to.
@@ -572,12 +580,12 @@ function conformance(api: ApiDescriptor, version: string): void {
         if (ops.has("update") && ops.has("create")) {
           it("replaces with PUT and changes one field with PATCH", async () => {
             expect(created, "create failed").to.be.an("object");
-            const body = await payload(m);
+            const body = await payload(m, false, created);
             const replaced = await req("put", at(created!.id), body);
             expect(replaced.status, replaced.text).to.equal(200);
             contract.check("put", detail, replaced);
             expectEcho(m, body, replaced.body);
-            const [name, value] = Object.entries(await payload(m, true)).find(([n]) => m.fields.find((f) => f.name === n)?.kind === "scalar") ?? [];
+            const [name, value] = Object.entries(await payload(m, true, created)).find(([n]) => m.fields.find((f) => f.name === n)?.kind === "scalar") ?? [];
             const change = name ? { [name]: value } : {};
             const patched = await req("patch", at(created!.id), change);
             expect(patched.status, patched.text).to.equal(200);
@@ -767,7 +775,7 @@ function conformance(api: ApiDescriptor, version: string): void {
             made.body.forEach((o: Json, i: number) => expectEcho(m, bodies[i], o));
             const ids = made.body.map((o: Json) => o.id);
 
-            const replacements = [await payload(m), await payload(m)];
+            const replacements = [await payload(m, false, made.body[0]), await payload(m, false, made.body[1])];
             const put = await req("put", list, ids.map((id: string, i: number) => ({ id, ...replacements[i] })));
             expect(put.status, put.text).to.equal(200);
             contract.check("put", list, put);

@@ -95,7 +95,7 @@ function filterValueSchema(m: IrModel, flt: IrModel["filters"][number]): Schema 
 
 function filterParameters(m: IrModel): Schema[] {
   return m.filters.map((flt) => {
-    const schema: Schema = flt.kind === "boolean" || flt.kind === "hasRelated" ? { type: "boolean" }
+    const schema: Schema = flt.kind === "boolean" || flt.kind === "hasRelated" || flt.kind === "present" ? { type: "boolean" }
       : flt.kind === "q" ? { type: "string" }
       : { type: "array", items: filterValueSchema(m, flt) };
     const p: Schema = { name: flt.param, in: "query", required: false, schema };

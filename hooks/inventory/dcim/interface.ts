@@ -3,6 +3,8 @@
 // MAC address field: any common notation in, upper-case colon-separated stored and shown.
 import { Refusal, type SaveEvent } from "../../../runtime/hooks.js";
 
+export { beforeDelete } from "./cable-end.js";
+
 type Row = Record<string, unknown>;
 
 /** The notations a MAC address is written in: colons, dashes, Cisco's dotted quads, bare hex. */

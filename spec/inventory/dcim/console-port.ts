@@ -1,4 +1,5 @@
 import { model, field, ref } from "../../../generator/dsl/index.js";
+import { cableEnd, cableEndFilters, pathEndpoint } from "./cable.js";
 import { ConsolePortType } from "./console-port-template.js";
 
 export default model("ConsolePort", {
@@ -8,14 +9,17 @@ export default model("ConsolePort", {
   display: "{name}",
   ordering: ["device", "name"],
   features: ["tags", "customFields", "changeLogged"],
+  hooks: "dcim/cable-end",
   fields: {
     device: ref.fk("dcim.Device", { required: true, onDelete: "cascade" }),
     name: field.string({ required: true, maxLength: 64 }),
     label: field.string({ maxLength: 64, description: "Physical label" }),
     type: field.choice(ConsolePortType, { blank: true }),
     description: field.string({ maxLength: 200 }),
+    ...cableEnd(),
+    ...pathEndpoint(),
   },
   uniqueTogether: [["device", "name"]],
-  nested: ["device", "name"],
-  filters: { q: ["name", "label", "description"], via: { site: "device.site" } },
+  nested: ["device", "name", "cable"],
+  filters: { q: ["name", "label", "description"], via: { site: "device.site" }, ...cableEndFilters(true) },
 });

@@ -10,7 +10,7 @@ export default model("DeviceRole", {
   fields: {
     name: field.string({ required: true, unique: true, maxLength: 100 }),
     slug: field.string({ unique: true, maxLength: 100, slugFrom: "name" }),
-    color: field.string({ maxLength: 6, default: "9e9e9e", format: "color" }),
+    color: field.string({ maxLength: 6, default: "9e9e9e", format: "color", blank: false }),
     vm_role: field.boolean({ default: true, label: "VM Role", description: "Virtual machines may be assigned to this role" }),
     description: field.string({ maxLength: 200 }),
     device_count: field.count({ of: "dcim.Device.device_role" }),

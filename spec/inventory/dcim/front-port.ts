@@ -1,4 +1,5 @@
 import { model, field, ref } from "../../../generator/dsl/index.js";
+import { cableEnd, cableEndFilters } from "./cable.js";
 import { PortType } from "./rear-port-template.js";
 
 export default model("FrontPort", {
@@ -8,7 +9,7 @@ export default model("FrontPort", {
   display: "{name}",
   ordering: ["device", "name"],
   features: ["tags", "customFields", "changeLogged"],
-  hooks: "dcim/same-parent",
+  hooks: "dcim/front-port",
   fields: {
     device: ref.fk("dcim.Device", { required: true, onDelete: "cascade" }),
     name: field.string({ required: true, maxLength: 64 }),
@@ -17,8 +18,9 @@ export default model("FrontPort", {
     rear_port: ref.fk("dcim.RearPort", { required: true, onDelete: "cascade" }),
     rear_port_position: field.integer({ default: 1, min: 1, max: 1024 }),
     description: field.string({ maxLength: 200 }),
+    ...cableEnd(),
   },
   uniqueTogether: [["device", "name"], ["rear_port", "rear_port_position"]],
-  nested: ["device", "name"],
-  filters: { q: ["name", "label", "description"], via: { site: "device.site" } },
+  nested: ["device", "name", "cable"],
+  filters: { q: ["name", "label", "description"], via: { site: "device.site" }, ...cableEndFilters(false) },
 });

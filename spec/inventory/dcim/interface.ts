@@ -1,4 +1,5 @@
 import { model, field, ref } from "../../../generator/dsl/index.js";
+import { cableEnd, cableEndFilters, pathEndpoint } from "./cable.js";
 import { InterfaceMode, InterfaceType } from "./interface-template.js";
 
 export default model("Interface", {
@@ -22,9 +23,11 @@ export default model("Interface", {
     mac_address: field.string({ nullable: true, maxLength: 18, label: "MAC Address" }),
     mgmt_only: field.boolean({ default: false, label: "Management only", description: "This interface is used only for out-of-band management" }),
     description: field.string({ maxLength: 200 }),
+    ...cableEnd(),
+    ...pathEndpoint(),
     mode: field.choice(InterfaceMode, { blank: true, description: "802.1Q mode" }),
   },
   uniqueTogether: [["device", "name"]],
-  nested: ["device", "name"],
-  filters: { q: ["name", "label", "description"], via: { site: "device.site" } },
+  nested: ["device", "name", "cable"],
+  filters: { q: ["name", "label", "description"], via: { site: "device.site" }, ...cableEndFilters(true) },
 });

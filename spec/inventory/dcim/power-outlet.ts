@@ -1,4 +1,5 @@
 import { model, field, ref } from "../../../generator/dsl/index.js";
+import { cableEnd, cableEndFilters, pathEndpoint } from "./cable.js";
 import { PowerOutletFeedLeg, PowerOutletType } from "./power-outlet-template.js";
 
 export default model("PowerOutlet", {
@@ -8,7 +9,7 @@ export default model("PowerOutlet", {
   display: "{name}",
   ordering: ["device", "name"],
   features: ["tags", "customFields", "changeLogged"],
-  hooks: "dcim/same-parent",
+  hooks: "dcim/power-outlet",
   fields: {
     device: ref.fk("dcim.Device", { required: true, onDelete: "cascade" }),
     name: field.string({ required: true, maxLength: 64 }),
@@ -17,8 +18,10 @@ export default model("PowerOutlet", {
     power_port: ref.fk("dcim.PowerPort", { nullable: true, onDelete: "setNull" }),
     feed_leg: field.choice(PowerOutletFeedLeg, { blank: true, description: "Phase (for three-phase feeds)" }),
     description: field.string({ maxLength: 200 }),
+    ...cableEnd(),
+    ...pathEndpoint(),
   },
   uniqueTogether: [["device", "name"]],
-  nested: ["device", "name"],
-  filters: { q: ["name", "label", "description"], via: { site: "device.site" } },
+  nested: ["device", "name", "cable"],
+  filters: { q: ["name", "label", "description"], via: { site: "device.site" }, ...cableEndFilters(true) },
 });

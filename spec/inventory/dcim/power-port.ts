@@ -1,4 +1,5 @@
 import { model, field, ref } from "../../../generator/dsl/index.js";
+import { cableEnd, cableEndFilters, pathEndpoint } from "./cable.js";
 import { PowerPortType } from "./power-port-template.js";
 
 export default model("PowerPort", {
@@ -8,6 +9,7 @@ export default model("PowerPort", {
   display: "{name}",
   ordering: ["device", "name"],
   features: ["tags", "customFields", "changeLogged"],
+  hooks: "dcim/cable-end",
   fields: {
     device: ref.fk("dcim.Device", { required: true, onDelete: "cascade" }),
     name: field.string({ required: true, maxLength: 64 }),
@@ -16,8 +18,10 @@ export default model("PowerPort", {
     maximum_draw: field.integer({ nullable: true, min: 1, max: 32767, description: "Maximum power draw (watts)" }),
     allocated_draw: field.integer({ nullable: true, min: 1, max: 32767, description: "Allocated power draw (watts)" }),
     description: field.string({ maxLength: 200 }),
+    ...cableEnd(),
+    ...pathEndpoint(),
   },
   uniqueTogether: [["device", "name"]],
-  nested: ["device", "name"],
-  filters: { q: ["name", "label", "description"], via: { site: "device.site" } },
+  nested: ["device", "name", "cable"],
+  filters: { q: ["name", "label", "description"], via: { site: "device.site" }, ...cableEndFilters(true) },
 });

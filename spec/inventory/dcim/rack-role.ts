@@ -10,7 +10,7 @@ export default model("RackRole", {
   fields: {
     name: field.string({ required: true, unique: true, maxLength: 100 }),
     slug: field.string({ unique: true, maxLength: 100, slugFrom: "name" }),
-    color: field.string({ maxLength: 6, default: "9e9e9e", format: "color" }),
+    color: field.string({ maxLength: 6, default: "9e9e9e", format: "color", blank: false }),
     description: field.string({ maxLength: 200 }),
     rack_count: field.count({ of: "dcim.Rack.role" }),
   },

@@ -1,4 +1,5 @@
 import { model, field, ref } from "../../../generator/dsl/index.js";
+import { cableEnd, cableEndFilters } from "./cable.js";
 import { PortType } from "./rear-port-template.js";
 
 export default model("RearPort", {
@@ -8,6 +9,7 @@ export default model("RearPort", {
   display: "{name}",
   ordering: ["device", "name"],
   features: ["tags", "customFields", "changeLogged"],
+  hooks: "dcim/cable-end",
   fields: {
     device: ref.fk("dcim.Device", { required: true, onDelete: "cascade" }),
     name: field.string({ required: true, maxLength: 64 }),
@@ -15,8 +17,9 @@ export default model("RearPort", {
     type: field.choice(PortType, { required: true }),
     positions: field.integer({ default: 1, min: 1, max: 1024 }),
     description: field.string({ maxLength: 200 }),
+    ...cableEnd(),
   },
   uniqueTogether: [["device", "name"]],
-  nested: ["device", "name"],
-  filters: { q: ["name", "label", "description"], via: { site: "device.site" } },
+  nested: ["device", "name", "cable"],
+  filters: { q: ["name", "label", "description"], via: { site: "device.site" }, ...cableEndFilters(false) },
 });

@@ -66,7 +66,7 @@ export const dcim_RackRole: ModelDescriptor = {
         column: "color",
         maxLength: 6,
         format: "color",
-        blank: true,
+        blank: false,
       },
       {
         name: "description",

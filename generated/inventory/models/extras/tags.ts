@@ -66,7 +66,7 @@ export const extras_Tag: ModelDescriptor = {
         column: "color",
         maxLength: 6,
         format: "color",
-        blank: true,
+        blank: false,
       },
       {
         name: "description",

@@ -1,0 +1,28 @@
+// A content-type label (`dcim.interface`): a text column holding the model key of one of the
+// field's models, read and written as that plain string, as DRF's ContentTypeField.
+import type { ContentTypeField } from "../../runtime/descriptor.js";
+import type { ContentTypeField as ContentTypeSpec } from "../dsl/index.js";
+import { constraintNames, refKey } from "../ir/names.js";
+import { withLookups, type GeneratorFieldKind, type SpecRules } from "./types.js";
+
+export const contentTypeSpec: SpecRules<ContentTypeSpec, ContentTypeField> = {
+  check(f, { checkRef, err }) {
+    if (!Array.isArray(f.models) || f.models.length === 0) err("a contentType field needs models: the models it may name");
+    else for (const m of f.models) checkRef(m);
+  },
+  build: (f, common, { name }) => ({ ...common, kind: "contentType", column: f.column ?? name, models: f.models.map(refKey) }),
+};
+
+/** One of the field's labels, or null too when `orNull`. */
+const labels = (f: ContentTypeField, orNull: boolean) =>
+  (orNull ? { type: ["string", "null"], enum: [...f.models, null] } : { type: "string", enum: f.models });
+
+export const contentType: GeneratorFieldKind<ContentTypeField> = {
+  schema(f, { model, table }) {
+    table.columns[f.column] = { type: "varchar(100)", nullable: f.nullable || !f.required };
+    table.indexes[constraintNames.index(model.table, f.column)] = { using: "btree", columns: [f.column] };
+  },
+  readSchema: (f) => labels(f, f.nullable || !f.required),
+  writeSchema: (f) => labels(f, f.nullable),
+  filters: (f, add) => withLookups(add, f.name, "string", ["n"]),
+};

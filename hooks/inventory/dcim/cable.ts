@@ -1,0 +1,106 @@
+// Nautobot's Cable.clean and the signals around a cable's life: the two ends must exist, suit
+// each other and have no other cable; once made, a cable's ends never change. Saving records
+// the cable on its ends and retraces the paths it is on; deleting takes it off them.
+import { Refusal, type DeleteEvent, type HookDb, type SaveEvent } from "../../../runtime/hooks.js";
+import { connect, disconnect, retraceThrough, tableOf } from "./cabling.js";
+
+type Row = Record<string, any>;
+
+/** Which end types a cable may join (COMPATIBLE_TERMINATION_TYPES). */
+const COMPATIBLE: Record<string, string[]> = {
+  circuittermination: ["interface", "frontport", "rearport", "circuittermination"],
+  consoleport: ["consoleserverport", "frontport", "rearport"],
+  consoleserverport: ["consoleport", "frontport", "rearport"],
+  interface: ["interface", "circuittermination", "frontport", "rearport"],
+  frontport: ["consoleport", "consoleserverport", "interface", "frontport", "rearport", "circuittermination"],
+  powerfeed: ["powerport"],
+  poweroutlet: ["powerport"],
+  powerport: ["poweroutlet", "powerfeed"],
+  rearport: ["consoleport", "consoleserverport", "interface", "frontport", "rearport", "circuittermination"],
+};
+
+/** Interfaces no cable may reach, virtual and wireless (NONCONNECTABLE_IFACE_TYPES), with their type labels. */
+const NONCONNECTABLE = new Map([
+  ["virtual", "Virtual"], ["bridge", "Bridge"], ["lag", "Link Aggregation Group (LAG)"], ["ieee802.11a", "IEEE 802.11a"],
+  ["ieee802.11g", "IEEE 802.11b/g"], ["ieee802.11n", "IEEE 802.11n"], ["ieee802.11ac", "IEEE 802.11ac"], ["ieee802.11ad", "IEEE 802.11ad"],
+]);
+
+/** A content type as Django prints it: `DCIM | interface`. */
+const VERBOSE: Record<string, string> = {
+  "dcim.consoleport": "DCIM | console port", "dcim.consoleserverport": "DCIM | console server port", "dcim.frontport": "DCIM | front port",
+  "dcim.interface": "DCIM | interface", "dcim.poweroutlet": "DCIM | power outlet", "dcim.powerport": "DCIM | power port",
+  "dcim.rearport": "DCIM | rear port", "dcim.powerfeed": "DCIM | power feed", "circuits.circuittermination": "Circuits | circuit termination",
+};
+const verbose = (type: string) => VERBOSE[type] ?? type;
+
+/** A component as Nautobot prints it: its name, and its label when it has one. */
+const named = (r: Row) => (r.label ? `${r.name} (${r.label})` : String(r.name ?? r.id));
+
+export async function beforeSave({ db, id, values }: SaveEvent): Promise<void> {
+  const current: Row = id === null ? {} : (await db("dcim_cable").where({ id }).first()) ?? {};
+  const c: Row = { ...current, ...values };
+  if (id !== null) {
+    const moved = "Cable termination points may not be modified. Delete and recreate the cable instead.";
+    for (const side of ["a", "b"]) {
+      if (c[`termination_${side}_type`] !== current[`termination_${side}_type`] || c[`termination_${side}_id`] !== current[`termination_${side}_id`]) {
+        throw new Refusal({ [`termination_${side}`]: moved });
+      }
+    }
+  }
+  const ends: Row[] = [];
+  for (const side of ["a", "b"]) {
+    const type = c[`termination_${side}_type`];
+    const end = await lockEnd(db, type, c[`termination_${side}_id`]);
+    if (!end) throw new Refusal({ [`termination_${side}`]: `Invalid ID for type ${verbose(type)}` });
+    ends.push(end);
+  }
+  const [a, b] = ends;
+  const [typeA, typeB] = [c.termination_a_type.split(".")[1], c.termination_b_type.split(".")[1]];
+  for (const [side, type, end] of [["a", typeA, a], ["b", typeB, b]] as const) {
+    if (type === "interface" && NONCONNECTABLE.has(end.type)) {
+      throw new Refusal({ [`termination_${side}_id`]: `Cables cannot be terminated to ${NONCONNECTABLE.get(end.type)} interfaces` });
+    }
+  }
+  if (!COMPATIBLE[typeA]?.includes(typeB)) {
+    throw new Refusal({ non_field_errors: `Incompatible termination types: ${verbose(c.termination_a_type)} and ${verbose(c.termination_b_type)}` });
+  }
+  if (typeA === "rearport" && typeB === "rearport" && a.positions > 1 && b.positions > 1 && a.positions !== b.positions) {
+    throw new Refusal({
+      non_field_errors: `${named(a)} has ${a.positions} position(s) but ${named(b)} has ${b.positions}. Both terminations must have the same number of positions (if greater than one).`,
+    });
+  }
+  if (c.termination_a_type === c.termination_b_type && a.id === b.id) throw new Refusal({ non_field_errors: `Cannot connect ${verbose(c.termination_a_type)} to itself` });
+  if (["frontport", "rearport"].includes(typeA) && ["frontport", "rearport"].includes(typeB) && (a.rear_port_id === b.id || b.rear_port_id === a.id)) {
+    throw new Refusal({ non_field_errors: "A front port cannot be connected to it corresponding rear port" });
+  }
+  for (const [side, type, end] of [["a", typeA, a], ["b", typeB, b]] as const) {
+    if (type === "circuittermination" && end.provider_network_id) {
+      throw new Refusal({ [`termination_${side}_id`]: "Circuit terminations attached to a provider network may not be cabled." });
+    }
+  }
+  for (const end of ends) {
+    if (end.cable_id && end.cable_id !== id) throw new Refusal({ non_field_errors: `${named(end)} already has a cable attached (#${end.cable_id})` });
+  }
+  if (c.length != null && !c.length_unit) throw new Refusal({ non_field_errors: "Must specify a unit when setting a cable length" });
+  if (c.length == null) values.length_unit = "";
+  values.termination_a_device_id = a.device_id ?? null;
+  values.termination_b_device_id = b.device_id ?? null;
+}
+
+/**
+ * The end row, locked: two cables made at once for one end take turns, so the second sees
+ * the first's cable and is refused.
+ */
+async function lockEnd(db: HookDb, type: string, id: string): Promise<Row | undefined> {
+  return db(tableOf(type)).where({ id }).forUpdate().first();
+}
+
+export async function afterSave({ db, id, created }: SaveEvent & { id: string | number; created: boolean }): Promise<void> {
+  const cable: Row = await db("dcim_cable").where({ id }).first();
+  if (created) await connect(db, cable);
+  else await retraceThrough(db, { type: "dcim.cable", id: String(id) });
+}
+
+export async function beforeDelete({ db, ids }: DeleteEvent): Promise<void> {
+  await disconnect(db, ids);
+}

@@ -1,0 +1,148 @@
+// Cables and the paths they make, as Nautobot's dcim signals and CablePath keep them: a
+// cable end knows its cable and the far end of it; a path endpoint knows where its traced
+// path ends (through front/rear port pairs and circuits) and whether every cable on the way
+// is connected. Paths are stored (dcim_cablepath, nodes as "app.model:id") and retraced
+// only when a cable on them, or a port they pass through, changes; reads never trace.
+import { Refusal, type HookDb } from "../../../runtime/hooks.js";
+
+type Row = Record<string, any>;
+export interface Node { type: string; id: string }
+
+/** Models that are path endpoints (Nautobot's PathEndpoint subclasses). */
+export const ENDPOINTS = new Set([
+  "dcim.consoleport", "dcim.consoleserverport", "dcim.interface", "dcim.poweroutlet", "dcim.powerport", "dcim.powerfeed",
+  "circuits.circuittermination",
+]);
+
+/** The table of a model key (`dcim.interface` → `dcim_interface`). */
+export const tableOf = (type: string): string => type.replace(".", "_");
+const node = (n: Node) => `${n.type}:${n.id}`;
+
+async function fetch(db: HookDb, n: Node): Promise<Row | undefined> {
+  return db(tableOf(n.type)).where({ id: n.id }).first();
+}
+
+interface Traced { path: string[]; destination: Node | null; isActive: boolean; isSplit: boolean }
+
+/** Follows cables from `origin` (CablePath.from_origin); null when it has no cable. */
+async function trace(db: HookDb, origin: Node): Promise<Traced | null> {
+  let current: Node = origin;
+  let row = await fetch(db, current);
+  if (!row?.cable_id) return null;
+  const path: string[] = [];
+  const positions: number[] = [];
+  const visited = new Set<string>();
+  let destination: Node | null = null;
+  let isActive = true;
+  let isSplit = false;
+  while (row?.cable_id) {
+    if (visited.has(current.id)) throw new Refusal({ non_field_errors: "a loop is detected in the path" });
+    visited.add(current.id);
+    const cable: Row = await db("dcim_cable").where({ id: row.cable_id }).first();
+    if (cable.status !== "connected") isActive = false;
+    path.push(node({ type: "dcim.cable", id: cable.id }));
+    const peer: Node = { type: row.cable_peer_type, id: row.cable_peer_id };
+    const peerRow = await fetch(db, peer);
+    if (!peerRow) break;
+    if (peer.type === "dcim.frontport") {
+      path.push(node(peer));
+      current = { type: "dcim.rearport", id: peerRow.rear_port_id };
+      row = await fetch(db, current);
+      if (Number(row!.positions) > 1) positions.push(Number(peerRow.rear_port_position));
+      path.push(node(current));
+    } else if (peer.type === "dcim.rearport") {
+      path.push(node(peer));
+      let position: number;
+      if (Number(peerRow.positions) === 1) position = 1;
+      else if (positions.length) position = positions.pop()!;
+      else { isSplit = true; break; }
+      const front: Row | undefined = await db("dcim_frontport").where({ rear_port_id: peer.id, rear_port_position: position }).first();
+      if (!front) break;
+      current = { type: "dcim.frontport", id: front.id };
+      row = front;
+      path.push(node(current));
+    } else if (peer.type === "circuits.circuittermination") {
+      const far: Row | undefined = await db("circuits_circuittermination")
+        .where({ circuit_id: peerRow.circuit_id, term_side: peerRow.term_side === "A" ? "Z" : "A" }).first();
+      if (!far) { destination = peer; break; }
+      path.push(node(peer));
+      current = { type: "circuits.circuittermination", id: far.id };
+      row = far;
+      path.push(node(current));
+    } else {
+      destination = peer;
+      break;
+    }
+  }
+  return { path, destination, isActive: isActive && destination !== null, isSplit };
+}
+
+/** Traces `origin` again and stores the result: its path row and its own connected_* columns. */
+export async function retrace(db: HookDb, origin: Node): Promise<void> {
+  if (!ENDPOINTS.has(origin.type)) return;
+  const traced = await trace(db, origin);
+  const key = { origin_type: origin.type, origin_id: origin.id };
+  if (!traced) {
+    await db("dcim_cablepath").where(key).del();
+    await db(tableOf(origin.type)).where({ id: origin.id })
+      .update({ connected_endpoint_type: null, connected_endpoint_id: null, connected_endpoint_reachable: null });
+    return;
+  }
+  const values = {
+    destination_type: traced.destination?.type ?? null,
+    destination_id: traced.destination?.id ?? null,
+    path: JSON.stringify(traced.path),
+    is_active: traced.isActive,
+    is_split: traced.isSplit,
+  };
+  await db("dcim_cablepath").insert({ ...key, ...values }).onConflict(["origin_type", "origin_id"]).merge(values);
+  await db(tableOf(origin.type)).where({ id: origin.id }).update({
+    connected_endpoint_type: values.destination_type,
+    connected_endpoint_id: values.destination_id,
+    connected_endpoint_reachable: traced.isActive,
+  });
+}
+
+/** Retraces every stored path passing through `n` (Nautobot's rebuild_paths). */
+export async function retraceThrough(db: HookDb, n: Node): Promise<void> {
+  const origins: Row[] = await db("dcim_cablepath").whereRaw("path @> ?::jsonb", [JSON.stringify([node(n)])]).select("origin_type", "origin_id");
+  for (const o of origins) await retrace(db, { type: o.origin_type, id: o.origin_id });
+}
+
+/** Records a new cable on its two ends and traces the paths it completes (update_connected_endpoints). */
+export async function connect(db: HookDb, cable: Row): Promise<void> {
+  const a: Node = { type: cable.termination_a_type, id: cable.termination_a_id };
+  const b: Node = { type: cable.termination_b_type, id: cable.termination_b_id };
+  await db(tableOf(a.type)).where({ id: a.id }).update({ cable_id: cable.id, cable_peer_type: b.type, cable_peer_id: b.id });
+  await db(tableOf(b.type)).where({ id: b.id }).update({ cable_id: cable.id, cable_peer_type: a.type, cable_peer_id: a.id });
+  for (const end of [a, b]) {
+    await retrace(db, end);
+    await retraceThrough(db, end);
+  }
+}
+
+/** Takes cables off their ends and retraces every path they were on (nullify_connected_endpoints). */
+export async function disconnect(db: HookDb, cableIds: Array<string | number>): Promise<void> {
+  const cables: Row[] = await db("dcim_cable").whereIn("id", cableIds);
+  for (const cable of cables) {
+    for (const side of ["a", "b"]) {
+      await db(tableOf(cable[`termination_${side}_type`])).where({ id: cable[`termination_${side}_id`], cable_id: cable.id })
+        .update({ cable_id: null, cable_peer_type: null, cable_peer_id: null });
+    }
+  }
+  for (const cable of cables) await retraceThrough(db, { type: "dcim.cable", id: cable.id });
+}
+
+/**
+ * Before cable ends are deleted: their cables go too (Nautobot's GenericRelation to Cable),
+ * taken off both ends first so the far ends and the paths through them are kept right.
+ */
+export async function removeCablesOf(db: HookDb, type: string, ids: Array<string | number>): Promise<void> {
+  const cables: string[] = await db("dcim_cable")
+    .where((q) => q.where("termination_a_type", type).whereIn("termination_a_id", ids))
+    .orWhere((q) => q.where("termination_b_type", type).whereIn("termination_b_id", ids))
+    .pluck("id");
+  if (!cables.length) return;
+  await disconnect(db, cables);
+  await db("dcim_cable").whereIn("id", cables).del();
+}

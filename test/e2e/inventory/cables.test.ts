@@ -1,0 +1,167 @@
+// Cables and traced paths over HTTP: a cable records itself and its far end on both ends;
+// interfaces joined through a patch panel pair (front/rear ports) see each other as their
+// connected endpoint, and lose it when a cable in the middle goes; Nautobot's rules for what
+// may be cabled, in its words; a device takes its cables along when deleted.
+import { expect } from "chai";
+import { del, get, patch, post } from "../../support/http.js";
+import { startTestServer } from "../../support/server.js";
+import { row, rows, uniq } from "./support.js";
+
+describe("inventory e2e: cables and paths", () => {
+  const tag = uniq("cab").toLowerCase();
+  let site: any, role: any, maker: any;
+
+  async function device(name: string, ports: Record<string, Array<Record<string, unknown>>>): Promise<any> {
+    const type = (await post("/api/dcim/device-types/", { manufacturer: maker.id, model: `${tag}-${name}` })).body;
+    for (const [path, list] of Object.entries(ports)) {
+      for (const body of list) {
+        const res = await post(`/api/dcim/${path}-templates/`, { device_type: type.id, ...body });
+        expect(res.status, res.text).to.equal(201);
+        if (path === "rear-port") {
+          const fronts = Number(body.positions ?? 1);
+          for (let p = 1; p <= fronts; p++) {
+            const front = await post("/api/dcim/front-port-templates/", {
+              device_type: type.id, name: `F${String(body.name).slice(1)}-${p}`, type: "lc", rear_port: res.body.id, rear_port_position: p,
+            });
+            expect(front.status, front.text).to.equal(201);
+          }
+        }
+      }
+    }
+    const dev = await post("/api/dcim/devices/", { name: `${tag}-${name}`, device_type: type.id, device_role: role.id, site: site.id, status: "active" });
+    expect(dev.status, dev.text).to.equal(201);
+    return dev.body;
+  }
+  const port = async (path: string, dev: any, name: string) => (await get(`/api/dcim/${path}/?device_id=${dev.id}&name=${encodeURIComponent(name)}`)).body.results[0];
+  const cable = (a: [string, string], b: [string, string], extra: Record<string, unknown> = {}) => post("/api/dcim/cables/", {
+    termination_a_type: a[0], termination_a_id: a[1], termination_b_type: b[0], termination_b_id: b[1], status: "connected", ...extra,
+  });
+
+  before(async () => {
+    site = (await post("/api/dcim/sites/", { name: `${tag}-site`, status: "active" })).body;
+    role = (await post("/api/dcim/device-roles/", { name: `${tag}-role` })).body;
+    maker = (await post("/api/dcim/manufacturers/", { name: `${tag}-maker` })).body;
+  });
+
+  it("a cable between two interfaces: each end shows the cable and its peer, and they are connected", async () => {
+    const r1 = await device("r1", { interface: [{ name: "eth0", type: "1000base-t" }, { name: "lag0", type: "lag" }] });
+    const r2 = await device("r2", { interface: [{ name: "eth0", type: "1000base-t" }] });
+    const [a, b] = [await port("interfaces", r1, "eth0"), await port("interfaces", r2, "eth0")];
+    expect(a).to.deep.include({ cable: null, cable_peer: null, cable_peer_type: null, connected_endpoint: null, connected_endpoint_type: null, connected_endpoint_reachable: null });
+    const c = await cable(["dcim.interface", a.id], ["dcim.interface", b.id], { label: "X1", length: 3, length_unit: "m", color: "ff0000" });
+    expect(c.status, c.text).to.equal(201);
+    expect(c.body).to.deep.include({ termination_a_type: "dcim.interface", termination_a_id: a.id, label: "X1", display: "X1", length: 3 });
+    expect(c.body.status).to.deep.equal({ value: "connected", label: "Connected" });
+    expect(c.body.termination_b).to.deep.include({ id: b.id, name: "eth0", cable: c.body.id });
+    expect(c.body.termination_b.device).to.deep.include({ id: r2.id, name: r2.name });
+
+    const seen = (await get(`/api/dcim/interfaces/${a.id}/`)).body;
+    expect(seen.cable).to.deep.include({ id: c.body.id, label: "X1", display: "X1" });
+    expect(seen.cable_peer_type).to.equal("dcim.interface");
+    expect(seen.cable_peer).to.deep.include({ id: b.id, name: "eth0", cable: c.body.id });
+    expect(seen.connected_endpoint_type).to.equal("dcim.interface");
+    expect(seen.connected_endpoint).to.deep.include({ id: b.id });
+    expect(seen.connected_endpoint_reachable).to.equal(true);
+    expect((await get(`/api/dcim/interfaces/${b.id}/`)).body.connected_endpoint.id).to.equal(a.id);
+
+    // Filters: cabled and connected on ends; device (either end) on cables.
+    expect((await get(`/api/dcim/interfaces/?device_id=${r1.id}&cabled=true`)).body.results.map((x: any) => x.name)).to.deep.equal(["eth0"]);
+    expect((await get(`/api/dcim/interfaces/?device_id=${r1.id}&connected=false`)).body.results.map((x: any) => x.name)).to.deep.equal(["lag0"]);
+    expect((await get(`/api/dcim/cables/?device=${r2.name}`)).body.results.map((x: any) => x.id)).to.deep.equal([c.body.id]);
+    expect((await get(`/api/dcim/cables/?device_id=${r1.id}`)).body.count).to.equal(1);
+    expect((await get(`/api/dcim/cables/?site=${site.slug}&label=X1`)).body.count).to.equal(1);
+
+    // The ends of a cable never change; its status may, and the path follows.
+    const moved = await patch(`/api/dcim/cables/${c.body.id}/`, { termination_b_id: a.id });
+    expect(moved.status).to.equal(400);
+    expect(moved.body).to.deep.equal({ termination_b: ["Cable termination points may not be modified. Delete and recreate the cable instead."] });
+    expect((await patch(`/api/dcim/cables/${c.body.id}/`, { status: "planned" })).status).to.equal(200);
+    expect((await get(`/api/dcim/interfaces/${a.id}/`)).body.connected_endpoint_reachable).to.equal(false);
+    expect((await patch(`/api/dcim/cables/${c.body.id}/`, { status: "connected" })).status).to.equal(200);
+    expect((await get(`/api/dcim/interfaces/${a.id}/`)).body.connected_endpoint_reachable).to.equal(true);
+
+    // Deleting the cable clears both ends.
+    expect((await del(`/api/dcim/cables/${c.body.id}/`)).status).to.equal(204);
+    expect((await get(`/api/dcim/interfaces/${b.id}/`)).body).to.deep.include({ cable: null, cable_peer: null, connected_endpoint: null, connected_endpoint_reachable: null });
+    expect(await rows("dcim_cablepath", { origin_id: a.id })).to.equal(0);
+  });
+
+  it("refuses what Nautobot refuses, in its words, and stores nothing", async () => {
+    const r3 = await device("r3", {
+      interface: [{ name: "eth0", type: "1000base-t" }, { name: "eth1", type: "1000base-t" }, { name: "lag0", type: "lag" }],
+      "power-port": [{ name: "PSU0" }],
+    });
+    const [e0, e1, lag, psu] = [await port("interfaces", r3, "eth0"), await port("interfaces", r3, "eth1"), await port("interfaces", r3, "lag0"), await port("power-ports", r3, "PSU0")];
+    const before = await rows("dcim_cable");
+    const cases: Array<[Promise<any>, unknown]> = [
+      [cable(["dcim.interface", e0.id], ["dcim.powerport", psu.id]), { non_field_errors: ["Incompatible termination types: DCIM | interface and DCIM | power port"] }],
+      [cable(["dcim.interface", e0.id], ["dcim.interface", lag.id]), { termination_b_id: ["Cables cannot be terminated to Link Aggregation Group (LAG) interfaces"] }],
+      [cable(["dcim.interface", e0.id], ["dcim.interface", e0.id]), { non_field_errors: ["Cannot connect DCIM | interface to itself"] }],
+      [cable(["dcim.interface", e0.id], ["dcim.interface", psu.id]), { termination_b: ["Invalid ID for type DCIM | interface"] }],
+      [cable(["dcim.widget", e0.id], ["dcim.interface", e1.id]), { termination_a_type: ["Invalid content type: dcim.widget"] }],
+      [cable(["interface", e0.id], ["dcim.interface", e1.id]), { termination_a_type: ["Invalid value. Specify a content type as '<app_label>.<model_name>'."] }],
+      [cable(["dcim.interface", e0.id], ["dcim.interface", e1.id], { length: 5 }), { non_field_errors: ["Must specify a unit when setting a cable length"] }],
+    ];
+    for (const [res, body] of cases) {
+      const r = await res;
+      expect(r.status, r.text).to.equal(400);
+      expect(r.body).to.deep.equal(body);
+    }
+    expect(await rows("dcim_cable")).to.equal(before);
+    const first = await cable(["dcim.interface", e0.id], ["dcim.interface", e1.id]);
+    expect(first.status).to.equal(201);
+    const again = await cable(["dcim.interface", e1.id], ["dcim.interface", e0.id]);
+    expect(again.status).to.equal(400);
+    expect(again.body).to.deep.equal({ non_field_errors: [`eth1 already has a cable attached (#${first.body.id})`] });
+  });
+
+  it("through a patch panel pair the two interfaces see each other, and lose it when the middle cable goes", async () => {
+    const left = await device("left", { interface: [{ name: "ge-0/0/1", type: "1000base-t" }] });
+    const right = await device("right", { interface: [{ name: "ge-0/0/1", type: "1000base-t" }] });
+    const panelA = await device("pp-a", { "rear-port": [{ name: "R1", type: "mpo", positions: 2 }] });
+    const panelB = await device("pp-b", { "rear-port": [{ name: "R1", type: "mpo", positions: 2 }] });
+    const [ia, ib] = [await port("interfaces", left, "ge-0/0/1"), await port("interfaces", right, "ge-0/0/1")];
+    const [fa, ra] = [await port("front-ports", panelA, "F1-2"), await port("rear-ports", panelA, "R1")];
+    const [fb, rb] = [await port("front-ports", panelB, "F1-2"), await port("rear-ports", panelB, "R1")];
+    expect((await cable(["dcim.interface", ia.id], ["dcim.frontport", fa.id])).status).to.equal(201);
+    const trunk = await cable(["dcim.rearport", ra.id], ["dcim.rearport", rb.id], { type: "mmf" });
+    expect(trunk.status).to.equal(201);
+    expect((await get(`/api/dcim/interfaces/${ia.id}/`)).body.connected_endpoint).to.equal(null);
+    expect((await cable(["dcim.frontport", fb.id], ["dcim.interface", ib.id])).status).to.equal(201);
+
+    const a = (await get(`/api/dcim/interfaces/${ia.id}/`)).body;
+    expect(a.cable_peer_type).to.equal("dcim.frontport");
+    expect(a.cable_peer).to.deep.include({ id: fa.id, name: "F1-2" });
+    expect(a.connected_endpoint_type).to.equal("dcim.interface");
+    expect(a.connected_endpoint).to.deep.include({ id: ib.id, name: "ge-0/0/1" });
+    expect(a.connected_endpoint.device.id).to.equal(right.id);
+    expect(a.connected_endpoint_reachable).to.equal(true);
+    expect((await get(`/api/dcim/interfaces/${ib.id}/`)).body.connected_endpoint.id).to.equal(ia.id);
+    expect((await get(`/api/dcim/rear-ports/${ra.id}/`)).body.cable_peer).to.deep.include({ id: rb.id });
+    // The stored path: cable, front, rear, cable, rear, front, cable.
+    const { db } = await startTestServer();
+    const stored = await db("dcim_cablepath").where({ origin_id: ia.id }).first();
+    expect(stored.path.map((n: string) => n.split(":")[0])).to.deep.equal([
+      "dcim.cable", "dcim.frontport", "dcim.rearport", "dcim.cable", "dcim.rearport", "dcim.frontport", "dcim.cable",
+    ]);
+
+    expect((await del(`/api/dcim/cables/${trunk.body.id}/`)).status).to.equal(204);
+    for (const id of [ia.id, ib.id]) {
+      const end = (await get(`/api/dcim/interfaces/${id}/`)).body;
+      expect(end.connected_endpoint).to.equal(null);
+      expect(end.connected_endpoint_reachable).to.equal(false);
+      expect(end.cable).to.not.equal(null);
+    }
+  });
+
+  it("deleting a device takes its cables along and clears the far ends", async () => {
+    const r5 = await device("r5", { interface: [{ name: "eth0", type: "1000base-t" }] });
+    const r6 = await device("r6", { interface: [{ name: "eth0", type: "1000base-t" }] });
+    const [a, b] = [await port("interfaces", r5, "eth0"), await port("interfaces", r6, "eth0")];
+    const c = await cable(["dcim.interface", a.id], ["dcim.interface", b.id]);
+    expect(c.status).to.equal(201);
+    expect((await del(`/api/dcim/devices/${r5.id}/`)).status).to.equal(204);
+    expect(await row("dcim_cable", c.body.id)).to.equal(undefined);
+    expect((await get(`/api/dcim/interfaces/${b.id}/`)).body).to.deep.include({ cable: null, cable_peer: null, connected_endpoint: null, connected_endpoint_reachable: null });
+  });
+});
