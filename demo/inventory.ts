@@ -61,6 +61,9 @@ const deviceTypes: Fixture[] = [
   { model: "dcim.platform", data: { name: "EOS", manufacturer: { slug: "arista" }, napalm_driver: "eos", napalm_args: { transport: "https" } } },
   { model: "dcim.devicetype", data: { manufacturer: { slug: "juniper" }, model: "MX204", u_height: 1, part_number: "MX204-HW-BASE" } },
   { model: "dcim.devicetype", data: { manufacturer: { slug: "arista" }, model: "DCS-7050SX3-48YC8", slug: "dcs-7050sx3", u_height: 1 } },
+  { model: "dcim.manufacturer", data: { name: "Panduit" } },
+  { model: "dcim.devicerole", data: { name: "Patch Panel", color: "9e9e9e", vm_role: false } },
+  { model: "dcim.devicetype", data: { manufacturer: { slug: "panduit" }, model: "FLEX-LC-12", slug: "flex-lc-12", u_height: 1 } },
 ];
 
 /** Each device type's components: every device of it gets them when created. */
@@ -75,6 +78,8 @@ const templates: Fixture[] = [
   { model: "dcim.consoleporttemplate", data: { device_type: { slug: "dcs-7050sx3" }, name: "Console", type: "rj-45" } },
   { model: "dcim.powerporttemplate", data: { device_type: { slug: "dcs-7050sx3" }, name: "PSU1", type: "iec-60320-c14" } },
   { model: "dcim.powerporttemplate", data: { device_type: { slug: "dcs-7050sx3" }, name: "PSU2", type: "iec-60320-c14" } },
+  { model: "dcim.rearporttemplate", data: { device_type: { slug: "flex-lc-12" }, name: "Trunk", type: "mpo", positions: 2 } },
+  ...[1, 2].map((p) => ({ model: "dcim.frontporttemplate", data: { device_type: { slug: "flex-lc-12" }, name: `Port ${p}`, type: "lc", rear_port: { device_type: { slug: "flex-lc-12" }, name: "Trunk" }, rear_port_position: p } })),
 ];
 
 const devices: Fixture[] = [
@@ -82,6 +87,41 @@ const devices: Fixture[] = [
   { model: "dcim.device", data: { name: "ber1-edge2", device_type: { slug: "mx204" }, device_role: { slug: "core-router" }, platform: { slug: "junos" }, site: { slug: "berlin-dc1" }, rack: { name: "A01" }, position: 38, face: "front", status: "active", tenant: { slug: "acme-corp" } } },
   { model: "dcim.device", data: { name: "ber1-leaf1", device_type: { slug: "dcs-7050sx3" }, device_role: { slug: "leaf-switch" }, platform: { slug: "eos" }, site: { slug: "berlin-dc1" }, rack: { name: "A02" }, position: 42, face: "front", status: "active", local_context_data: { ntp: ["10.1.1.1"] } } },
   { model: "dcim.device", data: { name: "nyc-lab-sw1", device_type: { slug: "dcs-7050sx3" }, device_role: { slug: "leaf-switch" }, site: { slug: "new-york-lab" }, status: "planned" } },
+  { model: "dcim.device", data: { name: "ber1-pp-a01", device_type: { slug: "flex-lc-12" }, device_role: { slug: "patch-panel" }, site: { slug: "berlin-dc1" }, rack: { name: "A01" }, position: 1, face: "front", status: "active" } },
+  { model: "dcim.device", data: { name: "ber1-pp-a02", device_type: { slug: "flex-lc-12" }, device_role: { slug: "patch-panel" }, site: { slug: "berlin-dc1" }, rack: { name: "A02" }, position: 1, face: "front", status: "active" } },
 ];
 
-export const inventoryDemo: Fixture[] = [...regions, ...tenancy, ...tags, ...sites, ...ipam, ...racks, ...deviceTypes, ...templates, ...devices];
+const circuits: Fixture[] = [
+  { model: "circuits.provider", data: { name: "Telia Carrier", asn: 1299, account: "ACME-0042", portal_url: "https://portal.teliacarrier.example" } },
+  { model: "circuits.providernetwork", data: { provider: { slug: "telia-carrier" }, name: "Telia IP Transit" } },
+  { model: "circuits.circuittype", data: { name: "Wavelength" } },
+  { model: "circuits.circuit", data: { cid: "TC-100G-4711", provider: { slug: "telia-carrier" }, type: { slug: "wavelength" }, status: "active", commit_rate: 100000000, tenant: { slug: "acme-corp" } } },
+  { model: "circuits.circuittermination", data: { circuit: { cid: "TC-100G-4711" }, term_side: "A", site: { slug: "berlin-dc1" }, port_speed: 100000000, xconnect_id: "MMR-BER1-17" } },
+  { model: "circuits.circuittermination", data: { circuit: { cid: "TC-100G-4711" }, term_side: "Z", site: { slug: "new-york-lab" }, port_speed: 100000000 } },
+];
+
+/** A cable between two ends, each named by its model and attributes. */
+function cable(a: [string, Record<string, unknown>], b: [string, Record<string, unknown>], data: Record<string, unknown> = {}): Fixture {
+  return {
+    model: "dcim.cable",
+    data: { termination_a_type: a[0], termination_b_type: b[0], status: "connected", ...data },
+    ids: { termination_a_id: { model: a[0], match: a[1] }, termination_b_id: { model: b[0], match: b[1] } },
+  };
+}
+const port = (device: string, name: string) => ({ device: { name: device }, name });
+
+/**
+ * ber1-edge1 reaches ber1-leaf1 across the two patch panels' trunk; ber1-edge2 reaches the New
+ * York lab switch over the Telia wavelength.
+ */
+const cables: Fixture[] = [
+  cable(["dcim.interface", port("ber1-edge1", "et-0/0/0")], ["dcim.frontport", port("ber1-pp-a01", "Port 1")], { type: "smf", label: "BER1-0001" }),
+  cable(["dcim.rearport", port("ber1-pp-a01", "Trunk")], ["dcim.rearport", port("ber1-pp-a02", "Trunk")], { type: "smf", label: "BER1-TRUNK-1", length: 12, length_unit: "m" }),
+  cable(["dcim.frontport", port("ber1-pp-a02", "Port 1")], ["dcim.interface", port("ber1-leaf1", "Ethernet1")], { type: "smf", label: "BER1-0002" }),
+  cable(["dcim.interface", port("ber1-edge2", "et-0/0/0")], ["circuits.circuittermination", { circuit: { cid: "TC-100G-4711" }, term_side: "A" }], { type: "smf" }),
+  cable(["circuits.circuittermination", { circuit: { cid: "TC-100G-4711" }, term_side: "Z" }], ["dcim.interface", port("nyc-lab-sw1", "Ethernet1")], { type: "smf" }),
+];
+
+export const inventoryDemo: Fixture[] = [
+  ...regions, ...tenancy, ...tags, ...sites, ...ipam, ...racks, ...deviceTypes, ...templates, ...devices, ...circuits, ...cables,
+];

@@ -60,6 +60,8 @@ export interface ChoiceField extends FieldCommon {
   column: string;
   blank: boolean;
   choices: Array<[string | number, string]>;
+  /** Read as the bare value. */
+  plain?: boolean;
 }
 
 /** A `<name>_id` column; shown nested; written as an id or an attribute dictionary. */
@@ -73,6 +75,8 @@ export interface FkField extends FieldCommon {
   fromRequestUser?: boolean;
   /** Nested and brief forms show the bare id. */
   idWhenNested?: boolean;
+  /** The target's fields shown for this link (`id`, `url`, `display` first) instead of its nested form. */
+  shape?: string[];
 }
 
 /** A tree model's link to its parent (same model); never part of its own cycle. */

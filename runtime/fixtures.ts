@@ -12,6 +12,11 @@ export interface Fixture {
   /** Model key, `ipam.prefix`. */
   model: string;
   data: Record<string, unknown>;
+  /**
+   * Fields that hold a bare id of some model's row (a cable's termination ids), by the
+   * attributes that name the row: `{ <field>: { model: "<app>.<model>", match: {…} } }`.
+   */
+  ids?: Record<string, { model: string; match: Record<string, unknown> }>;
 }
 
 export async function loadFixtures(db: Knex, api: ApiDescriptor, fixtures: Fixture[], userId?: string): Promise<number> {
@@ -22,7 +27,9 @@ export async function loadFixtures(db: Knex, api: ApiDescriptor, fixtures: Fixtu
   await db.transaction(async (trx) => {
     for (const f of fixtures) {
       try {
-        await store.create(trx, index.model(f.model), f.data, { version: api.versions.supported.at(-1)!, userId, partial: false });
+        const data = { ...f.data };
+        for (const [field, ref] of Object.entries(f.ids ?? {})) data[field] = await store.idOf(trx, ref.model, ref.match);
+        await store.create(trx, index.model(f.model), data, { version: api.versions.supported.at(-1)!, userId, partial: false });
       } catch (err) {
         if (err instanceof ValidationError) throw new Error(`fixture ${f.model} ${JSON.stringify(f.data)}: ${JSON.stringify(err.errors)}`);
         throw err;

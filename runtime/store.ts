@@ -337,6 +337,11 @@ export class Store {
     return ctx;
   }
 
+  /** The id of the one `targetKey` row an attribute dictionary names (as a related object is written). */
+  async idOf(db: Db, targetKey: string, attributes: Record<string, unknown>): Promise<string> {
+    return (await this.resolve(db, targetKey, attributes, false))!;
+  }
+
   /** A related object given as an id or an attribute dictionary → its id. */
   private async resolve(db: Db, targetKey: string, value: unknown, nullable: boolean): Promise<string | null> {
     if (value === null) {

@@ -93,6 +93,8 @@ export interface ChoiceField extends CommonFieldOptions {
   kind: "choice";
   choices: ChoiceSet;
   blank?: boolean;
+  /** Read as the bare value, not `{value, label}` (DRF's own ChoiceField, where a serializer keeps it). */
+  plain?: boolean;
 }
 
 export interface IpFamilyField extends CommonFieldOptions {
@@ -127,6 +129,11 @@ export interface FkField extends CommonFieldOptions {
   fromRequestUser?: boolean;
   /** Inside nested and brief forms, the bare id rather than the target's nested form (a component's `cable`). */
   idWhenNested?: boolean;
+  /**
+   * The target's fields shown for this link instead of its nested form (`id`, `url` and
+   * `display` always), as a serializer made for one relation (a circuit's terminations).
+   */
+  shape?: string[];
 }
 
 export interface M2mField extends CommonFieldOptions {
@@ -183,7 +190,7 @@ export const field = {
   cidr: scalar("cidr"),
   ip: scalar("ip"),
   password: scalar("password"),
-  choice: (set: ChoiceSet, options: CommonFieldOptions & { blank?: boolean } = {}): ChoiceField => ({
+  choice: (set: ChoiceSet, options: CommonFieldOptions & { blank?: boolean; plain?: boolean } = {}): ChoiceField => ({
     kind: "choice", choices: set, ...options,
   }),
   ipFamily: (options: CommonFieldOptions & { from: string }): IpFamilyField => ({ kind: "ipFamily", ...options }),

@@ -16,6 +16,7 @@ export const choiceSpec: SpecRules<ChoiceSpec, ChoiceField> = {
     column: f.column ?? name,
     blank: f.blank ?? false,
     choices: f.choices.values.map(([v, l]) => [v, l] as [string | number, string]),
+    ...(f.plain ? { plain: true } : {}),
   }),
 };
 
@@ -27,12 +28,12 @@ export const choice: GeneratorFieldKind<ChoiceField> = {
     else if (!f.nullable && !numeric) table.columns[f.column].default = "''";
     table.indexes[constraintNames.index(model.table, f.column)] = { using: "btree", columns: [f.column] };
   },
-  readSchema: (f) => nullable({
+  readSchema: (f) => (f.plain ? nullable({ enum: [...f.choices.map(([v]) => v), ...(f.blank ? [""] : [])] }, f.nullable) : nullable({
     type: "object",
     properties: { value: { enum: f.choices.map(([v]) => v) }, label: { enum: f.choices.map(([, l]) => l) } },
     required: ["value", "label"],
     additionalProperties: false,
-  }, f.nullable || f.blank),
+  }, f.nullable || f.blank)),
   // A blank-allowing choice takes "" as well as null (Nautobot's ChoiceField with allow_blank).
   writeSchema: (f) => nullable({ enum: [...f.choices.map(([v]) => v), ...(f.blank ? [""] : [])] }, f.nullable || f.blank),
   filters: (f, add) => withLookups(add, f.name, "choice", ["n"]),

@@ -21,8 +21,11 @@ export function linkFilters(name: string, add: AddFilter): void {
 }
 
 export const fkSpec: SpecRules<FkSpec, FkField> = {
-  check(f, { checkRef, users, err }) {
-    checkRef(f.target);
+  check(f, { checkRef, resolve, users, err }) {
+    if (checkRef(f.target)) {
+      const target = resolve(f.target)!.spec;
+      for (const n of f.shape ?? []) if (!(n in target.fields) && !["id", "url", "display"].includes(n)) err(`shape names "${n}", no field of ${f.target}`);
+    }
     // The requester is a user: the column holds the authenticated user's id.
     if (f.fromRequestUser && f.target !== users) err(`fromRequestUser needs a foreign key to the auth.users model${users ? ` ${users}` : " (none is set)"}`);
   },
@@ -34,13 +37,14 @@ export const fkSpec: SpecRules<FkSpec, FkField> = {
     onDelete: f.onDelete ?? "protect",
     ...(f.fromRequestUser ? { fromRequestUser: true, readOnly: true } : {}),
     ...(f.idWhenNested ? { idWhenNested: true } : {}),
+    ...(f.shape ? { shape: ["id", "url", "display", ...f.shape.filter((n) => !["id", "url", "display"].includes(n))] } : {}),
   }),
 };
 
 export const fk: GeneratorFieldKind<FkField> = {
   schema: (f, ctx) => linkColumn(f, ctx, f.nullable || !f.required, f.onDelete),
-  readSchema: (f, { nestedRef, nested }) =>
-    nullable(nested && f.idWhenNested ? { type: "string", format: "uuid" } : nestedRef(f.target), f.nullable || !f.required),
+  readSchema: (f, { nestedRef, shapeOf, nested }) =>
+    nullable(nested && f.idWhenNested ? { type: "string", format: "uuid" } : f.shape ? shapeOf(f.target, f.shape) : nestedRef(f.target), f.nullable || !f.required),
   // Only a field declared nullable takes null: an optional one may merely be left out
   // (Tenant.group: "This field may not be null.", as DRF's allow_null=False).
   writeSchema: (f) => nullable(RELATED_WRITE, f.nullable),

@@ -28,6 +28,8 @@ export interface OpenApiContext {
   nested: boolean;
   /** `$ref` to the nested form of a model key. */
   nestedRef(key: string): Schema;
+  /** The schema of a model key's `fields`, as shown inside another object. */
+  shapeOf(key: string, fields: string[]): Schema;
 }
 
 export type AddFilter = (param: string, filter: Omit<FilterDescriptor, "param">) => void;

@@ -6,6 +6,7 @@ import type { RuntimeFieldKind } from "./types.js";
 export const choice: RuntimeFieldKind<ChoiceField> = {
   read: (f, { alias }) => col(alias, f.column),
   render(f) {
+    if (f.plain) return (v) => v ?? null;
     const labels = new Map(f.choices.map(([v, l]) => [String(v), l]));
     return (v) => (v === null || v === "" || v === undefined ? null : { value: v, label: labels.get(String(v)) ?? String(v) });
   },

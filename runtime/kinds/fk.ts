@@ -8,11 +8,11 @@ import type { OptionsContext, ReadContext, Render, RuntimeFieldKind } from "./ty
 export const link = {
   read(f: FkField | TreeParentField, ctx: ReadContext): string {
     if (!ctx.canNest) return col(ctx.alias, f.column);
-    return ctx.nestedObject(ctx.index.model(f.target), (a) => `${a}.id = ${col(ctx.alias, f.column)}`);
+    return ctx.nestedObject(ctx.index.model(f.target), (a) => `${a}.id = ${col(ctx.alias, f.column)}`, "shape" in f ? f.shape : undefined);
   },
   render(f: FkField | TreeParentField, ctx: ReadContext): Render {
     if (!ctx.canNest) return (v) => v;
-    const nested = ctx.nestedRenderer(ctx.index.model(f.target));
+    const nested = ctx.nestedRenderer(ctx.index.model(f.target), "shape" in f ? f.shape : undefined);
     return (v, rctx) => (v == null ? null : nested(v as Record<string, unknown>, rctx));
   },
   options: {

@@ -76,7 +76,7 @@ export const scalar: RuntimeFieldKind<ScalarField> = {
     if (f.autoNow === "update") row[f.column] = db.fn.now();
   },
   options: {
-    type: (f) => (f.format === "email" ? "email" : OPTIONS_TYPE[f.type]),
+    type: (f) => (f.format === "email" || f.format === "url" ? f.format : OPTIONS_TYPE[f.type]),
     describe(f, info) {
       if (f.maxLength) info.max_length = f.maxLength;
       if (f.minLength) info.min_length = f.minLength;

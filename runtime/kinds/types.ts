@@ -26,12 +26,12 @@ export interface ReadContext {
   shape: Shape;
   /** Whether related objects may still be nested here; beyond the limit they are bare ids. */
   canNest: boolean;
-  /** JSON of one `target` row in nested form, where `where(alias)` picks it. */
-  nestedObject(target: ModelDescriptor, where: (alias: string) => string): string;
+  /** JSON of one `target` row in nested form (or of its `fields`), where `where(alias)` picks it. */
+  nestedObject(target: ModelDescriptor, where: (alias: string) => string, fields?: string[]): string;
   /** JSON array of `target` rows in nested form and the target's ordering; `rest(alias)` joins and filters them. */
   nestedList(target: ModelDescriptor, rest: (alias: string) => string): string;
-  /** Turns one nested JSON object of `target` into its response form. */
-  nestedRenderer(target: ModelDescriptor): (obj: Record<string, unknown>, ctx: RenderContext) => Record<string, unknown>;
+  /** Turns one nested JSON object of `target` (or of its `fields`) into its response form. */
+  nestedRenderer(target: ModelDescriptor, fields?: string[]): (obj: Record<string, unknown>, ctx: RenderContext) => Record<string, unknown>;
   /** The display string of the row aliased `alias`. */
   displayExpr(m: ModelDescriptor, alias: string): string;
 }

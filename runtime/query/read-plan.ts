@@ -18,7 +18,12 @@ export interface ReadPlan {
   render: (row: Record<string, unknown>, ctx: RenderContext) => Record<string, unknown>;
 }
 
-const MAX_NESTING = 2;
+/**
+ * How deep related objects nest before they become bare ids: a guard against nested forms
+ * that would contain each other. Three levels is what the deepest serializer chain shows
+ * (a circuit's termination's connected interface's device).
+ */
+const MAX_NESTING = 3;
 
 export class ReadPlans {
   private readonly cache = new Map<string, ReadPlan>();
@@ -35,11 +40,11 @@ export class ReadPlans {
     return plan;
   }
 
-  private fieldsOf(m: ModelDescriptor, shape: Shape, version: string): FieldDescriptor[] {
+  private fieldsOf(m: ModelDescriptor, shape: Shape, version: string, only?: string[]): FieldDescriptor[] {
     const readable = (f: FieldDescriptor | undefined): f is FieldDescriptor =>
       !!f && !f.writeOnly && this.index.inVersion(f, version);
     if (shape === "full") return m.fields.filter(readable);
-    const names = shape === "nested" ? m.nested : m.brief;
+    const names = only ?? (shape === "nested" ? m.nested : m.brief);
     return names.map((n) => this.index.field(m, n)).filter(readable);
   }
 
@@ -73,24 +78,24 @@ export class ReadPlans {
       version,
       shape,
       canNest: depth < MAX_NESTING,
-      nestedObject: (target, where) =>
-        `(SELECT ${this.nestedJson(target, below, depth + 1, version)} FROM ${ident(target.table)} ${below} WHERE ${where(below)})`,
+      nestedObject: (target, where, fields) =>
+        `(SELECT ${this.nestedJson(target, below, depth + 1, version, fields)} FROM ${ident(target.table)} ${below} WHERE ${where(below)})`,
       nestedList: (target, rest) => {
         const order = target.ordering
           .map((o) => `${col(below, storedColumn(this.index.field(target, o.field)!) ?? "id")}${o.desc ? " DESC" : ""}`).join(", ") || `${below}.id`;
         return `(SELECT coalesce(json_agg(${this.nestedJson(target, below, depth + 1, version)} ORDER BY ${order}), '[]'::json) ` +
           `FROM ${ident(target.table)} ${below} ${rest(below)})`;
       },
-      nestedRenderer: (target) => this.nestedRenderer(target, depth + 1, version),
+      nestedRenderer: (target, fields) => this.nestedRenderer(target, depth + 1, version, fields),
       displayExpr: (dm, dalias) => this.displayExpr(dm, dalias),
     };
   }
 
   /** A JSON object expression of `m` in nested shape, for the row aliased `alias`. */
-  private nestedJson(m: ModelDescriptor, alias: string, depth: number, version: string): string {
+  private nestedJson(m: ModelDescriptor, alias: string, depth: number, version: string, only?: string[]): string {
     const ctx = this.context(m, alias, depth, "nested", version);
     const args: string[] = [];
-    for (const f of this.fieldsOf(m, "nested", version)) {
+    for (const f of this.fieldsOf(m, "nested", version, only)) {
       const expr = kindOf(f).read?.(f, ctx);
       if (expr) args.push(`${literal(f.name)}, ${expr}`);
     }
@@ -126,9 +131,9 @@ export class ReadPlans {
     return `(SELECT ${this.pathExpr(target, d, path.slice(1), depth + 1)} FROM ${ident(target.table)} ${d} WHERE ${d}.id = ${col(alias, head.column)})`;
   }
 
-  private nestedRenderer(m: ModelDescriptor, depth: number, version: string) {
+  private nestedRenderer(m: ModelDescriptor, depth: number, version: string, only?: string[]) {
     const ctx = this.context(m, "", depth, "nested", version);
-    const renders = this.fieldsOf(m, "nested", version).map((f) => [f.name, kindOf(f).render?.(f, ctx) ?? identity] as const);
+    const renders = this.fieldsOf(m, "nested", version, only).map((f) => [f.name, kindOf(f).render?.(f, ctx) ?? identity] as const);
     return (obj: Record<string, unknown>, rctx: RenderContext) => {
       const out: Record<string, unknown> = {};
       for (const [name, r] of renders) out[name] = r(obj[name], rctx, obj);

@@ -41,7 +41,8 @@ function message(e: ErrorObject, value: unknown, f: FieldDescriptor | undefined)
       if (value === null) return "This field may not be null.";
       // Nautobot's ChoiceField takes only the bare value, never the `{value, label}` it renders.
       if (typeof value === "object") return 'Value must be passed directly (e.g. "foo": 123); do not use a dictionary or list.';
-      return `${String(value)} is not a valid choice.`;
+      // DRF's own ChoiceField (a plain choice) quotes the value; Nautobot's does not.
+      return f?.kind === "choice" && f.plain ? `"${String(value)}" is not a valid choice.` : `${String(value)} is not a valid choice.`;
     case "pattern": {
       const scalar = f?.kind === "scalar" ? f : undefined;
       if (scalar?.type === "decimal") return "A valid number is required.";

@@ -139,7 +139,7 @@ function conformance(api: ApiDescriptor, version: string): void {
     for (const f of m.fields) {
       if (!inVersion(f) || !(f.name in o) || o[f.name] === null) continue;
       const target = isRelation(f) ? byKey.get(f.target)! : undefined;
-      if (isLink(f)) expect(Object.keys(o[f.name]).sort(), `${m.name}.${f.name}`).to.deep.equal(shape(target!, target!.nested));
+      if (isLink(f)) expect(Object.keys(o[f.name]).sort(), `${m.name}.${f.name}`).to.deep.equal(shape(target!, ("shape" in f && f.shape) || target!.nested));
       if (f.kind === "m2m" || f.kind === "tags") {
         for (const x of o[f.name]) expect(Object.keys(x).sort(), `${m.name}.${f.name}[]`).to.deep.equal(shape(target!, target!.nested));
       }
@@ -237,11 +237,27 @@ function conformance(api: ApiDescriptor, version: string): void {
       const [a, b] = [await make("dcim.interface", { type: "1000base-t" }), await make("dcim.interface", { type: "1000base-t" })];
       return { termination_a_type: "dcim.interface", termination_a_id: a.id, termination_b_type: "dcim.interface", termination_b_id: b.id };
     },
+    // A termination is at a site (or in a provider network), one per side of its circuit.
+    "circuits.circuittermination": async () => ({
+      circuit: (await make("circuits.circuit")).id, site: (await existing(byKey.get("dcim.site")!)).id,
+    }),
     "dcim.frontporttemplate": async () => {
       const type = await make("dcim.devicetype");
       return { device_type: type.id, rear_port: (await make("dcim.rearporttemplate", { device_type: type.id })).id, rear_port_position: 1 };
     },
   };
+
+  /** Foreign keys of which a model's rule wants exactly one set (a circuit termination's site or provider network). */
+  const ONE_OF_BY_RULE: Record<string, string[]> = { "circuits.circuittermination": ["site", "provider_network"] };
+
+  /** What else a write setting `field` of `m` (to null or a row) must change so the model's rules still hold. */
+  async function companions(m: ModelDescriptor, field: string, nulling: boolean): Promise<Json> {
+    const others = (ONE_OF_BY_RULE[m.key] ?? []).filter((n) => n !== field);
+    if (!others.length || !ONE_OF_BY_RULE[m.key].includes(field)) return {};
+    if (!nulling) return Object.fromEntries(others.map((n) => [n, null]));
+    const other = m.fields.find((f) => f.name === others[0]) as FkField;
+    return { [other.name]: (await existing(byKey.get(other.target)!)).id, ...Object.fromEntries(others.slice(1).map((n) => [n, null])) };
+  }
 
   /**
    * A valid create/PUT body: every required writable field (or, when `full`, every scalar that
@@ -270,7 +286,7 @@ function conformance(api: ApiDescriptor, version: string): void {
         expect(got, name).to.not.have.property(name);
         continue;
       }
-      if (f.kind === "choice") expect(got[name]?.value, name).to.equal(value);
+      if (f.kind === "choice") expect(f.plain ? got[name] : got[name]?.value, name).to.equal(value);
       else if (isLink(f)) {
         expect(got[name]?.id, name).to.equal(value);
         expect(Object.keys(got[name]).sort(), `${name}: nested shape`).to.deep.equal(shape(byKey.get(f.target)!, byKey.get(f.target)!.nested));
@@ -656,7 +672,7 @@ function conformance(api: ApiDescriptor, version: string): void {
             const { model: a, field } = protecting[0];
             const target = await req("post", list, await payload(m));
             expect(target.status, target.text).to.equal(201);
-            const dependent = await req("post", listPath(a), { ...(await payload(a)), [field.name]: target.body.id });
+            const dependent = await req("post", listPath(a), { ...(await payload(a)), [field.name]: target.body.id, ...(await companions(a, field.name, false)) });
             expect(dependent.status, dependent.text).to.equal(201);
             const blocked = await req("delete", at(target.body.id));
             expect(blocked.status).to.equal(409);
@@ -674,7 +690,7 @@ function conformance(api: ApiDescriptor, version: string): void {
             expect(created, "create failed").to.be.an("object");
             const problems: string[] = [];
             for (const f of writable(m).filter((x) => x.kind === "scalar" || x.kind === "choice" || isLink(x))) {
-              const reply = await call("PATCH", at(created!.id), { headers, body: { [f.name]: null } });
+              const reply = await call("PATCH", at(created!.id), { headers, body: { [f.name]: null, ...(await companions(m, f.name, true)) } });
               const documented = contract.acceptsBody("patch", detail, { [f.name]: null });
               if (f.nullable) {
                 if (reply.status !== 200 || (!f.writeOnly && reply.body[f.name] !== null)) problems.push(`${f.name}=null → ${reply.status} ${reply.text.slice(0, 200)}`);

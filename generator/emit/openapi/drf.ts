@@ -23,6 +23,11 @@ function readSchema(api: IrApi, m: IrModel, f: FieldDescriptor, nested: boolean,
   return kindOf(f).readSchema(f, {
     api, model: m, version, nested,
     nestedRef: (key) => ref(componentName.nested(modelByKey(api, key).name)),
+    shapeOf(key, names) {
+      const target = modelByKey(api, key);
+      const fields = readable(target, version, api.versions.supported, names);
+      return objectSchema(fields.map((x) => [x.name, readSchema(api, target, x, true, version)]), fields.map((x) => x.name));
+    },
   });
 }
 

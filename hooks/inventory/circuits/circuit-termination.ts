@@ -1,0 +1,37 @@
+// Nautobot's CircuitTermination.clean and the signals around it: a termination is at a site
+// or in a provider network, never both; its circuit caches it as termination_a or _z; and
+// paths that reach the circuit's other end are retraced when this end comes or goes, since
+// a path crosses a circuit only when both its ends exist.
+import { Refusal, type DeleteEvent, type HookDb, type SaveEvent } from "../../../runtime/hooks.js";
+import { retrace, retraceThrough } from "../dcim/cabling.js";
+
+type Row = Record<string, any>;
+const TYPE = "circuits.circuittermination";
+
+export { beforeDelete } from "../dcim/cable-end.js";
+
+export async function beforeSave({ db, id, values }: SaveEvent): Promise<void> {
+  const current: Row = id === null ? {} : (await db("circuits_circuittermination").where({ id }).first()) ?? {};
+  const t: Row = { ...current, ...values };
+  if (!t.site_id && !t.provider_network_id) throw new Refusal({ non_field_errors: "A circuit termination must attach to either a site or a provider network." });
+  if (t.site_id && t.provider_network_id) throw new Refusal({ non_field_errors: "A circuit termination cannot attach to both a site and a provider network." });
+}
+
+/** Retraces the paths that end at, or pass through, the other end of the termination's circuit. */
+async function retracePeer(db: HookDb, circuitId: string, side: string): Promise<void> {
+  const peer: Row | undefined = await db("circuits_circuittermination").where({ circuit_id: circuitId, term_side: side === "A" ? "Z" : "A" }).first();
+  if (!peer) return;
+  await retraceThrough(db, { type: TYPE, id: peer.id });
+  const ending: Row[] = await db("dcim_cablepath").where({ destination_type: TYPE, destination_id: peer.id }).select("origin_type", "origin_id");
+  for (const o of ending) await retrace(db, { type: o.origin_type, id: o.origin_id });
+}
+
+export async function afterSave({ db, id }: SaveEvent & { id: string | number }): Promise<void> {
+  const t: Row = await db("circuits_circuittermination").where({ id }).first();
+  await db("circuits_circuit").where({ id: t.circuit_id }).update({ [`termination_${t.term_side.toLowerCase()}_id`]: t.id });
+  await retracePeer(db, t.circuit_id, t.term_side);
+}
+
+export async function afterDelete({ db, ids }: DeleteEvent): Promise<void> {
+  for (const id of ids) await retraceThrough(db, { type: TYPE, id: String(id) });
+}
