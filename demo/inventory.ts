@@ -100,6 +100,12 @@ const circuits: Fixture[] = [
   { model: "circuits.circuittermination", data: { circuit: { cid: "TC-100G-4711" }, term_side: "Z", site: { slug: "new-york-lab" }, port_speed: 100000000 } },
 ];
 
+const power: Fixture[] = [
+  { model: "dcim.powerpanel", data: { site: { slug: "berlin-dc1" }, rack_group: { slug: "hall-1" }, name: "RPP-1A" } },
+  { model: "dcim.powerfeed", data: { power_panel: { name: "RPP-1A" }, rack: { name: "A01" }, name: "A01-A", status: "active", phase: "three-phase", voltage: 400, amperage: 16 } },
+  { model: "dcim.powerfeed", data: { power_panel: { name: "RPP-1A" }, rack: { name: "A01" }, name: "A01-B", status: "active", type: "redundant", phase: "three-phase", voltage: 400, amperage: 16 } },
+];
+
 /** A cable between two ends, each named by its model and attributes. */
 function cable(a: [string, Record<string, unknown>], b: [string, Record<string, unknown>], data: Record<string, unknown> = {}): Fixture {
   return {
@@ -111,8 +117,8 @@ function cable(a: [string, Record<string, unknown>], b: [string, Record<string, 
 const port = (device: string, name: string) => ({ device: { name: device }, name });
 
 /**
- * ber1-edge1 reaches ber1-leaf1 across the two patch panels' trunk; ber1-edge2 reaches the New
- * York lab switch over the Telia wavelength.
+ * ber1-edge1 reaches ber1-leaf1 across the two patch panels' trunk and draws power from both
+ * feeds of its rack; ber1-edge2 reaches the New York lab switch over the Telia wavelength.
  */
 const cables: Fixture[] = [
   cable(["dcim.interface", port("ber1-edge1", "et-0/0/0")], ["dcim.frontport", port("ber1-pp-a01", "Port 1")], { type: "smf", label: "BER1-0001" }),
@@ -120,8 +126,10 @@ const cables: Fixture[] = [
   cable(["dcim.frontport", port("ber1-pp-a02", "Port 1")], ["dcim.interface", port("ber1-leaf1", "Ethernet1")], { type: "smf", label: "BER1-0002" }),
   cable(["dcim.interface", port("ber1-edge2", "et-0/0/0")], ["circuits.circuittermination", { circuit: { cid: "TC-100G-4711" }, term_side: "A" }], { type: "smf" }),
   cable(["circuits.circuittermination", { circuit: { cid: "TC-100G-4711" }, term_side: "Z" }], ["dcim.interface", port("nyc-lab-sw1", "Ethernet1")], { type: "smf" }),
+  cable(["dcim.powerfeed", { name: "A01-A" }], ["dcim.powerport", port("ber1-edge1", "PEM0")], { type: "power" }),
+  cable(["dcim.powerfeed", { name: "A01-B" }], ["dcim.powerport", port("ber1-edge1", "PEM1")], { type: "power" }),
 ];
 
 export const inventoryDemo: Fixture[] = [
-  ...regions, ...tenancy, ...tags, ...sites, ...ipam, ...racks, ...deviceTypes, ...templates, ...devices, ...circuits, ...cables,
+  ...regions, ...tenancy, ...tags, ...sites, ...ipam, ...racks, ...deviceTypes, ...templates, ...devices, ...circuits, ...power, ...cables,
 ];

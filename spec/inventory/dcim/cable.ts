@@ -17,11 +17,12 @@ export const CableLengthUnit = choices("CableLengthUnit", [
 
 /** What a cable may end on (Nautobot's CABLE_TERMINATION_MODELS). */
 export const CABLE_ENDS = [
-  "circuits.CircuitTermination", "dcim.ConsolePort", "dcim.ConsoleServerPort", "dcim.FrontPort", "dcim.Interface", "dcim.PowerOutlet", "dcim.PowerPort", "dcim.RearPort",
+  "circuits.CircuitTermination", "dcim.ConsolePort", "dcim.ConsoleServerPort", "dcim.FrontPort", "dcim.Interface", "dcim.PowerFeed", "dcim.PowerOutlet", "dcim.PowerPort",
+  "dcim.RearPort",
 ];
 
 /** Where a traced path may end (Nautobot's PathEndpoint models). */
-export const PATH_ENDPOINTS = ["circuits.CircuitTermination", "dcim.ConsolePort", "dcim.ConsoleServerPort", "dcim.Interface", "dcim.PowerOutlet", "dcim.PowerPort"];
+export const PATH_ENDPOINTS = ["circuits.CircuitTermination", "dcim.ConsolePort", "dcim.ConsoleServerPort", "dcim.Interface", "dcim.PowerFeed", "dcim.PowerOutlet", "dcim.PowerPort"];
 
 const internal = { nullable: true, readOnly: true, writeOnly: true } as const;
 

@@ -1,7 +1,8 @@
 // Cables and traced paths over HTTP: a cable records itself and its far end on both ends;
 // interfaces joined through a patch panel pair (front/rear ports) see each other as their
 // connected endpoint, and lose it when a cable in the middle goes; Nautobot's rules for what
-// may be cabled, in its words; a device takes its cables along when deleted.
+// may be cabled, in its words; a device takes its cables along when deleted; power feeds
+// from power panels, cabled to power ports.
 import { expect } from "chai";
 import { del, get, patch, post } from "../../support/http.js";
 import { startTestServer } from "../../support/server.js";
@@ -163,5 +164,39 @@ describe("inventory e2e: cables and paths", () => {
     expect((await del(`/api/dcim/devices/${r5.id}/`)).status).to.equal(204);
     expect(await row("dcim_cable", c.body.id)).to.equal(undefined);
     expect((await get(`/api/dcim/interfaces/${b.id}/`)).body).to.deep.include({ cable: null, cable_peer: null, connected_endpoint: null, connected_endpoint_reachable: null });
+  });
+
+  it("power panels and feeds: a feed cabled to a power port; Nautobot's rules and available power", async () => {
+    const group = (await post("/api/dcim/rack-groups/", { name: `${tag}-hall`, site: site.id })).body;
+    const panel = await post("/api/dcim/power-panels/", { site: { slug: site.slug }, rack_group: group.id, name: "RPP-1" });
+    expect(panel.status, panel.text).to.equal(201);
+    expect(panel.body).to.deep.include({ name: "RPP-1", display: "RPP-1", powerfeed_count: 0 });
+    const feed = await post("/api/dcim/power-feeds/", { power_panel: { name: "RPP-1", site: site.id }, name: "Feed A", status: "active", phase: "three-phase", voltage: 400, amperage: 32 });
+    expect(feed.status, feed.text).to.equal(201);
+    expect(feed.body).to.deep.include({ voltage: 400, amperage: 32, max_utilization: 80, cable: null, connected_endpoint_reachable: null });
+    expect(feed.body.type).to.deep.equal({ value: "primary", label: "Primary" });
+    expect(feed.body.power_panel).to.deep.include({ id: panel.body.id, name: "RPP-1" });
+    expect(feed.body).to.not.have.property("available_power");
+    expect((await row("dcim_powerfeed", feed.body.id))!.available_power).to.equal(Math.round(400 * 32 * 0.8 * 1.732));
+    expect((await get(`/api/dcim/power-panels/${panel.body.id}/`)).body.powerfeed_count).to.equal(1);
+
+    const bad = await post("/api/dcim/power-feeds/", { power_panel: panel.body.id, name: "Feed B", status: "active", voltage: -48 });
+    expect(bad.status).to.equal(400);
+    expect(bad.body).to.deep.equal({ voltage: ["Voltage cannot be negative for AC supply"] });
+    expect((await post("/api/dcim/power-feeds/", { power_panel: panel.body.id, name: "Feed B", status: "active", voltage: -48, supply: "dc" })).status).to.equal(201);
+
+    const srv = await device("srv1", { "power-port": [{ name: "PSU0" }] });
+    const psu = await port("power-ports", srv, "PSU0");
+    const c = await cable(["dcim.powerfeed", feed.body.id], ["dcim.powerport", psu.id], { type: "power" });
+    expect(c.status, c.text).to.equal(201);
+    const seen = (await get(`/api/dcim/power-ports/${psu.id}/`)).body;
+    expect(seen.connected_endpoint_type).to.equal("dcim.powerfeed");
+    expect(seen.connected_endpoint).to.deep.include({ id: feed.body.id, name: "Feed A", cable: c.body.id });
+    expect((await get(`/api/dcim/power-feeds/${feed.body.id}/`)).body.connected_endpoint).to.deep.include({ id: psu.id });
+    expect((await get(`/api/dcim/power-feeds/?cabled=true&power_panel_id=${panel.body.id}`)).body.results.map((f: any) => f.name)).to.deep.equal(["Feed A"]);
+    // The panel is protected by its feeds; the feed, when deleted, takes its cable.
+    expect((await del(`/api/dcim/power-panels/${panel.body.id}/`)).status).to.equal(409);
+    expect((await del(`/api/dcim/power-feeds/${feed.body.id}/`)).status).to.equal(204);
+    expect((await get(`/api/dcim/power-ports/${psu.id}/`)).body).to.deep.include({ cable: null, connected_endpoint: null });
   });
 });

@@ -49,7 +49,7 @@ export const dcim_Cable: ModelDescriptor = {
         readOnly: false,
         kind: "contentType",
         column: "termination_a_type",
-        models: ["circuits.circuittermination", "dcim.consoleport", "dcim.consoleserverport", "dcim.frontport", "dcim.interface", "dcim.poweroutlet", "dcim.powerport", "dcim.rearport"],
+        models: ["circuits.circuittermination", "dcim.consoleport", "dcim.consoleserverport", "dcim.frontport", "dcim.interface", "dcim.powerfeed", "dcim.poweroutlet", "dcim.powerport", "dcim.rearport"],
       },
       {
         name: "termination_a_id",
@@ -70,7 +70,7 @@ export const dcim_Cable: ModelDescriptor = {
         kind: "generic",
         typeColumn: "termination_a_type",
         idColumn: "termination_a_id",
-        targets: ["circuits.circuittermination", "dcim.consoleport", "dcim.consoleserverport", "dcim.frontport", "dcim.interface", "dcim.poweroutlet", "dcim.powerport", "dcim.rearport"],
+        targets: ["circuits.circuittermination", "dcim.consoleport", "dcim.consoleserverport", "dcim.frontport", "dcim.interface", "dcim.powerfeed", "dcim.poweroutlet", "dcim.powerport", "dcim.rearport"],
       },
       {
         name: "termination_b_type",
@@ -80,7 +80,7 @@ export const dcim_Cable: ModelDescriptor = {
         readOnly: false,
         kind: "contentType",
         column: "termination_b_type",
-        models: ["circuits.circuittermination", "dcim.consoleport", "dcim.consoleserverport", "dcim.frontport", "dcim.interface", "dcim.poweroutlet", "dcim.powerport", "dcim.rearport"],
+        models: ["circuits.circuittermination", "dcim.consoleport", "dcim.consoleserverport", "dcim.frontport", "dcim.interface", "dcim.powerfeed", "dcim.poweroutlet", "dcim.powerport", "dcim.rearport"],
       },
       {
         name: "termination_b_id",
@@ -101,7 +101,7 @@ export const dcim_Cable: ModelDescriptor = {
         kind: "generic",
         typeColumn: "termination_b_type",
         idColumn: "termination_b_id",
-        targets: ["circuits.circuittermination", "dcim.consoleport", "dcim.consoleserverport", "dcim.frontport", "dcim.interface", "dcim.poweroutlet", "dcim.powerport", "dcim.rearport"],
+        targets: ["circuits.circuittermination", "dcim.consoleport", "dcim.consoleserverport", "dcim.frontport", "dcim.interface", "dcim.powerfeed", "dcim.poweroutlet", "dcim.powerport", "dcim.rearport"],
       },
       {
         name: "type",

@@ -177,7 +177,7 @@ export const dcim_FrontPort: ModelDescriptor = {
         kind: "generic",
         typeColumn: "cable_peer_type",
         idColumn: "cable_peer_id",
-        targets: ["circuits.circuittermination", "dcim.consoleport", "dcim.consoleserverport", "dcim.frontport", "dcim.interface", "dcim.poweroutlet", "dcim.powerport", "dcim.rearport"],
+        targets: ["circuits.circuittermination", "dcim.consoleport", "dcim.consoleserverport", "dcim.frontport", "dcim.interface", "dcim.powerfeed", "dcim.poweroutlet", "dcim.powerport", "dcim.rearport"],
       },
       {
         name: "cable_peer_type",
@@ -187,7 +187,7 @@ export const dcim_FrontPort: ModelDescriptor = {
         readOnly: true,
         kind: "contentType",
         column: "cable_peer_type",
-        models: ["circuits.circuittermination", "dcim.consoleport", "dcim.consoleserverport", "dcim.frontport", "dcim.interface", "dcim.poweroutlet", "dcim.powerport", "dcim.rearport"],
+        models: ["circuits.circuittermination", "dcim.consoleport", "dcim.consoleserverport", "dcim.frontport", "dcim.interface", "dcim.powerfeed", "dcim.poweroutlet", "dcim.powerport", "dcim.rearport"],
       },
       {
         name: "cable_peer_id",

@@ -227,7 +227,7 @@ export const dcim_PowerOutlet: ModelDescriptor = {
         kind: "generic",
         typeColumn: "cable_peer_type",
         idColumn: "cable_peer_id",
-        targets: ["circuits.circuittermination", "dcim.consoleport", "dcim.consoleserverport", "dcim.frontport", "dcim.interface", "dcim.poweroutlet", "dcim.powerport", "dcim.rearport"],
+        targets: ["circuits.circuittermination", "dcim.consoleport", "dcim.consoleserverport", "dcim.frontport", "dcim.interface", "dcim.powerfeed", "dcim.poweroutlet", "dcim.powerport", "dcim.rearport"],
       },
       {
         name: "cable_peer_type",
@@ -237,7 +237,7 @@ export const dcim_PowerOutlet: ModelDescriptor = {
         readOnly: true,
         kind: "contentType",
         column: "cable_peer_type",
-        models: ["circuits.circuittermination", "dcim.consoleport", "dcim.consoleserverport", "dcim.frontport", "dcim.interface", "dcim.poweroutlet", "dcim.powerport", "dcim.rearport"],
+        models: ["circuits.circuittermination", "dcim.consoleport", "dcim.consoleserverport", "dcim.frontport", "dcim.interface", "dcim.powerfeed", "dcim.poweroutlet", "dcim.powerport", "dcim.rearport"],
       },
       {
         name: "cable_peer_id",
@@ -259,7 +259,7 @@ export const dcim_PowerOutlet: ModelDescriptor = {
         kind: "generic",
         typeColumn: "connected_endpoint_type",
         idColumn: "connected_endpoint_id",
-        targets: ["circuits.circuittermination", "dcim.consoleport", "dcim.consoleserverport", "dcim.interface", "dcim.poweroutlet", "dcim.powerport"],
+        targets: ["circuits.circuittermination", "dcim.consoleport", "dcim.consoleserverport", "dcim.interface", "dcim.powerfeed", "dcim.poweroutlet", "dcim.powerport"],
       },
       {
         name: "connected_endpoint_type",
@@ -269,7 +269,7 @@ export const dcim_PowerOutlet: ModelDescriptor = {
         readOnly: true,
         kind: "contentType",
         column: "connected_endpoint_type",
-        models: ["circuits.circuittermination", "dcim.consoleport", "dcim.consoleserverport", "dcim.interface", "dcim.poweroutlet", "dcim.powerport"],
+        models: ["circuits.circuittermination", "dcim.consoleport", "dcim.consoleserverport", "dcim.interface", "dcim.powerfeed", "dcim.poweroutlet", "dcim.powerport"],
       },
       {
         name: "connected_endpoint_id",

@@ -166,7 +166,7 @@ export const dcim_RearPort: ModelDescriptor = {
         kind: "generic",
         typeColumn: "cable_peer_type",
         idColumn: "cable_peer_id",
-        targets: ["circuits.circuittermination", "dcim.consoleport", "dcim.consoleserverport", "dcim.frontport", "dcim.interface", "dcim.poweroutlet", "dcim.powerport", "dcim.rearport"],
+        targets: ["circuits.circuittermination", "dcim.consoleport", "dcim.consoleserverport", "dcim.frontport", "dcim.interface", "dcim.powerfeed", "dcim.poweroutlet", "dcim.powerport", "dcim.rearport"],
       },
       {
         name: "cable_peer_type",
@@ -176,7 +176,7 @@ export const dcim_RearPort: ModelDescriptor = {
         readOnly: true,
         kind: "contentType",
         column: "cable_peer_type",
-        models: ["circuits.circuittermination", "dcim.consoleport", "dcim.consoleserverport", "dcim.frontport", "dcim.interface", "dcim.poweroutlet", "dcim.powerport", "dcim.rearport"],
+        models: ["circuits.circuittermination", "dcim.consoleport", "dcim.consoleserverport", "dcim.frontport", "dcim.interface", "dcim.powerfeed", "dcim.poweroutlet", "dcim.powerport", "dcim.rearport"],
       },
       {
         name: "cable_peer_id",

@@ -1,0 +1,26 @@
+// Nautobot's PowerFeed.clean and save: a feed's rack is in its panel's site; an AC feed has
+// no negative voltage, and none has 0; the power it makes available (volts × amps × the
+// utilisation allowed, × √3 for three-phase) is kept with it. A feed is a cable end.
+import { Refusal, type SaveEvent } from "../../../runtime/hooks.js";
+
+export { beforeDelete } from "./cable-end.js";
+
+type Row = Record<string, any>;
+
+export async function beforeSave({ db, id, values }: SaveEvent): Promise<void> {
+  const current: Row = id === null ? {} : (await db("dcim_powerfeed").where({ id }).first()) ?? {};
+  const f: Row = { ...current, ...values };
+  const voltage = Number(f.voltage ?? 120);
+  if (voltage === 0) throw new Refusal({ voltage: "This value may not be 0." });
+  if (f.rack_id) {
+    const rack: Row = await db("dcim_rack").where({ id: f.rack_id }).first();
+    const panel: Row = await db("dcim_powerpanel").where({ id: f.power_panel_id }).first();
+    if (rack && panel && rack.site_id !== panel.site_id) {
+      const [rackSite, panelSite]: Row[] = await Promise.all([rack.site_id, panel.site_id].map((s) => db("dcim_site").where({ id: s }).first()));
+      throw new Refusal({ non_field_errors: `Rack ${rack.name} (${rackSite?.name}) and power panel ${panel.name} (${panelSite?.name}) are in different sites` });
+    }
+  }
+  if (voltage < 0 && (f.supply ?? "ac") === "ac") throw new Refusal({ voltage: "Voltage cannot be negative for AC supply" });
+  const kva = Math.abs(voltage) * Number(f.amperage ?? 20) * (Number(f.max_utilization ?? 80) / 100);
+  values.available_power = Math.round(f.phase === "three-phase" ? kva * 1.732 : kva);
+}

@@ -1,0 +1,15 @@
+// Nautobot's PowerPanel.clean: a panel's rack group is in the panel's site.
+import { Refusal, type SaveEvent } from "../../../runtime/hooks.js";
+
+type Row = Record<string, any>;
+
+export async function beforeSave({ db, id, values }: SaveEvent): Promise<void> {
+  const current: Row = id === null ? {} : (await db("dcim_powerpanel").where({ id }).first()) ?? {};
+  const p: Row = { ...current, ...values };
+  if (!p.rack_group_id) return;
+  const group: Row = await db("dcim_rackgroup").where({ id: p.rack_group_id }).first();
+  if (group && group.site_id !== p.site_id) {
+    const [groupSite, site]: Row[] = await Promise.all([group.site_id, p.site_id].map((s) => db("dcim_site").where({ id: s }).first()));
+    throw new Refusal({ non_field_errors: `Rack group ${group.name} (${groupSite?.name}) is in a different site than ${site?.name}` });
+  }
+}
