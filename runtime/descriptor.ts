@@ -265,6 +265,8 @@ export interface ModelDescriptor {
   components: { full: string; nested: string; brief: string; write: string; patch: string; list: string };
   /** WordPress-style presentation, written in the spec as is; absent for other profiles. */
   wordpress?: WpModelDescriptor;
+  /** Read-only views beside an object's detail (`…/<id>/<name>/`), answered by the hook module. */
+  actions?: Array<{ name: string; description: string; response: Record<string, unknown> }>;
   /** The model's hook module, as the spec names it (`ipam/prefix`), and what it exports once loaded. */
   hookModule?: string;
   hooks?: ModelHooks;
@@ -349,9 +351,25 @@ export interface ModelHooks {
   afterDelete?(event: DeleteEvent): void | Promise<void>;
   /** The values of the model's `computed` fields, by field name. */
   readValues?: Record<string, ReadValue>;
+  /** The answers of the model's actions, by action name. */
+  actions?: Record<string, (event: ActionEvent) => Promise<unknown>>;
 }
 
-export const HOOK_NAMES: ReadonlyArray<keyof ModelHooks> = ["beforeSave", "afterSave", "beforeDelete", "afterDelete", "readValues"];
+/** A request for an action of one object: the object exists and the requester may view it. */
+export interface ActionEvent {
+  db: HookDb;
+  model: ModelDescriptor;
+  id: string;
+  /** The request's query parameters (repeated ones in order). */
+  params: Map<string, string[]>;
+  /**
+   * Rows of any models as the API shows them (`nested` inside other objects, or `full`),
+   * in the order asked; null for a row that does not exist. One statement per model.
+   */
+  read(refs: Array<{ model: string; id: string }>, shape: "nested" | "full"): Promise<Array<Record<string, unknown> | null>>;
+}
+
+export const HOOK_NAMES: ReadonlyArray<keyof ModelHooks> = ["beforeSave", "afterSave", "beforeDelete", "afterDelete", "readValues", "actions"];
 
 /** An argument of a WordPress route, as the REST index lists it. */
 export interface WpArg { type?: string; description?: string; default?: unknown; enum?: unknown[]; items?: Record<string, unknown>; required: boolean }

@@ -135,6 +135,16 @@ export class Store {
   }
 
   /** The objects with these ids, in the order given; missing ids are left out. Filter checks run in the same statement. */
+  /** Rows of any models, by model key and id, in the order asked (null where none): one read per model. */
+  async readRefs(db: Db, refs: Array<{ model: string; id: string }>, opts: ReadOptions): Promise<Array<Record<string, unknown> | null>> {
+    const found = new Map<string, Record<string, unknown>>();
+    for (const key of new Set(refs.map((r) => r.model))) {
+      const rows = await this.fetch(db, this.index.model(key), refs.filter((r) => r.model === key).map((r) => r.id), opts);
+      for (const row of rows) found.set(`${key}:${row.id}`, row);
+    }
+    return refs.map((r) => found.get(`${r.model}:${r.id}`) ?? null);
+  }
+
   async fetch(db: Db, m: ModelDescriptor, ids: RowId[], opts: ReadOptions, filter?: FilterPlan): Promise<Array<Record<string, unknown>>> {
     const { valid, cast } = this.keys(ids);
     if (!valid.length) return [];

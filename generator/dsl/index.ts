@@ -311,6 +311,12 @@ export interface ModelSpec {
   sql?: Record<string, SqlBlock>;
   /** Operations the API offers; all by default. */
   operations?: Array<"list" | "retrieve" | "create" | "update" | "delete">;
+  /**
+   * Read-only views of one object beside its detail (`GET …/<id>/<name>/`: an interface's
+   * `trace`), each answered by the hook module's `actions.<name>`; `response` is the JSON
+   * schema of the answer, for the OpenAPI documents.
+   */
+  actions?: Record<string, ActionSpec>;
   /** How a WordPress-style profile presents the model (post type or taxonomy). */
   wordpress?: WpModelOptions;
   /**
@@ -318,6 +324,11 @@ export interface ModelSpec {
    * `hooks/<api>/ipam/prefix.ts`, exporting any of the names of ModelHooks (runtime/hooks.ts).
    */
   hooks?: string;
+}
+
+export interface ActionSpec {
+  description: string;
+  response: Record<string, unknown>;
 }
 
 /**

@@ -6,8 +6,13 @@ import type { LoadedApi } from "../load/index.js";
 
 export function checkHooks(m: ModelSpec, hooks: LoadedApi["hooks"], err: (message: string, field?: string) => void): void {
   const computed = Object.entries(m.fields ?? {}).filter(([, f]) => f.kind === "computed").map(([name]) => name);
+  const actions = Object.keys(m.actions ?? {});
+  for (const [name, a] of Object.entries(m.actions ?? {})) {
+    if (typeof a?.description !== "string" || typeof a.response !== "object" || a.response === null) err(`action "${name}" needs a description and a response schema`);
+  }
   if (m.hooks === undefined) {
     for (const name of computed) err(`a computed field needs the model's hook module to give readValues.${name}`, name);
+    for (const name of actions) err(`action "${name}" needs the model's hook module to give actions.${name}`);
     return;
   }
   const found = typeof m.hooks === "string" ? hooks.get(m.hooks) : undefined;
@@ -28,5 +33,9 @@ export function checkHooks(m: ModelSpec, hooks: LoadedApi["hooks"], err: (messag
   }
   for (const name of found.readValues) {
     if (!computed.includes(name)) err(`hooks "${m.hooks}": readValues.${name} names no computed field of ${m.name}`);
+  }
+  for (const name of actions) if (!found.actions.includes(name)) err(`action "${name}": ${found.file} gives no actions.${name}`);
+  for (const name of found.actions) {
+    if (!actions.includes(name)) err(`hooks "${m.hooks}": actions.${name} names no action of ${m.name}`);
   }
 }

@@ -189,7 +189,14 @@ function modelPaths(api: IrApi, m: IrModel, version: string): Record<string, Sch
       responses: { "200": { description: "The object", content: json(fullOrBrief) }, ...common, "404": errorResponse("Not found") },
     };
   }
-  return { [base]: list, [`${base}{id}/`]: detail };
+  const actions = Object.fromEntries((m.actions ?? []).map((a) => [`${base}{id}/${a.name}/`, {
+    parameters: [idParam],
+    get: {
+      operationId: operationId(m.app, m.route, a.name), tags: tag, summary: a.description,
+      responses: { "200": { description: a.description, content: json(a.response) }, ...common, "404": errorResponse("Not found") },
+    },
+  }]));
+  return { [base]: list, [`${base}{id}/`]: detail, ...actions };
 }
 
 /** The reply to a password attempt refused after too many failures for the user or from the address. */

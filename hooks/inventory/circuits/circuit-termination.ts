@@ -8,7 +8,7 @@ import { retrace, retraceThrough } from "../dcim/cabling.js";
 type Row = Record<string, any>;
 const TYPE = "circuits.circuittermination";
 
-export { beforeDelete } from "../dcim/cable-end.js";
+export { actions, beforeDelete } from "../dcim/cable-end.js";
 
 export async function beforeSave({ db, id, values }: SaveEvent): Promise<void> {
   const current: Row = id === null ? {} : (await db("circuits_circuittermination").where({ id }).first()) ?? {};

@@ -3,7 +3,7 @@
 // path ends (through front/rear port pairs and circuits) and whether every cable on the way
 // is connected. Paths are stored (dcim_cablepath, nodes as "app.model:id") and retraced
 // only when a cable on them, or a port they pass through, changes; reads never trace.
-import { Refusal, type HookDb } from "../../../runtime/hooks.js";
+import { Refusal, type ActionEvent, type HookDb } from "../../../runtime/hooks.js";
 
 type Row = Record<string, any>;
 export interface Node { type: string; id: string }
@@ -25,7 +25,7 @@ async function fetch(db: HookDb, n: Node): Promise<Row | undefined> {
 interface Traced { path: string[]; destination: Node | null; isActive: boolean; isSplit: boolean }
 
 /** Follows cables from `origin` (CablePath.from_origin); null when it has no cable. */
-async function trace(db: HookDb, origin: Node): Promise<Traced | null> {
+async function follow(db: HookDb, origin: Node): Promise<Traced | null> {
   let current: Node = origin;
   let row = await fetch(db, current);
   if (!row?.cable_id) return null;
@@ -80,7 +80,7 @@ async function trace(db: HookDb, origin: Node): Promise<Traced | null> {
 /** Traces `origin` again and stores the result: its path row and its own connected_* columns. */
 export async function retrace(db: HookDb, origin: Node): Promise<void> {
   if (!ENDPOINTS.has(origin.type)) return;
-  const traced = await trace(db, origin);
+  const traced = await follow(db, origin);
   const key = { origin_type: origin.type, origin_id: origin.id };
   if (!traced) {
     await db("dcim_cablepath").where(key).del();
@@ -145,4 +145,54 @@ export async function removeCablesOf(db: HookDb, type: string, ids: Array<string
   if (!cables.length) return;
   await disconnect(db, cables);
   await db("dcim_cable").whereIn("id", cables).del();
+}
+
+const parse = (s: string): Node => { const i = s.indexOf(":"); return { type: s.slice(0, i), id: s.slice(i + 1) }; };
+const ref = (n: Node) => ({ model: n.type, id: n.id });
+/** The fields Nautobot's TracedCableSerializer shows of a cable on a trace. */
+const TRACED_CABLE = ["id", "url", "type", "status", "label", "color", "length", "length_unit"];
+
+/**
+ * A path endpoint's `trace` action (PathEndpoint.trace): its stored path as [near end, cable,
+ * far end] triples, each end in its nested form; a path ending at a rear port is padded.
+ */
+export async function trace({ db, model, id, read }: ActionEvent): Promise<unknown[]> {
+  const stored: Row | undefined = await db("dcim_cablepath").where({ origin_type: model.key, origin_id: id }).first();
+  if (!stored) return [];
+  const nodes: Array<Node | null> = [{ type: model.key, id }, ...(stored.path as string[]).map(parse)];
+  if (stored.destination_id) nodes.push({ type: stored.destination_type, id: stored.destination_id });
+  while (nodes.length % 3) nodes.splice(nodes.length - 1, 0, null);
+  const cables = nodes.filter((n): n is Node => n?.type === "dcim.cable");
+  const ends = nodes.filter((n): n is Node => n !== null && n.type !== "dcim.cable");
+  const [cableRows, endRows] = await Promise.all([read(cables.map(ref), "full"), read(ends.map(ref), "nested")]);
+  const shown = new Map<string, unknown>();
+  cables.forEach((c, i) => shown.set(node(c), cableRows[i] && Object.fromEntries(TRACED_CABLE.map((k) => [k, cableRows[i]![k]]))));
+  ends.forEach((e, i) => shown.set(node(e), endRows[i]));
+  const out: unknown[] = [];
+  for (let i = 0; i < nodes.length; i += 3) {
+    const [near, cable, far] = nodes.slice(i, i + 3);
+    if (!near) break;
+    out.push([shown.get(node(near)) ?? null, cable ? shown.get(node(cable)) ?? null : null, far ? shown.get(node(far)) ?? null : null]);
+  }
+  return out;
+}
+
+/** A pass-through port's `paths` action: every stored path through it (Nautobot's CablePathSerializer). */
+export async function paths({ db, model, id, read }: ActionEvent): Promise<unknown[]> {
+  const stored: Row[] = await db("dcim_cablepath").whereRaw("path @> ?::jsonb", [JSON.stringify([`${model.key}:${id}`])]).orderBy("id");
+  const refs: Node[] = stored.flatMap((p) => [
+    { type: p.origin_type, id: p.origin_id }, ...(p.destination_id ? [{ type: p.destination_type, id: p.destination_id }] : []), ...(p.path as string[]).map(parse),
+  ]);
+  const rows = await read(refs.map(ref), "nested");
+  const shown = new Map(refs.map((n, i) => [node(n), rows[i]]));
+  return stored.map((p) => ({
+    id: p.id,
+    origin_type: p.origin_type,
+    origin: shown.get(node({ type: p.origin_type, id: p.origin_id })) ?? null,
+    destination_type: p.destination_type,
+    destination: p.destination_id ? shown.get(node({ type: p.destination_type, id: p.destination_id })) ?? null : null,
+    path: (p.path as string[]).map((n) => shown.get(n) ?? null),
+    is_active: p.is_active,
+    is_split: p.is_split,
+  }));
 }

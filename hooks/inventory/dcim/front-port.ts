@@ -1,3 +1,7 @@
-// A front port: its rear port is a sibling (same-parent rules), and it is a cable end.
+// A front port: its rear port is a sibling (same-parent rules); a cable end whose `paths`
+// action shows the traced paths passing through it.
+import { paths } from "./cabling.js";
+
 export { beforeSave } from "./same-parent.js";
 export { beforeDelete } from "./cable-end.js";
+export const actions = { paths };

@@ -3,7 +3,7 @@
 // MAC address field: any common notation in, upper-case colon-separated stored and shown.
 import { Refusal, type SaveEvent } from "../../../runtime/hooks.js";
 
-export { beforeDelete } from "./cable-end.js";
+export { actions, beforeDelete } from "./cable-end.js";
 
 type Row = Record<string, unknown>;
 

@@ -3,7 +3,7 @@
 // utilisation allowed, × √3 for three-phase) is kept with it. A feed is a cable end.
 import { Refusal, type SaveEvent } from "../../../runtime/hooks.js";
 
-export { beforeDelete } from "./cable-end.js";
+export { actions, beforeDelete } from "./cable-end.js";
 
 type Row = Record<string, any>;
 

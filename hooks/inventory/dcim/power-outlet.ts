@@ -1,3 +1,3 @@
-// A power outlet: its power port is a sibling (same-parent rules), and it is a cable end.
+// A power outlet: its power port is a sibling (same-parent rules), and it is a path endpoint.
 export { beforeSave } from "./same-parent.js";
-export { beforeDelete } from "./cable-end.js";
+export { actions, beforeDelete } from "./cable-end.js";

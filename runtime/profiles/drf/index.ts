@@ -121,6 +121,7 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
     const m = seg.length >= 2 ? index.byRoute.get(`${seg[0]}/${seg[1]}`) : undefined;
     if (m && seg.length === 3 && seg[2] === "") return listRoute(ctx, m);
     if (m && seg.length === 4 && seg[3] === "") return detailRoute(ctx, m, seg[2]);
+    if (m && seg.length === 5 && seg[4] === "" && m.actions?.some((a) => a.name === seg[3])) return actionRoute(ctx, m, seg[2], seg[3]);
     // A list or detail path without its trailing slash (seed rule 3).
     if (m && (seg.length === 2 || (seg.length === 3 && seg[2] !== "" && req.method !== "POST"))) {
       ctx.res.redirect(302, slashed(req));
@@ -286,6 +287,20 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
       }
     });
     return send(ctx, 200, await store.fetch(db, m, wanted, readOpts(ctx)));
+  }
+
+  /** A model's action of one object (`…/<id>/<name>/`): read-only, answered by its hook module. */
+  async function actionRoute(ctx: Ctx, m: ModelDescriptor, rawId: string, name: string): Promise<void> {
+    return only(ctx, ["GET"], async () => {
+      authorize(ctx, m);
+      const id = rawId.toLowerCase();
+      if (!isUuid(id) || !(await store.existing(db, m, [id], ctx.identity?.userId)).length) throw notFound();
+      const answer = await m.hooks!.actions![name]({
+        db, model: m, id, params: ctx.params,
+        read: (refs, shape) => store.readRefs(db, refs, { ...readOpts(ctx), shape }),
+      });
+      send(ctx, 200, answer);
+    });
   }
 
   async function detailRoute(ctx: Ctx, m: ModelDescriptor, rawId: string): Promise<void> {

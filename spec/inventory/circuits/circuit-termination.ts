@@ -1,5 +1,5 @@
 import { model, field, ref, choices } from "../../../generator/dsl/index.js";
-import { cableEnd, cableEndFilters, pathEndpoint } from "../dcim/cable.js";
+import { cableEnd, cableEndFilters, pathEndpoint, traceAction } from "../dcim/cable.js";
 
 export const TermSide = choices("CircuitTerminationSide", [["A", "A"], ["Z", "Z"]]);
 
@@ -25,6 +25,7 @@ export default model("CircuitTermination", {
     ...cableEnd(),
     ...pathEndpoint(),
   },
+  actions: traceAction,
   uniqueTogether: [["circuit", "term_side"]],
   nested: ["circuit", "term_side", "cable"],
   filters: { q: ["xconnect_id", "pp_info", "description"], ...cableEndFilters(true) },

@@ -48,6 +48,36 @@ export const pathEndpoint = () => ({
   connected_endpoint_reachable: field.boolean({ nullable: true, readOnly: true }),
 });
 
+const object = { type: "object", additionalProperties: {} };
+const objectOrNull = { anyOf: [object, { type: "null" }] };
+
+/** A path endpoint's `trace`: Nautobot's PathEndpointMixin.trace. */
+export const traceAction = {
+  trace: {
+    description: "The traced cable path from this endpoint: a [near end, cable, far end] triple per cable",
+    response: { type: "array", items: { type: "array", prefixItems: [object, objectOrNull, objectOrNull], minItems: 3, maxItems: 3 } },
+  },
+};
+
+/** A pass-through port's `paths`: Nautobot's PassThroughPortMixin.paths. */
+export const pathsAction = {
+  paths: {
+    description: "The traced cable paths passing through this port",
+    response: {
+      type: "array",
+      items: {
+        type: "object",
+        properties: {
+          id: { type: "string", format: "uuid" }, origin_type: { type: "string" }, origin: object,
+          destination_type: { type: ["string", "null"] }, destination: objectOrNull,
+          path: { type: "array", items: objectOrNull }, is_active: { type: "boolean" }, is_split: { type: "boolean" },
+        },
+        required: ["id", "origin_type", "origin", "destination_type", "destination", "path", "is_active", "is_split"],
+      },
+    },
+  },
+};
+
 /** Filters of a cable end, and of a path endpoint with `endpoint`, as Nautobot's filter set mixins. */
 export const cableEndFilters = (endpoint: boolean): FilterSpec => (endpoint
   ? { exclude: ["cable_peer_type", "connected_endpoint_type", "connected_endpoint_reachable"], present: { cabled: "cable", connected: "connected_endpoint_reachable" } }

@@ -1,5 +1,5 @@
 import { model, field, ref } from "../../../generator/dsl/index.js";
-import { cableEnd, cableEndFilters } from "./cable.js";
+import { cableEnd, cableEndFilters, pathsAction } from "./cable.js";
 import { PortType } from "./rear-port-template.js";
 
 export default model("FrontPort", {
@@ -20,6 +20,7 @@ export default model("FrontPort", {
     description: field.string({ maxLength: 200 }),
     ...cableEnd(),
   },
+  actions: pathsAction,
   uniqueTogether: [["device", "name"], ["rear_port", "rear_port_position"]],
   nested: ["device", "name", "cable"],
   filters: { q: ["name", "label", "description"], via: { site: "device.site" }, ...cableEndFilters(false) },

@@ -1,5 +1,5 @@
 import { model, field, ref } from "../../../generator/dsl/index.js";
-import { cableEnd, cableEndFilters, pathEndpoint } from "./cable.js";
+import { cableEnd, cableEndFilters, pathEndpoint, traceAction } from "./cable.js";
 import { InterfaceMode, InterfaceType } from "./interface-template.js";
 
 export default model("Interface", {
@@ -27,6 +27,7 @@ export default model("Interface", {
     ...pathEndpoint(),
     mode: field.choice(InterfaceMode, { blank: true, description: "802.1Q mode" }),
   },
+  actions: traceAction,
   uniqueTogether: [["device", "name"]],
   nested: ["device", "name", "cable"],
   filters: { q: ["name", "label", "description"], via: { site: "device.site" }, ...cableEndFilters(true) },

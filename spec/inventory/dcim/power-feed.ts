@@ -1,5 +1,5 @@
 import { model, field, ref, choices } from "../../../generator/dsl/index.js";
-import { cableEnd, cableEndFilters, pathEndpoint } from "./cable.js";
+import { cableEnd, cableEndFilters, pathEndpoint, traceAction } from "./cable.js";
 
 export const PowerFeedStatus = choices("PowerFeedStatus", [["offline", "Offline"], ["active", "Active"], ["planned", "Planned"], ["failed", "Failed"]]);
 export const PowerFeedType = choices("PowerFeedType", [["primary", "Primary"], ["redundant", "Redundant"]]);
@@ -31,6 +31,7 @@ export default model("PowerFeed", {
     // Kept by the hook from voltage, amperage, utilisation and phase, as Nautobot's save does; not shown.
     available_power: field.integer({ readOnly: true, writeOnly: true, default: 0, min: 0, max: 2147483647 }),
   },
+  actions: traceAction,
   uniqueTogether: [["power_panel", "name"]],
   nested: ["name", "cable"],
   filters: {

@@ -1,5 +1,5 @@
 import { model, field, ref } from "../../../generator/dsl/index.js";
-import { cableEnd, cableEndFilters, pathEndpoint } from "./cable.js";
+import { cableEnd, cableEndFilters, pathEndpoint, traceAction } from "./cable.js";
 import { PowerPortType } from "./power-port-template.js";
 
 export default model("PowerPort", {
@@ -21,6 +21,7 @@ export default model("PowerPort", {
     ...cableEnd(),
     ...pathEndpoint(),
   },
+  actions: traceAction,
   uniqueTogether: [["device", "name"]],
   nested: ["device", "name", "cable"],
   filters: { q: ["name", "label", "description"], via: { site: "device.site" }, ...cableEndFilters(true) },

@@ -1,5 +1,5 @@
 import { model, field, ref } from "../../../generator/dsl/index.js";
-import { cableEnd, cableEndFilters } from "./cable.js";
+import { cableEnd, cableEndFilters, pathsAction } from "./cable.js";
 import { PortType } from "./rear-port-template.js";
 
 export default model("RearPort", {
@@ -9,7 +9,7 @@ export default model("RearPort", {
   display: "{name}",
   ordering: ["device", "name"],
   features: ["tags", "customFields", "changeLogged"],
-  hooks: "dcim/cable-end",
+  hooks: "dcim/rear-port",
   fields: {
     device: ref.fk("dcim.Device", { required: true, onDelete: "cascade" }),
     name: field.string({ required: true, maxLength: 64 }),
@@ -19,6 +19,7 @@ export default model("RearPort", {
     description: field.string({ maxLength: 200 }),
     ...cableEnd(),
   },
+  actions: pathsAction,
   uniqueTogether: [["device", "name"]],
   nested: ["device", "name", "cable"],
   filters: { q: ["name", "label", "description"], via: { site: "device.site" }, ...cableEndFilters(false) },

@@ -146,7 +146,28 @@ describe("inventory e2e: cables and paths", () => {
       "dcim.cable", "dcim.frontport", "dcim.rearport", "dcim.cable", "dcim.rearport", "dcim.frontport", "dcim.cable",
     ]);
 
+    // The trace action: one [near, cable, far] triple per cable, ends nested, cables as traced.
+    const traced = await get(`/api/dcim/interfaces/${ia.id}/trace/`);
+    expect(traced.status).to.equal(200);
+    expect(traced.body).to.have.length(3);
+    expect(traced.body.map((t: any[]) => [t[0].id, t[2].id])).to.deep.equal([[ia.id, fa.id], [ra.id, rb.id], [fb.id, ib.id]]);
+    expect(Object.keys(traced.body[1][1]).sort()).to.deep.equal(["color", "id", "label", "length", "length_unit", "status", "type", "url"]);
+    expect(traced.body[1][1].type).to.deep.equal({ value: "mmf", label: "Multimode Fiber" });
+    expect(traced.body[0][0].device).to.deep.include({ id: left.id, name: left.name });
+    // The paths action of a pass-through port: both directions pass through the trunk's rear port.
+    const through = await get(`/api/dcim/rear-ports/${ra.id}/paths/`);
+    expect(through.status).to.equal(200);
+    expect(through.body.map((p: any) => p.origin.id).sort()).to.deep.equal([ia.id, ib.id].sort());
+    expect(through.body[0]).to.deep.include({ is_active: true, is_split: false, destination_type: "dcim.interface" });
+    expect(through.body[0].path).to.have.length(7);
+    expect((await get(`/api/dcim/interfaces/${fa.id}/trace/`)).status).to.equal(404);
+    expect((await get(`/api/dcim/front-ports/${fa.id}/trace/`)).status).to.equal(404);
+
     expect((await del(`/api/dcim/cables/${trunk.body.id}/`)).status).to.equal(204);
+    // Without the trunk the path stops at the first panel's rear port: padded as Nautobot pads
+    // it ([…, None, None, rear port]), the trace shows the one complete segment.
+    const cut = (await get(`/api/dcim/interfaces/${ia.id}/trace/`)).body;
+    expect(cut.map((t: any[]) => t.map((x) => x?.id ?? null))).to.deep.equal([[ia.id, cut[0][1].id, fa.id]]);
     for (const id of [ia.id, ib.id]) {
       const end = (await get(`/api/dcim/interfaces/${id}/`)).body;
       expect(end.connected_endpoint).to.equal(null);

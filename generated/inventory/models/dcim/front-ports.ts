@@ -339,6 +339,51 @@ export const dcim_FrontPort: ModelDescriptor = {
       patch: "PatchedWritableFrontPortRequest",
       list: "PaginatedFrontPortList",
     },
+    actions: [
+      {
+        name: "paths",
+        description: "The traced cable paths passing through this port",
+        response: {
+          type: "array",
+          items: {
+            type: "object",
+            properties: {
+              id: { type: "string", format: "uuid" },
+              origin_type: { type: "string" },
+              origin: {
+                type: "object",
+                additionalProperties: {},
+              },
+              destination_type: { type: ["string", "null"] },
+              destination: {
+                anyOf: [
+                  {
+                    type: "object",
+                    additionalProperties: {},
+                  },
+                  { type: "null" },
+                ],
+              },
+              path: {
+                type: "array",
+                items: {
+                  anyOf: [
+                    {
+                      type: "object",
+                      additionalProperties: {},
+                    },
+                    { type: "null" },
+                  ],
+                },
+              },
+              is_active: { type: "boolean" },
+              is_split: { type: "boolean" },
+            },
+            required: ["id", "origin_type", "origin", "destination_type", "destination", "path", "is_active", "is_split"],
+          },
+        },
+      },
+    ],
     hookModule: "dcim/front-port",
     hooks: hooks,
   };

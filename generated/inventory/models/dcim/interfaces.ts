@@ -556,6 +556,44 @@ export const dcim_Interface: ModelDescriptor = {
       patch: "PatchedWritableInterfaceRequest",
       list: "PaginatedInterfaceList",
     },
+    actions: [
+      {
+        name: "trace",
+        description: "The traced cable path from this endpoint: a [near end, cable, far end] triple per cable",
+        response: {
+          type: "array",
+          items: {
+            type: "array",
+            prefixItems: [
+              {
+                type: "object",
+                additionalProperties: {},
+              },
+              {
+                anyOf: [
+                  {
+                    type: "object",
+                    additionalProperties: {},
+                  },
+                  { type: "null" },
+                ],
+              },
+              {
+                anyOf: [
+                  {
+                    type: "object",
+                    additionalProperties: {},
+                  },
+                  { type: "null" },
+                ],
+              },
+            ],
+            minItems: 3,
+            maxItems: 3,
+          },
+        },
+      },
+    ],
     hookModule: "dcim/interface",
     hooks: hooks,
   };
