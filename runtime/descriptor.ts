@@ -266,7 +266,7 @@ export interface ModelDescriptor {
   /** WordPress-style presentation, written in the spec as is; absent for other profiles. */
   wordpress?: WpModelDescriptor;
   /** Read-only views beside an object's detail (`…/<id>/<name>/`), answered by the hook module. */
-  actions?: Array<{ name: string; description: string; response: Record<string, unknown> }>;
+  actions?: Array<{ name: string; description: string; response: Record<string, unknown>; paginated?: boolean }>;
   /** The model's hook module, as the spec names it (`ipam/prefix`), and what it exports once loaded. */
   hookModule?: string;
   hooks?: ModelHooks;

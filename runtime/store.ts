@@ -11,7 +11,6 @@ import { col } from "./query/sql.js";
 import { HttpError, ValidationError, notFound, type FieldErrors } from "./errors.js";
 import { WriteValidators } from "./write/validate.js";
 import { kindOf } from "./kinds/index.js";
-import { Refusal } from "./hooks.js";
 import { FieldProblem, isPlainObject, type WriteContext } from "./kinds/types.js";
 
 export type Db = Knex | Knex.Transaction;
@@ -223,12 +222,7 @@ export class Store {
       const kind = kindOf(f);
       if (ctx.id === null) kind.onCreate?.(f, ctx); else kind.onUpdate?.(f, ctx);
     }
-    try {
-      await m.hooks?.beforeSave?.({ db, model: m, id: ctx.id, values: ctx.row });
-    } catch (err) {
-      if (err instanceof Refusal) throw new ValidationError(Object.fromEntries(Object.entries(err.errors).map(([k, v]) => [k, [v]])));
-      throw err;
-    }
+    await m.hooks?.beforeSave?.({ db, model: m, id: ctx.id, values: ctx.row });
     let id = ctx.id;
     if (id === null) [{ id }] = await db(m.table).insert(ctx.row).returning("id");
     else if (Object.keys(ctx.row).length) await db(m.table).where("id", id).update(ctx.row);

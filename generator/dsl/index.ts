@@ -328,7 +328,10 @@ export interface ModelSpec {
 
 export interface ActionSpec {
   description: string;
+  /** The JSON schema of the answer (of one item, when `paginated`). */
   response: Record<string, unknown>;
+  /** The answer is a list, paged (`limit`, `offset`) and wrapped as the profile wraps lists. */
+  paginated?: boolean;
 }
 
 /**

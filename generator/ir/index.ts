@@ -170,7 +170,7 @@ function buildModel(api: ApiSpec, m: ModelSpec, file: string, byRef: Map<string,
       list: componentName.paginated(m.name),
     },
     ...(m.wordpress ? { wordpress: structuredClone(m.wordpress) } : {}),
-    ...(m.actions ? { actions: Object.entries(m.actions).map(([name, a]) => ({ name, description: a.description, response: structuredClone(a.response) })) } : {}),
+    ...(m.actions ? { actions: Object.entries(m.actions).map(([name, a]) => ({ name, description: a.description, response: structuredClone(a.response), ...(a.paginated ? { paginated: true } : {}) })) } : {}),
     ...(m.hooks ? { hookModule: m.hooks } : {}),
   };
 }

@@ -68,12 +68,7 @@ function modelComponents(api: IrApi, m: IrModel, version: string): Record<string
       properties: writeProperties,
       additionalProperties: false,
     },
-    [componentName.paginated(m.name)]: objectSchema([
-      ["count", { type: "integer" }],
-      ["next", { type: ["string", "null"], format: "uri" }],
-      ["previous", { type: ["string", "null"], format: "uri" }],
-      ["results", { type: "array", items: { anyOf: [ref(componentName.full(m.name)), ref(componentName.brief(m.name))] } }],
-    ], ["count", "next", "previous", "results"]),
+    [componentName.paginated(m.name)]: pageOf({ anyOf: [ref(componentName.full(m.name)), ref(componentName.brief(m.name))] }),
   };
   out[componentName.brief(m.name)] = objectSchema(brief.map((f) => [f.name, readSchema(api, m, f, true, version)]), brief.map((f) => f.name));
   return out;
@@ -110,6 +105,19 @@ function filterParameters(m: IrModel): Schema[] {
 }
 
 const json = (schema: Schema) => ({ "application/json": { schema } });
+
+/** A page of a list: DRF's limit/offset envelope around items of `item`. */
+function pageOf(item: Schema): Schema {
+  return objectSchema([
+    ["count", { type: "integer" }],
+    ["next", { type: ["string", "null"], format: "uri" }],
+    ["previous", { type: ["string", "null"], format: "uri" }],
+    ["results", { type: "array", items: item }],
+  ], ["count", "next", "previous", "results"]);
+}
+
+const limitParam = { name: "limit", in: "query", required: false, schema: { type: "integer" } };
+const offsetParam = { name: "offset", in: "query", required: false, schema: { type: "integer" } };
 const errorResponse = (description: string, schema: Schema = ERROR_DETAIL) => ({ description, content: json(schema) });
 
 function modelPaths(api: IrApi, m: IrModel, version: string): Record<string, Schema> {
@@ -136,8 +144,8 @@ function modelPaths(api: IrApi, m: IrModel, version: string): Record<string, Sch
     list.get = {
       operationId: operationId(m.app, m.route, "list"), tags: tag, summary: `List ${m.verboseName} objects`,
       parameters: [
-        { name: "limit", in: "query", required: false, schema: { type: "integer" } },
-        { name: "offset", in: "query", required: false, schema: { type: "integer" } },
+        limitParam,
+        offsetParam,
         brief,
         ...filterParameters(m),
       ],
@@ -193,7 +201,11 @@ function modelPaths(api: IrApi, m: IrModel, version: string): Record<string, Sch
     parameters: [idParam],
     get: {
       operationId: operationId(m.app, m.route, a.name), tags: tag, summary: a.description,
-      responses: { "200": { description: a.description, content: json(a.response) }, ...common, "404": errorResponse("Not found") },
+      ...(a.paginated ? { parameters: [limitParam, offsetParam] } : {}),
+      responses: {
+        "200": { description: a.description, content: json(a.paginated ? pageOf(a.response) : a.response) },
+        ...common, "404": errorResponse("Not found"),
+      },
     },
   }]));
   return { [base]: list, [`${base}{id}/`]: detail, ...actions };

@@ -299,7 +299,11 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
         db, model: m, id, params: ctx.params,
         read: (refs, shape) => store.readRefs(db, refs, { ...readOpts(ctx), shape }),
       });
-      send(ctx, 200, answer);
+      if (!m.actions!.find((a) => a.name === name)!.paginated) return send(ctx, 200, answer);
+      const items = answer as unknown[];
+      const { limit, offset } = pageParams(ctx.params.get("limit")?.at(-1), ctx.params.get("offset")?.at(-1), page);
+      const links = pageLinks(new URL(`${origin(ctx.req, config.publicUrl)}${ctx.req.originalUrl}`), limit, offset, items.length);
+      send(ctx, 200, { count: items.length, next: links.next, previous: links.previous, results: items.slice(offset, limit === null ? undefined : offset + limit) });
     });
   }
 

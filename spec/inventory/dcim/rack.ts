@@ -43,6 +43,24 @@ export default model("Rack", {
   },
   uniqueTogether: [["group", "name"], ["group", "facility_id"]],
   nested: ["name"],
+  hooks: "dcim/rack",
+  actions: {
+    elevation: {
+      description: "The rack's units, top first, with the device filling each on one face (face, exclude, expand_devices, q)",
+      paginated: true,
+      response: {
+        type: "object",
+        properties: {
+          id: { type: "integer" },
+          name: { type: "string" },
+          face: { type: "object", properties: { value: { enum: ["front", "rear"] }, label: { enum: ["Front", "Rear"] } }, required: ["value", "label"] },
+          device: { anyOf: [{ type: "object", additionalProperties: {} }, { type: "null" }] },
+          occupied: { type: "boolean" },
+        },
+        required: ["id", "name", "face", "device", "occupied"],
+      },
+    },
+  },
   brief: ["name", "device_count"],
   filters: {
     via: { tenant_group: "tenant.group" },

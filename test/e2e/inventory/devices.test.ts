@@ -118,4 +118,31 @@ describe("inventory e2e: devices", () => {
     expect(statuses).to.deep.equal([201, ...Array(19).fill(400)]);
     expect((await get(`/api/dcim/devices/?rack_id=${r.id}`)).body.count).to.equal(1);
   });
+
+  it("a rack's elevation: units top first, each with the device filling it on the face asked for", async () => {
+    const r = (await post("/api/dcim/racks/", { name: "ELEV", site: site.id, status: "active", u_height: 6 })).body;
+    const front = (await post("/api/dcim/devices/", { name: `${tag}-e1`, device_type: type.id, device_role: role.id, site: site.id, rack: r.id, position: 2, face: "front", status: "active" })).body;
+    const full = (await post("/api/dcim/devices/", { name: `${tag}-e2`, device_type: deep.id, device_role: role.id, site: site.id, rack: r.id, position: 5, face: "rear", status: "active" })).body;
+    const elev = await get(`/api/dcim/racks/${r.id}/elevation/`);
+    expect(elev.status).to.equal(200);
+    expect(elev.body.count).to.equal(6);
+    expect(elev.body.results.map((u: any) => [u.name, u.device?.id ?? null, u.occupied])).to.deep.equal([
+      ["U6", null, false], ["U5", full.id, true], ["U4", null, false], ["U3", front.id, true], ["U2", front.id, true], ["U1", null, false],
+    ]);
+    expect(elev.body.results[0]).to.deep.include({ id: 6, face: { value: "front", label: "Front" } });
+    expect(Object.keys(elev.body.results[1].device).sort()).to.deep.equal(["display", "id", "name", "url"]);
+    // The rear face sees the full-depth device only; a page of two; one device excluded; not expanded.
+    const rear = (await get(`/api/dcim/racks/${r.id}/elevation/?face=rear`)).body.results;
+    expect(rear.filter((u: any) => u.occupied).map((u: any) => u.name)).to.deep.equal(["U5"]);
+    const page = (await get(`/api/dcim/racks/${r.id}/elevation/?limit=2&offset=1`)).body;
+    expect([page.count, page.results.map((u: any) => u.id)]).to.deep.equal([6, [5, 4]]);
+    expect(page.next).to.match(/limit=2&offset=3/);
+    const without = (await get(`/api/dcim/racks/${r.id}/elevation/?exclude=${front.id}`)).body.results;
+    expect(without.filter((u: any) => u.occupied).map((u: any) => u.id)).to.deep.equal([5]);
+    const folded = (await get(`/api/dcim/racks/${r.id}/elevation/?expand_devices=false`)).body.results;
+    expect(folded.map((u: any) => u.id)).to.deep.equal([6, 5, 4, 2, 1]);
+    const bad = await get(`/api/dcim/racks/${r.id}/elevation/?face=side`);
+    expect([bad.status, bad.body]).to.deep.equal([400, { face: ['"side" is not a valid choice.'] }]);
+    expect((await get("/api/dcim/racks/00000000-0000-4000-8000-000000000000/elevation/")).status).to.equal(404);
+  });
 });

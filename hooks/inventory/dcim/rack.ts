@@ -1,0 +1,59 @@
+// A rack's elevation (Nautobot's RackViewSet.elevation in JSON, Rack.get_rack_units): one
+// entry per unit, top unit first unless the rack numbers its units top-down, with the
+// device that fills it on the face asked for (full-depth devices fill both faces).
+import { Refusal, type ActionEvent } from "../../../runtime/hooks.js";
+
+type Row = Record<string, any>;
+
+const FACES: Record<string, string> = { front: "Front", rear: "Rear" };
+const UUID = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
+const TRUE = new Set(["true", "True", "1", "yes", "on"]);
+const FALSE = new Set(["false", "False", "0", "no", "off"]);
+
+/** The query parameters of Nautobot's RackElevationDetailFilterSerializer, checked as it checks them. */
+function options(params: Map<string, string[]>) {
+  const one = (name: string) => params.get(name)?.at(-1);
+  const face = one("face") ?? "front";
+  if (!(face in FACES)) throw new Refusal({ face: `"${face}" is not a valid choice.` });
+  const render = one("render") ?? "json";
+  if (render === "svg") throw new Refusal({ render: "This server renders elevations as JSON only (render=json)." });
+  if (render !== "json") throw new Refusal({ render: `"${render}" is not a valid choice.` });
+  const exclude = one("exclude");
+  if (exclude !== undefined && !UUID.test(exclude)) throw new Refusal({ exclude: "Must be a valid UUID." });
+  const expand = one("expand_devices") ?? "true";
+  if (!TRUE.has(expand) && !FALSE.has(expand)) throw new Refusal({ expand_devices: "Must be a valid boolean." });
+  return { face, exclude, expand: TRUE.has(expand), q: one("q") ?? "" };
+}
+
+async function elevation({ db, id, params, read }: ActionEvent): Promise<unknown[]> {
+  const { face, exclude, expand, q } = options(params);
+  const rack: Row = await db("dcim_rack").where({ id }).first();
+  const height = Number(rack.u_height);
+  const numbers = Array.from({ length: height }, (_, i) => (rack.desc_units ? i + 1 : height - i));
+  const units = new Map<number, { id: number; name: string; face: { value: string; label: string }; device: unknown; occupied: boolean }>(
+    numbers.map((u) => [u, { id: u, name: `U${u}`, face: { value: face, label: FACES[face] }, device: null, occupied: false }]),
+  );
+  const devices: Row[] = await db("dcim_device as d").join("dcim_devicetype as t", "t.id", "d.device_type_id")
+    .where("d.rack_id", id).where("d.position", ">", 0).where("t.u_height", ">", 0)
+    .where((w) => w.where("d.face", face).orWhere("t.is_full_depth", true))
+    .modify((w) => { if (exclude) w.whereNot("d.id", exclude.toLowerCase()); })
+    .orderBy("d.position").select("d.id", "d.position", "t.u_height");
+  const shown = await read(devices.map((d) => ({ model: "dcim.device", id: d.id })), "nested");
+  // Expanded, a device fills each of its units; otherwise its lowest unit stands for the rest.
+  devices.forEach((d, i) => {
+    for (let u = Number(d.position); u < Number(d.position) + Number(d.u_height); u++) {
+      const unit = units.get(u);
+      if (!unit) continue;
+      if (!expand && u > Number(d.position)) {
+        units.delete(u);
+        continue;
+      }
+      unit.occupied = true;
+      unit.device = shown[i];
+    }
+  });
+  const all = [...units.values()];
+  return q ? all.filter((u) => String(u.id).includes(q) || u.name.includes(q)) : all;
+}
+
+export const actions = { elevation };
