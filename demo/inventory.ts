@@ -64,6 +64,9 @@ const deviceTypes: Fixture[] = [
   { model: "dcim.manufacturer", data: { name: "Panduit" } },
   { model: "dcim.devicerole", data: { name: "Patch Panel", color: "9e9e9e", vm_role: false } },
   { model: "dcim.devicetype", data: { manufacturer: { slug: "panduit" }, model: "FLEX-LC-12", slug: "flex-lc-12", u_height: 1 } },
+  { model: "dcim.manufacturer", data: { name: "Opengear" } },
+  { model: "dcim.devicerole", data: { name: "Console Server", color: "795548", vm_role: false } },
+  { model: "dcim.devicetype", data: { manufacturer: { slug: "opengear" }, model: "CM7116-2", slug: "cm7116", u_height: 1 } },
 ];
 
 /** Each device type's components: every device of it gets them when created. */
@@ -79,6 +82,7 @@ const templates: Fixture[] = [
   { model: "dcim.powerporttemplate", data: { device_type: { slug: "dcs-7050sx3" }, name: "PSU1", type: "iec-60320-c14" } },
   { model: "dcim.powerporttemplate", data: { device_type: { slug: "dcs-7050sx3" }, name: "PSU2", type: "iec-60320-c14" } },
   { model: "dcim.rearporttemplate", data: { device_type: { slug: "flex-lc-12" }, name: "Trunk", type: "mpo", positions: 2 } },
+  ...[1, 2, 3, 4].map((p) => ({ model: "dcim.consoleserverporttemplate", data: { device_type: { slug: "cm7116" }, name: `Port ${p}`, type: "rj-45" } })),
   ...[1, 2].map((p) => ({ model: "dcim.frontporttemplate", data: { device_type: { slug: "flex-lc-12" }, name: `Port ${p}`, type: "lc", rear_port: { device_type: { slug: "flex-lc-12" }, name: "Trunk" }, rear_port_position: p } })),
 ];
 
@@ -88,6 +92,7 @@ const devices: Fixture[] = [
   { model: "dcim.device", data: { name: "ber1-leaf1", device_type: { slug: "dcs-7050sx3" }, device_role: { slug: "leaf-switch" }, platform: { slug: "eos" }, site: { slug: "berlin-dc1" }, rack: { name: "A02" }, position: 42, face: "front", status: "active", local_context_data: { ntp: ["10.1.1.1"] } } },
   { model: "dcim.device", data: { name: "nyc-lab-sw1", device_type: { slug: "dcs-7050sx3" }, device_role: { slug: "leaf-switch" }, site: { slug: "new-york-lab" }, status: "planned" } },
   { model: "dcim.device", data: { name: "ber1-pp-a01", device_type: { slug: "flex-lc-12" }, device_role: { slug: "patch-panel" }, site: { slug: "berlin-dc1" }, rack: { name: "A01" }, position: 1, face: "front", status: "active" } },
+  { model: "dcim.device", data: { name: "ber1-cs1", device_type: { slug: "cm7116" }, device_role: { slug: "console-server" }, site: { slug: "berlin-dc1" }, rack: { name: "A01" }, position: 2, face: "front", status: "active" } },
   { model: "dcim.device", data: { name: "ber1-pp-a02", device_type: { slug: "flex-lc-12" }, device_role: { slug: "patch-panel" }, site: { slug: "berlin-dc1" }, rack: { name: "A02" }, position: 1, face: "front", status: "active" } },
 ];
 
@@ -118,7 +123,8 @@ const port = (device: string, name: string) => ({ device: { name: device }, name
 
 /**
  * ber1-edge1 reaches ber1-leaf1 across the two patch panels' trunk and draws power from both
- * feeds of its rack; ber1-edge2 reaches the New York lab switch over the Telia wavelength.
+ * feeds of its rack; ber1-edge2 reaches the New York lab switch over the Telia wavelength; the
+ * console server reaches both edge routers' consoles.
  */
 const cables: Fixture[] = [
   cable(["dcim.interface", port("ber1-edge1", "et-0/0/0")], ["dcim.frontport", port("ber1-pp-a01", "Port 1")], { type: "smf", label: "BER1-0001" }),
@@ -126,6 +132,8 @@ const cables: Fixture[] = [
   cable(["dcim.frontport", port("ber1-pp-a02", "Port 1")], ["dcim.interface", port("ber1-leaf1", "Ethernet1")], { type: "smf", label: "BER1-0002" }),
   cable(["dcim.interface", port("ber1-edge2", "et-0/0/0")], ["circuits.circuittermination", { circuit: { cid: "TC-100G-4711" }, term_side: "A" }], { type: "smf" }),
   cable(["circuits.circuittermination", { circuit: { cid: "TC-100G-4711" }, term_side: "Z" }], ["dcim.interface", port("nyc-lab-sw1", "Ethernet1")], { type: "smf" }),
+  cable(["dcim.consoleserverport", port("ber1-cs1", "Port 1")], ["dcim.consoleport", port("ber1-edge1", "con")], { type: "cat6", color: "2196f3" }),
+  cable(["dcim.consoleserverport", port("ber1-cs1", "Port 2")], ["dcim.consoleport", port("ber1-edge2", "con")], { type: "cat6", color: "2196f3" }),
   cable(["dcim.powerfeed", { name: "A01-A" }], ["dcim.powerport", port("ber1-edge1", "PEM0")], { type: "power" }),
   cable(["dcim.powerfeed", { name: "A01-B" }], ["dcim.powerport", port("ber1-edge1", "PEM1")], { type: "power" }),
 ];

@@ -265,8 +265,15 @@ export interface ModelDescriptor {
   components: { full: string; nested: string; brief: string; write: string; patch: string; list: string };
   /** WordPress-style presentation, written in the spec as is; absent for other profiles. */
   wordpress?: WpModelDescriptor;
+  /** Rows are a view over other tables: nothing refers to them, nothing writes them. */
+  view?: boolean;
+  /** More list routes under the app: the rows whose `column` is set, with only `filters`. */
+  listings?: Array<{ route: string; column: string; filters: string[] }>;
   /** Read-only views beside an object's detail (`…/<id>/<name>/`), answered by the hook module. */
-  actions?: Array<{ name: string; description: string; response: Record<string, unknown>; paginated?: boolean }>;
+  actions?: Array<{
+    name: string; description: string; response: Record<string, unknown>; paginated?: boolean; onApp?: boolean;
+    parameters?: Record<string, { description: string; required?: boolean }>;
+  }>;
   /** The model's hook module, as the spec names it (`ipam/prefix`), and what it exports once loaded. */
   hookModule?: string;
   hooks?: ModelHooks;
@@ -351,7 +358,7 @@ export interface ModelHooks {
   afterDelete?(event: DeleteEvent): void | Promise<void>;
   /** The values of the model's `computed` fields, by field name. */
   readValues?: Record<string, ReadValue>;
-  /** The answers of the model's actions, by action name. */
+  /** The answers of the model's actions, by action name (undefined: an empty 200). */
   actions?: Record<string, (event: ActionEvent) => Promise<unknown>>;
 }
 
@@ -359,7 +366,8 @@ export interface ModelHooks {
 export interface ActionEvent {
   db: HookDb;
   model: ModelDescriptor;
-  id: string;
+  /** The object's id; null for an action served on the app. */
+  id: string | null;
   /** The request's query parameters (repeated ones in order). */
   params: Map<string, string[]>;
   /**

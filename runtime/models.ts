@@ -5,12 +5,18 @@ import { atOrBefore, inVersion, storedColumn, type ApiDescriptor, type FieldDesc
 export class ModelIndex {
   readonly byKey = new Map<string, ModelDescriptor>();
   readonly byRoute = new Map<string, ModelDescriptor>();
+  /** Actions served on an app (`dcim/connected-device`), with the model whose hook answers them. */
+  readonly appActions = new Map<string, { model: ModelDescriptor; name: string }>();
+  /** A model's further list routes (`dcim/console-connections`), with what each lists. */
+  readonly listings = new Map<string, { model: ModelDescriptor; column: string; filters: Set<string> }>();
   private readonly fieldMaps = new Map<string, Map<string, FieldDescriptor>>();
 
   constructor(readonly api: ApiDescriptor) {
     for (const m of api.models) {
       this.byKey.set(m.key, m);
       this.byRoute.set(`${m.app}/${m.route}`, m);
+      for (const a of m.actions ?? []) if (a.onApp) this.appActions.set(`${m.app}/${a.name}`, { model: m, name: a.name });
+      for (const l of m.listings ?? []) this.listings.set(`${m.app}/${l.route}`, { model: m, column: l.column, filters: new Set(l.filters) });
       this.fieldMaps.set(m.key, new Map(m.fields.map((f) => [f.name, f])));
     }
   }
@@ -47,6 +53,7 @@ export class ModelIndex {
   dependents(m: ModelDescriptor): Array<{ model: ModelDescriptor; field: FkField }> {
     const out: Array<{ model: ModelDescriptor; field: FkField }> = [];
     for (const other of this.api.models) {
+      if (other.view) continue;
       for (const f of other.fields) if (f.kind === "fk" && f.target === m.key) out.push({ model: other, field: f });
     }
     return out;

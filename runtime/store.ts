@@ -233,7 +233,7 @@ export class Store {
 
   /** Removes every link other rows hold to `ids`: their foreign keys become null, join rows go. */
   async detach(db: Db, m: ModelDescriptor, ids: RowId[]): Promise<void> {
-    for (const other of this.index.api.models) {
+    for (const other of this.index.api.models.filter((x) => !x.view)) {
       for (const f of other.fields) {
         if (f.kind === "fk" && f.target === m.key) await db(other.table).whereIn(f.column, ids).update({ [f.column]: null });
         if (f.kind === "m2m" && f.target === m.key) await db(f.through.table).whereIn(f.through.target, ids).del();

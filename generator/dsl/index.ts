@@ -317,6 +317,19 @@ export interface ModelSpec {
    * schema of the answer, for the OpenAPI documents.
    */
   actions?: Record<string, ActionSpec>;
+  /**
+   * Rows that are a SQL query over other models' tables rather than a table of their own
+   * (Nautobot's interface connections): its columns are `id` and the fields' columns; the
+   * migration makes it a view. Read only: `operations` may name only list and retrieve.
+   */
+  view?: string;
+  /** Objects show no `id`, `url` or `display` (DRF serializers that report other rows). */
+  bare?: boolean;
+  /**
+   * More list routes of this model under its app (Nautobot's `console-connections`): each
+   * lists the rows whose `present` field is set, with only the filters named.
+   */
+  listings?: Record<string, { present: string; filters: string[] }>;
   /** How a WordPress-style profile presents the model (post type or taxonomy). */
   wordpress?: WpModelOptions;
   /**
@@ -332,6 +345,10 @@ export interface ActionSpec {
   response: Record<string, unknown>;
   /** The answer is a list, paged (`limit`, `offset`) and wrapped as the profile wraps lists. */
   paginated?: boolean;
+  /** Served at `<app>/<name>/`, of no one object (Nautobot's `connected-device`), rather than beside a detail. */
+  onApp?: boolean;
+  /** Query parameters it takes (documented; the hook checks them). */
+  parameters?: Record<string, { description: string; required?: boolean }>;
 }
 
 /**

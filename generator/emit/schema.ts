@@ -62,7 +62,7 @@ export function buildSchema(ir: IrApi): Schema {
   const out: Record<string, Table> = {};
   const extraTables: Record<string, Table> = {};
   const ctx = { extraTables, tableOf: (key: string) => tables.get(key)!, keyType: keyType(ir) };
-  for (const m of ir.models) out[m.table] = modelTable(m, ctx);
+  for (const m of ir.models) if (!m.view) out[m.table] = modelTable(m, ctx);
   const tablesOut = { tables: sortKeys({ ...out, ...extraTables }) };
   return Object.keys(ir.sql).length ? { ...tablesOut, sql: sortKeys(ir.sql) } : tablesOut;
 }

@@ -73,6 +73,10 @@ export function buildIr(loaded: LoadedApi): IrApi {
     sql: Object.fromEntries([
       ...Object.entries(api.sql ?? {}),
       ...specs.flatMap(({ spec }) => Object.entries(spec.sql ?? {}).map(([name, block]) => [sqlBlockKey(spec.app, spec.name, name), block] as const)),
+      ...specs.filter(({ spec }) => spec.view).map(({ spec }) => {
+        const table = tableName(spec.app, spec.name);
+        return [sqlBlockKey(spec.app, spec.name, "view"), { up: `CREATE OR REPLACE VIEW "${table}" AS\n${spec.view!.trim()};`, down: `DROP VIEW IF EXISTS "${table}";` }] as const;
+      }),
     ].map(([k, b]) => [k, { up: b.up, ...(b.down !== undefined ? { down: b.down } : {}) }])),
   };
   if (api.profile === "wordpress") ir.routes = wordpressRoutes(ir);
@@ -108,10 +112,12 @@ function buildModel(api: ApiSpec, m: ModelSpec, file: string, byRef: Map<string,
   const features = new Set(m.features ?? []);
   const key = modelKey(m.app, m.name);
   const table = tableName(m.app, m.name);
+  // A bare model keeps its identity fields for the engine (order, lookups) but shows none.
+  const hidden = m.bare ? { writeOnly: true } : {};
   const fields: FieldDescriptor[] = [
-    { ...base("id", {}), kind: "id", readOnly: true },
-    { ...base("display", {}), kind: "display", readOnly: true },
-    { ...base("url", {}), kind: "url", readOnly: true },
+    { ...base("id", {}), kind: "id", readOnly: true, ...hidden },
+    { ...base("display", {}), kind: "display", readOnly: true, ...hidden },
+    { ...base("url", {}), kind: "url", readOnly: true, ...hidden },
   ];
   for (const [name, spec] of Object.entries(m.fields)) fields.push(buildField(name, spec, table, byRef, m.fields));
   if (features.has("tree")) {
@@ -170,7 +176,14 @@ function buildModel(api: ApiSpec, m: ModelSpec, file: string, byRef: Map<string,
       list: componentName.paginated(m.name),
     },
     ...(m.wordpress ? { wordpress: structuredClone(m.wordpress) } : {}),
-    ...(m.actions ? { actions: Object.entries(m.actions).map(([name, a]) => ({ name, description: a.description, response: structuredClone(a.response), ...(a.paginated ? { paginated: true } : {}) })) } : {}),
+    ...(m.view ? { view: true } : {}),
+    ...(m.listings ? {
+      listings: Object.entries(m.listings).map(([route, l]) => ({ route, column: storedColumn(fields.find((f) => f.name === l.present)!)!, filters: [...l.filters] })),
+    } : {}),
+    ...(m.actions ? { actions: Object.entries(m.actions).map(([name, a]) => ({
+        name, description: a.description, response: structuredClone(a.response), ...(a.paginated ? { paginated: true } : {}),
+        ...(a.onApp ? { onApp: true } : {}), ...(a.parameters ? { parameters: structuredClone(a.parameters) } : {}),
+      })) } : {}),
     ...(m.hooks ? { hookModule: m.hooks } : {}),
   };
 }

@@ -197,6 +197,14 @@ export function validate(loaded: LoadedApi): Diagnostic[] {
       }
       if (has(param) || param === "q" || param in (m.filters?.extra ?? {})) err(file, `filter "${param}" has the name of a filter the API already makes`, m.name);
     }
+    if (m.view !== undefined && (typeof m.view !== "string" || (m.operations ?? ["create"]).some((op) => op !== "list" && op !== "retrieve"))) {
+      err(file, "a view model needs view: a SELECT, and operations naming only list and retrieve", m.name);
+    }
+    for (const [route, l] of Object.entries(m.listings ?? {})) {
+      const f = fields[l?.present];
+      if (!f || !["scalar", "choice", "fk", "contentType"].includes(f.kind)) err(file, `listing "${route}": present must name a stored field, not "${l?.present}"`, m.name);
+      if (!Array.isArray(l?.filters)) err(file, `listing "${route}": filters must list filter names`, m.name);
+    }
     for (const [param, name] of Object.entries(m.filters?.present ?? {})) {
       if (!(name in fields)) err(file, `filter "${param}" names unknown field "${name}"`, m.name);
       if (has(param) || param === "q") err(file, `filter "${param}" has the name of a filter the API already makes`, m.name);

@@ -102,6 +102,8 @@ export interface FilterOptions {
   strict: boolean;
   /** Parameters that are not filters (pagination, brief, version…). */
   reserved: Set<string>;
+  /** Only these of the model's filters are offered (a listing's); all when absent. */
+  only?: Set<string>;
 }
 
 /** Select-list entries that evaluate the checks, named `check_<n>` (bind them with `db.raw`). */
@@ -152,7 +154,7 @@ export class FilterCompiler {
     for (const [param, values] of params) {
       if (opts.reserved.has(param)) continue;
       order.push(param);
-      const filter = table.get(param);
+      const filter = opts.only && !opts.only.has(param) ? undefined : table.get(param);
       if (!filter) {
         if (opts.strict) errors[param] = ["Unknown filter field"];
         continue;

@@ -440,8 +440,9 @@ function conformance(api: ApiDescriptor, version: string): void {
             for (const o of full.body.results) {
               expect(Object.keys(o).sort()).to.deep.equal(readable(m));
               expectNestedShapes(m, o);
-              expect(new URL(o.url).pathname).to.equal(`${list}${o.id}/`);
-              const display = expectedDisplay(m, o);
+              // A bare model's objects (rows of others, as connections) have no identity of their own.
+              if (readable(m).includes("url")) expect(new URL(o.url).pathname).to.equal(`${list}${o.id}/`);
+              const display = readable(m).includes("display") ? expectedDisplay(m, o) : undefined;
               if (display !== undefined) expect(o.display, `display of ${o.url}`).to.equal(display);
             }
             const brief = await req("get", `${list}?brief=1`);
@@ -461,7 +462,7 @@ function conformance(api: ApiDescriptor, version: string): void {
             const second = await call("GET", first.body.next, { headers });
             expect(second.status).to.equal(200);
             contract.check("get", list, second);
-            expect(second.body.results[0].id).to.not.equal(first.body.results[0].id);
+            expect(JSON.stringify(second.body.results[0])).to.not.equal(JSON.stringify(first.body.results[0]));
             expect(second.body.previous).to.equal(`${next.origin}${next.pathname}?brief=1&limit=1`);
           });
 

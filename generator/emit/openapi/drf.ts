@@ -93,8 +93,8 @@ function filterValueSchema(m: IrModel, flt: IrModel["filters"][number]): Schema 
   }
 }
 
-function filterParameters(m: IrModel): Schema[] {
-  return m.filters.map((flt) => {
+function filterParameters(m: IrModel, only?: string[]): Schema[] {
+  return m.filters.filter((flt) => !only || only.includes(flt.param)).map((flt) => {
     const schema: Schema = flt.kind === "boolean" || flt.kind === "hasRelated" || flt.kind === "present" ? { type: "boolean" }
       : flt.kind === "q" ? { type: "string" }
       : { type: "array", items: filterValueSchema(m, flt) };
@@ -197,18 +197,28 @@ function modelPaths(api: IrApi, m: IrModel, version: string): Record<string, Sch
       responses: { "200": { description: "The object", content: json(fullOrBrief) }, ...common, "404": errorResponse("Not found") },
     };
   }
-  const actions = Object.fromEntries((m.actions ?? []).map((a) => [`${base}{id}/${a.name}/`, {
-    parameters: [idParam],
+  const listings = Object.fromEntries((m.listings ?? []).map((l) => [`${api.basePath}${m.app}/${l.route}/`, {
     get: {
-      operationId: operationId(m.app, m.route, a.name), tags: tag, summary: a.description,
-      ...(a.paginated ? { parameters: [limitParam, offsetParam] } : {}),
+      operationId: operationId(m.app, l.route, "list"), tags: tag, summary: `List ${m.verboseName} objects whose ${l.column} is set`,
+      parameters: [limitParam, offsetParam, ...filterParameters(m, l.filters)],
+      responses: { "200": { description: "A page of objects", content: json(ref(componentName.paginated(m.name))) }, ...common },
+    },
+  }]));
+  const actions = Object.fromEntries((m.actions ?? []).map((a) => [a.onApp ? `${api.basePath}${m.app}/${a.name}/` : `${base}{id}/${a.name}/`, {
+    ...(a.onApp ? {} : { parameters: [idParam] }),
+    get: {
+      operationId: operationId(m.app, a.onApp ? a.name : m.route, a.onApp ? "list" : a.name), tags: tag, summary: a.description,
+      parameters: [
+        ...(a.paginated ? [limitParam, offsetParam] : []),
+        ...Object.entries(a.parameters ?? {}).map(([name, p]) => ({ name, in: "query", required: p.required ?? false, description: p.description, schema: { type: "string" } })),
+      ],
       responses: {
         "200": { description: a.description, content: json(a.paginated ? pageOf(a.response) : a.response) },
         ...common, "404": errorResponse("Not found"),
       },
     },
   }]));
-  return { [base]: list, [`${base}{id}/`]: detail, ...actions };
+  return { [base]: list, [`${base}{id}/`]: detail, ...listings, ...actions };
 }
 
 /** The reply to a password attempt refused after too many failures for the user or from the address. */
@@ -295,7 +305,9 @@ export function emitDrfOpenApi(api: IrApi, version: string): Schema {
     },
   };
   for (const app of api.apps) {
-    const routes = api.models.filter((m) => m.app === app).map((m) => m.route).sort(byCodePoint);
+    const routes = api.models.filter((m) => m.app === app).flatMap((m) => [
+      m.route, ...(m.listings ?? []).map((l) => l.route), ...(m.actions ?? []).filter((a) => a.onApp).map((a) => a.name),
+    ]).sort(byCodePoint);
     paths[`${api.basePath}${app}/`] = {
       get: {
         operationId: `${app}_root`, summary: `The ${app} application: a link to each model`, tags: [app],

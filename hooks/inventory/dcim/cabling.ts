@@ -159,7 +159,7 @@ const TRACED_CABLE = ["id", "url", "type", "status", "label", "color", "length",
 export async function trace({ db, model, id, read }: ActionEvent): Promise<unknown[]> {
   const stored: Row | undefined = await db("dcim_cablepath").where({ origin_type: model.key, origin_id: id }).first();
   if (!stored) return [];
-  const nodes: Array<Node | null> = [{ type: model.key, id }, ...(stored.path as string[]).map(parse)];
+  const nodes: Array<Node | null> = [{ type: model.key, id: id! }, ...(stored.path as string[]).map(parse)];
   if (stored.destination_id) nodes.push({ type: stored.destination_type, id: stored.destination_id });
   while (nodes.length % 3) nodes.splice(nodes.length - 1, 0, null);
   const cables = nodes.filter((n): n is Node => n?.type === "dcim.cable");

@@ -1,9 +1,12 @@
 // Nautobot's Interface.clean for what exists so far (LAG, parent and bridge interfaces of the
 // same device; virtual interfaces in no LAG; only virtual interfaces have parents), and its
 // MAC address field: any common notation in, upper-case colon-separated stored and shown.
-import { Refusal, type SaveEvent } from "../../../runtime/hooks.js";
+import { Refusal, type ActionEvent, type SaveEvent } from "../../../runtime/hooks.js";
 
-export { actions, beforeDelete } from "./cable-end.js";
+import { HttpError } from "../../../runtime/errors.js";
+import { trace } from "./cabling.js";
+
+export { beforeDelete } from "./cable-end.js";
 
 type Row = Record<string, unknown>;
 
@@ -52,3 +55,22 @@ export async function beforeSave({ db, id, values }: SaveEvent): Promise<void> {
     if (bridge.device_id !== row.device_id) throw new Refusal({ bridge: `The selected bridge interface (${bridge.name}) belongs to a different device (${await deviceName(bridge.device_id)}).` });
   }
 }
+
+/**
+ * Nautobot's connected-device: the device at the far end of a named device's named interface
+ * (what a device booting with LLDP alone asks), in full; an empty answer when unconnected.
+ */
+async function connectedDevice({ db, params, read }: ActionEvent): Promise<unknown> {
+  const device = params.get("peer_device")?.at(-1);
+  const name = params.get("peer_interface")?.at(-1);
+  if (!device || !name) throw new HttpError(400, 'Request must include "peer_device" and "peer_interface" filters.');
+  const peer: Row | undefined = await db("dcim_interface as i").join("dcim_device as d", "d.id", "i.device_id")
+    .where({ "d.name": device, "i.name": name }).first("i.connected_endpoint_type", "i.connected_endpoint_id");
+  if (!peer) throw new HttpError(404, "Not found.", "not_found");
+  if (peer.connected_endpoint_type !== "dcim.interface") return undefined;
+  const local: Row = await db("dcim_interface").where({ id: peer.connected_endpoint_id }).first("device_id");
+  const [shown] = await read([{ model: "dcim.device", id: String(local.device_id) }], "full");
+  return shown;
+}
+
+export const actions = { trace, "connected-device": connectedDevice };

@@ -118,10 +118,14 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
       if (api.apps.includes(seg[0])) return only(ctx, ["GET"], () => send(ctx, 200, appRoot(ctx, seg[0])));
     }
     if (seg.length === 1 && seg[0] === "swagger.json") return only(ctx, ["GET"], () => schema(ctx));
+    const listing = seg.length === 3 && seg[2] === "" ? index.listings.get(`${seg[0]}/${seg[1]}`) : undefined;
+    if (listing) return listingRoute(ctx, listing);
+    const appAction = seg.length === 3 && seg[2] === "" ? index.appActions.get(`${seg[0]}/${seg[1]}`) : undefined;
+    if (appAction) return actionRoute(ctx, appAction.model, null, appAction.name);
     const m = seg.length >= 2 ? index.byRoute.get(`${seg[0]}/${seg[1]}`) : undefined;
     if (m && seg.length === 3 && seg[2] === "") return listRoute(ctx, m);
     if (m && seg.length === 4 && seg[3] === "") return detailRoute(ctx, m, seg[2]);
-    if (m && seg.length === 5 && seg[4] === "" && m.actions?.some((a) => a.name === seg[3])) return actionRoute(ctx, m, seg[2], seg[3]);
+    if (m && seg.length === 5 && seg[4] === "" && m.actions?.some((a) => a.name === seg[3] && !a.onApp)) return actionRoute(ctx, m, seg[2], seg[3]);
     // A list or detail path without its trailing slash (seed rule 3).
     if (m && (seg.length === 2 || (seg.length === 3 && seg[2] !== "" && req.method !== "POST"))) {
       ctx.res.redirect(302, slashed(req));
@@ -146,7 +150,9 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
   }
 
   function appRoot(ctx: Ctx, app: string): Record<string, string> {
-    const routes = api.models.filter((m) => m.app === app).map((m) => m.route).sort();
+    const routes = api.models.filter((m) => m.app === app).flatMap((m) => [
+      m.route, ...(m.listings ?? []).map((l) => l.route), ...(m.actions ?? []).filter((a) => a.onApp).map((a) => a.name),
+    ]).sort();
     return Object.fromEntries(routes.map((r) => [r, `${ctx.apiUrl}${app}/${r}/`]));
   }
 
@@ -241,6 +247,21 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
     return method;
   }
 
+  /** A model's further list route: the rows whose column is set, with its own few filters. */
+  async function listingRoute(ctx: Ctx, listing: { model: ModelDescriptor; column: string; filters: Set<string> }): Promise<void> {
+    const m = listing.model;
+    return only(ctx, ["GET"], async () => {
+      authorize(ctx, m);
+      const { errors, plan } = filters.compile(m, ctx.params, { strict, reserved: RESERVED, only: listing.filters });
+      if (Object.keys(errors).length) throw new ValidationError((await store.filterErrors(db, plan, errors))!);
+      const where = { ...plan, apply: (qb: Knex.QueryBuilder) => { plan.apply(qb); qb.whereNotNull(`t0.${listing.column}`); } };
+      const { limit, offset } = pageParams(ctx.params.get("limit")?.at(-1), ctx.params.get("offset")?.at(-1), page);
+      const { count, results } = await store.list(db, m, where, { limit, offset }, readOpts(ctx));
+      const links = pageLinks(new URL(`${origin(ctx.req, config.publicUrl)}${ctx.req.originalUrl}`), limit, offset, count);
+      send(ctx, 200, { count, next: links.next, previous: links.previous, results });
+    });
+  }
+
   async function listRoute(ctx: Ctx, m: ModelDescriptor): Promise<void> {
     const ops = new Set(m.operations);
     const methods = [...(ops.has("list") ? ["GET"] : []), ...(ops.has("create") ? ["POST"] : []),
@@ -289,16 +310,21 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
     return send(ctx, 200, await store.fetch(db, m, wanted, readOpts(ctx)));
   }
 
-  /** A model's action of one object (`…/<id>/<name>/`): read-only, answered by its hook module. */
-  async function actionRoute(ctx: Ctx, m: ModelDescriptor, rawId: string, name: string): Promise<void> {
+  /** A model's action, of one object (`…/<id>/<name>/`) or on its app: read-only, answered by its hook module. */
+  async function actionRoute(ctx: Ctx, m: ModelDescriptor, rawId: string | null, name: string): Promise<void> {
     return only(ctx, ["GET"], async () => {
       authorize(ctx, m);
-      const id = rawId.toLowerCase();
-      if (!isUuid(id) || !(await store.existing(db, m, [id], ctx.identity?.userId)).length) throw notFound();
+      const id = rawId?.toLowerCase() ?? null;
+      if (id !== null && (!isUuid(id) || !(await store.existing(db, m, [id], ctx.identity?.userId)).length)) throw notFound();
       const answer = await m.hooks!.actions![name]({
         db, model: m, id, params: ctx.params,
         read: (refs, shape) => store.readRefs(db, refs, { ...readOpts(ctx), shape }),
       });
+      // Nothing to say is an empty body, as DRF renders a Response without data.
+      if (answer === undefined) {
+        ctx.res.status(200).type("json").end();
+        return;
+      }
       if (!m.actions!.find((a) => a.name === name)!.paginated) return send(ctx, 200, answer);
       const items = answer as unknown[];
       const { limit, offset } = pageParams(ctx.params.get("limit")?.at(-1), ctx.params.get("offset")?.at(-1), page);

@@ -20,6 +20,8 @@ export default model("ConsolePort", {
     ...pathEndpoint(),
   },
   actions: traceAction,
+  // Console ports with a traced destination (Nautobot's ConsoleConnectionViewSet and filter set).
+  listings: { "console-connections": { present: "connected_endpoint_type", filters: ["site", "device", "device_id", "name"] } },
   uniqueTogether: [["device", "name"]],
   nested: ["device", "name", "cable"],
   filters: { q: ["name", "label", "description"], via: { site: "device.site" }, ...cableEndFilters(true) },

@@ -27,7 +27,15 @@ export default model("Interface", {
     ...pathEndpoint(),
     mode: field.choice(InterfaceMode, { blank: true, description: "802.1Q mode" }),
   },
-  actions: traceAction,
+  actions: {
+    ...traceAction,
+    "connected-device": {
+      onApp: true,
+      description: "The device connected to a peer device's interface, in full (an empty answer when none is)",
+      parameters: { peer_device: { description: "The name of the peer device", required: true }, peer_interface: { description: "The name of the peer interface", required: true } },
+      response: { type: "object", additionalProperties: {} },
+    },
+  },
   uniqueTogether: [["device", "name"]],
   nested: ["device", "name", "cable"],
   filters: { q: ["name", "label", "description"], via: { site: "device.site" }, ...cableEndFilters(true) },

@@ -22,6 +22,8 @@ export default model("PowerPort", {
     ...pathEndpoint(),
   },
   actions: traceAction,
+  // Power ports with a traced destination (Nautobot's PowerConnectionViewSet and filter set).
+  listings: { "power-connections": { present: "connected_endpoint_type", filters: ["site", "device", "device_id", "name"] } },
   uniqueTogether: [["device", "name"]],
   nested: ["device", "name", "cable"],
   filters: { q: ["name", "label", "description"], via: { site: "device.site" }, ...cableEndFilters(true) },

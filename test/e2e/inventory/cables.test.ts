@@ -4,7 +4,7 @@
 // may be cabled, in its words; a device takes its cables along when deleted; power feeds
 // from power panels, cabled to power ports.
 import { expect } from "chai";
-import { del, get, patch, post } from "../../support/http.js";
+import { call, del, get, patch, post } from "../../support/http.js";
 import { startTestServer } from "../../support/server.js";
 import { row, rows, uniq } from "./support.js";
 
@@ -72,6 +72,32 @@ describe("inventory e2e: cables and paths", () => {
     expect((await get(`/api/dcim/cables/?device_id=${r1.id}`)).body.count).to.equal(1);
     expect((await get(`/api/dcim/cables/?site=${site.slug}&label=X1`)).body.count).to.equal(1);
 
+    // connected-device: from a peer's device and interface name to this side's device, in full.
+    const found = await get(`/api/dcim/connected-device/?peer_device=${r2.name}&peer_interface=eth0`);
+    expect(found.status).to.equal(200);
+    expect(found.body).to.deep.include({ id: r1.id, name: r1.name });
+    expect(found.body.device_type.id).to.equal(r1.device_type.id);
+    const lonely = await call("GET", `/api/dcim/connected-device/?peer_device=${r1.name}&peer_interface=lag0`);
+    expect([lonely.status, lonely.text]).to.deep.equal([200, ""]);
+    expect((await get(`/api/dcim/connected-device/?peer_device=${r1.name}&peer_interface=nope`)).status).to.equal(404);
+    expect((await get(`/api/dcim/connected-device/?peer_device=${r1.name}`)).body).to.deep.equal({ detail: 'Request must include "peer_device" and "peer_interface" filters.' });
+    expect((await get("/api/dcim/")).body["connected-device"]).to.match(/\/api\/dcim\/connected-device\/$/);
+
+    // Connections: each connected pair once (its lower id first), in Nautobot's shape, filtered
+    // as Nautobot's filter set does: by that first interface's device.
+    const first = a.id < b.id ? r1 : r2;
+    expect((await get(`/api/dcim/interface-connections/?device=${first === r1 ? r2.name : r1.name}`)).body.count).to.equal(0);
+    const pairs = await get(`/api/dcim/interface-connections/?device=${first.name}`);
+    expect(pairs.status).to.equal(200);
+    expect(pairs.body.count).to.equal(1);
+    const [pair] = pairs.body.results;
+    expect(Object.keys(pair).sort()).to.deep.equal(["connected_endpoint_reachable", "interface_a", "interface_b"]);
+    expect([pair.interface_a.id, pair.interface_b.id]).to.deep.equal([a.id, b.id].sort());
+    expect(pair.connected_endpoint_reachable).to.equal(true);
+    expect((await get(`/api/dcim/interface-connections/?site=${site.slug}`)).body.count).to.equal(1);
+    expect((await get("/api/dcim/interface-connections/?name=eth0")).status).to.equal(400);
+    expect((await post("/api/dcim/interface-connections/", {})).status).to.equal(405);
+
     // The ends of a cable never change; its status may, and the path follows.
     const moved = await patch(`/api/dcim/cables/${c.body.id}/`, { termination_b_id: a.id });
     expect(moved.status).to.equal(400);
@@ -85,6 +111,17 @@ describe("inventory e2e: cables and paths", () => {
     expect((await del(`/api/dcim/cables/${c.body.id}/`)).status).to.equal(204);
     expect((await get(`/api/dcim/interfaces/${b.id}/`)).body).to.deep.include({ cable: null, cable_peer: null, connected_endpoint: null, connected_endpoint_reachable: null });
     expect(await rows("dcim_cablepath", { origin_id: a.id })).to.equal(0);
+  });
+
+  it("console connections: console ports whose path ends somewhere, filtered by device and name", async () => {
+    const cs = await device("cs", { "console-server-port": [{ name: "Port 1" }, { name: "Port 2" }] });
+    const sw = await device("sw", { "console-port": [{ name: "con0" }] });
+    const con = await port("console-ports", sw, "con0");
+    expect((await cable(["dcim.consoleserverport", (await port("console-server-ports", cs, "Port 2")).id], ["dcim.consoleport", con.id])).status).to.equal(201);
+    const listed = (await get(`/api/dcim/console-connections/?device=${sw.name}&name=con0`)).body;
+    expect(listed.results.map((c: any) => [c.id, c.connected_endpoint_type, c.connected_endpoint.name])).to.deep.equal([[con.id, "dcim.consoleserverport", "Port 2"]]);
+    expect((await get(`/api/dcim/console-connections/?device_id=${cs.id}`)).body.count).to.equal(0);
+    expect((await get(`/api/dcim/console-ports/${con.id}/trace/`)).body[0][2].name).to.equal("Port 2");
   });
 
   it("refuses what Nautobot refuses, in its words, and stores nothing", async () => {
@@ -215,6 +252,12 @@ describe("inventory e2e: cables and paths", () => {
     expect(seen.connected_endpoint).to.deep.include({ id: feed.body.id, name: "Feed A", cable: c.body.id });
     expect((await get(`/api/dcim/power-feeds/${feed.body.id}/`)).body.connected_endpoint).to.deep.include({ id: psu.id });
     expect((await get(`/api/dcim/power-feeds/?cabled=true&power_panel_id=${panel.body.id}`)).body.results.map((f: any) => f.name)).to.deep.equal(["Feed A"]);
+    // Power connections: power ports with a traced destination, in the power port's own shape.
+    const connections = (await get(`/api/dcim/power-connections/?device_id=${srv.id}`)).body;
+    expect(connections.results.map((p: any) => [p.id, p.connected_endpoint.id])).to.deep.equal([[psu.id, feed.body.id]]);
+    expect(connections.results[0].url).to.match(new RegExp(`/api/dcim/power-ports/${psu.id}/$`));
+    expect((await get(`/api/dcim/power-connections/?cabled=true`)).body).to.deep.equal({ cabled: ["Unknown filter field"] });
+    expect((await get("/api/dcim/")).body["power-connections"]).to.match(/\/api\/dcim\/power-connections\/$/);
     // The panel is protected by its feeds; the feed, when deleted, takes its cable.
     expect((await del(`/api/dcim/power-panels/${panel.body.id}/`)).status).to.equal(409);
     expect((await del(`/api/dcim/power-feeds/${feed.body.id}/`)).status).to.equal(204);

@@ -319,6 +319,13 @@ export const dcim_ConsolePort: ModelDescriptor = {
       patch: "PatchedWritableConsolePortRequest",
       list: "PaginatedConsolePortList",
     },
+    listings: [
+      {
+        route: "console-connections",
+        column: "connected_endpoint_type",
+        filters: ["site", "device", "device_id", "name"],
+      },
+    ],
     actions: [
       {
         name: "trace",

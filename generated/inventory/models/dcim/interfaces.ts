@@ -593,6 +593,19 @@ export const dcim_Interface: ModelDescriptor = {
           },
         },
       },
+      {
+        name: "connected-device",
+        description: "The device connected to a peer device's interface, in full (an empty answer when none is)",
+        response: {
+          type: "object",
+          additionalProperties: {},
+        },
+        onApp: true,
+        parameters: {
+          peer_device: { description: "The name of the peer device", required: true },
+          peer_interface: { description: "The name of the peer interface", required: true },
+        },
+      },
     ],
     hookModule: "dcim/interface",
     hooks: hooks,

@@ -439,6 +439,13 @@ export const dcim_PowerPort: ModelDescriptor = {
       patch: "PatchedWritablePowerPortRequest",
       list: "PaginatedPowerPortList",
     },
+    listings: [
+      {
+        route: "power-connections",
+        column: "connected_endpoint_type",
+        filters: ["site", "device", "device_id", "name"],
+      },
+    ],
     actions: [
       {
         name: "trace",
