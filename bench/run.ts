@@ -1,5 +1,5 @@
-// `make bench`: seeds many prefixes with nested relations and calendar events with their
-// venues, organizers and terms, then measures the generated inventory and calendar APIs
+// `make bench`: seeds many prefixes with nested relations, cabled devices, and calendar
+// events with their venues, organizers and terms, then measures the generated inventory and calendar APIs
 // against a hand-written baseline (one SQL statement, JSON built by PostgreSQL, no
 // framework) served from the same process and database in the same run.
 // Prints throughput, latency percentiles and ratios; asserts nothing. Bounded in count
@@ -14,6 +14,7 @@ import { apis } from "../generated/server.js";
 
 const PREFIXES = Number(process.env.BENCH_PREFIXES ?? 20000);
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 2000);
+const DEVICES = Number(process.env.BENCH_DEVICES ?? 1000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 1500);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
 
@@ -67,6 +68,37 @@ async function seed(db: import("knex").Knex): Promise<string[]> {
   return (await db.raw("SELECT id FROM ipam_prefix WHERE description = 'bench' ORDER BY id LIMIT 500")).rows.map((r: { id: string }) => r.id);
 }
 
+/**
+ * Devices in one site, each with two interfaces; each device's eth1 is cabled to the next
+ * one's eth0, with the cable peers and connected endpoints a trace would record.
+ */
+async function seedDevices(db: import("knex").Knex): Promise<void> {
+  if (Number((await db.raw("SELECT count(*) AS n FROM dcim_device WHERE name LIKE 'bench-dev-%'")).rows[0].n) >= DEVICES) return;
+  await db.raw(`INSERT INTO dcim_manufacturer (name, slug) VALUES ('bench-maker', 'bench-maker') ON CONFLICT DO NOTHING`);
+  await db.raw(`INSERT INTO dcim_devicetype (manufacturer_id, model, slug) SELECT id, 'bench-type', 'bench-type' FROM dcim_manufacturer WHERE slug = 'bench-maker' ON CONFLICT DO NOTHING`);
+  await db.raw(`INSERT INTO dcim_devicerole (name, slug) VALUES ('bench-role', 'bench-role') ON CONFLICT DO NOTHING`);
+  await db.raw(`
+    INSERT INTO dcim_device (name, device_type_id, device_role_id, site_id, status)
+    SELECT 'bench-dev-' || lpad(g::text, 5, '0'), (SELECT id FROM dcim_devicetype WHERE slug = 'bench-type'),
+           (SELECT id FROM dcim_devicerole WHERE slug = 'bench-role'), (SELECT id FROM dcim_site WHERE slug = 'bench-site-1'), 'active'
+    FROM generate_series(1, ?::int) g`, [DEVICES]);
+  await db.raw(`INSERT INTO dcim_interface (device_id, name, type) SELECT d.id, n, '10gbase-x-sfpp' FROM dcim_device d, unnest(ARRAY['eth0', 'eth1']) n WHERE d.name LIKE 'bench-dev-%'`);
+  await db.raw(`
+    WITH pairs AS (
+      SELECT a.id AS a_id, a.device_id AS a_dev, b.id AS b_id, b.device_id AS b_dev
+      FROM dcim_device d JOIN dcim_device e ON e.name = 'bench-dev-' || lpad((substr(d.name, 11)::int + 1)::text, 5, '0')
+      JOIN dcim_interface a ON a.device_id = d.id AND a.name = 'eth1' JOIN dcim_interface b ON b.device_id = e.id AND b.name = 'eth0'
+      WHERE d.name LIKE 'bench-dev-%')
+    INSERT INTO dcim_cable (termination_a_type, termination_a_id, termination_b_type, termination_b_id, termination_a_device_id, termination_b_device_id, status)
+    SELECT 'dcim.interface', a_id, 'dcim.interface', b_id, a_dev, b_dev, 'connected' FROM pairs`);
+  for (const [near, far] of [["a", "b"], ["b", "a"]]) {
+    await db.raw(`
+      UPDATE dcim_interface i SET cable_id = c.id, cable_peer_type = 'dcim.interface', cable_peer_id = c.termination_${far}_id,
+        connected_endpoint_type = 'dcim.interface', connected_endpoint_id = c.termination_${far}_id, connected_endpoint_reachable = true
+      FROM dcim_cable c WHERE c.termination_${near}_id = i.id AND c.termination_a_device_id IS NOT NULL`);
+  }
+}
+
 /** Events a week apart from tomorrow on (inside the default archive window), each with a venue, two organizers, a category and two tags. */
 async function seedCalendar(db: import("knex").Knex): Promise<void> {
   if (Number((await db.raw("SELECT count(*) AS n FROM events_event WHERE excerpt = 'bench'")).rows[0].n) >= EVENTS) return;
@@ -118,10 +150,11 @@ async function main(): Promise<void> {
   const t0 = Date.now();
   const ids = await seed(db.knex);
   await seedCalendar(db.knex);
+  await seedDevices(db.knex);
   // As autovacuum leaves a live database: statistics current, visibility maps set (so
   // counts over join tables can be index-only scans).
   await db.knex.raw("VACUUM ANALYZE");
-  console.log(`database: ${db.embedded ? "embedded PGlite (in memory)" : "PostgreSQL (DATABASE_URL)"}; ${PREFIXES} prefixes, ${EVENTS} events seeded in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  console.log(`database: ${db.embedded ? "embedded PGlite (in memory)" : "PostgreSQL (DATABASE_URL)"}; ${PREFIXES} prefixes, ${EVENTS} events, ${DEVICES} cabled devices seeded in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   console.log(`load: ${REQUESTS} requests per scenario, ${CONCURRENCY} concurrent, keep-alive, loopback\n`);
   const armature = http.createServer(createApp(apis, db.knex, config));
   const ours = await listen(armature);
@@ -138,6 +171,9 @@ async function main(): Promise<void> {
     ["armature: list filtered within=10.1.0.0/16", () => `${ours}/api/ipam/prefixes/?within=10.1.0.0/16&limit=50`, auth],
     ["armature: list filtered site=<slug>&status=active", () => `${ours}/api/ipam/prefixes/?site=bench-site-${1 + (i++ % 50)}&status=active&limit=50`, auth],
     ["armature: list filtered site=<slug>&description__re=^b", () => `${ours}/api/ipam/prefixes/?site=bench-site-${1 + (i++ % 50)}&description__re=^b&limit=50`, auth],
+    ["armature: device list of 1000 (limit=1000)", () => `${ours}/api/dcim/devices/?site=bench-site-1&limit=1000`, auth],
+    ["armature: interface list of 50, peers and endpoints", () => `${ours}/api/dcim/interfaces/?cabled=true&limit=50&offset=${(i++ % 30) * 50}`, auth],
+    ["armature: cable list of 50, both ends nested", () => `${ours}/api/dcim/cables/?limit=50&offset=${(i++ % 15) * 50}`, auth],
     ["calendar: event archive of 50, all embedded", () => `${ours}/wp-json/calendar/events/v1/events?per_page=50&page=${1 + (i++ % 40)}`, {}],
     ["calendar: events by category slug and venue", () => `${ours}/wp-json/calendar/events/v1/events?per_page=50&categories=bench-category-${1 + (i++ % 10)}&venue=${1 + (i % 40)}`, {}],
     ["calendar: category archive with counts", () => `${ours}/wp-json/calendar/events/v1/categories?per_page=50`, {}],

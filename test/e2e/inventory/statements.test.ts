@@ -2,7 +2,8 @@
 // validity are sub-selects and checks of the read itself, never lookups before it. Counted
 // with Knex's query events on the server's own connection; the only other statement of a
 // request is the token lookup that authenticates it. The checks' answers are 400s with the
-// same bodies as before, from that same statement.
+// same bodies as before, from that same statement. Generic references (a cable's ends, a
+// port's peer and connected endpoint) are sub-selects of the read as well.
 import { expect } from "chai";
 import { get, post } from "../../support/http.js";
 import { statements } from "../../support/statements.js";
@@ -54,5 +55,18 @@ describe("inventory e2e: statements per request", () => {
     const refused = await statements(`/api/ipam/prefixes/${list.body.results[0].id}/?site=elsewhere`);
     expect(refused.status).to.equal(400);
     expect(refused.body).to.deep.equal({ site: ["Select a valid choice. elsewhere is not one of the available choices."] });
+  });
+
+  it("cables, interfaces with their generic peers and paths, circuits and interface connections: one read each", async () => {
+    // The demo's cabled network: ends of several models, paths through panels and a circuit.
+    for (const path of [
+      "/api/dcim/cables/?limit=0", "/api/dcim/interfaces/?cabled=true&limit=0", "/api/circuits/circuits/?limit=0",
+      "/api/dcim/interface-connections/?limit=0", "/api/dcim/power-connections/?limit=0", "/api/circuits/circuit-terminations/?limit=0",
+    ]) {
+      const got = await statements(path);
+      expect(got.status, path).to.equal(200);
+      expect(got.body.count, path).to.be.greaterThan(0);
+      expect(got.sql, `${path}\n${got.sql.join("\n")}`).to.have.length(2);
+    }
   });
 });
