@@ -96,6 +96,12 @@ const devices: Fixture[] = [
   { model: "dcim.device", data: { name: "ber1-pp-a02", device_type: { slug: "flex-lc-12" }, device_role: { slug: "patch-panel" }, site: { slug: "berlin-dc1" }, rack: { name: "A02" }, position: 1, face: "front", status: "active" } },
 ];
 
+const inventoryItems: Fixture[] = [
+  { model: "dcim.inventoryitem", data: { device: { name: "ber1-edge1" }, name: "FPC 0", manufacturer: { slug: "juniper" }, part_id: "MX204-FPC", serial: "CAFE1234" } },
+  { model: "dcim.inventoryitem", data: { device: { name: "ber1-edge1" }, parent: { name: "FPC 0", device: { name: "ber1-edge1" } }, name: "PIC 0", manufacturer: { slug: "juniper" }, part_id: "MX204-PIC" } },
+  { model: "dcim.inventoryitem", data: { device: { name: "ber1-edge1" }, name: "PEM 0", manufacturer: { slug: "juniper" }, part_id: "JPSU-650W-AC-AFO", discovered: true } },
+];
+
 const circuits: Fixture[] = [
   { model: "circuits.provider", data: { name: "Telia Carrier", asn: 1299, account: "ACME-0042", portal_url: "https://portal.teliacarrier.example" } },
   { model: "circuits.providernetwork", data: { provider: { slug: "telia-carrier" }, name: "Telia IP Transit" } },
@@ -139,5 +145,5 @@ const cables: Fixture[] = [
 ];
 
 export const inventoryDemo: Fixture[] = [
-  ...regions, ...tenancy, ...tags, ...sites, ...ipam, ...racks, ...deviceTypes, ...templates, ...devices, ...circuits, ...power, ...cables,
+  ...regions, ...tenancy, ...tags, ...sites, ...ipam, ...racks, ...deviceTypes, ...templates, ...devices, ...inventoryItems, ...circuits, ...power, ...cables,
 ];

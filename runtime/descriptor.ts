@@ -84,6 +84,8 @@ export interface TreeParentField extends FieldCommon {
   kind: "treeParent";
   column: string;
   target: string;
+  /** Shown as the bare id (DRF's PrimaryKeyRelatedField), not nested. */
+  asId?: boolean;
 }
 
 /** A join table; shown as a list of nested objects, written as a list of references. */

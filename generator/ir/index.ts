@@ -121,7 +121,10 @@ function buildModel(api: ApiSpec, m: ModelSpec, file: string, byRef: Map<string,
   ];
   for (const [name, spec] of Object.entries(m.fields)) fields.push(buildField(name, spec, table, byRef, m.fields));
   if (features.has("tree")) {
-    fields.push({ ...base(FEATURE_FIELDS.treeParent, {}), kind: "treeParent", column: fkColumn(FEATURE_FIELDS.treeParent), target: key, nullable: true });
+    fields.push({
+      ...base(FEATURE_FIELDS.treeParent, {}), kind: "treeParent", column: fkColumn(FEATURE_FIELDS.treeParent), target: key, nullable: true,
+      ...(m.tree?.parentAsId ? { asId: true } : {}),
+    });
     fields.push({ ...base(FEATURE_FIELDS.treeDepth, {}), kind: "depth", readOnly: true });
   }
   if (features.has("changeLogged")) {

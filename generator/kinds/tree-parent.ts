@@ -5,7 +5,7 @@ import { nullable, RELATED_WRITE, type GeneratorFieldKind } from "./types.js";
 
 export const treeParent: GeneratorFieldKind<TreeParentField> = {
   schema: (f, ctx) => linkColumn(f, ctx, true, "cascade"),
-  readSchema: (f, { nestedRef }) => nullable(nestedRef(f.target), true),
+  readSchema: (f, { nestedRef }) => nullable(f.asId ? { type: "string", format: "uuid" } : nestedRef(f.target), true),
   writeSchema: () => nullable(RELATED_WRITE, true),
   filters: (f, add) => linkFilters(f.name, add),
 };

@@ -5,8 +5,8 @@ import { link } from "./fk.js";
 import { FieldProblem, type RuntimeFieldKind } from "./types.js";
 
 export const treeParent: RuntimeFieldKind<TreeParentField> = {
-  read: link.read,
-  render: link.render,
+  read: (f, ctx) => (f.asId ? col(ctx.alias, f.column) : link.read(f, ctx)),
+  render: (f, ctx) => (f.asId ? (v) => v ?? null : link.render(f, ctx)),
   async write(f, value, ctx) {
     const parent = await ctx.resolve(f.target, value, true);
     if (ctx.id && parent) {

@@ -114,4 +114,29 @@ describe("inventory e2e: device components and templates", () => {
     const noBays = await post("/api/dcim/device-bays/", { device: blade.id, name: "Slot" });
     expect(noBays.body).to.deep.equal({ non_field_errors: [`This type of device (${tag}-maker Blade) does not support device bays.`] });
   });
+
+  it("inventory items nest inside a device: parent as a bare id, depth, filters, and they go with the device", async () => {
+    const dev = (await post("/api/dcim/devices/", { name: `${tag}-inv`, device_type: type.id, device_role: role.id, site: site.id, status: "active" })).body;
+    const chassis = await post("/api/dcim/inventory-items/", { device: { name: dev.name }, name: "Chassis", manufacturer: { slug: type.manufacturer.slug }, serial: "CH-1", asset_tag: `${tag}-A1` });
+    expect(chassis.status, chassis.text).to.equal(201);
+    expect(chassis.body).to.deep.include({ parent: null, _depth: 0, discovered: false, serial: "CH-1", display: "Chassis" });
+    const card = await post("/api/dcim/inventory-items/", { device: dev.id, parent: chassis.body.id, name: "Line card 0", part_id: "LC-48X" });
+    expect(card.status, card.text).to.equal(201);
+    expect(card.body).to.deep.include({ parent: chassis.body.id, _depth: 1 });
+    const optic = (await post("/api/dcim/inventory-items/", { device: dev.id, parent: card.body.id, name: "xcvr-0/0/0", discovered: true })).body;
+    expect(optic._depth).to.equal(2);
+    expect(Object.keys((await get(`/api/dcim/inventory-items/${optic.id}/?brief=1`)).body).sort()).to.deep.equal(["_depth", "device", "display", "id", "name", "url"]);
+    // parent_id matches direct children, as Nautobot's InventoryItemFilterSet does.
+    expect((await get(`/api/dcim/inventory-items/?parent_id=${chassis.body.id}`)).body.results.map((i: any) => i.name)).to.deep.equal(["Line card 0"]);
+    expect((await get(`/api/dcim/inventory-items/?device_id=${dev.id}&discovered=true`)).body.results.map((i: any) => i.id)).to.deep.equal([optic.id]);
+    const twin = await post("/api/dcim/inventory-items/", { device: dev.id, name: "Other", asset_tag: `${tag}-A1` });
+    expect(twin.status).to.equal(400);
+    expect(twin.body).to.have.property("asset_tag");
+    expect((await patch(`/api/dcim/inventory-items/${chassis.body.id}/`, { parent: optic.id })).body).to.deep.equal({ parent: ["Cannot assign self or child as parent."] });
+    // Deleting a node deletes its subtree; deleting the device deletes the rest.
+    expect((await del(`/api/dcim/inventory-items/${card.body.id}/`)).status).to.equal(204);
+    expect(await rows("dcim_inventoryitem", { device_id: dev.id })).to.equal(1);
+    expect((await del(`/api/dcim/devices/${dev.id}/`)).status).to.equal(204);
+    expect(await rows("dcim_inventoryitem", { device_id: dev.id })).to.equal(0);
+  });
 });
