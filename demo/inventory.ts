@@ -42,13 +42,20 @@ const ipam: Fixture[] = [
   { model: "ipam.ipaddress", data: { address: "2001:db8:1::1/64", status: "active", description: "Lab router" } },
 ];
 
+const locations: Fixture[] = [
+  { model: "dcim.locationtype", data: { name: "Building", content_types: ["dcim.rackgroup", "dcim.powerpanel", "ipam.prefix"] } },
+  { model: "dcim.locationtype", data: { name: "Floor", parent: { slug: "building" }, content_types: ["dcim.rackgroup", "dcim.rack", "dcim.device"] } },
+  { model: "dcim.location", data: { name: "BER1 Main", location_type: { slug: "building" }, site: { slug: "berlin-dc1" }, status: "active" } },
+  { model: "dcim.location", data: { name: "Ground Floor", location_type: { slug: "floor" }, parent: { slug: "ber1-main" }, status: "active" } },
+];
+
 const racks: Fixture[] = [
   { model: "dcim.rackrole", data: { name: "Network", color: "2196f3" } },
   { model: "dcim.rackrole", data: { name: "Compute", color: "4caf50" } },
-  { model: "dcim.rackgroup", data: { name: "Hall 1", site: { slug: "berlin-dc1" } } },
+  { model: "dcim.rackgroup", data: { name: "Hall 1", site: { slug: "berlin-dc1" }, location: { slug: "ber1-main-ground-floor" } } },
   { model: "dcim.rackgroup", data: { name: "Row A", site: { slug: "berlin-dc1" }, parent: { slug: "hall-1" } } },
-  { model: "dcim.rack", data: { name: "A01", site: { slug: "berlin-dc1" }, group: { slug: "row-a" }, role: { slug: "network" }, status: "active", type: "4-post-cabinet", facility_id: "BER1-A01", tenant: { slug: "acme-corp" } } },
-  { model: "dcim.rack", data: { name: "A02", site: { slug: "berlin-dc1" }, group: { slug: "row-a" }, role: { slug: "compute" }, status: "active", u_height: 48 } },
+  { model: "dcim.rack", data: { name: "A01", site: { slug: "berlin-dc1" }, group: { slug: "row-a" }, role: { slug: "network" }, status: "active", type: "4-post-cabinet", facility_id: "BER1-A01", tenant: { slug: "acme-corp" }, location: { slug: "ber1-main-ground-floor" } } },
+  { model: "dcim.rack", data: { name: "A02", site: { slug: "berlin-dc1" }, group: { slug: "row-a" }, role: { slug: "compute" }, status: "active", u_height: 48, location: { slug: "ber1-main-ground-floor" } } },
   { model: "dcim.rack", data: { name: "LAB1", site: { slug: "new-york-lab" }, status: "planned", width: 10, u_height: 12, tags: [{ slug: "lab" }] } },
 ];
 
@@ -112,7 +119,7 @@ const circuits: Fixture[] = [
 ];
 
 const power: Fixture[] = [
-  { model: "dcim.powerpanel", data: { site: { slug: "berlin-dc1" }, rack_group: { slug: "hall-1" }, name: "RPP-1A" } },
+  { model: "dcim.powerpanel", data: { site: { slug: "berlin-dc1" }, location: { slug: "ber1-main" }, rack_group: { slug: "hall-1" }, name: "RPP-1A" } },
   { model: "dcim.powerfeed", data: { power_panel: { name: "RPP-1A" }, rack: { name: "A01" }, name: "A01-A", status: "active", phase: "three-phase", voltage: 400, amperage: 16 } },
   { model: "dcim.powerfeed", data: { power_panel: { name: "RPP-1A" }, rack: { name: "A01" }, name: "A01-B", status: "active", type: "redundant", phase: "three-phase", voltage: 400, amperage: 16 } },
 ];
@@ -145,5 +152,5 @@ const cables: Fixture[] = [
 ];
 
 export const inventoryDemo: Fixture[] = [
-  ...regions, ...tenancy, ...tags, ...sites, ...ipam, ...racks, ...deviceTypes, ...templates, ...devices, ...inventoryItems, ...circuits, ...power, ...cables,
+  ...regions, ...tenancy, ...tags, ...sites, ...ipam, ...locations, ...racks, ...deviceTypes, ...templates, ...devices, ...inventoryItems, ...circuits, ...power, ...cables,
 ];

@@ -122,7 +122,7 @@ export interface ReverseField extends FieldCommon {
   reverse: { column: string; singleUntil?: string };
 }
 
-/** A tree node's depth (`_depth`): how many ancestors it has. */
+/** A tree node's depth (`_depth`, or as the spec names it): how many ancestors it has. */
 export interface DepthField extends FieldCommon { kind: "depth" }
 
 /** A read-only value computed in SQL by the model's hook module (`readValues`), of a declared JSON schema. */

@@ -22,6 +22,8 @@ import { dcim_Interface } from "./models/dcim/interfaces.js";
 import { dcim_InterfaceConnection } from "./models/dcim/interface-connections.js";
 import { dcim_InterfaceTemplate } from "./models/dcim/interface-templates.js";
 import { dcim_InventoryItem } from "./models/dcim/inventory-items.js";
+import { dcim_Location } from "./models/dcim/locations.js";
+import { dcim_LocationType } from "./models/dcim/location-types.js";
 import { dcim_Manufacturer } from "./models/dcim/manufacturers.js";
 import { dcim_Platform } from "./models/dcim/platforms.js";
 import { dcim_PowerFeed } from "./models/dcim/power-feeds.js";
@@ -67,6 +69,6 @@ export const inventory: ApiDescriptor = {
     },
     auth: { users: "users.user", tokens: "users.token" },
     tagModel: "extras.tag",
-    models: [circuits_Circuit, circuits_CircuitTermination, circuits_CircuitType, circuits_Provider, circuits_ProviderNetwork, dcim_Cable, dcim_ConsolePort, dcim_ConsolePortTemplate, dcim_ConsoleServerPort, dcim_ConsoleServerPortTemplate, dcim_Device, dcim_DeviceBay, dcim_DeviceBayTemplate, dcim_DeviceRole, dcim_DeviceType, dcim_FrontPort, dcim_FrontPortTemplate, dcim_Interface, dcim_InterfaceConnection, dcim_InterfaceTemplate, dcim_InventoryItem, dcim_Manufacturer, dcim_Platform, dcim_PowerFeed, dcim_PowerOutlet, dcim_PowerOutletTemplate, dcim_PowerPanel, dcim_PowerPort, dcim_PowerPortTemplate, dcim_Rack, dcim_RackGroup, dcim_RackReservation, dcim_RackRole, dcim_RearPort, dcim_RearPortTemplate, dcim_Region, dcim_Site, dcim_VirtualChassis, extras_Tag, ipam_IPAddress, ipam_Prefix, ipam_Role, ipam_VRF, tenancy_Tenant, tenancy_TenantGroup, users_Token, users_User],
+    models: [circuits_Circuit, circuits_CircuitTermination, circuits_CircuitType, circuits_Provider, circuits_ProviderNetwork, dcim_Cable, dcim_ConsolePort, dcim_ConsolePortTemplate, dcim_ConsoleServerPort, dcim_ConsoleServerPortTemplate, dcim_Device, dcim_DeviceBay, dcim_DeviceBayTemplate, dcim_DeviceRole, dcim_DeviceType, dcim_FrontPort, dcim_FrontPortTemplate, dcim_Interface, dcim_InterfaceConnection, dcim_InterfaceTemplate, dcim_InventoryItem, dcim_Location, dcim_LocationType, dcim_Manufacturer, dcim_Platform, dcim_PowerFeed, dcim_PowerOutlet, dcim_PowerOutletTemplate, dcim_PowerPanel, dcim_PowerPort, dcim_PowerPortTemplate, dcim_Rack, dcim_RackGroup, dcim_RackReservation, dcim_RackRole, dcim_RearPort, dcim_RearPortTemplate, dcim_Region, dcim_Site, dcim_VirtualChassis, extras_Tag, ipam_IPAddress, ipam_Prefix, ipam_Role, ipam_VRF, tenancy_Tenant, tenancy_TenantGroup, users_Token, users_User],
     ...loadArtifacts(new URL(".", import.meta.url)),
   };

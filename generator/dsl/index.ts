@@ -317,8 +317,11 @@ export interface ModelSpec {
    * schema of the answer, for the OpenAPI documents.
    */
   actions?: Record<string, ActionSpec>;
-  /** Tree models: the `parent` is shown as its bare id, as a PrimaryKeyRelatedField shows it (inventory items). */
-  tree?: { parentAsId: boolean };
+  /**
+   * Tree models: `parentAsId` shows the `parent` as its bare id, as a PrimaryKeyRelatedField
+   * shows it (inventory items); `depthName` names the depth field (`tree_depth` for locations).
+   */
+  tree?: { parentAsId?: boolean; depthName?: string };
   /**
    * Rows that are a SQL query over other models' tables rather than a table of their own
    * (Nautobot's interface connections): its columns are `id` and the fields' columns; the

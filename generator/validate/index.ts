@@ -109,7 +109,7 @@ export function validate(loaded: LoadedApi): Diagnostic[] {
     if (features.includes("tags") && !api.tagModel) err(file, `feature "tags" needs tagModel in ${apiFile}`, m.name);
     const fields = m.fields ?? {};
     const implicit = new Set(["id", "url", "display"]);
-    if (features.includes("tree")) { implicit.add("parent"); implicit.add("_depth"); }
+    if (features.includes("tree")) { implicit.add("parent"); implicit.add(m.tree?.depthName ?? "_depth"); }
     if (features.includes("changeLogged")) { implicit.add("created"); implicit.add("last_updated"); }
     if (features.includes("tags")) implicit.add("tags");
     if (features.includes("customFields")) implicit.add("custom_fields");
@@ -144,7 +144,9 @@ export function validate(loaded: LoadedApi): Diagnostic[] {
         let spec: ModelSpec | undefined = m;
         for (const step of [head, ...rest.slice(0, -1)]) {
           const f: FieldSpec | undefined = spec?.fields[step];
-          spec = f?.kind === "fk" ? resolve(f.target)?.spec : undefined;
+          // A tree's implicit parent leads to the same model.
+          const treeParent: boolean = step === "parent" && !f && !!spec?.features?.includes("tree");
+          spec = treeParent ? spec : f?.kind === "fk" ? resolve(f.target)?.spec : undefined;
         }
         const leaf = rest[rest.length - 1];
         if (!spec || !(leaf in spec.fields || leaf === "id")) err(file, `display template path "${path}" does not lead to a field`, m.name);

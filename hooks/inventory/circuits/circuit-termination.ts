@@ -4,6 +4,7 @@
 // a path crosses a circuit only when both its ends exist.
 import { Refusal, type DeleteEvent, type HookDb, type SaveEvent } from "../../../runtime/hooks.js";
 import { retrace, retraceThrough } from "../dcim/cabling.js";
+import { checkLocation } from "../dcim/located.js";
 
 type Row = Record<string, any>;
 const TYPE = "circuits.circuittermination";
@@ -15,6 +16,8 @@ export async function beforeSave({ db, id, values }: SaveEvent): Promise<void> {
   const t: Row = { ...current, ...values };
   if (!t.site_id && !t.provider_network_id) throw new Refusal({ non_field_errors: "A circuit termination must attach to either a site or a provider network." });
   if (t.site_id && t.provider_network_id) throw new Refusal({ non_field_errors: "A circuit termination cannot attach to both a site and a provider network." });
+  if (t.location_id && t.provider_network_id) throw new Refusal({ non_field_errors: "A circuit termination cannot attach to both a location and a provider network." });
+  await checkLocation(db, TYPE, "Circuit terminations", t.site_id ? t : { ...t, site_id: undefined });
 }
 
 /** Retraces the paths that end at, or pass through, the other end of the termination's circuit. */

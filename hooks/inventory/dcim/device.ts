@@ -3,6 +3,7 @@
 // so two writers placing devices in one rack take turns and cannot both claim a unit. A new
 // device gets the components its type's templates describe, in the same transaction.
 import { Refusal, type HookDb, type SaveEvent } from "../../../runtime/hooks.js";
+import { checkLocation } from "./located.js";
 
 type Row = Record<string, unknown>;
 
@@ -13,6 +14,7 @@ async function one(db: HookDb, table: string, id: unknown): Promise<Row | undefi
 export async function beforeSave({ db, id, values }: SaveEvent): Promise<void> {
   const current: Row = id === null ? {} : (await db("dcim_device").where({ id }).first()) ?? {};
   const d: Row = { ...current, ...values };
+  await checkLocation(db, "dcim.device", "Devices", d);
   const rack = d.rack_id ? await db("dcim_rack").where({ id: d.rack_id }).forUpdate().first() : undefined;
   const type = await one(db, "dcim_devicetype", d.device_type_id);
   const maker = type && (await one(db, "dcim_manufacturer", type.manufacturer_id));

@@ -1,11 +1,13 @@
-// Nautobot's PowerPanel.clean: a panel's rack group is in the panel's site.
+// Nautobot's PowerPanel.clean: a panel's location and rack group are in the panel's site.
 import { Refusal, type SaveEvent } from "../../../runtime/hooks.js";
+import { checkLocation } from "./located.js";
 
 type Row = Record<string, any>;
 
 export async function beforeSave({ db, id, values }: SaveEvent): Promise<void> {
   const current: Row = id === null ? {} : (await db("dcim_powerpanel").where({ id }).first()) ?? {};
   const p: Row = { ...current, ...values };
+  await checkLocation(db, "dcim.powerpanel", "Power panels", p);
   if (!p.rack_group_id) return;
   const group: Row = await db("dcim_rackgroup").where({ id: p.rack_group_id }).first();
   if (group && group.site_id !== p.site_id) {

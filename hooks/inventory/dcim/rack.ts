@@ -1,7 +1,8 @@
-// A rack's elevation (Nautobot's RackViewSet.elevation in JSON, Rack.get_rack_units): one
+// A rack's location rule, and its elevation (Nautobot's RackViewSet.elevation in JSON, Rack.get_rack_units): one
 // entry per unit, top unit first unless the rack numbers its units top-down, with the
 // device that fills it on the face asked for (full-depth devices fill both faces).
-import { Refusal, type ActionEvent } from "../../../runtime/hooks.js";
+import { Refusal, type ActionEvent, type SaveEvent } from "../../../runtime/hooks.js";
+import { checkLocation } from "./located.js";
 
 type Row = Record<string, any>;
 
@@ -54,6 +55,12 @@ async function elevation({ db, id, params, read }: ActionEvent): Promise<unknown
   });
   const all = [...units.values()];
   return q ? all.filter((u) => String(u.id).includes(q) || u.name.includes(q)) : all;
+}
+
+/** A rack's location: in its site, of a type that holds racks (Nautobot's Rack.clean). */
+export async function beforeSave({ db, id, values }: SaveEvent): Promise<void> {
+  const current = id === null ? {} : (await db("dcim_rack").where({ id }).first()) ?? {};
+  await checkLocation(db, "dcim.rack", "Racks", { ...current, ...values });
 }
 
 export const actions = { elevation };

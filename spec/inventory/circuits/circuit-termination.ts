@@ -16,6 +16,7 @@ export default model("CircuitTermination", {
     // DRF's own ChoiceField: Nautobot's serializer leaves this model field as it is.
     term_side: field.choice(TermSide, { required: true, plain: true, label: "Termination" }),
     site: ref.fk("dcim.Site", { nullable: true, onDelete: "protect" }),
+    location: ref.fk("dcim.Location", { nullable: true, onDelete: "protect" }),
     provider_network: ref.fk("circuits.ProviderNetwork", { nullable: true, onDelete: "protect" }),
     port_speed: field.integer({ nullable: true, min: 0, max: 2147483647, label: "Port speed (Kbps)" }),
     upstream_speed: field.integer({ nullable: true, min: 0, max: 2147483647, label: "Upstream speed (Kbps)", description: "Upstream speed, if different from port speed" }),

@@ -6,7 +6,7 @@ export const CircuitStatus = choices("CircuitStatus", [
 ]);
 
 /** A circuit's termination as the circuit shows it (Nautobot's CircuitCircuitTerminationSerializer). */
-const TERMINATION = ["site", "provider_network", "connected_endpoint", "port_speed", "upstream_speed", "xconnect_id"];
+const TERMINATION = ["site", "location", "provider_network", "connected_endpoint", "port_speed", "upstream_speed", "xconnect_id"];
 
 export default model("Circuit", {
   app: "circuits",

@@ -25,6 +25,7 @@ export default model("Device", {
     serial: field.string({ maxLength: 255, label: "Serial number" }),
     asset_tag: field.string({ nullable: true, unique: true, maxLength: 50, description: "A unique tag used to identify this device" }),
     site: ref.fk("dcim.Site", { required: true, onDelete: "protect" }),
+    location: ref.fk("dcim.Location", { nullable: true, onDelete: "protect" }),
     rack: ref.fk("dcim.Rack", { nullable: true, onDelete: "protect" }),
     position: field.integer({ nullable: true, min: 1, max: 32767, label: "Position (U)", description: "The lowest-numbered unit occupied by the device" }),
     face: field.choice(DeviceFace, { blank: true, label: "Rack face" }),

@@ -10,6 +10,7 @@ export default model("PowerPanel", {
   hooks: "dcim/power-panel",
   fields: {
     site: ref.fk("dcim.Site", { required: true, onDelete: "protect" }),
+    location: ref.fk("dcim.Location", { nullable: true, onDelete: "protect" }),
     rack_group: ref.fk("dcim.RackGroup", { nullable: true, onDelete: "protect" }),
     name: field.string({ required: true, maxLength: 100 }),
     powerfeed_count: field.count({ of: "dcim.PowerFeed.power_panel" }),

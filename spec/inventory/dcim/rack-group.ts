@@ -7,11 +7,13 @@ export default model("RackGroup", {
   display: "{name}",
   ordering: ["site", "name"],
   features: ["tree", "customFields", "changeLogged"],
+  hooks: "dcim/rack-group",
   fields: {
     name: field.string({ required: true, maxLength: 100 }),
     // Unique per site only, as Nautobot 1.x keeps it.
     slug: field.string({ maxLength: 100, slugFrom: "name" }),
     site: ref.fk("dcim.Site", { required: true, onDelete: "cascade" }),
+    location: ref.fk("dcim.Location", { nullable: true, onDelete: "protect" }),
     description: field.string({ maxLength: 200 }),
     rack_count: field.count({ of: "dcim.Rack.group", descendants: true }),
   },

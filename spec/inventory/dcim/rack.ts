@@ -25,6 +25,7 @@ export default model("Rack", {
     name: field.string({ required: true, maxLength: 100 }),
     facility_id: field.string({ nullable: true, maxLength: 50, label: "Facility ID", description: "Locally-assigned identifier" }),
     site: ref.fk("dcim.Site", { required: true, onDelete: "protect" }),
+    location: ref.fk("dcim.Location", { nullable: true, onDelete: "protect" }),
     group: ref.fk("dcim.RackGroup", { nullable: true, onDelete: "setNull" }),
     tenant: ref.fk("tenancy.Tenant", { nullable: true, onDelete: "protect" }),
     status: field.choice(RackStatus, { required: true }),

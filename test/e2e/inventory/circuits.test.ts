@@ -39,7 +39,7 @@ describe("inventory e2e: circuits", () => {
 
     const circuit = (await get(`/api/circuits/circuits/${c.body.id}/`)).body;
     expect(Object.keys(circuit.termination_a).sort()).to.deep.equal(
-      ["connected_endpoint", "display", "id", "port_speed", "provider_network", "site", "upstream_speed", "url", "xconnect_id"],
+      ["connected_endpoint", "display", "id", "location", "port_speed", "provider_network", "site", "upstream_speed", "url", "xconnect_id"],
     );
     expect(circuit.termination_a).to.deep.include({ id: a.body.id, port_speed: 1000, xconnect_id: "XC-9", provider_network: null });
     expect(circuit.termination_a.site.id).to.equal(site.id);

@@ -82,6 +82,17 @@ export const circuits_CircuitTermination: ModelDescriptor = {
         onDelete: "protect",
       },
       {
+        name: "location",
+        label: "Location",
+        required: false,
+        nullable: true,
+        readOnly: false,
+        kind: "fk",
+        column: "location_id",
+        target: "dcim.location",
+        onDelete: "protect",
+      },
+      {
         name: "provider_network",
         label: "Provider network",
         required: false,
@@ -298,6 +309,10 @@ export const circuits_CircuitTermination: ModelDescriptor = {
       { param: "site__n", kind: "fk", field: "site", lookup: "n" },
       { param: "site_id", kind: "fk", field: "site", lookup: "exact", idOnly: true },
       { param: "site_id__n", kind: "fk", field: "site", lookup: "n", idOnly: true },
+      { param: "location", kind: "fk", field: "location", lookup: "exact" },
+      { param: "location__n", kind: "fk", field: "location", lookup: "n" },
+      { param: "location_id", kind: "fk", field: "location", lookup: "exact", idOnly: true },
+      { param: "location_id__n", kind: "fk", field: "location", lookup: "n", idOnly: true },
       { param: "provider_network", kind: "fk", field: "provider_network", lookup: "exact" },
       { param: "provider_network__n", kind: "fk", field: "provider_network", lookup: "n" },
       {

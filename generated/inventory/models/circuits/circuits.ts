@@ -135,7 +135,7 @@ export const circuits_Circuit: ModelDescriptor = {
         column: "termination_a_id",
         target: "circuits.circuittermination",
         onDelete: "setNull",
-        shape: ["id", "url", "display", "site", "provider_network", "connected_endpoint", "port_speed", "upstream_speed", "xconnect_id"],
+        shape: ["id", "url", "display", "site", "location", "provider_network", "connected_endpoint", "port_speed", "upstream_speed", "xconnect_id"],
       },
       {
         name: "termination_z",
@@ -147,7 +147,7 @@ export const circuits_Circuit: ModelDescriptor = {
         column: "termination_z_id",
         target: "circuits.circuittermination",
         onDelete: "setNull",
-        shape: ["id", "url", "display", "site", "provider_network", "connected_endpoint", "port_speed", "upstream_speed", "xconnect_id"],
+        shape: ["id", "url", "display", "site", "location", "provider_network", "connected_endpoint", "port_speed", "upstream_speed", "xconnect_id"],
       },
       {
         name: "comments",

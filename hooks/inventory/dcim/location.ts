@@ -1,0 +1,39 @@
+// Nautobot's Location.clean: a location's type never changes; a location of a top-level type
+// has a site and no parent (or, nestable, a parent of its own type); one of a nested type has
+// a parent of the parent type (or its own, when nestable) and no site. Its slug is made from
+// its parent's and its name when left out, as Nautobot's AutoSlugField does.
+import { Refusal, type SaveEvent } from "../../../runtime/hooks.js";
+import { slugify } from "../../../runtime/text/slugs.js";
+
+type Row = Record<string, any>;
+
+export async function beforeSave({ db, id, values }: SaveEvent): Promise<void> {
+  const current: Row = id === null ? {} : (await db("dcim_location").where({ id }).first()) ?? {};
+  const l: Row = { ...current, ...values };
+  const type: Row = await db("dcim_locationtype").where({ id: l.location_type_id }).first();
+  if (id !== null && l.location_type_id !== current.location_type_id) {
+    const prior: Row = await db("dcim_locationtype").where({ id: current.location_type_id }).first();
+    throw new Refusal({ location_type: `Changing the type of an existing Location (from ${prior.name} to ${type.name} in this case) is not permitted.` });
+  }
+  const parent: Row | undefined = l.parent_id ? await db("dcim_location").where({ id: l.parent_id }).first() : undefined;
+  if (!type.parent_id) {
+    if (parent) {
+      if (!type.nestable) throw new Refusal({ parent: `A Location of type ${type.name} must not have a parent Location.` });
+      if (parent.location_type_id !== type.id) throw new Refusal({ parent: `A Location of type ${type.name} may only have a Location of the same type as its parent.` });
+      if (l.site_id) throw new Refusal({ site: "A Location cannot have both a parent Location and an associated Site." });
+    } else if (!l.site_id) {
+      throw new Refusal({ site: `A Location of type ${type.name} must have an associated Site.` });
+    }
+  } else {
+    const parentType: Row = await db("dcim_locationtype").where({ id: type.parent_id }).first();
+    if (l.site_id) throw new Refusal({ site: `A location of type ${type.name} must not have an associated Site.` });
+    if (!parent) throw new Refusal({ parent: `A Location of type ${type.name} must have a parent Location.` });
+    if (type.nestable && ![type.id, type.parent_id].includes(parent.location_type_id)) {
+      throw new Refusal({ parent: `A Location of type ${type.name} can only have a Location of the same type or of type ${parentType.name} as its parent.` });
+    }
+    if (!type.nestable && parent.location_type_id !== type.parent_id) {
+      throw new Refusal({ parent: `A Location of type ${type.name} can only have a Location of type ${parentType.name} as its parent.` });
+    }
+  }
+  if (id === null && !values.slug) values.slug = slugify(parent ? `${parent.slug} ${l.name}` : String(l.name)).slice(0, 100);
+}
