@@ -103,6 +103,13 @@ const devices: Fixture[] = [
   { model: "dcim.device", data: { name: "ber1-pp-a02", device_type: { slug: "flex-lc-12" }, device_role: { slug: "patch-panel" }, site: { slug: "berlin-dc1" }, rack: { name: "A02" }, position: 1, face: "front", status: "active" } },
 ];
 
+/** Region-wide defaults, overridden for core routers (higher weight wins); ber1-leaf1's local data overrides both. */
+const configContexts: Fixture[] = [
+  { model: "extras.configcontextschema", data: { name: "NTP and DNS", data_schema: { type: "object", properties: { ntp: { type: "array", items: { type: "string" } }, dns: { type: "array" } } } } },
+  { model: "extras.configcontext", data: { name: "Germany defaults", weight: 1000, regions: [{ slug: "germany" }], schema: { slug: "ntp-and-dns" }, data: { ntp: ["ptbtime1.ptb.de"], dns: ["10.1.1.53"], syslog: { server: "10.1.1.514", level: "warning" } } } },
+  { model: "extras.configcontext", data: { name: "Core routers", weight: 2000, roles: [{ slug: "core-router" }], data: { syslog: { level: "informational" }, bgp: { asn: 64512 } } } },
+];
+
 const inventoryItems: Fixture[] = [
   { model: "dcim.inventoryitem", data: { device: { name: "ber1-edge1" }, name: "FPC 0", manufacturer: { slug: "juniper" }, part_id: "MX204-FPC", serial: "CAFE1234" } },
   { model: "dcim.inventoryitem", data: { device: { name: "ber1-edge1" }, parent: { name: "FPC 0", device: { name: "ber1-edge1" } }, name: "PIC 0", manufacturer: { slug: "juniper" }, part_id: "MX204-PIC" } },
@@ -152,5 +159,5 @@ const cables: Fixture[] = [
 ];
 
 export const inventoryDemo: Fixture[] = [
-  ...regions, ...tenancy, ...tags, ...sites, ...ipam, ...locations, ...racks, ...deviceTypes, ...templates, ...devices, ...inventoryItems, ...circuits, ...power, ...cables,
+  ...regions, ...tenancy, ...tags, ...sites, ...ipam, ...locations, ...racks, ...deviceTypes, ...templates, ...devices, ...configContexts, ...inventoryItems, ...circuits, ...power, ...cables,
 ];

@@ -93,6 +93,8 @@ export interface M2mField extends FieldCommon {
   kind: "m2m";
   target: string;
   through: { table: string; source: string; target: string };
+  /** Read and written as the targets' slugs. */
+  bySlug?: boolean;
 }
 
 /** The tags feature: a list of the API's tag model, through one assignment table for all models. */
@@ -129,6 +131,8 @@ export interface DepthField extends FieldCommon { kind: "depth" }
 export interface ComputedField extends FieldCommon {
   kind: "computed";
   schema: Record<string, unknown>;
+  /** Left out when a read's `exclude` names it. */
+  excludable?: boolean;
 }
 
 /** The content-type label (`dcim.interface`) of one of `models`, a plain string. */

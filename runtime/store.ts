@@ -18,6 +18,8 @@ export type Db = Knex | Knex.Transaction;
 export interface ReadOptions {
   shape: Shape;
   version: string;
+  /** Excludable fields to leave out (the request's `exclude`). */
+  exclude?: string[];
   ctx: RenderContext;
   /** The requesting user, for models owned by their requester. */
   userId?: string;
@@ -117,7 +119,7 @@ export class Store {
       this.scope(m, qb, opts.userId);
       return qb;
     };
-    const plan = this.plans.get(m, opts.shape, opts.version);
+    const plan = this.plans.get(m, opts.shape, opts.version, opts.exclude);
     const order = this.orderBy(m, opts.ordering);
     const chosen = base().select("t0.*").orderByRaw(order).offset(page.offset);
     if (page.limit !== null) chosen.limit(page.limit);
@@ -147,7 +149,7 @@ export class Store {
   async fetch(db: Db, m: ModelDescriptor, ids: RowId[], opts: ReadOptions, filter?: FilterPlan): Promise<Array<Record<string, unknown>>> {
     const { valid, cast } = this.keys(ids);
     if (!valid.length) return [];
-    const plan = this.plans.get(m, opts.shape, opts.version);
+    const plan = this.plans.get(m, opts.shape, opts.version, opts.exclude);
     const qb = db(`${m.table} as t0`).select(db.raw(plan.select)).whereRaw(`t0.id = ANY(?::${cast})`, [valid]);
     this.scope(m, qb, opts.userId);
     filter?.apply(qb);

@@ -41,6 +41,8 @@ import { dcim_RearPortTemplate } from "./models/dcim/rear-port-templates.js";
 import { dcim_Region } from "./models/dcim/regions.js";
 import { dcim_Site } from "./models/dcim/sites.js";
 import { dcim_VirtualChassis } from "./models/dcim/virtual-chassis.js";
+import { extras_ConfigContext } from "./models/extras/config-contexts.js";
+import { extras_ConfigContextSchema } from "./models/extras/config-context-schemas.js";
 import { extras_Tag } from "./models/extras/tags.js";
 import { ipam_IPAddress } from "./models/ipam/ip-addresses.js";
 import { ipam_Prefix } from "./models/ipam/prefixes.js";
@@ -69,6 +71,6 @@ export const inventory: ApiDescriptor = {
     },
     auth: { users: "users.user", tokens: "users.token" },
     tagModel: "extras.tag",
-    models: [circuits_Circuit, circuits_CircuitTermination, circuits_CircuitType, circuits_Provider, circuits_ProviderNetwork, dcim_Cable, dcim_ConsolePort, dcim_ConsolePortTemplate, dcim_ConsoleServerPort, dcim_ConsoleServerPortTemplate, dcim_Device, dcim_DeviceBay, dcim_DeviceBayTemplate, dcim_DeviceRole, dcim_DeviceType, dcim_FrontPort, dcim_FrontPortTemplate, dcim_Interface, dcim_InterfaceConnection, dcim_InterfaceTemplate, dcim_InventoryItem, dcim_Location, dcim_LocationType, dcim_Manufacturer, dcim_Platform, dcim_PowerFeed, dcim_PowerOutlet, dcim_PowerOutletTemplate, dcim_PowerPanel, dcim_PowerPort, dcim_PowerPortTemplate, dcim_Rack, dcim_RackGroup, dcim_RackReservation, dcim_RackRole, dcim_RearPort, dcim_RearPortTemplate, dcim_Region, dcim_Site, dcim_VirtualChassis, extras_Tag, ipam_IPAddress, ipam_Prefix, ipam_Role, ipam_VRF, tenancy_Tenant, tenancy_TenantGroup, users_Token, users_User],
+    models: [circuits_Circuit, circuits_CircuitTermination, circuits_CircuitType, circuits_Provider, circuits_ProviderNetwork, dcim_Cable, dcim_ConsolePort, dcim_ConsolePortTemplate, dcim_ConsoleServerPort, dcim_ConsoleServerPortTemplate, dcim_Device, dcim_DeviceBay, dcim_DeviceBayTemplate, dcim_DeviceRole, dcim_DeviceType, dcim_FrontPort, dcim_FrontPortTemplate, dcim_Interface, dcim_InterfaceConnection, dcim_InterfaceTemplate, dcim_InventoryItem, dcim_Location, dcim_LocationType, dcim_Manufacturer, dcim_Platform, dcim_PowerFeed, dcim_PowerOutlet, dcim_PowerOutletTemplate, dcim_PowerPanel, dcim_PowerPort, dcim_PowerPortTemplate, dcim_Rack, dcim_RackGroup, dcim_RackReservation, dcim_RackRole, dcim_RearPort, dcim_RearPortTemplate, dcim_Region, dcim_Site, dcim_VirtualChassis, extras_ConfigContext, extras_ConfigContextSchema, extras_Tag, ipam_IPAddress, ipam_Prefix, ipam_Role, ipam_VRF, tenancy_Tenant, tenancy_TenantGroup, users_Token, users_User],
     ...loadArtifacts(new URL(".", import.meta.url)),
   };

@@ -139,12 +139,16 @@ export interface FkField extends CommonFieldOptions {
 export interface M2mField extends CommonFieldOptions {
   kind: "m2m";
   target: string;
+  /** Read and written as the targets' `slug`s, not nested objects (DRF's SlugRelatedField: a config context's tags). */
+  bySlug?: boolean;
 }
 
 export interface ComputedField extends CommonFieldOptions {
   kind: "computed";
   /** The JSON schema of the value (OpenAPI documents it; the hook must produce it). */
   schema: Record<string, unknown>;
+  /** Left out, and not computed, when a read's `exclude` parameter names it (Nautobot's `exclude=config_context`). */
+  excludable?: boolean;
 }
 
 /**
@@ -198,7 +202,7 @@ export const field = {
     kind: "count", ...options,
   }),
   /** Read only, computed in SQL by the model's hook module: `readValues: { <field>: ({ alias }) => sql }`. */
-  computed: (options: CommonFieldOptions & { schema: Record<string, unknown> }): ComputedField => ({ kind: "computed", ...options }),
+  computed: (options: CommonFieldOptions & { schema: Record<string, unknown>; excludable?: boolean }): ComputedField => ({ kind: "computed", ...options }),
   contentType: (options: Omit<ContentTypeField, "kind">): ContentTypeField => ({ kind: "contentType", ...options }),
 };
 

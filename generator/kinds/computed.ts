@@ -7,7 +7,7 @@ export const computedSpec: SpecRules<ComputedSpec, ComputedField> = {
   check(f, { err }) {
     if (typeof f.schema !== "object" || f.schema === null || Array.isArray(f.schema)) err("a computed field needs schema: the JSON schema of its value");
   },
-  build: (f, common) => ({ ...common, kind: "computed", readOnly: true, schema: structuredClone(f.schema) }),
+  build: (f, common) => ({ ...common, kind: "computed", readOnly: true, schema: structuredClone(f.schema), ...(f.excludable ? { excludable: true } : {}) }),
 };
 
 export const computed: GeneratorFieldKind<ComputedField> = {

@@ -6,12 +6,15 @@ import { constraintNames, m2mColumns, m2mTable, refKey } from "../ir/names.js";
 import { RELATED_WRITE, type GeneratorFieldKind, type SpecRules } from "./types.js";
 
 export const m2mSpec: SpecRules<M2mSpec, M2mField> = {
-  check: (f, { checkRef }) => { checkRef(f.target); },
+  check: (f, { checkRef, resolve, err }) => {
+    if (checkRef(f.target) && f.bySlug && !("slug" in resolve(f.target)!.spec.fields)) err(`bySlug: ${f.target} has no slug`);
+  },
   build: (f, common, { name, table, byRef }) => ({
     ...common,
     kind: "m2m",
     target: refKey(f.target),
     through: { table: m2mTable(table, name), ...m2mColumns(byRef.get(f.target)!.name) },
+    ...(f.bySlug ? { bySlug: true } : {}),
   }),
 };
 
@@ -28,6 +31,6 @@ export const m2m: GeneratorFieldKind<M2mField> = {
       primaryKey: [t.source, t.target],
     };
   },
-  readSchema: (f, { nestedRef }) => ({ type: "array", items: nestedRef(f.target) }),
-  writeSchema: () => ({ type: "array", items: RELATED_WRITE }),
+  readSchema: (f, { nestedRef }) => ({ type: "array", items: f.bySlug ? { type: "string" } : nestedRef(f.target) }),
+  writeSchema: (f) => ({ type: "array", items: f.bySlug ? { type: "string" } : RELATED_WRITE }),
 };

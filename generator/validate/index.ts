@@ -118,7 +118,9 @@ export function validate(loaded: LoadedApi): Diagnostic[] {
     for (const [name, f] of Object.entries(fields)) {
       if (!/^[a-z][a-z0-9_]*$/.test(name)) err(file, "field names must be snake_case", m.name, name);
       const reserved = api.profile === "wordpress" ? WP_RESERVED : RESERVED;
-      if (reserved.has(name) && !(name === "created" && !features.includes("changeLogged"))) {
+      // A model without the feature may use its name for a field of its own (a config context's tags).
+      const ownName = (name === "created" && !features.includes("changeLogged")) || (name === "tags" && !features.includes("tags"));
+      if (reserved.has(name) && !ownName) {
         err(file, `"${name}" is provided by the API itself and cannot be declared`, m.name, name);
       }
       if (features.includes("tree") && name === "parent") err(file, `"parent" is added by the "tree" feature`, m.name, name);

@@ -35,8 +35,8 @@ const FIELDS: { [K in FieldSpec["kind"]]: ReadonlyArray<string> } = {
   count: keysOf<CountField>()([...COMMON, "kind", "of", "descendants"]),
   reverse: keysOf<ReverseField>()([...COMMON, "kind", "of", "singleUntil"]),
   fk: keysOf<FkField>()([...COMMON, "kind", "target", "onDelete", "fromRequestUser", "idWhenNested", "shape"]),
-  m2m: keysOf<M2mField>()([...COMMON, "kind", "target"]),
-  computed: keysOf<ComputedField>()([...COMMON, "kind", "schema"]),
+  m2m: keysOf<M2mField>()([...COMMON, "kind", "target", "bySlug"]),
+  computed: keysOf<ComputedField>()([...COMMON, "kind", "schema", "excludable"]),
   contentType: keysOf<ContentTypeField>()([...COMMON, "kind", "models"]),
   generic: keysOf<GenericField>()([...COMMON, "kind", "type", "id"]),
 };

@@ -1,7 +1,7 @@
 // A many-to-many link through a join table: read as a list, written as a list of
 // references that replaces the set once the row exists.
 import type { M2mField } from "../descriptor.js";
-import type { Db } from "./types.js";
+import { FieldProblem, type Db, type WriteContext } from "./types.js";
 import { col, ident } from "../query/sql.js";
 import { listOptions, listRender, resolveList } from "./related.js";
 import type { RuntimeFieldKind } from "./types.js";
@@ -9,12 +9,16 @@ import type { RuntimeFieldKind } from "./types.js";
 export const m2m: RuntimeFieldKind<M2mField> = {
   read(f, ctx) {
     const t = f.through;
+    if (f.bySlug) {
+      return `(SELECT coalesce(json_agg(x.slug ORDER BY x.slug), '[]'::json) FROM ${ident(ctx.index.model(f.target).table)} x ` +
+        `JOIN ${ident(t.table)} j ON ${col("j", t.target)} = x.id WHERE ${col("j", t.source)} = ${col(ctx.alias, "id")})`;
+    }
     return ctx.nestedList(ctx.index.model(f.target), (a) =>
       `JOIN ${ident(t.table)} j ON ${col("j", t.target)} = ${a}.id WHERE ${col("j", t.source)} = ${col(ctx.alias, "id")}`);
   },
-  render: (f, ctx) => listRender(ctx.index.model(f.target), ctx),
+  render: (f, ctx) => (f.bySlug ? (v) => v : listRender(ctx.index.model(f.target), ctx)),
   async write(f, value, ctx) {
-    const ids = await resolveList(f.target, value, ctx);
+    const ids = f.bySlug ? await bySlug(f, value, ctx) : await resolveList(f.target, value, ctx);
     ctx.afterSave.push((id) => replaceLinks(ctx.db, f, id, ids));
   },
   checksOwnValue: true,
@@ -27,4 +31,18 @@ export async function replaceLinks(db: Db, f: M2mField, id: string | number, ids
   await db(t.table).where(t.source, id).del();
   const distinct = [...new Set(ids)];
   if (distinct.length) await db(t.table).insert(distinct.map((target) => ({ [t.source]: id, [t.target]: target })));
+}
+
+/** Slugs as ids, refused in SlugRelatedField's words when one names nothing. */
+async function bySlug(f: M2mField, value: unknown, ctx: WriteContext): Promise<string[]> {
+  if (!Array.isArray(value)) throw new FieldProblem(`Expected a list of items but got type "${typeof value === "object" && value ? "dict" : typeof value}".`);
+  const table = ctx.index.model(f.target).table;
+  const ids: string[] = [];
+  for (const slug of value) {
+    if (typeof slug !== "string") throw new FieldProblem("Invalid value.");
+    const row = await ctx.db(table).where({ slug }).first("id");
+    if (!row) throw new FieldProblem(`Object with slug=${slug} does not exist.`);
+    ids.push(String(row.id));
+  }
+  return ids;
 }

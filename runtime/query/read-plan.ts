@@ -30,11 +30,13 @@ export class ReadPlans {
 
   constructor(private readonly index: ModelIndex) {}
 
-  get(m: ModelDescriptor, shape: Shape, version: string): ReadPlan {
-    const key = `${m.key}|${shape}|${version}`;
+  /** The plan of a shape in a version, leaving out the excludable fields `exclude` names. */
+  get(m: ModelDescriptor, shape: Shape, version: string, exclude: string[] = []): ReadPlan {
+    const left = m.fields.filter((f) => f.kind === "computed" && f.excludable && exclude.includes(f.name)).map((f) => f.name);
+    const key = `${m.key}|${shape}|${version}|${left.join(",")}`;
     let plan = this.cache.get(key);
     if (!plan) {
-      plan = this.build(m, shape, version);
+      plan = this.build(m, shape, version, new Set(left));
       this.cache.set(key, plan);
     }
     return plan;
@@ -48,11 +50,11 @@ export class ReadPlans {
     return names.map((n) => this.index.field(m, n)).filter(readable);
   }
 
-  private build(m: ModelDescriptor, shape: Shape, version: string): ReadPlan {
+  private build(m: ModelDescriptor, shape: Shape, version: string, left: Set<string>): ReadPlan {
     const ctx = this.context(m, "t0", 0, shape, version);
     const parts: string[] = [];
     const renders: Array<[string, Render]> = [];
-    for (const f of this.fieldsOf(m, shape, version)) {
+    for (const f of this.fieldsOf(m, shape, version).filter((x) => !left.has(x.name))) {
       const kind = kindOf(f);
       const expr = kind.read?.(f, ctx);
       if (expr) parts.push(`${expr} AS ${ident(f.name)}`);

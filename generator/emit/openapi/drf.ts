@@ -55,7 +55,9 @@ function modelComponents(api: IrApi, m: IrModel, version: string): Record<string
     writes.includes(f) ? [[f.name, describe(kindOf(f).writeSchema!(f), f)]]
       : f.readOnly ? [[f.name, { readOnly: true, description: "Read-only: ignored when sent." }]] : []));
   const out: Record<string, Schema> = {
-    [componentName.full(m.name)]: objectSchema(full.map((f) => [f.name, describe(readSchema(api, m, f, false, version), f)]), full.map((f) => f.name), { description: m.description }),
+    // An excludable field is absent from replies whose `exclude` names it.
+    [componentName.full(m.name)]: objectSchema(full.map((f) => [f.name, describe(readSchema(api, m, f, false, version), f)]),
+      full.filter((f) => !(f.kind === "computed" && f.excludable)).map((f) => f.name), { description: m.description }),
     [componentName.nested(m.name)]: objectSchema(nested.map((f) => [f.name, readSchema(api, m, f, true, version)]), nested.map((f) => f.name)),
     [componentName.writable(m.name)]: {
       type: "object",
@@ -135,6 +137,10 @@ function modelPaths(api: IrApi, m: IrModel, version: string): Record<string, Sch
   // Operations with a body also refuse a non-JSON Content-Type.
   const withBody = { ...common, "415": errorResponse("The request body is not application/json") };
   const brief = { name: "brief", in: "query", required: false, schema: { type: "string" }, description: "Any non-empty value selects the brief form." };
+  const excludable = m.fields.filter((f) => f.kind === "computed" && f.excludable).map((f) => f.name);
+  const exclude = excludable.length
+    ? [{ name: "exclude", in: "query", required: false, schema: { type: "string" }, description: `Fields to leave out, comma-separated: ${excludable.join(", ")}.` }]
+    : [];
   const idParam = { name: "id", in: "path", required: true, schema: { type: "string", format: "uuid" } };
   const bulkItem = { allOf: [ref(componentName.patched(m.name)), { type: "object", properties: { id: { type: "string", format: "uuid" } }, required: ["id"] }] };
   const ops = new Set(m.operations);
@@ -147,6 +153,7 @@ function modelPaths(api: IrApi, m: IrModel, version: string): Record<string, Sch
         limitParam,
         offsetParam,
         brief,
+        ...exclude,
         ...filterParameters(m),
       ],
       responses: { "200": { description: "A page of objects", content: json(ref(componentName.paginated(m.name))) }, ...common },
@@ -193,7 +200,7 @@ function modelPaths(api: IrApi, m: IrModel, version: string): Record<string, Sch
   if (ops.has("retrieve")) {
     detail.get = {
       operationId: operationId(m.app, m.route, "retrieve"), tags: tag, summary: `Get a ${m.verboseName}`,
-      parameters: [brief],
+      parameters: [brief, ...exclude],
       responses: { "200": { description: "The object", content: json(fullOrBrief) }, ...common, "404": errorResponse("Not found") },
     };
   }

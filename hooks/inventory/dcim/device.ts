@@ -4,6 +4,7 @@
 // device gets the components its type's templates describe, in the same transaction.
 import { Refusal, type HookDb, type SaveEvent } from "../../../runtime/hooks.js";
 import { checkLocation } from "./located.js";
+import { checkAgainstSchema } from "../extras/context-data.js";
 
 type Row = Record<string, unknown>;
 
@@ -15,6 +16,10 @@ export async function beforeSave({ db, id, values }: SaveEvent): Promise<void> {
   const current: Row = id === null ? {} : (await db("dcim_device").where({ id }).first()) ?? {};
   const d: Row = { ...current, ...values };
   await checkLocation(db, "dcim.device", "Devices", d);
+  if (d.local_context_schema_id && (d.local_context_data == null || d.local_context_data === "null")) {
+    throw new Refusal({ local_context_schema: "Local context data must exist for a schema to be applied." });
+  }
+  await checkAgainstSchema(db, "local_context_data", d.local_context_data, d.local_context_schema_id);
   const rack = d.rack_id ? await db("dcim_rack").where({ id: d.rack_id }).forUpdate().first() : undefined;
   const type = await one(db, "dcim_devicetype", d.device_type_id);
   const maker = type && (await one(db, "dcim_manufacturer", type.manufacturer_id));
@@ -108,3 +113,36 @@ async function unitsFree(db: HookDb, rack: Row, type: Row, d: Row, id: SaveEvent
     return Number(o.position) <= bottom + height - 1 && top >= bottom;
   });
 }
+
+/**
+ * A device's config context (ConfigContextQuerySet.get_for_object, then get_config_context):
+ * the data of every active context whose assignments are empty or include the device's
+ * region (or an ancestor), site, location (or an ancestor), role, type, platform, tenant
+ * group, tenant or one of its tags, deep-merged by weight and name, then its local data on
+ * top. One sub-select of the read, using the deep merge the config context spec defines.
+ */
+const matches = (alias: string) => {
+  const dimension = (field: string, column: string, values: string) =>
+    `(NOT EXISTS (SELECT 1 FROM "extras_configcontext_${field}" j WHERE j.source_id = cc.id) ` +
+    `OR EXISTS (SELECT 1 FROM "extras_configcontext_${field}" j WHERE j.source_id = cc.id AND j."${column}" IN (${values})))`;
+  const up = (table: string, start: string) =>
+    `WITH RECURSIVE up AS (SELECT id, parent_id FROM "${table}" WHERE id = ${start} UNION ALL ` +
+    `SELECT p.id, p.parent_id FROM "${table}" p JOIN up ON p.id = up.parent_id) SELECT id FROM up`;
+  return [
+    dimension("regions", "region_id", up("dcim_region", `(SELECT region_id FROM dcim_site WHERE id = ${alias}.site_id)`)),
+    dimension("sites", "site_id", `${alias}.site_id`),
+    dimension("locations", "location_id", up("dcim_location", `${alias}.location_id`)),
+    dimension("roles", "devicerole_id", `${alias}.device_role_id`),
+    dimension("device_types", "devicetype_id", `${alias}.device_type_id`),
+    dimension("platforms", "platform_id", `${alias}.platform_id`),
+    dimension("tenant_groups", "tenantgroup_id", `(SELECT group_id FROM tenancy_tenant WHERE id = ${alias}.tenant_id)`),
+    dimension("tenants", "tenant_id", `${alias}.tenant_id`),
+    dimension("tags", "tag_id", `SELECT a.tag_id FROM extras_tag_assignment a WHERE a.object_type = 'dcim.device' AND a.object_id = ${alias}.id`),
+  ].join(" AND ");
+};
+
+export const readValues = {
+  config_context: ({ alias }: { alias: string }) =>
+    `armature_deepmerge(coalesce((SELECT armature_deepmerge_agg(cc.data ORDER BY cc.weight, cc.name) FROM extras_configcontext cc ` +
+    `WHERE cc.is_active AND ${matches(alias)}), '{}'::jsonb), coalesce(${alias}.local_context_data, '{}'::jsonb))`,
+};

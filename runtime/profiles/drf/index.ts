@@ -205,6 +205,7 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
     return {
       shape: brief ? "brief" as const : "full" as const,
       version: ctx.version,
+      exclude: (ctx.params.get("exclude") ?? []).flatMap((v) => v.split(",")),
       ctx: { apiUrl: ctx.apiUrl },
       userId: ctx.identity?.userId,
     };

@@ -36,7 +36,11 @@ export default model("Device", {
     vc_position: field.integer({ nullable: true, min: 0, max: 255 }),
     vc_priority: field.integer({ nullable: true, min: 0, max: 255 }),
     comments: field.text(),
+    local_context_schema: ref.fk("extras.ConfigContextSchema", { nullable: true, onDelete: "setNull", description: "Optional schema to validate the structure of the data" }),
     local_context_data: field.json({ nullable: true }),
+    // Every active config context assigned to the device, merged by weight, then its local data
+    // (Nautobot's get_config_context), computed in the read by the hook's SQL.
+    config_context: field.computed({ excludable: true, schema: { type: "object", additionalProperties: {} } }),
   },
   uniqueTogether: [["site", "tenant", "name"], ["rack", "position", "face"], ["virtual_chassis", "vc_position"]],
   // Filters take a device by id or name (every device of that name), as Nautobot's.

@@ -1,0 +1,58 @@
+import { model, field, ref } from "../../../generator/dsl/index.js";
+
+export default model("ConfigContext", {
+  app: "extras",
+  route: "config-contexts",
+  description: "Configuration data merged into the devices it is assigned to (by region, site, location, role, type, platform, tenancy, tags), by weight.",
+  display: "{name}",
+  ordering: ["weight", "name"],
+  hooks: "extras/config-context",
+  fields: {
+    name: field.string({ required: true, maxLength: 100 }),
+    // Owners are Git repositories and other sources this API does not have: always null here.
+    owner_content_type: field.string({ nullable: true, readOnly: true, maxLength: 100 }),
+    owner_object_id: field.uuid({ nullable: true, readOnly: true }),
+    owner: field.json({ nullable: true, readOnly: true }),
+    weight: field.integer({ default: 1000, min: 0, max: 32767 }),
+    description: field.string({ maxLength: 200 }),
+    schema: ref.fk("extras.ConfigContextSchema", { nullable: true, onDelete: "setNull", description: "Optional schema to validate the structure of the data" }),
+    is_active: field.boolean({ default: true }),
+    regions: ref.m2m("dcim.Region"),
+    sites: ref.m2m("dcim.Site"),
+    locations: ref.m2m("dcim.Location"),
+    roles: ref.m2m("dcim.DeviceRole"),
+    device_types: ref.m2m("dcim.DeviceType"),
+    platforms: ref.m2m("dcim.Platform"),
+    tenant_groups: ref.m2m("tenancy.TenantGroup"),
+    tenants: ref.m2m("tenancy.Tenant"),
+    tags: ref.m2m("extras.Tag", { bySlug: true }),
+    data: field.json({ required: true, schema: { type: "object" } }),
+  },
+  nested: ["name"],
+  filters: { q: ["name", "description"], exclude: ["owner", "data"] },
+  sql: {
+    // Nautobot's deepmerge: objects merge key by key, anything else (an empty object too) replaces.
+    deepmerge: {
+      up: `CREATE OR REPLACE FUNCTION armature_deepmerge(a jsonb, b jsonb) RETURNS jsonb LANGUAGE plpgsql IMMUTABLE AS $$
+DECLARE
+  k text;
+  v jsonb;
+  out jsonb := coalesce(a, '{}'::jsonb);
+BEGIN
+  IF b IS NULL OR jsonb_typeof(b) <> 'object' THEN RETURN out; END IF;
+  FOR k, v IN SELECT * FROM jsonb_each(b) LOOP
+    IF jsonb_typeof(out -> k) = 'object' AND jsonb_typeof(v) = 'object' AND v <> '{}'::jsonb THEN
+      out := jsonb_set(out, ARRAY[k], armature_deepmerge(out -> k, v));
+    ELSE
+      out := jsonb_set(out, ARRAY[k], v);
+    END IF;
+  END LOOP;
+  RETURN out;
+END $$;
+DROP AGGREGATE IF EXISTS armature_deepmerge_agg(jsonb);
+CREATE AGGREGATE armature_deepmerge_agg(jsonb) (SFUNC = armature_deepmerge, STYPE = jsonb, INITCOND = '{}');`,
+      down: `DROP AGGREGATE IF EXISTS armature_deepmerge_agg(jsonb);
+DROP FUNCTION IF EXISTS armature_deepmerge(jsonb, jsonb);`,
+    },
+  },
+});

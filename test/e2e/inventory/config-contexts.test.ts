@@ -1,0 +1,87 @@
+// Config contexts over HTTP: schemas that are JSON Schemas themselves; contexts whose data
+// follows their schema, assigned by region (ancestors too), site, role, tenancy and tags;
+// a device's config_context merged by weight with its local data on top, in its one read;
+// exclude=config_context; local context data checked against the device's own schema.
+import { expect } from "chai";
+import { del, get, patch, post } from "../../support/http.js";
+import { statements } from "../../support/statements.js";
+import { rows, uniq } from "./support.js";
+
+describe("inventory e2e: config contexts", () => {
+  const tag = uniq("cc").toLowerCase();
+  let device: any, site: any, parentRegion: any, role: any, label: any;
+
+  before(async () => {
+    parentRegion = (await post("/api/dcim/regions/", { name: `${tag}-eu` })).body;
+    const region = (await post("/api/dcim/regions/", { name: `${tag}-de`, parent: parentRegion.id })).body;
+    site = (await post("/api/dcim/sites/", { name: `${tag}-site`, status: "active", region: region.id })).body;
+    role = (await post("/api/dcim/device-roles/", { name: `${tag}-role` })).body;
+    label = (await post("/api/extras/tags/", { name: `${tag}-gold` })).body;
+    const maker = (await post("/api/dcim/manufacturers/", { name: `${tag}-maker` })).body;
+    const type = (await post("/api/dcim/device-types/", { manufacturer: maker.id, model: "CC" })).body;
+    device = (await post("/api/dcim/devices/", {
+      name: `${tag}-r1`, device_type: type.id, device_role: role.id, site: site.id, status: "active", tags: [label.id],
+      local_context_data: { ntp: { servers: ["10.0.0.9"] }, snmp: "local" },
+    })).body;
+  });
+
+  it("schemas are JSON Schemas; data that does not follow its schema is refused, naming it", async () => {
+    const bad = await post("/api/extras/config-context-schemas/", { name: `${tag} broken`, data_schema: { type: "nonsense" } });
+    expect(bad.status).to.equal(400);
+    expect(bad.body).to.have.property("data_schema");
+    const schema = await post("/api/extras/config-context-schemas/", {
+      name: `${tag} NTP`, data_schema: { type: "object", properties: { ntp: { type: "object" } }, required: ["ntp"] },
+    });
+    expect(schema.status, schema.text).to.equal(201);
+    expect(schema.body).to.deep.include({ owner_content_type: null, owner_object_id: null, owner: null, slug: `${tag}-ntp` });
+    const refused = await post("/api/extras/config-contexts/", { name: `${tag}-x`, data: { dns: [] }, schema: schema.body.id });
+    expect(refused.status).to.equal(400);
+    expect(refused.body.data[0]).to.equal(`Validation using the JSON Schema ${tag} NTP failed.`);
+    expect(refused.body.data).to.have.length(2);
+    expect(await rows("extras_configcontext", { name: `${tag}-x` })).to.equal(0);
+    // A device's local data against its own schema.
+    const local = await patch(`/api/dcim/devices/${device.id}/`, { local_context_schema: schema.body.id, local_context_data: { snmp: "x" } });
+    expect(local.status).to.equal(400);
+    expect(local.body.local_context_data[0]).to.equal(`Validation using the JSON Schema ${tag} NTP failed.`);
+    const without = await patch(`/api/dcim/devices/${device.id}/`, { local_context_schema: schema.body.id, local_context_data: null });
+    expect(without.body).to.deep.equal({ local_context_schema: ["Local context data must exist for a schema to be applied."] });
+    expect((await patch(`/api/dcim/devices/${device.id}/`, { local_context_schema: schema.body.id })).status).to.equal(200);
+    expect((await patch(`/api/dcim/devices/${device.id}/`, { local_context_schema: null })).status).to.equal(200);
+  });
+
+  it("a device's config_context: matching active contexts deep-merged by weight, local data on top", async () => {
+    const made = async (body: Record<string, unknown>) => {
+      const res = await post("/api/extras/config-contexts/", body);
+      expect(res.status, res.text).to.equal(201);
+      return res.body;
+    };
+    const base = await made({ name: `${tag}-base`, weight: 100, regions: [parentRegion.id], data: { ntp: { servers: ["1.1.1.1"], prefer: true }, dns: ["9.9.9.9"], snmp: "global" } });
+    expect(base).to.deep.include({ weight: 100, is_active: true, owner: null, tags: [] });
+    expect(base.regions.map((r: any) => r.id)).to.deep.equal([parentRegion.id]);
+    await made({ name: `${tag}-role`, weight: 200, roles: [{ slug: role.slug }], tags: [label.slug], data: { dns: ["8.8.8.8"], syslog: { host: "log1" } } });
+    await made({ name: `${tag}-off`, weight: 300, is_active: false, data: { dns: ["never"] } });
+    await made({ name: `${tag}-elsewhere`, weight: 400, sites: [(await post("/api/dcim/sites/", { name: `${tag}-far`, status: "active" })).body.id], data: { dns: ["no"] } });
+    const tagsRefused = await post("/api/extras/config-contexts/", { name: `${tag}-t`, tags: ["no-such-tag"], data: {} });
+    expect(tagsRefused.body).to.deep.equal({ tags: ["Object with slug=no-such-tag does not exist."] });
+
+    const seen = (await get(`/api/dcim/devices/${device.id}/`)).body;
+    expect(seen.config_context).to.deep.equal({
+      ntp: { servers: ["10.0.0.9"], prefer: true }, dns: ["8.8.8.8"], snmp: "local", syslog: { host: "log1" },
+    });
+    expect(seen.local_context_data).to.deep.equal({ ntp: { servers: ["10.0.0.9"] }, snmp: "local" });
+    // exclude=config_context leaves it out, on detail and list.
+    expect((await get(`/api/dcim/devices/${device.id}/?exclude=config_context`)).body).to.not.have.property("config_context");
+    const listed = (await get(`/api/dcim/devices/?id=${device.id}&exclude=config_context`)).body.results[0];
+    expect(listed).to.not.have.property("config_context");
+    expect(listed.name).to.equal(device.name);
+    expect((await get(`/api/dcim/devices/?id=${device.id}`)).body.results[0].config_context.syslog).to.deep.equal({ host: "log1" });
+    // One read for the list, contexts and all.
+    const counted = await statements(`/api/dcim/devices/?site=${site.slug}`);
+    expect(counted.sql, counted.sql.join("\n")).to.have.length(2);
+    // Deactivating a context removes its data.
+    const ctxs = (await get(`/api/extras/config-contexts/?name=${tag}-role`)).body.results;
+    expect((await patch(`/api/extras/config-contexts/${ctxs[0].id}/`, { is_active: false })).status).to.equal(200);
+    expect((await get(`/api/dcim/devices/${device.id}/`)).body.config_context.dns).to.deep.equal(["9.9.9.9"]);
+    expect((await del(`/api/extras/config-contexts/${ctxs[0].id}/`)).status).to.equal(204);
+  });
+});
