@@ -70,7 +70,8 @@ async function seed(db: import("knex").Knex): Promise<string[]> {
 
 /**
  * Devices in one site, each with two interfaces; each device's eth1 is cabled to the next
- * one's eth0, with the cable peers and connected endpoints a trace would record.
+ * one's eth0, with the cable peers and connected endpoints a trace would record; three
+ * config contexts apply to every device.
  */
 async function seedDevices(db: import("knex").Knex): Promise<void> {
   if (Number((await db.raw("SELECT count(*) AS n FROM dcim_device WHERE name LIKE 'bench-dev-%'")).rows[0].n) >= DEVICES) return;
@@ -91,6 +92,13 @@ async function seedDevices(db: import("knex").Knex): Promise<void> {
       WHERE d.name LIKE 'bench-dev-%')
     INSERT INTO dcim_cable (termination_a_type, termination_a_id, termination_b_type, termination_b_id, termination_a_device_id, termination_b_device_id, status)
     SELECT 'dcim.interface', a_id, 'dcim.interface', b_id, a_dev, b_dev, 'connected' FROM pairs`);
+  // Three config contexts every device matches (global, by role, by site), merged into each.
+  await db.raw(`INSERT INTO extras_configcontext (name, weight, data) VALUES
+    ('bench-global', 100, '{"ntp": {"servers": ["10.0.0.1"]}, "dns": ["10.0.0.53"]}'),
+    ('bench-role', 200, '{"ntp": {"prefer": true}, "syslog": {"host": "10.0.0.514"}}'),
+    ('bench-site', 300, '{"dns": ["10.1.0.53"], "snmp": {"community": "bench"}}')`);
+  await db.raw(`INSERT INTO extras_configcontext_roles (source_id, devicerole_id) SELECT c.id, r.id FROM extras_configcontext c, dcim_devicerole r WHERE c.name = 'bench-role' AND r.slug = 'bench-role'`);
+  await db.raw(`INSERT INTO extras_configcontext_sites (source_id, site_id) SELECT c.id, s.id FROM extras_configcontext c, dcim_site s WHERE c.name = 'bench-site' AND s.slug = 'bench-site-1'`);
   for (const [near, far] of [["a", "b"], ["b", "a"]]) {
     await db.raw(`
       UPDATE dcim_interface i SET cable_id = c.id, cable_peer_type = 'dcim.interface', cable_peer_id = c.termination_${far}_id,
@@ -171,7 +179,8 @@ async function main(): Promise<void> {
     ["armature: list filtered within=10.1.0.0/16", () => `${ours}/api/ipam/prefixes/?within=10.1.0.0/16&limit=50`, auth],
     ["armature: list filtered site=<slug>&status=active", () => `${ours}/api/ipam/prefixes/?site=bench-site-${1 + (i++ % 50)}&status=active&limit=50`, auth],
     ["armature: list filtered site=<slug>&description__re=^b", () => `${ours}/api/ipam/prefixes/?site=bench-site-${1 + (i++ % 50)}&description__re=^b&limit=50`, auth],
-    ["armature: device list of 1000 (limit=1000)", () => `${ours}/api/dcim/devices/?site=bench-site-1&limit=1000`, auth],
+    ["armature: device list of 1000, 3 config contexts each", () => `${ours}/api/dcim/devices/?site=bench-site-1&limit=1000`, auth],
+    ["armature: same, exclude=config_context", () => `${ours}/api/dcim/devices/?site=bench-site-1&limit=1000&exclude=config_context`, auth],
     ["armature: interface list of 50, peers and endpoints", () => `${ours}/api/dcim/interfaces/?cabled=true&limit=50&offset=${(i++ % 30) * 50}`, auth],
     ["armature: cable list of 50, both ends nested", () => `${ours}/api/dcim/cables/?limit=50&offset=${(i++ % 15) * 50}`, auth],
     ["calendar: event archive of 50, all embedded", () => `${ours}/wp-json/calendar/events/v1/events?per_page=50&page=${1 + (i++ % 40)}`, {}],
