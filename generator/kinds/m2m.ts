@@ -3,6 +3,7 @@
 import type { M2mField } from "../../runtime/descriptor.js";
 import type { M2mField as M2mSpec } from "../dsl/index.js";
 import { constraintNames, m2mColumns, m2mTable, refKey } from "../ir/names.js";
+import { linkFilters } from "./fk.js";
 import { RELATED_WRITE, type GeneratorFieldKind, type SpecRules } from "./types.js";
 
 export const m2mSpec: SpecRules<M2mSpec, M2mField> = {
@@ -33,4 +34,6 @@ export const m2m: GeneratorFieldKind<M2mField> = {
   },
   readSchema: (f, { nestedRef }) => ({ type: "array", items: f.bySlug ? { type: "string" } : nestedRef(f.target) }),
   writeSchema: (f) => ({ type: "array", items: f.bySlug ? { type: "string" } : RELATED_WRITE }),
+  // Rows linked to any of the named rows (id or natural key), as Django's filters over a many-to-many field.
+  filters: (f, add) => linkFilters(f.name, add),
 };

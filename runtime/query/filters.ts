@@ -6,7 +6,7 @@
 // Repeated parameters OR their values; different parameters AND; repeated `tag` ANDs.
 import type { Knex } from "knex";
 import {
-  storedColumn, type ChoiceField, type FilterDescriptor, type FkField, type ModelDescriptor, type ScalarField, type TagsField, type TreeParentField,
+  storedColumn, type ChoiceField, type FilterDescriptor, type FkField, type M2mField, type ModelDescriptor, type ScalarField, type TagsField, type TreeParentField,
 } from "../descriptor.js";
 import { parentColumn } from "../kinds/tree.js";
 import type { ModelIndex } from "../models.js";
@@ -239,7 +239,13 @@ export class FilterCompiler {
         const sql = values.map((v) => (v === "null" ? `(${column} IS NULL OR ${column}::text = '')` : `${column}::text = ?`));
         return plain(anyOf(sql, values.map((v) => (v === "null" ? [] : [v])), negate));
       }
-      case "fk": return this.fk(f, [{ field: field as FkField | TreeParentField, column }], values, negate);
+      case "fk": {
+        if (field?.kind !== "m2m") return this.fk(f, [{ field: field as FkField | TreeParentField, column }], values, negate);
+        // A many-to-many link matches when any linked row is named; "null" when none is linked.
+        const t = field.through;
+        const linked = (cond: string) => `EXISTS (SELECT 1 FROM ${ident(t.table)} j WHERE ${col("j", t.source)} = t0.id${cond})`;
+        return this.fk(f, [{ field, column: "", match: (ids) => linked(` AND ${col("j", t.target)} = ANY(${ids})`), none: `NOT ${linked("")}` }], values, negate);
+      }
       case "related": return this.related(f.related!, values, negate);
       case "hasRelated": {
         const v = values[values.length - 1];
@@ -297,8 +303,16 @@ export class FilterCompiler {
     return { field, column: `(SELECT ${col("v", field.column)} FROM ${ident(related.table)} v WHERE v.id = ${col("t0", via.column)})` };
   }
 
-  /** Rows whose foreign key at any of `paths` (all to one model) names one of `values`. */
-  private fk(f: FilterDescriptor, paths: Array<{ field: FkField | TreeParentField; column: string }>, values: string[], negate: boolean): Planned | string[] {
+  /**
+   * Rows whose foreign key at any of `paths` (all to one model) names one of `values`; a path
+   * may say itself how it matches an id array and how it has none (a many-to-many link).
+   */
+  private fk(
+    f: FilterDescriptor,
+    paths: Array<{ field: FkField | TreeParentField | M2mField; column: string; match?: (ids: string) => string; none?: string }>,
+    values: string[],
+    negate: boolean,
+  ): Planned | string[] {
     const field = paths[0].field;
     const target = this.index.model(field.target);
     const naturalField = f.idOnly ? undefined : target.naturalKey ? this.index.field(target, target.naturalKey) : undefined;
@@ -319,16 +333,17 @@ export class FilterCompiler {
       const table = ident(target.table);
       const roots = `SELECT x.id FROM ${table} x WHERE x.id::text = ANY(?::text[])${natural ? ` OR ${col("x", natural)}::text = ANY(?::text[])` : ""}`;
       const rootBinds = natural ? [ids, given] : [ids];
-      const expand = target.features.tree && field.kind !== "treeParent";
+      const expand = target.features.tree && field.kind === "fk";
       // ANY(ARRAY(…)) is computed once, before the scan, so the column's index still serves the match.
-      for (const { column } of paths) {
-        sql.push(expand
-          ? `${column} = ANY(ARRAY(WITH RECURSIVE sub AS (${roots} UNION ALL SELECT c.id FROM ${table} c JOIN sub ON ${col("c", parentColumn(target))} = sub.id) SELECT id FROM sub))`
-          : `${column} = ANY(ARRAY(${roots}))`);
+      const named = expand
+        ? `ARRAY(WITH RECURSIVE sub AS (${roots} UNION ALL SELECT c.id FROM ${table} c JOIN sub ON ${col("c", parentColumn(target))} = sub.id) SELECT id FROM sub)`
+        : `ARRAY(${roots})`;
+      for (const { column, match } of paths) {
+        sql.push(match ? match(named) : `${column} = ANY(${named})`);
         binds.push(rootBinds);
       }
     }
-    if (wantsNull) { sql.push(paths.map(({ column }) => `${column} IS NULL`).join(" AND ")); binds.push([]); }
+    if (wantsNull) { sql.push(paths.map(({ column, none }) => none ?? `${column} IS NULL`).join(" AND ")); binds.push([]); }
     return {
       where: anyOf(sql, binds, negate),
       checks: given.length

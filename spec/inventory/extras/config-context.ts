@@ -29,7 +29,15 @@ export default model("ConfigContext", {
     data: field.json({ required: true, schema: { type: "object" } }),
   },
   nested: ["name"],
-  filters: { q: ["name", "description"], exclude: ["owner", "data"] },
+  // Nautobot's filter names: the singular of each assignment (region, region_id, …, tag by slug).
+  filters: {
+    q: ["name", "description"],
+    exclude: ["owner", "data", "regions", "sites", "locations", "roles", "device_types", "platforms", "tenant_groups", "tenants", "tags"],
+    aliases: {
+      region: "regions", site: "sites", location: "locations", role: "roles", device_type: "device_types", platform: "platforms",
+      tenant_group: "tenant_groups", tenant: "tenants", tag: "tags",
+    },
+  },
   sql: {
     // Nautobot's deepmerge: objects merge key by key, anything else (an empty object too) replaces.
     deepmerge: {

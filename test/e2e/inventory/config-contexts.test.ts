@@ -64,6 +64,14 @@ describe("inventory e2e: config contexts", () => {
     const tagsRefused = await post("/api/extras/config-contexts/", { name: `${tag}-t`, tags: ["no-such-tag"], data: {} });
     expect(tagsRefused.body).to.deep.equal({ tags: ["Object with slug=no-such-tag does not exist."] });
 
+    // Nautobot's filter names for the assignments.
+    const names = async (q: string) => (await get(`/api/extras/config-contexts/?name__isw=${tag}&${q}`)).body.results.map((c: any) => c.name).sort();
+    expect(await names(`region=${parentRegion.slug}`)).to.deep.equal([`${tag}-base`]);
+    expect(await names(`role_id=${role.id}`)).to.deep.equal([`${tag}-role`]);
+    expect(await names(`tag=${label.slug}`)).to.deep.equal([`${tag}-role`]);
+    expect(await names(`role__n=${role.slug}`)).to.deep.equal([`${tag}-base`, `${tag}-elsewhere`, `${tag}-off`]);
+    expect((await get("/api/extras/config-contexts/?region=no-such-region")).body).to.deep.equal({ region: ["Select a valid choice. no-such-region is not one of the available choices."] });
+
     const seen = (await get(`/api/dcim/devices/${device.id}/`)).body;
     expect(seen.config_context).to.deep.equal({
       ntp: { servers: ["10.0.0.9"], prefer: true }, dns: ["8.8.8.8"], snmp: "local", syslog: { host: "log1" },
