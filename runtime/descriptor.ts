@@ -121,7 +121,19 @@ export interface CountField extends FieldCommon {
 export interface ReverseField extends FieldCommon {
   kind: "reverse";
   target: string;
-  reverse: { column: string; singleUntil?: string };
+  /**
+   * `column`: the target's foreign key pointing here. `through`: one object or null, the
+   * pointing row's foreign key field `show` (to the model `target`) nested, with the row
+   * itself under `as`.
+   */
+  reverse: { column: string; singleUntil?: string; through?: { show: string; as: string; target: string } };
+}
+
+/** Read only: the first of several of this model's foreign key columns (to `target`) that is set. */
+export interface FirstSetField extends FieldCommon {
+  kind: "firstSet";
+  target: string;
+  columns: string[];
 }
 
 /** A tree node's depth (`_depth`, or as the spec names it): how many ancestors it has. */
@@ -159,7 +171,7 @@ export interface CustomFieldsField extends FieldCommon {
 /** A field of a model: one member per kind, each with exactly the facts its kind needs. */
 export type FieldDescriptor =
   | IdField | UrlField | DisplayField | ScalarField | ChoiceField | FkField | TreeParentField
-  | M2mField | TagsField | IpFamilyField | CountField | ReverseField | DepthField | CustomFieldsField | ComputedField
+  | M2mField | TagsField | IpFamilyField | CountField | ReverseField | FirstSetField | DepthField | CustomFieldsField | ComputedField
   | ContentTypeField | GenericField;
 
 export type FieldKind = FieldDescriptor["kind"];
@@ -207,7 +219,7 @@ export type DisplayPart = { text: string } | { path: string[]; last?: number } |
 
 export type FilterKind =
   | "uuid" | "string" | "number" | "boolean" | "choice" | "fk" | "date" | "datetime"
-  | "tag" | "q" | "network" | "related" | "hasRelated" | "present";
+  | "tag" | "q" | "network" | "related" | "hasRelated" | "present" | "method";
 
 export type NetworkLookup =
   | "net_equals" | "net_contained" | "net_contained_or_equal" | "net_contains_or_equals"
@@ -235,6 +247,12 @@ export interface FilterDescriptor {
    * `has_<relation>` booleans).
    */
   related?: { table: string; column: string; key?: string };
+  /**
+   * method filters: what the filter takes, a model key (objects by id or natural key),
+   * `boolean` or `string` (only `choices`, when given); the hook gives the condition.
+   */
+  takes?: string;
+  choices?: string[];
 }
 
 export type Operation = "list" | "retrieve" | "create" | "update" | "delete";
@@ -346,6 +364,14 @@ export interface DeleteEvent {
   ids: Array<string | number>;
 }
 
+/**
+ * The SQL condition of a method filter on the row aliased `alias`: `ids` is an SQL array of
+ * the ids of the objects named (filters taking a model), `value` the boolean given, `values`
+ * an SQL text array of the strings given. `ids` carries bound values: use it once. SQL with
+ * a `?` operator must escape it (`\\?`) or use the function form (`jsonb_exists_any`).
+ */
+export type MethodFilter = (q: { alias: string; ids?: string; value?: boolean; values?: string }) => string;
+
 /** The SQL expression of a computed field for the row aliased `alias` (same statement as the read). */
 export type ReadValue = (row: { alias: string; model: ModelDescriptor }) => string;
 
@@ -364,6 +390,8 @@ export interface ModelHooks {
   afterDelete?(event: DeleteEvent): void | Promise<void>;
   /** The values of the model's `computed` fields, by field name. */
   readValues?: Record<string, ReadValue>;
+  /** The conditions of the model's method filters, by parameter (the spec's `filters.methods`). */
+  filters?: Record<string, MethodFilter>;
   /** The answers of the model's actions, by action name (undefined: an empty 200). */
   actions?: Record<string, (event: ActionEvent) => Promise<unknown>>;
 }
@@ -383,7 +411,7 @@ export interface ActionEvent {
   read(refs: Array<{ model: string; id: string }>, shape: "nested" | "full"): Promise<Array<Record<string, unknown> | null>>;
 }
 
-export const HOOK_NAMES: ReadonlyArray<keyof ModelHooks> = ["beforeSave", "afterSave", "beforeDelete", "afterDelete", "readValues", "actions"];
+export const HOOK_NAMES: ReadonlyArray<keyof ModelHooks> = ["beforeSave", "afterSave", "beforeDelete", "afterDelete", "readValues", "filters", "actions"];
 
 /** An argument of a WordPress route, as the REST index lists it. */
 export interface WpArg { type?: string; description?: string; default?: unknown; enum?: unknown[]; items?: Record<string, unknown>; required: boolean }

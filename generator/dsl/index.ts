@@ -117,6 +117,18 @@ export interface ReverseField extends CommonFieldOptions {
   of: string;
   /** Up to this API version the field is one nested object or null (a 412 when several exist); a list after it. */
   singleUntil?: string;
+  /**
+   * One object or null, reached through the one row pointing here: that row's foreign key
+   * `show` in nested form, with the row itself nested under `as` (a device's `parent_device`:
+   * `{ of: "dcim.DeviceBay.installed_device", through: { show: "device", as: "device_bay" } }`).
+   */
+  through?: { show: string; as: string };
+}
+
+export interface FirstSetField extends CommonFieldOptions {
+  kind: "firstSet";
+  /** Foreign keys of this model, all to one model, in order of preference. */
+  fields: string[];
 }
 
 export interface FkField extends CommonFieldOptions {
@@ -174,7 +186,7 @@ export interface GenericField extends CommonFieldOptions {
 }
 
 export type FieldSpec =
-  | ScalarField | ChoiceField | IpFamilyField | CountField | ReverseField | FkField | M2mField | ComputedField | ContentTypeField | GenericField;
+  | ScalarField | ChoiceField | IpFamilyField | CountField | ReverseField | FkField | FirstSetField | M2mField | ComputedField | ContentTypeField | GenericField;
 
 function scalar(type: ScalarType) {
   return (options: StringOptions & NumberOptions = {}): ScalarField => ({ kind: "scalar", type, ...options });
@@ -211,6 +223,8 @@ export const ref = {
   m2m: (target: string, options: Omit<M2mField, "kind" | "target"> = {}): M2mField => ({ kind: "m2m", target, ...options }),
   /** Read-only: the objects whose foreign key points at this one (`ref.reverse("ipam.IPAddress.nat_inside")`). */
   reverse: (of: string, options: Omit<ReverseField, "kind" | "of"> = {}): ReverseField => ({ kind: "reverse", of, ...options }),
+  /** Read-only: the first of several foreign keys to one model that is set (`ref.firstSet(["primary_ip6", "primary_ip4"])`). */
+  firstSet: (fields: string[], options: Omit<FirstSetField, "kind" | "fields"> = {}): FirstSetField => ({ kind: "firstSet", fields, ...options }),
   /** Read-only: the row named by a contentType field and a uuid field (`ref.generic({ type: "termination_a_type", id: "termination_a_id" })`). */
   generic: (options: Omit<GenericField, "kind">): GenericField => ({ kind: "generic", ...options }),
 };
@@ -257,9 +271,25 @@ export interface FilterSpec {
   aliases?: Record<string, string>;
   /**
    * Boolean filters on whether a field holds a value: `{ cabled: "cable" }` gives `cabled=true`
-   * (the field is set; for a boolean field, true) and `cabled=false` (null, or false).
+   * (the field is set; for a boolean field, true) and `cabled=false` (null, or false). With a
+   * list, true when any of the fields is set (`{ has_primary_ip: ["primary_ip4", "primary_ip6"] }`).
+   * The filter may take the name of the field it tests when that field makes no filter (JSON).
    */
-  present?: Record<string, string>;
+  present?: Record<string, string | string[]>;
+  /**
+   * Boolean filters on whether rows of another model point here, as Nautobot's
+   * RelatedMembershipBooleanFilter: `{ has_interfaces: "dcim.Interface.device" }`.
+   */
+  membership?: Record<string, string>;
+  /**
+   * Filters whose condition the model's hook module gives, as Nautobot's `method=` filters.
+   * `{ subtree: { takes: "dcim.Location" } }` takes objects of that model by id or natural key
+   * (several OR'd; one that names nothing is a 400), and the hook's `filters.subtree({ alias,
+   * ids })` gives the condition, `ids` an SQL array of their ids; `{ takes: "boolean" }` takes
+   * true or false, given to the hook as `value`; `{ takes: "string", choices? }` takes text
+   * values (only `choices`, when given), given as `values`, an SQL text array.
+   */
+  methods?: Record<string, { takes: string; choices?: string[] }>;
 }
 
 export type FilterLookup =

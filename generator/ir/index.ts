@@ -268,7 +268,17 @@ function buildFilters(m: ModelSpec, fields: FieldDescriptor[], byRef: Map<string
     add(`${param}_id`, { kind: "fk", ...at, lookup: "exact", idOnly: true });
     add(`${param}_id__n`, { kind: "fk", ...at, lookup: "n", idOnly: true });
   }
-  for (const [param, field] of Object.entries(m.filters?.present ?? {})) add(param, { kind: "present", field, lookup: "exact" });
+  for (const [param, named] of Object.entries(m.filters?.present ?? {})) {
+    const [field, ...others] = [named].flat();
+    add(param, { kind: "present", field, ...(others.length ? { fields: [field, ...others] } : {}), lookup: "exact" });
+  }
+  for (const [param, of] of Object.entries(m.filters?.membership ?? {})) {
+    const [app, model, fk] = of.split(".");
+    add(param, { kind: "hasRelated", lookup: "exact", related: { table: tableName(app, model), column: fkColumn(fk) } });
+  }
+  for (const [param, { takes, choices }] of Object.entries(m.filters?.methods ?? {})) {
+    add(param, { kind: "method", lookup: "exact", takes: takes === "boolean" || takes === "string" ? takes : refKey(takes), ...(choices ? { choices: [...choices] } : {}) });
+  }
   for (const [param, { of, key }] of Object.entries(m.filters?.related ?? {})) {
     const [app, model, fk] = of.split(".");
     const related = { table: tableName(app, model), column: fkColumn(fk), ...(key ? { key: fieldColumn(byRef, `${app}.${model}`, key) } : {}) };

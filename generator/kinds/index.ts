@@ -9,6 +9,7 @@ import { count, countSpec } from "./count.js";
 import { customFields } from "./custom-fields.js";
 import { depth } from "./depth.js";
 import { display } from "./display.js";
+import { firstSet, firstSetSpec } from "./first-set.js";
 import { fk, fkSpec } from "./fk.js";
 import { generic, genericSpec } from "./generic.js";
 import { id } from "./id.js";
@@ -22,11 +23,11 @@ import type { GeneratorFieldKind, GeneratorKindTable, SpecKindTable, SpecRules }
 import { url } from "./url.js";
 
 const KINDS: GeneratorKindTable = {
-  id, url, display, scalar, choice, fk, treeParent, m2m, tags, ipFamily, count, reverse, depth, customFields, computed, contentType, generic,
+  id, url, display, scalar, choice, fk, treeParent, m2m, tags, ipFamily, count, reverse, firstSet, depth, customFields, computed, contentType, generic,
 };
 
 const SPEC_KINDS: SpecKindTable = {
-  scalar: scalarSpec, choice: choiceSpec, ipFamily: ipFamilySpec, count: countSpec, reverse: reverseSpec, fk: fkSpec, m2m: m2mSpec,
+  scalar: scalarSpec, choice: choiceSpec, ipFamily: ipFamilySpec, count: countSpec, reverse: reverseSpec, fk: fkSpec, firstSet: firstSetSpec, m2m: m2mSpec,
   computed: computedSpec, contentType: contentTypeSpec, generic: genericSpec,
 };
 

@@ -7,12 +7,14 @@ import type { LoadedApi } from "../load/index.js";
 export function checkHooks(m: ModelSpec, hooks: LoadedApi["hooks"], err: (message: string, field?: string) => void): void {
   const computed = Object.entries(m.fields ?? {}).filter(([, f]) => f.kind === "computed").map(([name]) => name);
   const actions = Object.keys(m.actions ?? {});
+  const methods = Object.keys(m.filters?.methods ?? {});
   for (const [name, a] of Object.entries(m.actions ?? {})) {
     if (typeof a?.description !== "string" || typeof a.response !== "object" || a.response === null) err(`action "${name}" needs a description and a response schema`);
   }
   if (m.hooks === undefined) {
     for (const name of computed) err(`a computed field needs the model's hook module to give readValues.${name}`, name);
     for (const name of actions) err(`action "${name}" needs the model's hook module to give actions.${name}`);
+    for (const name of methods) err(`method filter "${name}" needs the model's hook module to give filters.${name}`);
     return;
   }
   const found = typeof m.hooks === "string" ? hooks.get(m.hooks) : undefined;
@@ -33,6 +35,10 @@ export function checkHooks(m: ModelSpec, hooks: LoadedApi["hooks"], err: (messag
   }
   for (const name of found.readValues) {
     if (!computed.includes(name)) err(`hooks "${m.hooks}": readValues.${name} names no computed field of ${m.name}`);
+  }
+  for (const name of methods) if (!found.filters.includes(name)) err(`method filter "${name}": ${found.file} gives no filters.${name}`);
+  for (const name of found.filters) {
+    if (!methods.includes(name)) err(`hooks "${m.hooks}": filters.${name} names no method filter of ${m.name}`);
   }
   for (const name of actions) if (!found.actions.includes(name)) err(`action "${name}": ${found.file} gives no actions.${name}`);
   for (const name of found.actions) {

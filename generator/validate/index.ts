@@ -114,6 +114,8 @@ export function validate(loaded: LoadedApi): Diagnostic[] {
     if (features.includes("tags")) implicit.add("tags");
     if (features.includes("customFields")) implicit.add("custom_fields");
     const has = (name: string) => name in fields || implicit.has(name);
+    // A field that makes no filter of its own (JSON) lends its name to a filter made for it.
+    const filterless = (name: string) => fields[name]?.kind === "scalar" && (fields[name] as { type: string }).type === "json";
 
     for (const [name, f] of Object.entries(fields)) {
       if (!/^[a-z][a-z0-9_]*$/.test(name)) err(file, "field names must be snake_case", m.name, name);
@@ -209,9 +211,26 @@ export function validate(loaded: LoadedApi): Diagnostic[] {
       if (!f || !["scalar", "choice", "fk", "contentType"].includes(f.kind)) err(file, `listing "${route}": present must name a stored field, not "${l?.present}"`, m.name);
       if (!Array.isArray(l?.filters)) err(file, `listing "${route}": filters must list filter names`, m.name);
     }
-    for (const [param, name] of Object.entries(m.filters?.present ?? {})) {
-      if (!(name in fields)) err(file, `filter "${param}" names unknown field "${name}"`, m.name);
+    for (const [param, named] of Object.entries(m.filters?.present ?? {})) {
+      const names = [named].flat();
+      for (const name of names) if (!(name in fields)) err(file, `filter "${param}" names unknown field "${name}"`, m.name);
+      if ((has(param) && !(names.length === 1 && filterless(param))) || param === "q") err(file, `filter "${param}" has the name of a filter the API already makes`, m.name);
+    }
+    for (const [param, of] of Object.entries(m.filters?.membership ?? {})) {
+      const [app, model, fk, ...rest] = String(of).split(".");
+      const link = resolve(`${app}.${model}`)?.spec.fields[fk];
+      if (rest.length || link?.kind !== "fk" || link.target !== `${m.app}.${m.name}`) {
+        err(file, `filter "${param}": "${of}" must be "app.Model.field", a foreign key of another model to ${m.app}.${m.name}`, m.name);
+      }
       if (has(param) || param === "q") err(file, `filter "${param}" has the name of a filter the API already makes`, m.name);
+    }
+    for (const [param, method] of Object.entries(m.filters?.methods ?? {})) {
+      const takes = method?.takes;
+      if (typeof takes !== "string" || (takes !== "boolean" && takes !== "string" && !resolve(takes))) {
+        err(file, `filter "${param}": takes must be "boolean", "string" or a model ("app.Model")`, m.name);
+      }
+      if (method?.choices !== undefined && (takes !== "string" || !Array.isArray(method.choices))) err(file, `filter "${param}": choices must be a list, for takes "string"`, m.name);
+      if ((has(param) && !filterless(param)) || param === "q") err(file, `filter "${param}" has the name of a filter the API already makes`, m.name);
     }
     for (const [alias, name] of Object.entries(m.filters?.aliases ?? {})) {
       if (!(name in fields)) err(file, `filter alias "${alias}" names unknown field "${name}"`, m.name);

@@ -3,7 +3,7 @@
 // Each list is checked against its DSL type at compile time, so a new option cannot be
 // forgotten here.
 import type {
-  ApiSpec, ChoiceField, CommonFieldOptions, ComputedField, ContentTypeField, CountField, GenericField, FieldSpec, FilterSpec, FkField, IpFamilyField, M2mField, ModelSpec,
+  ApiSpec, ChoiceField, CommonFieldOptions, ComputedField, ContentTypeField, CountField, GenericField, FieldSpec, FilterSpec, FirstSetField, FkField, IpFamilyField, M2mField, ModelSpec,
   ReverseField, ScalarField,
 } from "../dsl/index.js";
 
@@ -20,7 +20,7 @@ const MODEL = keysOf<ModelSpec>()([
   "kind", "name", "app", "route", "verboseName", "description", "display", "ordering", "features", "fields", "nested", "brief",
   "naturalKey", "filters", "uniqueTogether", "indexes", "sql", "operations", "wordpress", "hooks", "actions", "listings", "view", "bare", "tree",
 ]);
-const FILTERS = keysOf<FilterSpec>()(["q", "qAddress", "extra", "exclude", "via", "related", "aliases", "present"]);
+const FILTERS = keysOf<FilterSpec>()(["q", "qAddress", "extra", "exclude", "via", "related", "aliases", "present", "membership", "methods"]);
 const COMMON = keysOf<CommonFieldOptions>()([
   "description", "label", "required", "nullable", "unique", "default", "readOnly", "writeOnly", "since", "until", "column",
   "renamedFrom", "backfill",
@@ -33,7 +33,8 @@ const FIELDS: { [K in FieldSpec["kind"]]: ReadonlyArray<string> } = {
   choice: keysOf<ChoiceField>()([...COMMON, "kind", "choices", "blank", "plain"]),
   ipFamily: keysOf<IpFamilyField>()([...COMMON, "kind", "from"]),
   count: keysOf<CountField>()([...COMMON, "kind", "of", "descendants"]),
-  reverse: keysOf<ReverseField>()([...COMMON, "kind", "of", "singleUntil"]),
+  reverse: keysOf<ReverseField>()([...COMMON, "kind", "of", "singleUntil", "through"]),
+  firstSet: keysOf<FirstSetField>()([...COMMON, "kind", "fields"]),
   fk: keysOf<FkField>()([...COMMON, "kind", "target", "onDelete", "fromRequestUser", "idWhenNested", "shape"]),
   m2m: keysOf<M2mField>()([...COMMON, "kind", "target", "bySlug"]),
   computed: keysOf<ComputedField>()([...COMMON, "kind", "schema", "excludable"]),

@@ -8,6 +8,7 @@ import { count } from "./count.js";
 import { customFields } from "./custom-fields.js";
 import { depth } from "./depth.js";
 import { display } from "./display.js";
+import { firstSet } from "./first-set.js";
 import { fk } from "./fk.js";
 import { generic } from "./generic.js";
 import { id } from "./id.js";
@@ -21,7 +22,7 @@ import type { RuntimeFieldKind, RuntimeKindTable } from "./types.js";
 import { url } from "./url.js";
 
 const KINDS: RuntimeKindTable = {
-  id, url, display, scalar, choice, fk, treeParent, m2m, tags, ipFamily, count, reverse, depth, customFields, computed, contentType, generic,
+  id, url, display, scalar, choice, fk, treeParent, m2m, tags, ipFamily, count, reverse, firstSet, depth, customFields, computed, contentType, generic,
 };
 
 /** The runtime module of a field's kind. */

@@ -1,14 +1,41 @@
 // A reverse relation: the rows of another model whose foreign key points here, read only.
 // Up to `singleUntil` the API promised one object: several cannot be shown in that shape (412).
-import { shownSingle, type ReverseField } from "../descriptor.js";
+// With `through`, the one pointing row's own link, with the row nested in it.
+import { shownSingle, type FkField, type ReverseField } from "../descriptor.js";
 import { HttpError } from "../errors.js";
-import { col } from "../query/sql.js";
+import { col, ident, literal } from "../query/sql.js";
 import { listRender } from "./related.js";
-import type { RuntimeFieldKind } from "./types.js";
+import type { ReadContext, Render, RuntimeFieldKind } from "./types.js";
+
+function throughRead(f: ReverseField, ctx: ReadContext): string {
+  const through = f.reverse.through!;
+  const link = ctx.index.model(f.target);
+  const show = ctx.index.field(link, through.show) as FkField;
+  // The link is one-to-one: LIMIT 1 keeps a stray second row from failing the whole read.
+  const pointing = (column: string) =>
+    `(SELECT ${col("l", column)} FROM ${ident(link.table)} l WHERE ${col("l", f.reverse.column)} = ${col(ctx.alias, "id")} ORDER BY l.id LIMIT 1)`;
+  const shown = ctx.nestedObject(ctx.index.model(show.target), (a) => `${a}.id = ${pointing(show.column)}`);
+  const row = ctx.nestedObject(link, (a) => `${a}.id = ${pointing("id")}`);
+  return `(${shown})::jsonb || jsonb_build_object(${literal(through.as)}, ${row})`;
+}
+
+function throughRender(f: ReverseField, ctx: ReadContext): Render {
+  const through = f.reverse.through!;
+  const shown = ctx.nestedRenderer(ctx.index.model(through.target));
+  const row = ctx.nestedRenderer(ctx.index.model(f.target));
+  return (v, rctx) => {
+    if (v === null || v === undefined) return null;
+    const o = v as Record<string, unknown>;
+    return { ...shown(o, rctx), [through.as]: row(o[through.as] as Record<string, unknown>, rctx) };
+  };
+}
 
 export const reverse: RuntimeFieldKind<ReverseField> = {
-  read: (f, ctx) => ctx.nestedList(ctx.index.model(f.target), (a) => `WHERE ${col(a, f.reverse.column)} = ${col(ctx.alias, "id")}`),
+  read: (f, ctx) => (f.reverse.through
+    ? throughRead(f, ctx)
+    : ctx.nestedList(ctx.index.model(f.target), (a) => `WHERE ${col(a, f.reverse.column)} = ${col(ctx.alias, "id")}`)),
   render(f, ctx) {
+    if (f.reverse.through) return throughRender(f, ctx);
     const list = listRender(ctx.index.model(f.target), ctx);
     const versions = ctx.index.api.versions.supported;
     if (!shownSingle(f, ctx.version, versions)) return list;

@@ -11,7 +11,7 @@ import {
 import { parentColumn } from "../kinds/tree.js";
 import type { ModelIndex } from "../models.js";
 import { parseInterface, parseNetwork, partialNetworks } from "./network.js";
-import { col, ident } from "./sql.js";
+import { col, ident, literal } from "./sql.js";
 
 export type FilterErrors = Record<string, string[]>;
 type Where = (qb: Knex.QueryBuilder) => void;
@@ -180,7 +180,7 @@ export class FilterCompiler {
     if (values.length === 0) return { where: () => undefined };
     if (f.via || f.alternatives) {
       const paths = [{ field: f.field!, via: f.via }, ...(f.alternatives ?? [])].map((p) => this.linkPath(m, p));
-      return this.fk(f, paths, values, f.lookup === "n");
+      return this.fk(f, this.named(paths[0].field), paths, values, f.lookup === "n");
     }
     const field = f.field ? this.index.field(m, f.field) : undefined;
     const stored = field && storedColumn(field);
@@ -240,11 +240,31 @@ export class FilterCompiler {
         return plain(anyOf(sql, values.map((v) => (v === "null" ? [] : [v])), negate));
       }
       case "fk": {
-        if (field?.kind !== "m2m") return this.fk(f, [{ field: field as FkField | TreeParentField, column }], values, negate);
+        if (field?.kind !== "m2m") return this.fk(f, this.named(field as FkField | TreeParentField), [{ column }], values, negate);
         // A many-to-many link matches when any linked row is named; "null" when none is linked.
         const t = field.through;
         const linked = (cond: string) => `EXISTS (SELECT 1 FROM ${ident(t.table)} j WHERE ${col("j", t.source)} = t0.id${cond})`;
-        return this.fk(f, [{ field, column: "", match: (ids) => linked(` AND ${col("j", t.target)} = ANY(${ids})`), none: `NOT ${linked("")}` }], values, negate);
+        return this.fk(f, this.named(field), [{ column: "", match: (ids) => linked(` AND ${col("j", t.target)} = ANY(${ids})`), none: `NOT ${linked("")}` }], values, negate);
+      }
+      case "method": {
+        const condition = m.hooks?.filters?.[f.param];
+        if (!condition) throw new Error(`${m.key}: the hook module gives no filters.${f.param}`);
+        if (f.takes === "boolean") {
+          const v = values[values.length - 1];
+          if (!TRUE.has(v) && !FALSE.has(v)) return [invalidChoice(v)];
+          return plain((qb) => qb.whereRaw(condition({ alias: "t0", value: TRUE.has(v) })));
+        }
+        if (f.takes === "string") {
+          const bad = f.choices && values.find((v) => !f.choices!.includes(v));
+          if (bad) return [invalidChoice(bad)];
+          // Quoted literals (NUL is refused above), so the hook may place the array anywhere in
+          // its SQL; a `?` is escaped from knex's placeholders.
+          const array = `ARRAY[${values.map((v) => literal(v).replace(/\?/g, "\\?")).join(", ")}]::text[]`;
+          return plain((qb) => qb.whereRaw(condition({ alias: "t0", values: array })));
+        }
+        // Every value names objects: "null" is no object here, as Nautobot's method filters.
+        const target = { model: this.index.model(f.takes!), expand: false, nullable: false };
+        return this.fk(f, target, [{ column: "", match: (ids) => condition({ alias: "t0", ids }) }], values, negate);
       }
       case "related": return this.related(f.related!, values, negate);
       case "hasRelated": {
@@ -257,8 +277,13 @@ export class FilterCompiler {
       case "present": {
         const v = values[values.length - 1];
         if (!TRUE.has(v) && !FALSE.has(v)) return [invalidChoice(v)];
-        const set = field?.kind === "scalar" && field.type === "boolean" ? `coalesce(${column}, false)` : `${column} IS NOT NULL`;
-        return plain((qb) => qb.whereRaw(TRUE.has(v) ? set : `NOT (${set})`));
+        const isSet = (name: string) => {
+          const x = this.index.field(m, name)!;
+          const c = col("t0", storedColumn(x)!);
+          return x.kind === "scalar" && x.type === "boolean" ? `coalesce(${c}, false)` : `${c} IS NOT NULL`;
+        };
+        const set = (f.fields ?? [f.field!]).map(isSet).join(" OR ");
+        return plain((qb) => qb.whereRaw(TRUE.has(v) ? `(${set})` : `NOT (${set})`));
       }
       case "tag": return this.tags(m, values, negate);
       case "q": {
@@ -307,18 +332,24 @@ export class FilterCompiler {
    * Rows whose foreign key at any of `paths` (all to one model) names one of `values`; a path
    * may say itself how it matches an id array and how it has none (a many-to-many link).
    */
+  /** The objects a link's filter names: its target, with descendants on a tree (except the tree's own parent link). */
+  private named(field: FkField | TreeParentField | M2mField) {
+    const model = this.index.model(field.target);
+    return { model, expand: !!model.features.tree && field.kind === "fk", nullable: true };
+  }
+
   private fk(
     f: FilterDescriptor,
-    paths: Array<{ field: FkField | TreeParentField | M2mField; column: string; match?: (ids: string) => string; none?: string }>,
+    link: { model: ModelDescriptor; expand: boolean; nullable: boolean },
+    paths: Array<{ column: string; match?: (ids: string) => string; none?: string }>,
     values: string[],
     negate: boolean,
   ): Planned | string[] {
-    const field = paths[0].field;
-    const target = this.index.model(field.target);
+    const target = link.model;
     const naturalField = f.idOnly ? undefined : target.naturalKey ? this.index.field(target, target.naturalKey) : undefined;
     const natural = naturalField && storedColumn(naturalField);
-    const wantsNull = values.includes("null");
-    const given = values.filter((v) => v !== "null");
+    const wantsNull = link.nullable && values.includes("null");
+    const given = link.nullable ? values.filter((v) => v !== "null") : values;
     if (f.idOnly || !natural) {
       const bad = given.find((v) => !isUuid(v));
       if (bad) return [f.idOnly ? "Enter a valid UUID." : invalidChoice(bad)];
@@ -333,7 +364,7 @@ export class FilterCompiler {
       const table = ident(target.table);
       const roots = `SELECT x.id FROM ${table} x WHERE x.id::text = ANY(?::text[])${natural ? ` OR ${col("x", natural)}::text = ANY(?::text[])` : ""}`;
       const rootBinds = natural ? [ids, given] : [ids];
-      const expand = target.features.tree && field.kind === "fk";
+      const expand = link.expand;
       // ANY(ARRAY(…)) is computed once, before the scan, so the column's index still serves the match.
       const named = expand
         ? `ARRAY(WITH RECURSIVE sub AS (${roots} UNION ALL SELECT c.id FROM ${table} c JOIN sub ON ${col("c", parentColumn(target))} = sub.id) SELECT id FROM sub)`

@@ -83,6 +83,7 @@ function filterValueSchema(m: IrModel, flt: IrModel["filters"][number]): Schema 
     case "number": return { type: field?.kind === "scalar" && field.type === "integer" ? "integer" : "number" };
     case "uuid": return { type: "string", format: "uuid" };
     case "fk": return flt.idOnly ? { type: "string", format: "uuid" } : { type: "string" };
+    case "method": return flt.choices ? { enum: flt.choices } : { type: "string" };
     case "date": return { type: "string", format: "date" };
     case "datetime": return { type: "string", format: "date-time" };
     // "null" matches objects without a value.
@@ -97,7 +98,7 @@ function filterValueSchema(m: IrModel, flt: IrModel["filters"][number]): Schema 
 
 function filterParameters(m: IrModel, only?: string[]): Schema[] {
   return m.filters.filter((flt) => !only || only.includes(flt.param)).map((flt) => {
-    const schema: Schema = flt.kind === "boolean" || flt.kind === "hasRelated" || flt.kind === "present" ? { type: "boolean" }
+    const schema: Schema = flt.kind === "boolean" || flt.kind === "hasRelated" || flt.kind === "present" || (flt.kind === "method" && flt.takes === "boolean") ? { type: "boolean" }
       : flt.kind === "q" ? { type: "string" }
       : { type: "array", items: filterValueSchema(m, flt) };
     const p: Schema = { name: flt.param, in: "query", required: false, schema };

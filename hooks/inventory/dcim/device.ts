@@ -146,3 +146,20 @@ export const readValues = {
     `armature_deepmerge(coalesce((SELECT armature_deepmerge_agg(cc.data ORDER BY cc.weight, cc.name) FROM extras_configcontext cc ` +
     `WHERE cc.is_active AND ${matches(alias)}), '{}'::jsonb), coalesce(${alias}.local_context_data, '{}'::jsonb))`,
 };
+
+/** A MAC address's hex digits, upper-case: the form two spellings of one address share. */
+const macDigits = (sql: string) => `upper(regexp_replace(${sql}, '[^0-9A-Fa-f]', '', 'g'))`;
+
+/** Nautobot's DeviceFilterSet methods. */
+export const filters = {
+  // Devices with both front and rear ports (or, false, lacking either).
+  pass_through_ports: ({ alias, value }: { alias: string; value?: boolean }) => {
+    const both = `(EXISTS (SELECT 1 FROM dcim_frontport f WHERE f.device_id = ${alias}.id) AND EXISTS (SELECT 1 FROM dcim_rearport r WHERE r.device_id = ${alias}.id))`;
+    return value ? both : `NOT ${both}`;
+  },
+  is_full_depth: ({ alias, value }: { alias: string; value?: boolean }) =>
+    `EXISTS (SELECT 1 FROM dcim_devicetype t WHERE t.id = ${alias}.device_type_id AND t.is_full_depth = ${value ? "true" : "false"})`,
+  // Devices with an interface of one of the addresses, however each is written.
+  mac_address: ({ alias, values }: { alias: string; values?: string }) =>
+    `EXISTS (SELECT 1 FROM dcim_interface i WHERE i.device_id = ${alias}.id AND ${macDigits("i.mac_address")} = ANY(SELECT ${macDigits("v")} FROM unnest(${values}) v))`,
+};

@@ -18,3 +18,8 @@ export async function beforeSave({ db, id, values }: SaveEvent): Promise<void> {
     throw new Refusal({ parent: "This LocationType currently has Locations using it, therefore its parent cannot be changed at this time." });
   }
 }
+
+/** Nautobot's content_types filter: types permitting every content type named. */
+export const filters = {
+  content_types: ({ alias, values }: { alias: string; values?: string }) => `jsonb_exists_all(${alias}.content_types, ${values})`,
+};

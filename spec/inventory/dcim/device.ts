@@ -29,7 +29,11 @@ export default model("Device", {
     rack: ref.fk("dcim.Rack", { nullable: true, onDelete: "protect" }),
     position: field.integer({ nullable: true, min: 1, max: 32767, label: "Position (U)", description: "The lowest-numbered unit occupied by the device" }),
     face: field.choice(DeviceFace, { blank: true, label: "Rack face" }),
+    // The device whose bay holds this one, with that bay (Nautobot's parent_bay).
+    parent_device: ref.reverse("dcim.DeviceBay.installed_device", { through: { show: "device", as: "device_bay" } }),
     status: field.choice(DeviceStatus, { required: true }),
+    // IPv6 first, as Nautobot with PREFER_IPV4 off (its default).
+    primary_ip: ref.firstSet(["primary_ip6", "primary_ip4"], { label: "Primary IP" }),
     primary_ip4: ref.fk("ipam.IPAddress", { nullable: true, onDelete: "setNull", label: "Primary IPv4" }),
     primary_ip6: ref.fk("ipam.IPAddress", { nullable: true, onDelete: "setNull", label: "Primary IPv6" }),
     virtual_chassis: ref.fk("dcim.VirtualChassis", { nullable: true, onDelete: "setNull" }),
@@ -51,5 +55,22 @@ export default model("Device", {
     aliases: { role: "device_role", model: "device_type" },
     via: { manufacturer: "device_type.manufacturer", rack_group: "rack.group", tenant_group: "tenant.group", region: "site.region" },
     q: ["name", "serial", "asset_tag", "comments"],
+    present: {
+      has_primary_ip: ["primary_ip4", "primary_ip6"],
+      is_virtual_chassis_member: "virtual_chassis",
+      virtual_chassis_member: "virtual_chassis",
+      local_context_data: "local_context_data",
+    },
+    // Nautobot offers each as has_<x> and under the bare name too.
+    membership: {
+      has_console_ports: "dcim.ConsolePort.device", console_ports: "dcim.ConsolePort.device",
+      has_console_server_ports: "dcim.ConsoleServerPort.device", console_server_ports: "dcim.ConsoleServerPort.device",
+      has_power_ports: "dcim.PowerPort.device", power_ports: "dcim.PowerPort.device",
+      has_power_outlets: "dcim.PowerOutlet.device", power_outlets: "dcim.PowerOutlet.device",
+      has_interfaces: "dcim.Interface.device", interfaces: "dcim.Interface.device",
+      has_front_ports: "dcim.FrontPort.device", has_rear_ports: "dcim.RearPort.device",
+      has_device_bays: "dcim.DeviceBay.device", device_bays: "dcim.DeviceBay.device",
+    },
+    methods: { pass_through_ports: { takes: "boolean" }, is_full_depth: { takes: "boolean" }, mac_address: { takes: "string" } },
   },
 });

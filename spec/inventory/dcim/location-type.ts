@@ -29,5 +29,5 @@ export default model("LocationType", {
     description: field.string({ maxLength: 200 }),
   },
   nested: ["name", "slug", "tree_depth"],
-  filters: { q: ["name", "slug", "description"], exclude: ["content_types"] },
+  filters: { q: ["name", "slug", "description"], methods: { content_types: { takes: "string", choices: LOCATABLE } } },
 });

@@ -1,4 +1,5 @@
 import { model, field, ref, choices } from "../../../generator/dsl/index.js";
+import { LOCATABLE } from "./location-type.js";
 
 export const LocationStatus = choices("LocationStatus", [
   ["planned", "Planned"], ["staging", "Staging"], ["active", "Active"], ["decommissioning", "Decommissioning"], ["retired", "Retired"],
@@ -25,5 +26,14 @@ export default model("Location", {
   },
   uniqueTogether: [["parent", "name"]],
   nested: ["name", "slug", "tree_depth"],
-  filters: { q: ["name", "slug", "description"], via: { tenant_group: "tenant.group" } },
+  filters: {
+    q: ["name", "slug", "description"],
+    via: { tenant_group: "tenant.group" },
+    methods: {
+      subtree: { takes: "dcim.Location" },
+      child_location_type: { takes: "dcim.LocationType" },
+      base_site: { takes: "dcim.Site" },
+      content_type: { takes: "string", choices: LOCATABLE },
+    },
+  },
 });

@@ -109,6 +109,18 @@ describe("inventory e2e: device components and templates", () => {
     const installed = await patch(`/api/dcim/device-bays/${bay.id}/`, { installed_device: blade.id });
     expect(installed.status, installed.text).to.equal(200);
     expect(installed.body.installed_device.name).to.equal(`${tag}-blade`);
+    // The blade shows its chassis and bay (Nautobot's parent_device); the chassis has none.
+    const shown = (await get(`/api/dcim/devices/${blade.id}/`)).body.parent_device;
+    expect(shown).to.deep.equal({
+      id: parent.id, url: parent.url, display: parent.display, name: parent.name,
+      device_bay: { id: bay.id, url: bay.url, display: "Slot 1", device: { id: parent.id, url: parent.url, display: parent.display, name: parent.name }, name: "Slot 1" },
+    });
+    expect((await get(`/api/dcim/devices/${parent.id}/`)).body.parent_device).to.equal(null);
+    expect((await get(`/api/dcim/devices/?has_device_bays=true&site_id=${site.id}&name=${parent.name}`)).body.count).to.equal(1);
+    expect((await get(`/api/dcim/devices/?device_bays=false&site_id=${site.id}`)).body.results.map((d: any) => d.name)).to.include(blade.name);
+    await patch(`/api/dcim/device-bays/${bay.id}/`, { installed_device: null });
+    expect((await get(`/api/dcim/devices/${blade.id}/`)).body.parent_device).to.equal(null);
+    await patch(`/api/dcim/device-bays/${bay.id}/`, { installed_device: blade.id });
     const into = await post("/api/dcim/device-bays/", { device: parent.id, name: "Slot 2", installed_device: blade.id });
     expect(into.body).to.deep.equal({ installed_device: [`Cannot install the specified device; device is already installed in ${tag}-chassis - Slot 1`] });
     const noBays = await post("/api/dcim/device-bays/", { device: blade.id, name: "Slot" });

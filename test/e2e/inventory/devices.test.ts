@@ -78,6 +78,60 @@ describe("inventory e2e: devices", () => {
     expect(res.body).to.deep.equal({ primary_ip4: ["2001:db8:99::1/64 is not an IPv4 address."] });
   });
 
+  it("primary_ip is the IPv6 primary when set, else the IPv4 one; has_primary_ip filters on either", async () => {
+    const v4 = (await post("/api/ipam/ip-addresses/", { address: "192.0.2.77/24", status: "active" })).body;
+    const v6 = (await post("/api/ipam/ip-addresses/", { address: "2001:db8:77::1/64", status: "active" })).body;
+    const d = (await device({ name: `${tag}-pip`, site: other.id, primary_ip4: v4.id })).body;
+    expect(d.primary_ip).to.deep.equal(d.primary_ip4);
+    expect(d.primary_ip.address).to.equal("192.0.2.77/24");
+    const both = (await patch(`/api/dcim/devices/${d.id}/`, { primary_ip6: v6.id })).body;
+    expect(both.primary_ip.id).to.equal(v6.id);
+    expect(Object.keys(both.primary_ip).sort()).to.deep.equal(Object.keys(both.primary_ip6).sort());
+    const has = async (v: string) => (await get(`/api/dcim/devices/?site_id=${other.id}&has_primary_ip=${v}`)).body.results.map((x: any) => x.name);
+    expect(await has("true")).to.deep.equal([`${tag}-pip`]);
+    expect(await has("false")).to.not.include(`${tag}-pip`);
+    await patch(`/api/dcim/devices/${d.id}/`, { primary_ip4: null, primary_ip6: null });
+    expect((await get(`/api/dcim/devices/${d.id}/`)).body.primary_ip).to.equal(null);
+    expect(await has("true")).to.deep.equal([]);
+    expect((await del(`/api/dcim/devices/${d.id}/`)).status).to.equal(204);
+  });
+
+  it("filters by what a device has: depth, pass-through ports, MAC address, local context, chassis membership", async () => {
+    const maker = type.manufacturer.id;
+    const panelType = (await post("/api/dcim/device-types/", { manufacturer: maker, model: `${tag}-Panel`, u_height: 1 })).body;
+    const rearT = (await post("/api/dcim/rear-port-templates/", { device_type: panelType.id, name: "R", type: "8p8c", positions: 1 })).body;
+    expect((await post("/api/dcim/front-port-templates/", { device_type: panelType.id, name: "F", type: "8p8c", rear_port: rearT.id })).status).to.equal(201);
+    const panel = (await device({ name: `${tag}-panel`, device_type: panelType.id, site: other.id, local_context_data: { a: 1 } })).body;
+    const plain = (await device({ name: `${tag}-plain`, device_type: deep.id, site: other.id })).body;
+    const iface = await post("/api/dcim/interfaces/", { device: plain.id, name: "eth0", type: "1000base-t", mac_address: "00:1a:2b:3c:4d:5e" });
+    expect(iface.status, iface.text).to.equal(201);
+    const names = async (q: string) => {
+      const res = await get(`/api/dcim/devices/?site_id=${other.id}&${q}`);
+      expect(res.status, `${q}: ${res.text}`).to.equal(200);
+      return res.body.results.map((x: any) => x.name).sort();
+    };
+    expect(await names("pass_through_ports=true")).to.deep.equal([`${tag}-panel`]);
+    expect(await names("pass_through_ports=false")).to.deep.equal([`${tag}-plain`]);
+    expect(await names("has_front_ports=true&has_rear_ports=true")).to.deep.equal([`${tag}-panel`]);
+    expect(await names("interfaces=true")).to.deep.equal([`${tag}-plain`]);
+    expect(await names("has_interfaces=false")).to.deep.equal([`${tag}-panel`]);
+    expect(await names("is_full_depth=true")).to.deep.equal([`${tag}-panel`, `${tag}-plain`]);
+    expect(await names("is_full_depth=false")).to.deep.equal([]);
+    // However the address is written, as Nautobot parses it.
+    expect(await names("mac_address=00-1A-2B-3C-4D-5E")).to.deep.equal([`${tag}-plain`]);
+    expect(await names("mac_address=00:1a:2b:3c:4d:5f&mac_address=001a.2b3c.4d5e")).to.deep.equal([`${tag}-plain`]);
+    expect(await names("local_context_data=true")).to.deep.equal([`${tag}-panel`]);
+    expect(await names("local_context_data=false")).to.deep.equal([`${tag}-plain`]);
+    expect(await names("is_virtual_chassis_member=true")).to.deep.equal([]);
+    expect(await names("virtual_chassis_member=false")).to.deep.equal([`${tag}-panel`, `${tag}-plain`]);
+    for (const q of ["pass_through_ports=maybe", "has_interfaces=2", "is_full_depth=x"]) {
+      const bad = await get(`/api/dcim/devices/?${q}`);
+      expect(bad.status, q).to.equal(400);
+      expect(bad.body, q).to.have.key(q.split("=")[0]);
+    }
+    for (const d of [panel, plain]) expect((await del(`/api/dcim/devices/${d.id}/`)).status).to.equal(204);
+  });
+
   it("filters by Nautobot's names: role, model, manufacturer, rack group, q", async () => {
     const got = async (q: string) => (await get(`/api/dcim/devices/?site=${site.slug}&${q}`)).body;
     expect((await got(`role=${role.slug}`)).count).to.equal(2);

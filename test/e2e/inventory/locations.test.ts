@@ -62,7 +62,26 @@ describe("inventory e2e: locations", () => {
     // Filters: by type, parent (a tree: descendants too), site.
     expect((await get(`/api/dcim/locations/?location_type=${room.slug}`)).body.results.map((l: any) => l.id)).to.deep.equal([r1.id]);
     expect((await get(`/api/dcim/locations/?site=${site.slug}`)).body.results.map((l: any) => l.id)).to.deep.equal([north.body.id]);
-    expect((await get(`/api/dcim/locations/?parent=${north.body.slug}`)).body.count).to.be.greaterThan(0);
+    expect((await get(`/api/dcim/locations/?parent=${north.body.slug}`)).body.results.map((l: any) => l.id)).to.deep.equal([hq.id]);
+    // Nautobot's method filters: a subtree, everything under a site, what may hold a type, what a type permits.
+    const ids = async (q: string) => {
+      const res = await get(`/api/dcim/locations/?subtree=${north.body.id}&${q}`);
+      expect(res.status, `${q}: ${res.text}`).to.equal(200);
+      return res.body.results.map((l: any) => l.name);
+    };
+    expect((await get(`/api/dcim/locations/?subtree=${hq.slug}`)).body.results.map((l: any) => l.name)).to.deep.equal(["Annex", "HQ", "Room 1"]);
+    expect(await ids(`base_site=${site.slug}`)).to.deep.equal(["Annex", "HQ", "North", "Room 1"]);
+    expect(await ids(`base_site=${other.id}`)).to.deep.equal([]);
+    expect(await ids(`child_location_type=${room.slug}`)).to.deep.equal(["Annex", "HQ"]);
+    expect(await ids(`child_location_type=${building.id}`)).to.deep.equal(["Annex", "HQ", "North"]);
+    expect(await ids("content_type=dcim.rack")).to.deep.equal(["Annex", "HQ", "Room 1"]);
+    expect(await ids("content_type=dcim.rack&content_type=dcim.device")).to.deep.equal(["Room 1"]);
+    const types = (await get(`/api/dcim/location-types/?q=${tag}&content_types=dcim.powerpanel`)).body.results.map((t: any) => t.id);
+    expect(types).to.deep.equal([building.id]);
+    for (const [q, key] of [["subtree=nowhere", "subtree"], ["content_type=dcim.widget", "content_type"], ["child_location_type=null", "child_location_type"]]) {
+      const bad = await get(`/api/dcim/locations/?${q}`);
+      expect([bad.status, Object.keys(bad.body)], q).to.deep.equal([400, [key]]);
+    }
 
     // What locations hold: in the object's site, of a type that permits it.
     const rack = await post("/api/dcim/racks/", { name: `${tag}-R1`, site: site.id, location: r1.id, status: "active" });

@@ -238,6 +238,13 @@ export const dcim_LocationType: ModelDescriptor = {
       { param: "last_updated__gte", kind: "datetime", field: "last_updated", lookup: "gte" },
       { param: "last_updated__lte", kind: "datetime", field: "last_updated", lookup: "lte" },
       { param: "q", kind: "q", fields: ["name", "slug", "description"], lookup: "exact" },
+      {
+        param: "content_types",
+        kind: "method",
+        lookup: "exact",
+        takes: "string",
+        choices: ["circuits.circuittermination", "dcim.device", "dcim.powerpanel", "dcim.rack", "dcim.rackgroup", "ipam.prefix", "ipam.vlan", "ipam.vlangroup", "virtualization.cluster"],
+      },
     ],
     uniqueTogether: [],
     operations: ["list", "retrieve", "create", "update", "delete"],

@@ -297,6 +297,16 @@ export const dcim_Location: ModelDescriptor = {
         lookup: "n",
         idOnly: true,
       },
+      { param: "subtree", kind: "method", lookup: "exact", takes: "dcim.location" },
+      { param: "child_location_type", kind: "method", lookup: "exact", takes: "dcim.locationtype" },
+      { param: "base_site", kind: "method", lookup: "exact", takes: "dcim.site" },
+      {
+        param: "content_type",
+        kind: "method",
+        lookup: "exact",
+        takes: "string",
+        choices: ["circuits.circuittermination", "dcim.device", "dcim.powerpanel", "dcim.rack", "dcim.rackgroup", "ipam.prefix", "ipam.vlan", "ipam.vlangroup", "virtualization.cluster"],
+      },
     ],
     uniqueTogether: [
       ["parent", "name"],

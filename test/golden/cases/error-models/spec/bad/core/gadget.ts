@@ -12,6 +12,9 @@ export default model("Gadget", {
     part_of: ref.fk("core.Gadget", { nullable: true }),
     parts: field.count({ of: "core.Gadget.part_of", descendants: true }),
     owner: ref.fk("core.Widget", { fromRequestUser: true, readOnly: true }),
+    either: ref.firstSet(["part_of", "owner"]),
+    alone: ref.firstSet(["label"]),
+    holder: ref.reverse("core.Gadget.part_of", { through: { show: "label", as: "Bad Key" } }),
   },
   nested: ["label"],
   naturalKey: "net",
@@ -21,5 +24,7 @@ export default model("Gadget", {
       label: { field: "net", lookup: "net_contained" },
       q: { field: "net", lookup: "net_contains_or_equals" },
     },
+    membership: { has_parts: "core.Widget.owner" },
+    methods: { odd: { takes: "core.Nothing" }, picky: { takes: "boolean", choices: ["a"] } },
   },
 });
