@@ -93,9 +93,19 @@ const templates: Fixture[] = [
   ...[1, 2].map((p) => ({ model: "dcim.frontporttemplate", data: { device_type: { slug: "flex-lc-12" }, name: `Port ${p}`, type: "lc", rear_port: { device_type: { slug: "flex-lc-12" }, name: "Trunk" }, rear_port_position: p } })),
 ];
 
+/** Router credentials read from the environment, and the edge pair as one redundancy group. */
+const secrets: Fixture[] = [
+  { model: "extras.secret", data: { name: "Router username", provider: "environment-variable", parameters: { variable: "ROUTER_USERNAME" } } },
+  { model: "extras.secret", data: { name: "Router password", provider: "environment-variable", parameters: { variable: "ROUTER_PASSWORD" } } },
+  { model: "extras.secretsgroup", data: { name: "Edge routers", description: "SSH login of the edge routers" } },
+  { model: "extras.secretsgroupassociation", data: { group: { slug: "edge-routers" }, access_type: "SSH", secret_type: "username", secret: { slug: "router-username" } } },
+  { model: "extras.secretsgroupassociation", data: { group: { slug: "edge-routers" }, access_type: "SSH", secret_type: "password", secret: { slug: "router-password" } } },
+  { model: "dcim.deviceredundancygroup", data: { name: "BER1 edge", status: "active", failover_strategy: "active-active", secrets_group: { slug: "edge-routers" } } },
+];
+
 const devices: Fixture[] = [
-  { model: "dcim.device", data: { name: "ber1-edge1", device_type: { slug: "mx204" }, device_role: { slug: "core-router" }, platform: { slug: "junos" }, site: { slug: "berlin-dc1" }, rack: { name: "A01" }, position: 40, face: "front", status: "active", tenant: { slug: "acme-corp" }, serial: "JN1234567", tags: [{ slug: "production" }] } },
-  { model: "dcim.device", data: { name: "ber1-edge2", device_type: { slug: "mx204" }, device_role: { slug: "core-router" }, platform: { slug: "junos" }, site: { slug: "berlin-dc1" }, rack: { name: "A01" }, position: 38, face: "front", status: "active", tenant: { slug: "acme-corp" } } },
+  { model: "dcim.device", data: { name: "ber1-edge1", device_type: { slug: "mx204" }, device_role: { slug: "core-router" }, platform: { slug: "junos" }, site: { slug: "berlin-dc1" }, rack: { name: "A01" }, position: 40, face: "front", status: "active", tenant: { slug: "acme-corp" }, serial: "JN1234567", tags: [{ slug: "production" }], device_redundancy_group: { slug: "ber1-edge" }, device_redundancy_group_priority: 1, secrets_group: { slug: "edge-routers" } } },
+  { model: "dcim.device", data: { name: "ber1-edge2", device_type: { slug: "mx204" }, device_role: { slug: "core-router" }, platform: { slug: "junos" }, site: { slug: "berlin-dc1" }, rack: { name: "A01" }, position: 38, face: "front", status: "active", tenant: { slug: "acme-corp" }, device_redundancy_group: { slug: "ber1-edge" }, device_redundancy_group_priority: 2, secrets_group: { slug: "edge-routers" } } },
   { model: "dcim.device", data: { name: "ber1-leaf1", device_type: { slug: "dcs-7050sx3" }, device_role: { slug: "leaf-switch" }, platform: { slug: "eos" }, site: { slug: "berlin-dc1" }, rack: { name: "A02" }, position: 42, face: "front", status: "active", local_context_data: { ntp: ["10.1.1.1"] } } },
   { model: "dcim.device", data: { name: "nyc-lab-sw1", device_type: { slug: "dcs-7050sx3" }, device_role: { slug: "leaf-switch" }, site: { slug: "new-york-lab" }, status: "planned" } },
   { model: "dcim.device", data: { name: "ber1-pp-a01", device_type: { slug: "flex-lc-12" }, device_role: { slug: "patch-panel" }, site: { slug: "berlin-dc1" }, rack: { name: "A01" }, position: 1, face: "front", status: "active" } },
@@ -159,5 +169,5 @@ const cables: Fixture[] = [
 ];
 
 export const inventoryDemo: Fixture[] = [
-  ...regions, ...tenancy, ...tags, ...sites, ...ipam, ...locations, ...racks, ...deviceTypes, ...templates, ...devices, ...configContexts, ...inventoryItems, ...circuits, ...power, ...cables,
+  ...regions, ...tenancy, ...tags, ...sites, ...ipam, ...locations, ...racks, ...deviceTypes, ...templates, ...secrets, ...devices, ...configContexts, ...inventoryItems, ...circuits, ...power, ...cables,
 ];

@@ -14,6 +14,7 @@ import { dcim_ConsoleServerPortTemplate } from "./models/dcim/console-server-por
 import { dcim_Device } from "./models/dcim/devices.js";
 import { dcim_DeviceBay } from "./models/dcim/device-bays.js";
 import { dcim_DeviceBayTemplate } from "./models/dcim/device-bay-templates.js";
+import { dcim_DeviceRedundancyGroup } from "./models/dcim/device-redundancy-groups.js";
 import { dcim_DeviceRole } from "./models/dcim/device-roles.js";
 import { dcim_DeviceType } from "./models/dcim/device-types.js";
 import { dcim_FrontPort } from "./models/dcim/front-ports.js";
@@ -43,6 +44,9 @@ import { dcim_Site } from "./models/dcim/sites.js";
 import { dcim_VirtualChassis } from "./models/dcim/virtual-chassis.js";
 import { extras_ConfigContext } from "./models/extras/config-contexts.js";
 import { extras_ConfigContextSchema } from "./models/extras/config-context-schemas.js";
+import { extras_Secret } from "./models/extras/secrets.js";
+import { extras_SecretsGroup } from "./models/extras/secrets-groups.js";
+import { extras_SecretsGroupAssociation } from "./models/extras/secrets-groups-associations.js";
 import { extras_Tag } from "./models/extras/tags.js";
 import { ipam_IPAddress } from "./models/ipam/ip-addresses.js";
 import { ipam_Prefix } from "./models/ipam/prefixes.js";
@@ -71,6 +75,6 @@ export const inventory: ApiDescriptor = {
     },
     auth: { users: "users.user", tokens: "users.token" },
     tagModel: "extras.tag",
-    models: [circuits_Circuit, circuits_CircuitTermination, circuits_CircuitType, circuits_Provider, circuits_ProviderNetwork, dcim_Cable, dcim_ConsolePort, dcim_ConsolePortTemplate, dcim_ConsoleServerPort, dcim_ConsoleServerPortTemplate, dcim_Device, dcim_DeviceBay, dcim_DeviceBayTemplate, dcim_DeviceRole, dcim_DeviceType, dcim_FrontPort, dcim_FrontPortTemplate, dcim_Interface, dcim_InterfaceConnection, dcim_InterfaceTemplate, dcim_InventoryItem, dcim_Location, dcim_LocationType, dcim_Manufacturer, dcim_Platform, dcim_PowerFeed, dcim_PowerOutlet, dcim_PowerOutletTemplate, dcim_PowerPanel, dcim_PowerPort, dcim_PowerPortTemplate, dcim_Rack, dcim_RackGroup, dcim_RackReservation, dcim_RackRole, dcim_RearPort, dcim_RearPortTemplate, dcim_Region, dcim_Site, dcim_VirtualChassis, extras_ConfigContext, extras_ConfigContextSchema, extras_Tag, ipam_IPAddress, ipam_Prefix, ipam_Role, ipam_VRF, tenancy_Tenant, tenancy_TenantGroup, users_Token, users_User],
+    models: [circuits_Circuit, circuits_CircuitTermination, circuits_CircuitType, circuits_Provider, circuits_ProviderNetwork, dcim_Cable, dcim_ConsolePort, dcim_ConsolePortTemplate, dcim_ConsoleServerPort, dcim_ConsoleServerPortTemplate, dcim_Device, dcim_DeviceBay, dcim_DeviceBayTemplate, dcim_DeviceRedundancyGroup, dcim_DeviceRole, dcim_DeviceType, dcim_FrontPort, dcim_FrontPortTemplate, dcim_Interface, dcim_InterfaceConnection, dcim_InterfaceTemplate, dcim_InventoryItem, dcim_Location, dcim_LocationType, dcim_Manufacturer, dcim_Platform, dcim_PowerFeed, dcim_PowerOutlet, dcim_PowerOutletTemplate, dcim_PowerPanel, dcim_PowerPort, dcim_PowerPortTemplate, dcim_Rack, dcim_RackGroup, dcim_RackReservation, dcim_RackRole, dcim_RearPort, dcim_RearPortTemplate, dcim_Region, dcim_Site, dcim_VirtualChassis, extras_ConfigContext, extras_ConfigContextSchema, extras_Secret, extras_SecretsGroup, extras_SecretsGroupAssociation, extras_Tag, ipam_IPAddress, ipam_Prefix, ipam_Role, ipam_VRF, tenancy_Tenant, tenancy_TenantGroup, users_Token, users_User],
     ...loadArtifacts(new URL(".", import.meta.url)),
   };

@@ -142,7 +142,8 @@ function conformance(api: ApiDescriptor, version: string): void {
         if (value !== null && typeof value === "object" && !(name in (value as Json))) throw UNKNOWABLE;
         value = value !== null && typeof value === "object" ? (value as Json)[name] : undefined;
       }
-      if (value !== null && typeof value === "object" && "label" in value) value = (value as Json).label;
+      // A choice shows its stored value, as a model's __str__ does (a secrets group association: "SSH username").
+      if (value !== null && typeof value === "object" && "value" in value) value = (value as Json).value;
       if (typeof value !== "string" && typeof value !== "number") return undefined;
       out += part.last ? String(value).slice(-part.last) : String(value);
     }
@@ -266,6 +267,10 @@ function conformance(api: ApiDescriptor, version: string): void {
       const kinds = byKey.get("dcim.locationtype")!.fields.find((f) => f.name === "content_types") as ScalarField;
       return { content_types: (kinds.schema as { items: { enum: string[] } }).items.enum };
     },
+    // A secret names a provider this server has.
+    "extras.secret": async () => ({ provider: "environment-variable", parameters: { variable: "HOME" } }),
+    // One secret per access and secret type in a group: each sample gets a group of its own.
+    "extras.secretsgroupassociation": async (current) => ({ group: current ? current.group.id : (await make("extras.secretsgroup")).id }),
     "dcim.frontporttemplate": async () => {
       const type = await make("dcim.devicetype");
       return { device_type: type.id, rear_port: (await make("dcim.rearporttemplate", { device_type: type.id })).id, rear_port_position: 1 };

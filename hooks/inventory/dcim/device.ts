@@ -54,6 +54,9 @@ export async function beforeSave({ db, id, values }: SaveEvent): Promise<void> {
     const ip = await one(db, "ipam_ipaddress", d[`${field}_id`]);
     if (ip && !String(ip.address).includes(family === 4 ? "." : ":")) throw new Refusal({ [field]: `${ip.address} is not an IPv${family} address.` });
   }
+  if (d.device_redundancy_group_priority != null && !d.device_redundancy_group_id) {
+    throw new Refusal({ device_redundancy_group_priority: "Must assign a redundancy group when defining a redundancy group priority." });
+  }
   if (d.name && !d.tenant_id) {
     const twin = await db("dcim_device").where({ name: d.name, site_id: d.site_id }).whereNull("tenant_id").modify((q) => { if (id !== null) q.whereNot({ id }); }).first();
     if (twin) throw new Refusal({ name: "A device with this name already exists." });

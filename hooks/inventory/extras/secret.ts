@@ -1,0 +1,54 @@
+// Nautobot's Secret.clean and its `check` action, for the two providers Nautobot has built in:
+// an environment variable (`variable`) or a text file (`path`, absolute, without `..`). The
+// check reads the value on this instance and reports only whether it could.
+import { environmentValue, isFile, readText } from "../../../runtime/host.js";
+import { Refusal, type ActionEvent, type SaveEvent } from "../../../runtime/hooks.js";
+
+type Row = Record<string, any>;
+
+const PROVIDERS: Record<string, { name: string; parameter: string }> = {
+  "environment-variable": { name: "EnvironmentVariableSecretsProvider", parameter: "variable" },
+  "text-file": { name: "TextFileSecretsProvider", parameter: "path" },
+};
+
+/** A JSON column's value as written (JSON text) or as read (parsed). */
+const parameters = (v: unknown): Row => (typeof v === "string" ? JSON.parse(v) : (v ?? {})) as Row;
+
+export async function beforeSave({ db, id, values }: SaveEvent): Promise<void> {
+  const current: Row = id === null ? {} : (await db("extras_secret").where({ id }).first()) ?? {};
+  const s: Row = { ...current, ...values, parameters: parameters(values.parameters ?? current.parameters) };
+  if (!PROVIDERS[s.provider]) throw new Refusal({ provider: `No registered provider "${s.provider}" is available` });
+  if (s.provider === "text-file") {
+    const path = String(s.parameters.path ?? "");
+    if (!path.startsWith("/")) throw new Refusal({ non_field_errors: "Path must be an absolute path, not a relative one" });
+    if (path.includes("..")) throw new Refusal({ non_field_errors: "Illegal character sequence in path" });
+  }
+}
+
+/** The provider's value for the secret, or the text of Nautobot's SecretError. */
+async function value(s: Row): Promise<{ ok: true } | { ok: false; message: string }> {
+  const provider = PROVIDERS[s.provider];
+  const fail = (kind: string, providerName: string, message: string) =>
+    ({ ok: false as const, message: `${kind}: Secret "${s.name}" (provider "${providerName}"): ${message}` });
+  if (!provider) return fail("SecretProviderError", s.provider, `No registered provider "${s.provider}" is available`);
+  const given = parameters(s.parameters);
+  if (!(provider.parameter in given)) return fail("SecretParametersError", provider.name, `The "${provider.parameter}" parameter is mandatory!`);
+  const target = String(given[provider.parameter]);
+  if (s.provider === "environment-variable") {
+    return environmentValue(target) === undefined ? fail("SecretValueNotFoundError", provider.name, `Undefined environment variable "${target}"!`) : { ok: true };
+  }
+  if (!(await isFile(target))) return fail("SecretValueNotFoundError", provider.name, `File "${target}" not found!`);
+  try {
+    await readText(target);
+    return { ok: true };
+  } catch (e) {
+    return fail("SecretError", provider.name, (e as Error).message);
+  }
+}
+
+async function check({ db, id }: ActionEvent): Promise<{ result: boolean; message: string }> {
+  const found = await value(await db("extras_secret").where({ id }).first());
+  return found.ok ? { result: true, message: "Passed" } : { result: false, message: found.message };
+}
+
+export const actions = { check };
