@@ -365,12 +365,12 @@ export interface DeleteEvent {
 }
 
 /**
- * The SQL condition of a method filter on the row aliased `alias`: `ids` is an SQL array of
+ * The SQL condition of a method filter on the row aliased `alias` of `model`: `ids` is an SQL array of
  * the ids of the objects named (filters taking a model), `value` the boolean given, `values`
  * an SQL text array of the strings given. `ids` carries bound values: use it once. SQL with
  * a `?` operator must escape it (`\\?`) or use the function form (`jsonb_exists_any`).
  */
-export type MethodFilter = (q: { alias: string; ids?: string; value?: boolean; values?: string }) => string;
+export type MethodFilter = (q: { alias: string; model: ModelDescriptor; ids?: string; value?: boolean; values?: string }) => string;
 
 /** The SQL expression of a computed field for the row aliased `alias` (same statement as the read). */
 export type ReadValue = (row: { alias: string; model: ModelDescriptor }) => string;

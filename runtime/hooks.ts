@@ -3,7 +3,18 @@
 // like any validation error.
 import { ValidationError } from "./errors.js";
 
-export type { ActionEvent, DeleteEvent, HookDb, ModelHooks, ReadValue, SaveEvent } from "./descriptor.js";
+import type { MethodFilter } from "./descriptor.js";
+
+export type { ActionEvent, DeleteEvent, HookDb, MethodFilter, ModelHooks, ReadValue, SaveEvent } from "./descriptor.js";
+
+/** What a method filter's condition is given. */
+export type MethodQuery = Parameters<MethodFilter>[0];
+
+/**
+ * A JSON column's value as a hook meets it: JSON text in a save's `values` (as it is written),
+ * parsed in a row read back from the database.
+ */
+export const jsonValue = (v: unknown): unknown => (typeof v === "string" ? JSON.parse(v) : v);
 
 /**
  * What a hook refuses, with messages by field name (or `non_field_errors`): a validation

@@ -114,6 +114,12 @@ export function validate(loaded: LoadedApi): Diagnostic[] {
     if (features.includes("tags")) implicit.add("tags");
     if (features.includes("customFields")) implicit.add("custom_fields");
     const has = (name: string) => name in fields || implicit.has(name);
+    // Whether `of` ("app.Model.field") is a foreign key of another model pointing at this one.
+    const pointsHere = (of: unknown) => {
+      const [app, model, fk, ...rest] = String(of ?? "").split(".");
+      const link = resolve(`${app}.${model}`)?.spec.fields[fk];
+      return !rest.length && link?.kind === "fk" && link.target === `${m.app}.${m.name}`;
+    };
     // A field that makes no filter of its own (JSON) lends its name to a filter made for it.
     const filterless = (name: string) => fields[name]?.kind === "scalar" && (fields[name] as { type: string }).type === "json";
 
@@ -217,11 +223,7 @@ export function validate(loaded: LoadedApi): Diagnostic[] {
       if ((has(param) && !(names.length === 1 && filterless(param))) || param === "q") err(file, `filter "${param}" has the name of a filter the API already makes`, m.name);
     }
     for (const [param, of] of Object.entries(m.filters?.membership ?? {})) {
-      const [app, model, fk, ...rest] = String(of).split(".");
-      const link = resolve(`${app}.${model}`)?.spec.fields[fk];
-      if (rest.length || link?.kind !== "fk" || link.target !== `${m.app}.${m.name}`) {
-        err(file, `filter "${param}": "${of}" must be "app.Model.field", a foreign key of another model to ${m.app}.${m.name}`, m.name);
-      }
+      if (!pointsHere(of)) err(file, `filter "${param}": "${of}" must be "app.Model.field", a foreign key of another model to ${m.app}.${m.name}`, m.name);
       if (has(param) || param === "q") err(file, `filter "${param}" has the name of a filter the API already makes`, m.name);
     }
     for (const [param, method] of Object.entries(m.filters?.methods ?? {})) {
@@ -237,12 +239,10 @@ export function validate(loaded: LoadedApi): Diagnostic[] {
       if (has(alias) || alias === "q") err(file, `filter alias "${alias}" has the name of a filter the API already makes`, m.name);
     }
     for (const [param, spec] of Object.entries(m.filters?.related ?? {})) {
-      const [app, model, fk, ...rest] = String(spec?.of ?? "").split(".");
-      const other = resolve(`${app}.${model}`);
-      const link = other?.spec.fields[fk];
-      if (!other || rest.length || link?.kind !== "fk" || link.target !== `${m.app}.${m.name}`) {
+      const [app, model] = String(spec?.of ?? "").split(".");
+      if (!pointsHere(spec?.of)) {
         err(file, `filter "${param}": "${spec?.of}" must be "app.Model.field", a foreign key of another model to ${m.app}.${m.name}`, m.name);
-      } else if (spec.key !== undefined && !(spec.key in other.spec.fields)) err(file, `filter "${param}": key "${spec.key}" is no field of ${app}.${model}`, m.name);
+      } else if (spec.key !== undefined && !(spec.key in resolve(`${app}.${model}`)!.spec.fields)) err(file, `filter "${param}": key "${spec.key}" is no field of ${app}.${model}`, m.name);
       if ([param, `${param}__n`, `has_${param}`].some((p) => has(p)) || param === "q") err(file, `filter "${param}" has the name of a filter the API already makes`, m.name);
     }
     for (const ix of m.indexes ?? []) {

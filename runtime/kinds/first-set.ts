@@ -2,6 +2,7 @@
 // nested form: Nautobot's `primary_ip`, the preferred of `primary_ip6` and `primary_ip4`.
 import type { FirstSetField } from "../descriptor.js";
 import { col } from "../query/sql.js";
+import { link } from "./fk.js";
 import type { RuntimeFieldKind } from "./types.js";
 
 const chosen = (f: FirstSetField, alias: string) => `coalesce(${f.columns.map((c) => col(alias, c)).join(", ")})`;
@@ -13,11 +14,5 @@ export const firstSet: RuntimeFieldKind<FirstSetField> = {
     const nested = ctx.nestedRenderer(ctx.index.model(f.target));
     return (v, rctx) => (v == null ? null : nested(v as Record<string, unknown>, rctx));
   },
-  options: {
-    type: () => "nested object",
-    describe(f, info, ctx) {
-      const children = ctx.children(f.target);
-      if (children) info.children = children;
-    },
-  },
+  options: link.options,
 };

@@ -17,7 +17,7 @@ export const link = {
   },
   options: {
     type: () => "nested object",
-    describe(f: FkField | TreeParentField, info: Record<string, unknown>, ctx: OptionsContext) {
+    describe(f: { target: string }, info: Record<string, unknown>, ctx: OptionsContext) {
       const children = ctx.children(f.target);
       if (children) info.children = children;
     },

@@ -8,7 +8,7 @@ import type { Knex } from "knex";
 import {
   storedColumn, type ChoiceField, type FilterDescriptor, type FkField, type M2mField, type ModelDescriptor, type ScalarField, type TagsField, type TreeParentField,
 } from "../descriptor.js";
-import { parentColumn } from "../kinds/tree.js";
+import { subtreeIds } from "../kinds/tree.js";
 import type { ModelIndex } from "../models.js";
 import { parseInterface, parseNetwork, partialNetworks } from "./network.js";
 import { col, ident, literal } from "./sql.js";
@@ -52,6 +52,12 @@ const FALSE = new Set(["false", "False", "0", "no", "off"]);
 export const isUuid = (v: string): boolean => UUID.test(v);
 
 const invalidChoice = (v: string) => `Select a valid choice. ${v} is not one of the available choices.`;
+
+/** A boolean filter's value (the last one given), or its error. */
+function truth(values: string[]): boolean | string[] {
+  const v = values[values.length - 1];
+  return TRUE.has(v) ? true : FALSE.has(v) ? false : [invalidChoice(v)];
+}
 
 /** A real calendar day: PostgreSQL refuses 2021-02-30, so it must never reach the query. */
 function isCalendarDate(m: RegExpExecArray | null): boolean {
@@ -228,9 +234,8 @@ export class FilterCompiler {
         return plain(anyOf(values.map(() => `${column} ${op} ?::${cast}`), values.map((v) => [v]), negate));
       }
       case "boolean": {
-        const v = values[values.length - 1];
-        if (!TRUE.has(v) && !FALSE.has(v)) return [invalidChoice(v)];
-        return plain((qb) => qb.whereRaw(`${column} = ?`, [TRUE.has(v)]));
+        const value = truth(values);
+        return Array.isArray(value) ? value : plain((qb) => qb.whereRaw(`${column} = ?`, [value]));
       }
       case "choice": {
         const allowed = new Set((field as ChoiceField).choices.map(([v]) => String(v)));
@@ -250,9 +255,8 @@ export class FilterCompiler {
         const condition = m.hooks?.filters?.[f.param];
         if (!condition) throw new Error(`${m.key}: the hook module gives no filters.${f.param}`);
         if (f.takes === "boolean") {
-          const v = values[values.length - 1];
-          if (!TRUE.has(v) && !FALSE.has(v)) return [invalidChoice(v)];
-          return plain((qb) => qb.whereRaw(condition({ alias: "t0", value: TRUE.has(v) })));
+          const value = truth(values);
+          return Array.isArray(value) ? value : plain((qb) => qb.whereRaw(condition({ alias: "t0", model: m, value })));
         }
         if (f.takes === "string") {
           const bad = f.choices && values.find((v) => !f.choices!.includes(v));
@@ -260,30 +264,30 @@ export class FilterCompiler {
           // Quoted literals (NUL is refused above), so the hook may place the array anywhere in
           // its SQL; a `?` is escaped from knex's placeholders.
           const array = `ARRAY[${values.map((v) => literal(v).replace(/\?/g, "\\?")).join(", ")}]::text[]`;
-          return plain((qb) => qb.whereRaw(condition({ alias: "t0", values: array })));
+          return plain((qb) => qb.whereRaw(condition({ alias: "t0", model: m, values: array })));
         }
         // Every value names objects: "null" is no object here, as Nautobot's method filters.
         const target = { model: this.index.model(f.takes!), expand: false, nullable: false };
-        return this.fk(f, target, [{ column: "", match: (ids) => condition({ alias: "t0", ids }) }], values, negate);
+        return this.fk(f, target, [{ column: "", match: (ids) => condition({ alias: "t0", model: m, ids }) }], values, negate);
       }
       case "related": return this.related(f.related!, values, negate);
       case "hasRelated": {
-        const v = values[values.length - 1];
-        if (!TRUE.has(v) && !FALSE.has(v)) return [invalidChoice(v)];
+        const value = truth(values);
+        if (Array.isArray(value)) return value;
         const r = f.related!;
         const exists = `EXISTS (SELECT 1 FROM ${ident(r.table)} r WHERE ${col("r", r.column)} = t0.id)`;
-        return plain((qb) => qb.whereRaw(TRUE.has(v) ? exists : `NOT ${exists}`));
+        return plain((qb) => qb.whereRaw(value ? exists : `NOT ${exists}`));
       }
       case "present": {
-        const v = values[values.length - 1];
-        if (!TRUE.has(v) && !FALSE.has(v)) return [invalidChoice(v)];
+        const value = truth(values);
+        if (Array.isArray(value)) return value;
         const isSet = (name: string) => {
           const x = this.index.field(m, name)!;
           const c = col("t0", storedColumn(x)!);
           return x.kind === "scalar" && x.type === "boolean" ? `coalesce(${c}, false)` : `${c} IS NOT NULL`;
         };
         const set = (f.fields ?? [f.field!]).map(isSet).join(" OR ");
-        return plain((qb) => qb.whereRaw(TRUE.has(v) ? `(${set})` : `NOT (${set})`));
+        return plain((qb) => qb.whereRaw(value ? `(${set})` : `NOT (${set})`));
       }
       case "tag": return this.tags(m, values, negate);
       case "q": {
@@ -309,11 +313,6 @@ export class FilterCompiler {
   }
 
   /**
-   * A foreign key by id or natural key (`null` for no object). The target rows are a
-   * sub-select; on a tree model they include every descendant (except for the tree's own
-   * parent link); a check reports the first value that names no object.
-   */
-  /**
    * A foreign key reached from the row: its own (`via` absent), or the related row's, read
    * through this row's own (null when either is unset).
    */
@@ -328,16 +327,19 @@ export class FilterCompiler {
     return { field, column: `(SELECT ${col("v", field.column)} FROM ${ident(related.table)} v WHERE v.id = ${col("t0", via.column)})` };
   }
 
-  /**
-   * Rows whose foreign key at any of `paths` (all to one model) names one of `values`; a path
-   * may say itself how it matches an id array and how it has none (a many-to-many link).
-   */
   /** The objects a link's filter names: its target, with descendants on a tree (except the tree's own parent link). */
   private named(field: FkField | TreeParentField | M2mField) {
     const model = this.index.model(field.target);
     return { model, expand: !!model.features.tree && field.kind === "fk", nullable: true };
   }
 
+  /**
+   * Rows whose foreign key at any of `paths` (all to one model) names one of `values`, by id
+   * or natural key (`null` for no object, when the link is nullable). The named rows are a
+   * sub-select, with descendants when `link.expand`; a path may say itself how it matches an
+   * id array and how it has none (a many-to-many link); a check reports the first value that
+   * names no object.
+   */
   private fk(
     f: FilterDescriptor,
     link: { model: ModelDescriptor; expand: boolean; nullable: boolean },
@@ -364,11 +366,8 @@ export class FilterCompiler {
       const table = ident(target.table);
       const roots = `SELECT x.id FROM ${table} x WHERE x.id::text = ANY(?::text[])${natural ? ` OR ${col("x", natural)}::text = ANY(?::text[])` : ""}`;
       const rootBinds = natural ? [ids, given] : [ids];
-      const expand = link.expand;
       // ANY(ARRAY(…)) is computed once, before the scan, so the column's index still serves the match.
-      const named = expand
-        ? `ARRAY(WITH RECURSIVE sub AS (${roots} UNION ALL SELECT c.id FROM ${table} c JOIN sub ON ${col("c", parentColumn(target))} = sub.id) SELECT id FROM sub)`
-        : `ARRAY(${roots})`;
+      const named = link.expand ? subtreeIds(target, roots) : `ARRAY(${roots})`;
       for (const { column, match } of paths) {
         sql.push(match ? match(named) : `${column} = ANY(${named})`);
         binds.push(rootBinds);

@@ -2,7 +2,7 @@
 // checked in its order against the device as it will be saved. The rack row is locked first,
 // so two writers placing devices in one rack take turns and cannot both claim a unit. A new
 // device gets the components its type's templates describe, in the same transaction.
-import { Refusal, type HookDb, type SaveEvent } from "../../../runtime/hooks.js";
+import { Refusal, type HookDb, type MethodQuery, type SaveEvent } from "../../../runtime/hooks.js";
 import { checkLocation } from "./located.js";
 import { checkAgainstSchema } from "../extras/context-data.js";
 
@@ -156,13 +156,13 @@ const macDigits = (sql: string) => `upper(regexp_replace(${sql}, '[^0-9A-Fa-f]',
 /** Nautobot's DeviceFilterSet methods. */
 export const filters = {
   // Devices with both front and rear ports (or, false, lacking either).
-  pass_through_ports: ({ alias, value }: { alias: string; value?: boolean }) => {
+  pass_through_ports: ({ alias, value }: MethodQuery) => {
     const both = `(EXISTS (SELECT 1 FROM dcim_frontport f WHERE f.device_id = ${alias}.id) AND EXISTS (SELECT 1 FROM dcim_rearport r WHERE r.device_id = ${alias}.id))`;
     return value ? both : `NOT ${both}`;
   },
-  is_full_depth: ({ alias, value }: { alias: string; value?: boolean }) =>
+  is_full_depth: ({ alias, value }: MethodQuery) =>
     `EXISTS (SELECT 1 FROM dcim_devicetype t WHERE t.id = ${alias}.device_type_id AND t.is_full_depth = ${value ? "true" : "false"})`,
   // Devices with an interface of one of the addresses, however each is written.
-  mac_address: ({ alias, values }: { alias: string; values?: string }) =>
+  mac_address: ({ alias, values }: MethodQuery) =>
     `EXISTS (SELECT 1 FROM dcim_interface i WHERE i.device_id = ${alias}.id AND ${macDigits("i.mac_address")} = ANY(SELECT ${macDigits("v")} FROM unnest(${values}) v))`,
 };

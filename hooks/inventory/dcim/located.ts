@@ -1,7 +1,7 @@
 // Nautobot's rule for what has a location (racks, rack groups, devices, power panels, circuit
 // terminations): the location is in the object's site (its own, or its top ancestor's), and
 // its type permits objects of this kind.
-import { Refusal, type HookDb } from "../../../runtime/hooks.js";
+import { jsonValue, Refusal, type HookDb } from "../../../runtime/hooks.js";
 
 type Row = Record<string, any>;
 
@@ -20,6 +20,6 @@ export async function checkLocation(db: HookDb, key: string, plural: string, row
     const site: Row | undefined = await db("dcim_site").where({ id: row.site_id }).first();
     throw new Refusal({ location: `Location "${loc.name}" does not belong to site "${site?.name ?? ""}".` });
   }
-  const types: string[] = typeof loc.content_types === "string" ? JSON.parse(loc.content_types) : loc.content_types ?? [];
+  const types = (jsonValue(loc.content_types) ?? []) as string[];
   if (!types.includes(key)) throw new Refusal({ location: `${plural} may not associate to locations of type "${loc.type_name}".` });
 }

@@ -1,6 +1,6 @@
 // Nautobot's LocationType.clean: names of the models locations will replace are reserved; a
 // type whose locations nest cannot stop being nestable, nor move in the tree while used.
-import { Refusal, type SaveEvent } from "../../../runtime/hooks.js";
+import { Refusal, type MethodQuery, type SaveEvent } from "../../../runtime/hooks.js";
 
 type Row = Record<string, any>;
 
@@ -21,5 +21,5 @@ export async function beforeSave({ db, id, values }: SaveEvent): Promise<void> {
 
 /** Nautobot's content_types filter: types permitting every content type named. */
 export const filters = {
-  content_types: ({ alias, values }: { alias: string; values?: string }) => `jsonb_exists_all(${alias}.content_types, ${values})`,
+  content_types: ({ alias, values }: MethodQuery) => `jsonb_exists_all(${alias}.content_types, ${values})`,
 };

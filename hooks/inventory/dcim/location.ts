@@ -2,7 +2,8 @@
 // has a site and no parent (or, nestable, a parent of its own type); one of a nested type has
 // a parent of the parent type (or its own, when nestable) and no site. Its slug is made from
 // its parent's and its name when left out, as Nautobot's AutoSlugField does.
-import { Refusal, type SaveEvent } from "../../../runtime/hooks.js";
+import { Refusal, type MethodQuery, type SaveEvent } from "../../../runtime/hooks.js";
+import { subtreeIds } from "../../../runtime/kinds/tree.js";
 import { slugify } from "../../../runtime/text/slugs.js";
 
 type Row = Record<string, any>;
@@ -38,20 +39,17 @@ export async function beforeSave({ db, id, values }: SaveEvent): Promise<void> {
   if (id === null && !values.slug) values.slug = slugify(parent ? `${parent.slug} ${l.name}` : String(l.name)).slice(0, 100);
 }
 
-/** The locations named and every location below them. */
-const descendants = (roots: string) =>
-  `ARRAY(WITH RECURSIVE sub AS (${roots} UNION ALL SELECT c.id FROM dcim_location c JOIN sub ON c.parent_id = sub.id) SELECT id FROM sub)`;
-
 /** Nautobot's LocationFilterSet methods. */
 export const filters = {
-  subtree: ({ alias, ids }: { alias: string; ids?: string }) => `${alias}.id = ANY(${descendants(`SELECT x.id FROM dcim_location x WHERE x.id = ANY(${ids})`)})`,
+  // The locations named and every location below them.
+  subtree: ({ alias, model, ids }: MethodQuery) => `${alias}.id = ANY(${subtreeIds(model, `SELECT x.id FROM dcim_location x WHERE x.id = ANY(${ids})`)})`,
   // Locations of one of the sites, and their descendants (which have no site of their own).
-  base_site: ({ alias, ids }: { alias: string; ids?: string }) => `${alias}.id = ANY(${descendants(`SELECT x.id FROM dcim_location x WHERE x.site_id = ANY(${ids})`)})`,
+  base_site: ({ alias, model, ids }: MethodQuery) => `${alias}.id = ANY(${subtreeIds(model, `SELECT x.id FROM dcim_location x WHERE x.site_id = ANY(${ids})`)})`,
   // Locations that may hold a child of one of the types: its parent type, or the type itself when nestable.
-  child_location_type: ({ alias, ids }: { alias: string; ids?: string }) =>
+  child_location_type: ({ alias, ids }: MethodQuery) =>
     `EXISTS (SELECT 1 FROM dcim_locationtype v JOIN dcim_locationtype own ON own.id = ${alias}.location_type_id ` +
     `WHERE v.id = ANY(${ids}) AND (v.parent_id = own.id OR (v.id = own.id AND own.nestable)))`,
   // Locations whose type permits every content type named.
-  content_type: ({ alias, values }: { alias: string; values?: string }) =>
+  content_type: ({ alias, values }: MethodQuery) =>
     `EXISTS (SELECT 1 FROM dcim_locationtype lt WHERE lt.id = ${alias}.location_type_id AND jsonb_exists_all(lt.content_types, ${values}))`,
 };

@@ -1,14 +1,14 @@
 // Nautobot's RackReservation.clean: the units are unit numbers of the rack that no other
 // reservation of it holds. The rack row is locked first, so two reservations of one unit
 // made at once cannot both pass.
-import { Refusal, type SaveEvent } from "../../../runtime/hooks.js";
+import { jsonValue, Refusal, type SaveEvent } from "../../../runtime/hooks.js";
 
 type Row = Record<string, unknown>;
 
 export async function beforeSave({ db, id, values }: SaveEvent): Promise<void> {
   const current: Row = id === null ? {} : (await db("dcim_rackreservation").where({ id }).first()) ?? {};
   const row: Row = { ...current, ...values };
-  const units: unknown = typeof row.units === "string" ? JSON.parse(row.units) : row.units;
+  const units = jsonValue(row.units);
   if (!Array.isArray(units) || units.length === 0 || !units.every((u) => Number.isInteger(u) && u >= 0 && u <= 32767)) {
     throw new Refusal({ units: "Enter a list of rack unit numbers." });
   }
@@ -17,7 +17,7 @@ export async function beforeSave({ db, id, values }: SaveEvent): Promise<void> {
   const invalid = units.filter((u) => u < 1 || u > Number(rack.u_height));
   if (invalid.length) throw new Refusal({ units: `Invalid unit(s) for ${rack.u_height}U rack: ${invalid.join(", ")}` });
   const others = await db("dcim_rackreservation").where({ rack_id: rack.id }).modify((q) => { if (id !== null) q.whereNot({ id }); }).pluck("units");
-  const reserved = new Set(others.flatMap((u: unknown) => (typeof u === "string" ? JSON.parse(u) : u) as number[]));
+  const reserved = new Set(others.flatMap((u: unknown) => jsonValue(u) as number[]));
   const conflicting = units.filter((u) => reserved.has(u));
   if (conflicting.length) throw new Refusal({ units: `The following units have already been reserved: ${conflicting.join(", ")}` });
 }

@@ -1,6 +1,6 @@
 // Nautobot's ConfigContextSchemaValidationMixin: data follows the schema chosen for it, and
 // the refusal names the schema and the first problem.
-import type { HookDb } from "../../../runtime/hooks.js";
+import { jsonValue, type HookDb } from "../../../runtime/hooks.js";
 import { ValidationError } from "../../../runtime/errors.js";
 import { dataProblem } from "../../../runtime/write/json-schema.js";
 
@@ -9,8 +9,8 @@ export async function checkAgainstSchema(db: HookDb, field: string, data: unknow
   if (!schemaId) return;
   const schema: Record<string, any> | undefined = await db("extras_configcontextschema").where({ id: schemaId }).first();
   if (!schema) return;
-  const parsed = typeof data === "string" ? JSON.parse(data) : data;
-  const body = typeof schema.data_schema === "string" ? JSON.parse(schema.data_schema) : schema.data_schema;
+  const parsed = jsonValue(data);
+  const body = jsonValue(schema.data_schema) as object;
   const problem = dataProblem(body, parsed);
   if (problem) throw new ValidationError({ [field]: [`Validation using the JSON Schema ${schema.name} failed.`, problem] });
 }

@@ -2,7 +2,7 @@
 // an environment variable (`variable`) or a text file (`path`, absolute, without `..`). The
 // check reads the value on this instance and reports only whether it could.
 import { environmentValue, isFile, readText } from "../../../runtime/host.js";
-import { Refusal, type ActionEvent, type SaveEvent } from "../../../runtime/hooks.js";
+import { jsonValue, Refusal, type ActionEvent, type SaveEvent } from "../../../runtime/hooks.js";
 
 type Row = Record<string, any>;
 
@@ -11,8 +11,7 @@ const PROVIDERS: Record<string, { name: string; parameter: string }> = {
   "text-file": { name: "TextFileSecretsProvider", parameter: "path" },
 };
 
-/** A JSON column's value as written (JSON text) or as read (parsed). */
-const parameters = (v: unknown): Row => (typeof v === "string" ? JSON.parse(v) : (v ?? {})) as Row;
+const parameters = (v: unknown): Row => (jsonValue(v) ?? {}) as Row;
 
 export async function beforeSave({ db, id, values }: SaveEvent): Promise<void> {
   const current: Row = id === null ? {} : (await db("extras_secret").where({ id }).first()) ?? {};

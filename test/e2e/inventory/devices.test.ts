@@ -120,6 +120,8 @@ describe("inventory e2e: devices", () => {
     // However the address is written, as Nautobot parses it.
     expect(await names("mac_address=00-1A-2B-3C-4D-5E")).to.deep.equal([`${tag}-plain`]);
     expect(await names("mac_address=00:1a:2b:3c:4d:5f&mac_address=001a.2b3c.4d5e")).to.deep.equal([`${tag}-plain`]);
+    // Text values reach the hook's SQL as quoted literals: quotes and knex's `?` placeholder are data.
+    expect(await names("mac_address=00%3F1a&mac_address=it's")).to.deep.equal([]);
     expect(await names("local_context_data=true")).to.deep.equal([`${tag}-panel`]);
     expect(await names("local_context_data=false")).to.deep.equal([`${tag}-plain`]);
     expect(await names("is_virtual_chassis_member=true")).to.deep.equal([]);
