@@ -107,6 +107,62 @@ async function seedDevices(db: import("knex").Knex): Promise<void> {
   }
 }
 
+const ALLOCATED_IPS = Number(process.env.BENCH_ALLOCATED_IPS ?? 100000);
+const ALLOCATORS = 32;
+
+/**
+ * A /8 whose first ALLOCATED_IPS addresses are taken, in a VRF of its own: every allocation
+ * must walk past all of them to the first free address. Gives the prefix's id.
+ */
+async function seedAllocation(db: import("knex").Knex): Promise<string> {
+  await db.raw(`INSERT INTO ipam_vrf (name, rd) VALUES ('bench-alloc', '65001:1') ON CONFLICT DO NOTHING`);
+  const vrf = (await db("ipam_vrf").where({ rd: "65001:1" }).first()).id;
+  await db("ipam_ipaddress").where({ vrf_id: vrf }).where("description", "bench-allocated").del();
+  await db("ipam_prefix").where({ vrf_id: vrf }).del();
+  if (Number((await db.raw("SELECT count(*) AS n FROM ipam_ipaddress WHERE vrf_id = ?", [vrf])).rows[0].n) < ALLOCATED_IPS) {
+    await db("ipam_ipaddress").where({ vrf_id: vrf }).del();
+    await db.raw(`INSERT INTO ipam_ipaddress (address, vrf_id, status) SELECT set_masklen('11.0.0.0'::inet + g, 8), ?, 'active' FROM generate_series(1, ?::int) g`, [vrf, ALLOCATED_IPS]);
+  }
+  return (await db("ipam_prefix").insert({ prefix: "11.0.0.0/8", vrf_id: vrf, status: "active" }).returning("id"))[0].id;
+}
+
+/** ALLOCATORS clients each POSTing to available-ips until `total` addresses are handed out. */
+async function allocate(url: string, headers: Record<string, string>, total: number): Promise<Result & { distinct: number }> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: ALLOCATORS });
+  const latencies: number[] = [];
+  const addresses: string[] = [];
+  let errors = 0;
+  let next = 0;
+  const body = JSON.stringify({ status: "active", description: "bench-allocated" });
+  const one = () => new Promise<void>((resolve) => {
+    const start = process.hrtime.bigint();
+    const req = http.request(url, { method: "POST", agent, headers: { ...headers, "Content-Type": "application/json" }, timeout: 30000 }, (res) => {
+      let text = "";
+      res.on("data", (c) => { text += c; });
+      res.on("end", () => {
+        if (res.statusCode === 201) addresses.push(JSON.parse(text).address);
+        else errors++;
+        latencies.push(Number(process.hrtime.bigint() - start) / 1e6);
+        resolve();
+      });
+    });
+    req.on("error", () => { errors++; resolve(); });
+    req.end(body);
+  });
+  const began = process.hrtime.bigint();
+  await Promise.all(Array.from({ length: ALLOCATORS }, async () => {
+    while (next < total) {
+      next++;
+      await one();
+    }
+  }));
+  const seconds = Number(process.hrtime.bigint() - began) / 1e9;
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))];
+  return { rps: total / seconds, p50: pct(0.5), p95: pct(0.95), p99: pct(0.99), errors, distinct: new Set(addresses).size };
+}
+
 /** Events a week apart from tomorrow on (inside the default archive window), each with a venue, two organizers, a category and two tags. */
 async function seedCalendar(db: import("knex").Knex): Promise<void> {
   if (Number((await db.raw("SELECT count(*) AS n FROM events_event WHERE excerpt = 'bench'")).rows[0].n) >= EVENTS) return;
@@ -159,10 +215,11 @@ async function main(): Promise<void> {
   const ids = await seed(db.knex);
   await seedCalendar(db.knex);
   await seedDevices(db.knex);
+  const pool = await seedAllocation(db.knex);
   // As autovacuum leaves a live database: statistics current, visibility maps set (so
   // counts over join tables can be index-only scans).
   await db.knex.raw("VACUUM ANALYZE");
-  console.log(`database: ${db.embedded ? "embedded PGlite (in memory)" : "PostgreSQL (DATABASE_URL)"}; ${PREFIXES} prefixes, ${EVENTS} events, ${DEVICES} cabled devices seeded in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  console.log(`database: ${db.embedded ? "embedded PGlite (in memory)" : "PostgreSQL (DATABASE_URL)"}; ${PREFIXES} prefixes, ${EVENTS} events, ${DEVICES} cabled devices, ${ALLOCATED_IPS} addresses in a /8 seeded in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   console.log(`load: ${REQUESTS} requests per scenario, ${CONCURRENCY} concurrent, keep-alive, loopback\n`);
   const armature = http.createServer(createApp(apis, db.knex, config));
   const ours = await listen(armature);
@@ -195,6 +252,10 @@ async function main(): Promise<void> {
     console.log(name.padEnd(52), r.rps.toFixed(0).padStart(8), r.p50.toFixed(2).padStart(8), r.p95.toFixed(2).padStart(8), r.p99.toFixed(2).padStart(8),
       String(r.errors).padStart(7), `${(r.rps / baseRps).toFixed(2)}x`.padStart(12));
   }
+  const total = ALLOCATORS * 20;
+  const a = await allocate(`${ours}/api/ipam/prefixes/${pool}/available-ips/`, auth, total);
+  console.log(`${`armature: available-ips POST, 32 clients, ${ALLOCATED_IPS} used`.padEnd(52)} ${a.rps.toFixed(0).padStart(8)} ${a.p50.toFixed(2).padStart(8)} ${a.p95.toFixed(2).padStart(8)} ${a.p99.toFixed(2).padStart(8)} ${String(a.errors).padStart(7)}`);
+  console.log(`  ${total} allocations, ${a.distinct} distinct addresses${a.distinct === total - a.errors ? "" : " (DUPLICATES HANDED OUT)"}`);
   armature.close();
   base.close();
   await db.close();

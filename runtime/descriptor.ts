@@ -160,6 +160,8 @@ export interface GenericField extends FieldCommon {
   typeColumn: string;
   idColumn: string;
   targets: string[];
+  /** Deleting a target row deletes the rows pointing at it. */
+  onDelete?: "cascade";
 }
 
 /** The custom-fields feature: a JSON object column. */
@@ -249,7 +251,8 @@ export interface FilterDescriptor {
   related?: { table: string; column: string; key?: string };
   /**
    * method filters: what the filter takes, a model key (objects by id or natural key),
-   * `boolean` or `string` (only `choices`, when given); the hook gives the condition.
+   * `boolean`, `string` (only `choices`, when given) or `uuid` (ids of nothing in particular);
+   * the hook gives the condition.
    */
   takes?: string;
   choices?: string[];
@@ -297,6 +300,8 @@ export interface ModelDescriptor {
   actions?: Array<{
     name: string; description: string; response: Record<string, unknown>; paginated?: boolean; onApp?: boolean;
     parameters?: Record<string, { description: string; required?: boolean }>;
+    /** POST creates objects of this model (key) from the hook's `allocate.<name>`; `request` is one body item's schema. */
+    creates?: { model: string; request: Record<string, unknown> };
   }>;
   /** The model's hook module, as the spec names it (`ipam/prefix`), and what it exports once loaded. */
   hookModule?: string;
@@ -367,7 +372,7 @@ export interface DeleteEvent {
 /**
  * The SQL condition of a method filter on the row aliased `alias` of `model`: `ids` is an SQL array of
  * the ids of the objects named (filters taking a model), `value` the boolean given, `values`
- * an SQL text array of the strings given. `ids` carries bound values: use it once. SQL with
+ * an SQL text (or uuid) array of the values given. `ids` carries bound values: use it once. SQL with
  * a `?` operator must escape it (`\\?`) or use the function form (`jsonb_exists_any`).
  */
 export type MethodFilter = (q: { alias: string; model: ModelDescriptor; ids?: string; value?: boolean; values?: string }) => string;
@@ -394,7 +399,21 @@ export interface ModelHooks {
   filters?: Record<string, MethodFilter>;
   /** The answers of the model's actions, by action name (undefined: an empty 200). */
   actions?: Record<string, (event: ActionEvent) => Promise<unknown>>;
+  /** What a POST to an action that `creates` objects creates, by action name. */
+  allocate?: Record<string, (event: AllocateEvent) => Promise<Allocation>>;
 }
+
+/**
+ * A POST to an action that creates objects: `items` is the body (a single object as a list of
+ * one), `db` the transaction the objects will be created in. Runs one at a time per action
+ * across every server instance (a transaction-scoped lock), so what it finds free stays free.
+ */
+export interface AllocateEvent extends ActionEvent {
+  items: Array<Record<string, unknown>>;
+}
+
+/** The bodies of the objects to create, one per item; or, when there is no room, why (a 204). */
+export type Allocation = { create: Array<Record<string, unknown>> } | { shortage: string };
 
 /** A request for an action of one object: the object exists and the requester may view it. */
 export interface ActionEvent {
@@ -404,6 +423,8 @@ export interface ActionEvent {
   id: string | null;
   /** The request's query parameters (repeated ones in order). */
   params: Map<string, string[]>;
+  /** How many items the request asks for, under the profile's page-size rules (null: no bound). */
+  limit: number | null;
   /**
    * Rows of any models as the API shows them (`nested` inside other objects, or `full`),
    * in the order asked; null for a row that does not exist. One statement per model.
@@ -411,7 +432,7 @@ export interface ActionEvent {
   read(refs: Array<{ model: string; id: string }>, shape: "nested" | "full"): Promise<Array<Record<string, unknown> | null>>;
 }
 
-export const HOOK_NAMES: ReadonlyArray<keyof ModelHooks> = ["beforeSave", "afterSave", "beforeDelete", "afterDelete", "readValues", "filters", "actions"];
+export const HOOK_NAMES: ReadonlyArray<keyof ModelHooks> = ["beforeSave", "afterSave", "beforeDelete", "afterDelete", "readValues", "filters", "actions", "allocate"];
 
 /** An argument of a WordPress route, as the REST index lists it. */
 export interface WpArg { type?: string; description?: string; default?: unknown; enum?: unknown[]; items?: Record<string, unknown>; required: boolean }

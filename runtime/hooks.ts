@@ -5,7 +5,7 @@ import { ValidationError } from "./errors.js";
 
 import type { MethodFilter } from "./descriptor.js";
 
-export type { ActionEvent, DeleteEvent, HookDb, MethodFilter, ModelHooks, ReadValue, SaveEvent } from "./descriptor.js";
+export type { ActionEvent, AllocateEvent, Allocation, DeleteEvent, HookDb, MethodFilter, ModelHooks, ReadValue, SaveEvent } from "./descriptor.js";
 
 /** What a method filter's condition is given. */
 export type MethodQuery = Parameters<MethodFilter>[0];

@@ -1,6 +1,6 @@
 // An API's models indexed for the runtime: by key, by route, by field name, and the
 // version filter. Built once at startup from the generated descriptors.
-import { atOrBefore, inVersion, storedColumn, type ApiDescriptor, type FieldDescriptor, type FkField, type ModelDescriptor } from "./descriptor.js";
+import { atOrBefore, inVersion, storedColumn, type ApiDescriptor, type FieldDescriptor, type FkField, type GenericField, type ModelDescriptor } from "./descriptor.js";
 
 export class ModelIndex {
   readonly byKey = new Map<string, ModelDescriptor>();
@@ -55,6 +55,16 @@ export class ModelIndex {
     for (const other of this.api.models) {
       if (other.view) continue;
       for (const f of other.fields) if (f.kind === "fk" && f.target === m.key) out.push({ model: other, field: f });
+    }
+    return out;
+  }
+
+  /** The generic references of other models that name `m` among their targets. */
+  genericDependents(m: ModelDescriptor): Array<{ model: ModelDescriptor; field: GenericField }> {
+    const out: Array<{ model: ModelDescriptor; field: GenericField }> = [];
+    for (const other of this.api.models) {
+      if (other.view) continue;
+      for (const f of other.fields) if (f.kind === "generic" && f.targets.includes(m.key)) out.push({ model: other, field: f });
     }
     return out;
   }

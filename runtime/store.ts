@@ -49,7 +49,7 @@ function pyRepr(v: unknown): string {
 }
 
 /** Python's name for a JSON value's type, as DRF's messages name it. */
-function pyType(v: unknown): string {
+export function pyType(v: unknown): string {
   if (v === null) return "NoneType";
   if (Array.isArray(v)) return "list";
   if (typeof v === "object") return "dict";
@@ -268,6 +268,12 @@ export class Store {
         .pluck("id");
       await this.remove(db, dep.model, taken);
     }
+    for (const dep of this.index.genericDependents(m)) {
+      if (dep.field.onDelete !== "cascade") continue;
+      const taken = await db(dep.model.table).where(dep.field.typeColumn, m.key)
+        .whereRaw(`${col(dep.model.table, dep.field.idColumn)} = ANY(?::${cast})`, [valid]).pluck("id");
+      await this.remove(db, dep.model, taken);
+    }
     await m.hooks?.beforeDelete?.({ db, model: m, ids });
     for (const f of m.fields) await kindOf(f).onDelete?.(f, db, m, ids);
     const deleted = await this.persist(m, () => db(m.table).whereIn("id", ids).del());
@@ -279,6 +285,7 @@ export class Store {
   /** Whether deleting rows of `m` runs hooks, its own or those of what its deletion cascades to. */
   private deleteHooked(m: ModelDescriptor, seen = new Set<string>()): boolean {
     if (m.hooks?.beforeDelete || m.hooks?.afterDelete) return true;
+    if (this.index.genericDependents(m).some((d) => d.field.onDelete === "cascade")) return true;
     if (seen.has(m.key)) return false;
     seen.add(m.key);
     return this.index.dependents(m).some((d) => d.field.onDelete === "cascade" && this.deleteHooked(d.model, seen));

@@ -183,6 +183,11 @@ export interface GenericField extends CommonFieldOptions {
   type: string;
   /** …and the uuid field holding its id. */
   id: string;
+  /**
+   * `cascade`: deleting the row pointed at deletes this one too (Django's GenericRelation on the
+   * target, as an interface takes its IP addresses along). Otherwise nothing follows the target.
+   */
+  onDelete?: "cascade";
 }
 
 export type FieldSpec =
@@ -287,7 +292,8 @@ export interface FilterSpec {
    * (several OR'd; one that names nothing is a 400), and the hook's `filters.subtree({ alias,
    * ids })` gives the condition, `ids` an SQL array of their ids; `{ takes: "boolean" }` takes
    * true or false, given to the hook as `value`; `{ takes: "string", choices? }` takes text
-   * values (only `choices`, when given), given as `values`, an SQL text array.
+   * values (only `choices`, when given), given as `values`, an SQL text array; `{ takes: "uuid" }`
+   * takes ids that need name nothing (a 400 only when malformed), `values` an SQL uuid array.
    */
   methods?: Record<string, { takes: string; choices?: string[] }>;
 }
@@ -386,6 +392,13 @@ export interface ActionSpec {
   paginated?: boolean;
   /** Served at `<app>/<name>/`, of no one object (Nautobot's `connected-device`), rather than beside a detail. */
   onApp?: boolean;
+  /**
+   * A POST to the action also creates objects of `model` (Nautobot's `available-ips`): the hook
+   * module's `allocate.<name>` turns the body (one object or a list, each following `request`)
+   * into the objects' bodies, inside the transaction that creates them as a POST to that model's
+   * list would; the answer is 201 with them in full, or 204 when the hook finds no room.
+   */
+  creates?: { model: string; request: Record<string, unknown> };
   /** Query parameters it takes (documented; the hook checks them). */
   parameters?: Record<string, { description: string; required?: boolean }>;
 }

@@ -186,6 +186,7 @@ function buildModel(api: ApiSpec, m: ModelSpec, file: string, byRef: Map<string,
     ...(m.actions ? { actions: Object.entries(m.actions).map(([name, a]) => ({
         name, description: a.description, response: structuredClone(a.response), ...(a.paginated ? { paginated: true } : {}),
         ...(a.onApp ? { onApp: true } : {}), ...(a.parameters ? { parameters: structuredClone(a.parameters) } : {}),
+        ...(a.creates ? { creates: { model: refKey(a.creates.model), request: structuredClone(a.creates.request) } } : {}),
       })) } : {}),
     ...(m.hooks ? { hookModule: m.hooks } : {}),
   };
@@ -277,7 +278,7 @@ function buildFilters(m: ModelSpec, fields: FieldDescriptor[], byRef: Map<string
     add(param, { kind: "hasRelated", lookup: "exact", related: { table: tableName(app, model), column: fkColumn(fk) } });
   }
   for (const [param, { takes, choices }] of Object.entries(m.filters?.methods ?? {})) {
-    add(param, { kind: "method", lookup: "exact", takes: takes === "boolean" || takes === "string" ? takes : refKey(takes), ...(choices ? { choices: [...choices] } : {}) });
+    add(param, { kind: "method", lookup: "exact", takes: ["boolean", "string", "uuid"].includes(takes) ? takes : refKey(takes), ...(choices ? { choices: [...choices] } : {}) });
   }
   for (const [param, { of, key }] of Object.entries(m.filters?.related ?? {})) {
     const [app, model, fk] = of.split(".");

@@ -10,6 +10,7 @@ export const genericSpec: SpecRules<GenericSpec, GenericField> = {
     if (fields[f.type]?.kind !== "contentType") err(`generic "type" must name a contentType field, not "${f.type}"`);
     const id = fields[f.id];
     if (id?.kind !== "scalar" || id.type !== "uuid") err(`generic "id" must name a uuid field, not "${f.id}"`);
+    if (f.onDelete !== undefined && f.onDelete !== "cascade") err(`generic "onDelete" may only be "cascade"`);
   },
   build(f, common, { fields }) {
     const type = fields[f.type] as ContentTypeSpec;
@@ -21,6 +22,7 @@ export const genericSpec: SpecRules<GenericSpec, GenericField> = {
       typeColumn: type.column ?? f.type,
       idColumn: id.column ?? f.id,
       targets: type.models.map(refKey),
+      ...(f.onDelete ? { onDelete: f.onDelete } : {}),
     };
   },
 };

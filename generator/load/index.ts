@@ -17,7 +17,7 @@ export interface LoadedApi {
   api: Loaded<ApiSpec>;
   models: Array<Loaded<ModelSpec>>;
   /** Hook modules the models name, by name: the file, its export names (null when there is no module), the fields its `readValues` computes, its method filters and its actions. */
-  hooks: Map<string, { file: string; exports: string[] | null; readValues: string[]; filters: string[]; actions: string[] }>;
+  hooks: Map<string, { file: string; exports: string[] | null; readValues: string[]; filters: string[]; actions: string[]; allocate: string[] }>;
 }
 
 function listTs(dir: string): string[] {
@@ -61,13 +61,13 @@ async function loadHooks(root: string, api: string, models: Array<Loaded<ModelSp
     const path = join(root, `${hookModulePath(api, name)}.ts`);
     const file = rel(root, path);
     if (!/^[a-z0-9][a-z0-9-]*(\/[a-z0-9][a-z0-9-]*)*$/.test(name) || !existsSync(path)) {
-      out.set(name, { file, exports: null, readValues: [], filters: [], actions: [] });
+      out.set(name, { file, exports: null, readValues: [], filters: [], actions: [], allocate: [] });
       continue;
     }
     try {
       const mod = await import(pathToFileURL(path).href);
       const keysOf = (v: unknown) => (typeof v === "object" && v ? Object.keys(v) : []);
-      out.set(name, { file, exports: Object.keys(mod).sort(byCodePoint), readValues: keysOf(mod.readValues), filters: keysOf(mod.filters), actions: keysOf(mod.actions) });
+      out.set(name, { file, exports: Object.keys(mod).sort(byCodePoint), readValues: keysOf(mod.readValues), filters: keysOf(mod.filters), actions: keysOf(mod.actions), allocate: keysOf(mod.allocate) });
     } catch (err) {
       throw new LoadError(`${file}: cannot be loaded: ${(err as Error).message}`);
     }

@@ -10,11 +10,16 @@ export function checkHooks(m: ModelSpec, hooks: LoadedApi["hooks"], err: (messag
   const methods = Object.keys(m.filters?.methods ?? {});
   for (const [name, a] of Object.entries(m.actions ?? {})) {
     if (typeof a?.description !== "string" || typeof a.response !== "object" || a.response === null) err(`action "${name}" needs a description and a response schema`);
+    if (a?.creates !== undefined && (typeof a.creates?.request !== "object" || a.creates.request === null || a.onApp)) {
+      err(`action "${name}": creates needs a request schema, and an action of one object`);
+    }
   }
+  const allocating = Object.entries(m.actions ?? {}).filter(([, a]) => a?.creates).map(([name]) => name);
   if (m.hooks === undefined) {
     for (const name of computed) err(`a computed field needs the model's hook module to give readValues.${name}`, name);
     for (const name of actions) err(`action "${name}" needs the model's hook module to give actions.${name}`);
     for (const name of methods) err(`method filter "${name}" needs the model's hook module to give filters.${name}`);
+    for (const name of allocating) err(`action "${name}" creates objects: the model's hook module must give allocate.${name}`);
     return;
   }
   const found = typeof m.hooks === "string" ? hooks.get(m.hooks) : undefined;
@@ -43,5 +48,9 @@ export function checkHooks(m: ModelSpec, hooks: LoadedApi["hooks"], err: (messag
   for (const name of actions) if (!found.actions.includes(name)) err(`action "${name}": ${found.file} gives no actions.${name}`);
   for (const name of found.actions) {
     if (!actions.includes(name)) err(`hooks "${m.hooks}": actions.${name} names no action of ${m.name}`);
+  }
+  for (const name of allocating) if (!found.allocate.includes(name)) err(`action "${name}" creates objects: ${found.file} gives no allocate.${name}`);
+  for (const name of found.allocate) {
+    if (!allocating.includes(name)) err(`hooks "${m.hooks}": allocate.${name} names no action of ${m.name} that creates objects`);
   }
 }

@@ -226,10 +226,14 @@ export function validate(loaded: LoadedApi): Diagnostic[] {
       if (!pointsHere(of)) err(file, `filter "${param}": "${of}" must be "app.Model.field", a foreign key of another model to ${m.app}.${m.name}`, m.name);
       if (has(param) || param === "q") err(file, `filter "${param}" has the name of a filter the API already makes`, m.name);
     }
+    for (const [name, a] of Object.entries(m.actions ?? {})) {
+      const made = a?.creates?.model;
+      if (made !== undefined && (typeof made !== "string" || !resolve(made))) err(file, `action "${name}": creates names no model ("app.Model")`, m.name);
+    }
     for (const [param, method] of Object.entries(m.filters?.methods ?? {})) {
       const takes = method?.takes;
-      if (typeof takes !== "string" || (takes !== "boolean" && takes !== "string" && !resolve(takes))) {
-        err(file, `filter "${param}": takes must be "boolean", "string" or a model ("app.Model")`, m.name);
+      if (typeof takes !== "string" || (!["boolean", "string", "uuid"].includes(takes) && !resolve(takes))) {
+        err(file, `filter "${param}": takes must be "boolean", "string", "uuid" or a model ("app.Model")`, m.name);
       }
       if (method?.choices !== undefined && (takes !== "string" || !Array.isArray(method.choices))) err(file, `filter "${param}": choices must be a list, for takes "string"`, m.name);
       if ((has(param) && !filterless(param)) || param === "q") err(file, `filter "${param}" has the name of a filter the API already makes`, m.name);
@@ -248,7 +252,7 @@ export function validate(loaded: LoadedApi): Diagnostic[] {
     for (const ix of m.indexes ?? []) {
       for (const n of ix.fields ?? []) {
         const f = fields[n];
-        if (!f || !(f.kind === "scalar" || f.kind === "choice" || f.kind === "fk")) err(file, `indexes names "${n}", which is no field stored in a column`, m.name);
+        if (!f || !(f.kind === "scalar" || f.kind === "choice" || f.kind === "fk" || f.kind === "contentType")) err(file, `indexes names "${n}", which is no field stored in a column`, m.name);
       }
       if (ix.using !== undefined && !["btree", "gin", "gist"].includes(ix.using)) err(file, `index method "${ix.using}" is unknown (known: btree, gin, gist)`, m.name);
     }

@@ -39,7 +39,7 @@ const FIELDS: { [K in FieldSpec["kind"]]: ReadonlyArray<string> } = {
   m2m: keysOf<M2mField>()([...COMMON, "kind", "target", "bySlug"]),
   computed: keysOf<ComputedField>()([...COMMON, "kind", "schema", "excludable"]),
   contentType: keysOf<ContentTypeField>()([...COMMON, "kind", "models"]),
-  generic: keysOf<GenericField>()([...COMMON, "kind", "type", "id"]),
+  generic: keysOf<GenericField>()([...COMMON, "kind", "type", "id", "onDelete"]),
 };
 
 /** Levenshtein distance, for "did you mean". */

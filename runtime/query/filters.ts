@@ -258,12 +258,12 @@ export class FilterCompiler {
           const value = truth(values);
           return Array.isArray(value) ? value : plain((qb) => qb.whereRaw(condition({ alias: "t0", model: m, value })));
         }
-        if (f.takes === "string") {
-          const bad = f.choices && values.find((v) => !f.choices!.includes(v));
-          if (bad) return [invalidChoice(bad)];
+        if (f.takes === "string" || f.takes === "uuid") {
+          const bad = f.takes === "uuid" ? values.find((v) => !isUuid(v)) : f.choices && values.find((v) => !f.choices!.includes(v));
+          if (bad) return [f.takes === "uuid" ? "Enter a valid UUID." : invalidChoice(bad)];
           // Quoted literals (NUL is refused above), so the hook may place the array anywhere in
           // its SQL; a `?` is escaped from knex's placeholders.
-          const array = `ARRAY[${values.map((v) => literal(v).replace(/\?/g, "\\?")).join(", ")}]::text[]`;
+          const array = `ARRAY[${values.map((v) => literal(v).replace(/\?/g, "\\?")).join(", ")}]::${f.takes === "uuid" ? "uuid" : "text"}[]`;
           return plain((qb) => qb.whereRaw(condition({ alias: "t0", model: m, values: array })));
         }
         // Every value names objects: "null" is no object here, as Nautobot's method filters.

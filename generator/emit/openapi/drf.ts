@@ -83,7 +83,7 @@ function filterValueSchema(m: IrModel, flt: IrModel["filters"][number]): Schema 
     case "number": return { type: field?.kind === "scalar" && field.type === "integer" ? "integer" : "number" };
     case "uuid": return { type: "string", format: "uuid" };
     case "fk": return flt.idOnly ? { type: "string", format: "uuid" } : { type: "string" };
-    case "method": return flt.choices ? { enum: flt.choices } : { type: "string" };
+    case "method": return flt.choices ? { enum: flt.choices } : flt.takes === "uuid" ? { type: "string", format: "uuid" } : { type: "string" };
     case "date": return { type: "string", format: "date" };
     case "datetime": return { type: "string", format: "date-time" };
     // "null" matches objects without a value.
@@ -225,8 +225,24 @@ function modelPaths(api: IrApi, m: IrModel, version: string): Record<string, Sch
         ...common, "404": errorResponse("Not found"),
       },
     },
+    ...(a.creates ? { post: createsOperation(api, m, a.name, a.creates, withBody) } : {}),
   }]));
   return { [base]: list, [`${base}{id}/`]: detail, ...listings, ...actions };
+}
+
+/** A POST to an action that creates objects of another model: one or a list in, the same out. */
+function createsOperation(api: IrApi, m: IrModel, name: string, creates: { model: string; request: Schema }, withBody: Schema): Schema {
+  const made = api.models.find((x) => x.key === creates.model)!;
+  const full = ref(componentName.full(made.name));
+  return {
+    operationId: operationId(m.app, m.route, `${name}_create`), tags: [m.app], summary: `Create ${made.verboseName} objects in the free space of a ${m.verboseName}`,
+    requestBody: { required: true, content: json({ anyOf: [creates.request, { type: "array", items: creates.request }] }) },
+    responses: {
+      "201": { description: "Created", content: json({ anyOf: [full, { type: "array", items: full }] }) },
+      "204": { description: "Not enough free space for what was asked: nothing was created" },
+      ...withBody, "404": errorResponse("Not found"),
+    },
+  };
 }
 
 /** The reply to a password attempt refused after too many failures for the user or from the address. */

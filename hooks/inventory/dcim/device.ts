@@ -52,7 +52,9 @@ export async function beforeSave({ db, id, values }: SaveEvent): Promise<void> {
   }
   for (const [field, family] of [["primary_ip4", 4], ["primary_ip6", 6]] as const) {
     const ip = await one(db, "ipam_ipaddress", d[`${field}_id`]);
-    if (ip && !String(ip.address).includes(family === 4 ? "." : ":")) throw new Refusal({ [field]: `${ip.address} is not an IPv${family} address.` });
+    if (!ip) continue;
+    if (!String(ip.address).includes(family === 4 ? "." : ":")) throw new Refusal({ [field]: `${ip.address} is not an IPv${family} address.` });
+    if (!(await onOwnInterface(db, id, d, ip))) throw new Refusal({ [field]: `The specified IP address (${ip.address}) is not assigned to this device.` });
   }
   if (d.device_redundancy_group_priority != null && !d.device_redundancy_group_id) {
     throw new Refusal({ device_redundancy_group_priority: "Must assign a redundancy group when defining a redundancy group priority." });
@@ -61,6 +63,24 @@ export async function beforeSave({ db, id, values }: SaveEvent): Promise<void> {
     const twin = await db("dcim_device").where({ name: d.name, site_id: d.site_id }).whereNull("tenant_id").modify((q) => { if (id !== null) q.whereNot({ id }); }).first();
     if (twin) throw new Refusal({ name: "A device with this name already exists." });
   }
+}
+
+/**
+ * Whether the address (or the inside address it is the NAT of) is on one of the device's
+ * interfaces, or a member's when the device masters its virtual chassis (Device.vc_interfaces).
+ */
+async function onOwnInterface(db: HookDb, id: SaveEvent["id"], d: Row, ip: Row): Promise<boolean> {
+  if (id === null) return false;
+  const inside = await one(db, "ipam_ipaddress", ip.nat_inside_id);
+  const masters = d.virtual_chassis_id ? await db("dcim_virtualchassis").where({ id: d.virtual_chassis_id, master_id: id }).first() : undefined;
+  for (const addr of [ip, inside]) {
+    if (addr?.assigned_object_type !== "dcim.interface") continue;
+    const iface = await one(db, "dcim_interface", addr.assigned_object_id);
+    if (!iface) continue;
+    if (iface.device_id === id) return true;
+    if (masters && !iface.mgmt_only && (await db("dcim_device").where({ id: iface.device_id, virtual_chassis_id: d.virtual_chassis_id }).first())) return true;
+  }
+  return false;
 }
 
 /**

@@ -1,6 +1,76 @@
-// Nautobot's IPAddress.clean(): an address with a /0 mask names no network.
-import { Refusal, type SaveEvent } from "../../../runtime/hooks.js";
+// Nautobot's IPAddress.clean() and its filter set's methods: the assignment to an interface
+// names one existing object (both halves or neither), an address stays on the device or
+// virtual machine it is primary for, unique space is enforced where the VRF asks for it.
+import { Refusal, type HookDb, type MethodQuery, type SaveEvent } from "../../../runtime/hooks.js";
 
-export function beforeSave({ values }: SaveEvent): void {
+type Row = Record<string, unknown>;
+
+/** The tables of the models an address may be assigned to, and what owns such an object. */
+const ASSIGNABLE: Record<string, { table: string; owner: string; ownerTable: string; key: string; noun: string }> = {
+  "dcim.interface": { table: "dcim_interface", owner: "device_id", ownerTable: "dcim_device", key: "interface", noun: "device" },
+};
+
+/** Roles whose addresses may repeat in a unique space (IPADDRESS_ROLES_NONUNIQUE). */
+const NONUNIQUE = new Set(["anycast", "vip", "vrrp", "hsrp", "glbp", "carp"]);
+
+/** An address as a bare host: the expression of the spec's host index, so a duplicate is found by it. */
+const HOST = "set_masklen(address, CASE WHEN family(address) = 4 THEN 32 ELSE 128 END)";
+
+const family = (address: unknown) => (String(address).includes(":") ? 6 : 4);
+
+export async function beforeSave({ db, id, values }: SaveEvent): Promise<void> {
+  const current: Row = id === null ? {} : (await db("ipam_ipaddress").where({ id }).first()) ?? {};
+  const ip: Row = { ...current, ...values };
+  const type = ip.assigned_object_type as string | null | undefined;
+  const objectId = ip.assigned_object_id as string | null | undefined;
+  if (!type !== !objectId) throw new Refusal({ __all__: "assigned_object_type and assigned_object_id must either both be null or both be non-null" });
   if (typeof values.address === "string" && values.address.endsWith("/0")) throw new Refusal({ address: "Cannot create IP address with /0 mask." });
+  if (type && objectId && !(await db(ASSIGNABLE[type].table).where({ id: objectId }).first())) {
+    throw new Refusal({ assigned_object_id: `No ${type} with ID ${objectId} exists.` });
+  }
+  await checkUnique(db, id, ip);
+  if (id !== null) await checkStillPrimary(db, id, ip);
+  if (ip.status === "slaac" && family(ip.address) !== 6) throw new Refusal({ status: "Only IPv6 addresses can be assigned SLAAC status" });
+  if (typeof values.dns_name === "string") values.dns_name = values.dns_name.toLowerCase();
 }
+
+/** Nautobot's duplicate check, made where the address's VRF enforces unique space. */
+async function checkUnique(db: HookDb, id: SaveEvent["id"], ip: Row): Promise<void> {
+  if (!ip.vrf_id || NONUNIQUE.has(String(ip.role ?? ""))) return;
+  const vrf = await db("ipam_vrf").where({ id: ip.vrf_id }).first();
+  if (!vrf?.enforce_unique) return;
+  const twin = await db("ipam_ipaddress").where({ vrf_id: ip.vrf_id }).whereRaw(`${HOST} = ${HOST.replace(/address/g, "?::inet")}`, [String(ip.address), String(ip.address)])
+    .modify((q) => { if (id !== null) q.whereNot({ id }); }).orderBy("address").first();
+  if (twin) throw new Refusal({ address: `Duplicate IP address found in VRF ${vrf.rd ? `${vrf.name} (${vrf.rd})` : vrf.name}: ${twin.address}` });
+}
+
+/** An address that is some device's (or virtual machine's) primary IP must stay assigned to it. */
+async function checkStillPrimary(db: HookDb, id: string | number, ip: Row): Promise<void> {
+  for (const [type, a] of Object.entries(ASSIGNABLE)) {
+    const owner = await db(a.ownerTable).where({ primary_ip4_id: id }).orWhere({ primary_ip6_id: id }).first();
+    if (!owner) continue;
+    const assigned = ip.assigned_object_type === type && ip.assigned_object_id
+      ? await db(a.table).where({ id: ip.assigned_object_id }).first()
+      : undefined;
+    if (assigned?.[a.owner] !== owner.id) throw new Refusal({ [a.key]: `IP address is primary for ${a.noun} ${owner.name} but not assigned to it!` });
+  }
+}
+
+/** Addresses on the given interfaces (`ids`: an SQL array of interface ids). */
+const onInterfaces = (alias: string, ids: string) =>
+  `(${alias}.assigned_object_type = 'dcim.interface' AND ${alias}.assigned_object_id = ANY(${ids}))`;
+
+/**
+ * Addresses on a device's interfaces, or on any member's when the device is its virtual
+ * chassis's master (Device.vc_interfaces, management-only interfaces of other members left out).
+ */
+const onDevices = (alias: string, devices: string) => `(${alias}.assigned_object_type = 'dcim.interface' AND ${alias}.assigned_object_id IN (` +
+  `SELECT i.id FROM dcim_interface i JOIN dcim_device d ON d.id = i.device_id WHERE d.id IN (${devices}) OR (NOT i.mgmt_only AND d.virtual_chassis_id IN (` +
+  `SELECT vc.id FROM dcim_virtualchassis vc WHERE vc.master_id IN (${devices})))))`;
+
+export const filters = {
+  interface: ({ alias, ids }: MethodQuery) => onInterfaces(alias, ids!),
+  interface_id: ({ alias, ids }: MethodQuery) => onInterfaces(alias, ids!),
+  device: ({ alias, values }: MethodQuery) => onDevices(alias, `SELECT id FROM dcim_device WHERE name = ANY(${values})`),
+  device_id: ({ alias, values }: MethodQuery) => onDevices(alias, `SELECT unnest(${values})`),
+};

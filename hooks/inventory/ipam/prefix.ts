@@ -1,6 +1,161 @@
-// Nautobot's Prefix.clean(): a /0 prefix would contain every other one.
-import { Refusal, type SaveEvent } from "../../../runtime/hooks.js";
+// Nautobot's Prefix.clean() (a /0 prefix would contain every other one) and its free space:
+// `available-prefixes` and `available-ips` list what no child uses and, on POST, create
+// prefixes or addresses there. The database finds the gaps between the children (one
+// statement, by index, however many children there are); only the gaps reach this process.
+import { Refusal, type ActionEvent, type AllocateEvent, type Allocation, type HookDb, type SaveEvent } from "../../../runtime/hooks.js";
+import { ValidationError, type FieldErrors } from "../../../runtime/errors.js";
+import { bitsOf, blocksOf, formatAddress, parseAddress, type Family } from "../../../runtime/text/addresses.js";
 
 export function beforeSave({ values }: SaveEvent): void {
   if (typeof values.prefix === "string" && values.prefix.endsWith("/0")) throw new Refusal({ prefix: "Cannot create prefix with /0 mask." });
 }
+
+interface Parent { id: string; prefix: string; vrf_id: string | null; status: string; is_pool: boolean; family: Family; first: bigint; last: bigint; length: number }
+interface Range { lo: bigint; hi: bigint }
+
+async function parent(db: HookDb, id: string): Promise<Parent> {
+  const p = await db("ipam_prefix").where({ id }).first();
+  const { family, value } = parseAddress(p.prefix);
+  const length = Number(String(p.prefix).split("/")[1]);
+  const span = 1n << BigInt(bitsOf(family) - length);
+  return { ...p, family, first: value, last: value + span - 1n, length };
+}
+
+/** Children in the prefix's VRF; in any VRF under a global container (get_child_prefixes). */
+const inScope = (p: Parent, alias: string) =>
+  (p.vrf_id === null && p.status === "container" ? "true" : p.vrf_id === null ? `${alias}.vrf_id IS NULL` : `${alias}.vrf_id = '${p.vrf_id}'::uuid`);
+
+/** An address column as a bare host, in address order: the expression of the spec's host index. */
+const HOST = "set_masklen(a.address, CASE WHEN family(a.address) = 4 THEN 32 ELSE 128 END)";
+
+/** A cidr expression's network or broadcast as a bare host address, comparable in address order. */
+const host = (p: Parent, expr: string) => `set_masklen((${expr})::inet, ${bitsOf(p.family)})`;
+
+/** The free ranges inside `lo`…`hi` around the used ones, given their ends and the gaps between them. */
+function around(lo: bigint, hi: bigint, first: string | undefined, last: string | undefined, inner: Array<{ lo: string; hi: string }>): Range[] {
+  if (first === undefined || last === undefined) return [{ lo, hi }];
+  const min = parseAddress(first).value;
+  const max = parseAddress(last).value;
+  return [
+    ...(min > lo ? [{ lo, hi: min - 1n }] : []),
+    ...inner.map((g) => ({ lo: parseAddress(g.lo).value, hi: parseAddress(g.hi).value })),
+    ...(max < hi ? [{ lo: max + 1n, hi }] : []),
+  ];
+}
+
+/** The free space of a prefix: what no child prefix covers (get_available_prefixes). */
+async function freePrefixes(db: HookDb, p: Parent): Promise<Range[]> {
+  // Children may nest: a gap starts after the furthest end seen so far.
+  const { rows } = await db.raw(
+    `WITH used AS (SELECT DISTINCT ${host(p, "network(c.prefix)")} AS lo, ${host(p, "broadcast(c.prefix)")} AS hi ` +
+    `FROM ipam_prefix c WHERE ${inScope(p, "c")} AND c.prefix << '${p.prefix}'::cidr), ` +
+    `w AS (SELECT lo, hi, max(hi) OVER (ORDER BY lo, hi ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS prev FROM used) ` +
+    `SELECT 'edge' AS kind, host(min(lo)) AS lo, host(max(hi)) AS hi FROM used ` +
+    `UNION ALL (SELECT 'gap', host(prev + 1), host(lo - 1) FROM w WHERE prev IS NOT NULL AND prev + 1 < lo ORDER BY lo)`,
+  );
+  const [edge, ...inner] = rows as Array<{ lo: string | null; hi: string | null }>;
+  return around(p.first, p.last, edge.lo ?? undefined, edge.hi ?? undefined, inner as Array<{ lo: string; hi: string }>);
+}
+
+/** The usable addresses of a prefix: a plain IPv4 prefix keeps its network and broadcast addresses back. */
+function usable(p: Parent): Range {
+  const whole = p.family === 6 || p.is_pool || p.length >= 31;
+  return whole ? { lo: p.first, hi: p.last } : { lo: p.first + 1n, hi: p.last - 1n };
+}
+
+/**
+ * The first free ranges of a prefix's usable addresses (get_available_ips), enough to hold `n`
+ * addresses. The gaps come from a walk of the host index in address order that stops at the
+ * `n`th gap, so a prefix with many children costs what its first gaps cost.
+ */
+async function freeAddresses(db: HookDb, p: Parent, n: number): Promise<Range[]> {
+  const { lo, hi } = usable(p);
+  if (lo > hi) return [];
+  // No DISTINCT: a repeated host is its own predecessor and makes no gap, and each part
+  // stays an ordered walk of the index that can stop early.
+  const used = `FROM ipam_ipaddress a WHERE ${inScope(p, "a")} ` +
+    `AND ${HOST} BETWEEN '${formatAddress(p.family, lo)}'::inet AND '${formatAddress(p.family, hi)}'::inet`;
+  const { rows } = await db.raw(
+    `(SELECT 'first' AS kind, host(${HOST}) AS lo, NULL AS hi ${used} ORDER BY ${HOST} LIMIT 1) UNION ALL ` +
+    `(SELECT 'last', host(${HOST}), NULL ${used} ORDER BY ${HOST} DESC LIMIT 1) UNION ALL ` +
+    `(SELECT 'gap', host(prev + 1), host(h - 1) FROM (SELECT ${HOST} AS h, lag(${HOST}) OVER (ORDER BY ${HOST}) AS prev ${used}) w ` +
+    `WHERE prev + 1 < h ORDER BY h LIMIT ${n})`,
+  );
+  const all = rows as Array<{ kind: string; lo: string; hi: string }>;
+  return around(lo, hi, all.find((r) => r.kind === "first")?.lo, all.find((r) => r.kind === "last")?.lo, all.filter((r) => r.kind === "gap"));
+}
+
+/** How many usable addresses of a prefix no child address takes (the size of its IPSet). */
+async function freeCount(db: HookDb, p: Parent): Promise<bigint> {
+  const { lo, hi } = usable(p);
+  if (lo > hi) return 0n;
+  const { rows } = await db.raw(`SELECT count(DISTINCT ${HOST})::text AS n FROM ipam_ipaddress a WHERE ${inScope(p, "a")} ` +
+    `AND ${HOST} BETWEEN '${formatAddress(p.family, lo)}'::inet AND '${formatAddress(p.family, hi)}'::inet`);
+  return hi - lo + 1n - BigInt(rows[0].n);
+}
+
+/** The first `n` addresses of the free ranges, in order. */
+function firstAddresses(free: Range[], n: number): bigint[] {
+  const out: bigint[] = [];
+  for (const r of free) {
+    for (let a = r.lo; a <= r.hi && out.length < n; a++) out.push(a);
+    if (out.length >= n) break;
+  }
+  return out;
+}
+
+const vrfOf = async (e: ActionEvent, p: Parent) => (p.vrf_id ? (await e.read([{ model: "ipam.vrf", id: p.vrf_id }], "nested"))[0] : null);
+
+export const actions = {
+  async "available-prefixes"(e: ActionEvent): Promise<unknown> {
+    const p = await parent(e.db, e.id!);
+    const vrf = await vrfOf(e, p);
+    return (await freePrefixes(e.db, p)).flatMap((r) => blocksOf(p.family, r.lo, r.hi))
+      .map((b) => ({ family: p.family, prefix: `${formatAddress(p.family, b.start)}/${b.length}`, vrf }));
+  },
+  async "available-ips"(e: ActionEvent): Promise<unknown> {
+    const p = await parent(e.db, e.id!);
+    const vrf = await vrfOf(e, p);
+    // Without a bound the list would be the whole of an IPv6 prefix: one page's worth at most.
+    const n = e.limit ?? 1000;
+    return firstAddresses(await freeAddresses(e.db, p, n), n).map((a) => ({ family: p.family, address: `${formatAddress(p.family, a)}/${p.length}`, vrf }));
+  },
+};
+
+export const allocate = {
+  /** Each item's `prefix_length` becomes the first free block that size, as Nautobot allocates. */
+  async "available-prefixes"(e: AllocateEvent): Promise<Allocation> {
+    const p = await parent(e.db, e.id!);
+    // Nautobot checks every item as one list, so even a single object's errors come as a list.
+    const errors = e.items.map((item): FieldErrors => {
+      const length = item.prefix_length;
+      if (length === undefined || length === null) return { prefix_length: ["this field can not be missing"] };
+      if (typeof length !== "number" || !Number.isInteger(length)) return { prefix_length: ["this field must be int type"] };
+      if (length > bitsOf(p.family) || length < 0) return { prefix_length: [`Invalid prefix length (${length}) for IPv${p.family}`] };
+      return {};
+    });
+    if (errors.some((x) => Object.keys(x).length)) throw new ValidationError(errors);
+    let free = await freePrefixes(e.db, p);
+    const create: Array<Record<string, unknown>> = [];
+    for (const item of e.items) {
+      const { prefix_length: length, ...rest } = item;
+      const block = free.flatMap((r) => blocksOf(p.family, r.lo, r.hi)).find((b) => b.length <= (length as number));
+      if (!block) return { shortage: "Insufficient space is available to accommodate the requested prefix size(s)" };
+      const taken = { lo: block.start, hi: block.start + (1n << BigInt(bitsOf(p.family) - (length as number))) - 1n };
+      free = free.flatMap((r) => (r.hi < taken.lo || r.lo > taken.hi ? [r]
+        : [...(r.lo < taken.lo ? [{ lo: r.lo, hi: taken.lo - 1n }] : []), ...(r.hi > taken.hi ? [{ lo: taken.hi + 1n, hi: r.hi }] : [])]));
+      create.push({ ...rest, prefix: `${formatAddress(p.family, block.start)}/${length}`, vrf: p.vrf_id });
+    }
+    return { create };
+  },
+  /** Each item becomes the next free address, with the prefix's mask and VRF. */
+  async "available-ips"(e: AllocateEvent): Promise<Allocation> {
+    const p = await parent(e.db, e.id!);
+    const addresses = firstAddresses(await freeAddresses(e.db, p, e.items.length), e.items.length);
+    if (addresses.length < e.items.length) {
+      const size = await freeCount(e.db, p);
+      return { shortage: `An insufficient number of IP addresses are available within the prefix ${p.prefix} (${e.items.length} requested, ${size} available)` };
+    }
+    return { create: e.items.map((item, i) => ({ ...item, address: `${formatAddress(p.family, addresses[i])}/${p.length}`, vrf: p.vrf_id })) };
+  },
+};

@@ -6,12 +6,13 @@ import express, { type Request, type Response, type Router } from "express";
 import type { Knex } from "knex";
 import { createRequire } from "node:module";
 import { dirname } from "node:path";
-import type { ApiDescriptor, ModelDescriptor } from "../../descriptor.js";
+import type { ActionEvent, ApiDescriptor, ModelDescriptor } from "../../descriptor.js";
 import type { Config } from "../../config.js";
 import { ModelIndex } from "../../models.js";
-import { Store } from "../../store.js";
+import { Store, pyType } from "../../store.js";
+import { isPlainObject } from "../../kinds/types.js";
 import { FilterCompiler, isUuid, type FilterPlan } from "../../query/filters.js";
-import { HttpError, ValidationError, forbidden, notFound } from "../../errors.js";
+import { HttpError, ValidationError, forbidden, notFound, type FieldErrors } from "../../errors.js";
 import type { Identities, Identity } from "../../auth/identities.js";
 import { contentType, origin, queryParams, slashed } from "../../http/request.js";
 import { BodyProblem, parseJson } from "../../http/body.js";
@@ -25,6 +26,7 @@ import { authenticate } from "./authentication.js";
 import { describeModel } from "./metadata.js";
 import { login, loginPage, logout, sessionKey, type SessionDeps } from "./browser-session.js";
 import { Tokens } from "../../auth/tokens.js";
+import { advisoryLock } from "../../db/locks.js";
 
 /** Query parameters that are never filters. */
 const RESERVED = new Set(["api_version", "brief", "format", "include", "limit", "offset", "exclude"]);
@@ -311,27 +313,61 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
     return send(ctx, 200, await store.fetch(db, m, wanted, readOpts(ctx)));
   }
 
-  /** A model's action, of one object (`…/<id>/<name>/`) or on its app: read-only, answered by its hook module. */
+  /**
+   * A model's action, of one object (`…/<id>/<name>/`) or on its app, answered by its hook
+   * module; one that creates objects also takes a POST.
+   */
   async function actionRoute(ctx: Ctx, m: ModelDescriptor, rawId: string | null, name: string): Promise<void> {
-    return only(ctx, ["GET"], async () => {
-      authorize(ctx, m);
+    const action = m.actions!.find((a) => a.name === name)!;
+    return only(ctx, action.creates ? ["GET", "POST"] : ["GET"], async () => {
+      const made = action.creates && ctx.req.method === "POST" ? index.model(action.creates.model) : undefined;
+      authorize(ctx, made ?? m);
       const id = rawId?.toLowerCase() ?? null;
       if (id !== null && (!isUuid(id) || !(await store.existing(db, m, [id], ctx.identity?.userId)).length)) throw notFound();
-      const answer = await m.hooks!.actions![name]({
-        db, model: m, id, params: ctx.params,
-        read: (refs, shape) => store.readRefs(db, refs, { ...readOpts(ctx), shape }),
-      });
+      const { limit } = pageParams(ctx.params.get("limit")?.at(-1), undefined, page);
+      const event = { db, model: m, id, params: ctx.params, limit, read: (refs: Array<{ model: string; id: string }>, shape: "nested" | "full") => store.readRefs(db, refs, { ...readOpts(ctx), shape }) };
+      if (made) return allocate(ctx, m, name, made, event);
+      const answer = await m.hooks!.actions![name](event);
       // Nothing to say is an empty body, as DRF renders a Response without data.
       if (answer === undefined) {
         ctx.res.status(200).type("json").end();
         return;
       }
-      if (!m.actions!.find((a) => a.name === name)!.paginated) return send(ctx, 200, answer);
+      if (!action.paginated) return send(ctx, 200, answer);
       const items = answer as unknown[];
-      const { limit, offset } = pageParams(ctx.params.get("limit")?.at(-1), ctx.params.get("offset")?.at(-1), page);
+      const { offset } = pageParams(undefined, ctx.params.get("offset")?.at(-1), page);
       const links = pageLinks(new URL(`${origin(ctx.req, config.publicUrl)}${ctx.req.originalUrl}`), limit, offset, items.length);
       send(ctx, 200, { count: items.length, next: links.next, previous: links.previous, results: items.slice(offset, limit === null ? undefined : offset + limit) });
     });
+  }
+
+  /**
+   * A POST to an action that creates objects: the hook, holding the action's lock, says what to
+   * create; created as a POST to the list would (one body or a list, all or none), in one
+   * transaction with what the hook read, so parallel requests never take the same room.
+   */
+  async function allocate(ctx: Ctx, m: ModelDescriptor, name: string, made: ModelDescriptor, event: Omit<ActionEvent, "db">): Promise<void> {
+    const body = readJson(ctx);
+    const many = Array.isArray(body);
+    const items: unknown[] = many ? body : [body];
+    // The hook meets objects only: anything else is refused as a create would refuse it.
+    const shapes = items.map((i): FieldErrors => (isPlainObject(i) ? {} : { non_field_errors: [`Invalid data. Expected a dictionary, but got ${pyType(i)}.`] }));
+    if (shapes.some((x) => Object.keys(x).length)) throw new ValidationError(many ? shapes : shapes[0]);
+    const opts = { version: ctx.version, userId: ctx.identity?.userId, partial: false };
+    const result = await db.transaction(async (trx) => {
+      await advisoryLock(trx, m.table, name);
+      const allocation = await m.hooks!.allocate![name]({ ...event, db: trx, items: items as Array<Record<string, unknown>> });
+      if ("shortage" in allocation) return allocation;
+      const { create } = allocation;
+      return { ids: many ? await eachItem(trx, create, (sp, item) => store.create(sp, made, item, opts)) : [await store.create(trx, made, create[0], opts)] };
+    });
+    // DRF sends the detail with its 204; HTTP allows no body there, so only the status arrives.
+    if ("shortage" in result) {
+      ctx.res.status(204).end();
+      return;
+    }
+    const objects = await store.fetch(db, made, result.ids, readOpts(ctx));
+    send(ctx, 201, many ? objects : objects[0]);
   }
 
   async function detailRoute(ctx: Ctx, m: ModelDescriptor, rawId: string): Promise<void> {

@@ -51,7 +51,8 @@ export default model("Device", {
     // (Nautobot's get_config_context), computed in the read by the hook's SQL.
     config_context: field.computed({ excludable: true, schema: { type: "object", additionalProperties: {} } }),
   },
-  uniqueTogether: [["site", "tenant", "name"], ["rack", "position", "face"], ["virtual_chassis", "vc_position"]],
+  // A primary address belongs to one device (OneToOneField).
+  uniqueTogether: [["site", "tenant", "name"], ["rack", "position", "face"], ["virtual_chassis", "vc_position"], ["primary_ip4"], ["primary_ip6"]],
   // Filters take a device by id or name (every device of that name), as Nautobot's.
   naturalKey: "name",
   nested: ["name"],

@@ -37,6 +37,8 @@ export default model("Interface", {
     },
   },
   uniqueTogether: [["device", "name"]],
+  // Filters take an interface by id or name (every interface of that name), as Nautobot's.
+  naturalKey: "name",
   nested: ["device", "name", "cable"],
   filters: { q: ["name", "label", "description"], via: { site: "device.site" }, ...cableEndFilters(true) },
 });

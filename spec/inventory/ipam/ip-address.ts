@@ -10,6 +10,9 @@ export const IPAddressRole = choices("IPAddressRole", [
   ["vrrp", "VRRP"], ["hsrp", "HSRP"], ["glbp", "GLBP"], ["carp", "CARP"],
 ]);
 
+/** What an address may be assigned to (Nautobot's IPADDRESS_ASSIGNMENT_MODELS). */
+export const IP_ASSIGNMENT = ["dcim.Interface"];
+
 export default model("IPAddress", {
   app: "ipam",
   route: "ip-addresses",
@@ -26,6 +29,10 @@ export default model("IPAddress", {
     tenant: ref.fk("tenancy.Tenant", { nullable: true }),
     status: field.choice(IPAddressStatus, { required: true }),
     role: field.choice(IPAddressRole, { nullable: true, blank: true }),
+    // The interface the address is configured on (Django's GenericForeignKey): both or neither.
+    assigned_object_type: field.contentType({ models: IP_ASSIGNMENT, nullable: true }),
+    assigned_object_id: field.uuid({ nullable: true }),
+    assigned_object: ref.generic({ type: "assigned_object_type", id: "assigned_object_id", onDelete: "cascade" }),
     nat_inside: ref.fk("ipam.IPAddress", { nullable: true, onDelete: "setNull", label: "NAT (Inside)" }),
     nat_outside: ref.reverse("ipam.IPAddress.nat_inside", { singleUntil: "1.2", label: "NAT (Outside)" }),
     dns_name: field.string({
@@ -35,10 +42,26 @@ export default model("IPAddress", {
     }),
     description: field.string({ maxLength: 200 }),
   },
+  indexes: [{ fields: ["assigned_object_type", "assigned_object_id"] }],
+  sql: {
+    // Addresses in host order whatever their masks: a prefix's free addresses are found by a
+    // range scan of this index (hooks/inventory/ipam/prefix.ts uses the same expression).
+    host_index: {
+      up: `CREATE INDEX IF NOT EXISTS "ipam_ipaddress_host" ON "ipam_ipaddress" ((set_masklen(address, CASE WHEN family(address) = 4 THEN 32 ELSE 128 END)));`,
+      down: `DROP INDEX IF EXISTS "ipam_ipaddress_host";`,
+    },
+  },
   nested: ["family", "address"],
   filters: {
     via: { tenant_group: "tenant.group" },
     q: ["description", "dns_name"],
+    // Nautobot's filter set has no filters of the generic relation's own columns.
+    exclude: ["assigned_object_type", "assigned_object_id"],
+    present: { assigned_to_interface: "assigned_object_id" },
+    methods: {
+      interface: { takes: "dcim.Interface" }, interface_id: { takes: "dcim.Interface" },
+      device: { takes: "string" }, device_id: { takes: "uuid" },
+    },
     qAddress: "address",
     extra: {
       parent: { field: "address", lookup: "net_host_contained" },

@@ -5,6 +5,17 @@ export const PrefixStatus = choices("PrefixStatus", [
   ["reserved", "Reserved"], ["deprecated", "Deprecated"],
 ]);
 
+/** An entry of free space: Nautobot's AvailablePrefixSerializer and AvailableIPSerializer. */
+const available = (key: string) => ({
+  type: "object",
+  properties: {
+    family: { type: "integer", enum: [4, 6] }, [key]: { type: "string" },
+    vrf: { anyOf: [{ $ref: "#/components/schemas/NestedVRF" }, { type: "null" }] },
+  },
+  required: ["family", key, "vrf"],
+  additionalProperties: false,
+});
+
 export default model("Prefix", {
   app: "ipam",
   route: "prefixes",
@@ -23,6 +34,22 @@ export default model("Prefix", {
     role: ref.fk("ipam.Role", { nullable: true, onDelete: "setNull" }),
     is_pool: field.boolean({ default: false, label: "Is a pool" }),
     description: field.string({ maxLength: 200 }),
+  },
+  actions: {
+    "available-prefixes": {
+      description: "The free space of the prefix as the fewest CIDR blocks; a POST of {prefix_length} (or a list) creates prefixes there",
+      response: { type: "array", items: available("prefix") },
+      creates: {
+        model: "ipam.Prefix",
+        request: { type: "object", properties: { prefix_length: { type: "integer", minimum: 0, maximum: 128 } }, required: ["prefix_length"], additionalProperties: {} },
+      },
+    },
+    "available-ips": {
+      description: "The first free addresses of the prefix (`limit`, default one page); a POST (one object or a list) creates addresses there",
+      parameters: { limit: { description: "How many addresses to list" } },
+      response: { type: "array", items: available("address") },
+      creates: { model: "ipam.IPAddress", request: { type: "object", additionalProperties: {} } },
+    },
   },
   nested: ["family", "prefix"],
   filters: {

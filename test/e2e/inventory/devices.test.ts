@@ -79,9 +79,12 @@ describe("inventory e2e: devices", () => {
   });
 
   it("primary_ip is the IPv6 primary when set, else the IPv4 one; has_primary_ip filters on either", async () => {
-    const v4 = (await post("/api/ipam/ip-addresses/", { address: "192.0.2.77/24", status: "active" })).body;
-    const v6 = (await post("/api/ipam/ip-addresses/", { address: "2001:db8:77::1/64", status: "active" })).body;
-    const d = (await device({ name: `${tag}-pip`, site: other.id, primary_ip4: v4.id })).body;
+    const created = (await device({ name: `${tag}-pip`, site: other.id })).body;
+    const eth = (await post("/api/dcim/interfaces/", { device: created.id, name: "eth0", type: "1000base-t" })).body;
+    const on = { status: "active", assigned_object_type: "dcim.interface", assigned_object_id: eth.id };
+    const v4 = (await post("/api/ipam/ip-addresses/", { address: "192.0.2.77/24", ...on })).body;
+    const v6 = (await post("/api/ipam/ip-addresses/", { address: "2001:db8:77::1/64", ...on })).body;
+    const d = (await patch(`/api/dcim/devices/${created.id}/`, { primary_ip4: v4.id })).body;
     expect(d.primary_ip).to.deep.equal(d.primary_ip4);
     expect(d.primary_ip.address).to.equal("192.0.2.77/24");
     const both = (await patch(`/api/dcim/devices/${d.id}/`, { primary_ip6: v6.id })).body;

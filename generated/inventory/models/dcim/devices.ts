@@ -771,6 +771,8 @@ export const dcim_Device: ModelDescriptor = {
       ["site", "tenant", "name"],
       ["rack", "position", "face"],
       ["virtual_chassis", "vc_position"],
+      ["primary_ip4"],
+      ["primary_ip6"],
     ],
     operations: ["list", "retrieve", "create", "update", "delete"],
     components: {

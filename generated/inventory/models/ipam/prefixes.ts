@@ -283,6 +283,73 @@ export const ipam_Prefix: ModelDescriptor = {
       patch: "PatchedWritablePrefixRequest",
       list: "PaginatedPrefixList",
     },
+    actions: [
+      {
+        name: "available-prefixes",
+        description: "The free space of the prefix as the fewest CIDR blocks; a POST of {prefix_length} (or a list) creates prefixes there",
+        response: {
+          type: "array",
+          items: {
+            type: "object",
+            properties: {
+              family: { type: "integer", enum: [4, 6] },
+              prefix: { type: "string" },
+              vrf: {
+                anyOf: [
+                  { $ref: "#/components/schemas/NestedVRF" },
+                  { type: "null" },
+                ],
+              },
+            },
+            required: ["family", "prefix", "vrf"],
+            additionalProperties: false,
+          },
+        },
+        creates: {
+          model: "ipam.prefix",
+          request: {
+            type: "object",
+            properties: {
+              prefix_length: { type: "integer", minimum: 0, maximum: 128 },
+            },
+            required: ["prefix_length"],
+            additionalProperties: {},
+          },
+        },
+      },
+      {
+        name: "available-ips",
+        description: "The first free addresses of the prefix (`limit`, default one page); a POST (one object or a list) creates addresses there",
+        response: {
+          type: "array",
+          items: {
+            type: "object",
+            properties: {
+              family: { type: "integer", enum: [4, 6] },
+              address: { type: "string" },
+              vrf: {
+                anyOf: [
+                  { $ref: "#/components/schemas/NestedVRF" },
+                  { type: "null" },
+                ],
+              },
+            },
+            required: ["family", "address", "vrf"],
+            additionalProperties: false,
+          },
+        },
+        parameters: {
+          limit: { description: "How many addresses to list" },
+        },
+        creates: {
+          model: "ipam.ipaddress",
+          request: {
+            type: "object",
+            additionalProperties: {},
+          },
+        },
+      },
+    ],
     hookModule: "ipam/prefix",
     hooks: hooks,
   };

@@ -1,0 +1,113 @@
+// A prefix's free space over HTTP, as automation uses it: available-prefixes as the fewest
+// CIDR blocks around the children (nested ones too), available-ips skipping what is used and
+// a plain IPv4 prefix's network and broadcast, POSTs that allocate one or a list (all or
+// none), Nautobot's refusals, and concurrent allocations that never hand out one address twice.
+import { expect } from "chai";
+import { get, post } from "../../support/http.js";
+import { rows, uniq } from "./support.js";
+
+describe("inventory e2e: available prefixes and IP addresses", () => {
+  const tag = uniq("avail").toLowerCase();
+  const n = process.pid % 200;
+  let vrf: any;
+
+  const prefix = async (p: string, extra: Record<string, unknown> = {}) => {
+    const res = await post("/api/ipam/prefixes/", { prefix: p, status: "active", vrf: vrf.id, ...extra });
+    expect(res.status, res.text).to.equal(201);
+    return res.body;
+  };
+
+  before(async () => {
+    vrf = (await post("/api/ipam/vrfs/", { name: `${tag}-vrf` })).body;
+  });
+
+  it("lists free space as CIDR blocks around children, nested ones counted once", async () => {
+    const parent = await prefix(`10.${n}.0.0/16`, { status: "container" });
+    await prefix(`10.${n}.0.0/24`);
+    await prefix(`10.${n}.0.128/25`);
+    await prefix(`10.${n}.2.0/23`);
+    const res = await get(`/api/ipam/prefixes/${parent.id}/available-prefixes/`);
+    expect(res.status, res.text).to.equal(200);
+    const nestedVrf = { id: vrf.id, url: vrf.url, display: vrf.display, name: vrf.name, rd: null };
+    expect(res.body[0]).to.deep.equal({ family: 4, prefix: `10.${n}.1.0/24`, vrf: nestedVrf });
+    expect(res.body.map((x: any) => x.prefix)).to.deep.equal([
+      `10.${n}.1.0/24`, `10.${n}.4.0/22`, `10.${n}.8.0/21`, `10.${n}.16.0/20`, `10.${n}.32.0/19`, `10.${n}.64.0/18`, `10.${n}.128.0/17`,
+    ]);
+  });
+
+  it("allocates the first block of each requested size, one or a list, in the parent's VRF", async () => {
+    const parent = await prefix(`10.${n}.200.0/22`, { status: "container" });
+    await prefix(`10.${n}.200.0/25`);
+    const one = await post(`/api/ipam/prefixes/${parent.id}/available-prefixes/`, { prefix_length: 26, status: "active", description: "one" });
+    expect(one.status, one.text).to.equal(201);
+    expect(one.body).to.deep.include({ prefix: `10.${n}.200.128/26`, description: "one" });
+    expect(one.body.vrf.id).to.equal(vrf.id);
+    const many = await post(`/api/ipam/prefixes/${parent.id}/available-prefixes/`, [{ prefix_length: 24, status: "active" }, { prefix_length: 26, status: "reserved" }]);
+    expect(many.status, many.text).to.equal(201);
+    expect(many.body.map((x: any) => x.prefix)).to.deep.equal([`10.${n}.201.0/24`, `10.${n}.200.192/26`]);
+    const tooBig = await post(`/api/ipam/prefixes/${parent.id}/available-prefixes/`, { prefix_length: 21, status: "active" });
+    expect(tooBig.status).to.equal(204);
+    const cases: Array<[unknown, unknown]> = [
+      [{ status: "active" }, [{ prefix_length: ["this field can not be missing"] }]],
+      [{ prefix_length: "24", status: "active" }, [{ prefix_length: ["this field must be int type"] }]],
+      [{ prefix_length: 33, status: "active" }, [{ prefix_length: ["Invalid prefix length (33) for IPv4"] }]],
+      [[{ prefix_length: 28, status: "active" }, { prefix_length: 40 }], [{}, { prefix_length: ["Invalid prefix length (40) for IPv4"] }]],
+      [{ prefix_length: 28 }, { status: ["This field is required."] }],
+      [[{ prefix_length: 28, status: "active" }, { prefix_length: 28, status: "nope" }], [{}, { status: ["nope is not a valid choice."] }]],
+      [7, { non_field_errors: ["Invalid data. Expected a dictionary, but got int."] }],
+    ];
+    const before = await rows("ipam_prefix", { vrf_id: vrf.id });
+    for (const [body, errors] of cases) {
+      const res = await post(`/api/ipam/prefixes/${parent.id}/available-prefixes/`, body);
+      expect([res.status, res.body], JSON.stringify(body)).to.deep.equal([400, errors]);
+    }
+    expect(await rows("ipam_prefix", { vrf_id: vrf.id })).to.equal(before);
+  });
+
+  it("lists free addresses, keeping back a plain IPv4 prefix's first and last, all of a pool's", async () => {
+    const plain = await prefix(`10.${n}.210.0/29`);
+    for (const a of [2, 3, 5]) await post("/api/ipam/ip-addresses/", { address: `10.${n}.210.${a}/29`, status: "active", vrf: vrf.id });
+    // Another VRF's address takes nothing from this prefix.
+    await post("/api/ipam/ip-addresses/", { address: `10.${n}.210.1/29`, status: "active" });
+    const res = await get(`/api/ipam/prefixes/${plain.id}/available-ips/`);
+    expect(res.status, res.text).to.equal(200);
+    expect(res.body.map((x: any) => x.address)).to.deep.equal([`10.${n}.210.1/29`, `10.${n}.210.4/29`, `10.${n}.210.6/29`]);
+    expect(res.body[0]).to.deep.include({ family: 4 });
+    expect((await get(`/api/ipam/prefixes/${plain.id}/available-ips/?limit=2`)).body).to.have.length(2);
+    const pool = await prefix(`10.${n}.211.0/30`, { is_pool: true });
+    expect((await get(`/api/ipam/prefixes/${pool.id}/available-ips/`)).body.map((x: any) => x.address))
+      .to.deep.equal([0, 1, 2, 3].map((i) => `10.${n}.211.${i}/30`));
+    const v6 = await prefix(`2001:db8:${n.toString(16)}::/126`);
+    expect((await get(`/api/ipam/prefixes/${v6.id}/available-ips/`)).body.map((x: any) => x.address))
+      .to.deep.equal([0, 1, 2, 3].map((i) => `2001:db8:${n.toString(16)}::${i === 0 ? "" : i}/126`.replace("::/", "::/")));
+  });
+
+  it("allocates the next free addresses, refuses when too few are left, and creates nothing then", async () => {
+    const p = await prefix(`10.${n}.212.0/29`);
+    const one = await post(`/api/ipam/prefixes/${p.id}/available-ips/`, { status: "active", description: "first" });
+    expect(one.status, one.text).to.equal(201);
+    expect(one.body).to.deep.include({ address: `10.${n}.212.1/29`, description: "first" });
+    expect(one.body.vrf.id).to.equal(vrf.id);
+    const two = await post(`/api/ipam/prefixes/${p.id}/available-ips/`, [{ status: "active" }, { status: "reserved" }]);
+    expect(two.status, two.text).to.equal(201);
+    expect(two.body.map((x: any) => x.address)).to.deep.equal([`10.${n}.212.2/29`, `10.${n}.212.3/29`]);
+    const bad = await post(`/api/ipam/prefixes/${p.id}/available-ips/`, [{ status: "active" }, { status: "nope" }]);
+    expect([bad.status, bad.body]).to.deep.equal([400, [{}, { status: ["nope is not a valid choice."] }]]);
+    const tooMany = await post(`/api/ipam/prefixes/${p.id}/available-ips/`, [1, 2, 3, 4].map(() => ({ status: "active" })));
+    expect(tooMany.status).to.equal(204);
+    expect(await rows("ipam_prefix", { vrf_id: vrf.id, prefix: `10.${n}.212.0/29` })).to.equal(1);
+    expect((await get(`/api/ipam/ip-addresses/?parent=10.${n}.212.0/29&vrf_id=${vrf.id}`)).body.count).to.equal(3);
+    const missing = await post("/api/ipam/prefixes/00000000-0000-4000-8000-000000000000/available-ips/", { status: "active" });
+    expect(missing.status).to.equal(404);
+  });
+
+  it("hands out distinct addresses to 20 concurrent allocations", async () => {
+    const p = await prefix(`10.${n}.213.0/24`);
+    const replies = await Promise.all(Array.from({ length: 20 }, () => post(`/api/ipam/prefixes/${p.id}/available-ips/`, { status: "active" })));
+    expect(replies.map((r) => r.status)).to.deep.equal(Array(20).fill(201));
+    const addresses = replies.map((r) => r.body.address);
+    expect(new Set(addresses).size).to.equal(20);
+    expect([...addresses].sort((a, b) => Number(a.split(".")[3].split("/")[0]) - Number(b.split(".")[3].split("/")[0])))
+      .to.deep.equal(Array.from({ length: 20 }, (_, i) => `10.${n}.213.${i + 1}/24`));
+  });
+});
