@@ -120,6 +120,24 @@ const configContexts: Fixture[] = [
   { model: "extras.configcontext", data: { name: "Core routers", weight: 2000, roles: [{ slug: "core-router" }], data: { syslog: { level: "informational" }, bgp: { asn: 64512 } } } },
 ];
 
+/**
+ * A vSphere cluster in Berlin running two application servers; the cluster's own context adds
+ * its DNS search domain to theirs (they also get the Germany defaults through the site).
+ */
+const virtualization: Fixture[] = [
+  { model: "virtualization.clustertype", data: { name: "VMware vSphere", description: "ESXi hosts under vCenter" } },
+  { model: "virtualization.clustergroup", data: { name: "Berlin production" } },
+  { model: "virtualization.cluster", data: { name: "ber1-vsphere", type: { slug: "vmware-vsphere" }, group: { slug: "berlin-production" }, site: { slug: "berlin-dc1" }, tenant: { slug: "acme-corp" }, tags: [{ slug: "production" }] } },
+  { model: "dcim.devicerole", data: { name: "Application Server", color: "009688" } },
+  { model: "dcim.platform", data: { name: "Ubuntu Linux" } },
+  { model: "virtualization.virtualmachine", data: { name: "ber1-app1", cluster: { name: "ber1-vsphere" }, role: { slug: "application-server" }, platform: { slug: "ubuntu-linux" }, tenant: { slug: "acme-corp" }, status: "active", vcpus: 4, memory: 8192, disk: 80, tags: [{ slug: "production" }] } },
+  { model: "virtualization.virtualmachine", data: { name: "ber1-app2", cluster: { name: "ber1-vsphere" }, role: { slug: "application-server" }, platform: { slug: "ubuntu-linux" }, status: "staged", vcpus: 2, memory: 4096, disk: 40, local_context_data: { app: { port: 8443 } } } },
+  { model: "virtualization.vminterface", data: { virtual_machine: { name: "ber1-app1" }, name: "ens160", mac_address: "00:50:56:01:02:03", mtu: 1500 } },
+  { model: "virtualization.vminterface", data: { virtual_machine: { name: "ber1-app1" }, name: "ens160.20", parent_interface: { virtual_machine: { name: "ber1-app1" }, name: "ens160" }, mode: "access", description: "Backup network" } },
+  { model: "virtualization.vminterface", data: { virtual_machine: { name: "ber1-app2" }, name: "ens160", mac_address: "00:50:56:01:02:04" } },
+  { model: "extras.configcontext", data: { name: "vSphere guests", weight: 1500, clusters: [{ name: "ber1-vsphere" }], data: { dns_search: ["ber1.example.net"] } } },
+];
+
 const inventoryItems: Fixture[] = [
   { model: "dcim.inventoryitem", data: { device: { name: "ber1-edge1" }, name: "FPC 0", manufacturer: { slug: "juniper" }, part_id: "MX204-FPC", serial: "CAFE1234" } },
   { model: "dcim.inventoryitem", data: { device: { name: "ber1-edge1" }, parent: { name: "FPC 0", device: { name: "ber1-edge1" } }, name: "PIC 0", manufacturer: { slug: "juniper" }, part_id: "MX204-PIC" } },
@@ -169,5 +187,5 @@ const cables: Fixture[] = [
 ];
 
 export const inventoryDemo: Fixture[] = [
-  ...regions, ...tenancy, ...tags, ...sites, ...ipam, ...locations, ...racks, ...deviceTypes, ...templates, ...secrets, ...devices, ...configContexts, ...inventoryItems, ...circuits, ...power, ...cables,
+  ...regions, ...tenancy, ...tags, ...sites, ...ipam, ...locations, ...racks, ...deviceTypes, ...templates, ...secrets, ...devices, ...configContexts, ...virtualization, ...inventoryItems, ...circuits, ...power, ...cables,
 ];

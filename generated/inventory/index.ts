@@ -56,6 +56,11 @@ import { tenancy_Tenant } from "./models/tenancy/tenants.js";
 import { tenancy_TenantGroup } from "./models/tenancy/tenant-groups.js";
 import { users_Token } from "./models/users/tokens.js";
 import { users_User } from "./models/users/users.js";
+import { virtualization_Cluster } from "./models/virtualization/clusters.js";
+import { virtualization_ClusterGroup } from "./models/virtualization/cluster-groups.js";
+import { virtualization_ClusterType } from "./models/virtualization/cluster-types.js";
+import { virtualization_VirtualMachine } from "./models/virtualization/virtual-machines.js";
+import { virtualization_VMInterface } from "./models/virtualization/interfaces.js";
 
 export const inventory: ApiDescriptor = {
     name: "inventory",
@@ -75,6 +80,6 @@ export const inventory: ApiDescriptor = {
     },
     auth: { users: "users.user", tokens: "users.token" },
     tagModel: "extras.tag",
-    models: [circuits_Circuit, circuits_CircuitTermination, circuits_CircuitType, circuits_Provider, circuits_ProviderNetwork, dcim_Cable, dcim_ConsolePort, dcim_ConsolePortTemplate, dcim_ConsoleServerPort, dcim_ConsoleServerPortTemplate, dcim_Device, dcim_DeviceBay, dcim_DeviceBayTemplate, dcim_DeviceRedundancyGroup, dcim_DeviceRole, dcim_DeviceType, dcim_FrontPort, dcim_FrontPortTemplate, dcim_Interface, dcim_InterfaceConnection, dcim_InterfaceTemplate, dcim_InventoryItem, dcim_Location, dcim_LocationType, dcim_Manufacturer, dcim_Platform, dcim_PowerFeed, dcim_PowerOutlet, dcim_PowerOutletTemplate, dcim_PowerPanel, dcim_PowerPort, dcim_PowerPortTemplate, dcim_Rack, dcim_RackGroup, dcim_RackReservation, dcim_RackRole, dcim_RearPort, dcim_RearPortTemplate, dcim_Region, dcim_Site, dcim_VirtualChassis, extras_ConfigContext, extras_ConfigContextSchema, extras_Secret, extras_SecretsGroup, extras_SecretsGroupAssociation, extras_Tag, ipam_IPAddress, ipam_Prefix, ipam_Role, ipam_VRF, tenancy_Tenant, tenancy_TenantGroup, users_Token, users_User],
+    models: [circuits_Circuit, circuits_CircuitTermination, circuits_CircuitType, circuits_Provider, circuits_ProviderNetwork, dcim_Cable, dcim_ConsolePort, dcim_ConsolePortTemplate, dcim_ConsoleServerPort, dcim_ConsoleServerPortTemplate, dcim_Device, dcim_DeviceBay, dcim_DeviceBayTemplate, dcim_DeviceRedundancyGroup, dcim_DeviceRole, dcim_DeviceType, dcim_FrontPort, dcim_FrontPortTemplate, dcim_Interface, dcim_InterfaceConnection, dcim_InterfaceTemplate, dcim_InventoryItem, dcim_Location, dcim_LocationType, dcim_Manufacturer, dcim_Platform, dcim_PowerFeed, dcim_PowerOutlet, dcim_PowerOutletTemplate, dcim_PowerPanel, dcim_PowerPort, dcim_PowerPortTemplate, dcim_Rack, dcim_RackGroup, dcim_RackReservation, dcim_RackRole, dcim_RearPort, dcim_RearPortTemplate, dcim_Region, dcim_Site, dcim_VirtualChassis, extras_ConfigContext, extras_ConfigContextSchema, extras_Secret, extras_SecretsGroup, extras_SecretsGroupAssociation, extras_Tag, ipam_IPAddress, ipam_Prefix, ipam_Role, ipam_VRF, tenancy_Tenant, tenancy_TenantGroup, users_Token, users_User, virtualization_Cluster, virtualization_ClusterGroup, virtualization_ClusterType, virtualization_VirtualMachine, virtualization_VMInterface],
     ...loadArtifacts(new URL(".", import.meta.url)),
   };

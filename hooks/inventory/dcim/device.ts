@@ -4,7 +4,8 @@
 // device gets the components its type's templates describe, in the same transaction.
 import { Refusal, type HookDb, type MethodQuery, type SaveEvent } from "../../../runtime/hooks.js";
 import { checkLocation } from "./located.js";
-import { checkAgainstSchema } from "../extras/context-data.js";
+import { checkLocalContext, configContextSql } from "../extras/context-data.js";
+import { macDigits } from "./mac.js";
 
 type Row = Record<string, unknown>;
 
@@ -16,10 +17,7 @@ export async function beforeSave({ db, id, values }: SaveEvent): Promise<void> {
   const current: Row = id === null ? {} : (await db("dcim_device").where({ id }).first()) ?? {};
   const d: Row = { ...current, ...values };
   await checkLocation(db, "dcim.device", "Devices", d);
-  if (d.local_context_schema_id && (d.local_context_data == null || d.local_context_data === "null")) {
-    throw new Refusal({ local_context_schema: "Local context data must exist for a schema to be applied." });
-  }
-  await checkAgainstSchema(db, "local_context_data", d.local_context_data, d.local_context_schema_id);
+  await checkLocalContext(db, current, values);
   const rack = d.rack_id ? await db("dcim_rack").where({ id: d.rack_id }).forUpdate().first() : undefined;
   const type = await one(db, "dcim_devicetype", d.device_type_id);
   const maker = type && (await one(db, "dcim_manufacturer", type.manufacturer_id));
@@ -56,12 +54,30 @@ export async function beforeSave({ db, id, values }: SaveEvent): Promise<void> {
     if (!String(ip.address).includes(family === 4 ? "." : ":")) throw new Refusal({ [field]: `${ip.address} is not an IPv${family} address.` });
     if (!(await onOwnInterface(db, id, d, ip))) throw new Refusal({ [field]: `The specified IP address (${ip.address}) is not assigned to this device.` });
   }
+  await checkCluster(db, d);
   if (d.device_redundancy_group_priority != null && !d.device_redundancy_group_id) {
     throw new Refusal({ device_redundancy_group_priority: "Must assign a redundancy group when defining a redundancy group priority." });
   }
   if (d.name && !d.tenant_id) {
     const twin = await db("dcim_device").where({ name: d.name, site_id: d.site_id }).whereNull("tenant_id").modify((q) => { if (id !== null) q.whereNot({ id }); }).first();
     if (twin) throw new Refusal({ name: "A device with this name already exists." });
+  }
+}
+
+/** A device's cluster is at the device's site, and at its location or one of that location's ancestors, when it has them. */
+async function checkCluster(db: HookDb, d: Row): Promise<void> {
+  const cluster = await one(db, "virtualization_cluster", d.cluster_id);
+  if (!cluster) return;
+  if (cluster.site_id && cluster.site_id !== d.site_id) {
+    throw new Refusal({ cluster: `The assigned cluster belongs to a different site (${(await one(db, "dcim_site", cluster.site_id))?.name ?? ""})` });
+  }
+  if (cluster.location_id && d.location_id) {
+    const found = await db.raw(`WITH RECURSIVE up AS (SELECT id, parent_id FROM dcim_location WHERE id = ? UNION ALL
+      SELECT l.id, l.parent_id FROM dcim_location l JOIN up ON l.id = up.parent_id) SELECT 1 FROM up WHERE id = ?`, [d.location_id as string, cluster.location_id as string]);
+    if (!found.rows.length) {
+      const location = await one(db, "dcim_location", d.location_id);
+      throw new Refusal({ cluster: `The assigned cluster belongs to a location that does not include ${location?.name ?? ""}.` });
+    }
   }
 }
 
@@ -137,41 +153,14 @@ async function unitsFree(db: HookDb, rack: Row, type: Row, d: Row, id: SaveEvent
   });
 }
 
-/**
- * A device's config context (ConfigContextQuerySet.get_for_object, then get_config_context):
- * the data of every active context whose assignments are empty or include the device's
- * region (or an ancestor), site, location (or an ancestor), role, type, platform, tenant
- * group, tenant or one of its tags, deep-merged by weight and name, then its local data on
- * top. One sub-select of the read, using the deep merge the config context spec defines.
- */
-const matches = (alias: string) => {
-  const dimension = (field: string, column: string, values: string) =>
-    `(NOT EXISTS (SELECT 1 FROM "extras_configcontext_${field}" j WHERE j.source_id = cc.id) ` +
-    `OR EXISTS (SELECT 1 FROM "extras_configcontext_${field}" j WHERE j.source_id = cc.id AND j."${column}" IN (${values})))`;
-  const up = (table: string, start: string) =>
-    `WITH RECURSIVE up AS (SELECT id, parent_id FROM "${table}" WHERE id = ${start} UNION ALL ` +
-    `SELECT p.id, p.parent_id FROM "${table}" p JOIN up ON p.id = up.parent_id) SELECT id FROM up`;
-  return [
-    dimension("regions", "region_id", up("dcim_region", `(SELECT region_id FROM dcim_site WHERE id = ${alias}.site_id)`)),
-    dimension("sites", "site_id", `${alias}.site_id`),
-    dimension("locations", "location_id", up("dcim_location", `${alias}.location_id`)),
-    dimension("roles", "devicerole_id", `${alias}.device_role_id`),
-    dimension("device_types", "devicetype_id", `${alias}.device_type_id`),
-    dimension("platforms", "platform_id", `${alias}.platform_id`),
-    dimension("tenant_groups", "tenantgroup_id", `(SELECT group_id FROM tenancy_tenant WHERE id = ${alias}.tenant_id)`),
-    dimension("tenants", "tenant_id", `${alias}.tenant_id`),
-    dimension("tags", "tag_id", `SELECT a.tag_id FROM extras_tag_assignment a WHERE a.object_type = 'dcim.device' AND a.object_id = ${alias}.id`),
-  ].join(" AND ");
-};
-
+/** A device's config context, with the device's own assignments (get_for_object). */
 export const readValues = {
-  config_context: ({ alias }: { alias: string }) =>
-    `armature_deepmerge(coalesce((SELECT armature_deepmerge_agg(cc.data ORDER BY cc.weight, cc.name) FROM extras_configcontext cc ` +
-    `WHERE cc.is_active AND ${matches(alias)}), '{}'::jsonb), coalesce(${alias}.local_context_data, '{}'::jsonb))`,
+  config_context: ({ alias }: { alias: string }) => configContextSql({
+    site: `${alias}.site_id`, location: `${alias}.location_id`, role: `${alias}.device_role_id`, deviceType: `${alias}.device_type_id`,
+    platform: `${alias}.platform_id`, cluster: `${alias}.cluster_id`, tenant: `${alias}.tenant_id`, id: `${alias}.id`, objectType: "dcim.device",
+  }, `${alias}.local_context_data`),
 };
 
-/** A MAC address's hex digits, upper-case: the form two spellings of one address share. */
-const macDigits = (sql: string) => `upper(regexp_replace(${sql}, '[^0-9A-Fa-f]', '', 'g'))`;
 
 /** Nautobot's DeviceFilterSet methods. */
 export const filters = {

@@ -1,34 +1,18 @@
 // Nautobot's Interface.clean for what exists so far (LAG, parent and bridge interfaces of the
 // same device; virtual interfaces in no LAG; only virtual interfaces have parents), and its
-// MAC address field: any common notation in, upper-case colon-separated stored and shown.
+// MAC address field (mac.ts).
 import { Refusal, type ActionEvent, type SaveEvent } from "../../../runtime/hooks.js";
 
 import { HttpError } from "../../../runtime/errors.js";
 import { trace } from "./cabling.js";
+import { normalizeMac } from "./mac.js";
 
 export { beforeDelete } from "./cable-end.js";
 
 type Row = Record<string, unknown>;
 
-/** The notations a MAC address is written in: colons, dashes, Cisco's dotted quads, bare hex. */
-const MAC_FORMS = [/^([0-9a-f]{2}:){5}[0-9a-f]{2}$/i, /^([0-9a-f]{2}-){5}[0-9a-f]{2}$/i, /^([0-9a-f]{4}\.){2}[0-9a-f]{4}$/i, /^[0-9a-f]{12}$/i];
-
-/** A MAC address as Nautobot shows it (`00:1A:2B:3C:4D:5E`), or null when `value` is none. */
-function mac(value: string): string | null {
-  const v = value.trim();
-  if (!MAC_FORMS.some((form) => form.test(v))) return null;
-  return v.replace(/[:.\-]/g, "").toUpperCase().match(/../g)!.join(":");
-}
-
 export async function beforeSave({ db, id, values }: SaveEvent): Promise<void> {
-  if (typeof values.mac_address === "string") {
-    if (values.mac_address === "") values.mac_address = null;
-    else {
-      const normal = mac(values.mac_address);
-      if (!normal) throw new Refusal({ mac_address: "Enter a valid MAC address." });
-      values.mac_address = normal;
-    }
-  }
+  normalizeMac(values);
   const current: Row = id === null ? {} : (await db("dcim_interface").where({ id }).first()) ?? {};
   const row: Row = { ...current, ...values };
   const other = async (column: string): Promise<Row | undefined> => (row[column] ? db("dcim_interface").where({ id: row[column] as string }).first() : undefined);

@@ -1,8 +1,12 @@
-// Nautobot's ConfigContextSchemaValidationMixin: data follows the schema chosen for it, and
-// the refusal names the schema and the first problem.
-import { jsonValue, type HookDb } from "../../../runtime/hooks.js";
+// Nautobot's config-context machinery shared by the models that have one (devices, virtual
+// machines): ConfigContextModel.clean for their local data, ConfigContextSchemaValidationMixin
+// for data that follows a schema, and ConfigContextQuerySet.get_for_object for the contexts
+// that apply to an object.
+import { jsonValue, Refusal, type HookDb } from "../../../runtime/hooks.js";
 import { ValidationError } from "../../../runtime/errors.js";
 import { dataProblem } from "../../../runtime/write/json-schema.js";
+
+type Row = Record<string, unknown>;
 
 /** Refuses `data` (stored in `field`) when it does not follow the schema `schemaId` names. */
 export async function checkAgainstSchema(db: HookDb, field: string, data: unknown, schemaId: unknown): Promise<void> {
@@ -14,3 +18,76 @@ export async function checkAgainstSchema(db: HookDb, field: string, data: unknow
   const problem = dataProblem(body, parsed);
   if (problem) throw new ValidationError({ [field]: [`Validation using the JSON Schema ${schema.name} failed.`, problem] });
 }
+
+/** Python's truthiness of a JSON value: what Nautobot's `if self.local_context_data` asks. */
+const truthy = (v: unknown) => !(v == null || v === false || v === 0 || v === "" || (typeof v === "object" && Object.keys(v as object).length === 0));
+
+/**
+ * ConfigContextModel.clean for the row `current` (the stored one, or `{}` on create) becomes
+ * with `values`: local data is an object, a schema needs data, and the data follows it.
+ */
+export async function checkLocalContext(db: HookDb, current: Row, values: Row): Promise<void> {
+  // Values hold JSON text as written, the stored row parsed JSON.
+  const data = "local_context_data" in values ? jsonValue(values.local_context_data) : current.local_context_data;
+  const schemaId = "local_context_schema_id" in values ? values.local_context_schema_id : current.local_context_schema_id;
+  if (truthy(data) && (typeof data !== "object" || Array.isArray(data))) {
+    throw new Refusal({ local_context_data: 'JSON data must be in object form. Example: {"foo": 123}' });
+  }
+  if (schemaId && !truthy(data)) throw new Refusal({ local_context_schema: "Local context data must exist for a schema to be applied." });
+  await checkAgainstSchema(db, "local_context_data", data, schemaId);
+}
+
+/**
+ * What an object offers each of a config context's assignments: SQL expressions over its row
+ * (null when the object has no such thing, so only contexts without that assignment match).
+ * Regions (with ancestors) come from the site, location ancestors from the location, the
+ * cluster group from the cluster and the tenant group from the tenant.
+ */
+export interface ContextSubject {
+  site: string | null;
+  location: string | null;
+  role: string | null;
+  deviceType: string | null;
+  platform: string | null;
+  cluster: string | null;
+  tenant: string | null;
+  /** The object's id and its type as tag assignments name it (`dcim.device`). */
+  id: string;
+  objectType: string;
+}
+
+/** Ids of a tree row and its ancestors, from the row whose id `start` gives. */
+const upFrom = (table: string, start: string) =>
+  `WITH RECURSIVE up AS (SELECT id, parent_id FROM "${table}" WHERE id = ${start} UNION ALL ` +
+  `SELECT p.id, p.parent_id FROM "${table}" p JOIN up ON p.id = up.parent_id) SELECT id FROM up`;
+
+/** The condition on `cc` (a config context) that it applies to `s`: each assignment empty or holding the object's value. */
+function matches(s: ContextSubject): string {
+  const dimension = (field: string, column: string, values: string | null) =>
+    `(NOT EXISTS (SELECT 1 FROM "extras_configcontext_${field}" j WHERE j.source_id = cc.id)` +
+    (values === null ? ")" : ` OR EXISTS (SELECT 1 FROM "extras_configcontext_${field}" j WHERE j.source_id = cc.id AND j."${column}" IN (${values})))`);
+  const via = (column: string, table: string, key: string | null) => (key === null ? null : `(SELECT ${column} FROM ${table} WHERE id = ${key})`);
+  const region = via("region_id", "dcim_site", s.site);
+  return [
+    dimension("regions", "region_id", region && upFrom("dcim_region", region)),
+    dimension("sites", "site_id", s.site),
+    dimension("locations", "location_id", s.location && upFrom("dcim_location", s.location)),
+    dimension("roles", "devicerole_id", s.role),
+    dimension("device_types", "devicetype_id", s.deviceType),
+    dimension("platforms", "platform_id", s.platform),
+    dimension("cluster_groups", "clustergroup_id", via("group_id", "virtualization_cluster", s.cluster)),
+    dimension("clusters", "cluster_id", s.cluster),
+    dimension("tenant_groups", "tenantgroup_id", via("group_id", "tenancy_tenant", s.tenant)),
+    dimension("tenants", "tenant_id", s.tenant),
+    dimension("tags", "tag_id", `SELECT a.tag_id FROM extras_tag_assignment a WHERE a.object_type = '${s.objectType}' AND a.object_id = ${s.id}`),
+  ].join(" AND ");
+}
+
+/**
+ * The SQL of an object's config_context (get_config_context): every active context that
+ * applies to it, deep-merged by weight and name, then its local data on top, in one sub-select
+ * of the read (the deep merge is the config context spec's SQL).
+ */
+export const configContextSql = (s: ContextSubject, localData: string): string =>
+  `armature_deepmerge(coalesce((SELECT armature_deepmerge_agg(cc.data ORDER BY cc.weight, cc.name) FROM extras_configcontext cc ` +
+  `WHERE cc.is_active AND ${matches(s)}), '{}'::jsonb), coalesce(${localData}, '{}'::jsonb))`;

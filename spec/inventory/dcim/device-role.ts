@@ -14,8 +14,9 @@ export default model("DeviceRole", {
     vm_role: field.boolean({ default: true, label: "VM Role", description: "Virtual machines may be assigned to this role" }),
     description: field.string({ maxLength: 200 }),
     device_count: field.count({ of: "dcim.Device.device_role" }),
+    virtualmachine_count: field.count({ of: "virtualization.VirtualMachine.role" }),
   },
   nested: ["name", "slug"],
-  brief: ["name", "slug", "device_count"],
-  filters: { q: ["name", "slug"], related: { devices: { of: "dcim.Device.device_role", key: "name" } } },
+  brief: ["name", "slug", "device_count", "virtualmachine_count"],
+  filters: { q: ["name", "slug"], related: { devices: { of: "dcim.Device.device_role", key: "name" }, virtual_machines: { of: "virtualization.VirtualMachine.role", key: "name" } } },
 });

@@ -37,6 +37,7 @@ export default model("Device", {
     primary_ip4: ref.fk("ipam.IPAddress", { nullable: true, onDelete: "setNull", label: "Primary IPv4" }),
     primary_ip6: ref.fk("ipam.IPAddress", { nullable: true, onDelete: "setNull", label: "Primary IPv6" }),
     secrets_group: ref.fk("extras.SecretsGroup", { nullable: true, onDelete: "setNull" }),
+    cluster: ref.fk("virtualization.Cluster", { nullable: true, onDelete: "setNull" }),
     virtual_chassis: ref.fk("dcim.VirtualChassis", { nullable: true, onDelete: "setNull" }),
     vc_position: field.integer({ nullable: true, min: 0, max: 255 }),
     vc_priority: field.integer({ nullable: true, min: 0, max: 255 }),

@@ -15,8 +15,9 @@ export default model("Platform", {
     napalm_args: field.json({ nullable: true, label: "NAPALM arguments" }),
     description: field.string({ maxLength: 200 }),
     device_count: field.count({ of: "dcim.Device.platform" }),
+    virtualmachine_count: field.count({ of: "virtualization.VirtualMachine.platform" }),
   },
   nested: ["name", "slug"],
-  brief: ["name", "slug", "device_count"],
-  filters: { q: ["name", "slug"], related: { devices: { of: "dcim.Device.platform", key: "name" } } },
+  brief: ["name", "slug", "device_count", "virtualmachine_count"],
+  filters: { q: ["name", "slug"], related: { devices: { of: "dcim.Device.platform", key: "name" }, virtual_machines: { of: "virtualization.VirtualMachine.platform", key: "name" } } },
 });

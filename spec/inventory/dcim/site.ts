@@ -34,6 +34,7 @@ export default model("Site", {
     device_count: field.count({ of: "dcim.Device.site" }),
     prefix_count: field.count({ of: "ipam.Prefix.site" }),
     rack_count: field.count({ of: "dcim.Rack.site" }),
+    virtualmachine_count: field.count({ of: "virtualization.VirtualMachine.site" }),
   },
   nested: ["name", "slug"],
   filters: {
@@ -42,6 +43,7 @@ export default model("Site", {
       devices: { of: "dcim.Device.site", key: "name" },
       racks: { of: "dcim.Rack.site", key: "name" },
       rack_groups: { of: "dcim.RackGroup.site", key: "slug" },
+      clusters: { of: "virtualization.Cluster.site", key: "name" },
     },
     q: ["name", "facility", "description", "physical_address", "shipping_address", "contact_name",
       "contact_phone", "contact_email", "comments"],

@@ -3,7 +3,7 @@ import { model, field, ref } from "../../../generator/dsl/index.js";
 export default model("ConfigContext", {
   app: "extras",
   route: "config-contexts",
-  description: "Configuration data merged into the devices it is assigned to (by region, site, location, role, type, platform, tenancy, tags), by weight.",
+  description: "Configuration data merged into the devices it is assigned to (by region, site, location, role, type, platform, cluster group, cluster, tenancy, tags), by weight.",
   display: "{name}",
   ordering: ["weight", "name"],
   hooks: "extras/config-context",
@@ -23,6 +23,8 @@ export default model("ConfigContext", {
     roles: ref.m2m("dcim.DeviceRole"),
     device_types: ref.m2m("dcim.DeviceType"),
     platforms: ref.m2m("dcim.Platform"),
+    cluster_groups: ref.m2m("virtualization.ClusterGroup"),
+    clusters: ref.m2m("virtualization.Cluster"),
     tenant_groups: ref.m2m("tenancy.TenantGroup"),
     tenants: ref.m2m("tenancy.Tenant"),
     tags: ref.m2m("extras.Tag", { bySlug: true }),
@@ -32,9 +34,9 @@ export default model("ConfigContext", {
   // Nautobot's filter names: the singular of each assignment (region, region_id, …, tag by slug).
   filters: {
     q: ["name", "description"],
-    exclude: ["owner", "data", "regions", "sites", "locations", "roles", "device_types", "platforms", "tenant_groups", "tenants", "tags"],
+    exclude: ["owner", "data", "regions", "sites", "locations", "roles", "device_types", "platforms", "cluster_groups", "clusters", "tenant_groups", "tenants", "tags"],
     aliases: {
-      region: "regions", site: "sites", location: "locations", role: "roles", device_type: "device_types", platform: "platforms",
+      region: "regions", site: "sites", location: "locations", role: "roles", device_type: "device_types", platform: "platforms", cluster_group: "cluster_groups", cluster: "clusters",
       tenant_group: "tenant_groups", tenant: "tenants", tag: "tags",
     },
   },

@@ -1,0 +1,35 @@
+// Nautobot's Cluster.clean: its location is in its site and of a type that holds clusters; a
+// cluster at a site (or location) keeps its host devices there. Its virtual machines show the
+// cluster's site and location, so they follow it.
+import { Refusal, type SaveEvent } from "../../../runtime/hooks.js";
+import { checkLocation } from "../dcim/located.js";
+
+type Row = Record<string, any>;
+
+export async function beforeSave({ db, id, values }: SaveEvent): Promise<void> {
+  const current: Row = id === null ? {} : (await db("virtualization_cluster").where({ id }).first()) ?? {};
+  const c: Row = { ...current, ...values };
+  // Without a site, only the location's type is checked.
+  await checkLocation(db, "virtualization.cluster", "Clusters", c.site_id ? c : { ...c, site_id: undefined });
+  if (id === null) return;
+  if (c.site_id) {
+    const elsewhere = await db("dcim_device").where({ cluster_id: id }).whereNot({ site_id: c.site_id }).count<Array<{ count: string }>>("* as count");
+    if (Number(elsewhere[0].count)) {
+      const site: Row | undefined = await db("dcim_site").where({ id: c.site_id }).first();
+      throw new Refusal({ site: `${elsewhere[0].count} devices are assigned as hosts for this cluster but are not in site ${site?.name ?? ""}` });
+    }
+  }
+  if (c.location_id) {
+    const elsewhere = await db("dcim_device").where({ cluster_id: id }).whereNotNull("location_id").whereNot({ location_id: c.location_id }).count<Array<{ count: string }>>("* as count");
+    if (Number(elsewhere[0].count)) {
+      const location: Row | undefined = await db("dcim_location").where({ id: c.location_id }).first();
+      throw new Refusal({ location: `${elsewhere[0].count} devices are assigned as hosts for this cluster but belong to a location other than "${location?.name ?? ""}".` });
+    }
+  }
+}
+
+export async function afterSave({ db, id, created }: SaveEvent & { id: string | number; created: boolean }): Promise<void> {
+  if (created) return;
+  const c: Row = await db("virtualization_cluster").where({ id }).first();
+  await db("virtualization_virtualmachine").where({ cluster_id: id }).update({ site_id: c.site_id, location_id: c.location_id });
+}

@@ -1,0 +1,19 @@
+import { model, field } from "../../../generator/dsl/index.js";
+
+export default model("ClusterGroup", {
+  app: "virtualization",
+  route: "cluster-groups",
+  description: "An organizational group of virtualization clusters.",
+  display: "{name}",
+  ordering: ["name"],
+  features: ["customFields", "changeLogged"],
+  fields: {
+    name: field.string({ required: true, unique: true, maxLength: 100 }),
+    slug: field.string({ unique: true, maxLength: 100, slugFrom: "name" }),
+    description: field.string({ maxLength: 200 }),
+    cluster_count: field.count({ of: "virtualization.Cluster.group" }),
+  },
+  nested: ["name", "slug"],
+  brief: ["name", "slug", "cluster_count"],
+  filters: { q: ["name", "slug"], related: { clusters: { of: "virtualization.Cluster.group", key: "name" } } },
+});

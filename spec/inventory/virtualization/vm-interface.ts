@@ -1,0 +1,37 @@
+import { model, field, ref } from "../../../generator/dsl/index.js";
+import { InterfaceMode } from "../dcim/interface-template.js";
+
+// API 1.2/1.3 show no status (Nautobot's VMInterfaceSerializerVersion12), and the VLAN fields
+// wait for the VLAN models.
+export default model("VMInterface", {
+  app: "virtualization",
+  route: "interfaces",
+  verboseName: "VM interface",
+  description: "A network interface of a virtual machine.",
+  display: "{name}",
+  ordering: ["virtual_machine", "name"],
+  features: ["tags", "customFields"],
+  hooks: "virtualization/vm-interface",
+  fields: {
+    virtual_machine: ref.fk("virtualization.VirtualMachine", { required: true, onDelete: "cascade" }),
+    name: field.string({ required: true, maxLength: 64 }),
+    enabled: field.boolean({ default: true }),
+    parent_interface: ref.fk("virtualization.VMInterface", { nullable: true, onDelete: "cascade", description: "Assigned parent interface" }),
+    bridge: ref.fk("virtualization.VMInterface", { nullable: true, onDelete: "setNull", label: "Bridge interface", description: "Assigned bridge interface" }),
+    mtu: field.integer({ nullable: true, min: 1, max: 65536, label: "MTU" }),
+    mac_address: field.string({ nullable: true, maxLength: 18, label: "MAC Address" }),
+    description: field.string({ maxLength: 200 }),
+    mode: field.choice(InterfaceMode, { blank: true, description: "802.1Q mode" }),
+  },
+  uniqueTogether: [["virtual_machine", "name"]],
+  naturalKey: "name",
+  nested: ["virtual_machine", "name"],
+  filters: {
+    q: ["name"],
+    via: { cluster: "virtual_machine.cluster" },
+    related: {
+      child_interfaces: { of: "virtualization.VMInterface.parent_interface", key: "name" },
+      bridged_interfaces: { of: "virtualization.VMInterface.bridge", key: "name" },
+    },
+  },
+});
