@@ -34,6 +34,7 @@ export default model("Site", {
     device_count: field.count({ of: "dcim.Device.site" }),
     prefix_count: field.count({ of: "ipam.Prefix.site" }),
     rack_count: field.count({ of: "dcim.Rack.site" }),
+    vlan_count: field.count({ of: "ipam.VLAN.site" }),
   },
   nested: ["name", "slug"],
   filters: {

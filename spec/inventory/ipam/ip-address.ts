@@ -44,5 +44,10 @@ export default model("IPAddress", {
       parent: { field: "address", lookup: "net_host_contained" },
       mask_length: { field: "address", lookup: "mask_length" },
     },
+    methods: {
+      // In the VRF, or in a VRF exporting a route target it imports (by rd, or by id).
+      present_in_vrf: { takes: "ipam.VRF" },
+      present_in_vrf_id: { takes: "ipam.VRF" },
+    },
   },
 });

@@ -16,6 +16,7 @@ export default model("Tenant", {
     site_count: field.count({ of: "dcim.Site.tenant" }),
     prefix_count: field.count({ of: "ipam.Prefix.tenant" }),
     ipaddress_count: field.count({ of: "ipam.IPAddress.tenant" }),
+    vlan_count: field.count({ of: "ipam.VLAN.tenant" }),
     vrf_count: field.count({ of: "ipam.VRF.tenant" }),
   },
   nested: ["name", "slug"],

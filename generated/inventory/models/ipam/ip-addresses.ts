@@ -285,6 +285,8 @@ export const ipam_IPAddress: ModelDescriptor = {
         lookup: "n",
         idOnly: true,
       },
+      { param: "present_in_vrf", kind: "method", lookup: "exact", takes: "ipam.vrf" },
+      { param: "present_in_vrf_id", kind: "method", lookup: "exact", takes: "ipam.vrf" },
     ],
     uniqueTogether: [],
     operations: ["list", "retrieve", "create", "update", "delete"],
