@@ -28,7 +28,8 @@ export async function beforeSave({ db, id, values }: SaveEvent): Promise<void> {
 }
 
 export const filters = {
-  // VLANs of the device's site, and those of no site.
-  available_on_device: ({ alias, ids }: MethodQuery) =>
-    `(${alias}.site_id IS NULL OR ${alias}.site_id IN (SELECT d.site_id FROM dcim_device d WHERE d.id = ANY(${ids})))`,
+  // VLANs of the device's site, and those of no site; an unknown device has none (Nautobot's get_for_device).
+  available_on_device: ({ alias, values }: MethodQuery) =>
+    `EXISTS (SELECT 1 FROM dcim_device d WHERE d.id::text = ANY(SELECT lower(v) FROM unnest(${values}) AS v) ` +
+    `AND (${alias}.site_id IS NULL OR ${alias}.site_id = d.site_id))`,
 };

@@ -29,8 +29,8 @@ export default model("VLAN", {
     via: { tenant_group: "tenant.group", region: "site.region" },
     q: ["name", "description", "vid"],
     methods: {
-      // VLANs of the device's site, and those of no site.
-      available_on_device: { takes: "dcim.Device" },
+      // VLANs of the device's site, and those of no site; a device id that names none matches nothing.
+      available_on_device: { takes: "string" },
     },
   },
 });

@@ -270,6 +270,7 @@ describe("inventory e2e: ipam", () => {
       const available = ids(await get(`/api/ipam/vlans/?available_on_device=${device.id}&limit=0`));
       expect(available).to.include.members([free.body.id, away.body.id]);
       expect(available).to.not.include(users.id);
+      expect((await get("/api/ipam/vlans/?available_on_device=00000000-0000-4000-8000-000000000000")).body.count).to.equal(0);
     });
 
     it("prefixes take a VLAN and a location (placed by the location rules) and filter by them", async () => {

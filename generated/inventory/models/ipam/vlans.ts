@@ -284,7 +284,7 @@ export const ipam_VLAN: ModelDescriptor = {
       { param: "region__n", kind: "fk", field: "region", via: "site", lookup: "n" },
       { param: "region_id", kind: "fk", field: "region", via: "site", lookup: "exact", idOnly: true },
       { param: "region_id__n", kind: "fk", field: "region", via: "site", lookup: "n", idOnly: true },
-      { param: "available_on_device", kind: "method", lookup: "exact", takes: "dcim.device" },
+      { param: "available_on_device", kind: "method", lookup: "exact", takes: "string" },
     ],
     uniqueTogether: [
       ["group", "vid"],
