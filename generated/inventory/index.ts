@@ -48,9 +48,14 @@ import { extras_Secret } from "./models/extras/secrets.js";
 import { extras_SecretsGroup } from "./models/extras/secrets-groups.js";
 import { extras_SecretsGroupAssociation } from "./models/extras/secrets-groups-associations.js";
 import { extras_Tag } from "./models/extras/tags.js";
+import { ipam_Aggregate } from "./models/ipam/aggregates.js";
 import { ipam_IPAddress } from "./models/ipam/ip-addresses.js";
 import { ipam_Prefix } from "./models/ipam/prefixes.js";
+import { ipam_RIR } from "./models/ipam/rirs.js";
 import { ipam_Role } from "./models/ipam/roles.js";
+import { ipam_RouteTarget } from "./models/ipam/route-targets.js";
+import { ipam_VLAN } from "./models/ipam/vlans.js";
+import { ipam_VLANGroup } from "./models/ipam/vlan-groups.js";
 import { ipam_VRF } from "./models/ipam/vrfs.js";
 import { tenancy_Tenant } from "./models/tenancy/tenants.js";
 import { tenancy_TenantGroup } from "./models/tenancy/tenant-groups.js";
@@ -80,6 +85,6 @@ export const inventory: ApiDescriptor = {
     },
     auth: { users: "users.user", tokens: "users.token" },
     tagModel: "extras.tag",
-    models: [circuits_Circuit, circuits_CircuitTermination, circuits_CircuitType, circuits_Provider, circuits_ProviderNetwork, dcim_Cable, dcim_ConsolePort, dcim_ConsolePortTemplate, dcim_ConsoleServerPort, dcim_ConsoleServerPortTemplate, dcim_Device, dcim_DeviceBay, dcim_DeviceBayTemplate, dcim_DeviceRedundancyGroup, dcim_DeviceRole, dcim_DeviceType, dcim_FrontPort, dcim_FrontPortTemplate, dcim_Interface, dcim_InterfaceConnection, dcim_InterfaceTemplate, dcim_InventoryItem, dcim_Location, dcim_LocationType, dcim_Manufacturer, dcim_Platform, dcim_PowerFeed, dcim_PowerOutlet, dcim_PowerOutletTemplate, dcim_PowerPanel, dcim_PowerPort, dcim_PowerPortTemplate, dcim_Rack, dcim_RackGroup, dcim_RackReservation, dcim_RackRole, dcim_RearPort, dcim_RearPortTemplate, dcim_Region, dcim_Site, dcim_VirtualChassis, extras_ConfigContext, extras_ConfigContextSchema, extras_Secret, extras_SecretsGroup, extras_SecretsGroupAssociation, extras_Tag, ipam_IPAddress, ipam_Prefix, ipam_Role, ipam_VRF, tenancy_Tenant, tenancy_TenantGroup, users_Token, users_User, virtualization_Cluster, virtualization_ClusterGroup, virtualization_ClusterType, virtualization_VirtualMachine, virtualization_VMInterface],
+    models: [circuits_Circuit, circuits_CircuitTermination, circuits_CircuitType, circuits_Provider, circuits_ProviderNetwork, dcim_Cable, dcim_ConsolePort, dcim_ConsolePortTemplate, dcim_ConsoleServerPort, dcim_ConsoleServerPortTemplate, dcim_Device, dcim_DeviceBay, dcim_DeviceBayTemplate, dcim_DeviceRedundancyGroup, dcim_DeviceRole, dcim_DeviceType, dcim_FrontPort, dcim_FrontPortTemplate, dcim_Interface, dcim_InterfaceConnection, dcim_InterfaceTemplate, dcim_InventoryItem, dcim_Location, dcim_LocationType, dcim_Manufacturer, dcim_Platform, dcim_PowerFeed, dcim_PowerOutlet, dcim_PowerOutletTemplate, dcim_PowerPanel, dcim_PowerPort, dcim_PowerPortTemplate, dcim_Rack, dcim_RackGroup, dcim_RackReservation, dcim_RackRole, dcim_RearPort, dcim_RearPortTemplate, dcim_Region, dcim_Site, dcim_VirtualChassis, extras_ConfigContext, extras_ConfigContextSchema, extras_Secret, extras_SecretsGroup, extras_SecretsGroupAssociation, extras_Tag, ipam_Aggregate, ipam_IPAddress, ipam_Prefix, ipam_RIR, ipam_Role, ipam_RouteTarget, ipam_VLAN, ipam_VLANGroup, ipam_VRF, tenancy_Tenant, tenancy_TenantGroup, users_Token, users_User, virtualization_Cluster, virtualization_ClusterGroup, virtualization_ClusterType, virtualization_VirtualMachine, virtualization_VMInterface],
     ...loadArtifacts(new URL(".", import.meta.url)),
   };

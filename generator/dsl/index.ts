@@ -247,7 +247,10 @@ export type Feature =
   | "ownedByRequester";
 
 export interface FilterSpec {
-  /** Fields searched (case-insensitive contains) by the free-text `q` filter. */
+  /**
+   * Fields searched (case-insensitive contains) by the free-text `q` filter; an integer field
+   * matches a search that is a whole number, exactly (a VLAN's `vid`).
+   */
   q?: string[];
   /** A cidr or ip field `q` also searches by partial address, as Nautobot's `string_search` (`10.1` → inside 10.1.0.0/16). */
   qAddress?: string;

@@ -180,7 +180,7 @@ export function validate(loaded: LoadedApi): Diagnostic[] {
     for (const q of m.filters?.q ?? []) {
       const f = fields[q];
       if (!f) err(file, `filters.q names unknown field "${q}"`, m.name);
-      else if (!(f.kind === "scalar" && STRINGISH.has(f.type))) err(file, `filters.q field "${q}" is not a string field`, m.name);
+      else if (!(f.kind === "scalar" && (STRINGISH.has(f.type) || f.type === "integer"))) err(file, `filters.q field "${q}" is not a string or integer field`, m.name);
     }
     const qAddress = m.filters?.qAddress;
     if (qAddress !== undefined) {

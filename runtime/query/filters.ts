@@ -293,9 +293,15 @@ export class FilterCompiler {
       case "q": {
         const v = raw.join(" ").trim();
         if (!v) return { where: () => undefined };
-        const cols = f.fields!.map((n) => col("t0", storedColumn(this.index.field(m, n)!)!));
-        const sql = cols.map((c) => `${c} ILIKE ?`);
-        const binds = cols.map(() => [`%${likeEscape(v)}%`]);
+        const sql: string[] = [];
+        const binds: unknown[][] = [];
+        for (const n of f.fields!) {
+          const x = this.index.field(m, n) as ScalarField;
+          const c = col("t0", storedColumn(x)!);
+          if (x.type !== "integer") { sql.push(`${c} ILIKE ?`); binds.push([`%${likeEscape(v)}%`]); }
+          // As a numeric, so a number beyond the column's range matches nothing rather than failing.
+          else if (/^[+-]?\d+$/.test(v)) { sql.push(`${c} = ?::numeric`); binds.push([v]); }
+        }
         if (isUuid(v)) { sql.push("t0.id = ?::uuid"); binds.push([v]); }
         // The spec's address field is also searched by partial address (10.1 → inside 10.1.0.0/16).
         const net = f.field ? this.index.field(m, f.field) as ScalarField : undefined;

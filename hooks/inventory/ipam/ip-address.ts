@@ -2,6 +2,7 @@
 // names one existing object (both halves or neither), an address stays on the device or
 // virtual machine it is primary for, unique space is enforced where the VRF asks for it.
 import { Refusal, type HookDb, type MethodQuery, type SaveEvent } from "../../../runtime/hooks.js";
+import { vrfScopeFilters } from "./vrf-scope.js";
 
 type Row = Record<string, unknown>;
 
@@ -69,6 +70,7 @@ const onDevices = (alias: string, devices: string) => `(${alias}.assigned_object
   `SELECT vc.id FROM dcim_virtualchassis vc WHERE vc.master_id IN (${devices})))))`;
 
 export const filters = {
+  ...vrfScopeFilters,
   interface: ({ alias, ids }: MethodQuery) => onInterfaces(alias, ids!),
   interface_id: ({ alias, ids }: MethodQuery) => onInterfaces(alias, ids!),
   device: ({ alias, values }: MethodQuery) => onDevices(alias, `SELECT id FROM dcim_device WHERE name = ANY(${values})`),

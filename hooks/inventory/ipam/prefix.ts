@@ -1,14 +1,25 @@
-// Nautobot's Prefix.clean() (a /0 prefix would contain every other one) and its free space:
+// Nautobot's Prefix.clean() (a /0 prefix would contain every other one; its location is in
+// its site and of a type that holds prefixes), its filter set's methods, and its free space:
 // `available-prefixes` and `available-ips` list what no child uses and, on POST, create
 // prefixes or addresses there. The database finds the gaps between the children (one
 // statement, by index, however many children there are); only the gaps reach this process.
-import { Refusal, type ActionEvent, type AllocateEvent, type Allocation, type HookDb, type SaveEvent } from "../../../runtime/hooks.js";
+import { Refusal, type ActionEvent, type AllocateEvent, type Allocation, type HookDb, type MethodQuery, type SaveEvent } from "../../../runtime/hooks.js";
+import { checkLocation } from "../dcim/located.js";
+import { vrfScopeFilters } from "./vrf-scope.js";
 import { ValidationError, type FieldErrors } from "../../../runtime/errors.js";
 import { bitsOf, blocksOf, formatAddress, parseAddress, type Family } from "../../../runtime/text/addresses.js";
 
-export function beforeSave({ values }: SaveEvent): void {
+export async function beforeSave({ db, id, values }: SaveEvent): Promise<void> {
   if (typeof values.prefix === "string" && values.prefix.endsWith("/0")) throw new Refusal({ prefix: "Cannot create prefix with /0 mask." });
+  const current = id === null ? {} : (await db("ipam_prefix").where({ id }).first()) ?? {};
+  await checkLocation(db, "ipam.prefix", "Prefixes", { ...current, ...values });
 }
+
+export const filters = {
+  ...vrfScopeFilters,
+  // Prefixes of a VLAN with this number (a value that is no number matches none).
+  vlan_vid: ({ alias, values }: MethodQuery) => `EXISTS (SELECT 1 FROM ipam_vlan v WHERE v.id = ${alias}.vlan_id AND v.vid::text = ANY(${values}))`,
+};
 
 interface Parent { id: string; prefix: string; vrf_id: string | null; status: string; is_pool: boolean; family: Family; first: bigint; last: bigint; length: number }
 interface Range { lo: bigint; hi: bigint }

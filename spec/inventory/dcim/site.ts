@@ -35,6 +35,7 @@ export default model("Site", {
     prefix_count: field.count({ of: "ipam.Prefix.site" }),
     rack_count: field.count({ of: "dcim.Rack.site" }),
     virtualmachine_count: field.count({ of: "virtualization.VirtualMachine.site" }),
+    vlan_count: field.count({ of: "ipam.VLAN.site" }),
   },
   nested: ["name", "slug"],
   filters: {

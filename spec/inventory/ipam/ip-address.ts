@@ -58,14 +58,17 @@ export default model("IPAddress", {
     // Nautobot's filter set has no filters of the generic relation's own columns.
     exclude: ["assigned_object_type", "assigned_object_id"],
     present: { assigned_to_interface: "assigned_object_id" },
-    methods: {
-      interface: { takes: "dcim.Interface" }, interface_id: { takes: "dcim.Interface" },
-      device: { takes: "string" }, device_id: { takes: "uuid" },
-    },
     qAddress: "address",
     extra: {
       parent: { field: "address", lookup: "net_host_contained" },
       mask_length: { field: "address", lookup: "mask_length" },
+    },
+    methods: {
+      interface: { takes: "dcim.Interface" }, interface_id: { takes: "dcim.Interface" },
+      device: { takes: "string" }, device_id: { takes: "uuid" },
+      // In the VRF, or in a VRF exporting a route target it imports (by rd, or by id).
+      present_in_vrf: { takes: "ipam.VRF" },
+      present_in_vrf_id: { takes: "ipam.VRF" },
     },
   },
 });

@@ -28,8 +28,10 @@ export default model("Prefix", {
     family: field.ipFamily({ from: "prefix" }),
     prefix: field.cidr({ required: true }),
     site: ref.fk("dcim.Site", { nullable: true }),
+    location: ref.fk("dcim.Location", { nullable: true }),
     vrf: ref.fk("ipam.VRF", { nullable: true, label: "VRF" }),
     tenant: ref.fk("tenancy.Tenant", { nullable: true }),
+    vlan: ref.fk("ipam.VLAN", { nullable: true, label: "VLAN" }),
     status: field.choice(PrefixStatus, { required: true }),
     role: ref.fk("ipam.Role", { nullable: true, onDelete: "setNull" }),
     is_pool: field.boolean({ default: false, label: "Is a pool" }),
@@ -53,7 +55,7 @@ export default model("Prefix", {
   },
   nested: ["family", "prefix"],
   filters: {
-    via: { tenant_group: "tenant.group" },
+    via: { tenant_group: "tenant.group", region: "site.region" },
     q: ["description"],
     qAddress: "prefix",
     extra: {
@@ -63,6 +65,12 @@ export default model("Prefix", {
       mask_length: { field: "prefix", lookup: "mask_length" },
       mask_length__gte: { field: "prefix", lookup: "mask_length__gte" },
       mask_length__lte: { field: "prefix", lookup: "mask_length__lte" },
+    },
+    methods: {
+      // In the VRF, or in a VRF exporting a route target it imports (by rd, or by id).
+      present_in_vrf: { takes: "ipam.VRF" },
+      present_in_vrf_id: { takes: "ipam.VRF" },
+      vlan_vid: { takes: "string" },
     },
   },
 });

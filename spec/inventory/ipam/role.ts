@@ -13,10 +13,11 @@ export default model("Role", {
     weight: field.integer({ default: 1000, min: 0, max: 32767 }),
     description: field.string({ maxLength: 200 }),
     prefix_count: field.count({ of: "ipam.Prefix.role" }),
+    vlan_count: field.count({ of: "ipam.VLAN.role" }),
   },
   // Embedded in another object the count is absent (DRF drops an annotation the related
   // instance lacks); the brief form keeps it.
   nested: ["name", "slug"],
-  brief: ["name", "slug", "prefix_count"],
+  brief: ["name", "slug", "prefix_count", "vlan_count"],
   filters: { q: ["name", "slug"] },
 });

@@ -5,7 +5,8 @@ export default model("VRF", {
   route: "vrfs",
   verboseName: "VRF",
   description: "A virtual routing and forwarding table.",
-  display: "{name}",
+  // With its route distinguisher when it has one, as Nautobot's VRF.display.
+  display: "[{name} ({rd})|{name}]",
   ordering: ["name", "rd"],
   features: ["tags", "customFields", "changeLogged"],
   naturalKey: "rd",
@@ -15,6 +16,8 @@ export default model("VRF", {
     tenant: ref.fk("tenancy.Tenant", { nullable: true }),
     enforce_unique: field.boolean({ default: true }),
     description: field.string({ maxLength: 200 }),
+    import_targets: ref.m2m("ipam.RouteTarget"),
+    export_targets: ref.m2m("ipam.RouteTarget"),
     prefix_count: field.count({ of: "ipam.Prefix.vrf" }),
     ipaddress_count: field.count({ of: "ipam.IPAddress.vrf" }),
   },
@@ -22,5 +25,11 @@ export default model("VRF", {
   // instance lacks); the brief form keeps it.
   nested: ["name", "rd"],
   brief: ["name", "rd", "prefix_count"],
-  filters: { q: ["name", "rd", "description"], via: { tenant_group: "tenant.group" } },
+  filters: {
+    q: ["name", "rd", "description"],
+    via: { tenant_group: "tenant.group" },
+    // Nautobot names the target filters in the singular (`import_target`, `import_target_id`).
+    aliases: { import_target: "import_targets", export_target: "export_targets" },
+    exclude: ["import_targets", "export_targets"],
+  },
 });

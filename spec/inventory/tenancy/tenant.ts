@@ -17,6 +17,7 @@ export default model("Tenant", {
     prefix_count: field.count({ of: "ipam.Prefix.tenant" }),
     ipaddress_count: field.count({ of: "ipam.IPAddress.tenant" }),
     virtualmachine_count: field.count({ of: "virtualization.VirtualMachine.tenant" }),
+    vlan_count: field.count({ of: "ipam.VLAN.tenant" }),
     vrf_count: field.count({ of: "ipam.VRF.tenant" }),
   },
   nested: ["name", "slug"],

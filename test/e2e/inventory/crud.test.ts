@@ -53,7 +53,7 @@ describe("inventory e2e: CRUD", () => {
     const vrf = await post("/api/ipam/vrfs/", { name: uniq("VRF"), rd: `64999:${process.pid}` });
     const role = await post("/api/ipam/roles/", { name: uniq("Role") });
     const p2 = await patch(`/api/ipam/prefixes/${prefix.body.id}/`, { vrf: vrf.body.id, role: { slug: role.body.slug } });
-    expect(p2.body.vrf).to.deep.equal({ id: vrf.body.id, url: vrf.body.url, display: vrf.body.name, name: vrf.body.name, rd: vrf.body.rd });
+    expect(p2.body.vrf).to.deep.equal({ id: vrf.body.id, url: vrf.body.url, display: `${vrf.body.name} (${vrf.body.rd})`, name: vrf.body.name, rd: vrf.body.rd });
     expect(p2.body.role).to.deep.equal({ id: role.body.id, url: role.body.url, display: role.body.name, name: role.body.name, slug: role.body.slug });
     // A top-level brief form keeps its counts.
     expect((await get(`/api/ipam/vrfs/${vrf.body.id}/?brief=1`)).body.prefix_count).to.equal(1);

@@ -276,6 +276,15 @@ export const dcim_Site: ModelDescriptor = {
         count: { table: "virtualization_virtualmachine", column: "site_id", descendants: false },
       },
       {
+        name: "vlan_count",
+        label: "Vlan count",
+        required: false,
+        nullable: false,
+        readOnly: true,
+        kind: "count",
+        count: { table: "ipam_vlan", column: "site_id", descendants: false },
+      },
+      {
         name: "created",
         label: "Created",
         required: false,

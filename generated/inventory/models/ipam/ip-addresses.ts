@@ -322,6 +322,8 @@ export const ipam_IPAddress: ModelDescriptor = {
       { param: "interface_id", kind: "method", lookup: "exact", takes: "dcim.interface" },
       { param: "device", kind: "method", lookup: "exact", takes: "string" },
       { param: "device_id", kind: "method", lookup: "exact", takes: "uuid" },
+      { param: "present_in_vrf", kind: "method", lookup: "exact", takes: "ipam.vrf" },
+      { param: "present_in_vrf_id", kind: "method", lookup: "exact", takes: "ipam.vrf" },
     ],
     uniqueTogether: [],
     operations: ["list", "retrieve", "create", "update", "delete"],

@@ -90,6 +90,15 @@ export const ipam_Role: ModelDescriptor = {
         count: { table: "ipam_prefix", column: "role_id", descendants: false },
       },
       {
+        name: "vlan_count",
+        label: "Vlan count",
+        required: false,
+        nullable: false,
+        readOnly: true,
+        kind: "count",
+        count: { table: "ipam_vlan", column: "role_id", descendants: false },
+      },
+      {
         name: "created",
         label: "Created",
         required: false,
@@ -124,7 +133,7 @@ export const ipam_Role: ModelDescriptor = {
       },
     ],
     nested: ["id", "url", "display", "name", "slug"],
-    brief: ["id", "url", "display", "name", "slug", "prefix_count"],
+    brief: ["id", "url", "display", "name", "slug", "prefix_count", "vlan_count"],
     naturalKey: "slug",
     filters: [
       { param: "id", kind: "uuid", field: "id", lookup: "exact" },

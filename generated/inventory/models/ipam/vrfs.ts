@@ -10,7 +10,19 @@ export const ipam_VRF: ModelDescriptor = {
     verboseName: "VRF",
     description: "A virtual routing and forwarding table.",
     display: [
-      { path: ["name"] },
+      {
+        first: [
+          [
+            { path: ["name"] },
+            { text: " (" },
+            { path: ["rd"] },
+            { text: ")" },
+          ],
+          [
+            { path: ["name"] },
+          ],
+        ],
+      },
     ],
     ordering: [
       { field: "name", desc: false },
@@ -86,6 +98,26 @@ export const ipam_VRF: ModelDescriptor = {
         column: "description",
         maxLength: 200,
         blank: true,
+      },
+      {
+        name: "import_targets",
+        label: "Import targets",
+        required: false,
+        nullable: false,
+        readOnly: false,
+        kind: "m2m",
+        target: "ipam.routetarget",
+        through: { table: "ipam_vrf_import_targets", source: "source_id", target: "routetarget_id" },
+      },
+      {
+        name: "export_targets",
+        label: "Export targets",
+        required: false,
+        nullable: false,
+        readOnly: false,
+        kind: "m2m",
+        target: "ipam.routetarget",
+        through: { table: "ipam_vrf_export_targets", source: "source_id", target: "routetarget_id" },
       },
       {
         name: "prefix_count",
@@ -210,6 +242,14 @@ export const ipam_VRF: ModelDescriptor = {
       { param: "last_updated__lte", kind: "datetime", field: "last_updated", lookup: "lte" },
       { param: "tag", kind: "tag", field: "tags", lookup: "exact" },
       { param: "tag__n", kind: "tag", field: "tags", lookup: "n" },
+      { param: "import_target", kind: "fk", field: "import_targets", lookup: "exact" },
+      { param: "import_target__n", kind: "fk", field: "import_targets", lookup: "n" },
+      { param: "import_target_id", kind: "fk", field: "import_targets", lookup: "exact", idOnly: true },
+      { param: "import_target_id__n", kind: "fk", field: "import_targets", lookup: "n", idOnly: true },
+      { param: "export_target", kind: "fk", field: "export_targets", lookup: "exact" },
+      { param: "export_target__n", kind: "fk", field: "export_targets", lookup: "n" },
+      { param: "export_target_id", kind: "fk", field: "export_targets", lookup: "exact", idOnly: true },
+      { param: "export_target_id__n", kind: "fk", field: "export_targets", lookup: "n", idOnly: true },
       { param: "q", kind: "q", fields: ["name", "rd", "description"], lookup: "exact" },
       { param: "tenant_group", kind: "fk", field: "group", via: "tenant", lookup: "exact" },
       { param: "tenant_group__n", kind: "fk", field: "group", via: "tenant", lookup: "n" },

@@ -125,6 +125,15 @@ export const tenancy_Tenant: ModelDescriptor = {
         count: { table: "virtualization_virtualmachine", column: "tenant_id", descendants: false },
       },
       {
+        name: "vlan_count",
+        label: "Vlan count",
+        required: false,
+        nullable: false,
+        readOnly: true,
+        kind: "count",
+        count: { table: "ipam_vlan", column: "tenant_id", descendants: false },
+      },
+      {
         name: "vrf_count",
         label: "Vrf count",
         required: false,

@@ -1,0 +1,16 @@
+// Nautobot's Aggregate.clean(): no /0, and aggregates never overlap (neither covered by
+// another, nor covering one).
+import { Refusal, type SaveEvent } from "../../../runtime/hooks.js";
+
+export async function beforeSave({ db, id, values }: SaveEvent): Promise<void> {
+  const prefix = values.prefix;
+  if (typeof prefix !== "string") return;
+  if (prefix.endsWith("/0")) throw new Refusal({ prefix: "Cannot create aggregate with /0 mask." });
+  const other = (op: string) => db("ipam_aggregate").whereRaw(`prefix ${op} ?::cidr`, [prefix])
+    .modify((q) => { if (id !== null) q.whereNot({ id }); })
+    .orderBy("prefix").first(db.raw("prefix::text AS prefix"));
+  const covering = await other(">>=");
+  if (covering) throw new Refusal({ prefix: `Aggregates cannot overlap. ${prefix} is already covered by an existing aggregate (${covering.prefix}).` });
+  const covered = await other("<<");
+  if (covered) throw new Refusal({ prefix: `Aggregates cannot overlap. ${prefix} covers an existing aggregate (${covered.prefix}).` });
+}

@@ -1,0 +1,26 @@
+import { model, field, ref } from "../../../generator/dsl/index.js";
+
+export default model("Aggregate", {
+  app: "ipam",
+  route: "aggregates",
+  description: "A top-level block of address space, allocated by a RIR; aggregates never overlap.",
+  display: "{prefix}",
+  ordering: ["prefix"],
+  features: ["tags", "customFields", "changeLogged"],
+  hooks: "ipam/aggregate",
+  fields: {
+    family: field.ipFamily({ from: "prefix" }),
+    prefix: field.cidr({ required: true }),
+    rir: ref.fk("ipam.RIR", { required: true, label: "RIR" }),
+    tenant: ref.fk("tenancy.Tenant", { nullable: true }),
+    date_added: field.date({ nullable: true }),
+    description: field.string({ maxLength: 200 }),
+  },
+  nested: ["family", "prefix"],
+  // Nautobot's AggregateFilterSet: `prefix` (exact), `family`, `q`, rir and tenancy; no within/contains.
+  filters: {
+    via: { tenant_group: "tenant.group" },
+    q: ["description"],
+    qAddress: "prefix",
+  },
+});
