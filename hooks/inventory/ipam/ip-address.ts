@@ -9,6 +9,9 @@ type Row = Record<string, unknown>;
 /** The tables of the models an address may be assigned to, and what owns such an object. */
 const ASSIGNABLE: Record<string, { table: string; owner: string; ownerTable: string; key: string; noun: string }> = {
   "dcim.interface": { table: "dcim_interface", owner: "device_id", ownerTable: "dcim_device", key: "interface", noun: "device" },
+  "virtualization.vminterface": {
+    table: "virtualization_vminterface", owner: "virtual_machine_id", ownerTable: "virtualization_virtualmachine", key: "vminterface", noun: "virtual machine",
+  },
 };
 
 /** Roles whose addresses may repeat in a unique space (IPADDRESS_ROLES_NONUNIQUE). */
@@ -57,9 +60,13 @@ async function checkStillPrimary(db: HookDb, id: string | number, ip: Row): Prom
   }
 }
 
-/** Addresses on the given interfaces (`ids`: an SQL array of interface ids). */
-const onInterfaces = (alias: string, ids: string) =>
-  `(${alias}.assigned_object_type = 'dcim.interface' AND ${alias}.assigned_object_id = ANY(${ids}))`;
+/** Addresses on the given interfaces of a type (`ids`: an SQL array of their ids). */
+const onInterfaces = (alias: string, ids: string, type = "dcim.interface") =>
+  `(${alias}.assigned_object_type = '${type}' AND ${alias}.assigned_object_id = ANY(${ids}))`;
+
+/** Addresses on the interfaces of the virtual machines the sub-select yields. */
+const onMachines = (alias: string, machines: string) => `(${alias}.assigned_object_type = 'virtualization.vminterface' AND ${alias}.assigned_object_id IN (` +
+  `SELECT i.id FROM virtualization_vminterface i WHERE i.virtual_machine_id IN (${machines})))`;
 
 /**
  * Addresses on a device's interfaces, or on any member's when the device is its virtual
@@ -75,4 +82,8 @@ export const filters = {
   interface_id: ({ alias, ids }: MethodQuery) => onInterfaces(alias, ids!),
   device: ({ alias, values }: MethodQuery) => onDevices(alias, `SELECT id FROM dcim_device WHERE name = ANY(${values})`),
   device_id: ({ alias, values }: MethodQuery) => onDevices(alias, `SELECT unnest(${values})`),
+  vminterface: ({ alias, ids }: MethodQuery) => onInterfaces(alias, ids!, "virtualization.vminterface"),
+  vminterface_id: ({ alias, ids }: MethodQuery) => onInterfaces(alias, ids!, "virtualization.vminterface"),
+  virtual_machine: ({ alias, values }: MethodQuery) => onMachines(alias, `SELECT id FROM virtualization_virtualmachine WHERE name = ANY(${values})`),
+  virtual_machine_id: ({ alias, values }: MethodQuery) => onMachines(alias, `SELECT unnest(${values})`),
 };

@@ -3,7 +3,7 @@
 // name's uniqueness in its cluster (validate_unique). The machine shows its cluster's site and
 // location; its config context matches by them, its role, platform, cluster (and group),
 // tenancy and tags.
-import { Refusal, type MethodQuery, type SaveEvent } from "../../../runtime/hooks.js";
+import { Refusal, type HookDb, type MethodQuery, type SaveEvent } from "../../../runtime/hooks.js";
 import { checkLocalContext, configContextSql } from "../extras/context-data.js";
 import { macDigits } from "../dcim/mac.js";
 
@@ -24,9 +24,24 @@ export async function beforeSave({ db, id, values }: SaveEvent): Promise<void> {
   } else if (await twins.where({ tenant_id: vm.tenant_id }).first()) {
     throw new Refusal({ __all__: "Virtual machine with this Cluster, Tenant and Name already exists." });
   }
+  for (const field of ["primary_ip4", "primary_ip6"]) {
+    const ip: Row | undefined = vm[`${field}_id`] ? await db("ipam_ipaddress").where({ id: vm[`${field}_id`] }).first() : undefined;
+    if (ip && !(await onOwnInterface(db, id, ip))) throw new Refusal({ [field]: `The specified IP address (${ip.address}) is not assigned to this VM.` });
+  }
   const cluster: Row | undefined = await db("virtualization_cluster").where({ id: vm.cluster_id }).first();
   values.site_id = cluster?.site_id ?? null;
   values.location_id = cluster?.location_id ?? null;
+}
+
+/** Whether the address (or the inside address it is the NAT of) is on one of the machine's interfaces. */
+async function onOwnInterface(db: HookDb, id: SaveEvent["id"], ip: Row): Promise<boolean> {
+  if (id === null) return false;
+  const inside: Row | undefined = ip.nat_inside_id ? await db("ipam_ipaddress").where({ id: ip.nat_inside_id }).first() : undefined;
+  for (const addr of [ip, inside]) {
+    if (addr?.assigned_object_type !== "virtualization.vminterface") continue;
+    if (await db("virtualization_vminterface").where({ id: addr.assigned_object_id, virtual_machine_id: id }).first()) return true;
+  }
+  return false;
 }
 
 export const readValues = {

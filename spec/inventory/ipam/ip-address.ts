@@ -11,7 +11,7 @@ export const IPAddressRole = choices("IPAddressRole", [
 ]);
 
 /** What an address may be assigned to (Nautobot's IPADDRESS_ASSIGNMENT_MODELS). */
-export const IP_ASSIGNMENT = ["dcim.Interface"];
+export const IP_ASSIGNMENT = ["dcim.Interface", "virtualization.VMInterface"];
 
 export default model("IPAddress", {
   app: "ipam",
@@ -66,6 +66,8 @@ export default model("IPAddress", {
     methods: {
       interface: { takes: "dcim.Interface" }, interface_id: { takes: "dcim.Interface" },
       device: { takes: "string" }, device_id: { takes: "uuid" },
+      vminterface: { takes: "virtualization.VMInterface" }, vminterface_id: { takes: "virtualization.VMInterface" },
+      virtual_machine: { takes: "string" }, virtual_machine_id: { takes: "uuid" },
       // In the VRF, or in a VRF exporting a route target it imports (by rd, or by id).
       present_in_vrf: { takes: "ipam.VRF" },
       present_in_vrf_id: { takes: "ipam.VRF" },

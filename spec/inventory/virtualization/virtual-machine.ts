@@ -37,7 +37,8 @@ export default model("VirtualMachine", {
     // As a device's: matching config contexts merged by weight, then the local data.
     config_context: field.computed({ excludable: true, schema: { type: "object", additionalProperties: {} } }),
   },
-  uniqueTogether: [["cluster", "tenant", "name"]],
+  // A primary address belongs to one machine (OneToOneField).
+  uniqueTogether: [["cluster", "tenant", "name"], ["primary_ip4"], ["primary_ip6"]],
   naturalKey: "name",
   nested: ["name"],
   filters: {

@@ -164,3 +164,44 @@ describe("inventory e2e: IP address assignment", () => {
     expect(await rows("extras_tag_assignment", { object_id: b.id })).to.equal(0);
   });
 });
+
+describe("inventory e2e: IP addresses on virtual machine interfaces", () => {
+  const tag = uniq("ipvm").toLowerCase();
+  let vm: any, other: any, eth: any, otherEth: any;
+
+  before(async () => {
+    const type = (await post("/api/virtualization/cluster-types/", { name: `${tag}-type` })).body;
+    const cluster = (await post("/api/virtualization/clusters/", { name: `${tag}-cluster`, type: type.id })).body;
+    vm = (await post("/api/virtualization/virtual-machines/", { name: `${tag}-vm`, cluster: cluster.id, status: "active" })).body;
+    other = (await post("/api/virtualization/virtual-machines/", { name: `${tag}-other`, cluster: cluster.id, status: "active" })).body;
+    eth = (await post("/api/virtualization/interfaces/", { virtual_machine: vm.id, name: "eth0" })).body;
+    otherEth = (await post("/api/virtualization/interfaces/", { virtual_machine: other.id, name: "eth0" })).body;
+  });
+
+  const ip = (address: string, on: any) =>
+    post("/api/ipam/ip-addresses/", { address, status: "active", assigned_object_type: "virtualization.vminterface", assigned_object_id: on.id });
+
+  it("nests the VM interface, filters by machine and interface, and keeps primary IPs on the machine", async () => {
+    const a = await ip("100.65.0.1/24", eth);
+    expect(a.status, a.text).to.equal(201);
+    expect(a.body.assigned_object).to.deep.equal({
+      id: eth.id, url: eth.url, display: "eth0", name: "eth0",
+      virtual_machine: { id: vm.id, url: vm.url, display: vm.display, name: vm.name },
+    });
+    const b = (await ip("100.65.0.2/24", otherEth)).body;
+    const list = async (query: string) => (await get(`/api/ipam/ip-addresses/?parent=100.65.0.0/24&${query}`)).body.results.map((x: any) => x.address);
+    expect(await list(`virtual_machine=${vm.name}`)).to.deep.equal([a.body.address]);
+    expect(await list(`virtual_machine_id=${other.id}`)).to.deep.equal([b.address]);
+    expect(await list(`vminterface_id=${eth.id}`)).to.deep.equal([a.body.address]);
+    expect(await list(`vminterface=${otherEth.id}`)).to.deep.equal([b.address]);
+    const wrong = await patch(`/api/virtualization/virtual-machines/${vm.id}/`, { primary_ip4: b.id });
+    expect([wrong.status, wrong.body]).to.deep.equal([400, { primary_ip4: [`The specified IP address (${b.address}) is not assigned to this VM.`] }]);
+    const ok = await patch(`/api/virtualization/virtual-machines/${vm.id}/`, { primary_ip4: a.body.id });
+    expect(ok.status, ok.text).to.equal(200);
+    expect(ok.body.primary_ip.id).to.equal(a.body.id);
+    const away = await patch(`/api/ipam/ip-addresses/${a.body.id}/`, { assigned_object_type: "virtualization.vminterface", assigned_object_id: otherEth.id });
+    expect([away.status, away.body]).to.deep.equal([400, { vminterface: [`IP address is primary for virtual machine ${vm.name} but not assigned to it!`] }]);
+    expect((await del(`/api/virtualization/interfaces/${otherEth.id}/`)).status).to.equal(204);
+    expect(await row("ipam_ipaddress", b.id)).to.equal(undefined);
+  });
+});

@@ -148,8 +148,9 @@ describe("inventory e2e: virtualization", () => {
     expect(replaced.status, replaced.text).to.equal(200);
     expect((await del(`/api/virtualization/virtual-machines/${bare.body.id}/`)).status).to.equal(204);
 
-    // Primary IPs are IP addresses (their assignment to the machine's interfaces is not checked yet).
-    const v6 = await made("/api/ipam/ip-addresses/", { address: "2001:db8:77::1/64", status: "active" });
+    // A primary IP is one of the machine's own addresses.
+    const nic = await made("/api/virtualization/interfaces/", { virtual_machine: web.id, name: "nic0" });
+    const v6 = await made("/api/ipam/ip-addresses/", { address: "2001:db8:77::1/64", status: "active", assigned_object_type: "virtualization.vminterface", assigned_object_id: nic.id });
     const withIp = await patch(`/api/virtualization/virtual-machines/${web.id}/`, { primary_ip6: v6.id });
     expect(withIp.status, withIp.text).to.equal(200);
     expect(withIp.body.primary_ip.id).to.equal(v6.id);

@@ -114,7 +114,7 @@ export const ipam_IPAddress: ModelDescriptor = {
         readOnly: false,
         kind: "contentType",
         column: "assigned_object_type",
-        models: ["dcim.interface"],
+        models: ["dcim.interface", "virtualization.vminterface"],
       },
       {
         name: "assigned_object_id",
@@ -135,7 +135,7 @@ export const ipam_IPAddress: ModelDescriptor = {
         kind: "generic",
         typeColumn: "assigned_object_type",
         idColumn: "assigned_object_id",
-        targets: ["dcim.interface"],
+        targets: ["dcim.interface", "virtualization.vminterface"],
         onDelete: "cascade",
       },
       {
@@ -322,6 +322,10 @@ export const ipam_IPAddress: ModelDescriptor = {
       { param: "interface_id", kind: "method", lookup: "exact", takes: "dcim.interface" },
       { param: "device", kind: "method", lookup: "exact", takes: "string" },
       { param: "device_id", kind: "method", lookup: "exact", takes: "uuid" },
+      { param: "vminterface", kind: "method", lookup: "exact", takes: "virtualization.vminterface" },
+      { param: "vminterface_id", kind: "method", lookup: "exact", takes: "virtualization.vminterface" },
+      { param: "virtual_machine", kind: "method", lookup: "exact", takes: "string" },
+      { param: "virtual_machine_id", kind: "method", lookup: "exact", takes: "uuid" },
       { param: "present_in_vrf", kind: "method", lookup: "exact", takes: "ipam.vrf" },
       { param: "present_in_vrf_id", kind: "method", lookup: "exact", takes: "ipam.vrf" },
     ],

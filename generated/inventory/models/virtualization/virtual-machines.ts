@@ -481,6 +481,8 @@ export const virtualization_VirtualMachine: ModelDescriptor = {
     ],
     uniqueTogether: [
       ["cluster", "tenant", "name"],
+      ["primary_ip4"],
+      ["primary_ip6"],
     ],
     operations: ["list", "retrieve", "create", "update", "delete"],
     components: {
