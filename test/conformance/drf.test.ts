@@ -112,7 +112,8 @@ function conformance(api: ApiDescriptor, version: string): void {
   const writable = (m: ModelDescriptor) => m.fields.filter((f) => !f.readOnly && inVersion(f) && WRITABLE_KINDS.has(f.kind));
   const listPath = (m: ModelDescriptor) => `${api.basePath}${m.app}/${m.route}/`;
   const detailTemplate = (m: ModelDescriptor) => `${listPath(m)}{id}/`;
-  const templateOf = (path: string) => path.split("?")[0].replace(/\/[0-9a-f-]{36}\/$/, "/{id}/");
+  // A detail path, or an action's beside it (`…/<id>/available-ips/`).
+  const templateOf = (path: string) => path.split("?")[0].replace(/\/[0-9a-f-]{36}\/([a-z-]+\/)?$/, "/{id}/$1");
 
   /** Thrown when a display path leaves what the reply shows (a grandparent nested forms omit): nothing to compare. */
   const UNKNOWABLE = Symbol("unknowable");
@@ -488,6 +489,27 @@ function conformance(api: ApiDescriptor, version: string): void {
             contract.check("get", list, brief);
             for (const o of brief.body.results) expect(Object.keys(o).sort()).to.deep.equal(shape(m, m.brief));
           });
+
+          const ownActions = (m.actions ?? []).filter((a) => !a.onApp);
+          if (ownActions.length) {
+            it("answers each action of an object as the document says; one that creates objects takes a POST", async () => {
+              const obj = await existing(m);
+              for (const a of ownActions) {
+                const template = `${detail}${a.name}/`;
+                const reply = await req("get", `${at(obj.id)}${a.name}/`);
+                expect(reply.status, `${a.name}: ${reply.text}`).to.equal(200);
+                contract.check("get", template, reply);
+                if (!a.creates) continue;
+                // The made model's required fields, and the request's own required numbers at their least.
+                const request = a.creates.request as { properties?: Record<string, Json>; required?: string[] };
+                const own = Object.fromEntries((request.required ?? []).map((n) => [n, request.properties?.[n]?.minimum ?? 0]));
+                const body = { ...(await payload(byKey.get(a.creates.model)!)), ...own };
+                const made = await req("post", `${at(obj.id)}${a.name}/`, body);
+                expect([200, 201, 204, 400], `${a.name}: ${made.text}`).to.include(made.status);
+                contract.check("post", template, made);
+              }
+            });
+          }
 
           it("paginates with absolute next/previous links that keep the query", async () => {
             const first = await req("get", `${list}?limit=1&brief=1`);

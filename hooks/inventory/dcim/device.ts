@@ -3,7 +3,8 @@
 // so two writers placing devices in one rack take turns and cannot both claim a unit. A new
 // device gets the components its type's templates describe, in the same transaction.
 import { Refusal, type HookDb, type MethodQuery, type SaveEvent } from "../../../runtime/hooks.js";
-import { checkLocation } from "./located.js";
+import { checkLocation, locationWithin } from "./located.js";
+import { onOwnInterface } from "../ipam/addressing.js";
 import { checkLocalContext, configContextSql } from "../extras/context-data.js";
 import { macDigits } from "./mac.js";
 
@@ -52,7 +53,7 @@ export async function beforeSave({ db, id, values }: SaveEvent): Promise<void> {
     const ip = await one(db, "ipam_ipaddress", d[`${field}_id`]);
     if (!ip) continue;
     if (!String(ip.address).includes(family === 4 ? "." : ":")) throw new Refusal({ [field]: `${ip.address} is not an IPv${family} address.` });
-    if (!(await onOwnInterface(db, id, d, ip))) throw new Refusal({ [field]: `The specified IP address (${ip.address}) is not assigned to this device.` });
+    if (!(await onOwnInterface(db, "dcim.interface", id, ip))) throw new Refusal({ [field]: `The specified IP address (${ip.address}) is not assigned to this device.` });
   }
   await checkCluster(db, d);
   if (d.device_redundancy_group_priority != null && !d.device_redundancy_group_id) {
@@ -72,31 +73,11 @@ async function checkCluster(db: HookDb, d: Row): Promise<void> {
     throw new Refusal({ cluster: `The assigned cluster belongs to a different site (${(await one(db, "dcim_site", cluster.site_id))?.name ?? ""})` });
   }
   if (cluster.location_id && d.location_id) {
-    const found = await db.raw(`WITH RECURSIVE up AS (SELECT id, parent_id FROM dcim_location WHERE id = ? UNION ALL
-      SELECT l.id, l.parent_id FROM dcim_location l JOIN up ON l.id = up.parent_id) SELECT 1 FROM up WHERE id = ?`, [d.location_id as string, cluster.location_id as string]);
-    if (!found.rows.length) {
+    if (!(await locationWithin(db, d.location_id, cluster.location_id))) {
       const location = await one(db, "dcim_location", d.location_id);
       throw new Refusal({ cluster: `The assigned cluster belongs to a location that does not include ${location?.name ?? ""}.` });
     }
   }
-}
-
-/**
- * Whether the address (or the inside address it is the NAT of) is on one of the device's
- * interfaces, or a member's when the device masters its virtual chassis (Device.vc_interfaces).
- */
-async function onOwnInterface(db: HookDb, id: SaveEvent["id"], d: Row, ip: Row): Promise<boolean> {
-  if (id === null) return false;
-  const inside = await one(db, "ipam_ipaddress", ip.nat_inside_id);
-  const masters = d.virtual_chassis_id ? await db("dcim_virtualchassis").where({ id: d.virtual_chassis_id, master_id: id }).first() : undefined;
-  for (const addr of [ip, inside]) {
-    if (addr?.assigned_object_type !== "dcim.interface") continue;
-    const iface = await one(db, "dcim_interface", addr.assigned_object_id);
-    if (!iface) continue;
-    if (iface.device_id === id) return true;
-    if (masters && !iface.mgmt_only && (await db("dcim_device").where({ id: iface.device_id, virtual_chassis_id: d.virtual_chassis_id }).first())) return true;
-  }
-  return false;
 }
 
 /**

@@ -23,3 +23,10 @@ export async function checkLocation(db: HookDb, key: string, plural: string, row
   const types = (jsonValue(loc.content_types) ?? []) as string[];
   if (!types.includes(key)) throw new Refusal({ location: `${plural} may not associate to locations of type "${loc.type_name}".` });
 }
+
+/** Whether location `inner` is `outer` or one of its descendants (Nautobot's `outer in inner.ancestors(include_self=True)`). */
+export async function locationWithin(db: HookDb, inner: unknown, outer: unknown): Promise<boolean> {
+  const found = await db.raw(`WITH RECURSIVE up AS (SELECT id, parent_id FROM dcim_location WHERE id = ? UNION ALL
+    SELECT l.id, l.parent_id FROM dcim_location l JOIN up ON l.id = up.parent_id) SELECT 1 FROM up WHERE id = ?`, [String(inner), String(outer)]);
+  return found.rows.length > 0;
+}

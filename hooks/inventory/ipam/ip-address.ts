@@ -3,22 +3,14 @@
 // virtual machine it is primary for, unique space is enforced where the VRF asks for it.
 import { Refusal, type HookDb, type MethodQuery, type SaveEvent } from "../../../runtime/hooks.js";
 import { vrfScopeFilters } from "./vrf-scope.js";
+import { ASSIGNABLE, hostOf, onOwners } from "./addressing.js";
 
 type Row = Record<string, unknown>;
-
-/** The tables of the models an address may be assigned to, and what owns such an object. */
-const ASSIGNABLE: Record<string, { table: string; owner: string; ownerTable: string; key: string; noun: string }> = {
-  "dcim.interface": { table: "dcim_interface", owner: "device_id", ownerTable: "dcim_device", key: "interface", noun: "device" },
-  "virtualization.vminterface": {
-    table: "virtualization_vminterface", owner: "virtual_machine_id", ownerTable: "virtualization_virtualmachine", key: "vminterface", noun: "virtual machine",
-  },
-};
 
 /** Roles whose addresses may repeat in a unique space (IPADDRESS_ROLES_NONUNIQUE). */
 const NONUNIQUE = new Set(["anycast", "vip", "vrrp", "hsrp", "glbp", "carp"]);
 
-/** An address as a bare host: the expression of the spec's host index, so a duplicate is found by it. */
-const HOST = "set_masklen(address, CASE WHEN family(address) = 4 THEN 32 ELSE 128 END)";
+const HOST = hostOf("address");
 
 const family = (address: unknown) => (String(address).includes(":") ? 6 : 4);
 
@@ -43,7 +35,7 @@ async function checkUnique(db: HookDb, id: SaveEvent["id"], ip: Row): Promise<vo
   if (!ip.vrf_id || NONUNIQUE.has(String(ip.role ?? ""))) return;
   const vrf = await db("ipam_vrf").where({ id: ip.vrf_id }).first();
   if (!vrf?.enforce_unique) return;
-  const twin = await db("ipam_ipaddress").where({ vrf_id: ip.vrf_id }).whereRaw(`${HOST} = ${HOST.replace(/address/g, "?::inet")}`, [String(ip.address), String(ip.address)])
+  const twin = await db("ipam_ipaddress").where({ vrf_id: ip.vrf_id }).whereRaw(`${HOST} = ${hostOf("?::inet")}`, [String(ip.address), String(ip.address)])
     .modify((q) => { if (id !== null) q.whereNot({ id }); }).orderBy("address").first();
   if (twin) throw new Refusal({ address: `Duplicate IP address found in VRF ${vrf.rd ? `${vrf.name} (${vrf.rd})` : vrf.name}: ${twin.address}` });
 }
@@ -61,29 +53,19 @@ async function checkStillPrimary(db: HookDb, id: string | number, ip: Row): Prom
 }
 
 /** Addresses on the given interfaces of a type (`ids`: an SQL array of their ids). */
-const onInterfaces = (alias: string, ids: string, type = "dcim.interface") =>
-  `(${alias}.assigned_object_type = '${type}' AND ${alias}.assigned_object_id = ANY(${ids}))`;
+const onInterfaces = (type: string) => ({ alias, ids }: MethodQuery) => `(${alias}.assigned_object_type = '${type}' AND ${alias}.assigned_object_id = ANY(${ids}))`;
 
-/** Addresses on the interfaces of the virtual machines the sub-select yields. */
-const onMachines = (alias: string, machines: string) => `(${alias}.assigned_object_type = 'virtualization.vminterface' AND ${alias}.assigned_object_id IN (` +
-  `SELECT i.id FROM virtualization_vminterface i WHERE i.virtual_machine_id IN (${machines})))`;
-
-/**
- * Addresses on a device's interfaces, or on any member's when the device is its virtual
- * chassis's master (Device.vc_interfaces, management-only interfaces of other members left out).
- */
-const onDevices = (alias: string, devices: string) => `(${alias}.assigned_object_type = 'dcim.interface' AND ${alias}.assigned_object_id IN (` +
-  `SELECT i.id FROM dcim_interface i JOIN dcim_device d ON d.id = i.device_id WHERE d.id IN (${devices}) OR (NOT i.mgmt_only AND d.virtual_chassis_id IN (` +
-  `SELECT vc.id FROM dcim_virtualchassis vc WHERE vc.master_id IN (${devices})))))`;
+const DEVICES = "dcim.interface";
+const MACHINES = "virtualization.vminterface";
 
 export const filters = {
   ...vrfScopeFilters,
-  interface: ({ alias, ids }: MethodQuery) => onInterfaces(alias, ids!),
-  interface_id: ({ alias, ids }: MethodQuery) => onInterfaces(alias, ids!),
-  device: ({ alias, values }: MethodQuery) => onDevices(alias, `SELECT id FROM dcim_device WHERE name = ANY(${values})`),
-  device_id: ({ alias, values }: MethodQuery) => onDevices(alias, `SELECT unnest(${values})`),
-  vminterface: ({ alias, ids }: MethodQuery) => onInterfaces(alias, ids!, "virtualization.vminterface"),
-  vminterface_id: ({ alias, ids }: MethodQuery) => onInterfaces(alias, ids!, "virtualization.vminterface"),
-  virtual_machine: ({ alias, values }: MethodQuery) => onMachines(alias, `SELECT id FROM virtualization_virtualmachine WHERE name = ANY(${values})`),
-  virtual_machine_id: ({ alias, values }: MethodQuery) => onMachines(alias, `SELECT unnest(${values})`),
+  interface: onInterfaces(DEVICES),
+  interface_id: onInterfaces(DEVICES),
+  device: ({ alias, values }: MethodQuery) => onOwners(alias, DEVICES, `SELECT id FROM dcim_device WHERE name = ANY(${values})`),
+  device_id: ({ alias, values }: MethodQuery) => onOwners(alias, DEVICES, `SELECT unnest(${values})`),
+  vminterface: onInterfaces(MACHINES),
+  vminterface_id: onInterfaces(MACHINES),
+  virtual_machine: ({ alias, values }: MethodQuery) => onOwners(alias, MACHINES, `SELECT id FROM virtualization_virtualmachine WHERE name = ANY(${values})`),
+  virtual_machine_id: ({ alias, values }: MethodQuery) => onOwners(alias, MACHINES, `SELECT unnest(${values})`),
 };

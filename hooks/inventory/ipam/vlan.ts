@@ -2,7 +2,7 @@
 // site (or, without one, of none), and a group at a location is at the VLAN's location or
 // above it. And the VLANFilterSet methods.
 import { Refusal, type MethodQuery, type SaveEvent } from "../../../runtime/hooks.js";
-import { checkLocation } from "../dcim/located.js";
+import { checkLocation, locationWithin } from "../dcim/located.js";
 
 type Row = Record<string, any>;
 
@@ -17,13 +17,10 @@ export async function beforeSave({ db, id, values }: SaveEvent): Promise<void> {
     throw new Refusal({ group: `VLAN group must belong to the assigned site (${site?.name ?? "None"}).` });
   }
   if (group.location_id && vlan.location_id) {
-    const found = await db.raw(`
-      WITH RECURSIVE up AS (SELECT id, parent_id FROM dcim_location WHERE id = ?
-        UNION ALL SELECT l.id, l.parent_id FROM dcim_location l JOIN up ON l.id = up.parent_id)
-      SELECT EXISTS (SELECT 1 FROM up WHERE id = ?) AS inside, (SELECT name FROM dcim_location WHERE id = ?) AS name`,
-    [vlan.location_id, group.location_id, vlan.location_id]);
-    const { inside, name } = found.rows[0];
-    if (!inside) throw new Refusal({ group: `The assigned group belongs to a location that does not include location "${name}".` });
+    if (!(await locationWithin(db, vlan.location_id, group.location_id))) {
+      const { name } = await db("dcim_location").where({ id: vlan.location_id }).first();
+      throw new Refusal({ group: `The assigned group belongs to a location that does not include location "${name}".` });
+    }
   }
 }
 

@@ -1,7 +1,7 @@
 // Nautobot's Cluster.clean: its location is in its site and of a type that holds clusters; a
 // cluster at a site (or location) keeps its host devices there. Its virtual machines show the
 // cluster's site and location, so they follow it.
-import { Refusal, type SaveEvent } from "../../../runtime/hooks.js";
+import { Refusal, type HookDb, type SaveEvent } from "../../../runtime/hooks.js";
 import { checkLocation } from "../dcim/located.js";
 
 type Row = Record<string, any>;
@@ -13,19 +13,19 @@ export async function beforeSave({ db, id, values }: SaveEvent): Promise<void> {
   await checkLocation(db, "virtualization.cluster", "Clusters", c.site_id ? c : { ...c, site_id: undefined });
   if (id === null) return;
   if (c.site_id) {
-    const elsewhere = await db("dcim_device").where({ cluster_id: id }).whereNot({ site_id: c.site_id }).count<Array<{ count: string }>>("* as count");
-    if (Number(elsewhere[0].count)) {
-      const site: Row | undefined = await db("dcim_site").where({ id: c.site_id }).first();
-      throw new Refusal({ site: `${elsewhere[0].count} devices are assigned as hosts for this cluster but are not in site ${site?.name ?? ""}` });
-    }
+    const n = await hostsElsewhere(db, id, "site_id", c.site_id);
+    if (n) throw new Refusal({ site: `${n} devices are assigned as hosts for this cluster but are not in site ${(await db("dcim_site").where({ id: c.site_id }).first())?.name ?? ""}` });
   }
   if (c.location_id) {
-    const elsewhere = await db("dcim_device").where({ cluster_id: id }).whereNotNull("location_id").whereNot({ location_id: c.location_id }).count<Array<{ count: string }>>("* as count");
-    if (Number(elsewhere[0].count)) {
-      const location: Row | undefined = await db("dcim_location").where({ id: c.location_id }).first();
-      throw new Refusal({ location: `${elsewhere[0].count} devices are assigned as hosts for this cluster but belong to a location other than "${location?.name ?? ""}".` });
-    }
+    const n = await hostsElsewhere(db, id, "location_id", c.location_id);
+    if (n) throw new Refusal({ location: `${n} devices are assigned as hosts for this cluster but belong to a location other than "${(await db("dcim_location").where({ id: c.location_id }).first())?.name ?? ""}".` });
   }
+}
+
+/** How many of the cluster's host devices have a `column` (site or location) set to something else. */
+async function hostsElsewhere(db: HookDb, id: string | number, column: string, value: unknown): Promise<number> {
+  const [{ count }] = await db("dcim_device").where({ cluster_id: id }).whereNotNull(column).whereNot({ [column]: value }).count<Array<{ count: string }>>("* as count");
+  return Number(count);
 }
 
 export async function afterSave({ db, id, created }: SaveEvent & { id: string | number; created: boolean }): Promise<void> {

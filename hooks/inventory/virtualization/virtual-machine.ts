@@ -3,9 +3,10 @@
 // name's uniqueness in its cluster (validate_unique). The machine shows its cluster's site and
 // location; its config context matches by them, its role, platform, cluster (and group),
 // tenancy and tags.
-import { Refusal, type HookDb, type MethodQuery, type SaveEvent } from "../../../runtime/hooks.js";
+import { Refusal, type MethodQuery, type SaveEvent } from "../../../runtime/hooks.js";
 import { checkLocalContext, configContextSql } from "../extras/context-data.js";
 import { macDigits } from "../dcim/mac.js";
+import { onOwnInterface } from "../ipam/addressing.js";
 
 type Row = Record<string, any>;
 
@@ -26,22 +27,11 @@ export async function beforeSave({ db, id, values }: SaveEvent): Promise<void> {
   }
   for (const field of ["primary_ip4", "primary_ip6"]) {
     const ip: Row | undefined = vm[`${field}_id`] ? await db("ipam_ipaddress").where({ id: vm[`${field}_id`] }).first() : undefined;
-    if (ip && !(await onOwnInterface(db, id, ip))) throw new Refusal({ [field]: `The specified IP address (${ip.address}) is not assigned to this VM.` });
+    if (ip && !(await onOwnInterface(db, "virtualization.vminterface", id, ip))) throw new Refusal({ [field]: `The specified IP address (${ip.address}) is not assigned to this VM.` });
   }
   const cluster: Row | undefined = await db("virtualization_cluster").where({ id: vm.cluster_id }).first();
   values.site_id = cluster?.site_id ?? null;
   values.location_id = cluster?.location_id ?? null;
-}
-
-/** Whether the address (or the inside address it is the NAT of) is on one of the machine's interfaces. */
-async function onOwnInterface(db: HookDb, id: SaveEvent["id"], ip: Row): Promise<boolean> {
-  if (id === null) return false;
-  const inside: Row | undefined = ip.nat_inside_id ? await db("ipam_ipaddress").where({ id: ip.nat_inside_id }).first() : undefined;
-  for (const addr of [ip, inside]) {
-    if (addr?.assigned_object_type !== "virtualization.vminterface") continue;
-    if (await db("virtualization_vminterface").where({ id: addr.assigned_object_id, virtual_machine_id: id }).first()) return true;
-  }
-  return false;
 }
 
 export const readValues = {
