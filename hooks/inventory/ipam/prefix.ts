@@ -6,6 +6,7 @@
 import { Refusal, type ActionEvent, type AllocateEvent, type Allocation, type HookDb, type MethodQuery, type SaveEvent } from "../../../runtime/hooks.js";
 import { checkLocation } from "../dcim/located.js";
 import { vrfScopeFilters } from "./vrf-scope.js";
+import { hostOf } from "./addressing.js";
 import { ValidationError, type FieldErrors } from "../../../runtime/errors.js";
 import { bitsOf, blocksOf, formatAddress, parseAddress, type Family } from "../../../runtime/text/addresses.js";
 
@@ -37,7 +38,7 @@ const inScope = (p: Parent, alias: string) =>
   (p.vrf_id === null && p.status === "container" ? "true" : p.vrf_id === null ? `${alias}.vrf_id IS NULL` : `${alias}.vrf_id = '${p.vrf_id}'::uuid`);
 
 /** An address column as a bare host, in address order: the expression of the spec's host index. */
-const HOST = "set_masklen(a.address, CASE WHEN family(a.address) = 4 THEN 32 ELSE 128 END)";
+const HOST = hostOf("a.address");
 
 /** A cidr expression's network or broadcast as a bare host address, comparable in address order. */
 const host = (p: Parent, expr: string) => `set_masklen((${expr})::inet, ${bitsOf(p.family)})`;
@@ -74,6 +75,10 @@ function usable(p: Parent): Range {
   return whole ? { lo: p.first, hi: p.last } : { lo: p.first + 1n, hi: p.last - 1n };
 }
 
+/** FROM and WHERE of the prefix's child addresses (get_child_ips) whose hosts lie in `lo`…`hi`, by the host index. */
+const childAddresses = (p: Parent, lo: bigint, hi: bigint) => `FROM ipam_ipaddress a WHERE ${inScope(p, "a")} ` +
+  `AND ${HOST} BETWEEN '${formatAddress(p.family, lo)}'::inet AND '${formatAddress(p.family, hi)}'::inet`;
+
 /**
  * The first free ranges of a prefix's usable addresses (get_available_ips), enough to hold `n`
  * addresses. The gaps come from a walk of the host index in address order that stops at the
@@ -84,8 +89,7 @@ async function freeAddresses(db: HookDb, p: Parent, n: number): Promise<Range[]>
   if (lo > hi) return [];
   // No DISTINCT: a repeated host is its own predecessor and makes no gap, and each part
   // stays an ordered walk of the index that can stop early.
-  const used = `FROM ipam_ipaddress a WHERE ${inScope(p, "a")} ` +
-    `AND ${HOST} BETWEEN '${formatAddress(p.family, lo)}'::inet AND '${formatAddress(p.family, hi)}'::inet`;
+  const used = childAddresses(p, lo, hi);
   const { rows } = await db.raw(
     `(SELECT 'first' AS kind, host(${HOST}) AS lo, NULL AS hi ${used} ORDER BY ${HOST} LIMIT 1) UNION ALL ` +
     `(SELECT 'last', host(${HOST}), NULL ${used} ORDER BY ${HOST} DESC LIMIT 1) UNION ALL ` +
@@ -100,8 +104,7 @@ async function freeAddresses(db: HookDb, p: Parent, n: number): Promise<Range[]>
 async function freeCount(db: HookDb, p: Parent): Promise<bigint> {
   const { lo, hi } = usable(p);
   if (lo > hi) return 0n;
-  const { rows } = await db.raw(`SELECT count(DISTINCT ${HOST})::text AS n FROM ipam_ipaddress a WHERE ${inScope(p, "a")} ` +
-    `AND ${HOST} BETWEEN '${formatAddress(p.family, lo)}'::inet AND '${formatAddress(p.family, hi)}'::inet`);
+  const { rows } = await db.raw(`SELECT count(DISTINCT ${HOST})::text AS n ${childAddresses(p, lo, hi)}`);
   return hi - lo + 1n - BigInt(rows[0].n);
 }
 
@@ -149,7 +152,9 @@ export const allocate = {
     let free = await freePrefixes(e.db, p);
     const create: Array<Record<string, unknown>> = [];
     for (const item of e.items) {
-      const { prefix_length: length, ...rest } = item;
+      // The parent may be named in the item too (the Ansible collection sends `parent`):
+      // Nautobot's serializer ignores it, and so does this.
+      const { prefix_length: length, parent: _parent, ...rest } = item;
       const block = free.flatMap((r) => blocksOf(p.family, r.lo, r.hi)).find((b) => b.length <= (length as number));
       if (!block) return { shortage: "Insufficient space is available to accommodate the requested prefix size(s)" };
       const taken = { lo: block.start, hi: block.start + (1n << BigInt(bitsOf(p.family) - (length as number))) - 1n };
@@ -167,6 +172,8 @@ export const allocate = {
       const size = await freeCount(e.db, p);
       return { shortage: `An insufficient number of IP addresses are available within the prefix ${p.prefix} (${e.items.length} requested, ${size} available)` };
     }
-    return { create: e.items.map((item, i) => ({ ...item, address: `${formatAddress(p.family, addresses[i])}/${p.length}`, vrf: p.vrf_id })) };
+    // The parent may be named in the item too (the Ansible collection sends `prefix`):
+    // Nautobot's serializer ignores it, and so does this.
+    return { create: e.items.map(({ prefix: _prefix, ...item }, i) => ({ ...item, address: `${formatAddress(p.family, addresses[i])}/${p.length}`, vrf: p.vrf_id })) };
   },
 };
