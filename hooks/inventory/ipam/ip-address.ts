@@ -2,7 +2,7 @@
 // names one existing object (both halves or neither), an address stays on the device or
 // virtual machine it is primary for, unique space is enforced where the VRF asks for it.
 import { Refusal, type HookDb, type MethodQuery, type SaveEvent } from "../../../runtime/hooks.js";
-import { vrfScopeFilters } from "./vrf-scope.js";
+import { vrfLabel, vrfScopeFilters } from "./vrf-scope.js";
 import { ASSIGNABLE, hostOf, onOwners } from "./addressing.js";
 
 type Row = Record<string, unknown>;
@@ -37,7 +37,7 @@ async function checkUnique(db: HookDb, id: SaveEvent["id"], ip: Row): Promise<vo
   if (!vrf?.enforce_unique) return;
   const twin = await db("ipam_ipaddress").where({ vrf_id: ip.vrf_id }).whereRaw(`${HOST} = ${hostOf("?::inet")}`, [String(ip.address), String(ip.address)])
     .modify((q) => { if (id !== null) q.whereNot({ id }); }).orderBy("address").first();
-  if (twin) throw new Refusal({ address: `Duplicate IP address found in VRF ${vrf.rd ? `${vrf.name} (${vrf.rd})` : vrf.name}: ${twin.address}` });
+  if (twin) throw new Refusal({ address: `Duplicate IP address found in VRF ${vrfLabel(vrf)}: ${twin.address}` });
 }
 
 /** An address that is some device's (or virtual machine's) primary IP must stay assigned to it. */

@@ -5,7 +5,7 @@
 // statement, by index, however many children there are); only the gaps reach this process.
 import { Refusal, type ActionEvent, type AllocateEvent, type Allocation, type HookDb, type MethodQuery, type SaveEvent } from "../../../runtime/hooks.js";
 import { checkLocation } from "../dcim/located.js";
-import { vrfScopeFilters } from "./vrf-scope.js";
+import { vrfLabel, vrfScopeFilters } from "./vrf-scope.js";
 import { hostOf } from "./addressing.js";
 import { ValidationError, type FieldErrors } from "../../../runtime/errors.js";
 import { bitsOf, blocksOf, formatAddress, parseAddress, type Family } from "../../../runtime/text/addresses.js";
@@ -13,7 +13,19 @@ import { bitsOf, blocksOf, formatAddress, parseAddress, type Family } from "../.
 export async function beforeSave({ db, id, values }: SaveEvent): Promise<void> {
   if (typeof values.prefix === "string" && values.prefix.endsWith("/0")) throw new Refusal({ prefix: "Cannot create prefix with /0 mask." });
   const current = id === null ? {} : (await db("ipam_prefix").where({ id }).first()) ?? {};
-  await checkLocation(db, "ipam.prefix", "Prefixes", { ...current, ...values });
+  const prefix = { ...current, ...values };
+  await checkUnique(db, id, prefix);
+  await checkLocation(db, "ipam.prefix", "Prefixes", prefix);
+}
+
+/** A VRF that enforces unique space holds each prefix once (the global table does not: ENFORCE_GLOBAL_UNIQUE is off). */
+async function checkUnique(db: HookDb, id: SaveEvent["id"], p: Record<string, unknown>): Promise<void> {
+  if (!p.vrf_id || typeof p.prefix !== "string") return;
+  const vrf = await db("ipam_vrf").where({ id: p.vrf_id }).first();
+  if (!vrf?.enforce_unique) return;
+  const twin = await db("ipam_prefix").where({ vrf_id: p.vrf_id }).whereRaw("prefix = network(?::inet)", [p.prefix])
+    .modify((q) => { if (id !== null) q.whereNot({ id }); }).first();
+  if (twin) throw new Refusal({ prefix: `Duplicate prefix found in VRF ${vrfLabel(vrf)}: ${twin.prefix}` });
 }
 
 export const filters = {

@@ -1,5 +1,5 @@
 // Nautobot's `present_in_vrf` filters (prefixes, IP addresses): the row's VRF is one named,
-// or exports a route target that a named VRF imports.
+// or exports a route target that a named VRF imports; and a VRF's name as its errors quote it.
 import type { MethodQuery } from "../../../runtime/hooks.js";
 
 export const presentInVrf = ({ alias, ids }: MethodQuery): string =>
@@ -8,3 +8,6 @@ export const presentInVrf = ({ alias, ids }: MethodQuery): string =>
   "JOIN ipam_vrf_import_targets i ON i.routetarget_id = e.routetarget_id WHERE i.source_id = named.id) AS seen)";
 
 export const vrfScopeFilters = { present_in_vrf: presentInVrf, present_in_vrf_id: presentInVrf };
+
+/** A VRF as Nautobot's str() writes it in error texts: `name (rd)`, or the name alone. */
+export const vrfLabel = (vrf: { name: string; rd: string | null }): string => (vrf.rd ? `${vrf.name} (${vrf.rd})` : vrf.name);

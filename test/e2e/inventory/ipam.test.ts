@@ -157,6 +157,22 @@ describe("inventory e2e: ipam", () => {
     });
   });
 
+  it("a VRF that enforces unique space holds each prefix once; other VRFs and the global table repeat them", async () => {
+    const strict = (await post("/api/ipam/vrfs/", { name: `${uniq("dup")}-strict`, rd: `${process.pid % 60000}:88` })).body;
+    const lax = (await post("/api/ipam/vrfs/", { name: `${uniq("dup")}-lax`, enforce_unique: false })).body;
+    const prefix = (vrf: any, p = "100.126.1.0/24") => post("/api/ipam/prefixes/", { prefix: p, status: "active", vrf: vrf?.id ?? null });
+    const first = (await prefix(strict)).body;
+    const again = await prefix(strict, "100.126.1.9/24");
+    expect([again.status, again.body]).to.deep.equal([400, { prefix: [`Duplicate prefix found in VRF ${strict.name} (${strict.rd}): 100.126.1.0/24`] }]);
+    expect((await prefix(strict, "100.126.1.0/25")).status).to.equal(201);
+    for (const vrf of [lax, lax, null, null]) expect((await prefix(vrf)).status).to.equal(201);
+    const moved = (await prefix(lax, "100.126.2.0/24")).body;
+    const into = await patch(`/api/ipam/prefixes/${moved.id}/`, { vrf: strict.id, prefix: "100.126.1.0/24" });
+    expect([into.status, into.body]).to.deep.equal([400, { prefix: [`Duplicate prefix found in VRF ${strict.name} (${strict.rd}): 100.126.1.0/24`] }]);
+    expect((await patch(`/api/ipam/prefixes/${first.id}/`, { description: "itself is no duplicate" })).status).to.equal(200);
+    expect(await rows("ipam_prefix", { vrf_id: strict.id, prefix: "100.126.1.0/24" })).to.equal(1);
+  });
+
   describe("VLAN groups, VLANs and prefixes on them", () => {
     let site: any, other: any, campus: any, floor: any, shed: any, group: any, role: any, tenant: any;
 
