@@ -238,10 +238,10 @@ export interface FilterDescriptor {
   lookup: string;
   /** fk filters: match by id only (the `<fk>_id` form). */
   idOnly?: boolean;
-  /** fk filters: `field` belongs to the model this foreign key of the filtered model points to. */
-  via?: string;
+  /** fk filters: the foreign keys followed from the filtered model, in order, to the model `field` belongs to. */
+  via?: string[];
   /** fk filters: further (`field`, `via`) pairs; a row matches when any of them does. */
-  alternatives?: Array<{ field: string; via?: string }>;
+  alternatives?: Array<{ field: string; via?: string[] }>;
   network?: NetworkLookup;
   /**
    * related / hasRelated filters: rows of another model whose foreign key `column` points

@@ -263,7 +263,8 @@ export interface FilterSpec {
    * `{ tenant_group: "tenant.group" }` gives `tenant_group` (id or natural key, descendants
    * of a tree), `tenant_group_id` and their `__n` forms, as Nautobot's tenancy filter mixin.
    * A list of paths matches when any does (a cable's `device`: `["termination_a_device",
-   * "termination_b_device"]`); a path of one segment is a foreign key of this model itself.
+   * "termination_b_device"]`); a path of one segment is a foreign key of this model itself,
+   * a longer one follows foreign keys from model to model (`device.site.region`).
    */
   via?: Record<string, string | string[]>;
   /**

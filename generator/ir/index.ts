@@ -260,8 +260,9 @@ function buildFilters(m: ModelSpec, fields: FieldDescriptor[], byRef: Map<string
   }
   for (const [param, paths] of Object.entries(m.filters?.via ?? {})) {
     const [first, ...others] = [paths].flat().map((p) => {
-      const [via, field] = p.split(".");
-      return field === undefined ? { field: via } : { field, via };
+      const links = p.split(".");
+      const field = links.pop()!;
+      return links.length ? { field, via: links } : { field };
     });
     const at = { ...first, ...(others.length ? { alternatives: others } : {}) };
     add(param, { kind: "fk", ...at, lookup: "exact" });

@@ -198,14 +198,14 @@ export function validate(loaded: LoadedApi): Diagnostic[] {
     }
     for (const [param, paths] of Object.entries(m.filters?.via ?? {})) {
       for (const path of [paths].flat()) {
-        const [via, name, ...rest] = String(path).split(".");
-        const f = fields[via];
-        const target = f?.kind === "fk" ? resolve(f.target) : undefined;
-        const leaf = name === undefined ? f
-          : target?.spec.fields[name] ?? (name === "parent" && target?.spec.features?.includes("tree") ? { kind: "fk" } : undefined);
-        if (!target || rest.length || leaf?.kind !== "fk") {
-          err(file, `filter "${param}": "${path}" must be <foreign key>[.<foreign key of the related model>]`, m.name);
+        // Each link is a foreign key (a tree's `parent` included) of the model the one before points to.
+        let at: ModelSpec | undefined = m;
+        for (const name of String(path).split(".")) {
+          const f: FieldSpec | undefined = at?.fields[name] ?? (name === "parent" && at?.features?.includes("tree") ? { kind: "fk" as const, target: `${at.app}.${at.name}` } : undefined);
+          at = f?.kind === "fk" ? resolve(f.target)?.spec : undefined;
+          if (!at) break;
         }
+        if (!at) err(file, `filter "${param}": "${path}" must be a chain of foreign keys: <foreign key>[.<foreign key of the related model>]…`, m.name);
       }
       if (has(param) || param === "q" || param in (m.filters?.extra ?? {})) err(file, `filter "${param}" has the name of a filter the API already makes`, m.name);
     }

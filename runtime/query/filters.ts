@@ -319,18 +319,19 @@ export class FilterCompiler {
   }
 
   /**
-   * A foreign key reached from the row: its own (`via` absent), or the related row's, read
-   * through this row's own (null when either is unset).
+   * A foreign key reached from the row: its own (`via` absent), or a related row's, read
+   * through the chain of foreign keys `via` names (null when any link is unset).
    */
-  private linkPath(m: ModelDescriptor, p: { field: string; via?: string }): { field: FkField | TreeParentField; column: string } {
-    if (!p.via) {
-      const field = this.index.field(m, p.field) as FkField;
-      return { field, column: col("t0", field.column) };
+  private linkPath(m: ModelDescriptor, p: { field: string; via?: string[] }): { field: FkField | TreeParentField; column: string } {
+    let model = m;
+    let column = col("t0", "id");
+    for (const [i, name] of [...(p.via ?? []), p.field].entries()) {
+      const link = this.index.field(model, name) as FkField | TreeParentField;
+      column = i === 0 ? col("t0", link.column) : `(SELECT ${col(`v${i}`, link.column)} FROM ${ident(model.table)} v${i} WHERE v${i}.id = ${column})`;
+      if (name === p.field) return { field: link, column };
+      model = this.index.model(link.target);
     }
-    const via = this.index.field(m, p.via) as FkField;
-    const related = this.index.model(via.target);
-    const field = this.index.field(related, p.field) as FkField | TreeParentField;
-    return { field, column: `(SELECT ${col("v", field.column)} FROM ${ident(related.table)} v WHERE v.id = ${col("t0", via.column)})` };
+    throw new Error(`filter path ends before ${p.field}`);
   }
 
   /** The objects a link's filter names: its target, with descendants on a tree (except the tree's own parent link). */

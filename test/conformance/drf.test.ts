@@ -375,8 +375,8 @@ function conformance(api: ApiDescriptor, version: string): void {
       case "boolean": case "present": return "true";
       case "choice": return String((field as ChoiceField).choices[0][0]);
       case "fk": {
-        // A `via` filter names a foreign key of the model its own `via` key points to.
-        const owner = flt.via ? byKey.get((m.fields.find((f) => f.name === flt.via) as FkField).target)! : m;
+        // A `via` filter names a foreign key of the model its chain of `via` keys leads to.
+        const owner = (flt.via ?? []).reduce((at, link) => byKey.get((at.fields.find((f) => f.name === link) as FkField).target)!, m);
         const target = byKey.get((owner.fields.find((f) => f.name === flt.field) as FkField).target)!;
         return (await existing(target)).id;
       }

@@ -117,6 +117,7 @@ export default model("Cable", {
       device: ["termination_a_device", "termination_b_device"],
       rack: ["termination_a_device.rack", "termination_b_device.rack"],
       site: ["termination_a_device.site", "termination_b_device.site"],
+      region: ["termination_a_device.site.region", "termination_b_device.site.region"],
       tenant: ["termination_a_device.tenant", "termination_b_device.tenant"],
     },
   },

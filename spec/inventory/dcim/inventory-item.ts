@@ -21,5 +21,5 @@ export default model("InventoryItem", {
   },
   uniqueTogether: [["device", "parent", "name"]],
   nested: ["device", "name", "_depth"],
-  filters: { q: ["name", "label", "part_id", "serial", "asset_tag", "description"], via: { site: "device.site" } },
+  filters: { q: ["name", "label", "part_id", "serial", "asset_tag", "description"], via: { site: "device.site", region: "device.site.region" } },
 });

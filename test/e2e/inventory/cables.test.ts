@@ -10,7 +10,7 @@ import { row, rows, uniq } from "./support.js";
 
 describe("inventory e2e: cables and paths", () => {
   const tag = uniq("cab").toLowerCase();
-  let site: any, role: any, maker: any;
+  let site: any, role: any, maker: any, region: any;
 
   async function device(name: string, ports: Record<string, Array<Record<string, unknown>>>): Promise<any> {
     const type = (await post("/api/dcim/device-types/", { manufacturer: maker.id, model: `${tag}-${name}` })).body;
@@ -39,7 +39,8 @@ describe("inventory e2e: cables and paths", () => {
   });
 
   before(async () => {
-    site = (await post("/api/dcim/sites/", { name: `${tag}-site`, status: "active" })).body;
+    region = (await post("/api/dcim/regions/", { name: `${tag}-region` })).body;
+    site = (await post("/api/dcim/sites/", { name: `${tag}-site`, status: "active", region: region.id })).body;
     role = (await post("/api/dcim/device-roles/", { name: `${tag}-role` })).body;
     maker = (await post("/api/dcim/manufacturers/", { name: `${tag}-maker` })).body;
   });
@@ -71,6 +72,9 @@ describe("inventory e2e: cables and paths", () => {
     expect((await get(`/api/dcim/cables/?device=${r2.name}`)).body.results.map((x: any) => x.id)).to.deep.equal([c.body.id]);
     expect((await get(`/api/dcim/cables/?device_id=${r1.id}`)).body.count).to.equal(1);
     expect((await get(`/api/dcim/cables/?site=${site.slug}&label=X1`)).body.count).to.equal(1);
+    expect((await get(`/api/dcim/cables/?region=${region.slug}&label=X1`)).body.count).to.equal(1);
+    expect((await get(`/api/dcim/cables/?region_id=${region.id}&label=X1`)).body.count).to.equal(1);
+    expect((await get(`/api/dcim/cables/?region__n=${region.slug}&label=X1`)).body.count).to.equal(0);
 
     // connected-device: from a peer's device and interface name to this side's device, in full.
     const found = await get(`/api/dcim/connected-device/?peer_device=${r2.name}&peer_interface=eth0`);

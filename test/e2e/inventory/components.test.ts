@@ -9,10 +9,12 @@ import { rows, uniq } from "./support.js";
 
 describe("inventory e2e: device components and templates", () => {
   const tag = uniq("cmp").toLowerCase();
-  let type: any, site: any, role: any;
+  let type: any, site: any, role: any, region: any, area: any;
 
   before(async () => {
-    site = (await post("/api/dcim/sites/", { name: `${tag}-site`, status: "active" })).body;
+    region = (await post("/api/dcim/regions/", { name: `${tag}-region` })).body;
+    area = (await post("/api/dcim/regions/", { name: `${tag}-area`, parent: region.id })).body;
+    site = (await post("/api/dcim/sites/", { name: `${tag}-site`, status: "active", region: area.id })).body;
     role = (await post("/api/dcim/device-roles/", { name: `${tag}-role` })).body;
     const maker = (await post("/api/dcim/manufacturers/", { name: `${tag}-maker` })).body;
     type = (await post("/api/dcim/device-types/", { manufacturer: maker.id, model: "Edge", subdevice_role: "parent" })).body;
@@ -141,6 +143,11 @@ describe("inventory e2e: device components and templates", () => {
     // parent_id matches direct children, as Nautobot's InventoryItemFilterSet does.
     expect((await get(`/api/dcim/inventory-items/?parent_id=${chassis.body.id}`)).body.results.map((i: any) => i.name)).to.deep.equal(["Line card 0"]);
     expect((await get(`/api/dcim/inventory-items/?device_id=${dev.id}&discovered=true`)).body.results.map((i: any) => i.id)).to.deep.equal([optic.id]);
+    // region follows device, site and region, and takes in the region's descendants (a TreeNode filter).
+    for (const query of [`region=${area.slug}`, `region=${region.slug}`, `region_id=${region.id}`]) {
+      expect((await get(`/api/dcim/inventory-items/?device_id=${dev.id}&${query}`)).body.count, query).to.equal(3);
+    }
+    expect((await get(`/api/dcim/inventory-items/?device_id=${dev.id}&region__n=${region.slug}`)).body.count).to.equal(0);
     const twin = await post("/api/dcim/inventory-items/", { device: dev.id, name: "Other", asset_tag: `${tag}-A1` });
     expect(twin.status).to.equal(400);
     expect(twin.body).to.have.property("asset_tag");
