@@ -249,6 +249,8 @@ export interface FilterDescriptor {
    * `has_<relation>` booleans).
    */
   related?: { table: string; column: string; key?: string };
+  /** q filters: text columns (`key`) of the rows of other tables whose `column` points here, searched too. */
+  searched?: Array<{ table: string; column: string; key: string }>;
   /**
    * method filters: what the filter takes, a model key (objects by id or natural key),
    * `boolean`, `string` (only `choices`, when given) or `uuid` (ids of nothing in particular);

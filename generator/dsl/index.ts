@@ -249,7 +249,9 @@ export type Feature =
 export interface FilterSpec {
   /**
    * Fields searched (case-insensitive contains) by the free-text `q` filter; an integer field
-   * matches a search that is a whole number, exactly (a VLAN's `vid`).
+   * matches a search that is a whole number, exactly (a VLAN's `vid`). `app.Model.fk.field`
+   * searches a field of the rows of another model whose `fk` points here (a device's
+   * inventory items' serials: `dcim.InventoryItem.device.serial`).
    */
   q?: string[];
   /** A cidr or ip field `q` also searches by partial address, as Nautobot's `string_search` (`10.1` → inside 10.1.0.0/16). */

@@ -254,7 +254,14 @@ function buildFilters(m: ModelSpec, fields: FieldDescriptor[], byRef: Map<string
     const f = fields.find((x) => x.name === name)!;
     kindOf(f).filters?.(f, (param, flt) => add(`${alias}${param.slice(name.length)}`, flt));
   }
-  if (m.filters?.q?.length) add("q", { kind: "q", fields: [...m.filters.q], lookup: "exact", ...(m.filters.qAddress ? { field: m.filters.qAddress } : {}) });
+  if (m.filters?.q?.length) {
+    const [own, far] = [m.filters.q.filter((q) => !q.includes(".")), m.filters.q.filter((q) => q.includes("."))];
+    const searched = far.map((q) => {
+      const [app, model, fk, key] = q.split(".");
+      return { table: tableName(app, model), column: fkColumn(fk), key: fieldColumn(byRef, `${app}.${model}`, key) };
+    });
+    add("q", { kind: "q", fields: own, lookup: "exact", ...(searched.length ? { searched } : {}), ...(m.filters.qAddress ? { field: m.filters.qAddress } : {}) });
+  }
   for (const [param, x] of Object.entries(m.filters?.extra ?? {})) {
     add(param, { kind: "network", field: x.field, lookup: "exact", network: x.lookup });
   }

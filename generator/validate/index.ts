@@ -178,8 +178,11 @@ export function validate(loaded: LoadedApi): Diagnostic[] {
     }
     for (const op of m.operations ?? []) if (!OPERATIONS.has(op)) err(file, `unknown operation "${op}" (known: ${[...OPERATIONS].join(", ")})`, m.name);
     for (const q of m.filters?.q ?? []) {
-      const f = fields[q];
-      if (!f) err(file, `filters.q names unknown field "${q}"`, m.name);
+      // "app.Model.fk.field": a field of the rows of another model that point here.
+      const [app, model, fk, name, ...rest] = q.split(".");
+      const far = name !== undefined && !rest.length && pointsHere(`${app}.${model}.${fk}`);
+      const f = far ? resolve(`${app}.${model}`)!.spec.fields[name] : fields[q];
+      if (!f) err(file, `filters.q names unknown field "${q}" (a field here, or "app.Model.fk.field" of a model whose fk points here)`, m.name);
       else if (!(f.kind === "scalar" && (STRINGISH.has(f.type) || f.type === "integer"))) err(file, `filters.q field "${q}" is not a string or integer field`, m.name);
     }
     const qAddress = m.filters?.qAddress;

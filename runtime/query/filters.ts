@@ -302,6 +302,10 @@ export class FilterCompiler {
           // As a numeric, so a number beyond the column's range matches nothing rather than failing.
           else if (/^[+-]?\d+$/.test(v)) { sql.push(`${c} = ?::numeric`); binds.push([v]); }
         }
+        for (const s of f.searched ?? []) {
+          sql.push(`EXISTS (SELECT 1 FROM ${ident(s.table)} r WHERE ${col("r", s.column)} = t0.id AND ${col("r", s.key)} ILIKE ?)`);
+          binds.push([`%${likeEscape(v)}%`]);
+        }
         if (isUuid(v)) { sql.push("t0.id = ?::uuid"); binds.push([v]); }
         // The spec's address field is also searched by partial address (10.1 → inside 10.1.0.0/16).
         const net = f.field ? this.index.field(m, f.field) as ScalarField : undefined;

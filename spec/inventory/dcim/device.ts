@@ -61,7 +61,7 @@ export default model("Device", {
     exclude: ["device_role"],
     aliases: { role: "device_role", model: "device_type" },
     via: { manufacturer: "device_type.manufacturer", rack_group: "rack.group", tenant_group: "tenant.group", region: "site.region" },
-    q: ["name", "serial", "asset_tag", "comments"],
+    q: ["name", "serial", "dcim.InventoryItem.device.serial", "asset_tag", "comments"],
     present: {
       has_primary_ip: ["primary_ip4", "primary_ip6"],
       is_virtual_chassis_member: "virtual_chassis",

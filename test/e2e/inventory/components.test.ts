@@ -131,9 +131,9 @@ describe("inventory e2e: device components and templates", () => {
 
   it("inventory items nest inside a device: parent as a bare id, depth, filters, and they go with the device", async () => {
     const dev = (await post("/api/dcim/devices/", { name: `${tag}-inv`, device_type: type.id, device_role: role.id, site: site.id, status: "active" })).body;
-    const chassis = await post("/api/dcim/inventory-items/", { device: { name: dev.name }, name: "Chassis", manufacturer: { slug: type.manufacturer.slug }, serial: "CH-1", asset_tag: `${tag}-A1` });
+    const chassis = await post("/api/dcim/inventory-items/", { device: { name: dev.name }, name: "Chassis", manufacturer: { slug: type.manufacturer.slug }, serial: `${tag}-sn-77`, asset_tag: `${tag}-A1` });
     expect(chassis.status, chassis.text).to.equal(201);
-    expect(chassis.body).to.deep.include({ parent: null, _depth: 0, discovered: false, serial: "CH-1", display: "Chassis" });
+    expect(chassis.body).to.deep.include({ parent: null, _depth: 0, discovered: false, serial: `${tag}-sn-77`, display: "Chassis" });
     const card = await post("/api/dcim/inventory-items/", { device: dev.id, parent: chassis.body.id, name: "Line card 0", part_id: "LC-48X" });
     expect(card.status, card.text).to.equal(201);
     expect(card.body).to.deep.include({ parent: chassis.body.id, _depth: 1 });
@@ -143,6 +143,8 @@ describe("inventory e2e: device components and templates", () => {
     // parent_id matches direct children, as Nautobot's InventoryItemFilterSet does.
     expect((await get(`/api/dcim/inventory-items/?parent_id=${chassis.body.id}`)).body.results.map((i: any) => i.name)).to.deep.equal(["Line card 0"]);
     expect((await get(`/api/dcim/inventory-items/?device_id=${dev.id}&discovered=true`)).body.results.map((i: any) => i.id)).to.deep.equal([optic.id]);
+    // A device's q also searches its inventory items' serials.
+    expect((await get(`/api/dcim/devices/?q=${tag}-SN-77`)).body.results.map((d: any) => d.id)).to.deep.equal([dev.id]);
     // region follows device, site and region, and takes in the region's descendants (a TreeNode filter).
     for (const query of [`region=${area.slug}`, `region=${region.slug}`, `region_id=${region.id}`]) {
       expect((await get(`/api/dcim/inventory-items/?device_id=${dev.id}&${query}`)).body.count, query).to.equal(3);

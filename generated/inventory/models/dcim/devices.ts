@@ -639,7 +639,15 @@ export const dcim_Device: ModelDescriptor = {
       { param: "model__n", kind: "fk", field: "device_type", lookup: "n" },
       { param: "model_id", kind: "fk", field: "device_type", lookup: "exact", idOnly: true },
       { param: "model_id__n", kind: "fk", field: "device_type", lookup: "n", idOnly: true },
-      { param: "q", kind: "q", fields: ["name", "serial", "asset_tag", "comments"], lookup: "exact" },
+      {
+        param: "q",
+        kind: "q",
+        fields: ["name", "serial", "asset_tag", "comments"],
+        lookup: "exact",
+        searched: [
+          { table: "dcim_inventoryitem", column: "device_id", key: "serial" },
+        ],
+      },
       { param: "manufacturer", kind: "fk", field: "manufacturer", via: ["device_type"], lookup: "exact" },
       { param: "manufacturer__n", kind: "fk", field: "manufacturer", via: ["device_type"], lookup: "n" },
       {
