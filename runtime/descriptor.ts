@@ -137,7 +137,11 @@ export interface FirstSetField extends FieldCommon {
 }
 
 /** A tree node's depth (`_depth`, or as the spec names it): how many ancestors it has. */
-export interface DepthField extends FieldCommon { kind: "depth" }
+export interface DepthField extends FieldCommon {
+  kind: "depth";
+  /** Null where the object is embedded in another: only the listed (or fetched) objects have a depth. */
+  onlyListed?: boolean;
+}
 
 /** A read-only value computed in SQL by the model's hook module (`readValues`), of a declared JSON schema. */
 export interface ComputedField extends FieldCommon {

@@ -365,9 +365,12 @@ export interface ModelSpec {
   actions?: Record<string, ActionSpec>;
   /**
    * Tree models: `parentAsId` shows the `parent` as its bare id, as a PrimaryKeyRelatedField
-   * shows it (inventory items); `depthName` names the depth field (`tree_depth` for locations).
+   * shows it (inventory items); `depthName` names the depth field (`tree_depth` for locations);
+   * `depthOnlyListed` makes the depth a property of the listed objects alone, null where the
+   * object is embedded in another (Nautobot's `tree_depth` is a django-tree-queries annotation
+   * of the queried rows, absent from related objects).
    */
-  tree?: { parentAsId?: boolean; depthName?: string };
+  tree?: { parentAsId?: boolean; depthName?: string; depthOnlyListed?: boolean };
   /**
    * Rows that are a SQL query over other models' tables rather than a table of their own
    * (Nautobot's interface connections): its columns are `id` and the fields' columns; the

@@ -125,7 +125,7 @@ function buildModel(api: ApiSpec, m: ModelSpec, file: string, byRef: Map<string,
       ...base(FEATURE_FIELDS.treeParent, {}), kind: "treeParent", column: fkColumn(FEATURE_FIELDS.treeParent), target: key, nullable: true,
       ...(m.tree?.parentAsId ? { asId: true } : {}),
     });
-    fields.push({ ...base(m.tree?.depthName ?? FEATURE_FIELDS.treeDepth, {}), kind: "depth", readOnly: true });
+    fields.push({ ...base(m.tree?.depthName ?? FEATURE_FIELDS.treeDepth, {}), kind: "depth", readOnly: true, ...(m.tree?.depthOnlyListed ? { onlyListed: true } : {}) });
   }
   if (features.has("changeLogged")) {
     for (const [name, type, autoNow] of CHANGE_LOG) {

@@ -3,5 +3,5 @@ import type { DepthField } from "../../runtime/descriptor.js";
 import type { GeneratorFieldKind } from "./types.js";
 
 export const depth: GeneratorFieldKind<DepthField> = {
-  readSchema: () => ({ type: "integer", readOnly: true }),
+  readSchema: (f) => ({ type: "integer", readOnly: true, ...(f.onlyListed ? { nullable: true } : {}) }),
 };

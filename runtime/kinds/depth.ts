@@ -5,7 +5,8 @@ import { parentColumn } from "./tree.js";
 import type { RuntimeFieldKind } from "./types.js";
 
 export const depth: RuntimeFieldKind<DepthField> = {
-  read(_f, { model, alias }) {
+  read(f, { model, alias, embedded }) {
+    if (f.onlyListed && embedded) return "NULL::integer";
     const parent = parentColumn(model);
     return `(WITH RECURSIVE up AS (SELECT ${col(alias, parent)} AS pid, 0 AS depth UNION ALL ` +
       `SELECT ${col("p", parent)}, up.depth + 1 FROM ${ident(model.table)} p JOIN up ON p.id = up.pid) SELECT max(depth) FROM up)`;

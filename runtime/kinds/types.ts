@@ -26,6 +26,8 @@ export interface ReadContext {
   shape: Shape;
   /** Whether related objects may still be nested here; beyond the limit they are bare ids. */
   canNest: boolean;
+  /** Whether this object is embedded in another one's response rather than being what was asked for. */
+  embedded: boolean;
   /** JSON of one `target` row in nested form (or of its `fields`), where `where(alias)` picks it. */
   nestedObject(target: ModelDescriptor, where: (alias: string) => string, fields?: string[]): string;
   /** JSON array of `target` rows in nested form and the target's ordering; `rest(alias)` joins and filters them. */

@@ -80,6 +80,7 @@ export class ReadPlans {
       version,
       shape,
       canNest: depth < MAX_NESTING,
+      embedded: depth > 0,
       nestedObject: (target, where, fields) =>
         `(SELECT ${this.nestedJson(target, below, depth + 1, version, fields)} FROM ${ident(target.table)} ${below} WHERE ${where(below)})`,
       nestedList: (target, rest) => {

@@ -14,7 +14,7 @@ export default model("LocationType", {
   display: "[{parent.parent.parent.name} → {parent.parent.name} → {parent.name} → {name}|{parent.parent.name} → {parent.name} → {name}|{parent.name} → {name}|{name}]",
   ordering: ["name"],
   features: ["tree", "customFields", "changeLogged"],
-  tree: { depthName: "tree_depth" },
+  tree: { depthName: "tree_depth", depthOnlyListed: true },
   hooks: "dcim/location-type",
   fields: {
     name: field.string({ required: true, unique: true, maxLength: 100 }),

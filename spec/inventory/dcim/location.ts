@@ -12,7 +12,7 @@ export default model("Location", {
   display: "[{parent.parent.parent.name} → {parent.parent.name} → {parent.name} → {name}|{parent.parent.name} → {parent.name} → {name}|{parent.name} → {name}|{name}]",
   ordering: ["name"],
   features: ["tree", "tags", "customFields", "changeLogged"],
-  tree: { depthName: "tree_depth" },
+  tree: { depthName: "tree_depth", depthOnlyListed: true },
   hooks: "dcim/location",
   fields: {
     name: field.string({ required: true, maxLength: 100 }),

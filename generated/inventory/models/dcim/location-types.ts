@@ -143,6 +143,7 @@ export const dcim_LocationType: ModelDescriptor = {
         nullable: false,
         readOnly: true,
         kind: "depth",
+        onlyListed: true,
       },
       {
         name: "created",

@@ -159,6 +159,7 @@ export const dcim_Location: ModelDescriptor = {
         nullable: false,
         readOnly: true,
         kind: "depth",
+        onlyListed: true,
       },
       {
         name: "created",
