@@ -49,7 +49,8 @@ export interface ScalarField extends FieldCommon {
   decimalPlaces?: number;
   /** JSON fields: the JSON schema of the value. */
   schema?: Record<string, unknown>;
-  slugFrom?: string;
+  /** The fields a slug is made from (`fk.field`: a field of the related row). */
+  slugFrom?: string[];
   /** Kept by the server: set on create, and on every update too with `"update"`. */
   autoNow?: "create" | "update";
 }

@@ -222,7 +222,7 @@ export class Store {
     const { db, model: m } = ctx;
     for (const f of m.fields) {
       const kind = kindOf(f);
-      if (ctx.id === null) kind.onCreate?.(f, ctx); else kind.onUpdate?.(f, ctx);
+      if (ctx.id === null) await kind.onCreate?.(f, ctx); else kind.onUpdate?.(f, ctx);
     }
     await m.hooks?.beforeSave?.({ db, model: m, id: ctx.id, values: ctx.row });
     let id = ctx.id;

@@ -57,8 +57,12 @@ export interface StringOptions extends CommonFieldOptions {
   blank?: boolean;
   /** A regular expression the value must match, with the message used when it does not. */
   pattern?: { regex: string; message: string };
-  /** Fill from another field when absent on create: a slug made from `name`. */
-  slugFrom?: string;
+  /**
+   * Fill from another field when absent on create: a slug made from `name`; from several,
+   * joined by dashes, where `fk.field` reads a field of the related row (a location's
+   * `["parent.slug", "name"]`, Nautobot's populate_from). Kept free by a numbered suffix.
+   */
+  slugFrom?: string | string[];
   /** Generated when absent on create: a random hex key of this many characters. */
   randomHex?: number;
   format?: "email" | "url" | "color";

@@ -80,9 +80,14 @@ const SCALAR_TYPES = new Set([
 const STRINGISH = new Set(["string", "text"]);
 
 export const scalarSpec: SpecRules<ScalarSpec, ScalarField> = {
-  check(f, { fields, err }) {
+  check(f, { fields, model, resolve, err }) {
     if (!SCALAR_TYPES.has(f.type)) err(`unknown type "${f.type}"`);
-    if (f.slugFrom && !(f.slugFrom in fields)) err(`slugFrom names unknown field "${f.slugFrom}"`);
+    for (const part of [f.slugFrom ?? []].flat()) {
+      const [name, far, ...rest] = part.split(".");
+      const link = fields[name] ?? (name === "parent" && model.features?.includes("tree") ? { kind: "fk" as const, target: `${model.app}.${model.name}` } : undefined);
+      const target = far !== undefined && link?.kind === "fk" ? resolve(link.target) : undefined;
+      if (!link || rest.length || (far !== undefined && !target?.spec.fields[far])) err(`slugFrom names unknown field "${part}" (a field, or "fk.field" of the related model)`);
+    }
     // Strings fall back to "", everything else would leave a NOT NULL column empty on create.
     if (SCALAR_TYPES.has(f.type) && !STRINGISH.has(f.type) && !f.required && !f.nullable && f.default === undefined && !f.randomHex && !f.autoNow) {
       err(`an optional ${f.type} field needs a default or nullable: true (or required: true)`);
@@ -99,7 +104,8 @@ export const scalarSpec: SpecRules<ScalarSpec, ScalarField> = {
   },
   build(f, common, { name }) {
     const out: ScalarField = { ...common, kind: "scalar", type: f.type, column: f.column ?? name };
-    for (const k of ["maxLength", "minLength", "min", "max", "maxDigits", "decimalPlaces", "schema", "pattern", "format", "slugFrom"] as const) {
+    if (f.slugFrom !== undefined) out.slugFrom = [f.slugFrom].flat();
+    for (const k of ["maxLength", "minLength", "min", "max", "maxDigits", "decimalPlaces", "schema", "pattern", "format"] as const) {
       if (f[k] !== undefined) (out as unknown as Record<string, unknown>)[k] = f[k];
     }
     if (f.randomHex) out.default = { randomHex: f.randomHex };

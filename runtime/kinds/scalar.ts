@@ -1,11 +1,12 @@
 // A scalar column: how each scalar type is selected (dates as ISO text, integers as
 // numbers, addresses as text), coerced on write, filled on create, and described.
-import type { ScalarField, ScalarType } from "../descriptor.js";
+import { storedColumn, type FkField, type ScalarField, type ScalarType } from "../descriptor.js";
 import { hashPassword, randomHex } from "../auth/passwords.js";
 import { col } from "../query/sql.js";
 import { parseInterface, parseNetwork } from "../query/network.js";
 import { slugify } from "../text/slugs.js";
-import { FieldProblem, isPlainObject, type RuntimeFieldKind } from "./types.js";
+import { freeSlug } from "./unique-slug.js";
+import { FieldProblem, isPlainObject, type RuntimeFieldKind, type WriteContext } from "./types.js";
 
 const OPTIONS_TYPE: Record<ScalarType, string> = {
   string: "string", text: "string", uuid: "string", cidr: "string", ip: "string", password: "string",
@@ -51,6 +52,18 @@ async function coerce(f: ScalarField, value: unknown): Promise<unknown> {
   }
 }
 
+/** The text a slug is made from: a field of the row being written, or (`fk.field`) of the row it points to. */
+async function sourceText(path: string, { db, index, model, row }: WriteContext): Promise<string | undefined> {
+  const [name, far] = path.split(".");
+  const field = index.field(model, name);
+  const value = field && "column" in field ? row[field.column] : undefined;
+  if (far === undefined || value === undefined || value === null) return typeof value === "string" ? value : undefined;
+  const target = index.model((field as FkField).target);
+  const related = await db(target.table).where({ id: value }).first();
+  const text = related?.[storedColumn(index.field(target, far)!)!];
+  return typeof text === "string" ? text : undefined;
+}
+
 export const scalar: RuntimeFieldKind<ScalarField> = {
   read(f, { alias }) {
     const c = col(alias, f.column);
@@ -65,11 +78,16 @@ export const scalar: RuntimeFieldKind<ScalarField> = {
   async write(f, value, { row }) {
     row[f.column] = await coerce(f, value);
   },
-  onCreate(f, { index, model, row }) {
+  async onCreate(f, ctx) {
+    const { row } = ctx;
     if (row[f.column] !== undefined) return;
-    const source = f.slugFrom ? index.field(model, f.slugFrom) : undefined;
-    const from = source && "column" in source ? row[source.column] : undefined;
-    if (typeof from === "string") row[f.column] = slugify(from).slice(0, f.maxLength ?? 100);
+    if (f.slugFrom) {
+      // As django-extensions joins populate_from: each part slugified, empty parts dropped.
+      const parts = await Promise.all(f.slugFrom.map((path) => sourceText(path, ctx)));
+      if (parts[parts.length - 1] === undefined) return;
+      const base = parts.map((p) => slugify(p ?? "")).filter(Boolean).join("-").slice(0, f.maxLength ?? 100);
+      row[f.column] = await freeSlug(f, base, ctx);
+    }
     else if (isPlainObject(f.default) && "randomHex" in f.default) row[f.column] = randomHex(Number(f.default.randomHex));
   },
   onUpdate(f, { db, row }) {

@@ -72,7 +72,7 @@ export interface RuntimeFieldKind<F extends FieldDescriptor> {
   /** Whether `write` checks the value itself, so schema errors other than `required` are left to it. */
   checksOwnValue?: boolean;
   /** Fills the column on create when the body left it out. */
-  onCreate?(f: F, ctx: WriteContext): void;
+  onCreate?(f: F, ctx: WriteContext): void | Promise<void>;
   /** Sets the column on every update. */
   onUpdate?(f: F, ctx: WriteContext): void;
   /** Removes what the field keeps outside its row, before rows are deleted. */

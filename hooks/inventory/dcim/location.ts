@@ -1,10 +1,8 @@
 // Nautobot's Location.clean: a location's type never changes; a location of a top-level type
 // has a site and no parent (or, nestable, a parent of its own type); one of a nested type has
-// a parent of the parent type (or its own, when nestable) and no site. Its slug is made from
-// its parent's and its name when left out, as Nautobot's AutoSlugField does.
+// a parent of the parent type (or its own, when nestable) and no site.
 import { Refusal, type MethodQuery, type SaveEvent } from "../../../runtime/hooks.js";
 import { subtreeIds } from "../../../runtime/kinds/tree.js";
-import { slugify } from "../../../runtime/text/slugs.js";
 
 type Row = Record<string, any>;
 
@@ -36,7 +34,6 @@ export async function beforeSave({ db, id, values }: SaveEvent): Promise<void> {
       throw new Refusal({ parent: `A Location of type ${type.name} can only have a Location of type ${parentType.name} as its parent.` });
     }
   }
-  if (id === null && !values.slug) values.slug = slugify(parent ? `${parent.slug} ${l.name}` : String(l.name)).slice(0, 100);
 }
 
 /** Nautobot's LocationFilterSet methods. */

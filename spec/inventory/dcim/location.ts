@@ -16,8 +16,8 @@ export default model("Location", {
   hooks: "dcim/location",
   fields: {
     name: field.string({ required: true, maxLength: 100 }),
-    // Made from the parent's slug and the name when left out (Nautobot's AutoSlugField), by the hook.
-    slug: field.string({ unique: true, maxLength: 100 }),
+    // Made from the parent's slug and the name when left out (Nautobot's AutoSlugField).
+    slug: field.string({ unique: true, maxLength: 100, slugFrom: ["parent.slug", "name"] }),
     status: field.choice(LocationStatus, { required: true }),
     location_type: ref.fk("dcim.LocationType", { required: true, onDelete: "protect" }),
     site: ref.fk("dcim.Site", { nullable: true, onDelete: "cascade" }),

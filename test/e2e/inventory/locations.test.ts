@@ -54,6 +54,15 @@ describe("inventory e2e: locations", () => {
     const hq = (await post("/api/dcim/locations/", { name: "HQ", location_type: building.id, status: "active", parent: north.body.id })).body;
     expect(hq).to.deep.include({ slug: "north-hq", tree_depth: 1, display: "North → HQ", site: null });
     const annex = (await post("/api/dcim/locations/", { name: "Annex", location_type: building.id, status: "planned", parent: hq.id })).body;
+    // A slug made from the parent's and the name is kept free by a numbered suffix (AutoSlugField).
+    const clash = await post("/api/dcim/locations/", { name: "HQ Annex", location_type: building.id, status: "active", parent: north.body.id });
+    expect([clash.status, clash.body.slug]).to.deep.equal([201, "north-hq-annex-2"]);
+    const third = await post("/api/dcim/locations/", { name: "HQ  annex", location_type: building.id, status: "active", parent: north.body.id });
+    expect([third.status, third.body.slug]).to.deep.equal([201, "north-hq-annex-3"]);
+    const given = await post("/api/dcim/locations/", { name: "Other", slug: "north-hq-annex", location_type: building.id, status: "active", parent: north.body.id });
+    expect(given.status).to.equal(400);
+    expect(given.body).to.have.property("slug");
+    for (const made of [clash.body, third.body]) expect((await del(`/api/dcim/locations/${made.id}/`)).status).to.equal(204);
     expect(annex.display).to.equal("North → HQ → Annex");
     const wrong = await post("/api/dcim/locations/", { name: "R1", location_type: room.id, status: "active", parent: north.body.id });
     expect(wrong.body).to.deep.equal({ parent: [`A Location of type ${tag} Room can only have a Location of type ${tag} Building as its parent.`] });

@@ -124,8 +124,8 @@ export const events_Event: ModelDescriptor = {
         kind: "scalar",
         type: "string",
         column: "slug",
+        slugFrom: ["title"],
         maxLength: 200,
-        slugFrom: "title",
         blank: true,
       },
       {

@@ -123,8 +123,8 @@ export const organizers_Organizer: ModelDescriptor = {
         kind: "scalar",
         type: "string",
         column: "slug",
+        slugFrom: ["organizer"],
         maxLength: 200,
-        slugFrom: "organizer",
         blank: true,
       },
       {

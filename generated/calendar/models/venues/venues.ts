@@ -124,8 +124,8 @@ export const venues_Venue: ModelDescriptor = {
         kind: "scalar",
         type: "string",
         column: "slug",
+        slugFrom: ["venue"],
         maxLength: 200,
-        slugFrom: "venue",
         blank: true,
       },
       {

@@ -63,8 +63,8 @@ export const circuits_ProviderNetwork: ModelDescriptor = {
         kind: "scalar",
         type: "string",
         column: "slug",
+        slugFrom: ["name"],
         maxLength: 100,
-        slugFrom: "name",
         blank: true,
       },
       {

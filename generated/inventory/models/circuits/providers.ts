@@ -50,8 +50,8 @@ export const circuits_Provider: ModelDescriptor = {
         kind: "scalar",
         type: "string",
         column: "slug",
+        slugFrom: ["name"],
         maxLength: 100,
-        slugFrom: "name",
         blank: true,
       },
       {

@@ -62,8 +62,8 @@ export const dcim_DeviceType: ModelDescriptor = {
         kind: "scalar",
         type: "string",
         column: "slug",
+        slugFrom: ["model"],
         maxLength: 100,
-        slugFrom: "model",
         blank: true,
       },
       {

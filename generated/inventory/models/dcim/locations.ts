@@ -77,6 +77,7 @@ export const dcim_Location: ModelDescriptor = {
         kind: "scalar",
         type: "string",
         column: "slug",
+        slugFrom: ["parent.slug", "name"],
         maxLength: 100,
         blank: true,
       },

@@ -50,8 +50,8 @@ export const extras_ConfigContextSchema: ModelDescriptor = {
         kind: "scalar",
         type: "string",
         column: "slug",
+        slugFrom: ["name"],
         maxLength: 200,
-        slugFrom: "name",
         blank: true,
       },
       {

@@ -51,8 +51,8 @@ export const extras_Secret: ModelDescriptor = {
         kind: "scalar",
         type: "string",
         column: "slug",
+        slugFrom: ["name"],
         maxLength: 100,
-        slugFrom: "name",
         blank: true,
       },
       {

@@ -51,8 +51,8 @@ export const ipam_Role: ModelDescriptor = {
         kind: "scalar",
         type: "string",
         column: "slug",
+        slugFrom: ["name"],
         maxLength: 100,
-        slugFrom: "name",
         blank: true,
       },
       {

@@ -50,8 +50,8 @@ export const tenancy_Tenant: ModelDescriptor = {
         kind: "scalar",
         type: "string",
         column: "slug",
+        slugFrom: ["name"],
         maxLength: 100,
-        slugFrom: "name",
         blank: true,
       },
       {

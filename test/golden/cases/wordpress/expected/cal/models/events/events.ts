@@ -97,8 +97,8 @@ export const events_Event: ModelDescriptor = {
         kind: "scalar",
         type: "string",
         column: "slug",
+        slugFrom: ["title"],
         maxLength: 100,
-        slugFrom: "title",
         blank: true,
       },
       {

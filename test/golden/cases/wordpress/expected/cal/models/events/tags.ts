@@ -49,8 +49,8 @@ export const events_Tag: ModelDescriptor = {
         kind: "scalar",
         type: "string",
         column: "slug",
+        slugFrom: ["name"],
         maxLength: 50,
-        slugFrom: "name",
         blank: true,
       },
       {
