@@ -148,6 +148,14 @@ const virtualization: Fixture[] = [
   { model: "extras.configcontext", data: { name: "vSphere guests", weight: 1500, clusters: [{ name: "ber1-vsphere" }], data: { dns_search: ["ber1.example.net"] } } },
 ];
 
+/** What listens where: SSH and BGP on an edge router, HTTPS and syslog on an application server. */
+const services: Fixture[] = [
+  { model: "ipam.service", data: { device: { name: "ber1-edge1" }, name: "ssh", protocol: "tcp", ports: [22], description: "Management access" } },
+  { model: "ipam.service", data: { device: { name: "ber1-edge1" }, name: "bgp", protocol: "tcp", ports: [179], ipaddresses: [{ address: "10.1.1.1/24" }] } },
+  { model: "ipam.service", data: { virtual_machine: { name: "ber1-app1" }, name: "https", protocol: "tcp", ports: [443, 8443], ipaddresses: [{ address: "10.1.1.10/24" }], tags: [{ slug: "production" }] } },
+  { model: "ipam.service", data: { virtual_machine: { name: "ber1-app1" }, name: "syslog", protocol: "udp", ports: [514] } },
+];
+
 const inventoryItems: Fixture[] = [
   { model: "dcim.inventoryitem", data: { device: { name: "ber1-edge1" }, name: "FPC 0", manufacturer: { slug: "juniper" }, part_id: "MX204-FPC", serial: "CAFE1234" } },
   { model: "dcim.inventoryitem", data: { device: { name: "ber1-edge1" }, parent: { name: "FPC 0", device: { name: "ber1-edge1" } }, name: "PIC 0", manufacturer: { slug: "juniper" }, part_id: "MX204-PIC" } },
@@ -197,5 +205,5 @@ const cables: Fixture[] = [
 ];
 
 export const inventoryDemo: Fixture[] = [
-  ...regions, ...tenancy, ...tags, ...sites, ...ipam, ...locations, ...racks, ...deviceTypes, ...templates, ...secrets, ...devices, ...configContexts, ...virtualization, ...inventoryItems, ...circuits, ...power, ...cables,
+  ...regions, ...tenancy, ...tags, ...sites, ...ipam, ...locations, ...racks, ...deviceTypes, ...templates, ...secrets, ...devices, ...configContexts, ...virtualization, ...services, ...inventoryItems, ...circuits, ...power, ...cables,
 ];

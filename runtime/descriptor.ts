@@ -63,6 +63,15 @@ export interface ChoiceField extends FieldCommon {
   choices: Array<[string | number, string]>;
   /** Read as the bare value. */
   plain?: boolean;
+  /** Read as the bare value in nested and brief forms only. */
+  plainWhenNested?: boolean;
+}
+
+/** A JSON array column of integer items (between `items.min` and `items.max`), each checked on write. */
+export interface ListField extends FieldCommon {
+  kind: "list";
+  column: string;
+  items: { type: "integer"; min?: number; max?: number };
 }
 
 /** A `<name>_id` column; shown nested; written as an id or an attribute dictionary. */
@@ -177,7 +186,7 @@ export interface CustomFieldsField extends FieldCommon {
 
 /** A field of a model: one member per kind, each with exactly the facts its kind needs. */
 export type FieldDescriptor =
-  | IdField | UrlField | DisplayField | ScalarField | ChoiceField | FkField | TreeParentField
+  | IdField | UrlField | DisplayField | ScalarField | ChoiceField | ListField | FkField | TreeParentField
   | M2mField | TagsField | IpFamilyField | CountField | ReverseField | FirstSetField | DepthField | CustomFieldsField | ComputedField
   | ContentTypeField | GenericField;
 
@@ -222,11 +231,14 @@ export function isRelation(f: FieldDescriptor): f is FkField | TreeParentField |
  * A piece of a display template: text, a field (or a path through links), or a section: the
  * first of its alternatives whose fields all have values, else nothing.
  */
-export type DisplayPart = { text: string } | { path: string[]; last?: number } | { first: DisplayPart[][] };
+export type DisplayPart = { text: string } | { path: string[]; last?: number; as?: DisplayTransform } | { first: DisplayPart[][] };
+
+/** How a display path's value is turned into text besides its stored form: a choice's label, an integer list's runs. */
+export type DisplayTransform = "display" | "ranges";
 
 export type FilterKind =
   | "uuid" | "string" | "number" | "boolean" | "choice" | "fk" | "date" | "datetime"
-  | "tag" | "q" | "network" | "related" | "hasRelated" | "present" | "method";
+  | "tag" | "q" | "network" | "related" | "hasRelated" | "present" | "method" | "contains";
 
 export type NetworkLookup =
   | "net_equals" | "net_contained" | "net_contained_or_equal" | "net_contains_or_equals"

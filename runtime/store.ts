@@ -12,6 +12,7 @@ import { HttpError, ValidationError, notFound, type FieldErrors } from "./errors
 import { WriteValidators } from "./write/validate.js";
 import { kindOf } from "./kinds/index.js";
 import { FieldProblem, isPlainObject, type WriteContext } from "./kinds/types.js";
+import { pyType } from "./text/python.js";
 
 export type Db = Knex | Knex.Transaction;
 
@@ -46,15 +47,6 @@ function pyRepr(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(pyRepr).join(", ")}]`;
   if (typeof v === "object") return `{${Object.entries(v).map(([k, x]) => `'${k}': ${pyRepr(x)}`).join(", ")}}`;
   return String(v);
-}
-
-/** Python's name for a JSON value's type, as DRF's messages name it. */
-export function pyType(v: unknown): string {
-  if (v === null) return "NoneType";
-  if (Array.isArray(v)) return "list";
-  if (typeof v === "object") return "dict";
-  if (typeof v === "number") return Number.isInteger(v) ? "int" : "float";
-  return typeof v === "string" ? "str" : typeof v === "boolean" ? "bool" : typeof v;
 }
 
 /** PostgreSQL text cannot hold NUL, so any string with one (keys too) is refused up front. */
@@ -342,7 +334,7 @@ export class Store {
       try {
         await write(f, value, ctx);
       } catch (err) {
-        if (err instanceof FieldProblem) errors[f.name] = [err.message];
+        if (err instanceof FieldProblem) errors[f.name] = err.detail ?? [err.message];
         else throw err;
       }
     }

@@ -99,6 +99,21 @@ export interface ChoiceField extends CommonFieldOptions {
   blank?: boolean;
   /** Read as the bare value, not `{value, label}` (DRF's own ChoiceField, where a serializer keeps it). */
   plain?: boolean;
+  /**
+   * Read as the bare value in nested and brief forms only: the full serializer declares the
+   * choice field, the nested one leaves the model field to DRF (a service's `protocol`).
+   */
+  plainWhenNested?: boolean;
+}
+
+/**
+ * A list of values in one JSON column, as DRF's ListField(child=...) over Nautobot's
+ * JSONArrayField: written and read as a JSON array, each item checked on its own.
+ */
+export interface ListField extends CommonFieldOptions {
+  kind: "list";
+  /** The items: integer fields (`field.integer({ min, max })`) only, so far. */
+  of: ScalarField;
 }
 
 export interface IpFamilyField extends CommonFieldOptions {
@@ -195,7 +210,7 @@ export interface GenericField extends CommonFieldOptions {
 }
 
 export type FieldSpec =
-  | ScalarField | ChoiceField | IpFamilyField | CountField | ReverseField | FkField | FirstSetField | M2mField | ComputedField | ContentTypeField | GenericField;
+  | ScalarField | ChoiceField | ListField | IpFamilyField | CountField | ReverseField | FkField | FirstSetField | M2mField | ComputedField | ContentTypeField | GenericField;
 
 function scalar(type: ScalarType) {
   return (options: StringOptions & NumberOptions = {}): ScalarField => ({ kind: "scalar", type, ...options });
@@ -215,9 +230,11 @@ export const field = {
   cidr: scalar("cidr"),
   ip: scalar("ip"),
   password: scalar("password"),
-  choice: (set: ChoiceSet, options: CommonFieldOptions & { blank?: boolean; plain?: boolean } = {}): ChoiceField => ({
+  choice: (set: ChoiceSet, options: CommonFieldOptions & { blank?: boolean; plain?: boolean; plainWhenNested?: boolean } = {}): ChoiceField => ({
     kind: "choice", choices: set, ...options,
   }),
+  /** A JSON array of `of` items (`field.list(field.integer({ min: 1, max: 65535 }), { required: true })`). */
+  list: (of: ScalarField, options: CommonFieldOptions = {}): ListField => ({ kind: "list", of, ...options }),
   ipFamily: (options: CommonFieldOptions & { from: string }): IpFamilyField => ({ kind: "ipFamily", ...options }),
   count: (options: CommonFieldOptions & { of: string; descendants?: boolean }): CountField => ({
     kind: "count", ...options,
@@ -260,7 +277,10 @@ export interface FilterSpec {
   q?: string[];
   /** A cidr or ip field `q` also searches by partial address, as Nautobot's `string_search` (`10.1` → inside 10.1.0.0/16). */
   qAddress?: string;
-  /** Extra named filters built on a field: `{ within: { field: "prefix", lookup: "net_contained" } }`. */
+  /**
+   * Extra named filters built on a field: `{ within: { field: "prefix", lookup: "net_contained" } }`;
+   * `contains` on a list field takes one item and matches the rows whose list holds it.
+   */
   extra?: Record<string, { field: string; lookup: FilterLookup }>;
   /** Fields that get no filter at all. */
   exclude?: string[];
@@ -310,7 +330,7 @@ export interface FilterSpec {
 
 export type FilterLookup =
   | "net_equals" | "net_contained" | "net_contained_or_equal" | "net_contains_or_equals"
-  | "net_host_contained" | "family" | "mask_length" | "mask_length__gte" | "mask_length__lte" | "address";
+  | "net_host_contained" | "family" | "mask_length" | "mask_length__gte" | "mask_length__lte" | "address" | "contains";
 
 /** An index over fields of the model, by method (`gin` for JSON and arrays, `gist` for addresses). */
 export interface IndexSpec {
@@ -337,7 +357,11 @@ export interface ModelSpec {
   /** Human name (OPTIONS `name`); derived from the model name when absent. */
   verboseName?: string;
   description?: string;
-  /** Template of the `display` string: `{field}` or `{fk.field}` placeholders. */
+  /**
+   * Template of the `display` string: `{field}` or `{fk.field}` placeholders, optionally
+   * transformed: `|last:N` (the last N characters), `|display` (a choice's label, as Django's get_FOO_display),
+   * `|ranges` (an integer list as sorted runs, `22, 80-82`, as Nautobot's array_to_string).
+   */
   display: string;
   /** Default ordering, a leading `-` for descending. */
   ordering: string[];

@@ -8,7 +8,7 @@ import { sqlLiteral } from "../kinds/sql-literal.js";
 import { wordpressRoutes } from "./wordpress-routes.js";
 import type { AddFilter } from "../kinds/types.js";
 import {
-  storedColumn, type ApiDescriptor, type DisplayPart, type FieldCommon, type FieldDescriptor, type FilterDescriptor, type ModelDescriptor,
+  storedColumn, type ApiDescriptor, type DisplayPart, type DisplayTransform, type FieldCommon, type FieldDescriptor, type FilterDescriptor, type ModelDescriptor,
   type ScalarType,
 } from "../../runtime/descriptor.js";
 import {
@@ -233,9 +233,9 @@ function parseDisplay(template: string): DisplayPart[] {
     return parts;
   }
   let last = 0;
-  for (const match of template.matchAll(/\{([^}|]+)(?:\|last:(\d+))?\}/g)) {
+  for (const match of template.matchAll(/\{([^}|]+)(?:\|(?:last:(\d+)|(display|ranges)))?\}/g)) {
     if (match.index! > last) parts.push({ text: template.slice(last, match.index) });
-    parts.push({ path: match[1].split("."), ...(match[2] ? { last: Number(match[2]) } : {}) });
+    parts.push({ path: match[1].split("."), ...(match[2] ? { last: Number(match[2]) } : {}), ...(match[3] ? { as: match[3] as DisplayTransform } : {}) });
     last = match.index! + match[0].length;
   }
   if (last < template.length) parts.push({ text: template.slice(last) });
@@ -263,7 +263,8 @@ function buildFilters(m: ModelSpec, fields: FieldDescriptor[], byRef: Map<string
     add("q", { kind: "q", fields: own, lookup: "exact", ...(searched.length ? { searched } : {}), ...(m.filters.qAddress ? { field: m.filters.qAddress } : {}) });
   }
   for (const [param, x] of Object.entries(m.filters?.extra ?? {})) {
-    add(param, { kind: "network", field: x.field, lookup: "exact", network: x.lookup });
+    if (x.lookup === "contains") add(param, { kind: "contains", field: x.field, lookup: "exact" });
+    else add(param, { kind: "network", field: x.field, lookup: "exact", network: x.lookup });
   }
   for (const [param, paths] of Object.entries(m.filters?.via ?? {})) {
     const [first, ...others] = [paths].flat().map((p) => {

@@ -9,6 +9,7 @@ export const choiceSpec: SpecRules<ChoiceSpec, ChoiceField> = {
   check(f, { err }) {
     if (!f.choices || f.choices.kind !== "choices" || f.choices.values.length === 0) err("choice field needs a non-empty choices(...) set");
     else if (f.default !== undefined && !f.choices.values.some(([v]) => v === f.default)) err(`default "${String(f.default)}" is not one of the choices`);
+    if (f.plain && f.plainWhenNested) err("plainWhenNested says nothing more when plain is set");
   },
   build: (f, common, { name }) => ({
     ...common,
@@ -17,6 +18,7 @@ export const choiceSpec: SpecRules<ChoiceSpec, ChoiceField> = {
     blank: f.blank ?? false,
     choices: f.choices.values.map(([v, l]) => [v, l] as [string | number, string]),
     ...(f.plain ? { plain: true } : {}),
+    ...(f.plainWhenNested ? { plainWhenNested: true } : {}),
   }),
 };
 
@@ -28,7 +30,7 @@ export const choice: GeneratorFieldKind<ChoiceField> = {
     else if (!f.nullable && !numeric) table.columns[f.column].default = "''";
     table.indexes[constraintNames.index(model.table, f.column)] = { using: "btree", columns: [f.column] };
   },
-  readSchema: (f) => (f.plain ? nullable({ enum: [...f.choices.map(([v]) => v), ...(f.blank ? [""] : [])] }, f.nullable) : nullable({
+  readSchema: (f, { nested }) => (f.plain || (f.plainWhenNested && nested) ? nullable({ enum: [...f.choices.map(([v]) => v), ...(f.blank ? [""] : [])] }, f.nullable) : nullable({
     type: "object",
     properties: { value: { enum: f.choices.map(([v]) => v) }, label: { enum: f.choices.map(([, l]) => l) } },
     required: ["value", "label"],

@@ -14,6 +14,7 @@ import { fk, fkSpec } from "./fk.js";
 import { generic, genericSpec } from "./generic.js";
 import { id } from "./id.js";
 import { ipFamily, ipFamilySpec } from "./ip-family.js";
+import { list, listSpec } from "./list.js";
 import { m2m, m2mSpec } from "./m2m.js";
 import { reverse, reverseSpec } from "./reverse.js";
 import { scalar, scalarSpec } from "./scalar.js";
@@ -23,11 +24,11 @@ import type { GeneratorFieldKind, GeneratorKindTable, SpecKindTable, SpecRules }
 import { url } from "./url.js";
 
 const KINDS: GeneratorKindTable = {
-  id, url, display, scalar, choice, fk, treeParent, m2m, tags, ipFamily, count, reverse, firstSet, depth, customFields, computed, contentType, generic,
+  id, url, display, scalar, choice, list, fk, treeParent, m2m, tags, ipFamily, count, reverse, firstSet, depth, customFields, computed, contentType, generic,
 };
 
 const SPEC_KINDS: SpecKindTable = {
-  scalar: scalarSpec, choice: choiceSpec, ipFamily: ipFamilySpec, count: countSpec, reverse: reverseSpec, fk: fkSpec, firstSet: firstSetSpec, m2m: m2mSpec,
+  scalar: scalarSpec, choice: choiceSpec, list: listSpec, ipFamily: ipFamilySpec, count: countSpec, reverse: reverseSpec, fk: fkSpec, firstSet: firstSetSpec, m2m: m2mSpec,
   computed: computedSpec, contentType: contentTypeSpec, generic: genericSpec,
 };
 

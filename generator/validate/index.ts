@@ -148,6 +148,7 @@ export function validate(loaded: LoadedApi): Diagnostic[] {
     if (!m.display) err(file, "display template is required", m.name);
     for (const [, path, transform] of placeholders) {
       const [head, ...rest] = path.split(".");
+      let leafKind: string | undefined;
       if (!has(head)) err(file, `display template names unknown field "${head}"`, m.name);
       else if (rest.length) {
         // Each step but the last is a foreign key; the last a field of the model it reaches.
@@ -160,8 +161,11 @@ export function validate(loaded: LoadedApi): Diagnostic[] {
         }
         const leaf = rest[rest.length - 1];
         if (!spec || !(leaf in spec.fields || leaf === "id")) err(file, `display template path "${path}" does not lead to a field`, m.name);
-      }
-      if (transform && !/^\|last:\d+$/.test(transform)) err(file, `display transform "${transform}" is unknown (known: |last:N)`, m.name);
+        leafKind = spec?.fields[leaf]?.kind;
+      } else leafKind = fields[head]?.kind;
+      if (transform && !/^\|(last:\d+|display|ranges)$/.test(transform)) err(file, `display transform "${transform}" is unknown (known: |last:N, |display, |ranges)`, m.name);
+      else if (transform === "|display" && leafKind !== "choice") err(file, `display transform "|display" of "${path}" needs a choice field`, m.name);
+      else if (transform === "|ranges" && leafKind !== "list") err(file, `display transform "|ranges" of "${path}" needs a list field`, m.name);
     }
     for (const o of m.ordering ?? []) if (!has(o.replace(/^-/, ""))) err(file, `ordering names unknown field "${o}"`, m.name);
     for (const list of ["nested", "brief"] as const) {
@@ -194,8 +198,10 @@ export function validate(loaded: LoadedApi): Diagnostic[] {
     for (const [param, x] of Object.entries(m.filters?.extra ?? {})) {
       const f = fields[x.field];
       if (!f) err(file, `filter "${param}" names unknown field "${x.field}"`, m.name);
-      else if (!(f.kind === "scalar" && (f.type === "cidr" || f.type === "ip"))) err(file, `filter "${param}": lookup "${x.lookup}" needs a cidr or ip field`, m.name);
-      if (!NETWORK_LOOKUPS.has(x.lookup)) err(file, `filter "${param}": unknown lookup "${x.lookup}"`, m.name);
+      else if (x.lookup === "contains") {
+        if (f.kind !== "list") err(file, `filter "${param}": lookup "contains" needs a list field`, m.name);
+      } else if (!(f.kind === "scalar" && (f.type === "cidr" || f.type === "ip"))) err(file, `filter "${param}": lookup "${x.lookup}" needs a cidr or ip field`, m.name);
+      if (!NETWORK_LOOKUPS.has(x.lookup) && x.lookup !== "contains") err(file, `filter "${param}": unknown lookup "${x.lookup}"`, m.name);
       // A field's own filter takes its name; an extra filter of that name would never be reached.
       if (has(param) || param === "q") err(file, `filter "${param}" has the name of a filter the API already makes`, m.name);
     }
@@ -255,7 +261,7 @@ export function validate(loaded: LoadedApi): Diagnostic[] {
     for (const ix of m.indexes ?? []) {
       for (const n of ix.fields ?? []) {
         const f = fields[n];
-        if (!f || !(f.kind === "scalar" || f.kind === "choice" || f.kind === "fk" || f.kind === "contentType")) err(file, `indexes names "${n}", which is no field stored in a column`, m.name);
+        if (!f || !(f.kind === "scalar" || f.kind === "choice" || f.kind === "list" || f.kind === "fk" || f.kind === "contentType")) err(file, `indexes names "${n}", which is no field stored in a column`, m.name);
       }
       if (ix.using !== undefined && !["btree", "gin", "gist"].includes(ix.using)) err(file, `index method "${ix.using}" is unknown (known: btree, gin, gist)`, m.name);
     }
@@ -293,7 +299,7 @@ function checkField(file: string, m: ModelSpec, name: string, f: FieldSpec, ctx:
     if (v !== undefined && !ctx.versions.includes(v)) err(file, `version "${v}" is not a supported API version`, m.name, name);
   }
   if (f.required && f.readOnly) err(file, "a field cannot be both required and read-only", m.name, name);
-  const stored = f.kind === "scalar" || f.kind === "choice" || f.kind === "fk";
+  const stored = f.kind === "scalar" || f.kind === "choice" || f.kind === "list" || f.kind === "fk";
   if (f.renamedFrom !== undefined) {
     if (!stored) err(file, `renamedFrom applies to fields stored in a column (not ${f.kind})`, m.name, name);
     else if (typeof f.renamedFrom !== "string" || f.renamedFrom in ctx.fields) err(file, `renamedFrom must name the field's old name, which no field has now`, m.name, name);

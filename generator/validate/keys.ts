@@ -3,7 +3,7 @@
 // Each list is checked against its DSL type at compile time, so a new option cannot be
 // forgotten here.
 import type {
-  ApiSpec, ChoiceField, CommonFieldOptions, ComputedField, ContentTypeField, CountField, GenericField, FieldSpec, FilterSpec, FirstSetField, FkField, IpFamilyField, M2mField, ModelSpec,
+  ApiSpec, ChoiceField, CommonFieldOptions, ComputedField, ContentTypeField, CountField, GenericField, FieldSpec, FilterSpec, FirstSetField, FkField, IpFamilyField, ListField, M2mField, ModelSpec,
   ReverseField, ScalarField,
 } from "../dsl/index.js";
 
@@ -30,7 +30,8 @@ const FIELDS: { [K in FieldSpec["kind"]]: ReadonlyArray<string> } = {
     ...COMMON, "kind", "type", "maxLength", "minLength", "blank", "pattern", "slugFrom", "randomHex", "format", "autoNow", "min", "max",
     "maxDigits", "decimalPlaces", "schema",
   ]),
-  choice: keysOf<ChoiceField>()([...COMMON, "kind", "choices", "blank", "plain"]),
+  choice: keysOf<ChoiceField>()([...COMMON, "kind", "choices", "blank", "plain", "plainWhenNested"]),
+  list: keysOf<ListField>()([...COMMON, "kind", "of"]),
   ipFamily: keysOf<IpFamilyField>()([...COMMON, "kind", "from"]),
   count: keysOf<CountField>()([...COMMON, "kind", "of", "descendants"]),
   reverse: keysOf<ReverseField>()([...COMMON, "kind", "of", "singleUntil", "through"]),

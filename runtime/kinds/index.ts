@@ -13,6 +13,7 @@ import { fk } from "./fk.js";
 import { generic } from "./generic.js";
 import { id } from "./id.js";
 import { ipFamily } from "./ip-family.js";
+import { list } from "./list.js";
 import { m2m } from "./m2m.js";
 import { reverse } from "./reverse.js";
 import { scalar } from "./scalar.js";
@@ -22,7 +23,7 @@ import type { RuntimeFieldKind, RuntimeKindTable } from "./types.js";
 import { url } from "./url.js";
 
 const KINDS: RuntimeKindTable = {
-  id, url, display, scalar, choice, fk, treeParent, m2m, tags, ipFamily, count, reverse, firstSet, depth, customFields, computed, contentType, generic,
+  id, url, display, scalar, choice, list, fk, treeParent, m2m, tags, ipFamily, count, reverse, firstSet, depth, customFields, computed, contentType, generic,
 };
 
 /** The runtime module of a field's kind. */

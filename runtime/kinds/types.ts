@@ -4,7 +4,7 @@
 // implements this (registered in index.ts); the engine asks the field's kind and never
 // switches on kinds itself.
 import type { Knex } from "knex";
-import type { FieldDescriptor, FieldKind, FieldOf, ModelDescriptor } from "../descriptor.js";
+import type { DisplayTransform, FieldDescriptor, FieldKind, FieldOf, ModelDescriptor } from "../descriptor.js";
 import type { ModelIndex } from "../models.js";
 
 export type Db = Knex | Knex.Transaction;
@@ -54,8 +54,15 @@ export interface WriteContext {
   resolve(target: string, value: unknown, nullable: boolean): Promise<string | null>;
 }
 
-/** A value a client wrote that this field refuses: becomes the field's error message. */
-export class FieldProblem extends Error {}
+/**
+ * A value a client wrote that this field refuses: becomes the field's error message, or
+ * `detail` when the refusal has parts (a list's items by index, as DRF's ListField reports them).
+ */
+export class FieldProblem extends Error {
+  constructor(message: string, readonly detail?: Record<string, string[]>) {
+    super(message);
+  }
+}
 
 export interface OptionsContext {
   /** The OPTIONS description of a related model's nested form, or null beyond the first level. */
@@ -77,6 +84,11 @@ export interface RuntimeFieldKind<F extends FieldDescriptor> {
   onUpdate?(f: F, ctx: WriteContext): void;
   /** Removes what the field keeps outside its row, before rows are deleted. */
   onDelete?(f: F, db: Db, model: ModelDescriptor, ids: Array<string | number>): Promise<void>;
+  /**
+   * The text of the value in a display string, given the SQL of its column and the template's
+   * transform; the column cast to text when absent.
+   */
+  displayText?(f: F, column: string, transform?: DisplayTransform): string;
   /** OPTIONS (DRF SimpleMetadata) `type`, and anything else the kind adds to the field's entry. */
   options: { type: (f: F) => string; describe?(f: F, info: Record<string, unknown>, ctx: OptionsContext): void };
 }

@@ -12,6 +12,7 @@ import { subtreeIds } from "../kinds/tree.js";
 import type { ModelIndex } from "../models.js";
 import { parseInterface, parseNetwork, partialNetworks } from "./network.js";
 import { col, ident, literal } from "./sql.js";
+import { truncatedDecimal } from "../text/python.js";
 
 export type FilterErrors = Record<string, string[]>;
 type Where = (qb: Knex.QueryBuilder) => void;
@@ -318,6 +319,12 @@ export class FilterCompiler {
       case "network": {
         const out = this.network(f, column, values);
         return Array.isArray(out) ? out : plain(out);
+      }
+      case "contains": {
+        // One number (the last given), as Django's DecimalField, truncated to the integer an item would be.
+        const item = truncatedDecimal(values[values.length - 1]);
+        if (item === null) return ["Enter a number."];
+        return plain((qb) => (item === "huge" ? qb.whereRaw("false") : qb.whereRaw(`${column} @> ?::jsonb`, [`[${item}]`])));
       }
     }
   }

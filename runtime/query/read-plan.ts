@@ -2,7 +2,7 @@
 // list that returns everything the response needs (nested related objects, tags and counts
 // as JSON sub-selects: one statement, never a query per row), and the function that turns
 // a result row into the response object. Plans are built once and cached.
-import { isLink, storedColumn, type FieldDescriptor, type ModelDescriptor } from "../descriptor.js";
+import { isLink, storedColumn, type DisplayTransform, type FieldDescriptor, type ModelDescriptor } from "../descriptor.js";
 import type { ModelIndex } from "../models.js";
 import { kindOf } from "../kinds/index.js";
 import type { ReadContext, Render, RenderContext, Shape } from "../kinds/types.js";
@@ -115,23 +115,25 @@ export class ReadPlans {
         });
         return `CASE ${branches.join(" ")} ELSE '' END`;
       }
-      const expr = `coalesce(${this.pathExpr(m, alias, p.path, 0)}, '')`;
+      const expr = `coalesce(${this.pathExpr(m, alias, p.path, 0, p.as)}, '')`;
       return p.last ? `right(${expr}, ${p.last})` : expr;
     });
     return pieces.length === 1 ? pieces[0] : `concat(${pieces.join(", ")})`;
   }
 
-  /** The text of a display path from the row aliased `alias`: a column, or one reached through links. */
-  private pathExpr(m: ModelDescriptor, alias: string, path: string[], depth: number): string {
+  /** The text of a display path from the row aliased `alias`: a column (as its kind words it), or one reached through links. */
+  private pathExpr(m: ModelDescriptor, alias: string, path: string[], depth: number, transform?: DisplayTransform): string {
     const head = this.index.field(m, path[0])!;
     if (path.length === 1) {
       const column = storedColumn(head);
-      return head.kind === "id" ? `${alias}.id::text` : column ? `${col(alias, column)}::text` : "''";
+      if (head.kind === "id") return `${alias}.id::text`;
+      if (!column) return "''";
+      return kindOf(head).displayText?.(head, col(alias, column), transform) ?? `${col(alias, column)}::text`;
     }
     if (!isLink(head)) throw new Error(`${m.key}: display path ${path.join(".")} does not follow links`);
     const target = this.index.model(head.target);
     const d = `d${depth}`;
-    return `(SELECT ${this.pathExpr(target, d, path.slice(1), depth + 1)} FROM ${ident(target.table)} ${d} WHERE ${d}.id = ${col(alias, head.column)})`;
+    return `(SELECT ${this.pathExpr(target, d, path.slice(1), depth + 1, transform)} FROM ${ident(target.table)} ${d} WHERE ${d}.id = ${col(alias, head.column)})`;
   }
 
   private nestedRenderer(m: ModelDescriptor, depth: number, version: string, only?: string[]) {

@@ -8,7 +8,7 @@ import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsPlugin from "ajv-formats";
 import { apis } from "../../generated/server.js";
 import {
-  isLink, isRelation, type ApiDescriptor, type ChoiceField, type FieldDescriptor, type FilterDescriptor, type FkField, type ModelDescriptor, type ScalarField,
+  isLink, isRelation, type ApiDescriptor, type ChoiceField, type FieldDescriptor, type FilterDescriptor, type FkField, type ListField, type ModelDescriptor, type ScalarField,
 } from "../../runtime/descriptor.js";
 import { call, type Reply } from "../support/http.js";
 import { startTestServer } from "../support/server.js";
@@ -19,7 +19,7 @@ const addFormats = addFormatsPlugin as unknown as (ajv: Ajv2020) => Ajv2020;
 type Json = Record<string, any>;
 type Method = "get" | "post" | "put" | "patch" | "delete";
 
-const WRITABLE_KINDS = new Set(["scalar", "choice", "fk", "treeParent", "m2m", "tags", "customFields", "contentType"]);
+const WRITABLE_KINDS = new Set(["scalar", "choice", "list", "fk", "treeParent", "m2m", "tags", "customFields", "contentType"]);
 let counter = 0;
 /** A value no other test run has used: unique fields stay unique across runs and databases. */
 const uniq = () => `${Date.now().toString(36)}${(counter++).toString(36)}${randomUUID().slice(0, 4)}`;
@@ -143,12 +143,24 @@ function conformance(api: ApiDescriptor, version: string): void {
         if (value !== null && typeof value === "object" && !(name in (value as Json))) throw UNKNOWABLE;
         value = value !== null && typeof value === "object" ? (value as Json)[name] : undefined;
       }
-      // A choice shows its stored value, as a model's __str__ does (a secrets group association: "SSH username").
-      if (value !== null && typeof value === "object" && "value" in value) value = (value as Json).value;
+      // A choice shows its stored value, as a model's __str__ does (a secrets group association: "SSH username"), or its label.
+      if (value !== null && typeof value === "object" && "value" in value) value = (value as Json)[part.as === "display" ? "label" : "value"];
+      if (part.as === "ranges" && Array.isArray(value)) value = ranges(value as number[]);
       if (typeof value !== "string" && typeof value !== "number") return undefined;
       out += part.last ? String(value).slice(-part.last) : String(value);
     }
     return out;
+  }
+
+  /** Integers sorted and run together, as Nautobot's array_to_string: [80, 22, 81] → "22, 80-81". */
+  function ranges(values: number[]): string {
+    const runs: number[][] = [];
+    for (const v of [...values].sort((a, b) => a - b)) {
+      const run = runs[runs.length - 1];
+      if (run && v === run[run.length - 1] + 1) run.push(v);
+      else runs.push([v]);
+    }
+    return runs.map((r) => (r.length > 1 ? `${r[0]}-${r[r.length - 1]}` : String(r[0]))).join(", ");
   }
 
   /** Related objects inside a reply use the target's nested form; tags and m2m lists too. */
@@ -224,6 +236,13 @@ function conformance(api: ApiDescriptor, version: string): void {
     }
   }
 
+  /** An item of a list field, within its bounds. */
+  function listItem(f: ListField): number {
+    const lo = f.items.min ?? 1;
+    const hi = f.items.max ?? lo + 100_000;
+    return lo + (parseInt(uniq().slice(-4), 36) % Math.max(1, hi - lo));
+  }
+
   /** A new object of `key` from `body` over a descriptor-built payload. */
   async function make(key: string, body: Json = {}): Promise<Json> {
     const m = byKey.get(key)!;
@@ -255,6 +274,8 @@ function conformance(api: ApiDescriptor, version: string): void {
       const [a, b] = [await make("dcim.interface", { type: "1000base-t" }), await make("dcim.interface", { type: "1000base-t" })];
       return { termination_a_type: "dcim.interface", termination_a_id: a.id, termination_b_type: "dcim.interface", termination_b_id: b.id };
     },
+    // A service is on a device (or a virtual machine), and its protocol may not be blank.
+    "ipam.service": async () => ({ device: (await existing(byKey.get("dcim.device")!)).id, protocol: "tcp" }),
     // A termination is at a site (or in a provider network), one per side of its circuit.
     "circuits.circuittermination": async () => ({
       circuit: (await make("circuits.circuit")).id, site: (await existing(byKey.get("dcim.site")!)).id,
@@ -282,7 +303,10 @@ function conformance(api: ApiDescriptor, version: string): void {
   const REQUIRED_BY_RULE: Record<string, string[]> = { "dcim.location": ["site"] };
 
   /** Foreign keys of which a model's rule wants exactly one set (a circuit termination's site or provider network). */
-  const ONE_OF_BY_RULE: Record<string, string[]> = { "circuits.circuittermination": ["site", "provider_network"] };
+  const ONE_OF_BY_RULE: Record<string, string[]> = {
+    "circuits.circuittermination": ["site", "provider_network"],
+    "ipam.service": ["device", "virtual_machine"],
+  };
 
   /** What else a write setting `field` of `m` (to null or a row) must change so the model's rules still hold. */
   async function companions(m: ModelDescriptor, field: string, nulling: boolean): Promise<Json> {
@@ -304,6 +328,7 @@ function conformance(api: ApiDescriptor, version: string): void {
       if (!f.required && !(full && f.kind === "scalar" && !f.pattern && !f.slugFrom && f.default === undefined && !f.nullable)) continue;
       if (f.kind === "scalar") body[f.name] = scalarValue(f);
       else if (f.kind === "choice") body[f.name] = f.choices[0][0];
+      else if (f.kind === "list") body[f.name] = [listItem(f), listItem(f)];
       else if (isLink(f)) body[f.name] = (await existing(byKey.get(f.target)!)).id;
       else if (f.kind === "m2m" || f.kind === "tags") body[f.name] = [(await existing(byKey.get(f.target)!)).id];
       else if (f.kind === "customFields") body[f.name] = {};
@@ -325,7 +350,7 @@ function conformance(api: ApiDescriptor, version: string): void {
         expect(got[name]?.id, name).to.equal(value);
         expect(Object.keys(got[name]).sort(), `${name}: nested shape`).to.deep.equal(shape(byKey.get(f.target)!, byKey.get(f.target)!.nested));
       } else if (f.kind === "scalar" && f.type === "datetime") expect(Date.parse(got[name]), name).to.equal(Date.parse(String(value)));
-      else if (f.kind === "scalar" && f.type !== "cidr" && f.type !== "ip") expect(got[name], name).to.deep.equal(value);
+      else if ((f.kind === "scalar" && f.type !== "cidr" && f.type !== "ip") || f.kind === "list") expect(got[name], name).to.deep.equal(value);
     }
   }
 
@@ -335,6 +360,7 @@ function conformance(api: ApiDescriptor, version: string): void {
       case "id": return "string";
       case "count": case "depth": return "integer";
       case "fk": case "treeParent": case "firstSet": return "nested object";
+      case "list": return "list";
       case "scalar":
         if (f.format === "email") return "email";
         if (f.format === "url") return "url";
@@ -347,6 +373,7 @@ function conformance(api: ApiDescriptor, version: string): void {
   function invalidValue(f: FieldDescriptor): unknown {
     if (f.kind === "choice") return "no-such-choice";
     if (isLink(f)) return randomUUID();
+    if (f.kind === "list") return f.items.max !== undefined ? [f.items.max + 1] : ["abc"];
     if (f.kind !== "scalar") return undefined;
     switch (f.type) {
       case "string": case "text": case "password":
@@ -384,6 +411,7 @@ function conformance(api: ApiDescriptor, version: string): void {
       case "datetime": return "2024-01-01T00:00:00Z";
       case "tag": return String((await existing(byKey.get(api.tagModel!)!)).slug);
       case "q": return "c";
+      case "contains": return "1";
       case "method":
         if (flt.takes === "boolean") return "true";
         if (flt.takes === "uuid") return randomUUID();
@@ -404,7 +432,7 @@ function conformance(api: ApiDescriptor, version: string): void {
   }
 
   /** Filters whose documented parameter type is strict enough to refuse the bad values too. */
-  const TYPED_IN_DOCUMENT = new Set(["uuid", "number", "boolean", "choice", "date", "datetime"]);
+  const TYPED_IN_DOCUMENT = new Set(["uuid", "number", "boolean", "choice", "date", "datetime", "contains"]);
   const typedInDocument = (flt: FilterDescriptor) => TYPED_IN_DOCUMENT.has(flt.kind) ||
     (flt.kind === "fk" && flt.idOnly === true) || (flt.kind === "method" && (flt.takes === "boolean" || flt.takes === "uuid")) || (flt.kind === "network" && /^(family|mask_length)/.test(flt.network ?? ""));
 
@@ -412,7 +440,7 @@ function conformance(api: ApiDescriptor, version: string): void {
   function badValues(flt: FilterDescriptor): string[] {
     switch (flt.kind) {
       case "uuid": return ["not-a-uuid"];
-      case "number": return ["abc"];
+      case "number": case "contains": return ["abc"];
       case "boolean": return ["maybe"];
       case "choice": return ["no-such-choice"];
       case "fk": return ["no-such-object"];

@@ -100,6 +100,8 @@ function filterParameters(m: IrModel, only?: string[]): Schema[] {
   return m.filters.filter((flt) => !only || only.includes(flt.param)).map((flt) => {
     const schema: Schema = flt.kind === "boolean" || flt.kind === "hasRelated" || flt.kind === "present" || (flt.kind === "method" && flt.takes === "boolean") ? { type: "boolean" }
       : flt.kind === "q" ? { type: "string" }
+      // One number (the last given), truncated to a whole one.
+      : flt.kind === "contains" ? { type: "number" }
       : { type: "array", items: filterValueSchema(m, flt) };
     const p: Schema = { name: flt.param, in: "query", required: false, schema };
     if (schema.type === "array") Object.assign(p, { style: "form", explode: true });

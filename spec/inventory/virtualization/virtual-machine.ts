@@ -47,7 +47,10 @@ export default model("VirtualMachine", {
       cluster_group: "cluster.group", cluster_type: "cluster.type", region: "site.region", tenant_group: "tenant.group",
     },
     present: { has_primary_ip: ["primary_ip4", "primary_ip6"], local_context_data: "local_context_data" },
-    related: { interfaces: { of: "virtualization.VMInterface.virtual_machine", key: "name" } },
+    related: {
+      interfaces: { of: "virtualization.VMInterface.virtual_machine", key: "name" },
+      services: { of: "ipam.Service.virtual_machine", key: "name" },
+    },
     methods: { mac_address: { takes: "string" } },
   },
 });

@@ -478,6 +478,24 @@ export const virtualization_VirtualMachine: ModelDescriptor = {
         lookup: "exact",
         related: { table: "virtualization_vminterface", column: "virtual_machine_id", key: "name" },
       },
+      {
+        param: "services",
+        kind: "related",
+        lookup: "exact",
+        related: { table: "ipam_service", column: "virtual_machine_id", key: "name" },
+      },
+      {
+        param: "services__n",
+        kind: "related",
+        lookup: "n",
+        related: { table: "ipam_service", column: "virtual_machine_id", key: "name" },
+      },
+      {
+        param: "has_services",
+        kind: "hasRelated",
+        lookup: "exact",
+        related: { table: "ipam_service", column: "virtual_machine_id", key: "name" },
+      },
     ],
     uniqueTogether: [
       ["cluster", "tenant", "name"],

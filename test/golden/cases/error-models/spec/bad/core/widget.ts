@@ -6,7 +6,7 @@ const Size = choices("Size", [["s", "Small"], ["l", "Large"]]);
 export default model("Widget", {
   app: "core",
   route: "widgets",
-  display: "{nosuch} {owner.name} {name|upper}[ ({code}",
+  display: "{nosuch} {owner.name} {name|upper} {name|display} {amount|ranges}[ ({code}",
   ordering: ["-missing"],
   features: ["tree", "tags"],
   fields: {
@@ -31,6 +31,9 @@ export default model("Widget", {
     amount: field.integer(),
     cost: field.decimal({ nullable: true, maxDigits: 4, decimalPlaces: 6 }),
     ratio: field.float({ nullable: true, decimalPlaces: 2 }),
+    words: field.list(field.string(), { required: true }),
+    counts: field.list(field.integer({ min: 1, nullable: true })),
+    shade: field.choice(Size, { default: "s", plain: true, plainWhenNested: true }),
   },
   nested: ["ghost"],
   brief: ["phantom"],
@@ -41,6 +44,7 @@ export default model("Widget", {
       bad1: { field: "nofield", lookup: "net_contained" },
       bad2: { field: "name", lookup: "net_contained" },
       bad3: { field: "net", lookup: "nope" as FilterLookup },
+      bad4: { field: "name", lookup: "contains" },
     },
   },
   uniqueTogether: [["name", "zzz"]],
