@@ -251,8 +251,8 @@ export class Store {
     if (blockers.length) {
       throw new HttpError(409, `Unable to delete object. ${blockers.length} dependent objects were found: ${blockers.join(", ")}`, "protected");
     }
-    // What a cascade takes along goes through the store first where hooks keep rules for it:
-    // the database's own ON DELETE CASCADE would pass them by.
+    // What a cascade takes along goes through the store first where hooks or kinds keep rules
+    // or rows for it: the database's own ON DELETE CASCADE would pass them by.
     for (const dep of this.index.dependents(m)) {
       if (dep.field.onDelete !== "cascade" || !this.deleteHooked(dep.model)) continue;
       const taken = await db(dep.model.table).whereRaw(`${col(dep.model.table, dep.field.column)} = ANY(?::${cast})`, [valid])
@@ -274,9 +274,12 @@ export class Store {
     await m.hooks?.afterDelete?.({ db, model: m, ids });
   }
 
-  /** Whether deleting rows of `m` runs hooks, its own or those of what its deletion cascades to. */
+  /**
+   * Whether deleting rows of `m` runs hooks or field kinds' clean-up (tag assignments), its own
+   * or those of what its deletion cascades to.
+   */
   private deleteHooked(m: ModelDescriptor, seen = new Set<string>()): boolean {
-    if (m.hooks?.beforeDelete || m.hooks?.afterDelete) return true;
+    if (m.hooks?.beforeDelete || m.hooks?.afterDelete || m.fields.some((f) => kindOf(f).onDelete)) return true;
     if (this.index.genericDependents(m).some((d) => d.field.onDelete === "cascade")) return true;
     if (seen.has(m.key)) return false;
     seen.add(m.key);

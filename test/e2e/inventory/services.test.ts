@@ -243,8 +243,13 @@ describe("inventory e2e: IPAM services", () => {
     expect((await get(`${SERVICES}${web.id}/`)).body.ipaddresses.map((a: any) => a.id)).to.deep.equal([address.id]);
 
     const dns = (await get(`${SERVICES}?name=${tag}-dns`)).body.results[0];
+    // A service deleted along with its machine leaves no tag assignment behind.
+    const label = (await post("/api/extras/tags/", { name: `${tag}-label` })).body;
+    expect((await patch(`${SERVICES}${dns.id}/`, { tags: [label.id] })).status).to.equal(200);
+    expect(await rows("extras_tag_assignment", { object_id: dns.id })).to.equal(1);
     expect((await del(`/api/virtualization/virtual-machines/${vm.id}/`)).status).to.equal(204);
     expect(await row("ipam_service", dns.id)).to.equal(undefined);
+    expect(await rows("extras_tag_assignment", { object_id: dns.id })).to.equal(0);
     expect(await rows("ipam_service_ipaddresses", { source_id: dns.id })).to.equal(0);
     expect((await get(`/api/ipam/ip-addresses/${foreign.id}/`)).status).to.equal(200);
 
