@@ -11,7 +11,7 @@ import { col } from "./query/sql.js";
 import { HttpError, ValidationError, notFound, type FieldErrors } from "./errors.js";
 import { WriteValidators } from "./write/validate.js";
 import { kindOf } from "./kinds/index.js";
-import { FieldProblem, isPlainObject, type WriteContext } from "./kinds/types.js";
+import { FieldProblem, isPlainObject, pyType, type WriteContext } from "./kinds/types.js";
 
 export type Db = Knex | Knex.Transaction;
 
@@ -46,15 +46,6 @@ function pyRepr(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(pyRepr).join(", ")}]`;
   if (typeof v === "object") return `{${Object.entries(v).map(([k, x]) => `'${k}': ${pyRepr(x)}`).join(", ")}}`;
   return String(v);
-}
-
-/** Python's name for a JSON value's type, as DRF's messages name it. */
-export function pyType(v: unknown): string {
-  if (v === null) return "NoneType";
-  if (Array.isArray(v)) return "list";
-  if (typeof v === "object") return "dict";
-  if (typeof v === "number") return Number.isInteger(v) ? "int" : "float";
-  return typeof v === "string" ? "str" : typeof v === "boolean" ? "bool" : typeof v;
 }
 
 /** PostgreSQL text cannot hold NUL, so any string with one (keys too) is refused up front. */
@@ -207,7 +198,7 @@ export class Store {
    */
   draft(db: Db, m: ModelDescriptor, id: RowId | null, userId?: string): WriteContext {
     return {
-      db, index: this.index, model: m, id, userId, row: {}, afterSave: [],
+      db, index: this.index, model: m, id, userId, row: {}, links: {}, afterSave: [],
       resolve: (target, value, nullable) => this.resolve(db, target, value, nullable),
     };
   }
@@ -224,12 +215,12 @@ export class Store {
       const kind = kindOf(f);
       if (ctx.id === null) kind.onCreate?.(f, ctx); else kind.onUpdate?.(f, ctx);
     }
-    await m.hooks?.beforeSave?.({ db, model: m, id: ctx.id, values: ctx.row });
+    await m.hooks?.beforeSave?.({ db, model: m, id: ctx.id, values: ctx.row, links: ctx.links });
     let id = ctx.id;
     if (id === null) [{ id }] = await db(m.table).insert(ctx.row).returning("id");
     else if (Object.keys(ctx.row).length) await db(m.table).where("id", id).update(ctx.row);
     for (const after of ctx.afterSave) await after(id!);
-    await m.hooks?.afterSave?.({ db, model: m, id: id!, values: ctx.row, created: ctx.id === null });
+    await m.hooks?.afterSave?.({ db, model: m, id: id!, values: ctx.row, links: ctx.links, created: ctx.id === null });
     return id!;
   }
 

@@ -46,6 +46,8 @@ export interface WriteContext {
   userId?: string;
   /** Column values to write. */
   row: Record<string, unknown>;
+  /** The ids each many-to-many field written will link, by field name (for the model's hooks). */
+  links: Record<string, Array<string | number>>;
   /** Work that needs the saved row's id (join tables), run after the row is written. */
   afterSave: Array<(id: string | number) => Promise<void>>;
   /** A reference to one `target` row (an id or an attribute dictionary), as its id. */
@@ -82,3 +84,12 @@ export interface RuntimeFieldKind<F extends FieldDescriptor> {
 export type RuntimeKindTable = { [K in FieldKind]: RuntimeFieldKind<FieldOf<K>> };
 
 export const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** Python's name for a JSON value's type, as DRF's messages name it. */
+export function pyType(v: unknown): string {
+  if (v === null) return "NoneType";
+  if (Array.isArray(v)) return "list";
+  if (typeof v === "object") return "dict";
+  if (typeof v === "number") return Number.isInteger(v) ? "int" : "float";
+  return typeof v === "string" ? "str" : typeof v === "boolean" ? "bool" : typeof v;
+}
