@@ -270,8 +270,8 @@ export interface FilterDescriptor {
   searched?: Array<{ table: string; column: string; key: string }>;
   /**
    * method filters: what the filter takes, a model key (objects by id or natural key),
-   * `boolean`, `string` (only `choices`, when given) or `uuid` (ids of nothing in particular);
-   * the hook gives the condition.
+   * `boolean`, `string` (only `choices`, when given), `number` or `uuid` (ids of nothing in
+   * particular); the hook gives the condition.
    */
   takes?: string;
   choices?: string[];
@@ -380,6 +380,8 @@ export interface SaveEvent {
   id: string | number | null;
   /** The column values this write will store: a hook may change them. */
   values: Record<string, unknown>;
+  /** The many-to-many fields this write sets, by name: the ids of the whole set each will link. */
+  links: Record<string, Array<string | number>>;
 }
 
 export interface DeleteEvent {

@@ -309,6 +309,7 @@ export interface FilterSpec {
    * (the field is set; for a boolean field, true) and `cabled=false` (null, or false). With a
    * list, true when any of the fields is set (`{ has_primary_ip: ["primary_ip4", "primary_ip6"] }`).
    * The filter may take the name of the field it tests when that field makes no filter (JSON).
+   * A many-to-many field is set when it links any row (Nautobot's `has_tagged_vlans`).
    */
   present?: Record<string, string | string[]>;
   /**
@@ -322,11 +323,15 @@ export interface FilterSpec {
    * (several OR'd; one that names nothing is a 400), and the hook's `filters.subtree({ alias,
    * ids })` gives the condition, `ids` an SQL array of their ids; `{ takes: "boolean" }` takes
    * true or false, given to the hook as `value`; `{ takes: "string", choices? }` takes text
-   * values (only `choices`, when given), given as `values`, an SQL text array; `{ takes: "uuid" }`
-   * takes ids that need name nothing (a 400 only when malformed), `values` an SQL uuid array.
+   * values (only `choices`, when given), given as `values`, an SQL text array; `{ takes: "number" }`
+   * takes decimal numbers, `values` an SQL numeric array; `{ takes: "uuid" }` takes ids that need
+   * name nothing (a 400 only when malformed), `values` an SQL uuid array.
    */
   methods?: Record<string, { takes: string; choices?: string[] }>;
 }
+
+/** What a method filter may take besides a model (FilterSpec.methods). */
+export const METHOD_TAKES: readonly string[] = ["boolean", "string", "number", "uuid"];
 
 export type FilterLookup =
   | "net_equals" | "net_contained" | "net_contained_or_equal" | "net_contains_or_equals"
@@ -374,7 +379,10 @@ export interface ModelSpec {
   nested: string[] | "all";
   /** Fields of the brief form (`?brief=1`); defaults to `nested`. */
   brief?: string[];
-  /** The field a foreign-key filter accepts besides the id (`slug` by default when present). */
+  /**
+   * The field a foreign-key filter accepts besides the id (`slug` by default when present): a
+   * string field, or an integer one compared as its text (a VLAN's `vid`).
+   */
   naturalKey?: string;
   filters?: FilterSpec;
   /** Groups of fields that must be unique together. */

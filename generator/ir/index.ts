@@ -1,7 +1,7 @@
 // IR pass: turns a validated spec into the intermediate representation, which is the
 // runtime's ApiDescriptor (minus the OpenAPI documents and migrations that emitters add)
 // plus where each model came from. Implicit fields, filters and names are decided here once.
-import type { ApiSpec, FieldSpec, ModelSpec, SqlBlock } from "../dsl/index.js";
+import { METHOD_TAKES, type ApiSpec, type FieldSpec, type ModelSpec, type SqlBlock } from "../dsl/index.js";
 import type { LoadedApi } from "../load/index.js";
 import { kindOf, specKindOf } from "../kinds/index.js";
 import { sqlLiteral } from "../kinds/sql-literal.js";
@@ -287,7 +287,7 @@ function buildFilters(m: ModelSpec, fields: FieldDescriptor[], byRef: Map<string
     add(param, { kind: "hasRelated", lookup: "exact", related: { table: tableName(app, model), column: fkColumn(fk) } });
   }
   for (const [param, { takes, choices }] of Object.entries(m.filters?.methods ?? {})) {
-    add(param, { kind: "method", lookup: "exact", takes: ["boolean", "string", "uuid"].includes(takes) ? takes : refKey(takes), ...(choices ? { choices: [...choices] } : {}) });
+    add(param, { kind: "method", lookup: "exact", takes: METHOD_TAKES.includes(takes) ? takes : refKey(takes), ...(choices ? { choices: [...choices] } : {}) });
   }
   for (const [param, { of, key }] of Object.entries(m.filters?.related ?? {})) {
     const [app, model, fk] = of.split(".");

@@ -1,7 +1,7 @@
 // Validate pass: checks loaded specs and reports every problem at once, each naming the
 // spec file, model and field. Gives a list of messages (empty when the spec is sound);
 // it builds nothing, so the IR pass may assume a valid spec.
-import type { ApiSpec, FieldSpec, ModelSpec } from "../dsl/index.js";
+import { METHOD_TAKES, type ApiSpec, type FieldSpec, type ModelSpec } from "../dsl/index.js";
 import type { LoadedApi } from "../load/index.js";
 import { specKindOf } from "../kinds/index.js";
 import { checkHooks } from "./hooks.js";
@@ -177,8 +177,8 @@ export function validate(loaded: LoadedApi): Diagnostic[] {
     if (m.naturalKey && !(m.naturalKey in fields)) err(file, `naturalKey names unknown field "${m.naturalKey}"`, m.name);
     // Foreign-key filters take the natural key as text; a key that is not unique (a device's
     // name) matches every object that has it, as Nautobot's natural-key filters do.
-    else if (m.naturalKey && !(fields[m.naturalKey].kind === "scalar" && ["string", "text"].includes((fields[m.naturalKey] as { type: string }).type))) {
-      err(file, `naturalKey field "${m.naturalKey}" must be a string field`, m.name, m.naturalKey);
+    else if (m.naturalKey && !(fields[m.naturalKey].kind === "scalar" && ["string", "text", "integer"].includes((fields[m.naturalKey] as { type: string }).type))) {
+      err(file, `naturalKey field "${m.naturalKey}" must be a string or integer field`, m.name, m.naturalKey);
     }
     for (const op of m.operations ?? []) if (!OPERATIONS.has(op)) err(file, `unknown operation "${op}" (known: ${[...OPERATIONS].join(", ")})`, m.name);
     for (const q of m.filters?.q ?? []) {
@@ -241,8 +241,8 @@ export function validate(loaded: LoadedApi): Diagnostic[] {
     }
     for (const [param, method] of Object.entries(m.filters?.methods ?? {})) {
       const takes = method?.takes;
-      if (typeof takes !== "string" || (!["boolean", "string", "uuid"].includes(takes) && !resolve(takes))) {
-        err(file, `filter "${param}": takes must be "boolean", "string", "uuid" or a model ("app.Model")`, m.name);
+      if (typeof takes !== "string" || (!METHOD_TAKES.includes(takes) && !resolve(takes))) {
+        err(file, `filter "${param}": takes must be "boolean", "string", "number", "uuid" or a model ("app.Model")`, m.name);
       }
       if (method?.choices !== undefined && (takes !== "string" || !Array.isArray(method.choices))) err(file, `filter "${param}": choices must be a list, for takes "string"`, m.name);
       if ((has(param) && !filterless(param)) || param === "q") err(file, `filter "${param}" has the name of a filter the API already makes`, m.name);

@@ -1,9 +1,11 @@
 // A many-to-many link through a join table: read as a list, written as a list of
 // references that replaces the set once the row exists.
 import type { M2mField } from "../descriptor.js";
-import { FieldProblem, type Db, type WriteContext } from "./types.js";
+import { pyType } from "../text/python.js";
+import { FieldProblem, isPlainObject, type Db, type WriteContext } from "./types.js";
+import { isUuid } from "../query/filters.js";
 import { col, ident } from "../query/sql.js";
-import { listOptions, listRender, resolveList } from "./related.js";
+import { listOptions, listRender } from "./related.js";
 import type { RuntimeFieldKind } from "./types.js";
 
 export const m2m: RuntimeFieldKind<M2mField> = {
@@ -18,7 +20,8 @@ export const m2m: RuntimeFieldKind<M2mField> = {
   },
   render: (f, ctx) => (f.bySlug ? (v) => v : listRender(ctx.index.model(f.target), ctx)),
   async write(f, value, ctx) {
-    const ids = f.bySlug ? await bySlug(f, value, ctx) : await resolveList(f.target, value, ctx);
+    const ids = f.bySlug ? await bySlug(f, value, ctx) : await byPk(f, value, ctx);
+    ctx.links[f.name] = ids;
     ctx.afterSave.push((id) => replaceLinks(ctx.db, f, id, ids));
   },
   checksOwnValue: true,
@@ -33,9 +36,34 @@ export async function replaceLinks(db: Db, f: M2mField, id: string | number, ids
   if (distinct.length) await db(t.table).insert(distinct.map((target) => ({ [t.source]: id, [t.target]: target })));
 }
 
+/**
+ * Ids, refused in the words of DRF's PrimaryKeyRelatedField (Nautobot's SerializedPKRelatedField);
+ * an attribute dictionary is taken too, as for any related object in this API. Distinct, in order.
+ */
+async function byPk(f: M2mField, value: unknown, ctx: WriteContext): Promise<string[]> {
+  if (!Array.isArray(value)) throw new FieldProblem(`Expected a list of items but got type "${pyType(value)}".`);
+  const table = ctx.index.model(f.target).table;
+  const ids: string[] = [];
+  for (const item of value) {
+    let id: string;
+    if (isPlainObject(item)) id = (await ctx.resolve(f.target, item, false))!;
+    else if (typeof item === "boolean") throw new FieldProblem("Incorrect type. Expected pk value, received bool.");
+    // Django reads null as no object and a whole number as the UUID of that value: neither names one.
+    else if (item === null || Number.isInteger(item)) throw new FieldProblem(`Invalid pk "${item === null ? "None" : item}" - object does not exist.`);
+    else if (typeof item !== "string" || !isUuid(item)) throw new FieldProblem(`“${typeof item === "string" ? item : JSON.stringify(item)}” is not a valid UUID.`);
+    else {
+      const row = await ctx.db(table).where({ id: item }).first("id");
+      if (!row) throw new FieldProblem(`Invalid pk "${item}" - object does not exist.`);
+      id = String(row.id);
+    }
+    if (!ids.includes(id)) ids.push(id);
+  }
+  return ids;
+}
+
 /** Slugs as ids, refused in SlugRelatedField's words when one names nothing. */
 async function bySlug(f: M2mField, value: unknown, ctx: WriteContext): Promise<string[]> {
-  if (!Array.isArray(value)) throw new FieldProblem(`Expected a list of items but got type "${typeof value === "object" && value ? "dict" : typeof value}".`);
+  if (!Array.isArray(value)) throw new FieldProblem(`Expected a list of items but got type "${pyType(value)}".`);
   const table = ctx.index.model(f.target).table;
   const ids: string[] = [];
   for (const slug of value) {

@@ -1,6 +1,7 @@
 // What the kinds holding other rows share: rendering nested lists, OPTIONS children, and
 // turning a written list of references into ids.
 import type { ModelDescriptor } from "../descriptor.js";
+import { pyType } from "../text/python.js";
 import { FieldProblem, type OptionsContext, type ReadContext, type Render, type WriteContext } from "./types.js";
 
 export function listRender(target: ModelDescriptor, ctx: ReadContext): Render {
@@ -16,7 +17,7 @@ export function listOptions(target: string, info: Record<string, unknown>, ctx: 
 
 /** A written list of references (ids or attribute dictionaries) as distinct ids, in order. */
 export async function resolveList(target: string, value: unknown, ctx: WriteContext): Promise<string[]> {
-  if (!Array.isArray(value)) throw new FieldProblem(`Expected a list of items but got type "${typeof value === "object" && value ? "dict" : typeof value}".`);
+  if (!Array.isArray(value)) throw new FieldProblem(`Expected a list of items but got type "${pyType(value)}".`);
   const ids: string[] = [];
   for (const item of value) {
     const id = await ctx.resolve(target, item, false);

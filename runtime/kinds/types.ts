@@ -48,6 +48,8 @@ export interface WriteContext {
   userId?: string;
   /** Column values to write. */
   row: Record<string, unknown>;
+  /** The ids each many-to-many field written will link, by field name (for the model's hooks). */
+  links: Record<string, Array<string | number>>;
   /** Work that needs the saved row's id (join tables), run after the row is written. */
   afterSave: Array<(id: string | number) => Promise<void>>;
   /** A reference to one `target` row (an id or an attribute dictionary), as its id. */

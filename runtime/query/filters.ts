@@ -44,6 +44,7 @@ const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 /** The ISO forms Django's DateTimeField parses: a date, optionally a time and an offset. */
 const DATETIME = /^(\d{4})-(\d{2})-(\d{2})(?:[T ]([01]\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d{1,6})?)?(?:Z|[+-](?:[01]\d|2[0-3]):?[0-5]\d)?)?$/;
 const INTEGER = /^[+-]?\d+$/;
+const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 /** Integer filter values are bound as bigint: the widest integer column, and int4/int2 columns compare with it through their index. */
 const BIGINT_MAX = 2n ** 63n - 1n;
 const BIGINT_MIN = -(2n ** 63n);
@@ -259,6 +260,12 @@ export class FilterCompiler {
           const value = truth(values);
           return Array.isArray(value) ? value : plain((qb) => qb.whereRaw(condition({ alias: "t0", model: m, value })));
         }
+        if (f.takes === "number") {
+          // A decimal as Django's DecimalField reads one, passed on as a double so no exponent overflows numeric.
+          if (values.some((v) => !DECIMAL.test(v.trim()) || !Number.isFinite(Number(v)))) return ["Enter a number."];
+          const array = `ARRAY[${values.map((v) => literal(String(Number(v)))).join(", ")}]::numeric[]`;
+          return plain((qb) => qb.whereRaw(condition({ alias: "t0", model: m, values: array })));
+        }
         if (f.takes === "string" || f.takes === "uuid") {
           const bad = f.takes === "uuid" ? values.find((v) => !isUuid(v)) : f.choices && values.find((v) => !f.choices!.includes(v));
           if (bad) return [f.takes === "uuid" ? "Enter a valid UUID." : invalidChoice(bad)];
@@ -284,6 +291,7 @@ export class FilterCompiler {
         if (Array.isArray(value)) return value;
         const isSet = (name: string) => {
           const x = this.index.field(m, name)!;
+          if (x.kind === "m2m") return `EXISTS (SELECT 1 FROM ${ident(x.through.table)} j WHERE ${col("j", x.through.source)} = t0.id)`;
           const c = col("t0", storedColumn(x)!);
           return x.kind === "scalar" && x.type === "boolean" ? `coalesce(${c}, false)` : `${c} IS NOT NULL`;
         };

@@ -415,6 +415,7 @@ function conformance(api: ApiDescriptor, version: string): void {
       case "method":
         if (flt.takes === "boolean") return "true";
         if (flt.takes === "uuid") return randomUUID();
+        if (flt.takes === "number") return "1";
         return flt.takes === "string" ? flt.choices?.[0] ?? "c" : (await existing(byKey.get(flt.takes!)!)).id;
       case "related": case "hasRelated": {
         if (flt.kind === "hasRelated") return "true";
@@ -434,7 +435,7 @@ function conformance(api: ApiDescriptor, version: string): void {
   /** Filters whose documented parameter type is strict enough to refuse the bad values too. */
   const TYPED_IN_DOCUMENT = new Set(["uuid", "number", "boolean", "choice", "date", "datetime", "contains"]);
   const typedInDocument = (flt: FilterDescriptor) => TYPED_IN_DOCUMENT.has(flt.kind) ||
-    (flt.kind === "fk" && flt.idOnly === true) || (flt.kind === "method" && (flt.takes === "boolean" || flt.takes === "uuid")) || (flt.kind === "network" && /^(family|mask_length)/.test(flt.network ?? ""));
+    (flt.kind === "fk" && flt.idOnly === true) || (flt.kind === "method" && ["boolean", "number", "uuid"].includes(flt.takes!)) || (flt.kind === "network" && /^(family|mask_length)/.test(flt.network ?? ""));
 
   /** Values each typed filter must refuse with 400 (never 5xx); untyped filters get none. */
   function badValues(flt: FilterDescriptor): string[] {
@@ -444,7 +445,7 @@ function conformance(api: ApiDescriptor, version: string): void {
       case "boolean": return ["maybe"];
       case "choice": return ["no-such-choice"];
       case "fk": return ["no-such-object"];
-      case "method": return flt.takes === "boolean" ? ["maybe"] : flt.takes === "uuid" ? ["not-a-uuid"] : flt.takes === "string" ? (flt.choices ? ["no-such-choice"] : []) : ["no-such-object"];
+      case "method": return flt.takes === "boolean" ? ["maybe"] : flt.takes === "uuid" ? ["not-a-uuid"] : flt.takes === "number" ? ["abc"] : flt.takes === "string" ? (flt.choices ? ["no-such-choice"] : []) : ["no-such-object"];
       // 2024-02-30 looks like a date but is none: it must not reach the database.
       case "date": return ["yesterday", "2024-02-30"];
       case "datetime": return ["not-a-time", "2024-02-30T00:00:00Z"];

@@ -83,7 +83,7 @@ function filterValueSchema(m: IrModel, flt: IrModel["filters"][number]): Schema 
     case "number": return { type: field?.kind === "scalar" && field.type === "integer" ? "integer" : "number" };
     case "uuid": return { type: "string", format: "uuid" };
     case "fk": return flt.idOnly ? { type: "string", format: "uuid" } : { type: "string" };
-    case "method": return flt.choices ? { enum: flt.choices } : flt.takes === "uuid" ? { type: "string", format: "uuid" } : { type: "string" };
+    case "method": return flt.choices ? { enum: flt.choices } : flt.takes === "uuid" ? { type: "string", format: "uuid" } : flt.takes === "number" ? { type: "number" } : { type: "string" };
     case "date": return { type: "string", format: "date" };
     case "datetime": return { type: "string", format: "date-time" };
     // "null" matches objects without a value.

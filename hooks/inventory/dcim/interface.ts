@@ -1,22 +1,30 @@
 // Nautobot's Interface.clean for what exists so far (LAG, parent and bridge interfaces of the
-// same device; virtual interfaces in no LAG; only virtual interfaces have parents), and its
-// MAC address field (mac.ts).
-import { Refusal, type ActionEvent, type SaveEvent } from "../../../runtime/hooks.js";
+// same device; virtual interfaces in no LAG; only virtual interfaces have parents; an untagged
+// VLAN of the device's site or global), the VLAN rules of its serializer (interface-vlans.ts),
+// and its MAC address field (mac.ts).
+import { Refusal, type ActionEvent, type MethodQuery, type SaveEvent } from "../../../runtime/hooks.js";
 
 import { HttpError } from "../../../runtime/errors.js";
 import { trace } from "./cabling.js";
+import { carries, checkTaggedVlans, checkUntaggedMode, vlanName } from "./interface-vlans.js";
 import { normalizeMac } from "./mac.js";
 
 export { beforeDelete } from "./cable-end.js";
+export { clearTaggedVlans as afterSave } from "./interface-vlans.js";
 
 type Row = Record<string, unknown>;
 
-export async function beforeSave({ db, id, values }: SaveEvent): Promise<void> {
+export async function beforeSave(event: SaveEvent): Promise<void> {
+  const { db, id, values } = event;
   normalizeMac(values);
   const current: Row = id === null ? {} : (await db("dcim_interface").where({ id }).first()) ?? {};
   const row: Row = { ...current, ...values };
   const other = async (column: string): Promise<Row | undefined> => (row[column] ? db("dcim_interface").where({ id: row[column] as string }).first() : undefined);
   const deviceName = async (deviceId: unknown) => (await db("dcim_device").where({ id: deviceId as string }).first())?.name ?? "";
+  const siteOf = async (deviceId: unknown): Promise<string | null> => (await db("dcim_device").where({ id: deviceId as string }).first("site_id"))?.site_id ?? null;
+
+  await checkTaggedVlans(event, current, await siteOf(id === null ? row.device_id : current.device_id), "device");
+  checkUntaggedMode(row);
 
   const lag = await other("lag_id");
   if (lag) {
@@ -31,6 +39,12 @@ export async function beforeSave({ db, id, values }: SaveEvent): Promise<void> {
     if (parent.type === "virtual") throw new Refusal({ parent_interface: "Virtual interfaces may not be parents of other interfaces." });
     if (parent.device_id !== row.device_id) {
       throw new Refusal({ parent_interface: `The selected parent interface (${parent.name}) belongs to a different device (${await deviceName(parent.device_id)}).` });
+    }
+  }
+  if (row.untagged_vlan_id) {
+    const vlan: Row = await db("ipam_vlan").where({ id: row.untagged_vlan_id as string }).first();
+    if (vlan.site_id !== null && vlan.site_id !== (await siteOf(row.device_id))) {
+      throw new Refusal({ untagged_vlan: `The untagged VLAN (${vlanName(vlan)}) must belong to the same site as the interface's parent device, or it must be global.` });
     }
   }
   const bridge = await other("bridge_id");
@@ -58,3 +72,8 @@ async function connectedDevice({ db, params, read }: ActionEvent): Promise<unkno
 }
 
 export const actions = { trace, "connected-device": connectedDevice };
+
+export const filters = {
+  vlan_id: (q: MethodQuery) => carries(q, `SELECT unnest(${q.values})`),
+  vlan: (q: MethodQuery) => carries(q, `SELECT v.id FROM ipam_vlan v WHERE v.vid = ANY(${q.values})`),
+};

@@ -1,9 +1,22 @@
-// A VM interface's MAC address is kept as a device interface's. Nautobot 1.5 checks nothing
-// else of a VM interface through the API 1.2/1.3 serializer without VLANs: its parent and
-// bridge may be any VM interface (the same-machine rules are its forms' alone).
+// A VM interface's MAC address is kept as a device interface's, and its VLANs follow the rules
+// both kinds share (its parent's site is its cluster's). Nautobot 1.5 checks nothing else of a
+// VM interface through the API 1.2/1.3 serializer: not the untagged VLAN's site (VMInterface has
+// no clean of its own), and its parent and bridge may be any VM interface (the same-machine rules
+// are its forms' alone).
 import type { SaveEvent } from "../../../runtime/hooks.js";
 import { normalizeMac } from "../dcim/mac.js";
+import { checkTaggedVlans, checkUntaggedMode } from "../dcim/interface-vlans.js";
 
-export function beforeSave({ values }: SaveEvent): void {
+export { clearTaggedVlans as afterSave } from "../dcim/interface-vlans.js";
+
+type Row = Record<string, unknown>;
+
+export async function beforeSave(event: SaveEvent): Promise<void> {
+  const { db, id, values } = event;
   normalizeMac(values);
+  const current: Row = id === null ? {} : (await db("virtualization_vminterface").where({ id }).first()) ?? {};
+  const machine = id === null ? values.virtual_machine_id : current.virtual_machine_id;
+  const site = (await db("virtualization_virtualmachine").where({ id: machine as string }).first("site_id"))?.site_id ?? null;
+  await checkTaggedVlans(event, current, site, "virtual machine");
+  checkUntaggedMode({ ...current, ...values });
 }

@@ -105,7 +105,10 @@ export class Writer {
   private draft(db: Knex, m: ModelDescriptor, id: number | null, values: Values, links: Links): WriteContext {
     const draft = this.store.draft(db, m, id);
     Object.assign(draft.row, values);
-    for (const [f, ids] of links) draft.afterSave.push((saved) => replaceLinks(db, f, saved, ids));
+    for (const [f, ids] of links) {
+      draft.links[f.name] = ids;
+      draft.afterSave.push((saved) => replaceLinks(db, f, saved, ids));
+    }
     return draft;
   }
 

@@ -2,6 +2,8 @@ import { model, field, ref } from "../../../generator/dsl/index.js";
 import { cableEnd, cableEndFilters, pathEndpoint, traceAction } from "./cable.js";
 import { InterfaceMode, InterfaceType } from "./interface-template.js";
 
+const cableEnds = cableEndFilters(true);
+
 export default model("Interface", {
   app: "dcim",
   route: "interfaces",
@@ -23,9 +25,11 @@ export default model("Interface", {
     mac_address: field.string({ nullable: true, maxLength: 18, label: "MAC Address" }),
     mgmt_only: field.boolean({ default: false, label: "Management only", description: "This interface is used only for out-of-band management" }),
     description: field.string({ maxLength: 200 }),
+    mode: field.choice(InterfaceMode, { blank: true, description: "802.1Q mode" }),
+    untagged_vlan: ref.fk("ipam.VLAN", { nullable: true, onDelete: "setNull" }),
+    tagged_vlans: ref.m2m("ipam.VLAN"),
     ...cableEnd(),
     ...pathEndpoint(),
-    mode: field.choice(InterfaceMode, { blank: true, description: "802.1Q mode" }),
   },
   actions: {
     ...traceAction,
@@ -40,5 +44,15 @@ export default model("Interface", {
   // Filters take an interface by id or name (every interface of that name), as Nautobot's.
   naturalKey: "name",
   nested: ["device", "name", "cable"],
-  filters: { q: ["name", "label", "description"], via: { site: "device.site" }, ...cableEndFilters(true) },
+  filters: {
+    q: ["name", "label", "description"],
+    via: { site: "device.site" },
+    ...cableEnds,
+    present: { ...cableEnds.present, has_tagged_vlans: "tagged_vlans" },
+    methods: {
+      // Interfaces with this VLAN untagged or tagged, by id (`vlan_id`) or by number (`vlan`).
+      vlan_id: { takes: "uuid" },
+      vlan: { takes: "number" },
+    },
+  },
 });

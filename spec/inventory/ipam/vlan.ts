@@ -24,6 +24,9 @@ export default model("VLAN", {
     prefix_count: field.count({ of: "ipam.Prefix.vlan" }),
   },
   uniqueTogether: [["group", "vid"], ["group", "name"]],
+  // Filters naming VLANs take an id or a number (every VLAN of that number), as Nautobot's
+  // interface filters `untagged_vlan` and `tagged_vlans` do.
+  naturalKey: "vid",
   nested: ["vid", "name"],
   filters: {
     via: { tenant_group: "tenant.group", region: "site.region" },

@@ -1,8 +1,7 @@
 import { model, field, ref } from "../../../generator/dsl/index.js";
 import { InterfaceMode } from "../dcim/interface-template.js";
 
-// API 1.2/1.3 show no status (Nautobot's VMInterfaceSerializerVersion12), and the VLAN fields
-// wait for the VLAN models.
+// API 1.2/1.3 show no status (Nautobot's VMInterfaceSerializerVersion12).
 export default model("VMInterface", {
   app: "virtualization",
   route: "interfaces",
@@ -22,6 +21,8 @@ export default model("VMInterface", {
     mac_address: field.string({ nullable: true, maxLength: 18, label: "MAC Address" }),
     description: field.string({ maxLength: 200 }),
     mode: field.choice(InterfaceMode, { blank: true, description: "802.1Q mode" }),
+    untagged_vlan: ref.fk("ipam.VLAN", { nullable: true, onDelete: "setNull" }),
+    tagged_vlans: ref.m2m("ipam.VLAN"),
   },
   uniqueTogether: [["virtual_machine", "name"]],
   naturalKey: "name",
@@ -29,6 +30,7 @@ export default model("VMInterface", {
   filters: {
     q: ["name"],
     via: { cluster: "virtual_machine.cluster" },
+    present: { has_tagged_vlans: "tagged_vlans" },
     related: {
       child_interfaces: { of: "virtualization.VMInterface.parent_interface", key: "name" },
       bridged_interfaces: { of: "virtualization.VMInterface.bridge", key: "name" },

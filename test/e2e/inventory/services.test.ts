@@ -93,7 +93,7 @@ describe("inventory e2e: IPAM services", () => {
       [{ name: "" }, { name: ["This field may not be blank."] }],
       [{ device: MISSING_ID }, { device: [`Related object not found using the provided ID: ${MISSING_ID}`] }],
       [{ virtual_machine: { name: "no-such-vm" } }, { virtual_machine: ["Related object not found using the provided attributes: {'name': 'no-such-vm'}"] }],
-      [{ ipaddresses: [MISSING_ID] }, { ipaddresses: [`Related object not found using the provided ID: ${MISSING_ID}`] }],
+      [{ ipaddresses: [MISSING_ID] }, { ipaddresses: [`Invalid pk \"${MISSING_ID}\" - object does not exist.`] }],
       [{ description: "x".repeat(201) }, { description: ["Ensure this field has no more than 200 characters."] }],
     ];
     for (const [body, errors] of refused) {

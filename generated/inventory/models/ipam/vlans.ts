@@ -194,6 +194,7 @@ export const ipam_VLAN: ModelDescriptor = {
     ],
     nested: ["id", "url", "display", "vid", "name"],
     brief: ["id", "url", "display", "vid", "name"],
+    naturalKey: "vid",
     filters: [
       { param: "id", kind: "uuid", field: "id", lookup: "exact" },
       { param: "id__n", kind: "uuid", field: "id", lookup: "n" },

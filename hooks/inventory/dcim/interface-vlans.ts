@@ -1,0 +1,63 @@
+// The VLAN rules device and VM interfaces share in Nautobot 1.5: InterfaceCommonSerializer's
+// checks of tagged VLANs, BaseInterface.clean's mode for an untagged VLAN, and BaseInterface.save
+// keeping tagged VLANs on tagged interfaces only. Sites alone decide; 1.5 ignores locations here.
+import { Refusal, type MethodQuery, type SaveEvent } from "../../../runtime/hooks.js";
+import type { M2mField, ModelDescriptor } from "../../../runtime/descriptor.js";
+
+type Row = Record<string, any>;
+
+/** A VLAN as Nautobot's str() shows it in messages. */
+export const vlanName = (vlan: Row): string => `${vlan.name} (${vlan.vid})`;
+
+function taggedLinks(model: ModelDescriptor): M2mField["through"] {
+  return (model.fields.find((f) => f.name === "tagged_vlans") as M2mField).through;
+}
+
+/**
+ * What the serializer checks before the model's own rules: each tagged VLAN is global or of
+ * `site`, the parent's site as the interface had it before this write (Nautobot reads the
+ * instance's parent); tagged VLANs need tagged mode; and an interface that keeps tagged VLANs
+ * leaves that mode only when the same write clears them.
+ */
+export async function checkTaggedVlans(
+  { db, model, id, values, links }: SaveEvent, current: Row, site: string | null, parent: "device" | "virtual machine",
+): Promise<void> {
+  const tagged = links.tagged_vlans;
+  if (tagged?.length) {
+    const vlans: Row[] = await db("ipam_vlan").whereIn("id", tagged).select("id", "name", "vid", "site_id");
+    const byId = new Map(vlans.map((v) => [String(v.id), v]));
+    const foreign = tagged.map((t) => byId.get(String(t))!).find((v) => v.site_id !== null && v.site_id !== site);
+    if (foreign) {
+      throw new Refusal({ tagged_vlans: `VLAN ${vlanName(foreign)} must belong to the same site as the interface's parent ${parent}, or it must be global.` });
+    }
+  }
+  const mode = "mode" in values ? values.mode : current.mode;
+  if (mode === "tagged") return;
+  if (tagged?.length) throw new Refusal({ tagged_vlans: "Mode must be set to tagged when specifying tagged_vlans" });
+  if (tagged === undefined && id !== null) {
+    const through = taggedLinks(model);
+    if (await db(through.table).where(through.source, id).first()) throw new Refusal({ tagged_vlans: `Clear tagged_vlans to set mode to ${mode ?? ""}` });
+  }
+}
+
+/** BaseInterface.clean: an untagged VLAN needs a mode. */
+export function checkUntaggedMode(row: Row): void {
+  if (!row.mode && row.untagged_vlan_id) throw new Refusal({ untagged_vlan: "Mode must be set when specifying untagged_vlan" });
+}
+
+/**
+ * BaseInterface.save: an interface out of tagged mode keeps no tagged VLANs. The checks above
+ * already refuse a write that would leave any, so this holds the rule for every path, not only theirs.
+ */
+export async function clearTaggedVlans({ db, model, id }: SaveEvent & { id: string | number }): Promise<void> {
+  const through = taggedLinks(model);
+  await db(through.table).where(through.source, id)
+    .whereNotExists((q) => q.select(db.raw("1")).from(model.table).where({ id, mode: "tagged" })).del();
+}
+
+/** The interface aliased `alias` has one of the VLANs `vlans` (a query of ids) untagged or tagged. */
+export function carries({ alias, model }: MethodQuery, vlans: string): string {
+  const through = taggedLinks(model);
+  return `(${alias}.untagged_vlan_id IN (${vlans}) OR EXISTS (SELECT 1 FROM ${through.table} j ` +
+    `WHERE j.${through.source} = ${alias}.id AND j.${through.target} IN (${vlans})))`;
+}
