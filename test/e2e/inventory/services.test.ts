@@ -35,8 +35,8 @@ describe("inventory e2e: IPAM services", () => {
     const cluster = await made("/api/virtualization/clusters/", { name: `${tag}-c1`, type: ctype.id });
     vm = await made("/api/virtualization/virtual-machines/", { name: `${tag}-vm1`, cluster: cluster.id, status: "active" });
     spare = await made("/api/virtualization/virtual-machines/", { name: `${tag}-vm2`, cluster: cluster.id, status: "active" });
-    address = await made("/api/ipam/ip-addresses/", { address: "10.77.0.1/24", status: "active" });
-    second = await made("/api/ipam/ip-addresses/", { address: "10.77.0.2/24", status: "active", dns_name: `${tag}.example.net` });
+    address = await made("/api/ipam/ip-addresses/", { address: "10.78.0.1/24", status: "active" });
+    second = await made("/api/ipam/ip-addresses/", { address: "10.78.0.2/24", status: "active", dns_name: `${tag}.example.net` });
     // Nautobot does not ask that a service's addresses be its parent's: any address will do.
     foreign = await made("/api/ipam/ip-addresses/", { address: "2001:db8:77::1/64", status: "active" });
     label = await made("/api/extras/tags/", { name: `${tag}-monitored` });
