@@ -38,7 +38,7 @@ describe("inventory e2e: IPAM services", () => {
     address = await made("/api/ipam/ip-addresses/", { address: "10.78.0.1/24", status: "active" });
     second = await made("/api/ipam/ip-addresses/", { address: "10.78.0.2/24", status: "active", dns_name: `${tag}.example.net` });
     // Nautobot does not ask that a service's addresses be its parent's: any address will do.
-    foreign = await made("/api/ipam/ip-addresses/", { address: "2001:db8:77::1/64", status: "active" });
+    foreign = await made("/api/ipam/ip-addresses/", { address: "2001:db8:78::1/64", status: "active" });
     label = await made("/api/extras/tags/", { name: `${tag}-monitored` });
   });
 
