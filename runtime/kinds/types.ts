@@ -48,12 +48,24 @@ export interface WriteContext {
   row: Record<string, unknown>;
   /** Work that needs the saved row's id (join tables), run after the row is written. */
   afterSave: Array<(id: string | number) => Promise<void>>;
-  /** A reference to one `target` row (an id or an attribute dictionary), as its id. */
-  resolve(target: string, value: unknown, nullable: boolean): Promise<string | null>;
+  /** The fields the request gave (and their kinds took), so creates can tell an absent field from a given one. */
+  written: Set<string>;
+  /**
+   * A reference to one `target` row (an id or an attribute dictionary), as its id; `where`
+   * (an SQL condition on the row aliased `alias`) narrows the rows it may name.
+   */
+  resolve(target: string, value: unknown, nullable: boolean, where?: (alias: string) => string): Promise<string | null>;
 }
 
-/** A value a client wrote that this field refuses: becomes the field's error message. */
-export class FieldProblem extends Error {}
+/**
+ * A value a client wrote that this field refuses: becomes the field's error message, or
+ * `detail` when the error has a shape of its own (a list with one entry per item).
+ */
+export class FieldProblem extends Error {
+  constructor(message: string, readonly detail?: unknown[] | Record<string, unknown>) {
+    super(message);
+  }
+}
 
 export interface OptionsContext {
   /** The OPTIONS description of a related model's nested form, or null beyond the first level. */
