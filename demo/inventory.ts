@@ -14,8 +14,9 @@ const tenancy: Fixture[] = [
 ];
 
 const tags: Fixture[] = [
-  { model: "extras.tag", data: { name: "Production", color: "2196f3" } },
-  { model: "extras.tag", data: { name: "Lab", color: "ff9800" } },
+  // Written through API 1.2, which gives a tag every taggable content type.
+  { model: "extras.tag", version: "1.2", data: { name: "Production", color: "2196f3" } },
+  { model: "extras.tag", version: "1.2", data: { name: "Lab", color: "ff9800" } },
 ];
 
 const sites: Fixture[] = [

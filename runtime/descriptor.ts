@@ -25,8 +25,8 @@ export interface FieldCommon {
   until?: string;
 }
 
-/** The primary key, `id`. */
-export interface IdField extends FieldCommon { kind: "id" }
+/** The primary key, `id`: a UUID, or an `integer` the generator gives (the content-type registry's rows). */
+export interface IdField extends FieldCommon { kind: "id"; integer?: boolean }
 /** The object's own URL, made from the request's base URL. */
 export interface UrlField extends FieldCommon { kind: "url" }
 /** The `display` string, made from the model's display template. */
@@ -112,6 +112,31 @@ export interface TagsField extends FieldCommon {
   kind: "tags";
   target: string;
   through: { table: string; source: string; target: string; type: string };
+  /** The tag model's content types (a contentTypes field of the tags feature): a tag applies only to the models it names. */
+  scope?: { table: string; source: string; target: string; registry: ContentTypeRegistry };
+}
+
+/** The API's content-type registry: a table of the API's models, one row each, by app label and model name. */
+export interface ContentTypeRegistry {
+  table: string;
+  appLabel: string;
+  model: string;
+}
+
+/** Content-type labels (`dcim.site`) of some of `models`, kept as links to the API's content-type registry. */
+export interface ContentTypesField extends FieldCommon {
+  kind: "contentTypes";
+  /** The model keys it may name, in label order. */
+  models: string[];
+  through: { table: string; source: string; target: string };
+  registry: ContentTypeRegistry;
+  /** Created without a value (through a version that lacks the field, or when optional): every one of `models`. */
+  defaultAll?: boolean;
+  /**
+   * The list says where the model's rows may be applied (the tag model's scope): a label it
+   * stops naming must have no rows of that model left in `assignments`, the tags feature's table.
+   */
+  assignments?: { table: string; type: string; target: string };
 }
 
 /** The address family of a cidr/ip field, shown as `{value, label}`. */
@@ -188,7 +213,7 @@ export interface CustomFieldsField extends FieldCommon {
 export type FieldDescriptor =
   | IdField | UrlField | DisplayField | ScalarField | ChoiceField | ListField | FkField | TreeParentField
   | M2mField | TagsField | IpFamilyField | CountField | ReverseField | FirstSetField | DepthField | CustomFieldsField | ComputedField
-  | ContentTypeField | GenericField;
+  | ContentTypeField | ContentTypesField | GenericField;
 
 export type FieldKind = FieldDescriptor["kind"];
 
@@ -238,7 +263,7 @@ export type DisplayTransform = "display" | "ranges";
 
 export type FilterKind =
   | "uuid" | "string" | "number" | "boolean" | "choice" | "fk" | "date" | "datetime"
-  | "tag" | "q" | "network" | "related" | "hasRelated" | "present" | "method" | "contains";
+  | "tag" | "q" | "network" | "related" | "hasRelated" | "present" | "method" | "contains" | "contentTypes";
 
 export type NetworkLookup =
   | "net_equals" | "net_contained" | "net_contained_or_equal" | "net_contains_or_equals"

@@ -1,7 +1,7 @@
 // Profile-neutral errors the runtime raises. Each API profile maps them to its own wire
 // format (DRF `{"detail"}` / field-keyed bodies, WordPress `{code, message, data}`).
 
-export type FieldErrors = Record<string, string[] | Record<string, unknown>>;
+export type FieldErrors = Record<string, string[] | unknown[] | Record<string, unknown>>;
 
 /** 400: the input is invalid. `errors` is field-keyed, or a list of such for bulk bodies. */
 export class ValidationError extends Error {

@@ -17,6 +17,8 @@ export interface Fixture {
    * attributes that name the row: `{ <field>: { model: "<app>.<model>", match: {…} } }`.
    */
   ids?: Record<string, { model: string; match: Record<string, unknown> }>;
+  /** The API version the record is written through (the newest by default), for fields an older one fills itself. */
+  version?: string;
 }
 
 export async function loadFixtures(db: Knex, api: ApiDescriptor, fixtures: Fixture[], userId?: string): Promise<number> {
@@ -29,7 +31,7 @@ export async function loadFixtures(db: Knex, api: ApiDescriptor, fixtures: Fixtu
       try {
         const data = { ...f.data };
         for (const [field, ref] of Object.entries(f.ids ?? {})) data[field] = await store.idOf(trx, ref.model, ref.match);
-        await store.create(trx, index.model(f.model), data, { version: api.versions.supported.at(-1)!, userId, partial: false });
+        await store.create(trx, index.model(f.model), data, { version: f.version ?? api.versions.supported.at(-1)!, userId, partial: false });
       } catch (err) {
         if (err instanceof ValidationError) throw new Error(`fixture ${f.model} ${JSON.stringify(f.data)}: ${JSON.stringify(err.errors)}`);
         throw err;

@@ -12,7 +12,7 @@ import { HttpError, ValidationError, notFound, type FieldErrors } from "./errors
 import { WriteValidators } from "./write/validate.js";
 import { kindOf } from "./kinds/index.js";
 import { FieldProblem, isPlainObject, type WriteContext } from "./kinds/types.js";
-import { pyType } from "./text/python.js";
+import { pyRepr, pyType } from "./text/python.js";
 
 export type Db = Knex | Knex.Transaction;
 
@@ -36,17 +36,6 @@ export interface WriteOptions {
   userId?: string;
   /** PATCH semantics: only given fields change, nothing is required. */
   partial: boolean;
-}
-
-/** Python-style repr of an attribute dictionary, as DRF clients see it in messages. */
-function pyRepr(v: unknown): string {
-  if (v === null) return "None";
-  if (v === true) return "True";
-  if (v === false) return "False";
-  if (typeof v === "string") return `'${v.replace(/'/g, "\\'")}'`;
-  if (Array.isArray(v)) return `[${v.map(pyRepr).join(", ")}]`;
-  if (typeof v === "object") return `{${Object.entries(v).map(([k, x]) => `'${k}': ${pyRepr(x)}`).join(", ")}}`;
-  return String(v);
 }
 
 /** PostgreSQL text cannot hold NUL, so any string with one (keys too) is refused up front. */
@@ -77,10 +66,20 @@ export class Store {
     this.serial = index.api.idType === "serial";
   }
 
-  /** The ids among `ids` that can be keys of this API's rows, and the SQL array type binding them. */
-  private keys(ids: RowId[]): { valid: string[] | number[]; cast: string } {
-    if (!this.serial) return { valid: ids.filter((id): id is string => typeof id === "string" && isUuid(id)), cast: "uuid[]" };
+  /** Whether the rows of `m` have integer keys (a serial-id API, or the content-type registry). */
+  private integerKeys(m: ModelDescriptor): boolean {
+    return this.serial || m.fields.some((f) => f.kind === "id" && f.integer);
+  }
+
+  /** The ids among `ids` that can be keys of rows of `m`, and the SQL array type binding them. */
+  private keys(m: ModelDescriptor, ids: RowId[]): { valid: string[] | number[]; cast: string } {
+    if (!this.integerKeys(m)) return { valid: ids.filter((id): id is string => typeof id === "string" && isUuid(id)), cast: "uuid[]" };
     return { valid: ids.filter((id) => /^\d+$/.test(String(id)) && Number(id) <= MAX_SERIAL).map(Number), cast: "integer[]" };
+  }
+
+  /** Whether a path's id could name a row of `m` (a UUID, or an integer for integer keys). */
+  isKey(m: ModelDescriptor, id: string): boolean {
+    return this.keys(m, [id]).valid.length === 1;
   }
 
   private orderBy(m: ModelDescriptor, ordering: Ordering[] = m.ordering): string {
@@ -139,7 +138,7 @@ export class Store {
   }
 
   async fetch(db: Db, m: ModelDescriptor, ids: RowId[], opts: ReadOptions, filter?: FilterPlan): Promise<Array<Record<string, unknown>>> {
-    const { valid, cast } = this.keys(ids);
+    const { valid, cast } = this.keys(m, ids);
     if (!valid.length) return [];
     const plan = this.plans.get(m, opts.shape, opts.version, opts.exclude);
     const qb = db(`${m.table} as t0`).select(db.raw(plan.select)).whereRaw(`t0.id = ANY(?::${cast})`, [valid]);
@@ -175,7 +174,7 @@ export class Store {
    * happened before, and the id is missing, or waits.
    */
   async existing(db: Db, m: ModelDescriptor, ids: string[], userId?: string, where?: (qb: Knex.QueryBuilder) => void, lock = false): Promise<string[]> {
-    const { valid, cast } = this.keys(ids);
+    const { valid, cast } = this.keys(m, ids);
     if (!valid.length) return [];
     const qb = db(`${m.table} as t0`).select("t0.id").whereRaw(`t0.id = ANY(?::${cast})`, [valid]);
     this.scope(m, qb, userId);
@@ -199,8 +198,8 @@ export class Store {
    */
   draft(db: Db, m: ModelDescriptor, id: RowId | null, userId?: string): WriteContext {
     return {
-      db, index: this.index, model: m, id, userId, row: {}, links: {}, afterSave: [],
-      resolve: (target, value, nullable) => this.resolve(db, target, value, nullable),
+      db, index: this.index, model: m, id, userId, row: {}, links: {}, afterSave: [], written: new Set(),
+      resolve: (target, value, nullable, where) => this.resolve(db, target, value, nullable, where),
     };
   }
 
@@ -238,7 +237,7 @@ export class Store {
   /** Deletes all of `ids` or, when anything protects one of them, nothing (409). */
   async remove(db: Db, m: ModelDescriptor, ids: RowId[]): Promise<void> {
     if (!ids.length) return;
-    const { valid, cast } = this.keys(ids);
+    const { valid, cast } = this.keys(m, ids);
     const blockers: string[] = [];
     for (const dep of this.index.dependents(m)) {
       if (dep.field.onDelete !== "protect") continue;
@@ -336,6 +335,7 @@ export class Store {
       }
       try {
         await write(f, value, ctx);
+        ctx.written.add(f.name);
       } catch (err) {
         if (err instanceof FieldProblem) errors[f.name] = err.detail ?? [err.message];
         else throw err;
@@ -350,20 +350,25 @@ export class Store {
     return (await this.resolve(db, targetKey, attributes, false))!;
   }
 
-  /** A related object given as an id or an attribute dictionary → its id. */
-  private async resolve(db: Db, targetKey: string, value: unknown, nullable: boolean): Promise<string | null> {
+  /** A related object given as an id or an attribute dictionary → its id; `where` narrows the rows it may be. */
+  private async resolve(db: Db, targetKey: string, value: unknown, nullable: boolean, where?: (alias: string) => string): Promise<string | null> {
     if (value === null) {
       if (nullable) return null;
       throw new FieldProblem("This field may not be null.");
     }
     const target = this.index.model(targetKey);
+    const candidates = () => {
+      const qb = db(`${target.table} as t0`).select("t0.id");
+      if (where) qb.whereRaw(where("t0"));
+      return qb;
+    };
     if (typeof value === "string" && isUuid(value)) {
-      const found = await db(target.table).select("id").where("id", value).first();
+      const found = await candidates().where("t0.id", value).first();
       if (!found) throw new FieldProblem(`Related object not found using the provided ID: ${value}`);
       return found.id;
     }
     if (isPlainObject(value)) {
-      const qb = db(`${target.table} as t0`).select("t0.id").limit(2);
+      const qb = candidates().limit(2);
       for (const [k, v] of Object.entries(value)) {
         const tf = this.index.field(target, k);
         const column = tf && storedColumn(tf);

@@ -32,7 +32,11 @@ export interface CommonFieldOptions {
   readOnly?: boolean;
   /** Accepted on write, never shown (passwords); with readOnly, neither (an internal owner column). */
   writeOnly?: boolean;
-  /** First API version that shows the field (`"1.3"`); earlier versions neither show nor accept it. */
+  /**
+   * First API version that shows the field (`"1.3"`): earlier versions neither show nor accept
+   * it (responses, OPTIONS, OpenAPI), and a create through them gives the field its `default`,
+   * so a required field with `since` needs one.
+   */
   since?: string;
   /** Last API version that shows the field. */
   until?: string;
@@ -124,7 +128,10 @@ export interface IpFamilyField extends CommonFieldOptions {
 
 export interface CountField extends CommonFieldOptions {
   kind: "count";
-  /** `"app.Model.field"`: count rows of that model whose foreign key (or many-to-many link) `field` points here. */
+  /**
+   * `"app.Model.field"`: count rows of that model whose foreign key (or many-to-many link)
+   * `field` points here. On the api's tagModel, `"tags"`: the objects carrying the tag.
+   */
   of: string;
   /** Count rows pointing at this object's descendants too (tree models). */
   descendants?: boolean;
@@ -209,8 +216,25 @@ export interface GenericField extends CommonFieldOptions {
   onDelete?: "cascade";
 }
 
+/**
+ * A list of content-type labels (`["dcim.device", "ipam.prefix"]`), each naming one of the
+ * models allowed: those with a `feature` (computed from the specs, so a model that gains the
+ * feature is allowed without touching this field), or the `models` listed. Stored as links to
+ * the API's content-type registry (api `contentTypes`). `default: "all"`: a create that leaves
+ * it out gets every allowed model. On the API's `tagModel`, a field of the `tags` feature is
+ * the tag's scope: a tag applies only to objects of the models it names, and a model cannot
+ * leave the list while objects of it carry the tag.
+ */
+export interface ContentTypesField extends CommonFieldOptions {
+  kind: "contentTypes";
+  feature?: Feature;
+  /** `"app.Model"` names. */
+  models?: string[];
+}
+
 export type FieldSpec =
-  | ScalarField | ChoiceField | ListField | IpFamilyField | CountField | ReverseField | FkField | FirstSetField | M2mField | ComputedField | ContentTypeField | GenericField;
+  | ScalarField | ChoiceField | ListField | IpFamilyField | CountField | ReverseField | FkField | FirstSetField | M2mField | ComputedField | ContentTypeField
+  | ContentTypesField | GenericField;
 
 function scalar(type: ScalarType) {
   return (options: StringOptions & NumberOptions = {}): ScalarField => ({ kind: "scalar", type, ...options });
@@ -242,6 +266,7 @@ export const field = {
   /** Read only, computed in SQL by the model's hook module: `readValues: { <field>: ({ alias }) => sql }`. */
   computed: (options: CommonFieldOptions & { schema: Record<string, unknown>; excludable?: boolean }): ComputedField => ({ kind: "computed", ...options }),
   contentType: (options: Omit<ContentTypeField, "kind">): ContentTypeField => ({ kind: "contentType", ...options }),
+  contentTypes: (options: Omit<ContentTypesField, "kind">): ContentTypesField => ({ kind: "contentTypes", ...options }),
 };
 
 export const ref = {
@@ -267,10 +292,14 @@ export type Feature =
   /** Rows belong to the requesting user: lists and lookups see only the requester's rows. */
   | "ownedByRequester";
 
+/** Every feature, in the order messages list them. */
+export const FEATURES: ReadonlyArray<Feature> = ["tags", "customFields", "changeLogged", "tree", "ownedByRequester"];
+
 export interface FilterSpec {
   /**
    * Fields searched (case-insensitive contains) by the free-text `q` filter; an integer field
-   * matches a search that is a whole number, exactly (a VLAN's `vid`). `app.Model.fk.field`
+   * matches a search that is a whole number, exactly (a VLAN's `vid`); a contentTypes field, by
+   * the model names it lists (a tag's, as Nautobot's `content_types__model`). `app.Model.fk.field`
    * searches a field of the rows of another model whose `fk` points here (a device's
    * inventory items' serials: `dcim.InventoryItem.device.serial`).
    */
@@ -481,6 +510,16 @@ export interface ApiSpec {
   auth?: { users: string; tokens?: string };
   /** The model the `tags` feature links to (needs `name`, `slug`). */
   tagModel?: string;
+  /**
+   * The model listing the API's models as content types (`extras.ContentType`): read only (list
+   * and retrieve), with string fields `app_label`, `model` and `app_labeled_name` (what its
+   * display shows: `DCIM | device type`). The migrations keep one row per model of the API (not
+   * views, not itself), each with an integer id the generator gives once and never reuses, so
+   * ids are the same on every database. contentTypes fields need it.
+   */
+  contentTypes?: string;
+  /** The apps' human names in content types (`{ dcim: "DCIM" }`); the label capitalised otherwise (`Extras`). */
+  appNames?: Record<string, string>;
   /** Primary keys: random UUIDs (default) or database-assigned integers. */
   idType?: "uuid" | "serial";
   /** A model holding per-user application passwords (`user`, `name`, `password`, `last_used` fields). */

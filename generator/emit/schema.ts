@@ -25,6 +25,20 @@ export interface Table {
   indexes: Record<string, { using: string; columns: string[] }>;
   /** Primary key over several columns (join tables). */
   primaryKey?: string[];
+  /** SQL run once, right after the table is created: the rows it starts with. */
+  seed?: string;
+  /** Rows the migrations keep in step with the spec (the content-type registry): see OwnedRows. */
+  rows?: OwnedRows;
+}
+
+/**
+ * Rows of a table that the spec decides, by key: their column values and, once a migration has
+ * written them, the integer id each was given. Ids are given in key order to new keys, from
+ * `nextId` on, and never given again, so every database holds the same id for the same row.
+ */
+export interface OwnedRows {
+  byKey: Record<string, { id?: number; values: Record<string, string> }>;
+  nextId?: number;
 }
 
 export interface Schema {
@@ -63,6 +77,9 @@ export function buildSchema(ir: IrApi): Schema {
   const extraTables: Record<string, Table> = {};
   const ctx = { extraTables, tableOf: (key: string) => tables.get(key)!, keyType: keyType(ir) };
   for (const m of ir.models) if (!m.view) out[m.table] = modelTable(m, ctx);
+  if (ir.contentTypeRows) {
+    out[ir.contentTypeRows.table].rows = { byKey: Object.fromEntries(Object.entries(ir.contentTypeRows.rows).map(([k, values]) => [k, { values }])) };
+  }
   const tablesOut = { tables: sortKeys({ ...out, ...extraTables }) };
   return Object.keys(ir.sql).length ? { ...tablesOut, sql: sortKeys(ir.sql) } : tablesOut;
 }

@@ -5,6 +5,7 @@ import { METHOD_TAKES, type ApiSpec, type FieldSpec, type ModelSpec, type SqlBlo
 import type { LoadedApi } from "../load/index.js";
 import { kindOf, specKindOf } from "../kinds/index.js";
 import { sqlLiteral } from "../kinds/sql-literal.js";
+import { contentTypesThrough, registryOf } from "../kinds/content-types.js";
 import { wordpressRoutes } from "./wordpress-routes.js";
 import type { AddFilter } from "../kinds/types.js";
 import {
@@ -12,8 +13,8 @@ import {
   type ScalarType,
 } from "../../runtime/descriptor.js";
 import {
-  byCodePoint, componentName, CUSTOM_FIELDS_COLUMN, FEATURE_FIELDS, fieldLabel, fkColumn, m2mTable, modelKey, refKey, tableName,
-  sqlBlockKey, TAG_ASSIGNMENT_COLUMNS, tagAssignmentTable, verboseName,
+  appVerboseName, byCodePoint, componentName, CONTENT_TYPE_FIELDS, CUSTOM_FIELDS_COLUMN, FEATURE_FIELDS, fieldLabel, fkColumn, m2mTable, modelKey, refKey, tableName,
+  sentenceName, sqlBlockKey, TAG_ASSIGNMENT_COLUMNS, tagAssignmentTable, verboseName,
 } from "./names.js";
 
 /** The change-log feature's fields: when a row was created and last changed, kept by the server. */
@@ -43,6 +44,8 @@ export interface IrApi extends Omit<ApiDescriptor, "openapi" | "migrations" | "m
   discard: string[];
   /** Hand-written SQL blocks, by snapshot key (`name`, or `app.Model:name` for a model's). */
   sql: Record<string, SqlBlock>;
+  /** The content-type registry's rows (api `contentTypes`): its table, and each model's column values by model key. */
+  contentTypeRows?: { table: string; rows: Record<string, Record<string, string>> };
 }
 
 
@@ -80,7 +83,19 @@ export function buildIr(loaded: LoadedApi): IrApi {
     ].map(([k, b]) => [k, { up: b.up, ...(b.down !== undefined ? { down: b.down } : {}) }])),
   };
   if (api.profile === "wordpress") ir.routes = wordpressRoutes(ir);
+  if (api.contentTypes) ir.contentTypeRows = contentTypeRows(api, models);
   return ir;
+}
+
+/** One registry row per model of the API (views and the registry itself have none). */
+function contentTypeRows(api: ApiSpec, models: IrModel[]): IrApi["contentTypeRows"] {
+  const registry = refKey(api.contentTypes!);
+  const rows = models.filter((m) => !m.view && m.key !== registry).map((m) => [m.key, {
+    [CONTENT_TYPE_FIELDS.appLabel]: m.app,
+    [CONTENT_TYPE_FIELDS.model]: m.key.slice(m.app.length + 1),
+    [CONTENT_TYPE_FIELDS.appLabeledName]: `${appVerboseName(m.app, api.appNames)} | ${sentenceName(m.verboseName)}`,
+  }] as const);
+  return { table: models.find((m) => m.key === registry)!.table, rows: Object.fromEntries(rows) };
 }
 
 /**
@@ -114,12 +129,14 @@ function buildModel(api: ApiSpec, m: ModelSpec, file: string, byRef: Map<string,
   const table = tableName(m.app, m.name);
   // A bare model keeps its identity fields for the engine (order, lookups) but shows none.
   const hidden = m.bare ? { writeOnly: true } : {};
+  // The content-type registry's rows get integer ids from the generator, as Django's content types have.
+  const integer = api.contentTypes === `${m.app}.${m.name}` ? { integer: true } : {};
   const fields: FieldDescriptor[] = [
-    { ...base("id", {}), kind: "id", readOnly: true, ...hidden },
+    { ...base("id", {}), kind: "id", readOnly: true, ...integer, ...hidden },
     { ...base("display", {}), kind: "display", readOnly: true, ...hidden },
     { ...base("url", {}), kind: "url", readOnly: true, ...hidden },
   ];
-  for (const [name, spec] of Object.entries(m.fields)) fields.push(buildField(name, spec, table, byRef, m.fields));
+  for (const [name, spec] of Object.entries(m.fields)) fields.push(buildField(api, name, spec, table, byRef, m.fields));
   if (features.has("tree")) {
     fields.push({
       ...base(FEATURE_FIELDS.treeParent, {}), kind: "treeParent", column: fkColumn(FEATURE_FIELDS.treeParent), target: key, nullable: true,
@@ -134,9 +151,13 @@ function buildModel(api: ApiSpec, m: ModelSpec, file: string, byRef: Map<string,
   }
   if (features.has("tags")) {
     const tagSpec = byRef.get(api.tagModel!)!;
+    const tagTable = tableName(tagSpec.app, tagSpec.name);
+    // The tag model's content types of the tags feature, when it has them, limit where a tag applies.
+    const scope = Object.entries(tagSpec.fields).find(([, f]) => f.kind === "contentTypes" && f.feature === "tags")?.[0];
     fields.push({
       ...base(FEATURE_FIELDS.tags, {}), kind: "tags", target: refKey(api.tagModel!),
-      through: { table: tagAssignmentTable(tableName(tagSpec.app, tagSpec.name)), ...TAG_ASSIGNMENT_COLUMNS },
+      through: { table: tagAssignmentTable(tagTable), ...TAG_ASSIGNMENT_COLUMNS },
+      ...(scope && api.contentTypes ? { scope: { ...contentTypesThrough(api, tagTable, scope), registry: registryOf(api) } } : {}),
     });
   }
   if (features.has("customFields")) fields.push({ ...base(FEATURE_FIELDS.customFields, {}), kind: "customFields", column: CUSTOM_FIELDS_COLUMN });
@@ -203,7 +224,7 @@ function base(name: string, spec: { label?: string; description?: string }): Fie
   };
 }
 
-function buildField(name: string, f: FieldSpec, table: string, byRef: Map<string, ModelSpec>, siblings: Record<string, FieldSpec>): FieldDescriptor {
+function buildField(api: ApiSpec, name: string, f: FieldSpec, table: string, byRef: Map<string, ModelSpec>, siblings: Record<string, FieldSpec>): FieldDescriptor {
   const common: FieldCommon = {
     ...base(name, f),
     required: f.required ?? false,
@@ -215,7 +236,7 @@ function buildField(name: string, f: FieldSpec, table: string, byRef: Map<string
     ...(f.since ? { since: f.since } : {}),
     ...(f.until ? { until: f.until } : {}),
   };
-  return specKindOf(f)!.build(f, common, { name, table, byRef, fields: siblings });
+  return specKindOf(f)!.build(f, common, { api, name, table, byRef, fields: siblings });
 }
 
 /**

@@ -54,6 +54,22 @@ export function verboseName(name: string): string {
   return name.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2");
 }
 
+/** The fields the content-type registry model has (api `contentTypes`): what its rows hold. */
+export const CONTENT_TYPE_FIELDS = { appLabel: "app_label", model: "model", appLabeledName: "app_labeled_name" } as const;
+
+/** An app's human name in content types: the spec's (`DCIM`), else the label capitalised (`Extras`), as Django's AppConfig. */
+export function appVerboseName(app: string, names: Record<string, string> = {}): string {
+  return names[app] ?? app.charAt(0).toUpperCase() + app.slice(1);
+}
+
+/**
+ * A model's name in running text, as Django's `verbose_name`: `Device Type` → `device type`,
+ * `IP Address` → `IP address` (acronyms stay capitals).
+ */
+export function sentenceName(verbose: string): string {
+  return verbose.split(" ").map((w) => (w.length > 1 && w === w.toUpperCase() ? w : w.toLowerCase())).join(" ");
+}
+
 /** `is_pool` → `Is pool`, `id` → `ID`, `url` → `Url` (DRF's capfirst of the verbose name). */
 export function fieldLabel(name: string): string {
   if (name === "id") return "ID";

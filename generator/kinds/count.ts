@@ -1,7 +1,7 @@
 // A count of rows pointing here: nothing stored, counted by a sub-select when read.
 import type { CountField } from "../../runtime/descriptor.js";
 import type { CountField as CountSpec } from "../dsl/index.js";
-import { FEATURE_FIELDS, fkColumn, m2mColumns, m2mTable, tableName } from "../ir/names.js";
+import { FEATURE_FIELDS, fkColumn, m2mColumns, m2mTable, tableName, TAG_ASSIGNMENT_COLUMNS, tagAssignmentTable } from "../ir/names.js";
 import type { GeneratorFieldKind, SpecCheckContext, SpecRules } from "./types.js";
 
 /**
@@ -21,11 +21,18 @@ export function checkPointsHere(kind: string, of: string, { model: m, resolve, e
 
 export const countSpec: SpecRules<CountSpec, CountField> = {
   check(f, ctx) {
-    checkPointsHere("count", f.of, ctx, true);
+    const { api, model: m } = ctx;
+    if (f.of === FEATURE_FIELDS.tags) {
+      if (api.tagModel !== `${m.app}.${m.name}`) ctx.err(`count "of": "tags" counts the objects carrying a tag, on the api's tagModel only`);
+    } else checkPointsHere("count", f.of, ctx, true);
     // Descendants are found through this model's own parent links.
     if (f.descendants && !ctx.model.features?.includes("tree")) ctx.err(`count "descendants" needs the "tree" feature on ${ctx.model.name}`);
   },
-  build(f, common, { byRef }) {
+  build(f, common, { byRef, table: own }) {
+    // Objects of any model carrying this tag: rows of the tags feature's assignment table.
+    if (f.of === FEATURE_FIELDS.tags) {
+      return { ...common, kind: "count", readOnly: true, count: { table: tagAssignmentTable(own), column: TAG_ASSIGNMENT_COLUMNS.target, descendants: false } };
+    }
     const [app, model, linkName] = f.of.split(".");
     const table = tableName(app, model);
     // Links through a join table are counted there: one row per linked pair.

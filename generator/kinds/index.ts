@@ -5,6 +5,7 @@ import type { FieldSpec } from "../dsl/index.js";
 import { choice, choiceSpec } from "./choice.js";
 import { computed, computedSpec } from "./computed.js";
 import { contentType, contentTypeSpec } from "./content-type.js";
+import { contentTypes, contentTypesSpec } from "./content-types.js";
 import { count, countSpec } from "./count.js";
 import { customFields } from "./custom-fields.js";
 import { depth } from "./depth.js";
@@ -24,12 +25,12 @@ import type { GeneratorFieldKind, GeneratorKindTable, SpecKindTable, SpecRules }
 import { url } from "./url.js";
 
 const KINDS: GeneratorKindTable = {
-  id, url, display, scalar, choice, list, fk, treeParent, m2m, tags, ipFamily, count, reverse, firstSet, depth, customFields, computed, contentType, generic,
+  id, url, display, scalar, choice, list, fk, treeParent, m2m, tags, ipFamily, count, reverse, firstSet, depth, customFields, computed, contentType, contentTypes, generic,
 };
 
 const SPEC_KINDS: SpecKindTable = {
   scalar: scalarSpec, choice: choiceSpec, list: listSpec, ipFamily: ipFamilySpec, count: countSpec, reverse: reverseSpec, fk: fkSpec, firstSet: firstSetSpec, m2m: m2mSpec,
-  computed: computedSpec, contentType: contentTypeSpec, generic: genericSpec,
+  computed: computedSpec, contentType: contentTypeSpec, contentTypes: contentTypesSpec, generic: genericSpec,
 };
 
 /** The rules of a spec field's kind; undefined for a kind the spec language does not have. */

@@ -2,7 +2,7 @@
 // and its filters. One module per kind implements this (registered in index.ts); the
 // emitters loop over fields and ask the field's kind, so no emitter switches on kinds.
 import type { FieldCommon, FieldDescriptor, FieldKind, FieldOf, FilterDescriptor } from "../../runtime/descriptor.js";
-import type { FieldSpec, ModelSpec } from "../dsl/index.js";
+import type { ApiSpec, FieldSpec, ModelSpec } from "../dsl/index.js";
 import type { IrApi, IrModel } from "../ir/index.js";
 import type { Table } from "../emit/schema.js";
 
@@ -49,6 +49,7 @@ export type GeneratorKindTable = { [K in FieldKind]: GeneratorFieldKind<FieldOf<
 
 /** Where a spec field is being checked: its model, its siblings, and how to report. */
 export interface SpecCheckContext {
+  api: ApiSpec;
   model: ModelSpec;
   /** The model's declared fields, by name. */
   fields: Record<string, FieldSpec>;
@@ -62,6 +63,7 @@ export interface SpecCheckContext {
 }
 
 export interface SpecBuildContext {
+  api: ApiSpec;
   name: string;
   /** The model's table. */
   table: string;

@@ -1,9 +1,10 @@
 // Validate pass: checks loaded specs and reports every problem at once, each naming the
 // spec file, model and field. Gives a list of messages (empty when the spec is sound);
 // it builds nothing, so the IR pass may assume a valid spec.
-import { METHOD_TAKES, type ApiSpec, type FieldSpec, type ModelSpec } from "../dsl/index.js";
+import { FEATURES as FEATURE_LIST, METHOD_TAKES, type ApiSpec, type FieldSpec, type ModelSpec } from "../dsl/index.js";
 import type { LoadedApi } from "../load/index.js";
 import { specKindOf } from "../kinds/index.js";
+import { CONTENT_TYPE_FIELDS } from "../ir/names.js";
 import { checkHooks } from "./hooks.js";
 import { checkApiKeys, checkModelKeys } from "./keys.js";
 import { checkSettings } from "./settings.js";
@@ -25,7 +26,7 @@ const RESERVED = new Set(["id", "url", "display", "tags", "custom_fields", "crea
 /** What the WordPress-style profile adds to every record itself. */
 const WP_RESERVED = new Set(["id", "url", "rest_url", "global_id", "global_id_lineage", "urls", "count", "taxonomy"]);
 const PROFILES = new Set(["drf", "wordpress"]);
-const FEATURES = new Set(["tags", "customFields", "changeLogged", "tree", "ownedByRequester"]);
+const FEATURES = new Set<string>(FEATURE_LIST);
 const NETWORK_LOOKUPS = new Set([
   "net_equals", "net_contained", "net_contained_or_equal", "net_contains_or_equals",
   "net_host_contained", "family", "mask_length", "mask_length__gte", "mask_length__lte", "address",
@@ -102,6 +103,8 @@ export function validate(loaded: LoadedApi): Diagnostic[] {
     }
   }
   if (api.tagModel && !resolve(api.tagModel)) err(apiFile, `tagModel names unknown model "${api.tagModel}"`);
+  if (api.contentTypes !== undefined) checkRegistry(api.contentTypes, resolve, (file, message, model, field) => err(file ?? apiFile, message, model, field));
+  for (const app of Object.keys(api.appNames ?? {})) if (!api.apps?.includes(app)) err(apiFile, `appNames names "${app}", which is not among apps`);
 
   for (const { spec: m, file } of models.values()) {
     const features = m.features ?? [];
@@ -132,7 +135,7 @@ export function validate(loaded: LoadedApi): Diagnostic[] {
         err(file, `"${name}" is provided by the API itself and cannot be declared`, m.name, name);
       }
       if (features.includes("tree") && name === "parent") err(file, `"parent" is added by the "tree" feature`, m.name, name);
-      checkField(file, m, name, f, { err, checkRef, resolve, versions, fields, users: api.auth?.users });
+      checkField(file, m, name, f, { api, err, checkRef, resolve, versions, fields, users: api.auth?.users });
     }
     checkModelKeys(m, (message, field) => err(file, message, m.name, field));
     checkHooks(m, loaded.hooks, (message, field) => err(file, message, m.name, field));
@@ -187,7 +190,9 @@ export function validate(loaded: LoadedApi): Diagnostic[] {
       const far = name !== undefined && !rest.length && pointsHere(`${app}.${model}.${fk}`);
       const f = far ? resolve(`${app}.${model}`)!.spec.fields[name] : fields[q];
       if (!f) err(file, `filters.q names unknown field "${q}" (a field here, or "app.Model.fk.field" of a model whose fk points here)`, m.name);
-      else if (!(f.kind === "scalar" && (STRINGISH.has(f.type) || f.type === "integer"))) err(file, `filters.q field "${q}" is not a string or integer field`, m.name);
+      else if (!(f.kind === "contentTypes" || (f.kind === "scalar" && (STRINGISH.has(f.type) || f.type === "integer")))) {
+        err(file, `filters.q field "${q}" is not a string, integer or contentTypes field`, m.name);
+      }
     }
     const qAddress = m.filters?.qAddress;
     if (qAddress !== undefined) {
@@ -273,6 +278,32 @@ export function validate(loaded: LoadedApi): Diagnostic[] {
   return out;
 }
 
+/**
+ * The content-type registry (api `contentTypes`): a model whose rows the migrations write, so
+ * clients only read it, with the string fields its rows fill.
+ */
+function checkRegistry(
+  ref: string,
+  resolve: (target: string) => { spec: ModelSpec; file: string } | undefined,
+  err: (file: string | undefined, message: string, model?: string, field?: string) => void,
+): void {
+  const registry = resolve(ref);
+  if (!registry) {
+    err(undefined, `contentTypes names unknown model "${ref}"`);
+    return;
+  }
+  const { spec, file } = registry;
+  for (const name of Object.values(CONTENT_TYPE_FIELDS)) {
+    const f = spec.fields?.[name];
+    if (!(f?.kind === "scalar" && f.type === "string")) err(file, `the contentTypes model needs a string field "${name}"`, spec.name);
+  }
+  const ops = spec.operations;
+  if (!ops || ops.some((op) => op !== "list" && op !== "retrieve")) {
+    err(file, "the contentTypes model is written by migrations only: operations must name only list and retrieve", spec.name);
+  }
+  if (spec.view !== undefined) err(file, "the contentTypes model needs a table of its own, not a view", spec.name);
+}
+
 /** Hand-written SQL blocks: each has its `up` text, and only `up` and `down`. */
 function checkSqlBlocks(blocks: Record<string, { up: string; down?: string }> | undefined, err: (message: string) => void): void {
   for (const [name, block] of Object.entries(blocks ?? {})) {
@@ -284,6 +315,7 @@ function checkSqlBlocks(blocks: Record<string, { up: string; down?: string }> | 
 }
 
 interface FieldCtx {
+  api: ApiSpec;
   err: (file: string, message: string, model?: string, field?: string) => void;
   checkRef: (file: string, model: string, field: string, target: string) => boolean;
   resolve: (target: string) => { spec: ModelSpec; file: string } | undefined;
@@ -296,7 +328,14 @@ interface FieldCtx {
 function checkField(file: string, m: ModelSpec, name: string, f: FieldSpec, ctx: FieldCtx): void {
   const { err } = ctx;
   for (const v of [f.since, f.until]) {
-    if (v !== undefined && !ctx.versions.includes(v)) err(file, `version "${v}" is not a supported API version`, m.name, name);
+    if (v !== undefined && !ctx.versions.includes(v)) err(file, `version "${v}" is not a supported API version (supported: ${ctx.versions.join(", ")})`, m.name, name);
+  }
+  if (f.since !== undefined && f.until !== undefined && ctx.versions.indexOf(f.until) < ctx.versions.indexOf(f.since)) {
+    err(file, `until "${f.until}" comes before since "${f.since}": no version would show the field`, m.name, name);
+  }
+  // Creates through versions before `since` cannot give the field: its default must.
+  if (f.since !== undefined && f.required && f.default === undefined && !f.readOnly) {
+    err(file, `a required field with since "${f.since}" needs a default, which creates through earlier versions get`, m.name, name);
   }
   if (f.required && f.readOnly) err(file, "a field cannot be both required and read-only", m.name, name);
   const stored = f.kind === "scalar" || f.kind === "choice" || f.kind === "list" || f.kind === "fk";
@@ -311,7 +350,7 @@ function checkField(file: string, m: ModelSpec, name: string, f: FieldSpec, ctx:
     return;
   }
   rules.check(f, {
-    model: m, fields: ctx.fields, versions: ctx.versions, resolve: ctx.resolve, users: ctx.users,
+    api: ctx.api, model: m, fields: ctx.fields, versions: ctx.versions, resolve: ctx.resolve, users: ctx.users,
     checkRef: (target) => ctx.checkRef(file, m.name, name, target),
     err: (message) => err(file, message, m.name, name),
   });

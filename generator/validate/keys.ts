@@ -3,7 +3,7 @@
 // Each list is checked against its DSL type at compile time, so a new option cannot be
 // forgotten here.
 import type {
-  ApiSpec, ChoiceField, CommonFieldOptions, ComputedField, ContentTypeField, CountField, GenericField, FieldSpec, FilterSpec, FirstSetField, FkField, IpFamilyField, ListField, M2mField, ModelSpec,
+  ApiSpec, ChoiceField, CommonFieldOptions, ComputedField, ContentTypeField, ContentTypesField, CountField, GenericField, FieldSpec, FilterSpec, FirstSetField, FkField, IpFamilyField, ListField, M2mField, ModelSpec,
   ReverseField, ScalarField,
 } from "../dsl/index.js";
 
@@ -14,7 +14,7 @@ function keysOf<T>() {
 
 const API = keysOf<ApiSpec>()([
   "kind", "name", "title", "description", "profile", "basePath", "apps", "rootLinks", "versions", "settings", "auth", "tagModel",
-  "idType", "appPasswords", "discard", "sql",
+  "idType", "appPasswords", "discard", "sql", "contentTypes", "appNames",
 ]);
 const MODEL = keysOf<ModelSpec>()([
   "kind", "name", "app", "route", "verboseName", "description", "display", "ordering", "features", "fields", "nested", "brief",
@@ -40,6 +40,7 @@ const FIELDS: { [K in FieldSpec["kind"]]: ReadonlyArray<string> } = {
   m2m: keysOf<M2mField>()([...COMMON, "kind", "target", "bySlug"]),
   computed: keysOf<ComputedField>()([...COMMON, "kind", "schema", "excludable"]),
   contentType: keysOf<ContentTypeField>()([...COMMON, "kind", "models"]),
+  contentTypes: keysOf<ContentTypesField>()([...COMMON, "kind", "feature", "models"]),
   generic: keysOf<GenericField>()([...COMMON, "kind", "type", "id", "onDelete"]),
 };
 

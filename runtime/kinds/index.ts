@@ -4,6 +4,7 @@ import type { FieldDescriptor } from "../descriptor.js";
 import { choice } from "./choice.js";
 import { computed } from "./computed.js";
 import { contentType } from "./content-type.js";
+import { contentTypes } from "./content-types.js";
 import { count } from "./count.js";
 import { customFields } from "./custom-fields.js";
 import { depth } from "./depth.js";
@@ -23,7 +24,7 @@ import type { RuntimeFieldKind, RuntimeKindTable } from "./types.js";
 import { url } from "./url.js";
 
 const KINDS: RuntimeKindTable = {
-  id, url, display, scalar, choice, list, fk, treeParent, m2m, tags, ipFamily, count, reverse, firstSet, depth, customFields, computed, contentType, generic,
+  id, url, display, scalar, choice, list, fk, treeParent, m2m, tags, ipFamily, count, reverse, firstSet, depth, customFields, computed, contentType, contentTypes, generic,
 };
 
 /** The runtime module of a field's kind. */

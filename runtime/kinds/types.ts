@@ -52,16 +52,22 @@ export interface WriteContext {
   links: Record<string, Array<string | number>>;
   /** Work that needs the saved row's id (join tables), run after the row is written. */
   afterSave: Array<(id: string | number) => Promise<void>>;
-  /** A reference to one `target` row (an id or an attribute dictionary), as its id. */
-  resolve(target: string, value: unknown, nullable: boolean): Promise<string | null>;
+  /** The fields the request gave (and their kinds took), so creates can tell an absent field from a given one. */
+  written: Set<string>;
+  /**
+   * A reference to one `target` row (an id or an attribute dictionary), as its id; `where`
+   * (an SQL condition on the row aliased `alias`) narrows the rows it may name.
+   */
+  resolve(target: string, value: unknown, nullable: boolean, where?: (alias: string) => string): Promise<string | null>;
 }
 
 /**
  * A value a client wrote that this field refuses: becomes the field's error message, or
- * `detail` when the refusal has parts (a list's items by index, as DRF's ListField reports them).
+ * `detail` when the refusal has a shape of its own: a list's items by index, as DRF's ListField
+ * reports them, or one entry per item, as a many-related field does.
  */
 export class FieldProblem extends Error {
-  constructor(message: string, readonly detail?: Record<string, string[]>) {
+  constructor(message: string, readonly detail?: unknown[] | Record<string, unknown>) {
     super(message);
   }
 }

@@ -6,8 +6,10 @@
 // Repeated parameters OR their values; different parameters AND; repeated `tag` ANDs.
 import type { Knex } from "knex";
 import {
-  storedColumn, type ChoiceField, type FilterDescriptor, type FkField, type M2mField, type ModelDescriptor, type ScalarField, type TagsField, type TreeParentField,
+  storedColumn, type ChoiceField, type ContentTypesField, type FilterDescriptor, type FkField, type M2mField, type ModelDescriptor, type ScalarField, type TagsField,
+  type TreeParentField,
 } from "../descriptor.js";
+import { labelOf, linkedTypes } from "../kinds/content-types.js";
 import { subtreeIds } from "../kinds/tree.js";
 import type { ModelIndex } from "../models.js";
 import { parseInterface, parseNetwork, partialNetworks } from "./network.js";
@@ -215,7 +217,7 @@ export class FilterCompiler {
       }
       case "number": {
         // Values are checked against the column type here, so the database never sees one it refuses.
-        const integer = field?.kind === "scalar" && field.type === "integer";
+        const integer = (field?.kind === "scalar" && field.type === "integer") || (field?.kind === "id" && !!field.integer);
         if (integer) {
           const bad = values.find((v) => !INTEGER.test(v.trim()));
           if (bad) return ["Enter a whole number."];
@@ -299,13 +301,27 @@ export class FilterCompiler {
         return plain((qb) => qb.whereRaw(value ? `(${set})` : `NOT (${set})`));
       }
       case "tag": return this.tags(m, values, negate);
+      case "contentTypes": {
+        // Every value must be named (Nautobot's conjoined ContentTypeMultipleChoiceFilter); negated, none may be.
+        const ct = field as ContentTypesField;
+        const bad = values.find((v) => !ct.models.includes(v));
+        if (bad) return [invalidChoice(bad)];
+        const names = `EXISTS (SELECT 1 ${linkedTypes(ct.through, ct.registry, "t0.id")} AND ${labelOf(ct.registry, "r")} = ?)`;
+        return plain((qb) => { for (const v of values) qb.whereRaw(negate ? `NOT ${names}` : names, [v]); });
+      }
       case "q": {
         const v = raw.join(" ").trim();
         if (!v) return { where: () => undefined };
         const sql: string[] = [];
         const binds: unknown[][] = [];
         for (const n of f.fields!) {
-          const x = this.index.field(m, n) as ScalarField;
+          const x = this.index.field(m, n) as ScalarField | ContentTypesField;
+          // Content types match by model name (Nautobot's `content_types__model`).
+          if (x.kind === "contentTypes") {
+            sql.push(`EXISTS (SELECT 1 ${linkedTypes(x.through, x.registry, "t0.id")} AND ${col("r", x.registry.model)} ILIKE ?)`);
+            binds.push([`%${likeEscape(v)}%`]);
+            continue;
+          }
           const c = col("t0", storedColumn(x)!);
           if (x.type !== "integer") { sql.push(`${c} ILIKE ?`); binds.push([`%${likeEscape(v)}%`]); }
           // As a numeric, so a number beyond the column's range matches nothing rather than failing.
@@ -315,7 +331,8 @@ export class FilterCompiler {
           sql.push(`EXISTS (SELECT 1 FROM ${ident(s.table)} r WHERE ${col("r", s.column)} = t0.id AND ${col("r", s.key)} ILIKE ?)`);
           binds.push([`%${likeEscape(v)}%`]);
         }
-        if (isUuid(v)) { sql.push("t0.id = ?::uuid"); binds.push([v]); }
+        const uuidKeys = m.fields.some((x) => x.kind === "id" && !x.integer);
+        if (isUuid(v) && uuidKeys) { sql.push("t0.id = ?::uuid"); binds.push([v]); }
         // The spec's address field is also searched by partial address (10.1 → inside 10.1.0.0/16).
         const net = f.field ? this.index.field(m, f.field) as ScalarField : undefined;
         if (net) {

@@ -1,5 +1,5 @@
-// How Python names and reads JSON values, for the DRF profile's messages and coercions:
-// a value's type name, and `int()` of a string. No I/O, no knowledge of fields.
+// How Python, and so DRF's messages, name, print and read JSON values: `dict`, `str`,
+// `{'name': 'x'}`, and `int()` or `Decimal()` of a string. No I/O, no knowledge of fields.
 
 /** Python's name for a JSON value's type, as DRF's messages name it. */
 export function pyType(v: unknown): string {
@@ -48,4 +48,15 @@ export function truncatedDecimal(text: string): string | "huge" | null {
   if (wholeDigits > MAX_DIGITS) return "huge";
   const integer = exponent >= 0 ? digits + "0".repeat(exponent) : digits.slice(0, wholeDigits);
   return `${m[1] === "-" ? "-" : ""}${integer}`;
+}
+
+/** Python-style repr of an attribute dictionary, as DRF clients see it in messages. */
+export function pyRepr(v: unknown): string {
+  if (v === null) return "None";
+  if (v === true) return "True";
+  if (v === false) return "False";
+  if (typeof v === "string") return `'${v.replace(/'/g, "\\'")}'`;
+  if (Array.isArray(v)) return `[${v.map(pyRepr).join(", ")}]`;
+  if (typeof v === "object") return `{${Object.entries(v).map(([k, x]) => `'${k}': ${pyRepr(x)}`).join(", ")}}`;
+  return String(v);
 }

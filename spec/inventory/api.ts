@@ -20,4 +20,6 @@ export default api({
   },
   auth: { users: "users.User", tokens: "users.Token" },
   tagModel: "extras.Tag",
+  contentTypes: "extras.ContentType",
+  appNames: { dcim: "DCIM", ipam: "IPAM" },
 });

@@ -8,7 +8,7 @@ import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsPlugin from "ajv-formats";
 import { apis } from "../../generated/server.js";
 import {
-  isLink, isRelation, type ApiDescriptor, type ChoiceField, type FieldDescriptor, type FilterDescriptor, type FkField, type ListField, type ModelDescriptor, type ScalarField,
+  isLink, isRelation, type ApiDescriptor, type ChoiceField, type ContentTypesField, type FieldDescriptor, type FilterDescriptor, type FkField, type ListField, type ModelDescriptor, type ScalarField,
 } from "../../runtime/descriptor.js";
 import { call, type Reply } from "../support/http.js";
 import { startTestServer } from "../support/server.js";
@@ -19,7 +19,7 @@ const addFormats = addFormatsPlugin as unknown as (ajv: Ajv2020) => Ajv2020;
 type Json = Record<string, any>;
 type Method = "get" | "post" | "put" | "patch" | "delete";
 
-const WRITABLE_KINDS = new Set(["scalar", "choice", "list", "fk", "treeParent", "m2m", "tags", "customFields", "contentType"]);
+const WRITABLE_KINDS = new Set(["scalar", "choice", "list", "fk", "treeParent", "m2m", "tags", "customFields", "contentType", "contentTypes"]);
 let counter = 0;
 /** A value no other test run has used: unique fields stay unique across runs and databases. */
 const uniq = () => `${Date.now().toString(36)}${(counter++).toString(36)}${randomUUID().slice(0, 4)}`;
@@ -113,7 +113,7 @@ function conformance(api: ApiDescriptor, version: string): void {
   const listPath = (m: ModelDescriptor) => `${api.basePath}${m.app}/${m.route}/`;
   const detailTemplate = (m: ModelDescriptor) => `${listPath(m)}{id}/`;
   // A detail path, or an action's beside it (`…/<id>/available-ips/`).
-  const templateOf = (path: string) => path.split("?")[0].replace(/\/[0-9a-f-]{36}\/([a-z-]+\/)?$/, "/{id}/$1");
+  const templateOf = (path: string) => path.split("?")[0].replace(/\/([0-9a-f-]{36}|\d+)\/([a-z-]+\/)?$/, "/{id}/$2");
 
   /** Thrown when a display path leaves what the reply shows (a grandparent nested forms omit): nothing to compare. */
   const UNKNOWABLE = Symbol("unknowable");
@@ -184,6 +184,10 @@ function conformance(api: ApiDescriptor, version: string): void {
     if (reply.status < 300 && body !== undefined) contract.checkRequest(method, templateOf(path), body);
     return reply;
   }
+
+  /** A tag of the API made from the descriptor: every content type it may have, so it applies to any tagged model. */
+  let madeTag: Promise<Json> | undefined;
+  const universalTag = () => (madeTag ??= make(api.tagModel!));
 
   /** Some object of the model, created from the descriptor when the database holds none. */
   const anyObject = new Map<string, Promise<Json>>();
@@ -330,7 +334,10 @@ function conformance(api: ApiDescriptor, version: string): void {
       else if (f.kind === "choice") body[f.name] = f.choices[0][0];
       else if (f.kind === "list") body[f.name] = [listItem(f), listItem(f)];
       else if (isLink(f)) body[f.name] = (await existing(byKey.get(f.target)!)).id;
-      else if (f.kind === "m2m" || f.kind === "tags") body[f.name] = [(await existing(byKey.get(f.target)!)).id];
+      else if (f.kind === "m2m") body[f.name] = [(await existing(byKey.get(f.target)!)).id];
+      // A tag may be limited to some models: one made here applies to every model (or is unlimited).
+      else if (f.kind === "tags") body[f.name] = [(await universalTag()).id];
+      else if (f.kind === "contentTypes") body[f.name] = f.models;
       else if (f.kind === "customFields") body[f.name] = {};
       else if (f.kind === "contentType") body[f.name] = f.models[0];
     }
@@ -410,6 +417,7 @@ function conformance(api: ApiDescriptor, version: string): void {
       case "date": return "2024-01-01";
       case "datetime": return "2024-01-01T00:00:00Z";
       case "tag": return String((await existing(byKey.get(api.tagModel!)!)).slug);
+      case "contentTypes": return (field as ContentTypesField).models[0];
       case "q": return "c";
       case "contains": return "1";
       case "method":
@@ -433,7 +441,7 @@ function conformance(api: ApiDescriptor, version: string): void {
   }
 
   /** Filters whose documented parameter type is strict enough to refuse the bad values too. */
-  const TYPED_IN_DOCUMENT = new Set(["uuid", "number", "boolean", "choice", "date", "datetime", "contains"]);
+  const TYPED_IN_DOCUMENT = new Set(["uuid", "number", "boolean", "choice", "date", "datetime", "contains", "contentTypes"]);
   const typedInDocument = (flt: FilterDescriptor) => TYPED_IN_DOCUMENT.has(flt.kind) ||
     (flt.kind === "fk" && flt.idOnly === true) || (flt.kind === "method" && ["boolean", "number", "uuid"].includes(flt.takes!)) || (flt.kind === "network" && /^(family|mask_length)/.test(flt.network ?? ""));
 
@@ -450,6 +458,7 @@ function conformance(api: ApiDescriptor, version: string): void {
       case "date": return ["yesterday", "2024-02-30"];
       case "datetime": return ["not-a-time", "2024-02-30T00:00:00Z"];
       case "tag": return ["no-such-tag"];
+      case "contentTypes": return ["no.such"];
       case "string": return flt.lookup.endsWith("re") ? ["("] : [];
       case "network":
         switch (flt.network) {

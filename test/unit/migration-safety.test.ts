@@ -50,3 +50,27 @@ describe("unit: hand-written SQL from the spec", () => {
     }
   });
 });
+
+describe("unit: the content-type registry's rows", () => {
+  it("keep their ids when models come and go, new models get ids never given before, and existing labels get every tagged model", async () => {
+    const dir = join(fileURLToPath(new URL(".", import.meta.url)), "../golden/cases/content-types");
+    const db = await openDatabase({ dataDir: "memory://" });
+    try {
+      await db.knex.raw(readFileSync(join(dir, "previous/ct/migrations/0001_initial.sql"), "utf8"));
+      const before = await db.knex("core_kind").select("id", "model").orderBy("id");
+      expect(before).to.deep.equal([{ id: 1, model: "group" }, { id: 2, model: "item" }, { id: 3, model: "label" }, { id: 4, model: "old" }]);
+      const [{ id: label }] = await db.knex("core_label").insert({ name: "Red", slug: "red" }).returning("id");
+      const [next] = readdirSync(join(dir, "expected/ct/migrations")).filter((n) => n.startsWith("0002_"));
+      await db.knex.raw(readFileSync(join(dir, "expected/ct/migrations", next), "utf8"));
+      expect(await db.knex("core_kind").select("id", "model").orderBy("id"))
+        .to.deep.equal([{ id: 1, model: "group" }, { id: 2, model: "item" }, { id: 3, model: "label" }, { id: 5, model: "box" }]);
+      const scoped = await db.knex("core_label_content_types as j").join("core_kind as k", "k.id", "j.kind_id").where("j.source_id", label).pluck("k.model");
+      expect(scoped.sort()).to.deep.equal(["box", "item"]);
+      expect(await db.knex("core_label_watched").pluck("kind_id")).to.deep.equal([]);
+      const snapshot = JSON.parse(readFileSync(join(dir, "expected/ct/schema.json"), "utf8"));
+      expect(snapshot.tables.core_kind.rows.nextId).to.equal(6);
+    } finally {
+      await db.close();
+    }
+  });
+});

@@ -80,12 +80,13 @@ function modelComponents(api: IrApi, m: IrModel, version: string): Record<string
 function filterValueSchema(m: IrModel, flt: IrModel["filters"][number]): Schema {
   const field = m.fields.find((f) => f.name === flt.field);
   switch (flt.kind) {
-    case "number": return { type: field?.kind === "scalar" && field.type === "integer" ? "integer" : "number" };
+    case "number": return { type: (field?.kind === "scalar" && field.type === "integer") || (field?.kind === "id" && field.integer) ? "integer" : "number" };
     case "uuid": return { type: "string", format: "uuid" };
     case "fk": return flt.idOnly ? { type: "string", format: "uuid" } : { type: "string" };
     case "method": return flt.choices ? { enum: flt.choices } : flt.takes === "uuid" ? { type: "string", format: "uuid" } : flt.takes === "number" ? { type: "number" } : { type: "string" };
     case "date": return { type: "string", format: "date" };
     case "datetime": return { type: "string", format: "date-time" };
+    case "contentTypes": return { enum: field?.kind === "contentTypes" ? field.models : [] };
     // "null" matches objects without a value.
     case "choice": return { enum: [...(field?.kind === "choice" ? field.choices : []).map(([v]) => String(v)), "null"] };
     case "network":
@@ -144,7 +145,8 @@ function modelPaths(api: IrApi, m: IrModel, version: string): Record<string, Sch
   const exclude = excludable.length
     ? [{ name: "exclude", in: "query", required: false, schema: { type: "string" }, description: `Fields to leave out, comma-separated: ${excludable.join(", ")}.` }]
     : [];
-  const idParam = { name: "id", in: "path", required: true, schema: { type: "string", format: "uuid" } };
+  const integerIds = m.fields.some((f) => f.kind === "id" && f.integer);
+  const idParam = { name: "id", in: "path", required: true, schema: integerIds ? { type: "integer" } : { type: "string", format: "uuid" } };
   const bulkItem = { allOf: [ref(componentName.patched(m.name)), { type: "object", properties: { id: { type: "string", format: "uuid" } }, required: ["id"] }] };
   const ops = new Set(m.operations);
   const list: Schema = {};

@@ -12,7 +12,7 @@ import { ModelIndex } from "../../models.js";
 import { Store } from "../../store.js";
 import { pyType } from "../../text/python.js";
 import { isPlainObject } from "../../kinds/types.js";
-import { FilterCompiler, isUuid, type FilterPlan } from "../../query/filters.js";
+import { FilterCompiler, type FilterPlan } from "../../query/filters.js";
 import { HttpError, ValidationError, forbidden, notFound, type FieldErrors } from "../../errors.js";
 import type { Identities, Identity } from "../../auth/identities.js";
 import { contentType, origin, queryParams, slashed } from "../../http/request.js";
@@ -324,7 +324,7 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
       const made = action.creates && ctx.req.method === "POST" ? index.model(action.creates.model) : undefined;
       authorize(ctx, made ?? m);
       const id = rawId?.toLowerCase() ?? null;
-      if (id !== null && (!isUuid(id) || !(await store.existing(db, m, [id], ctx.identity?.userId)).length)) throw notFound();
+      if (id !== null && (!store.isKey(m, id) || !(await store.existing(db, m, [id], ctx.identity?.userId)).length)) throw notFound();
       const { limit } = pageParams(ctx.params.get("limit")?.at(-1), undefined, page);
       const event = { db, model: m, id, params: ctx.params, limit, read: (refs: Array<{ model: string; id: string }>, shape: "nested" | "full") => store.readRefs(db, refs, { ...readOpts(ctx), shape }) };
       if (made) return allocate(ctx, m, name, made, event);
@@ -380,7 +380,7 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
     // 400, and an object the filters exclude is not found.
     const where = await filterFor(ctx, m);
     const id = rawId.toLowerCase();
-    if (!isUuid(id)) {
+    if (!store.isKey(m, id)) {
       await confirm(where);
       throw notFound();
     }

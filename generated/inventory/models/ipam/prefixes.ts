@@ -186,6 +186,12 @@ export const ipam_Prefix: ModelDescriptor = {
         kind: "tags",
         target: "extras.tag",
         through: { table: "extras_tag_assignment", source: "object_id", type: "object_type", target: "tag_id" },
+        scope: {
+          table: "extras_tag_content_types",
+          source: "source_id",
+          target: "contenttype_id",
+          registry: { table: "extras_contenttype", appLabel: "app_label", model: "model" },
+        },
       },
       {
         name: "custom_fields",

@@ -1,0 +1,10 @@
+import { model, field } from "../../../../../../../generator/dsl/index.js";
+
+export default model("Group", {
+  app: "core",
+  route: "groups",
+  display: "{name}",
+  ordering: ["name"],
+  fields: { name: field.string({ required: true, maxLength: 50 }) },
+  nested: ["name"],
+});

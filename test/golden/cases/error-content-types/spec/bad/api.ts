@@ -1,0 +1,13 @@
+import { api } from "../../../../../../generator/dsl/index.js";
+
+export default api({
+  name: "bad",
+  title: "Bad content types",
+  profile: "drf",
+  basePath: "/api/",
+  apps: ["core"],
+  versions: { default: "1.0", supported: ["1.0", "1.1"] },
+  tagModel: "core.Label",
+  contentTypes: "core.Kind",
+  appNames: { core: "Core", elsewhere: "Elsewhere" },
+});

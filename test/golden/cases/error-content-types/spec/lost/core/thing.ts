@@ -1,0 +1,10 @@
+import { model, field } from "../../../../../../../generator/dsl/index.js";
+
+export default model("Thing", {
+  app: "core",
+  route: "things",
+  display: "{name}",
+  ordering: ["name"],
+  fields: { name: field.string({ required: true, maxLength: 50 }) },
+  nested: ["name"],
+});
