@@ -23,6 +23,8 @@ export interface FieldCommon {
   /** First and last API versions that show the field. */
   since?: string;
   until?: string;
+  /** Shown by a GET only when its `include` names the field; always in the replies to writes. */
+  optIn?: boolean;
 }
 
 /** The primary key, `id`: a UUID, or an `integer` the generator gives (the content-type registry's rows). */

@@ -21,6 +21,8 @@ export interface ReadOptions {
   version: string;
   /** Excludable fields to leave out (the request's `exclude`). */
   exclude?: string[];
+  /** Opt-in fields to show (the request's `include`), or all of them. */
+  include?: string[] | "all";
   ctx: RenderContext;
   /** The requesting user, for models owned by their requester. */
   userId?: string;
@@ -110,7 +112,7 @@ export class Store {
       this.scope(m, qb, opts.userId);
       return qb;
     };
-    const plan = this.plans.get(m, opts.shape, opts.version, opts.exclude);
+    const plan = this.plans.get(m, opts.shape, opts.version, opts.exclude, opts.include);
     const order = this.orderBy(m, opts.ordering);
     const chosen = base().select("t0.*").orderByRaw(order).offset(page.offset);
     if (page.limit !== null) chosen.limit(page.limit);
@@ -140,7 +142,7 @@ export class Store {
   async fetch(db: Db, m: ModelDescriptor, ids: RowId[], opts: ReadOptions, filter?: FilterPlan): Promise<Array<Record<string, unknown>>> {
     const { valid, cast } = this.keys(m, ids);
     if (!valid.length) return [];
-    const plan = this.plans.get(m, opts.shape, opts.version, opts.exclude);
+    const plan = this.plans.get(m, opts.shape, opts.version, opts.exclude, opts.include);
     const qb = db(`${m.table} as t0`).select(db.raw(plan.select)).whereRaw(`t0.id = ANY(?::${cast})`, [valid]);
     this.scope(m, qb, opts.userId);
     filter?.apply(qb);

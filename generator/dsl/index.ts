@@ -40,6 +40,11 @@ export interface CommonFieldOptions {
   since?: string;
   /** Last API version that shows the field. */
   until?: string;
+  /**
+   * Shown by a GET only when its `include` parameter names the field (Nautobot's
+   * `include=computed_fields`); always shown in the replies to writes.
+   */
+  optIn?: boolean;
   /** Database column name when it differs from the field name. */
   column?: string;
   /**

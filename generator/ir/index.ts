@@ -235,6 +235,7 @@ function buildField(api: ApiSpec, name: string, f: FieldSpec, table: string, byR
     ...(f.default !== undefined ? { default: f.default } : {}),
     ...(f.since ? { since: f.since } : {}),
     ...(f.until ? { until: f.until } : {}),
+    ...(f.optIn ? { optIn: true } : {}),
   };
   return specKindOf(f)!.build(f, common, { api, name, table, byRef, fields: siblings });
 }

@@ -30,9 +30,13 @@ export class ReadPlans {
 
   constructor(private readonly index: ModelIndex) {}
 
-  /** The plan of a shape in a version, leaving out the excludable fields `exclude` names. */
-  get(m: ModelDescriptor, shape: Shape, version: string, exclude: string[] = []): ReadPlan {
-    const left = m.fields.filter((f) => f.kind === "computed" && f.excludable && exclude.includes(f.name)).map((f) => f.name);
+  /**
+   * The plan of a shape in a version, leaving out the excludable fields `exclude` names and
+   * the opt-in fields `include` does not name ("all": every one).
+   */
+  get(m: ModelDescriptor, shape: Shape, version: string, exclude: string[] = [], include: string[] | "all" = []): ReadPlan {
+    const left = m.fields.filter((f) => (f.kind === "computed" && f.excludable && exclude.includes(f.name))
+      || (f.optIn && include !== "all" && !include.includes(f.name))).map((f) => f.name);
     const key = `${m.key}|${shape}|${version}|${left.join(",")}`;
     let plan = this.cache.get(key);
     if (!plan) {

@@ -55,9 +55,10 @@ function modelComponents(api: IrApi, m: IrModel, version: string): Record<string
     writes.includes(f) ? [[f.name, describe(kindOf(f).writeSchema!(f), f)]]
       : f.readOnly ? [[f.name, { readOnly: true, description: "Read-only: ignored when sent." }]] : []));
   const out: Record<string, Schema> = {
-    // An excludable field is absent from replies whose `exclude` names it.
+    // An excludable field is absent from replies whose `exclude` names it, an opt-in one from
+    // GETs whose `include` does not.
     [componentName.full(m.name)]: objectSchema(full.map((f) => [f.name, describe(readSchema(api, m, f, false, version), f)]),
-      full.filter((f) => !(f.kind === "computed" && f.excludable)).map((f) => f.name), { description: m.description }),
+      full.filter((f) => !(f.kind === "computed" && f.excludable) && !f.optIn).map((f) => f.name), { description: m.description }),
     [componentName.nested(m.name)]: objectSchema(nested.map((f) => [f.name, readSchema(api, m, f, true, version)]), nested.map((f) => f.name)),
     [componentName.writable(m.name)]: {
       type: "object",
@@ -145,6 +146,10 @@ function modelPaths(api: IrApi, m: IrModel, version: string): Record<string, Sch
   const exclude = excludable.length
     ? [{ name: "exclude", in: "query", required: false, schema: { type: "string" }, description: `Fields to leave out, comma-separated: ${excludable.join(", ")}.` }]
     : [];
+  const optIn = m.fields.filter((f) => f.optIn).map((f) => f.name);
+  const include = optIn.length
+    ? [{ name: "include", in: "query", required: false, schema: { type: "string" }, description: `Opt-in fields to show, comma-separated: ${optIn.join(", ")}.` }]
+    : [];
   const integerIds = m.fields.some((f) => f.kind === "id" && f.integer);
   const idParam = { name: "id", in: "path", required: true, schema: integerIds ? { type: "integer" } : { type: "string", format: "uuid" } };
   const bulkItem = { allOf: [ref(componentName.patched(m.name)), { type: "object", properties: { id: { type: "string", format: "uuid" } }, required: ["id"] }] };
@@ -159,6 +164,7 @@ function modelPaths(api: IrApi, m: IrModel, version: string): Record<string, Sch
         offsetParam,
         brief,
         ...exclude,
+        ...include,
         ...filterParameters(m),
       ],
       responses: { "200": { description: "A page of objects", content: json(ref(componentName.paginated(m.name))) }, ...common },
@@ -205,7 +211,7 @@ function modelPaths(api: IrApi, m: IrModel, version: string): Record<string, Sch
   if (ops.has("retrieve")) {
     detail.get = {
       operationId: operationId(m.app, m.route, "retrieve"), tags: tag, summary: `Get a ${m.verboseName}`,
-      parameters: [brief, ...exclude],
+      parameters: [brief, ...exclude, ...include],
       responses: { "200": { description: "The object", content: json(fullOrBrief) }, ...common, "404": errorResponse("Not found") },
     };
   }

@@ -209,6 +209,8 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
       shape: brief ? "brief" as const : "full" as const,
       version: ctx.version,
       exclude: (ctx.params.get("exclude") ?? []).flatMap((v) => v.split(",")),
+      // Opt-in fields answer a GET that names them, and every write.
+      include: ctx.req.method === "GET" || ctx.req.method === "HEAD" ? (ctx.params.get("include") ?? []).flatMap((v) => v.split(",")) : "all" as const,
       ctx: { apiUrl: ctx.apiUrl },
       userId: ctx.identity?.userId,
     };

@@ -62,6 +62,7 @@ export const core_Item: ModelDescriptor = {
         required: false,
         nullable: false,
         readOnly: false,
+        optIn: true,
         kind: "scalar",
         type: "text",
         column: "notes",
