@@ -12,7 +12,8 @@ import { ModelIndex } from "../../models.js";
 import { Store } from "../../store.js";
 import { pyType } from "../../text/python.js";
 import { isPlainObject } from "../../kinds/types.js";
-import { FilterCompiler, type FilterPlan } from "../../query/filters.js";
+import { FilterCompiler, type DynamicFilterProvider, type FilterPlan } from "../../query/filters.js";
+import { customFieldFilters } from "../../custom-fields/filters.js";
 import { HttpError, ValidationError, forbidden, notFound, type FieldErrors } from "../../errors.js";
 import type { Identities, Identity } from "../../auth/identities.js";
 import { contentType, origin, queryParams, slashed } from "../../http/request.js";
@@ -28,6 +29,9 @@ import { describeModel } from "./metadata.js";
 import { login, loginPage, logout, sessionKey, type SessionDeps } from "./browser-session.js";
 import { Tokens } from "../../auth/tokens.js";
 import { advisoryLock } from "../../db/locks.js";
+
+/** Where filters named by rows come from. */
+const DYNAMIC_FILTERS: DynamicFilterProvider[] = [customFieldFilters];
 
 /** Query parameters that are never filters. */
 const RESERVED = new Set(["api_version", "brief", "format", "include", "limit", "offset", "exclude"]);
@@ -222,7 +226,9 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
 
   /** The request's filters, planned without the database; checks left to the read that uses them. */
   async function filterFor(ctx: Ctx, m: ModelDescriptor): Promise<FilterPlan> {
-    const { errors, plan } = filters.compile(m, ctx.params, { strict, reserved: RESERVED });
+    const names = [...ctx.params.keys()];
+    const dynamic = (await Promise.all(DYNAMIC_FILTERS.map((load) => load(db, m, names)))).filter((d) => d !== null);
+    const { errors, plan } = filters.compile(m, ctx.params, { strict, reserved: RESERVED, dynamic });
     // One answer names every bad parameter, so the data's verdicts join the planning errors.
     if (Object.keys(errors).length) throw new ValidationError((await store.filterErrors(db, plan, errors))!);
     return plan;
