@@ -215,7 +215,7 @@ export interface CustomFieldsField extends FieldCommon {
 
 /**
  * The custom-field definitions table (its columns named as Nautobot's CustomField fields:
- * `name`, `type`, `required`, `filter_logic`, `default`, `weight`, `validation_minimum`,
+ * `name`, `label`, `type`, `required`, `filter_logic`, `default`, `weight`, `validation_minimum`,
  * `validation_maximum`, `validation_regex`), the content types each applies to, and its
  * choices (`value`, `weight`, and `field`, the definition).
  */

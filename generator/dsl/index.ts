@@ -517,7 +517,7 @@ export interface ApiSpec {
   tagModel?: string;
   /**
    * The models defining the `customFields` feature's fields at run time: `definitions` with
-   * Nautobot CustomField's fields (`name`, `type`, `required`, `filter_logic`, `default`,
+   * Nautobot CustomField's fields (`name`, `label`, `type`, `required`, `filter_logic`, `default`,
    * `weight`, `validation_*`, and `content_types`, a contentTypes field of the feature), and
    * `choices` with `field` (a foreign key to the definitions), `value` and `weight`.
    */

@@ -316,7 +316,7 @@ function checkCustomFieldModels(
   if (!definitions) err(`customFields.definitions names unknown model "${ref.definitions}"`);
   if (!choices) err(`customFields.choices names unknown model "${ref.choices}"`);
   if (!definitions || !choices) return;
-  for (const name of ["name", "type", "required", "filter_logic", "default", "weight", "validation_minimum", "validation_maximum", "validation_regex"]) {
+  for (const name of ["name", "label", "type", "required", "filter_logic", "default", "weight", "validation_minimum", "validation_maximum", "validation_regex"]) {
     if (!definitions.fields[name]) err(`customFields.definitions needs a field "${name}"`);
   }
   const types = Object.values(definitions.fields).find((f) => f.kind === "contentTypes");

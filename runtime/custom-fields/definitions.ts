@@ -7,6 +7,7 @@ import type { Db } from "../kinds/types.js";
 
 export interface CustomFieldDefinition {
   name: string;
+  label: string;
   type: string;
   required: boolean;
   filter_logic: string;
@@ -27,7 +28,7 @@ export function definitionsOf(d: CustomFieldDefinitions, labelSql: string): stri
 export async function loadDefinitions(db: Db, d: CustomFieldDefinitions, label: string): Promise<CustomFieldDefinition[]> {
   const choices = `(SELECT coalesce(json_agg(c.value ORDER BY c.weight, c.value), '[]'::json) FROM ${ident(d.choices.table)} c WHERE ${col("c", d.choices.field)} = d.id)`;
   const { rows } = await db.raw(
-    `SELECT d.name, d.type, d.required, d.filter_logic, d."default", d.validation_minimum::text AS validation_minimum, ` +
+    `SELECT d.name, d.label, d.type, d.required, d.filter_logic, d."default", d.validation_minimum::text AS validation_minimum, ` +
     `d.validation_maximum::text AS validation_maximum, d.validation_regex, ${choices} AS choices ${definitionsOf(d, "?")} ORDER BY d.weight, d.name`,
     [label],
   );

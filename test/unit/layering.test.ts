@@ -36,7 +36,7 @@ describe("layering", () => {
     const authContract = ["username", "password", "is_active", "is_superuser", "user", "key", "expires", "write_enabled", "name", "last_used", "created"];
     // The custom-field contract the generator checks (api customFields: definitions and choices;
     // also `field`, DRF's OPTIONS type of a plain field).
-    const customFieldContract = ["name", "type", "required", "filter_logic", "default", "weight", "validation_minimum", "validation_maximum", "validation_regex", "field", "value"];
+    const customFieldContract = ["name", "label", "type", "required", "filter_logic", "default", "weight", "validation_minimum", "validation_maximum", "validation_regex", "field", "value"];
     // WordPress's own post and term fields, The Events Calendar's archive parameters and its
     // currency positions (`prefix`/`postfix` in cost details).
     const wordpressConventions = ["status", "slug", "author", "date", "modified", "name", "description", "parent", "start_date", "end_date", "prefix"];

@@ -10,7 +10,7 @@ import type { AddressInfo } from "node:net";
 import { apis } from "../../../generated/server.js";
 import { configFromEnv } from "../../../runtime/config.js";
 import { createApp } from "../../../runtime/server.js";
-import { del, get, patch, post } from "../../support/http.js";
+import { call, del, get, patch, post } from "../../support/http.js";
 import { startTestServer } from "../../support/server.js";
 import { row, uniq } from "./support.js";
 
@@ -327,6 +327,23 @@ describe("inventory e2e: custom fields", () => {
       expect(badRegex.body).to.deep.equal({ [`cf_${f.loose}__re`]: ['"(" is not a valid regular expression.'] });
       expect((await get(`${PROVIDERS}?cf_${f.int}__gt=abc`)).body).to.deep.equal({ [`cf_${f.int}__gt`]: ["Enter a number."] });
     });
+  });
+
+  it("OPTIONS describes custom_fields as a field, with each custom field's type, label and choices", async () => {
+    const name = cfName("opt_sel");
+    const sel = await defineField({ name, label: "Option tier", type: "select", required: true, default: null });
+    await choice(sel.id, "b", 2);
+    await choice(sel.id, "a", 1);
+    const res = await call("OPTIONS", PROVIDERS);
+    const entry = res.body.actions.POST.custom_fields;
+    expect(entry).to.deep.include({ type: "field", required: false, read_only: false, label: "Custom fields" });
+    expect(entry.children[name]).to.deep.equal({
+      type: "choice", required: true, read_only: false, label: "Option tier", choices: [{ value: "a", display_name: "a" }, { value: "b", display_name: "b" }],
+    });
+    const int = cfName("opt_int");
+    await defineField({ name: int, type: "integer" });
+    expect((await call("OPTIONS", PROVIDERS)).body.actions.POST.custom_fields.children[int]).to.deep.equal({ type: "integer", required: false, read_only: false, label: int });
+    await del(`${CFS}${sel.id}/`);
   });
 
   it("a second server instance on the same database sees each definition change at once", async () => {
