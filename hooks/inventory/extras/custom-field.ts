@@ -3,26 +3,16 @@
 // and its signals and tasks: a field gets its default into every object of the content types
 // it is given (one UPDATE per type), and loses its values where it no longer applies or is deleted.
 import type { ContentTypesField } from "../../../runtime/descriptor.js";
-import { jsonValue, Refusal, type DeleteEvent, type HookDb, type SaveEvent } from "../../../runtime/hooks.js";
+import { jsonValue, Refusal, type DeleteEvent, type SaveEvent } from "../../../runtime/hooks.js";
 import { compileRegex, pyStr, valueProblem } from "../../../runtime/custom-fields/values.js";
 import { slugify } from "../../../runtime/text/slugs.js";
+import { DATA, labelsOf, tableOf } from "./custom-field-data.js";
 
 type Row = Record<string, any>;
 
-/** Where the custom-fields feature keeps its values on every model that has it. */
-const DATA = "custom_field_data";
 const REGEX_TYPES = new Set(["text", "url", "select", "multi-select"]);
 
-/** A model's table from its content-type label, by Django's naming, which the generator keeps. */
-const tableOf = (label: string) => label.replace(".", "_");
-
 const contentTypes = (m: SaveEvent["model"]) => m.fields.find((f): f is ContentTypesField => f.kind === "contentTypes")!;
-
-async function labelsOf(db: HookDb, f: ContentTypesField, id: string | number): Promise<string[]> {
-  const rows = await db(`${f.through.table} as j`).join(`${f.registry.table} as r`, "r.id", `j.${f.through.target}`)
-    .where(`j.${f.through.source}`, id).select("r.app_label", "r.model");
-  return rows.map((r: Row) => `${r.app_label}.${r.model}`);
-}
 
 export async function beforeSave({ db, model, id, values }: SaveEvent): Promise<void> {
   const current: Row = id === null ? {} : (await db(model.table).where({ id }).first()) ?? {};
@@ -55,26 +45,26 @@ export async function beforeSave({ db, model, id, values }: SaveEvent): Promise<
   }
 }
 
-export async function afterSave({ db, model, id }: SaveEvent & { id: string | number }): Promise<void> {
+export async function afterSave({ db, model, id, created }: SaveEvent & { id: string | number; created: boolean }): Promise<void> {
   const f = contentTypes(model);
   const cf: Row = await db(model.table).where({ id }).first();
-  const applies = new Set(await labelsOf(db, f, id));
+  const applies = new Set(await labelsOf(db, id));
   for (const key of f.models) {
     const table = tableOf(key);
     if (applies.has(key)) {
       await db.raw(`UPDATE ?? SET ?? = ?? || jsonb_build_object(?::text, ?::jsonb) WHERE NOT jsonb_exists(??, ?)`,
         [table, DATA, DATA, cf.name, JSON.stringify(cf.default ?? null), DATA, cf.name]);
-    } else {
+    } else if (!created) {
+      // A new field's name has no values anywhere: only an update can drop a content type.
       await db.raw(`UPDATE ?? SET ?? = ?? - ?::text WHERE jsonb_exists(??, ?)`, [table, DATA, DATA, cf.name, DATA, cf.name]);
     }
   }
 }
 
 export async function beforeDelete({ db, model, ids }: DeleteEvent): Promise<void> {
-  const f = contentTypes(model);
   for (const id of ids) {
     const cf: Row = await db(model.table).where({ id }).first();
-    for (const label of await labelsOf(db, f, id)) {
+    for (const label of await labelsOf(db, id)) {
       await db.raw(`UPDATE ?? SET ?? = ?? - ?::text WHERE jsonb_exists(??, ?)`, [tableOf(label), DATA, DATA, cf.name, DATA, cf.name]);
     }
   }

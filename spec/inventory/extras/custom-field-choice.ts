@@ -15,5 +15,6 @@ export default model("CustomFieldChoice", {
   },
   nested: ["value"],
   uniqueTogether: [["field", "value"]],
-  filters: { q: ["value"] },
+  // CustomFieldChoiceFilterSet (a BaseFilterSet: no created or last_updated filters).
+  filters: { q: ["value"], exclude: ["created", "last_updated"] },
 });

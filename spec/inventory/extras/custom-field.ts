@@ -44,5 +44,10 @@ export default model("CustomField", {
     validation_regex: field.string({ maxLength: 500 }),
   },
   nested: ["name"],
-  filters: { q: ["name", "label", "description"], exclude: ["default"] },
+  naturalKey: "name",
+  // CustomFieldFilterSet: id, content_types, name, required, filter_logic, weight and q.
+  filters: {
+    q: ["name", "label", "description"],
+    exclude: ["type", "label", "slug", "description", "default", "validation_minimum", "validation_maximum", "validation_regex", "created", "last_updated"],
+  },
 });

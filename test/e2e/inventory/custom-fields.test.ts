@@ -249,6 +249,29 @@ describe("inventory e2e: custom fields", () => {
     });
   });
 
+  describe("choices changing the data", () => {
+    it("a renamed choice is renamed in the objects holding it; a choice that is the default or in use cannot be deleted", async () => {
+      const sel = await defineField({ name: cfName("ren_sel"), type: "select" });
+      const multi = await defineField({ name: cfName("ren_multi"), type: "multi-select" });
+      for (const v of ["old", "keep"]) { await choice(sel.id, v); await choice(multi.id, v); }
+      const choices = (await get(`${CHOICES}?limit=1000`)).body.results as Array<{ id: string; value: string; field: { id: string } }>;
+      const idOf = (field: string, value: string) => choices.find((c) => c.field.id === field && c.value === value)!.id;
+      const obj = await provider({ custom_fields: { [sel.name]: "old", [multi.name]: ["keep", "old"] } });
+      const inUse = await del(`${CHOICES}${idOf(sel.id, "old")}/`);
+      expect(inUse.status).to.equal(409);
+      expect(inUse.body).to.deep.equal({ detail: `Unable to delete object. 1 dependent objects were found: old (${idOf(sel.id, "old")})` });
+      expect((await del(`${CHOICES}${idOf(multi.id, "old")}/`)).status).to.equal(409);
+      expect((await patch(`${CHOICES}${idOf(sel.id, "old")}/`, { value: "new" })).status).to.equal(200);
+      expect((await patch(`${CHOICES}${idOf(multi.id, "old")}/`, { value: "new" })).status).to.equal(200);
+      expect((await get(`${PROVIDERS}${obj.id}/`)).body.custom_fields).to.deep.include({ [sel.name]: "new", [multi.name]: ["keep", "new"] });
+      await patch(`${CFS}${sel.id}/`, { default: "keep" });
+      const isDefault = await del(`${CHOICES}${idOf(sel.id, "keep")}/`);
+      expect(isDefault.status).to.equal(409);
+      await patch(`${PROVIDERS}${obj.id}/`, { custom_fields: { [multi.name]: [] } });
+      expect((await del(`${CHOICES}${idOf(multi.id, "keep")}/`)).status).to.equal(204);
+    });
+  });
+
   describe("filters", () => {
     const f: Record<string, string> = {};
     const p: Record<string, string> = {};

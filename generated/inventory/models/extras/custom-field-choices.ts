@@ -120,12 +120,6 @@ export const extras_CustomFieldChoice: ModelDescriptor = {
       { param: "weight__lte", kind: "number", field: "weight", lookup: "lte" },
       { param: "weight__gt", kind: "number", field: "weight", lookup: "gt" },
       { param: "weight__gte", kind: "number", field: "weight", lookup: "gte" },
-      { param: "created", kind: "date", field: "created", lookup: "exact" },
-      { param: "created__gte", kind: "date", field: "created", lookup: "gte" },
-      { param: "created__lte", kind: "date", field: "created", lookup: "lte" },
-      { param: "last_updated", kind: "datetime", field: "last_updated", lookup: "exact" },
-      { param: "last_updated__gte", kind: "datetime", field: "last_updated", lookup: "gte" },
-      { param: "last_updated__lte", kind: "datetime", field: "last_updated", lookup: "lte" },
       { param: "q", kind: "q", fields: ["value"], lookup: "exact" },
     ],
     uniqueTogether: [
