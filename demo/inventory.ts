@@ -205,6 +205,16 @@ const cables: Fixture[] = [
   cable(["dcim.powerfeed", { name: "A01-B" }], ["dcim.powerport", port("ber1-edge1", "PEM1")], { type: "power" }),
 ];
 
+// Defined last, as users add them to a running inventory: the devices already there get the
+// text field's default; the sites show the select field empty until someone picks a tier.
+const customFields: Fixture[] = [
+  { model: "extras.customfield", data: { name: "support_contract", type: "text", content_types: ["dcim.device"], default: "standard", description: "Vendor support level" } },
+  { model: "extras.customfield", data: { name: "site_tier", label: "Site tier", type: "select", content_types: ["dcim.site"], filter_logic: "exact" } },
+  { model: "extras.customfieldchoice", data: { field: { name: "site_tier" }, value: "tier-1", weight: 10 } },
+  { model: "extras.customfieldchoice", data: { field: { name: "site_tier" }, value: "tier-2", weight: 20 } },
+];
+
 export const inventoryDemo: Fixture[] = [
   ...regions, ...tenancy, ...tags, ...sites, ...ipam, ...locations, ...racks, ...deviceTypes, ...templates, ...secrets, ...devices, ...configContexts, ...virtualization, ...services, ...inventoryItems, ...circuits, ...power, ...cables,
+  ...customFields,
 ];

@@ -205,10 +205,25 @@ export interface GenericField extends FieldCommon {
   onDelete?: "cascade";
 }
 
-/** The custom-fields feature: a JSON object column. */
+/** The custom-fields feature: a JSON object column, its keys the names of the definitions that name the model. */
 export interface CustomFieldsField extends FieldCommon {
   kind: "customFields";
   column: string;
+  /** Where the custom fields are defined (the api's `customFields` models); absent: none can be. */
+  definitions?: CustomFieldDefinitions;
+}
+
+/**
+ * The custom-field definitions table (its columns named as Nautobot's CustomField fields:
+ * `name`, `label`, `type`, `required`, `filter_logic`, `default`, `weight`, `validation_minimum`,
+ * `validation_maximum`, `validation_regex`), the content types each applies to, and its
+ * choices (`value`, `weight`, and `field`, the definition).
+ */
+export interface CustomFieldDefinitions {
+  table: string;
+  contentTypes: { table: string; source: string; target: string };
+  registry: ContentTypeRegistry;
+  choices: { table: string; field: string };
 }
 
 /** A field of a model: one member per kind, each with exactly the facts its kind needs. */

@@ -516,6 +516,13 @@ export interface ApiSpec {
   /** The model the `tags` feature links to (needs `name`, `slug`). */
   tagModel?: string;
   /**
+   * The models defining the `customFields` feature's fields at run time: `definitions` with
+   * Nautobot CustomField's fields (`name`, `label`, `type`, `required`, `filter_logic`, `default`,
+   * `weight`, `validation_*`, and `content_types`, a contentTypes field of the feature), and
+   * `choices` with `field` (a foreign key to the definitions), `value` and `weight`.
+   */
+  customFields?: { definitions: string; choices: string };
+  /**
    * The model listing the API's models as content types (`extras.ContentType`): read only (list
    * and retrieve), with string fields `app_label`, `model` and `app_labeled_name` (what its
    * display shows: `DCIM | device type`). The migrations keep one row per model of the API (not

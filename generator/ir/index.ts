@@ -9,7 +9,7 @@ import { contentTypesThrough, registryOf } from "../kinds/content-types.js";
 import { wordpressRoutes } from "./wordpress-routes.js";
 import type { AddFilter } from "../kinds/types.js";
 import {
-  storedColumn, type ApiDescriptor, type DisplayPart, type DisplayTransform, type FieldCommon, type FieldDescriptor, type FilterDescriptor, type ModelDescriptor,
+  storedColumn, type ApiDescriptor, type CustomFieldDefinitions, type DisplayPart, type DisplayTransform, type FieldCommon, type FieldDescriptor, type FilterDescriptor, type ModelDescriptor,
   type ScalarType,
 } from "../../runtime/descriptor.js";
 import {
@@ -123,6 +123,23 @@ function migrationIntent(m: ModelSpec, fields: FieldDescriptor[]): IrModel["migr
   return out;
 }
 
+/** Where the api's custom fields are defined, as the customFields field carries it. */
+function customFieldDefinitions(api: ApiSpec, byRef: Map<string, ModelSpec>): { definitions?: CustomFieldDefinitions } {
+  if (!api.customFields || !api.contentTypes) return {};
+  const spec = byRef.get(api.customFields.definitions)!;
+  const choices = byRef.get(api.customFields.choices)!;
+  const table = tableName(spec.app, spec.name);
+  const types = Object.entries(spec.fields).find(([, f]) => f.kind === "contentTypes")![0];
+  return {
+    definitions: {
+      table,
+      contentTypes: contentTypesThrough(api, table, types),
+      registry: registryOf(api),
+      choices: { table: tableName(choices.app, choices.name), field: fkColumn("field") },
+    },
+  };
+}
+
 function buildModel(api: ApiSpec, m: ModelSpec, file: string, byRef: Map<string, ModelSpec>): IrModel {
   const features = new Set(m.features ?? []);
   const key = modelKey(m.app, m.name);
@@ -160,7 +177,9 @@ function buildModel(api: ApiSpec, m: ModelSpec, file: string, byRef: Map<string,
       ...(scope && api.contentTypes ? { scope: { ...contentTypesThrough(api, tagTable, scope), registry: registryOf(api) } } : {}),
     });
   }
-  if (features.has("customFields")) fields.push({ ...base(FEATURE_FIELDS.customFields, {}), kind: "customFields", column: CUSTOM_FIELDS_COLUMN });
+  if (features.has("customFields")) {
+    fields.push({ ...base(FEATURE_FIELDS.customFields, {}), kind: "customFields", column: CUSTOM_FIELDS_COLUMN, ...customFieldDefinitions(api, byRef) });
+  }
 
   const naturalKey = m.naturalKey ?? ("slug" in m.fields ? "slug" : undefined);
   const nested = m.nested === "all" ? fields.map((f) => f.name) : m.nested;

@@ -103,6 +103,7 @@ export function validate(loaded: LoadedApi): Diagnostic[] {
     }
   }
   if (api.tagModel && !resolve(api.tagModel)) err(apiFile, `tagModel names unknown model "${api.tagModel}"`);
+  if (api.customFields) checkCustomFieldModels(api.customFields, resolve, (message) => err(apiFile, message));
   if (api.contentTypes !== undefined) checkRegistry(api.contentTypes, resolve, (file, message, model, field) => err(file ?? apiFile, message, model, field));
   for (const app of Object.keys(api.appNames ?? {})) if (!api.apps?.includes(app)) err(apiFile, `appNames names "${app}", which is not among apps`);
 
@@ -302,6 +303,28 @@ function checkRegistry(
     err(file, "the contentTypes model is written by migrations only: operations must name only list and retrieve", spec.name);
   }
   if (spec.view !== undefined) err(file, "the contentTypes model needs a table of its own, not a view", spec.name);
+}
+
+/** The api's custom-field models: the fields the runtime reads from their rows. */
+function checkCustomFieldModels(
+  ref: { definitions: string; choices: string },
+  resolve: (target: string) => { spec: ModelSpec; file: string } | undefined,
+  err: (message: string) => void,
+): void {
+  const definitions = resolve(ref.definitions)?.spec;
+  const choices = resolve(ref.choices)?.spec;
+  if (!definitions) err(`customFields.definitions names unknown model "${ref.definitions}"`);
+  if (!choices) err(`customFields.choices names unknown model "${ref.choices}"`);
+  if (!definitions || !choices) return;
+  for (const name of ["name", "label", "type", "required", "filter_logic", "default", "weight", "validation_minimum", "validation_maximum", "validation_regex"]) {
+    if (!definitions.fields[name]) err(`customFields.definitions needs a field "${name}"`);
+  }
+  const types = Object.values(definitions.fields).find((f) => f.kind === "contentTypes");
+  if (!types || types.feature !== "customFields") err("customFields.definitions needs a contentTypes field of the customFields feature");
+  const field = choices.fields.field;
+  if (!(field?.kind === "fk" && field.target === ref.definitions) || !choices.fields.value || !choices.fields.weight) {
+    err("customFields.choices needs `field` (a foreign key to the definitions), `value` and `weight`");
+  }
 }
 
 /** Hand-written SQL blocks: each has its `up` text, and only `up` and `down`. */

@@ -73,7 +73,7 @@ function isCalendarDate(m: RegExpExecArray | null): boolean {
 
 const likeEscape = (v: string) => v.replace(/[\\%_]/g, (c) => `\\${c}`);
 
-const STRING_LOOKUPS: Record<string, { op: string; wrap: (v: string) => string; negate: boolean }> = {
+export const STRING_LOOKUPS: Record<string, { op: string; wrap: (v: string) => string; negate: boolean }> = {
   ic: { op: "ILIKE", wrap: (v) => `%${likeEscape(v)}%`, negate: false },
   nic: { op: "ILIKE", wrap: (v) => `%${likeEscape(v)}%`, negate: true },
   isw: { op: "ILIKE", wrap: (v) => `${likeEscape(v)}%`, negate: false },
@@ -88,10 +88,10 @@ const STRING_LOOKUPS: Record<string, { op: string; wrap: (v: string) => string; 
   nire: { op: "~*", wrap: (v) => v, negate: true },
 };
 
-const COMPARE: Record<string, string> = { lt: "<", lte: "<=", gt: ">", gte: ">=" };
+export const COMPARE: Record<string, string> = { lt: "<", lte: "<=", gt: ">", gte: ">=" };
 
 /** OR of one predicate per value; negated lookups exclude every match (NULLs stay in). */
-function anyOf(sql: string[], bindings: unknown[][], negate: boolean): Where {
+export function anyOf(sql: string[], bindings: unknown[][], negate: boolean): Where {
   const body = sql.map((s) => `(${s})`).join(" OR ");
   const flat = bindings.flat();
   return negate
@@ -100,13 +100,26 @@ function anyOf(sql: string[], bindings: unknown[][], negate: boolean): Where {
 }
 
 /** One parameter planned: its WHERE clause and the checks it needs (without `param`, added by compile). */
-interface Planned {
+export interface Planned {
   where: Where;
   checks?: Array<Omit<FilterCheck, "param">>;
 }
 
 /** Runtime-owned SQL function (runtime/db/runtime-migrations.ts): whether PostgreSQL accepts a regular expression. */
-const REGEX_IS_VALID = "armature_regex_is_valid";
+export const REGEX_IS_VALID = "armature_regex_is_valid";
+
+/**
+ * Filters named by rows rather than by the descriptor (custom fields…), with their
+ * definitions loaded for this request: which parameters are theirs, and one planned for its
+ * values (as given, blanks included) or its errors.
+ */
+export interface DynamicFilters {
+  owns(param: string): boolean;
+  plan(param: string, values: string[]): Planned | string[];
+}
+
+/** Where dynamic filters come from: loads, once per request, the ones `params` may name on `m` (null: none). */
+export type DynamicFilterProvider = (db: Knex | Knex.Transaction, m: ModelDescriptor, params: string[]) => Promise<DynamicFilters | null>;
 
 export interface FilterOptions {
   strict: boolean;
@@ -114,6 +127,8 @@ export interface FilterOptions {
   reserved: Set<string>;
   /** Only these of the model's filters are offered (a listing's); all when absent. */
   only?: Set<string>;
+  /** Filters named by rows, consulted for a parameter the descriptor does not name. */
+  dynamic?: DynamicFilters[];
 }
 
 /** Select-list entries that evaluate the checks, named `check_<n>` (bind them with `db.raw`). */
@@ -165,7 +180,8 @@ export class FilterCompiler {
       if (opts.reserved.has(param)) continue;
       order.push(param);
       const filter = opts.only && !opts.only.has(param) ? undefined : table.get(param);
-      if (!filter) {
+      const dynamic = filter ? undefined : opts.dynamic?.find((d) => d.owns(param));
+      if (!filter && !dynamic) {
         if (opts.strict) errors[param] = ["Unknown filter field"];
         continue;
       }
@@ -174,7 +190,7 @@ export class FilterCompiler {
         errors[param] = ["Null characters are not allowed."];
         continue;
       }
-      const result = this.one(m, filter, values);
+      const result = filter ? this.one(m, filter, values) : dynamic!.plan(param, values);
       if (Array.isArray(result)) {
         if (result.length) errors[param] = result;
         continue;

@@ -297,6 +297,15 @@ function conformance(api: ApiDescriptor, version: string): void {
     "extras.secret": async () => ({ provider: "environment-variable", parameters: { variable: "HOME" } }),
     // One secret per access and secret type in a group: each sample gets a group of its own.
     "extras.secretsgroupassociation": async (current) => ({ group: current ? current.group.id : (await make("extras.secretsgroup")).id }),
+    // A custom field keeps its name and type for life; samples apply to tags only, so the other
+    // suites' objects keep the custom fields they expect.
+    "extras.customfield": async (current) => ({
+      content_types: ["extras.tag"], ...(current ? { name: current.name, type: current.type.value } : {}),
+    }),
+    // Choices belong to selection fields.
+    "extras.customfieldchoice": async (current) => ({
+      field: current ? current.field.id : (await make("extras.customfield", { type: "select" })).id,
+    }),
     "dcim.frontporttemplate": async () => {
       const type = await make("dcim.devicetype");
       return { device_type: type.id, rear_port: (await make("dcim.rearporttemplate", { device_type: type.id })).id, rear_port_position: 1 };

@@ -34,11 +34,14 @@ describe("layering", () => {
     const runtimeWords = ["id", "url", "display", "tags", "name", "key", "date", "email", "color", "password", "address", "family", "serial", "type"];
     // The auth contract the generator checks (auth.users, auth.tokens, appPasswords models).
     const authContract = ["username", "password", "is_active", "is_superuser", "user", "key", "expires", "write_enabled", "name", "last_used", "created"];
+    // The custom-field contract the generator checks (api customFields: definitions and choices;
+    // also `field`, DRF's OPTIONS type of a plain field).
+    const customFieldContract = ["name", "label", "type", "required", "filter_logic", "default", "weight", "validation_minimum", "validation_maximum", "validation_regex", "field", "value"];
     // WordPress's own post and term fields, The Events Calendar's archive parameters and its
     // currency positions (`prefix`/`postfix` in cost details).
     const wordpressConventions = ["status", "slug", "author", "date", "modified", "name", "description", "parent", "start_date", "end_date", "prefix"];
     const allowed = (path: string) => new Set([
-      ...runtimeWords, ...authContract, ...(path.startsWith(join("runtime", "profiles", "wordpress")) ? wordpressConventions : []),
+      ...runtimeWords, ...authContract, ...customFieldContract, ...(path.startsWith(join("runtime", "profiles", "wordpress")) ? wordpressConventions : []),
       // Nautobot's `/api/status/` endpoint.
       ...(path.startsWith(join("runtime", "profiles", "drf")) ? ["status"] : []),
     ]);

@@ -12,7 +12,9 @@ import { ModelIndex } from "../../models.js";
 import { Store } from "../../store.js";
 import { pyType } from "../../text/python.js";
 import { isPlainObject } from "../../kinds/types.js";
-import { FilterCompiler, type FilterPlan } from "../../query/filters.js";
+import { FilterCompiler, type DynamicFilterProvider, type FilterPlan } from "../../query/filters.js";
+import { customFieldFilters } from "../../custom-fields/filters.js";
+import { describeCustomFields } from "../../custom-fields/options.js";
 import { HttpError, ValidationError, forbidden, notFound, type FieldErrors } from "../../errors.js";
 import type { Identities, Identity } from "../../auth/identities.js";
 import { contentType, origin, queryParams, slashed } from "../../http/request.js";
@@ -28,6 +30,9 @@ import { describeModel } from "./metadata.js";
 import { login, loginPage, logout, sessionKey, type SessionDeps } from "./browser-session.js";
 import { Tokens } from "../../auth/tokens.js";
 import { advisoryLock } from "../../db/locks.js";
+
+/** Where filters named by rows come from. */
+const DYNAMIC_FILTERS: DynamicFilterProvider[] = [customFieldFilters];
 
 /** Query parameters that are never filters. */
 const RESERVED = new Set(["api_version", "brief", "format", "include", "limit", "offset", "exclude"]);
@@ -222,7 +227,9 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
 
   /** The request's filters, planned without the database; checks left to the read that uses them. */
   async function filterFor(ctx: Ctx, m: ModelDescriptor): Promise<FilterPlan> {
-    const { errors, plan } = filters.compile(m, ctx.params, { strict, reserved: RESERVED });
+    const names = [...ctx.params.keys()];
+    const dynamic = (await Promise.all(DYNAMIC_FILTERS.map((load) => load(db, m, names)))).filter((d) => d !== null);
+    const { errors, plan } = filters.compile(m, ctx.params, { strict, reserved: RESERVED, dynamic });
     // One answer names every bad parameter, so the data's verdicts join the planning errors.
     if (Object.keys(errors).length) throw new ValidationError((await store.filterErrors(db, plan, errors))!);
     return plan;
@@ -239,13 +246,13 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
    * this requester may use among `actions`), 405, then authorization. Gives the method to
    * serve (HEAD served as GET), or null when OPTIONS was answered.
    */
-  function dispatch(ctx: Ctx, m: ModelDescriptor, methods: string[], actions: string[]): string | null {
+  async function dispatch(ctx: Ctx, m: ModelDescriptor, methods: string[], actions: string[]): Promise<string | null> {
     ctx.res.set("Allow", [...methods, "HEAD", "OPTIONS"].join(", "));
     const method = ctx.req.method === "HEAD" ? "GET" : ctx.req.method;
     if (method === "OPTIONS") {
       if (!ctx.identity) throw forbidden("Authentication credentials were not provided.");
       const mayWrite = !(ctx.identity.token && !ctx.identity.token.writeEnabled) && !(m === userModel && !ctx.identity.isSuperuser);
-      send(ctx, 200, describeModel(index, m, ctx.version, mayWrite ? methods.filter((x) => actions.includes(x)) : []));
+      send(ctx, 200, await describeCustomFields(db, m, describeModel(index, m, ctx.version, mayWrite ? methods.filter((x) => actions.includes(x)) : [])));
       return null;
     }
     if (!methods.includes(method)) throw new HttpError(405, `Method "${ctx.req.method}" not allowed.`, "method_not_allowed");
@@ -272,7 +279,7 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
     const ops = new Set(m.operations);
     const methods = [...(ops.has("list") ? ["GET"] : []), ...(ops.has("create") ? ["POST"] : []),
       ...(ops.has("update") ? ["PUT", "PATCH"] : []), ...(ops.has("delete") ? ["DELETE"] : [])];
-    const method = dispatch(ctx, m, methods, ["POST", "PUT"]);
+    const method = await dispatch(ctx, m, methods, ["POST", "PUT"]);
     if (!method) return;
     if (method === "GET") {
       const where = await filterFor(ctx, m);
@@ -376,7 +383,7 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
   async function detailRoute(ctx: Ctx, m: ModelDescriptor, rawId: string): Promise<void> {
     const ops = new Set(m.operations);
     const methods = [...(ops.has("retrieve") ? ["GET"] : []), ...(ops.has("update") ? ["PUT", "PATCH"] : []), ...(ops.has("delete") ? ["DELETE"] : [])];
-    const method = dispatch(ctx, m, methods, ["PUT"]);
+    const method = await dispatch(ctx, m, methods, ["PUT"]);
     if (!method) return;
     // As DRF's get_object, the detail lookup goes through the filter set: a bad filter is a
     // 400, and an object the filters exclude is not found.

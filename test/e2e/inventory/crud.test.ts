@@ -19,7 +19,8 @@ describe("inventory e2e: CRUD", () => {
     expect(res.body.slug).to.equal(name.toLowerCase());
     expect(res.body.status).to.deep.equal({ value: "active", label: "Active" });
     expect(res.body.tags).to.deep.equal([]);
-    expect(res.body.custom_fields).to.deep.equal({});
+    // The demo's select custom field of sites, which has no default.
+    expect(res.body.custom_fields).to.deep.equal({ site_tier: null });
     expect(res.body.created).to.match(/^\d{4}-\d{2}-\d{2}$/);
     expect(res.body.last_updated).to.match(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/);
     expect(res.body.region).to.equal(null);

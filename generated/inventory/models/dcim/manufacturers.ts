@@ -116,6 +116,12 @@ export const dcim_Manufacturer: ModelDescriptor = {
         readOnly: false,
         kind: "customFields",
         column: "custom_field_data",
+        definitions: {
+          table: "extras_customfield",
+          contentTypes: { table: "extras_customfield_content_types", source: "source_id", target: "contenttype_id" },
+          registry: { table: "extras_contenttype", appLabel: "app_label", model: "model" },
+          choices: { table: "extras_customfieldchoice", field: "field_id" },
+        },
       },
     ],
     nested: ["id", "url", "display", "name", "slug"],

@@ -37,6 +37,8 @@ CREATE TABLE "core_item" (
 
 CREATE INDEX "core_item_address_gist" ON "core_item" USING gist ("address" inet_ops);
 
+CREATE INDEX "core_item_custom_field_data_idx" ON "core_item" USING gin ("custom_field_data" jsonb_path_ops);
+
 CREATE INDEX "core_item_group_id_idx" ON "core_item" USING btree ("group_id");
 
 CREATE INDEX "core_item_kind_idx" ON "core_item" USING btree ("kind");

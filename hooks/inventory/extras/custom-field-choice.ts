@@ -1,0 +1,55 @@
+// Nautobot's CustomFieldChoice: choices only for selection fields, each value matching the
+// field's regular expression; a renamed value is renamed in the objects holding it
+// (update_custom_field_choice_data); a value that is the field's default or in use cannot be
+// deleted (ProtectedError, a 409).
+import { HttpError } from "../../../runtime/errors.js";
+import { Refusal, type DeleteEvent, type HookDb, type SaveEvent } from "../../../runtime/hooks.js";
+import { compileRegex } from "../../../runtime/custom-fields/values.js";
+import { DATA, labelsOf, tableOf } from "./custom-field-data.js";
+
+type Row = Record<string, any>;
+
+/** The match of the objects holding `value` in field `cf`: the value itself, or a list containing it. */
+const holding = (cf: Row, value: string) => JSON.stringify({ [cf.name]: cf.type === "select" ? value : [value] });
+
+async function renameValue(db: HookDb, cf: Row, from: string, to: string): Promise<void> {
+  const replaced = cf.type === "select"
+    ? "to_jsonb(?::text)"
+    : `(SELECT jsonb_agg(CASE WHEN e = to_jsonb(?::text) THEN to_jsonb(?::text) ELSE e END) FROM jsonb_array_elements(?? -> ?) e)`;
+  const binds = cf.type === "select" ? [to] : [from, to, DATA, cf.name];
+  for (const label of await labelsOf(db, cf.id)) {
+    await db.raw(`UPDATE ?? SET ?? = jsonb_set(??, ARRAY[?::text], ${replaced}) WHERE ?? @> ?::jsonb`,
+      [tableOf(label), DATA, DATA, cf.name, ...binds, DATA, holding(cf, from)]);
+  }
+}
+
+export async function beforeSave({ db, model, id, values }: SaveEvent): Promise<void> {
+  const current: Row = id === null ? {} : (await db(model.table).where({ id }).first()) ?? {};
+  const choice = { ...current, ...values };
+  const field: Row = await db("extras_customfield").where({ id: choice.field_id }).first();
+  if (field.type !== "select" && field.type !== "multi-select") {
+    throw new Refusal({ __all__: "Custom field choices can only be assigned to selection fields." });
+  }
+  if (!compileRegex(field.validation_regex)?.test(choice.value)) {
+    throw new Refusal({ __all__: `Value must match regex ${field.validation_regex} got ${choice.value}.` });
+  }
+  if (id !== null && choice.value !== current.value) await renameValue(db, field, current.value, choice.value);
+}
+
+export async function beforeDelete({ db, model, ids }: DeleteEvent): Promise<void> {
+  for (const id of ids) {
+    const choice: Row = await db(model.table).where({ id }).first();
+    const cf: Row = await db("extras_customfield").where({ id: choice.field_id }).first();
+    const fallback = cf.default;
+    // Python's `in`: membership of a list, a substring of a string.
+    const isDefault = fallback !== null && fallback !== "" && (cf.type === "select" ? fallback === choice.value
+      : Array.isArray(fallback) ? fallback.includes(choice.value) : typeof fallback === "string" && fallback.includes(choice.value));
+    let inUse = false;
+    for (const label of isDefault ? [] : await labelsOf(db, cf.id)) {
+      inUse ||= Boolean(await db(tableOf(label)).whereRaw("?? @> ?::jsonb", [DATA, holding(cf, choice.value)]).first("id"));
+    }
+    if (isDefault || inUse) {
+      throw new HttpError(409, `Unable to delete object. 1 dependent objects were found: ${choice.value} (${choice.id})`, "protected");
+    }
+  }
+}

@@ -1,0 +1,71 @@
+// Nautobot's CustomField: the 1.2 serializer's label and slug filling, CustomField.clean (the
+// default judged as a value, rules only for the types they suit, name, slug and type fixed),
+// and its signals and tasks: a field gets its default into every object of the content types
+// it is given (one UPDATE per type), and loses its values where it no longer applies or is deleted.
+import type { ContentTypesField } from "../../../runtime/descriptor.js";
+import { jsonValue, Refusal, type DeleteEvent, type SaveEvent } from "../../../runtime/hooks.js";
+import { compileRegex, pyStr, valueProblem } from "../../../runtime/custom-fields/values.js";
+import { slugify } from "../../../runtime/text/slugs.js";
+import { DATA, labelsOf, tableOf } from "./custom-field-data.js";
+
+type Row = Record<string, any>;
+
+const REGEX_TYPES = new Set(["text", "url", "select", "multi-select"]);
+
+const contentTypes = (m: SaveEvent["model"]) => m.fields.find((f): f is ContentTypesField => f.kind === "contentTypes")!;
+
+export async function beforeSave({ db, model, id, values }: SaveEvent): Promise<void> {
+  const current: Row = id === null ? {} : (await db(model.table).where({ id }).first()) ?? {};
+  if (id === null) {
+    if (!values.label) values.label = values.name;
+    if (!values.slug) values.slug = slugify(String(values.label)).replace(/-/g, "_");
+  } else {
+    for (const [key, word] of [["name", "Name"], ["slug", "Slug"], ["type", "Type"]]) {
+      if (key in values && values[key] !== current[key]) throw new Refusal({ [key]: `${word} cannot be changed once created` });
+    }
+  }
+  const cf: Row = { validation_minimum: null, validation_maximum: null, validation_regex: "", required: false, ...current, ...values };
+  const fallback = "default" in values ? jsonValue(values.default) : current.default;
+  if (cf.validation_regex && !compileRegex(cf.validation_regex)) {
+    throw new Refusal({ validation_regex: `${cf.validation_regex} is not a valid regular expression.` });
+  }
+  if (fallback !== null && fallback !== undefined) {
+    const choices = id === null ? [] : (await db("extras_customfieldchoice").where("field_id", id).orderBy(["weight", "value"]).pluck("value"));
+    const problem = valueProblem({ ...cf, default: fallback, choices } as never, fallback);
+    if (problem) throw new Refusal({ default: `Invalid default value "${pyStr(fallback)}": ${problem}` });
+  }
+  if (cf.validation_minimum !== null && cf.validation_minimum !== undefined && cf.type !== "integer") {
+    throw new Refusal({ validation_minimum: "A minimum value may be set only for numeric fields" });
+  }
+  if (cf.validation_maximum !== null && cf.validation_maximum !== undefined && cf.type !== "integer") {
+    throw new Refusal({ validation_maximum: "A maximum value may be set only for numeric fields" });
+  }
+  if (cf.validation_regex && !REGEX_TYPES.has(cf.type)) {
+    throw new Refusal({ validation_regex: "Regular expression validation is supported only for text, URL and select fields" });
+  }
+}
+
+export async function afterSave({ db, model, id, created }: SaveEvent & { id: string | number; created: boolean }): Promise<void> {
+  const f = contentTypes(model);
+  const cf: Row = await db(model.table).where({ id }).first();
+  const applies = new Set(await labelsOf(db, id));
+  for (const key of f.models) {
+    const table = tableOf(key);
+    if (applies.has(key)) {
+      await db.raw(`UPDATE ?? SET ?? = ?? || jsonb_build_object(?::text, ?::jsonb) WHERE NOT jsonb_exists(??, ?)`,
+        [table, DATA, DATA, cf.name, JSON.stringify(cf.default ?? null), DATA, cf.name]);
+    } else if (!created) {
+      // A new field's name has no values anywhere: only an update can drop a content type.
+      await db.raw(`UPDATE ?? SET ?? = ?? - ?::text WHERE jsonb_exists(??, ?)`, [table, DATA, DATA, cf.name, DATA, cf.name]);
+    }
+  }
+}
+
+export async function beforeDelete({ db, model, ids }: DeleteEvent): Promise<void> {
+  for (const id of ids) {
+    const cf: Row = await db(model.table).where({ id }).first();
+    for (const label of await labelsOf(db, id)) {
+      await db.raw(`UPDATE ?? SET ?? = ?? - ?::text WHERE jsonb_exists(??, ?)`, [tableOf(label), DATA, DATA, cf.name, DATA, cf.name]);
+    }
+  }
+}

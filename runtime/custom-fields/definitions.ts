@@ -1,0 +1,36 @@
+// The custom fields defined for a model, read from their rows whenever a request needs them
+// (one indexed statement): definitions change while servers run, so no process keeps them.
+import type { CustomFieldDefinitions } from "../descriptor.js";
+import { labelOf } from "../kinds/content-types.js";
+import { col, ident } from "../query/sql.js";
+import type { Db } from "../kinds/types.js";
+
+export interface CustomFieldDefinition {
+  name: string;
+  label: string;
+  type: string;
+  required: boolean;
+  filter_logic: string;
+  default: unknown;
+  validation_minimum: string | null;
+  validation_maximum: string | null;
+  validation_regex: string;
+  /** Choice values in their order (weight, value). */
+  choices: string[];
+}
+
+/** The definitions naming content type `label`, in Nautobot's order (weight, name), as SQL rows `d`. */
+export function definitionsOf(d: CustomFieldDefinitions, labelSql: string): string {
+  return `FROM ${ident(d.table)} d WHERE EXISTS (SELECT 1 FROM ${ident(d.contentTypes.table)} j JOIN ${ident(d.registry.table)} r ` +
+    `ON r.id = ${col("j", d.contentTypes.target)} WHERE ${col("j", d.contentTypes.source)} = d.id AND ${labelOf(d.registry, "r")} = ${labelSql})`;
+}
+
+export async function loadDefinitions(db: Db, d: CustomFieldDefinitions, label: string): Promise<CustomFieldDefinition[]> {
+  const choices = `(SELECT coalesce(json_agg(c.value ORDER BY c.weight, c.value), '[]'::json) FROM ${ident(d.choices.table)} c WHERE ${col("c", d.choices.field)} = d.id)`;
+  const { rows } = await db.raw(
+    `SELECT d.name, d.label, d.type, d.required, d.filter_logic, d."default", d.validation_minimum::text AS validation_minimum, ` +
+    `d.validation_maximum::text AS validation_maximum, d.validation_regex, ${choices} AS choices ${definitionsOf(d, "?")} ORDER BY d.weight, d.name`,
+    [label],
+  );
+  return rows as CustomFieldDefinition[];
+}
