@@ -53,6 +53,8 @@ export interface ScalarField extends FieldCommon {
   schema?: Record<string, unknown>;
   /** The fields a slug is made from (`fk.field`: a field of the related row). */
   slugFrom?: string[];
+  /** The slug made has underscores for dashes. */
+  slugUnderscores?: boolean;
   /** Kept by the server: set on create, and on every update too with `"update"`. */
   autoNow?: "create" | "update";
 }
@@ -205,6 +207,17 @@ export interface GenericField extends FieldCommon {
   onDelete?: "cascade";
 }
 
+/**
+ * The computed fields of the model (rows of another model, read with the object in the same
+ * statement), rendered as `{slug: text}`: `definitions` names their table and columns, and
+ * `contentType` the label their content-type column holds for this model.
+ */
+export interface ComputedFieldsField extends FieldCommon {
+  kind: "computedFields";
+  contentType: string;
+  definitions: { table: string; contentType: string; slug: string; template: string; fallback: string; weight: string };
+}
+
 /** The custom-fields feature: a JSON object column. */
 export interface CustomFieldsField extends FieldCommon {
   kind: "customFields";
@@ -215,7 +228,7 @@ export interface CustomFieldsField extends FieldCommon {
 export type FieldDescriptor =
   | IdField | UrlField | DisplayField | ScalarField | ChoiceField | ListField | FkField | TreeParentField
   | M2mField | TagsField | IpFamilyField | CountField | ReverseField | FirstSetField | DepthField | CustomFieldsField | ComputedField
-  | ContentTypeField | ContentTypesField | GenericField;
+  | ComputedFieldsField | ContentTypeField | ContentTypesField | GenericField;
 
 export type FieldKind = FieldDescriptor["kind"];
 

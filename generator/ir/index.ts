@@ -13,7 +13,7 @@ import {
   type ScalarType,
 } from "../../runtime/descriptor.js";
 import {
-  appVerboseName, byCodePoint, componentName, CONTENT_TYPE_FIELDS, CUSTOM_FIELDS_COLUMN, FEATURE_FIELDS, fieldLabel, fkColumn, m2mTable, modelKey, refKey, tableName,
+  appVerboseName, byCodePoint, componentName, COMPUTED_FIELD_COLUMNS, CONTENT_TYPE_FIELDS, CUSTOM_FIELDS_COLUMN, FEATURE_FIELDS, fieldLabel, fkColumn, m2mTable, modelKey, refKey, tableName,
   sentenceName, sqlBlockKey, TAG_ASSIGNMENT_COLUMNS, tagAssignmentTable, verboseName,
 } from "./names.js";
 
@@ -161,6 +161,13 @@ function buildModel(api: ApiSpec, m: ModelSpec, file: string, byRef: Map<string,
     });
   }
   if (features.has("customFields")) fields.push({ ...base(FEATURE_FIELDS.customFields, {}), kind: "customFields", column: CUSTOM_FIELDS_COLUMN });
+  if (features.has("customFields") && api.computedFieldModel) {
+    const [app, name] = api.computedFieldModel.split(".");
+    fields.push({
+      ...base(FEATURE_FIELDS.computedFields, {}), kind: "computedFields", readOnly: true, optIn: true, contentType: key,
+      definitions: { table: tableName(app, name), ...COMPUTED_FIELD_COLUMNS },
+    });
+  }
 
   const naturalKey = m.naturalKey ?? ("slug" in m.fields ? "slug" : undefined);
   const nested = m.nested === "all" ? fields.map((f) => f.name) : m.nested;

@@ -4,7 +4,7 @@
 import { FEATURES as FEATURE_LIST, METHOD_TAKES, type ApiSpec, type FieldSpec, type ModelSpec } from "../dsl/index.js";
 import type { LoadedApi } from "../load/index.js";
 import { specKindOf } from "../kinds/index.js";
-import { CONTENT_TYPE_FIELDS } from "../ir/names.js";
+import { COMPUTED_FIELD_COLUMNS, CONTENT_TYPE_FIELDS } from "../ir/names.js";
 import { checkHooks } from "./hooks.js";
 import { checkApiKeys, checkModelKeys } from "./keys.js";
 import { checkSettings } from "./settings.js";
@@ -103,6 +103,11 @@ export function validate(loaded: LoadedApi): Diagnostic[] {
     }
   }
   if (api.tagModel && !resolve(api.tagModel)) err(apiFile, `tagModel names unknown model "${api.tagModel}"`);
+  if (api.computedFieldModel) {
+    const defs = resolve(api.computedFieldModel);
+    if (!defs) err(apiFile, `computedFieldModel names unknown model "${api.computedFieldModel}"`);
+    else for (const f of Object.values(COMPUTED_FIELD_COLUMNS)) if (!defs.spec.fields[f]) err(defs.file, `computedFieldModel needs a field "${f}"`, defs.spec.name);
+  }
   if (api.contentTypes !== undefined) checkRegistry(api.contentTypes, resolve, (file, message, model, field) => err(file ?? apiFile, message, model, field));
   for (const app of Object.keys(api.appNames ?? {})) if (!api.apps?.includes(app)) err(apiFile, `appNames names "${app}", which is not among apps`);
 
@@ -116,6 +121,7 @@ export function validate(loaded: LoadedApi): Diagnostic[] {
     if (features.includes("changeLogged")) { implicit.add("created"); implicit.add("last_updated"); }
     if (features.includes("tags")) implicit.add("tags");
     if (features.includes("customFields")) implicit.add("custom_fields");
+    if (features.includes("customFields") && api.computedFieldModel) implicit.add("computed_fields");
     const has = (name: string) => name in fields || implicit.has(name);
     // Whether `of` ("app.Model.field") is a foreign key of another model pointing at this one.
     const pointsHere = (of: unknown) => {

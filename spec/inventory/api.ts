@@ -20,6 +20,7 @@ export default api({
   },
   auth: { users: "users.User", tokens: "users.Token" },
   tagModel: "extras.Tag",
+  computedFieldModel: "extras.ComputedField",
   contentTypes: "extras.ContentType",
   appNames: { dcim: "DCIM", ipam: "IPAM" },
 });

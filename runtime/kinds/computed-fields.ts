@@ -1,0 +1,30 @@
+// Computed fields: the definitions for the model (slug, template, fallback) are read in the
+// same statement as the objects (an uncorrelated sub-select, which PostgreSQL runs once per
+// statement, so a definition made a moment ago on any instance counts), and each template is
+// rendered against the object as this response shows it (`obj`: its fields, related objects
+// in their nested form). A template that fails gives the field's fallback value.
+import type { ComputedFieldsField } from "../descriptor.js";
+import { ident, literal } from "../query/sql.js";
+import { render } from "../templates/jinja.js";
+import type { RuntimeFieldKind } from "./types.js";
+
+type Definition = [slug: string, template: string, fallback: string];
+
+export const computedFields: RuntimeFieldKind<ComputedFieldsField> = {
+  read(f) {
+    const d = f.definitions;
+    const c = (name: string) => `cfd.${ident(name)}`;
+    return `(SELECT coalesce(json_agg(json_build_array(${c(d.slug)}, ${c(d.template)}, ${c(d.fallback)}) ORDER BY ${c(d.weight)}, ${c(d.slug)}), '[]'::json) ` +
+      `FROM ${ident(d.table)} cfd WHERE ${c(d.contentType)} = ${literal(f.contentType)})`;
+  },
+  render: () => (value, _ctx, _row, shown) => {
+    const definitions = (typeof value === "string" ? JSON.parse(value) : value ?? []) as Definition[];
+    const out: Record<string, string> = {};
+    for (const [slug, template, fallback] of definitions) {
+      const rendered = render(template, { obj: shown });
+      out[slug] = rendered.ok ? rendered.value : fallback;
+    }
+    return out;
+  },
+  options: { type: () => "field" },
+};
