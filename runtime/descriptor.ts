@@ -30,7 +30,8 @@ export interface FieldCommon {
 /** The primary key, `id`: a UUID, or an `integer` the generator gives (the content-type registry's rows). */
 export interface IdField extends FieldCommon { kind: "id"; integer?: boolean }
 /** The object's own URL, made from the request's base URL. */
-export interface UrlField extends FieldCommon { kind: "url" }
+/** The object's URL, or (`path`) a route below it. */
+export interface UrlField extends FieldCommon { kind: "url"; path?: string }
 /** The `display` string, made from the model's display template. */
 export interface DisplayField extends FieldCommon { kind: "display" }
 
@@ -339,6 +340,8 @@ export interface ModelDescriptor {
     changeLogged: boolean;
     tree: boolean;
     ownedByRequester: boolean;
+    /** Notes (the api's `noteModel`) attach to the objects: `notes_url` and the `<detail>/notes/` route. */
+    notes?: boolean;
   };
   fields: FieldDescriptor[];
   nested: string[];
@@ -550,6 +553,8 @@ export interface ApiDescriptor {
   settings: Record<string, unknown>;
   auth?: { users: string; tokens?: string };
   tagModel?: string;
+  /** Model key of the notes that the `notes` feature attaches to objects. */
+  noteModel?: string;
   /** Primary keys: random UUIDs (default) or database-assigned integers. */
   idType?: "uuid" | "serial";
   /** Model key of per-user application passwords. */

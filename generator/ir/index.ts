@@ -69,6 +69,7 @@ export function buildIr(loaded: LoadedApi): IrApi {
     settings: { ...(api.settings ?? {}) },
     ...(api.auth ? { auth: { users: refKey(api.auth.users), ...(api.auth.tokens ? { tokens: refKey(api.auth.tokens) } : {}) } } : {}),
     ...(api.tagModel ? { tagModel: refKey(api.tagModel) } : {}),
+    ...(api.noteModel ? { noteModel: refKey(api.noteModel) } : {}),
     ...(api.idType ? { idType: api.idType } : {}),
     ...(api.appPasswords ? { appPasswords: refKey(api.appPasswords) } : {}),
     models,
@@ -160,6 +161,7 @@ function buildModel(api: ApiSpec, m: ModelSpec, file: string, byRef: Map<string,
       ...(scope && api.contentTypes ? { scope: { ...contentTypesThrough(api, tagTable, scope), registry: registryOf(api) } } : {}),
     });
   }
+  if (features.has("notes")) fields.push({ ...base(FEATURE_FIELDS.notesUrl, {}), kind: "url", readOnly: true, path: "notes/" });
   if (features.has("customFields")) fields.push({ ...base(FEATURE_FIELDS.customFields, {}), kind: "customFields", column: CUSTOM_FIELDS_COLUMN });
   if (features.has("customFields") && api.computedFieldModel) {
     const [app, name] = api.computedFieldModel.split(".");
@@ -190,6 +192,7 @@ function buildModel(api: ApiSpec, m: ModelSpec, file: string, byRef: Map<string,
       changeLogged: features.has("changeLogged"),
       tree: features.has("tree"),
       ownedByRequester: features.has("ownedByRequester"),
+      ...(features.has("notes") ? { notes: true } : {}),
     },
     fields,
     nested: ["id", "url", "display", ...nested.filter((n) => !["id", "url", "display"].includes(n))],

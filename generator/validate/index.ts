@@ -103,6 +103,7 @@ export function validate(loaded: LoadedApi): Diagnostic[] {
     }
   }
   if (api.tagModel && !resolve(api.tagModel)) err(apiFile, `tagModel names unknown model "${api.tagModel}"`);
+  if (api.noteModel && !resolve(api.noteModel)) err(apiFile, `noteModel names unknown model "${api.noteModel}"`);
   if (api.computedFieldModel) {
     const defs = resolve(api.computedFieldModel);
     if (!defs) err(apiFile, `computedFieldModel names unknown model "${api.computedFieldModel}"`);
@@ -115,12 +116,14 @@ export function validate(loaded: LoadedApi): Diagnostic[] {
     const features = m.features ?? [];
     for (const f of features) if (!FEATURES.has(f)) err(file, `unknown feature "${f}" (known: ${[...FEATURES].join(", ")})`, m.name);
     if (features.includes("tags") && !api.tagModel) err(file, `feature "tags" needs tagModel in ${apiFile}`, m.name);
+    if (features.includes("notes") && !api.noteModel) err(file, `feature "notes" needs noteModel in ${apiFile}`, m.name);
     const fields = m.fields ?? {};
     const implicit = new Set(["id", "url", "display"]);
     if (features.includes("tree")) { implicit.add("parent"); implicit.add(m.tree?.depthName ?? "_depth"); }
     if (features.includes("changeLogged")) { implicit.add("created"); implicit.add("last_updated"); }
     if (features.includes("tags")) implicit.add("tags");
     if (features.includes("customFields")) implicit.add("custom_fields");
+    if (features.includes("notes")) implicit.add("notes_url");
     if (features.includes("customFields") && api.computedFieldModel) implicit.add("computed_fields");
     const has = (name: string) => name in fields || implicit.has(name);
     // Whether `of` ("app.Model.field") is a foreign key of another model pointing at this one.

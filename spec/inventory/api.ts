@@ -21,6 +21,7 @@ export default api({
   auth: { users: "users.User", tokens: "users.Token" },
   tagModel: "extras.Tag",
   computedFieldModel: "extras.ComputedField",
+  noteModel: "extras.Note",
   contentTypes: "extras.ContentType",
   appNames: { dcim: "DCIM", ipam: "IPAM" },
 });

@@ -6,7 +6,7 @@ export default model("ComputedField", {
   description: "A read-only field of every object of one content type, rendered from a Jinja2 template (shown with include=computed_fields).",
   display: "{label}",
   ordering: ["weight", "slug"],
-  features: ["changeLogged"],
+  features: ["changeLogged", "notes"],
   fields: {
     // Nautobot's slugify_dashes_to_underscores: the slug is a template variable name.
     slug: field.string({ unique: true, maxLength: 100, slugFrom: "label", slugUnderscores: true }),

@@ -3,7 +3,8 @@
 // shows, rendered, under `computed_fields`: on a GET only with ?include=computed_fields, in
 // every reply to a write, the fallback value where a template fails, and never a way out of
 // the template engine. Definitions are read per request, so another server instance on the
-// same database sees a new one at once.
+// same database sees a new one at once. Notes attach to objects: through /api/extras/notes/
+// or the object's own notes/ route (its `notes_url`), and go when the object goes.
 import { expect } from "chai";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -11,7 +12,7 @@ import { apis } from "../../../generated/server.js";
 import { configFromEnv } from "../../../runtime/config.js";
 import { createApp } from "../../../runtime/server.js";
 import { startTestServer } from "../../support/server.js";
-import { get, patch, post } from "../../support/http.js";
+import { del, get, patch, post } from "../../support/http.js";
 import { rows, uniq } from "./support.js";
 
 const CF = "/api/extras/computed-fields/";
@@ -52,8 +53,9 @@ describe("inventory e2e: computed fields", () => {
     const res = await post(CF, { content_type: "dcim.rack", label, template: "{{ obj.name }}" });
     expect(res.status, res.text).to.equal(201);
     expect(Object.keys(res.body)).to.deep.equal([
-      "id", "display", "url", "slug", "label", "description", "content_type", "template", "fallback_value", "weight", "created", "last_updated",
+      "id", "display", "url", "slug", "label", "description", "content_type", "template", "fallback_value", "weight", "created", "last_updated", "notes_url",
     ]);
+    expect(res.body.notes_url).to.equal(`${res.body.url}notes/`);
     expect(res.body).to.include({ label, display: label, slug: label.toLowerCase().replace(/[ -]/g, "_"), description: "", fallback_value: "", weight: 100 });
     const brief = await get(`${CF}${res.body.id}/?brief=1`);
     expect(Object.keys(brief.body)).to.deep.equal(["id", "url", "display", "content_type", "label"]);
@@ -149,5 +151,67 @@ describe("inventory e2e: computed fields", () => {
     for (const m of inventory.models) {
       expect(m.fields.some((f) => f.name === "computed_fields"), m.key).to.equal(m.features.customFields);
     }
+  });
+});
+
+const NOTES = "/api/extras/notes/";
+
+describe("inventory e2e: notes", () => {
+  it("a POST to an object's notes/ attaches a note by the requester, in NoteSerializer's shape; a GET pages through them", async () => {
+    const m = await manufacturer();
+    expect(m.notes_url).to.equal(`${m.url}notes/`);
+    const first = await post(`/api/dcim/manufacturers/${m.id}/notes/`, { note: "first", assigned_object_id: "00000000-0000-4000-8000-000000000000" });
+    expect(first.status, first.text).to.equal(201);
+    expect(Object.keys(first.body)).to.deep.equal([
+      "id", "display", "url", "user", "user_name", "assigned_object_type", "assigned_object_id", "assigned_object", "note", "slug", "created", "last_updated",
+    ]);
+    expect(first.body).to.include({ user_name: "admin", assigned_object_type: "dcim.manufacturer", assigned_object_id: m.id, note: "first" });
+    expect(first.body.user).to.include({ username: "admin" });
+    expect(first.body.assigned_object).to.include({ id: m.id, name: m.name });
+    expect(first.body.slug).to.match(/^manufacturer-\d{4}-\d{2}-\d{2}t\d{12}$/);
+    const second = await post(NOTES, { note: "second", assigned_object_type: "dcim.manufacturer", assigned_object_id: m.id });
+    expect(second.status, second.text).to.equal(201);
+    const listed = await get(`/api/dcim/manufacturers/${m.id}/notes/?limit=1`);
+    expect(listed.body.count).to.equal(2);
+    expect(listed.body.results).to.have.length(1);
+    expect(listed.body.next).to.be.a("string");
+    const all = await get(`/api/dcim/manufacturers/${m.id}/notes/`);
+    expect(all.body.results.map((n: { note: string }) => n.note).sort()).to.deep.equal(["first", "second"]);
+    const filtered = await get(`${NOTES}?assigned_object_id=${m.id}&q=sec`);
+    expect(filtered.body.results.map((n: { id: string }) => n.id)).to.deep.equal([second.body.id]);
+  });
+
+  it("refuses a note without text, on an unknown object, or not an object", async () => {
+    const m = await manufacturer();
+    const empty = await post(`/api/dcim/manufacturers/${m.id}/notes/`, {});
+    expect(empty.status).to.equal(400);
+    expect(empty.body).to.deep.equal({ note: ["This field is required."] });
+    expect((await post(`/api/dcim/manufacturers/${m.id}/notes/`, ["x"])).body).to.deep.equal({ non_field_errors: ["Invalid data. Expected a dictionary, but got list."] });
+    expect((await get("/api/dcim/manufacturers/00000000-0000-4000-8000-000000000000/notes/")).status).to.equal(404);
+    expect((await post("/api/dcim/manufacturers/not-a-uuid/notes/", { note: "x" })).status).to.equal(404);
+    const wrongType = await post(NOTES, { note: "x", assigned_object_type: "dcim.consoleporttemplate", assigned_object_id: m.id });
+    expect(wrongType.body).to.deep.equal({ assigned_object_type: ["Invalid content type: dcim.consoleporttemplate"] });
+    expect(await rows("extras_note", { assigned_object_id: m.id })).to.equal(0);
+  });
+
+  it("notes_url and notes/ are on the models with notes only", async () => {
+    const template = (await get("/api/dcim/console-port-templates/?limit=1")).body.results[0];
+    expect(template).not.to.have.property("notes_url");
+    expect((await get(`/api/dcim/console-port-templates/${template.id}/notes/`)).status).to.equal(404);
+    for (const path of ["/api/extras/tags/", "/api/extras/config-contexts/", "/api/virtualization/interfaces/", "/api/dcim/interfaces/"]) {
+      const one = (await get(`${path}?limit=1`)).body.results[0];
+      if (one) expect(one.notes_url, path).to.equal(`${one.url}notes/`);
+    }
+    const withNotes = inventory.models.filter((m) => m.features.notes).map((m) => m.key);
+    expect(withNotes).to.include.members(["dcim.site", "dcim.interface", "extras.tag", "extras.configcontext", "extras.computedfield", "virtualization.vminterface"]);
+    expect(withNotes).not.to.include.members(["dcim.consoleporttemplate", "extras.note", "users.token"]);
+  });
+
+  it("deleting an object deletes its notes", async () => {
+    const m = await manufacturer();
+    await post(`/api/dcim/manufacturers/${m.id}/notes/`, { note: "doomed" });
+    expect(await rows("extras_note", { assigned_object_id: m.id })).to.equal(1);
+    expect((await del(`/api/dcim/manufacturers/${m.id}/`)).status).to.equal(204);
+    expect(await rows("extras_note", { assigned_object_id: m.id })).to.equal(0);
   });
 });

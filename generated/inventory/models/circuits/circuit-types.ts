@@ -15,7 +15,14 @@ export const circuits_CircuitType: ModelDescriptor = {
     ordering: [
       { field: "name", desc: false },
     ],
-    features: { tags: false, customFields: true, changeLogged: true, tree: false, ownedByRequester: false },
+    features: {
+      tags: false,
+      customFields: true,
+      changeLogged: true,
+      tree: false,
+      ownedByRequester: false,
+      notes: true,
+    },
     fields: [
       { name: "id", label: "ID", required: false, nullable: false, readOnly: true, kind: "id" },
       {
@@ -98,6 +105,15 @@ export const circuits_CircuitType: ModelDescriptor = {
         column: "last_updated",
         default: "now",
         autoNow: "update",
+      },
+      {
+        name: "notes_url",
+        label: "Notes url",
+        required: false,
+        nullable: false,
+        readOnly: true,
+        kind: "url",
+        path: "notes/",
       },
       {
         name: "custom_fields",

@@ -16,7 +16,14 @@ export const circuits_Circuit: ModelDescriptor = {
       { field: "provider", desc: false },
       { field: "cid", desc: false },
     ],
-    features: { tags: true, customFields: true, changeLogged: true, tree: false, ownedByRequester: false },
+    features: {
+      tags: true,
+      customFields: true,
+      changeLogged: true,
+      tree: false,
+      ownedByRequester: false,
+      notes: true,
+    },
     fields: [
       { name: "id", label: "ID", required: false, nullable: false, readOnly: true, kind: "id" },
       {
@@ -199,6 +206,15 @@ export const circuits_Circuit: ModelDescriptor = {
           target: "contenttype_id",
           registry: { table: "extras_contenttype", appLabel: "app_label", model: "model" },
         },
+      },
+      {
+        name: "notes_url",
+        label: "Notes url",
+        required: false,
+        nullable: false,
+        readOnly: true,
+        kind: "url",
+        path: "notes/",
       },
       {
         name: "custom_fields",

@@ -29,7 +29,14 @@ export const dcim_Cable: ModelDescriptor = {
       { field: "termination_b_type", desc: false },
       { field: "termination_b_id", desc: false },
     ],
-    features: { tags: true, customFields: true, changeLogged: true, tree: false, ownedByRequester: false },
+    features: {
+      tags: true,
+      customFields: true,
+      changeLogged: true,
+      tree: false,
+      ownedByRequester: false,
+      notes: true,
+    },
     fields: [
       { name: "id", label: "ID", required: false, nullable: false, readOnly: true, kind: "id" },
       {
@@ -271,6 +278,15 @@ export const dcim_Cable: ModelDescriptor = {
           target: "contenttype_id",
           registry: { table: "extras_contenttype", appLabel: "app_label", model: "model" },
         },
+      },
+      {
+        name: "notes_url",
+        label: "Notes url",
+        required: false,
+        nullable: false,
+        readOnly: true,
+        kind: "url",
+        path: "notes/",
       },
       {
         name: "custom_fields",

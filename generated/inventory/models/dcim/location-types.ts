@@ -43,7 +43,14 @@ export const dcim_LocationType: ModelDescriptor = {
     ordering: [
       { field: "name", desc: false },
     ],
-    features: { tags: false, customFields: true, changeLogged: true, tree: true, ownedByRequester: false },
+    features: {
+      tags: false,
+      customFields: true,
+      changeLogged: true,
+      tree: true,
+      ownedByRequester: false,
+      notes: true,
+    },
     fields: [
       { name: "id", label: "ID", required: false, nullable: false, readOnly: true, kind: "id" },
       {
@@ -168,6 +175,15 @@ export const dcim_LocationType: ModelDescriptor = {
         column: "last_updated",
         default: "now",
         autoNow: "update",
+      },
+      {
+        name: "notes_url",
+        label: "Notes url",
+        required: false,
+        nullable: false,
+        readOnly: true,
+        kind: "url",
+        path: "notes/",
       },
       {
         name: "custom_fields",

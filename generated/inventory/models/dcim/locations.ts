@@ -43,7 +43,14 @@ export const dcim_Location: ModelDescriptor = {
     ordering: [
       { field: "name", desc: false },
     ],
-    features: { tags: true, customFields: true, changeLogged: true, tree: true, ownedByRequester: false },
+    features: {
+      tags: true,
+      customFields: true,
+      changeLogged: true,
+      tree: true,
+      ownedByRequester: false,
+      notes: true,
+    },
     fields: [
       { name: "id", label: "ID", required: false, nullable: false, readOnly: true, kind: "id" },
       {
@@ -201,6 +208,15 @@ export const dcim_Location: ModelDescriptor = {
           target: "contenttype_id",
           registry: { table: "extras_contenttype", appLabel: "app_label", model: "model" },
         },
+      },
+      {
+        name: "notes_url",
+        label: "Notes url",
+        required: false,
+        nullable: false,
+        readOnly: true,
+        kind: "url",
+        path: "notes/",
       },
       {
         name: "custom_fields",

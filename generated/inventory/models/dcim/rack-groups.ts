@@ -17,7 +17,14 @@ export const dcim_RackGroup: ModelDescriptor = {
       { field: "site", desc: false },
       { field: "name", desc: false },
     ],
-    features: { tags: false, customFields: true, changeLogged: true, tree: true, ownedByRequester: false },
+    features: {
+      tags: false,
+      customFields: true,
+      changeLogged: true,
+      tree: true,
+      ownedByRequester: false,
+      notes: true,
+    },
     fields: [
       { name: "id", label: "ID", required: false, nullable: false, readOnly: true, kind: "id" },
       {
@@ -131,6 +138,15 @@ export const dcim_RackGroup: ModelDescriptor = {
         column: "last_updated",
         default: "now",
         autoNow: "update",
+      },
+      {
+        name: "notes_url",
+        label: "Notes url",
+        required: false,
+        nullable: false,
+        readOnly: true,
+        kind: "url",
+        path: "notes/",
       },
       {
         name: "custom_fields",

@@ -16,7 +16,14 @@ export const extras_ComputedField: ModelDescriptor = {
       { field: "weight", desc: false },
       { field: "slug", desc: false },
     ],
-    features: { tags: false, customFields: false, changeLogged: true, tree: false, ownedByRequester: false },
+    features: {
+      tags: false,
+      customFields: false,
+      changeLogged: true,
+      tree: false,
+      ownedByRequester: false,
+      notes: true,
+    },
     fields: [
       { name: "id", label: "ID", required: false, nullable: false, readOnly: true, kind: "id" },
       {
@@ -137,6 +144,15 @@ export const extras_ComputedField: ModelDescriptor = {
         column: "last_updated",
         default: "now",
         autoNow: "update",
+      },
+      {
+        name: "notes_url",
+        label: "Notes url",
+        required: false,
+        nullable: false,
+        readOnly: true,
+        kind: "url",
+        path: "notes/",
       },
     ],
     nested: ["id", "url", "display", "content_type", "label"],

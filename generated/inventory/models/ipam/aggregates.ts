@@ -16,7 +16,14 @@ export const ipam_Aggregate: ModelDescriptor = {
     ordering: [
       { field: "prefix", desc: false },
     ],
-    features: { tags: true, customFields: true, changeLogged: true, tree: false, ownedByRequester: false },
+    features: {
+      tags: true,
+      customFields: true,
+      changeLogged: true,
+      tree: false,
+      ownedByRequester: false,
+      notes: true,
+    },
     fields: [
       { name: "id", label: "ID", required: false, nullable: false, readOnly: true, kind: "id" },
       {
@@ -130,6 +137,15 @@ export const ipam_Aggregate: ModelDescriptor = {
           target: "contenttype_id",
           registry: { table: "extras_contenttype", appLabel: "app_label", model: "model" },
         },
+      },
+      {
+        name: "notes_url",
+        label: "Notes url",
+        required: false,
+        nullable: false,
+        readOnly: true,
+        kind: "url",
+        path: "notes/",
       },
       {
         name: "custom_fields",

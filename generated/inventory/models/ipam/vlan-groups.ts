@@ -17,7 +17,14 @@ export const ipam_VLANGroup: ModelDescriptor = {
       { field: "site", desc: false },
       { field: "name", desc: false },
     ],
-    features: { tags: false, customFields: true, changeLogged: true, tree: false, ownedByRequester: false },
+    features: {
+      tags: false,
+      customFields: true,
+      changeLogged: true,
+      tree: false,
+      ownedByRequester: false,
+      notes: true,
+    },
     fields: [
       { name: "id", label: "ID", required: false, nullable: false, readOnly: true, kind: "id" },
       {
@@ -120,6 +127,15 @@ export const ipam_VLANGroup: ModelDescriptor = {
         column: "last_updated",
         default: "now",
         autoNow: "update",
+      },
+      {
+        name: "notes_url",
+        label: "Notes url",
+        required: false,
+        nullable: false,
+        readOnly: true,
+        kind: "url",
+        path: "notes/",
       },
       {
         name: "custom_fields",

@@ -21,7 +21,14 @@ export const ipam_VLAN: ModelDescriptor = {
       { field: "group", desc: false },
       { field: "vid", desc: false },
     ],
-    features: { tags: true, customFields: true, changeLogged: true, tree: false, ownedByRequester: false },
+    features: {
+      tags: true,
+      customFields: true,
+      changeLogged: true,
+      tree: false,
+      ownedByRequester: false,
+      notes: true,
+    },
     fields: [
       { name: "id", label: "ID", required: false, nullable: false, readOnly: true, kind: "id" },
       {
@@ -187,6 +194,15 @@ export const ipam_VLAN: ModelDescriptor = {
           target: "contenttype_id",
           registry: { table: "extras_contenttype", appLabel: "app_label", model: "model" },
         },
+      },
+      {
+        name: "notes_url",
+        label: "Notes url",
+        required: false,
+        nullable: false,
+        readOnly: true,
+        kind: "url",
+        path: "notes/",
       },
       {
         name: "custom_fields",
