@@ -6,9 +6,9 @@
 import { Environment, Interpreter, parse, tokenize } from "@huggingface/jinja";
 
 /** The most evaluation steps one render may take. */
-const MAX_STEPS = 200_000;
+const MAX_STEPS = 100_000;
 /** The longest one render may run, in milliseconds. */
-const MAX_MILLIS = 250;
+const MAX_MILLIS = 100;
 /** The longest string any step may make, and so the longest result. */
 export const MAX_OUTPUT = 65_536;
 /** The most items `range` gives. */
