@@ -214,7 +214,19 @@ const customFields: Fixture[] = [
   { model: "extras.customfieldchoice", data: { field: { name: "site_tier" }, value: "tier-2", weight: 20 } },
 ];
 
+/** A device's location line, shown with ?include=computed_fields, and a note on the Berlin site. */
+const computedFieldsAndNotes: Fixture[] = [
+  { model: "extras.computedfield", data: {
+    content_type: "dcim.device", label: "Location line",
+    template: "{{ obj.name }} @ {{ obj.site.name }}{% if obj.rack %}, rack {{ obj.rack.name }} U{{ obj.position }}{% endif %}", fallback_value: "unplaced",
+  } },
+  {
+    model: "extras.note", data: { assigned_object_type: "dcim.site", note: "Access by badge only; call the NOC before any work." },
+    ids: { assigned_object_id: { model: "dcim.site", match: { slug: "berlin-dc1" } } },
+  },
+];
+
 export const inventoryDemo: Fixture[] = [
   ...regions, ...tenancy, ...tags, ...sites, ...ipam, ...locations, ...racks, ...deviceTypes, ...templates, ...secrets, ...devices, ...configContexts, ...virtualization, ...services, ...inventoryItems, ...circuits, ...power, ...cables,
-  ...customFields,
+  ...computedFieldsAndNotes, ...customFields,
 ];

@@ -30,7 +30,8 @@ export interface FieldCommon {
 /** The primary key, `id`: a UUID, or an `integer` the generator gives (the content-type registry's rows). */
 export interface IdField extends FieldCommon { kind: "id"; integer?: boolean }
 /** The object's own URL, made from the request's base URL. */
-export interface UrlField extends FieldCommon { kind: "url" }
+/** The object's URL, or (`path`) a route below it. */
+export interface UrlField extends FieldCommon { kind: "url"; path?: string }
 /** The `display` string, made from the model's display template. */
 export interface DisplayField extends FieldCommon { kind: "display" }
 
@@ -53,6 +54,8 @@ export interface ScalarField extends FieldCommon {
   schema?: Record<string, unknown>;
   /** The fields a slug is made from (`fk.field`: a field of the related row). */
   slugFrom?: string[];
+  /** The slug made has underscores for dashes. */
+  slugUnderscores?: boolean;
   /** Kept by the server: set on create, and on every update too with `"update"`. */
   autoNow?: "create" | "update";
 }
@@ -205,6 +208,17 @@ export interface GenericField extends FieldCommon {
   onDelete?: "cascade";
 }
 
+/**
+ * The computed fields of the model (rows of another model, read with the object in the same
+ * statement), rendered as `{slug: text}`: `definitions` names their table and columns, and
+ * `contentType` the label their content-type column holds for this model.
+ */
+export interface ComputedFieldsField extends FieldCommon {
+  kind: "computedFields";
+  contentType: string;
+  definitions: { table: string; contentType: string; slug: string; template: string; fallback: string; weight: string };
+}
+
 /** The custom-fields feature: a JSON object column, its keys the names of the definitions that name the model. */
 export interface CustomFieldsField extends FieldCommon {
   kind: "customFields";
@@ -230,7 +244,7 @@ export interface CustomFieldDefinitions {
 export type FieldDescriptor =
   | IdField | UrlField | DisplayField | ScalarField | ChoiceField | ListField | FkField | TreeParentField
   | M2mField | TagsField | IpFamilyField | CountField | ReverseField | FirstSetField | DepthField | CustomFieldsField | ComputedField
-  | ContentTypeField | ContentTypesField | GenericField;
+  | ComputedFieldsField | ContentTypeField | ContentTypesField | GenericField;
 
 export type FieldKind = FieldDescriptor["kind"];
 
@@ -341,6 +355,8 @@ export interface ModelDescriptor {
     changeLogged: boolean;
     tree: boolean;
     ownedByRequester: boolean;
+    /** Notes (the api's `noteModel`) attach to the objects: `notes_url` and the `<detail>/notes/` route. */
+    notes?: boolean;
   };
   fields: FieldDescriptor[];
   nested: string[];
@@ -552,6 +568,8 @@ export interface ApiDescriptor {
   settings: Record<string, unknown>;
   auth?: { users: string; tokens?: string };
   tagModel?: string;
+  /** Model key of the notes that the `notes` feature attaches to objects. */
+  noteModel?: string;
   /** Primary keys: random UUIDs (default) or database-assigned integers. */
   idType?: "uuid" | "serial";
   /** Model key of per-user application passwords. */

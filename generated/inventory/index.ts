@@ -42,11 +42,13 @@ import { dcim_RearPortTemplate } from "./models/dcim/rear-port-templates.js";
 import { dcim_Region } from "./models/dcim/regions.js";
 import { dcim_Site } from "./models/dcim/sites.js";
 import { dcim_VirtualChassis } from "./models/dcim/virtual-chassis.js";
+import { extras_ComputedField } from "./models/extras/computed-fields.js";
 import { extras_ConfigContext } from "./models/extras/config-contexts.js";
 import { extras_ConfigContextSchema } from "./models/extras/config-context-schemas.js";
 import { extras_ContentType } from "./models/extras/content-types.js";
 import { extras_CustomField } from "./models/extras/custom-fields.js";
 import { extras_CustomFieldChoice } from "./models/extras/custom-field-choices.js";
+import { extras_Note } from "./models/extras/notes.js";
 import { extras_Secret } from "./models/extras/secrets.js";
 import { extras_SecretsGroup } from "./models/extras/secrets-groups.js";
 import { extras_SecretsGroupAssociation } from "./models/extras/secrets-groups-associations.js";
@@ -89,6 +91,7 @@ export const inventory: ApiDescriptor = {
     },
     auth: { users: "users.user", tokens: "users.token" },
     tagModel: "extras.tag",
-    models: [circuits_Circuit, circuits_CircuitTermination, circuits_CircuitType, circuits_Provider, circuits_ProviderNetwork, dcim_Cable, dcim_ConsolePort, dcim_ConsolePortTemplate, dcim_ConsoleServerPort, dcim_ConsoleServerPortTemplate, dcim_Device, dcim_DeviceBay, dcim_DeviceBayTemplate, dcim_DeviceRedundancyGroup, dcim_DeviceRole, dcim_DeviceType, dcim_FrontPort, dcim_FrontPortTemplate, dcim_Interface, dcim_InterfaceConnection, dcim_InterfaceTemplate, dcim_InventoryItem, dcim_Location, dcim_LocationType, dcim_Manufacturer, dcim_Platform, dcim_PowerFeed, dcim_PowerOutlet, dcim_PowerOutletTemplate, dcim_PowerPanel, dcim_PowerPort, dcim_PowerPortTemplate, dcim_Rack, dcim_RackGroup, dcim_RackReservation, dcim_RackRole, dcim_RearPort, dcim_RearPortTemplate, dcim_Region, dcim_Site, dcim_VirtualChassis, extras_ConfigContext, extras_ConfigContextSchema, extras_ContentType, extras_CustomField, extras_CustomFieldChoice, extras_Secret, extras_SecretsGroup, extras_SecretsGroupAssociation, extras_Tag, ipam_Aggregate, ipam_IPAddress, ipam_Prefix, ipam_RIR, ipam_Role, ipam_RouteTarget, ipam_Service, ipam_VLAN, ipam_VLANGroup, ipam_VRF, tenancy_Tenant, tenancy_TenantGroup, users_Token, users_User, virtualization_Cluster, virtualization_ClusterGroup, virtualization_ClusterType, virtualization_VirtualMachine, virtualization_VMInterface],
+    noteModel: "extras.note",
+    models: [circuits_Circuit, circuits_CircuitTermination, circuits_CircuitType, circuits_Provider, circuits_ProviderNetwork, dcim_Cable, dcim_ConsolePort, dcim_ConsolePortTemplate, dcim_ConsoleServerPort, dcim_ConsoleServerPortTemplate, dcim_Device, dcim_DeviceBay, dcim_DeviceBayTemplate, dcim_DeviceRedundancyGroup, dcim_DeviceRole, dcim_DeviceType, dcim_FrontPort, dcim_FrontPortTemplate, dcim_Interface, dcim_InterfaceConnection, dcim_InterfaceTemplate, dcim_InventoryItem, dcim_Location, dcim_LocationType, dcim_Manufacturer, dcim_Platform, dcim_PowerFeed, dcim_PowerOutlet, dcim_PowerOutletTemplate, dcim_PowerPanel, dcim_PowerPort, dcim_PowerPortTemplate, dcim_Rack, dcim_RackGroup, dcim_RackReservation, dcim_RackRole, dcim_RearPort, dcim_RearPortTemplate, dcim_Region, dcim_Site, dcim_VirtualChassis, extras_ComputedField, extras_ConfigContext, extras_ConfigContextSchema, extras_ContentType, extras_CustomField, extras_CustomFieldChoice, extras_Note, extras_Secret, extras_SecretsGroup, extras_SecretsGroupAssociation, extras_Tag, ipam_Aggregate, ipam_IPAddress, ipam_Prefix, ipam_RIR, ipam_Role, ipam_RouteTarget, ipam_Service, ipam_VLAN, ipam_VLANGroup, ipam_VRF, tenancy_Tenant, tenancy_TenantGroup, users_Token, users_User, virtualization_Cluster, virtualization_ClusterGroup, virtualization_ClusterType, virtualization_VirtualMachine, virtualization_VMInterface],
     ...loadArtifacts(new URL(".", import.meta.url)),
   };

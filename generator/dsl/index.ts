@@ -72,6 +72,8 @@ export interface StringOptions extends CommonFieldOptions {
    * `["parent.slug", "name"]`, Nautobot's populate_from). Kept free by a numbered suffix.
    */
   slugFrom?: string | string[];
+  /** A slug made by `slugFrom` has underscores where it would have dashes (Nautobot's slugify_dashes_to_underscores). */
+  slugUnderscores?: boolean;
   /** Generated when absent on create: a random hex key of this many characters. */
   randomHex?: number;
   format?: "email" | "url" | "color";
@@ -200,8 +202,10 @@ export interface ComputedField extends CommonFieldOptions {
  */
 export interface ContentTypeField extends CommonFieldOptions {
   kind: "contentType";
-  /** The models (`"dcim.Interface"`) the field may name. */
-  models: string[];
+  /** The models (`"dcim.Interface"`) the field may name… */
+  models?: string[];
+  /** …or every model that has this feature. */
+  feature?: Feature;
 }
 
 /**
@@ -295,10 +299,12 @@ export type Feature =
   /** A `parent` foreign key to the same model, a read-only `_depth`, and filters that match descendants. */
   | "tree"
   /** Rows belong to the requesting user: lists and lookups see only the requester's rows. */
-  | "ownedByRequester";
+  | "ownedByRequester"
+  /** `notes_url` and the `<detail>/notes/` route: notes (the api's `noteModel`) attached to the object. */
+  | "notes";
 
 /** Every feature, in the order messages list them. */
-export const FEATURES: ReadonlyArray<Feature> = ["tags", "customFields", "changeLogged", "tree", "ownedByRequester"];
+export const FEATURES: ReadonlyArray<Feature> = ["tags", "customFields", "changeLogged", "tree", "ownedByRequester", "notes"];
 
 export interface FilterSpec {
   /**
@@ -522,6 +528,16 @@ export interface ApiSpec {
    * `choices` with `field` (a foreign key to the definitions), `value` and `weight`.
    */
   customFields?: { definitions: string; choices: string };
+  /**
+   * The definitions of computed fields (`slug`, `content_type`, `template`, `fallback_value`,
+   * `weight`): every model with custom fields shows them, rendered, as opt-in `computed_fields`.
+   */
+  computedFieldModel?: string;
+  /**
+   * The notes of the `notes` feature: `assigned_object_type`, `assigned_object_id` (a generic
+   * reference to the object) and `note`.
+   */
+  noteModel?: string;
   /**
    * The model listing the API's models as content types (`extras.ContentType`): read only (list
    * and retrieve), with string fields `app_label`, `model` and `app_labeled_name` (what its

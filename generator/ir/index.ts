@@ -13,7 +13,7 @@ import {
   type ScalarType,
 } from "../../runtime/descriptor.js";
 import {
-  appVerboseName, byCodePoint, componentName, CONTENT_TYPE_FIELDS, CUSTOM_FIELDS_COLUMN, FEATURE_FIELDS, fieldLabel, fkColumn, m2mTable, modelKey, refKey, tableName,
+  appVerboseName, byCodePoint, componentName, COMPUTED_FIELD_COLUMNS, CONTENT_TYPE_FIELDS, CUSTOM_FIELDS_COLUMN, FEATURE_FIELDS, fieldLabel, fkColumn, m2mTable, modelKey, refKey, tableName,
   sentenceName, sqlBlockKey, TAG_ASSIGNMENT_COLUMNS, tagAssignmentTable, verboseName,
 } from "./names.js";
 
@@ -69,6 +69,7 @@ export function buildIr(loaded: LoadedApi): IrApi {
     settings: { ...(api.settings ?? {}) },
     ...(api.auth ? { auth: { users: refKey(api.auth.users), ...(api.auth.tokens ? { tokens: refKey(api.auth.tokens) } : {}) } } : {}),
     ...(api.tagModel ? { tagModel: refKey(api.tagModel) } : {}),
+    ...(api.noteModel ? { noteModel: refKey(api.noteModel) } : {}),
     ...(api.idType ? { idType: api.idType } : {}),
     ...(api.appPasswords ? { appPasswords: refKey(api.appPasswords) } : {}),
     models,
@@ -177,8 +178,16 @@ function buildModel(api: ApiSpec, m: ModelSpec, file: string, byRef: Map<string,
       ...(scope && api.contentTypes ? { scope: { ...contentTypesThrough(api, tagTable, scope), registry: registryOf(api) } } : {}),
     });
   }
+  if (features.has("notes")) fields.push({ ...base(FEATURE_FIELDS.notesUrl, {}), kind: "url", readOnly: true, path: "notes/" });
   if (features.has("customFields")) {
     fields.push({ ...base(FEATURE_FIELDS.customFields, {}), kind: "customFields", column: CUSTOM_FIELDS_COLUMN, ...customFieldDefinitions(api, byRef) });
+  }
+  if (features.has("customFields") && api.computedFieldModel) {
+    const [app, name] = api.computedFieldModel.split(".");
+    fields.push({
+      ...base(FEATURE_FIELDS.computedFields, {}), kind: "computedFields", readOnly: true, optIn: true, contentType: key,
+      definitions: { table: tableName(app, name), ...COMPUTED_FIELD_COLUMNS },
+    });
   }
 
   const naturalKey = m.naturalKey ?? ("slug" in m.fields ? "slug" : undefined);
@@ -202,6 +211,7 @@ function buildModel(api: ApiSpec, m: ModelSpec, file: string, byRef: Map<string,
       changeLogged: features.has("changeLogged"),
       tree: features.has("tree"),
       ownedByRequester: features.has("ownedByRequester"),
+      ...(features.has("notes") ? { notes: true } : {}),
     },
     fields,
     nested: ["id", "url", "display", ...nested.filter((n) => !["id", "url", "display"].includes(n))],

@@ -42,9 +42,14 @@ export const FEATURE_FIELDS = {
   treeDepth: "_depth",
   tags: "tags",
   customFields: "custom_fields",
+  computedFields: "computed_fields",
+  notesUrl: "notes_url",
   created: "created",
   lastUpdated: "last_updated",
 } as const;
+
+/** The fields of the api's computedFieldModel that the computed_fields of other models read. */
+export const COMPUTED_FIELD_COLUMNS = { contentType: "content_type", slug: "slug", template: "template", fallback: "fallback_value", weight: "weight" } as const;
 
 /** Where the custom-fields feature keeps its values. */
 export const CUSTOM_FIELDS_COLUMN = "custom_field_data";

@@ -2,7 +2,7 @@
 // uuid field of the same model. Nothing stored of its own; read only, as the row's nested form.
 import type { GenericField } from "../../runtime/descriptor.js";
 import type { ContentTypeField as ContentTypeSpec, GenericField as GenericSpec } from "../dsl/index.js";
-import { refKey } from "../ir/names.js";
+import { contentTypeModels } from "./content-type.js";
 import { nullable, type GeneratorFieldKind, type SpecRules } from "./types.js";
 
 export const genericSpec: SpecRules<GenericSpec, GenericField> = {
@@ -12,7 +12,7 @@ export const genericSpec: SpecRules<GenericSpec, GenericField> = {
     if (id?.kind !== "scalar" || id.type !== "uuid") err(`generic "id" must name a uuid field, not "${f.id}"`);
     if (f.onDelete !== undefined && f.onDelete !== "cascade") err(`generic "onDelete" may only be "cascade"`);
   },
-  build(f, common, { fields }) {
+  build(f, common, { fields, byRef }) {
     const type = fields[f.type] as ContentTypeSpec;
     const id = fields[f.id];
     return {
@@ -21,7 +21,7 @@ export const genericSpec: SpecRules<GenericSpec, GenericField> = {
       readOnly: true,
       typeColumn: type.column ?? f.type,
       idColumn: id.column ?? f.id,
-      targets: type.models.map(refKey),
+      targets: contentTypeModels(type, byRef),
       ...(f.onDelete ? { onDelete: f.onDelete } : {}),
     };
   },

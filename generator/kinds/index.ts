@@ -7,6 +7,7 @@ import { computed, computedSpec } from "./computed.js";
 import { contentType, contentTypeSpec } from "./content-type.js";
 import { contentTypes, contentTypesSpec } from "./content-types.js";
 import { count, countSpec } from "./count.js";
+import { computedFields } from "./computed-fields.js";
 import { customFields } from "./custom-fields.js";
 import { depth } from "./depth.js";
 import { display } from "./display.js";
@@ -25,7 +26,7 @@ import type { GeneratorFieldKind, GeneratorKindTable, SpecKindTable, SpecRules }
 import { url } from "./url.js";
 
 const KINDS: GeneratorKindTable = {
-  id, url, display, scalar, choice, list, fk, treeParent, m2m, tags, ipFamily, count, reverse, firstSet, depth, customFields, computed, contentType, contentTypes, generic,
+  id, url, display, scalar, choice, list, fk, treeParent, m2m, tags, ipFamily, count, reverse, firstSet, depth, customFields, computedFields, computed, contentType, contentTypes, generic,
 };
 
 const SPEC_KINDS: SpecKindTable = {

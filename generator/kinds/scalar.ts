@@ -105,6 +105,7 @@ export const scalarSpec: SpecRules<ScalarSpec, ScalarField> = {
   build(f, common, { name }) {
     const out: ScalarField = { ...common, kind: "scalar", type: f.type, column: f.column ?? name };
     if (f.slugFrom !== undefined) out.slugFrom = [f.slugFrom].flat();
+    if (f.slugUnderscores) out.slugUnderscores = true;
     for (const k of ["maxLength", "minLength", "min", "max", "maxDigits", "decimalPlaces", "schema", "pattern", "format"] as const) {
       if (f[k] !== undefined) (out as unknown as Record<string, unknown>)[k] = f[k];
     }

@@ -4,7 +4,7 @@
 import { FEATURES as FEATURE_LIST, METHOD_TAKES, type ApiSpec, type FieldSpec, type ModelSpec } from "../dsl/index.js";
 import type { LoadedApi } from "../load/index.js";
 import { specKindOf } from "../kinds/index.js";
-import { CONTENT_TYPE_FIELDS } from "../ir/names.js";
+import { COMPUTED_FIELD_COLUMNS, CONTENT_TYPE_FIELDS } from "../ir/names.js";
 import { checkHooks } from "./hooks.js";
 import { checkApiKeys, checkModelKeys } from "./keys.js";
 import { checkSettings } from "./settings.js";
@@ -104,6 +104,12 @@ export function validate(loaded: LoadedApi): Diagnostic[] {
   }
   if (api.tagModel && !resolve(api.tagModel)) err(apiFile, `tagModel names unknown model "${api.tagModel}"`);
   if (api.customFields) checkCustomFieldModels(api.customFields, resolve, (message) => err(apiFile, message));
+  if (api.noteModel && !resolve(api.noteModel)) err(apiFile, `noteModel names unknown model "${api.noteModel}"`);
+  if (api.computedFieldModel) {
+    const defs = resolve(api.computedFieldModel);
+    if (!defs) err(apiFile, `computedFieldModel names unknown model "${api.computedFieldModel}"`);
+    else for (const f of Object.values(COMPUTED_FIELD_COLUMNS)) if (!defs.spec.fields[f]) err(defs.file, `computedFieldModel needs a field "${f}"`, defs.spec.name);
+  }
   if (api.contentTypes !== undefined) checkRegistry(api.contentTypes, resolve, (file, message, model, field) => err(file ?? apiFile, message, model, field));
   for (const app of Object.keys(api.appNames ?? {})) if (!api.apps?.includes(app)) err(apiFile, `appNames names "${app}", which is not among apps`);
 
@@ -111,12 +117,15 @@ export function validate(loaded: LoadedApi): Diagnostic[] {
     const features = m.features ?? [];
     for (const f of features) if (!FEATURES.has(f)) err(file, `unknown feature "${f}" (known: ${[...FEATURES].join(", ")})`, m.name);
     if (features.includes("tags") && !api.tagModel) err(file, `feature "tags" needs tagModel in ${apiFile}`, m.name);
+    if (features.includes("notes") && !api.noteModel) err(file, `feature "notes" needs noteModel in ${apiFile}`, m.name);
     const fields = m.fields ?? {};
     const implicit = new Set(["id", "url", "display"]);
     if (features.includes("tree")) { implicit.add("parent"); implicit.add(m.tree?.depthName ?? "_depth"); }
     if (features.includes("changeLogged")) { implicit.add("created"); implicit.add("last_updated"); }
     if (features.includes("tags")) implicit.add("tags");
     if (features.includes("customFields")) implicit.add("custom_fields");
+    if (features.includes("notes")) implicit.add("notes_url");
+    if (features.includes("customFields") && api.computedFieldModel) implicit.add("computed_fields");
     const has = (name: string) => name in fields || implicit.has(name);
     // Whether `of` ("app.Model.field") is a foreign key of another model pointing at this one.
     const pointsHere = (of: unknown) => {

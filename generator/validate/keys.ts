@@ -13,7 +13,7 @@ function keysOf<T>() {
 }
 
 const API = keysOf<ApiSpec>()([
-  "kind", "name", "title", "description", "profile", "basePath", "apps", "rootLinks", "versions", "settings", "auth", "tagModel", "customFields",
+  "kind", "name", "title", "description", "profile", "basePath", "apps", "rootLinks", "versions", "settings", "auth", "tagModel", "customFields", "computedFieldModel", "noteModel",
   "idType", "appPasswords", "discard", "sql", "contentTypes", "appNames",
 ]);
 const MODEL = keysOf<ModelSpec>()([
@@ -27,7 +27,7 @@ const COMMON = keysOf<CommonFieldOptions>()([
 ]);
 const FIELDS: { [K in FieldSpec["kind"]]: ReadonlyArray<string> } = {
   scalar: keysOf<ScalarField>()([
-    ...COMMON, "kind", "type", "maxLength", "minLength", "blank", "pattern", "slugFrom", "randomHex", "format", "autoNow", "min", "max",
+    ...COMMON, "kind", "type", "maxLength", "minLength", "blank", "pattern", "slugFrom", "slugUnderscores", "randomHex", "format", "autoNow", "min", "max",
     "maxDigits", "decimalPlaces", "schema",
   ]),
   choice: keysOf<ChoiceField>()([...COMMON, "kind", "choices", "blank", "plain", "plainWhenNested"]),
@@ -39,7 +39,7 @@ const FIELDS: { [K in FieldSpec["kind"]]: ReadonlyArray<string> } = {
   fk: keysOf<FkField>()([...COMMON, "kind", "target", "onDelete", "fromRequestUser", "idWhenNested", "shape"]),
   m2m: keysOf<M2mField>()([...COMMON, "kind", "target", "bySlug"]),
   computed: keysOf<ComputedField>()([...COMMON, "kind", "schema", "excludable"]),
-  contentType: keysOf<ContentTypeField>()([...COMMON, "kind", "models"]),
+  contentType: keysOf<ContentTypeField>()([...COMMON, "kind", "models", "feature"]),
   contentTypes: keysOf<ContentTypesField>()([...COMMON, "kind", "feature", "models"]),
   generic: keysOf<GenericField>()([...COMMON, "kind", "type", "id", "onDelete"]),
 };

@@ -6,6 +6,7 @@ import { computed } from "./computed.js";
 import { contentType } from "./content-type.js";
 import { contentTypes } from "./content-types.js";
 import { count } from "./count.js";
+import { computedFields } from "./computed-fields.js";
 import { customFields } from "./custom-fields.js";
 import { depth } from "./depth.js";
 import { display } from "./display.js";
@@ -24,7 +25,7 @@ import type { RuntimeFieldKind, RuntimeKindTable } from "./types.js";
 import { url } from "./url.js";
 
 const KINDS: RuntimeKindTable = {
-  id, url, display, scalar, choice, list, fk, treeParent, m2m, tags, ipFamily, count, reverse, firstSet, depth, customFields, computed, contentType, contentTypes, generic,
+  id, url, display, scalar, choice, list, fk, treeParent, m2m, tags, ipFamily, count, reverse, firstSet, depth, customFields, computedFields, computed, contentType, contentTypes, generic,
 };
 
 /** The runtime module of a field's kind. */

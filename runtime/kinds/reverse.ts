@@ -40,8 +40,8 @@ export const reverse: RuntimeFieldKind<ReverseField> = {
     const versions = ctx.index.api.versions.supported;
     if (!shownSingle(f, ctx.version, versions)) return list;
     const until = f.reverse.singleUntil!;
-    return (v, rctx, row) => {
-      const items = list(v, rctx, row) as unknown[];
+    return (v, rctx, row, shown) => {
+      const items = list(v, rctx, row, shown) as unknown[];
       if (items.length > 1) {
         throw new HttpError(412, `This object does not conform to pre-${versions[versions.indexOf(until) + 1] ?? until} behavior. Please correct data or use API version ${versions.at(-1)}.`, "precondition_failed");
       }

@@ -85,7 +85,8 @@ export const scalar: RuntimeFieldKind<ScalarField> = {
       // As django-extensions joins populate_from: each part slugified, empty parts dropped.
       const parts = await Promise.all(f.slugFrom.map((path) => sourceText(path, ctx)));
       if (parts[parts.length - 1] === undefined) return;
-      const base = parts.map((p) => slugify(p ?? "")).filter(Boolean).join("-").slice(0, f.maxLength ?? 100);
+      const joined = parts.map((p) => slugify(p ?? "")).filter(Boolean).join("-");
+      const base = (f.slugUnderscores ? joined.replace(/-/g, "_") : joined).slice(0, f.maxLength ?? 100);
       row[f.column] = await freeSlug(f, base, ctx);
     }
     else if (isPlainObject(f.default) && "randomHex" in f.default) row[f.column] = randomHex(Number(f.default.randomHex));

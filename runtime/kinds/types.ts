@@ -15,7 +15,8 @@ export interface RenderContext {
   apiUrl: string;
 }
 
-export type Render = (value: unknown, ctx: RenderContext, row: Record<string, unknown>) => unknown;
+/** Turns a selected value into the response value; `shown` holds the fields of the response rendered before it. */
+export type Render = (value: unknown, ctx: RenderContext, row: Record<string, unknown>, shown: Record<string, unknown>) => unknown;
 
 /** Where a field is being read: the model, the row's SQL alias, the nesting depth and the form. */
 export interface ReadContext {

@@ -68,7 +68,7 @@ export class ReadPlans {
       select: parts.join(", "),
       render: (row, rctx) => {
         const out: Record<string, unknown> = {};
-        for (const [name, r] of renders) out[name] = r(row[name], rctx, row);
+        for (const [name, r] of renders) out[name] = r(row[name], rctx, row, out);
         return out;
       },
     };
@@ -145,7 +145,7 @@ export class ReadPlans {
     const renders = this.fieldsOf(m, "nested", version, only).map((f) => [f.name, kindOf(f).render?.(f, ctx) ?? identity] as const);
     return (obj: Record<string, unknown>, rctx: RenderContext) => {
       const out: Record<string, unknown> = {};
-      for (const [name, r] of renders) out[name] = r(obj[name], rctx, obj);
+      for (const [name, r] of renders) out[name] = r(obj[name], rctx, obj, out);
       return out;
     };
   }

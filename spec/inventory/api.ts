@@ -21,6 +21,8 @@ export default api({
   auth: { users: "users.User", tokens: "users.Token" },
   tagModel: "extras.Tag",
   customFields: { definitions: "extras.CustomField", choices: "extras.CustomFieldChoice" },
+  computedFieldModel: "extras.ComputedField",
+  noteModel: "extras.Note",
   contentTypes: "extras.ContentType",
   appNames: { dcim: "DCIM", ipam: "IPAM" },
 });

@@ -237,7 +237,21 @@ function modelPaths(api: IrApi, m: IrModel, version: string): Record<string, Sch
     },
     ...(a.creates ? { post: createsOperation(api, m, a.name, a.creates, withBody) } : {}),
   }]));
-  return { [base]: list, [`${base}{id}/`]: detail, ...listings, ...actions };
+  const noteModel = m.features.notes ? api.models.find((x) => x.key === api.noteModel) : undefined;
+  const notes = noteModel ? { [`${base}{id}/notes/`]: {
+    parameters: [idParam],
+    get: {
+      operationId: operationId(m.app, m.route, "notes_list"), tags: tag, summary: `List the notes of a ${m.verboseName}`,
+      parameters: [limitParam, offsetParam],
+      responses: { "200": { description: "A page of notes", content: json(ref(componentName.paginated(noteModel.name))) }, ...common, "404": errorResponse("Not found") },
+    },
+    post: {
+      operationId: operationId(m.app, m.route, "notes_create"), tags: tag, summary: `Attach a note to a ${m.verboseName}`,
+      requestBody: { required: true, content: json({ type: "object", properties: { note: { type: "string" } }, required: ["note"] }) },
+      responses: { "201": { description: "Created", content: json(ref(componentName.full(noteModel.name))) }, ...withBody, "404": errorResponse("Not found") },
+    },
+  } } : {};
+  return { [base]: list, [`${base}{id}/`]: detail, ...listings, ...actions, ...notes };
 }
 
 /** A POST to an action that creates objects of another model: one or a list in, the same out. */

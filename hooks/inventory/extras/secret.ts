@@ -1,8 +1,11 @@
 // Nautobot's Secret.clean and its `check` action, for the two providers Nautobot has built in:
 // an environment variable (`variable`) or a text file (`path`, absolute, without `..`). The
-// check reads the value on this instance and reports only whether it could.
+// check reads the value on this instance and reports only whether it could. Each parameter is
+// a Jinja2 template rendered against the object the secret is read for (none, for the check),
+// as Nautobot's Secret.rendered_parameters.
 import { environmentValue, isFile, readText } from "../../../runtime/host.js";
 import { jsonValue, Refusal, type ActionEvent, type SaveEvent } from "../../../runtime/hooks.js";
+import { render } from "../../../runtime/templates/jinja.js";
 
 type Row = Record<string, any>;
 
@@ -30,7 +33,12 @@ async function value(s: Row): Promise<{ ok: true } | { ok: false; message: strin
   const fail = (kind: string, providerName: string, message: string) =>
     ({ ok: false as const, message: `${kind}: Secret "${s.name}" (provider "${providerName}"): ${message}` });
   if (!provider) return fail("SecretProviderError", s.provider, `No registered provider "${s.provider}" is available`);
-  const given = parameters(s.parameters);
+  const given: Row = {};
+  for (const [key, template] of Object.entries(parameters(s.parameters))) {
+    const rendered = render(String(template), { obj: null });
+    if (!rendered.ok) return fail("SecretParametersError", provider.name, rendered.error);
+    given[key] = rendered.value;
+  }
   if (!(provider.parameter in given)) return fail("SecretParametersError", provider.name, `The "${provider.parameter}" parameter is mandatory!`);
   const target = String(given[provider.parameter]);
   if (s.provider === "environment-variable") {

@@ -25,6 +25,7 @@ import { cspNonce } from "../../http/security.js";
 import { templates, escapeHtml } from "../../http/templates.js";
 import { negotiate, type Renderer } from "./versioning.js";
 import { pageLinks, pageParams } from "./pagination.js";
+import { attachment } from "./notes.js";
 import { authenticate } from "./authentication.js";
 import { describeModel } from "./metadata.js";
 import { login, loginPage, logout, sessionKey, type SessionDeps } from "./browser-session.js";
@@ -35,6 +36,8 @@ import { advisoryLock } from "../../db/locks.js";
 const DYNAMIC_FILTERS: DynamicFilterProvider[] = [customFieldFilters];
 
 /** Query parameters that are never filters. */
+/** The route below an object with notes (Nautobot's NotesViewSetMixin). */
+const NOTES_ROUTE = "notes";
 const RESERVED = new Set(["api_version", "brief", "format", "include", "limit", "offset", "exclude"]);
 const SAFE = new Set(["GET", "HEAD", "OPTIONS"]);
 
@@ -134,6 +137,7 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
     if (m && seg.length === 3 && seg[2] === "") return listRoute(ctx, m);
     if (m && seg.length === 4 && seg[3] === "") return detailRoute(ctx, m, seg[2]);
     if (m && seg.length === 5 && seg[4] === "" && m.actions?.some((a) => a.name === seg[3] && !a.onApp)) return actionRoute(ctx, m, seg[2], seg[3]);
+    if (m?.features.notes && seg.length === 5 && seg[3] === NOTES_ROUTE && seg[4] === "") return notesRoute(ctx, m, seg[2]);
     // A list or detail path without its trailing slash (seed rule 3).
     if (m && (seg.length === 2 || (seg.length === 3 && seg[2] !== "" && req.method !== "POST"))) {
       ctx.res.redirect(302, slashed(req));
@@ -321,6 +325,33 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
       }
     });
     return send(ctx, 200, await store.fetch(db, m, wanted, readOpts(ctx)));
+  }
+
+  /**
+   * `<detail>/notes/`, as Nautobot's NotesViewSetMixin: a GET pages through the object's notes
+   * (no filters), a POST of a note's fields attaches one to it, made by the requester.
+   */
+  async function notesRoute(ctx: Ctx, m: ModelDescriptor, rawId: string): Promise<void> {
+    const notes = index.model(api.noteModel!);
+    const link = attachment(notes, m);
+    return only(ctx, ["GET", "POST"], async () => {
+      authorize(ctx, m);
+      const id = rawId.toLowerCase();
+      const userId = ctx.identity?.userId;
+      if (!store.isKey(m, id) || !(await store.existing(db, m, [id], userId)).length) throw notFound();
+      if (ctx.req.method === "POST") {
+        const body = readJson(ctx);
+        if (!isPlainObject(body)) throw new ValidationError({ non_field_errors: [`Invalid data. Expected a dictionary, but got ${pyType(body)}.`] });
+        const made = await db.transaction((trx) => store.create(trx, notes, { ...body, [link.type]: m.key, [link.id]: id }, { version: ctx.version, userId, partial: false }));
+        return send(ctx, 201, (await store.fetch(db, notes, [made], readOpts(ctx)))[0]);
+      }
+      const { plan } = filters.compile(notes, new Map(), { strict, reserved: RESERVED });
+      const where = { ...plan, apply: (qb: Knex.QueryBuilder) => { qb.where(`t0.${link.typeColumn}`, m.key).where(`t0.${link.idColumn}`, id); } };
+      const { limit, offset } = pageParams(ctx.params.get("limit")?.at(-1), ctx.params.get("offset")?.at(-1), page);
+      const { count, results } = await store.list(db, notes, where, { limit, offset }, readOpts(ctx));
+      const links = pageLinks(new URL(`${origin(ctx.req, config.publicUrl)}${ctx.req.originalUrl}`), limit, offset, count);
+      send(ctx, 200, { count, next: links.next, previous: links.previous, results });
+    });
   }
 
   /**

@@ -9,7 +9,7 @@ export default model("CircuitTermination", {
   description: "One end of a circuit: at a site, or in a provider network.",
   display: "[Termination {term_side}: {site.name}|Termination {term_side}: {provider_network.name}]",
   ordering: ["circuit", "term_side"],
-  features: ["tags", "customFields", "changeLogged"],
+  features: ["tags", "customFields", "notes", "changeLogged"],
   hooks: "circuits/circuit-termination",
   fields: {
     circuit: ref.fk("circuits.Circuit", { required: true, onDelete: "cascade" }),

@@ -6,7 +6,7 @@ export default model("CircuitType", {
   description: "What a circuit is for (long haul, metro, out-of-band).",
   display: "{name}",
   ordering: ["name"],
-  features: ["customFields", "changeLogged"],
+  features: ["customFields", "notes", "changeLogged"],
   fields: {
     name: field.string({ required: true, unique: true, maxLength: 100 }),
     slug: field.string({ unique: true, maxLength: 100, slugFrom: "name" }),

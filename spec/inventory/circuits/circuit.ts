@@ -14,7 +14,7 @@ export default model("Circuit", {
   description: "A communications circuit from a provider, between two terminations.",
   display: "{cid}",
   ordering: ["provider", "cid"],
-  features: ["tags", "customFields", "changeLogged"],
+  features: ["tags", "customFields", "notes", "changeLogged"],
   fields: {
     cid: field.string({ required: true, maxLength: 100, label: "Circuit ID" }),
     provider: ref.fk("circuits.Provider", { required: true, onDelete: "protect" }),

@@ -6,7 +6,7 @@ export default model("ProviderNetwork", {
   description: "A provider's network a circuit may end in, where the far end is not modelled.",
   display: "{provider.name} {name}",
   ordering: ["provider", "name"],
-  features: ["tags", "customFields", "changeLogged"],
+  features: ["tags", "customFields", "notes", "changeLogged"],
   fields: {
     provider: ref.fk("circuits.Provider", { required: true, onDelete: "protect" }),
     name: field.string({ required: true, maxLength: 100 }),

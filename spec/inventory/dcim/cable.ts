@@ -89,7 +89,7 @@ export default model("Cable", {
   description: "A physical connection between two cable ends.",
   display: "[{label}|#{id}]",
   ordering: ["termination_a_type", "termination_a_id", "termination_b_type", "termination_b_id"],
-  features: ["tags", "customFields", "changeLogged"],
+  features: ["tags", "customFields", "notes", "changeLogged"],
   hooks: "dcim/cable",
   fields: {
     termination_a_type: field.contentType({ required: true, models: CABLE_ENDS }),

@@ -6,7 +6,7 @@ export default model("DeviceBay", {
   description: "A bay of a device that holds a child device.",
   display: "{name}",
   ordering: ["device", "name"],
-  features: ["tags", "customFields", "changeLogged"],
+  features: ["tags", "customFields", "notes", "changeLogged"],
   hooks: "dcim/device-bay",
   fields: {
     device: ref.fk("dcim.Device", { required: true, onDelete: "cascade" }),

@@ -12,7 +12,7 @@ export default model("DeviceRedundancyGroup", {
   description: "Devices that stand in for one another (a high-availability pair or cluster).",
   display: "{name}",
   ordering: ["name"],
-  features: ["tags", "customFields", "changeLogged"],
+  features: ["tags", "customFields", "notes", "changeLogged"],
   fields: {
     name: field.string({ required: true, unique: true, maxLength: 100 }),
     slug: field.string({ unique: true, maxLength: 100, slugFrom: "name" }),

@@ -6,7 +6,7 @@ export default model("DeviceRole", {
   description: "The function a device (or virtual machine) serves.",
   display: "{name}",
   ordering: ["name"],
-  features: ["customFields", "changeLogged"],
+  features: ["customFields", "notes", "changeLogged"],
   fields: {
     name: field.string({ required: true, unique: true, maxLength: 100 }),
     slug: field.string({ unique: true, maxLength: 100, slugFrom: "name" }),

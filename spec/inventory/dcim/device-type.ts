@@ -8,7 +8,7 @@ export default model("DeviceType", {
   description: "A make and model of device: its height, depth and the components every device of it has.",
   display: "{manufacturer.name} {model}",
   ordering: ["manufacturer", "model"],
-  features: ["tags", "customFields", "changeLogged"],
+  features: ["tags", "customFields", "notes", "changeLogged"],
   fields: {
     manufacturer: ref.fk("dcim.Manufacturer", { required: true, onDelete: "protect" }),
     model: field.string({ required: true, maxLength: 100 }),

@@ -14,7 +14,7 @@ export default model("Device", {
   // Unnamed devices show their chassis and position, or else their type, and their id, as Nautobot's.
   display: "[{name}|{virtual_chassis.name}:{vc_position} ({id})|{device_type.manufacturer.name} {device_type.model} ({id})]",
   ordering: ["name"],
-  features: ["tags", "customFields", "changeLogged"],
+  features: ["tags", "customFields", "notes", "changeLogged"],
   hooks: "dcim/device",
   fields: {
     name: field.string({ nullable: true, maxLength: 64 }),

@@ -8,7 +8,7 @@ export default model("FrontPort", {
   description: "A front port of a device, mapped to a rear port position.",
   display: "{name}",
   ordering: ["device", "name"],
-  features: ["tags", "customFields", "changeLogged"],
+  features: ["tags", "customFields", "notes", "changeLogged"],
   hooks: "dcim/front-port",
   fields: {
     device: ref.fk("dcim.Device", { required: true, onDelete: "cascade" }),

@@ -10,7 +10,7 @@ export default model("Interface", {
   description: "A network interface of a device.",
   display: "{name}",
   ordering: ["device", "name"],
-  features: ["tags", "customFields", "changeLogged"],
+  features: ["tags", "customFields", "notes", "changeLogged"],
   hooks: "dcim/interface",
   fields: {
     device: ref.fk("dcim.Device", { required: true, onDelete: "cascade" }),

@@ -6,7 +6,7 @@ export default model("InventoryItem", {
   description: "A serialised piece of hardware inside a device (a line card, a power supply); items nest.",
   display: "{name}",
   ordering: ["device", "parent", "name"],
-  features: ["tree", "tags", "customFields", "changeLogged"],
+  features: ["tree", "tags", "customFields", "notes", "changeLogged"],
   tree: { parentAsId: true },
   fields: {
     device: ref.fk("dcim.Device", { required: true, onDelete: "cascade" }),

@@ -13,7 +13,7 @@ export default model("LocationType", {
   // Shown with its ancestors, top down, as Nautobot's display does (four levels here).
   display: "[{parent.parent.parent.name} → {parent.parent.name} → {parent.name} → {name}|{parent.parent.name} → {parent.name} → {name}|{parent.name} → {name}|{name}]",
   ordering: ["name"],
-  features: ["tree", "customFields", "changeLogged"],
+  features: ["tree", "customFields", "notes", "changeLogged"],
   tree: { depthName: "tree_depth", depthOnlyListed: true },
   hooks: "dcim/location-type",
   fields: {

@@ -11,7 +11,7 @@ export default model("Location", {
   description: "A place more specific than a site (a building, a floor, a room), of a location type; locations nest.",
   display: "[{parent.parent.parent.name} → {parent.parent.name} → {parent.name} → {name}|{parent.parent.name} → {parent.name} → {name}|{parent.name} → {name}|{name}]",
   ordering: ["name"],
-  features: ["tree", "tags", "customFields", "changeLogged"],
+  features: ["tree", "tags", "customFields", "notes", "changeLogged"],
   tree: { depthName: "tree_depth", depthOnlyListed: true },
   hooks: "dcim/location",
   fields: {

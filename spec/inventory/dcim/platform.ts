@@ -6,7 +6,7 @@ export default model("Platform", {
   description: "The software a device runs, and how automation reaches it.",
   display: "{name}",
   ordering: ["name"],
-  features: ["customFields", "changeLogged"],
+  features: ["customFields", "notes", "changeLogged"],
   fields: {
     name: field.string({ required: true, unique: true, maxLength: 100 }),
     slug: field.string({ unique: true, maxLength: 100, slugFrom: "name" }),

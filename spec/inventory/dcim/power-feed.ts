@@ -12,7 +12,7 @@ export default model("PowerFeed", {
   description: "An electrical circuit delivered from a power panel, cabled to a device's power port.",
   display: "{name}",
   ordering: ["power_panel", "name"],
-  features: ["tags", "customFields", "changeLogged"],
+  features: ["tags", "customFields", "notes", "changeLogged"],
   hooks: "dcim/power-feed",
   fields: {
     power_panel: ref.fk("dcim.PowerPanel", { required: true, onDelete: "protect" }),

@@ -8,7 +8,7 @@ export default model("PowerOutlet", {
   description: "A power outlet of a device, fed by one of its power ports.",
   display: "{name}",
   ordering: ["device", "name"],
-  features: ["tags", "customFields", "changeLogged"],
+  features: ["tags", "customFields", "notes", "changeLogged"],
   hooks: "dcim/power-outlet",
   fields: {
     device: ref.fk("dcim.Device", { required: true, onDelete: "cascade" }),

@@ -6,7 +6,7 @@ export default model("PowerPanel", {
   description: "A distribution point for electrical power (a data centre's remote power panel).",
   display: "{name}",
   ordering: ["site", "name"],
-  features: ["tags", "customFields", "changeLogged"],
+  features: ["tags", "customFields", "notes", "changeLogged"],
   hooks: "dcim/power-panel",
   fields: {
     site: ref.fk("dcim.Site", { required: true, onDelete: "protect" }),

@@ -8,7 +8,7 @@ export default model("PowerPort", {
   description: "A power port of a device.",
   display: "{name}",
   ordering: ["device", "name"],
-  features: ["tags", "customFields", "changeLogged"],
+  features: ["tags", "customFields", "notes", "changeLogged"],
   hooks: "dcim/cable-end",
   fields: {
     device: ref.fk("dcim.Device", { required: true, onDelete: "cascade" }),

@@ -6,7 +6,7 @@ export default model("RackGroup", {
   description: "Racks grouped within a site (a room, a row); groups nest.",
   display: "{name}",
   ordering: ["site", "name"],
-  features: ["tree", "customFields", "changeLogged"],
+  features: ["tree", "customFields", "notes", "changeLogged"],
   hooks: "dcim/rack-group",
   fields: {
     name: field.string({ required: true, maxLength: 100 }),

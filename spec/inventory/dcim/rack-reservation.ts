@@ -6,7 +6,7 @@ export default model("RackReservation", {
   description: "Units of a rack set aside for someone.",
   display: "Reservation for rack {rack.name}",
   ordering: ["created"],
-  features: ["tags", "customFields", "changeLogged"],
+  features: ["tags", "customFields", "notes", "changeLogged"],
   hooks: "dcim/rack-reservation",
   fields: {
     rack: ref.fk("dcim.Rack", { required: true, onDelete: "cascade" }),

@@ -20,7 +20,7 @@ export default model("Rack", {
   description: "A frame or cabinet of rack units at a site.",
   display: "{name}[ ({facility_id})]",
   ordering: ["site", "group", "name"],
-  features: ["tags", "customFields", "changeLogged"],
+  features: ["tags", "customFields", "notes", "changeLogged"],
   fields: {
     name: field.string({ required: true, maxLength: 100 }),
     facility_id: field.string({ nullable: true, maxLength: 50, label: "Facility ID", description: "Locally-assigned identifier" }),

@@ -8,7 +8,7 @@ export default model("RearPort", {
   description: "A rear port of a device (patch panels, breakouts), with its positions.",
   display: "{name}",
   ordering: ["device", "name"],
-  features: ["tags", "customFields", "changeLogged"],
+  features: ["tags", "customFields", "notes", "changeLogged"],
   hooks: "dcim/rear-port",
   fields: {
     device: ref.fk("dcim.Device", { required: true, onDelete: "cascade" }),

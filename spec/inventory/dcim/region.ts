@@ -6,7 +6,7 @@ export default model("Region", {
   description: "A geographic area that holds sites; regions nest.",
   display: "{name}",
   ordering: ["name"],
-  features: ["tree", "customFields", "changeLogged"],
+  features: ["tree", "customFields", "notes", "changeLogged"],
   fields: {
     name: field.string({ required: true, unique: true, maxLength: 100 }),
     slug: field.string({ unique: true, maxLength: 100, slugFrom: "name" }),

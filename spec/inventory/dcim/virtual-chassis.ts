@@ -7,7 +7,7 @@ export default model("VirtualChassis", {
   description: "Devices that share one control plane (a switch stack), led by a master member.",
   display: "{name}",
   ordering: ["name"],
-  features: ["tags", "customFields", "changeLogged"],
+  features: ["tags", "customFields", "notes", "changeLogged"],
   hooks: "dcim/virtual-chassis",
   fields: {
     name: field.string({ required: true, maxLength: 64 }),

@@ -6,7 +6,7 @@ export default model("ConfigContextSchema", {
   description: "A JSON Schema that config context data and devices' local context data must follow.",
   display: "{name}",
   ordering: ["name"],
-  features: ["customFields", "changeLogged"],
+  features: ["customFields", "notes", "changeLogged"],
   hooks: "extras/config-context-schema",
   fields: {
     name: field.string({ required: true, maxLength: 200 }),

@@ -6,6 +6,7 @@ export default model("ConfigContext", {
   description: "Configuration data merged into the devices it is assigned to (by region, site, location, role, type, platform, cluster group, cluster, tenancy, tags), by weight.",
   display: "{name}",
   ordering: ["weight", "name"],
+  features: ["notes"],
   hooks: "extras/config-context",
   fields: {
     name: field.string({ required: true, maxLength: 100 }),

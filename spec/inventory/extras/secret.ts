@@ -9,7 +9,7 @@ export default model("Secret", {
   description: "Access to a secret (a credential or token) kept outside the database: how a provider finds its value.",
   display: "{name}",
   ordering: ["name"],
-  features: ["tags", "customFields", "changeLogged"],
+  features: ["tags", "customFields", "notes", "changeLogged"],
   hooks: "extras/secret",
   fields: {
     name: field.string({ required: true, unique: true, maxLength: 100 }),

@@ -6,7 +6,7 @@ export default model("SecretsGroup", {
   description: "Secrets that serve together (a username and a password), each for an access type and a secret type.",
   display: "{name}",
   ordering: ["name"],
-  features: ["customFields", "changeLogged"],
+  features: ["customFields", "notes", "changeLogged"],
   fields: {
     name: field.string({ required: true, unique: true, maxLength: 100 }),
     slug: field.string({ unique: true, maxLength: 100, slugFrom: "name" }),

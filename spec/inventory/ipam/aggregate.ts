@@ -6,7 +6,7 @@ export default model("Aggregate", {
   description: "A top-level block of address space, allocated by a RIR; aggregates never overlap.",
   display: "{prefix}",
   ordering: ["prefix"],
-  features: ["tags", "customFields", "changeLogged"],
+  features: ["tags", "customFields", "notes", "changeLogged"],
   hooks: "ipam/aggregate",
   fields: {
     family: field.ipFamily({ from: "prefix" }),

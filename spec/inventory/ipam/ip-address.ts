@@ -20,7 +20,7 @@ export default model("IPAddress", {
   description: "An IPv4 or IPv6 address with its mask.",
   display: "{address}",
   ordering: ["address"],
-  features: ["tags", "customFields", "changeLogged"],
+  features: ["tags", "customFields", "notes", "changeLogged"],
   hooks: "ipam/ip-address",
   fields: {
     family: field.ipFamily({ from: "address" }),

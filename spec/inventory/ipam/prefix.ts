@@ -22,7 +22,7 @@ export default model("Prefix", {
   description: "An IPv4 or IPv6 network.",
   display: "{prefix}",
   ordering: ["vrf", "prefix"],
-  features: ["tags", "customFields", "changeLogged"],
+  features: ["tags", "customFields", "notes", "changeLogged"],
   hooks: "ipam/prefix",
   fields: {
     family: field.ipFamily({ from: "prefix" }),

@@ -7,7 +7,7 @@ export default model("RIR", {
   description: "A regional Internet registry (ARIN, RIPE) or a standard (RFC 1918) that allocates address space.",
   display: "{name}",
   ordering: ["name"],
-  features: ["customFields", "changeLogged"],
+  features: ["customFields", "notes", "changeLogged"],
   fields: {
     name: field.string({ required: true, unique: true, maxLength: 100 }),
     slug: field.string({ unique: true, maxLength: 100, slugFrom: "name" }),

@@ -6,7 +6,7 @@ export default model("Role", {
   description: "The functional role of a prefix or VLAN.",
   display: "{name}",
   ordering: ["weight", "name"],
-  features: ["customFields", "changeLogged"],
+  features: ["customFields", "notes", "changeLogged"],
   fields: {
     name: field.string({ required: true, unique: true, maxLength: 100 }),
     slug: field.string({ unique: true, maxLength: 100, slugFrom: "name" }),

@@ -6,7 +6,7 @@ export default model("RouteTarget", {
   description: "A BGP extended community (RFC 4360) that VRFs import and export routes by.",
   display: "{name}",
   ordering: ["name"],
-  features: ["tags", "customFields", "changeLogged"],
+  features: ["tags", "customFields", "notes", "changeLogged"],
   hooks: "ipam/route-target",
   naturalKey: "name",
   fields: {

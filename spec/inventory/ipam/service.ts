@@ -9,7 +9,7 @@ export default model("Service", {
   // Nautobot's __str__: the protocol's label and the ports as runs (`web (TCP/80, 443)`).
   display: "{name} ({protocol|display}/{ports|ranges})",
   ordering: ["protocol", "ports"],
-  features: ["tags", "customFields", "changeLogged"],
+  features: ["tags", "customFields", "notes", "changeLogged"],
   hooks: "ipam/service",
   fields: {
     // Exactly one of the two (the hook's rule); a service goes with its device or machine.

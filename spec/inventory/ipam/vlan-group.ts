@@ -7,7 +7,7 @@ export default model("VLANGroup", {
   description: "VLANs whose ids and names are unique among themselves, optionally at a site or location.",
   display: "{name}",
   ordering: ["site", "name"],
-  features: ["customFields", "changeLogged"],
+  features: ["customFields", "notes", "changeLogged"],
   hooks: "ipam/vlan-group",
   fields: {
     name: field.string({ required: true, maxLength: 100 }),

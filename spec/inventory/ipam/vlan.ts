@@ -9,7 +9,7 @@ export default model("VLAN", {
   description: "A layer-two forwarding domain, by its 12-bit id; ids and names are unique within a VLAN group.",
   display: "{name} ({vid})",
   ordering: ["site", "group", "vid"],
-  features: ["tags", "customFields", "changeLogged"],
+  features: ["tags", "customFields", "notes", "changeLogged"],
   hooks: "ipam/vlan",
   fields: {
     site: ref.fk("dcim.Site", { nullable: true }),

@@ -8,7 +8,7 @@ export default model("VRF", {
   // With its route distinguisher when it has one, as Nautobot's VRF.display.
   display: "[{name} ({rd})|{name}]",
   ordering: ["name", "rd"],
-  features: ["tags", "customFields", "changeLogged"],
+  features: ["tags", "customFields", "notes", "changeLogged"],
   naturalKey: "rd",
   fields: {
     name: field.string({ required: true, maxLength: 100 }),

@@ -6,7 +6,7 @@ export default model("TenantGroup", {
   description: "A tree of groups that tenants belong to.",
   display: "{name}",
   ordering: ["name"],
-  features: ["tree", "changeLogged", "customFields"],
+  features: ["tree", "changeLogged", "customFields", "notes"],
   fields: {
     name: field.string({ required: true, unique: true, maxLength: 100 }),
     slug: field.string({ unique: true, maxLength: 100, slugFrom: "name" }),

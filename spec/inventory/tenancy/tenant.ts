@@ -6,7 +6,7 @@ export default model("Tenant", {
   description: "A customer or organisation that owns resources.",
   display: "{name}",
   ordering: ["name"],
-  features: ["tags", "customFields", "changeLogged"],
+  features: ["tags", "customFields", "notes", "changeLogged"],
   fields: {
     name: field.string({ required: true, unique: true, maxLength: 100 }),
     slug: field.string({ unique: true, maxLength: 100, slugFrom: "name" }),

@@ -6,7 +6,7 @@ export default model("ClusterType", {
   description: "A kind of virtualization cluster (a hypervisor platform).",
   display: "{name}",
   ordering: ["name"],
-  features: ["customFields", "changeLogged"],
+  features: ["customFields", "notes", "changeLogged"],
   fields: {
     name: field.string({ required: true, unique: true, maxLength: 100 }),
     slug: field.string({ unique: true, maxLength: 100, slugFrom: "name" }),

@@ -6,7 +6,7 @@ export default model("Cluster", {
   description: "A cluster of hypervisors that runs virtual machines, optionally at a site or location.",
   display: "{name}",
   ordering: ["name"],
-  features: ["tags", "customFields", "changeLogged"],
+  features: ["tags", "customFields", "notes", "changeLogged"],
   hooks: "virtualization/cluster",
   fields: {
     name: field.string({ required: true, unique: true, maxLength: 100 }),

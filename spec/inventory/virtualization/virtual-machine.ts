@@ -11,7 +11,7 @@ export default model("VirtualMachine", {
   description: "A virtual machine running in a cluster.",
   display: "{name}",
   ordering: ["name"],
-  features: ["tags", "customFields", "changeLogged"],
+  features: ["tags", "customFields", "notes", "changeLogged"],
   hooks: "virtualization/virtual-machine",
   fields: {
     name: field.string({ required: true, maxLength: 64 }),

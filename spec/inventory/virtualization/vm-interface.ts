@@ -9,7 +9,7 @@ export default model("VMInterface", {
   description: "A network interface of a virtual machine.",
   display: "{name}",
   ordering: ["virtual_machine", "name"],
-  features: ["tags", "customFields"],
+  features: ["tags", "customFields", "notes"],
   hooks: "virtualization/vm-interface",
   fields: {
     virtual_machine: ref.fk("virtualization.VirtualMachine", { required: true, onDelete: "cascade" }),

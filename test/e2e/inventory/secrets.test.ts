@@ -51,6 +51,17 @@ describe("inventory e2e: secrets and device redundancy groups", () => {
     expect((await get(`/api/extras/secrets/?provider=text-file&q=${tag}`)).body.results.map((s: any) => s.id)).to.deep.equal([file.id]);
   });
 
+  it("check renders each parameter as a Jinja2 template without an object, as Nautobot's rendered_parameters", async () => {
+    const templated = (await post("/api/extras/secrets/", { name: `${tag} Templated`, provider: "environment-variable", parameters: { variable: "{{ obj.name | default('PA') }}{{ 'TH' }}" } })).body;
+    expect((await get(`/api/extras/secrets/${templated.id}/check/`)).body).to.deep.equal({ result: true, message: "Passed" });
+    const broken = (await post("/api/extras/secrets/", { name: `${tag} Broken`, provider: "environment-variable", parameters: { variable: "{{ obj.name " } })).body;
+    const reply = (await get(`/api/extras/secrets/${broken.id}/check/`)).body;
+    expect(reply.result).to.equal(false);
+    expect(reply.message).to.match(new RegExp(`^SecretParametersError: Secret "${tag} Broken" \\(provider "EnvironmentVariableSecretsProvider"\\): .+`));
+    const hostile = (await post("/api/extras/secrets/", { name: `${tag} Hostile`, provider: "environment-variable", parameters: { variable: "{{ ''.constructor.constructor('return process.env.PATH')() }}" } })).body;
+    expect((await get(`/api/extras/secrets/${hostile.id}/check/`)).body.result).to.equal(false);
+  });
+
   it("a secrets group lists its secrets by access and secret type; each pair once", async () => {
     const user = (await post("/api/extras/secrets/", { name: `${tag} User`, provider: "environment-variable", parameters: { variable: "USER" } })).body;
     const pass = (await post("/api/extras/secrets/", { name: `${tag} Pass`, provider: "environment-variable", parameters: { variable: "PASS" } })).body;

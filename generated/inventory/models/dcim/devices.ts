@@ -38,7 +38,14 @@ export const dcim_Device: ModelDescriptor = {
     ordering: [
       { field: "name", desc: false },
     ],
-    features: { tags: true, customFields: true, changeLogged: true, tree: false, ownedByRequester: false },
+    features: {
+      tags: true,
+      customFields: true,
+      changeLogged: true,
+      tree: false,
+      ownedByRequester: false,
+      notes: true,
+    },
     fields: [
       { name: "id", label: "ID", required: false, nullable: false, readOnly: true, kind: "id" },
       {
@@ -424,6 +431,15 @@ export const dcim_Device: ModelDescriptor = {
         },
       },
       {
+        name: "notes_url",
+        label: "Notes url",
+        required: false,
+        nullable: false,
+        readOnly: true,
+        kind: "url",
+        path: "notes/",
+      },
+      {
         name: "custom_fields",
         label: "Custom fields",
         required: false,
@@ -436,6 +452,24 @@ export const dcim_Device: ModelDescriptor = {
           contentTypes: { table: "extras_customfield_content_types", source: "source_id", target: "contenttype_id" },
           registry: { table: "extras_contenttype", appLabel: "app_label", model: "model" },
           choices: { table: "extras_customfieldchoice", field: "field_id" },
+        },
+      },
+      {
+        name: "computed_fields",
+        label: "Computed fields",
+        required: false,
+        nullable: false,
+        readOnly: true,
+        kind: "computedFields",
+        optIn: true,
+        contentType: "dcim.device",
+        definitions: {
+          table: "extras_computedfield",
+          contentType: "content_type",
+          slug: "slug",
+          template: "template",
+          fallback: "fallback_value",
+          weight: "weight",
         },
       },
     ],

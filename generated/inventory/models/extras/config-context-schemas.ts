@@ -16,7 +16,14 @@ export const extras_ConfigContextSchema: ModelDescriptor = {
     ordering: [
       { field: "name", desc: false },
     ],
-    features: { tags: false, customFields: true, changeLogged: true, tree: false, ownedByRequester: false },
+    features: {
+      tags: false,
+      customFields: true,
+      changeLogged: true,
+      tree: false,
+      ownedByRequester: false,
+      notes: true,
+    },
     fields: [
       { name: "id", label: "ID", required: false, nullable: false, readOnly: true, kind: "id" },
       {
@@ -135,6 +142,15 @@ export const extras_ConfigContextSchema: ModelDescriptor = {
         autoNow: "update",
       },
       {
+        name: "notes_url",
+        label: "Notes url",
+        required: false,
+        nullable: false,
+        readOnly: true,
+        kind: "url",
+        path: "notes/",
+      },
+      {
         name: "custom_fields",
         label: "Custom fields",
         required: false,
@@ -147,6 +163,24 @@ export const extras_ConfigContextSchema: ModelDescriptor = {
           contentTypes: { table: "extras_customfield_content_types", source: "source_id", target: "contenttype_id" },
           registry: { table: "extras_contenttype", appLabel: "app_label", model: "model" },
           choices: { table: "extras_customfieldchoice", field: "field_id" },
+        },
+      },
+      {
+        name: "computed_fields",
+        label: "Computed fields",
+        required: false,
+        nullable: false,
+        readOnly: true,
+        kind: "computedFields",
+        optIn: true,
+        contentType: "extras.configcontextschema",
+        definitions: {
+          table: "extras_computedfield",
+          contentType: "content_type",
+          slug: "slug",
+          template: "template",
+          fallback: "fallback_value",
+          weight: "weight",
         },
       },
     ],

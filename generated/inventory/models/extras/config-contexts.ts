@@ -17,7 +17,14 @@ export const extras_ConfigContext: ModelDescriptor = {
       { field: "weight", desc: false },
       { field: "name", desc: false },
     ],
-    features: { tags: false, customFields: false, changeLogged: false, tree: false, ownedByRequester: false },
+    features: {
+      tags: false,
+      customFields: false,
+      changeLogged: false,
+      tree: false,
+      ownedByRequester: false,
+      notes: true,
+    },
     fields: [
       { name: "id", label: "ID", required: false, nullable: false, readOnly: true, kind: "id" },
       {
@@ -242,6 +249,15 @@ export const extras_ConfigContext: ModelDescriptor = {
         type: "json",
         column: "data",
         schema: { type: "object" },
+      },
+      {
+        name: "notes_url",
+        label: "Notes url",
+        required: false,
+        nullable: false,
+        readOnly: true,
+        kind: "url",
+        path: "notes/",
       },
     ],
     nested: ["id", "url", "display", "name"],

@@ -1,0 +1,18 @@
+// Nautobot's Note.save and its slug: the author's username is kept as text ("Undefined"
+// without one), and a note made without a slug gets one from what it is attached to and the
+// time, as slugify(f"{...[:50]}-{datetime.now().isoformat()}").
+import type { SaveEvent } from "../../../runtime/hooks.js";
+import { slugify } from "../../../runtime/text/slugs.js";
+
+export async function beforeSave({ db, id, values }: SaveEvent): Promise<void> {
+  if (id !== null) return;
+  const user = values.user_id ? await db("users_user").select("username").where({ id: values.user_id }).first() : undefined;
+  values.user_name = user?.username ?? "Undefined";
+  if (!values.slug) {
+    // Python's isoformat has microseconds and no zone; the clock's own sub-millisecond digits keep slugs apart.
+    const now = new Date().toISOString().replace("Z", String(process.hrtime.bigint() % 1000n).padStart(3, "0"));
+    // The object's own words (Nautobot's str(obj)) are not at hand here: its model name stands in.
+    const model = String(values.assigned_object_type ?? "").split(".").pop();
+    values.slug = slugify(`${model}-${now}`).slice(0, 100);
+  }
+}

@@ -1,0 +1,45 @@
+// Computed fields: the definitions for the model (slug, template, fallback) are read in the
+// same statement as the objects (an uncorrelated sub-select, which PostgreSQL runs once per
+// statement, so a definition made a moment ago on any instance counts), and each template is
+// rendered against the object as this response shows it (`obj`: its fields, related objects
+// in their nested form). A template that fails gives the field's fallback value, and so does
+// every template once a response has spent its rendering budget, so a page of objects under
+// costly templates still answers in bounded time.
+import type { ComputedFieldsField } from "../descriptor.js";
+import { ident, literal } from "../query/sql.js";
+import { render } from "../templates/jinja.js";
+import type { RuntimeFieldKind } from "./types.js";
+
+type Definition = [slug: string, template: string, fallback: string];
+
+/** The most milliseconds one response spends rendering computed fields. */
+const RESPONSE_BUDGET = 1000;
+
+/** Milliseconds spent so far, by the response's render context (one per request). */
+const spent = new WeakMap<object, number>();
+
+export const computedFields: RuntimeFieldKind<ComputedFieldsField> = {
+  read(f) {
+    const d = f.definitions;
+    const c = (name: string) => `cfd.${ident(name)}`;
+    return `(SELECT coalesce(json_agg(json_build_array(${c(d.slug)}, ${c(d.template)}, ${c(d.fallback)}) ORDER BY ${c(d.weight)}, ${c(d.slug)}), '[]'::json) ` +
+      `FROM ${ident(d.table)} cfd WHERE ${c(d.contentType)} = ${literal(f.contentType)})`;
+  },
+  render: () => (value, rctx, _row, shown) => {
+    const definitions = (typeof value === "string" ? JSON.parse(value) : value ?? []) as Definition[];
+    const out: Record<string, string> = {};
+    for (const [slug, template, fallback] of definitions) {
+      const used = spent.get(rctx) ?? 0;
+      if (used > RESPONSE_BUDGET) {
+        out[slug] = fallback;
+        continue;
+      }
+      const started = performance.now();
+      const rendered = render(template, { obj: shown });
+      spent.set(rctx, used + performance.now() - started);
+      out[slug] = rendered.ok ? rendered.value : fallback;
+    }
+    return out;
+  },
+  options: { type: () => "field" },
+};
