@@ -200,8 +200,10 @@ export interface ComputedField extends CommonFieldOptions {
  */
 export interface ContentTypeField extends CommonFieldOptions {
   kind: "contentType";
-  /** The models (`"dcim.Interface"`) the field may name. */
-  models: string[];
+  /** The models (`"dcim.Interface"`) the field may name… */
+  models?: string[];
+  /** …or the models that have this feature. */
+  feature?: Feature;
 }
 
 /**
@@ -515,6 +517,15 @@ export interface ApiSpec {
   auth?: { users: string; tokens?: string };
   /** The model the `tags` feature links to (needs `name`, `slug`). */
   tagModel?: string;
+  /**
+   * Relationships defined at run time between models of the `customFields` feature (Nautobot's
+   * RelationshipModel): the definitions' model (`name`, `slug`, `type`, `source_type`,
+   * `destination_type`, `source_label`, `destination_label`, `source_filter`,
+   * `destination_filter`, `required_on`) and the associations' model (`relationship`,
+   * `source_type`, `source_id`, `destination_type`, `destination_id`). Each model of the feature
+   * gets a `relationships` field.
+   */
+  relationships?: { definitions: string; associations: string };
   /**
    * The model listing the API's models as content types (`extras.ContentType`): read only (list
    * and retrieve), with string fields `app_label`, `model` and `app_labeled_name` (what its

@@ -69,6 +69,7 @@ export function buildIr(loaded: LoadedApi): IrApi {
     settings: { ...(api.settings ?? {}) },
     ...(api.auth ? { auth: { users: refKey(api.auth.users), ...(api.auth.tokens ? { tokens: refKey(api.auth.tokens) } : {}) } } : {}),
     ...(api.tagModel ? { tagModel: refKey(api.tagModel) } : {}),
+    ...(api.relationships ? { relationships: { definitions: refKey(api.relationships.definitions), associations: refKey(api.relationships.associations) } } : {}),
     ...(api.idType ? { idType: api.idType } : {}),
     ...(api.appPasswords ? { appPasswords: refKey(api.appPasswords) } : {}),
     models,
@@ -161,6 +162,11 @@ function buildModel(api: ApiSpec, m: ModelSpec, file: string, byRef: Map<string,
     });
   }
   if (features.has("customFields")) fields.push({ ...base(FEATURE_FIELDS.customFields, {}), kind: "customFields", column: CUSTOM_FIELDS_COLUMN });
+  // Nautobot's RelationshipModel is every model with custom fields (RelationshipModelSerializerMixin).
+  if (features.has("customFields") && api.relationships) {
+    const associations = byRef.get(api.relationships.associations)!;
+    fields.push({ ...base(FEATURE_FIELDS.relationships, {}), kind: "relationships", optIn: true, associations: tableName(associations.app, associations.name) });
+  }
 
   const naturalKey = m.naturalKey ?? ("slug" in m.fields ? "slug" : undefined);
   const nested = m.nested === "all" ? fields.map((f) => f.name) : m.nested;

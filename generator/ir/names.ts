@@ -42,6 +42,7 @@ export const FEATURE_FIELDS = {
   treeDepth: "_depth",
   tags: "tags",
   customFields: "custom_fields",
+  relationships: "relationships",
   created: "created",
   lastUpdated: "last_updated",
 } as const;

@@ -1,16 +1,27 @@
 // A content-type label (`dcim.interface`): a text column holding the model key of one of the
-// field's models, read and written as that plain string, as DRF's ContentTypeField.
+// field's models (a list, or those of a feature), read and written as that plain string, as
+// DRF's ContentTypeField.
 import type { ContentTypeField } from "../../runtime/descriptor.js";
-import type { ContentTypeField as ContentTypeSpec } from "../dsl/index.js";
-import { constraintNames, refKey } from "../ir/names.js";
+import { FEATURES, type ContentTypeField as ContentTypeSpec } from "../dsl/index.js";
+import { byCodePoint, constraintNames, modelKey, refKey } from "../ir/names.js";
 import { withLookups, type GeneratorFieldKind, type SpecRules } from "./types.js";
 
 export const contentTypeSpec: SpecRules<ContentTypeSpec, ContentTypeField> = {
   check(f, { checkRef, err }) {
-    if (!Array.isArray(f.models) || f.models.length === 0) err("a contentType field needs models: the models it may name");
+    if (f.feature !== undefined) {
+      if (f.models !== undefined) err("a contentType field takes models or feature, not both");
+      if (!FEATURES.includes(f.feature)) err(`unknown feature "${f.feature}" (known: ${[...FEATURES].join(", ")})`);
+    } else if (!Array.isArray(f.models) || f.models.length === 0) err("a contentType field needs models (the models it may name) or feature");
     else for (const m of f.models) checkRef(m);
   },
-  build: (f, common, { name }) => ({ ...common, kind: "contentType", column: f.column ?? name, models: f.models.map(refKey) }),
+  build: (f, common, { name, byRef }) => ({
+    ...common,
+    kind: "contentType",
+    column: f.column ?? name,
+    models: f.feature
+      ? [...byRef.values()].filter((m) => m.features?.includes(f.feature!) && !m.view).map((m) => modelKey(m.app, m.name)).sort(byCodePoint)
+      : f.models!.map(refKey),
+  }),
 };
 
 /** One of the field's labels, or null too when `orNull`. */

@@ -7,7 +7,9 @@ import { nullable, type GeneratorFieldKind, type SpecRules } from "./types.js";
 
 export const genericSpec: SpecRules<GenericSpec, GenericField> = {
   check(f, { fields, err }) {
-    if (fields[f.type]?.kind !== "contentType") err(`generic "type" must name a contentType field, not "${f.type}"`);
+    const type = fields[f.type];
+    if (type?.kind !== "contentType") err(`generic "type" must name a contentType field, not "${f.type}"`);
+    else if (!type.models) err(`generic "type" must name a contentType field with a list of models`);
     const id = fields[f.id];
     if (id?.kind !== "scalar" || id.type !== "uuid") err(`generic "id" must name a uuid field, not "${f.id}"`);
     if (f.onDelete !== undefined && f.onDelete !== "cascade") err(`generic "onDelete" may only be "cascade"`);
@@ -21,7 +23,7 @@ export const genericSpec: SpecRules<GenericSpec, GenericField> = {
       readOnly: true,
       typeColumn: type.column ?? f.type,
       idColumn: id.column ?? f.id,
-      targets: type.models.map(refKey),
+      targets: type.models!.map(refKey),
       ...(f.onDelete ? { onDelete: f.onDelete } : {}),
     };
   },

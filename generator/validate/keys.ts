@@ -13,7 +13,7 @@ function keysOf<T>() {
 }
 
 const API = keysOf<ApiSpec>()([
-  "kind", "name", "title", "description", "profile", "basePath", "apps", "rootLinks", "versions", "settings", "auth", "tagModel",
+  "kind", "name", "title", "description", "profile", "basePath", "apps", "rootLinks", "versions", "settings", "auth", "tagModel", "relationships",
   "idType", "appPasswords", "discard", "sql", "contentTypes", "appNames",
 ]);
 const MODEL = keysOf<ModelSpec>()([
@@ -39,7 +39,7 @@ const FIELDS: { [K in FieldSpec["kind"]]: ReadonlyArray<string> } = {
   fk: keysOf<FkField>()([...COMMON, "kind", "target", "onDelete", "fromRequestUser", "idWhenNested", "shape"]),
   m2m: keysOf<M2mField>()([...COMMON, "kind", "target", "bySlug"]),
   computed: keysOf<ComputedField>()([...COMMON, "kind", "schema", "excludable"]),
-  contentType: keysOf<ContentTypeField>()([...COMMON, "kind", "models"]),
+  contentType: keysOf<ContentTypeField>()([...COMMON, "kind", "models", "feature"]),
   contentTypes: keysOf<ContentTypesField>()([...COMMON, "kind", "feature", "models"]),
   generic: keysOf<GenericField>()([...COMMON, "kind", "type", "id", "onDelete"]),
 };

@@ -20,6 +20,7 @@ export default api({
   },
   auth: { users: "users.User", tokens: "users.Token" },
   tagModel: "extras.Tag",
+  relationships: { definitions: "extras.Relationship", associations: "extras.RelationshipAssociation" },
   contentTypes: "extras.ContentType",
   appNames: { dcim: "DCIM", ipam: "IPAM" },
 });

@@ -34,11 +34,13 @@ describe("layering", () => {
     const runtimeWords = ["id", "url", "display", "tags", "name", "key", "date", "email", "color", "password", "address", "family", "serial", "type"];
     // The auth contract the generator checks (auth.users, auth.tokens, appPasswords models).
     const authContract = ["username", "password", "is_active", "is_superuser", "user", "key", "expires", "write_enabled", "name", "last_used", "created"];
+    // The relationship contract (api `relationships`: its two models' fields, and the field it adds).
+    const relationshipContract = ["relationships", "relationship", "source_type", "source_id", "destination_type", "destination_id", "required_on"];
     // WordPress's own post and term fields, The Events Calendar's archive parameters and its
     // currency positions (`prefix`/`postfix` in cost details).
     const wordpressConventions = ["status", "slug", "author", "date", "modified", "name", "description", "parent", "start_date", "end_date", "prefix"];
     const allowed = (path: string) => new Set([
-      ...runtimeWords, ...authContract, ...(path.startsWith(join("runtime", "profiles", "wordpress")) ? wordpressConventions : []),
+      ...runtimeWords, ...authContract, ...relationshipContract, ...(path.startsWith(join("runtime", "profiles", "wordpress")) ? wordpressConventions : []),
       // Nautobot's `/api/status/` endpoint.
       ...(path.startsWith(join("runtime", "profiles", "drf")) ? ["status"] : []),
     ]);
