@@ -2,8 +2,14 @@
 // associations and their cardinality, `include=relationships` on lists and details, writing
 // `relationships` with an object, the cr_ filters, deletion, and a second server instance
 // seeing a new definition at once.
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { expect } from "chai";
-import { del, get, patch, post } from "../../support/http.js";
+import { del, get, patch, post, put } from "../../support/http.js";
+import { startTestServer } from "../../support/server.js";
+import { configFromEnv } from "../../../runtime/config.js";
+import { createApp } from "../../../runtime/server.js";
+import { apis } from "../../../generated/server.js";
 import { rows, uniq } from "./support.js";
 
 const REL = "/api/extras/relationships/";
@@ -127,5 +133,142 @@ describe("inventory e2e: relationships", () => {
 
     for (const r of [o2o, o2m, m2m, sym, symMany, filtered]) expect((await del(`${REL}${r.id}/`)).status).to.equal(204);
     expect(await rows("extras_relationshipassociation", { relationship_id: m2m.id })).to.equal(0);
+  });
+
+  it("include=relationships shows every relationship of the model, keyed by slug, with the other end's nested objects", async () => {
+    const [s1, s2] = [await site("i1"), await site("i2")];
+    const [v1, v2] = [await vrf("i1"), await vrf("i2")];
+    const r = await relationship({ name: `${tag} inc`, source_type: "dcim.site", destination_type: "ipam.vrf", destination_label: "Sites here", source_hidden: true });
+    const peers = await relationship({ name: `${tag} twins`, type: "symmetric-many-to-many", source_type: "dcim.site", destination_type: "dcim.site" });
+    for (const [a, b] of [[s1.id, v1.id], [s1.id, v2.id]]) expect((await link(r, a, b)).status).to.equal(201);
+    expect((await link(peers, s2.id, s1.id)).status).to.equal(201);
+    const plain = await get(`/api/dcim/sites/${s1.id}/`);
+    expect(plain.body).to.not.have.property("relationships");
+    const detail = await get(`/api/dcim/sites/${s1.id}/?include=relationships`);
+    expect(detail.status).to.equal(200);
+    const nestedVrf = (v: Record<string, any>) => ({ id: v.id, url: v.url, display: v.display, name: v.name, rd: null });
+    const got = detail.body.relationships[r.slug];
+    expect(got).to.deep.include({ id: r.id, url: r.url, name: r.name, type: "many-to-many" });
+    expect(got).to.have.keys("id", "url", "name", "type", "destination");
+    expect(got.destination).to.deep.include({ label: "VRFs", object_type: "ipam.vrf" });
+    expect(detail.body.relationships[r.slug].destination.objects.map((o: any) => o.id).sort()).to.deep.equal([v1.id, v2.id].sort());
+    expect(detail.body.relationships[r.slug].destination.objects.find((o: any) => o.id === v1.id)).to.deep.equal(nestedVrf(v1));
+    const nestedSite = (x: Record<string, any>) => ({ id: x.id, url: x.url, display: x.display, name: x.name, slug: x.slug });
+    expect(detail.body.relationships[peers.slug]).to.deep.equal({
+      id: peers.id, url: peers.url, name: peers.name, type: "symmetric-many-to-many",
+      peer: { label: "sites", object_type: "dcim.site", objects: [nestedSite(s2)] },
+    });
+    const vrfSide = await get(`/api/ipam/vrfs/${v1.id}/?include=relationships`);
+    expect(vrfSide.body.relationships[r.slug]).to.deep.equal({
+      id: r.id, url: r.url, name: r.name, type: "many-to-many",
+      source: { label: "Sites here", object_type: "dcim.site", objects: [nestedSite(s1)] },
+    });
+    const list = await get(`/api/dcim/sites/?include=relationships&name=${encodeURIComponent(s1.name)}&name=${encodeURIComponent(s2.name)}`);
+    expect(list.body.results.map((x: any) => Object.keys(x.relationships[peers.slug].peer.objects).length)).to.deep.equal([1, 1]);
+    expect(list.body.results.find((x: any) => x.id === s2.id).relationships[r.slug].destination.objects).to.deep.equal([]);
+    // Write replies always carry it.
+    const written = await patch(`/api/dcim/sites/${s2.id}/`, { description: "x" });
+    expect(written.body.relationships[peers.slug].peer.objects).to.deep.equal([nestedSite(s1)]);
+    for (const x of [r, peers]) await del(`${REL}${x.id}/`);
+  });
+
+  it("writes replace the sides given, leave the others, and refuse in Nautobot's words inside the write's transaction", async () => {
+    const [s1, s2] = [await site("w1"), await site("w2")];
+    const [v1, v2, v3] = [await vrf("w1"), await vrf("w2"), await vrf("w3")];
+    const m2m = await relationship({ name: `${tag} wm`, source_type: "dcim.site", destination_type: "ipam.vrf" });
+    const o2o = await relationship({ name: `${tag} wo`, type: "one-to-one", source_type: "dcim.site", destination_type: "ipam.vrf" });
+    const ids = async (r: Record<string, any>, id: string) => (await get(`/api/dcim/sites/${id}/?include=relationships`)).body.relationships[r.slug].destination.objects.map((o: any) => o.id).sort();
+    const set = await patch(`/api/dcim/sites/${s1.id}/`, { relationships: { [m2m.slug]: { destination: { objects: [v1.id, { name: v2.name }] } } } });
+    expect(set.status, set.text).to.equal(200);
+    expect(set.body.relationships[m2m.slug].destination.objects.map((o: any) => o.id).sort()).to.deep.equal([v1.id, v2.id].sort());
+    await patch(`/api/dcim/sites/${s1.id}/`, { relationships: { [m2m.slug]: { destination: { objects: [v2.id, v3.id] } } } });
+    expect(await ids(m2m, s1.id)).to.deep.equal([v2.id, v3.id].sort());
+    await patch(`/api/dcim/sites/${s1.id}/`, { relationships: { [o2o.slug]: { destination: { objects: [v1.id] } } } });
+    expect(await ids(m2m, s1.id)).to.deep.equal([v2.id, v3.id].sort());
+    await patch(`/api/dcim/sites/${s1.id}/`, { relationships: { [m2m.slug]: {} } });
+    expect(await ids(m2m, s1.id)).to.deep.equal([v2.id, v3.id].sort());
+    await put(`/api/dcim/sites/${s1.id}/`, { name: s1.name, slug: s1.slug, status: "active", relationships: { [m2m.slug]: { destination: { objects: [] } } } });
+    expect(await ids(m2m, s1.id)).to.deep.equal([]);
+    expect(await ids(o2o, s1.id)).to.deep.equal([v1.id]);
+
+    const errors: Array<[unknown, unknown]> = [
+      [{ nope: {} }, [`"nope" is not a relationship on dcim.Site`]],
+      [{ [m2m.slug]: { source: { objects: [] } } }, [`"source" is not a valid side for "${m2m.name}" on dcim.Site`]],
+      [{ [m2m.slug]: { destination: {} } }, [`"objects" must be specified under ["${m2m.slug}"]["destination"] when present`]],
+      [{ [m2m.slug]: { destination: { objects: v1.id } } }, ['"objects" must be a list, not a single value']],
+      [{ [o2o.slug]: { destination: { objects: [v2.id, v3.id] } } }, [`For "${o2o.name}", "destination" objects must include at most a single object`]],
+      [{ [m2m.slug]: { destination: { objects: [s2.id] } } }, [`Related object not found using the provided ID: ${s2.id}`]],
+      [{ [o2o.slug]: { destination: { objects: [v1.id] } } }, [`Unable to create more than one ${o2o.name} association to ${v1.name} (destination)`]],
+    ];
+    for (const [relationships, expected] of errors) {
+      const res = await patch(`/api/dcim/sites/${s2.id}/`, { description: "changed", relationships });
+      expect([res.status, res.body], JSON.stringify(relationships)).to.deep.equal([400, { relationships: expected }]);
+    }
+    expect((await get(`/api/dcim/sites/${s2.id}/`)).body.description).to.equal("");
+    // All or none in a bulk write too.
+    const bulk = await patch("/api/dcim/sites/", [
+      { id: s2.id, relationships: { [m2m.slug]: { destination: { objects: [v3.id] } } } },
+      { id: s1.id, description: "bulk", relationships: { [o2o.slug]: { destination: { objects: [v2.id, v3.id] } } } },
+    ]);
+    expect(bulk.status).to.equal(400);
+    expect(await ids(m2m, s2.id)).to.deep.equal([]);
+    const created = await post("/api/dcim/sites/", { name: `${tag} site w3`, status: "active", relationships: { [m2m.slug]: { destination: { objects: [v1.id] } } } });
+    expect(created.status, created.text).to.equal(201);
+    expect(created.body.relationships[m2m.slug].destination.objects.map((o: any) => o.id)).to.deep.equal([v1.id]);
+
+    // Deleting an object deletes its associations, at either end.
+    expect(await rows("extras_relationshipassociation", { source_id: created.body.id })).to.equal(1);
+    expect((await del(`/api/dcim/sites/${created.body.id}/`)).status).to.equal(204);
+    expect(await rows("extras_relationshipassociation", { source_id: created.body.id })).to.equal(0);
+    expect((await del(`/api/ipam/vrfs/${v1.id}/`)).status).to.equal(204);
+    expect(await rows("extras_relationshipassociation", { destination_id: v1.id })).to.equal(0);
+    for (const x of [m2m, o2o]) await del(`${REL}${x.id}/`);
+  });
+
+  it("required relationships must be given on create, and on update when the key is sent or none exist", async () => {
+    const r = await relationship({ name: `${tag} req`, type: "one-to-many", source_type: "dcim.rackreservation", destination_type: "ipam.routetarget", required_on: "destination" });
+    try {
+      // The hint appears only while no rack reservation exists (other suites may have made one).
+      const hint = (await rows("dcim_rackreservation")) === 0
+        ? ["Route targets require a rack reservation, but no rack reservations exist yet. Create a rack reservation by posting to /api/dcim/rack-reservations/"] : [];
+      const none = await post("/api/ipam/route-targets/", { name: "65000:991" });
+      expect([none.status, none.body]).to.deep.equal([400, { relationships: { [r.slug]: [
+        ...hint, `You need to specify ["relationships"]["${r.slug}"]["source"]["objects"].`,
+      ] } }]);
+      const rack = (await get("/api/dcim/racks/?limit=1")).body.results[0];
+      const admin = (await get("/api/users/users/?username=admin")).body.results[0];
+      const group = await made("/api/dcim/rack-reservations/", { rack: rack.id, units: [12], user: admin.id, description: tag });
+      const missing = await post("/api/ipam/route-targets/", { name: "65000:991" });
+      expect(missing.body).to.deep.equal({ relationships: { [r.slug]: [`You need to specify ["relationships"]["${r.slug}"]["source"]["objects"].`] } });
+      const ok = await post("/api/ipam/route-targets/", { name: "65000:991", relationships: { [r.slug]: { source: { objects: [group.id] } } } });
+      expect(ok.status, ok.text).to.equal(201);
+      expect((await patch(`/api/ipam/route-targets/${ok.body.id}/`, { description: "kept" })).status).to.equal(200);
+      const cleared = await patch(`/api/ipam/route-targets/${ok.body.id}/`, { relationships: { [r.slug]: { source: { objects: [] } } } });
+      expect(cleared.body).to.deep.equal({ relationships: { [r.slug]: [`You need to specify ["relationships"]["${r.slug}"]["source"]["objects"].`] } });
+      await del(`/api/ipam/route-targets/${ok.body.id}/`);
+      await del(`/api/dcim/rack-reservations/${group.id}/`);
+    } finally {
+      await del(`${REL}${r.id}/`);
+    }
+  });
+
+  it("a second server instance on the same database sees a new relationship at once", async () => {
+    const server = await startTestServer();
+    const app = createApp(apis, server.db, { ...configFromEnv(), dataDir: "memory://", logRequests: false, publicUrl: undefined });
+    const other: Server = await new Promise((resolve) => { const s = app.listen(0, "127.0.0.1", () => resolve(s)); });
+    try {
+      const url = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
+      const s1 = await site("x1");
+      const before = await get(`${url}/api/dcim/sites/${s1.id}/?include=relationships`);
+      expect(before.status).to.equal(200);
+      const r = await relationship({ name: `${tag} late`, source_type: "dcim.site", destination_type: "ipam.vrf" });
+      const after = await get(`${url}/api/dcim/sites/${s1.id}/?include=relationships`);
+      expect(after.body.relationships[r.slug]).to.deep.include({ id: r.id, name: r.name });
+      const write = await patch(`${url}/api/dcim/sites/${s1.id}/`, { relationships: { [r.slug]: { destination: { objects: [(await vrf("x1")).id] } } } });
+      expect(write.status, write.text).to.equal(200);
+      await del(`${REL}${r.id}/`);
+    } finally {
+      await new Promise<void>((resolve) => other.close(() => resolve()));
+    }
   });
 });
