@@ -100,7 +100,7 @@ function anyOf(sql: string[], bindings: unknown[][], negate: boolean): Where {
 }
 
 /** One parameter planned: its WHERE clause and the checks it needs (without `param`, added by compile). */
-interface Planned {
+export interface Planned {
   where: Where;
   checks?: Array<Omit<FilterCheck, "param">>;
 }
@@ -147,10 +147,18 @@ export function firstValue(values: string[], missing: string, bindings: unknown[
   };
 }
 
+/**
+ * Filters whose names are data rather than schema (a relationship's `cr_<slug>__peer`): the
+ * plan of a parameter the model's own filters lack (its errors, or undefined when the name is
+ * not the provider's). What the data must confirm (that the name applies, that the values
+ * exist) goes into the plan's checks, evaluated in the list's own statement.
+ */
+export type DynamicFilterProvider = (m: ModelDescriptor, param: string, values: string[], opts: { strict: boolean }) => Planned | string[] | undefined;
+
 export class FilterCompiler {
   private readonly tables = new Map<string, Map<string, FilterDescriptor>>();
 
-  constructor(private readonly index: ModelIndex) {
+  constructor(private readonly index: ModelIndex, private readonly dynamic: DynamicFilterProvider[] = []) {
     for (const m of index.api.models) this.tables.set(m.key, new Map(m.filters.map((f) => [f.param, f])));
   }
 
@@ -165,6 +173,15 @@ export class FilterCompiler {
       if (opts.reserved.has(param)) continue;
       order.push(param);
       const filter = opts.only && !opts.only.has(param) ? undefined : table.get(param);
+      const dynamic = filter || opts.only ? undefined : this.dynamicPlan(m, param, values, opts.strict);
+      if (dynamic) {
+        if (Array.isArray(dynamic)) errors[param] = dynamic;
+        else {
+          wheres.push(dynamic.where);
+          for (const c of dynamic.checks ?? []) checks.push({ ...c, param });
+        }
+        continue;
+      }
       if (!filter) {
         if (opts.strict) errors[param] = ["Unknown filter field"];
         continue;
@@ -183,6 +200,14 @@ export class FilterCompiler {
       for (const c of result.checks ?? []) checks.push({ ...c, param });
     }
     return { errors, plan: { apply: (qb) => { for (const w of wheres) w(qb); }, checks, order } };
+  }
+
+  private dynamicPlan(m: ModelDescriptor, param: string, values: string[], strict: boolean): Planned | string[] | undefined {
+    for (const provide of this.dynamic) {
+      const plan = provide(m, param, values, { strict });
+      if (plan) return plan;
+    }
+    return undefined;
   }
 
   private one(m: ModelDescriptor, f: FilterDescriptor, raw: string[]): Planned | string[] {

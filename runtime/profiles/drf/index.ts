@@ -13,6 +13,7 @@ import { Store } from "../../store.js";
 import { pyType } from "../../text/python.js";
 import { isPlainObject } from "../../kinds/types.js";
 import { FilterCompiler, type FilterPlan } from "../../query/filters.js";
+import { dynamicFilters } from "../../query/dynamic-filters.js";
 import { HttpError, ValidationError, forbidden, notFound, type FieldErrors } from "../../errors.js";
 import type { Identities, Identity } from "../../auth/identities.js";
 import { contentType, origin, queryParams, slashed } from "../../http/request.js";
@@ -53,7 +54,7 @@ export interface DrfDeps {
 export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
   const index = new ModelIndex(api);
   const store = new Store(index);
-  const filters = new FilterCompiler(index);
+  const filters = new FilterCompiler(index, dynamicFilters(index));
   const settings = api.settings;
   const strict = settings.STRICT_FILTERING !== false;
   const exempt = new Set((settings.EXEMPT_VIEW_PERMISSIONS as string[] | undefined) ?? []);

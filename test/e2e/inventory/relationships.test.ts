@@ -271,4 +271,28 @@ describe("inventory e2e: relationships", () => {
       await new Promise<void>((resolve) => other.close(() => resolve()));
     }
   });
+
+  it("cr_<slug>__<side> filters find the objects linked to the ones given; hidden sides offer none", async () => {
+    const [s1, s2, s3] = [await site("f1"), await site("f2"), await site("f3")];
+    const [v1, v2] = [await vrf("f1"), await vrf("f2")];
+    const r = await relationship({ name: `${tag} flt`, source_type: "dcim.site", destination_type: "ipam.vrf", destination_hidden: true });
+    const sym = await relationship({ name: `${tag} fsym`, type: "symmetric-many-to-many", source_type: "dcim.site", destination_type: "dcim.site" });
+    for (const [a, b] of [[s1.id, v1.id], [s2.id, v1.id], [s2.id, v2.id]]) expect((await link(r, a, b)).status).to.equal(201);
+    for (const [a, b] of [[s1.id, s2.id], [s3.id, s1.id]]) expect((await link(sym, a, b)).status).to.equal(201);
+    const names = async (path: string) => (await get(path)).body.results.map((x: any) => x.name).sort();
+    expect(await names(`/api/dcim/sites/?cr_${r.slug}__destination=${v1.id}`)).to.deep.equal([s1.name, s2.name]);
+    expect(await names(`/api/dcim/sites/?cr_${r.slug}__destination=${v2.id}&cr_${r.slug}__destination=${v1.id}`)).to.deep.equal([s1.name, s2.name]);
+    expect(await names(`/api/dcim/sites/?cr_${r.slug}__destination=${v2.id}`)).to.deep.equal([s2.name]);
+    expect(await names(`/api/dcim/sites/?cr_${sym.slug}__peer=${s1.id}`)).to.deep.equal([s2.name, s3.name]);
+    expect(await names(`/api/dcim/sites/?cr_${sym.slug}__peer=${s2.id}`)).to.deep.equal([s1.name]);
+    // The VRF side is hidden: no cr_…__source filter on VRFs; and sites have no __source side.
+    expect((await get(`/api/ipam/vrfs/?cr_${r.slug}__source=${s1.id}`)).body).to.deep.equal({ [`cr_${r.slug}__source`]: ["Unknown filter field"] });
+    expect((await get(`/api/dcim/sites/?cr_${r.slug}__source=${v1.id}`)).body).to.deep.equal({ [`cr_${r.slug}__source`]: ["Unknown filter field"] });
+    expect((await get(`/api/dcim/sites/?cr_nothing__peer=${s1.id}`)).body).to.deep.equal({ cr_nothing__peer: ["Unknown filter field"] });
+    expect((await get(`/api/dcim/sites/?cr_${r.slug}__destination=${s1.id}`)).body).to.deep.equal({
+      [`cr_${r.slug}__destination`]: [`Select a valid choice. ${s1.id} is not one of the available choices.`],
+    });
+    expect((await get(`/api/dcim/sites/?cr_${r.slug}__destination=abc`)).body).to.deep.equal({ [`cr_${r.slug}__destination`]: ["“abc” is not a valid value."] });
+    for (const x of [r, sym]) await del(`${REL}${x.id}/`);
+  });
 });
