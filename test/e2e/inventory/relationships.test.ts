@@ -221,6 +221,15 @@ describe("inventory e2e: relationships", () => {
     expect(created.status, created.text).to.equal(201);
     expect(created.body.relationships[m2m.slug].destination.objects.map((o: any) => o.id)).to.deep.equal([v1.id]);
 
+    // A symmetric relationship is written from either end as "peer".
+    const mesh = await relationship({ name: `${tag} wmesh`, type: "symmetric-many-to-many", source_type: "dcim.site", destination_type: "dcim.site" });
+    expect((await patch(`/api/dcim/sites/${s1.id}/`, { relationships: { [mesh.slug]: { peer: { objects: [s2.id] } } } })).status).to.equal(200);
+    const fromOther = await get(`/api/dcim/sites/${s2.id}/?include=relationships`);
+    expect(fromOther.body.relationships[mesh.slug].peer.objects.map((o: any) => o.id)).to.deep.equal([s1.id]);
+    expect((await patch(`/api/dcim/sites/${s2.id}/`, { relationships: { [mesh.slug]: { peer: { objects: [] } } } })).status).to.equal(200);
+    expect(await rows("extras_relationshipassociation", { relationship_id: mesh.id })).to.equal(0);
+    await del(`${REL}${mesh.id}/`);
+
     // Deleting an object deletes its associations, at either end.
     expect(await rows("extras_relationshipassociation", { source_id: created.body.id })).to.equal(1);
     expect((await del(`/api/dcim/sites/${created.body.id}/`)).status).to.equal(204);
