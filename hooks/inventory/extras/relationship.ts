@@ -17,11 +17,14 @@ const DEFAULTS: Row = {
   source_filter: null, destination_filter: null,
 };
 
+/** Python's falsiness, which lets Nautobot skip a side's filter (None, {}, [], "", 0, False). */
+const falsy = (v: unknown) => v === null || v === undefined || v === "" || v === 0 || v === false || (typeof v === "object" && !Object.keys(v!).length);
+
 function filterErrors({ index }: SaveEvent, r: Row): Record<string, string[]> {
   const errors: Record<string, string[]> = {};
   for (const side of SIDES) {
     const filter = r[`${side}_filter`];
-    if (filter === null || filter === undefined || (typeof filter === "object" && !Object.keys(filter).length) || filter === "" || filter === false || filter === 0) continue;
+    if (falsy(filter)) continue;
     const m = index.byKey.get(r[`${side}_type`]);
     if (!m) continue;
     const label = `${m.app}.${m.name}`;
@@ -35,9 +38,11 @@ function filterErrors({ index }: SaveEvent, r: Row): Record<string, string[]> {
       ...Object.entries(valueErrors).filter(([k]) => params.has(k)).map(([k, v]) => `'${k}': ${v.join(", ")}`),
       ...Object.keys(filter).filter((k) => !params.has(k)).map((k) => `'${k}' is not a valid filter parameter for ${label} object`),
     ];
-    if (messages.length) errors[`${side}_filter`] = messages;
     // Nautobot checks one side at a time and stops at the first with errors.
-    if (messages.length) break;
+    if (messages.length) {
+      errors[`${side}_filter`] = messages;
+      break;
+    }
   }
   return errors;
 }
