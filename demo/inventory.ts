@@ -34,6 +34,13 @@ const ipam: Fixture[] = [
   { model: "ipam.routetarget", data: { name: "64512:100", description: "Management routes" } },
   { model: "ipam.vrf", data: { name: "Customer A", rd: "64512:1", tenant: { slug: "acme-corp" }, import_targets: [{ name: "64512:1" }, { name: "64512:100" }], export_targets: [{ name: "64512:1" }] } },
   { model: "ipam.vrf", data: { name: "Management", rd: "64512:100", import_targets: [{ name: "64512:100" }], export_targets: [{ name: "64512:100" }] } },
+  // A relationship defined at run time, shown with ?include=relationships on sites and VRFs.
+  { model: "extras.relationship", data: { name: "Site VRFs", type: "one-to-many", source_type: "dcim.site", destination_type: "ipam.vrf", source_label: "VRFs hosted", destination_label: "Hosting site" } },
+  {
+    model: "extras.relationshipassociation",
+    data: { relationship: { slug: "site_vrfs" }, source_type: "dcim.site", destination_type: "ipam.vrf" },
+    ids: { source_id: { model: "dcim.site", match: { name: "Berlin DC1" } }, destination_id: { model: "ipam.vrf", match: { name: "Customer A" } } },
+  },
   { model: "ipam.role", data: { name: "Production", weight: 100 } },
   { model: "ipam.role", data: { name: "Management" } },
   { model: "ipam.vlangroup", data: { name: "Berlin Core", site: { slug: "berlin-dc1" } } },

@@ -2,6 +2,7 @@
 // Pure types and a few total functions over them; the generator fills them from the spec,
 // the runtime interprets them. Nothing here names a model or does I/O.
 import type { Knex } from "knex";
+import type { ModelIndex } from "./models.js";
 
 export type ScalarType =
   | "uuid" | "string" | "text" | "integer" | "float" | "decimal" | "boolean" | "date" | "datetime" | "json"
@@ -240,11 +241,18 @@ export interface CustomFieldDefinitions {
   choices: { table: string; field: string };
 }
 
+/** Relationships defined at run time (the api's `relationships`): read with `include`, written as a whole. */
+export interface RelationshipsField extends FieldCommon {
+  kind: "relationships";
+  /** The associations' table: deleting a row deletes those at either end. */
+  associations: string;
+}
+
 /** A field of a model: one member per kind, each with exactly the facts its kind needs. */
 export type FieldDescriptor =
   | IdField | UrlField | DisplayField | ScalarField | ChoiceField | ListField | FkField | TreeParentField
   | M2mField | TagsField | IpFamilyField | CountField | ReverseField | FirstSetField | DepthField | CustomFieldsField | ComputedField
-  | ComputedFieldsField | ContentTypeField | ContentTypesField | GenericField;
+  | ComputedFieldsField | ContentTypeField | ContentTypesField | GenericField | RelationshipsField;
 
 export type FieldKind = FieldDescriptor["kind"];
 
@@ -433,6 +441,8 @@ export type HookDb = Knex | Knex.Transaction;
 
 export interface SaveEvent {
   db: HookDb;
+  /** Every model of the api. */
+  index: ModelIndex;
   model: ModelDescriptor;
   /** The row being updated, or null on create. */
   id: string | number | null;
@@ -570,6 +580,8 @@ export interface ApiDescriptor {
   tagModel?: string;
   /** Model key of the notes that the `notes` feature attaches to objects. */
   noteModel?: string;
+  /** Model keys of the relationship definitions and their associations (ApiSpec.relationships). */
+  relationships?: { definitions: string; associations: string };
   /** Primary keys: random UUIDs (default) or database-assigned integers. */
   idType?: "uuid" | "serial";
   /** Model key of per-user application passwords. */

@@ -217,12 +217,12 @@ export class Store {
       const kind = kindOf(f);
       if (ctx.id === null) await kind.onCreate?.(f, ctx); else kind.onUpdate?.(f, ctx);
     }
-    await m.hooks?.beforeSave?.({ db, model: m, id: ctx.id, values: ctx.row, links: ctx.links });
+    await m.hooks?.beforeSave?.({ db, index: this.index, model: m, id: ctx.id, values: ctx.row, links: ctx.links });
     let id = ctx.id;
     if (id === null) [{ id }] = await db(m.table).insert(ctx.row).returning("id");
     else if (Object.keys(ctx.row).length) await db(m.table).where("id", id).update(ctx.row);
     for (const after of ctx.afterSave) await after(id!);
-    await m.hooks?.afterSave?.({ db, model: m, id: id!, values: ctx.row, links: ctx.links, created: ctx.id === null });
+    await m.hooks?.afterSave?.({ db, index: this.index, model: m, id: id!, values: ctx.row, links: ctx.links, created: ctx.id === null });
     return id!;
   }
 

@@ -539,6 +539,15 @@ export interface ApiSpec {
    */
   noteModel?: string;
   /**
+   * Relationships defined at run time between models of the `customFields` feature (Nautobot's
+   * RelationshipModel): the definitions' model (`name`, `slug`, `type`, `source_type`,
+   * `destination_type`, `source_label`, `destination_label`, `source_filter`,
+   * `destination_filter`, `required_on`) and the associations' model (`relationship`,
+   * `source_type`, `source_id`, `destination_type`, `destination_id`). Each model of the feature
+   * gets a `relationships` field.
+   */
+  relationships?: { definitions: string; associations: string };
+  /**
    * The model listing the API's models as content types (`extras.ContentType`): read only (list
    * and retrieve), with string fields `app_label`, `model` and `app_labeled_name` (what its
    * display shows: `DCIM | device type`). The migrations keep one row per model of the API (not

@@ -70,6 +70,7 @@ export function buildIr(loaded: LoadedApi): IrApi {
     ...(api.auth ? { auth: { users: refKey(api.auth.users), ...(api.auth.tokens ? { tokens: refKey(api.auth.tokens) } : {}) } } : {}),
     ...(api.tagModel ? { tagModel: refKey(api.tagModel) } : {}),
     ...(api.noteModel ? { noteModel: refKey(api.noteModel) } : {}),
+    ...(api.relationships ? { relationships: { definitions: refKey(api.relationships.definitions), associations: refKey(api.relationships.associations) } } : {}),
     ...(api.idType ? { idType: api.idType } : {}),
     ...(api.appPasswords ? { appPasswords: refKey(api.appPasswords) } : {}),
     models,
@@ -188,6 +189,11 @@ function buildModel(api: ApiSpec, m: ModelSpec, file: string, byRef: Map<string,
       ...base(FEATURE_FIELDS.computedFields, {}), kind: "computedFields", readOnly: true, optIn: true, contentType: key,
       definitions: { table: tableName(app, name), ...COMPUTED_FIELD_COLUMNS },
     });
+  }
+  // Nautobot's RelationshipModel is every model with custom fields (RelationshipModelSerializerMixin).
+  if (features.has("customFields") && api.relationships) {
+    const associations = byRef.get(api.relationships.associations)!;
+    fields.push({ ...base(FEATURE_FIELDS.relationships, {}), kind: "relationships", optIn: true, associations: tableName(associations.app, associations.name) });
   }
 
   const naturalKey = m.naturalKey ?? ("slug" in m.fields ? "slug" : undefined);

@@ -44,6 +44,7 @@ export const FEATURE_FIELDS = {
   customFields: "custom_fields",
   computedFields: "computed_fields",
   notesUrl: "notes_url",
+  relationships: "relationships",
   created: "created",
   lastUpdated: "last_updated",
 } as const;

@@ -1,5 +1,6 @@
 // A content-type label (`dcim.interface`): a text column holding the model key of one of the
-// field's models, read and written as that plain string, as DRF's ContentTypeField.
+// field's models (a list, or those of a feature), read and written as that plain string, as
+// DRF's ContentTypeField.
 import type { ContentTypeField } from "../../runtime/descriptor.js";
 import { FEATURES, type ContentTypeField as ContentTypeSpec, type ModelSpec } from "../dsl/index.js";
 import { byCodePoint, constraintNames, modelKey, refKey } from "../ir/names.js";

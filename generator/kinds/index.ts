@@ -19,6 +19,7 @@ import { ipFamily, ipFamilySpec } from "./ip-family.js";
 import { list, listSpec } from "./list.js";
 import { m2m, m2mSpec } from "./m2m.js";
 import { reverse, reverseSpec } from "./reverse.js";
+import { relationships } from "./relationships.js";
 import { scalar, scalarSpec } from "./scalar.js";
 import { tags } from "./tags.js";
 import { treeParent } from "./tree-parent.js";
@@ -26,7 +27,7 @@ import type { GeneratorFieldKind, GeneratorKindTable, SpecKindTable, SpecRules }
 import { url } from "./url.js";
 
 const KINDS: GeneratorKindTable = {
-  id, url, display, scalar, choice, list, fk, treeParent, m2m, tags, ipFamily, count, reverse, firstSet, depth, customFields, computedFields, computed, contentType, contentTypes, generic,
+  id, url, display, scalar, choice, list, fk, treeParent, m2m, tags, ipFamily, count, reverse, firstSet, depth, customFields, computedFields, computed, contentType, contentTypes, generic, relationships,
 };
 
 const SPEC_KINDS: SpecKindTable = {

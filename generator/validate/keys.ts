@@ -13,7 +13,7 @@ function keysOf<T>() {
 }
 
 const API = keysOf<ApiSpec>()([
-  "kind", "name", "title", "description", "profile", "basePath", "apps", "rootLinks", "versions", "settings", "auth", "tagModel", "customFields", "computedFieldModel", "noteModel",
+  "kind", "name", "title", "description", "profile", "basePath", "apps", "rootLinks", "versions", "settings", "auth", "tagModel", "customFields", "computedFieldModel", "noteModel", "relationships",
   "idType", "appPasswords", "discard", "sql", "contentTypes", "appNames",
 ]);
 const MODEL = keysOf<ModelSpec>()([

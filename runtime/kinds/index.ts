@@ -18,6 +18,7 @@ import { ipFamily } from "./ip-family.js";
 import { list } from "./list.js";
 import { m2m } from "./m2m.js";
 import { reverse } from "./reverse.js";
+import { relationships } from "./relationships.js";
 import { scalar } from "./scalar.js";
 import { tags } from "./tags.js";
 import { treeParent } from "./tree-parent.js";
@@ -25,7 +26,7 @@ import type { RuntimeFieldKind, RuntimeKindTable } from "./types.js";
 import { url } from "./url.js";
 
 const KINDS: RuntimeKindTable = {
-  id, url, display, scalar, choice, list, fk, treeParent, m2m, tags, ipFamily, count, reverse, firstSet, depth, customFields, computedFields, computed, contentType, contentTypes, generic,
+  id, url, display, scalar, choice, list, fk, treeParent, m2m, tags, ipFamily, count, reverse, firstSet, depth, customFields, computedFields, computed, contentType, contentTypes, generic, relationships,
 };
 
 /** The runtime module of a field's kind. */

@@ -118,8 +118,12 @@ export interface DynamicFilters {
   plan(param: string, values: string[]): Planned | string[];
 }
 
-/** Where dynamic filters come from: loads, once per request, the ones `params` may name on `m` (null: none). */
-export type DynamicFilterProvider = (db: Knex | Knex.Transaction, m: ModelDescriptor, params: string[]) => Promise<DynamicFilters | null>;
+/**
+ * Where dynamic filters come from: loads, once per request, the ones `params` may name on `m`
+ * (null: none). A provider may instead leave what the data must confirm (that a name applies,
+ * that values exist) to its plans' checks, evaluated in the list's own statement.
+ */
+export type DynamicFilterProvider = (db: Knex | Knex.Transaction, m: ModelDescriptor, params: string[], opts: { strict: boolean }) => Promise<DynamicFilters | null>;
 
 export interface FilterOptions {
   strict: boolean;
@@ -180,7 +184,7 @@ export class FilterCompiler {
       if (opts.reserved.has(param)) continue;
       order.push(param);
       const filter = opts.only && !opts.only.has(param) ? undefined : table.get(param);
-      const dynamic = filter ? undefined : opts.dynamic?.find((d) => d.owns(param));
+      const dynamic = filter || opts.only ? undefined : opts.dynamic?.find((d) => d.owns(param));
       if (!filter && !dynamic) {
         if (opts.strict) errors[param] = ["Unknown filter field"];
         continue;

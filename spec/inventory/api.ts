@@ -23,6 +23,7 @@ export default api({
   customFields: { definitions: "extras.CustomField", choices: "extras.CustomFieldChoice" },
   computedFieldModel: "extras.ComputedField",
   noteModel: "extras.Note",
+  relationships: { definitions: "extras.Relationship", associations: "extras.RelationshipAssociation" },
   contentTypes: "extras.ContentType",
   appNames: { dcim: "DCIM", ipam: "IPAM" },
 });

@@ -296,6 +296,15 @@ function conformance(api: ApiDescriptor, version: string): void {
     },
     // A secret names a provider this server has.
     "extras.secret": async () => ({ provider: "environment-variable", parameters: { variable: "HOME" } }),
+    // An association joins objects of its relationship's types, once: each sample gets its own three.
+    "extras.relationshipassociation": async (current) => {
+      if (current) return Object.fromEntries(["source_type", "source_id", "destination_type", "destination_id"].map((k) => [k, current[k]]).concat([["relationship", current.relationship.id]]));
+      const relationship = await make("extras.relationship", { type: "many-to-many", source_type: "dcim.site", destination_type: "ipam.vrf", source_filter: null, destination_filter: null });
+      return {
+        relationship: relationship.id, source_type: "dcim.site", source_id: (await make("dcim.site")).id,
+        destination_type: "ipam.vrf", destination_id: (await make("ipam.vrf")).id,
+      };
+    },
     // One secret per access and secret type in a group: each sample gets a group of its own.
     "extras.secretsgroupassociation": async (current) => ({ group: current ? current.group.id : (await make("extras.secretsgroup")).id }),
     // A custom field keeps its name and type for life; samples apply to tags only, so the other

@@ -12,8 +12,8 @@ import { ModelIndex } from "../../models.js";
 import { Store } from "../../store.js";
 import { pyType } from "../../text/python.js";
 import { isPlainObject } from "../../kinds/types.js";
-import { FilterCompiler, type DynamicFilterProvider, type FilterPlan } from "../../query/filters.js";
-import { customFieldFilters } from "../../custom-fields/filters.js";
+import { FilterCompiler, type FilterPlan } from "../../query/filters.js";
+import { dynamicFilters } from "../../query/dynamic-filters.js";
 import { describeCustomFields } from "../../custom-fields/options.js";
 import { HttpError, ValidationError, forbidden, notFound, type FieldErrors } from "../../errors.js";
 import type { Identities, Identity } from "../../auth/identities.js";
@@ -33,7 +33,6 @@ import { Tokens } from "../../auth/tokens.js";
 import { advisoryLock } from "../../db/locks.js";
 
 /** Where filters named by rows come from. */
-const DYNAMIC_FILTERS: DynamicFilterProvider[] = [customFieldFilters];
 
 /** Query parameters that are never filters. */
 /** The route below an object with notes (Nautobot's NotesViewSetMixin). */
@@ -62,6 +61,7 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
   const index = new ModelIndex(api);
   const store = new Store(index);
   const filters = new FilterCompiler(index);
+  const providers = dynamicFilters(index);
   const settings = api.settings;
   const strict = settings.STRICT_FILTERING !== false;
   const exempt = new Set((settings.EXEMPT_VIEW_PERMISSIONS as string[] | undefined) ?? []);
@@ -232,7 +232,7 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
   /** The request's filters, planned without the database; checks left to the read that uses them. */
   async function filterFor(ctx: Ctx, m: ModelDescriptor): Promise<FilterPlan> {
     const names = [...ctx.params.keys()];
-    const dynamic = (await Promise.all(DYNAMIC_FILTERS.map((load) => load(db, m, names)))).filter((d) => d !== null);
+    const dynamic = (await Promise.all(providers.map((load) => load(db, m, names, { strict })))).filter((d) => d !== null);
     const { errors, plan } = filters.compile(m, ctx.params, { strict, reserved: RESERVED, dynamic });
     // One answer names every bad parameter, so the data's verdicts join the planning errors.
     if (Object.keys(errors).length) throw new ValidationError((await store.filterErrors(db, plan, errors))!);

@@ -33,7 +33,7 @@ describe("inventory e2e: CRUD", () => {
     const name = uniq("Tenant");
     const created = await post("/api/tenancy/tenants/", { name });
     // A write's reply has the opt-in fields; a GET names them to get them too.
-    const one = await get(`/api/tenancy/tenants/${created.body.id}/?include=computed_fields`);
+    const one = await get(`/api/tenancy/tenants/${created.body.id}/?include=computed_fields,relationships`);
     expect(one.status).to.equal(200);
     expect(one.body).to.deep.equal(created.body);
     const list = await get(`/api/tenancy/tenants/?name=${name}`);

@@ -9,14 +9,15 @@ import { startTestServer } from "../../support/server.js";
 import { call, del, get, patch, post } from "../../support/http.js";
 import { MISSING_ID, uniq } from "./support.js";
 
+// The keys of a create's reply, opt-in relationships included.
 const DEVICE_KEYS = [
   "id", "display", "url", "device", "name", "label", "type", "enabled", "parent_interface", "bridge", "lag", "mtu", "mac_address",
   "mgmt_only", "description", "mode", "untagged_vlan", "tagged_vlans", "cable", "cable_peer", "cable_peer_type", "connected_endpoint",
-  "connected_endpoint_type", "connected_endpoint_reachable", "created", "last_updated", "tags", "notes_url", "custom_fields", "computed_fields",
+  "connected_endpoint_type", "connected_endpoint_reachable", "created", "last_updated", "tags", "notes_url", "custom_fields", "computed_fields", "relationships",
 ];
 const VM_KEYS = [
   "id", "display", "url", "virtual_machine", "name", "enabled", "parent_interface", "bridge", "mtu", "mac_address", "description",
-  "mode", "untagged_vlan", "tagged_vlans", "tags", "notes_url", "custom_fields", "computed_fields",
+  "mode", "untagged_vlan", "tagged_vlans", "tags", "notes_url", "custom_fields", "computed_fields", "relationships",
 ];
 
 describe("inventory e2e: interface VLANs", () => {
@@ -92,7 +93,7 @@ describe("inventory e2e: interface VLANs", () => {
         expect(res.body.tagged_vlans).to.deep.equal([nested(lowA), nested(highA)]);
         expect(await stored(kind, res.body.id)).to.deep.equal({ mode: "tagged", untagged: global.id, tagged: sorted(lowA, highA) });
         for (const version of ["1.2", "1.3"]) {
-          const read = await get(`${kinds[kind].list}${res.body.id}/?include=computed_fields`, { headers: { Accept: `application/json; version=${version}` } });
+          const read = await get(`${kinds[kind].list}${res.body.id}/?include=computed_fields,relationships`, { headers: { Accept: `application/json; version=${version}` } });
           expect(read.headers.get("api-version")).to.equal(version);
           expect(Object.keys(read.body), version).to.deep.equal(Object.keys(res.body));
           expect([read.body.untagged_vlan, read.body.tagged_vlans], version).to.deep.equal([res.body.untagged_vlan, res.body.tagged_vlans]);

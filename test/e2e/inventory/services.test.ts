@@ -50,7 +50,7 @@ describe("inventory e2e: IPAM services", () => {
     expect(res.status, res.text).to.equal(201);
     const web = res.body;
     expect(Object.keys(web).sort()).to.deep.equal(["computed_fields", "created", "custom_fields", "description", "device", "display", "id", "ipaddresses",
-      "last_updated", "name", "notes_url", "ports", "protocol", "tags", "url", "virtual_machine"]);
+      "last_updated", "name", "notes_url", "ports", "protocol", "relationships", "tags", "url", "virtual_machine"]);
     expect(web).to.deep.include({ name: `${tag}-web`, ports: [443, 80, 81, 82, 8080, 22], virtual_machine: null, description: "front door", custom_fields: {} });
     expect(web.display).to.equal(`${tag}-web (TCP/22, 80-82, 443, 8080)`);
     expect(web.protocol).to.deep.equal({ value: "tcp", label: "TCP" });

@@ -44,7 +44,7 @@ describe("inventory e2e: virtualization", () => {
   it("cluster types and groups: Nautobot's fields, slugs, and cluster counts in brief", async () => {
     expect(ctype).to.deep.include({ name: `${tag} VMware`, slug: `${tag}-vmware`, description: "", cluster_count: 0 });
     expect(Object.keys(ctype).sort()).to.deep.equal(
-      ["cluster_count", "computed_fields", "created", "custom_fields", "description", "display", "id", "last_updated", "name", "notes_url", "slug", "url"]);
+      ["cluster_count", "computed_fields", "created", "custom_fields", "description", "display", "id", "last_updated", "name", "notes_url", "relationships", "slug", "url"]);
     expect(group).to.deep.include({ slug: `${tag}-prod`, description: "production" });
     const brief = (await get(`/api/virtualization/cluster-groups/${group.id}/?brief=1`)).body;
     expect(Object.keys(brief).sort()).to.deep.equal(["cluster_count", "display", "id", "name", "slug", "url"]);
@@ -102,7 +102,7 @@ describe("inventory e2e: virtualization", () => {
     const web = res.body;
     expect(Object.keys(web).sort()).to.deep.equal(["cluster", "comments", "computed_fields", "config_context", "created", "custom_fields", "disk", "display", "id",
       "last_updated", "local_context_data", "local_context_schema", "location", "memory", "name", "notes_url", "platform", "primary_ip", "primary_ip4", "primary_ip6",
-      "role", "site", "status", "tags", "tenant", "url", "vcpus"]);
+      "relationships", "role", "site", "status", "tags", "tenant", "url", "vcpus"]);
     expect(web).to.deep.include({ vcpus: 2, memory: 4096, disk: 40, comments: "", primary_ip: null, local_context_data: null, display: `${tag}-web1` });
     expect(web.status).to.deep.equal({ value: "active", label: "Active" });
     expect(web.site).to.deep.equal({ id: site.id, url: site.url, display: site.name, name: site.name, slug: site.slug });

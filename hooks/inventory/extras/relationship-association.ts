@@ -1,0 +1,25 @@
+// Nautobot's RelationshipAssociation.clean, which the relationship rules module states once
+// for this endpoint and for the `relationships` written with any object.
+import type { MethodQuery, SaveEvent } from "../../../runtime/hooks.js";
+import { checkAssociation } from "../../../runtime/relationships/associations.js";
+
+export async function beforeSave({ db, index, model, id, values }: SaveEvent): Promise<void> {
+  const current = id === null ? {} : (await db(model.table).where({ id }).first()) ?? {};
+  const a = { ...current, ...values };
+  const relationship = await db(index.model(index.api.relationships!.definitions).table).where({ id: a.relationship_id }).first();
+  await checkAssociation(db, index, {
+    id: id === null ? null : String(id),
+    relationship,
+    source_type: a.source_type,
+    source_id: String(a.source_id).toLowerCase(),
+    destination_type: a.destination_type,
+    destination_id: String(a.destination_id).toLowerCase(),
+  });
+}
+
+export const filters = {
+  // Links of symmetric relationships only, at either end.
+  peer_id: ({ alias, values }: MethodQuery) =>
+    `(${alias}.source_id = ANY(${values}) OR ${alias}.destination_id = ANY(${values})) AND ` +
+    `${alias}.relationship_id IN (SELECT id FROM extras_relationship WHERE type LIKE 'symmetric-%')`,
+};

@@ -1,0 +1,98 @@
+// Nautobot's Relationship.clean: the filters are dictionaries of the side model's filter
+// parameters with valid values; a symmetric relationship has one model, one label, one hidden
+// flag and one filter on both ends and is never required; and a relationship with associations
+// keeps its type and its models.
+import { ValidationError } from "../../../runtime/errors.js";
+import { jsonValue, type SaveEvent } from "../../../runtime/hooks.js";
+import { filterValueErrors } from "../../../runtime/relationships/objects.js";
+import { slugify } from "../../../runtime/text/slugs.js";
+
+type Row = Record<string, any>;
+
+const SIDES = ["source", "destination"] as const;
+
+/** What a new row holds for the fields a create leaves out (the columns' defaults). */
+const DEFAULTS: Row = {
+  type: "many-to-many", required_on: "", source_label: "", destination_label: "", source_hidden: false, destination_hidden: false,
+  source_filter: null, destination_filter: null,
+};
+
+/** Python's falsiness, which lets Nautobot skip a side's filter (None, {}, [], "", 0, False). */
+const falsy = (v: unknown) => v === null || v === undefined || v === "" || v === 0 || v === false || (typeof v === "object" && !Object.keys(v!).length);
+
+function filterErrors({ index }: SaveEvent, r: Row): Record<string, string[]> {
+  const errors: Record<string, string[]> = {};
+  for (const side of SIDES) {
+    const filter = r[`${side}_filter`];
+    if (falsy(filter)) continue;
+    const m = index.byKey.get(r[`${side}_type`]);
+    if (!m) continue;
+    const label = `${m.app}.${m.name}`;
+    if (typeof filter !== "object" || Array.isArray(filter)) {
+      errors[`${side}_filter`] = [`Filter for ${label} must be a dictionary`];
+      continue;
+    }
+    const valueErrors = filterValueErrors(index, m, filter);
+    const params = new Set(m.filters.map((f) => f.param));
+    const messages = [
+      ...Object.entries(valueErrors).filter(([k]) => params.has(k)).map(([k, v]) => `'${k}': ${v.join(", ")}`),
+      ...Object.keys(filter).filter((k) => !params.has(k)).map((k) => `'${k}' is not a valid filter parameter for ${label} object`),
+    ];
+    // Nautobot checks one side at a time and stops at the first with errors.
+    if (messages.length) {
+      errors[`${side}_filter`] = messages;
+      break;
+    }
+  }
+  return errors;
+}
+
+function symmetricErrors(r: Row, values: Row): Record<string, string[]> {
+  const errors: Record<string, string[]> = {};
+  if (r.source_type !== r.destination_type) errors.destination_type = ["Must match source_type for a symmetric relationship"];
+  if (r.source_label !== r.destination_label) {
+    if (!r.source_label) values.source_label = r.source_label = r.destination_label;
+    else if (!r.destination_label) values.destination_label = r.destination_label = r.source_label;
+    else errors.destination_label = ["Must match source_label for a symmetric relationship"];
+  }
+  if (Boolean(r.source_hidden) !== Boolean(r.destination_hidden)) errors.destination_hidden = ["Must match source_hidden for a symmetric relationship"];
+  if (JSON.stringify(r.source_filter ?? null) !== JSON.stringify(r.destination_filter ?? null)) {
+    if (!r.source_filter) values.source_filter = JSON.stringify(r.source_filter = r.destination_filter);
+    else if (!r.destination_filter) values.destination_filter = JSON.stringify(r.destination_filter = r.source_filter);
+    else errors.destination_filter = ["Must match source_filter for a symmetric relationship"];
+  }
+  if (r.required_on) errors.required_on = ["Symmetric relationships cannot be marked as required."];
+  return errors;
+}
+
+/** Nautobot refuses these with a plain ValidationError (the `__all__` key). */
+async function lockedErrors({ db, id }: SaveEvent, r: Row, current: Row, associations: string): Promise<string | null> {
+  if (id === null || !(await db(associations).where("relationship_id", id).first("id"))) return null;
+  if (current.type !== r.type) {
+    return "Not supported to change the type of the relationship when some associations are present in the database, delete all associations first before modifying the type.";
+  }
+  if (current.source_type !== r.source_type) {
+    return "Not supported to change the type of the source object when some associations are present in the database, delete all associations first before modifying the source type.";
+  }
+  if (current.destination_type !== r.destination_type) {
+    return "Not supported to change the type of the destination object when some associations are present in the database, delete all associations first before modifying the destination type.";
+  }
+  return null;
+}
+
+export async function beforeSave(event: SaveEvent): Promise<void> {
+  const { db, index, model, id, values } = event;
+  if (id === null && !values.slug && typeof values.name === "string") values.slug = slugify(values.name).replace(/-/g, "_");
+  const current: Row = id === null ? {} : (await db(model.table).where({ id }).first()) ?? {};
+  const r: Row = { ...DEFAULTS, ...current, ...values };
+  for (const side of SIDES) r[`${side}_filter`] = jsonValue(r[`${side}_filter`]);
+  const filters = filterErrors(event, r);
+  if (Object.keys(filters).length) throw new ValidationError(filters);
+  if (r.type.startsWith("symmetric-")) {
+    const errors = symmetricErrors(r, values);
+    if (Object.keys(errors).length) throw new ValidationError(errors);
+  }
+  const associations = index.model(index.api.relationships!.associations).table;
+  const locked = await lockedErrors(event, r, current, associations);
+  if (locked) throw new ValidationError({ __all__: [locked] });
+}
