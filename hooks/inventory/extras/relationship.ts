@@ -5,7 +5,6 @@
 import { ValidationError } from "../../../runtime/errors.js";
 import { jsonValue, type SaveEvent } from "../../../runtime/hooks.js";
 import { filterValueErrors } from "../../../runtime/relationships/objects.js";
-import { slugify } from "../../../runtime/text/slugs.js";
 
 type Row = Record<string, any>;
 
@@ -82,7 +81,6 @@ async function lockedErrors({ db, id }: SaveEvent, r: Row, current: Row, associa
 
 export async function beforeSave(event: SaveEvent): Promise<void> {
   const { db, index, model, id, values } = event;
-  if (id === null && !values.slug && typeof values.name === "string") values.slug = slugify(values.name).replace(/-/g, "_");
   const current: Row = id === null ? {} : (await db(model.table).where({ id }).first()) ?? {};
   const r: Row = { ...DEFAULTS, ...current, ...values };
   for (const side of SIDES) r[`${side}_filter`] = jsonValue(r[`${side}_filter`]);

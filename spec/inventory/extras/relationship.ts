@@ -28,8 +28,8 @@ export default model("Relationship", {
   hooks: "extras/relationship",
   fields: {
     name: field.string({ required: true, unique: true, maxLength: 100 }),
-    // Made from the name with underscores by the hook (Nautobot's slugify_dashes_to_underscores).
-    slug: field.string({ unique: true, maxLength: 100 }),
+    // Nautobot's slugify_dashes_to_underscores; kept free by a -2, -3… suffix as AutoSlugField does.
+    slug: field.string({ unique: true, maxLength: 100, slugFrom: "name", slugUnderscores: true }),
     description: field.string({ maxLength: 200 }),
     type: field.choice(RelationshipType, { default: "many-to-many", plain: true }),
     required_on: field.choice(RelationshipRequiredSide, { blank: true, default: "", plain: true }),

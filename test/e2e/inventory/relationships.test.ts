@@ -48,6 +48,10 @@ describe("inventory e2e: relationships", () => {
     expect(model.status).to.equal(400);
     expect(model.body).to.have.keys("source_type");
     expect((await get(`${REL}?slug=${r.slug}`)).body.count).to.equal(1);
+    // A name that makes a slug already taken gets AutoSlugField's numbered suffix.
+    const twin = await relationship({ name: `${tag} site to vrf`, source_type: "dcim.site", destination_type: "ipam.vrf" });
+    expect(twin.slug).to.equal(`${r.slug}-2`);
+    expect((await del(`${REL}${twin.id}/`)).status).to.equal(204);
     expect((await get(`${REL}?source_type=dcim.site&destination_type=ipam.vrf&name=${encodeURIComponent(r.name)}`)).body.count).to.equal(1);
     expect((await del(`${REL}${r.id}/`)).status).to.equal(204);
   });

@@ -51,6 +51,8 @@ export const extras_Relationship: ModelDescriptor = {
         kind: "scalar",
         type: "string",
         column: "slug",
+        slugFrom: ["name"],
+        slugUnderscores: true,
         maxLength: 100,
         blank: true,
       },
