@@ -253,7 +253,9 @@ describe("inventory e2e: relationships", () => {
       expect([none.status, none.body]).to.deep.equal([400, { relationships: { [r.slug]: [
         ...hint, `You need to specify ["relationships"]["${r.slug}"]["source"]["objects"].`,
       ] } }]);
-      const rack = (await get("/api/dcim/racks/?limit=1")).body.results[0];
+      // A rack of its own: another suite's rack may be too short or have the unit taken.
+      const site = await made("/api/dcim/sites/", { name: `${tag} req site`, status: "active" });
+      const rack = await made("/api/dcim/racks/", { name: `${tag} req rack`, site: site.id, status: "active" });
       const admin = (await get("/api/users/users/?username=admin")).body.results[0];
       const group = await made("/api/dcim/rack-reservations/", { rack: rack.id, units: [12], user: admin.id, description: tag });
       const missing = await post("/api/ipam/route-targets/", { name: "65000:991" });
