@@ -447,7 +447,9 @@ function conformance(api: ApiDescriptor, version: string): void {
       case "related": case "hasRelated": {
         if (flt.kind === "hasRelated") return "true";
         const other = api.models.find((x) => x.table === flt.related!.table)!;
-        return (await existing(other)).id;
+        // Read now, not from the cache: a suite running beside this one may have deleted that object since.
+        const fresh = (await req("get", `${listPath(other)}?limit=1`)).body.results?.[0];
+        return (fresh ?? await existing(other)).id;
       }
       case "network":
         switch (flt.network) {
