@@ -200,6 +200,8 @@ export function validate(loaded: LoadedApi): Diagnostic[] {
       const far = name !== undefined && !rest.length && pointsHere(`${app}.${model}.${fk}`);
       const f = far ? resolve(`${app}.${model}`)!.spec.fields[name] : fields[q];
       if (!f) err(file, `filters.q names unknown field "${q}" (a field here, or "app.Model.fk.field" of a model whose fk points here)`, m.name);
+      // Another model's rows are searched as text only.
+      else if (far && !(f.kind === "scalar" && STRINGISH.has(f.type))) err(file, `filters.q field "${q}" of another model must be a string field`, m.name);
       else if (!(f.kind === "contentTypes" || (f.kind === "scalar" && (STRINGISH.has(f.type) || f.type === "integer")))) {
         err(file, `filters.q field "${q}" is not a string, integer or contentTypes field`, m.name);
       }

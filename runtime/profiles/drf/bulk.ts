@@ -4,14 +4,9 @@
 import type { Knex } from "knex";
 import { ValidationError, type FieldErrors } from "../../errors.js";
 import { isUuid } from "../../query/filters.js";
+import { pyType } from "../../text/python.js";
 
 const failed = (errors: FieldErrors[]) => errors.some((e) => Object.keys(e).length > 0);
-
-function typeName(v: unknown): string {
-  if (v === null) return "NoneType";
-  if (Array.isArray(v)) return "list";
-  return typeof v === "string" ? "str" : typeof v === "number" ? (Number.isInteger(v) ? "int" : "float") : typeof v === "boolean" ? "bool" : typeof v;
-}
 
 /** `0123…` or `0123-…` → the canonical lower-case, hyphenated form PostgreSQL gives back. */
 function canonical(id: string): string {
@@ -28,7 +23,7 @@ export function bulkIds(items: unknown[]): string[] {
   const ids: string[] = [];
   const errors = items.map((item): FieldErrors => {
     if (typeof item !== "object" || item === null || Array.isArray(item)) {
-      return { non_field_errors: [`Invalid data. Expected a dictionary, but got ${typeName(item)}.`] };
+      return { non_field_errors: [`Invalid data. Expected a dictionary, but got ${pyType(item)}.`] };
     }
     const id = (item as { id?: unknown }).id;
     if (id === undefined) return { id: ["This field is required."] };

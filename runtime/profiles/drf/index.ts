@@ -32,11 +32,9 @@ import { login, loginPage, logout, sessionKey, type SessionDeps } from "./browse
 import { Tokens } from "../../auth/tokens.js";
 import { advisoryLock } from "../../db/locks.js";
 
-/** Where filters named by rows come from. */
-
-/** Query parameters that are never filters. */
 /** The route below an object with notes (Nautobot's NotesViewSetMixin). */
 const NOTES_ROUTE = "notes";
+/** Query parameters that are never filters. */
 const RESERVED = new Set(["api_version", "brief", "format", "include", "limit", "offset", "exclude"]);
 const SAFE = new Set(["GET", "HEAD", "OPTIONS"]);
 

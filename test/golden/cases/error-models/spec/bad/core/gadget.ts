@@ -25,7 +25,7 @@ export default model("Gadget", {
       q: { field: "net", lookup: "net_contains_or_equals" },
     },
     membership: { has_parts: "core.Widget.owner" },
-    q: ["label", "core.Widget.owner.label", "core.Gadget.part_of.nothing"],
+    q: ["label", "core.Widget.owner.label", "core.Gadget.part_of.nothing", "core.Gadget.part_of.parts"],
     via: { grand: "part_of.part_of.owner", far: "part_of.label.owner" },
     methods: { odd: { takes: "core.Nothing" }, picky: { takes: "boolean", choices: ["a"] } },
   },
