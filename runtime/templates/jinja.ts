@@ -26,6 +26,7 @@ interface Evaluator {
   run(program: unknown): Value;
   evaluate(statement: Node | undefined, environment: Scope): Value;
   evaluateBlock(statements: Node[], environment: Scope): Value;
+  applyFilter(operand: Value, filter: Node, environment: Scope): Value;
 }
 // The package's declarations do not resolve under NodeNext, so its interpreter is typed here.
 const Base = Interpreter as unknown as new (env: Scope) => Evaluator;
@@ -47,24 +48,28 @@ class BoundedInterpreter extends Base {
 
   override evaluate(statement: Node | undefined, environment: Scope): Value {
     this.step();
-    if (statement?.type === "FilterExpression") this.checkFilter(statement, environment);
     const out = super.evaluate(statement, environment);
     if (typeof out?.value === "string" && out.value.length > MAX_OUTPUT) throw new Budget("The template renders too much text.");
     return out;
   }
 
-  /** Filters whose output grows with a number argument are refused a large one before they run. */
-  private checkFilter(node: Node, environment: Scope): void {
-    const filter = node.filter as Node;
-    if (filter.type !== "CallExpression") return;
-    const name = (filter.callee as Node).value;
-    if (name !== "indent" && name !== "tojson" && name !== "replace") return;
-    const args = (filter.args as Node[]).map((a) => this.evaluate(a.type === "KeywordArgumentExpression" ? (a.value as Node) : a, environment).value);
-    if (name === "replace") {
-      const operand = this.evaluate(node.operand as Node, environment).value;
-      const grows = typeof operand === "string" && typeof args[1] === "string" ? (operand.length + 1) * args[1].length : 0;
-      if (grows > MAX_OUTPUT) throw new Budget("The template renders too much text.");
-    } else if (args.some((a) => typeof a === "number" && a > 64)) throw new Budget("The template renders too much text.");
+  /**
+   * Every filter, of an expression or of a `{% filter %}` block, passes here with its operand
+   * already a value: those whose output grows with an argument are refused a large one before
+   * they run.
+   */
+  override applyFilter(operand: Value, filter: Node, environment: Scope): Value {
+    if (filter.type === "CallExpression") {
+      const name = (filter.callee as Node).value;
+      if (name === "indent" || name === "tojson" || name === "replace") {
+        const args = (filter.args as Node[]).map((a) => this.evaluate(a.type === "KeywordArgumentExpression" ? (a.value as Node) : a, environment).value);
+        const grows = name === "replace"
+          ? typeof operand.value === "string" && typeof args[1] === "string" && (operand.value.length + 1) * args[1].length > MAX_OUTPUT
+          : args.some((a) => typeof a === "number" && a > 64);
+        if (grows) throw new Budget("The template renders too much text.");
+      }
+    }
+    return super.applyFilter(operand, filter, environment);
   }
 }
 

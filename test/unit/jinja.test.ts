@@ -59,6 +59,9 @@ describe("unit: jinja templates", () => {
     expect(failure("{{ 'x' | indent(1000000000) }}")).to.match(/too much/);
     expect(failure("{{ obj | tojson(indent=1000000000) }}")).to.match(/too much/);
     expect(failure(`{{ '${"x".repeat(400)}' | replace('x', '${"y".repeat(400)}') }}`)).to.match(/too much/);
+    // A filter block passes the same check; a long chain of cheap filters costs each link once.
+    expect(failure("{% set s = range(10000) | join('') %}{% filter replace('', s) %}{{ s }}{% endfilter %}")).to.match(/too much/);
+    expect(value(`{{ 'abc'${"|replace('a','a')".repeat(20)} }}`)).to.equal("abc");
     expect(value("{{ range(3) | join(',') }}")).to.equal("0,1,2");
     expect(Date.now() - started).to.be.below(3000);
     expect(MAX_OUTPUT).to.be.above(1000);
