@@ -4,7 +4,7 @@
 import { ValidationError } from "../errors.js";
 import type { Db } from "../kinds/types.js";
 import type { ModelIndex } from "../models.js";
-import { isSymmetric, relationshipText, tablesOf, type Relationship } from "./definitions.js";
+import { hasMany, isSymmetric, relationshipText, tablesOf, type Relationship } from "./definitions.js";
 import { objectText, passesFilter } from "./objects.js";
 
 export interface Association {
@@ -40,7 +40,7 @@ export async function checkAssociation(db: Db, index: ModelIndex, a: Association
   if (isSymmetric(r) && await exists({ source_id: a.destination_id, destination_id: a.source_id })) {
     throw refuse("__all__", `A ${rel} association already exists between ${await source()} and ${await destination()}`);
   }
-  if (r.type !== "many-to-many" && r.type !== "symmetric-many-to-many") {
+  if (!hasMany(r, "source")) {
     if (await exists({ destination_type: a.destination_type, destination_id: a.destination_id })) {
       throw refuse("destination", `Unable to create more than one ${rel} association to ${await destination()} (destination)`);
     }

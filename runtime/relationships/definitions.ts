@@ -72,6 +72,6 @@ export function sideLabel(index: ModelIndex, r: Relationship, side: Side): strin
   const other = index.byKey.get(own === "source" ? r.destination_type : r.source_type);
   if (!other) return relationshipText(r);
   const name = djangoVerbose(other);
-  const many = own === "source" ? hasMany(r, "destination") : r.type === "many-to-many" || r.type === "symmetric-many-to-many";
+  const many = hasMany(r, own === "source" ? "destination" : "source");
   return many ? plural(name) : name;
 }

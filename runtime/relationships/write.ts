@@ -6,6 +6,7 @@ import type { ModelDescriptor } from "../descriptor.js";
 import { ValidationError } from "../errors.js";
 import { FieldProblem, isPlainObject, type Db, type WriteContext } from "../kinds/types.js";
 import type { ModelIndex } from "../models.js";
+import { pyType } from "../text/python.js";
 import { checkAssociation } from "./associations.js";
 import { djangoVerbose, hasMany, isSymmetric, plural, relationshipText, relationshipsOf, tablesOf, type Relationship, type Side } from "./definitions.js";
 
@@ -25,7 +26,7 @@ function otherSides(r: Relationship, m: ModelDescriptor): Side[] {
 const typeOf = (r: Relationship, side: Side) => (side === "destination" ? r.destination_type : r.source_type);
 
 export async function writeRelationships(value: unknown, ctx: WriteContext): Promise<void> {
-  if (!isPlainObject(value)) throw new FieldProblem(`Expected a dictionary of items but got type "${Array.isArray(value) ? "list" : typeof value}".`);
+  if (!isPlainObject(value)) throw new FieldProblem(`Expected a dictionary of items but got type "${pyType(value)}".`);
   const m = ctx.model;
   const all = await relationshipsOf(ctx.db, ctx.index, m);
   const slugs = new Set(all.map((r) => r.slug));

@@ -88,16 +88,6 @@ const CONSTANTS = { true: true, false: false, none: null, True: true, False: fal
 
 const parsed = new Map<string, ReturnType<typeof parse>>();
 
-/** A template's syntax error, or null when it parses. */
-export function syntaxError(template: string): string | null {
-  try {
-    program(template);
-    return null;
-  } catch (e) {
-    return (e as Error).message;
-  }
-}
-
 function program(template: string): ReturnType<typeof parse> {
   let p = parsed.get(template);
   if (!p) {

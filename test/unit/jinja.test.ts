@@ -1,7 +1,7 @@
 // The template engine: Jinja's common forms work, and hostile templates neither reach the
 // process nor hang it; every failure comes back as a value.
 import { expect } from "chai";
-import { MAX_OUTPUT, render, syntaxError } from "../../runtime/templates/jinja.js";
+import { MAX_OUTPUT, render } from "../../runtime/templates/jinja.js";
 
 const obj = { name: "ams01", site: { name: "Amsterdam", slug: "ams" }, tags: [{ name: "a" }, { name: "b" }], asn: 65000, status: null };
 
@@ -32,9 +32,8 @@ describe("unit: jinja templates", () => {
   });
 
   it("reports a syntax error as a value", () => {
-    expect(syntaxError("{{ obj.name ")).to.be.a("string");
-    expect(syntaxError("{% if %}")).to.be.a("string");
-    expect(syntaxError("{{ obj.name }}")).to.equal(null);
+    failure("{{ obj.name ");
+    failure("{% if %}");
     failure("{% for x in %}");
   });
 

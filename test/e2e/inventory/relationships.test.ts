@@ -202,6 +202,7 @@ describe("inventory e2e: relationships", () => {
 
     const errors: Array<[unknown, unknown]> = [
       [{ nope: {} }, [`"nope" is not a relationship on dcim.Site`]],
+      ["x", ['Expected a dictionary of items but got type "str".']],
       [{ [m2m.slug]: { source: { objects: [] } } }, [`"source" is not a valid side for "${m2m.name}" on dcim.Site`]],
       [{ [m2m.slug]: { destination: {} } }, [`"objects" must be specified under ["${m2m.slug}"]["destination"] when present`]],
       [{ [m2m.slug]: { destination: { objects: v1.id } } }, ['"objects" must be a list, not a single value']],
