@@ -448,7 +448,10 @@ export interface SaveEvent {
   id: string | number | null;
   /** The column values this write will store: a hook may change them. */
   values: Record<string, unknown>;
-  /** The many-to-many fields this write sets, by name: the ids of the whole set each will link. */
+  /**
+   * The link sets this write replaces, by field name: a many-to-many field's ids, a
+   * content-types field's labels (the whole set each will hold).
+   */
   links: Record<string, Array<string | number>>;
 }
 

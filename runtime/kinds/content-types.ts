@@ -67,6 +67,7 @@ export const contentTypes: RuntimeFieldKind<ContentTypesField> = {
       if (!f.models.includes(item)) throw new FieldProblem(`Invalid content type: ${item}`);
     }
     const labels = [...new Set(value as string[])];
+    ctx.links[f.name] = labels;
     const updating = ctx.id !== null;
     ctx.afterSave.push(async (id) => {
       if (updating && f.assignments) await keepAssigned(ctx.db, ctx.model.table, f, id, labels);

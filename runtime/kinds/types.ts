@@ -49,7 +49,7 @@ export interface WriteContext {
   userId?: string;
   /** Column values to write. */
   row: Record<string, unknown>;
-  /** The ids each many-to-many field written will link, by field name (for the model's hooks). */
+  /** The whole set each link field written will hold, by field name: ids, or content-type labels (for the model's hooks). */
   links: Record<string, Array<string | number>>;
   /** Work that needs the saved row's id (join tables), run after the row is written. */
   afterSave: Array<(id: string | number) => Promise<void>>;

@@ -1,7 +1,8 @@
 // Nautobot's CustomField: the 1.2 serializer's label and slug filling, CustomField.clean (the
 // default judged as a value, rules only for the types they suit, name, slug and type fixed),
-// and its signals and tasks: a field gets its default into every object of the content types
-// it is given (one UPDATE per type), and loses its values where it no longer applies or is deleted.
+// and its signals and tasks: a field gets its default into every object of a content type it is
+// given (one UPDATE per type added), and loses its values where a type is taken away or it is
+// deleted. A write that leaves content_types alone touches no object.
 import type { ContentTypesField } from "../../../runtime/descriptor.js";
 import { jsonValue, Refusal, type DeleteEvent, type SaveEvent } from "../../../runtime/hooks.js";
 import { compileRegex, pyStr, valueProblem } from "../../../runtime/custom-fields/values.js";
@@ -14,7 +15,7 @@ const REGEX_TYPES = new Set(["text", "url", "select", "multi-select"]);
 
 const contentTypes = (m: SaveEvent["model"]) => m.fields.find((f): f is ContentTypesField => f.kind === "contentTypes")!;
 
-export async function beforeSave({ db, model, id, values }: SaveEvent): Promise<void> {
+export async function beforeSave({ db, model, id, values, links }: SaveEvent): Promise<void> {
   const current: Row = id === null ? {} : (await db(model.table).where({ id }).first()) ?? {};
   if (id === null) {
     if (!values.label) values.label = values.name;
@@ -43,21 +44,17 @@ export async function beforeSave({ db, model, id, values }: SaveEvent): Promise<
   if (cf.validation_regex && !REGEX_TYPES.has(cf.type)) {
     throw new Refusal({ validation_regex: "Regular expression validation is supported only for text, URL and select fields" });
   }
-}
-
-export async function afterSave({ db, model, id, created }: SaveEvent & { id: string | number; created: boolean }): Promise<void> {
-  const f = contentTypes(model);
-  const cf: Row = await db(model.table).where({ id }).first();
-  const applies = new Set(await labelsOf(db, id));
-  for (const key of f.models) {
-    const table = tableOf(key);
-    if (applies.has(key)) {
-      await db.raw(`UPDATE ?? SET ?? = ?? || jsonb_build_object(?::text, ?::jsonb) WHERE NOT jsonb_exists(??, ?)`,
-        [table, DATA, DATA, cf.name, JSON.stringify(cf.default ?? null), DATA, cf.name]);
-    } else if (!created) {
-      // A new field's name has no values anywhere: only an update can drop a content type.
-      await db.raw(`UPDATE ?? SET ?? = ?? - ?::text WHERE jsonb_exists(??, ?)`, [table, DATA, DATA, cf.name, DATA, cf.name]);
-    }
+  const given = links[contentTypes(model).name] as string[] | undefined;
+  if (given === undefined) return;
+  // Before the link set is replaced, so what the field held is still there to compare with.
+  const held = id === null ? [] : await labelsOf(db, id);
+  const value = JSON.stringify(fallback ?? null);
+  for (const label of given.filter((l) => !held.includes(l))) {
+    await db.raw(`UPDATE ?? SET ?? = ?? || jsonb_build_object(?::text, ?::jsonb) WHERE NOT jsonb_exists(??, ?)`,
+      [tableOf(label), DATA, DATA, cf.name, value, DATA, cf.name]);
+  }
+  for (const label of held.filter((l) => !given.includes(l))) {
+    await db.raw(`UPDATE ?? SET ?? = ?? - ?::text WHERE jsonb_exists(??, ?)`, [tableOf(label), DATA, DATA, cf.name, DATA, cf.name]);
   }
 }
 

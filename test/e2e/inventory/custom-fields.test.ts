@@ -242,6 +242,17 @@ describe("inventory e2e: custom fields", () => {
       expect((await row("ipam_rir", rir.id))?.custom_field_data).to.not.have.key(name);
       expect((await get(`${RIRS}${rir.id}/`)).body.custom_fields).to.not.have.key(name);
       expect((await row("circuits_provider", before.id))?.custom_field_data[name]).to.equal(7);
+      // A write that leaves content_types alone touches no object's data.
+      const { db } = await startTestServer();
+      const sql: string[] = [];
+      const listen = (q: { sql: string }) => sql.push(q.sql);
+      db.on("query", listen);
+      try {
+        expect((await patch(`${CFS}${cf.id}/`, { description: "only words" })).status).to.equal(200);
+      } finally {
+        db.removeListener("query", listen);
+      }
+      expect(sql.filter((s) => /custom_field_data/.test(s) && /^update/i.test(s.trim()))).to.deep.equal([]);
       expect((await del(`${CFS}${cf.id}/`)).status).to.equal(204);
       expect((await row("circuits_provider", before.id))?.custom_field_data).to.not.have.key(name);
       expect((await get(`${PROVIDERS}${before.id}/`)).body.custom_fields).to.not.have.key(name);
