@@ -18,7 +18,7 @@ export const contentTypeSpec: SpecRules<ContentTypeSpec, ContentTypeField> = {
 };
 
 /** The model keys a contentType field may name: its list, or the models with its feature in label order. */
-export function contentTypeModels(f: ContentTypeSpec, byRef: Map<string, ModelSpec>): string[] {
+export function contentTypeModels(f: Pick<ContentTypeSpec, "feature" | "models">, byRef: Map<string, ModelSpec>): string[] {
   if (!f.feature) return f.models!.map(refKey);
   return [...byRef.values()].filter((m) => m.features?.includes(f.feature!) && !m.view).map((m) => modelKey(m.app, m.name)).sort(byCodePoint);
 }

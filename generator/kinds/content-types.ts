@@ -4,8 +4,9 @@
 import type { ContentTypeRegistry, ContentTypesField } from "../../runtime/descriptor.js";
 import { FEATURES, type ApiSpec, type ContentTypesField as ContentTypesSpec, type ModelSpec } from "../dsl/index.js";
 import {
-  byCodePoint, CONTENT_TYPE_FIELDS, constraintNames, m2mColumns, m2mTable, modelKey, refKey, tableName, tagAssignmentTable, TAG_ASSIGNMENT_COLUMNS,
+  byCodePoint, CONTENT_TYPE_FIELDS, constraintNames, m2mColumns, m2mTable, tableName, tagAssignmentTable, TAG_ASSIGNMENT_COLUMNS,
 } from "../ir/names.js";
+import { contentTypeModels } from "./content-type.js";
 import { sqlLiteral } from "./sql-literal.js";
 import type { GeneratorFieldKind, SpecRules } from "./types.js";
 
@@ -20,13 +21,8 @@ export function contentTypesThrough(api: ApiSpec, table: string, field: string):
   return { table: m2mTable(table, field), ...m2mColumns(api.contentTypes!.split(".")[1]) };
 }
 
-/** The model keys a spec field allows, in label order. */
-function allowed(f: ContentTypesSpec, byRef: Map<string, ModelSpec>): string[] {
-  const keys = f.feature
-    ? [...byRef.values()].filter((m) => m.features?.includes(f.feature!) && !m.view).map((m) => modelKey(m.app, m.name))
-    : (f.models ?? []).map(refKey);
-  return [...new Set(keys)].sort(byCodePoint);
-}
+/** The model keys a spec field allows, once each, in label order. */
+const allowed = (f: ContentTypesSpec, byRef: Map<string, ModelSpec>): string[] => [...new Set(contentTypeModels(f, byRef))].sort(byCodePoint);
 
 export const contentTypesSpec: SpecRules<ContentTypesSpec, ContentTypesField> = {
   check(f, { api, checkRef, err }) {

@@ -51,7 +51,7 @@ function plain(data: string, cf: FilterDefinition, v: string): Planned | string[
     default:
       if (v === "null") return isNull;
       if (cf.filter_logic === "exact") return contains(v);
-      return { where: (qb) => qb.whereRaw(`${data} ->> ? ILIKE ?`, [cf.name, `%${v.replace(/[\\%_]/g, (c) => `\\${c}`)}%`]) };
+      return { where: (qb) => qb.whereRaw(`${data} ->> ? ILIKE ?`, [cf.name, STRING_LOOKUPS.ic.wrap(v)]) };
   }
 }
 

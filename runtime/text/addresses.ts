@@ -6,6 +6,11 @@ export type Family = 4 | 6;
 
 export const bitsOf = (family: Family): number => (family === 4 ? 32 : 128);
 
+/** An address as netaddr and inet::text write it, with its prefix length (the driver leaves off a host's /32 or /128). */
+export function withLength(address: string): string {
+  return address.includes("/") ? address : `${address}/${bitsOf(parseAddress(address).family)}`;
+}
+
 /** An address (a mask, when present, is ignored) as its family and number. */
 export function parseAddress(text: string): { family: Family; value: bigint } {
   const host = text.split("/")[0];

@@ -1,9 +1,14 @@
 // Free-space arithmetic: addresses to numbers and back (RFC 5952's IPv6 text), and a range's
 // fewest covering CIDR blocks, checked against what netaddr's IPSet.iter_cidrs gives.
 import { expect } from "chai";
-import { blocksOf, formatAddress, parseAddress } from "../../runtime/text/addresses.js";
+import { blocksOf, formatAddress, parseAddress, withLength } from "../../runtime/text/addresses.js";
 
 describe("unit: address arithmetic", () => {
+  it("writes a host with its prefix length, as netaddr does", () => {
+    expect(["10.0.0.1", "10.0.0.1/24", "::ffff:192.0.2.1", "2001:db8::1/64"].map(withLength))
+      .to.deep.equal(["10.0.0.1/32", "10.0.0.1/24", "::ffff:192.0.2.1/128", "2001:db8::1/64"]);
+  });
+
   it("reads and writes addresses in their canonical text", () => {
     for (const text of ["0.0.0.0", "10.1.2.3", "255.255.255.255", "::", "::1", "2001:db8::", "2001:db8:0:1:1:1:1:1", "2001:0:0:1::1", "fe80::1:0:0:1"]) {
       const { family, value } = parseAddress(text);

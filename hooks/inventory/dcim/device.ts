@@ -2,6 +2,7 @@
 // checked in its order against the device as it will be saved. The rack row is locked first,
 // so two writers placing devices in one rack take turns and cannot both claim a unit. A new
 // device gets the components its type's templates describe, in the same transaction.
+import { parseAddress, withLength } from "../../../runtime/text/addresses.js";
 import { Refusal, type HookDb, type MethodQuery, type SaveEvent } from "../../../runtime/hooks.js";
 import { checkLocation, locationWithin } from "./located.js";
 import { onOwnInterface } from "../ipam/addressing.js";
@@ -52,8 +53,8 @@ export async function beforeSave({ db, id, values }: SaveEvent): Promise<void> {
   for (const [field, family] of [["primary_ip4", 4], ["primary_ip6", 6]] as const) {
     const ip = await one(db, "ipam_ipaddress", d[`${field}_id`]);
     if (!ip) continue;
-    if (!String(ip.address).includes(family === 4 ? "." : ":")) throw new Refusal({ [field]: `${ip.address} is not an IPv${family} address.` });
-    if (!(await onOwnInterface(db, "dcim.interface", id, ip))) throw new Refusal({ [field]: `The specified IP address (${ip.address}) is not assigned to this device.` });
+    if (parseAddress(String(ip.address)).family !== family) throw new Refusal({ [field]: `${withLength(String(ip.address))} is not an IPv${family} address.` });
+    if (!(await onOwnInterface(db, "dcim.interface", id, ip))) throw new Refusal({ [field]: `The specified IP address (${withLength(String(ip.address))}) is not assigned to this device.` });
   }
   await checkCluster(db, d);
   if (d.device_redundancy_group_priority != null && !d.device_redundancy_group_id) {

@@ -1,6 +1,7 @@
 // Nautobot's IPAddress.clean() and its filter set's methods: the assignment to an interface
 // names one existing object (both halves or neither), an address stays on the device or
 // virtual machine it is primary for, unique space is enforced where the VRF asks for it.
+import { parseAddress, withLength } from "../../../runtime/text/addresses.js";
 import { Refusal, type HookDb, type MethodQuery, type SaveEvent } from "../../../runtime/hooks.js";
 import { vrfLabel, vrfScopeFilters } from "./vrf-scope.js";
 import { ASSIGNABLE, hostOf, onOwners } from "./addressing.js";
@@ -12,7 +13,7 @@ const NONUNIQUE = new Set(["anycast", "vip", "vrrp", "hsrp", "glbp", "carp"]);
 
 const HOST = hostOf("address");
 
-const family = (address: unknown) => (String(address).includes(":") ? 6 : 4);
+const family = (address: unknown) => parseAddress(String(address)).family;
 
 export async function beforeSave({ db, id, values }: SaveEvent): Promise<void> {
   const current: Row = id === null ? {} : (await db("ipam_ipaddress").where({ id }).first()) ?? {};
@@ -37,7 +38,7 @@ async function checkUnique(db: HookDb, id: SaveEvent["id"], ip: Row): Promise<vo
   if (!vrf?.enforce_unique) return;
   const twin = await db("ipam_ipaddress").where({ vrf_id: ip.vrf_id }).whereRaw(`${HOST} = ${hostOf("?::inet")}`, [String(ip.address), String(ip.address)])
     .modify((q) => { if (id !== null) q.whereNot({ id }); }).orderBy("address").first();
-  if (twin) throw new Refusal({ address: `Duplicate IP address found in VRF ${vrfLabel(vrf)}: ${twin.address}` });
+  if (twin) throw new Refusal({ address: `Duplicate IP address found in VRF ${vrfLabel(vrf)}: ${withLength(twin.address)}` });
 }
 
 /** An address that is some device's (or virtual machine's) primary IP must stay assigned to it. */

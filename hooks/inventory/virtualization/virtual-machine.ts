@@ -3,6 +3,7 @@
 // name's uniqueness in its cluster (validate_unique). The machine shows its cluster's site and
 // location; its config context matches by them, its role, platform, cluster (and group),
 // tenancy and tags.
+import { withLength } from "../../../runtime/text/addresses.js";
 import { Refusal, type MethodQuery, type SaveEvent } from "../../../runtime/hooks.js";
 import { checkLocalContext, configContextSql } from "../extras/context-data.js";
 import { macDigits } from "../dcim/mac.js";
@@ -27,7 +28,7 @@ export async function beforeSave({ db, id, values }: SaveEvent): Promise<void> {
   }
   for (const field of ["primary_ip4", "primary_ip6"]) {
     const ip: Row | undefined = vm[`${field}_id`] ? await db("ipam_ipaddress").where({ id: vm[`${field}_id`] }).first() : undefined;
-    if (ip && !(await onOwnInterface(db, "virtualization.vminterface", id, ip))) throw new Refusal({ [field]: `The specified IP address (${ip.address}) is not assigned to this VM.` });
+    if (ip && !(await onOwnInterface(db, "virtualization.vminterface", id, ip))) throw new Refusal({ [field]: `The specified IP address (${withLength(ip.address)}) is not assigned to this VM.` });
   }
   const cluster: Row | undefined = await db("virtualization_cluster").where({ id: vm.cluster_id }).first();
   values.site_id = cluster?.site_id ?? null;

@@ -76,6 +76,11 @@ describe("inventory e2e: devices", () => {
     const res = await device({ primary_ip4: v6.body.id });
     expect(res.status).to.equal(400);
     expect(res.body).to.deep.equal({ primary_ip4: ["2001:db8:99::1/64 is not an IPv4 address."] });
+    // An IPv4-mapped IPv6 address is IPv6, dots and all.
+    const mapped = await post("/api/ipam/ip-addresses/", { address: "::ffff:192.0.2.99/128", status: "active" });
+    expect(mapped.status, mapped.text).to.equal(201);
+    const refused = await device({ primary_ip4: mapped.body.id });
+    expect([refused.status, refused.body]).to.deep.equal([400, { primary_ip4: [`${mapped.body.address} is not an IPv4 address.`] }]);
   });
 
   it("primary_ip is the IPv6 primary when set, else the IPv4 one; has_primary_ip filters on either", async () => {
