@@ -540,6 +540,11 @@ export interface DrfSettings {
   MAX_PAGE_SIZE: number;
   /** Unknown filter parameters are a 400 (default true); false ignores them. */
   STRICT_FILTERING: boolean;
+  /**
+   * Unknown keys in a write body are a 400 (`Unknown field.`) when true; by default they are
+   * ignored, as DRF ignores them. Read-only keys are ignored either way.
+   */
+  STRICT_WRITE_FIELDS: boolean;
   /** Model keys (`dcim.site`) or `"*"` that anonymous requests may read. */
   EXEMPT_VIEW_PERMISSIONS: string[];
   /**

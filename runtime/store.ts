@@ -61,11 +61,14 @@ export class Store {
   readonly validators: WriteValidators;
 
   private readonly serial: boolean;
+  /** Whether unknown keys in a write body are refused (the API's STRICT_WRITE_FIELDS) or ignored. */
+  private readonly strictFields: boolean;
 
   constructor(readonly index: ModelIndex) {
     this.plans = new ReadPlans(index);
     this.validators = new WriteValidators(index.api);
     this.serial = index.api.idType === "serial";
+    this.strictFields = index.api.settings.STRICT_WRITE_FIELDS === true;
   }
 
   /** Whether the rows of `m` have integer keys (a serial-id API, or the content-type registry). */
@@ -320,9 +323,13 @@ export class Store {
     }
     // Keyed by what the client sent: no prototype, so "__proto__" is reported like any unknown key.
     const errors: FieldErrors = Object.create(null);
-    const known = new Set(m.fields.filter((f) => this.index.inVersion(f, opts.version)).map((f) => f.name));
-    for (const key of Object.keys(body)) {
-      if (!known.has(key) && key !== "id") errors[key] = ["Unknown field."];
+    // A key that names no field of this version is refused only under STRICT_WRITE_FIELDS;
+    // otherwise it is ignored, as DRF ignores it: only the fields below are read from the body.
+    if (this.strictFields) {
+      const known = new Set(m.fields.filter((f) => this.index.inVersion(f, opts.version)).map((f) => f.name));
+      for (const key of Object.keys(body)) {
+        if (!known.has(key) && key !== "id") errors[key] = ["Unknown field."];
+      }
     }
     const schemaErrors = this.validators.check(m, opts.version, opts.partial ? "patch" : "write", body);
     Object.assign(errors, schemaErrors ?? {});

@@ -88,6 +88,7 @@ export const inventory: ApiDescriptor = {
       PAGINATE_COUNT: 50,
       MAX_PAGE_SIZE: 1000,
       STRICT_FILTERING: true,
+      STRICT_WRITE_FIELDS: false,
       EXEMPT_VIEW_PERMISSIONS: [],
       STATUS: { "nautobot-version": "1.5.24", "django-version": "3.2.20", "python-version": "3.11.2" },
     },

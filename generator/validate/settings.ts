@@ -21,7 +21,7 @@ const timezone: Check = (v) => {
 };
 
 const SETTINGS: { [P in keyof ProfileSettings]: { [K in keyof ProfileSettings[P]]-?: Check } } = {
-  drf: { PAGINATE_COUNT: positiveInteger, MAX_PAGE_SIZE: positiveInteger, STRICT_FILTERING: boolean, EXEMPT_VIEW_PERMISSIONS: stringList, STATUS: stringMap },
+  drf: { PAGINATE_COUNT: positiveInteger, MAX_PAGE_SIZE: positiveInteger, STRICT_FILTERING: boolean, STRICT_WRITE_FIELDS: boolean, EXEMPT_VIEW_PERMISSIONS: stringList, STATUS: stringMap },
   wordpress: { timezone, PER_PAGE: positiveInteger, MAX_PER_PAGE: positiveInteger, GEOFENCE_RADIUS: positiveNumber, GEOFENCE_UNIT: oneOf("miles", "kms") },
 };
 

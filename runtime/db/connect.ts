@@ -1,9 +1,11 @@
 // Opens the database: PostgreSQL through `pg` when a URL is given, otherwise PGlite
 // (PostgreSQL in WebAssembly) through its node-postgres adapter, so both give the same
-// result types. Gives a Knex instance and a close function; runs no SQL of its own.
+// result types. Gives a Knex instance and a close function; runs no SQL of its own. A data
+// directory is locked to this process for as long as it is open (runtime/db/dir-lock.ts).
 import knex, { type Knex } from "knex";
 import pg from "pg";
 import { mkdirSync } from "node:fs";
+import { lockDataDir, type DirLock } from "./dir-lock.js";
 
 export interface Database {
   knex: Knex;
@@ -25,9 +27,18 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir: string
   }
   const { PGlite } = await import("@electric-sql/pglite");
   const { createPgConfig } = await import("@electric-sql/pglite/node-postgres");
-  if (opts.dataDir !== "memory://") mkdirSync(opts.dataDir, { recursive: true });
-  const pglite = opts.dataDir === "memory://" ? new PGlite() : new PGlite(opts.dataDir);
-  await pglite.waitReady;
+  let lock: DirLock | undefined;
+  if (opts.dataDir !== "memory://") {
+    mkdirSync(opts.dataDir, { recursive: true });
+    lock = await lockDataDir(opts.dataDir);
+  }
+  const pglite = lock ? new PGlite(opts.dataDir) : new PGlite();
+  try {
+    await pglite.waitReady;
+  } catch (err) {
+    await lock?.release();
+    throw err;
+  }
   const pool = new pg.Pool({ ...createPgConfig(pglite), connectionTimeoutMillis: 5000 } as pg.PoolConfig);
   const db = knex({ client: "pg", connectionPool: pool } as unknown as Knex.Config);
   return {
@@ -37,6 +48,7 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir: string
       await db.destroy();
       await pool.end().catch(() => undefined);
       await pglite.close();
+      await lock?.release();
     },
   };
 }

@@ -13,6 +13,9 @@ export default api({
     PAGINATE_COUNT: 50,
     MAX_PAGE_SIZE: 1000,
     STRICT_FILTERING: true,
+    // Nautobot ignores unknown keys in a write body, and clients send some (pynautobot's
+    // device-type set-up, the Ansible collection's VLAN groups); true refuses them instead.
+    STRICT_WRITE_FIELDS: false,
     EXEMPT_VIEW_PERMISSIONS: [],
     // The Nautobot release whose REST behaviour this API reproduces (pynautobot's tooling and
     // the Ansible collection read nautobot-version), and that release's Django and Python.

@@ -1,11 +1,12 @@
 // The server process as an operator meets it, through the real command line: SIGTERM lets a
 // write in flight finish and answer before the process exits 0; instances started together
 // on an empty database all come up (migrations, the admin and the demo data happen once);
-// a busy port is a clear error and a non-zero exit. PostgreSQL when DATABASE_URL is set (a
+// a busy port is a clear error and a non-zero exit; a second process on an embedded data
+// directory in use refuses to start, and a killed holder never leaves it locked. PostgreSQL when DATABASE_URL is set (a
 // scratch database per test), otherwise PGlite in a temporary DATA_DIR.
 import { expect } from "chai";
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import http from "node:http";
 import net, { type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -18,6 +19,8 @@ const TOKEN = "0123456789abcdef0123456789abcdef01234567";
 
 interface Scratch {
   env: NodeJS.ProcessEnv;
+  /** The PGlite directory; undefined on PostgreSQL. */
+  dataDir?: string;
   open(): Promise<Database>;
   drop(): Promise<void>;
 }
@@ -34,6 +37,7 @@ async function scratchDatabase(): Promise<Scratch> {
     delete env.DATABASE_URL;
     return {
       env: { ...env, DATA_DIR: dataDir },
+      dataDir,
       open: () => openDatabase({ dataDir }),
       drop: async () => rmSync(dataDir, { recursive: true, force: true }),
     };
@@ -293,5 +297,36 @@ describe(`server process (${postgresUrl ? "postgresql" : "pglite"})`, function (
     } finally {
       squatter.close();
     }
+  });
+
+  it("a second process on a PGlite directory in use: a clear error naming it on stderr, a non-zero exit, the first keeps serving; after SIGKILL a new one starts", async function () {
+    if (postgresUrl) this.skip();
+    // Five processes start one after another here.
+    this.timeout(180000);
+    scratch = await scratchDatabase();
+    await cli(scratch.env, "createsuperuser", "--username", "admin", "--password", "admin-password", "--token", TOKEN);
+    const first = armature(scratch.env, "serve", "--port", "0");
+    const base = await servingOrExit(first);
+
+    for (const command of ["serve", "run", "migrate"]) {
+      const second = armature(scratch.env, command, "--port", "0");
+      const serving = second.serving.then(() => "claimed to be serving");
+      expect(await Promise.race([second.exited, serving]), command).to.be.a("number").and.not.equal(0);
+      expect(second.err(), command).to.include(`${realpathSync(scratch.dataDir!)} is in use by another Armature process`);
+      expect(second.out(), command).to.not.include("serving").and.not.include("migrated");
+    }
+    expect(await status(base)).to.equal(200);
+    const created = await fetch(`${base}/api/tenancy/tenants/`, {
+      method: "POST",
+      headers: { Authorization: `Token ${TOKEN}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ name: "still-serving", slug: "still-serving" }),
+    });
+    expect(created.status).to.equal(201);
+
+    process.kill(-first.child.pid!, "SIGKILL");
+    expect(await first.exited).to.equal(null);
+    const next = armature(scratch.env, "serve", "--port", "0");
+    expect(await status(await servingOrExit(next))).to.equal(200);
+    expect(next.err()).to.equal("");
   });
 });

@@ -44,13 +44,20 @@ function objectSchema(props: Array<[string, Schema]>, required: string[], extra:
   return { type: "object", properties: Object.fromEntries(props), required, additionalProperties: false, ...extra };
 }
 
+/** What a write body's schema says of keys that name no field: refused, or ignored as DRF ignores them. */
+function unknownKeys(api: IrApi): Schema {
+  return api.settings.STRICT_WRITE_FIELDS === true
+    ? { additionalProperties: false }
+    : { additionalProperties: { description: "A key that names no field is ignored." } };
+}
+
 function modelComponents(api: IrApi, m: IrModel, version: string): Record<string, Schema> {
   const versions = api.versions.supported;
   const full = readable(m, version, versions);
   const nested = readable(m, version, versions, m.nested);
   const brief = readable(m, version, versions, m.brief);
   const writes = writable(m, version, versions);
-  // The server refuses unknown keys but ignores read-only ones: both are described.
+  // The server ignores read-only keys, and unknown ones unless STRICT_WRITE_FIELDS: described as such.
   const writeProperties = Object.fromEntries(m.fields.filter((f) => inVersion(f, version, versions)).flatMap((f): Array<[string, Schema]> =>
     writes.includes(f) ? [[f.name, describe(kindOf(f).writeSchema!(f), f)]]
       : f.readOnly ? [[f.name, { readOnly: true, description: "Read-only: ignored when sent." }]] : []));
@@ -64,12 +71,12 @@ function modelComponents(api: IrApi, m: IrModel, version: string): Record<string
       type: "object",
       properties: writeProperties,
       required: writes.filter((f) => f.required).map((f) => f.name),
-      additionalProperties: false,
+      ...unknownKeys(api),
     },
     [componentName.patched(m.name)]: {
       type: "object",
       properties: writeProperties,
-      additionalProperties: false,
+      ...unknownKeys(api),
     },
     [componentName.paginated(m.name)]: pageOf({ anyOf: [ref(componentName.full(m.name)), ref(componentName.brief(m.name))] }),
   };
@@ -247,7 +254,7 @@ function modelPaths(api: IrApi, m: IrModel, version: string): Record<string, Sch
     },
     post: {
       operationId: operationId(m.app, m.route, "notes_create"), tags: tag, summary: `Attach a note to a ${m.verboseName}`,
-      requestBody: { required: true, content: json({ type: "object", properties: { note: { type: "string" } }, required: ["note"] }) },
+      requestBody: { required: true, content: json({ type: "object", properties: { note: { type: "string" } }, required: ["note"], ...unknownKeys(api) }) },
       responses: { "201": { description: "Created", content: json(ref(componentName.full(noteModel.name))) }, ...withBody, "404": errorResponse("Not found") },
     },
   } } : {};

@@ -1,6 +1,7 @@
 // Details of the plugin's wire format that a review against the reference found missing:
 // key order of linked posts, rendered HTML content, type errors under `data.details`, route
-// registration order in the namespace index, and term archive paging links.
+// registration order in the namespace index, term archive paging links, and unknown body
+// parameters ignored on writes.
 import { expect } from "chai";
 import { del, get, post } from "../../support/http.js";
 import { NS, makeEvent as makeAnyEvent } from "./support.js";
@@ -159,5 +160,19 @@ describe("calendar: conformance details", () => {
     expect(res.body.categories).to.deep.equal([]);
     expect(res.body.previous_rest_url).to.equal(`${res.body.rest_url}?page=6`);
     expect(res.body).to.not.have.property("next_rest_url");
+  });
+
+  it("ignores parameters it does not know on every write, as WordPress's REST API does", async () => {
+    const made = await post(`${NS}/events`, { title: "Unknown params", start_date: "+3 years 10:00", end_date: "+3 years 12:00", colour: "red", force: true });
+    expect(made.status, made.text).to.equal(201);
+    expect(made.body).to.not.have.any.keys("colour", "force");
+    const changed = await post(`${NS}/events/${made.body.id}`, { title: "Unknown params, changed", colour: "blue" });
+    expect([changed.status, changed.body.title]).to.deep.equal([200, "Unknown params, changed"]);
+    const venue = await post(`${NS}/venues`, { venue: "Unknown Params Hall", colour: "red" });
+    expect([venue.status, venue.body.venue]).to.deep.equal([201, "Unknown Params Hall"]);
+    const organizer = await post(`${NS}/organizers`, { organizer: "Unknown Params Org", colour: "red" });
+    expect([organizer.status, organizer.body.organizer]).to.deep.equal([201, "Unknown Params Org"]);
+    const tag = await post(`${NS}/tags`, { name: "Unknown params tag", colour: "red" });
+    expect([tag.status, tag.body.name]).to.deep.equal([201, "Unknown params tag"]);
   });
 });

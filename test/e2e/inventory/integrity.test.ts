@@ -137,16 +137,20 @@ describe("inventory e2e: integrity under bad ids and concurrency", () => {
     expect(await rows("ipam_ipaddress")).to.equal(before);
   });
 
-  it("prototype-named keys in a body are refused like other unknown keys, nothing created", async () => {
+  it("prototype-named keys in a body: `__proto__` refused when parsed, the others ignored like other unknown keys", async () => {
     const name = uniq("proto");
-    for (const extra of ['"constructor":{"x":1}', '"prototype":[1]', '"__proto__":[1]']) {
-      const res = await call("POST", "/api/tenancy/tenants/", { body: `{"name":"${name}","slug":"${name}",${extra}}`, raw: true });
-      expect(res.status, extra).to.equal(400);
+    const proto = await call("POST", "/api/tenancy/tenants/", { body: `{"name":"${name}","slug":"${name}","__proto__":{"x":1}}`, raw: true });
+    expect(proto.status).to.equal(400);
+    expect(await rows("tenancy_tenant", { name })).to.equal(0);
+    for (const extra of ['"constructor":{"x":1}', '"prototype":[1]']) {
+      const other = uniq("proto");
+      const res = await call("POST", "/api/tenancy/tenants/", { body: `{"name":"${other}","slug":"${other}",${extra}}`, raw: true });
+      expect(res.status, extra).to.equal(201);
+      expect(res.body, extra).to.not.have.own.property("x");
+      expect(await rows("tenancy_tenant", { name: other })).to.equal(1);
     }
     const site = await put(`/api/tenancy/tenants/${MISSING_ID}/`, { name, slug: name, constructor: 1 });
     expect(site.status).to.equal(404);
-    const known = await post("/api/tenancy/tenants/", JSON.parse(`{"name":"${name}","slug":"${name}","constructor":1}`));
-    expect(known.body).to.deep.equal({ constructor: ["Unknown field."] });
-    expect(await rows("tenancy_tenant", { name })).to.equal(0);
+    expect(({} as { x?: unknown }).x).to.equal(undefined);
   });
 });

@@ -16,7 +16,7 @@ export const ct: ApiDescriptor = {
     apps: ["core"],
     rootLinks: [],
     versions: { default: "1.0", supported: ["1.0", "1.1"] },
-    settings: {},
+    settings: { STRICT_WRITE_FIELDS: true },
     tagModel: "core.label",
     models: [core_Box, core_Group, core_Item, core_Kind, core_Label],
     ...loadArtifacts(new URL(".", import.meta.url)),

@@ -11,5 +11,7 @@ export default api({
   tagModel: "core.Label",
   contentTypes: "core.Kind",
   appNames: { core: "CORE" },
+  // Write bodies' schemas then refuse keys that name no field.
+  settings: { STRICT_WRITE_FIELDS: true },
   discard: ["core.Old"],
 });
