@@ -133,8 +133,9 @@ export function validate(loaded: LoadedApi): Diagnostic[] {
       const link = resolve(`${app}.${model}`)?.spec.fields[fk];
       return !rest.length && link?.kind === "fk" && link.target === `${m.app}.${m.name}`;
     };
-    // A field that makes no filter of its own (JSON) lends its name to a filter made for it.
-    const filterless = (name: string) => fields[name]?.kind === "scalar" && (fields[name] as { type: string }).type === "json";
+    // A field that makes no filter of its own (JSON, or one the spec excludes) leaves its name free.
+    const excluded = new Set<unknown>(Array.isArray(m.filters?.exclude) ? m.filters.exclude : []);
+    const filterless = (name: string) => excluded.has(name) || (fields[name]?.kind === "scalar" && (fields[name] as { type: string }).type === "json");
 
     for (const [name, f] of Object.entries(fields)) {
       if (!/^[a-z][a-z0-9_]*$/.test(name)) err(file, "field names must be snake_case", m.name, name);

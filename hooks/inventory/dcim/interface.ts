@@ -73,7 +73,18 @@ async function connectedDevice({ db, params, read }: ActionEvent): Promise<unkno
 
 export const actions = { trace, "connected-device": connectedDevice };
 
+/**
+ * Nautobot's Device.vc_interfaces for the devices `devices` selects: their own interfaces and,
+ * where one masters a virtual chassis, the members' interfaces that are not management-only.
+ */
+function ofDevices({ alias }: MethodQuery, devices: string): string {
+  const members = `SELECT m.id FROM dcim_device m JOIN dcim_virtualchassis vc ON vc.id = m.virtual_chassis_id WHERE vc.master_id IN (${devices})`;
+  return `(${alias}.device_id IN (${devices}) OR (NOT ${alias}.mgmt_only AND ${alias}.device_id IN (${members})))`;
+}
+
 export const filters = {
+  device: (q: MethodQuery) => ofDevices(q, `SELECT d.id FROM dcim_device d WHERE d.name = ANY(${q.values})`),
+  device_id: (q: MethodQuery) => ofDevices(q, `SELECT unnest(${q.values})`),
   vlan_id: (q: MethodQuery) => carries(q, `SELECT unnest(${q.values})`),
   vlan: (q: MethodQuery) => carries(q, `SELECT v.id FROM ipam_vlan v WHERE v.vid = ANY(${q.values})`),
 };

@@ -49,7 +49,12 @@ export default model("Interface", {
     via: { site: "device.site" },
     ...cableEnds,
     present: { ...cableEnds.present, has_tagged_vlans: "tagged_vlans" },
+    // Nautobot's own device filters replace the reference's: a virtual chassis master's name or
+    // id also finds its members' interfaces, and a name that matches no device finds nothing.
+    exclude: [...(cableEnds.exclude ?? []), "device"],
     methods: {
+      device: { takes: "string" },
+      device_id: { takes: "uuid" },
       // Interfaces with this VLAN untagged or tagged, by id (`vlan_id`) or by number (`vlan`).
       vlan_id: { takes: "uuid" },
       vlan: { takes: "number" },

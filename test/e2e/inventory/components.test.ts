@@ -160,4 +160,29 @@ describe("inventory e2e: device components and templates", () => {
     expect((await del(`/api/dcim/devices/${dev.id}/`)).status).to.equal(204);
     expect(await rows("dcim_inventoryitem", { device_id: dev.id })).to.equal(0);
   });
+
+  it("interfaces by device: a virtual chassis master's name or id finds its members' interfaces", async () => {
+    const make = async (name: string) => (await post("/api/dcim/devices/", { name, device_type: type.id, device_role: role.id, site: site.id, status: "active" })).body;
+    const [master, member] = [await make(`${tag}-vc1`), await make(`${tag}-vc2`)];
+    const vc = (await post("/api/dcim/virtual-chassis/", { name: `${tag}-vc`, master: master.id })).body;
+    for (const [d, position] of [[master, 1], [member, 2]]) {
+      expect((await patch(`/api/dcim/devices/${d.id}/`, { virtual_chassis: vc.id, vc_position: position })).status).to.equal(200);
+    }
+    const names = async (query: string) => {
+      const res = await get(`/api/dcim/interfaces/?${query}&limit=0`);
+      expect(res.status, res.text).to.equal(200);
+      return res.body.results.map((i: any) => `${i.device.name}:${i.name}`).sort();
+    };
+    // The master's own interfaces, and its member's that are not management-only (Device.vc_interfaces).
+    const ofMaster = [`${master.name}:fxp0`, `${master.name}:xe-0/0/0`, `${member.name}:xe-0/0/0`];
+    expect(await names(`device=${master.name}`)).to.deep.equal(ofMaster);
+    expect(await names(`device_id=${master.id}`)).to.deep.equal(ofMaster);
+    expect(await names(`device=${master.name}&name=xe-0/0/0`)).to.deep.equal([`${master.name}:xe-0/0/0`, `${member.name}:xe-0/0/0`]);
+    expect(await names(`device=${member.name}`)).to.deep.equal([`${member.name}:fxp0`, `${member.name}:xe-0/0/0`]);
+    // A name that matches no device finds nothing, as Nautobot's method filter; a bad id is refused.
+    expect(await names(`device=${tag}-nowhere`)).to.deep.equal([]);
+    const bad = await get("/api/dcim/interfaces/?device_id=nope");
+    expect(bad.status).to.equal(400);
+    expect(bad.body).to.deep.equal({ device_id: ["Enter a valid UUID."] });
+  });
 });
