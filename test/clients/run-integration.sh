@@ -127,6 +127,9 @@ run_ansible() {
 
   # The inventory target as ansible-test runs it: runme.sh with OUTPUT_DIR, compared by its
   # own compare_inventory_json.py; then each file's comparison again for a per-file count.
+  # Three of its inventory files share a response cache at a fixed path, which must not
+  # outlive the server that filled it (ids differ from one empty database to the next).
+  rm -rf /tmp/inventory_nautobot
   (cd "$it/targets/inventory" && OUTPUT_DIR="$work/inventory-out" bash runme.sh) >"$work/inventory.log" 2>&1
   local inv_pass=0 inv_fail=0 f base
   for f in "$it"/targets/inventory/files/*.yml; do
@@ -160,7 +163,9 @@ EOF
     else
       fail=$((fail + 1)); failed+=("$tag")
       echo "-- latest $tag: FAILED at $(grep -E '^TASK \[' "$work/latest/$tag.log" | tail -1)"
-      grep -E '^fatal:' "$work/latest/$tag.log" | tail -1 | cut -c1-600 | sed 's/^/     /'
+      # The last `fatal:` block (earlier ones were ignored by the task file itself).
+      awk '/^fatal:/ { block = ""; on = 1 } on { block = block $0 "\n" } on && /^$/ { on = 0 }
+           END { printf "%s", block }' "$work/latest/$tag.log" | head -12 | cut -c1-600 | sed 's/^/     /'
     fi
   done
   summary+=("ansible latest target: $pass passed, $fail failed (task files)${failed[*]:+: ${failed[*]}}")
