@@ -8,7 +8,7 @@ import type { Config } from "./config.js";
 import { ModelIndex } from "./models.js";
 import { Identities } from "./auth/identities.js";
 import { profiles } from "./profiles/index.js";
-import { origin } from "./http/request.js";
+import { origin, originForm } from "./http/request.js";
 import { corsPolicy, securityHeaders } from "./http/security.js";
 import { reportFailure, requestIds } from "./http/failures.js";
 
@@ -62,5 +62,10 @@ export function createApp(apis: ApiDescriptor[], db: Knex, config: Config): Expr
     }
     res.status(500).json({ detail: "Internal server error.", request_id: reportFailure(req, res, err) });
   });
-  return app;
+  // An app's router strips mount paths against the request target it started with, so a target
+  // in absolute form must become a path before the app that routes it begins: hence this shell.
+  const shell = express();
+  shell.disable("x-powered-by");
+  shell.use(originForm, app);
+  return shell;
 }

@@ -1,6 +1,23 @@
 // Request helpers shared by the profiles: query parameters as ordered multi-maps, the
 // absolute URL the client used, and media-type parsing of Accept and Content-Type.
-import type { Request } from "express";
+import type { NextFunction, Request, Response } from "express";
+
+/**
+ * A request line may name the whole URL (`GET http://host:8000/api/ HTTP/1.1`, the absolute
+ * form RFC 9112 §3.2.2 obliges servers to accept; clients send it when configured with an HTTP
+ * proxy that is this server). Everything downstream expects a path, so the target becomes its
+ * path and query, and the URL's authority replaces `Host`, as that section says it must.
+ */
+export function originForm(req: Request, _res: Response, next: NextFunction): void {
+  if (!req.url.startsWith("/") && /^https?:\/\//i.test(req.url)) {
+    try {
+      const target = new URL(req.url);
+      req.url = req.originalUrl = `${target.pathname}${target.search}`;
+      req.headers.host = target.host;
+    } catch { /* not a URL: routing answers 404 as for any unknown path */ }
+  }
+  next();
+}
 
 /** The raw query string as the client sent it, without the `?` ("" when there is none). */
 export function queryString(req: Request): string {

@@ -3,6 +3,7 @@
 // redirect (302), and field validation including related-object resolution. Every bad
 // request leaves the database unchanged.
 import { expect } from "chai";
+import { request as httpRequest } from "node:http";
 import { call, get, post, patch, put } from "../../support/http.js";
 import { startTestServer } from "../../support/server.js";
 import { row, rows, uniq, MISSING_ID } from "./support.js";
@@ -91,6 +92,26 @@ describe("inventory e2e: HTTP rules and errors", () => {
     expect(res.headers.get("allow")).to.equal("GET, PUT, PATCH, DELETE, HEAD, OPTIONS");
     const root = await post("/api/", {});
     expect(root.status).to.equal(405);
+  });
+
+  it("a request line in absolute form (a client whose HTTP proxy is the server) is served", async () => {
+    const { url, token } = await startTestServer();
+    const { port } = new URL(url);
+    const answer: { status: number; body: { count: number; next: string | null } } = await new Promise((resolve, reject) => {
+      const req = httpRequest({
+        host: "127.0.0.1", port, method: "GET", path: "http://nautobot.example:8000/api/dcim/sites/?limit=1",
+        headers: { Host: "nautobot.example:8000", Authorization: `Token ${token}`, Accept: "application/json" },
+      }, (res) => {
+        let text = "";
+        res.on("data", (chunk) => { text += chunk; });
+        res.on("end", () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
+      });
+      req.on("error", reject);
+      req.end();
+    });
+    expect(answer.status).to.equal(200);
+    expect(answer.body.count).to.be.greaterThan(1);
+    expect(answer.body.next).to.equal("http://nautobot.example:8000/api/dcim/sites/?limit=1&offset=1");
   });
 
   describe("trailing slash", () => {
