@@ -9,7 +9,7 @@
 // default): a validating proxy knows one document, so each version's requests go to its own.
 import { createServer, type IncomingMessage } from "node:http";
 import { writeFileSync } from "node:fs";
-import type { Exchange, Session } from "./session.js";
+import { OMITTED, type Exchange, type Session } from "./session.js";
 
 const [port, upstream, out, client = "unnamed"] = process.argv.slice(2);
 if (!port || !upstream || !out) {
@@ -43,6 +43,9 @@ function parsed(text: string, type: string | null): unknown {
   }
 }
 
+/** Bodies past this size (an OpenAPI document) are recorded as their size only. */
+const MAX_BODY = 256 * 1024;
+
 const kept = (get: (name: string) => string | null | undefined) =>
   Object.fromEntries(KEPT.map((h) => [h, get(h)]).filter((e): e is [string, string] => typeof e[1] === "string"));
 
@@ -59,7 +62,10 @@ createServer(async (req, res) => {
     method: req.method!,
     path: req.url!,
     request: { headers: kept((h) => req.headers[h] as string | undefined), body: parsed(body.toString("utf8"), req.headers["content-type"] ?? null) },
-    response: { status: reply.status, headers: kept((h) => reply.headers.get(h)), body: parsed(text.toString("utf8"), reply.headers.get("content-type")) },
+    response: {
+      status: reply.status, headers: kept((h) => reply.headers.get(h)),
+      body: text.length > MAX_BODY ? { [OMITTED]: text.length } : parsed(text.toString("utf8"), reply.headers.get("content-type")),
+    },
   };
   session.exchanges.push(exchange);
   writeFileSync(out, `${JSON.stringify(session, null, 1)}\n`);

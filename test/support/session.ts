@@ -1,6 +1,9 @@
 // The shape of a recorded client session (test/support/record-session.ts writes it, the sessions
 // test reads it): request/response pairs with the few headers that matter and parsed bodies.
 
+/** The key of the body recorded in place of a reply too large to keep (its size in bytes). */
+export const OMITTED = "$omitted_bytes";
+
 export interface Exchange {
   method: string;
   /** Path and query string, as the client sent them. */
