@@ -12,18 +12,19 @@ const docs = "/api/docs/";
 
 describe("inventory e2e: the OpenAPI documents as served", () => {
   it("docs/?format=openapi gives the negotiated version's document as JSON", async () => {
+    // Every request first: comparing megabytes takes long enough for an idle keep-alive
+    // connection to be closed under the next request.
     const plain = await get(`${docs}?format=openapi`);
-    expect(plain.status).to.equal(200);
-    expect(plain.headers.get("content-type")).to.match(/^application\/json/);
-    expect(plain.body).to.deep.equal(inventory.openapi["1.2"]);
     const byQuery = await get(`${docs}?format=openapi&api_version=1.3`);
-    expect(byQuery.body.info.version).to.equal("1.3");
-    expect(byQuery.body).to.deep.equal(inventory.openapi["1.3"]);
     // As pynautobot's Request.get_openapi asks for it.
     const byHeader = await get(`${docs}?format=openapi`, { headers: { Accept: "application/json; version=1.3", "Content-Type": "application/json;" } });
-    expect(byHeader.headers.get("api-version")).to.equal("1.3");
-    expect(byHeader.body.info.version).to.equal("1.3");
     const unknown = await get(`${docs}?format=openapi&api_version=9.9`);
+    expect(plain.status).to.equal(200);
+    expect(plain.headers.get("content-type")).to.match(/^application\/json/);
+    expect(plain.text).to.equal(JSON.stringify(inventory.openapi["1.2"]));
+    expect(byQuery.text).to.equal(JSON.stringify(inventory.openapi["1.3"]));
+    expect(byHeader.headers.get("api-version")).to.equal("1.3");
+    expect(byHeader.text).to.equal(JSON.stringify(inventory.openapi["1.3"]));
     expect(unknown.status).to.equal(404);
     new Contract(inventory.openapi["1.2"] as Record<string, unknown>, "docs-1.2.json").check("get", docs, unknown);
   });
