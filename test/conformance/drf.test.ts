@@ -617,6 +617,8 @@ function conformance(api: ApiDescriptor, version: string): void {
         it("OPTIONS describes every field, choices as {value, display}", async () => {
           const reply = await req("get", list).then(() => call("OPTIONS", list, { headers }));
           expect(reply.status).to.equal(200);
+          contract.check("options", list, reply);
+          contract.check("options", detail, await call("OPTIONS", detail.replace("{id}", randomUUID()), { headers }));
           expect(reply.body.name).to.equal(m.verboseName);
           if (!ops.has("create")) return;
           const post = reply.body.actions?.POST;
