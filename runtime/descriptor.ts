@@ -260,6 +260,13 @@ export type FieldKind = FieldDescriptor["kind"];
 export type FieldOf<K extends FieldKind> = Extract<FieldDescriptor, { kind: K }>;
 
 /** Whether `version` is `limit` or older, in the API's own order of `versions`. */
+/**
+ * How a DRF-style boolean filter value may be spelled (django-filter's BooleanWidget and
+ * Python's `str(True)`), shared by the filter compiler and the OpenAPI emitter.
+ */
+export const FILTER_TRUE: readonly string[] = ["true", "True", "1", "yes", "on"];
+export const FILTER_FALSE: readonly string[] = ["false", "False", "0", "no", "off"];
+
 export function atOrBefore(versions: string[], version: string, limit: string): boolean {
   return versions.indexOf(version) <= versions.indexOf(limit);
 }

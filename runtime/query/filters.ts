@@ -6,7 +6,7 @@
 // Repeated parameters OR their values; different parameters AND; repeated `tag` ANDs.
 import type { Knex } from "knex";
 import {
-  storedColumn, type ChoiceField, type ContentTypesField, type FilterDescriptor, type FkField, type M2mField, type ModelDescriptor, type ScalarField, type TagsField,
+  FILTER_FALSE, FILTER_TRUE, storedColumn, type ChoiceField, type ContentTypesField, type FilterDescriptor, type FkField, type M2mField, type ModelDescriptor, type ScalarField, type TagsField,
   type TreeParentField,
 } from "../descriptor.js";
 import { labelOf, linkedTypes } from "../kinds/content-types.js";
@@ -50,8 +50,8 @@ const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 /** Integer filter values are bound as bigint: the widest integer column, and int4/int2 columns compare with it through their index. */
 const BIGINT_MAX = 2n ** 63n - 1n;
 const BIGINT_MIN = -(2n ** 63n);
-const TRUE = new Set(["true", "True", "1", "yes", "on"]);
-const FALSE = new Set(["false", "False", "0", "no", "off"]);
+const TRUE = new Set(FILTER_TRUE);
+const FALSE = new Set(FILTER_FALSE);
 
 export const isUuid = (v: string): boolean => UUID.test(v);
 

@@ -4,96 +4,20 @@
 // descriptors alone (field types, required flags, targets, filter kinds); no model is named.
 import { expect } from "chai";
 import { randomUUID } from "node:crypto";
-import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
-import addFormatsPlugin from "ajv-formats";
 import { apis } from "../../generated/server.js";
 import {
   isLink, isRelation, type ApiDescriptor, type ChoiceField, type ContentTypesField, type FieldDescriptor, type FilterDescriptor, type FkField, type ListField, type ModelDescriptor, type ScalarField,
 } from "../../runtime/descriptor.js";
 import { call, type Reply } from "../support/http.js";
 import { startTestServer } from "../support/server.js";
-
-// ajv-formats is CommonJS; under NodeNext its default import is the module namespace.
-const addFormats = addFormatsPlugin as unknown as (ajv: Ajv2020) => Ajv2020;
+import { Contract, type Method } from "../support/contract.js";
 
 type Json = Record<string, any>;
-type Method = "get" | "post" | "put" | "patch" | "delete";
 
 const WRITABLE_KINDS = new Set(["scalar", "choice", "list", "fk", "treeParent", "m2m", "tags", "customFields", "contentType", "contentTypes"]);
 let counter = 0;
 /** A value no other test run has used: unique fields stay unique across runs and databases. */
 const uniq = () => `${Date.now().toString(36)}${(counter++).toString(36)}${randomUUID().slice(0, 4)}`;
-
-/** Validates replies against one emitted OpenAPI document. */
-class Contract {
-  private readonly ajv = new Ajv2020({ strict: false, allErrors: true });
-  private readonly compiled = new Map<string, ValidateFunction>();
-
-  constructor(private readonly doc: Json, private readonly id: string) {
-    addFormats(this.ajv);
-    this.ajv.addSchema({ ...doc, $id: id });
-  }
-
-  private validator(key: string): ValidateFunction {
-    let validate = this.compiled.get(key);
-    if (!validate) {
-      validate = this.ajv.compile({ $ref: key });
-      this.compiled.set(key, validate);
-    }
-    return validate;
-  }
-
-  private pointer(...parts: string[]): string {
-    return `${this.id}#/${parts.map((p) => p.replace(/~/g, "~0").replace(/\//g, "~1")).join("/")}`;
-  }
-
-  private verdict(validate: ValidateFunction, what: string, value: unknown): void {
-    const ok = validate(value);
-    const errors = [...new Set(this.ajv.errorsText(validate.errors, { separator: "\n" }).split("\n"))].slice(0, 8).join("\n");
-    expect(ok, `${what} does not match the document: ${errors}\nvalue: ${JSON.stringify(value).slice(0, 500)}`).to.equal(true);
-  }
-
-  /** A body the server accepted must be one the document's request schema accepts too. */
-  checkRequest(method: Method, template: string, body: unknown): void {
-    expect(this.doc.paths?.[template]?.[method]?.requestBody, `${method.toUpperCase()} ${template} documents no request body`).to.be.an("object");
-    this.verdict(this.validator(this.pointer("paths", template, method, "requestBody", "content", "application/json", "schema")),
-      `${method.toUpperCase()} ${template} request`, body);
-  }
-
-  /** Whether the documented request schema accepts a body (no assertion). */
-  acceptsBody(method: Method, template: string, body: unknown): boolean {
-    return this.validator(this.pointer("paths", template, method, "requestBody", "content", "application/json", "schema"))(body) as boolean;
-  }
-
-  /** Query parameters the list operation documents. */
-  parameters(template: string): string[] {
-    return (this.doc.paths?.[template]?.get?.parameters ?? []).map((p: Json) => p.name);
-  }
-
-  // Query values arrive as strings, one or repeated: coerce as an OpenAPI form/explode reader would.
-  private readonly queryAjv = addFormats(new Ajv2020({ strict: false, coerceTypes: "array" }));
-
-  /** Whether the documented schema of a list query parameter accepts one value. */
-  acceptsQuery(template: string, name: string, value: string): boolean {
-    const param = (this.doc.paths?.[template]?.get?.parameters ?? []).find((p: Json) => p.name === name);
-    expect(param, `${name} is not a documented parameter of GET ${template}`).to.be.an("object");
-    return this.queryAjv.validate(param.schema, value) as boolean;
-  }
-
-  /** The reply's status must be documented for the operation, and its body must match. */
-  check(method: Method, template: string, reply: Reply): void {
-    const op = this.doc.paths?.[template]?.[method];
-    expect(op, `${method.toUpperCase()} ${template} is not in the OpenAPI document`).to.be.an("object");
-    const response = op.responses?.[String(reply.status)];
-    expect(response, `${method.toUpperCase()} ${template}: status ${reply.status} is undocumented (body ${reply.text.slice(0, 300)})`).to.be.an("object");
-    if (!response.content) {
-      expect(reply.text, `${method.toUpperCase()} ${template} ${reply.status} documents no body`).to.equal("");
-      return;
-    }
-    const key = this.pointer("paths", template, method, "responses", String(reply.status), "content", "application/json", "schema");
-    this.verdict(this.validator(key), `${method.toUpperCase()} ${template} ${reply.status}`, reply.body);
-  }
-}
 
 function conformance(api: ApiDescriptor, version: string): void {
   const byKey = new Map(api.models.map((m) => [m.key, m]));
@@ -693,6 +617,8 @@ function conformance(api: ApiDescriptor, version: string): void {
         it("OPTIONS describes every field, choices as {value, display}", async () => {
           const reply = await req("get", list).then(() => call("OPTIONS", list, { headers }));
           expect(reply.status).to.equal(200);
+          contract.check("options", list, reply);
+          contract.check("options", detail, await call("OPTIONS", detail.replace("{id}", randomUUID()), { headers }));
           expect(reply.body.name).to.equal(m.verboseName);
           if (!ops.has("create")) return;
           const post = reply.body.actions?.POST;

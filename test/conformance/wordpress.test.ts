@@ -68,7 +68,7 @@ describe("conformance: calendar API walked from its OpenAPI document", function 
     if (name === "order") return "desc";
     if (name === "orderby") return "name";
     if (schema.enum) return String(schema.enum[0]);
-    if (schema.type === "boolean") return "true";
+    if (schema.type === "boolean" || schema.anyOf?.some((s: Json) => s.type === "boolean")) return "true";
     if (schema.type === "integer") return name === "per_page" ? "5" : "1";
     if (schema.type === "array") return String(objects[name]?.id ?? 1);
     return "walk";

@@ -1,7 +1,7 @@
 // OpenAPI 3.1 emitter for the DRF-style profile: one document per API version with the
 // list/detail/bulk paths of every model, the pagination envelope, the brief form, the
 // query filters, token security and the DRF error shapes. Pure: IR in, document out.
-import { inVersion, shownSingle, type FieldDescriptor } from "../../../runtime/descriptor.js";
+import { FILTER_FALSE, FILTER_TRUE, inVersion, shownSingle, type FieldDescriptor } from "../../../runtime/descriptor.js";
 import type { IrApi, IrModel } from "../../ir/index.js";
 import { byCodePoint, operationId } from "../../ir/names.js";
 import { kindOf } from "../../kinds/index.js";
@@ -18,6 +18,61 @@ const VALIDATION_ERROR: Schema = {
     { type: "array", items: { type: "object", additionalProperties: {} } },
   ],
 };
+
+/**
+ * DRF's OPTIONS metadata (runtime/profiles/drf/metadata.ts): one entry per field, with the
+ * flags every entry has, the limits and choices some have, and a related model's fields.
+ */
+const METADATA_FIELD: Schema = {
+  type: "object",
+  properties: {
+    type: { type: "string" }, required: { type: "boolean" }, read_only: { type: "boolean" }, label: { type: "string" }, help_text: { type: "string" },
+    max_length: { type: "integer" }, min_length: { type: "integer" }, min_value: { type: "number" }, max_value: { type: "number" },
+    // Model choices say `display`, custom-field selections DRF's own `display_name`.
+    choices: {
+      type: "array",
+      items: { type: "object", properties: { value: {}, display: { type: "string" }, display_name: { type: "string" } }, required: ["value"], additionalProperties: false },
+    },
+    children: { type: "object", additionalProperties: ref("MetadataField") },
+    child: ref("MetadataField"),
+  },
+  required: ["type", "required", "read_only"],
+  additionalProperties: false,
+};
+const METADATA: Schema = {
+  type: "object",
+  properties: {
+    name: { type: "string" }, description: { type: "string" },
+    renders: { type: "array", items: { type: "string" } }, parses: { type: "array", items: { type: "string" } },
+    actions: {
+      type: "object", description: "The fields each write method this requester may use takes (absent without write permission).",
+      properties: Object.fromEntries(["POST", "PUT"].map((m) => [m, { type: "object", additionalProperties: ref("MetadataField") }])),
+      additionalProperties: false,
+    },
+  },
+  required: ["name", "description", "renders", "parses"],
+  additionalProperties: false,
+};
+
+/**
+ * Refusals any operation may get, each once under components/responses: versions and media
+ * types are negotiated, and credentials checked, before any route is chosen.
+ */
+const RESPONSES: Record<string, Schema> = {
+  BadRequest: { description: "Invalid input, an unknown or invalid filter, a malformed JSON body, or an Accept version that differs from `api_version`", content: { "application/json": { schema: ref("ValidationError") } } },
+  Forbidden: { description: "No, invalid or expired credentials, a read-only token for a write, or no permission", content: { "application/json": { schema: ref("Error") } } },
+  NotFound: { description: "No such object (or not visible to the requester), or an `api_version` or `format` this server does not offer", content: { "application/json": { schema: ref("Error") } } },
+  NotAcceptable: { description: "The Accept header asks for a media type or version this server does not offer", content: { "application/json": { schema: ref("Error") } } },
+  Conflict: { description: "Other objects depend on it (a protected delete), or a related object changed meanwhile", content: { "application/json": { schema: ref("Error") } } },
+  PreconditionFailed: { description: "An object has several values where this API version shows one; use a newer version", content: { "application/json": { schema: ref("Error") } } },
+  TooLarge: { description: "The request body is larger than the server's limit (`BODY_LIMIT`)", content: { "application/json": { schema: ref("Error") } } },
+  UnsupportedMediaType: { description: "The request body is not application/json", content: { "application/json": { schema: ref("Error") } } },
+};
+const respond = (name: keyof typeof RESPONSES) => ({ $ref: `#/components/responses/${name}` });
+/** What every operation may answer besides its own outcomes. */
+const NEGOTIATED = { "400": respond("BadRequest"), "403": respond("Forbidden"), "404": respond("NotFound"), "406": respond("NotAcceptable"), "413": respond("TooLarge") };
+/** …and an operation that reads a JSON body. */
+const WITH_BODY = { ...NEGOTIATED, "409": respond("Conflict"), "415": respond("UnsupportedMediaType") };
 
 function readSchema(api: IrApi, m: IrModel, f: FieldDescriptor, nested: boolean, version: string): Schema {
   return kindOf(f).readSchema(f, {
@@ -57,10 +112,11 @@ function modelComponents(api: IrApi, m: IrModel, version: string): Record<string
   const nested = readable(m, version, versions, m.nested);
   const brief = readable(m, version, versions, m.brief);
   const writes = writable(m, version, versions);
-  // The server ignores read-only keys, and unknown ones unless STRICT_WRITE_FIELDS: described as such.
+  // The server ignores read-only keys, and unknown ones unless STRICT_WRITE_FIELDS: described as
+  // such. The read-only ones carry no `readOnly`, which validators read as "must not be sent".
   const writeProperties = Object.fromEntries(m.fields.filter((f) => inVersion(f, version, versions)).flatMap((f): Array<[string, Schema]> =>
     writes.includes(f) ? [[f.name, describe(kindOf(f).writeSchema!(f), f)]]
-      : f.readOnly ? [[f.name, { readOnly: true, description: "Read-only: ignored when sent." }]] : []));
+      : f.readOnly ? [[f.name, { description: "Read-only: ignored when sent." }]] : []));
   const out: Record<string, Schema> = {
     // An excludable field is absent from replies whose `exclude` names it, an opt-in one from
     // GETs whose `include` does not.
@@ -107,7 +163,8 @@ function filterValueSchema(m: IrModel, flt: IrModel["filters"][number]): Schema 
 
 function filterParameters(m: IrModel, only?: string[]): Schema[] {
   return m.filters.filter((flt) => !only || only.includes(flt.param)).map((flt) => {
-    const schema: Schema = flt.kind === "boolean" || flt.kind === "hasRelated" || flt.kind === "present" || (flt.kind === "method" && flt.takes === "boolean") ? { type: "boolean" }
+    // Booleans as the server reads them (the last value given), `True` as Python clients send it.
+    const schema: Schema = flt.kind === "boolean" || flt.kind === "hasRelated" || flt.kind === "present" || (flt.kind === "method" && flt.takes === "boolean") ? { type: "string", enum: [...FILTER_TRUE, ...FILTER_FALSE] }
       : flt.kind === "q" ? { type: "string" }
       // One number (the last given), truncated to a whole one.
       : flt.kind === "contains" ? { type: "number" }
@@ -134,6 +191,14 @@ const limitParam = { name: "limit", in: "query", required: false, schema: { type
 const offsetParam = { name: "offset", in: "query", required: false, schema: { type: "integer" } };
 const errorResponse = (description: string, schema: Schema = ERROR_DETAIL) => ({ description, content: json(schema) });
 
+/** OPTIONS on a path: DRF's metadata, the write methods' fields on list and detail paths. */
+function optionsOperation(id: string, tags: string[]): Schema {
+  return {
+    operationId: id, tags, summary: "Describe the endpoint: name, renderers, parsers and the fields each allowed write takes",
+    responses: { "200": { description: "The endpoint's metadata", content: json(ref("Metadata")) }, ...NEGOTIATED },
+  };
+}
+
 function modelPaths(api: IrApi, m: IrModel, version: string): Record<string, Schema> {
   const base = `${api.basePath}${m.app}/${m.route}/`;
   const full = ref(componentName.full(m.name));
@@ -141,13 +206,8 @@ function modelPaths(api: IrApi, m: IrModel, version: string): Record<string, Sch
   const tag = [m.app];
   // A field that older versions show as one object cannot show several: those replies are 412.
   const single = m.fields.some((f) => f.kind === "reverse" && shownSingle(f, version, api.versions.supported));
-  const common = {
-    "400": errorResponse("Invalid input or unknown filter", VALIDATION_ERROR),
-    "403": errorResponse("Authentication or permission failure"),
-    ...(single ? { "412": errorResponse("An object has several values where this API version shows one; use a newer version") } : {}),
-  };
-  // Operations with a body also refuse a non-JSON Content-Type.
-  const withBody = { ...common, "415": errorResponse("The request body is not application/json") };
+  const common = { ...NEGOTIATED, ...(single ? { "412": respond("PreconditionFailed") } : {}) };
+  const withBody = { ...common, ...WITH_BODY };
   const brief = { name: "brief", in: "query", required: false, schema: { type: "string" }, description: "Any non-empty value selects the brief form." };
   const excludable = m.fields.filter((f) => f.kind === "computed" && f.excludable).map((f) => f.name);
   const exclude = excludable.length
@@ -159,10 +219,12 @@ function modelPaths(api: IrApi, m: IrModel, version: string): Record<string, Sch
     : [];
   const integerIds = m.fields.some((f) => f.kind === "id" && f.integer);
   const idParam = { name: "id", in: "path", required: true, schema: integerIds ? { type: "integer" } : { type: "string", format: "uuid" } };
-  const bulkItem = { allOf: [ref(componentName.patched(m.name)), { type: "object", properties: { id: { type: "string", format: "uuid" } }, required: ["id"] }] };
+  // A bulk element names its object by id; PUT validates the rest as a full write, PATCH as a partial one.
+  const byId = { type: "object", properties: { id: { type: "string", format: "uuid" } }, required: ["id"] };
+  const bulkItem = (component: string) => ({ allOf: [ref(component), byId] });
   const ops = new Set(m.operations);
-  const list: Schema = {};
-  const detail: Schema = { parameters: [idParam] };
+  const list: Schema = { options: optionsOperation(operationId(m.app, m.route, "list_options"), tag) };
+  const detail: Schema = { parameters: [idParam], options: optionsOperation(operationId(m.app, m.route, "options"), tag) };
   if (ops.has("list")) {
     list.get = {
       operationId: operationId(m.app, m.route, "list"), tags: tag, summary: `List ${m.verboseName} objects`,
@@ -189,37 +251,37 @@ function modelPaths(api: IrApi, m: IrModel, version: string): Record<string, Sch
       list[method] = {
         operationId: operationId(m.app, m.route, method === "put" ? "bulk_update" : "bulk_partial_update"), tags: tag,
         summary: `Update several ${m.verboseName} objects (all or none)`,
-        requestBody: { required: true, content: json({ type: "array", items: bulkItem }) },
+        requestBody: { required: true, content: json({ type: "array", items: bulkItem(method === "put" ? componentName.writable(m.name) : componentName.patched(m.name)) }) },
         responses: { "200": { description: "Updated objects", content: json({ type: "array", items: full }) }, ...withBody },
       };
     }
     detail.put = {
       operationId: operationId(m.app, m.route, "update"), tags: tag, summary: `Replace a ${m.verboseName}`,
       requestBody: { required: true, content: json(ref(componentName.writable(m.name))) },
-      responses: { "200": { description: "Updated", content: json(full) }, ...withBody, "404": errorResponse("Not found") },
+      responses: { "200": { description: "Updated", content: json(full) }, ...withBody },
     };
     detail.patch = {
       operationId: operationId(m.app, m.route, "partial_update"), tags: tag, summary: `Change some fields of a ${m.verboseName}`,
       requestBody: { required: true, content: json(ref(componentName.patched(m.name))) },
-      responses: { "200": { description: "Updated", content: json(full) }, ...withBody, "404": errorResponse("Not found") },
+      responses: { "200": { description: "Updated", content: json(full) }, ...withBody },
     };
   }
   if (ops.has("delete")) {
     list.delete = {
       operationId: operationId(m.app, m.route, "bulk_destroy"), tags: tag, summary: `Delete several ${m.verboseName} objects (all or none)`,
-      requestBody: { required: true, content: json({ type: "array", items: { type: "object", properties: { id: { type: "string", format: "uuid" } }, required: ["id"] } }) },
-      responses: { "204": { description: "Deleted" }, ...withBody, "409": errorResponse("Other objects depend on one of them") },
+      requestBody: { required: true, content: json({ type: "array", items: byId }) },
+      responses: { "204": { description: "Deleted" }, ...WITH_BODY },
     };
     detail.delete = {
       operationId: operationId(m.app, m.route, "destroy"), tags: tag, summary: `Delete a ${m.verboseName}`,
-      responses: { "204": { description: "Deleted" }, "403": common["403"], "404": errorResponse("Not found"), "409": errorResponse("Other objects depend on it") },
+      responses: { "204": { description: "Deleted" }, ...NEGOTIATED, "409": respond("Conflict") },
     };
   }
   if (ops.has("retrieve")) {
     detail.get = {
       operationId: operationId(m.app, m.route, "retrieve"), tags: tag, summary: `Get a ${m.verboseName}`,
       parameters: [brief, ...exclude, ...include],
-      responses: { "200": { description: "The object", content: json(fullOrBrief) }, ...common, "404": errorResponse("Not found") },
+      responses: { "200": { description: "The object", content: json(fullOrBrief) }, ...common },
     };
   }
   const listings = Object.fromEntries((m.listings ?? []).map((l) => [`${api.basePath}${m.app}/${l.route}/`, {
@@ -228,6 +290,7 @@ function modelPaths(api: IrApi, m: IrModel, version: string): Record<string, Sch
       parameters: [limitParam, offsetParam, ...filterParameters(m, l.filters)],
       responses: { "200": { description: "A page of objects", content: json(ref(componentName.paginated(m.name))) }, ...common },
     },
+    options: optionsOperation(operationId(m.app, l.route, "list_options"), tag),
   }]));
   const actions = Object.fromEntries((m.actions ?? []).map((a) => [a.onApp ? `${api.basePath}${m.app}/${a.name}/` : `${base}{id}/${a.name}/`, {
     ...(a.onApp ? {} : { parameters: [idParam] }),
@@ -239,10 +302,11 @@ function modelPaths(api: IrApi, m: IrModel, version: string): Record<string, Sch
       ],
       responses: {
         "200": { description: a.description, content: json(a.paginated ? pageOf(a.response) : a.response) },
-        ...common, "404": errorResponse("Not found"),
+        ...common,
       },
     },
     ...(a.creates ? { post: createsOperation(api, m, a.name, a.creates, withBody) } : {}),
+    options: optionsOperation(operationId(m.app, a.onApp ? a.name : m.route, a.onApp ? "list_options" : `${a.name}_options`), tag),
   }]));
   const noteModel = m.features.notes ? api.models.find((x) => x.key === api.noteModel) : undefined;
   const notes = noteModel ? { [`${base}{id}/notes/`]: {
@@ -250,13 +314,14 @@ function modelPaths(api: IrApi, m: IrModel, version: string): Record<string, Sch
     get: {
       operationId: operationId(m.app, m.route, "notes_list"), tags: tag, summary: `List the notes of a ${m.verboseName}`,
       parameters: [limitParam, offsetParam],
-      responses: { "200": { description: "A page of notes", content: json(ref(componentName.paginated(noteModel.name))) }, ...common, "404": errorResponse("Not found") },
+      responses: { "200": { description: "A page of notes", content: json(ref(componentName.paginated(noteModel.name))) }, ...common },
     },
     post: {
       operationId: operationId(m.app, m.route, "notes_create"), tags: tag, summary: `Attach a note to a ${m.verboseName}`,
       requestBody: { required: true, content: json({ type: "object", properties: { note: { type: "string" } }, required: ["note"], ...unknownKeys(api) }) },
-      responses: { "201": { description: "Created", content: json(ref(componentName.full(noteModel.name))) }, ...withBody, "404": errorResponse("Not found") },
+      responses: { "201": { description: "Created", content: json(ref(componentName.full(noteModel.name))) }, ...withBody },
     },
+    options: optionsOperation(operationId(m.app, m.route, "notes_options"), tag),
   } } : {};
   return { [base]: list, [`${base}{id}/`]: detail, ...listings, ...actions, ...notes };
 }
@@ -271,7 +336,7 @@ function createsOperation(api: IrApi, m: IrModel, name: string, creates: { model
     responses: {
       "201": { description: "Created", content: json({ anyOf: [full, { type: "array", items: full }] }) },
       "204": { description: "Not enough free space for what was asked: nothing was created" },
-      ...withBody, "404": errorResponse("Not found"),
+      ...withBody,
     },
   };
 }
@@ -304,7 +369,7 @@ function browserLogin(api: IrApi, paths: Record<string, Schema>): void {
     get: {
       operationId: "login_form", summary: "The browser login form", security: [],
       parameters: [{ name: "next", in: "query", required: false, schema: { type: "string" }, description: "Where to go after logging in (a path on this site)." }],
-      responses: { "200": { description: "The form", content: html } },
+      responses: { "200": { description: "The form", content: html }, ...NEGOTIATED },
     },
     post: {
       operationId: "login", summary: "Log a browser in: sets a read-only, expiring session cookie honoured on GET, HEAD and OPTIONS", security: [],
@@ -313,15 +378,17 @@ function browserLogin(api: IrApi, paths: Record<string, Schema>): void {
         content: { "application/x-www-form-urlencoded": { schema: { type: "object", properties: { username: { type: "string" }, password: { type: "string" }, next: { type: "string" } }, required: ["username", "password"] } } },
       },
       responses: {
-        "302": redirect, "403": { description: "Invalid username/password (the form again)", content: html },
+        ...NEGOTIATED,
+        "302": redirect, "403": { description: "Invalid username/password (the form again), or a malformed Authorization header", content: { ...html, ...json(ref("Error")) } },
         "429": throttled((description) => ({ description, content: html })),
       },
     },
+    options: { ...optionsOperation("login_options", []), security: [] },
   };
   paths[`${api.basePath}logout/`] = {
     post: {
       operationId: "logout", summary: "Log a browser out: deletes its session token and cookie", security: [],
-      responses: { "302": redirect },
+      responses: { "302": redirect, ...NEGOTIATED },
     },
   };
 }
@@ -344,42 +411,56 @@ function statusSchema(api: IrApi): Schema {
   return { type: "object", properties, required: Object.keys(properties), additionalProperties: false };
 }
 
+/** A path that takes only GET: its one operation, OPTIONS (answered to anyone there), and the refusals any path may get. */
+function getOnly(operation: Schema, tags: string[] = []): Schema {
+  return {
+    get: { ...operation, responses: { ...(operation.responses as Schema), ...NEGOTIATED } },
+    options: { ...optionsOperation(`${String(operation.operationId)}_options`, tags), security: [] },
+  };
+}
+
+/** `/docs/` (Swagger UI, or with `?format=openapi` this document) and `/swagger.json`, for the version asked. */
+function documentPaths(api: IrApi, paths: Record<string, Schema>): void {
+  const doc = { type: "object", properties: { openapi: { type: "string" } }, required: ["openapi", "info", "paths"] };
+  paths[`${api.basePath}docs/`] = getOnly({
+    operationId: "docs", summary: "Swagger UI for this version's document; with `?format=openapi`, the document itself (as pynautobot's `openapi()` reads it)", security: [],
+    parameters: [{ name: "format", in: "query", required: false, schema: { enum: ["openapi", "json", "api"] }, description: "`openapi` answers with the OpenAPI document of the version asked (`api_version` or the Accept header)." }],
+    responses: { "200": { description: "The page, or the document", content: { "text/html": { schema: { type: "string" } }, "application/json": { schema: doc } } } },
+  });
+  paths[`${api.basePath}swagger.json`] = getOnly({
+    operationId: "schema", summary: "The OpenAPI document of the version asked (`api_version` or the Accept header)", security: [],
+    responses: { "200": { description: "The document", content: { "application/vnd.oai.openapi+json": { schema: doc }, "application/json": { schema: doc } } } },
+  });
+}
+
 export function emitDrfOpenApi(api: IrApi, version: string): Schema {
-  const schemas: Record<string, Schema> = { Error: ERROR_DETAIL };
+  const schemas: Record<string, Schema> = { Error: ERROR_DETAIL, ValidationError: VALIDATION_ERROR, Metadata: METADATA, MetadataField: METADATA_FIELD };
   let paths: Record<string, Schema> = {};
   for (const m of api.models) {
     Object.assign(schemas, modelComponents(api, m, version));
     Object.assign(paths, modelPaths(api, m, version));
   }
   const rootLinks = [...api.apps, ...api.rootLinks].sort(byCodePoint);
-  paths[api.basePath] = {
-    get: {
-      operationId: "api_root", summary: "The API root: a link to each application",
-      security: [],
-      responses: { "200": { description: "Links", content: json({ type: "object", properties: Object.fromEntries(rootLinks.map((a) => [a, { type: "string", format: "uri" }])), required: rootLinks, additionalProperties: false }) } },
-    },
-  };
+  paths[api.basePath] = getOnly({
+    operationId: "api_root", summary: "The API root: a link to each application",
+    security: [],
+    responses: { "200": { description: "Links", content: json({ type: "object", properties: Object.fromEntries(rootLinks.map((a) => [a, { type: "string", format: "uri" }])), required: rootLinks, additionalProperties: false }) } },
+  });
   for (const app of api.apps) {
     const routes = api.models.filter((m) => m.app === app).flatMap((m) => [
       m.route, ...(m.listings ?? []).map((l) => l.route), ...(m.actions ?? []).filter((a) => a.onApp).map((a) => a.name),
     ]).sort(byCodePoint);
-    paths[`${api.basePath}${app}/`] = {
-      get: {
-        operationId: `${app}_root`, summary: `The ${app} application: a link to each model`, tags: [app],
-        security: [],
-        responses: { "200": { description: "Links", content: json({ type: "object", properties: Object.fromEntries(routes.map((r) => [r, { type: "string", format: "uri" }])), required: routes, additionalProperties: false }) } },
-      },
-    };
+    paths[`${api.basePath}${app}/`] = getOnly({
+      operationId: `${app}_root`, summary: `The ${app} application: a link to each model`, tags: [app],
+      security: [],
+      responses: { "200": { description: "Links", content: json({ type: "object", properties: Object.fromEntries(routes.map((r) => [r, { type: "string", format: "uri" }])), required: routes, additionalProperties: false }) } },
+    }, [app]);
   }
-  paths[`${api.basePath}status/`] = {
-    get: {
-      operationId: "status", summary: "Server status (authenticated users)",
-      responses: {
-        "200": { description: "Versions and installed applications", content: json(statusSchema(api)) },
-        "403": errorResponse("Not authenticated"),
-      },
-    },
-  };
+  paths[`${api.basePath}status/`] = getOnly({
+    operationId: "status", summary: "Server status (authenticated users)",
+    responses: { "200": { description: "Versions and installed applications", content: json(statusSchema(api)) } },
+  });
+  documentPaths(api, paths);
   tokenProvisioning(api, paths);
   browserLogin(api, paths);
   paths = Object.fromEntries(Object.keys(paths).sort(byCodePoint).map((k) => [k, paths[k]]));
@@ -392,6 +473,7 @@ export function emitDrfOpenApi(api: IrApi, version: string): Schema {
     paths,
     components: {
       schemas: Object.fromEntries(Object.keys(schemas).sort(byCodePoint).map((k) => [k, schemas[k]])),
+      responses: RESPONSES,
       securitySchemes: {
         tokenAuth: { type: "apiKey", in: "header", name: "Authorization", description: "`Token <40 hex characters>`" },
         basicAuth: { type: "http", scheme: "basic" },

@@ -128,13 +128,39 @@ function listSchema(m: IrModel): Schema {
   };
 }
 
-function argSchema(a: WpArg): Schema {
-  const s: Schema = {};
-  if (a.type) s.type = a.type;
-  if (a.items) s.items = a.items;
+/** Any-case spelling of a word, for patterns (JSON Schema regexes take no flags). */
+const anyCase = (word: string) => [...word].map((c) => (/[a-z]/.test(c) ? `[${c}${c.toUpperCase()}]` : c)).join("");
+
+/**
+ * Values as the profile reads them (params.ts, writes.ts), which is looser than the argument's
+ * declared type: `rest_sanitize_boolean`'s words in any case (or nothing, which is false),
+ * numbers as numeric strings, text given as a number.
+ */
+const READ_AS: Record<string, Schema> = {
+  boolean: {
+    anyOf: [
+      { type: "boolean" }, { enum: [0, 1] },
+      { type: "string", pattern: `^\\s*(${["1", "0", "true", "false", "yes", "no", "on", "off"].map(anyCase).join("|")})?\\s*$` },
+    ],
+  },
+  number: { anyOf: [{ type: "number" }, { type: "string", pattern: "^\\s*([-+]?(\\d+\\.?\\d*|\\.\\d+)([eE][-+]?\\d+)?)?\\s*$" }] },
+  string: { type: ["string", "number"] },
+};
+
+/** An argument's schema; `slugs` when its list also names terms by slug (the archive reads either). */
+function argSchema(a: WpArg, slugs = false): Schema {
+  const s: Schema = a.type && READ_AS[a.type] && !a.enum ? { ...READ_AS[a.type] } : a.type ? { type: a.type } : {};
+  if (a.items) s.items = slugs ? { type: ["integer", "string"] } : a.items;
   if (a.enum) s.enum = a.enum;
   if (a.default !== undefined) s.default = a.default;
   return s;
+}
+
+/** Whether a list parameter of a model's archive takes term slugs as well as ids. */
+function takesSlugs(api: IrApi, m: IrModel, name: string): boolean {
+  if (m.wordpress!.kind === "term") return name === "include" || name === "exclude";
+  const f = m.fields.find((x) => x.name === name);
+  return !!f && (f.kind === "m2m" || f.kind === "fk") && api.models.find((t) => t.key === f.target)?.wordpress?.kind === "term";
 }
 
 const TOTALS = Object.fromEntries(["X-TEC-Total", "X-TEC-TotalPages", "X-WP-Total", "X-WP-TotalPages"].map((h) => [h, { schema: { type: "integer" } }]));
@@ -160,7 +186,7 @@ export function emitWordpressOpenApi(api: IrApi, version: string): Record<string
         const params = Object.entries(e.args).filter(([n]) => !body || inPath(n)).map(([name, a]) => ({
           name, in: inPath(name) ? "path" : "query", required: inPath(name) || a.required,
           ...(a.description ? { description: a.description } : {}),
-          schema: argSchema(a), ...(a.type === "array" ? { style: "form", explode: false } : {}),
+          schema: argSchema(a, !!m && takesSlugs(api, m, name)), ...(a.type === "array" ? { style: "form", explode: false } : {}),
         }));
         const bodyArgs = Object.entries(e.args).filter(([n]) => !inPath(n));
         const op: Record<string, unknown> = { parameters: params };

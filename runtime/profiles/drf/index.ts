@@ -187,8 +187,11 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
   }
 
   function docs(ctx: Ctx): void {
+    // The document itself, of the version negotiated here: a redirect to swagger.json (as
+    // Nautobot answers) would drop `api_version`, and clients such as pynautobot's openapi()
+    // expect JSON from this URL.
     if (ctx.params.get("format")?.at(-1) === "openapi") {
-      ctx.res.redirect(301, `${api.basePath}swagger.json`);
+      ctx.res.status(200).json(api.openapi[ctx.version]);
       return;
     }
     const url = `${api.basePath}swagger.json?api_version=${encodeURIComponent(ctx.version)}`;

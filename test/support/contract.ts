@@ -1,0 +1,149 @@
+// Requests and replies checked against one emitted OpenAPI document with ajv: the
+// conformance walks assert with it, and the recorded client sessions are replayed through it
+// (`violations`), as a validating proxy would judge them. Shared response objects
+// (`components/responses`) are followed; nothing here talks to a server.
+import { expect } from "chai";
+import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
+import addFormatsPlugin from "ajv-formats";
+import type { Reply } from "./http.js";
+import { OMITTED, type Exchange } from "./session.js";
+
+// ajv-formats is CommonJS; under NodeNext its default import is the module namespace.
+const addFormats = addFormatsPlugin as unknown as (ajv: Ajv2020) => Ajv2020;
+
+type Json = Record<string, any>;
+export type Method = "get" | "post" | "put" | "patch" | "delete" | "options";
+
+export class Contract {
+  private readonly ajv = new Ajv2020({ strict: false, allErrors: true });
+  private readonly compiled = new Map<string, ValidateFunction>();
+  // Query values arrive as strings, one or repeated: coerce as an OpenAPI form/explode reader would.
+  private readonly queryAjv = addFormats(new Ajv2020({ strict: false, coerceTypes: "array" }));
+  /** Path templates, literal ones first, each with the pattern a concrete path must match. */
+  private readonly templates: Array<{ template: string; pattern: RegExp }>;
+
+  constructor(private readonly doc: Json, private readonly id: string) {
+    addFormats(this.ajv);
+    this.ajv.addSchema({ ...doc, $id: id });
+    this.templates = Object.keys(doc.paths ?? {})
+      .map((template) => ({ template, pattern: new RegExp(`^${template.split(/\{[^}]+\}/).map((s) => s.replace(/[.*+?^$()|[\]\\]/g, "\\$&")).join("[^/]+")}$`) }))
+      .sort((a, b) => (a.template.match(/\{/g)?.length ?? 0) - (b.template.match(/\{/g)?.length ?? 0));
+  }
+
+  private validator(key: string): ValidateFunction {
+    let validate = this.compiled.get(key);
+    if (!validate) {
+      validate = this.ajv.compile({ $ref: key });
+      this.compiled.set(key, validate);
+    }
+    return validate;
+  }
+
+  private pointer(...parts: string[]): string {
+    return `${this.id}#/${parts.map((p) => p.replace(/~/g, "~0").replace(/\//g, "~1")).join("/")}`;
+  }
+
+  private errors(validate: ValidateFunction): string {
+    return [...new Set(this.ajv.errorsText(validate.errors, { separator: "\n" }).split("\n"))].slice(0, 8).join("\n");
+  }
+
+  private verdict(validate: ValidateFunction, what: string, value: unknown): void {
+    const ok = validate(value);
+    expect(ok, `${what} does not match the document: ${this.errors(validate)}\nvalue: ${JSON.stringify(value).slice(0, 500)}`).to.equal(true);
+  }
+
+  /** The documented path template a concrete path (without its query) falls under. */
+  templateOf(path: string): string | undefined {
+    return this.templates.find((t) => t.pattern.test(path))?.template;
+  }
+
+  /** The response object for a status, and the JSON pointer parts where it lives (shared ones followed). */
+  private response(method: Method, template: string, status: number): { response: Json; at: string[] } | undefined {
+    const own = this.doc.paths?.[template]?.[method]?.responses?.[String(status)];
+    if (!own) return undefined;
+    const shared = typeof own.$ref === "string" ? /^#\/components\/responses\/(.+)$/.exec(own.$ref)?.[1] : undefined;
+    if (shared) return { response: this.doc.components.responses[shared], at: ["components", "responses", shared] };
+    return { response: own, at: ["paths", template, method, "responses", String(status)] };
+  }
+
+  /** A body the server accepted must be one the document's request schema accepts too. */
+  checkRequest(method: Method, template: string, body: unknown): void {
+    expect(this.doc.paths?.[template]?.[method]?.requestBody, `${method.toUpperCase()} ${template} documents no request body`).to.be.an("object");
+    this.verdict(this.validator(this.pointer("paths", template, method, "requestBody", "content", "application/json", "schema")),
+      `${method.toUpperCase()} ${template} request`, body);
+  }
+
+  /** Whether the documented request schema accepts a body (no assertion). */
+  acceptsBody(method: Method, template: string, body: unknown): boolean {
+    return this.validator(this.pointer("paths", template, method, "requestBody", "content", "application/json", "schema"))(body) as boolean;
+  }
+
+  /** Query parameters the list operation documents. */
+  parameters(template: string): string[] {
+    return (this.doc.paths?.[template]?.get?.parameters ?? []).map((p: Json) => p.name);
+  }
+
+  /** Whether the documented schema of a list query parameter accepts one value. */
+  acceptsQuery(template: string, name: string, value: string): boolean {
+    const param = (this.doc.paths?.[template]?.get?.parameters ?? []).find((p: Json) => p.name === name);
+    expect(param, `${name} is not a documented parameter of GET ${template}`).to.be.an("object");
+    return this.queryAjv.validate(param.schema, value) as boolean;
+  }
+
+  /** The reply's status must be documented for the operation, and its body must match. */
+  check(method: Method, template: string, reply: Reply): void {
+    const problems = this.replyProblems(method, template, reply.status, reply.headers.get("content-type"), reply.body, reply.text);
+    expect(problems, problems.join("\n")).to.deep.equal([]);
+  }
+
+  private replyProblems(method: Method, template: string, status: number, type: string | null, body: unknown, text: string): string[] {
+    const label = `${method.toUpperCase()} ${template}`;
+    if (!this.doc.paths?.[template]?.[method]) return [`${label} is not in the OpenAPI document`];
+    const found = this.response(method, template, status);
+    if (!found) return [`${label}: status ${status} is undocumented (body ${text.slice(0, 300)})`];
+    const { response, at } = found;
+    if (!response.content) return text === "" ? [] : [`${label} ${status} documents no body, got ${text.slice(0, 200)}`];
+    const media = (type ?? "").split(";")[0].trim();
+    const documented = Object.keys(response.content);
+    if (!documented.includes(media)) return [`${label} ${status}: content type ${media || "(none)"} is not one of ${documented.join(", ")}`];
+    if (!media.endsWith("json") || (body !== null && typeof body === "object" && OMITTED in body)) return [];
+    const validate = this.validator(this.pointer(...at, "content", media, "schema"));
+    return validate(body) ? [] : [`${label} ${status} does not match the document: ${this.errors(validate)}\nvalue: ${JSON.stringify(body).slice(0, 500)}`];
+  }
+
+  /**
+   * Everything a validating proxy would object to in one recorded exchange (its path as the
+   * document writes paths): an undocumented
+   * path, method or status, a query value or body of a request the server took that the
+   * document refuses, or a reply the document does not describe.
+   */
+  violations(x: Exchange): string[] {
+    const url = new URL(x.path, "http://recorded");
+    const method = x.method.toLowerCase() as Method;
+    const template = this.templateOf(url.pathname);
+    const label = `${x.method} ${x.path}`;
+    if (!template) return [`${label}: no documented path`];
+    const op = this.doc.paths[template][method];
+    if (!op) return [`${label}: ${x.method} is not documented on ${template}`];
+    const out: string[] = [];
+    if (x.response.status < 300) {
+      const params: Json[] = [...(this.doc.paths[template].parameters ?? []), ...(op.parameters ?? [])];
+      for (const name of new Set(url.searchParams.keys())) {
+        const param = params.find((p) => p.name === name && p.in === "query");
+        if (!param) continue;
+        const values = url.searchParams.getAll(name);
+        if (!this.queryAjv.validate(param.schema, param.schema.type === "array" ? values : values.at(-1))) out.push(`${label}: query ${name}=${values.join(",")} refused by the document`);
+      }
+      if (x.request.body !== null && x.request.body !== undefined && op.requestBody) {
+        const media = (x.request.headers["content-type"] ?? "application/json").split(";")[0].trim();
+        if (!op.requestBody.content?.[media]) out.push(`${label}: request content type ${media} is not documented`);
+        else if (media.endsWith("json")) {
+          const validate = this.validator(this.pointer("paths", template, method, "requestBody", "content", media, "schema"));
+          if (!validate(x.request.body)) out.push(`${label}: request body refused by the document: ${this.errors(validate)}\nbody: ${JSON.stringify(x.request.body).slice(0, 300)}`);
+        }
+      }
+    }
+    const text = x.response.body === null ? "" : typeof x.response.body === "string" ? x.response.body : JSON.stringify(x.response.body);
+    return [...out, ...this.replyProblems(method, template, x.response.status, x.response.headers["content-type"] ?? null, x.response.body, text).map((p) => `${label}: ${p}`)];
+  }
+}
