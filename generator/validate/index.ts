@@ -177,7 +177,7 @@ export function validate(loaded: LoadedApi): Diagnostic[] {
         leafKind = spec?.fields[leaf]?.kind;
       } else leafKind = fields[head]?.kind;
       if (transform && !/^\|(last:\d+|display|ranges)$/.test(transform)) err(file, `display transform "${transform}" is unknown (known: |last:N, |display, |ranges)`, m.name);
-      else if (transform === "|display" && leafKind !== "choice") err(file, `display transform "|display" of "${path}" needs a choice field`, m.name);
+      else if (transform === "|display" && leafKind !== "choice" && leafKind !== "status") err(file, `display transform "|display" of "${path}" needs a choice or status field`, m.name);
       else if (transform === "|ranges" && leafKind !== "list") err(file, `display transform "|ranges" of "${path}" needs a list field`, m.name);
     }
     for (const o of m.ordering ?? []) if (!has(o.replace(/^-/, ""))) err(file, `ordering names unknown field "${o}"`, m.name);
@@ -192,6 +192,19 @@ export function validate(loaded: LoadedApi): Diagnostic[] {
     // name) matches every object that has it, as Nautobot's natural-key filters do.
     else if (m.naturalKey && !(fields[m.naturalKey].kind === "scalar" && ["string", "text", "integer"].includes((fields[m.naturalKey] as { type: string }).type))) {
       err(file, `naturalKey field "${m.naturalKey}" must be a string or integer field`, m.name, m.naturalKey);
+    }
+    if (m.rows) {
+      // Rows are known by their key from migration to migration: a unique field each row gives.
+      const key = m.rows.key;
+      const keyField = fields[key];
+      if (!(keyField?.kind === "scalar" && keyField.unique)) err(file, `rows key "${key}" must be a unique scalar field`, m.name);
+      const seen = new Set<string>();
+      (m.rows.values ?? []).forEach((r, i) => {
+        for (const n of Object.keys(r)) if (fields[n]?.kind !== "scalar") err(file, `rows[${i}] names "${n}", which is no scalar field`, m.name);
+        if (r[key] === undefined) err(file, `rows[${i}] gives no ${key}`, m.name);
+        else if (seen.has(String(r[key]))) err(file, `rows[${i}] repeats ${key} "${String(r[key])}"`, m.name);
+        seen.add(String(r[key]));
+      });
     }
     for (const op of m.operations ?? []) if (!OPERATIONS.has(op)) err(file, `unknown operation "${op}" (known: ${[...OPERATIONS].join(", ")})`, m.name);
     for (const q of m.filters?.q ?? []) {
