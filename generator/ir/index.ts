@@ -370,5 +370,5 @@ function buildFilters(m: ModelSpec, fields: FieldDescriptor[], byRef: Map<string
 /** The stored column of a declared field of another model. */
 function fieldColumn(byRef: Map<string, ModelSpec>, ref: string, name: string): string {
   const spec = byRef.get(ref)!.fields[name];
-  return spec.kind === "fk" ? fkColumn(name) : (spec.kind === "scalar" || spec.kind === "choice") && spec.column ? spec.column : name;
+  return spec.kind === "fk" ? fkColumn(name) : (spec.kind === "scalar" || spec.kind === "choice" || spec.kind === "status") && spec.column ? spec.column : name;
 }

@@ -291,7 +291,7 @@ export function validate(loaded: LoadedApi): Diagnostic[] {
     for (const ix of m.indexes ?? []) {
       for (const n of ix.fields ?? []) {
         const f = fields[n];
-        if (!f || !(f.kind === "scalar" || f.kind === "choice" || f.kind === "list" || f.kind === "fk" || f.kind === "contentType")) err(file, `indexes names "${n}", which is no field stored in a column`, m.name);
+        if (!f || !(f.kind === "scalar" || f.kind === "choice" || f.kind === "list" || f.kind === "fk" || f.kind === "contentType" || f.kind === "status")) err(file, `indexes names "${n}", which is no field stored in a column`, m.name);
       }
       if (ix.using !== undefined && !["btree", "gin", "gist"].includes(ix.using)) err(file, `index method "${ix.using}" is unknown (known: btree, gin, gist)`, m.name);
     }
@@ -385,7 +385,7 @@ function checkField(file: string, m: ModelSpec, name: string, f: FieldSpec, ctx:
     err(file, `a required field with since "${f.since}" needs a default, which creates through earlier versions get`, m.name, name);
   }
   if (f.required && f.readOnly) err(file, "a field cannot be both required and read-only", m.name, name);
-  const stored = f.kind === "scalar" || f.kind === "choice" || f.kind === "list" || f.kind === "fk";
+  const stored = f.kind === "scalar" || f.kind === "choice" || f.kind === "list" || f.kind === "fk" || f.kind === "status";
   if (f.renamedFrom !== undefined) {
     if (!stored) err(file, `renamedFrom applies to fields stored in a column (not ${f.kind})`, m.name, name);
     else if (typeof f.renamedFrom !== "string" || f.renamedFrom in ctx.fields) err(file, `renamedFrom must name the field's old name, which no field has now`, m.name, name);
