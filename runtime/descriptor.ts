@@ -19,6 +19,12 @@ export interface FieldCommon {
   /** Accepted on write, never shown; with readOnly, neither (an internal owner column). */
   writeOnly?: boolean;
   unique?: boolean;
+  /** Django's model validation checks `unique`, not a DRF validator: a duplicate is worded as Django's. */
+  uniqueCheckedBy?: "django";
+  /** Django's declared `verbose_name`, where it is not the name with spaces for underscores. */
+  verboseName?: string;
+  /** The model field's own text for a duplicate, which DRF's validator gives as is. */
+  uniqueMessage?: string;
   /** Value used on create when absent; `"now"` for date/datetime, `{randomHex: n}` for keys. */
   default?: unknown;
   /** First and last API versions that show the field. */
@@ -155,7 +161,8 @@ export interface IpFamilyField extends FieldCommon {
 /** How many rows of another model point here (and, for trees, at descendants). */
 export interface CountField extends FieldCommon {
   kind: "count";
-  count: { table: string; column: string; descendants: boolean };
+  /** Rows of `table` whose `column` holds this row's id (and, through a generic reference, whose `typed.column` holds this model's key). */
+  count: { table: string; column: string; descendants: boolean; typed?: { column: string; key: string } };
 }
 
 /** The `target` rows whose foreign key points here; one object (not a list) up to `singleUntil`. */
@@ -343,6 +350,9 @@ export interface FilterDescriptor {
 
 export type Operation = "list" | "retrieve" | "create" | "update" | "delete";
 
+/** Fields unique together; `checkedBy: "django"`: by Django's model validation, and worded as it words them. */
+export interface UniqueGroup { fields: string[]; checkedBy?: "django" }
+
 /** One key of a model's order: a field, ascending unless `desc`. */
 export interface Ordering { field: string; desc: boolean }
 
@@ -354,6 +364,8 @@ export interface ModelDescriptor {
   route: string;
   table: string;
   verboseName: string;
+  /** The name in running text, as Django's `verbose_name` (`device type`, `IP address`). */
+  sentenceName: string;
   description: string;
   display: DisplayPart[];
   ordering: Ordering[];
@@ -371,7 +383,7 @@ export interface ModelDescriptor {
   brief: string[];
   naturalKey?: string;
   filters: FilterDescriptor[];
-  uniqueTogether: string[][];
+  uniqueTogether: UniqueGroup[];
   operations: Operation[];
   /** Names of this model's schemas under `components.schemas` of the OpenAPI documents. */
   components: { full: string; nested: string; brief: string; write: string; patch: string; list: string };

@@ -13,6 +13,7 @@ import { WriteValidators } from "./write/validate.js";
 import { kindOf } from "./kinds/index.js";
 import { FieldProblem, isPlainObject, type WriteContext } from "./kinds/types.js";
 import { pyRepr, pyType } from "./text/python.js";
+import { duplicateErrors } from "./text/uniqueness.js";
 
 export type Db = Knex | Knex.Transaction;
 
@@ -301,10 +302,7 @@ export class Store {
     if (e.code === "23505") {
       const cols = /Key \(([^)]+)\)=/.exec(e.detail ?? "")?.[1].split(", ").map((c) => c.replace(/"/g, "")) ?? [];
       const fields = cols.map((c) => m.fields.find((f) => storedColumn(f) === c)).filter((f): f is FieldDescriptor => !!f);
-      if (fields.length === 1) {
-        return new ValidationError({ [fields[0].name]: [`${m.verboseName.toLowerCase()} with this ${fields[0].label.toLowerCase()} already exists.`] });
-      }
-      return new ValidationError({ non_field_errors: [`The fields ${fields.map((f) => f.name).join(", ")} must make a unique set.`] });
+      return new ValidationError(duplicateErrors(m, fields));
     }
     if (e.code === "23503") return new HttpError(409, "Unable to complete the operation: a related object is referenced by, or missing for, another object.", "integrity");
     if (e.code === "23502") return new ValidationError({ [fieldFor(m, e.column)]: ["This field may not be null."] });

@@ -55,7 +55,7 @@ function keyType(ir: IrApi): string {
 function modelTable(m: IrModel, ctx: Omit<SchemaContext, "model" | "table">): Table {
   const t: Table = { columns: {}, uniques: {}, indexes: {} };
   for (const f of m.fields) kindOf(f).schema?.(f, { ...ctx, model: m, table: t });
-  for (const group of m.uniqueTogether) {
+  for (const { fields: group } of m.uniqueTogether) {
     const cols = group.map((n) => storedColumn(m.fields.find((f) => f.name === n)!)!);
     t.uniques[constraintNames.uniqueTogether(m.table, cols)] = cols;
   }

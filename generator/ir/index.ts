@@ -10,7 +10,7 @@ import { wordpressRoutes } from "./wordpress-routes.js";
 import type { AddFilter } from "../kinds/types.js";
 import {
   storedColumn, type ApiDescriptor, type CustomFieldDefinitions, type DisplayPart, type DisplayTransform, type FieldCommon, type FieldDescriptor, type FilterDescriptor, type ModelDescriptor,
-  type ScalarType,
+  type ScalarType, type UniqueGroup,
 } from "../../runtime/descriptor.js";
 import {
   appVerboseName, byCodePoint, componentName, COMPUTED_FIELD_COLUMNS, CONTENT_TYPE_FIELDS, CUSTOM_FIELDS_COLUMN, FEATURE_FIELDS, fieldLabel, fkColumn, m2mTable, modelKey, refKey, tableName,
@@ -155,7 +155,7 @@ function buildModel(api: ApiSpec, m: ModelSpec, file: string, byRef: Map<string,
     { ...base("display", {}), kind: "display", readOnly: true, ...hidden },
     { ...base("url", {}), kind: "url", readOnly: true, ...hidden },
   ];
-  for (const [name, spec] of Object.entries(m.fields)) fields.push(buildField(api, name, spec, table, byRef, m.fields));
+  for (const [name, spec] of Object.entries(m.fields)) fields.push(buildField(api, key, name, spec, table, byRef, m.fields));
   if (features.has("tree")) {
     fields.push({
       ...base(FEATURE_FIELDS.treeParent, {}), kind: "treeParent", column: fkColumn(FEATURE_FIELDS.treeParent), target: key, nullable: true,
@@ -208,6 +208,7 @@ function buildModel(api: ApiSpec, m: ModelSpec, file: string, byRef: Map<string,
     route: m.route,
     table,
     verboseName: m.verboseName ?? verboseName(m.name),
+    sentenceName: sentenceName(m.verboseName ?? verboseName(m.name)),
     description: m.description ?? "",
     display: parseDisplay(m.display),
     ordering: m.ordering.map((o) => ({ field: o.replace(/^-/, ""), desc: o.startsWith("-") })),
@@ -224,7 +225,7 @@ function buildModel(api: ApiSpec, m: ModelSpec, file: string, byRef: Map<string,
     brief: ["id", "url", "display", ...(m.brief ?? nested).filter((n) => !["id", "url", "display"].includes(n))],
     ...(naturalKey ? { naturalKey } : {}),
     filters: buildFilters(m, fields, byRef),
-    uniqueTogether: (m.uniqueTogether ?? []).map((g) => [...g]),
+    uniqueTogether: uniqueGroups(m),
     operations: m.operations ? [...m.operations] : ["list", "retrieve", "create", "update", "delete"],
     components: {
       full: componentName.full(m.name),
@@ -248,6 +249,11 @@ function buildModel(api: ApiSpec, m: ModelSpec, file: string, byRef: Map<string,
   };
 }
 
+/** The spec's groups as plain field lists, with who checks them where that is the model. */
+export function uniqueGroups(m: ModelSpec): UniqueGroup[] {
+  return (m.uniqueTogether ?? []).map((g) => (Array.isArray(g) ? { fields: [...g] } : { fields: [...g.fields], ...(g.checkedBy === "django" ? { checkedBy: "django" as const } : {}) }));
+}
+
 function base(name: string, spec: { label?: string; description?: string }): FieldCommon {
   return {
     name,
@@ -259,7 +265,7 @@ function base(name: string, spec: { label?: string; description?: string }): Fie
   };
 }
 
-function buildField(api: ApiSpec, name: string, f: FieldSpec, table: string, byRef: Map<string, ModelSpec>, siblings: Record<string, FieldSpec>): FieldDescriptor {
+function buildField(api: ApiSpec, key: string, name: string, f: FieldSpec, table: string, byRef: Map<string, ModelSpec>, siblings: Record<string, FieldSpec>): FieldDescriptor {
   const common: FieldCommon = {
     ...base(name, f),
     required: f.required ?? false,
@@ -267,12 +273,15 @@ function buildField(api: ApiSpec, name: string, f: FieldSpec, table: string, byR
     readOnly: f.readOnly ?? false,
     ...(f.writeOnly ? { writeOnly: true } : {}),
     ...(f.unique ? { unique: true } : {}),
+    ...(f.uniqueCheckedBy === "django" ? { uniqueCheckedBy: "django" as const } : {}),
+    ...(f.verboseName !== undefined ? { verboseName: f.verboseName } : {}),
+    ...(f.uniqueMessage !== undefined ? { uniqueMessage: f.uniqueMessage } : {}),
     ...(f.default !== undefined ? { default: f.default } : {}),
     ...(f.since ? { since: f.since } : {}),
     ...(f.until ? { until: f.until } : {}),
     ...(f.optIn ? { optIn: true } : {}),
   };
-  return specKindOf(f)!.build(f, common, { api, name, table, byRef, fields: siblings });
+  return specKindOf(f)!.build(f, common, { api, model: key, name, table, byRef, fields: siblings });
 }
 
 /**

@@ -64,6 +64,8 @@ export interface SpecCheckContext {
 
 export interface SpecBuildContext {
   api: ApiSpec;
+  /** The model's key (`dcim.interface`). */
+  model: string;
   name: string;
   /** The model's table. */
   table: string;
