@@ -287,6 +287,37 @@ export function storedColumn(f: FieldDescriptor): string | undefined {
   return f.kind === "id" ? "id" : "column" in f ? f.column : undefined;
 }
 
+/**
+ * One key of an ORDER BY (and of the index that serves it): a column, or an expression over it
+ * (`expression` is given the column as SQL), with its direction.
+ */
+export interface SortTerm { column: string; expression?: (column: string) => string; desc: boolean; nullsFirst: boolean }
+
+/**
+ * How ordering by `f` sorts. A network field sorts as Nautobot's varbinary `host`/`network`
+ * and `prefix_length` columns do: by the address bytes, compared bytewise (4 for IPv4, 16 for
+ * IPv6, so `::1` < `10.0.0.1` < `2001::1` < `172.16.0.1`), then by mask length. The bytes are
+ * those of PostgreSQL's binary inet form after its four-byte header, an IMMUTABLE expression an
+ * index can hold. A link sorts nulls first; any other field by its column.
+ */
+export function sortTerms(f: FieldDescriptor, desc: boolean): SortTerm[] {
+  const column = storedColumn(f);
+  if (column === undefined) return [];
+  if (f.kind === "scalar" && (f.type === "ip" || f.type === "cidr")) {
+    return [
+      { column, expression: (c) => `substring(inet_send(${c}) from 5)`, desc, nullsFirst: false },
+      { column, expression: (c) => `masklen(${c})`, desc, nullsFirst: false },
+    ];
+  }
+  return [{ column, desc, nullsFirst: isLink(f) }];
+}
+
+/** A sort term as ORDER BY SQL, its column written by `column` (qualified, quoted). */
+export function sortSql(t: SortTerm, column: (name: string) => string): string {
+  const c = column(t.column);
+  return `${t.expression ? t.expression(c) : c} ${t.desc ? "DESC" : "ASC"}${t.nullsFirst ? " NULLS FIRST" : ""}`;
+}
+
 /** A link to one row of a model: a foreign key, or a tree node's parent. */
 export function isLink(f: FieldDescriptor): f is FkField | TreeParentField {
   return f.kind === "fk" || f.kind === "treeParent";

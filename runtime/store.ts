@@ -5,7 +5,7 @@
 import type { Knex } from "knex";
 import { isLink, storedColumn, type FieldDescriptor, type FkField, type ModelDescriptor, type Ordering } from "./descriptor.js";
 import type { ModelIndex } from "./models.js";
-import { ReadPlans, type RenderContext, type Shape } from "./query/read-plan.js";
+import { orderSql, ReadPlans, type RenderContext, type Shape } from "./query/read-plan.js";
 import { checkColumns, filterErrors, isUuid, type FilterErrors, type FilterPlan } from "./query/filters.js";
 import { col } from "./query/sql.js";
 import { HttpError, ValidationError, notFound, type FieldErrors } from "./errors.js";
@@ -86,12 +86,7 @@ export class Store {
   }
 
   private orderBy(m: ModelDescriptor, ordering: Ordering[] = m.ordering): string {
-    const parts = ordering.map((o) => {
-      const f = this.index.field(m, o.field)!;
-      const c = f.kind === "id" ? "t0.id" : col("t0", storedColumn(f)!);
-      return `${c} ${o.desc ? "DESC" : "ASC"}${isLink(f) ? " NULLS FIRST" : ""}`;
-    });
-    return (ordering.some((o) => o.field === "id") ? parts : [...parts, "t0.id ASC"]).join(", ");
+    return orderSql(this.index, m, ordering, "t0");
   }
 
   private scope(m: ModelDescriptor, qb: Knex.QueryBuilder, userId?: string): void {
