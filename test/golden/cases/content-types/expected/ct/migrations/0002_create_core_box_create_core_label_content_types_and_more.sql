@@ -24,6 +24,17 @@ CREATE TABLE "core_label_watched" (
 
 CREATE INDEX "core_label_watched_kind_id_idx" ON "core_label_watched" USING btree ("kind_id");
 
+CREATE TABLE "core_pin" (
+  "id" uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+  "name" varchar(50) NOT NULL DEFAULT '',
+  "target_id" uuid,
+  "target_type" varchar(100)
+);
+
+CREATE INDEX "core_pin_ordering_idx" ON "core_pin" USING btree ("name", "id");
+
+CREATE INDEX "core_pin_target_type_idx" ON "core_pin" USING btree ("target_type");
+
 DROP TABLE "core_old" CASCADE;
 
 ALTER TABLE "core_label_content_types" ADD CONSTRAINT "core_label_content_types_kind_id_fkey" FOREIGN KEY ("kind_id") REFERENCES "core_kind" ("id") ON DELETE CASCADE DEFERRABLE INITIALLY IMMEDIATE;
@@ -35,7 +46,8 @@ ALTER TABLE "core_label_watched" ADD CONSTRAINT "core_label_watched_kind_id_fkey
 ALTER TABLE "core_label_watched" ADD CONSTRAINT "core_label_watched_source_id_fkey" FOREIGN KEY ("source_id") REFERENCES "core_label" ("id") ON DELETE CASCADE DEFERRABLE INITIALLY IMMEDIATE;
 
 INSERT INTO "core_kind" ("id", "app_label", "app_labeled_name", "model") VALUES
-  (5, 'core', 'CORE | box', 'box');
+  (5, 'core', 'CORE | box', 'box'),
+  (6, 'core', 'CORE | pin', 'pin');
 
 DELETE FROM "core_kind" WHERE "id" IN (4);
 

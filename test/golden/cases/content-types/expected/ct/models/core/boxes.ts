@@ -41,6 +41,20 @@ export const core_Box: ModelDescriptor = {
         blank: false,
       },
       {
+        name: "pin_count",
+        label: "Pin count",
+        required: false,
+        nullable: false,
+        readOnly: true,
+        kind: "count",
+        count: {
+          table: "core_pin",
+          column: "target_id",
+          typed: { column: "target_type", key: "core.box" },
+          descendants: false,
+        },
+      },
+      {
         name: "tags",
         label: "Tags",
         required: false,
