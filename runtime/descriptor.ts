@@ -19,6 +19,12 @@ export interface FieldCommon {
   /** Accepted on write, never shown; with readOnly, neither (an internal owner column). */
   writeOnly?: boolean;
   unique?: boolean;
+  /** Django's model validation checks `unique`, not a DRF validator: a duplicate is worded as Django's. */
+  uniqueCheckedBy?: "django";
+  /** Django's declared `verbose_name`, where it is not the name with spaces for underscores. */
+  verboseName?: string;
+  /** The model field's own text for a duplicate, which DRF's validator gives as is. */
+  uniqueMessage?: string;
   /** Value used on create when absent; `"now"` for date/datetime, `{randomHex: n}` for keys. */
   default?: unknown;
   /** First and last API versions that show the field. */
@@ -175,7 +181,8 @@ export interface IpFamilyField extends FieldCommon {
 /** How many rows of another model point here (and, for trees, at descendants). */
 export interface CountField extends FieldCommon {
   kind: "count";
-  count: { table: string; column: string; descendants: boolean };
+  /** Rows of `table` whose `column` holds this row's id (and, through a generic reference, whose `typed.column` holds this model's key). */
+  count: { table: string; column: string; descendants: boolean; typed?: { column: string; key: string } };
 }
 
 /** The `target` rows whose foreign key points here; one object (not a list) up to `singleUntil`. */
@@ -307,6 +314,37 @@ export function storedColumn(f: FieldDescriptor): string | undefined {
   return f.kind === "id" ? "id" : "column" in f ? f.column : undefined;
 }
 
+/**
+ * One key of an ORDER BY (and of the index that serves it): a column, or an expression over it
+ * (`expression` is given the column as SQL), with its direction.
+ */
+export interface SortTerm { column: string; expression?: (column: string) => string; desc: boolean; nullsFirst: boolean }
+
+/**
+ * How ordering by `f` sorts. A network field sorts as Nautobot's varbinary `host`/`network`
+ * and `prefix_length` columns do: by the address bytes, compared bytewise (4 for IPv4, 16 for
+ * IPv6, so `::1` < `10.0.0.1` < `2001::1` < `172.16.0.1`), then by mask length. The bytes are
+ * those of PostgreSQL's binary inet form after its four-byte header, an IMMUTABLE expression an
+ * index can hold. A link sorts nulls first; any other field by its column.
+ */
+export function sortTerms(f: FieldDescriptor, desc: boolean): SortTerm[] {
+  const column = storedColumn(f);
+  if (column === undefined) return [];
+  if (f.kind === "scalar" && (f.type === "ip" || f.type === "cidr")) {
+    return [
+      { column, expression: (c) => `substring(inet_send(${c}) from 5)`, desc, nullsFirst: false },
+      { column, expression: (c) => `masklen(${c})`, desc, nullsFirst: false },
+    ];
+  }
+  return [{ column, desc, nullsFirst: isLink(f) }];
+}
+
+/** A sort term as ORDER BY SQL, its column written by `column` (qualified, quoted). */
+export function sortSql(t: SortTerm, column: (name: string) => string): string {
+  const c = column(t.column);
+  return `${t.expression ? t.expression(c) : c} ${t.desc ? "DESC" : "ASC"}${t.nullsFirst ? " NULLS FIRST" : ""}`;
+}
+
 /** A link to one row of a model: a foreign key, or a tree node's parent. */
 export function isLink(f: FieldDescriptor): f is FkField | TreeParentField {
   return f.kind === "fk" || f.kind === "treeParent";
@@ -370,6 +408,9 @@ export interface FilterDescriptor {
 
 export type Operation = "list" | "retrieve" | "create" | "update" | "delete";
 
+/** Fields unique together; `checkedBy: "django"`: by Django's model validation, and worded as it words them. */
+export interface UniqueGroup { fields: string[]; checkedBy?: "django" }
+
 /** One key of a model's order: a field, ascending unless `desc`. */
 export interface Ordering { field: string; desc: boolean }
 
@@ -381,6 +422,8 @@ export interface ModelDescriptor {
   route: string;
   table: string;
   verboseName: string;
+  /** The name in running text, as Django's `verbose_name` (`device type`, `IP address`). */
+  sentenceName: string;
   description: string;
   display: DisplayPart[];
   ordering: Ordering[];
@@ -398,7 +441,7 @@ export interface ModelDescriptor {
   brief: string[];
   naturalKey?: string;
   filters: FilterDescriptor[];
-  uniqueTogether: string[][];
+  uniqueTogether: UniqueGroup[];
   operations: Operation[];
   /** Names of this model's schemas under `components.schemas` of the OpenAPI documents. */
   components: { full: string; nested: string; brief: string; write: string; patch: string; list: string };

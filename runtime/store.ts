@@ -5,7 +5,7 @@
 import type { Knex } from "knex";
 import { isLink, storedColumn, type FieldDescriptor, type FkField, type ModelDescriptor, type Ordering } from "./descriptor.js";
 import type { ModelIndex } from "./models.js";
-import { ReadPlans, type RenderContext, type Shape } from "./query/read-plan.js";
+import { orderSql, ReadPlans, type RenderContext, type Shape } from "./query/read-plan.js";
 import { checkColumns, filterErrors, isUuid, type FilterErrors, type FilterPlan } from "./query/filters.js";
 import { col, ident } from "./query/sql.js";
 import { HttpError, ValidationError, notFound, type FieldErrors } from "./errors.js";
@@ -13,6 +13,7 @@ import { WriteValidators } from "./write/validate.js";
 import { kindOf } from "./kinds/index.js";
 import { FieldProblem, isPlainObject, type WriteContext } from "./kinds/types.js";
 import { pyRepr, pyType } from "./text/python.js";
+import { duplicateErrors } from "./text/uniqueness.js";
 
 export type Db = Knex | Knex.Transaction;
 
@@ -88,12 +89,7 @@ export class Store {
   }
 
   private orderBy(m: ModelDescriptor, ordering: Ordering[] = m.ordering): string {
-    const parts = ordering.map((o) => {
-      const f = this.index.field(m, o.field)!;
-      const c = f.kind === "id" ? "t0.id" : col("t0", storedColumn(f)!);
-      return `${c} ${o.desc ? "DESC" : "ASC"}${isLink(f) ? " NULLS FIRST" : ""}`;
-    });
-    return (ordering.some((o) => o.field === "id") ? parts : [...parts, "t0.id ASC"]).join(", ");
+    return orderSql(this.index, m, ordering, "t0");
   }
 
   private scope(m: ModelDescriptor, qb: Knex.QueryBuilder, userId?: string): void {
@@ -306,10 +302,7 @@ export class Store {
     if (e.code === "23505") {
       const cols = /Key \(([^)]+)\)=/.exec(e.detail ?? "")?.[1].split(", ").map((c) => c.replace(/"/g, "")) ?? [];
       const fields = cols.map((c) => m.fields.find((f) => storedColumn(f) === c)).filter((f): f is FieldDescriptor => !!f);
-      if (fields.length === 1) {
-        return new ValidationError({ [fields[0].name]: [`${m.verboseName.toLowerCase()} with this ${fields[0].label.toLowerCase()} already exists.`] });
-      }
-      return new ValidationError({ non_field_errors: [`The fields ${fields.map((f) => f.name).join(", ")} must make a unique set.`] });
+      return new ValidationError(duplicateErrors(m, fields));
     }
     // 23001: a RESTRICT key (a status still in use) met by a delete that raced the dependents check.
     if (e.code === "23503" || e.code === "23001") return new HttpError(409, "Unable to complete the operation: a related object is referenced by, or missing for, another object.", "integrity");

@@ -17,6 +17,24 @@ export function choices(name: string, values: ReadonlyArray<readonly [ChoiceValu
   return { kind: "choices", name, values };
 }
 
+/**
+ * Who refuses a duplicate, as Nautobot's serializers arrange it, and so its words: `"drf"` (the
+ * default), a validator DRF's ModelSerializer adds: `{"name": ["site with this name already
+ * exists."]}` (model and field verbose names as declared), `{"non_field_errors": ["The fields
+ * site, name must make a unique set."]}`; `"django"`, Django's Model.validate_unique, where the
+ * serializer declares the field itself or sets `validators = []`: `{"master": ["Virtual chassis
+ * with this Master already exists."]}`, `{"__all__": ["Device with this Site, Tenant and Name
+ * already exists."]}`.
+ */
+export const UNIQUE_CHECKS: ReadonlyArray<string> = ["drf", "django"];
+export type UniqueCheck = "drf" | "django";
+
+/** A `uniqueTogether` group with who checks it. */
+export interface UniqueGroup {
+  fields: string[];
+  checkedBy: UniqueCheck;
+}
+
 /** Options every field type accepts. */
 export interface CommonFieldOptions {
   description?: string;
@@ -27,6 +45,15 @@ export interface CommonFieldOptions {
   /** `null` accepted on write and returned on read. */
   nullable?: boolean;
   unique?: boolean;
+  /** Who checks `unique`, which decides how a duplicate is worded (see `UniqueCheck`). */
+  uniqueCheckedBy?: UniqueCheck;
+  /**
+   * Django's `verbose_name` where the model field declares one (`"Asset tag"`, `"Primary IPv4"`),
+   * as uniqueness refusals quote it; else the name with spaces for underscores.
+   */
+  verboseName?: string;
+  /** The model field's own `error_messages["unique"]` (Django's User.username), which replaces the wording. */
+  uniqueMessage?: string;
   /** Value used when a create leaves the field out. `"now"`/`"today"` for date types. */
   default?: unknown;
   readOnly?: boolean;
@@ -136,8 +163,9 @@ export interface IpFamilyField extends CommonFieldOptions {
 export interface CountField extends CommonFieldOptions {
   kind: "count";
   /**
-   * `"app.Model.field"`: count rows of that model whose foreign key (or many-to-many link)
-   * `field` points here. On the api's tagModel, `"tags"`: the objects carrying the tag.
+   * `"app.Model.field"`: count rows of that model whose foreign key (or many-to-many link, or
+   * generic reference) `field` points here. On the api's tagModel, `"tags"`: the objects
+   * carrying the tag.
    */
   of: string;
   /** Count rows pointing at this object's descendants too (tree models). */
@@ -447,8 +475,8 @@ export interface ModelSpec {
    */
   naturalKey?: string;
   filters?: FilterSpec;
-  /** Groups of fields that must be unique together. */
-  uniqueTogether?: string[][];
+  /** Groups of fields that must be unique together (a group of one: a one-to-one link). */
+  uniqueTogether?: Array<string[] | UniqueGroup>;
   /** Extra indexes a query needs (the default ordering and foreign keys get theirs already). */
   indexes?: IndexSpec[];
   /** Hand-written SQL the model needs (functions, triggers, views), by name: see SqlBlock. */

@@ -29,7 +29,9 @@ function fkSql(table: string, name: string, c: Column): string {
 }
 
 function indexSql(table: string, name: string, idx: Table["indexes"][string]): string {
-  const cols = idx.columns.map((c) => c.split(" ").map((p, i) => (i === 0 ? q(p) : p)).join(" ")).join(", ");
+  // A column name is quoted; an expression (in parentheses, already quoted) is printed as written.
+  const term = (c: string) => (c.startsWith("(") ? c : c.split(" ").map((p, i) => (i === 0 ? q(p) : p)).join(" "));
+  const cols = idx.columns.map(term).join(", ");
   return `CREATE INDEX ${q(name)} ON ${q(table)} USING ${idx.using} (${cols});`;
 }
 

@@ -1,7 +1,7 @@
 // The database schema an IR implies: tables, columns, constraints and indexes, as plain
 // sorted data that serialises to the snapshot file. Takes the IR; gives a Schema. Writes
 // no SQL (migrations.ts turns differences between two schemas into SQL).
-import { isLink, storedColumn } from "../../runtime/descriptor.js";
+import { sortTerms, storedColumn } from "../../runtime/descriptor.js";
 import type { IrApi, IrModel } from "../ir/index.js";
 import { byCodePoint, constraintNames } from "../ir/names.js";
 import { kindOf } from "../kinds/index.js";
@@ -60,16 +60,19 @@ function keyType(ir: IrApi): string {
 function modelTable(m: IrModel, ctx: Omit<SchemaContext, "model" | "table">): Table {
   const t: Table = { columns: {}, uniques: {}, indexes: {} };
   for (const f of m.fields) kindOf(f).schema?.(f, { ...ctx, model: m, table: t });
-  for (const group of m.uniqueTogether) {
+  for (const { fields: group } of m.uniqueTogether) {
     const cols = group.map((n) => storedColumn(m.fields.find((f) => f.name === n)!)!);
     t.uniques[constraintNames.uniqueTogether(m.table, cols)] = cols;
   }
   // The index must match the runtime's ORDER BY exactly (direction, and NULLS FIRST on
   // links), or every page of a list sorts the whole table.
-  const ordered = m.ordering.map((o) => ({ o, f: m.fields.find((f) => f.name === o.field) }))
-    .flatMap(({ o, f }) => (f && f.kind !== "id" && storedColumn(f) ? [{ o, f, column: storedColumn(f)! }] : []));
+  const terms = m.ordering.flatMap((o) => {
+    const f = m.fields.find((x) => x.name === o.field);
+    return f && f.kind !== "id" ? sortTerms(f, o.desc) : [];
+  });
   for (const ix of m.indexes) t.indexes[constraintNames.extra(m.table, ix.columns, ix.using)] = { using: ix.using, columns: ix.columns };
-  const orderCols = ordered.map(({ o, f, column }) => `${column}${o.desc ? " DESC" : ""}${isLink(f) ? " NULLS FIRST" : ""}`);
+  // An expression term is written whole, in parentheses (migrations print it as is).
+  const orderCols = terms.map((s) => `${s.expression ? `(${s.expression(`"${s.column}"`)})` : s.column}${s.desc ? " DESC" : ""}${s.nullsFirst ? " NULLS FIRST" : ""}`);
   if (orderCols.length && !(orderCols.length === 1 && Object.values(t.uniques).some((u) => u.length === 1 && u[0] === orderCols[0]))) {
     t.indexes[constraintNames.ordering(m.table)] = { using: "btree", columns: [...orderCols, "id"] };
   }

@@ -10,7 +10,7 @@ import { wordpressRoutes } from "./wordpress-routes.js";
 import type { AddFilter } from "../kinds/types.js";
 import {
   storedColumn, type ApiDescriptor, type CustomFieldDefinitions, type DisplayPart, type DisplayTransform, type FieldCommon, type FieldDescriptor, type FilterDescriptor, type ModelDescriptor,
-  type ScalarType,
+  type ScalarType, type UniqueGroup,
 } from "../../runtime/descriptor.js";
 import {
   appVerboseName, byCodePoint, componentName, COMPUTED_FIELD_COLUMNS, CONTENT_TYPE_FIELDS, CUSTOM_FIELDS_COLUMN, FEATURE_FIELDS, fieldLabel, fkColumn, m2mTable, modelKey, refKey, tableName,
@@ -211,6 +211,7 @@ function buildModel(api: ApiSpec, m: ModelSpec, file: string, byRef: Map<string,
     route: m.route,
     table,
     verboseName: m.verboseName ?? verboseName(m.name),
+    sentenceName: sentenceName(m.verboseName ?? verboseName(m.name)),
     description: m.description ?? "",
     display: parseDisplay(m.display),
     ordering: m.ordering.map((o) => ({ field: o.replace(/^-/, ""), desc: o.startsWith("-") })),
@@ -227,7 +228,7 @@ function buildModel(api: ApiSpec, m: ModelSpec, file: string, byRef: Map<string,
     brief: ["id", "url", "display", ...(m.brief ?? nested).filter((n) => !["id", "url", "display"].includes(n))],
     ...(naturalKey ? { naturalKey } : {}),
     filters: buildFilters(m, fields, byRef),
-    uniqueTogether: (m.uniqueTogether ?? []).map((g) => [...g]),
+    uniqueTogether: uniqueGroups(m),
     operations: m.operations ? [...m.operations] : ["list", "retrieve", "create", "update", "delete"],
     components: {
       full: componentName.full(m.name),
@@ -258,6 +259,11 @@ function startingRows(m: ModelSpec, fields: FieldDescriptor[]): IrModel["rows"] 
   return Object.fromEntries(m.rows.values.map((r) => [String(r[m.rows!.key]), Object.fromEntries(Object.entries(r).map(([n, v]) => [column(n), sqlLiteral(v)]))]));
 }
 
+/** The spec's groups as plain field lists, with who checks them where that is the model. */
+export function uniqueGroups(m: ModelSpec): UniqueGroup[] {
+  return (m.uniqueTogether ?? []).map((g) => (Array.isArray(g) ? { fields: [...g] } : { fields: [...g.fields], ...(g.checkedBy === "django" ? { checkedBy: "django" as const } : {}) }));
+}
+
 function base(name: string, spec: { label?: string; description?: string }): FieldCommon {
   return {
     name,
@@ -277,6 +283,9 @@ function buildField(api: ApiSpec, model: string, name: string, f: FieldSpec, tab
     readOnly: f.readOnly ?? false,
     ...(f.writeOnly ? { writeOnly: true } : {}),
     ...(f.unique ? { unique: true } : {}),
+    ...(f.uniqueCheckedBy === "django" ? { uniqueCheckedBy: "django" as const } : {}),
+    ...(f.verboseName !== undefined ? { verboseName: f.verboseName } : {}),
+    ...(f.uniqueMessage !== undefined ? { uniqueMessage: f.uniqueMessage } : {}),
     ...(f.default !== undefined ? { default: f.default } : {}),
     ...(f.since ? { since: f.since } : {}),
     ...(f.until ? { until: f.until } : {}),

@@ -18,8 +18,8 @@ export const contentTypeSpec: SpecRules<ContentTypeSpec, ContentTypeField> = {
 };
 
 /** Whether a model is in a scope: has the feature, or (`statuses`) a status field. */
-const inScope = (m: ModelSpec, scope: ContentTypeScope) =>
-  (scope === "statuses" ? Object.values(m.fields).some((f) => f.kind === "status") : m.features?.includes(scope));
+export const inScope = (m: ModelSpec, scope: ContentTypeScope): boolean =>
+  (scope === "statuses" ? Object.values(m.fields).some((f) => f.kind === "status") : !!m.features?.includes(scope));
 
 /** The model keys a contentType field may name: its list, or the models in its scope in label order. */
 export function contentTypeModels(f: Pick<ContentTypeSpec, "feature" | "models">, byRef: Map<string, ModelSpec>): string[] {

@@ -10,7 +10,9 @@ const ON_DELETE = { protect: "RESTRICT", cascade: "CASCADE", setNull: "SET NULL"
 /** The column, constraint and index of a link to another row; shared with tree parents. */
 export function linkColumn(f: FkField | TreeParentField, { model, table, tableOf, keyType }: SchemaContext, nullable: boolean, onDelete: FkField["onDelete"]): void {
   table.columns[f.column] = { type: keyType, nullable, references: { table: tableOf(f.target), onDelete: ON_DELETE[onDelete] } };
-  table.indexes[constraintNames.index(model.table, f.column)] = { using: "btree", columns: [f.column] };
+  // A unique link is a one-to-one link (Django's OneToOneField): its unique constraint is its index.
+  if (f.unique) table.uniques[constraintNames.unique(model.table, f.column)] = [f.column];
+  else table.indexes[constraintNames.index(model.table, f.column)] = { using: "btree", columns: [f.column] };
 }
 
 /** `name`, `name__n` (id or natural key) and `name_id`, `name_id__n` (id only). */

@@ -1,7 +1,7 @@
 // Validate pass: checks loaded specs and reports every problem at once, each naming the
 // spec file, model and field. Gives a list of messages (empty when the spec is sound);
 // it builds nothing, so the IR pass may assume a valid spec.
-import { FEATURES as FEATURE_LIST, METHOD_TAKES, type ApiSpec, type FieldSpec, type ModelSpec } from "../dsl/index.js";
+import { FEATURES as FEATURE_LIST, METHOD_TAKES, UNIQUE_CHECKS, type ApiSpec, type FieldSpec, type ModelSpec } from "../dsl/index.js";
 import type { LoadedApi } from "../load/index.js";
 import { specKindOf } from "../kinds/index.js";
 import { COMPUTED_FIELD_COLUMNS, CONTENT_TYPE_FIELDS } from "../ir/names.js";
@@ -298,7 +298,9 @@ export function validate(loaded: LoadedApi): Diagnostic[] {
     }
     checkSqlBlocks(m.sql, (message) => err(file, message, m.name));
     for (const group of m.uniqueTogether ?? []) {
-      for (const n of group) if (!has(n)) err(file, `uniqueTogether names unknown field "${n}"`, m.name);
+      const names = Array.isArray(group) ? group : group.fields;
+      for (const n of names) if (!has(n)) err(file, `uniqueTogether names unknown field "${n}"`, m.name);
+      if (!Array.isArray(group) && !UNIQUE_CHECKS.includes(group.checkedBy)) err(file, `uniqueTogether checkedBy "${group.checkedBy}" is unknown (known: ${UNIQUE_CHECKS.join(", ")})`, m.name);
     }
   }
   return out;
@@ -392,6 +394,8 @@ function checkField(file: string, m: ModelSpec, name: string, f: FieldSpec, ctx:
     else if (typeof f.renamedFrom !== "string" || f.renamedFrom in ctx.fields) err(file, `renamedFrom must name the field's old name, which no field has now`, m.name, name);
   }
   if (f.backfill !== undefined && !(f.kind === "scalar" || f.kind === "choice")) err(file, `backfill applies to scalar and choice fields (not ${f.kind})`, m.name, name);
+  if (f.uniqueCheckedBy !== undefined && !UNIQUE_CHECKS.includes(f.uniqueCheckedBy)) err(file, `uniqueCheckedBy "${f.uniqueCheckedBy}" is unknown (known: ${UNIQUE_CHECKS.join(", ")})`, m.name, name);
+  if ((f.uniqueCheckedBy !== undefined || f.uniqueMessage !== undefined) && !f.unique) err(file, "uniqueCheckedBy and uniqueMessage apply to unique fields", m.name, name);
   const rules = specKindOf(f);
   if (!rules) {
     err(file, `unknown field kind "${(f as { kind: string }).kind}"`, m.name, name);

@@ -15,7 +15,7 @@ function candidate(base: string, i: number, maxLength: number): string {
 }
 
 export async function freeSlug(f: ScalarField, base: string, { db, index, model, row }: WriteContext): Promise<string> {
-  const together = model.uniqueTogether.filter((names) => names.includes(f.name)).flat().filter((name) => name !== f.name);
+  const together = model.uniqueTogether.filter((g) => g.fields.includes(f.name)).flatMap((g) => g.fields).filter((name) => name !== f.name);
   if (!f.unique && !together.length) return base;
   const scope = Object.fromEntries([...new Set(together)].map((name) => {
     const column = storedColumn(index.field(model, name)!)!;

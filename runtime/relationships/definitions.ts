@@ -52,11 +52,6 @@ export async function relationshipsOf(db: Db, index: ModelIndex, m: ModelDescrip
   return db(tablesOf(index).definitions).where("source_type", m.key).orWhere("destination_type", m.key).orderBy("name");
 }
 
-/** Django's verbose name of a model, lower-case except acronyms (`site`, `VRF`, `IP address`). */
-export function djangoVerbose(m: ModelDescriptor): string {
-  return m.verboseName.split(" ").map((w) => (/^[A-Z0-9]+$/.test(w) && w.length > 1 ? w : w.toLowerCase())).join(" ");
-}
-
 /** Django's default plural of a verbose name. */
 export const plural = (name: string): string => `${name}${/(s|x|z|ch|sh)$/.test(name) ? "es" : "s"}`;
 
@@ -71,7 +66,7 @@ export function sideLabel(index: ModelIndex, r: Relationship, side: Side): strin
   if (label) return label;
   const other = index.byKey.get(own === "source" ? r.destination_type : r.source_type);
   if (!other) return relationshipText(r);
-  const name = djangoVerbose(other);
+  const name = other.sentenceName;
   const many = hasMany(r, own === "source" ? "destination" : "source");
   return many ? plural(name) : name;
 }

@@ -8,7 +8,7 @@ import { FieldProblem, isPlainObject, type Db, type WriteContext } from "../kind
 import type { ModelIndex } from "../models.js";
 import { pyType } from "../text/python.js";
 import { checkAssociation } from "./associations.js";
-import { djangoVerbose, hasMany, isSymmetric, plural, relationshipText, relationshipsOf, tablesOf, type Relationship, type Side } from "./definitions.js";
+import { hasMany, isSymmetric, plural, relationshipText, relationshipsOf, tablesOf, type Relationship, type Side } from "./definitions.js";
 
 /** The objects asked for, per relationship and per side at the other end (ids). */
 type Wanted = Map<Relationship, Map<Side, string[]>>;
@@ -98,10 +98,10 @@ async function requiredErrors(ctx: WriteContext, id: string, wanted: Wanted, cre
       if (await db(associations).where({ relationship_id: r.id, [`${r.required_on}_id`]: id }).first("id")) continue;
     }
     const many = hasMany(r, opposite) ? "at least one" : "a";
-    const verbose = djangoVerbose(other);
+    const verbose = other.sentenceName;
     const messages: string[] = [];
     if (!(await db(other.table).first("id"))) {
-      const names = plural(djangoVerbose(m));
+      const names = plural(m.sentenceName);
       messages.push(`${names[0].toUpperCase()}${names.slice(1)} require ${many} ${verbose}, but no ${plural(verbose)} exist yet. ` +
         `Create a ${verbose} by posting to ${index.api.basePath}${other.app}/${other.route}/`);
     }

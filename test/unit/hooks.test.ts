@@ -28,7 +28,7 @@ const hooks: ModelHooks = {
   readValues: { name_length: ({ alias }) => `length(${alias}."name")` },
 };
 const model: ModelDescriptor = {
-  key: "core.thing", name: "Thing", app: "core", route: "things", table: "core_thing", verboseName: "Thing", description: "",
+  key: "core.thing", name: "Thing", app: "core", route: "things", table: "core_thing", verboseName: "Thing", sentenceName: "thing", description: "",
   display: [{ path: ["name"] }], ordering: [{ field: "name", desc: false }],
   features: { tags: false, customFields: false, changeLogged: false, tree: false, ownedByRequester: false },
   fields, nested: ["id", "name"], brief: ["id", "name"], filters: [], uniqueTogether: [], operations: ["list", "create", "delete"],

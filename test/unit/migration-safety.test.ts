@@ -63,12 +63,12 @@ describe("unit: the content-type registry's rows", () => {
       const [next] = readdirSync(join(dir, "expected/ct/migrations")).filter((n) => n.startsWith("0002_"));
       await db.knex.raw(readFileSync(join(dir, "expected/ct/migrations", next), "utf8"));
       expect(await db.knex("core_kind").select("id", "model").orderBy("id"))
-        .to.deep.equal([{ id: 1, model: "group" }, { id: 2, model: "item" }, { id: 3, model: "label" }, { id: 5, model: "box" }]);
+        .to.deep.equal([{ id: 1, model: "group" }, { id: 2, model: "item" }, { id: 3, model: "label" }, { id: 5, model: "box" }, { id: 6, model: "pin" }]);
       const scoped = await db.knex("core_label_content_types as j").join("core_kind as k", "k.id", "j.kind_id").where("j.source_id", label).pluck("k.model");
       expect(scoped.sort()).to.deep.equal(["box", "item"]);
       expect(await db.knex("core_label_watched").pluck("kind_id")).to.deep.equal([]);
       const snapshot = JSON.parse(readFileSync(join(dir, "expected/ct/schema.json"), "utf8"));
-      expect(snapshot.tables.core_kind.rows.nextId).to.equal(6);
+      expect(snapshot.tables.core_kind.rows.nextId).to.equal(7);
     } finally {
       await db.close();
     }

@@ -39,6 +39,13 @@ const named = (r: Row) => (r.label ? `${r.name} (${r.label})` : String(r.name ??
 export async function beforeSave({ db, id, values }: SaveEvent): Promise<void> {
   const current: Row = id === null ? {} : (await db("dcim_cable").where({ id }).first()) ?? {};
   const c: Row = { ...current, ...values };
+  // DRF's UniqueTogetherValidator for each end's pair runs before the model's clean(): an end
+  // already on that side of another cable is refused in its words.
+  for (const side of ["a", "b"]) {
+    const [type, end] = [`termination_${side}_type`, `termination_${side}_id`];
+    const twin = await db("dcim_cable").where({ [type]: c[type], [end]: c[end] }).modify((q) => { if (id !== null) q.whereNot({ id }); }).first("id");
+    if (twin) throw new Refusal({ non_field_errors: `The fields ${type}, ${end} must make a unique set.` });
+  }
   if (id !== null) {
     const moved = "Cable termination points may not be modified. Delete and recreate the cable instead.";
     for (const side of ["a", "b"]) {

@@ -12,7 +12,8 @@ export default model("DeviceBay", {
     device: ref.fk("dcim.Device", { required: true, onDelete: "cascade" }),
     name: field.string({ required: true, maxLength: 64 }),
     label: field.string({ maxLength: 64, description: "Physical label" }),
-    installed_device: ref.fk("dcim.Device", { nullable: true, onDelete: "setNull" }),
+    // A one-to-one link the serializer declares itself: Django's model validation checks it.
+    installed_device: ref.fk("dcim.Device", { nullable: true, unique: true, uniqueCheckedBy: "django", onDelete: "setNull" }),
     description: field.string({ maxLength: 200 }),
   },
   uniqueTogether: [["device", "name"]],

@@ -23,7 +23,7 @@ export default model("Device", {
     tenant: ref.fk("tenancy.Tenant", { nullable: true, onDelete: "protect" }),
     platform: ref.fk("dcim.Platform", { nullable: true, onDelete: "setNull" }),
     serial: field.string({ maxLength: 255, label: "Serial number" }),
-    asset_tag: field.string({ nullable: true, unique: true, maxLength: 50, description: "A unique tag used to identify this device" }),
+    asset_tag: field.string({ nullable: true, unique: true, verboseName: "Asset tag", maxLength: 50, description: "A unique tag used to identify this device" }),
     site: ref.fk("dcim.Site", { required: true, onDelete: "protect" }),
     location: ref.fk("dcim.Location", { nullable: true, onDelete: "protect" }),
     rack: ref.fk("dcim.Rack", { nullable: true, onDelete: "protect" }),
@@ -34,8 +34,8 @@ export default model("Device", {
     status: field.status({ required: true, defaults: DeviceStatus }),
     // IPv6 first, as Nautobot with PREFER_IPV4 off (its default).
     primary_ip: ref.firstSet(["primary_ip6", "primary_ip4"], { label: "Primary IP" }),
-    primary_ip4: ref.fk("ipam.IPAddress", { nullable: true, onDelete: "setNull", label: "Primary IPv4" }),
-    primary_ip6: ref.fk("ipam.IPAddress", { nullable: true, onDelete: "setNull", label: "Primary IPv6" }),
+    primary_ip4: ref.fk("ipam.IPAddress", { nullable: true, onDelete: "setNull", label: "Primary IPv4", verboseName: "Primary IPv4" }),
+    primary_ip6: ref.fk("ipam.IPAddress", { nullable: true, onDelete: "setNull", label: "Primary IPv6", verboseName: "Primary IPv6" }),
     secrets_group: ref.fk("extras.SecretsGroup", { nullable: true, onDelete: "setNull" }),
     cluster: ref.fk("virtualization.Cluster", { nullable: true, onDelete: "setNull" }),
     virtual_chassis: ref.fk("dcim.VirtualChassis", { nullable: true, onDelete: "setNull" }),
@@ -53,7 +53,13 @@ export default model("Device", {
     config_context: field.computed({ excludable: true, schema: { type: "object", additionalProperties: {} } }),
   },
   // A primary address belongs to one device (OneToOneField).
-  uniqueTogether: [["site", "tenant", "name"], ["rack", "position", "face"], ["virtual_chassis", "vc_position"], ["primary_ip4"], ["primary_ip6"]],
+  // The serializer drops DRF's validators (validators = []) and adds back only the rack one:
+  // the others are Django's model validation, with its words.
+  uniqueTogether: [
+    { fields: ["site", "tenant", "name"], checkedBy: "django" }, ["rack", "position", "face"],
+    { fields: ["virtual_chassis", "vc_position"], checkedBy: "django" },
+    { fields: ["primary_ip4"], checkedBy: "django" }, { fields: ["primary_ip6"], checkedBy: "django" },
+  ],
   // Filters take a device by id or name (every device of that name), as Nautobot's.
   naturalKey: "name",
   nested: ["name"],

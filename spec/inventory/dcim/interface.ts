@@ -30,6 +30,7 @@ export default model("Interface", {
     tagged_vlans: ref.m2m("ipam.VLAN"),
     ...cableEnd(),
     ...pathEndpoint(),
+    count_ipaddresses: field.count({ of: "ipam.IPAddress.assigned_object" }),
   },
   actions: {
     ...traceAction,

@@ -15,7 +15,7 @@ export default model("InventoryItem", {
     manufacturer: ref.fk("dcim.Manufacturer", { nullable: true, onDelete: "protect" }),
     part_id: field.string({ maxLength: 50, label: "Part ID", description: "Manufacturer-assigned part identifier" }),
     serial: field.string({ maxLength: 255, label: "Serial number" }),
-    asset_tag: field.string({ nullable: true, unique: true, maxLength: 50, description: "A unique tag used to identify this item" }),
+    asset_tag: field.string({ nullable: true, unique: true, verboseName: "Asset tag", maxLength: 50, description: "A unique tag used to identify this item" }),
     discovered: field.boolean({ default: false, description: "This item was automatically discovered" }),
     description: field.string({ maxLength: 200 }),
   },

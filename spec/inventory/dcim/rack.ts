@@ -31,7 +31,7 @@ export default model("Rack", {
     status: field.status({ required: true, defaults: RackStatus }),
     role: ref.fk("dcim.RackRole", { nullable: true, onDelete: "protect" }),
     serial: field.string({ maxLength: 255, label: "Serial number" }),
-    asset_tag: field.string({ nullable: true, unique: true, maxLength: 50, description: "A unique tag used to identify this rack" }),
+    asset_tag: field.string({ nullable: true, unique: true, verboseName: "Asset tag", maxLength: 50, description: "A unique tag used to identify this rack" }),
     type: field.choice(RackType, { blank: true }),
     width: field.choice(RackWidth, { default: 19, description: "Rail-to-rail width" }),
     u_height: field.integer({ default: 42, min: 1, max: 100, label: "Height (U)", description: "Height in rack units" }),

@@ -12,7 +12,8 @@ export default model("VirtualChassis", {
   fields: {
     name: field.string({ required: true, maxLength: 64 }),
     domain: field.string({ maxLength: 30 }),
-    master: ref.fk("dcim.Device", { nullable: true, unique: true, onDelete: "protect" }),
+    // A one-to-one link the serializer declares itself: Django's model validation checks it.
+    master: ref.fk("dcim.Device", { nullable: true, unique: true, uniqueCheckedBy: "django", onDelete: "protect" }),
     member_count: field.count({ of: "dcim.Device.virtual_chassis" }),
   },
   nested: ["name", "master"],

@@ -12,7 +12,7 @@ export default model("VRF", {
   naturalKey: "rd",
   fields: {
     name: field.string({ required: true, maxLength: 100 }),
-    rd: field.string({ nullable: true, unique: true, maxLength: 21, label: "Route distinguisher" }),
+    rd: field.string({ nullable: true, unique: true, maxLength: 21, label: "Route distinguisher", verboseName: "Route distinguisher" }),
     tenant: ref.fk("tenancy.Tenant", { nullable: true }),
     enforce_unique: field.boolean({ default: true }),
     description: field.string({ maxLength: 200 }),

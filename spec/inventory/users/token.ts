@@ -13,7 +13,8 @@ export default model("Token", {
     created: field.datetime({ autoNow: "create" }),
     expires: field.datetime({ nullable: true }),
     key: field.string({
-      unique: true, minLength: 40, maxLength: 40, randomHex: 40,
+      // Declared by the serializer itself: Django's model validation checks it.
+      unique: true, uniqueCheckedBy: "django", minLength: 40, maxLength: 40, randomHex: 40,
       pattern: { regex: "^[0-9a-f]{40}$", message: "Token keys are 40 hexadecimal characters (0-9, a-f)." },
     }),
     write_enabled: field.boolean({ default: true }),

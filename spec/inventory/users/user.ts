@@ -7,7 +7,7 @@ export default model("User", {
   display: "{username}",
   ordering: ["username"],
   fields: {
-    username: field.string({ required: true, unique: true, maxLength: 150 }),
+    username: field.string({ required: true, unique: true, uniqueMessage: "A user with that username already exists.", maxLength: 150 }),
     password: field.password({ required: true, writeOnly: true, maxLength: 128 }),
     first_name: field.string({ maxLength: 150 }),
     last_name: field.string({ maxLength: 150 }),

@@ -26,8 +26,8 @@ export default model("VirtualMachine", {
     platform: ref.fk("dcim.Platform", { nullable: true, onDelete: "setNull" }),
     // IPv6 first, as Nautobot with PREFER_IPV4 off (its default).
     primary_ip: ref.firstSet(["primary_ip6", "primary_ip4"], { label: "Primary IP" }),
-    primary_ip4: ref.fk("ipam.IPAddress", { nullable: true, onDelete: "setNull", label: "Primary IPv4" }),
-    primary_ip6: ref.fk("ipam.IPAddress", { nullable: true, onDelete: "setNull", label: "Primary IPv6" }),
+    primary_ip4: ref.fk("ipam.IPAddress", { nullable: true, onDelete: "setNull", label: "Primary IPv4", verboseName: "Primary IPv4" }),
+    primary_ip6: ref.fk("ipam.IPAddress", { nullable: true, onDelete: "setNull", label: "Primary IPv6", verboseName: "Primary IPv6" }),
     vcpus: field.integer({ nullable: true, min: 0, max: 32767, label: "vCPUs" }),
     memory: field.integer({ nullable: true, min: 0, max: 2147483647, label: "Memory (MB)" }),
     disk: field.integer({ nullable: true, min: 0, max: 2147483647, label: "Disk (GB)" }),
@@ -38,7 +38,11 @@ export default model("VirtualMachine", {
     config_context: field.computed({ excludable: true, schema: { type: "object", additionalProperties: {} } }),
   },
   // A primary address belongs to one machine (OneToOneField).
-  uniqueTogether: [["cluster", "tenant", "name"], ["primary_ip4"], ["primary_ip6"]],
+  // The serializer drops DRF's validators (validators = []): Django's model validation words these.
+  uniqueTogether: [
+    { fields: ["cluster", "tenant", "name"], checkedBy: "django" },
+    { fields: ["primary_ip4"], checkedBy: "django" }, { fields: ["primary_ip6"], checkedBy: "django" },
+  ],
   naturalKey: "name",
   nested: ["name"],
   filters: {

@@ -130,10 +130,13 @@ describe("inventory e2e: cables and paths", () => {
 
   it("refuses what Nautobot refuses, in its words, and stores nothing", async () => {
     const r3 = await device("r3", {
-      interface: [{ name: "eth0", type: "1000base-t" }, { name: "eth1", type: "1000base-t" }, { name: "lag0", type: "lag" }],
+      interface: [{ name: "eth0", type: "1000base-t" }, { name: "eth1", type: "1000base-t" }, { name: "eth2", type: "1000base-t" }, { name: "lag0", type: "lag" }],
       "power-port": [{ name: "PSU0" }],
     });
-    const [e0, e1, lag, psu] = [await port("interfaces", r3, "eth0"), await port("interfaces", r3, "eth1"), await port("interfaces", r3, "lag0"), await port("power-ports", r3, "PSU0")];
+    const [e0, e1, e2, lag, psu] = [
+      await port("interfaces", r3, "eth0"), await port("interfaces", r3, "eth1"), await port("interfaces", r3, "eth2"),
+      await port("interfaces", r3, "lag0"), await port("power-ports", r3, "PSU0"),
+    ];
     const before = await rows("dcim_cable");
     const cases: Array<[Promise<any>, unknown]> = [
       [cable(["dcim.interface", e0.id], ["dcim.powerport", psu.id]), { non_field_errors: ["Incompatible termination types: DCIM | interface and DCIM | power port"] }],
@@ -155,6 +158,12 @@ describe("inventory e2e: cables and paths", () => {
     const again = await cable(["dcim.interface", e1.id], ["dcim.interface", e0.id]);
     expect(again.status).to.equal(400);
     expect(again.body).to.deep.equal({ non_field_errors: [`eth1 already has a cable attached (#${first.body.id})`] });
+    // The same end on the same side: DRF's validator of the pair speaks first.
+    const same = await cable(["dcim.interface", e0.id], ["dcim.interface", e2.id]);
+    expect([same.status, same.body]).to.deep.equal([400, { non_field_errors: ["The fields termination_a_type, termination_a_id must make a unique set."] }]);
+    const sameB = await cable(["dcim.interface", e2.id], ["dcim.interface", e1.id]);
+    expect([sameB.status, sameB.body]).to.deep.equal([400, { non_field_errors: ["The fields termination_b_type, termination_b_id must make a unique set."] }]);
+    expect(await rows("dcim_cable")).to.equal(before + 1);
   });
 
   it("through a patch panel pair the two interfaces see each other, and lose it when the middle cable goes", async () => {

@@ -13,7 +13,8 @@ import { MISSING_ID, uniq } from "./support.js";
 const DEVICE_KEYS = [
   "id", "display", "url", "device", "name", "label", "type", "enabled", "parent_interface", "bridge", "lag", "mtu", "mac_address",
   "mgmt_only", "description", "mode", "untagged_vlan", "tagged_vlans", "cable", "cable_peer", "cable_peer_type", "connected_endpoint",
-  "connected_endpoint_type", "connected_endpoint_reachable", "created", "last_updated", "tags", "notes_url", "custom_fields", "computed_fields", "relationships",
+  "connected_endpoint_type", "connected_endpoint_reachable", "count_ipaddresses", "created", "last_updated", "tags", "notes_url", "custom_fields",
+  "computed_fields", "relationships",
 ];
 const VM_KEYS = [
   "id", "display", "url", "virtual_machine", "name", "enabled", "parent_interface", "bridge", "mtu", "mac_address", "description",

@@ -18,6 +18,14 @@ describe("inventory e2e: IP address assignment", () => {
   const ip = (address: string, on?: any, extra: Record<string, unknown> = {}) =>
     post("/api/ipam/ip-addresses/", { address, status: "active", ...(on ? { assigned_object_type: "dcim.interface", assigned_object_id: on.id } : {}), ...extra });
 
+  const listedAddress = (res: { body: any }) => res.body.results[0].id;
+  const vmInterface = async () => {
+    const type = (await post("/api/virtualization/cluster-types/", { name: `${tag}-type` })).body;
+    const cluster = (await post("/api/virtualization/clusters/", { name: `${tag}-cluster`, type: type.id })).body;
+    const vm = (await post("/api/virtualization/virtual-machines/", { name: `${tag}-vm`, cluster: cluster.id, status: "active" })).body;
+    return (await post("/api/virtualization/interfaces/", { virtual_machine: vm.id, name: "eth0" })).body;
+  };
+
   before(async () => {
     site = (await post("/api/dcim/sites/", { name: `${tag}-site`, status: "active" })).body;
     const maker = (await post("/api/dcim/manufacturers/", { name: `${tag}-maker` })).body;
@@ -51,6 +59,30 @@ describe("inventory e2e: IP address assignment", () => {
     expect(moved.body.assigned_object.name).to.equal("eth1");
     const cleared = await patch(`/api/ipam/ip-addresses/${bare.id}/`, { assigned_object_type: null, assigned_object_id: null });
     expect(cleared.body.assigned_object).to.equal(null);
+  });
+
+  // The collection's inventory plugin reads it to decide which interfaces to fetch addresses for.
+  it("a device interface counts the addresses assigned to it (count_ipaddresses), in every version and in write replies", async () => {
+    const made = await iface(dev, "count0");
+    expect(made.count_ipaddresses).to.equal(0);
+    const other = await iface(peer, "count0");
+    for (const address of ["203.0.113.1/24", "2001:db8:77::1/64"]) expect((await ip(address, made)).status).to.equal(201);
+    expect((await ip("203.0.113.2/24", other)).status).to.equal(201);
+    expect((await ip("203.0.113.3/24")).status).to.equal(201);
+    for (const version of ["1.2", "1.3"]) {
+      const read = await get(`/api/dcim/interfaces/${made.id}/`, { headers: { Accept: `application/json; version=${version}` } });
+      expect(read.body.count_ipaddresses, version).to.equal(2);
+    }
+    const listed = (await get(`/api/dcim/interfaces/?device_id=${dev.id}&device_id=${peer.id}&name=count0`)).body.results;
+    expect(listed.map((x: any) => [x.id, x.count_ipaddresses])).to.have.deep.members([[made.id, 2], [other.id, 1]]);
+    const renamed = await patch(`/api/dcim/interfaces/${made.id}/`, { description: "counted" });
+    expect(renamed.body.count_ipaddresses).to.equal(2);
+    // An address moved to a VM interface no longer counts here.
+    const vmIface = await vmInterface();
+    const moved = await patch(`/api/ipam/ip-addresses/${listedAddress(await get(`/api/ipam/ip-addresses/?interface_id=${other.id}`))}/`,
+      { assigned_object_type: "virtualization.vminterface", assigned_object_id: vmIface.id });
+    expect(moved.status, moved.text).to.equal(200);
+    expect((await get(`/api/dcim/interfaces/${other.id}/`)).body.count_ipaddresses).to.equal(0);
   });
 
   it("refuses half an assignment, a wrong type, an unknown object, and changes nothing", async () => {

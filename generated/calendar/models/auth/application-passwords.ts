@@ -8,6 +8,7 @@ export const auth_ApplicationPassword: ModelDescriptor = {
     route: "application-passwords",
     table: "auth_applicationpassword",
     verboseName: "Application Password",
+    sentenceName: "application password",
     description: "A per-user application password for HTTP Basic authentication (WordPress style).",
     display: [
       { path: ["name"] },

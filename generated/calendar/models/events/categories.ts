@@ -8,6 +8,7 @@ export const events_Category: ModelDescriptor = {
     route: "categories",
     table: "events_category",
     verboseName: "Category",
+    sentenceName: "category",
     description: "An event category: a hierarchical taxonomy term.",
     display: [
       { path: ["name"] },

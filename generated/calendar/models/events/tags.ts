@@ -8,6 +8,7 @@ export const events_Tag: ModelDescriptor = {
     route: "tags",
     table: "events_tag",
     verboseName: "Tag",
+    sentenceName: "tag",
     description: "An event tag: a flat taxonomy term.",
     display: [
       { path: ["name"] },

@@ -8,6 +8,7 @@ export const organizers_Organizer: ModelDescriptor = {
     route: "organizers",
     table: "organizers_organizer",
     verboseName: "Organizer",
+    sentenceName: "organizer",
     description: "Who runs events.",
     display: [
       { path: ["organizer"] },

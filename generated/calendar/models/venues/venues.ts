@@ -9,6 +9,7 @@ export const venues_Venue: ModelDescriptor = {
     route: "venues",
     table: "venues_venue",
     verboseName: "Venue",
+    sentenceName: "venue",
     description: "Where events happen; may carry coordinates for geolocation filters.",
     display: [
       { path: ["venue"] },

@@ -9,6 +9,7 @@ export const circuits_CircuitTermination: ModelDescriptor = {
     route: "circuit-terminations",
     table: "circuits_circuittermination",
     verboseName: "Circuit Termination",
+    sentenceName: "circuit termination",
     description: "One end of a circuit: at a site, or in a provider network.",
     display: [
       {
@@ -456,7 +457,7 @@ export const circuits_CircuitTermination: ModelDescriptor = {
       { param: "connected", kind: "present", field: "connected_endpoint_reachable", lookup: "exact" },
     ],
     uniqueTogether: [
-      ["circuit", "term_side"],
+      { fields: ["circuit", "term_side"] },
     ],
     operations: ["list", "retrieve", "create", "update", "delete"],
     components: {

@@ -8,6 +8,7 @@ export const circuits_CircuitType: ModelDescriptor = {
     route: "circuit-types",
     table: "circuits_circuittype",
     verboseName: "Circuit Type",
+    sentenceName: "circuit type",
     description: "What a circuit is for (long haul, metro, out-of-band).",
     display: [
       { path: ["name"] },

@@ -8,6 +8,7 @@ export const circuits_Circuit: ModelDescriptor = {
     route: "circuits",
     table: "circuits_circuit",
     verboseName: "Circuit",
+    sentenceName: "circuit",
     description: "A communications circuit from a provider, between two terminations.",
     display: [
       { path: ["cid"] },
@@ -361,7 +362,7 @@ export const circuits_Circuit: ModelDescriptor = {
       },
     ],
     uniqueTogether: [
-      ["provider", "cid"],
+      { fields: ["provider", "cid"] },
     ],
     operations: ["list", "retrieve", "create", "update", "delete"],
     components: {

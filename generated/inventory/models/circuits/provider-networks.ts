@@ -8,6 +8,7 @@ export const circuits_ProviderNetwork: ModelDescriptor = {
     route: "provider-networks",
     table: "circuits_providernetwork",
     verboseName: "Provider Network",
+    sentenceName: "provider network",
     description: "A provider's network a circuit may end in, where the far end is not modelled.",
     display: [
       { path: ["provider", "name"] },
@@ -267,7 +268,7 @@ export const circuits_ProviderNetwork: ModelDescriptor = {
       { param: "q", kind: "q", fields: ["name", "description", "comments"], lookup: "exact" },
     ],
     uniqueTogether: [
-      ["provider", "name"],
+      { fields: ["provider", "name"] },
     ],
     operations: ["list", "retrieve", "create", "update", "delete"],
     components: {

@@ -8,6 +8,7 @@ export const circuits_Provider: ModelDescriptor = {
     route: "providers",
     table: "circuits_provider",
     verboseName: "Provider",
+    sentenceName: "provider",
     description: "A company circuits are bought from.",
     display: [
       { path: ["name"] },

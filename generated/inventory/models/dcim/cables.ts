@@ -9,6 +9,7 @@ export const dcim_Cable: ModelDescriptor = {
     route: "cables",
     table: "dcim_cable",
     verboseName: "Cable",
+    sentenceName: "cable",
     description: "A physical connection between two cable ends.",
     display: [
       {
@@ -604,8 +605,8 @@ export const dcim_Cable: ModelDescriptor = {
       },
     ],
     uniqueTogether: [
-      ["termination_a_type", "termination_a_id"],
-      ["termination_b_type", "termination_b_id"],
+      { fields: ["termination_a_type", "termination_a_id"] },
+      { fields: ["termination_b_type", "termination_b_id"] },
     ],
     operations: ["list", "retrieve", "create", "update", "delete"],
     components: {

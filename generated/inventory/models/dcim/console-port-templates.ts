@@ -8,6 +8,7 @@ export const dcim_ConsolePortTemplate: ModelDescriptor = {
     route: "console-port-templates",
     table: "dcim_consoleporttemplate",
     verboseName: "Console Port Template",
+    sentenceName: "console port template",
     description: "A console port every device of a type has.",
     display: [
       { path: ["name"] },
@@ -237,7 +238,7 @@ export const dcim_ConsolePortTemplate: ModelDescriptor = {
       { param: "q", kind: "q", fields: ["name", "label", "description"], lookup: "exact" },
     ],
     uniqueTogether: [
-      ["device_type", "name"],
+      { fields: ["device_type", "name"] },
     ],
     operations: ["list", "retrieve", "create", "update", "delete"],
     components: {

@@ -9,6 +9,7 @@ export const dcim_ConsolePort: ModelDescriptor = {
     route: "console-ports",
     table: "dcim_consoleport",
     verboseName: "Console Port",
+    sentenceName: "console port",
     description: "A console port of a device.",
     display: [
       { path: ["name"] },
@@ -364,7 +365,7 @@ export const dcim_ConsolePort: ModelDescriptor = {
       { param: "connected", kind: "present", field: "connected_endpoint_reachable", lookup: "exact" },
     ],
     uniqueTogether: [
-      ["device", "name"],
+      { fields: ["device", "name"] },
     ],
     operations: ["list", "retrieve", "create", "update", "delete"],
     components: {

@@ -8,6 +8,7 @@ export const dcim_ConsoleServerPortTemplate: ModelDescriptor = {
     route: "console-server-port-templates",
     table: "dcim_consoleserverporttemplate",
     verboseName: "Console Server Port Template",
+    sentenceName: "console server port template",
     description: "A console server port every device of a type has.",
     display: [
       { path: ["name"] },
@@ -237,7 +238,7 @@ export const dcim_ConsoleServerPortTemplate: ModelDescriptor = {
       { param: "q", kind: "q", fields: ["name", "label", "description"], lookup: "exact" },
     ],
     uniqueTogether: [
-      ["device_type", "name"],
+      { fields: ["device_type", "name"] },
     ],
     operations: ["list", "retrieve", "create", "update", "delete"],
     components: {

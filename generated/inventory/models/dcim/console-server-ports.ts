@@ -9,6 +9,7 @@ export const dcim_ConsoleServerPort: ModelDescriptor = {
     route: "console-server-ports",
     table: "dcim_consoleserverport",
     verboseName: "Console Server Port",
+    sentenceName: "console server port",
     description: "A console server port of a device.",
     display: [
       { path: ["name"] },
@@ -364,7 +365,7 @@ export const dcim_ConsoleServerPort: ModelDescriptor = {
       { param: "connected", kind: "present", field: "connected_endpoint_reachable", lookup: "exact" },
     ],
     uniqueTogether: [
-      ["device", "name"],
+      { fields: ["device", "name"] },
     ],
     operations: ["list", "retrieve", "create", "update", "delete"],
     components: {

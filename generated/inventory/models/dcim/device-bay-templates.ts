@@ -8,6 +8,7 @@ export const dcim_DeviceBayTemplate: ModelDescriptor = {
     route: "device-bay-templates",
     table: "dcim_devicebaytemplate",
     verboseName: "Device Bay Template",
+    sentenceName: "device bay template",
     description: "A bay every device of a type has, for a child device.",
     display: [
       { path: ["name"] },
@@ -208,7 +209,7 @@ export const dcim_DeviceBayTemplate: ModelDescriptor = {
       { param: "q", kind: "q", fields: ["name", "label", "description"], lookup: "exact" },
     ],
     uniqueTogether: [
-      ["device_type", "name"],
+      { fields: ["device_type", "name"] },
     ],
     operations: ["list", "retrieve", "create", "update", "delete"],
     components: {

@@ -9,6 +9,7 @@ export const dcim_DeviceBay: ModelDescriptor = {
     route: "device-bays",
     table: "dcim_devicebay",
     verboseName: "Device Bay",
+    sentenceName: "device bay",
     description: "A bay of a device that holds a child device.",
     display: [
       { path: ["name"] },
@@ -78,6 +79,8 @@ export const dcim_DeviceBay: ModelDescriptor = {
         required: false,
         nullable: true,
         readOnly: false,
+        unique: true,
+        uniqueCheckedBy: "django",
         kind: "fk",
         column: "installed_device_id",
         target: "dcim.device",
@@ -270,7 +273,7 @@ export const dcim_DeviceBay: ModelDescriptor = {
       { param: "site_id__n", kind: "fk", field: "site", via: ["device"], lookup: "n", idOnly: true },
     ],
     uniqueTogether: [
-      ["device", "name"],
+      { fields: ["device", "name"] },
     ],
     operations: ["list", "retrieve", "create", "update", "delete"],
     components: {

@@ -8,6 +8,7 @@ export const dcim_DeviceRedundancyGroup: ModelDescriptor = {
     route: "device-redundancy-groups",
     table: "dcim_deviceredundancygroup",
     verboseName: "Device Redundancy Group",
+    sentenceName: "device redundancy group",
     description: "Devices that stand in for one another (a high-availability pair or cluster).",
     display: [
       { path: ["name"] },

@@ -8,6 +8,7 @@ export const dcim_DeviceRole: ModelDescriptor = {
     route: "device-roles",
     table: "dcim_devicerole",
     verboseName: "Device Role",
+    sentenceName: "device role",
     description: "The function a device (or virtual machine) serves.",
     display: [
       { path: ["name"] },

@@ -8,6 +8,7 @@ export const dcim_DeviceType: ModelDescriptor = {
     route: "device-types",
     table: "dcim_devicetype",
     verboseName: "Device Type",
+    sentenceName: "device type",
     description: "A make and model of device: its height, depth and the components every device of it has.",
     display: [
       { path: ["manufacturer", "name"] },
@@ -342,8 +343,8 @@ export const dcim_DeviceType: ModelDescriptor = {
       },
     ],
     uniqueTogether: [
-      ["manufacturer", "model"],
-      ["manufacturer", "slug"],
+      { fields: ["manufacturer", "model"] },
+      { fields: ["manufacturer", "slug"] },
     ],
     operations: ["list", "retrieve", "create", "update", "delete"],
     components: {

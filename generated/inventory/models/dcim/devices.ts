@@ -9,6 +9,7 @@ export const dcim_Device: ModelDescriptor = {
     route: "devices",
     table: "dcim_device",
     verboseName: "Device",
+    sentenceName: "device",
     description: "A piece of hardware at a site, optionally mounted in a rack.",
     display: [
       {
@@ -133,6 +134,7 @@ export const dcim_Device: ModelDescriptor = {
         nullable: true,
         readOnly: false,
         unique: true,
+        verboseName: "Asset tag",
         kind: "scalar",
         type: "string",
         column: "asset_tag",
@@ -245,6 +247,7 @@ export const dcim_Device: ModelDescriptor = {
         required: false,
         nullable: true,
         readOnly: false,
+        verboseName: "Primary IPv4",
         kind: "fk",
         column: "primary_ip4_id",
         target: "ipam.ipaddress",
@@ -256,6 +259,7 @@ export const dcim_Device: ModelDescriptor = {
         required: false,
         nullable: true,
         readOnly: false,
+        verboseName: "Primary IPv6",
         kind: "fk",
         column: "primary_ip6_id",
         target: "ipam.ipaddress",
@@ -845,11 +849,11 @@ export const dcim_Device: ModelDescriptor = {
       { param: "mac_address", kind: "method", lookup: "exact", takes: "string" },
     ],
     uniqueTogether: [
-      ["site", "tenant", "name"],
-      ["rack", "position", "face"],
-      ["virtual_chassis", "vc_position"],
-      ["primary_ip4"],
-      ["primary_ip6"],
+      { fields: ["site", "tenant", "name"], checkedBy: "django" },
+      { fields: ["rack", "position", "face"] },
+      { fields: ["virtual_chassis", "vc_position"], checkedBy: "django" },
+      { fields: ["primary_ip4"], checkedBy: "django" },
+      { fields: ["primary_ip6"], checkedBy: "django" },
     ],
     operations: ["list", "retrieve", "create", "update", "delete"],
     components: {

@@ -9,6 +9,7 @@ export const dcim_FrontPortTemplate: ModelDescriptor = {
     route: "front-port-templates",
     table: "dcim_frontporttemplate",
     verboseName: "Front Port Template",
+    sentenceName: "front port template",
     description: "A front port every device of a type has, mapped to a rear port position.",
     display: [
       { path: ["name"] },
@@ -300,8 +301,8 @@ export const dcim_FrontPortTemplate: ModelDescriptor = {
       { param: "q", kind: "q", fields: ["name", "label", "description"], lookup: "exact" },
     ],
     uniqueTogether: [
-      ["device_type", "name"],
-      ["rear_port", "rear_port_position"],
+      { fields: ["device_type", "name"] },
+      { fields: ["rear_port", "rear_port_position"] },
     ],
     operations: ["list", "retrieve", "create", "update", "delete"],
     components: {

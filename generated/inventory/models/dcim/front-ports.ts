@@ -9,6 +9,7 @@ export const dcim_FrontPort: ModelDescriptor = {
     route: "front-ports",
     table: "dcim_frontport",
     verboseName: "Front Port",
+    sentenceName: "front port",
     description: "A front port of a device, mapped to a rear port position.",
     display: [
       { path: ["name"] },
@@ -383,8 +384,8 @@ export const dcim_FrontPort: ModelDescriptor = {
       { param: "cabled", kind: "present", field: "cable", lookup: "exact" },
     ],
     uniqueTogether: [
-      ["device", "name"],
-      ["rear_port", "rear_port_position"],
+      { fields: ["device", "name"] },
+      { fields: ["rear_port", "rear_port_position"] },
     ],
     operations: ["list", "retrieve", "create", "update", "delete"],
     components: {

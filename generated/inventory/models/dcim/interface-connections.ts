@@ -8,6 +8,7 @@ export const dcim_InterfaceConnection: ModelDescriptor = {
     route: "interface-connections",
     table: "dcim_interfaceconnection",
     verboseName: "Interface Connection",
+    sentenceName: "interface connection",
     description: "Interfaces whose traced path ends at another interface, each pair once (Nautobot's interface connections).",
     display: [
       { path: ["interface_a", "name"] },

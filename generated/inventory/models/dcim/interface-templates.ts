@@ -8,6 +8,7 @@ export const dcim_InterfaceTemplate: ModelDescriptor = {
     route: "interface-templates",
     table: "dcim_interfacetemplate",
     verboseName: "Interface Template",
+    sentenceName: "interface template",
     description: "An interface every device of a type has.",
     display: [
       { path: ["name"] },
@@ -339,7 +340,7 @@ export const dcim_InterfaceTemplate: ModelDescriptor = {
       { param: "q", kind: "q", fields: ["name", "label", "description"], lookup: "exact" },
     ],
     uniqueTogether: [
-      ["device_type", "name"],
+      { fields: ["device_type", "name"] },
     ],
     operations: ["list", "retrieve", "create", "update", "delete"],
     components: {

@@ -9,6 +9,7 @@ export const dcim_Interface: ModelDescriptor = {
     route: "interfaces",
     table: "dcim_interface",
     verboseName: "Interface",
+    sentenceName: "interface",
     description: "A network interface of a device.",
     display: [
       { path: ["name"] },
@@ -408,6 +409,20 @@ export const dcim_Interface: ModelDescriptor = {
         column: "connected_endpoint_reachable",
       },
       {
+        name: "count_ipaddresses",
+        label: "Count ipaddresses",
+        required: false,
+        nullable: false,
+        readOnly: true,
+        kind: "count",
+        count: {
+          table: "ipam_ipaddress",
+          column: "assigned_object_id",
+          typed: { column: "assigned_object_type", key: "dcim.interface" },
+          descendants: false,
+        },
+      },
+      {
         name: "created",
         label: "Created",
         required: false,
@@ -632,7 +647,7 @@ export const dcim_Interface: ModelDescriptor = {
       { param: "vlan", kind: "method", lookup: "exact", takes: "number" },
     ],
     uniqueTogether: [
-      ["device", "name"],
+      { fields: ["device", "name"] },
     ],
     operations: ["list", "retrieve", "create", "update", "delete"],
     components: {

@@ -8,6 +8,7 @@ export const dcim_InventoryItem: ModelDescriptor = {
     route: "inventory-items",
     table: "dcim_inventoryitem",
     verboseName: "Inventory Item",
+    sentenceName: "inventory item",
     description: "A serialised piece of hardware inside a device (a line card, a power supply); items nest.",
     display: [
       { path: ["name"] },
@@ -116,6 +117,7 @@ export const dcim_InventoryItem: ModelDescriptor = {
         nullable: true,
         readOnly: false,
         unique: true,
+        verboseName: "Asset tag",
         kind: "scalar",
         type: "string",
         column: "asset_tag",
@@ -391,7 +393,7 @@ export const dcim_InventoryItem: ModelDescriptor = {
       },
     ],
     uniqueTogether: [
-      ["device", "parent", "name"],
+      { fields: ["device", "parent", "name"] },
     ],
     operations: ["list", "retrieve", "create", "update", "delete"],
     components: {

@@ -9,6 +9,7 @@ export const dcim_LocationType: ModelDescriptor = {
     route: "location-types",
     table: "dcim_locationtype",
     verboseName: "Location Type",
+    sentenceName: "location type",
     description: "A kind of location (campus, building, floor, room): which kinds nest in it and what its locations may hold.",
     display: [
       {

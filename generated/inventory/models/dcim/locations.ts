@@ -9,6 +9,7 @@ export const dcim_Location: ModelDescriptor = {
     route: "locations",
     table: "dcim_location",
     verboseName: "Location",
+    sentenceName: "location",
     description: "A place more specific than a site (a building, a floor, a room), of a location type; locations nest.",
     display: [
       {
@@ -367,7 +368,7 @@ export const dcim_Location: ModelDescriptor = {
       },
     ],
     uniqueTogether: [
-      ["parent", "name"],
+      { fields: ["parent", "name"] },
     ],
     operations: ["list", "retrieve", "create", "update", "delete"],
     components: {

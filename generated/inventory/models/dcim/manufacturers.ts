@@ -8,6 +8,7 @@ export const dcim_Manufacturer: ModelDescriptor = {
     route: "manufacturers",
     table: "dcim_manufacturer",
     verboseName: "Manufacturer",
+    sentenceName: "manufacturer",
     description: "A maker of devices and platforms.",
     display: [
       { path: ["name"] },

@@ -8,6 +8,7 @@ export const dcim_Platform: ModelDescriptor = {
     route: "platforms",
     table: "dcim_platform",
     verboseName: "Platform",
+    sentenceName: "platform",
     description: "The software a device runs, and how automation reaches it.",
     display: [
       { path: ["name"] },

@@ -9,6 +9,7 @@ export const dcim_PowerFeed: ModelDescriptor = {
     route: "power-feeds",
     table: "dcim_powerfeed",
     verboseName: "Power Feed",
+    sentenceName: "power feed",
     description: "An electrical circuit delivered from a power panel, cabled to a device's power port.",
     display: [
       { path: ["name"] },
@@ -464,7 +465,7 @@ export const dcim_PowerFeed: ModelDescriptor = {
       { param: "connected", kind: "present", field: "connected_endpoint_reachable", lookup: "exact" },
     ],
     uniqueTogether: [
-      ["power_panel", "name"],
+      { fields: ["power_panel", "name"] },
     ],
     operations: ["list", "retrieve", "create", "update", "delete"],
     components: {

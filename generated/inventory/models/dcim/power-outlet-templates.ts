@@ -9,6 +9,7 @@ export const dcim_PowerOutletTemplate: ModelDescriptor = {
     route: "power-outlet-templates",
     table: "dcim_poweroutlettemplate",
     verboseName: "Power Outlet Template",
+    sentenceName: "power outlet template",
     description: "A power outlet every device of a type has, fed by one of its power ports.",
     display: [
       { path: ["name"] },
@@ -346,7 +347,7 @@ export const dcim_PowerOutletTemplate: ModelDescriptor = {
       { param: "q", kind: "q", fields: ["name", "label", "description"], lookup: "exact" },
     ],
     uniqueTogether: [
-      ["device_type", "name"],
+      { fields: ["device_type", "name"] },
     ],
     operations: ["list", "retrieve", "create", "update", "delete"],
     components: {

@@ -9,6 +9,7 @@ export const dcim_PowerOutlet: ModelDescriptor = {
     route: "power-outlets",
     table: "dcim_poweroutlet",
     verboseName: "Power Outlet",
+    sentenceName: "power outlet",
     description: "A power outlet of a device, fed by one of its power ports.",
     display: [
       { path: ["name"] },
@@ -472,7 +473,7 @@ export const dcim_PowerOutlet: ModelDescriptor = {
       { param: "connected", kind: "present", field: "connected_endpoint_reachable", lookup: "exact" },
     ],
     uniqueTogether: [
-      ["device", "name"],
+      { fields: ["device", "name"] },
     ],
     operations: ["list", "retrieve", "create", "update", "delete"],
     components: {

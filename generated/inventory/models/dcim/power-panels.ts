@@ -9,6 +9,7 @@ export const dcim_PowerPanel: ModelDescriptor = {
     route: "power-panels",
     table: "dcim_powerpanel",
     verboseName: "Power Panel",
+    sentenceName: "power panel",
     description: "A distribution point for electrical power (a data centre's remote power panel).",
     display: [
       { path: ["name"] },
@@ -248,7 +249,7 @@ export const dcim_PowerPanel: ModelDescriptor = {
       },
     ],
     uniqueTogether: [
-      ["site", "name"],
+      { fields: ["site", "name"] },
     ],
     operations: ["list", "retrieve", "create", "update", "delete"],
     components: {

@@ -8,6 +8,7 @@ export const dcim_PowerPortTemplate: ModelDescriptor = {
     route: "power-port-templates",
     table: "dcim_powerporttemplate",
     verboseName: "Power Port Template",
+    sentenceName: "power port template",
     description: "A power port every device of a type has.",
     display: [
       { path: ["name"] },
@@ -357,7 +358,7 @@ export const dcim_PowerPortTemplate: ModelDescriptor = {
       { param: "q", kind: "q", fields: ["name", "label", "description"], lookup: "exact" },
     ],
     uniqueTogether: [
-      ["device_type", "name"],
+      { fields: ["device_type", "name"] },
     ],
     operations: ["list", "retrieve", "create", "update", "delete"],
     components: {

@@ -9,6 +9,7 @@ export const dcim_PowerPort: ModelDescriptor = {
     route: "power-ports",
     table: "dcim_powerport",
     verboseName: "Power Port",
+    sentenceName: "power port",
     description: "A power port of a device.",
     display: [
       { path: ["name"] },
@@ -484,7 +485,7 @@ export const dcim_PowerPort: ModelDescriptor = {
       { param: "connected", kind: "present", field: "connected_endpoint_reachable", lookup: "exact" },
     ],
     uniqueTogether: [
-      ["device", "name"],
+      { fields: ["device", "name"] },
     ],
     operations: ["list", "retrieve", "create", "update", "delete"],
     components: {

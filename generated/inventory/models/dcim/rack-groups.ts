@@ -9,6 +9,7 @@ export const dcim_RackGroup: ModelDescriptor = {
     route: "rack-groups",
     table: "dcim_rackgroup",
     verboseName: "Rack Group",
+    sentenceName: "rack group",
     description: "Racks grouped within a site (a room, a row); groups nest.",
     display: [
       { path: ["name"] },
@@ -279,8 +280,8 @@ export const dcim_RackGroup: ModelDescriptor = {
       },
     ],
     uniqueTogether: [
-      ["site", "name"],
-      ["site", "slug"],
+      { fields: ["site", "name"] },
+      { fields: ["site", "slug"] },
     ],
     operations: ["list", "retrieve", "create", "update", "delete"],
     components: {

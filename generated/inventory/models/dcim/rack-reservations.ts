@@ -9,6 +9,7 @@ export const dcim_RackReservation: ModelDescriptor = {
     route: "rack-reservations",
     table: "dcim_rackreservation",
     verboseName: "Rack Reservation",
+    sentenceName: "rack reservation",
     description: "Units of a rack set aside for someone.",
     display: [
       { text: "Reservation for rack " },

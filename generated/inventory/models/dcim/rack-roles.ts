@@ -8,6 +8,7 @@ export const dcim_RackRole: ModelDescriptor = {
     route: "rack-roles",
     table: "dcim_rackrole",
     verboseName: "Rack Role",
+    sentenceName: "rack role",
     description: "The function a rack serves.",
     display: [
       { path: ["name"] },

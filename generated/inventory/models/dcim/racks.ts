@@ -9,6 +9,7 @@ export const dcim_Rack: ModelDescriptor = {
     route: "racks",
     table: "dcim_rack",
     verboseName: "Rack",
+    sentenceName: "rack",
     description: "A frame or cabinet of rack units at a site.",
     display: [
       { path: ["name"] },
@@ -163,6 +164,7 @@ export const dcim_Rack: ModelDescriptor = {
         nullable: true,
         readOnly: false,
         unique: true,
+        verboseName: "Asset tag",
         kind: "scalar",
         type: "string",
         column: "asset_tag",
@@ -560,8 +562,8 @@ export const dcim_Rack: ModelDescriptor = {
       },
     ],
     uniqueTogether: [
-      ["group", "name"],
-      ["group", "facility_id"],
+      { fields: ["group", "name"] },
+      { fields: ["group", "facility_id"] },
     ],
     operations: ["list", "retrieve", "create", "update", "delete"],
     components: {

@@ -8,6 +8,7 @@ export const dcim_RearPortTemplate: ModelDescriptor = {
     route: "rear-port-templates",
     table: "dcim_rearporttemplate",
     verboseName: "Rear Port Template",
+    sentenceName: "rear port template",
     description: "A rear port every device of a type has, with its positions.",
     display: [
       { path: ["name"] },
@@ -284,7 +285,7 @@ export const dcim_RearPortTemplate: ModelDescriptor = {
       { param: "q", kind: "q", fields: ["name", "label", "description"], lookup: "exact" },
     ],
     uniqueTogether: [
-      ["device_type", "name"],
+      { fields: ["device_type", "name"] },
     ],
     operations: ["list", "retrieve", "create", "update", "delete"],
     components: {

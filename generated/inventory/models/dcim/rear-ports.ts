@@ -9,6 +9,7 @@ export const dcim_RearPort: ModelDescriptor = {
     route: "rear-ports",
     table: "dcim_rearport",
     verboseName: "Rear Port",
+    sentenceName: "rear port",
     description: "A rear port of a device (patch panels, breakouts), with its positions.",
     display: [
       { path: ["name"] },
@@ -368,7 +369,7 @@ export const dcim_RearPort: ModelDescriptor = {
       { param: "cabled", kind: "present", field: "cable", lookup: "exact" },
     ],
     uniqueTogether: [
-      ["device", "name"],
+      { fields: ["device", "name"] },
     ],
     operations: ["list", "retrieve", "create", "update", "delete"],
     components: {

@@ -8,6 +8,7 @@ export const dcim_Region: ModelDescriptor = {
     route: "regions",
     table: "dcim_region",
     verboseName: "Region",
+    sentenceName: "region",
     description: "A geographic area that holds sites; regions nest.",
     display: [
       { path: ["name"] },

@@ -8,6 +8,7 @@ export const dcim_Site: ModelDescriptor = {
     route: "sites",
     table: "dcim_site",
     verboseName: "Site",
+    sentenceName: "site",
     description: "A building or campus that holds equipment.",
     display: [
       { path: ["name"] },

@@ -9,6 +9,7 @@ export const dcim_VirtualChassis: ModelDescriptor = {
     route: "virtual-chassis",
     table: "dcim_virtualchassis",
     verboseName: "Virtual chassis",
+    sentenceName: "virtual chassis",
     description: "Devices that share one control plane (a switch stack), led by a master member.",
     display: [
       { path: ["name"] },
@@ -66,6 +67,7 @@ export const dcim_VirtualChassis: ModelDescriptor = {
         nullable: true,
         readOnly: false,
         unique: true,
+        uniqueCheckedBy: "django",
         kind: "fk",
         column: "master_id",
         target: "dcim.device",

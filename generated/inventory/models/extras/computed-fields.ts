@@ -8,6 +8,7 @@ export const extras_ComputedField: ModelDescriptor = {
     route: "computed-fields",
     table: "extras_computedfield",
     verboseName: "Computed Field",
+    sentenceName: "computed field",
     description: "A read-only field of every object of one content type, rendered from a Jinja2 template (shown with include=computed_fields).",
     display: [
       { path: ["label"] },
@@ -225,7 +226,7 @@ export const extras_ComputedField: ModelDescriptor = {
       },
     ],
     uniqueTogether: [
-      ["content_type", "label"],
+      { fields: ["content_type", "label"] },
     ],
     operations: ["list", "retrieve", "create", "update", "delete"],
     components: {

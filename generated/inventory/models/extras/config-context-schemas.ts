@@ -9,6 +9,7 @@ export const extras_ConfigContextSchema: ModelDescriptor = {
     route: "config-context-schemas",
     table: "extras_configcontextschema",
     verboseName: "Config Context Schema",
+    sentenceName: "config context schema",
     description: "A JSON Schema that config context data and devices' local context data must follow.",
     display: [
       { path: ["name"] },

@@ -9,6 +9,7 @@ export const extras_ConfigContext: ModelDescriptor = {
     route: "config-contexts",
     table: "extras_configcontext",
     verboseName: "Config Context",
+    sentenceName: "config context",
     description: "Configuration data merged into the devices it is assigned to (by region, site, location, role, type, platform, cluster group, cluster, tenancy, tags), by weight.",
     display: [
       { path: ["name"] },

@@ -8,6 +8,7 @@ export const extras_ContentType: ModelDescriptor = {
     route: "content-types",
     table: "extras_contenttype",
     verboseName: "Content Type",
+    sentenceName: "content type",
     description: "A model of the API, as content-type fields name it (`app_label.model`).",
     display: [
       { path: ["app_labeled_name"] },
@@ -114,7 +115,7 @@ export const extras_ContentType: ModelDescriptor = {
       { param: "q", kind: "q", fields: ["app_label", "model"], lookup: "exact" },
     ],
     uniqueTogether: [
-      ["app_label", "model"],
+      { fields: ["app_label", "model"] },
     ],
     operations: ["list", "retrieve"],
     components: {

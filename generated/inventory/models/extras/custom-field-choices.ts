@@ -9,6 +9,7 @@ export const extras_CustomFieldChoice: ModelDescriptor = {
     route: "custom-field-choices",
     table: "extras_customfieldchoice",
     verboseName: "Custom Field Choice",
+    sentenceName: "custom field choice",
     description: "One value a select or multi-select custom field offers.",
     display: [
       { path: ["value"] },
@@ -123,7 +124,7 @@ export const extras_CustomFieldChoice: ModelDescriptor = {
       { param: "q", kind: "q", fields: ["value"], lookup: "exact" },
     ],
     uniqueTogether: [
-      ["field", "value"],
+      { fields: ["field", "value"] },
     ],
     operations: ["list", "retrieve", "create", "update", "delete"],
     components: {

@@ -9,6 +9,7 @@ export const extras_CustomField: ModelDescriptor = {
     route: "custom-fields",
     table: "extras_customfield",
     verboseName: "Custom Field",
+    sentenceName: "custom field",
     description: "A field that users add at run time to the objects of some models: its type, default and validation.",
     display: [
       { path: ["label"] },

@@ -9,6 +9,7 @@ export const extras_Note: ModelDescriptor = {
     route: "notes",
     table: "extras_note",
     verboseName: "Note",
+    sentenceName: "note",
     description: "A note a user attached to an object; also listed and made at the object's own notes/ route.",
     display: [
       { path: ["slug"] },

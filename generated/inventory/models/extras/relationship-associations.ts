@@ -9,6 +9,7 @@ export const extras_RelationshipAssociation: ModelDescriptor = {
     route: "relationship-associations",
     table: "extras_relationshipassociation",
     verboseName: "Relationship Association",
+    sentenceName: "relationship association",
     description: "One link of a relationship, from a source object to a destination object.",
     display: [
       { path: ["source_id"] },
@@ -106,7 +107,7 @@ export const extras_RelationshipAssociation: ModelDescriptor = {
       { param: "peer_id", kind: "method", lookup: "exact", takes: "uuid" },
     ],
     uniqueTogether: [
-      ["relationship", "source_type", "source_id", "destination_type", "destination_id"],
+      { fields: ["relationship", "source_type", "source_id", "destination_type", "destination_id"] },
     ],
     operations: ["list", "retrieve", "create", "update", "delete"],
     components: {

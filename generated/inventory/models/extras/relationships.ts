@@ -9,6 +9,7 @@ export const extras_Relationship: ModelDescriptor = {
     route: "relationships",
     table: "extras_relationship",
     verboseName: "Relationship",
+    sentenceName: "relationship",
     description: "A kind of link between objects of two models (or one), defined at run time.",
     display: [
       { path: ["name"] },

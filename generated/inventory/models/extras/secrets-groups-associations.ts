@@ -8,6 +8,7 @@ export const extras_SecretsGroupAssociation: ModelDescriptor = {
     route: "secrets-groups-associations",
     table: "extras_secretsgroupassociation",
     verboseName: "Secrets Group Association",
+    sentenceName: "secrets group association",
     description: "One secret of a secrets group, for an access type and a secret type.",
     display: [
       { path: ["group", "name"] },
@@ -115,7 +116,7 @@ export const extras_SecretsGroupAssociation: ModelDescriptor = {
       { param: "secret_id__n", kind: "fk", field: "secret", lookup: "n", idOnly: true },
     ],
     uniqueTogether: [
-      ["group", "access_type", "secret_type"],
+      { fields: ["group", "access_type", "secret_type"] },
     ],
     operations: ["list", "retrieve", "create", "update", "delete"],
     components: {

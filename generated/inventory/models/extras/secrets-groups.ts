@@ -8,6 +8,7 @@ export const extras_SecretsGroup: ModelDescriptor = {
     route: "secrets-groups",
     table: "extras_secretsgroup",
     verboseName: "Secrets Group",
+    sentenceName: "secrets group",
     description: "Secrets that serve together (a username and a password), each for an access type and a secret type.",
     display: [
       { path: ["name"] },

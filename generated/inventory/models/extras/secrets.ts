@@ -9,6 +9,7 @@ export const extras_Secret: ModelDescriptor = {
     route: "secrets",
     table: "extras_secret",
     verboseName: "Secret",
+    sentenceName: "secret",
     description: "Access to a secret (a credential or token) kept outside the database: how a provider finds its value.",
     display: [
       { path: ["name"] },

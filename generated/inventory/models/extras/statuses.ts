@@ -8,6 +8,7 @@ export const extras_Status: ModelDescriptor = {
     route: "statuses",
     table: "extras_status",
     verboseName: "status",
+    sentenceName: "status",
     description: "A status that objects of some models may have (Nautobot's custom status choices).",
     display: [
       { path: ["name"] },

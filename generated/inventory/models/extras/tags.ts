@@ -8,6 +8,7 @@ export const extras_Tag: ModelDescriptor = {
     route: "tags",
     table: "extras_tag",
     verboseName: "Tag",
+    sentenceName: "tag",
     description: "A label that can be applied to objects.",
     display: [
       { path: ["name"] },

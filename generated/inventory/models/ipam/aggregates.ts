@@ -9,6 +9,7 @@ export const ipam_Aggregate: ModelDescriptor = {
     route: "aggregates",
     table: "ipam_aggregate",
     verboseName: "Aggregate",
+    sentenceName: "aggregate",
     description: "A top-level block of address space, allocated by a RIR; aggregates never overlap.",
     display: [
       { path: ["prefix"] },

@@ -9,6 +9,7 @@ export const ipam_IPAddress: ModelDescriptor = {
     route: "ip-addresses",
     table: "ipam_ipaddress",
     verboseName: "IP Address",
+    sentenceName: "IP address",
     description: "An IPv4 or IPv6 address with its mask.",
     display: [
       { path: ["address"] },

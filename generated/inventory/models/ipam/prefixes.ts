@@ -9,6 +9,7 @@ export const ipam_Prefix: ModelDescriptor = {
     route: "prefixes",
     table: "ipam_prefix",
     verboseName: "Prefix",
+    sentenceName: "prefix",
     description: "An IPv4 or IPv6 network.",
     display: [
       { path: ["prefix"] },

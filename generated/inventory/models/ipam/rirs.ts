@@ -8,6 +8,7 @@ export const ipam_RIR: ModelDescriptor = {
     route: "rirs",
     table: "ipam_rir",
     verboseName: "RIR",
+    sentenceName: "RIR",
     description: "A regional Internet registry (ARIN, RIPE) or a standard (RFC 1918) that allocates address space.",
     display: [
       { path: ["name"] },

@@ -8,6 +8,7 @@ export const ipam_Role: ModelDescriptor = {
     route: "roles",
     table: "ipam_role",
     verboseName: "Role",
+    sentenceName: "role",
     description: "The functional role of a prefix or VLAN.",
     display: [
       { path: ["name"] },

@@ -9,6 +9,7 @@ export const ipam_RouteTarget: ModelDescriptor = {
     route: "route-targets",
     table: "ipam_routetarget",
     verboseName: "Route Target",
+    sentenceName: "route target",
     description: "A BGP extended community (RFC 4360) that VRFs import and export routes by.",
     display: [
       { path: ["name"] },

@@ -9,6 +9,7 @@ export const ipam_Service: ModelDescriptor = {
     route: "services",
     table: "ipam_service",
     verboseName: "Service",
+    sentenceName: "service",
     description: "A layer-four service (SSH, HTTP…) on a device or a virtual machine, on one or more ports, optionally tied to IP addresses.",
     display: [
       { path: ["name"] },

@@ -9,6 +9,7 @@ export const ipam_VLANGroup: ModelDescriptor = {
     route: "vlan-groups",
     table: "ipam_vlangroup",
     verboseName: "VLAN Group",
+    sentenceName: "VLAN group",
     description: "VLANs whose ids and names are unique among themselves, optionally at a site or location.",
     display: [
       { path: ["name"] },
@@ -250,8 +251,8 @@ export const ipam_VLANGroup: ModelDescriptor = {
       { param: "region_id__n", kind: "fk", field: "region", via: ["site"], lookup: "n", idOnly: true },
     ],
     uniqueTogether: [
-      ["site", "name"],
-      ["site", "slug"],
+      { fields: ["site", "name"] },
+      { fields: ["site", "slug"] },
     ],
     operations: ["list", "retrieve", "create", "update", "delete"],
     components: {

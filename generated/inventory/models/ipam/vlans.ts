@@ -9,6 +9,7 @@ export const ipam_VLAN: ModelDescriptor = {
     route: "vlans",
     table: "ipam_vlan",
     verboseName: "VLAN",
+    sentenceName: "VLAN",
     description: "A layer-two forwarding domain, by its 12-bit id; ids and names are unique within a VLAN group.",
     display: [
       { path: ["name"] },
@@ -346,8 +347,8 @@ export const ipam_VLAN: ModelDescriptor = {
       { param: "available_on_device", kind: "method", lookup: "exact", takes: "string" },
     ],
     uniqueTogether: [
-      ["group", "vid"],
-      ["group", "name"],
+      { fields: ["group", "vid"] },
+      { fields: ["group", "name"] },
     ],
     operations: ["list", "retrieve", "create", "update", "delete"],
     components: {

@@ -8,6 +8,7 @@ export const ipam_VRF: ModelDescriptor = {
     route: "vrfs",
     table: "ipam_vrf",
     verboseName: "VRF",
+    sentenceName: "VRF",
     description: "A virtual routing and forwarding table.",
     display: [
       {
@@ -66,6 +67,7 @@ export const ipam_VRF: ModelDescriptor = {
         nullable: true,
         readOnly: false,
         unique: true,
+        verboseName: "Route distinguisher",
         kind: "scalar",
         type: "string",
         column: "rd",

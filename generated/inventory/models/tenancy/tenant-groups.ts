@@ -8,6 +8,7 @@ export const tenancy_TenantGroup: ModelDescriptor = {
     route: "tenant-groups",
     table: "tenancy_tenantgroup",
     verboseName: "Tenant Group",
+    sentenceName: "tenant group",
     description: "A tree of groups that tenants belong to.",
     display: [
       { path: ["name"] },

@@ -8,6 +8,7 @@ export const tenancy_Tenant: ModelDescriptor = {
     route: "tenants",
     table: "tenancy_tenant",
     verboseName: "Tenant",
+    sentenceName: "tenant",
     description: "A customer or organisation that owns resources.",
     display: [
       { path: ["name"] },

@@ -8,6 +8,7 @@ export const users_Token: ModelDescriptor = {
     route: "tokens",
     table: "users_token",
     verboseName: "Token",
+    sentenceName: "token",
     description: "An API token; the requester sees and manages only their own.",
     display: [
       { path: ["key"], last: 6 },
@@ -72,6 +73,7 @@ export const users_Token: ModelDescriptor = {
         nullable: false,
         readOnly: false,
         unique: true,
+        uniqueCheckedBy: "django",
         kind: "scalar",
         type: "string",
         column: "key",

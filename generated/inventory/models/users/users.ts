@@ -8,6 +8,7 @@ export const users_User: ModelDescriptor = {
     route: "users",
     table: "users_user",
     verboseName: "User",
+    sentenceName: "user",
     description: "A person or service that signs in; owns API tokens.",
     display: [
       { path: ["username"] },
@@ -34,6 +35,7 @@ export const users_User: ModelDescriptor = {
         nullable: false,
         readOnly: false,
         unique: true,
+        uniqueMessage: "A user with that username already exists.",
         kind: "scalar",
         type: "string",
         column: "username",

@@ -8,6 +8,7 @@ export const virtualization_ClusterGroup: ModelDescriptor = {
     route: "cluster-groups",
     table: "virtualization_clustergroup",
     verboseName: "Cluster Group",
+    sentenceName: "cluster group",
     description: "An organizational group of virtualization clusters.",
     display: [
       { path: ["name"] },

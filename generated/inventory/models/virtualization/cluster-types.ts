@@ -8,6 +8,7 @@ export const virtualization_ClusterType: ModelDescriptor = {
     route: "cluster-types",
     table: "virtualization_clustertype",
     verboseName: "Cluster Type",
+    sentenceName: "cluster type",
     description: "A kind of virtualization cluster (a hypervisor platform).",
     display: [
       { path: ["name"] },

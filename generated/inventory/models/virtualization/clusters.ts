@@ -9,6 +9,7 @@ export const virtualization_Cluster: ModelDescriptor = {
     route: "clusters",
     table: "virtualization_cluster",
     verboseName: "Cluster",
+    sentenceName: "cluster",
     description: "A cluster of hypervisors that runs virtual machines, optionally at a site or location.",
     display: [
       { path: ["name"] },

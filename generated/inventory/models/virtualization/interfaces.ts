@@ -9,6 +9,7 @@ export const virtualization_VMInterface: ModelDescriptor = {
     route: "interfaces",
     table: "virtualization_vminterface",
     verboseName: "VM interface",
+    sentenceName: "VM interface",
     description: "A network interface of a virtual machine.",
     display: [
       { path: ["name"] },
@@ -385,7 +386,7 @@ export const virtualization_VMInterface: ModelDescriptor = {
       },
     ],
     uniqueTogether: [
-      ["virtual_machine", "name"],
+      { fields: ["virtual_machine", "name"] },
     ],
     operations: ["list", "retrieve", "create", "update", "delete"],
     components: {

@@ -9,6 +9,7 @@ export const virtualization_VirtualMachine: ModelDescriptor = {
     route: "virtual-machines",
     table: "virtualization_virtualmachine",
     verboseName: "Virtual Machine",
+    sentenceName: "virtual machine",
     description: "A virtual machine running in a cluster.",
     display: [
       { path: ["name"] },
@@ -146,6 +147,7 @@ export const virtualization_VirtualMachine: ModelDescriptor = {
         required: false,
         nullable: true,
         readOnly: false,
+        verboseName: "Primary IPv4",
         kind: "fk",
         column: "primary_ip4_id",
         target: "ipam.ipaddress",
@@ -157,6 +159,7 @@ export const virtualization_VirtualMachine: ModelDescriptor = {
         required: false,
         nullable: true,
         readOnly: false,
+        verboseName: "Primary IPv6",
         kind: "fk",
         column: "primary_ip6_id",
         target: "ipam.ipaddress",
@@ -553,9 +556,9 @@ export const virtualization_VirtualMachine: ModelDescriptor = {
       },
     ],
     uniqueTogether: [
-      ["cluster", "tenant", "name"],
-      ["primary_ip4"],
-      ["primary_ip6"],
+      { fields: ["cluster", "tenant", "name"], checkedBy: "django" },
+      { fields: ["primary_ip4"], checkedBy: "django" },
+      { fields: ["primary_ip6"], checkedBy: "django" },
     ],
     operations: ["list", "retrieve", "create", "update", "delete"],
     components: {

@@ -6,6 +6,7 @@ import { core_Group } from "./models/core/groups.js";
 import { core_Item } from "./models/core/items.js";
 import { core_Kind } from "./models/core/kinds.js";
 import { core_Label } from "./models/core/labels.js";
+import { core_Pin } from "./models/core/pins.js";
 
 export const ct: ApiDescriptor = {
     name: "ct",
@@ -18,6 +19,6 @@ export const ct: ApiDescriptor = {
     versions: { default: "1.0", supported: ["1.0", "1.1"] },
     settings: { STRICT_WRITE_FIELDS: true },
     tagModel: "core.label",
-    models: [core_Box, core_Group, core_Item, core_Kind, core_Label],
+    models: [core_Box, core_Group, core_Item, core_Kind, core_Label, core_Pin],
     ...loadArtifacts(new URL(".", import.meta.url)),
   };

@@ -24,10 +24,22 @@ CREATE TABLE "core_label_watched" (
 
 CREATE INDEX "core_label_watched_kind_id_idx" ON "core_label_watched" USING btree ("kind_id");
 
+CREATE TABLE "core_pin" (
+  "id" uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+  "name" varchar(50) NOT NULL DEFAULT '',
+  "target_id" uuid,
+  "target_type" varchar(100)
+);
+
+CREATE INDEX "core_pin_ordering_idx" ON "core_pin" USING btree ("name", "id");
+
+CREATE INDEX "core_pin_target_type_idx" ON "core_pin" USING btree ("target_type");
+
 DROP TABLE "core_old" CASCADE;
 
 INSERT INTO "core_kind" ("id", "app_label", "app_labeled_name", "model") VALUES
-  (5, 'core', 'CORE | box', 'box');
+  (5, 'core', 'CORE | box', 'box'),
+  (6, 'core', 'CORE | pin', 'pin');
 
 DELETE FROM "core_kind" WHERE "id" IN (4);
 

@@ -6,6 +6,6 @@ export default model("Box", {
   display: "{name}",
   ordering: ["name"],
   features: ["tags"],
-  fields: { name: field.string({ required: true, maxLength: 50 }) },
+  fields: { name: field.string({ required: true, maxLength: 50 }), pin_count: field.count({ of: "core.Pin.target" }) },
   nested: ["name"],
 });

@@ -25,6 +25,8 @@ export default model("Widget", {
     c1: field.count({ of: "Widget.parent" }),
     c2: field.count({ of: "core.Nobody.widget" }),
     c3: field.count({ of: "core.Person.username" }),
+    checker: field.string({ maxLength: 5, unique: true, uniqueCheckedBy: "nobody" as "django" }),
+    message: field.string({ maxLength: 5, uniqueMessage: "Taken." }),
     weird: { kind: "mystery" } as unknown as FieldSpec,
     name: field.string(),
     net: field.cidr(),
@@ -47,5 +49,5 @@ export default model("Widget", {
       bad4: { field: "name", lookup: "contains" },
     },
   },
-  uniqueTogether: [["name", "zzz"]],
+  uniqueTogether: [["name", "zzz"], { fields: ["name"], checkedBy: "someone" as "django" }],
 });

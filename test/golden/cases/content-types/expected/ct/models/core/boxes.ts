@@ -8,6 +8,7 @@ export const core_Box: ModelDescriptor = {
     route: "boxes",
     table: "core_box",
     verboseName: "Box",
+    sentenceName: "box",
     description: "",
     display: [
       { path: ["name"] },
@@ -38,6 +39,20 @@ export const core_Box: ModelDescriptor = {
         column: "name",
         maxLength: 50,
         blank: false,
+      },
+      {
+        name: "pin_count",
+        label: "Pin count",
+        required: false,
+        nullable: false,
+        readOnly: true,
+        kind: "count",
+        count: {
+          table: "core_pin",
+          column: "target_id",
+          typed: { column: "target_type", key: "core.box" },
+          descendants: false,
+        },
       },
       {
         name: "tags",

@@ -8,6 +8,7 @@ export const core_Item: ModelDescriptor = {
     route: "items",
     table: "core_item",
     verboseName: "Item",
+    sentenceName: "item",
     description: "",
     display: [
       { path: ["name"] },

@@ -8,6 +8,7 @@ export const core_Kind: ModelDescriptor = {
     route: "kinds",
     table: "core_kind",
     verboseName: "Kind",
+    sentenceName: "kind",
     description: "",
     display: [
       { path: ["app_labeled_name"] },

@@ -8,6 +8,7 @@ export const core_Label: ModelDescriptor = {
     route: "labels",
     table: "core_label",
     verboseName: "Label",
+    sentenceName: "label",
     description: "",
     display: [
       { path: ["name"] },

@@ -8,6 +8,7 @@ export const store_Supplier: ModelDescriptor = {
     route: "suppliers",
     table: "store_supplier",
     verboseName: "Supplier",
+    sentenceName: "supplier",
     description: "",
     display: [
       { path: ["name"] },

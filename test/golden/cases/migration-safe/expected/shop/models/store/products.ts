@@ -8,6 +8,7 @@ export const store_Product: ModelDescriptor = {
     route: "products",
     table: "store_product",
     verboseName: "Product",
+    sentenceName: "product",
     description: "",
     display: [
       { path: ["title"] },

@@ -8,6 +8,7 @@ export const core_Group: ModelDescriptor = {
     route: "groups",
     table: "core_group",
     verboseName: "Group",
+    sentenceName: "group",
     description: "",
     display: [
       { path: ["name"] },

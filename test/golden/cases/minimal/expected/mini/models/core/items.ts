@@ -9,6 +9,7 @@ export const core_Item: ModelDescriptor = {
     route: "items",
     table: "core_item",
     verboseName: "Stock Item",
+    sentenceName: "stock item",
     description: "Every scalar type, a choice, a foreign key, a many-to-many and every feature.",
     display: [
       { path: ["group", "name"] },
@@ -394,7 +395,7 @@ export const core_Item: ModelDescriptor = {
       { param: "within", kind: "network", field: "network", lookup: "exact", network: "net_contained" },
     ],
     uniqueTogether: [
-      ["group", "notes"],
+      { fields: ["group", "notes"] },
     ],
     operations: ["list", "retrieve", "create", "update", "delete"],
     components: {

@@ -8,6 +8,7 @@ export const core_Tag: ModelDescriptor = {
     route: "tags",
     table: "core_tag",
     verboseName: "Tag",
+    sentenceName: "tag",
     description: "",
     display: [
       { path: ["name"] },

@@ -8,6 +8,7 @@ export const core_Box: ModelDescriptor = {
     route: "boxes",
     table: "core_box",
     verboseName: "Box",
+    sentenceName: "box",
     description: "",
     display: [
       { path: ["name"] },

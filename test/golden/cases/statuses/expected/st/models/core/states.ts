@@ -8,6 +8,7 @@ export const core_State: ModelDescriptor = {
     route: "states",
     table: "core_state",
     verboseName: "State",
+    sentenceName: "state",
     description: "",
     display: [
       { path: ["name"] },

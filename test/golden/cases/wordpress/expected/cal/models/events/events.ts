@@ -8,6 +8,7 @@ export const events_Event: ModelDescriptor = {
     route: "events",
     table: "events_event",
     verboseName: "Event",
+    sentenceName: "event",
     description: "A post with a start and an end in a timezone, and tags.",
     display: [
       { path: ["title"] },
