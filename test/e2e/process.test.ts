@@ -142,7 +142,9 @@ async function status(base: string): Promise<number> {
 }
 
 describe(`server process (${postgresUrl ? "postgresql" : "pglite"})`, function () {
-  this.timeout(30000);
+  // A bound for hangs, not a speed check: each test starts processes that load the TypeScript
+  // sources and open a database, which took over 30 s on a busy two-core machine.
+  this.timeout(180000);
   let scratch: Scratch | undefined;
 
   afterEach(async () => {
