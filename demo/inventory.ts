@@ -113,6 +113,8 @@ const templates: Fixture[] = [
 
 /** Router credentials read from the environment, and the edge pair as one redundancy group. */
 const secrets: Fixture[] = [
+  // A status of the users' own, beside the defaults the migration made (Nautobot's custom statuses).
+  { model: "extras.status", data: { name: "Burn-in", content_types: ["dcim.device"], color: "ff9800" } },
   { model: "extras.secret", data: { name: "Router username", provider: "environment-variable", parameters: { variable: "ROUTER_USERNAME" } } },
   { model: "extras.secret", data: { name: "Router password", provider: "environment-variable", parameters: { variable: "ROUTER_PASSWORD" } } },
   { model: "extras.secretsgroup", data: { name: "Edge routers", description: "SSH login of the edge routers" } },

@@ -145,6 +145,26 @@ export interface ContentTypesField extends FieldCommon {
   assignments?: { table: string; type: string; target: string };
 }
 
+/**
+ * A status: the slug of a row of `statuses` (a foreign key to its slug), one whose content
+ * types include `contentType`, the model's own label; shown as `{value: slug, label: name}`.
+ */
+export interface StatusField extends FieldCommon {
+  kind: "status";
+  column: string;
+  statuses: {
+    /** The status model's key and table (its `slug` and `name` columns). */
+    model: string;
+    table: string;
+    /** Its content types: the join table, and the registry the join rows name. */
+    through: { table: string; source: string; target: string };
+    registry: ContentTypeRegistry;
+  };
+  contentType: string;
+  /** The slugs of the statuses the model starts with (linked by the migration that adds the field). */
+  defaults: string[];
+}
+
 /** The address family of a cidr/ip field, shown as `{value, label}`. */
 export interface IpFamilyField extends FieldCommon {
   kind: "ipFamily";
@@ -252,7 +272,7 @@ export interface RelationshipsField extends FieldCommon {
 export type FieldDescriptor =
   | IdField | UrlField | DisplayField | ScalarField | ChoiceField | ListField | FkField | TreeParentField
   | M2mField | TagsField | IpFamilyField | CountField | ReverseField | FirstSetField | DepthField | CustomFieldsField | ComputedField
-  | ComputedFieldsField | ContentTypeField | ContentTypesField | GenericField | RelationshipsField;
+  | ComputedFieldsField | ContentTypeField | ContentTypesField | GenericField | RelationshipsField | StatusField;
 
 export type FieldKind = FieldDescriptor["kind"];
 
@@ -302,7 +322,7 @@ export type DisplayTransform = "display" | "ranges";
 
 export type FilterKind =
   | "uuid" | "string" | "number" | "boolean" | "choice" | "fk" | "date" | "datetime"
-  | "tag" | "q" | "network" | "related" | "hasRelated" | "present" | "method" | "contains" | "contentTypes";
+  | "tag" | "q" | "network" | "related" | "hasRelated" | "present" | "method" | "contains" | "contentTypes" | "status";
 
 export type NetworkLookup =
   | "net_equals" | "net_contained" | "net_contained_or_equal" | "net_contains_or_equals"

@@ -2,6 +2,9 @@
 // version filter. Built once at startup from the generated descriptors.
 import { atOrBefore, inVersion, storedColumn, type ApiDescriptor, type FieldDescriptor, type FkField, type GenericField, type ModelDescriptor } from "./descriptor.js";
 
+/** A column of another model pointing at rows of a model: at their ids, or (`by`) at another column of theirs. */
+export type Dependent = Pick<FkField, "column" | "onDelete"> & { by?: string };
+
 export class ModelIndex {
   readonly byKey = new Map<string, ModelDescriptor>();
   readonly byRoute = new Map<string, ModelDescriptor>();
@@ -49,12 +52,16 @@ export class ModelIndex {
     return atOrBefore(this.api.versions.supported, version, limit);
   }
 
-  /** Models whose foreign keys point at `m`: what a delete of `m` may be blocked by. */
-  dependents(m: ModelDescriptor): Array<{ model: ModelDescriptor; field: FkField }> {
-    const out: Array<{ model: ModelDescriptor; field: FkField }> = [];
+  /** Models whose foreign keys (or status columns) point at `m`: what a delete of `m` may be blocked by. */
+  dependents(m: ModelDescriptor): Array<{ model: ModelDescriptor; field: Dependent }> {
+    const out: Array<{ model: ModelDescriptor; field: Dependent }> = [];
     for (const other of this.api.models) {
       if (other.view) continue;
-      for (const f of other.fields) if (f.kind === "fk" && f.target === m.key) out.push({ model: other, field: f });
+      for (const f of other.fields) {
+        if (f.kind === "fk" && f.target === m.key) out.push({ model: other, field: f });
+        // A status column holds the status's slug; the database refuses to delete one in use.
+        if (f.kind === "status" && f.statuses.model === m.key) out.push({ model: other, field: { column: f.column, onDelete: "protect", by: "slug" } });
+      }
     }
     return out;
   }

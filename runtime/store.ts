@@ -7,7 +7,7 @@ import { isLink, storedColumn, type FieldDescriptor, type FkField, type ModelDes
 import type { ModelIndex } from "./models.js";
 import { ReadPlans, type RenderContext, type Shape } from "./query/read-plan.js";
 import { checkColumns, filterErrors, isUuid, type FilterErrors, type FilterPlan } from "./query/filters.js";
-import { col } from "./query/sql.js";
+import { col, ident } from "./query/sql.js";
 import { HttpError, ValidationError, notFound, type FieldErrors } from "./errors.js";
 import { WriteValidators } from "./write/validate.js";
 import { kindOf } from "./kinds/index.js";
@@ -246,9 +246,11 @@ export class Store {
     const blockers: string[] = [];
     for (const dep of this.index.dependents(m)) {
       if (dep.field.onDelete !== "protect") continue;
+      const by = dep.field.by;
+      const pointed = by ? `(SELECT ${col("x", by)} FROM ${ident(m.table)} x WHERE x.id = ANY(?::${cast}))` : `ANY(?::${cast})`;
       const rows = await db(`${dep.model.table} as t0`)
         .select("t0.id", db.raw(`${this.plans.displayExpr(dep.model, "t0")} AS display`))
-        .whereRaw(`${col("t0", dep.field.column)} = ANY(?::${cast})`, [valid])
+        .whereRaw(`${col("t0", dep.field.column)} ${by ? "IN" : "="} ${pointed}`, [valid])
         .whereRaw(`NOT (t0.id = ANY(?::${cast}))`, [dep.model.key === m.key ? valid : []]);
       for (const r of rows as Array<{ id: string; display: string }>) blockers.push(`${r.display} (${r.id})`);
     }
@@ -309,7 +311,8 @@ export class Store {
       }
       return new ValidationError({ non_field_errors: [`The fields ${fields.map((f) => f.name).join(", ")} must make a unique set.`] });
     }
-    if (e.code === "23503") return new HttpError(409, "Unable to complete the operation: a related object is referenced by, or missing for, another object.", "integrity");
+    // 23001: a RESTRICT key (a status still in use) met by a delete that raced the dependents check.
+    if (e.code === "23503" || e.code === "23001") return new HttpError(409, "Unable to complete the operation: a related object is referenced by, or missing for, another object.", "integrity");
     if (e.code === "23502") return new ValidationError({ [fieldFor(m, e.column)]: ["This field may not be null."] });
     // Knex prefixes the driver's message with the SQL; the client gets only the reason.
     if (e.code?.startsWith("22")) return new ValidationError({ non_field_errors: [`Invalid value: ${(e.message ?? "").split(" - ").pop()}`] });

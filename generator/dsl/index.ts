@@ -205,7 +205,7 @@ export interface ContentTypeField extends CommonFieldOptions {
   /** The models (`"dcim.Interface"`) the field may name… */
   models?: string[];
   /** …or every model that has this feature. */
-  feature?: Feature;
+  feature?: ContentTypeScope;
 }
 
 /**
@@ -236,14 +236,27 @@ export interface GenericField extends CommonFieldOptions {
  */
 export interface ContentTypesField extends CommonFieldOptions {
   kind: "contentTypes";
-  feature?: Feature;
+  feature?: ContentTypeScope;
   /** `"app.Model"` names. */
   models?: string[];
 }
 
+/**
+ * A status: one of the rows of the api's `statusModel` whose content types include this model,
+ * as Nautobot's StatusField. The column holds the status's slug (a foreign key to it, following a
+ * renamed slug, refusing to delete a status in use); read as `{value: slug, label: name}`,
+ * written as a slug (lower-cased), offered in OPTIONS and filters as the rows say at the time.
+ * `defaults`: the statuses the model starts with (each a row of the status model, same name),
+ * linked to the model by the migration that adds the field.
+ */
+export interface StatusField extends CommonFieldOptions {
+  kind: "status";
+  defaults?: ChoiceSet;
+}
+
 export type FieldSpec =
   | ScalarField | ChoiceField | ListField | IpFamilyField | CountField | ReverseField | FkField | FirstSetField | M2mField | ComputedField | ContentTypeField
-  | ContentTypesField | GenericField;
+  | ContentTypesField | GenericField | StatusField;
 
 function scalar(type: ScalarType) {
   return (options: StringOptions & NumberOptions = {}): ScalarField => ({ kind: "scalar", type, ...options });
@@ -276,6 +289,8 @@ export const field = {
   computed: (options: CommonFieldOptions & { schema: Record<string, unknown>; excludable?: boolean }): ComputedField => ({ kind: "computed", ...options }),
   contentType: (options: Omit<ContentTypeField, "kind">): ContentTypeField => ({ kind: "contentType", ...options }),
   contentTypes: (options: Omit<ContentTypesField, "kind">): ContentTypesField => ({ kind: "contentTypes", ...options }),
+  /** A status row of the api's `statusModel` (`field.status({ required: true, defaults: SiteStatus })`). */
+  status: (options: Omit<StatusField, "kind"> = {}): StatusField => ({ kind: "status", ...options }),
 };
 
 export const ref = {
@@ -305,6 +320,13 @@ export type Feature =
 
 /** Every feature, in the order messages list them. */
 export const FEATURES: ReadonlyArray<Feature> = ["tags", "customFields", "changeLogged", "tree", "ownedByRequester", "notes"];
+
+/**
+ * What a contentType(s) field may name: the models with a feature, or (`statuses`) the models
+ * with a `status` field, as Nautobot's FeatureQuery("statuses").
+ */
+export type ContentTypeScope = Feature | "statuses";
+export const CONTENT_TYPE_SCOPES: ReadonlyArray<ContentTypeScope> = [...FEATURES, "statuses"];
 
 export interface FilterSpec {
   /**
@@ -448,6 +470,13 @@ export interface ModelSpec {
    */
   tree?: { parentAsId?: boolean; depthName?: string; depthOnlyListed?: boolean };
   /**
+   * Rows the table starts with, known by the unique field `key`: each is inserted (unless a row
+   * with its key is there) by the migration that creates the table or, for a row added here
+   * later, by the next one; never updated or deleted after, so users may change them. Values
+   * by field name (scalar fields).
+   */
+  rows?: { key: string; values: Array<Record<string, string | number | boolean>> };
+  /**
    * Rows that are a SQL query over other models' tables rather than a table of their own
    * (Nautobot's interface connections): its columns are `id` and the fields' columns; the
    * migration makes it a view. Read only: `operations` may name only list and retrieve.
@@ -555,6 +584,11 @@ export interface ApiSpec {
    * ids are the same on every database. contentTypes fields need it.
    */
   contentTypes?: string;
+  /**
+   * The model whose rows are the statuses of `status` fields (Nautobot's extras.Status): it has
+   * `name` and `slug` fields and a contentTypes field of the `statuses` scope.
+   */
+  statusModel?: string;
   /** The apps' human names in content types (`{ dcim: "DCIM" }`); the label capitalised otherwise (`Extras`). */
   appNames?: Record<string, string>;
   /** Primary keys: random UUIDs (default) or database-assigned integers. */

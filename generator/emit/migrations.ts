@@ -25,7 +25,7 @@ function columnSql(name: string, c: Column): string {
 function fkSql(table: string, name: string, c: Column): string {
   const ref = c.references!;
   return `ALTER TABLE ${q(table)} ADD CONSTRAINT ${q(constraintNames.foreignKey(table, name))} FOREIGN KEY (${q(name)}) ` +
-    `REFERENCES ${q(ref.table)} ("id") ON DELETE ${ref.onDelete} DEFERRABLE INITIALLY IMMEDIATE;`;
+    `REFERENCES ${q(ref.table)} (${q(ref.column ?? "id")}) ON DELETE ${ref.onDelete}${ref.onUpdate ? ` ON UPDATE ${ref.onUpdate}` : ""} DEFERRABLE INITIALLY IMMEDIATE;`;
 }
 
 function indexSql(table: string, name: string, idx: Table["indexes"][string]): string {
@@ -219,9 +219,19 @@ export function diffSchemas(before: Schema, after: Schema, intents: MigrationInt
   }
   // A new table's first rows, once the rows they may name exist.
   const seeds = names(after.tables).filter((n) => !before.tables[n] && after.tables[n].seed).map((n) => after.tables[n].seed!);
-  // Removed hand-written SQL is undone first, while what it names still exists; new or
-  // changed SQL runs last, once the tables, columns, constraints and rows it names exist.
-  return { statements: [...undoBlocks, ...statements, ...foreignKeys, ...rows, ...seeds, ...sqlBlocks], summary: [...new Set(summary)], refusals };
+  // Rows the spec starts a table with, each the first time its key appears; in table-name
+  // order, so a table's rows come before its join tables' (`<table>_<field>`), which name them.
+  for (const name of names(after.tables)) {
+    const now = after.tables[name].seedRows ?? {};
+    const was = before.tables[name]?.seedRows ?? {};
+    const fresh = names(now).filter((k) => was[k] === undefined);
+    if (fresh.length) summary.push(`seed_${name}`);
+    seeds.push(...fresh.map((k) => now[k]));
+  }
+  // Removed hand-written SQL is undone first, while what it names still exists. Foreign keys
+  // come after the rows, so a key to rows the migration itself inserts (a status's slug) holds
+  // when it is checked; new or changed SQL runs last, once everything it names exists.
+  return { statements: [...undoBlocks, ...statements, ...rows, ...seeds, ...foreignKeys, ...sqlBlocks], summary: [...new Set(summary)], refusals };
 }
 
 /** The inserts, updates and deletes that take a table's owned rows from `was` to `now` (ids given). */

@@ -13,8 +13,8 @@ export interface Column {
   /** SQL default expression. */
   default?: string;
   primaryKey?: boolean;
-  /** Foreign key target table and delete rule. */
-  references?: { table: string; onDelete: "RESTRICT" | "CASCADE" | "SET NULL" };
+  /** Foreign key target table (its `id`, or `column`), delete rule and, when not NO ACTION, update rule. */
+  references?: { table: string; column?: string; onDelete: "RESTRICT" | "CASCADE" | "SET NULL"; onUpdate?: "CASCADE" };
 }
 
 export interface Table {
@@ -29,6 +29,11 @@ export interface Table {
   seed?: string;
   /** Rows the migrations keep in step with the spec (the content-type registry): see OwnedRows. */
   rows?: OwnedRows;
+  /**
+   * Rows the spec gives the table to start with, by key: the SQL that inserts each unless it is
+   * there. Each runs once, in the migration where its key first appears; users own them after.
+   */
+  seedRows?: Record<string, string>;
 }
 
 /**
@@ -75,8 +80,21 @@ export function buildSchema(ir: IrApi): Schema {
   const tables = new Map(ir.models.map((m) => [m.key, m.table]));
   const out: Record<string, Table> = {};
   const extraTables: Record<string, Table> = {};
-  const ctx = { extraTables, tableOf: (key: string) => tables.get(key)!, keyType: keyType(ir) };
-  for (const m of ir.models) if (!m.view) out[m.table] = modelTable(m, ctx);
+  const seeded: Record<string, Record<string, string>> = {};
+  const seedRow = (table: string, key: string, sql: string) => { (seeded[table] ??= {})[key] = sql; };
+  const ctx = { extraTables, tableOf: (key: string) => tables.get(key)!, keyType: keyType(ir), seedRow };
+  for (const m of ir.models) {
+    if (m.view) continue;
+    out[m.table] = modelTable(m, ctx);
+    for (const [key, values] of Object.entries(m.rows)) {
+      const cols = Object.keys(values).sort(byCodePoint);
+      seedRow(m.table, key, `INSERT INTO "${m.table}" (${cols.map((c) => `"${c}"`).join(", ")}) VALUES (${cols.map((c) => values[c]).join(", ")}) ON CONFLICT DO NOTHING;`);
+    }
+  }
+  for (const [table, rows] of Object.entries(seeded)) {
+    const t = out[table] ?? extraTables[table];
+    t.seedRows = { ...t.seedRows, ...rows };
+  }
   if (ir.contentTypeRows) {
     out[ir.contentTypeRows.table].rows = { byKey: Object.fromEntries(Object.entries(ir.contentTypeRows.rows).map(([k, values]) => [k, { values }])) };
   }

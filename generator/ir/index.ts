@@ -35,6 +35,8 @@ export interface IrModel extends ModelDescriptor {
     /** Column → the SQL value existing rows get when it becomes required (`backfill`). */
     backfills: Record<string, string>;
   };
+  /** The rows the table starts with (spec `rows`), by key: column → SQL literal (not part of the descriptor). */
+  rows: Record<string, Record<string, string>>;
 }
 
 export interface IrApi extends Omit<ApiDescriptor, "openapi" | "migrations" | "models"> {
@@ -155,7 +157,7 @@ function buildModel(api: ApiSpec, m: ModelSpec, file: string, byRef: Map<string,
     { ...base("display", {}), kind: "display", readOnly: true, ...hidden },
     { ...base("url", {}), kind: "url", readOnly: true, ...hidden },
   ];
-  for (const [name, spec] of Object.entries(m.fields)) fields.push(buildField(api, name, spec, table, byRef, m.fields));
+  for (const [name, spec] of Object.entries(m.fields)) fields.push(buildField(api, key, name, spec, table, byRef, m.fields));
   if (features.has("tree")) {
     fields.push({
       ...base(FEATURE_FIELDS.treeParent, {}), kind: "treeParent", column: fkColumn(FEATURE_FIELDS.treeParent), target: key, nullable: true,
@@ -202,6 +204,7 @@ function buildModel(api: ApiSpec, m: ModelSpec, file: string, byRef: Map<string,
     file,
     indexes: (m.indexes ?? []).map((ix) => ({ columns: ix.fields.map((n) => storedColumn(fields.find((f) => f.name === n)!)!), using: ix.using ?? "btree" })),
     migration: migrationIntent(m, fields),
+    rows: startingRows(m, fields),
     key,
     name: m.name,
     app: m.app,
@@ -248,6 +251,13 @@ function buildModel(api: ApiSpec, m: ModelSpec, file: string, byRef: Map<string,
   };
 }
 
+/** The spec's `rows` by their key's value, as column → SQL literal. */
+function startingRows(m: ModelSpec, fields: FieldDescriptor[]): IrModel["rows"] {
+  if (!m.rows) return {};
+  const column = (name: string) => storedColumn(fields.find((f) => f.name === name)!)!;
+  return Object.fromEntries(m.rows.values.map((r) => [String(r[m.rows!.key]), Object.fromEntries(Object.entries(r).map(([n, v]) => [column(n), sqlLiteral(v)]))]));
+}
+
 function base(name: string, spec: { label?: string; description?: string }): FieldCommon {
   return {
     name,
@@ -259,7 +269,7 @@ function base(name: string, spec: { label?: string; description?: string }): Fie
   };
 }
 
-function buildField(api: ApiSpec, name: string, f: FieldSpec, table: string, byRef: Map<string, ModelSpec>, siblings: Record<string, FieldSpec>): FieldDescriptor {
+function buildField(api: ApiSpec, model: string, name: string, f: FieldSpec, table: string, byRef: Map<string, ModelSpec>, siblings: Record<string, FieldSpec>): FieldDescriptor {
   const common: FieldCommon = {
     ...base(name, f),
     required: f.required ?? false,
@@ -272,7 +282,7 @@ function buildField(api: ApiSpec, name: string, f: FieldSpec, table: string, byR
     ...(f.until ? { until: f.until } : {}),
     ...(f.optIn ? { optIn: true } : {}),
   };
-  return specKindOf(f)!.build(f, common, { api, name, table, byRef, fields: siblings });
+  return specKindOf(f)!.build(f, common, { api, model, name, table, byRef, fields: siblings });
 }
 
 /**
@@ -360,5 +370,5 @@ function buildFilters(m: ModelSpec, fields: FieldDescriptor[], byRef: Map<string
 /** The stored column of a declared field of another model. */
 function fieldColumn(byRef: Map<string, ModelSpec>, ref: string, name: string): string {
   const spec = byRef.get(ref)!.fields[name];
-  return spec.kind === "fk" ? fkColumn(name) : (spec.kind === "scalar" || spec.kind === "choice") && spec.column ? spec.column : name;
+  return spec.kind === "fk" ? fkColumn(name) : (spec.kind === "scalar" || spec.kind === "choice" || spec.kind === "status") && spec.column ? spec.column : name;
 }

@@ -2,7 +2,7 @@
 // field's models (a list, or those of a feature), read and written as that plain string, as
 // DRF's ContentTypeField.
 import type { ContentTypeField } from "../../runtime/descriptor.js";
-import { FEATURES, type ContentTypeField as ContentTypeSpec, type ModelSpec } from "../dsl/index.js";
+import { CONTENT_TYPE_SCOPES, type ContentTypeField as ContentTypeSpec, type ContentTypeScope, type ModelSpec } from "../dsl/index.js";
 import { byCodePoint, constraintNames, modelKey, refKey } from "../ir/names.js";
 import { withLookups, type GeneratorFieldKind, type SpecRules } from "./types.js";
 
@@ -10,17 +10,21 @@ export const contentTypeSpec: SpecRules<ContentTypeSpec, ContentTypeField> = {
   check(f, { checkRef, err }) {
     if (f.feature !== undefined) {
       if (f.models !== undefined) err("a contentType field takes feature or models, not both");
-      if (!FEATURES.includes(f.feature)) err(`unknown feature "${f.feature}" (known: ${[...FEATURES].join(", ")})`);
+      if (!CONTENT_TYPE_SCOPES.includes(f.feature)) err(`unknown feature "${f.feature}" (known: ${[...CONTENT_TYPE_SCOPES].join(", ")})`);
     } else if (!Array.isArray(f.models) || f.models.length === 0) err("a contentType field needs models (the models it may name) or feature");
     else for (const m of f.models) checkRef(m);
   },
   build: (f, common, { name, byRef }) => ({ ...common, kind: "contentType", column: f.column ?? name, models: contentTypeModels(f, byRef) }),
 };
 
-/** The model keys a contentType field may name: its list, or the models with its feature in label order. */
+/** Whether a model is in a scope: has the feature, or (`statuses`) a status field. */
+const inScope = (m: ModelSpec, scope: ContentTypeScope) =>
+  (scope === "statuses" ? Object.values(m.fields).some((f) => f.kind === "status") : m.features?.includes(scope));
+
+/** The model keys a contentType field may name: its list, or the models in its scope in label order. */
 export function contentTypeModels(f: Pick<ContentTypeSpec, "feature" | "models">, byRef: Map<string, ModelSpec>): string[] {
   if (!f.feature) return f.models!.map(refKey);
-  return [...byRef.values()].filter((m) => m.features?.includes(f.feature!) && !m.view).map((m) => modelKey(m.app, m.name)).sort(byCodePoint);
+  return [...byRef.values()].filter((m) => inScope(m, f.feature!) && !m.view).map((m) => modelKey(m.app, m.name)).sort(byCodePoint);
 }
 
 /** One of the field's labels, or null too when `orNull`. */

@@ -22,17 +22,18 @@ import { reverse, reverseSpec } from "./reverse.js";
 import { relationships } from "./relationships.js";
 import { scalar, scalarSpec } from "./scalar.js";
 import { tags } from "./tags.js";
+import { status, statusSpec } from "./status.js";
 import { treeParent } from "./tree-parent.js";
 import type { GeneratorFieldKind, GeneratorKindTable, SpecKindTable, SpecRules } from "./types.js";
 import { url } from "./url.js";
 
 const KINDS: GeneratorKindTable = {
-  id, url, display, scalar, choice, list, fk, treeParent, m2m, tags, ipFamily, count, reverse, firstSet, depth, customFields, computedFields, computed, contentType, contentTypes, generic, relationships,
+  id, url, display, scalar, choice, list, fk, treeParent, m2m, tags, ipFamily, count, reverse, firstSet, depth, customFields, computedFields, computed, contentType, contentTypes, generic, relationships, status,
 };
 
 const SPEC_KINDS: SpecKindTable = {
   scalar: scalarSpec, choice: choiceSpec, list: listSpec, ipFamily: ipFamilySpec, count: countSpec, reverse: reverseSpec, fk: fkSpec, firstSet: firstSetSpec, m2m: m2mSpec,
-  computed: computedSpec, contentType: contentTypeSpec, contentTypes: contentTypesSpec, generic: genericSpec,
+  computed: computedSpec, contentType: contentTypeSpec, contentTypes: contentTypesSpec, generic: genericSpec, status: statusSpec,
 };
 
 /** The rules of a spec field's kind; undefined for a kind the spec language does not have. */

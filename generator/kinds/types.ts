@@ -18,6 +18,8 @@ export interface SchemaContext {
   tableOf(key: string): string;
   /** Primary and foreign key column type. */
   keyType: string;
+  /** Adds a row `table` starts with (Table.seedRows): `sql` inserts it unless it is there. */
+  seedRow(table: string, key: string, sql: string): void;
 }
 
 export interface OpenApiContext {
@@ -64,6 +66,8 @@ export interface SpecCheckContext {
 
 export interface SpecBuildContext {
   api: ApiSpec;
+  /** The model's key (`dcim.device`). */
+  model: string;
   name: string;
   /** The model's table. */
   table: string;

@@ -178,7 +178,7 @@ export function validate(loaded: LoadedApi): Diagnostic[] {
         leafKind = spec?.fields[leaf]?.kind;
       } else leafKind = fields[head]?.kind;
       if (transform && !/^\|(last:\d+|display|ranges)$/.test(transform)) err(file, `display transform "${transform}" is unknown (known: |last:N, |display, |ranges)`, m.name);
-      else if (transform === "|display" && leafKind !== "choice") err(file, `display transform "|display" of "${path}" needs a choice field`, m.name);
+      else if (transform === "|display" && leafKind !== "choice" && leafKind !== "status") err(file, `display transform "|display" of "${path}" needs a choice or status field`, m.name);
       else if (transform === "|ranges" && leafKind !== "list") err(file, `display transform "|ranges" of "${path}" needs a list field`, m.name);
     }
     for (const o of m.ordering ?? []) if (!has(o.replace(/^-/, ""))) err(file, `ordering names unknown field "${o}"`, m.name);
@@ -193,6 +193,19 @@ export function validate(loaded: LoadedApi): Diagnostic[] {
     // name) matches every object that has it, as Nautobot's natural-key filters do.
     else if (m.naturalKey && !(fields[m.naturalKey].kind === "scalar" && ["string", "text", "integer"].includes((fields[m.naturalKey] as { type: string }).type))) {
       err(file, `naturalKey field "${m.naturalKey}" must be a string or integer field`, m.name, m.naturalKey);
+    }
+    if (m.rows) {
+      // Rows are known by their key from migration to migration: a unique field each row gives.
+      const key = m.rows.key;
+      const keyField = fields[key];
+      if (!(keyField?.kind === "scalar" && keyField.unique)) err(file, `rows key "${key}" must be a unique scalar field`, m.name);
+      const seen = new Set<string>();
+      (m.rows.values ?? []).forEach((r, i) => {
+        for (const n of Object.keys(r)) if (fields[n]?.kind !== "scalar") err(file, `rows[${i}] names "${n}", which is no scalar field`, m.name);
+        if (r[key] === undefined) err(file, `rows[${i}] gives no ${key}`, m.name);
+        else if (seen.has(String(r[key]))) err(file, `rows[${i}] repeats ${key} "${String(r[key])}"`, m.name);
+        seen.add(String(r[key]));
+      });
     }
     for (const op of m.operations ?? []) if (!OPERATIONS.has(op)) err(file, `unknown operation "${op}" (known: ${[...OPERATIONS].join(", ")})`, m.name);
     for (const q of m.filters?.q ?? []) {
@@ -279,7 +292,7 @@ export function validate(loaded: LoadedApi): Diagnostic[] {
     for (const ix of m.indexes ?? []) {
       for (const n of ix.fields ?? []) {
         const f = fields[n];
-        if (!f || !(f.kind === "scalar" || f.kind === "choice" || f.kind === "list" || f.kind === "fk" || f.kind === "contentType")) err(file, `indexes names "${n}", which is no field stored in a column`, m.name);
+        if (!f || !(f.kind === "scalar" || f.kind === "choice" || f.kind === "list" || f.kind === "fk" || f.kind === "contentType" || f.kind === "status")) err(file, `indexes names "${n}", which is no field stored in a column`, m.name);
       }
       if (ix.using !== undefined && !["btree", "gin", "gist"].includes(ix.using)) err(file, `index method "${ix.using}" is unknown (known: btree, gin, gist)`, m.name);
     }
@@ -373,7 +386,7 @@ function checkField(file: string, m: ModelSpec, name: string, f: FieldSpec, ctx:
     err(file, `a required field with since "${f.since}" needs a default, which creates through earlier versions get`, m.name, name);
   }
   if (f.required && f.readOnly) err(file, "a field cannot be both required and read-only", m.name, name);
-  const stored = f.kind === "scalar" || f.kind === "choice" || f.kind === "list" || f.kind === "fk";
+  const stored = f.kind === "scalar" || f.kind === "choice" || f.kind === "list" || f.kind === "fk" || f.kind === "status";
   if (f.renamedFrom !== undefined) {
     if (!stored) err(file, `renamedFrom applies to fields stored in a column (not ${f.kind})`, m.name, name);
     else if (typeof f.renamedFrom !== "string" || f.renamedFrom in ctx.fields) err(file, `renamedFrom must name the field's old name, which no field has now`, m.name, name);

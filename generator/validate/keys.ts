@@ -4,7 +4,7 @@
 // forgotten here.
 import type {
   ApiSpec, ChoiceField, CommonFieldOptions, ComputedField, ContentTypeField, ContentTypesField, CountField, GenericField, FieldSpec, FilterSpec, FirstSetField, FkField, IpFamilyField, ListField, M2mField, ModelSpec,
-  ReverseField, ScalarField,
+  ReverseField, ScalarField, StatusField,
 } from "../dsl/index.js";
 
 /** All keys of T, each listed once: a missing or extra one is a type error. */
@@ -14,11 +14,11 @@ function keysOf<T>() {
 
 const API = keysOf<ApiSpec>()([
   "kind", "name", "title", "description", "profile", "basePath", "apps", "rootLinks", "versions", "settings", "auth", "tagModel", "customFields", "computedFieldModel", "noteModel", "relationships",
-  "idType", "appPasswords", "discard", "sql", "contentTypes", "appNames",
+  "idType", "appPasswords", "discard", "sql", "contentTypes", "statusModel", "appNames",
 ]);
 const MODEL = keysOf<ModelSpec>()([
   "kind", "name", "app", "route", "verboseName", "description", "display", "ordering", "features", "fields", "nested", "brief",
-  "naturalKey", "filters", "uniqueTogether", "indexes", "sql", "operations", "wordpress", "hooks", "actions", "listings", "view", "bare", "tree",
+  "naturalKey", "filters", "uniqueTogether", "indexes", "sql", "operations", "wordpress", "hooks", "actions", "listings", "view", "bare", "tree", "rows",
 ]);
 const FILTERS = keysOf<FilterSpec>()(["q", "qAddress", "extra", "exclude", "via", "related", "aliases", "present", "membership", "methods"]);
 const COMMON = keysOf<CommonFieldOptions>()([
@@ -42,6 +42,7 @@ const FIELDS: { [K in FieldSpec["kind"]]: ReadonlyArray<string> } = {
   contentType: keysOf<ContentTypeField>()([...COMMON, "kind", "models", "feature"]),
   contentTypes: keysOf<ContentTypesField>()([...COMMON, "kind", "feature", "models"]),
   generic: keysOf<GenericField>()([...COMMON, "kind", "type", "id", "onDelete"]),
+  status: keysOf<StatusField>()([...COMMON, "kind", "defaults"]),
 };
 
 /** Levenshtein distance, for "did you mean". */

@@ -20,13 +20,14 @@ import { m2m } from "./m2m.js";
 import { reverse } from "./reverse.js";
 import { relationships } from "./relationships.js";
 import { scalar } from "./scalar.js";
+import { status } from "./status.js";
 import { tags } from "./tags.js";
 import { treeParent } from "./tree-parent.js";
 import type { RuntimeFieldKind, RuntimeKindTable } from "./types.js";
 import { url } from "./url.js";
 
 const KINDS: RuntimeKindTable = {
-  id, url, display, scalar, choice, list, fk, treeParent, m2m, tags, ipFamily, count, reverse, firstSet, depth, customFields, computedFields, computed, contentType, contentTypes, generic, relationships,
+  id, url, display, scalar, choice, list, fk, treeParent, m2m, tags, ipFamily, count, reverse, firstSet, depth, customFields, computedFields, computed, contentType, contentTypes, generic, relationships, status,
 };
 
 /** The runtime module of a field's kind. */

@@ -98,8 +98,15 @@ export interface RuntimeFieldKind<F extends FieldDescriptor> {
    * transform; the column cast to text when absent.
    */
   displayText?(f: F, column: string, transform?: DisplayTransform): string;
-  /** OPTIONS (DRF SimpleMetadata) `type`, and anything else the kind adds to the field's entry. */
-  options: { type: (f: F) => string; describe?(f: F, info: Record<string, unknown>, ctx: OptionsContext): void };
+  /**
+   * OPTIONS (DRF SimpleMetadata) `type`, and anything else the kind adds to the field's entry:
+   * from the descriptor (`describe`), or from the data, read at each request (`live`).
+   */
+  options: {
+    type: (f: F) => string;
+    describe?(f: F, info: Record<string, unknown>, ctx: OptionsContext): void;
+    live?(f: F, db: Db): Promise<Record<string, unknown>>;
+  };
 }
 
 export type RuntimeKindTable = { [K in FieldKind]: RuntimeFieldKind<FieldOf<K>> };

@@ -6,7 +6,7 @@
 // Repeated parameters OR their values; different parameters AND; repeated `tag` ANDs.
 import type { Knex } from "knex";
 import {
-  storedColumn, type ChoiceField, type ContentTypesField, type FilterDescriptor, type FkField, type M2mField, type ModelDescriptor, type ScalarField, type TagsField,
+  storedColumn, type ChoiceField, type ContentTypesField, type FilterDescriptor, type FkField, type M2mField, type ModelDescriptor, type ScalarField, type StatusField, type TagsField,
   type TreeParentField,
 } from "../descriptor.js";
 import { labelOf, linkedTypes } from "../kinds/content-types.js";
@@ -321,6 +321,15 @@ export class FilterCompiler {
         return plain((qb) => qb.whereRaw(value ? `(${set})` : `NOT (${set})`));
       }
       case "tag": return this.tags(m, values, negate);
+      case "status": {
+        // Any existing status is a valid value (Nautobot's StatusFilter queries them all), as
+        // the rows say when the statement runs; the column holds the slug, so this is an equality.
+        const table = (field as StatusField).statuses.table;
+        return {
+          where: anyOf([`${column} = ANY(?::text[])`], [[values]], negate),
+          checks: [{ ...firstValue(values, `NOT EXISTS (SELECT 1 FROM ${ident(table)} s WHERE s.slug = u.v)`), message: invalidChoice }],
+        };
+      }
       case "contentTypes": {
         // Every value must be named (Nautobot's conjoined ContentTypeMultipleChoiceFilter); negated, none may be.
         const ct = field as ContentTypesField;

@@ -28,5 +28,6 @@ export default api({
   noteModel: "extras.Note",
   relationships: { definitions: "extras.Relationship", associations: "extras.RelationshipAssociation" },
   contentTypes: "extras.ContentType",
+  statusModel: "extras.Status",
   appNames: { dcim: "DCIM", ipam: "IPAM" },
 });

@@ -19,7 +19,7 @@ const addFormats = addFormatsPlugin as unknown as (ajv: Ajv2020) => Ajv2020;
 type Json = Record<string, any>;
 type Method = "get" | "post" | "put" | "patch" | "delete";
 
-const WRITABLE_KINDS = new Set(["scalar", "choice", "list", "fk", "treeParent", "m2m", "tags", "customFields", "contentType", "contentTypes"]);
+const WRITABLE_KINDS = new Set(["scalar", "choice", "list", "fk", "treeParent", "m2m", "tags", "customFields", "contentType", "contentTypes", "status"]);
 let counter = 0;
 /** A value no other test run has used: unique fields stay unique across runs and databases. */
 const uniq = () => `${Date.now().toString(36)}${(counter++).toString(36)}${randomUUID().slice(0, 4)}`;
@@ -351,6 +351,7 @@ function conformance(api: ApiDescriptor, version: string): void {
       if (!f.required && !(full && f.kind === "scalar" && !f.pattern && !f.slugFrom && f.default === undefined && !f.nullable)) continue;
       if (f.kind === "scalar") body[f.name] = scalarValue(f);
       else if (f.kind === "choice") body[f.name] = f.choices[0][0];
+      else if (f.kind === "status") body[f.name] = f.defaults[0];
       else if (f.kind === "list") body[f.name] = [listItem(f), listItem(f)];
       else if (isLink(f)) body[f.name] = (await existing(byKey.get(f.target)!)).id;
       else if (f.kind === "m2m") body[f.name] = [(await existing(byKey.get(f.target)!)).id];
@@ -372,6 +373,7 @@ function conformance(api: ApiDescriptor, version: string): void {
         continue;
       }
       if (f.kind === "choice") expect(f.plain ? got[name] : got[name]?.value, name).to.equal(value);
+      else if (f.kind === "status") expect(got[name]?.value, name).to.equal(value);
       else if (isLink(f)) {
         expect(got[name]?.id, name).to.equal(value);
         expect(Object.keys(got[name]).sort(), `${name}: nested shape`).to.deep.equal(shape(byKey.get(f.target)!, byKey.get(f.target)!.nested));
@@ -397,7 +399,7 @@ function conformance(api: ApiDescriptor, version: string): void {
 
   /** A value of the wrong type or out of bounds for a writable field, or undefined when every value fits. */
   function invalidValue(f: FieldDescriptor): unknown {
-    if (f.kind === "choice") return "no-such-choice";
+    if (f.kind === "choice" || f.kind === "status") return "no-such-choice";
     if (isLink(f)) return randomUUID();
     if (f.kind === "list") return f.items.max !== undefined ? [f.items.max + 1] : ["abc"];
     if (f.kind !== "scalar") return undefined;
@@ -437,6 +439,8 @@ function conformance(api: ApiDescriptor, version: string): void {
       case "datetime": return "2024-01-01T00:00:00Z";
       case "tag": return String((await existing(byKey.get(api.tagModel!)!)).slug);
       case "contentTypes": return (field as ContentTypesField).models[0];
+      // Any status row is a valid value, whichever models it applies to.
+      case "status": return "active";
       case "q": return "c";
       case "contains": return "1";
       case "method":
@@ -472,7 +476,7 @@ function conformance(api: ApiDescriptor, version: string): void {
       case "uuid": return ["not-a-uuid"];
       case "number": case "contains": return ["abc"];
       case "boolean": return ["maybe"];
-      case "choice": return ["no-such-choice"];
+      case "choice": case "status": return ["no-such-choice"];
       case "fk": return ["no-such-object"];
       case "method": return flt.takes === "boolean" ? ["maybe"] : flt.takes === "uuid" ? ["not-a-uuid"] : flt.takes === "number" ? ["abc"] : flt.takes === "string" ? (flt.choices ? ["no-such-choice"] : []) : ["no-such-object"];
       // 2024-02-30 looks like a date but is none: it must not reach the database.
@@ -705,6 +709,9 @@ function conformance(api: ApiDescriptor, version: string): void {
             expect([info.type, info.required, info.read_only, info.label], f.name).to.deep.equal([optionsType(f), f.required, f.readOnly, f.label]);
             if (f.kind === "choice" && !f.readOnly) {
               expect(info.choices).to.deep.equal(f.choices!.map(([value, display]) => ({ value, display })));
+            } else if (f.kind === "status" && !f.readOnly) {
+              // The model's status rows, by name: at least its defaults (other suites may add more).
+              expect(info.choices.map((c: { value: string }) => c.value)).to.include.members(f.defaults);
             } else expect(info, f.name).to.not.have.property("choices");
             if (isLink(f)) {
               const target = byKey.get(f.target)!;

@@ -74,3 +74,54 @@ describe("unit: the content-type registry's rows", () => {
     }
   });
 });
+
+describe("unit: statuses as rows", () => {
+  const dir = join(fileURLToPath(new URL(".", import.meta.url)), "../golden/cases/statuses");
+  const sql = (path: string) => readFileSync(join(dir, path), "utf8");
+  const next = readdirSync(join(dir, "expected/st/migrations")).find((n) => n.startsWith("0002_"))!;
+
+  it("a choice column with rows becomes a key to the status rows the migration inserts first, linked to the model", async () => {
+    const db = await openDatabase({ dataDir: "memory://" });
+    try {
+      await db.knex.raw(sql("previous/st/migrations/0001_initial.sql"));
+      await db.knex("core_box").insert([{ name: "a", status: "active" }, { name: "b", status: "planned" }]);
+      // A status a user already made under a default's slug is kept as it is.
+      await db.knex.raw(sql(`expected/st/migrations/${next}`));
+      const states = (await db.knex.raw(
+        `SELECT s.slug, s.name, coalesce(string_agg(k.app_label || '.' || k.model, ',' ORDER BY k.model), '') AS types FROM core_state s
+         LEFT JOIN core_state_content_types j ON j.source_id = s.id LEFT JOIN core_kind k ON k.id = j.kind_id GROUP BY s.slug, s.name ORDER BY s.slug`,
+      )).rows;
+      expect(states).to.deep.equal([
+        { slug: "active", name: "Active", types: "core.box" },
+        { slug: "broken", name: "Broken's", types: "" },
+        { slug: "planned", name: "Planned", types: "core.box" },
+      ]);
+      expect((await db.knex("core_box").orderBy("name").pluck("status"))).to.deep.equal(["active", "planned"]);
+      // The key follows a renamed slug and refuses to delete a status in use.
+      await db.knex("core_state").where("slug", "planned").update({ slug: "in-planning" });
+      expect((await db.knex("core_box").where("name", "b").first("status")).status).to.equal("in-planning");
+      const refused = await db.knex("core_state").where("slug", "active").del().then(() => null, (e: { code?: string }) => e.code);
+      expect(refused).to.equal("23001");
+      await db.knex("core_state").where("slug", "broken").del();
+      expect(await db.knex("core_state").orderBy("slug").pluck("slug")).to.deep.equal(["active", "in-planning"]);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it("leaves statuses users made or changed before it alone (ON CONFLICT DO NOTHING)", async () => {
+    const db = await openDatabase({ dataDir: "memory://" });
+    try {
+      await db.knex.raw(sql("previous/st/migrations/0001_initial.sql"));
+      await db.knex.raw(sql(`expected/st/migrations/${next}`));
+      await db.knex("core_state").where("slug", "active").update({ name: "Live" });
+      // Running the seed statements again (as a later migration adding rows would) changes nothing.
+      const seeds = sql(`expected/st/migrations/${next}`).split("\n\n").filter((s) => s.startsWith("INSERT INTO \"core_state"));
+      for (const s of seeds) await db.knex.raw(s);
+      expect(await db.knex("core_state").orderBy("slug").pluck("name")).to.deep.equal(["Live", "Broken's", "Planned"]);
+      expect(Number((await db.knex("core_state_content_types").count({ n: "*" }).first())!.n)).to.equal(2);
+    } finally {
+      await db.close();
+    }
+  });
+});

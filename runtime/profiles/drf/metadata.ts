@@ -1,9 +1,11 @@
 // OPTIONS responses in DRF's SimpleMetadata shape: the model's name, renderers, parsers and,
 // per allowed write method, each field's type, flags, limits and `choices` as
-// `{value, display}`. Built from descriptors once per model and version.
+// `{value, display}`. Built from descriptors, plus what field kinds read from the data (a
+// status field's choices) at each request.
 import type { FieldDescriptor, ModelDescriptor } from "../../descriptor.js";
 import type { ModelIndex } from "../../models.js";
 import { kindOf } from "../../kinds/index.js";
+import type { Db } from "../../kinds/types.js";
 
 type Info = Record<string, unknown>;
 
@@ -23,10 +25,14 @@ function fieldInfo(index: ModelIndex, f: FieldDescriptor, version: string, depth
   return info;
 }
 
-export function describeModel(index: ModelIndex, m: ModelDescriptor, version: string, methods: string[]): Info {
+export async function describeModel(db: Db, index: ModelIndex, m: ModelDescriptor, version: string, methods: string[]): Promise<Info> {
   // A field neither shown nor accepted is no serializer field at all.
   const fields = m.fields.filter((f) => index.inVersion(f, version) && !(f.readOnly && f.writeOnly));
-  const actionInfo = Object.fromEntries(fields.map((f) => [f.name, fieldInfo(index, f, version)]));
+  const actionInfo: Info = {};
+  for (const f of fields) {
+    const live = methods.length ? await kindOf(f).options.live?.(f, db) : undefined;
+    actionInfo[f.name] = { ...fieldInfo(index, f, version), ...live };
+  }
   const actions: Info = {};
   for (const method of methods) actions[method] = actionInfo;
   return {

@@ -19,7 +19,7 @@ export default model("Circuit", {
     cid: field.string({ required: true, maxLength: 100, label: "Circuit ID" }),
     provider: ref.fk("circuits.Provider", { required: true, onDelete: "protect" }),
     type: ref.fk("circuits.CircuitType", { required: true, onDelete: "protect" }),
-    status: field.choice(CircuitStatus, { required: true }),
+    status: field.status({ required: true, defaults: CircuitStatus }),
     tenant: ref.fk("tenancy.Tenant", { nullable: true, onDelete: "protect" }),
     install_date: field.date({ nullable: true, label: "Date installed" }),
     commit_rate: field.integer({ nullable: true, min: 0, max: 2147483647, label: "Commit rate (Kbps)" }),

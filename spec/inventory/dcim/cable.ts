@@ -99,7 +99,7 @@ export default model("Cable", {
     termination_b_id: field.uuid({ required: true }),
     termination_b: ref.generic({ type: "termination_b_type", id: "termination_b_id" }),
     type: field.choice(CableType, { blank: true }),
-    status: field.choice(CableStatus, { required: true }),
+    status: field.status({ required: true, defaults: CableStatus }),
     label: field.string({ maxLength: 100 }),
     color: field.string({ maxLength: 6, format: "color" }),
     length: field.integer({ nullable: true, min: 0, max: 32767 }),

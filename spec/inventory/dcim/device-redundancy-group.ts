@@ -16,7 +16,7 @@ export default model("DeviceRedundancyGroup", {
   fields: {
     name: field.string({ required: true, unique: true, maxLength: 100 }),
     slug: field.string({ unique: true, maxLength: 100, slugFrom: "name" }),
-    status: field.choice(RedundancyGroupStatus, { required: true }),
+    status: field.status({ required: true, defaults: RedundancyGroupStatus }),
     description: field.string({ maxLength: 200 }),
     failover_strategy: field.choice(FailoverStrategy, { blank: true, label: "Failover strategy" }),
     secrets_group: ref.fk("extras.SecretsGroup", { nullable: true, onDelete: "setNull" }),

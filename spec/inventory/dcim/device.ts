@@ -31,7 +31,7 @@ export default model("Device", {
     face: field.choice(DeviceFace, { blank: true, label: "Rack face" }),
     // The device whose bay holds this one, with that bay (Nautobot's parent_bay).
     parent_device: ref.reverse("dcim.DeviceBay.installed_device", { through: { show: "device", as: "device_bay" } }),
-    status: field.choice(DeviceStatus, { required: true }),
+    status: field.status({ required: true, defaults: DeviceStatus }),
     // IPv6 first, as Nautobot with PREFER_IPV4 off (its default).
     primary_ip: ref.firstSet(["primary_ip6", "primary_ip4"], { label: "Primary IP" }),
     primary_ip4: ref.fk("ipam.IPAddress", { nullable: true, onDelete: "setNull", label: "Primary IPv4" }),

@@ -18,7 +18,7 @@ export default model("Location", {
     name: field.string({ required: true, maxLength: 100 }),
     // Made from the parent's slug and the name when left out (Nautobot's AutoSlugField).
     slug: field.string({ unique: true, maxLength: 100, slugFrom: ["parent.slug", "name"] }),
-    status: field.choice(LocationStatus, { required: true }),
+    status: field.status({ required: true, defaults: LocationStatus }),
     location_type: ref.fk("dcim.LocationType", { required: true, onDelete: "protect" }),
     site: ref.fk("dcim.Site", { nullable: true, onDelete: "cascade" }),
     tenant: ref.fk("tenancy.Tenant", { nullable: true, onDelete: "protect" }),

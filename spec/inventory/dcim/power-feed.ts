@@ -18,7 +18,7 @@ export default model("PowerFeed", {
     power_panel: ref.fk("dcim.PowerPanel", { required: true, onDelete: "protect" }),
     rack: ref.fk("dcim.Rack", { nullable: true, onDelete: "protect" }),
     name: field.string({ required: true, maxLength: 100 }),
-    status: field.choice(PowerFeedStatus, { required: true }),
+    status: field.status({ required: true, defaults: PowerFeedStatus }),
     type: field.choice(PowerFeedType, { default: "primary" }),
     supply: field.choice(PowerFeedSupply, { default: "ac" }),
     phase: field.choice(PowerFeedPhase, { default: "single-phase" }),

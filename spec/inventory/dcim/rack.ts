@@ -28,7 +28,7 @@ export default model("Rack", {
     location: ref.fk("dcim.Location", { nullable: true, onDelete: "protect" }),
     group: ref.fk("dcim.RackGroup", { nullable: true, onDelete: "setNull" }),
     tenant: ref.fk("tenancy.Tenant", { nullable: true, onDelete: "protect" }),
-    status: field.choice(RackStatus, { required: true }),
+    status: field.status({ required: true, defaults: RackStatus }),
     role: ref.fk("dcim.RackRole", { nullable: true, onDelete: "protect" }),
     serial: field.string({ maxLength: 255, label: "Serial number" }),
     asset_tag: field.string({ nullable: true, unique: true, maxLength: 50, description: "A unique tag used to identify this rack" }),

@@ -15,7 +15,7 @@ export default model("Site", {
   fields: {
     name: field.string({ required: true, unique: true, maxLength: 100 }),
     slug: field.string({ unique: true, maxLength: 100, slugFrom: "name" }),
-    status: field.choice(SiteStatus, { required: true }),
+    status: field.status({ required: true, defaults: SiteStatus }),
     region: ref.fk("dcim.Region", { nullable: true, onDelete: "setNull" }),
     tenant: ref.fk("tenancy.Tenant", { nullable: true }),
     facility: field.string({ maxLength: 50 }),

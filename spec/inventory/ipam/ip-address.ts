@@ -27,7 +27,7 @@ export default model("IPAddress", {
     address: field.ip({ required: true }),
     vrf: ref.fk("ipam.VRF", { nullable: true, label: "VRF" }),
     tenant: ref.fk("tenancy.Tenant", { nullable: true }),
-    status: field.choice(IPAddressStatus, { required: true }),
+    status: field.status({ required: true, defaults: IPAddressStatus }),
     role: field.choice(IPAddressRole, { nullable: true, blank: true }),
     // The interface the address is configured on (Django's GenericForeignKey): both or neither.
     assigned_object_type: field.contentType({ models: IP_ASSIGNMENT, nullable: true }),

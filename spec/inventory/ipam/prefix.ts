@@ -32,7 +32,7 @@ export default model("Prefix", {
     vrf: ref.fk("ipam.VRF", { nullable: true, label: "VRF" }),
     tenant: ref.fk("tenancy.Tenant", { nullable: true }),
     vlan: ref.fk("ipam.VLAN", { nullable: true, label: "VLAN" }),
-    status: field.choice(PrefixStatus, { required: true }),
+    status: field.status({ required: true, defaults: PrefixStatus }),
     role: ref.fk("ipam.Role", { nullable: true, onDelete: "setNull" }),
     is_pool: field.boolean({ default: false, label: "Is a pool" }),
     description: field.string({ maxLength: 200 }),

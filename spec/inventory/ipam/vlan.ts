@@ -18,7 +18,7 @@ export default model("VLAN", {
     vid: field.integer({ required: true, min: 1, max: 4094, label: "ID" }),
     name: field.string({ required: true, maxLength: 255 }),
     tenant: ref.fk("tenancy.Tenant", { nullable: true }),
-    status: field.choice(VLANStatus, { required: true }),
+    status: field.status({ required: true, defaults: VLANStatus }),
     role: ref.fk("ipam.Role", { nullable: true, onDelete: "setNull" }),
     description: field.string({ maxLength: 200 }),
     prefix_count: field.count({ of: "ipam.Prefix.vlan" }),

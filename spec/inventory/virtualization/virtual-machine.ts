@@ -15,7 +15,7 @@ export default model("VirtualMachine", {
   hooks: "virtualization/virtual-machine",
   fields: {
     name: field.string({ required: true, maxLength: 64 }),
-    status: field.choice(VirtualMachineStatus, { required: true }),
+    status: field.status({ required: true, defaults: VirtualMachineStatus }),
     // The cluster's site and location (Nautobot's properties), kept in step by the hooks of
     // both models so that filters and counts by site are plain column lookups.
     site: ref.fk("dcim.Site", { nullable: true, readOnly: true, onDelete: "protect" }),

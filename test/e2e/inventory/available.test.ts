@@ -58,7 +58,7 @@ describe("inventory e2e: available prefixes and IP addresses", () => {
       [{ prefix_length: 33, status: "active" }, [{ prefix_length: ["Invalid prefix length (33) for IPv4"] }]],
       [[{ prefix_length: 28, status: "active" }, { prefix_length: 40 }], [{}, { prefix_length: ["Invalid prefix length (40) for IPv4"] }]],
       [{ prefix_length: 28 }, { status: ["This field is required."] }],
-      [[{ prefix_length: 28, status: "active" }, { prefix_length: 28, status: "nope" }], [{}, { status: ["nope is not a valid choice."] }]],
+      [[{ prefix_length: 28, status: "active" }, { prefix_length: 28, status: "nope" }], [{}, { status: ["Object with slug=nope does not exist."] }]],
       [7, { non_field_errors: ["Invalid data. Expected a dictionary, but got int."] }],
     ];
     const before = await rows("ipam_prefix", { vrf_id: vrf.id });
@@ -97,7 +97,7 @@ describe("inventory e2e: available prefixes and IP addresses", () => {
     expect(two.status, two.text).to.equal(201);
     expect(two.body.map((x: any) => x.address)).to.deep.equal([`10.${n}.212.2/29`, `10.${n}.212.3/29`]);
     const bad = await post(`/api/ipam/prefixes/${p.id}/available-ips/`, [{ status: "active" }, { status: "nope" }]);
-    expect([bad.status, bad.body]).to.deep.equal([400, [{}, { status: ["nope is not a valid choice."] }]]);
+    expect([bad.status, bad.body]).to.deep.equal([400, [{}, { status: ["Object with slug=nope does not exist."] }]]);
     const tooMany = await post(`/api/ipam/prefixes/${p.id}/available-ips/`, [1, 2, 3, 4].map(() => ({ status: "active" })));
     expect(tooMany.status).to.equal(204);
     expect(await rows("ipam_prefix", { vrf_id: vrf.id, prefix: `10.${n}.212.0/29` })).to.equal(1);

@@ -20,7 +20,7 @@ describe("inventory e2e: model hooks", () => {
   it("field errors come first: the hook only runs on a body whose fields are valid", async () => {
     const res = await post("/api/ipam/prefixes/", { prefix: "::/0", status: "no-such-status" });
     expect(res.status).to.equal(400);
-    expect(res.body).to.deep.equal({ status: ["no-such-status is not a valid choice."] });
+    expect(res.body).to.deep.equal({ status: ["Object with slug=no-such-status does not exist."] });
   });
 
   it("PATCH to /0 is refused and the stored prefix is unchanged", async () => {

@@ -22,9 +22,11 @@ describe("inventory e2e: OPTIONS, roots, status, brief", () => {
     expect(fields.site).to.include({ type: "nested object", required: false, read_only: false });
     expect(Object.keys(fields.site.children)).to.include.members(["id", "url", "display", "name", "slug"]);
     expect(fields.is_pool).to.include({ type: "boolean", required: false, read_only: false, label: "Is a pool" });
+    // Status rows of this model, by name (Nautobot's Status ordering).
+    expect(fields.status).to.include({ type: "field", required: true, read_only: false });
     expect(fields.status.choices).to.deep.equal([
-      { value: "container", display: "Container" }, { value: "active", display: "Active" },
-      { value: "reserved", display: "Reserved" }, { value: "deprecated", display: "Deprecated" },
+      { value: "active", display: "Active" }, { value: "container", display: "Container" },
+      { value: "deprecated", display: "Deprecated" }, { value: "reserved", display: "Reserved" },
     ]);
     expect(choicesOf(fields)).to.deep.equal(["status"]);
   });

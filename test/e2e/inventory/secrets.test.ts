@@ -98,7 +98,7 @@ describe("inventory e2e: secrets and device redundancy groups", () => {
     expect(grp.body.failover_strategy).to.deep.equal({ value: "active-passive", label: "Active/Passive" });
     expect(grp.body.secrets_group.id).to.equal(secrets.id);
     const badStatus = await post("/api/dcim/device-redundancy-groups/", { name: `${tag} X`, status: "staged" });
-    expect(badStatus.body).to.deep.equal({ status: ["staged is not a valid choice."] });
+    expect(badStatus.body).to.deep.equal({ status: ["Object with slug=staged does not exist."] });
     expect((await get(`/api/dcim/device-redundancy-groups/?secrets_group=${secrets.slug}`)).body.results.map((g: any) => g.id)).to.deep.equal([grp.body.id]);
     expect((await get(`/api/dcim/device-redundancy-groups/?failover_strategy=active-active&q=${tag}`)).body.count).to.equal(0);
 

@@ -123,7 +123,7 @@ describe("inventory e2e: virtualization", () => {
     const refused: Array<[Record<string, unknown>, Record<string, string[]>]> = [
       [{ name: `${tag}-web1`, tenant: tenant.id }, { __all__: ["Virtual machine with this Cluster, Tenant and Name already exists."] }],
       [{ role: hostsOnly.id }, { role: [`device role instance with id UUID('${hostsOnly.id}') does not exist.`] }],
-      [{ status: "inventory" }, { status: ["inventory is not a valid choice."] }],
+      [{ status: "inventory" }, { status: ["Object with slug=inventory does not exist."] }],
       [{ cluster: null }, { cluster: ["This field may not be null."] }],
       [{ vcpus: -1 }, { vcpus: ["Ensure this value is greater than or equal to 0."] }],
       [{ local_context_data: [1, 2] }, { local_context_data: ['JSON data must be in object form. Example: {"foo": 123}'] }],

@@ -26,6 +26,13 @@ CREATE INDEX "core_label_watched_kind_id_idx" ON "core_label_watched" USING btre
 
 DROP TABLE "core_old" CASCADE;
 
+INSERT INTO "core_kind" ("id", "app_label", "app_labeled_name", "model") VALUES
+  (5, 'core', 'CORE | box', 'box');
+
+DELETE FROM "core_kind" WHERE "id" IN (4);
+
+INSERT INTO "core_label_content_types" ("source_id", "kind_id") SELECT o."id", r."id" FROM "core_label" o CROSS JOIN "core_kind" r WHERE r."app_label" || '.' || r."model" IN ('core.box', 'core.item');
+
 ALTER TABLE "core_label_content_types" ADD CONSTRAINT "core_label_content_types_kind_id_fkey" FOREIGN KEY ("kind_id") REFERENCES "core_kind" ("id") ON DELETE CASCADE DEFERRABLE INITIALLY IMMEDIATE;
 
 ALTER TABLE "core_label_content_types" ADD CONSTRAINT "core_label_content_types_source_id_fkey" FOREIGN KEY ("source_id") REFERENCES "core_label" ("id") ON DELETE CASCADE DEFERRABLE INITIALLY IMMEDIATE;
@@ -33,10 +40,3 @@ ALTER TABLE "core_label_content_types" ADD CONSTRAINT "core_label_content_types_
 ALTER TABLE "core_label_watched" ADD CONSTRAINT "core_label_watched_kind_id_fkey" FOREIGN KEY ("kind_id") REFERENCES "core_kind" ("id") ON DELETE CASCADE DEFERRABLE INITIALLY IMMEDIATE;
 
 ALTER TABLE "core_label_watched" ADD CONSTRAINT "core_label_watched_source_id_fkey" FOREIGN KEY ("source_id") REFERENCES "core_label" ("id") ON DELETE CASCADE DEFERRABLE INITIALLY IMMEDIATE;
-
-INSERT INTO "core_kind" ("id", "app_label", "app_labeled_name", "model") VALUES
-  (5, 'core', 'CORE | box', 'box');
-
-DELETE FROM "core_kind" WHERE "id" IN (4);
-
-INSERT INTO "core_label_content_types" ("source_id", "kind_id") SELECT o."id", r."id" FROM "core_label" o CROSS JOIN "core_kind" r WHERE r."app_label" || '.' || r."model" IN ('core.box', 'core.item');

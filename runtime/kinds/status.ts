@@ -1,0 +1,54 @@
+// A status: the slug of a status row, read as `{value: slug, label: name}` (the name from the
+// status row, in the same statement), written as a slug that is lower-cased and must name a
+// status of this model (Nautobot's StatusSerializerField); its OPTIONS choices read from the
+// rows at each request, so a status added on any instance is offered at once.
+import type { StatusField } from "../descriptor.js";
+import { col, ident, literal } from "../query/sql.js";
+import { pyRepr } from "../text/python.js";
+import { labelOf } from "./content-types.js";
+import { FieldProblem, type Db, type RuntimeFieldKind } from "./types.js";
+
+/** SQL condition: the status row aliased `alias` applies to the field's model. */
+export function appliesTo(f: StatusField, alias: string): string {
+  const { through, registry } = f.statuses;
+  return `EXISTS (SELECT 1 FROM ${ident(through.table)} j JOIN ${ident(registry.table)} r ON r.id = ${col("j", through.target)} ` +
+    `WHERE ${col("j", through.source)} = ${col(alias, "id")} AND ${labelOf(registry, "r")} = ${literal(f.contentType)})`;
+}
+
+/** The statuses of the field's model as `{value, display}`, in the status model's order (by name). */
+export async function statusChoices(f: StatusField, db: Db): Promise<Array<{ value: string; display: string }>> {
+  const rows: Array<{ value: string; display: string }> = (await db.raw(
+    `SELECT s.slug AS value, s.name AS display FROM ${ident(f.statuses.table)} s WHERE ${appliesTo(f, "s")} ORDER BY s.name, s.id`,
+  )).rows;
+  return rows.map((r) => ({ value: r.value, display: r.display }));
+}
+
+export const status: RuntimeFieldKind<StatusField> = {
+  // A scalar subselect on the status's unique slug: an index probe within the one read statement.
+  read(f, { alias }) {
+    const c = col(alias, f.column);
+    return `CASE WHEN ${c} IS NULL THEN NULL ELSE json_build_object('value', ${c}, 'label', ` +
+      `(SELECT s.name FROM ${ident(f.statuses.table)} s WHERE s.slug = ${c})) END`;
+  },
+  render: () => (v) => v ?? null,
+  async write(f, value, ctx) {
+    // DRF's related fields take "" as no value.
+    if (value === null || value === "") throw new FieldProblem("This field may not be null.");
+    // Django compares anything else by its text (str() of a number, list or dict).
+    const slug = typeof value === "string" ? value.toLowerCase() : pyRepr(value);
+    const found = await ctx.db.raw(`SELECT 1 FROM ${ident(f.statuses.table)} s WHERE s.slug = ? AND ${appliesTo(f, "s")}`, [slug]);
+    if (!found.rows.length) throw new FieldProblem(`Object with slug=${typeof value === "string" ? slug : pyRepr(value)} does not exist.`);
+    ctx.row[f.column] = slug;
+  },
+  checksOwnValue: true,
+  displayText(f, column, transform) {
+    if (transform !== "display") return `${column}::text`;
+    return `(SELECT s.name FROM ${ident(f.statuses.table)} s WHERE s.slug = ${column})`;
+  },
+  options: {
+    type: () => "field",
+    async live(f, db) {
+      return f.readOnly ? {} : { choices: await statusChoices(f, db) };
+    },
+  },
+};
