@@ -36,14 +36,16 @@ describe("layering", () => {
     const authContract = ["username", "password", "is_active", "is_superuser", "user", "key", "expires", "write_enabled", "name", "last_used", "created"];
     // The custom-field contract the generator checks (api customFields: definitions and choices;
     // also `field`, DRF's OPTIONS type of a plain field).
-    const customFieldContract = ["name", "label", "type", "required", "filter_logic", "default", "weight", "validation_minimum", "validation_maximum", "validation_regex", "field", "value"];
+    const customFieldContract = ["name", "slug", "label", "type", "required", "filter_logic", "default", "weight", "validation_minimum", "validation_maximum", "validation_regex", "field", "value"];
     // The relationship contract (api `relationships`: its two models' fields, and the field it adds).
     const relationshipContract = ["relationships", "relationship", "source_type", "source_id", "destination_type", "destination_id", "required_on"];
+    // The status contract (the api's statusModel: rows named by `slug`), and `status`, a field kind's name.
+    const statusContract = ["slug", "status"];
     // WordPress's own post and term fields, The Events Calendar's archive parameters and its
     // currency positions (`prefix`/`postfix` in cost details).
     const wordpressConventions = ["status", "slug", "author", "date", "modified", "name", "description", "parent", "start_date", "end_date", "prefix"];
     const allowed = (path: string) => new Set([
-      ...runtimeWords, ...authContract, ...customFieldContract, ...relationshipContract, ...(path.startsWith(join("runtime", "profiles", "wordpress")) ? wordpressConventions : []),
+      ...runtimeWords, ...authContract, ...customFieldContract, ...relationshipContract, ...statusContract, ...(path.startsWith(join("runtime", "profiles", "wordpress")) ? wordpressConventions : []),
       // Nautobot's `/api/status/` endpoint.
       ...(path.startsWith(join("runtime", "profiles", "drf")) ? ["status"] : []),
     ]);
