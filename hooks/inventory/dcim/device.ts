@@ -81,15 +81,15 @@ async function checkCluster(db: HookDb, d: Row): Promise<void> {
   }
 }
 
+/** InterfaceTemplate.instantiate's status: active where it applies to interfaces, else the first that does (by name). */
+const INTERFACE_STATUS = `(SELECT s.slug FROM extras_status s JOIN extras_status_content_types j ON j.source_id = s.id ` +
+  `JOIN extras_contenttype r ON r.id = j.contenttype_id WHERE r.app_label = 'dcim' AND r.model = 'interface' ORDER BY s.slug <> 'active', s.name LIMIT 1)`;
+
 /**
  * Components from templates, one INSERT … SELECT per kind (Device.save's bulk_create):
  * each template's columns, with power outlets and front ports linked to the device's own
  * power and rear ports made from the templates they point at (matched by name).
  */
-/** InterfaceTemplate.instantiate's status: active where it applies to interfaces, else the first that does (by name). */
-const INTERFACE_STATUS = `(SELECT s.slug FROM extras_status s JOIN extras_status_content_types j ON j.source_id = s.id ` +
-  `JOIN extras_contenttype r ON r.id = j.contenttype_id WHERE r.app_label = 'dcim' AND r.model = 'interface' ORDER BY s.slug <> 'active', s.name LIMIT 1)`;
-
 const COMPONENTS: Array<{ table: string; from: string; columns: string[]; links?: { column: string; table: string; template: string }; status?: string }> = [
   { table: "dcim_consoleport", from: "dcim_consoleporttemplate", columns: ["name", "label", "type", "description"] },
   { table: "dcim_consoleserverport", from: "dcim_consoleserverporttemplate", columns: ["name", "label", "type", "description"] },

@@ -1,5 +1,6 @@
-// Nautobot's CustomField: the 1.2 serializer's label and slug filling, the 1.4 one's name from the slug, CustomField.clean (the
-// default judged as a value, rules only for the types they suit, name, slug and type fixed),
+// Nautobot's CustomField: the 1.2 serializer's label and slug filling, the 1.4 one's name from
+// the slug, CustomField.clean (the default judged as a value, rules only for the types they
+// suit, name, slug and type fixed),
 // and its signals and tasks: a field gets its default into every object of a content type it is
 // given (one UPDATE per type added), and loses its values where a type is taken away or it is
 // deleted. A write that leaves content_types alone touches no object.

@@ -126,6 +126,15 @@ describe("inventory e2e: API versions 1.4 and 1.5", () => {
     expect((await get(`${kinds.vm.list}${vmi.id}/`, as("1.5"))).body.status.value).to.equal("active");
   });
 
+  it("interfaces made from a device type's templates are active", async () => {
+    const maker = await made("/api/dcim/manufacturers/", { name: `${tag}-tmaker` });
+    const type = await made("/api/dcim/device-types/", { manufacturer: maker.id, model: "Templated" });
+    await made("/api/dcim/interface-templates/", { device_type: type.id, name: "eth0", type: "1000base-t" });
+    const dev = await made("/api/dcim/devices/", { name: `${tag}-tdev`, device_type: type.id, device_role: device.device_role.id, site: device.site.id, status: "active" });
+    const list = await get(`/api/dcim/interfaces/?device_id=${dev.id}`, as("1.5"));
+    expect(list.body.results.map((i: any) => [i.name, i.status.value])).to.deep.equal([["eth0", "active"]]);
+  });
+
   describe("custom fields", () => {
     const CFS = "/api/extras/custom-fields/";
     const PROVIDERS = "/api/circuits/providers/";
