@@ -95,7 +95,12 @@ class Contract {
   }
 }
 
-function conformance(api: ApiDescriptor, version: string): void {
+/**
+ * `full`: walk every model; otherwise only check the served document. A version whose document
+ * is the next one's but for its number (Nautobot's 1.4 and 1.5) is walked once, as the newer,
+ * which keeps the suite's time within CI's as versions are added.
+ */
+function conformance(api: ApiDescriptor, version: string, full: boolean): void {
   const byKey = new Map(api.models.map((m) => [m.key, m]));
   const headers = { Accept: `application/json; version=${version}` };
   const contract = new Contract(api.openapi[version] as Json, `${api.name}-${version}.json`);
@@ -511,6 +516,7 @@ function conformance(api: ApiDescriptor, version: string): void {
       contract.check("get", `${api.basePath}status/`, anonymous);
     });
 
+    if (!full) return;
     for (const m of api.models) {
       const ops = new Set(m.operations);
       const list = listPath(m);
@@ -943,6 +949,11 @@ function conformance(api: ApiDescriptor, version: string): void {
   });
 }
 
+/** The document of `version` with its own number left out, to compare versions by. */
+const documentOf = (api: ApiDescriptor, version: string) =>
+  JSON.stringify({ ...(api.openapi[version] as Json), info: { ...(api.openapi[version] as { info: object }).info, version: "" } });
+
 for (const api of apis.filter((a) => a.profile === "drf")) {
-  for (const version of api.versions.supported) conformance(api, version);
+  const versions = api.versions.supported;
+  versions.forEach((version, i) => conformance(api, version, i === versions.length - 1 || documentOf(api, version) !== documentOf(api, versions[i + 1])));
 }
