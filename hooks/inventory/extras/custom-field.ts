@@ -19,7 +19,11 @@ const contentTypes = (m: SaveEvent["model"]) => m.fields.find((f): f is ContentT
 export async function beforeSave({ db, model, id, values, links }: SaveEvent): Promise<void> {
   const current: Row = id === null ? {} : (await db(model.table).where({ id }).first()) ?? {};
   if (id === null) {
-    if (!values.name) values.name = values.slug;
+    if (!values.name) {
+      // The 1.4 serializer checks the slug's uniqueness (its UniqueValidator) before it names the field.
+      if (await db(model.table).where({ slug: values.slug }).first("id")) throw new Refusal({ slug: "custom field with this slug already exists." });
+      values.name = values.slug;
+    }
     if (!values.label) values.label = values.name;
     if (!values.slug) values.slug = slugify(String(values.label)).replace(/-/g, "_");
   } else {
