@@ -83,7 +83,7 @@ async function seedDevices(db: import("knex").Knex): Promise<void> {
     SELECT 'bench-dev-' || lpad(g::text, 5, '0'), (SELECT id FROM dcim_devicetype WHERE slug = 'bench-type'),
            (SELECT id FROM dcim_devicerole WHERE slug = 'bench-role'), (SELECT id FROM dcim_site WHERE slug = 'bench-site-1'), 'active'
     FROM generate_series(1, ?::int) g`, [DEVICES]);
-  await db.raw(`INSERT INTO dcim_interface (device_id, name, type) SELECT d.id, n, '10gbase-x-sfpp' FROM dcim_device d, unnest(ARRAY['eth0', 'eth1']) n WHERE d.name LIKE 'bench-dev-%'`);
+  await db.raw(`INSERT INTO dcim_interface (device_id, name, type, status) SELECT d.id, n, '10gbase-x-sfpp', 'active' FROM dcim_device d, unnest(ARRAY['eth0', 'eth1']) n WHERE d.name LIKE 'bench-dev-%'`);
   await db.raw(`
     WITH pairs AS (
       SELECT a.id AS a_id, a.device_id AS a_dev, b.id AS b_id, b.device_id AS b_dev

@@ -152,9 +152,9 @@ const virtualization: Fixture[] = [
   { model: "dcim.platform", data: { name: "Ubuntu Linux" } },
   { model: "virtualization.virtualmachine", data: { name: "ber1-app1", cluster: { name: "ber1-vsphere" }, role: { slug: "application-server" }, platform: { slug: "ubuntu-linux" }, tenant: { slug: "acme-corp" }, status: "active", vcpus: 4, memory: 8192, disk: 80, tags: [{ slug: "production" }] } },
   { model: "virtualization.virtualmachine", data: { name: "ber1-app2", cluster: { name: "ber1-vsphere" }, role: { slug: "application-server" }, platform: { slug: "ubuntu-linux" }, status: "staged", vcpus: 2, memory: 4096, disk: 40, local_context_data: { app: { port: 8443 } } } },
-  { model: "virtualization.vminterface", data: { virtual_machine: { name: "ber1-app1" }, name: "ens160", mac_address: "00:50:56:01:02:03", mtu: 1500 } },
-  { model: "virtualization.vminterface", data: { virtual_machine: { name: "ber1-app1" }, name: "ens160.20", parent_interface: { virtual_machine: { name: "ber1-app1" }, name: "ens160" }, mode: "access", description: "Backup network" } },
-  { model: "virtualization.vminterface", data: { virtual_machine: { name: "ber1-app2" }, name: "ens160", mac_address: "00:50:56:01:02:04" } },
+  { model: "virtualization.vminterface", data: { virtual_machine: { name: "ber1-app1" }, name: "ens160", status: "active", mac_address: "00:50:56:01:02:03", mtu: 1500 } },
+  { model: "virtualization.vminterface", data: { virtual_machine: { name: "ber1-app1" }, name: "ens160.20", status: "active", parent_interface: { virtual_machine: { name: "ber1-app1" }, name: "ens160" }, mode: "access", description: "Backup network" } },
+  { model: "virtualization.vminterface", data: { virtual_machine: { name: "ber1-app2" }, name: "ens160", status: "active", mac_address: "00:50:56:01:02:04" } },
   { model: "extras.configcontext", data: { name: "vSphere guests", weight: 1500, clusters: [{ name: "ber1-vsphere" }], data: { dns_search: ["ber1.example.net"] } } },
 ];
 
@@ -217,8 +217,8 @@ const cables: Fixture[] = [
 // Defined last, as users add them to a running inventory: the devices already there get the
 // text field's default; the sites show the select field empty until someone picks a tier.
 const customFields: Fixture[] = [
-  { model: "extras.customfield", data: { name: "support_contract", type: "text", content_types: ["dcim.device"], default: "standard", description: "Vendor support level" } },
-  { model: "extras.customfield", data: { name: "site_tier", label: "Site tier", type: "select", content_types: ["dcim.site"], filter_logic: "exact" } },
+  { model: "extras.customfield", version: "1.2", data: { name: "support_contract", type: "text", content_types: ["dcim.device"], default: "standard", description: "Vendor support level" } },
+  { model: "extras.customfield", version: "1.2", data: { name: "site_tier", label: "Site tier", type: "select", content_types: ["dcim.site"], filter_logic: "exact" } },
   { model: "extras.customfieldchoice", data: { field: { name: "site_tier" }, value: "tier-1", weight: 10 } },
   { model: "extras.customfieldchoice", data: { field: { name: "site_tier" }, value: "tier-2", weight: 20 } },
 ];

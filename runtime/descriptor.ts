@@ -30,6 +30,8 @@ export interface FieldCommon {
   /** First and last API versions that show the field. */
   since?: string;
   until?: string;
+  /** First API version in which a `required` field is required; optional before it. */
+  requiredSince?: string;
   /** Shown by a GET only when its `include` names the field; always in the replies to writes. */
   optIn?: boolean;
 }
@@ -266,6 +268,8 @@ export interface CustomFieldDefinitions {
   contentTypes: { table: string; source: string; target: string };
   registry: ContentTypeRegistry;
   choices: { table: string; field: string };
+  /** The first API version that shows and takes the values keyed by the definitions' `slug` column instead of `name`. */
+  slugKeysSince?: string;
 }
 
 /** Relationships defined at run time (the api's `relationships`): read with `include`, written as a whole. */
@@ -296,6 +300,11 @@ export const FILTER_FALSE: readonly string[] = ["false", "False", "0", "no", "of
 
 export function atOrBefore(versions: string[], version: string, limit: string): boolean {
   return versions.indexOf(version) <= versions.indexOf(limit);
+}
+
+/** Whether a field is required in an API version: `required`, and not before its `requiredSince`. */
+export function requiredIn(f: FieldDescriptor, version: string, versions: string[]): boolean {
+  return f.required && (!f.requiredSince || atOrBefore(versions, f.requiredSince, version));
 }
 
 /** Whether a field exists in an API version: not before its `since`, not after its `until`. */

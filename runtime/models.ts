@@ -1,6 +1,6 @@
 // An API's models indexed for the runtime: by key, by route, by field name, and the
 // version filter. Built once at startup from the generated descriptors.
-import { atOrBefore, inVersion, storedColumn, type ApiDescriptor, type FieldDescriptor, type FkField, type GenericField, type ModelDescriptor } from "./descriptor.js";
+import { atOrBefore, inVersion, requiredIn, storedColumn, type ApiDescriptor, type FieldDescriptor, type FkField, type GenericField, type ModelDescriptor } from "./descriptor.js";
 
 /** A column of another model pointing at rows of a model: at their ids, or (`by`) at another column of theirs. */
 export type Dependent = Pick<FkField, "column" | "onDelete"> & { by?: string };
@@ -45,6 +45,11 @@ export class ModelIndex {
   /** Whether a field exists in the given API version (`since`/`until`). */
   inVersion(f: FieldDescriptor, version: string): boolean {
     return inVersion(f, version, this.api.versions.supported);
+  }
+
+  /** Whether a field is required in the given API version (`requiredSince`). */
+  requiredIn(f: FieldDescriptor, version: string): boolean {
+    return requiredIn(f, version, this.api.versions.supported);
   }
 
   /** Whether `version` is `limit` or older, in the API's own version order. */

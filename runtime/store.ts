@@ -197,9 +197,9 @@ export class Store {
    * An empty write of `m` (a create when `id` is null): a profile that reads request values
    * its own way fills `row` and `afterSave`, then hands the draft to `save`.
    */
-  draft(db: Db, m: ModelDescriptor, id: RowId | null, userId?: string): WriteContext {
+  draft(db: Db, m: ModelDescriptor, id: RowId | null, userId?: string, version = this.index.api.versions.default): WriteContext {
     return {
-      db, index: this.index, model: m, id, userId, row: {}, links: {}, afterSave: [], written: new Set(),
+      db, index: this.index, model: m, id, userId, version, row: {}, links: {}, afterSave: [], written: new Set(),
       resolve: (target, value, nullable, where) => this.resolve(db, target, value, nullable, where),
     };
   }
@@ -329,7 +329,7 @@ export class Store {
     }
     const schemaErrors = this.validators.check(m, opts.version, opts.partial ? "patch" : "write", body);
     Object.assign(errors, schemaErrors ?? {});
-    const ctx = this.draft(db, m, id, opts.userId);
+    const ctx = this.draft(db, m, id, opts.userId, opts.version);
     for (const f of m.fields) {
       const write = kindOf(f).write;
       if (!write || f.readOnly || !(f.name in body) || errors[f.name] || !this.index.inVersion(f, opts.version)) continue;

@@ -84,7 +84,7 @@ export const inventory: ApiDescriptor = {
     basePath: "/api/",
     apps: ["circuits", "dcim", "extras", "ipam", "plugins", "tenancy", "users", "virtualization"],
     rootLinks: ["status"],
-    versions: { default: "1.2", supported: ["1.2", "1.3"] },
+    versions: { default: "1.2", supported: ["1.2", "1.3", "1.4", "1.5"] },
     settings: {
       PAGINATE_COUNT: 50,
       MAX_PAGE_SIZE: 1000,

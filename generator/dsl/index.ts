@@ -68,6 +68,11 @@ export interface CommonFieldOptions {
   /** Last API version that shows the field. */
   until?: string;
   /**
+   * First API version that requires the field (with `required: true`); earlier ones take it as
+   * optional (Nautobot's custom-field `label`, required from API 1.4).
+   */
+  requiredSince?: string;
+  /**
    * Shown by a GET only when its `include` parameter names the field (Nautobot's
    * `include=computed_fields`); always shown in the replies to writes.
    */
@@ -583,8 +588,10 @@ export interface ApiSpec {
    * Nautobot CustomField's fields (`name`, `label`, `type`, `required`, `filter_logic`, `default`,
    * `weight`, `validation_*`, and `content_types`, a contentTypes field of the feature), and
    * `choices` with `field` (a foreign key to the definitions), `value` and `weight`.
+   * `slugKeysSince`: the first API version whose objects show and take their custom fields
+   * keyed by the definitions' `slug` (Nautobot: 1.4); before it, and in the data, by `name`.
    */
-  customFields?: { definitions: string; choices: string };
+  customFields?: { definitions: string; choices: string; slugKeysSince?: string };
   /**
    * The definitions of computed fields (`slug`, `content_type`, `template`, `fallback_value`,
    * `weight`): every model with custom fields shows them, rendered, as opt-in `computed_fields`.

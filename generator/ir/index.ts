@@ -140,6 +140,7 @@ function customFieldDefinitions(api: ApiSpec, byRef: Map<string, ModelSpec>): { 
       contentTypes: contentTypesThrough(api, table, types),
       registry: registryOf(api),
       choices: { table: tableName(choices.app, choices.name), field: fkColumn("field") },
+      ...(api.customFields.slugKeysSince ? { slugKeysSince: api.customFields.slugKeysSince } : {}),
     },
   };
 }
@@ -289,6 +290,7 @@ function buildField(api: ApiSpec, model: string, name: string, f: FieldSpec, tab
     ...(f.default !== undefined ? { default: f.default } : {}),
     ...(f.since ? { since: f.since } : {}),
     ...(f.until ? { until: f.until } : {}),
+    ...(f.requiredSince ? { requiredSince: f.requiredSince } : {}),
     ...(f.optIn ? { optIn: true } : {}),
   };
   return specKindOf(f)!.build(f, common, { api, model, name, table, byRef, fields: siblings });

@@ -21,6 +21,10 @@ export const statusSpec: SpecRules<StatusSpec, StatusField> = {
     }
     for (const n of ["name", "slug"]) if (!(n in target.fields)) err(`the status model ${api.statusModel} has no ${n} field`);
     if (!scopeField(target.fields)) err(`the status model ${api.statusModel} needs a contentTypes field with feature "statuses"`);
+    // A create that cannot give the status (through a version before its `since`) gets this one.
+    if (f.default !== undefined && !(f.defaults?.values ?? []).some(([slug]) => slug === f.default)) {
+      err(`default "${String(f.default)}" is not one of the field's default statuses`);
+    }
     const rows = target.rows?.values ?? [];
     for (const [slug, name] of f.defaults?.values ?? []) {
       const row = rows.find((r) => r.slug === slug);

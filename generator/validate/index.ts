@@ -103,7 +103,7 @@ export function validate(loaded: LoadedApi): Diagnostic[] {
     }
   }
   if (api.tagModel && !resolve(api.tagModel)) err(apiFile, `tagModel names unknown model "${api.tagModel}"`);
-  if (api.customFields) checkCustomFieldModels(api.customFields, resolve, (message) => err(apiFile, message));
+  if (api.customFields) checkCustomFieldModels(api.customFields, resolve, versions, (message) => err(apiFile, message));
   if (api.noteModel && !resolve(api.noteModel)) err(apiFile, `noteModel names unknown model "${api.noteModel}"`);
   if (api.computedFieldModel) {
     const defs = resolve(api.computedFieldModel);
@@ -334,8 +334,9 @@ function checkRegistry(
 
 /** The api's custom-field models: the fields the runtime reads from their rows. */
 function checkCustomFieldModels(
-  ref: { definitions: string; choices: string },
+  ref: { definitions: string; choices: string; slugKeysSince?: string },
   resolve: (target: string) => { spec: ModelSpec; file: string } | undefined,
+  versions: string[],
   err: (message: string) => void,
 ): void {
   const definitions = resolve(ref.definitions)?.spec;
@@ -345,6 +346,10 @@ function checkCustomFieldModels(
   if (!definitions || !choices) return;
   for (const name of ["name", "label", "type", "required", "filter_logic", "default", "weight", "validation_minimum", "validation_maximum", "validation_regex"]) {
     if (!definitions.fields[name]) err(`customFields.definitions needs a field "${name}"`);
+  }
+  if (ref.slugKeysSince !== undefined) {
+    if (!versions.includes(ref.slugKeysSince)) err(`customFields.slugKeysSince "${ref.slugKeysSince}" is not a supported API version (supported: ${versions.join(", ")})`);
+    if (!definitions.fields.slug) err(`customFields.definitions needs a field "slug" for slugKeysSince`);
   }
   const types = Object.values(definitions.fields).find((f) => f.kind === "contentTypes");
   if (!types || types.feature !== "customFields") err("customFields.definitions needs a contentTypes field of the customFields feature");
@@ -377,7 +382,7 @@ interface FieldCtx {
 
 function checkField(file: string, m: ModelSpec, name: string, f: FieldSpec, ctx: FieldCtx): void {
   const { err } = ctx;
-  for (const v of [f.since, f.until]) {
+  for (const v of [f.since, f.until, f.requiredSince]) {
     if (v !== undefined && !ctx.versions.includes(v)) err(file, `version "${v}" is not a supported API version (supported: ${ctx.versions.join(", ")})`, m.name, name);
   }
   if (f.since !== undefined && f.until !== undefined && ctx.versions.indexOf(f.until) < ctx.versions.indexOf(f.since)) {
@@ -387,13 +392,14 @@ function checkField(file: string, m: ModelSpec, name: string, f: FieldSpec, ctx:
   if (f.since !== undefined && f.required && f.default === undefined && !f.readOnly) {
     err(file, `a required field with since "${f.since}" needs a default, which creates through earlier versions get`, m.name, name);
   }
+  if (f.requiredSince !== undefined && !f.required) err(file, `requiredSince "${f.requiredSince}" needs required: true`, m.name, name);
   if (f.required && f.readOnly) err(file, "a field cannot be both required and read-only", m.name, name);
   const stored = f.kind === "scalar" || f.kind === "choice" || f.kind === "list" || f.kind === "fk" || f.kind === "status";
   if (f.renamedFrom !== undefined) {
     if (!stored) err(file, `renamedFrom applies to fields stored in a column (not ${f.kind})`, m.name, name);
     else if (typeof f.renamedFrom !== "string" || f.renamedFrom in ctx.fields) err(file, `renamedFrom must name the field's old name, which no field has now`, m.name, name);
   }
-  if (f.backfill !== undefined && !(f.kind === "scalar" || f.kind === "choice")) err(file, `backfill applies to scalar and choice fields (not ${f.kind})`, m.name, name);
+  if (f.backfill !== undefined && !(f.kind === "scalar" || f.kind === "choice" || f.kind === "status")) err(file, `backfill applies to scalar, choice and status fields (not ${f.kind})`, m.name, name);
   if (f.uniqueCheckedBy !== undefined && !UNIQUE_CHECKS.includes(f.uniqueCheckedBy)) err(file, `uniqueCheckedBy "${f.uniqueCheckedBy}" is unknown (known: ${UNIQUE_CHECKS.join(", ")})`, m.name, name);
   if ((f.uniqueCheckedBy !== undefined || f.uniqueMessage !== undefined) && !f.unique) err(file, "uniqueCheckedBy and uniqueMessage apply to unique fields", m.name, name);
   const rules = specKindOf(f);

@@ -23,7 +23,7 @@ const MODEL = keysOf<ModelSpec>()([
 const FILTERS = keysOf<FilterSpec>()(["q", "qAddress", "extra", "exclude", "via", "related", "aliases", "present", "membership", "methods"]);
 const COMMON = keysOf<CommonFieldOptions>()([
   "description", "label", "required", "nullable", "unique", "uniqueCheckedBy", "verboseName", "uniqueMessage", "default", "readOnly", "writeOnly",
-  "since", "until", "optIn", "column", "renamedFrom", "backfill",
+  "since", "until", "requiredSince", "optIn", "column", "renamedFrom", "backfill",
 ]);
 const FIELDS: { [K in FieldSpec["kind"]]: ReadonlyArray<string> } = {
   scalar: keysOf<ScalarField>()([

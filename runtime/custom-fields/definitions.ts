@@ -1,12 +1,14 @@
 // The custom fields defined for a model, read from their rows whenever a request needs them
 // (one indexed statement): definitions change while servers run, so no process keeps them.
-import type { CustomFieldDefinitions } from "../descriptor.js";
+import { atOrBefore, type CustomFieldDefinitions } from "../descriptor.js";
 import { labelOf } from "../kinds/content-types.js";
 import { col, ident } from "../query/sql.js";
 import type { Db } from "../kinds/types.js";
 
 export interface CustomFieldDefinition {
   name: string;
+  /** The `slug` column where the API shows slug keys (`slugKeysSince`), else the name. */
+  slug: string;
   label: string;
   type: string;
   required: boolean;
@@ -19,6 +21,11 @@ export interface CustomFieldDefinition {
   choices: string[];
 }
 
+/** The column whose values key an object's custom fields in API `version`: `slug` from `slugKeysSince` on, else `name`. */
+export function keyColumn(d: CustomFieldDefinitions, version: string, versions: string[]): "slug" | "name" {
+  return d.slugKeysSince && atOrBefore(versions, d.slugKeysSince, version) ? "slug" : "name";
+}
+
 /** The definitions naming content type `label`, in Nautobot's order (weight, name), as SQL rows `d`. */
 export function definitionsOf(d: CustomFieldDefinitions, labelSql: string): string {
   return `FROM ${ident(d.table)} d WHERE EXISTS (SELECT 1 FROM ${ident(d.contentTypes.table)} j JOIN ${ident(d.registry.table)} r ` +
@@ -28,7 +35,7 @@ export function definitionsOf(d: CustomFieldDefinitions, labelSql: string): stri
 export async function loadDefinitions(db: Db, d: CustomFieldDefinitions, label: string): Promise<CustomFieldDefinition[]> {
   const choices = `(SELECT coalesce(json_agg(c.value ORDER BY c.weight, c.value), '[]'::json) FROM ${ident(d.choices.table)} c WHERE ${col("c", d.choices.field)} = d.id)`;
   const { rows } = await db.raw(
-    `SELECT d.name, d.label, d.type, d.required, d.filter_logic, d."default", d.validation_minimum::text AS validation_minimum, ` +
+    `SELECT d.name, ${d.slugKeysSince ? "d.slug" : "d.name AS slug"}, d.label, d.type, d.required, d.filter_logic, d."default", d.validation_minimum::text AS validation_minimum, ` +
     `d.validation_maximum::text AS validation_maximum, d.validation_regex, ${choices} AS choices ${definitionsOf(d, "?")} ORDER BY d.weight, d.name`,
     [label],
   );

@@ -88,7 +88,7 @@ export function cleanData(defs: CustomFieldDefinition[], data: Record<string, un
   return { data: out };
 }
 
-/** The values an object gets on create when the request leaves `custom_fields` out: every default (or null). */
-export function defaults(defs: CustomFieldDefinition[]): Record<string, unknown> {
-  return Object.fromEntries(defs.map((cf) => [cf.name, cf.default ?? null]));
+/** The values an object gets on create when the request leaves `custom_fields` out: every default (or null), by `key`. */
+export function defaults(defs: CustomFieldDefinition[], key: "name" | "slug" = "name"): Record<string, unknown> {
+  return Object.fromEntries(defs.map((cf) => [cf[key], cf.default ?? null]));
 }

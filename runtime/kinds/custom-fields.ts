@@ -1,12 +1,13 @@
 // The custom-fields feature: a JSON object column keyed by custom-field name. A read shows
 // every field defined for the model (value or null) from the definitions in the same
 // statement; a write merges the given keys into the stored ones and is judged as Nautobot's
-// CustomFieldModel.clean judges it, once the other fields are valid.
+// CustomFieldModel.clean judges it, once the other fields are valid. API versions from the
+// definitions' `slugKeysSince` show and take the values keyed by slug (CustomFieldsDataField).
 import type { CustomFieldsField } from "../descriptor.js";
 import { ValidationError } from "../errors.js";
-import { definitionsOf, loadDefinitions, type CustomFieldDefinition } from "../custom-fields/definitions.js";
+import { definitionsOf, keyColumn, loadDefinitions, type CustomFieldDefinition } from "../custom-fields/definitions.js";
 import { cleanData, defaults } from "../custom-fields/values.js";
-import { col, literal } from "../query/sql.js";
+import { col, ident, literal } from "../query/sql.js";
 import { FieldProblem, isPlainObject, type RuntimeFieldKind, type WriteContext } from "./types.js";
 
 /** What a write of the field found, for the check that follows the other fields'. */
@@ -18,14 +19,29 @@ function judge(f: CustomFieldsField, ctx: WriteContext, defs: CustomFieldDefinit
   ctx.row[f.column] = JSON.stringify(clean.data);
 }
 
+/**
+ * Written values keyed by name, as the data keeps them: through a slug-keyed version each key
+ * that is some definition's slug (of any model) becomes its name and other keys are dropped.
+ */
+async function byName(f: CustomFieldsField, value: Record<string, unknown>, ctx: WriteContext): Promise<Record<string, unknown>> {
+  const d = f.definitions;
+  if (!d || keyColumn(d, ctx.version, ctx.index.api.versions.supported) !== "slug") return value;
+  const keys = Object.keys(value);
+  if (!keys.length) return {};
+  const rows: Array<{ name: string; slug: string }> = (await ctx.db.raw(`SELECT d.name, d.slug FROM ${ident(d.table)} d WHERE d.slug = ANY(?)`, [keys])).rows;
+  return Object.fromEntries(rows.map((r) => [r.name, value[r.slug]]));
+}
+
 export const customFields: RuntimeFieldKind<CustomFieldsField> = {
-  read(f, { alias, model }) {
+  read(f, { alias, model, version, index }) {
     const d = f.definitions;
     if (!d) return `'{}'::json`;
-    return `(SELECT coalesce(json_object_agg(d.name, ${col(alias, f.column)} -> d.name ORDER BY d.weight, d.name), '{}'::json) ${definitionsOf(d, literal(model.key))})`;
+    const key = keyColumn(d, version, index.api.versions.supported);
+    return `(SELECT coalesce(json_object_agg(d.${key}, ${col(alias, f.column)} -> d.name ORDER BY d.weight, d.name), '{}'::json) ${definitionsOf(d, literal(model.key))})`;
   },
-  async write(f, value, ctx) {
-    if (!isPlainObject(value)) throw new FieldProblem("Expected a dictionary of custom field values.");
+  async write(f, given, ctx) {
+    if (!isPlainObject(given)) throw new FieldProblem("Expected a dictionary of custom field values.");
+    const value = await byName(f, given, ctx);
     const defs = f.definitions ? await loadDefinitions(ctx.db, f.definitions, ctx.model.key) : [];
     const stored = ctx.id === null
       ? {}
@@ -37,7 +53,10 @@ export const customFields: RuntimeFieldKind<CustomFieldsField> = {
     const given = pending.get(ctx);
     if (given) return judge(f, ctx, given.defs, given.data);
     const defs = f.definitions ? await loadDefinitions(ctx.db, f.definitions, ctx.model.key) : [];
-    judge(f, ctx, defs, defaults(defs));
+    // Keyed as the request's version keys them, as Nautobot's CreateOnlyDefault makes them
+    // (clean then fills the names a slug key left out).
+    const slugs = f.definitions && keyColumn(f.definitions, ctx.version, ctx.index.api.versions.supported) === "slug";
+    judge(f, ctx, defs, defaults(defs, slugs ? "slug" : "name"));
   },
   onUpdate(f, ctx) {
     const given = pending.get(ctx);

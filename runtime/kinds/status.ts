@@ -2,7 +2,8 @@
 // status row, in the same statement), written as a slug that is lower-cased and must name a
 // status of this model (Nautobot's StatusSerializerField); its OPTIONS choices read from the
 // rows at each request, so a status added on any instance is offered at once.
-import type { StatusField } from "../descriptor.js";
+import type { ModelDescriptor, StatusField } from "../descriptor.js";
+import { ValidationError } from "../errors.js";
 import { col, ident, literal } from "../query/sql.js";
 import { pyRepr } from "../text/python.js";
 import { labelOf } from "./content-types.js";
@@ -23,6 +24,19 @@ export async function statusChoices(f: StatusField, db: Db): Promise<Array<{ val
   return rows.map((r) => ({ value: r.value, display: r.display }));
 }
 
+/**
+ * Sets the field's `default` status in `row` (what a write through a version that does not
+ * show the field gets), refused in Nautobot's words when that status no longer applies to the model.
+ */
+export async function setDefaultStatus(f: StatusField, db: Db, model: ModelDescriptor, row: Record<string, unknown>): Promise<void> {
+  const slug = String(f.default);
+  const found = await db.raw(`SELECT 1 FROM ${ident(f.statuses.table)} s WHERE s.slug = ? AND ${appliesTo(f, "s")}`, [slug]);
+  if (!found.rows.length) {
+    throw new ValidationError({ [f.name]: [`${model.name} default status '${slug}' does not exist, create '${slug}' status for ${model.name} or use the latest api_version`] });
+  }
+  row[f.column] = slug;
+}
+
 export const status: RuntimeFieldKind<StatusField> = {
   // A scalar subselect on the status's unique slug: an index probe within the one read statement.
   read(f, { alias }) {
@@ -41,6 +55,9 @@ export const status: RuntimeFieldKind<StatusField> = {
     ctx.row[f.column] = slug;
   },
   checksOwnValue: true,
+  async onCreate(f, ctx) {
+    if (f.default !== undefined && ctx.row[f.column] === undefined) await setDefaultStatus(f, ctx.db, ctx.model, ctx.row);
+  },
   displayText(f, column, transform) {
     if (transform !== "display") return `${column}::text`;
     return `(SELECT s.name FROM ${ident(f.statuses.table)} s WHERE s.slug = ${column})`;

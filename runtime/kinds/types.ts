@@ -47,6 +47,8 @@ export interface WriteContext {
   /** The row being updated; null on create. */
   id: string | number | null;
   userId?: string;
+  /** The API version the request speaks (the api's default where the profile has no versions). */
+  version: string;
   /** Column values to write. */
   row: Record<string, unknown>;
   /** The whole set each link field written will hold, by field name: ids, or content-type labels (for the model's hooks). */

@@ -8,7 +8,7 @@ export default api({
   basePath: "/api/",
   apps: ["circuits", "dcim", "extras", "ipam", "plugins", "tenancy", "users", "virtualization"],
   rootLinks: ["status"],
-  versions: { default: "1.2", supported: ["1.2", "1.3"] },
+  versions: { default: "1.2", supported: ["1.2", "1.3", "1.4", "1.5"] },
   settings: {
     PAGINATE_COUNT: 50,
     MAX_PAGE_SIZE: 1000,
@@ -23,7 +23,9 @@ export default api({
   },
   auth: { users: "users.User", tokens: "users.Token" },
   tagModel: "extras.Tag",
-  customFields: { definitions: "extras.CustomField", choices: "extras.CustomFieldChoice" },
+  // API 1.4 on keys every object's custom_fields by the definitions' slugs (Nautobot's
+  // CustomFieldsDataField); the data and the cf_ filters keep the names.
+  customFields: { definitions: "extras.CustomField", choices: "extras.CustomFieldChoice", slugKeysSince: "1.4" },
   computedFieldModel: "extras.ComputedField",
   noteModel: "extras.Note",
   relationships: { definitions: "extras.Relationship", associations: "extras.RelationshipAssociation" },

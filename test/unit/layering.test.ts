@@ -36,7 +36,7 @@ describe("layering", () => {
     const authContract = ["username", "password", "is_active", "is_superuser", "user", "key", "expires", "write_enabled", "name", "last_used", "created"];
     // The custom-field contract the generator checks (api customFields: definitions and choices;
     // also `field`, DRF's OPTIONS type of a plain field).
-    const customFieldContract = ["name", "label", "type", "required", "filter_logic", "default", "weight", "validation_minimum", "validation_maximum", "validation_regex", "field", "value"];
+    const customFieldContract = ["name", "slug", "label", "type", "required", "filter_logic", "default", "weight", "validation_minimum", "validation_maximum", "validation_regex", "field", "value"];
     // The relationship contract (api `relationships`: its two models' fields, and the field it adds).
     const relationshipContract = ["relationships", "relationship", "source_type", "source_id", "destination_type", "destination_id", "required_on"];
     // The status contract (the `status` field kind, over a statuses model whose rows the

@@ -1,7 +1,7 @@
 // OpenAPI 3.1 emitter for the DRF-style profile: one document per API version with the
 // list/detail/bulk paths of every model, the pagination envelope, the brief form, the
 // query filters, token security and the DRF error shapes. Pure: IR in, document out.
-import { FILTER_FALSE, FILTER_TRUE, inVersion, shownSingle, type FieldDescriptor } from "../../../runtime/descriptor.js";
+import { FILTER_FALSE, FILTER_TRUE, inVersion, requiredIn, shownSingle, type FieldDescriptor } from "../../../runtime/descriptor.js";
 import type { IrApi, IrModel } from "../../ir/index.js";
 import { byCodePoint, operationId } from "../../ir/names.js";
 import { kindOf } from "../../kinds/index.js";
@@ -86,9 +86,11 @@ function readSchema(api: IrApi, m: IrModel, f: FieldDescriptor, nested: boolean,
   });
 }
 
+/** The fields of the full shape in `version`, or of the shape `names` lists (nested and brief forms, which no version changes). */
 function readable(m: IrModel, version: string, versions: string[], names?: string[]): FieldDescriptor[] {
-  const fields = m.fields.filter((f) => !f.writeOnly && inVersion(f, version, versions));
-  return names ? names.map((n) => fields.find((f) => f.name === n)).filter((f): f is FieldDescriptor => !!f) : fields;
+  const fields = m.fields.filter((f) => !f.writeOnly);
+  return names ? names.map((n) => fields.find((f) => f.name === n)).filter((f): f is FieldDescriptor => !!f)
+    : fields.filter((f) => inVersion(f, version, versions));
 }
 
 function writable(m: IrModel, version: string, versions: string[]): FieldDescriptor[] {
@@ -126,7 +128,7 @@ function modelComponents(api: IrApi, m: IrModel, version: string): Record<string
     [componentName.writable(m.name)]: {
       type: "object",
       properties: writeProperties,
-      required: writes.filter((f) => f.required).map((f) => f.name),
+      required: writes.filter((f) => requiredIn(f, version, versions)).map((f) => f.name),
       ...unknownKeys(api),
     },
     [componentName.patched(m.name)]: {

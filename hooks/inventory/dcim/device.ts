@@ -81,12 +81,16 @@ async function checkCluster(db: HookDb, d: Row): Promise<void> {
   }
 }
 
+/** InterfaceTemplate.instantiate's status: active where it applies to interfaces, else the first that does (by name). */
+const INTERFACE_STATUS = `(SELECT s.slug FROM extras_status s JOIN extras_status_content_types j ON j.source_id = s.id ` +
+  `JOIN extras_contenttype r ON r.id = j.contenttype_id WHERE r.app_label = 'dcim' AND r.model = 'interface' ORDER BY s.slug <> 'active', s.name LIMIT 1)`;
+
 /**
  * Components from templates, one INSERT … SELECT per kind (Device.save's bulk_create):
  * each template's columns, with power outlets and front ports linked to the device's own
  * power and rear ports made from the templates they point at (matched by name).
  */
-const COMPONENTS: Array<{ table: string; from: string; columns: string[]; links?: { column: string; table: string; template: string } }> = [
+const COMPONENTS: Array<{ table: string; from: string; columns: string[]; links?: { column: string; table: string; template: string }; status?: string }> = [
   { table: "dcim_consoleport", from: "dcim_consoleporttemplate", columns: ["name", "label", "type", "description"] },
   { table: "dcim_consoleserverport", from: "dcim_consoleserverporttemplate", columns: ["name", "label", "type", "description"] },
   { table: "dcim_powerport", from: "dcim_powerporttemplate", columns: ["name", "label", "type", "maximum_draw", "allocated_draw", "description"] },
@@ -94,7 +98,7 @@ const COMPONENTS: Array<{ table: string; from: string; columns: string[]; links?
     table: "dcim_poweroutlet", from: "dcim_poweroutlettemplate", columns: ["name", "label", "type", "feed_leg", "description"],
     links: { column: "power_port_id", table: "dcim_powerport", template: "dcim_powerporttemplate" },
   },
-  { table: "dcim_interface", from: "dcim_interfacetemplate", columns: ["name", "label", "type", "mgmt_only", "description"] },
+  { table: "dcim_interface", from: "dcim_interfacetemplate", columns: ["name", "label", "type", "mgmt_only", "description"], status: INTERFACE_STATUS },
   { table: "dcim_rearport", from: "dcim_rearporttemplate", columns: ["name", "label", "type", "positions", "description"] },
   {
     table: "dcim_frontport", from: "dcim_frontporttemplate", columns: ["name", "label", "type", "rear_port_position", "description"],
@@ -111,7 +115,8 @@ export async function afterSave({ db, id, values, created }: SaveEvent & { id: s
     const link = c.links
       ? { col: `, "${c.links.column}"`, sql: `, (SELECT p.id FROM "${c.links.table}" p JOIN "${c.links.template}" pt ON pt.name = p.name WHERE p.device_id = ? AND pt.id = t."${c.links.column}")`, bind: [id] }
       : { col: "", sql: "", bind: [] };
-    await db.raw(`INSERT INTO "${c.table}" (device_id, ${cols}${link.col}) SELECT ?, ${picked}${link.sql} FROM "${c.from}" t WHERE t.device_type_id = ? ORDER BY t.name`,
+    const status = c.status ? { col: `, "status"`, sql: `, ${c.status}` } : { col: "", sql: "" };
+    await db.raw(`INSERT INTO "${c.table}" (device_id, ${cols}${link.col}${status.col}) SELECT ?, ${picked}${link.sql}${status.sql} FROM "${c.from}" t WHERE t.device_type_id = ? ORDER BY t.name`,
       [id, ...link.bind, values.device_type_id as string]);
   }
 }

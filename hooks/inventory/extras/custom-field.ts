@@ -1,5 +1,6 @@
-// Nautobot's CustomField: the 1.2 serializer's label and slug filling, CustomField.clean (the
-// default judged as a value, rules only for the types they suit, name, slug and type fixed),
+// Nautobot's CustomField: the 1.2 serializer's label and slug filling, the 1.4 one's name from
+// the slug, CustomField.clean (the default judged as a value, rules only for the types they
+// suit, name, slug and type fixed),
 // and its signals and tasks: a field gets its default into every object of a content type it is
 // given (one UPDATE per type added), and loses its values where a type is taken away or it is
 // deleted. A write that leaves content_types alone touches no object.
@@ -18,6 +19,11 @@ const contentTypes = (m: SaveEvent["model"]) => m.fields.find((f): f is ContentT
 export async function beforeSave({ db, model, id, values, links }: SaveEvent): Promise<void> {
   const current: Row = id === null ? {} : (await db(model.table).where({ id }).first()) ?? {};
   if (id === null) {
+    if (!values.name) {
+      // The 1.4 serializer checks the slug's uniqueness (its UniqueValidator) before it names the field.
+      if (await db(model.table).where({ slug: values.slug }).first("id")) throw new Refusal({ slug: "custom field with this slug already exists." });
+      values.name = values.slug;
+    }
     if (!values.label) values.label = values.name;
     if (!values.slug) values.slug = slugify(String(values.label)).replace(/-/g, "_");
   } else {

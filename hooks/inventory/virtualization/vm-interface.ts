@@ -2,8 +2,11 @@
 // both kinds share (its parent's site is its cluster's). Nautobot 1.5 checks nothing else of a
 // VM interface through the API 1.2/1.3 serializer: not the untagged VLAN's site (VMInterface has
 // no clean of its own), and its parent and bridge may be any VM interface (the same-machine rules
-// are its forms' alone).
+// are its forms' alone). That serializer's validate, which the 1.4 one inherits, makes every write
+// that leaves the status out active, creates and updates alike, in every version.
+import type { StatusField } from "../../../runtime/descriptor.js";
 import type { SaveEvent } from "../../../runtime/hooks.js";
+import { setDefaultStatus } from "../../../runtime/kinds/status.js";
 import { normalizeMac } from "../dcim/mac.js";
 import { checkTaggedVlans, checkUntaggedMode } from "../dcim/interface-vlans.js";
 
@@ -12,8 +15,10 @@ export { clearTaggedVlans as afterSave } from "../dcim/interface-vlans.js";
 type Row = Record<string, unknown>;
 
 export async function beforeSave(event: SaveEvent): Promise<void> {
-  const { db, id, values } = event;
+  const { db, id, values, model } = event;
   normalizeMac(values);
+  const status = model.fields.find((f): f is StatusField => f.kind === "status")!;
+  if (values[status.column] === undefined) await setDefaultStatus(status, db, model, values);
   const current: Row = id === null ? {} : (await db("virtualization_vminterface").where({ id }).first()) ?? {};
   const machine = id === null ? values.virtual_machine_id : current.virtual_machine_id;
   const site = (await db("virtualization_virtualmachine").where({ id: machine as string }).first("site_id"))?.site_id ?? null;

@@ -257,7 +257,7 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
     if (method === "OPTIONS") {
       if (!ctx.identity) throw forbidden("Authentication credentials were not provided.");
       const mayWrite = !(ctx.identity.token && !ctx.identity.token.writeEnabled) && !(m === userModel && !ctx.identity.isSuperuser);
-      send(ctx, 200, await describeCustomFields(db, m, await describeModel(db, index, m, ctx.version, mayWrite ? methods.filter((x) => actions.includes(x)) : [])));
+      send(ctx, 200, await describeCustomFields(db, m, ctx.version, api.versions.supported, await describeModel(db, index, m, ctx.version, mayWrite ? methods.filter((x) => actions.includes(x)) : [])));
       return null;
     }
     if (!methods.includes(method)) throw new HttpError(405, `Method "${ctx.req.method}" not allowed.`, "method_not_allowed");

@@ -11,14 +11,15 @@ type Info = Record<string, unknown>;
 
 function fieldInfo(index: ModelIndex, f: FieldDescriptor, version: string, depth = 0): Info {
   const kind = kindOf(f);
-  const info: Info = { type: kind.options.type(f), required: f.required, read_only: f.readOnly, label: f.label };
+  const info: Info = { type: kind.options.type(f), required: index.requiredIn(f, version), read_only: f.readOnly, label: f.label };
   if (f.description) info.help_text = f.description;
   kind.options.describe?.(f, info, {
-    // Only the first level lists a related model's fields, each shown read-only and optional.
+    // Only the first level lists a related model's fields (its nested form, the same in every
+    // version), each shown read-only and optional.
     children: (key) => {
       if (depth > 0) return null;
       const target = index.model(key);
-      return Object.fromEntries(target.nested.map((n) => index.field(target, n)).filter((x): x is FieldDescriptor => !!x && index.inVersion(x, version))
+      return Object.fromEntries(target.nested.map((n) => index.field(target, n)).filter((x): x is FieldDescriptor => !!x)
         .map((x) => [x.name, fieldInfo(index, { ...x, readOnly: true, required: false }, version, depth + 1)]));
     },
   });

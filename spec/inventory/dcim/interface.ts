@@ -1,8 +1,12 @@
-import { model, field, ref } from "../../../generator/dsl/index.js";
+import { model, field, ref, choices } from "../../../generator/dsl/index.js";
 import { cableEnd, cableEndFilters, pathEndpoint, traceAction } from "./cable.js";
 import { InterfaceMode, InterfaceType } from "./interface-template.js";
 
 const cableEnds = cableEndFilters(true);
+
+export const InterfaceStatus = choices("InterfaceStatus", [
+  ["planned", "Planned"], ["failed", "Failed"], ["active", "Active"], ["decommissioning", "Decommissioning"], ["maintenance", "Maintenance"],
+]);
 
 export default model("Interface", {
   app: "dcim",
@@ -16,6 +20,9 @@ export default model("Interface", {
     device: ref.fk("dcim.Device", { required: true, onDelete: "cascade" }),
     name: field.string({ required: true, maxLength: 64 }),
     label: field.string({ maxLength: 64, description: "Physical label" }),
+    // API 1.2/1.3 show no status (InterfaceSerializerVersion12): creates through them get active;
+    // existing interfaces became active when Nautobot added the field.
+    status: field.status({ required: true, since: "1.4", default: "active", backfill: "active", defaults: InterfaceStatus }),
     type: field.choice(InterfaceType, { required: true }),
     enabled: field.boolean({ default: true }),
     parent_interface: ref.fk("dcim.Interface", { nullable: true, onDelete: "setNull", description: "Assigned parent interface" }),

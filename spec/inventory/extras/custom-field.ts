@@ -17,8 +17,11 @@ export const CustomFieldFilterLogic = choices("CustomFieldFilterLogic", [
   ["exact", "Exact"],
 ]);
 
-// API 1.2/1.3's CustomFieldSerializerVersion12: the api's customFields definitions, so the values
-// of every model with the feature are keyed by `name`, typed by `type` and filtered by `filter_logic`.
+// The api's customFields definitions: the values of every model with the feature are kept by
+// `name` (shown by `name` in API 1.2/1.3 and by `slug` from 1.4), typed by `type` and filtered by
+// `filter_logic` (`cf_<name>` in every version). API 1.2/1.3 show CustomFieldSerializerVersion12
+// (`name`; `label` and `slug` optional), 1.4 on CustomFieldSerializer (no `name`, which a create
+// takes from the slug; `label` and `slug` required).
 export default model("CustomField", {
   app: "extras",
   route: "custom-fields",
@@ -30,10 +33,10 @@ export default model("CustomField", {
   fields: {
     content_types: field.contentTypes({ feature: "customFields", required: true }),
     type: field.choice(CustomFieldType, { required: true }),
-    label: field.string({ maxLength: 50 }),
-    name: field.string({ required: true, unique: true, maxLength: 50 }),
-    // Filled from the label (underscores for dashes) by the hook, as Nautobot's serializer does.
-    slug: field.string({ unique: true, maxLength: 50 }),
+    label: field.string({ maxLength: 50, required: true, requiredSince: "1.4" }),
+    name: field.string({ required: true, unique: true, maxLength: 50, until: "1.3" }),
+    // Filled from the label (underscores for dashes) by the hook, as Nautobot's 1.2 serializer does.
+    slug: field.string({ unique: true, maxLength: 50, required: true, requiredSince: "1.4" }),
     description: field.string({ maxLength: 200 }),
     required: field.boolean({ default: false }),
     filter_logic: field.choice(CustomFieldFilterLogic, { default: "loose" }),

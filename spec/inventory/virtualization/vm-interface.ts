@@ -1,7 +1,10 @@
-import { model, field, ref } from "../../../generator/dsl/index.js";
+import { model, field, ref, choices } from "../../../generator/dsl/index.js";
 import { InterfaceMode } from "../dcim/interface-template.js";
 
-// API 1.2/1.3 show no status (Nautobot's VMInterfaceSerializerVersion12).
+export const VMInterfaceStatus = choices("VMInterfaceStatus", [
+  ["failed", "Failed"], ["active", "Active"], ["decommissioning", "Decommissioning"], ["maintenance", "Maintenance"], ["planned", "Planned"],
+]);
+
 export default model("VMInterface", {
   app: "virtualization",
   route: "interfaces",
@@ -15,6 +18,9 @@ export default model("VMInterface", {
     virtual_machine: ref.fk("virtualization.VirtualMachine", { required: true, onDelete: "cascade" }),
     name: field.string({ required: true, maxLength: 64 }),
     enabled: field.boolean({ default: true }),
+    // API 1.2/1.3 show no status (VMInterfaceSerializerVersion12); the hook makes a write that
+    // leaves it out active, in every version, as that serializer's validate (which 1.4 inherits).
+    status: field.status({ required: true, since: "1.4", default: "active", backfill: "active", defaults: VMInterfaceStatus }),
     parent_interface: ref.fk("virtualization.VMInterface", { nullable: true, onDelete: "cascade", description: "Assigned parent interface" }),
     bridge: ref.fk("virtualization.VMInterface", { nullable: true, onDelete: "setNull", label: "Bridge interface", description: "Assigned bridge interface" }),
     mtu: field.integer({ nullable: true, min: 1, max: 65536, label: "MTU" }),

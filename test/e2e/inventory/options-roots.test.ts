@@ -93,7 +93,7 @@ describe("inventory e2e: OPTIONS, roots, status, brief", () => {
   it("GET /api/status/ with a token gives versions and apps", async () => {
     const res = await get("/api/status/");
     expect(res.status).to.equal(200);
-    expect(res.body["api-versions"]).to.deep.equal(["1.2", "1.3"]);
+    expect(res.body["api-versions"]).to.deep.equal(["1.2", "1.3", "1.4", "1.5"]);
     expect(res.body["installed-apps"]).to.have.property("dcim");
   });
 

@@ -73,14 +73,14 @@ describe("inventory e2e: versioning and headers", () => {
   it("an unsupported version in the Accept header → 406 without API-Version", async () => {
     const res = await get("/api/dcim/sites/", { headers: { Accept: "application/json; version=9.9" } });
     expect(res.status).to.equal(406);
-    expect(res.body).to.deep.equal({ detail: 'Invalid version in "Accept" header. Supported versions are 1.2, 1.3' });
+    expect(res.body).to.deep.equal({ detail: 'Invalid version in "Accept" header. Supported versions are 1.2, 1.3, 1.4, 1.5' });
     expect(res.headers.get("api-version")).to.equal(null);
   });
 
   it("an unsupported api_version query → 404", async () => {
     const res = await get("/api/dcim/sites/?api_version=2.0");
     expect(res.status).to.equal(404);
-    expect(res.body).to.deep.equal({ detail: "Invalid version in query parameter. Supported versions are 1.2, 1.3" });
+    expect(res.body).to.deep.equal({ detail: "Invalid version in query parameter. Supported versions are 1.2, 1.3, 1.4, 1.5" });
     expect(res.headers.get("api-version")).to.equal(null);
   });
 

@@ -159,6 +159,7 @@ export const dcim_RackReservation: ModelDescriptor = {
           contentTypes: { table: "extras_customfield_content_types", source: "source_id", target: "contenttype_id" },
           registry: { table: "extras_contenttype", appLabel: "app_label", model: "model" },
           choices: { table: "extras_customfieldchoice", field: "field_id" },
+          slugKeysSince: "1.4",
         },
       },
       {

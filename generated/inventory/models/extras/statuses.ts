@@ -43,7 +43,7 @@ export const extras_Status: ModelDescriptor = {
         nullable: false,
         readOnly: false,
         kind: "contentTypes",
-        models: ["circuits.circuit", "dcim.cable", "dcim.device", "dcim.deviceredundancygroup", "dcim.location", "dcim.powerfeed", "dcim.rack", "dcim.site", "ipam.ipaddress", "ipam.prefix", "ipam.vlan", "virtualization.virtualmachine"],
+        models: ["circuits.circuit", "dcim.cable", "dcim.device", "dcim.deviceredundancygroup", "dcim.interface", "dcim.location", "dcim.powerfeed", "dcim.rack", "dcim.site", "ipam.ipaddress", "ipam.prefix", "ipam.vlan", "virtualization.virtualmachine", "virtualization.vminterface"],
         through: { table: "extras_status_content_types", source: "source_id", target: "contenttype_id" },
         registry: { table: "extras_contenttype", appLabel: "app_label", model: "model" },
       },
@@ -147,6 +147,7 @@ export const extras_Status: ModelDescriptor = {
           contentTypes: { table: "extras_customfield_content_types", source: "source_id", target: "contenttype_id" },
           registry: { table: "extras_contenttype", appLabel: "app_label", model: "model" },
           choices: { table: "extras_customfieldchoice", field: "field_id" },
+          slugKeysSince: "1.4",
         },
       },
       {

@@ -72,6 +72,25 @@ export const virtualization_VMInterface: ModelDescriptor = {
         column: "enabled",
       },
       {
+        name: "status",
+        label: "Status",
+        required: true,
+        nullable: false,
+        readOnly: false,
+        default: "active",
+        since: "1.4",
+        kind: "status",
+        column: "status",
+        statuses: {
+          model: "extras.status",
+          table: "extras_status",
+          through: { table: "extras_status_content_types", source: "source_id", target: "contenttype_id" },
+          registry: { table: "extras_contenttype", appLabel: "app_label", model: "model" },
+        },
+        contentType: "virtualization.vminterface",
+        defaults: ["failed", "active", "decommissioning", "maintenance", "planned"],
+      },
+      {
         name: "parent_interface",
         label: "Parent interface",
         description: "Assigned parent interface",
@@ -206,6 +225,7 @@ export const virtualization_VMInterface: ModelDescriptor = {
           contentTypes: { table: "extras_customfield_content_types", source: "source_id", target: "contenttype_id" },
           registry: { table: "extras_contenttype", appLabel: "app_label", model: "model" },
           choices: { table: "extras_customfieldchoice", field: "field_id" },
+          slugKeysSince: "1.4",
         },
       },
       {
@@ -262,6 +282,8 @@ export const virtualization_VMInterface: ModelDescriptor = {
       { param: "name__ire", kind: "string", field: "name", lookup: "ire" },
       { param: "name__nire", kind: "string", field: "name", lookup: "nire" },
       { param: "enabled", kind: "boolean", field: "enabled", lookup: "exact" },
+      { param: "status", kind: "status", field: "status", lookup: "exact" },
+      { param: "status__n", kind: "status", field: "status", lookup: "n" },
       { param: "parent_interface", kind: "fk", field: "parent_interface", lookup: "exact" },
       { param: "parent_interface__n", kind: "fk", field: "parent_interface", lookup: "n" },
       {

@@ -7,5 +7,5 @@ export default api({
   basePath: "/api/",
   apps: ["core"],
   contentTypes: "core.Kind",
-  customFields: { definitions: "core.Definition", choices: "core.Option" },
+  customFields: { definitions: "core.Definition", choices: "core.Option", slugKeysSince: "2.0" },
 });

@@ -13,6 +13,10 @@ export default model("Thing", {
     demanded: field.string({ required: true, maxLength: 50, since: "1.1" }),
     // Fine: creates through 1.0 get the default.
     defaulted: field.string({ required: true, maxLength: 50, since: "1.1", default: "x" }),
+    optional: field.string({ maxLength: 50, requiredSince: "1.1" }),
+    later: field.string({ required: true, maxLength: 50, requiredSince: "1.9" }),
+    // Fine: required from 1.1, optional through 1.0.
+    labelled: field.string({ required: true, maxLength: 50, requiredSince: "1.1" }),
     // Fine: a field clients never write needs no default.
     shown: field.string({ readOnly: true, maxLength: 50, since: "1.1" }),
   },
