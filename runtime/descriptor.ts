@@ -420,8 +420,12 @@ export type Operation = "list" | "retrieve" | "create" | "update" | "delete";
 /** Fields unique together; `checkedBy: "django"`: by Django's model validation, and worded as it words them. */
 export interface UniqueGroup { fields: string[]; checkedBy?: "django" }
 
-/** One key of a model's order: a field, ascending unless `desc`. */
-export interface Ordering { field: string; desc: boolean }
+/**
+ * One key of a model's order: a field, ascending unless `desc`. With `through`, the field is one
+ * of the row reached by following those links in turn (`device.name`: the device's name), as
+ * Django orders by a foreign key through the related model's own ordering.
+ */
+export interface Ordering { field: string; desc: boolean; through?: string[] }
 
 export interface ModelDescriptor {
   /** Content-type label: `<app>.<model lower-case>`. */

@@ -5,7 +5,8 @@
 import type { Knex } from "knex";
 import { isLink, storedColumn, type FieldDescriptor, type FkField, type ModelDescriptor, type Ordering } from "./descriptor.js";
 import type { ModelIndex } from "./models.js";
-import { orderSql, ReadPlans, type RenderContext, type Shape } from "./query/read-plan.js";
+import { orderSql } from "./query/order.js";
+import { ReadPlans, type RenderContext, type Shape } from "./query/read-plan.js";
 import { checkColumns, filterErrors, isUuid, type FilterErrors, type FilterPlan } from "./query/filters.js";
 import { col, ident } from "./query/sql.js";
 import { HttpError, ValidationError, notFound, type FieldErrors } from "./errors.js";
@@ -88,9 +89,6 @@ export class Store {
     return this.keys(m, [id]).valid.length === 1;
   }
 
-  private orderBy(m: ModelDescriptor, ordering: Ordering[] = m.ordering): string {
-    return orderSql(this.index, m, ordering, "t0");
-  }
 
   private scope(m: ModelDescriptor, qb: Knex.QueryBuilder, userId?: string): void {
     if (!m.features.ownedByRequester) return;
@@ -112,10 +110,14 @@ export class Store {
       return qb;
     };
     const plan = this.plans.get(m, opts.shape, opts.version, opts.exclude, opts.include);
-    const order = this.orderBy(m, opts.ordering);
-    const chosen = base().select("t0.*").orderByRaw(order).offset(page.offset);
+    const ordering = opts.ordering ?? m.ordering;
+    // The page is chosen over rows joined to those its ordering reads; the chosen page is
+    // re-sorted by sub-selects, fifty lookups rather than joins the projection would not need.
+    const joins: string[] = [];
+    const chosen = base().select("t0.*").orderByRaw(orderSql(this.index, m, ordering, "t0", joins)).offset(page.offset);
+    for (const join of joins) chosen.joinRaw(join);
     if (page.limit !== null) chosen.limit(page.limit);
-    const projected = db.select(db.raw(plan.select)).from(chosen.as("t0")).orderByRaw(order);
+    const projected = db.select(db.raw(plan.select)).from(chosen.as("t0")).orderByRaw(orderSql(this.index, m, ordering, "t0"));
     const result = await db.select(
       db.raw("(?) AS count", [base().count("*")]),
       db.raw("(SELECT coalesce(json_agg(r), '[]'::json) FROM (?) r) AS rows", [projected]),

@@ -463,7 +463,11 @@ export interface ModelSpec {
    * `|ranges` (an integer list as sorted runs, `22, 80-82`, as Nautobot's array_to_string).
    */
   display: string;
-  /** Default ordering, a leading `-` for descending. */
+  /**
+   * Default ordering, a leading `-` for descending. A path through foreign keys orders by a
+   * field of the related row (`device.name`), as Django orders by a foreign key through the
+   * related model's own ordering (nulls last ascending, as PostgreSQL puts them).
+   */
   ordering: string[];
   features?: Feature[];
   fields: Record<string, FieldSpec>;

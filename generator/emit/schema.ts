@@ -1,7 +1,7 @@
 // The database schema an IR implies: tables, columns, constraints and indexes, as plain
 // sorted data that serialises to the snapshot file. Takes the IR; gives a Schema. Writes
 // no SQL (migrations.ts turns differences between two schemas into SQL).
-import { sortTerms, storedColumn } from "../../runtime/descriptor.js";
+import { sortTerms, storedColumn, type SortTerm } from "../../runtime/descriptor.js";
 import type { IrApi, IrModel } from "../ir/index.js";
 import { byCodePoint, constraintNames } from "../ir/names.js";
 import { kindOf } from "../kinds/index.js";
@@ -65,8 +65,16 @@ function modelTable(m: IrModel, ctx: Omit<SchemaContext, "model" | "table">): Ta
     t.uniques[constraintNames.uniqueTogether(m.table, cols)] = cols;
   }
   // The index must match the runtime's ORDER BY exactly (direction, and NULLS FIRST on
-  // links), or every page of a list sorts the whole table.
-  const terms = m.ordering.flatMap((o) => {
+  // links), or every page of a list sorts the whole table. A term through links sorts by a
+  // column of another table, which no index here can hold: the index keeps the first link's
+  // column in its place, so the rows of each related row come in the order of the terms after
+  // it, and the planner walks the related table's index and this one in step.
+  const terms = m.ordering.flatMap((o, i): SortTerm[] => {
+    const link = o.through?.[0];
+    if (link) {
+      const column = storedColumn(m.fields.find((x) => x.name === link)!)!;
+      return m.ordering[i - 1]?.through?.[0] === link ? [] : [{ column, desc: false, nullsFirst: false }];
+    }
     const f = m.fields.find((x) => x.name === o.field);
     return f && f.kind !== "id" ? sortTerms(f, o.desc) : [];
   });

@@ -10,7 +10,7 @@ import { wordpressRoutes } from "./wordpress-routes.js";
 import type { AddFilter } from "../kinds/types.js";
 import {
   storedColumn, type ApiDescriptor, type CustomFieldDefinitions, type DisplayPart, type DisplayTransform, type FieldCommon, type FieldDescriptor, type FilterDescriptor, type ModelDescriptor,
-  type ScalarType, type UniqueGroup,
+  type Ordering, type ScalarType, type UniqueGroup,
 } from "../../runtime/descriptor.js";
 import {
   appVerboseName, byCodePoint, componentName, COMPUTED_FIELD_COLUMNS, CONTENT_TYPE_FIELDS, CUSTOM_FIELDS_COLUMN, FEATURE_FIELDS, fieldLabel, fkColumn, m2mTable, modelKey, refKey, tableName,
@@ -215,7 +215,7 @@ function buildModel(api: ApiSpec, m: ModelSpec, file: string, byRef: Map<string,
     sentenceName: sentenceName(m.verboseName ?? verboseName(m.name)),
     description: m.description ?? "",
     display: parseDisplay(m.display),
-    ordering: m.ordering.map((o) => ({ field: o.replace(/^-/, ""), desc: o.startsWith("-") })),
+    ordering: m.ordering.map(parseOrdering),
     features: {
       tags: features.has("tags"),
       customFields: features.has("customFields"),
@@ -382,4 +382,11 @@ function buildFilters(m: ModelSpec, fields: FieldDescriptor[], byRef: Map<string
 function fieldColumn(byRef: Map<string, ModelSpec>, ref: string, name: string): string {
   const spec = byRef.get(ref)!.fields[name];
   return spec.kind === "fk" ? fkColumn(name) : (spec.kind === "scalar" || spec.kind === "choice" || spec.kind === "status") && spec.column ? spec.column : name;
+}
+
+/** `-device.name`: the device's name, descending. */
+function parseOrdering(o: string): Ordering {
+  const path = o.replace(/^-/, "").split(".");
+  const field = path.pop()!;
+  return { field, desc: o.startsWith("-"), ...(path.length ? { through: path } : {}) };
 }

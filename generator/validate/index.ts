@@ -181,7 +181,11 @@ export function validate(loaded: LoadedApi): Diagnostic[] {
       else if (transform === "|display" && leafKind !== "choice" && leafKind !== "status") err(file, `display transform "|display" of "${path}" needs a choice or status field`, m.name);
       else if (transform === "|ranges" && leafKind !== "list") err(file, `display transform "|ranges" of "${path}" needs a list field`, m.name);
     }
-    for (const o of m.ordering ?? []) if (!has(o.replace(/^-/, ""))) err(file, `ordering names unknown field "${o}"`, m.name);
+    for (const o of m.ordering ?? []) {
+      const [head, ...rest] = o.replace(/^-/, "").split(".");
+      if (!has(head)) err(file, `ordering names unknown field "${o}"`, m.name);
+      else if (rest.length) checkOrderingPath(m, o, resolve, (message) => err(file, message, m.name, head));
+    }
     for (const list of ["nested", "brief"] as const) {
       const names = m[list] ?? [];
       if (names === "all") continue;
@@ -412,4 +416,23 @@ function checkField(file: string, m: ModelSpec, name: string, f: FieldSpec, ctx:
     checkRef: (target) => ctx.checkRef(file, m.name, name, target),
     err: (message) => err(file, message, m.name, name),
   });
+}
+
+/**
+ * An ordering path (`device.name`): each step but the last a foreign key, the last a stored
+ * scalar or choice field of the model reached, whose column the list's ORDER BY reads through
+ * joins. (A link at the end would order by another model's ordering, which Django expands but
+ * these paths spell out.)
+ */
+function checkOrderingPath(m: ModelSpec, ordering: string, resolve: (target: string) => { spec: ModelSpec } | undefined, err: (message: string) => void): void {
+  const path = ordering.replace(/^-/, "").split(".");
+  let spec: ModelSpec | undefined = m;
+  for (const step of path.slice(0, -1)) {
+    const f: FieldSpec | undefined = spec.fields[step];
+    if (f?.kind !== "fk") return err(`ordering path "${ordering}" must follow foreign keys, and "${step}" is not one`);
+    spec = resolve(f.target)?.spec;
+    if (!spec) return;
+  }
+  const leaf = spec.fields[path[path.length - 1]];
+  if (leaf?.kind !== "scalar" && leaf?.kind !== "choice") err(`ordering path "${ordering}" must end at a scalar or choice field of ${spec.app}.${spec.name}`);
 }

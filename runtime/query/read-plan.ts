@@ -2,10 +2,11 @@
 // list that returns everything the response needs (nested related objects, tags and counts
 // as JSON sub-selects: one statement, never a query per row), and the function that turns
 // a result row into the response object. Plans are built once and cached.
-import { isLink, sortSql, sortTerms, storedColumn, type DisplayTransform, type FieldDescriptor, type ModelDescriptor, type Ordering } from "../descriptor.js";
+import { isLink, storedColumn, type DisplayTransform, type FieldDescriptor, type ModelDescriptor } from "../descriptor.js";
 import type { ModelIndex } from "../models.js";
 import { kindOf } from "../kinds/index.js";
 import type { ReadContext, Render, RenderContext, Shape } from "../kinds/types.js";
+import { orderSql } from "./order.js";
 import { col, ident, literal } from "./sql.js";
 
 const identity: Render = (v) => v;
@@ -148,14 +149,4 @@ export class ReadPlans {
       return out;
     };
   }
-}
-
-/**
- * ORDER BY of `m`'s rows aliased `alias` by `ordering`, then by id: the terms the generator's
- * ordering index holds too (sortTerms), so a page is read off that index.
- */
-export function orderSql(index: ModelIndex, m: ModelDescriptor, ordering: Ordering[], alias: string): string {
-  const terms = ordering.flatMap((o) => sortTerms(index.field(m, o.field)!, o.desc));
-  const parts = terms.map((t) => sortSql(t, (c) => col(alias, c)));
-  return (ordering.some((o) => o.field === "id") ? parts : [...parts, `${col(alias, "id")} ASC`]).join(", ");
 }

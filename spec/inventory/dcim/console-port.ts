@@ -7,7 +7,7 @@ export default model("ConsolePort", {
   route: "console-ports",
   description: "A console port of a device.",
   display: "{name}",
-  ordering: ["device", "name"],
+  ordering: ["device.name", "name"],
   features: ["tags", "customFields", "notes", "changeLogged"],
   hooks: "dcim/cable-end",
   fields: {

@@ -6,7 +6,7 @@ export default model("ConsoleServerPortTemplate", {
   route: "console-server-port-templates",
   description: "A console server port every device of a type has.",
   display: "{name}",
-  ordering: ["device_type", "name"],
+  ordering: ["device_type.manufacturer.name", "device_type.model", "name"],
   features: ["customFields", "changeLogged"],
   fields: {
     device_type: ref.fk("dcim.DeviceType", { required: true, onDelete: "cascade" }),

@@ -7,7 +7,7 @@ export default model("ConsoleServerPort", {
   route: "console-server-ports",
   description: "A console server port of a device.",
   display: "{name}",
-  ordering: ["device", "name"],
+  ordering: ["device.name", "name"],
   features: ["tags", "customFields", "notes", "changeLogged"],
   hooks: "dcim/cable-end",
   fields: {

@@ -5,7 +5,7 @@ export default model("DeviceBayTemplate", {
   route: "device-bay-templates",
   description: "A bay every device of a type has, for a child device.",
   display: "{name}",
-  ordering: ["device_type", "name"],
+  ordering: ["device_type.manufacturer.name", "device_type.model", "name"],
   features: ["customFields", "changeLogged"],
   fields: {
     device_type: ref.fk("dcim.DeviceType", { required: true, onDelete: "cascade" }),

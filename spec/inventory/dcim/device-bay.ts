@@ -5,7 +5,7 @@ export default model("DeviceBay", {
   route: "device-bays",
   description: "A bay of a device that holds a child device.",
   display: "{name}",
-  ordering: ["device", "name"],
+  ordering: ["device.name", "name"],
   features: ["tags", "customFields", "notes", "changeLogged"],
   hooks: "dcim/device-bay",
   fields: {

@@ -7,7 +7,7 @@ export default model("DeviceType", {
   route: "device-types",
   description: "A make and model of device: its height, depth and the components every device of it has.",
   display: "{manufacturer.name} {model}",
-  ordering: ["manufacturer", "model"],
+  ordering: ["manufacturer.name", "model"],
   features: ["tags", "customFields", "notes", "changeLogged"],
   fields: {
     manufacturer: ref.fk("dcim.Manufacturer", { required: true, onDelete: "protect" }),

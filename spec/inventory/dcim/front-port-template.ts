@@ -6,7 +6,7 @@ export default model("FrontPortTemplate", {
   route: "front-port-templates",
   description: "A front port every device of a type has, mapped to a rear port position.",
   display: "{name}",
-  ordering: ["device_type", "name"],
+  ordering: ["device_type.manufacturer.name", "device_type.model", "name"],
   features: ["customFields", "changeLogged"],
   hooks: "dcim/same-parent",
   fields: {

@@ -7,7 +7,7 @@ export default model("FrontPort", {
   route: "front-ports",
   description: "A front port of a device, mapped to a rear port position.",
   display: "{name}",
-  ordering: ["device", "name"],
+  ordering: ["device.name", "name"],
   features: ["tags", "customFields", "notes", "changeLogged"],
   hooks: "dcim/front-port",
   fields: {

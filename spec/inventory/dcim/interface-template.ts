@@ -57,7 +57,7 @@ export default model("InterfaceTemplate", {
   route: "interface-templates",
   description: "An interface every device of a type has.",
   display: "{name}",
-  ordering: ["device_type", "name"],
+  ordering: ["device_type.manufacturer.name", "device_type.model", "name"],
   features: ["customFields", "changeLogged"],
   fields: {
     device_type: ref.fk("dcim.DeviceType", { required: true, onDelete: "cascade" }),

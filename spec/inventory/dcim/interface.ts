@@ -13,7 +13,7 @@ export default model("Interface", {
   route: "interfaces",
   description: "A network interface of a device.",
   display: "{name}",
-  ordering: ["device", "name"],
+  ordering: ["device.name", "name"],
   features: ["tags", "customFields", "notes", "changeLogged"],
   hooks: "dcim/interface",
   fields: {

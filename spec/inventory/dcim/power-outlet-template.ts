@@ -43,7 +43,7 @@ export default model("PowerOutletTemplate", {
   route: "power-outlet-templates",
   description: "A power outlet every device of a type has, fed by one of its power ports.",
   display: "{name}",
-  ordering: ["device_type", "name"],
+  ordering: ["device_type.manufacturer.name", "device_type.model", "name"],
   features: ["customFields", "changeLogged"],
   hooks: "dcim/same-parent",
   fields: {

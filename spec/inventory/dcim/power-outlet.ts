@@ -7,7 +7,7 @@ export default model("PowerOutlet", {
   route: "power-outlets",
   description: "A power outlet of a device, fed by one of its power ports.",
   display: "{name}",
-  ordering: ["device", "name"],
+  ordering: ["device.name", "name"],
   features: ["tags", "customFields", "notes", "changeLogged"],
   hooks: "dcim/power-outlet",
   fields: {

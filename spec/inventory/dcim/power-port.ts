@@ -7,7 +7,7 @@ export default model("PowerPort", {
   route: "power-ports",
   description: "A power port of a device.",
   display: "{name}",
-  ordering: ["device", "name"],
+  ordering: ["device.name", "name"],
   features: ["tags", "customFields", "notes", "changeLogged"],
   hooks: "dcim/cable-end",
   fields: {

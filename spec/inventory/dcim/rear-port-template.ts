@@ -19,7 +19,7 @@ export default model("RearPortTemplate", {
   route: "rear-port-templates",
   description: "A rear port every device of a type has, with its positions.",
   display: "{name}",
-  ordering: ["device_type", "name"],
+  ordering: ["device_type.manufacturer.name", "device_type.model", "name"],
   features: ["customFields", "changeLogged"],
   fields: {
     device_type: ref.fk("dcim.DeviceType", { required: true, onDelete: "cascade" }),

@@ -7,7 +7,7 @@ export default model("RearPort", {
   route: "rear-ports",
   description: "A rear port of a device (patch panels, breakouts), with its positions.",
   display: "{name}",
-  ordering: ["device", "name"],
+  ordering: ["device.name", "name"],
   features: ["tags", "customFields", "notes", "changeLogged"],
   hooks: "dcim/rear-port",
   fields: {

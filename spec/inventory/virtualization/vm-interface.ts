@@ -11,7 +11,7 @@ export default model("VMInterface", {
   verboseName: "VM interface",
   description: "A network interface of a virtual machine.",
   display: "{name}",
-  ordering: ["virtual_machine", "name"],
+  ordering: ["virtual_machine.name", "name"],
   features: ["tags", "customFields", "notes"],
   hooks: "virtualization/vm-interface",
   fields: {

@@ -15,7 +15,7 @@ export const dcim_ConsolePort: ModelDescriptor = {
       { path: ["name"] },
     ],
     ordering: [
-      { field: "device", desc: false },
+      { field: "name", desc: false, through: ["device"] },
       { field: "name", desc: false },
     ],
     features: {

@@ -14,7 +14,8 @@ export const dcim_ConsoleServerPortTemplate: ModelDescriptor = {
       { path: ["name"] },
     ],
     ordering: [
-      { field: "device_type", desc: false },
+      { field: "name", desc: false, through: ["device_type", "manufacturer"] },
+      { field: "model", desc: false, through: ["device_type"] },
       { field: "name", desc: false },
     ],
     features: { tags: false, customFields: true, changeLogged: true, tree: false, ownedByRequester: false },

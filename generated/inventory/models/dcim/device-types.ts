@@ -16,7 +16,7 @@ export const dcim_DeviceType: ModelDescriptor = {
       { path: ["model"] },
     ],
     ordering: [
-      { field: "manufacturer", desc: false },
+      { field: "name", desc: false, through: ["manufacturer"] },
       { field: "model", desc: false },
     ],
     features: {

@@ -15,7 +15,7 @@ export const dcim_PowerOutlet: ModelDescriptor = {
       { path: ["name"] },
     ],
     ordering: [
-      { field: "device", desc: false },
+      { field: "name", desc: false, through: ["device"] },
       { field: "name", desc: false },
     ],
     features: {

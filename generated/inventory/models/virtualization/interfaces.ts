@@ -15,7 +15,7 @@ export const virtualization_VMInterface: ModelDescriptor = {
       { path: ["name"] },
     ],
     ordering: [
-      { field: "virtual_machine", desc: false },
+      { field: "name", desc: false, through: ["virtual_machine"] },
       { field: "name", desc: false },
     ],
     features: {
