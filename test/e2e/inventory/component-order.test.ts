@@ -76,8 +76,8 @@ describe("inventory e2e: component ordering by parent name", () => {
     // Many rows, made directly: only the plan matters here. 200 devices of 100 interfaces.
     await db.raw(`INSERT INTO dcim_device (name, device_type_id, device_role_id, site_id, status)
       SELECT ? || '-d' || lpad(i::text, 3, '0'), device_type_id, device_role_id, site_id, status FROM dcim_device, generate_series(0, 199) AS i WHERE id = ?`, [tag, model.id]);
-    await db.raw(`INSERT INTO dcim_interface (device_id, name, type)
-      SELECT d.id, 'eth' || i, '1000base-t' FROM dcim_device d, generate_series(0, 99) AS i WHERE d.name LIKE ? || '-d%'`, [tag]);
+    await db.raw(`INSERT INTO dcim_interface (device_id, name, type, status)
+      SELECT d.id, 'eth' || i, '1000base-t', 'active' FROM dcim_device d, generate_series(0, 99) AS i WHERE d.name LIKE ? || '-d%'`, [tag]);
     try {
       await db.raw("ANALYZE dcim_device");
       await db.raw("ANALYZE dcim_interface");
