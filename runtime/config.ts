@@ -7,6 +7,8 @@ export interface Config {
   databaseUrl?: string;
   /** Directory of the embedded database (`./.data/pglite`); `memory://` keeps it in memory. */
   dataDir: string;
+  /** Connections to PostgreSQL this process keeps at most (the embedded engine has one). */
+  poolSize: number;
   host: string;
   port: number;
   /** Absolute base URL clients use (`http://example.org`); derived from each request when unset. */
@@ -34,6 +36,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     databaseUrl: env.DATABASE_URL || undefined,
     dataDir: env.DATA_DIR === "memory://" ? "memory://" : resolve(env.DATA_DIR || ".data/pglite"),
+    poolSize: wholeNumber(env, "DATABASE_POOL_SIZE", 10) || 10,
     host: env.HOST || "127.0.0.1",
     port: Number(env.PORT || 8080),
     publicUrl: env.PUBLIC_URL?.replace(/\/$/, "") || undefined,

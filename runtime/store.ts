@@ -6,9 +6,10 @@ import type { Knex } from "knex";
 import { isLink, storedColumn, type FieldDescriptor, type FkField, type ModelDescriptor, type Ordering } from "./descriptor.js";
 import type { ModelIndex } from "./models.js";
 import { orderSql } from "./query/order.js";
-import { ReadPlans, type RenderContext, type Shape } from "./query/read-plan.js";
+import { ReadPlans, type ReadPlan, type RenderContext, type Shape } from "./query/read-plan.js";
 import { checkColumns, filterErrors, isUuid, type FilterErrors, type FilterPlan } from "./query/filters.js";
 import { col, ident } from "./query/sql.js";
+import { prepared } from "./db/prepared.js";
 import { HttpError, ValidationError, notFound, type FieldErrors } from "./errors.js";
 import { WriteValidators } from "./write/validate.js";
 import { kindOf } from "./kinds/index.js";
@@ -63,6 +64,7 @@ export class Store {
   readonly validators: WriteValidators;
 
   private readonly serial: boolean;
+  private readonly writeListeners: Array<(m: ModelDescriptor) => void> = [];
   /** Whether unknown keys in a write body are refused (the API's STRICT_WRITE_FIELDS) or ignored. */
   private readonly strictFields: boolean;
 
@@ -71,6 +73,11 @@ export class Store {
     this.validators = new WriteValidators(index.api);
     this.serial = index.api.idType === "serial";
     this.strictFields = index.api.settings.STRICT_WRITE_FIELDS === true;
+  }
+
+  /** Calls `listener` with the model of every row this store writes or deletes, once the statement ran. */
+  onWrite(listener: (m: ModelDescriptor) => void): void {
+    this.writeListeners.push(listener);
   }
 
   /** Whether the rows of `m` have integer keys (a serial-id API, or the content-type registry). */
@@ -109,24 +116,43 @@ export class Store {
       this.scope(m, qb, opts.userId);
       return qb;
     };
-    const plan = this.plans.get(m, opts.shape, opts.version, opts.exclude, opts.include);
     const ordering = opts.ordering ?? m.ordering;
-    // The page is chosen over rows joined to those its ordering reads; the chosen page is
-    // re-sorted by sub-selects, fifty lookups rather than joins the projection would not need.
-    const joins: string[] = [];
-    const chosen = base().select("t0.*").orderByRaw(orderSql(this.index, m, ordering, "t0", joins)).offset(page.offset);
-    for (const join of joins) chosen.joinRaw(join);
-    if (page.limit !== null) chosen.limit(page.limit);
-    const projected = db.select(db.raw(plan.select)).from(chosen.as("t0")).orderByRaw(orderSql(this.index, m, ordering, "t0"));
-    const result = await db.select(
-      db.raw("(?) AS count", [base().count("*")]),
-      db.raw("(SELECT coalesce(json_agg(r), '[]'::json) FROM (?) r) AS rows", [projected]),
-      ...checkSelects(db, filter),
-    );
-    const errors = filterErrors(filter, {}, result[0]);
-    if (errors) throw new ValidationError(errors);
-    const { count, rows } = result[0] as { count: string; rows: Array<Record<string, unknown>> };
-    return { count: Number(count), results: rows.map((r) => plan.render(r, opts.ctx)) };
+    return this.withPlan(m, opts, async (plan) => {
+      // The page is chosen over rows joined to those its ordering reads; the chosen page is
+      // re-sorted by sub-selects, fifty lookups rather than joins the projection would not need.
+      const joins: string[] = [];
+      const chosen = base().select("t0.*").orderByRaw(orderSql(this.index, m, ordering, "t0", joins)).offset(page.offset);
+      for (const join of joins) chosen.joinRaw(join);
+      if (page.limit !== null) chosen.limit(page.limit);
+      const projected = db.select(db.raw(plan.select)).from(chosen.as("t0")).orderByRaw(orderSql(this.index, m, ordering, "t0"));
+      const [row] = await prepared(db.select(
+        db.raw("(?) AS count", [base().count("*")]),
+        db.raw("(SELECT coalesce(json_agg(r), '[]'::json) FROM (?) r) AS rows", [projected]),
+        ...checkSelects(db, filter),
+        ...ReadPlans.checks(plan).map((c) => db.raw(c)),
+      ));
+      return {
+        row,
+        answer: () => {
+          const errors = filterErrors(filter, {}, row);
+          if (errors) throw new ValidationError(errors);
+          const { count, rows } = row as { count: string; rows: Array<Record<string, unknown>> };
+          return { count: Number(count), results: rows.map((r) => plan.render(r, opts.ctx)) };
+        },
+      };
+    });
+  }
+
+  /**
+   * Runs a read on the plan for `opts` and, when the statement found that a fact the plan was
+   * sized by no longer holds, once more on a plan built on what it found.
+   */
+  private async withPlan<T>(m: ModelDescriptor, opts: ReadOptions,
+    read: (plan: ReadPlan) => Promise<{ row: Record<string, unknown> | undefined; answer: () => T }>): Promise<T> {
+    const plan = this.plans.get(m, opts.shape, opts.version, opts.exclude, opts.include);
+    const first = await read(plan);
+    if (!this.plans.learn(plan, first.row)) return first.answer();
+    return (await read(this.plans.get(m, opts.shape, opts.version, opts.exclude, opts.include))).answer();
   }
 
   /** The objects with these ids, in the order given; missing ids are left out. Filter checks run in the same statement. */
@@ -143,22 +169,29 @@ export class Store {
   async fetch(db: Db, m: ModelDescriptor, ids: RowId[], opts: ReadOptions, filter?: FilterPlan): Promise<Array<Record<string, unknown>>> {
     const { valid, cast } = this.keys(m, ids);
     if (!valid.length) return [];
-    const plan = this.plans.get(m, opts.shape, opts.version, opts.exclude, opts.include);
-    const qb = db(`${m.table} as t0`).select(db.raw(plan.select)).whereRaw(`t0.id = ANY(?::${cast})`, [valid]);
-    this.scope(m, qb, opts.userId);
-    filter?.apply(qb);
-    let rows: Array<Record<string, unknown>>;
-    if (filter?.checks.length) {
-      const [result] = await db.select(
-        db.raw("(SELECT coalesce(json_agg(r), '[]'::json) FROM (?) r) AS rows", [qb]),
-        ...checkSelects(db, filter),
-      );
-      const errors = filterErrors(filter, {}, result);
-      if (errors) throw new ValidationError(errors);
-      rows = result.rows;
-    } else rows = await qb;
-    const byId = new Map(rows.map((r) => [String(r.id), plan.render(r, opts.ctx)]));
-    return valid.map((id) => byId.get(String(id).toLowerCase()) ?? byId.get(String(id))).filter((x): x is Record<string, unknown> => !!x);
+    return this.withPlan(m, opts, async (plan) => {
+      const qb = db(`${m.table} as t0`).select(db.raw(plan.select), ...ReadPlans.checks(plan).map((c) => db.raw(c)))
+        .whereRaw(`t0.id = ANY(?::${cast})`, [valid]);
+      this.scope(m, qb, opts.userId);
+      filter?.apply(qb);
+      let rows: Array<Record<string, unknown>>;
+      if (filter?.checks.length) {
+        const [result] = await prepared(db.select(
+          db.raw("(SELECT coalesce(json_agg(r), '[]'::json) FROM (?) r) AS rows", [qb]),
+          ...checkSelects(db, filter),
+        ));
+        const errors = filterErrors(filter, {}, result);
+        if (errors) throw new ValidationError(errors);
+        rows = result.rows;
+      } else rows = await prepared(qb);
+      return {
+        row: rows[0],
+        answer: () => {
+          const byId = new Map(rows.map((r) => [String(r.id), plan.render(r, opts.ctx)]));
+          return valid.map((id) => byId.get(String(id).toLowerCase()) ?? byId.get(String(id))).filter((x): x is Record<string, unknown> => !!x);
+        },
+      };
+    });
   }
 
   /**
@@ -222,6 +255,7 @@ export class Store {
     let id = ctx.id;
     if (id === null) [{ id }] = await db(m.table).insert(ctx.row).returning("id");
     else if (Object.keys(ctx.row).length) await db(m.table).where("id", id).update(ctx.row);
+    for (const listener of this.writeListeners) listener(m);
     for (const after of ctx.afterSave) await after(id!);
     await m.hooks?.afterSave?.({ db, index: this.index, model: m, id: id!, values: ctx.row, links: ctx.links, created: ctx.id === null });
     return id!;
@@ -273,6 +307,7 @@ export class Store {
     await m.hooks?.beforeDelete?.({ db, model: m, ids });
     for (const f of m.fields) await kindOf(f).onDelete?.(f, db, m, ids);
     const deleted = await this.persist(m, () => db(m.table).whereIn("id", ids).del());
+    for (const listener of this.writeListeners) listener(m);
     // Another request deleted some of them first: this one found nothing to delete (404).
     if (deleted < ids.length) throw notFound();
     await m.hooks?.afterDelete?.({ db, model: m, ids });

@@ -5,6 +5,7 @@ import type { Knex } from "knex";
 import type { ModelDescriptor } from "../descriptor.js";
 import type { ModelIndex } from "../models.js";
 import { verifyPassword } from "./passwords.js";
+import { prepared } from "../db/prepared.js";
 
 export interface Identity {
   userId: string;
@@ -16,9 +17,20 @@ export interface Identity {
 
 export type Lookup = { identity: Identity } | { refused: string };
 
+/**
+ * How long a token found valid is taken on trust before the database is asked again: the
+ * bound on how late another instance notices a revoked, expired or deactivated token. This
+ * instance forgets at once whatever it writes to users or tokens (see `forget`).
+ */
+export const TOKEN_TRUST_MS = 1000;
+/** Tokens remembered at most; beyond it the oldest are dropped. */
+const MAX_TRUSTED = 10_000;
+
 export class Identities {
   private readonly users: ModelDescriptor;
   private readonly tokens?: ModelDescriptor;
+  /** Tokens found valid, by key, until the time (ms) they must be checked again. */
+  private readonly trusted = new Map<string, { identity: Identity; until: number }>();
 
   constructor(private readonly index: ModelIndex) {
     const auth = index.api.auth;
@@ -44,24 +56,38 @@ export class Identities {
     ];
   }
 
+  /** Drops every trusted token: a user or token changed here. */
+  forget(): void {
+    this.trusted.clear();
+  }
+
   async byToken(db: Knex, key: string): Promise<Lookup> {
     if (!this.tokens) return { refused: "Invalid token" };
+    const now = Date.now();
+    const known = this.trusted.get(key);
+    if (known && known.until > now) return { identity: known.identity };
     const t = this.tokens;
-    const row = await db(`${t.table} as t`)
+    const expires = `t.${this.c(t, "expires")}`;
+    const row = await prepared(db(`${t.table} as t`)
       .join(`${this.users.table} as u`, `u.id`, `t.${this.c(t, "user")}`)
       .select("t.id as token_id", `t.${this.c(t, "write_enabled")} as write_enabled`,
-        db.raw(`(t.${this.c(t, "expires")} IS NOT NULL AND t.${this.c(t, "expires")} <= now()) as expired`), ...this.userColumns("u"))
+        db.raw(`(${expires} IS NOT NULL AND ${expires} <= now()) as expired`),
+        // Measured by the database's clock, so the two clocks need not agree.
+        db.raw(`extract(epoch from ${expires} - now()) * 1000 as remaining_ms`), ...this.userColumns("u"))
       .where(`t.${this.c(t, "key")}`, key)
-      .first();
+      .first());
     if (!row) return { refused: "Invalid token" };
     if (row.expired) return { refused: "Token expired" };
     if (!row.is_active) return { refused: "User inactive" };
-    return {
-      identity: {
-        userId: row.user_id, username: row.username, isSuperuser: row.is_superuser,
-        token: { id: row.token_id, writeEnabled: row.write_enabled },
-      },
+    const identity: Identity = {
+      userId: row.user_id, username: row.username, isSuperuser: row.is_superuser,
+      token: { id: row.token_id, writeEnabled: row.write_enabled },
     };
+    const remaining = row.remaining_ms === null ? Infinity : Number(row.remaining_ms);
+    if (this.trusted.size >= MAX_TRUSTED) this.trusted.delete(this.trusted.keys().next().value!);
+    this.trusted.delete(key);
+    this.trusted.set(key, { identity, until: now + Math.min(TOKEN_TRUST_MS, remaining) });
+    return { identity };
   }
 
   async byPassword(db: Knex, username: string, password: string): Promise<Identity | null> {

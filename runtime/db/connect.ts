@@ -6,6 +6,7 @@ import knex, { type Knex } from "knex";
 import pg from "pg";
 import { mkdirSync } from "node:fs";
 import { lockDataDir, type DirLock } from "./dir-lock.js";
+import { preparingClient, StatementNames } from "./prepared.js";
 
 export interface Database {
   knex: Knex;
@@ -17,12 +18,13 @@ export interface Database {
 // int8 (counts, bigint columns) arrive as strings from pg; the serializers convert the
 // fields they know are numbers, so the parser is left as pg ships it.
 
-export async function openDatabase(opts: { databaseUrl?: string; dataDir: string }): Promise<Database> {
+export async function openDatabase(opts: { databaseUrl?: string; dataDir: string; poolSize?: number }): Promise<Database> {
+  const client = preparingClient(new StatementNames());
   if (opts.databaseUrl) {
     // JIT compiling pays off for long analytic scans, not for reads made of many small
     // sub-selects: its cost estimate fires on a device list and compiling then takes seconds
     // (15 s for seven devices with config contexts, against 50 ms without JIT).
-    const db = knex({ client: "pg", connection: { connectionString: opts.databaseUrl, options: "-c jit=off" }, pool: { min: 0, max: 10 } });
+    const db = knex({ client, connection: { connectionString: opts.databaseUrl, options: "-c jit=off" }, pool: { min: 0, max: opts.poolSize ?? 10 } });
     return { knex: db, embedded: false, close: () => db.destroy() };
   }
   const { PGlite } = await import("@electric-sql/pglite");
@@ -40,7 +42,7 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir: string
     throw err;
   }
   const pool = new pg.Pool({ ...createPgConfig(pglite), connectionTimeoutMillis: 5000 } as pg.PoolConfig);
-  const db = knex({ client: "pg", connectionPool: pool } as unknown as Knex.Config);
+  const db = knex({ client, connectionPool: pool } as unknown as Knex.Config);
   return {
     knex: db,
     embedded: true,

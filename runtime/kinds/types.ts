@@ -37,6 +37,13 @@ export interface ReadContext {
   nestedRenderer(target: ModelDescriptor, fields?: string[]): (obj: Record<string, unknown>, ctx: RenderContext) => Record<string, unknown>;
   /** The display string of the row aliased `alias`. */
   displayExpr(m: ModelDescriptor, alias: string): string;
+  /**
+   * What the plan may take for granted about data it cannot see when it is built (which
+   * relationships exist, say): the value believed now for the fact `key`, which the
+   * statement re-checks with `probe` (an SQL text expression). When the probe disagrees, the
+   * plan is rebuilt on what it found and the statement runs again.
+   */
+  assume(key: string, probe: string): string;
 }
 
 /** A write in progress: what a kind may add to the row, and the help it may ask for. */

@@ -13,11 +13,23 @@ const identity: Render = (v) => v;
 
 export type { RenderContext, Shape };
 
+/** A fact the plan was built on, and the SQL expression that gives its current value. */
+export interface Assumption {
+  key: string;
+  probe: string;
+  believed: string;
+}
+
 export interface ReadPlan {
   /** Select list over the alias `t0`. */
   select: string;
   render: (row: Record<string, unknown>, ctx: RenderContext) => Record<string, unknown>;
+  /** Facts about the data the select list was sized by; empty for most plans. */
+  assumptions: Assumption[];
 }
+
+/** The column a plan's n-th assumption is checked in. */
+export const assumptionColumn = (n: number) => `_assumed_${n}`;
 
 /**
  * How deep related objects nest before they become bare ids: a guard against nested forms
@@ -28,6 +40,11 @@ const MAX_NESTING = 3;
 
 export class ReadPlans {
   private readonly cache = new Map<string, ReadPlan>();
+  /**
+   * Facts plans were built on, as the last statement that checked them found them. Only a
+   * guess: every statement built on one re-checks it, so instances never need to agree.
+   */
+  private readonly facts = new Map<string, string>();
 
   constructor(private readonly index: ModelIndex) {}
 
@@ -47,6 +64,28 @@ export class ReadPlans {
     return plan;
   }
 
+  /**
+   * Records what a statement found for facts its plan assumed; plans built on a fact that
+   * changed are dropped. Gives whether any had changed (the statement's answer is then void).
+   */
+  learn(plan: ReadPlan, row: Record<string, unknown> | undefined): boolean {
+    if (!row) return false;
+    let changed = false;
+    plan.assumptions.forEach((a, n) => {
+      const found = String(row[assumptionColumn(n)] ?? "");
+      if (found === a.believed) return;
+      changed = true;
+      this.facts.set(a.key, found);
+      for (const [key, p] of this.cache) if (p.assumptions.some((x) => x.key === a.key)) this.cache.delete(key);
+    });
+    return changed;
+  }
+
+  /** The select-list entries that check a plan's assumptions. */
+  static checks(plan: ReadPlan): string[] {
+    return plan.assumptions.map((a, n) => `${a.probe} AS ${ident(assumptionColumn(n))}`);
+  }
+
   /** The fields a shape shows; `since`/`until` rule the full shape only, as Nautobot versions its full serializers and never its nested ones. */
   private fieldsOf(m: ModelDescriptor, shape: Shape, version: string, only?: string[]): FieldDescriptor[] {
     const readable = (f: FieldDescriptor | undefined): f is FieldDescriptor => !!f && !f.writeOnly;
@@ -56,7 +95,8 @@ export class ReadPlans {
   }
 
   private build(m: ModelDescriptor, shape: Shape, version: string, left: Set<string>): ReadPlan {
-    const ctx = this.context(m, "t0", 0, shape, version);
+    const assumptions: Assumption[] = [];
+    const ctx = this.context(m, "t0", 0, shape, version, assumptions);
     const parts: string[] = [];
     const renders: Array<[string, Render]> = [];
     for (const f of this.fieldsOf(m, shape, version).filter((x) => !left.has(x.name))) {
@@ -67,6 +107,7 @@ export class ReadPlans {
     }
     return {
       select: parts.join(", "),
+      assumptions,
       render: (row, rctx) => {
         const out: Record<string, unknown> = {};
         for (const [name, r] of renders) out[name] = r(row[name], rctx, row, out);
@@ -76,7 +117,7 @@ export class ReadPlans {
   }
 
   /** What a kind needs to read a field of `m` from the row aliased `alias`, `depth` levels down. */
-  private context(m: ModelDescriptor, alias: string, depth: number, shape: Shape, version: string): ReadContext {
+  private context(m: ModelDescriptor, alias: string, depth: number, shape: Shape, version: string, assumptions: Assumption[] = []): ReadContext {
     const below = `n${depth + 1}`;
     return {
       index: this.index,
@@ -87,20 +128,25 @@ export class ReadPlans {
       canNest: depth < MAX_NESTING,
       embedded: depth > 0,
       nestedObject: (target, where, fields) =>
-        `(SELECT ${this.nestedJson(target, below, depth + 1, version, fields)} FROM ${ident(target.table)} ${below} WHERE ${where(below)})`,
+        `(SELECT ${this.nestedJson(target, below, depth + 1, version, fields, assumptions)} FROM ${ident(target.table)} ${below} WHERE ${where(below)})`,
       nestedList: (target, rest) => {
         const order = orderSql(this.index, target, target.ordering, below);
-        return `(SELECT coalesce(json_agg(${this.nestedJson(target, below, depth + 1, version)} ORDER BY ${order}), '[]'::json) ` +
+        return `(SELECT coalesce(json_agg(${this.nestedJson(target, below, depth + 1, version, undefined, assumptions)} ORDER BY ${order}), '[]'::json) ` +
           `FROM ${ident(target.table)} ${below} ${rest(below)})`;
       },
       nestedRenderer: (target, fields) => this.nestedRenderer(target, depth + 1, version, fields),
       displayExpr: (dm, dalias) => this.displayExpr(dm, dalias),
+      assume: (key, probe) => {
+        const believed = this.facts.get(key) ?? "";
+        if (!assumptions.some((a) => a.key === key)) assumptions.push({ key, probe, believed });
+        return believed;
+      },
     };
   }
 
   /** A JSON object expression of `m` in nested shape, for the row aliased `alias`. */
-  private nestedJson(m: ModelDescriptor, alias: string, depth: number, version: string, only?: string[]): string {
-    const ctx = this.context(m, alias, depth, "nested", version);
+  private nestedJson(m: ModelDescriptor, alias: string, depth: number, version: string, only: string[] | undefined, assumptions: Assumption[]): string {
+    const ctx = this.context(m, alias, depth, "nested", version, assumptions);
     const args: string[] = [];
     for (const f of this.fieldsOf(m, "nested", version, only)) {
       const expr = kindOf(f).read?.(f, ctx);

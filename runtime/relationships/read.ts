@@ -2,6 +2,12 @@
 // ones too), with the objects at the other end in their model's nested form. One sub-select
 // over the definitions and associations, in the row's own statement: the definitions are
 // read with the rows, so a new relationship shows at once on every server instance.
+//
+// The sub-select nests objects of the models the model's relationships name at their other
+// end, not of every model a relationship could name: that statement was ~72 KB, and parsing
+// and planning it dominated every write's reply. Which models those are is an assumption of
+// the plan, re-checked by each statement (see ReadContext.assume); a model no relationship
+// names reads a constant.
 import type { ModelDescriptor } from "../descriptor.js";
 import type { ReadContext, Render, RenderContext } from "../kinds/types.js";
 import { col, literal } from "../query/sql.js";
@@ -21,12 +27,20 @@ interface Selected extends Relationship {
 export const relationshipModels = (ctx: Pick<ReadContext, "index">): ModelDescriptor[] =>
   ctx.index.api.models.filter((m) => m.fields.some((f) => f.kind === "relationships"));
 
+/** The models at the other end of `model`'s relationships, as one sorted, comma-separated text. */
+function peersProbe(definitions: string, key: string): string {
+  return `(SELECT coalesce(string_agg(p, ',' ORDER BY p), '') FROM (SELECT destination_type AS p FROM ${definitions} WHERE source_type = ${key} ` +
+    `UNION SELECT source_type FROM ${definitions} WHERE destination_type = ${key}) peers)`;
+}
+
 export function relationshipsSelect(ctx: ReadContext): string {
   const { definitions, associations } = tablesOf(ctx.index);
   const key = literal(ctx.model.key);
+  const peers = new Set(ctx.assume(`relationship-peers:${ctx.model.key}`, peersProbe(definitions, key)).split(",").filter(Boolean));
+  if (!peers.size) return "'[]'::json";
   const self = col(ctx.alias, "id");
   const objects = (end: "source" | "destination", own: "source" | "destination") => {
-    const branches = relationshipModels(ctx).map((t) =>
+    const branches = relationshipModels(ctx).filter((t) => peers.has(t.key)).map((t) =>
       `WHEN ${literal(t.key)} THEN ${ctx.nestedObject(t, (a) => `${a}.id = rel_x.${end}_id`)}`);
     return `(SELECT coalesce(json_agg(json_build_object('type', rel_x.${end}_type, 'object', CASE rel_x.${end}_type ${branches.join(" ")} END) ` +
       `ORDER BY rel_x.id), '[]'::json) FROM ${associations} rel_x WHERE rel_x.relationship_id = rel_r.id AND rel_x.${own}_id = ${self})`;

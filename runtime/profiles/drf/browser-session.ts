@@ -60,7 +60,10 @@ export async function login(req: Request, res: Response, d: SessionDeps, limits:
 
 export async function logout(req: Request, res: Response, d: SessionDeps): Promise<void> {
   const key = sessionKey(req);
-  if (key) await d.tokens.revoke(d.db, key);
+  if (key) {
+    await d.tokens.revoke(d.db, key);
+    d.identities.forget();
+  }
   res.clearCookie(SESSION_COOKIE, { path: d.basePath });
   res.redirect(302, d.basePath);
 }

@@ -69,6 +69,8 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
   };
   const tokenModel = api.auth?.tokens ? index.model(api.auth.tokens) : undefined;
   const userModel = api.auth ? index.model(api.auth.users) : undefined;
+  // This instance's own changes to users and tokens count at once, not after the trust period.
+  store.onWrite((m) => { if (m === tokenModel || m === userModel) identities?.forget(); });
   const swaggerAssets = dirname(createRequire(import.meta.url).resolve("swagger-ui-dist/package.json"));
 
   const sessions: SessionDeps | undefined = identities && tokenModel

@@ -1,0 +1,81 @@
+// How reads reach PostgreSQL: plans run as named prepared statements once they are hot, and
+// the relationships sub-select holds only the models a relationship of the model names at
+// its other end (none: a constant), re-checked by every statement so a new relationship
+// shows at once.
+import { expect } from "chai";
+import { del, get, post } from "../../support/http.js";
+import { startTestServer } from "../../support/server.js";
+import { statements } from "../../support/statements.js";
+import { configFromEnv } from "../../../runtime/config.js";
+import { openDatabase } from "../../../runtime/db/connect.js";
+import { createApp } from "../../../runtime/server.js";
+import { apis } from "../../../generated/server.js";
+import { uniq } from "./support.js";
+
+describe("inventory e2e: statement plans", () => {
+  const tag = uniq("plans").toLowerCase();
+
+  it("a read that is hot runs as a named prepared statement of that connection", async () => {
+    const server = await startTestServer();
+    // On PostgreSQL, an instance of its own with one connection, so that connection's
+    // prepared statements can be read; PGlite has only one.
+    const own = server.engine === "postgresql" ? await openDatabase({ ...configFromEnv(), dataDir: "memory://", poolSize: 1 }) : undefined;
+    const db = own?.knex ?? server.db;
+    const listener = own && await new Promise<import("node:http").Server>((resolve) => {
+      const s = createApp(apis, db, { ...configFromEnv(), logRequests: false }).listen(0, "127.0.0.1", () => resolve(s));
+    });
+    const base = listener ? `http://127.0.0.1:${(listener.address() as import("node:net").AddressInfo).port}` : "";
+    try {
+      const circuitType = (await post("/api/circuits/circuit-types/", { name: `${tag} type` })).body;
+      const path = `${base}/api/circuits/circuit-types/${circuitType.id}/`;
+      const sent: Array<{ sql: string; options?: { name?: string } }> = [];
+      const listen = (_r: unknown, q: { sql: string; options?: { name?: string } }) => sent.push(q);
+      db.on("query-response", listen);
+      try {
+        for (let i = 0; i < 3; i++) expect((await get(path)).status).to.equal(200);
+      } finally {
+        db.removeListener("query-response", listen);
+      }
+      const reads = sent.filter((q) => q.sql.includes("circuits_circuittype"));
+      expect(reads).to.have.length(3);
+      expect(reads[0].options?.name, "a statement seen once runs unnamed").to.equal(undefined);
+      const name = reads[2].options?.name ?? "";
+      expect(name).to.match(/^a_[0-9a-f]{24}$/);
+      expect(reads[1].options?.name).to.equal(name);
+      const held = await db.raw("SELECT statement FROM pg_prepared_statements WHERE name = ?", [name]);
+      expect(held.rows).to.have.length(1);
+      expect(held.rows[0].statement).to.include("circuits_circuittype");
+    } finally {
+      await new Promise((resolve) => (listener ? listener.close(resolve) : resolve(undefined)));
+      await own?.close();
+    }
+  });
+
+  it("the relationships sub-select nests only the models a relationship names", async () => {
+    const provider = (await post("/api/circuits/providers/", { name: `${tag} provider` })).body;
+    const path = `/api/circuits/providers/${provider.id}/?include=relationships`;
+    const none = await statements(path);
+    expect(none.status).to.equal(200);
+    expect(none.body.relationships).to.deep.equal({});
+    const read = (r: { sql: string[] }) => r.sql.filter((s) => s.includes("circuits_provider")).at(-1)!;
+    expect(read(none)).to.not.include("extras_relationshipassociation");
+
+    const rel = (await post("/api/extras/relationships/", { name: `${tag} provider to tenant`, source_type: "circuits.provider", destination_type: "tenancy.tenant" })).body;
+    const tenant = (await post("/api/tenancy/tenants/", { name: `${tag} tenant` })).body;
+    expect((await post("/api/extras/relationship-associations/", {
+      relationship: rel.id, source_type: "circuits.provider", source_id: provider.id, destination_type: "tenancy.tenant", destination_id: tenant.id,
+    })).status).to.equal(201);
+    const one = await statements(path);
+    expect(one.status).to.equal(200);
+    // The statement built on "no relationships" found one and was run again on a plan that has it.
+    expect(one.body.relationships[rel.slug].destination.objects.map((o: { id: string }) => o.id)).to.deep.equal([tenant.id]);
+    const sized = read(one);
+    expect(sized).to.include("'tenancy.tenant' THEN");
+    expect(sized).to.not.include("'dcim.device' THEN");
+
+    expect((await del(`/api/extras/relationships/${rel.id}/`)).status).to.equal(204);
+    const gone = await statements(path);
+    expect(gone.body.relationships).to.deep.equal({});
+    expect(read(await statements(path))).to.not.include("extras_relationshipassociation");
+  });
+});
