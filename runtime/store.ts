@@ -2,12 +2,14 @@
 // descriptor. Reads use the single-statement read plans; writes validate, resolve related
 // objects, persist and report field-keyed errors. Callers own the transaction; the store
 // never opens one, so bulk work stays all-or-none.
+import { AsyncLocalStorage } from "node:async_hooks";
 import type { Knex } from "knex";
 import { isLink, storedColumn, type FieldDescriptor, type FkField, type ModelDescriptor, type Ordering } from "./descriptor.js";
 import type { ModelIndex } from "./models.js";
 import { orderSql } from "./query/order.js";
 import { ReadPlans, type ReadPlan, type RenderContext, type Shape } from "./query/read-plan.js";
-import { checkColumns, filterErrors, isUuid, type FilterErrors, type FilterPlan } from "./query/filters.js";
+import { canonicalUuid, checkColumns, filterErrors, isUuid, type FilterErrors, type FilterPlan } from "./query/filters.js";
+import { lookupsOf } from "./write/lookups.js";
 import { col, ident } from "./query/sql.js";
 import { prepared } from "./db/prepared.js";
 import { HttpError, ValidationError, notFound, type FieldErrors } from "./errors.js";
@@ -55,6 +57,9 @@ function hasNul(v: unknown): boolean {
 function checkSelects(db: Db, filter: FilterPlan): Knex.Raw[] {
   return checkColumns(filter.checks).map((c) => db.raw(c.sql, c.bindings as Knex.RawBinding[]));
 }
+
+/** The index of the field whose write is running, for the after-save work it queues. */
+const writingField = new AsyncLocalStorage<number>();
 
 /** The largest key a serial id column holds (PostgreSQL `integer`). */
 export const MAX_SERIAL = 2_147_483_647;
@@ -224,6 +229,42 @@ export class Store {
     return String(await this.persist(m, () => this.save(ctx)));
   }
 
+  /**
+   * Creates every element of a bulk body or none: all elements are read first, together, so
+   * their references are checked in one statement (write/lookups.ts), then saved in order.
+   * Gives the ids, or throws the errors as a list as long as the body, `{}` for the good
+   * elements, as DRF's list serializer reports them. Once one element failed, what was saved
+   * is rolled back to a savepoint and the rest are still tried, only to report their errors.
+   */
+  async createMany(trx: Knex.Transaction, m: ModelDescriptor, bodies: unknown[], opts: Omit<WriteOptions, "partial">): Promise<string[]> {
+    const drafts = await Promise.allSettled(bodies.map((b) => this.prepare(trx, m, b, { ...opts, partial: false }, null)));
+    const errors: FieldErrors[] = [];
+    const elementErrors = (err: unknown): FieldErrors => {
+      if (err instanceof ValidationError && !Array.isArray(err.errors)) return err.errors;
+      throw err;
+    };
+    const ids: string[] = [];
+    let failed = drafts.some((d) => d.status === "rejected");
+    // A failed statement aborts the transaction; rolled back to here, the rest can still be tried.
+    await trx.raw("SAVEPOINT bulk_elements");
+    for (const d of drafts) {
+      if (d.status === "rejected") {
+        errors.push(elementErrors(d.reason));
+        continue;
+      }
+      try {
+        ids.push(String(await this.persist(m, () => this.save(d.value))));
+        errors.push({});
+      } catch (err) {
+        errors.push(elementErrors(err));
+        failed = true;
+        await trx.raw("ROLLBACK TO SAVEPOINT bulk_elements");
+      }
+    }
+    if (failed) throw new ValidationError(errors);
+    return ids;
+  }
+
   async update(db: Db, m: ModelDescriptor, id: string, body: unknown, opts: WriteOptions): Promise<void> {
     await this.persist(m, () => this.save(this.prepare(db, m, body, opts, id)));
   }
@@ -367,22 +408,27 @@ export class Store {
     const schemaErrors = this.validators.check(m, opts.version, opts.partial ? "patch" : "write", body);
     Object.assign(errors, schemaErrors ?? {});
     const ctx = this.draft(db, m, id, opts.userId, opts.version);
-    for (const f of m.fields) {
+    // The fields are taken at the same time, so the lookups they make share one statement
+    // (write/lookups.ts); their errors and after-save work are then kept in field order, the
+    // work by the field whose write queued it (kinds keep state keyed by the context itself,
+    // so every field sees the same one).
+    const queued: Array<WriteContext["afterSave"]> = m.fields.map(() => []);
+    ctx.afterSave = { push: (...work: WriteContext["afterSave"]) => queued[writingField.getStore()!].push(...work) } as WriteContext["afterSave"];
+    const settled = await Promise.allSettled(m.fields.map((f, n) => writingField.run(n, async () => {
       const write = kindOf(f).write;
-      if (!write || f.readOnly || !(f.name in body) || errors[f.name] || !this.index.inVersion(f, opts.version)) continue;
+      if (!write || f.readOnly || !(f.name in body) || errors[f.name] || !this.index.inVersion(f, opts.version)) return false;
       const value = body[f.name];
-      if (hasNul(value)) {
-        errors[f.name] = ["Null characters are not allowed."];
-        continue;
-      }
-      try {
-        await write(f, value, ctx);
-        ctx.written.add(f.name);
-      } catch (err) {
-        if (err instanceof FieldProblem) errors[f.name] = err.detail ?? [err.message];
-        else throw err;
-      }
-    }
+      if (hasNul(value)) throw new FieldProblem("Null characters are not allowed.");
+      await write(f, value, ctx);
+      return true;
+    })));
+    ctx.afterSave = queued.flat();
+    const failure = settled.find((r): r is PromiseRejectedResult => r.status === "rejected" && !(r.reason instanceof FieldProblem));
+    if (failure) throw failure.reason;
+    settled.forEach((r, n) => {
+      if (r.status === "rejected") errors[m.fields[n].name] = (r.reason as FieldProblem).detail ?? [(r.reason as FieldProblem).message];
+      else if (r.value) ctx.written.add(m.fields[n].name);
+    });
     if (Object.keys(errors).length) throw new ValidationError(errors);
     return ctx;
   }
@@ -405,9 +451,17 @@ export class Store {
       return qb;
     };
     if (typeof value === "string" && isUuid(value)) {
-      const found = await candidates().where("t0.id", value).first();
-      if (!found) throw new FieldProblem(`Related object not found using the provided ID: ${value}`);
-      return found.id;
+      const condition = where?.("t0");
+      // A condition binding values of its own cannot share the batch's one binding.
+      if (condition?.includes("?")) {
+        const found = await candidates().where("t0.id", value).first();
+        if (!found) throw new FieldProblem(`Related object not found using the provided ID: ${value}`);
+        return found.id;
+      }
+      const id = canonicalUuid(value);
+      const rows = { select: `SELECT t0.id::text AS k FROM ${ident(target.table)} t0 WHERE t0.id = ANY(?)${condition ? ` AND (${condition})` : ""}`, cast: "uuid[]" };
+      if (!(await lookupsOf(db).has(rows, id))) throw new FieldProblem(`Related object not found using the provided ID: ${value}`);
+      return id;
     }
     if (isPlainObject(value)) {
       const qb = candidates().limit(2);

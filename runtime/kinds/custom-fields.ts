@@ -5,6 +5,7 @@
 // definitions' `slugKeysSince` show and take the values keyed by slug (CustomFieldsDataField).
 import type { CustomFieldsField } from "../descriptor.js";
 import { ValidationError } from "../errors.js";
+import { oncePerTransaction } from "../write/lookups.js";
 import { definitionsOf, keyColumn, loadDefinitions, type CustomFieldDefinition } from "../custom-fields/definitions.js";
 import { cleanData, defaults } from "../custom-fields/values.js";
 import { col, ident, literal } from "../query/sql.js";
@@ -42,7 +43,7 @@ export const customFields: RuntimeFieldKind<CustomFieldsField> = {
   async write(f, given, ctx) {
     if (!isPlainObject(given)) throw new FieldProblem("Expected a dictionary of custom field values.");
     const value = await byName(f, given, ctx);
-    const defs = f.definitions ? await loadDefinitions(ctx.db, f.definitions, ctx.model.key) : [];
+    const defs = f.definitions ? await oncePerTransaction(ctx.db, `custom-fields:${ctx.model.key}`, () => loadDefinitions(ctx.db, f.definitions!, ctx.model.key)) : [];
     const stored = ctx.id === null
       ? {}
       : ((await ctx.db(ctx.model.table).where("id", ctx.id).first(f.column))?.[f.column] ?? {}) as Record<string, unknown>;
@@ -52,7 +53,7 @@ export const customFields: RuntimeFieldKind<CustomFieldsField> = {
   async onCreate(f, ctx) {
     const given = pending.get(ctx);
     if (given) return judge(f, ctx, given.defs, given.data);
-    const defs = f.definitions ? await loadDefinitions(ctx.db, f.definitions, ctx.model.key) : [];
+    const defs = f.definitions ? await oncePerTransaction(ctx.db, `custom-fields:${ctx.model.key}`, () => loadDefinitions(ctx.db, f.definitions!, ctx.model.key)) : [];
     // Keyed as the request's version keys them, as Nautobot's CreateOnlyDefault makes them
     // (clean then fills the names a slug key left out).
     const slugs = f.definitions && keyColumn(f.definitions, ctx.version, ctx.index.api.versions.supported) === "slug";

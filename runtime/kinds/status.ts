@@ -7,6 +7,7 @@ import { ValidationError } from "../errors.js";
 import { col, ident, literal } from "../query/sql.js";
 import { pyRepr } from "../text/python.js";
 import { labelOf } from "./content-types.js";
+import { lookupsOf } from "../write/lookups.js";
 import { FieldProblem, type Db, type RuntimeFieldKind } from "./types.js";
 
 /** SQL condition: the status row aliased `alias` applies to the field's model. */
@@ -50,8 +51,8 @@ export const status: RuntimeFieldKind<StatusField> = {
     if (value === null || value === "") throw new FieldProblem("This field may not be null.");
     // Django compares anything else by its text (str() of a number, list or dict).
     const slug = typeof value === "string" ? value.toLowerCase() : pyRepr(value);
-    const found = await ctx.db.raw(`SELECT 1 FROM ${ident(f.statuses.table)} s WHERE s.slug = ? AND ${appliesTo(f, "s")}`, [slug]);
-    if (!found.rows.length) throw new FieldProblem(`Object with slug=${typeof value === "string" ? slug : pyRepr(value)} does not exist.`);
+    const statuses = { select: `SELECT s.slug AS k FROM ${ident(f.statuses.table)} s WHERE s.slug = ANY(?) AND ${appliesTo(f, "s")}`, cast: "text[]" };
+    if (!(await lookupsOf(ctx.db).has(statuses, slug))) throw new FieldProblem(`Object with slug=${typeof value === "string" ? slug : pyRepr(value)} does not exist.`);
     ctx.row[f.column] = slug;
   },
   checksOwnValue: true,

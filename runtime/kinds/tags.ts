@@ -6,37 +6,47 @@ import { ValidationError } from "../errors.js";
 import { col, ident, literal } from "../query/sql.js";
 import { pyType } from "../text/python.js";
 import { labelOf, linkedTypes } from "./content-types.js";
+import { oncePerTransaction } from "../write/lookups.js";
 import { listOptions, listRender } from "./related.js";
 import { FieldProblem, type RuntimeFieldKind, type WriteContext } from "./types.js";
 
+/** SQL condition: the tag aliased `alias` applies to the model written. */
+function inScope(f: TagsField, ctx: WriteContext, alias: string): string {
+  const scope = f.scope!;
+  return `EXISTS (SELECT 1 ${linkedTypes(scope, scope.registry, `${alias}.id`)} AND ${labelOf(scope.registry, "r")} = ${literal(ctx.model.key)})`;
+}
+
 /** The tags a written list names, in order and once each, or the per-item errors when one names none for this model. */
 async function resolveTags(f: TagsField, items: unknown[], ctx: WriteContext): Promise<{ ids: string[]; errors: unknown[] | null }> {
-  const scope = f.scope;
-  const inScope = scope && ((a: string) =>
-    `EXISTS (SELECT 1 ${linkedTypes(scope, scope.registry, `${a}.id`)} AND ${labelOf(scope.registry, "r")} = ${literal(ctx.model.key)})`);
+  const where = f.scope && ((a: string) => inScope(f, ctx, a));
+  // All at once: their lookups share one statement (write/lookups.ts).
+  const settled = await Promise.allSettled(items.map((item) => ctx.resolve(f.target, item, false, where)));
   const ids: string[] = [];
-  const errors: unknown[] = [];
-  for (const item of items) {
-    try {
-      const id = (await ctx.resolve(f.target, item, false, inScope))!;
-      if (!ids.includes(id)) ids.push(id);
-      errors.push({});
-    } catch (err) {
-      if (!(err instanceof FieldProblem)) throw err;
-      errors.push([err.message]);
+  const errors = settled.map((r) => {
+    if (r.status === "fulfilled") {
+      if (!ids.includes(r.value!)) ids.push(r.value!);
+      return {};
     }
-  }
+    if (!(r.reason instanceof FieldProblem)) throw r.reason;
+    return [r.reason.message];
+  });
   return { ids, errors: errors.some(Array.isArray) ? errors : null };
 }
 
 /**
- * Holds the tags (FOR KEY SHARE, in id order) and checks their scope again: a write changing
- * a tag's scope holds its row (FOR UPDATE) until it commits, so either it waited for this
- * write and sees its assignments, or this one waited for it and sees the new scope here.
+ * Holds the tags (FOR KEY SHARE, in id order) and checks their scope again, in one statement:
+ * a write changing a tag's scope holds its row (FOR UPDATE) until it commits, so either it
+ * waited for this write and sees its assignments, or this one waited for it and sees the new
+ * scope here. A tag that left the scope is refused as a tag that never was in it.
  */
 async function stillInScope(f: TagsField, items: unknown[], ids: string[], ctx: WriteContext): Promise<void> {
   const tagTable = ctx.index.model(f.target).table;
-  await ctx.db(tagTable).whereIn("id", [...ids].sort()).orderBy("id").forKeyShare().select("id");
+  const sorted = [...ids].sort();
+  // Once held in this transaction, a tag's scope cannot change before it ends.
+  const held = await oncePerTransaction(ctx.db, `tags-held:${ctx.model.key}:${sorted.join(",")}`, async () =>
+    (await ctx.db(`${tagTable} as t0`).whereIn("t0.id", sorted).orderBy("t0.id").forKeyShare()
+      .select("t0.id", ctx.db.raw(`${inScope(f, ctx, "t0")} AS applies`))) as Array<{ applies: boolean }>);
+  if (held.every((t) => t.applies) && held.length === ids.length) return;
   const { errors } = await resolveTags(f, items, ctx);
   if (errors) throw new ValidationError({ [f.name]: errors });
 }
@@ -62,7 +72,8 @@ export const tags: RuntimeFieldKind<TagsField> = {
     const type = ctx.model.key;
     ctx.afterSave.push(async (id) => {
       if (f.scope && ids.length) await stillInScope(f, value, ids, ctx);
-      await ctx.db(t.table).where({ [t.type]: type, [t.source]: id }).del();
+      // A row just made has no tags to replace.
+      if (ctx.id !== null) await ctx.db(t.table).where({ [t.type]: type, [t.source]: id }).del();
       if (ids.length) await ctx.db(t.table).insert(ids.map((tag) => ({ [t.target]: tag, [t.type]: type, [t.source]: id })));
     });
   },

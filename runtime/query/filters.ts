@@ -55,6 +55,12 @@ const FALSE = new Set(FILTER_FALSE);
 
 export const isUuid = (v: string): boolean => UUID.test(v);
 
+/** `0123…` or `0123-…` → the canonical lower-case, hyphenated form PostgreSQL gives back. */
+export function canonicalUuid(id: string): string {
+  const hex = id.replace(/-/g, "").toLowerCase();
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
 const invalidChoice = (v: string) => `Select a valid choice. ${v} is not one of the available choices.`;
 
 /** A boolean filter's value (the last one given), or its error. */

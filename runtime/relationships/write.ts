@@ -7,6 +7,7 @@ import { ValidationError } from "../errors.js";
 import { FieldProblem, isPlainObject, type Db, type WriteContext } from "../kinds/types.js";
 import type { ModelIndex } from "../models.js";
 import { pyType } from "../text/python.js";
+import { oncePerTransaction } from "../write/lookups.js";
 import { checkAssociation } from "./associations.js";
 import { hasMany, isSymmetric, plural, relationshipText, relationshipsOf, tablesOf, type Relationship, type Side } from "./definitions.js";
 
@@ -83,9 +84,9 @@ async function settle(ctx: WriteContext, id: string, created: boolean): Promise<
 async function requiredErrors(ctx: WriteContext, id: string, wanted: Wanted, created: boolean): Promise<Record<string, string[]>> {
   const { db, index, model: m } = ctx;
   const { definitions, associations } = tablesOf(index);
-  const required: Relationship[] = await db(definitions)
+  const required: Relationship[] = await oncePerTransaction(db, `required-relationships:${m.key}`, async () => db(definitions)
     .where((q) => q.where({ source_type: m.key, required_on: "source" }).orWhere({ destination_type: m.key, required_on: "destination" }))
-    .orderBy("name");
+    .orderBy("name"));
   const errors: Record<string, string[]> = {};
   const keyGiven = given.has(ctx);
   for (const r of required) {

@@ -1,18 +1,11 @@
 // Bulk bodies, all-or-none: every element is checked before anything is written, and the
 // errors come back as DRF does for list serializers, a list as long as the body with `{}`
 // for the good elements, so a client can tell which element failed.
-import type { Knex } from "knex";
 import { ValidationError, type FieldErrors } from "../../errors.js";
-import { isUuid } from "../../query/filters.js";
+import { canonicalUuid as canonical, isUuid } from "../../query/filters.js";
 import { pyType } from "../../text/python.js";
 
 const failed = (errors: FieldErrors[]) => errors.some((e) => Object.keys(e).length > 0);
-
-/** `0123…` or `0123-…` → the canonical lower-case, hyphenated form PostgreSQL gives back. */
-function canonical(id: string): string {
-  const hex = id.replace(/-/g, "").toLowerCase();
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-}
 
 /**
  * The ids of a bulk update or delete body, one per element: each element an object whose
@@ -43,25 +36,4 @@ export function requireAll(wanted: string[], found: string[]): void {
   const have = new Set(found);
   const errors = wanted.map((id): FieldErrors => (have.has(id) ? {} : { id: ["Object with this ID does not exist."] }));
   if (failed(errors)) throw new ValidationError(errors);
-}
-
-/**
- * Runs `write` for each element in a savepoint of `trx`, collecting each element's validation
- * errors; when any failed, throws them all as one list (and the caller's transaction rolls back),
- * as DRF's list serializer reports a bulk create.
- */
-export async function eachItem<T>(trx: Knex.Transaction, items: unknown[], write: (sp: Knex.Transaction, item: unknown) => Promise<T>): Promise<T[]> {
-  const errors: FieldErrors[] = [];
-  const done: T[] = [];
-  for (const item of items) {
-    try {
-      done.push(await trx.transaction((sp) => write(sp, item)));
-      errors.push({});
-    } catch (err) {
-      if (!(err instanceof ValidationError) || Array.isArray(err.errors)) throw err;
-      errors.push(err.errors);
-    }
-  }
-  if (failed(errors)) throw new ValidationError(errors);
-  return done;
 }

@@ -20,7 +20,7 @@ import type { Identities, Identity } from "../../auth/identities.js";
 import { contentType, origin, queryParams, slashed } from "../../http/request.js";
 import { BodyProblem, parseJson } from "../../http/body.js";
 import { reportFailure } from "../../http/failures.js";
-import { bulkIds, eachItem, requireAll } from "./bulk.js";
+import { bulkIds, requireAll } from "./bulk.js";
 import { cspNonce } from "../../http/security.js";
 import { templates, escapeHtml } from "../../http/templates.js";
 import { negotiate, type Renderer } from "./versioning.js";
@@ -300,7 +300,7 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
     if (method === "POST") {
       const many = Array.isArray(body);
       const ids = await db.transaction(async (trx) => (many
-        ? eachItem(trx, body, (sp, item) => store.create(sp, m, item, { ...opts, partial: false }))
+        ? store.createMany(trx, m, body, opts)
         : [await store.create(trx, m, body, { ...opts, partial: false })]));
       const objects = await store.fetch(db, m, ids, readOpts(ctx));
       if (!many) ctx.res.set("Location", String(objects[0].url));
@@ -403,7 +403,7 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
       const allocation = await m.hooks!.allocate![name]({ ...event, db: trx, items: items as Array<Record<string, unknown>> });
       if ("shortage" in allocation) return allocation;
       const { create } = allocation;
-      return { ids: many ? await eachItem(trx, create, (sp, item) => store.create(sp, made, item, opts)) : [await store.create(trx, made, create[0], opts)] };
+      return { ids: many ? await store.createMany(trx, made, create, opts) : [await store.create(trx, made, create[0], opts)] };
     });
     // DRF sends the detail with its 204; HTTP allows no body there, so only the status arrives.
     if ("shortage" in result) {

@@ -1,0 +1,93 @@
+// The existence checks a write makes (is this id a row of that model, is this slug a status
+// of this model) sent together: checks asked for in the same turn of the event loop share
+// one statement, and checks of the same kind share one branch of it, their keys bound as one
+// array. A write's fields are read concurrently, and a bulk body's elements too, so a create
+// with five related objects and two tags, or a thousand of them, checks its references in one
+// round trip.
+import type { Knex } from "knex";
+
+type Db = Knex | Knex.Transaction;
+
+/**
+ * A kind of check: `select` gives the found keys as text in a column `k`, and binds the keys
+ * asked for once, as an array of `cast` (e.g. `uuid[]`), where it says `?`.
+ */
+export interface LookupKind {
+  select: string;
+  cast: string;
+}
+
+interface Pending {
+  kind: LookupKind;
+  keys: Map<string, Array<(found: boolean) => void>>;
+  failures: Array<(err: unknown) => void>;
+}
+
+export class LookupBatch {
+  private pending = new Map<string, Pending>();
+  private scheduled = false;
+
+  constructor(private readonly db: Db) {}
+
+  /** Whether `key` is among the keys `kind` finds. */
+  has(kind: LookupKind, key: string): Promise<boolean> {
+    return new Promise((resolve, reject) => {
+      const id = `${kind.cast}|${kind.select}`;
+      let group = this.pending.get(id);
+      if (!group) this.pending.set(id, (group = { kind, keys: new Map(), failures: [] }));
+      const waiting = group.keys.get(key) ?? [];
+      waiting.push(resolve);
+      group.keys.set(key, waiting);
+      group.failures.push(reject);
+      if (!this.scheduled) {
+        this.scheduled = true;
+        setImmediate(() => void this.flush());
+      }
+    });
+  }
+
+  private async flush(): Promise<void> {
+    const groups = [...this.pending.values()];
+    this.pending = new Map();
+    this.scheduled = false;
+    const branches = groups.map((g, n) => `SELECT ${n} AS g, x.k FROM (${g.kind.select.replace("?", `?::${g.kind.cast}`)}) x`);
+    try {
+      const result = await this.db.raw(branches.join(" UNION ALL "), groups.map((g) => [...g.keys.keys()]));
+      const found = new Set((result.rows as Array<{ g: number; k: string }>).map((r) => `${r.g}|${r.k}`));
+      groups.forEach((g, n) => {
+        for (const [key, waiting] of g.keys) for (const resolve of waiting) resolve(found.has(`${n}|${key}`));
+      });
+    } catch (err) {
+      for (const g of groups) for (const reject of g.failures) reject(err);
+    }
+  }
+}
+
+const batches = new WeakMap<object, LookupBatch>();
+
+/** The batch of the connection or transaction `db`: lookups made through the same one share statements. */
+export function lookupsOf(db: Db): LookupBatch {
+  let batch = batches.get(db);
+  if (!batch) batches.set(db, (batch = new LookupBatch(db)));
+  return batch;
+}
+
+const remembered = new WeakMap<object, Map<string, Promise<unknown>>>();
+
+/**
+ * What `load` gives, read once per transaction `db` and key: definitions a bulk write needs
+ * for every element (custom fields, required relationships) cannot change under it, as
+ * nothing else in its transaction writes them.
+ */
+export function oncePerTransaction<T>(db: Db, key: string, load: () => Promise<T>): Promise<T> {
+  let known = remembered.get(db);
+  if (!known) remembered.set(db, (known = new Map()));
+  let value = known.get(key) as Promise<T> | undefined;
+  if (!value) {
+    value = load();
+    known.set(key, value);
+    // A failed read is not remembered: the transaction is aborted by it anyway.
+    value.catch(() => known!.delete(key));
+  }
+  return value;
+}
