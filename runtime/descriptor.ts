@@ -582,9 +582,19 @@ export interface ModelHooks {
  * A POST to an action that creates objects: `items` is the body (a single object as a list of
  * one), `db` the transaction the objects will be created in. Runs one at a time per action
  * across every server instance (a transaction-scoped lock), so what it finds free stays free.
+ * Requests that arrive together run in one transaction, one after another, each in a
+ * savepoint: a request sees what the ones before it created.
  */
 export interface AllocateEvent extends ActionEvent {
   items: Array<Record<string, unknown>>;
+  /**
+   * What the hook kept from the request before this one, on the same object and in the same
+   * transaction, with everything that request created still there (empty otherwise): room
+   * found once can serve the next requests without searching again.
+   */
+  memo: Record<string, unknown>;
+  /** Items asked for by this request and by those waiting after it on the same object: room worth finding at once. */
+  queued: number;
 }
 
 /** The bodies of the objects to create, one per item; or, when there is no room, why (a 204). */

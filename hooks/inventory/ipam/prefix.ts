@@ -148,10 +148,16 @@ export const actions = {
   },
 };
 
+/** Free ranges a request left in its memo for the next: of the first `valid` free addresses, or all of them when fewer. */
+interface Room { p: Parent; free: Range[]; valid: number }
+
+/** The ranges without their addresses up to `last`. */
+const after = (free: Range[], last: bigint): Range[] => free.flatMap((r) => (r.hi <= last ? [] : [{ lo: r.lo > last ? r.lo : last + 1n, hi: r.hi }]));
+
 export const allocate = {
   /** Each item's `prefix_length` becomes the first free block that size, as Nautobot allocates. */
   async "available-prefixes"(e: AllocateEvent): Promise<Allocation> {
-    const p = await parent(e.db, e.id!);
+    const p = (e.memo.parent as Parent | undefined) ?? await parent(e.db, e.id!);
     // Nautobot checks every item as one list, so even a single object's errors come as a list.
     const errors = e.items.map((item): FieldErrors => {
       const length = item.prefix_length;
@@ -161,7 +167,7 @@ export const allocate = {
       return {};
     });
     if (errors.some((x) => Object.keys(x).length)) throw new ValidationError(errors);
-    let free = await freePrefixes(e.db, p);
+    let free = (e.memo.free as Range[] | undefined) ?? await freePrefixes(e.db, p);
     const create: Array<Record<string, unknown>> = [];
     for (const item of e.items) {
       // The parent may be named in the item too (the Ansible collection sends `parent`):
@@ -174,16 +180,30 @@ export const allocate = {
         : [...(r.lo < taken.lo ? [{ lo: r.lo, hi: taken.lo - 1n }] : []), ...(r.hi > taken.hi ? [{ lo: taken.hi + 1n, hi: r.hi }] : [])]));
       create.push({ ...rest, prefix: `${formatAddress(p.family, block.start)}/${length}`, vrf: p.vrf_id });
     }
+    Object.assign(e.memo, { parent: p, free });
     return { create };
   },
-  /** Each item becomes the next free address, with the prefix's mask and VRF. */
+  /**
+   * Each item becomes the next free address, with the prefix's mask and VRF. The walk to the
+   * first free addresses costs what the used ones below them cost: one walk finds room for
+   * every request queued behind this one, which take it from the memo.
+   */
   async "available-ips"(e: AllocateEvent): Promise<Allocation> {
-    const p = await parent(e.db, e.id!);
-    const addresses = firstAddresses(await freeAddresses(e.db, p, e.items.length), e.items.length);
-    if (addresses.length < e.items.length) {
-      const size = await freeCount(e.db, p);
-      return { shortage: `An insufficient number of IP addresses are available within the prefix ${p.prefix} (${e.items.length} requested, ${size} available)` };
+    const wanted = e.items.length;
+    let room = e.memo.room as Room | undefined;
+    if (!room || room.valid < wanted) {
+      const p = room?.p ?? await parent(e.db, e.id!);
+      room = { p, free: await freeAddresses(e.db, p, e.queued), valid: e.queued };
     }
+    const { p } = room;
+    const addresses = firstAddresses(room.free, wanted);
+    if (addresses.length < wanted) {
+      e.memo.room = room;
+      const size = await freeCount(e.db, p);
+      return { shortage: `An insufficient number of IP addresses are available within the prefix ${p.prefix} (${wanted} requested, ${size} available)` };
+    }
+    const last = addresses.at(-1);
+    e.memo.room = last === undefined ? room : { p, free: after(room.free, last), valid: room.valid - wanted };
     // The parent may be named in the item too (the Ansible collection sends `prefix`):
     // Nautobot's serializer ignores it, and so does this.
     return { create: e.items.map(({ prefix: _prefix, ...item }, i) => ({ ...item, address: `${formatAddress(p.family, addresses[i])}/${p.length}`, vrf: p.vrf_id })) };

@@ -1,7 +1,8 @@
 // A prefix's free space over HTTP, as automation uses it: available-prefixes as the fewest
 // CIDR blocks around the children (nested ones too), available-ips skipping what is used and
 // a plain IPv4 prefix's network and broadcast, POSTs that allocate one or a list (all or
-// none), Nautobot's refusals, and concurrent allocations that never hand out one address twice.
+// none), Nautobot's refusals, and concurrent allocations (of one prefix, or of a prefix and its
+// child) that never hand out one address twice nor leave a hole where a failed request was.
 import { expect } from "chai";
 import { get, post } from "../../support/http.js";
 import { rows, uniq } from "./support.js";
@@ -114,5 +115,53 @@ describe("inventory e2e: available prefixes and IP addresses", () => {
     expect(new Set(addresses).size).to.equal(20);
     expect([...addresses].sort((a, b) => Number(a.split(".")[3].split("/")[0]) - Number(b.split(".")[3].split("/")[0])))
       .to.deep.equal(Array.from({ length: 20 }, (_, i) => `10.${n}.213.${i + 1}/24`));
+  });
+
+  const host = (address: string) => Number(address.split("/")[0].split(".")[3]);
+
+  it("gives parallel singles and lists the first free addresses once each; a list that fails or finds too little takes none", async () => {
+    const p = await prefix(`10.${n}.214.0/27`);
+    const url = `/api/ipam/prefixes/${p.id}/available-ips/`;
+    const one = { status: "active" };
+    const three = [{ status: "active" }, { status: "reserved" }, { status: "active" }];
+    const bad = [{ status: "active" }, { status: "nope" }];
+    const long = Array(31).fill(one);
+    // Failures between successes: whatever a failed request had been given goes to those after it.
+    const bodies = [one, bad, one, three, one, bad, one, three, long, one, one, three, bad, one, one];
+    const replies = await Promise.all(bodies.map((b) => post(url, b)));
+    expect(replies.map((r) => r.status)).to.deep.equal(bodies.map((b) => (b === bad ? 400 : b === long ? 204 : 201)));
+    for (const r of replies.filter((_, i) => bodies[i] === bad)) expect(r.body).to.deep.equal([{}, { status: ["Object with slug=nope does not exist."] }]);
+    // Each list's addresses are consecutive; together they are the first 17, none twice.
+    for (const list of replies.filter((_, i) => bodies[i] === three)) {
+      const hosts = list.body.map((x: any) => host(x.address));
+      expect(hosts).to.deep.equal([hosts[0], hosts[0] + 1, hosts[0] + 2]);
+      expect(list.body.map((x: any) => x.status.value)).to.deep.equal(["active", "reserved", "active"]);
+    }
+    const handed = replies.filter((r) => r.status === 201).flatMap((r) => (Array.isArray(r.body) ? r.body : [r.body]).map((x: any) => x.address));
+    expect(handed.map(host).sort((a, b) => a - b)).to.deep.equal(Array.from({ length: 17 }, (_, i) => i + 1));
+    const stored = await get(`/api/ipam/ip-addresses/?parent=10.${n}.214.0/27&vrf_id=${vrf.id}&limit=100`);
+    expect(stored.body.results.map((x: any) => x.address).sort()).to.deep.equal([...handed].sort());
+  });
+
+  it("never hands an address out twice to a prefix and its child allocating at once", async () => {
+    const parent = await prefix(`10.${n}.215.0/24`);
+    const child = await prefix(`10.${n}.215.0/27`);
+    const replies = await Promise.all(Array.from({ length: 16 }, (_, i) => post(`/api/ipam/prefixes/${(i % 2 ? child : parent).id}/available-ips/`, { status: "active" })));
+    expect(replies.map((r) => r.status)).to.deep.equal(Array(16).fill(201));
+    expect(replies.map((r) => r.body.address.split("/")[1])).to.deep.equal(Array.from({ length: 16 }, (_, i) => (i % 2 ? "27" : "24")));
+    expect(replies.map((r) => host(r.body.address)).sort((a, b) => a - b)).to.deep.equal(Array.from({ length: 16 }, (_, i) => i + 1));
+  });
+
+  it("gives parallel prefix allocations distinct blocks, the first free ones", async () => {
+    const parent = await prefix(`10.${n}.216.0/24`, { status: "container" });
+    const url = `/api/ipam/prefixes/${parent.id}/available-prefixes/`;
+    const replies = await Promise.all([
+      ...Array.from({ length: 10 }, () => post(url, { prefix_length: 28, status: "active" })),
+      post(url, { prefix_length: 40, status: "active" }),
+    ]);
+    expect(replies.map((r) => r.status)).to.deep.equal([...Array(10).fill(201), 400]);
+    expect(replies.slice(0, 10).map((r) => r.body.prefix).sort((a, b) => host(a) - host(b)))
+      .to.deep.equal(Array.from({ length: 10 }, (_, i) => `10.${n}.216.${i * 16}/28`));
+    expect((await get(`/api/ipam/prefixes/?within=10.${n}.216.0/24&vrf_id=${vrf.id}`)).body.count).to.equal(10);
   });
 });
