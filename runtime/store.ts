@@ -294,7 +294,7 @@ export class Store {
     }
     await m.hooks?.beforeSave?.({ db, index: this.index, model: m, id: ctx.id, values: ctx.row, links: ctx.links });
     let id = ctx.id;
-    if (id === null) [{ id }] = await db(m.table).insert(ctx.row).returning("id");
+    if (id === null) [{ id }] = await prepared(db(m.table).insert(ctx.row).returning("id"));
     else if (Object.keys(ctx.row).length) await db(m.table).where("id", id).update(ctx.row);
     for (const listener of this.writeListeners) listener(m);
     for (const after of ctx.afterSave) await after(id!);

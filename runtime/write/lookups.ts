@@ -5,6 +5,7 @@
 // with five related objects and two tags, or a thousand of them, checks its references in one
 // round trip.
 import type { Knex } from "knex";
+import { prepared } from "../db/prepared.js";
 
 type Db = Knex | Knex.Transaction;
 
@@ -52,7 +53,7 @@ export class LookupBatch {
     this.scheduled = false;
     const branches = groups.map((g, n) => `SELECT ${n} AS g, x.k FROM (${g.kind.select.replace("?", `?::${g.kind.cast}`)}) x`);
     try {
-      const result = await this.db.raw(branches.join(" UNION ALL "), groups.map((g) => [...g.keys.keys()]));
+      const result = await prepared(this.db.raw(branches.join(" UNION ALL "), groups.map((g) => [...g.keys.keys()])));
       const found = new Set((result.rows as Array<{ g: number; k: string }>).map((r) => `${r.g}|${r.k}`));
       groups.forEach((g, n) => {
         for (const [key, waiting] of g.keys) for (const resolve of waiting) resolve(found.has(`${n}|${key}`));
