@@ -24,16 +24,16 @@ export const ratio = (row: Row): number | undefined => (row.floor ? row.result.r
 
 export function table(rows: Row[]): string {
   const lines = [
-    "| workload | req/s | p50 ms | p99 ms | errors | SQL/req | ÷ floor | target | peak RSS MB |",
-    "|---|---:|---:|---:|---:|---:|---:|---|---:|",
+    "| workload | requests | req/s | p50 ms | p99 ms | errors | SQL/req | ÷ floor | target | peak RSS MB |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|---|---:|",
   ];
   for (const row of rows) {
     const r = row.result;
     const x = ratio(row);
     const target = row.target ? `${row.target.text}: ${row.target.met(r, x) ? "met" : "**missed**"}` : "";
     const name = row.isFloor ? `floor: ${row.name}` : row.name;
-    lines.push(`| ${name} | ${rate(r.rps)} | ${ms(r.p50)} | ${ms(r.p99)} | ${r.errors ? `**${r.errors}**` : "0"} | ` +
-      `${r.statements.toFixed(1)} | ${x === undefined ? "" : `${x.toFixed(2)}×`} | ${target} | ${mb(r.peakRss)} |`);
+    lines.push(`| ${name} | ${r.requests} | ${rate(r.rps)} | ${ms(r.p50)} | ${ms(r.p99)} | ${r.errors ? `**${r.errors}**` : "0"} | ` +
+      `${r.statements.toFixed(1)} | ${x === undefined ? "" : `${x.toFixed(x < 0.1 ? 3 : 2)}×`} | ${target} | ${mb(r.peakRss)} |`);
   }
   return lines.join("\n");
 }

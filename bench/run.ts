@@ -152,7 +152,7 @@ async function main(): Promise<void> {
       floor: { name: `bulk create of ${BULK} prefixes with tags`, next: () => bulk(`${floorUrl}/prefixes/`), load: bulkLoad },
       armature: [{
         name: `bulk create of ${BULK} prefixes with tags, one POST`, next: () => bulk(`${ours}/api/ipam/prefixes/`), load: bulkLoad,
-        target: { text: "p50 < 500 ms", met: (r) => r.p50 < 500 },
+        target: BULK === 1000 ? { text: "p50 < 500 ms", met: (r) => r.p50 < 500 } : undefined,
       }],
     },
     {
