@@ -1,0 +1,119 @@
+// The load generator and the meters around it: keep-alive HTTP clients on loopback, the SQL
+// statements the process sends to the database, and the process's resident memory.
+import http from "node:http";
+import pg from "pg";
+
+export interface Request {
+  method: "GET" | "POST";
+  url: string;
+  body?: string;
+  /** The status a success answers with; any other (or a transport error) counts as an error. */
+  expect: number;
+}
+
+export interface Load {
+  /** The next request to send; called once per request, so it can hand out unique values. */
+  next: () => Request;
+  headers: Record<string, string>;
+  concurrency: number;
+  /** Measured requests; the run also stops issuing new ones once `seconds` have passed. */
+  requests: number;
+  seconds: number;
+  /** Unmeasured requests first (connections opened, plans and code warm). */
+  warmup: number;
+  /** Sees each successful reply's body (the allocation scenario collects addresses). */
+  onBody?: (body: string) => void;
+}
+
+export interface Result {
+  requests: number;
+  seconds: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  /** The status and start of the first failed reply, to tell why without rerunning. */
+  firstError?: string;
+  /** SQL statements sent to the database per measured request. */
+  statements: number;
+  /** Highest resident set size sampled while the scenario ran, in bytes. */
+  peakRss: number;
+}
+
+// Every statement reaches the database through pg's Client.query, whether Knex builds it or
+// the runtime sends it itself (a named prepared statement, a BEGIN): counting there counts
+// what the server really sends. Scenarios run one at a time, so the statements sent while one
+// runs are that server's.
+let statements = 0;
+const query = pg.Client.prototype.query;
+pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+  statements++;
+  return (query as (...a: unknown[]) => unknown).apply(this, args);
+} as typeof query;
+
+// Sampled on a timer in the same event loop: a loop busy with requests samples late, but
+// still sees the memory they hold, since RSS only falls when pages go back to the system.
+let peak = 0;
+setInterval(() => {
+  peak = Math.max(peak, process.memoryUsage().rss);
+}, 20).unref();
+
+export async function run(load: Load): Promise<Result> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: load.concurrency });
+  const latencies: number[] = [];
+  let errors = 0;
+  let firstError: string | undefined;
+  const fail = (why: string) => {
+    errors++;
+    firstError ??= why;
+  };
+  const one = (r: Request) => new Promise<void>((resolve) => {
+    const start = process.hrtime.bigint();
+    const headers = r.body === undefined ? load.headers : { ...load.headers, "Content-Type": "application/json" };
+    const req = http.request(r.url, { method: r.method, agent, headers, timeout: 120000 }, (res) => {
+      let text = "";
+      res.setEncoding("utf8");
+      res.on("data", (chunk: string) => { text += chunk; });
+      res.on("end", () => {
+        if (res.statusCode === r.expect) load.onBody?.(text);
+        else fail(`${res.statusCode} ${text.slice(0, 300)}`);
+        latencies.push(Number(process.hrtime.bigint() - start) / 1e6);
+        resolve();
+      });
+    });
+    req.on("timeout", () => req.destroy(new Error("timed out")));
+    req.on("error", (err) => {
+      fail(err.message);
+      resolve();
+    });
+    req.end(r.body);
+  });
+  const clients = async (total: number, deadline: bigint) => {
+    let sent = 0;
+    await Promise.all(Array.from({ length: load.concurrency }, async () => {
+      while (sent < total && process.hrtime.bigint() < deadline) {
+        sent++;
+        await one(load.next());
+      }
+    }));
+    return sent;
+  };
+  const span = BigInt(Math.round(load.seconds * 1e9));
+  await clients(load.warmup, process.hrtime.bigint() + span);
+  latencies.length = 0;
+  errors = 0;
+  firstError = undefined;
+  statements = 0;
+  peak = process.memoryUsage().rss;
+  const began = process.hrtime.bigint();
+  const sent = await clients(load.requests, began + span);
+  const seconds = Number(process.hrtime.bigint() - began) / 1e9;
+  const counted = statements;
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))] ?? NaN;
+  return {
+    requests: sent, seconds, rps: sent / seconds, p50: pct(0.5), p99: pct(0.99),
+    errors, firstError, statements: counted / Math.max(1, sent), peakRss: Math.max(peak, process.memoryUsage().rss),
+  };
+}
