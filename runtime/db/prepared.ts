@@ -44,9 +44,14 @@ export class StatementNames {
   }
 }
 
+/** The last query sent on each connection: the next one waits for it. */
+const lastOnConnection = new WeakMap<object, Promise<unknown>>();
+
 /**
  * knex's PostgreSQL client, naming the statements of queries built with
- * `.options({ prepare: true })`; everything else runs unnamed as before.
+ * `.options({ prepare: true })`; everything else runs unnamed as before. Queries sent on one
+ * connection while another runs there (a write's fields are taken concurrently in its
+ * transaction) wait their turn here, as pg would queue them itself but warns that it will not.
  */
 export function preparingClient(names: StatementNames): typeof Knex.Client {
   const Base = PgDialect as unknown as new (config: Knex.Config) => { _query(connection: unknown, obj: Compiled): Promise<unknown> };
@@ -58,7 +63,13 @@ export function preparingClient(names: StatementNames): typeof Knex.Client {
         // knex reads the response off this very object, so it is changed in place.
         obj.options = name ? { ...options, name } : options;
       }
-      return super._query(connection, obj);
+      const key = connection as object;
+      const before = lastOnConnection.get(key);
+      const run = before ? before.then(() => super._query(connection, obj), () => super._query(connection, obj)) : super._query(connection, obj);
+      const settled = run.catch(() => undefined);
+      lastOnConnection.set(key, settled);
+      void settled.then(() => { if (lastOnConnection.get(key) === settled) lastOnConnection.delete(key); });
+      return run;
     }
   }
   return PreparingPg as unknown as typeof Knex.Client;

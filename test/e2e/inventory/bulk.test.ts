@@ -2,6 +2,7 @@
 // element fails the whole request and leaves the database exactly as it was.
 import { expect } from "chai";
 import { call, post, put, patch, del } from "../../support/http.js";
+import { startTestServer } from "../../support/server.js";
 import { row, rows, uniq, MISSING_ID } from "./support.js";
 
 async function tags(n: number): Promise<Array<{ id: string; name: string; slug: string }>> {
@@ -45,6 +46,52 @@ describe("inventory e2e: bulk operations", () => {
     const res = await post("/api/extras/tags/", [{ name }, { name }]);
     expect(res.status).to.equal(400);
     expect(await rows("extras_tag")).to.equal(before);
+  });
+
+  it("bulk create checks every element's references in one statement, and a few statements per element", async () => {
+    const { db } = await startTestServer();
+    const site = (await post("/api/dcim/sites/", { name: uniq("bulk site"), status: "active" })).body;
+    const vrf = (await post("/api/ipam/vrfs/", { name: uniq("bulk vrf") })).body;
+    const [t1, t2] = await tags(2);
+    const octet = Math.floor(Math.random() * 200) + 20;
+    const body = Array.from({ length: 20 }, (_, i) => ({ prefix: `10.${octet}.${i}.0/24`, status: "active", site: site.id, vrf: vrf.id, tags: [t1.id, t2.id] }));
+    const sql: string[] = [];
+    const listen = (q: { sql: string }) => sql.push(q.sql);
+    db.on("query", listen);
+    let res;
+    try {
+      res = await post("/api/ipam/prefixes/", body);
+    } finally {
+      db.removeListener("query", listen);
+    }
+    expect(res.status, res.text).to.equal(201);
+    expect(res.body.map((p: { tags: Array<{ id: string }> }) => p.tags.map((t) => t.id).sort())).to.deep.equal(body.map(() => [t1.id, t2.id].sort()));
+    expect(await rows("ipam_prefix", { vrf_id: vrf.id })).to.equal(20);
+    const checks = sql.filter((s) => s.includes("UNION ALL") && s.includes('"dcim_site"'));
+    expect(checks, sql.join("\n")).to.have.length(1);
+    const per = sql.filter((s) => /^insert into "ipam_prefix"/.test(s));
+    expect(per).to.have.length(20);
+    expect(sql.length, sql.join("\n")).to.be.at.most(20 * 5 + 10);
+  });
+
+  it("bulk create errors name their elements, whether found reading them or saving them; nothing is created", async () => {
+    const site = (await post("/api/dcim/sites/", { name: uniq("bulk site"), status: "active" })).body;
+    const vrf = (await post("/api/ipam/vrfs/", { name: uniq("bulk vrf"), enforce_unique: true })).body;
+    const [t1] = await tags(1);
+    const good = (n: number) => ({ prefix: `10.250.${n}.0/24`, status: "active", site: site.id, vrf: vrf.id, tags: [t1.id] });
+    const res = await post("/api/ipam/prefixes/", [
+      good(1), { ...good(2), site: MISSING_ID }, good(3), { ...good(4), tags: [t1.id, MISSING_ID] }, good(1), good(5),
+    ]);
+    expect(res.status).to.equal(400);
+    expect(res.body).to.deep.equal([
+      {},
+      { site: [`Related object not found using the provided ID: ${MISSING_ID}`] },
+      {},
+      { tags: [{}, [`Related object not found using the provided ID: ${MISSING_ID}`]] },
+      { prefix: [`Duplicate prefix found in VRF ${vrf.name}: 10.250.1.0/24`] },
+      {},
+    ]);
+    expect(await rows("ipam_prefix", { vrf_id: vrf.id })).to.equal(0);
   });
 
   it("bulk PATCH: per-element changes, bare array reply in the body's order", async () => {
