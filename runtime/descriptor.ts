@@ -348,12 +348,6 @@ export function sortTerms(f: FieldDescriptor, desc: boolean): SortTerm[] {
   return [{ column, desc, nullsFirst: isLink(f) }];
 }
 
-/** A sort term as ORDER BY SQL, its column written by `column` (qualified, quoted). */
-export function sortSql(t: SortTerm, column: (name: string) => string): string {
-  const c = column(t.column);
-  return `${t.expression ? t.expression(c) : c} ${t.desc ? "DESC" : "ASC"}${t.nullsFirst ? " NULLS FIRST" : ""}`;
-}
-
 /** A link to one row of a model: a foreign key, or a tree node's parent. */
 export function isLink(f: FieldDescriptor): f is FkField | TreeParentField {
   return f.kind === "fk" || f.kind === "treeParent";

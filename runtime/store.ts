@@ -6,7 +6,8 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import type { Knex } from "knex";
 import { isLink, storedColumn, type FieldDescriptor, type FkField, type ModelDescriptor, type Ordering } from "./descriptor.js";
 import type { ModelIndex } from "./models.js";
-import { orderSql } from "./query/order.js";
+import { orderSql, orderTerms, type OrderTerm } from "./query/order.js";
+import { afterCondition, cursorTypes, cursorValues } from "./query/keyset.js";
 import { ReadPlans, type ReadPlan, type RenderContext, type Shape } from "./query/read-plan.js";
 import { canonicalUuid, checkColumns, filterErrors, isUuid, type FilterErrors, type FilterPlan } from "./query/filters.js";
 import { lookupsOf } from "./write/lookups.js";
@@ -33,6 +34,16 @@ export interface ReadOptions {
   userId?: string;
   /** A list's order when not the model's own; naming `id` replaces the final tie-break on it. */
   ordering?: Ordering[];
+}
+
+/** The order's values (as text) of the last row a keyset page showed. */
+export type Cursor = Array<string | null>;
+
+/** A page of a list: `limit` rows (null: all) from `offset`, or, given `after`, those after that cursor (none yet: []). */
+export interface Page {
+  limit: number | null;
+  offset: number;
+  after?: Cursor;
 }
 
 /** A row's primary key: a UUID, or an integer in APIs with serial ids. */
@@ -70,6 +81,8 @@ export class Store {
 
   private readonly serial: boolean;
   private readonly writeListeners: Array<(m: ModelDescriptor) => void> = [];
+  /** Types of order terms, by model and order: they change only with the schema. */
+  private readonly orderTypes = new Map<string, string[]>();
   /** Whether unknown keys in a write body are refused (the API's STRICT_WRITE_FIELDS) or ignored. */
   private readonly strictFields: boolean;
 
@@ -113,8 +126,8 @@ export class Store {
    * rows, which the ordering index serves) and only then projected, so related-object
    * sub-selects run for the rows returned, not for every row an offset skips.
    */
-  async list(db: Db, m: ModelDescriptor, filter: FilterPlan, page: { limit: number | null; offset: number }, opts: ReadOptions):
-    Promise<{ count: number; results: Array<Record<string, unknown>> }> {
+  async list(db: Db, m: ModelDescriptor, filter: FilterPlan, page: Page, opts: ReadOptions):
+    Promise<{ count: number; results: Array<Record<string, unknown>>; cursor?: Cursor | null }> {
     const base = () => {
       const qb = db(`${m.table} as t0`);
       filter.apply(qb);
@@ -122,30 +135,59 @@ export class Store {
       return qb;
     };
     const ordering = opts.ordering ?? m.ordering;
+    const keyset = page.after !== undefined;
+    const terms = keyset ? orderTerms(this.index, m, ordering, "t0") : [];
+    const types = keyset ? await this.cursorTypes(db, m, ordering, terms) : [];
+    if (keyset && page.after!.length && page.after!.length !== terms.length) throw notFound("Invalid cursor");
     return this.withPlan(m, opts, async (plan) => {
       // The page is chosen over rows joined to those its ordering reads; the chosen page is
       // re-sorted by sub-selects, fifty lookups rather than joins the projection would not need.
       const joins: string[] = [];
-      const chosen = base().select("t0.*").orderByRaw(orderSql(this.index, m, ordering, "t0", joins)).offset(page.offset);
+      const chosen = base().select("t0.*").orderByRaw(orderSql(this.index, m, ordering, "t0", joins));
       for (const join of joins) chosen.joinRaw(join);
-      if (page.limit !== null) chosen.limit(page.limit);
-      const projected = db.select(db.raw(plan.select)).from(chosen.as("t0")).orderByRaw(orderSql(this.index, m, ordering, "t0"));
+      if (keyset && page.after!.length) {
+        const after = afterCondition(terms, types, page.after!);
+        chosen.whereRaw(after.sql, after.bindings);
+      }
+      if (!keyset) chosen.offset(page.offset);
+      // A keyset page reads one row more, to tell whether another page follows.
+      if (page.limit !== null) chosen.limit(page.limit + (keyset ? 1 : 0));
+      const projected = db.select(db.raw(plan.select), ...(keyset ? [db.raw(`${cursorValues(terms)} AS _cursor`)] : []))
+        .from(chosen.as("t0")).orderByRaw(orderSql(this.index, m, ordering, "t0"));
       const [row] = await prepared(db.select(
         db.raw("(?) AS count", [base().count("*")]),
         db.raw("(SELECT coalesce(json_agg(r), '[]'::json) FROM (?) r) AS rows", [projected]),
         ...checkSelects(db, filter),
         ...ReadPlans.checks(plan).map((c) => db.raw(c)),
-      ));
+      )).catch((err: { code?: string }) => {
+        // A cursor's value its term's type cannot hold: a cursor this server did not make.
+        throw keyset && err.code?.startsWith("22") ? notFound("Invalid cursor") : err;
+      });
       return {
         row,
         answer: () => {
           const errors = filterErrors(filter, {}, row);
           if (errors) throw new ValidationError(errors);
           const { count, rows } = row as { count: string; rows: Array<Record<string, unknown>> };
-          return { count: Number(count), results: rows.map((r) => plan.render(r, opts.ctx)) };
+          if (!keyset) return { count: Number(count), results: rows.map((r) => plan.render(r, opts.ctx)) };
+          const more = page.limit !== null && rows.length > page.limit;
+          const shown = more ? rows.slice(0, page.limit!) : rows;
+          return { count: Number(count), results: shown.map((r) => plan.render(r, opts.ctx)), cursor: more ? shown.at(-1)!._cursor as Cursor : null };
         },
       };
     });
+  }
+
+  /** The types of an order's terms, asked once per model and order: a cursor's values are read back as them. */
+  private async cursorTypes(db: Db, m: ModelDescriptor, ordering: Ordering[], terms: OrderTerm[]): Promise<string[]> {
+    const key = `${m.key}|${JSON.stringify(ordering)}`;
+    let types = this.orderTypes.get(key);
+    if (!types) {
+      const [row] = (await db.raw(cursorTypes(terms, ident(m.table), "t0"))).rows;
+      types = terms.map((_t, i) => String(row[`t${i}`]));
+      this.orderTypes.set(key, types);
+    }
+    return types;
   }
 
   /**

@@ -34,19 +34,21 @@ async function resolveTags(f: TagsField, items: unknown[], ctx: WriteContext): P
 }
 
 /**
- * Holds the tags (FOR KEY SHARE, in id order) and checks their scope again, in one statement:
- * a write changing a tag's scope holds its row (FOR UPDATE) until it commits, so either it
- * waited for this write and sees its assignments, or this one waited for it and sees the new
- * scope here. A tag that left the scope is refused as a tag that never was in it.
+ * Holds the tags (FOR KEY SHARE, in id order), then checks their scope again: a write changing
+ * a tag's scope holds its row (FOR UPDATE) until it commits, so either it waited for this
+ * write and sees its assignments, or this one waited for it and sees the new scope here. The
+ * check is a statement of its own, after the lock: one statement would judge the scope as it
+ * was before the wait. Once held in this transaction, a tag's scope cannot change before it
+ * ends, so a bulk write does this once for each set of tags.
  */
 async function stillInScope(f: TagsField, items: unknown[], ids: string[], ctx: WriteContext): Promise<void> {
   const tagTable = ctx.index.model(f.target).table;
   const sorted = [...ids].sort();
-  // Once held in this transaction, a tag's scope cannot change before it ends.
-  const held = await oncePerTransaction(ctx.db, `tags-held:${ctx.model.key}:${sorted.join(",")}`, async () =>
-    (await ctx.db(`${tagTable} as t0`).whereIn("t0.id", sorted).orderBy("t0.id").forKeyShare()
-      .select("t0.id", ctx.db.raw(`${inScope(f, ctx, "t0")} AS applies`))) as Array<{ applies: boolean }>);
-  if (held.every((t) => t.applies) && held.length === ids.length) return;
+  const applying = await oncePerTransaction(ctx.db, `tags-held:${ctx.model.key}:${sorted.join(",")}`, async () => {
+    await ctx.db(tagTable).whereIn("id", sorted).orderBy("id").forKeyShare().select("id");
+    return (await ctx.db(`${tagTable} as t0`).whereIn("t0.id", sorted).whereRaw(inScope(f, ctx, "t0")).count({ n: "*" }))[0].n;
+  });
+  if (Number(applying) === ids.length) return;
   const { errors } = await resolveTags(f, items, ctx);
   if (errors) throw new ValidationError({ [f.name]: errors });
 }

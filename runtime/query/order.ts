@@ -3,7 +3,7 @@
 // planner can walk the related table's index and this table's ordering index in step); where
 // only a few rows are sorted (a chosen page re-sorted, a nested list) a correlated sub-select
 // reads the related column instead, and the statement needs no joins.
-import { isLink, sortSql, sortTerms, type ModelDescriptor, type Ordering } from "../descriptor.js";
+import { isLink, sortTerms, type ModelDescriptor, type Ordering, type SortTerm } from "../descriptor.js";
 import type { ModelIndex } from "../models.js";
 import { col, ident } from "./sql.js";
 
@@ -15,6 +15,14 @@ import { col, ident } from "./sql.js";
  */
 interface OrderJoin { table: string; alias: string; on: string; left: boolean }
 
+/** One term of an order: an SQL expression and its direction. */
+export interface OrderTerm {
+  sql: string;
+  desc: boolean;
+  /** Where NULLs sort as written; PostgreSQL's default otherwise (last ascending, first descending). */
+  nullsFirst: boolean;
+}
+
 /**
  * ORDER BY of `m`'s rows aliased `alias` by `ordering`, then by id: the terms the generator's
  * ordering index holds too (sortTerms), so a page is read off that index. Given `joins`, terms
@@ -22,21 +30,31 @@ interface OrderJoin { table: string; alias: string; on: string; left: boolean }
  * path); without it they read correlated sub-selects.
  */
 export function orderSql(index: ModelIndex, m: ModelDescriptor, ordering: Ordering[], alias: string, joins?: string[]): string {
+  return orderTerms(index, m, ordering, alias, joins)
+    .map((t) => `${t.sql} ${t.desc ? "DESC" : "ASC"}${t.nullsFirst ? " NULLS FIRST" : ""}`).join(", ");
+}
+
+/** The terms of `orderSql`, one by one. */
+export function orderTerms(index: ModelIndex, m: ModelDescriptor, ordering: Ordering[], alias: string, joins?: string[]): OrderTerm[] {
   const joined = new Map<string, OrderJoin>();
+  const term = (t: SortTerm, column: (name: string) => string): OrderTerm => {
+    const c = column(t.column);
+    return { sql: t.expression ? t.expression(c) : c, desc: t.desc, nullsFirst: t.nullsFirst };
+  };
   const parts = ordering.flatMap((o) => {
     const through = o.through ?? [];
-    if (!through.length) return sortTerms(index.field(m, o.field)!, o.desc).map((t) => sortSql(t, (c) => col(alias, c)));
+    if (!through.length) return sortTerms(index.field(m, o.field)!, o.desc).map((t) => term(t, (c) => col(alias, c)));
     const chain = joins ? joined : new Map<string, OrderJoin>();
     const reached = reach(index, m, through, alias, chain);
     const terms = sortTerms(index.field(reached.model, o.field)!, o.desc);
-    if (joins) return terms.map((t) => sortSql(t, (c) => col(reached.alias, c)));
+    if (joins) return terms.map((t) => term(t, (c) => col(reached.alias, c)));
     const [first, ...rest] = [...chain.values()];
     const from = [`${ident(first.table)} ${first.alias}`, ...rest.map(joinSql)].join(" ");
-    return terms.map((t) => sortSql(t, (c) => `(SELECT ${col(reached.alias, c)} FROM ${from} WHERE ${first.alias}.id = ${first.on})`));
+    return terms.map((t) => term(t, (c) => `(SELECT ${col(reached.alias, c)} FROM ${from} WHERE ${first.alias}.id = ${first.on})`));
   });
   joins?.push(...[...joined.values()].map(joinSql));
   const byId = ordering.some((o) => o.field === "id" && !o.through?.length);
-  return (byId ? parts : [...parts, `${col(alias, "id")} ASC`]).join(", ");
+  return byId ? parts : [...parts, { sql: col(alias, "id"), desc: false, nullsFirst: false }];
 }
 
 /** The model `through` leads to from `m` and its alias, adding to `chain` the joins not yet there. */

@@ -191,6 +191,10 @@ function pageOf(item: Schema): Schema {
 
 const limitParam = { name: "limit", in: "query", required: false, schema: { type: "integer" } };
 const offsetParam = { name: "offset", in: "query", required: false, schema: { type: "integer" } };
+const cursorParam = {
+  name: "cursor", in: "query", required: false, schema: { type: "string" },
+  description: "Pages by cursor instead of offset: empty for the first page, then the value in `next`. An unreadable cursor is a 404.",
+};
 const errorResponse = (description: string, schema: Schema = ERROR_DETAIL) => ({ description, content: json(schema) });
 
 /** OPTIONS on a path: DRF's metadata, the write methods' fields on list and detail paths. */
@@ -233,6 +237,7 @@ function modelPaths(api: IrApi, m: IrModel, version: string): Record<string, Sch
       parameters: [
         limitParam,
         offsetParam,
+        cursorParam,
         brief,
         ...exclude,
         ...include,

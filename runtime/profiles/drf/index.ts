@@ -24,7 +24,7 @@ import { bulkIds, requireAll } from "./bulk.js";
 import { cspNonce } from "../../http/security.js";
 import { templates, escapeHtml } from "../../http/templates.js";
 import { negotiate, type Renderer } from "./versioning.js";
-import { pageLinks, pageParams } from "./pagination.js";
+import { cursorLinks, decodeCursor, pageLinks, pageParams } from "./pagination.js";
 import { attachment } from "./notes.js";
 import { authenticate } from "./authentication.js";
 import { describeModel } from "./metadata.js";
@@ -50,7 +50,7 @@ const ALLOCATION_BATCH = 64;
 /** The route below an object with notes (Nautobot's NotesViewSetMixin). */
 const NOTES_ROUTE = "notes";
 /** Query parameters that are never filters. */
-const RESERVED = new Set(["api_version", "brief", "format", "include", "limit", "offset", "exclude"]);
+const RESERVED = new Set(["api_version", "brief", "format", "include", "limit", "offset", "exclude", "cursor"]);
 const SAFE = new Set(["GET", "HEAD", "OPTIONS"]);
 
 interface Ctx {
@@ -307,8 +307,18 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
     if (method === "GET") {
       const where = await filterFor(ctx, m);
       const { limit, offset } = pageParams(ctx.params.get("limit")?.at(-1), ctx.params.get("offset")?.at(-1), page);
+      const url = new URL(`${origin(ctx.req, config.publicUrl)}${ctx.req.originalUrl}`);
+      const rawCursor = ctx.params.get("cursor")?.at(-1);
+      if (rawCursor !== undefined) {
+        const after = decodeCursor(rawCursor);
+        // DRF's CursorPagination answers a cursor it cannot read so.
+        if (!after) throw notFound("Invalid cursor");
+        const { count, results, cursor } = await store.list(db, m, where, { limit, offset: 0, after }, readOpts(ctx, isBrief(ctx)));
+        const links = cursorLinks(url, limit, cursor);
+        return send(ctx, 200, { count, next: links.next, previous: links.previous, results });
+      }
       const { count, results } = await store.list(db, m, where, { limit, offset }, readOpts(ctx, isBrief(ctx)));
-      const links = pageLinks(new URL(`${origin(ctx.req, config.publicUrl)}${ctx.req.originalUrl}`), limit, offset, count);
+      const links = pageLinks(url, limit, offset, count);
       return send(ctx, 200, { count, next: links.next, previous: links.previous, results });
     }
     const body = readJson(ctx);

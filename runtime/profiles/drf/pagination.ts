@@ -1,6 +1,8 @@
 // Limit/offset pagination as DRF does it: the effective limit and offset from the query,
 // and absolute `next`/`previous` links that keep every other parameter (re-encoded in
-// sorted key order). Pure functions over plain values.
+// sorted key order). Pure functions over plain values. Deep pages may instead be asked for by
+// cursor (`cursor`, empty for the first page): `next` then carries the cursor of the page
+// after, read from the order's index wherever it is; there is no `previous`.
 
 export interface PageSettings {
   defaultLimit: number;
@@ -40,4 +42,21 @@ export function pageLinks(url: URL, limit: number | null, offset: number, count:
       : withParams(url, { limit: String(limit), offset: String(offset - limit) });
   }
   return { next, previous };
+}
+
+/** The `cursor` parameter as the order's values it holds; `[]` for an empty one (the first page); null when it is not a cursor. */
+export function decodeCursor(raw: string): Array<string | null> | null {
+  if (raw === "") return [];
+  try {
+    const values: unknown = JSON.parse(Buffer.from(raw, "base64url").toString("utf8"));
+    if (Array.isArray(values) && values.length && values.every((v) => v === null || typeof v === "string")) return values as Array<string | null>;
+  } catch {
+    // Not base64 of JSON: not a cursor.
+  }
+  return null;
+}
+
+export function cursorLinks(url: URL, limit: number | null, cursor: Array<string | null> | null | undefined): { next: string | null; previous: null } {
+  const next = cursor ? withParams(url, { cursor: Buffer.from(JSON.stringify(cursor)).toString("base64url"), offset: null, ...(limit === null ? {} : { limit: String(limit) }) }) : null;
+  return { next, previous: null };
 }
