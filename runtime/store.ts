@@ -7,7 +7,7 @@ import type { Knex } from "knex";
 import { isLink, storedColumn, type FieldDescriptor, type FkField, type ModelDescriptor, type Ordering } from "./descriptor.js";
 import type { ModelIndex } from "./models.js";
 import { orderSql, orderTerms, type OrderTerm } from "./query/order.js";
-import { afterCondition, cursorTypes, cursorValues } from "./query/keyset.js";
+import { afterBranches, cursorTypes, cursorValues } from "./query/keyset.js";
 import { ReadPlans, type ReadPlan, type RenderContext, type Shape } from "./query/read-plan.js";
 import { canonicalUuid, checkColumns, filterErrors, isUuid, type FilterErrors, type FilterPlan } from "./query/filters.js";
 import { lookupsOf } from "./write/lookups.js";
@@ -142,16 +142,28 @@ export class Store {
     return this.withPlan(m, opts, async (plan) => {
       // The page is chosen over rows joined to those its ordering reads; the chosen page is
       // re-sorted by sub-selects, fifty lookups rather than joins the projection would not need.
-      const joins: string[] = [];
-      const chosen = base().select("t0.*").orderByRaw(orderSql(this.index, m, ordering, "t0", joins));
-      for (const join of joins) chosen.joinRaw(join);
-      if (keyset && page.after!.length) {
-        const after = afterCondition(terms, types, page.after!);
-        chosen.whereRaw(after.sql, after.bindings);
-      }
-      if (!keyset) chosen.offset(page.offset);
       // A keyset page reads one row more, to tell whether another page follows.
-      if (page.limit !== null) chosen.limit(page.limit + (keyset ? 1 : 0));
+      const take = page.limit === null ? null : page.limit + (keyset ? 1 : 0);
+      const ordered = (where?: { sql: string; bindings: string[] }) => {
+        const joins: string[] = [];
+        const qb = base().select("t0.*").orderByRaw(orderSql(this.index, m, ordering, "t0", joins));
+        for (const join of joins) qb.joinRaw(join);
+        if (where) qb.whereRaw(where.sql, where.bindings);
+        if (take !== null) qb.limit(take);
+        return qb;
+      };
+      let chosen: ReturnType<typeof ordered>;
+      const branches = keyset && page.after!.length ? afterBranches(terms, types, page.after!).map((b) => ordered(b)) : [];
+      if (keyset && page.after!.length) {
+        // Each branch a range of the ordering index, merged in order; none: nothing sorts later.
+        chosen = branches.length
+          ? db.queryBuilder().select("t0.*").from(db.raw(`(${branches.map(() => "(?)").join(" UNION ALL ")}) t0`, branches)).orderByRaw(orderSql(this.index, m, ordering, "t0")) as unknown as ReturnType<typeof ordered>
+          : ordered({ sql: "false", bindings: [] });
+        if (take !== null) chosen.limit(take);
+      } else {
+        chosen = ordered();
+        if (!keyset) chosen.offset(page.offset);
+      }
       const projected = db.select(db.raw(plan.select), ...(keyset ? [db.raw(`${cursorValues(terms)} AS _cursor`)] : []))
         .from(chosen.as("t0")).orderByRaw(orderSql(this.index, m, ordering, "t0"));
       const [row] = await prepared(db.select(

@@ -15,27 +15,34 @@ export function cursorTypes(terms: OrderTerm[], table: string, alias: string): s
 }
 
 /**
- * SQL condition: the row sorts after the one whose values are `after` (text, null for NULL,
- * one per term), each read as its term's type in `types`. Ties on a term fall to the next;
- * NULLs sort where the term puts them.
+ * SQL conditions, one a branch, whose union is the rows sorting after the one whose values are
+ * `after` (text, null for NULL, one per term), each read as its term's type in `types`. Each
+ * branch fixes the terms before one and bounds that one (NULLs where the term sorts them), so
+ * each is a range of the order's index, read in order: a page deep in a long list is found
+ * without reading the rows before it.
  */
-export function afterCondition(terms: OrderTerm[], types: string[], after: Array<string | null>): { sql: string; bindings: Array<string | null> } {
-  const bindings: Array<string | null> = [];
-  const value = (i: number) => {
-    bindings.push(after[i]);
-    return `CAST(? AS ${types[i]})`;
-  };
-  const branches = terms.map((t, i) => {
-    const equal = terms.slice(0, i).map((e, j) => `(${e.sql}) IS NOT DISTINCT FROM ${value(j)}`);
-    const op = t.desc ? "<" : ">";
+export function afterBranches(terms: OrderTerm[], types: string[], after: Array<string | null>): Array<{ sql: string; bindings: string[] }> {
+  const branches: Array<{ sql: string; bindings: string[] }> = [];
+  const fixed: string[] = [];
+  const fixedBindings: string[] = [];
+  terms.forEach((t, i) => {
+    const v = after[i];
+    const value = `CAST(? AS ${types[i]})`;
     // PostgreSQL puts NULLs first when descending unless told otherwise.
     const nullsFirst = t.nullsFirst || t.desc;
-    const b = value(i);
-    const b2 = value(i);
-    const later = nullsFirst
-      ? `CASE WHEN ${b} IS NULL THEN (${t.sql}) IS NOT NULL ELSE coalesce((${t.sql}) ${op} ${b2}, false) END`
-      : `(${b} IS NOT NULL AND ((${t.sql}) IS NULL OR (${t.sql}) ${op} ${b2}))`;
-    return `(${[...equal, `(${later})`].join(" AND ")})`;
+    const later: Array<{ sql: string; bindings: string[] }> = [];
+    if (v === null) {
+      if (nullsFirst) later.push({ sql: `(${t.sql}) IS NOT NULL`, bindings: [] });
+    } else {
+      later.push({ sql: `(${t.sql}) ${t.desc ? "<" : ">"} ${value}`, bindings: [v] });
+      if (!nullsFirst) later.push({ sql: `(${t.sql}) IS NULL`, bindings: [] });
+    }
+    for (const l of later) branches.push({ sql: [...fixed, l.sql].join(" AND "), bindings: [...fixedBindings, ...l.bindings] });
+    if (v === null) fixed.push(`(${t.sql}) IS NULL`);
+    else {
+      fixed.push(`(${t.sql}) = ${value}`);
+      fixedBindings.push(v);
+    }
   });
-  return { sql: `(${branches.join(" OR ")})`, bindings };
+  return branches;
 }
