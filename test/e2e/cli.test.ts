@@ -52,7 +52,9 @@ function stop(child: ChildProcess): Promise<void> {
 const tokenOf = (out: string) => /API token: ([0-9a-f]{40})/.exec(out)![1];
 
 describe("command line on a fresh embedded database", function () {
-  this.timeout(120000);
+  // Six process starts, each migrating or opening PGlite: about 40 s on an idle machine and
+  // past 120 s on a busy one. A bound for hangs, not for the machine's speed.
+  this.timeout(600000);
   after(() => rmSync(dataDir, { recursive: true, force: true }));
 
   it("run migrates, loads demo data once, prints both API URLs, the docs URL and a working token; the rest is idempotent", async () => {
