@@ -175,6 +175,13 @@ export interface CountField extends CommonFieldOptions {
   of: string;
   /** Count rows pointing at this object's descendants too (tree models). */
   descendants?: boolean;
+  /**
+   * Keep the count in a column of this model's table, brought up to date by triggers on the
+   * counted rows, rather than counting at every read: for counts that many reads show and
+   * few writes change (WordPress keeps a term's in term_taxonomy.count). A foreign key or a
+   * many-to-many link only (no descendants, generic reference or tags).
+   */
+  stored?: boolean;
 }
 
 export interface ReverseField extends CommonFieldOptions {
@@ -315,7 +322,7 @@ export const field = {
   /** A JSON array of `of` items (`field.list(field.integer({ min: 1, max: 65535 }), { required: true })`). */
   list: (of: ScalarField, options: CommonFieldOptions = {}): ListField => ({ kind: "list", of, ...options }),
   ipFamily: (options: CommonFieldOptions & { from: string }): IpFamilyField => ({ kind: "ipFamily", ...options }),
-  count: (options: CommonFieldOptions & { of: string; descendants?: boolean }): CountField => ({
+  count: (options: CommonFieldOptions & { of: string; descendants?: boolean; stored?: boolean }): CountField => ({
     kind: "count", ...options,
   }),
   /** Read only, computed in SQL by the model's hook module: `readValues: { <field>: ({ alias }) => sql }`. */

@@ -33,7 +33,7 @@ const FIELDS: { [K in FieldSpec["kind"]]: ReadonlyArray<string> } = {
   choice: keysOf<ChoiceField>()([...COMMON, "kind", "choices", "blank", "plain", "plainWhenNested"]),
   list: keysOf<ListField>()([...COMMON, "kind", "of"]),
   ipFamily: keysOf<IpFamilyField>()([...COMMON, "kind", "from"]),
-  count: keysOf<CountField>()([...COMMON, "kind", "of", "descendants"]),
+  count: keysOf<CountField>()([...COMMON, "kind", "of", "descendants", "stored"]),
   reverse: keysOf<ReverseField>()([...COMMON, "kind", "of", "singleUntil", "through"]),
   firstSet: keysOf<FirstSetField>()([...COMMON, "kind", "fields"]),
   fk: keysOf<FkField>()([...COMMON, "kind", "target", "onDelete", "fromRequestUser", "idWhenNested", "shape"]),
