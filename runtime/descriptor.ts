@@ -67,6 +67,8 @@ export interface ScalarField extends FieldCommon {
   slugUnderscores?: boolean;
   /** Kept by the server: set on create, and on every update too with `"update"`. */
   autoNow?: "create" | "update";
+  /** GIN-indexed by its armature_trigrams, for substring search. */
+  searchIndexed?: boolean;
 }
 
 /** A text or integer column shown as `{value, label}`. */

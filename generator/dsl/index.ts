@@ -116,6 +116,12 @@ export interface StringOptions extends CommonFieldOptions {
   autoNow?: "create" | "update";
   /** JSON fields: the JSON schema values must follow (documented, and checked on write). */
   schema?: Record<string, unknown>;
+  /**
+   * Strings and texts: indexed for substring search (a GIN index of the value's lower-cased
+   * three-character pieces, runtime function armature_trigrams), which `q` consults before
+   * its ILIKE: a search of three characters or more reads only rows holding all its pieces.
+   */
+  searchIndexed?: boolean;
 }
 
 export interface NumberOptions extends CommonFieldOptions {

@@ -28,7 +28,7 @@ const COMMON = keysOf<CommonFieldOptions>()([
 const FIELDS: { [K in FieldSpec["kind"]]: ReadonlyArray<string> } = {
   scalar: keysOf<ScalarField>()([
     ...COMMON, "kind", "type", "maxLength", "minLength", "blank", "pattern", "slugFrom", "slugUnderscores", "randomHex", "format", "autoNow", "min", "max",
-    "maxDigits", "decimalPlaces", "schema",
+    "maxDigits", "decimalPlaces", "schema", "searchIndexed",
   ]),
   choice: keysOf<ChoiceField>()([...COMMON, "kind", "choices", "blank", "plain", "plainWhenNested"]),
   list: keysOf<ListField>()([...COMMON, "kind", "of"]),
