@@ -67,6 +67,8 @@ export interface ScalarField extends FieldCommon {
   slugUnderscores?: boolean;
   /** Kept by the server: set on create, and on every update too with `"update"`. */
   autoNow?: "create" | "update";
+  /** GIN-indexed by its armature_trigrams, for substring search. */
+  searchIndexed?: boolean;
 }
 
 /** A text or integer column shown as `{value, label}`. */
@@ -183,8 +185,12 @@ export interface IpFamilyField extends FieldCommon {
 /** How many rows of another model point here (and, for trees, at descendants). */
 export interface CountField extends FieldCommon {
   kind: "count";
-  /** Rows of `table` whose `column` holds this row's id (and, through a generic reference, whose `typed.column` holds this model's key). */
-  count: { table: string; column: string; descendants: boolean; typed?: { column: string; key: string } };
+  /**
+   * Rows of `table` whose `column` holds this row's id (and, through a generic reference, whose
+   * `typed.column` holds this model's key); `stored`: the column of the model's own table that
+   * triggers on `table` keep the count in.
+   */
+  count: { table: string; column: string; descendants: boolean; typed?: { column: string; key: string }; stored?: string };
 }
 
 /** The `target` rows whose foreign key points here; one object (not a list) up to `singleUntil`. */

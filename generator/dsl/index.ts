@@ -116,6 +116,12 @@ export interface StringOptions extends CommonFieldOptions {
   autoNow?: "create" | "update";
   /** JSON fields: the JSON schema values must follow (documented, and checked on write). */
   schema?: Record<string, unknown>;
+  /**
+   * Strings and texts: indexed for substring search (a GIN index of the value's lower-cased
+   * three-character pieces, runtime function armature_trigrams), which `q` consults before
+   * its ILIKE: a search of three characters or more reads only rows holding all its pieces.
+   */
+  searchIndexed?: boolean;
 }
 
 export interface NumberOptions extends CommonFieldOptions {
@@ -175,6 +181,13 @@ export interface CountField extends CommonFieldOptions {
   of: string;
   /** Count rows pointing at this object's descendants too (tree models). */
   descendants?: boolean;
+  /**
+   * Keep the count in a column of this model's table, brought up to date by triggers on the
+   * counted rows, rather than counting at every read: for counts that many reads show and
+   * few writes change (WordPress keeps a term's in term_taxonomy.count). A foreign key or a
+   * many-to-many link only (no descendants, generic reference or tags).
+   */
+  stored?: boolean;
 }
 
 export interface ReverseField extends CommonFieldOptions {
@@ -315,7 +328,7 @@ export const field = {
   /** A JSON array of `of` items (`field.list(field.integer({ min: 1, max: 65535 }), { required: true })`). */
   list: (of: ScalarField, options: CommonFieldOptions = {}): ListField => ({ kind: "list", of, ...options }),
   ipFamily: (options: CommonFieldOptions & { from: string }): IpFamilyField => ({ kind: "ipFamily", ...options }),
-  count: (options: CommonFieldOptions & { of: string; descendants?: boolean }): CountField => ({
+  count: (options: CommonFieldOptions & { of: string; descendants?: boolean; stored?: boolean }): CountField => ({
     kind: "count", ...options,
   }),
   /** Read only, computed in SQL by the model's hook module: `readValues: { <field>: ({ alias }) => sql }`. */

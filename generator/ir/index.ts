@@ -7,9 +7,10 @@ import { kindOf, specKindOf } from "../kinds/index.js";
 import { sqlLiteral } from "../kinds/sql-literal.js";
 import { contentTypesThrough, registryOf } from "../kinds/content-types.js";
 import { wordpressRoutes } from "./wordpress-routes.js";
+import { storedCountSql } from "../kinds/count.js";
 import type { AddFilter } from "../kinds/types.js";
 import {
-  storedColumn, type ApiDescriptor, type CustomFieldDefinitions, type DisplayPart, type DisplayTransform, type FieldCommon, type FieldDescriptor, type FilterDescriptor, type ModelDescriptor,
+  storedColumn, type ApiDescriptor, type CountField, type CustomFieldDefinitions, type DisplayPart, type DisplayTransform, type FieldCommon, type FieldDescriptor, type FilterDescriptor, type ModelDescriptor,
   type Ordering, type ScalarType, type UniqueGroup,
 } from "../../runtime/descriptor.js";
 import {
@@ -83,6 +84,12 @@ export function buildIr(loaded: LoadedApi): IrApi {
       ...specs.filter(({ spec }) => spec.view).map(({ spec }) => {
         const table = tableName(spec.app, spec.name);
         return [sqlBlockKey(spec.app, spec.name, "view"), { up: `CREATE OR REPLACE VIEW "${table}" AS\n${spec.view!.trim()};`, down: `DROP VIEW IF EXISTS "${table}";` }] as const;
+      }),
+      // The triggers that keep stored counts.
+      ...specs.flatMap(({ spec }) => {
+        const table = tableName(spec.app, spec.name);
+        const counts = models.find((m) => m.table === table)!.fields.filter((f): f is CountField => f.kind === "count" && !!f.count.stored);
+        return counts.map((f) => [sqlBlockKey(spec.app, spec.name, `${f.name}:stored`), storedCountSql(table, f)] as const);
       }),
     ].map(([k, b]) => [k, { up: b.up, ...(b.down !== undefined ? { down: b.down } : {}) }])),
   };

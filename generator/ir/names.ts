@@ -116,6 +116,7 @@ export const constraintNames = {
   unique: (table: string, column: string) => constraintName(table, `${column}_key`),
   uniqueTogether: (table: string, columns: string[]) => constraintName(table, `${columns.join("_")}_uniq`),
   gist: (table: string, column: string) => constraintName(table, `${column}_gist`),
+  trigrams: (table: string, column: string) => constraintName(table, `${column}_trigrams`),
   foreignKey: (table: string, column: string) => constraintName(table, `${column}_fkey`),
   ordering: (table: string) => constraintName(table, "ordering_idx"),
   taggedObject: (table: string) => constraintName(table, "object_idx"),

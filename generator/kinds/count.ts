@@ -1,6 +1,7 @@
-// A count of rows pointing here: nothing stored, counted by a sub-select when read.
+// A count of rows pointing here: counted by a sub-select when read or, `stored`, kept in a
+// column of the model's table by triggers on the counted rows.
 import type { CountField } from "../../runtime/descriptor.js";
-import type { CountField as CountSpec, FieldSpec, ModelSpec } from "../dsl/index.js";
+import type { CountField as CountSpec, FieldSpec, ModelSpec, SqlBlock } from "../dsl/index.js";
 import { FEATURE_FIELDS, fkColumn, m2mColumns, m2mTable, tableName, TAG_ASSIGNMENT_COLUMNS, tagAssignmentTable } from "../ir/names.js";
 import type { GeneratorFieldKind, SpecCheckContext, SpecRules } from "./types.js";
 import { inScope } from "./content-type.js";
@@ -43,6 +44,13 @@ export const countSpec: SpecRules<CountSpec, CountField> = {
     } else checkPointsHere("count", f.of, ctx, true);
     // Descendants are found through this model's own parent links.
     if (f.descendants && !ctx.model.features?.includes("tree")) ctx.err(`count "descendants" needs the "tree" feature on ${ctx.model.name}`);
+    if (f.stored) {
+      const [app, model, link] = f.of.split(".");
+      const kind = ctx.resolve(`${app}.${model}`)?.spec.fields[link]?.kind;
+      if (f.descendants || (kind !== "fk" && kind !== "m2m")) ctx.err(`count "stored" counts through a foreign key or many-to-many link, without "descendants"`);
+      const longest = `${countFunction(tableName(ctx.model.app, ctx.model.name), f.column ?? ctx.name)}_truncate`;
+      if (longest.length > 63) ctx.err(`count "stored": trigger name ${longest} is longer than PostgreSQL's 63 characters`);
+    }
   },
   build(f, common, ctx) {
     const { byRef, table: own } = ctx;
@@ -59,10 +67,59 @@ export const countSpec: SpecRules<CountSpec, CountField> = {
       : link?.kind === "generic"
         ? { table, column: columnOf(byRef.get(`${app}.${model}`)!, link.id), typed: { column: columnOf(byRef.get(`${app}.${model}`)!, link.type), key: ctx.model } }
         : { table, column: fkColumn(linkName) };
-    return { ...common, kind: "count", readOnly: true, count: { ...count, descendants: f.descendants ?? false } };
+    return { ...common, kind: "count", readOnly: true, count: { ...count, descendants: f.descendants ?? false, ...(f.stored ? { stored: f.column ?? ctx.name } : {}) } };
   },
 };
 
 export const count: GeneratorFieldKind<CountField> = {
+  schema(f, { table }) {
+    if (f.count.stored) table.columns[f.count.stored] = { type: "integer", nullable: false, default: "0" };
+  },
   readSchema: () => ({ type: "integer", readOnly: true }),
 };
+
+/** The trigger function keeping a stored count (its triggers are named after it). */
+function countFunction(table: string, column: string): string {
+  return `armature_count_${table}_${column}`;
+}
+
+/**
+ * The triggers keeping the stored count `f` of rows of `table`: per statement on the counted
+ * table, the rows added count one more for the row they point at and the rows removed one
+ * less, updated in id order (so statements touching the same rows take their locks in one
+ * order); then the counts of the rows already there.
+ */
+export function storedCountSql(table: string, f: CountField): SqlBlock {
+  const { table: counted, column: link, stored } = f.count;
+  const fn = countFunction(table, stored!);
+  // Rows of a transition table, counted by the row they point at (negated for rows removed).
+  const counts = (rows: string, sign: string) => `SELECT "${link}" AS id, ${sign}count(*) AS n FROM ${rows} WHERE "${link}" IS NOT NULL GROUP BY 1`;
+  const apply = (deltas: string) => `    FOR r IN ${deltas} LOOP\n      UPDATE "${table}" SET "${stored}" = "${stored}" + r.n WHERE id = r.id;\n    END LOOP;`;
+  const trigger = (name: string, event: string, tables: string) =>
+    `DROP TRIGGER IF EXISTS "${fn}_${name}" ON "${counted}";\n` +
+    `CREATE TRIGGER "${fn}_${name}" AFTER ${event} ON "${counted}"${tables} FOR EACH STATEMENT EXECUTE FUNCTION "${fn}"();`;
+  return {
+    up: `CREATE OR REPLACE FUNCTION "${fn}"() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  r record;
+BEGIN
+  IF TG_OP = 'TRUNCATE' THEN
+    UPDATE "${table}" SET "${stored}" = 0 WHERE "${stored}" <> 0;
+  ELSIF TG_OP = 'INSERT' THEN
+${apply(`${counts("armature_added", "")} ORDER BY 1`)}
+  ELSIF TG_OP = 'DELETE' THEN
+${apply(`${counts("armature_removed", "-")} ORDER BY 1`)}
+  ELSE
+${apply(`SELECT id, sum(n) AS n FROM (${counts("armature_added", "")} UNION ALL ${counts("armature_removed", "-")}) d GROUP BY id HAVING sum(n) <> 0 ORDER BY id`)}
+  END IF;
+  RETURN NULL;
+END $$;
+${trigger("insert", "INSERT", " REFERENCING NEW TABLE AS armature_added")}
+${trigger("update", "UPDATE", " REFERENCING OLD TABLE AS armature_removed NEW TABLE AS armature_added")}
+${trigger("delete", "DELETE", " REFERENCING OLD TABLE AS armature_removed")}
+${trigger("truncate", "TRUNCATE", "")}
+UPDATE "${table}" t SET "${stored}" = (SELECT count(*) FROM "${counted}" c WHERE c."${link}" = t.id);`,
+    down: ["insert", "update", "delete", "truncate"].map((name) => `DROP TRIGGER IF EXISTS "${fn}_${name}" ON "${counted}";`).join("\n") +
+      `\nDROP FUNCTION IF EXISTS "${fn}"();`,
+  };
+}

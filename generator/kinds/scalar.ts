@@ -101,11 +101,13 @@ export const scalarSpec: SpecRules<ScalarSpec, ScalarField> = {
     if (f.pattern) {
       try { new RegExp(f.pattern.regex); } catch { err(`pattern "${f.pattern.regex}" is not a valid regular expression`); }
     }
+    if (f.searchIndexed && f.type !== "string" && f.type !== "text") err("searchIndexed is for string and text fields");
   },
   build(f, common, { name }) {
     const out: ScalarField = { ...common, kind: "scalar", type: f.type, column: f.column ?? name };
     if (f.slugFrom !== undefined) out.slugFrom = [f.slugFrom].flat();
     if (f.slugUnderscores) out.slugUnderscores = true;
+    if (f.searchIndexed) out.searchIndexed = true;
     for (const k of ["maxLength", "minLength", "min", "max", "maxDigits", "decimalPlaces", "schema", "pattern", "format"] as const) {
       if (f[k] !== undefined) (out as unknown as Record<string, unknown>)[k] = f[k];
     }
@@ -137,6 +139,8 @@ export const scalar: GeneratorFieldKind<ScalarField> = {
     if (f.type === "cidr" || f.type === "ip") {
       table.indexes[constraintNames.gist(model.table, f.column)] = { using: "gist", columns: [`${f.column} inet_ops`] };
     }
+    // armature_trigrams is the runtime's (runtime/db/runtime-migrations.ts), migrated before any API.
+    if (f.searchIndexed) table.indexes[constraintNames.trigrams(model.table, f.column)] = { using: "gin", columns: [`(armature_trigrams("${f.column}"))`] };
   },
   readSchema: (f) => nullable(scalarSchema(f), f.nullable),
   writeSchema: (f) => nullable(f.type === "json" ? { ...f.schema } : f.type === "decimal" ? decimalWriteSchema(f) : scalarSchema(f), f.nullable),

@@ -53,6 +53,8 @@ export type GeneratorKindTable = { [K in FieldKind]: GeneratorFieldKind<FieldOf<
 export interface SpecCheckContext {
   api: ApiSpec;
   model: ModelSpec;
+  /** The field's name. */
+  name: string;
   /** The model's declared fields, by name. */
   fields: Record<string, FieldSpec>;
   versions: string[];

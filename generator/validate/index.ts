@@ -412,7 +412,7 @@ function checkField(file: string, m: ModelSpec, name: string, f: FieldSpec, ctx:
     return;
   }
   rules.check(f, {
-    api: ctx.api, model: m, fields: ctx.fields, versions: ctx.versions, resolve: ctx.resolve, users: ctx.users,
+    api: ctx.api, model: m, name, fields: ctx.fields, versions: ctx.versions, resolve: ctx.resolve, users: ctx.users,
     checkRef: (target) => ctx.checkRef(file, m.name, name, target),
     err: (message) => err(file, message, m.name, name),
   });

@@ -28,12 +28,12 @@ const COMMON = keysOf<CommonFieldOptions>()([
 const FIELDS: { [K in FieldSpec["kind"]]: ReadonlyArray<string> } = {
   scalar: keysOf<ScalarField>()([
     ...COMMON, "kind", "type", "maxLength", "minLength", "blank", "pattern", "slugFrom", "slugUnderscores", "randomHex", "format", "autoNow", "min", "max",
-    "maxDigits", "decimalPlaces", "schema",
+    "maxDigits", "decimalPlaces", "schema", "searchIndexed",
   ]),
   choice: keysOf<ChoiceField>()([...COMMON, "kind", "choices", "blank", "plain", "plainWhenNested"]),
   list: keysOf<ListField>()([...COMMON, "kind", "of"]),
   ipFamily: keysOf<IpFamilyField>()([...COMMON, "kind", "from"]),
-  count: keysOf<CountField>()([...COMMON, "kind", "of", "descendants"]),
+  count: keysOf<CountField>()([...COMMON, "kind", "of", "descendants", "stored"]),
   reverse: keysOf<ReverseField>()([...COMMON, "kind", "of", "singleUntil", "through"]),
   firstSet: keysOf<FirstSetField>()([...COMMON, "kind", "fields"]),
   fk: keysOf<FkField>()([...COMMON, "kind", "target", "onDelete", "fromRequestUser", "idWhenNested", "shape"]),

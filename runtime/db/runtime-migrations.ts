@@ -38,5 +38,25 @@ END
 $$;
 `,
     },
+    {
+      name: "0003_trigrams",
+      // The three-character pieces of a text, lower-cased as ILIKE compares them: a text
+      // containing another holds all of its pieces, so a GIN index over them (a field's
+      // `searchIndexed`) finds the rows a substring search can match without reading the others.
+      sql: `
+CREATE FUNCTION armature_trigrams(value text) RETURNS text[]
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $$
+DECLARE
+  lowered text := lower(value);
+  out text[] := '{}';
+BEGIN
+  FOR i IN 1 .. length(lowered) - 2 LOOP
+    out := out || substr(lowered, i, 3);
+  END LOOP;
+  RETURN out;
+END
+$$;
+`,
+    },
   ],
 };

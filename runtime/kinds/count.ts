@@ -1,4 +1,5 @@
-// A count of another model's rows pointing here (and at descendants, for trees), in SQL.
+// A count of another model's rows pointing here (and at descendants, for trees), in SQL, or
+// the column that keeps it.
 import type { CountField } from "../descriptor.js";
 import { col, ident, literal } from "../query/sql.js";
 import { parentColumn } from "./tree.js";
@@ -7,6 +8,7 @@ import type { RuntimeFieldKind } from "./types.js";
 export const count: RuntimeFieldKind<CountField> = {
   read(f, { model, alias }) {
     const c = f.count;
+    if (c.stored) return col(alias, c.stored);
     // Through a generic reference the type column names this model too; the pair's index serves both.
     const typed = c.typed ? ` AND ${col("c", c.typed.column)} = ${literal(c.typed.key)}` : "";
     if (!c.descendants) return `(SELECT count(*) FROM ${ident(c.table)} c WHERE ${col("c", c.column)} = ${col(alias, "id")}${typed})::int`;

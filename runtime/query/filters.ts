@@ -358,7 +358,11 @@ export class FilterCompiler {
             continue;
           }
           const c = col("t0", storedColumn(x)!);
-          if (x.type !== "integer") { sql.push(`${c} ILIKE ?`); binds.push([`%${likeEscape(v)}%`]); }
+          // A text containing the search holds all its three-character pieces: the index finds those rows first.
+          if (x.type !== "integer" && x.searchIndexed && v.length >= 3) {
+            sql.push(`armature_trigrams(${c}) @> armature_trigrams(?) AND ${c} ILIKE ?`);
+            binds.push([v, `%${likeEscape(v)}%`]);
+          } else if (x.type !== "integer") { sql.push(`${c} ILIKE ?`); binds.push([`%${likeEscape(v)}%`]); }
           // As a numeric, so a number beyond the column's range matches nothing rather than failing.
           else if (/^[+-]?\d+$/.test(v)) { sql.push(`${c} = ?::numeric`); binds.push([v]); }
         }

@@ -56,30 +56,52 @@ export interface ContextSubject {
   objectType: string;
 }
 
-/** Ids of a tree row and its ancestors, from the row whose id `start` gives. */
+/** Ids of a tree row and its ancestors, as text, from the row whose id `start` gives. */
 const upFrom = (table: string, start: string) =>
   `WITH RECURSIVE up AS (SELECT id, parent_id FROM "${table}" WHERE id = ${start} UNION ALL ` +
-  `SELECT p.id, p.parent_id FROM "${table}" p JOIN up ON p.id = up.parent_id) SELECT id FROM up`;
+  `SELECT p.id, p.parent_id FROM "${table}" p JOIN up ON p.id = up.parent_id) SELECT id::text FROM up`;
 
-/** The condition on `cc` (a config context) that it applies to `s`: each assignment empty or holding the object's value. */
+/** A config context's assignments: each one's name (its join table's suffix) and the join table's column. */
+const ASSIGNMENTS: Array<[string, string]> = [
+  ["regions", "region_id"], ["sites", "site_id"], ["locations", "location_id"], ["roles", "devicerole_id"],
+  ["device_types", "devicetype_id"], ["platforms", "platform_id"], ["cluster_groups", "clustergroup_id"],
+  ["clusters", "cluster_id"], ["tenant_groups", "tenantgroup_id"], ["tenants", "tenant_id"], ["tags", "tag_id"],
+];
+
+/**
+ * Every active context, by weight and name, with the ids each assignment holds (absent when it
+ * holds none): an uncorrelated sub-select, so PostgreSQL runs it once per statement and each
+ * object only tests ids against it, rather than querying eleven join tables per context per object.
+ */
+const ACTIVE_CONTEXTS = `(SELECT jsonb_agg(jsonb_build_object('data', cc.data) || jsonb_strip_nulls(jsonb_build_object(${ASSIGNMENTS.map(([field, column]) =>
+  `'${field}', (SELECT jsonb_agg(j."${column}") FROM "extras_configcontext_${field}" j WHERE j.source_id = cc.id)`).join(", ")})) ` +
+  `ORDER BY cc.weight, cc.name) FROM extras_configcontext cc WHERE cc.is_active)`;
+
+/**
+ * The condition on `c` (one of ACTIVE_CONTEXTS) that it applies to `s`: each assignment empty
+ * or holding the object's value. The sub-selects an assignment needs run only for contexts
+ * that have it.
+ */
 function matches(s: ContextSubject): string {
-  const dimension = (field: string, column: string, values: string | null) =>
-    `(NOT EXISTS (SELECT 1 FROM "extras_configcontext_${field}" j WHERE j.source_id = cc.id)` +
-    (values === null ? ")" : ` OR EXISTS (SELECT 1 FROM "extras_configcontext_${field}" j WHERE j.source_id = cc.id AND j."${column}" IN (${values})))`);
+  const holds = (field: string, test: ((ids: string) => string) | null) =>
+    `(c -> '${field}' IS NULL${test === null ? "" : ` OR coalesce(${test(`c -> '${field}'`)}, false)`})`;
+  // The function forms of `?` and `?|`, which a raw statement's placeholders leave alone.
+  const one = (key: string | null) => (key === null ? null : (ids: string) => `jsonb_exists(${ids}, ${key}::text)`);
+  const any = (keys: string | null) => (keys === null ? null : (ids: string) => `jsonb_exists_any(${ids}, ARRAY(${keys}))`);
   const via = (column: string, table: string, key: string | null) => (key === null ? null : `(SELECT ${column} FROM ${table} WHERE id = ${key})`);
   const region = via("region_id", "dcim_site", s.site);
   return [
-    dimension("regions", "region_id", region && upFrom("dcim_region", region)),
-    dimension("sites", "site_id", s.site),
-    dimension("locations", "location_id", s.location && upFrom("dcim_location", s.location)),
-    dimension("roles", "devicerole_id", s.role),
-    dimension("device_types", "devicetype_id", s.deviceType),
-    dimension("platforms", "platform_id", s.platform),
-    dimension("cluster_groups", "clustergroup_id", via("group_id", "virtualization_cluster", s.cluster)),
-    dimension("clusters", "cluster_id", s.cluster),
-    dimension("tenant_groups", "tenantgroup_id", via("group_id", "tenancy_tenant", s.tenant)),
-    dimension("tenants", "tenant_id", s.tenant),
-    dimension("tags", "tag_id", `SELECT a.tag_id FROM extras_tag_assignment a WHERE a.object_type = '${s.objectType}' AND a.object_id = ${s.id}`),
+    holds("regions", any(region && upFrom("dcim_region", region))),
+    holds("sites", one(s.site)),
+    holds("locations", any(s.location && upFrom("dcim_location", s.location))),
+    holds("roles", one(s.role)),
+    holds("device_types", one(s.deviceType)),
+    holds("platforms", one(s.platform)),
+    holds("cluster_groups", one(via("group_id", "virtualization_cluster", s.cluster))),
+    holds("clusters", one(s.cluster)),
+    holds("tenant_groups", one(via("group_id", "tenancy_tenant", s.tenant))),
+    holds("tenants", one(s.tenant)),
+    holds("tags", any(`SELECT a.tag_id::text FROM extras_tag_assignment a WHERE a.object_type = '${s.objectType}' AND a.object_id = ${s.id}`)),
   ].join(" AND ");
 }
 
@@ -89,5 +111,5 @@ function matches(s: ContextSubject): string {
  * of the read (the deep merge is the config context spec's SQL).
  */
 export const configContextSql = (s: ContextSubject, localData: string): string =>
-  `armature_deepmerge(coalesce((SELECT armature_deepmerge_agg(cc.data ORDER BY cc.weight, cc.name) FROM extras_configcontext cc ` +
-  `WHERE cc.is_active AND ${matches(s)}), '{}'::jsonb), coalesce(${localData}, '{}'::jsonb))`;
+  `armature_deepmerge(coalesce((SELECT armature_deepmerge_agg(c -> 'data' ORDER BY n) FROM jsonb_array_elements(${ACTIVE_CONTEXTS}) WITH ORDINALITY ctx(c, n) ` +
+  `WHERE ${matches(s)}), '{}'::jsonb), coalesce(${localData}, '{}'::jsonb))`;

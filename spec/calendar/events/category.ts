@@ -12,8 +12,9 @@ export default model("Category", {
     // The plugin's term routes refuse an empty description.
     description: field.text({ blank: false }),
     parent: ref.fk("events.Category", { nullable: true, onDelete: "setNull" }),
-    // How many events use the term, as WordPress counts a term's posts.
-    event_count: field.count({ of: "events.Event.categories" }),
+    // How many events use the term, as WordPress counts a term's posts; kept, as WordPress
+    // keeps it (term_taxonomy.count), since every event embedding the term shows it.
+    event_count: field.count({ of: "events.Event.categories", stored: true }),
   },
   // Embedded in events: the term with its parent and count.
   nested: ["name", "slug", "description", "parent", "event_count"],

@@ -11,8 +11,9 @@ export default model("Tag", {
     slug: field.string({ unique: true, maxLength: 200, slugFrom: "name" }),
     // The plugin's term routes refuse an empty description.
     description: field.text({ blank: false }),
-    // How many events use the term, as WordPress counts a term's posts.
-    event_count: field.count({ of: "events.Event.tags" }),
+    // How many events use the term, as WordPress counts a term's posts; kept, as WordPress
+    // keeps it (term_taxonomy.count), since every event embedding the term shows it.
+    event_count: field.count({ of: "events.Event.tags", stored: true }),
   },
   // Embedded in events: the term with its parent and count.
   nested: ["name", "slug", "description", "event_count"],

@@ -42,20 +42,28 @@ export default model("ConfigContext", {
     },
   },
   sql: {
-    // Nautobot's deepmerge: objects merge key by key, anything else (an empty object too) replaces.
+    // Nautobot's deepmerge: objects merge key by key, anything else (an empty object too)
+    // replaces. Built from jsonb operators over b's pairs as one array rather than a loop
+    // over jsonb_each, so that no call runs a statement of its own: a list merges for every
+    // object it shows.
     deepmerge: {
       up: `CREATE OR REPLACE FUNCTION armature_deepmerge(a jsonb, b jsonb) RETURNS jsonb LANGUAGE plpgsql IMMUTABLE AS $$
 DECLARE
+  out jsonb := coalesce(a, '{}'::jsonb);
+  pairs jsonb;
   k text;
   v jsonb;
-  out jsonb := coalesce(a, '{}'::jsonb);
 BEGIN
   IF b IS NULL OR jsonb_typeof(b) <> 'object' THEN RETURN out; END IF;
-  FOR k, v IN SELECT * FROM jsonb_each(b) LOOP
-    IF jsonb_typeof(out -> k) = 'object' AND jsonb_typeof(v) = 'object' AND v <> '{}'::jsonb THEN
-      out := jsonb_set(out, ARRAY[k], armature_deepmerge(out -> k, v));
-    ELSE
-      out := jsonb_set(out, ARRAY[k], v);
+  IF out = '{}'::jsonb THEN RETURN b; END IF;
+  -- b's values replace a's, except where both are objects and b's is not empty: those merge.
+  pairs := jsonb_path_query_array(b, '$.keyvalue()');
+  out := out || b;
+  FOR i IN 0 .. jsonb_array_length(pairs) - 1 LOOP
+    v := pairs -> i -> 'value';
+    IF jsonb_typeof(v) = 'object' AND v <> '{}'::jsonb THEN
+      k := pairs -> i ->> 'key';
+      IF jsonb_typeof(a -> k) = 'object' THEN out := jsonb_set(out, ARRAY[k], armature_deepmerge(a -> k, v)); END IF;
     END IF;
   END LOOP;
   RETURN out;

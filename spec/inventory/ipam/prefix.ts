@@ -35,7 +35,8 @@ export default model("Prefix", {
     status: field.status({ required: true, defaults: PrefixStatus }),
     role: ref.fk("ipam.Role", { nullable: true, onDelete: "setNull" }),
     is_pool: field.boolean({ default: false, label: "Is a pool" }),
-    description: field.string({ maxLength: 200 }),
+    // Searched by `q` (with the prefix itself); indexed, so a search need not read every prefix.
+    description: field.string({ maxLength: 200, searchIndexed: true }),
   },
   actions: {
     "available-prefixes": {

@@ -87,6 +87,34 @@ describe("calendar: categories and tags", () => {
     expect((await del(`${NS}/tags/${t.body.id}`)).status).to.equal(404);
   });
 
+  it("keeps each term's count through event writes, deletes and rows written to the link tables directly", async () => {
+    const server = await startTestServer();
+    const k = (await post(`${NS}/categories`, { name: "Counted" })).body;
+    const t = (await post(`${NS}/tags`, { name: "Counted tag" })).body;
+    const count = async (list: string, id: number) => (await get(`${NS}/${list}/${id}`, { token: null })).body.count;
+    expect([await count("categories", k.id), await count("tags", t.id)]).to.deep.equal([0, 0]);
+    const one = await makeEvent({ categories: [k.id], tags: [t.id] });
+    const two = await makeEvent({ categories: [k.id], tags: [t.id] });
+    expect([await count("categories", k.id), await count("tags", t.id)]).to.deep.equal([2, 2]);
+    // Shown the same where an event embeds the term.
+    const embedded = (await get(`${NS}/events/${one.id}`, { token: null })).body;
+    expect([embedded.categories[0].count, embedded.tags[0].count]).to.deep.equal([2, 2]);
+    expect((await put(`${NS}/events/${one.id}`, { categories: [], tags: [t.id] })).status).to.equal(200);
+    expect([await count("categories", k.id), await count("tags", t.id)]).to.deep.equal([1, 2]);
+    expect((await del(`${NS}/events/${two.id}?force=true`)).status).to.equal(200);
+    expect([await count("categories", k.id), await count("tags", t.id)]).to.deep.equal([0, 1]);
+    const three = await makeEvent();
+    await server.db("events_event_categories").insert([{ source_id: one.id, category_id: k.id }, { source_id: three.id, category_id: k.id }]);
+    expect(await count("categories", k.id)).to.equal(2);
+    await server.db("events_event_categories").where("category_id", k.id).update({ category_id: 1 });
+    expect(await count("categories", k.id)).to.equal(0);
+    // Every term's kept count is its number of links.
+    for (const [terms, links, column] of [["events_category", "events_event_categories", "category_id"], ["events_tag", "events_event_tags", "tag_id"]]) {
+      const wrong = await server.db.raw(`SELECT id FROM ${terms} t WHERE event_count <> (SELECT count(*) FROM ${links} c WHERE c.${column} = t.id)`);
+      expect(wrong.rows, terms).to.deep.equal([]);
+    }
+  });
+
   it("refuses term writes to anonymous (401) and non-editors (403)", async () => {
     expect((await post(`${NS}/tags`, { name: "Nope" }, { token: null })).status).to.equal(401);
     const c = await contributorUser();

@@ -92,4 +92,25 @@ describe("inventory e2e: config contexts", () => {
     expect((await get(`/api/dcim/devices/${device.id}/`)).body.config_context.dns).to.deep.equal(["9.9.9.9"]);
     expect((await del(`/api/extras/config-contexts/${ctxs[0].id}/`)).status).to.equal(204);
   });
+
+  it("merges nested objects level by level, by tenant group, tenant and platform; values of other types replace", async () => {
+    const group = (await post("/api/tenancy/tenant-groups/", { name: `${tag}-tg` })).body;
+    const tenant = (await post("/api/tenancy/tenants/", { name: `${tag}-tenant`, group: group.id })).body;
+    const other = (await post("/api/tenancy/tenants/", { name: `${tag}-other` })).body;
+    const platform = (await post("/api/dcim/platforms/", { name: `${tag}-os` })).body;
+    const plain = (await post("/api/dcim/sites/", { name: `${tag}-plain`, status: "active" })).body;
+    const box = (await post("/api/dcim/devices/", {
+      name: `${tag}-r2`, device_type: device.device_type.id, device_role: role.id, site: plain.id, status: "active",
+      tenant: tenant.id, platform: platform.id, local_context_data: { a: { b: { c: 2 } }, s: [] },
+    })).body;
+    const made = async (body: Record<string, unknown>) => expect((await post("/api/extras/config-contexts/", body)).status).to.equal(201);
+    await made({ name: `${tag}-m1`, weight: 10, tenant_groups: [group.id], data: { a: { b: { c: 1, d: [1, 2] }, keep: "x" }, s: "scalar", o: { p: 1 }, n: null } });
+    await made({ name: `${tag}-m2`, weight: 20, tenants: [tenant.id], platforms: [platform.id], data: { a: { b: { d: [3], g: { h: true } } }, s: { now: "object" }, o: "now scalar", n: { x: 1 } } });
+    await made({ name: `${tag}-m3`, weight: 30, platforms: [platform.id], tenants: [other.id], data: { a: "never" } });
+    const expected = { a: { b: { c: 2, d: [3], g: { h: true } }, keep: "x" }, s: [], o: "now scalar", n: { x: 1 } };
+    expect((await get(`/api/dcim/devices/${box.id}/`)).body.config_context).to.deep.equal(expected);
+    expect((await get(`/api/dcim/devices/?platform_id=${platform.id}`)).body.results.map((d: any) => d.config_context)).to.deep.equal([expected]);
+    // Without its tenant the device matches only the platform's contexts that name no tenant: none.
+    expect((await patch(`/api/dcim/devices/${box.id}/`, { tenant: null, local_context_data: null })).body.config_context).to.deep.equal({});
+  });
 });

@@ -96,6 +96,24 @@ describe("inventory e2e: network filters", () => {
     expect(await prefixes("q=999.1")).to.deep.equal([]);
   });
 
+  it("q on prefixes matches the description as ILIKE does: any case, wildcards and backslashes literally", async () => {
+    const own = `65001:${process.pid}${Math.floor(Math.random() * 1000)}`;
+    expect((await post("/api/ipam/vrfs/", { name: uniq("VRF"), rd: own })).status).to.equal(201);
+    const made = await post("/api/ipam/prefixes/", [["10.70.1.0/24", "Uplink to CORE router"], ["10.70.2.0/24", "100% _done\\ here"], ["10.70.3.0/24", "Straße Øst"], ["10.70.4.0/24", "ab"]]
+      .map(([prefix, description]) => ({ prefix, description, status: "active", vrf: { rd: own } })));
+    expect(made.status, made.text).to.equal(201);
+    const described = async (q: string) => (await get(`/api/ipam/prefixes/?vrf=${encodeURIComponent(own)}&q=${encodeURIComponent(q)}`)).body.results.map((x: any) => x.description).sort();
+    expect(await described("core")).to.deep.equal(["Uplink to CORE router"]);
+    expect(await described("ORE ROU")).to.deep.equal(["Uplink to CORE router"]);
+    expect(await described("0% _d")).to.deep.equal(["100% _done\\ here"]);
+    expect(await described("e\\ h")).to.deep.equal(["100% _done\\ here"]);
+    expect(await described("0_ _")).to.deep.equal([]);
+    expect(await described("STRAßE ØST")).to.deep.equal(["Straße Øst"]);
+    expect(await described("ab")).to.deep.equal(["ab"]);
+    expect(await described("tor")).to.deep.equal([]);
+    expect(await described("10.70.2")).to.deep.equal(["100% _done\\ here"]);
+  });
+
   it("vrf filter by rd or UUID scopes to the VRF", async () => {
     const vrfId = (await get(`/api/ipam/vrfs/?rd=${encodeURIComponent(rd)}`)).body.results[0].id;
     const byId = await get(`/api/ipam/prefixes/?vrf_id=${vrfId}`);

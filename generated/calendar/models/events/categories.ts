@@ -83,7 +83,12 @@ export const events_Category: ModelDescriptor = {
         nullable: false,
         readOnly: true,
         kind: "count",
-        count: { table: "events_event_categories", column: "category_id", descendants: false },
+        count: {
+          table: "events_event_categories",
+          column: "category_id",
+          descendants: false,
+          stored: "event_count",
+        },
       },
     ],
     nested: ["id", "url", "display", "name", "slug", "description", "parent", "event_count"],

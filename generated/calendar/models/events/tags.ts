@@ -72,7 +72,7 @@ export const events_Tag: ModelDescriptor = {
         nullable: false,
         readOnly: true,
         kind: "count",
-        count: { table: "events_event_tags", column: "tag_id", descendants: false },
+        count: { table: "events_event_tags", column: "tag_id", descendants: false, stored: "event_count" },
       },
     ],
     nested: ["id", "url", "display", "name", "slug", "description", "event_count"],

@@ -159,6 +159,7 @@ export const ipam_Prefix: ModelDescriptor = {
         kind: "scalar",
         type: "string",
         column: "description",
+        searchIndexed: true,
         maxLength: 200,
         blank: true,
       },

@@ -8,9 +8,10 @@ export default model("Gadget", {
   ordering: ["label"],
   fields: {
     label: field.string({ maxLength: 50 }),
-    net: field.cidr({ nullable: true }),
+    net: field.cidr({ nullable: true, searchIndexed: true }),
     part_of: ref.fk("core.Gadget", { nullable: true }),
     parts: field.count({ of: "core.Gadget.part_of", descendants: true }),
+    kept: field.count({ of: "core.Gadget.part_of", descendants: true, stored: true }),
     owner: ref.fk("core.Widget", { fromRequestUser: true, readOnly: true }),
     either: ref.firstSet(["part_of", "owner"]),
     alone: ref.firstSet(["label"]),

@@ -45,6 +45,8 @@ CREATE INDEX "core_item_kind_idx" ON "core_item" USING btree ("kind");
 
 CREATE INDEX "core_item_network_gist" ON "core_item" USING gist ("network" inet_ops);
 
+CREATE INDEX "core_item_notes_trigrams" ON "core_item" USING gin ((armature_trigrams("notes")));
+
 CREATE INDEX "core_item_ordering_idx" ON "core_item" USING btree ("group_id" NULLS FIRST, "serial" DESC, "id");
 
 CREATE TABLE "core_item_related" (

@@ -14,7 +14,7 @@ export default model("Item", {
   fields: {
     external_id: field.uuid({ nullable: true }),
     serial: field.string({ required: true, unique: true, maxLength: 20, pattern: { regex: "^[A-Z0-9]+$", message: "Upper-case letters and digits only." } }),
-    notes: field.text({ description: "Free text.", optIn: true }),
+    notes: field.text({ description: "Free text.", optIn: true, searchIndexed: true }),
     quantity: field.integer({ min: 0, max: 1000, default: 1 }),
     weight: field.float({ nullable: true }),
     price: field.decimal({ nullable: true, maxDigits: 10, decimalPlaces: 2 }),

@@ -33,6 +33,7 @@ CREATE INDEX "events_event_tags_tag_id_idx" ON "events_event_tags" USING btree (
 CREATE TABLE "events_tag" (
   "id" serial PRIMARY KEY,
   "description" text NOT NULL DEFAULT '',
+  "event_count" integer NOT NULL DEFAULT 0,
   "name" varchar(50) NOT NULL DEFAULT '',
   "slug" varchar(50) NOT NULL DEFAULT '',
   CONSTRAINT "events_tag_slug_key" UNIQUE ("slug")
@@ -43,3 +44,35 @@ CREATE INDEX "events_tag_ordering_idx" ON "events_tag" USING btree ("name", "id"
 ALTER TABLE "events_event_tags" ADD CONSTRAINT "events_event_tags_source_id_fkey" FOREIGN KEY ("source_id") REFERENCES "events_event" ("id") ON DELETE CASCADE DEFERRABLE INITIALLY IMMEDIATE;
 
 ALTER TABLE "events_event_tags" ADD CONSTRAINT "events_event_tags_tag_id_fkey" FOREIGN KEY ("tag_id") REFERENCES "events_tag" ("id") ON DELETE CASCADE DEFERRABLE INITIALLY IMMEDIATE;
+
+-- events.Tag:event_count:stored
+CREATE OR REPLACE FUNCTION "armature_count_events_tag_event_count"() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  r record;
+BEGIN
+  IF TG_OP = 'TRUNCATE' THEN
+    UPDATE "events_tag" SET "event_count" = 0 WHERE "event_count" <> 0;
+  ELSIF TG_OP = 'INSERT' THEN
+    FOR r IN SELECT "tag_id" AS id, count(*) AS n FROM armature_added WHERE "tag_id" IS NOT NULL GROUP BY 1 ORDER BY 1 LOOP
+      UPDATE "events_tag" SET "event_count" = "event_count" + r.n WHERE id = r.id;
+    END LOOP;
+  ELSIF TG_OP = 'DELETE' THEN
+    FOR r IN SELECT "tag_id" AS id, -count(*) AS n FROM armature_removed WHERE "tag_id" IS NOT NULL GROUP BY 1 ORDER BY 1 LOOP
+      UPDATE "events_tag" SET "event_count" = "event_count" + r.n WHERE id = r.id;
+    END LOOP;
+  ELSE
+    FOR r IN SELECT id, sum(n) AS n FROM (SELECT "tag_id" AS id, count(*) AS n FROM armature_added WHERE "tag_id" IS NOT NULL GROUP BY 1 UNION ALL SELECT "tag_id" AS id, -count(*) AS n FROM armature_removed WHERE "tag_id" IS NOT NULL GROUP BY 1) d GROUP BY id HAVING sum(n) <> 0 ORDER BY id LOOP
+      UPDATE "events_tag" SET "event_count" = "event_count" + r.n WHERE id = r.id;
+    END LOOP;
+  END IF;
+  RETURN NULL;
+END $$;
+DROP TRIGGER IF EXISTS "armature_count_events_tag_event_count_insert" ON "events_event_tags";
+CREATE TRIGGER "armature_count_events_tag_event_count_insert" AFTER INSERT ON "events_event_tags" REFERENCING NEW TABLE AS armature_added FOR EACH STATEMENT EXECUTE FUNCTION "armature_count_events_tag_event_count"();
+DROP TRIGGER IF EXISTS "armature_count_events_tag_event_count_update" ON "events_event_tags";
+CREATE TRIGGER "armature_count_events_tag_event_count_update" AFTER UPDATE ON "events_event_tags" REFERENCING OLD TABLE AS armature_removed NEW TABLE AS armature_added FOR EACH STATEMENT EXECUTE FUNCTION "armature_count_events_tag_event_count"();
+DROP TRIGGER IF EXISTS "armature_count_events_tag_event_count_delete" ON "events_event_tags";
+CREATE TRIGGER "armature_count_events_tag_event_count_delete" AFTER DELETE ON "events_event_tags" REFERENCING OLD TABLE AS armature_removed FOR EACH STATEMENT EXECUTE FUNCTION "armature_count_events_tag_event_count"();
+DROP TRIGGER IF EXISTS "armature_count_events_tag_event_count_truncate" ON "events_event_tags";
+CREATE TRIGGER "armature_count_events_tag_event_count_truncate" AFTER TRUNCATE ON "events_event_tags" FOR EACH STATEMENT EXECUTE FUNCTION "armature_count_events_tag_event_count"();
+UPDATE "events_tag" t SET "event_count" = (SELECT count(*) FROM "events_event_tags" c WHERE c."tag_id" = t.id);

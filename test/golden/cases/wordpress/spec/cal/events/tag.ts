@@ -11,7 +11,7 @@ export default model("Tag", {
     slug: field.string({ unique: true, maxLength: 50, slugFrom: "name" }),
     description: field.text(),
     // Counted through the events' join table.
-    event_count: field.count({ of: "events.Event.tags" }),
+    event_count: field.count({ of: "events.Event.tags", stored: true }),
   },
   nested: ["name", "slug", "description", "event_count"],
   wordpress: { kind: "term", listKey: "tags", noun: "tag", taxonomy: "post_tag" },

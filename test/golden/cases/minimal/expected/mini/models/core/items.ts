@@ -67,6 +67,7 @@ export const core_Item: ModelDescriptor = {
         kind: "scalar",
         type: "text",
         column: "notes",
+        searchIndexed: true,
         blank: true,
       },
       {
