@@ -5,44 +5,62 @@
 // names a connection has prepared; the same text always has the same name, on every
 // connection and every instance.
 //
-// Only statements seen more than once are named, and at most MAX_NAMED per process: a name
-// holds a plan in every backend that ran it, so one-off shapes (filters combined once) must
-// not accumulate there.
+// Only statements seen more than once are named, and a connection holds at most
+// MAX_PER_CONNECTION of them, the least recently used deallocated first: a name holds a plan in
+// its backend, so one-off shapes (filters combined once) must not accumulate there, and a
+// long-running server must keep preparing the shapes that are hot now.
 import { createHash } from "node:crypto";
 import type { Knex } from "knex";
 import PgDialect from "knex/lib/dialects/postgres/index.js";
 
-const MAX_NAMED = 200;
 const SEEN_BEFORE_NAMING = 2;
-/** Texts counted while deciding what is hot: beyond this the counts start over. */
-const MAX_COUNTED = 5000;
+export const MAX_PER_CONNECTION = 200;
+/** Texts remembered (counted, or with their name) at most; beyond it the oldest are forgotten. */
+const MAX_REMEMBERED = 5000;
 
 interface Compiled { sql: string; bindings?: unknown[]; options?: Record<string, unknown> }
 
 export class StatementNames {
-  private readonly named = new Map<string, string>();
-  private readonly counts = new Map<string, number>();
+  /** By text: how often it was seen while not yet named, or its name. */
+  private readonly known = new Map<string, number | string>();
 
   /** The name `sql` runs under, or undefined while it is not (yet) worth one. */
   nameOf(sql: string): string | undefined {
-    const known = this.named.get(sql);
-    if (known || this.named.size >= MAX_NAMED) return known;
-    const seen = (this.counts.get(sql) ?? 0) + 1;
-    if (seen < SEEN_BEFORE_NAMING) {
-      if (this.counts.size >= MAX_COUNTED) this.counts.clear();
-      this.counts.set(sql, seen);
-      return undefined;
-    }
-    this.counts.delete(sql);
-    const name = `a_${createHash("sha1").update(sql).digest("hex").slice(0, 24)}`;
-    this.named.set(sql, name);
-    return name;
-  }
-
-  get size(): number {
-    return this.named.size;
+    const known = this.known.get(sql);
+    if (typeof known === "string") return known;
+    const seen = (known ?? 0) + 1;
+    const value = seen < SEEN_BEFORE_NAMING ? seen : `a_${createHash("sha1").update(sql).digest("hex").slice(0, 24)}`;
+    if (known === undefined && this.known.size >= MAX_REMEMBERED) this.known.delete(this.known.keys().next().value!);
+    this.known.set(sql, value);
+    return typeof value === "string" ? value : undefined;
   }
 }
+
+/** What pg's connection keeps of the statements it has prepared. */
+interface PgConnection { parsedStatements?: Record<string, string> }
+interface PgClient { connection?: PgConnection; query(text: string): Promise<unknown> }
+
+/** The names one connection holds, least recently used first, at most `max`. */
+export class HeldNames {
+  private readonly held = new Map<string, true>();
+
+  constructor(private readonly max = MAX_PER_CONNECTION) {}
+
+  /** Marks `name` as used and gives the names to deallocate first, so that no more than `max` are held. */
+  use(name: string): string[] {
+    this.held.delete(name);
+    this.held.set(name, true);
+    const evicted: string[] = [];
+    for (const old of this.held.keys()) {
+      if (this.held.size <= this.max) break;
+      this.held.delete(old);
+      evicted.push(old);
+    }
+    return evicted;
+  }
+}
+
+const heldBy = new WeakMap<object, HeldNames>();
 
 /** The last query sent on each connection: the next one waits for it. */
 const lastOnConnection = new WeakMap<object, Promise<unknown>>();
@@ -57,15 +75,30 @@ export function preparingClient(names: StatementNames): typeof Knex.Client {
   const Base = PgDialect as unknown as new (config: Knex.Config) => { _query(connection: unknown, obj: Compiled): Promise<unknown> };
   class PreparingPg extends Base {
     _query(connection: unknown, obj: Compiled): Promise<unknown> {
+      let evicted: string[] = [];
       if (obj.options?.prepare) {
         const { prepare: _prepare, ...options } = obj.options;
         const name = names.nameOf(obj.sql);
+        if (name) {
+          let held = heldBy.get(connection as object);
+          if (!held) heldBy.set(connection as object, (held = new HeldNames()));
+          evicted = held.use(name);
+        }
         // knex reads the response off this very object, so it is changed in place.
         obj.options = name ? { ...options, name } : options;
       }
+      const send = async () => {
+        const client = connection as PgClient;
+        for (const old of evicted) {
+          // In an aborted transaction it fails, as the query after it will: the name stays, known to pg.
+          const gone = await client.query(`DEALLOCATE ${old}`).then(() => true, () => false);
+          if (gone && client.connection?.parsedStatements) delete client.connection.parsedStatements[old];
+        }
+        return super._query(connection, obj);
+      };
       const key = connection as object;
       const before = lastOnConnection.get(key);
-      const run = before ? before.then(() => super._query(connection, obj), () => super._query(connection, obj)) : super._query(connection, obj);
+      const run = before ? before.then(send, send) : send();
       const settled = run.catch(() => undefined);
       lastOnConnection.set(key, settled);
       void settled.then(() => { if (lastOnConnection.get(key) === settled) lastOnConnection.delete(key); });

@@ -1,7 +1,7 @@
-// Which statements get names: from the second time a text is seen, the same name for the
-// same text, and no new names beyond the process's bound.
+// Which statements get names (from the second time a text is seen, the same name for the same
+// text in every process) and how many a connection holds (the least recently used go first).
 import { expect } from "chai";
-import { StatementNames } from "../../runtime/db/prepared.js";
+import { HeldNames, StatementNames } from "../../runtime/db/prepared.js";
 
 describe("unit: prepared statement names", () => {
   it("a text is named from its second sighting on, always with the same name", () => {
@@ -16,14 +16,22 @@ describe("unit: prepared statement names", () => {
     expect(other.nameOf("select 1"), "the same text has the same name in every process").to.equal(name);
   });
 
-  it("names at most 200 texts; the ones named keep their names", () => {
+  it("texts keep being named however many there were before", () => {
     const names = new StatementNames();
-    for (let i = 0; i < 250; i++) {
+    for (let i = 0; i < 6000; i++) {
       names.nameOf(`select ${i}`);
-      names.nameOf(`select ${i}`);
+      expect(names.nameOf(`select ${i}`)).to.match(/^a_/);
     }
-    expect(names.size).to.equal(200);
-    expect(names.nameOf("select 0")).to.match(/^a_/);
-    expect(names.nameOf("select 249")).to.equal(undefined);
+  });
+
+  it("a connection holds the most recently used names; the others are given to deallocate", () => {
+    const held = new HeldNames(3);
+    expect(held.use("a")).to.deep.equal([]);
+    expect(held.use("b")).to.deep.equal([]);
+    expect(held.use("c")).to.deep.equal([]);
+    expect(held.use("a")).to.deep.equal([]);
+    expect(held.use("d")).to.deep.equal(["b"]);
+    expect(held.use("e")).to.deep.equal(["c"]);
+    expect(held.use("b")).to.deep.equal(["a"]);
   });
 });
