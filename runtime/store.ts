@@ -172,11 +172,11 @@ export class Store {
         ...checkSelects(db, filter),
         ...ReadPlans.checks(plan).map((c) => db.raw(c)),
       );
-      // A list the client filters is planned for its values: how many rows a `within` or a
-      // `site` selects decides between walking the ordering index and sorting the matches, and
-      // a prepared statement's generic plan, blind to them, sorted 20,000 prefixes for a page
-      // of 50 that the index gives at once.
-      const [row] = await (filter.order.length ? statement : prepared(statement)).catch((err: { code?: string }) => {
+      // A list filtered by ranges, containment or patterns is planned for its values: how many
+      // rows a `within` selects decides between walking the ordering index and sorting the
+      // matches, and a prepared statement's generic plan, blind to them, sorted 20,000 prefixes
+      // for a page of 50 that the index gives at once. Equality filters keep the prepared plan.
+      const [row] = await (filter.valueSensitive ? statement : prepared(statement)).catch((err: { code?: string }) => {
         // A cursor's value its term's type cannot hold: a cursor this server did not make.
         throw keyset && err.code?.startsWith("22") ? notFound("Invalid cursor") : err;
       });

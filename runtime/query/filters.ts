@@ -36,7 +36,16 @@ export interface FilterPlan {
   checks: FilterCheck[];
   /** The parameters in request order, so errors keep the order the client sent them in. */
   order: string[];
+  /**
+   * Whether how many rows match depends on the values beyond what the planner's statistics of
+   * an equality tell (ranges, containment, patterns, searches): such a statement is best
+   * planned for its values rather than once for all.
+   */
+  valueSensitive: boolean;
 }
+
+/** Filter kinds that, as plain or negated equality, select about as many rows whatever the value. */
+const EQUALITY_KINDS = new Set(["uuid", "string", "number", "boolean", "choice", "fk", "related", "tag", "status", "contentTypes", "family"]);
 
 /** The result of planning: errors found without the database, and the plan (checks still to run). */
 export type Compiled = { errors: FilterErrors; plan: FilterPlan };
@@ -186,11 +195,13 @@ export class FilterCompiler {
     const wheres: Where[] = [];
     const checks: FilterCheck[] = [];
     const order: string[] = [];
+    let valueSensitive = false;
     for (const [param, values] of params) {
       if (opts.reserved.has(param)) continue;
       order.push(param);
       const filter = opts.only && !opts.only.has(param) ? undefined : table.get(param);
       const dynamic = filter || opts.only ? undefined : opts.dynamic?.find((d) => d.owns(param));
+      if (!filter || !EQUALITY_KINDS.has(filter.kind) || !["exact", "n"].includes(filter.lookup)) valueSensitive = true;
       if (!filter && !dynamic) {
         if (opts.strict) errors[param] = ["Unknown filter field"];
         continue;
@@ -208,7 +219,7 @@ export class FilterCompiler {
       wheres.push(result.where);
       for (const c of result.checks ?? []) checks.push({ ...c, param });
     }
-    return { errors, plan: { apply: (qb) => { for (const w of wheres) w(qb); }, checks, order } };
+    return { errors, plan: { apply: (qb) => { for (const w of wheres) w(qb); }, checks, order, valueSensitive } };
   }
 
   private one(m: ModelDescriptor, f: FilterDescriptor, raw: string[]): Planned | string[] {

@@ -56,7 +56,7 @@ describe("unit: model hooks in the engine", () => {
     const id = await store.create(db.knex, model, { name: "  widget " }, { version: "1", partial: false });
     const queries: string[] = [];
     db.knex.on("query", (q: { sql: string }) => queries.push(q.sql));
-    const page = await store.list(db.knex, model, { apply: () => undefined, checks: [], order: [] }, { limit: 10, offset: 0 }, read);
+    const page = await store.list(db.knex, model, { apply: () => undefined, checks: [], order: [], valueSensitive: false }, { limit: 10, offset: 0 }, read);
     db.knex.removeAllListeners("query");
     expect(page.results).to.deep.equal([{ id, name: "widget", name_length: 6 }]);
     expect(queries).to.have.length(1);
