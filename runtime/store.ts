@@ -153,11 +153,12 @@ export class Store {
         return qb;
       };
       let chosen: ReturnType<typeof ordered>;
-      const branches = keyset && page.after!.length ? afterBranches(terms, types, page.after!).map((b) => ordered(b)) : [];
       if (keyset && page.after!.length) {
         // Each branch a range of the ordering index, merged in order; none: nothing sorts later.
+        const branches = afterBranches(terms, types, page.after!).map((b) => ordered(b));
         chosen = branches.length
-          ? db.queryBuilder().select("t0.*").from(db.raw(`(${branches.map(() => "(?)").join(" UNION ALL ")}) t0`, branches)).orderByRaw(orderSql(this.index, m, ordering, "t0")) as unknown as ReturnType<typeof ordered>
+          ? db.queryBuilder().select("t0.*").from(db.raw(`(${branches.map(() => "(?)").join(" UNION ALL ")}) t0`, branches))
+            .orderByRaw(orderSql(this.index, m, ordering, "t0")) as unknown as ReturnType<typeof ordered>
           : ordered({ sql: "false", bindings: [] });
         if (take !== null) chosen.limit(take);
       } else {
@@ -219,7 +220,6 @@ export class Store {
     return (await read(this.plans.get(m, opts.shape, opts.version, opts.exclude, opts.include))).answer();
   }
 
-  /** The objects with these ids, in the order given; missing ids are left out. Filter checks run in the same statement. */
   /** Rows of any models, by model key and id, in the order asked (null where none): one read per model. */
   async readRefs(db: Db, refs: Array<{ model: string; id: string }>, opts: ReadOptions): Promise<Array<Record<string, unknown> | null>> {
     const found = new Map<string, Record<string, unknown>>();
@@ -230,6 +230,7 @@ export class Store {
     return refs.map((r) => found.get(`${r.model}:${r.id}`) ?? null);
   }
 
+  /** The objects with these ids, in the order given; missing ids are left out. Filter checks run in the same statement. */
   async fetch(db: Db, m: ModelDescriptor, ids: RowId[], opts: ReadOptions, filter?: FilterPlan): Promise<Array<Record<string, unknown>>> {
     const { valid, cast } = this.keys(m, ids);
     if (!valid.length) return [];
