@@ -2,7 +2,7 @@
 NODE_MODULES := node_modules/.package-lock.json
 TSX := node_modules/.bin/tsx
 
-.PHONY: run test fuzz generate check check-generated discard-migration migrate bench lint typecheck clean
+.PHONY: run test fuzz generate check check-generated discard-migration migrate bench bench-profile lint typecheck clean
 
 $(NODE_MODULES): package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
@@ -43,6 +43,10 @@ migrate: $(NODE_MODULES)
 ## bench: throughput and latency figures against a baseline measured in the same run
 bench: $(NODE_MODULES)
 	$(TSX) bench/run.ts
+
+## bench-profile: where the process's CPU goes per request (PROFILE_ONLY=<name part> picks workloads)
+bench-profile: $(NODE_MODULES)
+	$(TSX) bench/profile.ts
 
 ## lint / typecheck: TypeScript in strict mode over everything
 lint typecheck: $(NODE_MODULES)
