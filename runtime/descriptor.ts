@@ -683,6 +683,8 @@ export interface ApiDescriptor {
   noteModel?: string;
   /** Model keys of the relationship definitions and their associations (ApiSpec.relationships). */
   relationships?: { definitions: string; associations: string };
+  /** Model key of the change records (fields as Nautobot's ObjectChange) every operation's writes leave. */
+  changeLog?: string;
   /** Primary keys: random UUIDs (default) or database-assigned integers. */
   idType?: "uuid" | "serial";
   /** Model key of per-user application passwords. */

@@ -19,6 +19,9 @@ import { kindOf } from "./kinds/index.js";
 import { FieldProblem, isPlainObject, type WriteContext } from "./kinds/types.js";
 import { pyRepr, pyType } from "./text/python.js";
 import { duplicateErrors } from "./text/uniqueness.js";
+import { actorOf, type RowId, type WriteFeature } from "./operations/index.js";
+
+export type { RowId } from "./operations/index.js";
 
 export type Db = Knex | Knex.Transaction;
 
@@ -45,9 +48,6 @@ export interface Page {
   offset: number;
   after?: Cursor;
 }
-
-/** A row's primary key: a UUID, or an integer in APIs with serial ids. */
-export type RowId = string | number;
 
 export interface WriteOptions {
   version: string;
@@ -81,6 +81,7 @@ export class Store {
 
   private readonly serial: boolean;
   private readonly writeListeners: Array<(m: ModelDescriptor) => void> = [];
+  private readonly features: WriteFeature[] = [];
   /** Types of order terms, by model and order: they change only with the schema. */
   private readonly orderTypes = new Map<string, string[]>();
   /** Whether unknown keys in a write body are refused (the API's STRICT_WRITE_FIELDS) or ignored. */
@@ -96,6 +97,23 @@ export class Store {
   /** Calls `listener` with the model of every row this store writes or deletes, once the statement ran. */
   onWrite(listener: (m: ModelDescriptor) => void): void {
     this.writeListeners.push(listener);
+  }
+
+  /** Adds a feature every write of an operation goes through (see operations/index.ts). */
+  use(feature: WriteFeature): void {
+    this.features.push(feature);
+  }
+
+  /** Tells the features, within an operation, that rows of `m` were created or updated. */
+  private async saved(db: Db, m: ModelDescriptor, ids: RowId[], action: "create" | "update"): Promise<void> {
+    const actor = actorOf();
+    if (!actor || !ids.length) return;
+    for (const f of this.features) if (f.watches(m)) await f.saved?.(db, m, ids, action, actor);
+  }
+
+  /** Whether deleting rows of `m` must go through the store for a feature to see them. */
+  private watchedDeletes(m: ModelDescriptor): boolean {
+    return this.features.some((f) => f.deleting && f.watches(m));
   }
 
   /** Whether the rows of `m` have integer keys (a serial-id API, or the content-type registry). */
@@ -313,7 +331,7 @@ export class Store {
         continue;
       }
       try {
-        ids.push(String(await this.persist(m, () => this.save(d.value))));
+        ids.push(String(await this.persist(m, () => this.save(d.value, false))));
         errors.push({});
       } catch (err) {
         errors.push(elementErrors(err));
@@ -322,6 +340,7 @@ export class Store {
       }
     }
     if (failed) throw new ValidationError(errors);
+    await this.saved(trx, m, ids, "create");
     return ids;
   }
 
@@ -343,9 +362,10 @@ export class Store {
   /**
    * Writes a draft: the kinds' create or update effects, the model's beforeSave hook (a
    * refusal is a ValidationError), the row, the work that needed its id, then afterSave.
-   * Database errors pass through untranslated, for the profile to map or retry.
+   * Database errors pass through untranslated, for the profile to map or retry. The write
+   * features hear of the row unless the caller tells them of a whole set itself (`observed`).
    */
-  async save(draft: WriteContext | Promise<WriteContext>): Promise<RowId> {
+  async save(draft: WriteContext | Promise<WriteContext>, observed = true): Promise<RowId> {
     const ctx = await draft;
     const { db, model: m } = ctx;
     for (const f of m.fields) {
@@ -359,6 +379,7 @@ export class Store {
     for (const listener of this.writeListeners) listener(m);
     for (const after of ctx.afterSave) await after(id!);
     await m.hooks?.afterSave?.({ db, index: this.index, model: m, id: id!, values: ctx.row, links: ctx.links, created: ctx.id === null });
+    if (observed) await this.saved(db, m, [id!], ctx.id === null ? "create" : "update");
     return id!;
   }
 
@@ -390,6 +411,8 @@ export class Store {
     if (blockers.length) {
       throw new HttpError(409, `Unable to delete object. ${blockers.length} dependent objects were found: ${blockers.join(", ")}`, "protected");
     }
+    const actor = actorOf();
+    if (actor) for (const f of this.features) if (f.watches(m)) await f.deleting?.(db, m, ids, actor);
     // What a cascade takes along goes through the store first where hooks or kinds keep rules
     // or rows for it: the database's own ON DELETE CASCADE would pass them by.
     for (const dep of this.index.dependents(m)) {
@@ -415,11 +438,11 @@ export class Store {
   }
 
   /**
-   * Whether deleting rows of `m` runs hooks or field kinds' clean-up (tag assignments), its own
-   * or those of what its deletion cascades to.
+   * Whether deleting rows of `m` runs hooks, field kinds' clean-up (tag assignments) or write
+   * features (change records), its own or those of what its deletion cascades to.
    */
   private deleteHooked(m: ModelDescriptor, seen = new Set<string>()): boolean {
-    if (m.hooks?.beforeDelete || m.hooks?.afterDelete || m.fields.some((f) => kindOf(f).onDelete)) return true;
+    if (m.hooks?.beforeDelete || m.hooks?.afterDelete || m.fields.some((f) => kindOf(f).onDelete) || this.watchedDeletes(m)) return true;
     if (this.index.genericDependents(m).some((d) => d.field.onDelete === "cascade")) return true;
     if (seen.has(m.key)) return false;
     seen.add(m.key);

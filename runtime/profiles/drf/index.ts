@@ -32,9 +32,13 @@ import { login, loginPage, logout, sessionKey, type SessionDeps } from "./browse
 import { Tokens } from "../../auth/tokens.js";
 import { advisoryLock } from "../../db/locks.js";
 import { Batches, type Outcome } from "../../batches.js";
+import { actingAs, Operations, type Actor } from "../../operations/index.js";
+import { requestId } from "../../http/failures.js";
+import { changeLog } from "../../changelog/index.js";
 
 /** An allocation waiting for its batch: one request's items, and how its objects are created. */
 interface AllocationJob {
+  actor: Actor;
   m: ModelDescriptor;
   name: string;
   made: ModelDescriptor;
@@ -73,6 +77,9 @@ export interface DrfDeps {
 export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
   const index = new ModelIndex(api);
   const store = new Store(index);
+  const operations = new Operations(db);
+  const changes = changeLog(index, store);
+  if (changes) store.use(changes);
   const filters = new FilterCompiler(index);
   const providers = dynamicFilters(index);
   const allocations = new Batches<AllocationJob, Allocated>(allocateBatch, ALLOCATION_BATCH);
@@ -232,6 +239,14 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
     if (m === userModel && !ctx.identity.isSuperuser) throw forbidden();
   }
 
+  /** The requester as the actor of an operation through `view` of `m` (Nautobot's view name, `dcim-api:site-list`). */
+  function actor(ctx: Ctx, m: ModelDescriptor, view: string): Actor {
+    return {
+      userId: ctx.identity?.userId ?? null, username: ctx.identity?.username ?? null, requestId: requestId(ctx.res),
+      context: "api", contextDetail: `${m.app}-api:${m.key.split(".")[1]}-${view}`,
+    };
+  }
+
   function readOpts(ctx: Ctx, brief = false) {
     return {
       shape: brief ? "brief" as const : "full" as const,
@@ -325,7 +340,7 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
     const opts = { version: ctx.version, userId: ctx.identity?.userId };
     if (method === "POST") {
       const many = Array.isArray(body);
-      const ids = await db.transaction(async (trx) => (many
+      const ids = await operations.run(actor(ctx, m, "list"), async (trx) => (many
         ? store.createMany(trx, m, body, opts)
         : [await store.create(trx, m, body, { ...opts, partial: false })]));
       const objects = await store.fetch(db, m, ids, readOpts(ctx));
@@ -338,7 +353,7 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
     // The rows are locked before anything is written: an id deleted meanwhile is unknown, not skipped.
     const lockAll = async (trx: Knex.Transaction) => requireAll(wanted, await store.existing(trx, m, wanted, userId, undefined, true));
     if (method === "DELETE") {
-      await db.transaction(async (trx) => {
+      await operations.run(actor(ctx, m, "list"), async (trx) => {
         await lockAll(trx);
         await store.remove(trx, m, wanted);
       });
@@ -346,7 +361,7 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
       return;
     }
     // As Nautobot's bulk update, elements are validated one by one: the first invalid one is the error.
-    await db.transaction(async (trx) => {
+    await operations.run(actor(ctx, m, "list"), async (trx) => {
       await lockAll(trx);
       for (const [i, item] of items.entries()) {
         const { id: _id, ...changes } = item as Record<string, unknown>;
@@ -371,7 +386,7 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
       if (ctx.req.method === "POST") {
         const body = readJson(ctx);
         if (!isPlainObject(body)) throw new ValidationError({ non_field_errors: [`Invalid data. Expected a dictionary, but got ${pyType(body)}.`] });
-        const made = await db.transaction((trx) => store.create(trx, notes, { ...body, [link.type]: m.key, [link.id]: id }, { version: ctx.version, userId, partial: false }));
+        const made = await operations.run(actor(ctx, m, "notes"), (trx) => store.create(trx, notes, { ...body, [link.type]: m.key, [link.id]: id }, { version: ctx.version, userId, partial: false }));
         return send(ctx, 201, (await store.fetch(db, notes, [made], readOpts(ctx)))[0]);
       }
       const { plan } = filters.compile(notes, new Map(), { strict, reserved: RESERVED });
@@ -427,7 +442,7 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
     const shapes = items.map((i): FieldErrors => (isPlainObject(i) ? {} : { non_field_errors: [`Invalid data. Expected a dictionary, but got ${pyType(i)}.`] }));
     if (shapes.some((x) => Object.keys(x).length)) throw new ValidationError(many ? shapes : shapes[0]);
     const opts = { version: ctx.version, userId: ctx.identity?.userId, partial: false };
-    const job = { m, name, made, event, items: items as Array<Record<string, unknown>>, many, opts };
+    const job = { actor: actor(ctx, m, name), m, name, made, event, items: items as Array<Record<string, unknown>>, many, opts };
     const result = await allocations.submit(`${m.table}\0${name}`, job);
     // DRF sends the detail with its 204; HTTP allows no body there, so only the status arrives.
     if ("shortage" in result) {
@@ -451,20 +466,21 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
     jobs.forEach((j, i) => { if (!first.has(j.event.id)) first.set(j.event.id, i); });
     const order = [...jobs.keys()].sort((a, b) => first.get(jobs[a].event.id)! - first.get(jobs[b].event.id)! || a - b);
     const outcomes: Array<Outcome<Allocated>> = [];
-    await db.transaction(async (trx) => {
+    // The batch is one operation; each request's part of it is made as that request's.
+    await operations.run(jobs[0].actor, async (trx) => {
       await advisoryLock(trx, m.table, name);
       let memo: Record<string, unknown> = {};
       for (const [k, i] of order.entries()) {
-        const { event, items, many, opts } = jobs[i];
+        const { actor: jobActor, event, items, many, opts } = jobs[i];
         if (k > 0 && jobs[order[k - 1]].event.id !== event.id) memo = {};
         const queued = order.slice(k).filter((j) => jobs[j].event.id === event.id).reduce((n, j) => n + jobs[j].items.length, 0);
         try {
-          outcomes[i] = { value: await trx.transaction(async (sp): Promise<Allocated> => {
+          outcomes[i] = { value: await actingAs(jobActor, () => trx.transaction(async (sp): Promise<Allocated> => {
             const allocation = await m.hooks!.allocate![name]({ ...event, db: sp, items, memo, queued });
             if ("shortage" in allocation) return allocation;
             const { create } = allocation;
             return { ids: many ? await store.createMany(sp, made, create, opts) : [await store.create(sp, made, create[0], opts)] };
-          }) };
+          })) };
         } catch (error) {
           outcomes[i] = { error };
           memo = {};
@@ -500,14 +516,14 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
       if (!(await store.existing(trx, m, [id], userId, where.apply, true)).length) throw notFound();
     };
     if (method === "DELETE") {
-      await db.transaction(async (trx) => {
+      await operations.run(actor(ctx, m, "detail"), async (trx) => {
         await lockOne(trx);
         await store.remove(trx, m, [id]);
       });
       ctx.res.status(204).end();
       return;
     }
-    await db.transaction(async (trx) => {
+    await operations.run(actor(ctx, m, "detail"), async (trx) => {
       await lockOne(trx);
       await store.update(trx, m, id, readJson(ctx), { version: ctx.version, userId, partial: method === "PATCH" });
     });

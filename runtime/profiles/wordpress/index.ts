@@ -20,6 +20,8 @@ import { Archive, paging, type ArchivePlan } from "./archive.js";
 import { Store, type Db, type ReadOptions, type RowId } from "../../store.js";
 import { ValidationError } from "../../errors.js";
 import { lockTermName, writeTransaction, Writer } from "./writes.js";
+import { Operations, type Actor } from "../../operations/index.js";
+import { requestId } from "../../http/failures.js";
 import { describeRoute } from "./routes.js";
 import type { ProfileCommand } from "../index.js";
 
@@ -49,7 +51,12 @@ export function wordpressProfile({ api, db, config, identities }: WpDeps): Route
   // Asked on the writer's own connection: the transaction may hold the only one (PGlite).
   const userExists = async (conn: Knex, id: string) => !!identities && !!(await identities.byId(conn, id));
   const store = new Store(cat.index);
+  const operations = new Operations(db);
   const writer = new Writer(cat, store, tz, userExists);
+  /** The requester as the actor of a write through the route of `m`. */
+  const actor = (ctx: Ctx, m: ModelDescriptor): Actor => ({
+    userId: ctx.who?.userId ?? null, username: ctx.who?.username ?? null, requestId: requestId(ctx.res), context: "api", contextDetail: m.key,
+  });
   const archive = new Archive(db, cat, api.settings, tz);
   const routes = api.routes ?? [];
 
@@ -237,7 +244,7 @@ export function wordpressProfile({ api, db, config, identities }: WpDeps): Route
     // between sends the request round again, to answer as a request arriving after the delete.
     if (method === "DELETE") {
       const force = wp.kind === "term" || (boolParam(ctx.params, "force") ?? false);
-      const done = await writeTransaction(db, m, async (trx) => {
+      const done = await writeTransaction(operations, actor(ctx, m), m, async (trx) => {
         // Trashing changes no key: linking the row meanwhile (a key share) need not wait.
         const locked = trx(m.table).where("id", row.id);
         const current: Row | undefined = await (force ? locked.forUpdate() : locked.forNoKeyUpdate()).first();
@@ -261,7 +268,7 @@ export function wordpressProfile({ api, db, config, identities }: WpDeps): Route
     }
     const { id: _id, slug: _slug, ...rest } = ctx.params;
     const body = ctx.req.path.includes("/by-slug/") ? rest : { ...rest, ...(ctx.params.slug !== undefined ? { slug: ctx.params.slug } : {}) };
-    const done = await writeTransaction(db, m, async (trx) => {
+    const done = await writeTransaction(operations, actor(ctx, m), m, async (trx) => {
       // No key update: events written alongside may take a key share on this row to link it.
       const current: Row | undefined = await trx(m.table).where("id", row.id).forNoKeyUpdate().first();
       if (!current) return null;
@@ -298,7 +305,7 @@ export function wordpressProfile({ api, db, config, identities }: WpDeps): Route
     if (wp.kind === "term" && ctx.who.role !== "editor") throw forbidden(true);
     const who = ctx.who;
     const { id: _id, ...body } = ctx.params;
-    const created = await writeTransaction(db, m, async (trx) => {
+    const created = await writeTransaction(operations, actor(ctx, m), m, async (trx) => {
       if (wp.kind === "term") await termNameFree(trx, m, body);
       return one(ctx, m, await writer.create(trx, m, body, who), trx);
     });

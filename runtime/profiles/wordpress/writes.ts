@@ -14,6 +14,7 @@ import { formatWall, inRange, parseDate, validZone, wallToUtc } from "./dates.js
 import { invalidParam, invalidParams, missingParams, notOfType, WpError } from "./errors.js";
 import { listValue, MAX_ID, positiveInt, toBool, type Params } from "./params.js";
 import { advisoryLock } from "../../db/locks.js";
+import type { Actor, Operations } from "../../operations/index.js";
 import { ValidationError } from "../../errors.js";
 import { replaceLinks } from "../../kinds/m2m.js";
 import type { WriteContext } from "../../kinds/types.js";
@@ -29,30 +30,26 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Room a slug keeps for the longest `-N` suffix (`-2147483647`). */
 const SUFFIX_ROOM = 11;
 /**
- * What a write transaction is run again after: a unique or foreign key violation (a race
- * lost to a concurrent insert or delete; the re-run sees the winner and answers as a
- * sequential request would) or a deadlock PostgreSQL broke by aborting this transaction.
+ * What a write is run again after, besides the conflicts every operation is retried on: a
+ * unique or foreign key violation (a race lost to a concurrent insert or delete; the re-run
+ * sees the winner and answers as a sequential request would).
  */
-const RETRIED = new Set(["23505", "23503", "40P01"]);
-const ATTEMPTS = 3;
+const RACES = ["23505", "23503"];
 
 /**
- * Runs a write in a transaction, again when it lost a race (see RETRIED); a violation that
+ * Runs a write as an operation, again when it lost a race (see RACES); a violation that
  * persists becomes the 400 naming the parameter of the offending column.
  */
-export async function writeTransaction<T>(db: Knex, m: ModelDescriptor, run: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await db.transaction(run);
-    } catch (err) {
-      const { code, detail } = err as { code?: unknown; detail?: string };
-      if (typeof code !== "string" || !RETRIED.has(code)) throw err;
-      if (attempt < ATTEMPTS) continue;
-      const column = /Key \(([^)]+)\)=/.exec(detail ?? "")?.[1];
-      const f = m.fields.find((x) => storedColumn(x) === column || (x.kind === "m2m" && x.through.target === column));
-      if (!f) throw err;
-      throw invalidParam(f.name);
-    }
+export async function writeTransaction<T>(operations: Operations, actor: Actor, m: ModelDescriptor, run: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
+  try {
+    return await operations.run(actor, run, { retryOn: RACES });
+  } catch (err) {
+    const { code, detail } = err as { code?: unknown; detail?: string };
+    if (typeof code !== "string" || !RACES.includes(code)) throw err;
+    const column = /Key \(([^)]+)\)=/.exec(detail ?? "")?.[1];
+    const f = m.fields.find((x) => storedColumn(x) === column || (x.kind === "m2m" && x.through.target === column));
+    if (!f) throw err;
+    throw invalidParam(f.name);
   }
 }
 

@@ -1,0 +1,100 @@
+// The change log (the api's `changeLog` model, its fields named as Nautobot's ObjectChange):
+// every create, update and delete of a change-logged model made within an operation is
+// recorded in the operation's transaction, so a rolled-back write leaves no record. A set of
+// rows is one read and one insert, whatever its size. The object is recorded as the API shows
+// it to a request-less serializer (Nautobot's `object_data_v2`: the latest version, relative
+// URLs) and as its model's field values (`object_data`: related objects by id, choices by
+// value, tags by name).
+import { createHash } from "node:crypto";
+import { storedColumn, type FieldDescriptor, type ModelDescriptor } from "../descriptor.js";
+import type { ModelIndex } from "../models.js";
+import type { Actor, ChangeAction, RowId, WriteFeature } from "../operations/index.js";
+import type { Db, Store } from "../store.js";
+import { isUuid } from "../query/filters.js";
+
+/** Nautobot's CHANGELOG_MAX_OBJECT_REPR. */
+const MAX_REPR = 200;
+/** Nautobot's CHANGELOG_MAX_CHANGE_CONTEXT_DETAIL. */
+const MAX_DETAIL = 400;
+/** Fields of the API's shape that are no field values of the model: links, labels and counts. */
+const NOT_DATA = new Set(["id", "url", "display", "notes_url"]);
+
+/**
+ * The request id as the log's UUID column holds it: a client's own X-Request-Id that is no
+ * UUID is recorded as the UUID its text hashes to, the same for every change of the request.
+ */
+export function requestUuid(requestId: string): string {
+  if (isUuid(requestId)) return requestId.toLowerCase();
+  const h = createHash("sha1").update(`armature-request:${requestId}`).digest("hex");
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${((parseInt(h[16], 16) & 3) | 8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+/** A field value of the API's shape as the model stores it: a related object by its id, a choice by its value. */
+function stored(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(stored);
+  if (v && typeof v === "object") {
+    const o = v as Record<string, unknown>;
+    if ("value" in o && "label" in o) return o.value;
+    if ("id" in o) return o.id;
+  }
+  return v;
+}
+
+/** Nautobot's `serialize_object`: the object's field values, tags by name. */
+function modelData(m: ModelDescriptor, shown: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const f of m.fields) {
+    if (NOT_DATA.has(f.name) || !(f.name in shown) || !isData(f)) continue;
+    const v = shown[f.name];
+    out[f.name] = f.kind === "tags" && Array.isArray(v) ? v.map((t) => (t as { name?: unknown }).name) : stored(v);
+  }
+  return out;
+}
+
+/** Whether a field is one of the model's own values (not a count, a reverse list or a computed value). */
+const isData = (f: FieldDescriptor) => !["count", "reverse", "computed", "computedFields", "relationships", "url", "display"].includes(f.kind);
+
+export function changeLog(index: ModelIndex, store: Store): WriteFeature | undefined {
+  const key = index.api.changeLog;
+  if (!key) return undefined;
+  const log = index.model(key);
+  const column = (name: string): string => {
+    const f = log.fields.find((x) => x.name === name);
+    const c = f && storedColumn(f);
+    if (!c) throw new Error(`changeLog model ${key}: no stored field "${name}"`);
+    return c;
+  };
+  const cols = {
+    time: column("time"), user: column("user"), userName: column("user_name"), requestId: column("request_id"), action: column("action"),
+    type: column("changed_object_type"), id: column("changed_object_id"), repr: column("object_repr"), data: column("object_data"),
+    dataV2: column("object_data_v2"), context: column("change_context"), detail: column("change_context_detail"),
+  };
+  const latest = index.api.versions.supported.at(-1) ?? index.api.versions.default;
+
+  async function record(db: Db, m: ModelDescriptor, ids: RowId[], action: ChangeAction, actor: Actor): Promise<void> {
+    const objects = await store.fetch(db, m, ids, { shape: "full", version: latest, include: "all", ctx: { apiUrl: index.api.basePath } });
+    if (!objects.length) return;
+    const requestId = requestUuid(actor.requestId);
+    await db(log.table).insert(objects.map((o) => ({
+      // Each row its own instant, in the order written: a request's changes sort as they were made.
+      [cols.time]: db.raw("clock_timestamp()"),
+      [cols.user]: actor.userId,
+      [cols.userName]: actor.username ?? "Undefined",
+      [cols.requestId]: requestId,
+      [cols.action]: action,
+      [cols.type]: m.key,
+      [cols.id]: o.id,
+      [cols.repr]: String(o.display ?? o.id).slice(0, MAX_REPR),
+      [cols.data]: JSON.stringify(modelData(m, o)),
+      [cols.dataV2]: JSON.stringify(o),
+      [cols.context]: actor.context,
+      [cols.detail]: actor.contextDetail.slice(0, MAX_DETAIL),
+    })));
+  }
+
+  return {
+    watches: (m) => m.features.changeLogged && m !== log,
+    saved: (db, m, ids, action, actor) => record(db, m, ids, action, actor),
+    deleting: (db, m, ids, actor) => record(db, m, ids, "delete", actor),
+  };
+}

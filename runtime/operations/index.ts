@@ -1,0 +1,80 @@
+// Every write is an operation: one transaction, run again when PostgreSQL aborted it to break
+// a deadlock or a serialization conflict, whose actor (who, in which request, through what)
+// everything inside it can see. The store tells the write features (change records, webhooks)
+// about each row it writes, inside the operation's transaction: what a rolled-back operation
+// wrote, they wrote nothing of. Profiles turn requests into operations; nothing else opens a
+// write transaction.
+import { AsyncLocalStorage } from "node:async_hooks";
+import type { Knex } from "knex";
+import type { ModelDescriptor } from "../descriptor.js";
+
+/** Who makes an operation, and through what (Nautobot's change context). */
+export interface Actor {
+  userId: string | null;
+  username: string | null;
+  /** One per HTTP request (the X-Request-Id it answers with), shared by every change it makes. */
+  requestId: string;
+  /** What the change came through: `api` for a REST request. */
+  context: string;
+  /** Where, within it: the route's name. */
+  contextDetail: string;
+}
+
+/** A row's primary key: a UUID, or an integer for models with serial ids. */
+export type RowId = string | number;
+
+export type ChangeAction = "create" | "update" | "delete";
+
+/**
+ * A cross-cutting feature of every write. The store calls it inside the operation's
+ * transaction, for whole sets of rows where it writes sets (a bulk create is one call).
+ */
+export interface WriteFeature {
+  /** Whether the feature wants to hear of writes to rows of `m`. */
+  watches(m: ModelDescriptor): boolean;
+  /** Rows of `m` just created or updated, with their links and after-save work done. */
+  saved?(db: Knex.Transaction | Knex, m: ModelDescriptor, ids: RowId[], action: "create" | "update", actor: Actor): Promise<void>;
+  /** Rows of `m` about to be deleted, still there to be read. */
+  deleting?(db: Knex.Transaction | Knex, m: ModelDescriptor, ids: RowId[], actor: Actor): Promise<void>;
+}
+
+const current = new AsyncLocalStorage<Actor>();
+
+/** The actor of the operation this code runs in; none for writes outside operations (migrations, fixtures, the CLI). */
+export const actorOf = (): Actor | undefined => current.getStore();
+
+/** Runs `work` as `actor`'s, within an operation that is already open (one batch serving many requests). */
+export const actingAs = <T>(actor: Actor, work: () => Promise<T>): Promise<T> => current.run(actor, work);
+
+/** PostgreSQL's codes for a transaction it aborted so that another could go on: deadlock, serialization failure. */
+const CONFLICTS = ["40P01", "40001"];
+const ATTEMPTS = 3;
+
+export interface RunOptions {
+  /** Further error codes after which the whole operation runs again (a profile's races it answers by rerunning). */
+  retryOn?: string[];
+  /** Attempts in all, the first included. */
+  attempts?: number;
+}
+
+export class Operations {
+  constructor(private readonly db: Knex) {}
+
+  /**
+   * Runs `work` in a transaction as `actor`'s operation. When PostgreSQL aborts it for a
+   * conflict (or an error of `retryOn`), the whole of it runs again on a fresh transaction,
+   * up to the attempts; the last error passes through.
+   */
+  async run<T>(actor: Actor, work: (trx: Knex.Transaction) => Promise<T>, opts: RunOptions = {}): Promise<T> {
+    const retried = new Set([...CONFLICTS, ...(opts.retryOn ?? [])]);
+    const attempts = opts.attempts ?? ATTEMPTS;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await current.run(actor, () => this.db.transaction(work));
+      } catch (err) {
+        const code = (err as { code?: unknown }).code;
+        if (typeof code !== "string" || !retried.has(code) || attempt >= attempts) throw err;
+      }
+    }
+  }
+}
