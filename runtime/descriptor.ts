@@ -683,6 +683,8 @@ export interface ApiDescriptor {
   noteModel?: string;
   /** Model keys of the relationship definitions and their associations (ApiSpec.relationships). */
   relationships?: { definitions: string; associations: string };
+  /** Model keys of the object permissions (fields as Nautobot's ObjectPermission) and the user groups they name. */
+  permissions?: { objectPermissions: string; groups: string };
   /** Model key of the change records (fields as Nautobot's ObjectChange) every operation's writes leave. */
   changeLog?: string;
   /** Primary keys: random UUIDs (default) or database-assigned integers. */

@@ -7,6 +7,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Knex } from "knex";
 import type { ModelDescriptor } from "../descriptor.js";
+import type { Grants } from "../permissions/grants.js";
 
 /** Who makes an operation, and through what (Nautobot's change context). */
 export interface Actor {
@@ -18,6 +19,10 @@ export interface Actor {
   context: string;
   /** Where, within it: the route's name. */
   contextDetail: string;
+  /** What the actor may do, when object permissions restrict it (none: anything). */
+  grants?: Grants;
+  /** The model the request addresses: writes of its rows are checked against the grants; what they cause elsewhere is not, as in Nautobot. */
+  subject?: string;
 }
 
 /** A row's primary key: a UUID, or an integer for models with serial ids. */

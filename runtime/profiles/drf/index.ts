@@ -35,6 +35,8 @@ import { Batches, type Outcome } from "../../batches.js";
 import { actingAs, Operations, type Actor } from "../../operations/index.js";
 import { requestId } from "../../http/failures.js";
 import { changeLog } from "../../changelog/index.js";
+import { actionOf, Permissions, type Grants } from "../../permissions/index.js";
+import type { Condition } from "../../permissions/constraints.js";
 
 /** An allocation waiting for its batch: one request's items, and how its objects are created. */
 interface AllocationJob {
@@ -65,6 +67,8 @@ interface Ctx {
   identity: Identity | null;
   apiUrl: string;
   params: Map<string, string[]>;
+  /** The requester's object permissions, once a route asked for them. */
+  grants?: Grants;
 }
 
 export interface DrfDeps {
@@ -92,8 +96,16 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
   };
   const tokenModel = api.auth?.tokens ? index.model(api.auth.tokens) : undefined;
   const userModel = api.auth ? index.model(api.auth.users) : undefined;
-  // This instance's own changes to users and tokens count at once, not after the trust period.
-  store.onWrite((m) => { if (m === tokenModel || m === userModel) identities?.forget(); });
+  const permissions = Permissions.of(index, userModel);
+  if (permissions) store.use(permissions.feature());
+  // Models whose view `EXEMPT_VIEW_PERMISSIONS: ["*"]` never exempts (Nautobot's EXEMPT_EXCLUDE_MODELS).
+  const neverExempt = new Set([userModel?.key, api.permissions?.objectPermissions, api.permissions?.groups]);
+  const exemptView = (m: ModelDescriptor) => exempt.has(m.key) || (exempt.has("*") && !neverExempt.has(m.key));
+  // This instance's own changes to users, tokens and permissions count at once, not after the trust period.
+  store.onWrite((m) => {
+    if (m === tokenModel || m === userModel) identities?.forget();
+    if (permissions?.sources.has(m)) permissions.forget();
+  });
   const swaggerAssets = dirname(createRequire(import.meta.url).resolve("swagger-ui-dist/package.json"));
 
   const sessions: SessionDeps | undefined = identities && tokenModel
@@ -227,23 +239,55 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
     ctx.res.status(200).type("application/vnd.oai.openapi+json").send(JSON.stringify(api.openapi[ctx.version]));
   }
 
-  /** Who may do what: anonymous reads only where exempt; writes need a write-enabled token. */
-  function authorize(ctx: Ctx, m: ModelDescriptor): void {
+  /**
+   * Who may do what: anonymous reads only where exempt; writes need a write-enabled token; with
+   * object permissions, the requester must hold the method's action on the model (superusers
+   * hold every one; an exempt view needs none), else only superusers touch users.
+   */
+  async function authorize(ctx: Ctx, m: ModelDescriptor, action = actionOf(ctx.req.method)): Promise<void> {
     const method = ctx.req.method;
     if (!ctx.identity) {
-      const readable = (method === "GET" || method === "HEAD") && (exempt.has("*") && m !== userModel || exempt.has(m.key));
+      const readable = (method === "GET" || method === "HEAD") && exemptView(m);
       if (!readable) throw forbidden("Authentication credentials were not provided.");
       return;
     }
     if (!SAFE.has(method) && ctx.identity.token && !ctx.identity.token.writeEnabled) throw forbidden();
-    if (m === userModel && !ctx.identity.isSuperuser) throw forbidden();
+    if (!permissions) {
+      if (m === userModel && !ctx.identity.isSuperuser) throw forbidden();
+      return;
+    }
+    if (action === null || (action === "view" && exemptView(m))) return;
+    if (!permissions.holds(await grantsOf(ctx), m, action)) throw forbidden();
+  }
+
+  async function grantsOf(ctx: Ctx): Promise<Grants> {
+    ctx.grants ??= await permissions!.grants(db, ctx.identity!.userId, ctx.identity!.isSuperuser);
+    return ctx.grants;
+  }
+
+  /** The condition on rows `t0` of `m` that the requester's `action` constraints set (none: every row). */
+  function permitted(ctx: Ctx, m: ModelDescriptor, action: string | null): ((qb: Knex.QueryBuilder) => void) | undefined {
+    if (!permissions || !ctx.grants || action === null || (action === "view" && exemptView(m))) return undefined;
+    const cond: Condition | null = permissions.condition(ctx.grants, m, action, "t0");
+    return cond ? (qb) => { qb.whereRaw(cond.sql, cond.bindings as Knex.RawBinding[]); } : undefined;
+  }
+
+  /** `where` narrowed to the rows the requester may `action`. */
+  function within(ctx: Ctx, m: ModelDescriptor, where: FilterPlan, action = actionOf(ctx.req.method)): FilterPlan {
+    const narrow = permitted(ctx, m, action);
+    return narrow ? { ...where, apply: (qb: Knex.QueryBuilder) => { where.apply(qb); narrow(qb); } } : where;
+  }
+
+  /** Whether the object `id` of `m` exists and the requester may view it. */
+  async function visible(ctx: Ctx, m: ModelDescriptor, id: string): Promise<boolean> {
+    return store.isKey(m, id) && (await store.existing(db, m, [id], ctx.identity?.userId, permitted(ctx, m, "view"))).length > 0;
   }
 
   /** The requester as the actor of an operation through `view` of `m` (Nautobot's view name, `dcim-api:site-list`). */
-  function actor(ctx: Ctx, m: ModelDescriptor, view: string): Actor {
+  function actor(ctx: Ctx, m: ModelDescriptor, view: string, subject = m): Actor {
     return {
       userId: ctx.identity?.userId ?? null, username: ctx.identity?.username ?? null, requestId: requestId(ctx.res),
-      context: "api", contextDetail: `${m.app}-api:${m.key.split(".")[1]}-${view}`,
+      context: "api", contextDetail: `${m.app}-api:${m.key.split(".")[1]}-${view}`, grants: ctx.grants, subject: subject.key,
     };
   }
 
@@ -289,12 +333,14 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
     const method = ctx.req.method === "HEAD" ? "GET" : ctx.req.method;
     if (method === "OPTIONS") {
       if (!ctx.identity) throw forbidden("Authentication credentials were not provided.");
-      const mayWrite = !(ctx.identity.token && !ctx.identity.token.writeEnabled) && !(m === userModel && !ctx.identity.isSuperuser);
-      send(ctx, 200, await describeCustomFields(db, m, ctx.version, api.versions.supported, await describeModel(db, index, m, ctx.version, mayWrite ? methods.filter((x) => actions.includes(x)) : [])));
+      const mayWrite = !(ctx.identity.token && !ctx.identity.token.writeEnabled) && (permissions ? true : !(m === userModel && !ctx.identity.isSuperuser));
+      const grants = permissions && await grantsOf(ctx);
+      const allowed = methods.filter((x) => actions.includes(x) && (!grants || permissions!.holds(grants, m, actionOf(x)!)));
+      send(ctx, 200, await describeCustomFields(db, m, ctx.version, api.versions.supported, await describeModel(db, index, m, ctx.version, mayWrite ? allowed : [])));
       return null;
     }
     if (!methods.includes(method)) throw new HttpError(405, `Method "${ctx.req.method}" not allowed.`, "method_not_allowed");
-    authorize(ctx, m);
+    await authorize(ctx, m);
     return method;
   }
 
@@ -302,10 +348,10 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
   async function listingRoute(ctx: Ctx, listing: { model: ModelDescriptor; column: string; filters: Set<string> }): Promise<void> {
     const m = listing.model;
     return only(ctx, ["GET"], async () => {
-      authorize(ctx, m);
+      await authorize(ctx, m);
       const { errors, plan } = filters.compile(m, ctx.params, { strict, reserved: RESERVED, only: listing.filters });
       if (Object.keys(errors).length) throw new ValidationError((await store.filterErrors(db, plan, errors))!);
-      const where = { ...plan, apply: (qb: Knex.QueryBuilder) => { plan.apply(qb); qb.whereNotNull(`t0.${listing.column}`); } };
+      const where = within(ctx, m, { ...plan, apply: (qb: Knex.QueryBuilder) => { plan.apply(qb); qb.whereNotNull(`t0.${listing.column}`); } });
       const { limit, offset } = pageParams(ctx.params.get("limit")?.at(-1), ctx.params.get("offset")?.at(-1), page);
       const { count, results } = await store.list(db, m, where, { limit, offset }, readOpts(ctx));
       const links = pageLinks(new URL(`${origin(ctx.req, config.publicUrl)}${ctx.req.originalUrl}`), limit, offset, count);
@@ -320,7 +366,7 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
     const method = await dispatch(ctx, m, methods, ["POST", "PUT"]);
     if (!method) return;
     if (method === "GET") {
-      const where = await filterFor(ctx, m);
+      const where = within(ctx, m, await filterFor(ctx, m));
       const { limit, offset } = pageParams(ctx.params.get("limit")?.at(-1), ctx.params.get("offset")?.at(-1), page);
       const url = new URL(`${origin(ctx.req, config.publicUrl)}${ctx.req.originalUrl}`);
       const rawCursor = ctx.params.get("cursor")?.at(-1);
@@ -350,8 +396,10 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
     const items = expectList(body);
     const wanted = bulkIds(items);
     const userId = ctx.identity?.userId;
-    // The rows are locked before anything is written: an id deleted meanwhile is unknown, not skipped.
-    const lockAll = async (trx: Knex.Transaction) => requireAll(wanted, await store.existing(trx, m, wanted, userId, undefined, true));
+    // The rows are locked before anything is written: an id deleted meanwhile is unknown, not
+    // skipped, as is one the requester may not change or delete.
+    const allowed = permitted(ctx, m, actionOf(method));
+    const lockAll = async (trx: Knex.Transaction) => requireAll(wanted, await store.existing(trx, m, wanted, userId, allowed, true));
     if (method === "DELETE") {
       await operations.run(actor(ctx, m, "list"), async (trx) => {
         await lockAll(trx);
@@ -379,10 +427,10 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
     const notes = index.model(api.noteModel!);
     const link = attachment(notes, m);
     return only(ctx, ["GET", "POST"], async () => {
-      authorize(ctx, m);
+      await authorize(ctx, m);
       const id = rawId.toLowerCase();
       const userId = ctx.identity?.userId;
-      if (!store.isKey(m, id) || !(await store.existing(db, m, [id], userId)).length) throw notFound();
+      if (!(await visible(ctx, m, id))) throw notFound();
       if (ctx.req.method === "POST") {
         const body = readJson(ctx);
         if (!isPlainObject(body)) throw new ValidationError({ non_field_errors: [`Invalid data. Expected a dictionary, but got ${pyType(body)}.`] });
@@ -406,9 +454,9 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
     const action = m.actions!.find((a) => a.name === name)!;
     return only(ctx, action.creates ? ["GET", "POST"] : ["GET"], async () => {
       const made = action.creates && ctx.req.method === "POST" ? index.model(action.creates.model) : undefined;
-      authorize(ctx, made ?? m);
+      await authorize(ctx, made ?? m);
       const id = rawId?.toLowerCase() ?? null;
-      if (id !== null && (!store.isKey(m, id) || !(await store.existing(db, m, [id], ctx.identity?.userId)).length)) throw notFound();
+      if (id !== null && !(await visible(ctx, m, id))) throw notFound();
       const { limit } = pageParams(ctx.params.get("limit")?.at(-1), undefined, page);
       const event = { db, model: m, id, params: ctx.params, limit, read: (refs: Array<{ model: string; id: string }>, shape: "nested" | "full") => store.readRefs(db, refs, { ...readOpts(ctx), shape }) };
       if (made) return allocate(ctx, m, name, made, event);
@@ -442,7 +490,7 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
     const shapes = items.map((i): FieldErrors => (isPlainObject(i) ? {} : { non_field_errors: [`Invalid data. Expected a dictionary, but got ${pyType(i)}.`] }));
     if (shapes.some((x) => Object.keys(x).length)) throw new ValidationError(many ? shapes : shapes[0]);
     const opts = { version: ctx.version, userId: ctx.identity?.userId, partial: false };
-    const job = { actor: actor(ctx, m, name), m, name, made, event, items: items as Array<Record<string, unknown>>, many, opts };
+    const job = { actor: actor(ctx, m, name, made), m, name, made, event, items: items as Array<Record<string, unknown>>, many, opts };
     const result = await allocations.submit(`${m.table}\0${name}`, job);
     // DRF sends the detail with its 204; HTTP allows no body there, so only the status arrives.
     if ("shortage" in result) {
@@ -496,8 +544,8 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
     const method = await dispatch(ctx, m, methods, ["PUT"]);
     if (!method) return;
     // As DRF's get_object, the detail lookup goes through the filter set: a bad filter is a
-    // 400, and an object the filters exclude is not found.
-    const where = await filterFor(ctx, m);
+    // 400, and an object the filters (or the requester's constraints) exclude is not found.
+    const where = within(ctx, m, await filterFor(ctx, m));
     const id = rawId.toLowerCase();
     if (!store.isKey(m, id)) {
       await confirm(where);

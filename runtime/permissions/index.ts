@@ -1,0 +1,196 @@
+// Object permissions (the api's `permissions`: models with Nautobot's ObjectPermission and
+// Group fields). A user holds `<action>` on a model through every enabled permission naming
+// the model and the action, given to them or to one of their groups; each brings its
+// constraints, and the rows the user may act on are those meeting any of them. Superusers
+// hold everything. Reads take the condition inside their one statement; writes are checked
+// in their operation's transaction: the rows after a create or update must meet an add or
+// change constraint, the rows before a delete a delete constraint, else nothing is written.
+import type { Knex } from "knex";
+import { forbidden, ValidationError } from "../errors.js";
+import type { ContentTypesField, M2mField, ModelDescriptor } from "../descriptor.js";
+import type { ModelIndex } from "../models.js";
+import type { Actor, RowId, WriteFeature } from "../operations/index.js";
+import { col, ident } from "../query/sql.js";
+import { ConstraintCompiler, ConstraintError, type Condition } from "./constraints.js";
+import type { Grants } from "./grants.js";
+
+export type { Grants } from "./grants.js";
+
+/**
+ * How long a user's permissions are taken on trust before they are read again, as tokens are
+ * (auth/identities.ts): another instance's change to permissions, groups or users applies
+ * here within this bound; this instance's own changes at once (`forget`).
+ */
+export const PERMISSION_TRUST_MS = 1000;
+const MAX_REMEMBERED = 10_000;
+
+/** The action a request method asks for (Nautobot's TokenPermissions.perms_map). */
+export function actionOf(method: string): string | null {
+  switch (method) {
+    case "GET": case "HEAD": return "view";
+    case "POST": return "add";
+    case "PUT": case "PATCH": return "change";
+    case "DELETE": return "delete";
+    default: return null;
+  }
+}
+
+const key = (m: ModelDescriptor, action: string) => `${m.key}:${action}`;
+
+export class Permissions {
+  private readonly compiler: ConstraintCompiler;
+  private readonly permissions: ModelDescriptor;
+  private readonly remembered = new Map<string, { grants: Grants; until: number }>();
+  /** The models whose changes here make remembered grants stale. */
+  readonly sources: Set<ModelDescriptor>;
+
+  constructor(private readonly index: ModelIndex, private readonly users: ModelDescriptor) {
+    const spec = index.api.permissions!;
+    this.compiler = new ConstraintCompiler(index);
+    this.permissions = index.model(spec.objectPermissions);
+    this.sources = new Set([this.permissions, index.model(spec.groups), users]);
+  }
+
+  /** Whether the api has object permissions at all. */
+  static of(index: ModelIndex, users: ModelDescriptor | undefined): Permissions | undefined {
+    return index.api.permissions && users ? new Permissions(index, users) : undefined;
+  }
+
+  forget(): void {
+    this.remembered.clear();
+  }
+
+  private field<K extends "m2m" | "contentTypes">(m: ModelDescriptor, name: string, kind: K): K extends "m2m" ? M2mField : ContentTypesField {
+    const f = m.fields.find((x) => x.name === name);
+    if (f?.kind !== kind) throw new Error(`${m.key}.${name} is not a ${kind} field`);
+    return f as K extends "m2m" ? M2mField : ContentTypesField;
+  }
+
+  /** The user's grants: one statement, then trusted for PERMISSION_TRUST_MS. */
+  async grants(db: Knex, userId: string, superuser: boolean): Promise<Grants> {
+    if (superuser) return { userId, superuser, held: new Map() };
+    const now = Date.now();
+    const known = this.remembered.get(userId);
+    if (known && known.until > now) return known.grants;
+    const p = this.permissions;
+    const types = this.field(p, "object_types", "contentTypes");
+    const users = this.field(p, "users", "m2m");
+    const groups = this.field(p, "groups", "m2m");
+    const members = this.field(this.users, "groups", "m2m");
+    const c = (name: string) => col("p", this.index.column(p, name));
+    const { rows } = await db.raw(
+      `SELECT ${c("actions")} AS actions, ${c("constraints")} AS constraints, ` +
+      `ARRAY(SELECT r.${ident(types.registry.appLabel)} || '.' || r.${ident(types.registry.model)} FROM ${ident(types.through.table)} j ` +
+      `JOIN ${ident(types.registry.table)} r ON r.id = ${col("j", types.through.target)} WHERE ${col("j", types.through.source)} = p.id) AS models ` +
+      `FROM ${ident(p.table)} p WHERE ${c("enabled")} AND (` +
+      `EXISTS (SELECT 1 FROM ${ident(users.through.table)} u WHERE ${col("u", users.through.source)} = p.id AND ${col("u", users.through.target)} = ?) OR ` +
+      `EXISTS (SELECT 1 FROM ${ident(groups.through.table)} g JOIN ${ident(members.through.table)} m ON ${col("m", members.through.target)} = ${col("g", groups.through.target)} ` +
+      `WHERE ${col("g", groups.through.source)} = p.id AND ${col("m", members.through.source)} = ?))`,
+      [userId, userId],
+    );
+    const held = new Map<string, unknown[]>();
+    for (const r of rows as Array<{ actions: unknown; constraints: unknown; models: string[] }>) {
+      const actions = Array.isArray(r.actions) ? r.actions.filter((a): a is string => typeof a === "string") : [];
+      for (const model of r.models) {
+        for (const action of actions) {
+          const k = `${model}:${action}`;
+          held.set(k, [...(held.get(k) ?? []), r.constraints ?? null]);
+        }
+      }
+    }
+    const grants = { userId, superuser, held };
+    if (this.remembered.size >= MAX_REMEMBERED) this.remembered.delete(this.remembered.keys().next().value!);
+    this.remembered.set(userId, { grants, until: now + PERMISSION_TRUST_MS });
+    return grants;
+  }
+
+  /** Whether the grants allow `action` on some rows of `m`. */
+  holds(grants: Grants, m: ModelDescriptor, action: string): boolean {
+    return grants.superuser || grants.held.has(key(m, action));
+  }
+
+  /**
+   * The condition rows of `m` aliased `alias` must meet for `action`: null when every row does.
+   * Call only when `holds` is true.
+   */
+  condition(grants: Grants, m: ModelDescriptor, action: string, alias: string): Condition | null {
+    if (grants.superuser) return null;
+    const sets = grants.held.get(key(m, action)) ?? [];
+    const parts: Condition[] = [];
+    for (const constraints of sets) {
+      // A stored constraint that no longer compiles (a field since removed) grants nothing.
+      let c: Condition | null;
+      try {
+        c = this.compiler.compile(m, constraints, alias, grants.userId);
+      } catch {
+        continue;
+      }
+      if (c === null) return null;
+      parts.push(c);
+    }
+    if (!parts.length) return { sql: "false", bindings: [] };
+    return { sql: parts.map((p) => `(${p.sql})`).join(" OR "), bindings: parts.flatMap((p) => p.bindings) };
+  }
+
+  /**
+   * Refuses permissions whose constraints do not compile for one of their object types, or
+   * whose values the columns cannot hold (tried on an empty read, in a savepoint), as
+   * Nautobot's permission form does ("Invalid filter for …").
+   */
+  private async validate(db: Knex | Knex.Transaction, ids: RowId[]): Promise<void> {
+    const p = this.permissions;
+    const types = this.field(p, "object_types", "contentTypes");
+    const { rows } = await db.raw(
+      `SELECT ${col("p", this.index.column(p, "constraints"))} AS constraints, ` +
+      `ARRAY(SELECT r.${ident(types.registry.appLabel)} || '.' || r.${ident(types.registry.model)} FROM ${ident(types.through.table)} j ` +
+      `JOIN ${ident(types.registry.table)} r ON r.id = ${col("j", types.through.target)} WHERE ${col("j", types.through.source)} = p.id ORDER BY 1) AS models ` +
+      `FROM ${ident(p.table)} p WHERE p.id = ANY(?)`, [ids as Knex.RawBinding],
+    );
+    for (const r of rows as Array<{ constraints: unknown; models: string[] }>) {
+      for (const key of r.models) {
+        const m = this.index.byKey.get(key);
+        if (!m) continue;
+        const refuse = (why: string) => new ValidationError({ constraints: [`Invalid filter for ${m.key}: ${why}`] });
+        let cond: Condition | null;
+        try {
+          cond = this.compiler.compile(m, r.constraints, "t0", null);
+        } catch (err) {
+          if (err instanceof ConstraintError) throw refuse(err.message);
+          throw err;
+        }
+        if (!cond) continue;
+        await db.raw("SAVEPOINT constraint_check");
+        try {
+          await db.raw(`SELECT 1 FROM ${ident(m.table)} t0 WHERE ${cond.sql} LIMIT 0`, cond.bindings as Knex.RawBinding[]);
+          await db.raw("RELEASE SAVEPOINT constraint_check");
+        } catch (err) {
+          await db.raw("ROLLBACK TO SAVEPOINT constraint_check");
+          const { code, message } = err as { code?: string; message?: string };
+          if (!code?.startsWith("22") && !code?.startsWith("42")) throw err;
+          throw refuse((message ?? "").split(" - ").pop() ?? "");
+        }
+      }
+    }
+  }
+
+  /** The write check every operation's writes go through (see the header). */
+  feature(): WriteFeature {
+    const check = async (db: Knex | Knex.Transaction, m: ModelDescriptor, ids: RowId[], action: string, actor: Actor) => {
+      const grants = actor.grants;
+      if (!grants || grants.superuser || actor.subject !== m.key) return;
+      if (!this.holds(grants, m, action)) throw forbidden();
+      const cond = this.condition(grants, m, action, "t0");
+      if (!cond) return;
+      const { rows } = await db.raw(`SELECT count(*)::int AS n FROM ${ident(m.table)} t0 WHERE t0.id = ANY(?) AND (${cond.sql})`, [ids, ...cond.bindings] as Knex.RawBinding[]);
+      if (rows[0].n < new Set(ids.map(String)).size) throw forbidden();
+    };
+    return {
+      watches: () => true,
+      saved: async (db, m, ids, action, actor) => {
+        if (m === this.permissions) await this.validate(db, ids);
+        await check(db, m, ids, action === "create" ? "add" : "change", actor);
+      },
+      deleting: (db, m, ids, actor) => check(db, m, ids, "delete", actor),
+    };
+  }
+}
