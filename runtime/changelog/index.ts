@@ -16,8 +16,6 @@ import { isUuid } from "../query/filters.js";
 const MAX_REPR = 200;
 /** Nautobot's CHANGELOG_MAX_CHANGE_CONTEXT_DETAIL. */
 const MAX_DETAIL = 400;
-/** Fields of the API's shape that are no field values of the model: links, labels and counts. */
-const NOT_DATA = new Set(["id", "url", "display", "notes_url"]);
 
 /**
  * The request id as the log's UUID column holds it: a client's own X-Request-Id that is no
@@ -44,15 +42,15 @@ function stored(v: unknown): unknown {
 function modelData(m: ModelDescriptor, shown: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const f of m.fields) {
-    if (NOT_DATA.has(f.name) || !(f.name in shown) || !isData(f)) continue;
+    if (!(f.name in shown) || !isData(f)) continue;
     const v = shown[f.name];
     out[f.name] = f.kind === "tags" && Array.isArray(v) ? v.map((t) => (t as { name?: unknown }).name) : stored(v);
   }
   return out;
 }
 
-/** Whether a field is one of the model's own values (not a count, a reverse list or a computed value). */
-const isData = (f: FieldDescriptor) => !["count", "reverse", "computed", "computedFields", "relationships", "url", "display"].includes(f.kind);
+/** Whether a field is one of the model's own values (not its id, a link, a label, a count, a reverse list or a computed value). */
+const isData = (f: FieldDescriptor) => !["id", "url", "display", "count", "reverse", "computed", "computedFields", "relationships", "depth"].includes(f.kind);
 
 export function changeLog(index: ModelIndex, store: Store): WriteFeature | undefined {
   const key = index.api.changeLog;

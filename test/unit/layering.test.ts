@@ -3,7 +3,7 @@
 // (model keys, tables or routes), so a third API needs no runtime change.
 import { expect } from "chai";
 import { readdirSync, readFileSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { apis } from "../../generated/server.js";
 
 function sources(dir: string): string[] {
@@ -39,6 +39,11 @@ describe("layering", () => {
     const customFieldContract = ["name", "slug", "label", "type", "required", "filter_logic", "default", "weight", "validation_minimum", "validation_maximum", "validation_regex", "field", "value"];
     // The relationship contract (api `relationships`: its two models' fields, and the field it adds).
     const relationshipContract = ["relationships", "relationship", "source_type", "source_id", "destination_type", "destination_id", "required_on"];
+    // The change-log and object-permission contracts (api `changeLog` and `permissions`: the
+    // fields of Nautobot's ObjectChange and ObjectPermission, and the users' groups).
+    const changeLogContract = ["time", "user", "user_name", "request_id", "action", "changed_object_type", "changed_object_id", "object_repr",
+      "object_data", "object_data_v2", "change_context", "change_context_detail"];
+    const permissionContract = ["object_types", "users", "groups", "actions", "constraints", "enabled"];
     // The status contract (the `status` field kind, over a statuses model whose rows the
     // generator checks have a `slug` and a `name`).
     const statusContract = ["status", "slug", "name"];
@@ -46,13 +51,36 @@ describe("layering", () => {
     // currency positions (`prefix`/`postfix` in cost details).
     const wordpressConventions = ["status", "slug", "author", "date", "modified", "name", "description", "parent", "start_date", "end_date", "prefix"];
     const allowed = (path: string) => new Set([
-      ...runtimeWords, ...authContract, ...customFieldContract, ...relationshipContract, ...statusContract, ...(path.startsWith(join("runtime", "profiles", "wordpress")) ? wordpressConventions : []),
+      ...runtimeWords, ...authContract, ...customFieldContract, ...relationshipContract, ...changeLogContract, ...permissionContract, ...statusContract, ...(path.startsWith(join("runtime", "profiles", "wordpress")) ? wordpressConventions : []),
       // Nautobot's `/api/status/` endpoint.
       ...(path.startsWith(join("runtime", "profiles", "drf")) ? ["status"] : []),
     ]);
     const fields = new Set(apis.flatMap((a) => a.models.flatMap((m) => m.fields.map((f) => f.name))));
     const hits = runtime.flatMap(({ path, text }) => [...fields].filter((n) => !allowed(path).has(n) && text.includes(`"${n}"`)).map((n) => `${path}: ${n}`));
     expect(hits).to.deep.equal([]);
+  });
+
+  it("runtime/ modules import each other without a cycle", () => {
+    // Imports that load code: `import type` and all-type braces are erased.
+    const loads = (text: string) => [...text.matchAll(/^(?:import|export)\s+(?!type\b)([^;]*?)from\s+["'](\.[^"']+)["']/gm)]
+      .filter(([, what]) => !/^\s*\{[^}]*\}\s*$/.test(what) || /\{([^}]*)\}/.exec(what)![1].split(",").some((x) => x.trim() !== "" && !x.trim().startsWith("type ")))
+      .map((m) => m[2]);
+    const graph = new Map(runtime.map(({ path, text }) => [path, loads(text).map((to) => join(dirname(path), to.replace(/\.js$/, ".ts")))]));
+    const cycles: string[] = [];
+    const state = new Map<string, "open" | "done">();
+    const stack: string[] = [];
+    const visit = (n: string) => {
+      state.set(n, "open");
+      stack.push(n);
+      for (const d of graph.get(n) ?? []) {
+        if (state.get(d) === "open") cycles.push([...stack.slice(stack.indexOf(d)), d].join(" -> "));
+        else if (!state.has(d)) visit(d);
+      }
+      stack.pop();
+      state.set(n, "done");
+    };
+    for (const n of graph.keys()) if (!state.has(n)) visit(n);
+    expect(cycles).to.deep.equal([]);
   });
 
   it("generated code imports only the runtime, hook modules and its own modules", () => {
