@@ -4,18 +4,28 @@
 // rows is one read and one insert, whatever its size. The object is recorded as the API shows
 // it to a request-less serializer (Nautobot's `object_data_v2`: the latest version, relative
 // URLs) and as its model's field values (`object_data`: related objects by id, choices by
-// value, tags by name).
+// value, tags by name). Records older than CHANGELOG_RETENTION days (the api's setting, 90 by
+// default, 0 keeps them) are purged by the writes that follow, a batch at a time.
 import { createHash } from "node:crypto";
+import type { Knex } from "knex";
 import { storedColumn, type FieldDescriptor, type ModelDescriptor } from "../descriptor.js";
 import type { ModelIndex } from "../models.js";
 import type { Actor, ChangeAction, RowId, WriteFeature } from "../operations/index.js";
 import type { Db, Store } from "../store.js";
 import { isUuid } from "../query/filters.js";
+import { ident } from "../query/sql.js";
 
 /** Nautobot's CHANGELOG_MAX_OBJECT_REPR. */
 const MAX_REPR = 200;
 /** Nautobot's CHANGELOG_MAX_CHANGE_CONTEXT_DETAIL. */
 const MAX_DETAIL = 400;
+/** Nautobot's default CHANGELOG_RETENTION, in days. */
+const RETENTION_DAYS = 90;
+/**
+ * Expired records each write removes at most, oldest first: a steady trickle keeps the log
+ * within its retention without any process keeping a schedule, as Nautobot purges on writes.
+ */
+const PURGE_BATCH = 100;
 
 /**
  * The request id as the log's UUID column holds it: a client's own X-Request-Id that is no
@@ -68,12 +78,17 @@ export function changeLog(index: ModelIndex, store: Store): WriteFeature | undef
     dataV2: column("object_data_v2"), context: column("change_context"), detail: column("change_context_detail"),
   };
   const latest = index.api.versions.supported.at(-1) ?? index.api.versions.default;
+  const setting = index.api.settings.CHANGELOG_RETENTION;
+  const retention = typeof setting === "number" && setting >= 0 ? setting : RETENTION_DAYS;
+  // Rows another writer is purging are skipped, not waited for.
+  const purge = `WITH purged AS (DELETE FROM ${ident(log.table)} WHERE id IN (SELECT id FROM ${ident(log.table)} ` +
+    `WHERE ${ident(cols.time)} < now() - make_interval(days => ?) ORDER BY ${ident(cols.time)} LIMIT ${PURGE_BATCH} FOR UPDATE SKIP LOCKED)) `;
 
   async function record(db: Db, m: ModelDescriptor, ids: RowId[], action: ChangeAction, actor: Actor): Promise<void> {
     const objects = await store.fetch(db, m, ids, { shape: "full", version: latest, include: "all", ctx: { apiUrl: index.api.basePath } });
     if (!objects.length) return;
     const requestId = requestUuid(actor.requestId);
-    await db(log.table).insert(objects.map((o) => ({
+    const insert = db(log.table).insert(objects.map((o) => ({
       // Each row its own instant, in the order written: a request's changes sort as they were made.
       [cols.time]: db.raw("clock_timestamp()"),
       [cols.user]: actor.userId,
@@ -87,7 +102,9 @@ export function changeLog(index: ModelIndex, store: Store): WriteFeature | undef
       [cols.dataV2]: JSON.stringify(o),
       [cols.context]: actor.context,
       [cols.detail]: actor.contextDetail.slice(0, MAX_DETAIL),
-    })));
+    }))).toSQL();
+    if (retention === 0) await db.raw(insert.sql, insert.bindings as Knex.RawBinding[]);
+    else await db.raw(purge + insert.sql, [retention, ...insert.bindings] as Knex.RawBinding[]);
   }
 
   return {
