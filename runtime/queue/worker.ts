@@ -69,6 +69,7 @@ export class Worker {
   private stopping = false;
   private nudged = false;
   private resume?: () => void;
+  /** When tasks this worker failed become due again: it looks for them then rather than at the next poll. */
   private retries: number[] = [];
   private lastPrune = 0;
   private loop?: Promise<void>;
@@ -119,8 +120,7 @@ export class Worker {
       return Promise.resolve();
     }
     const now = Date.now();
-    this.retries = this.retries.filter((t) => t > now);
-    const wait = Math.min(this.settings.pollMs, ...this.retries.map((t) => t - now));
+    const wait = Math.max(0, Math.min(this.settings.pollMs, ...this.retries.map((t) => t - now)));
     return new Promise((resolve) => {
       const timer = setTimeout(done, wait);
       const self = this;
@@ -143,12 +143,16 @@ export class Worker {
       }
       this.nudged = false;
       let claimed: ClaimedTask[] = [];
+      const looked = Date.now();
       try {
         await this.pruneNow();
         claimed = await claim(this.db, { worker: this.id, kinds: this.kinds, limit: free, leaseMs: this.settings.leaseMs });
       } catch (err) {
         this.onError(err);
       }
+      // Retries due before this claim began were found by it (if the database's clock agrees,
+      // and it did not fail; else the poll finds them).
+      this.retries = this.retries.filter((t) => t > looked);
       for (const task of claimed) this.launch(task);
       if (claimed.length < free || this.stopping) await this.pause();
     }
