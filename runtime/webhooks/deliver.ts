@@ -24,15 +24,18 @@ function send(url: URL, d: Delivery, body: Buffer, ca: Buffer | undefined, signa
   // As Nautobot's `session.verify`: a CA file means verifying against it.
   if (url.protocol === "https:") Object.assign(options, { rejectUnauthorized: d.sslVerification || Boolean(ca) }, ca ? { ca } : {});
   return new Promise((resolve, reject) => {
-    const request = (url.protocol === "https:" ? https : http).request(url, options, (res) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      res.on("data", (chunk: Buffer) => {
-        if (size < MAX_ANSWER) chunks.push(chunk);
-        size += chunk.length;
-      });
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8").slice(0, MAX_ANSWER) }));
-      res.on("error", reject);
+    const request = (url.protocol === "https:" ? https : http).request(url, options, async (res) => {
+      try {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        for await (const chunk of res as AsyncIterable<Buffer>) {
+          if (size < MAX_ANSWER) chunks.push(chunk);
+          size += chunk.length;
+        }
+        resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8").slice(0, MAX_ANSWER) });
+      } catch (err) {
+        reject(err);
+      }
     });
     request.on("error", reject);
     request.end(body);
