@@ -59,6 +59,12 @@ export const DEFAULT_WORKER_SETTINGS: WorkerSettings = {
 
 const PRUNE_EVERY_MS = 3_600_000;
 
+/**
+ * How long after a retry's time the worker looks for it: the database dated it by its own clock
+ * in microseconds, this process counts whole milliseconds and its timers may fire a little early.
+ */
+const RETRY_MARGIN_MS = 10;
+
 type Stop = "stopping" | "lost";
 
 export class Worker {
@@ -85,7 +91,7 @@ export class Worker {
     this.kinds = Object.keys(handlers);
   }
 
-  /** Starts looking for tasks; resolves nothing, the loop runs until stop(). */
+  /** Starts the worker's loop, which claims and runs tasks until stop(). */
   start(): this {
     if (this.loop) return this;
     this.unsubscribe = onEnqueued(() => this.nudge());
@@ -122,14 +128,13 @@ export class Worker {
     const now = Date.now();
     const wait = Math.max(0, Math.min(this.settings.pollMs, ...this.retries.map((t) => t - now)));
     return new Promise((resolve) => {
-      const timer = setTimeout(done, wait);
-      const self = this;
-      function done() {
+      const done = () => {
         clearTimeout(timer);
-        self.resume = undefined;
-        self.nudged = false;
+        this.resume = undefined;
+        this.nudged = false;
         resolve();
-      }
+      };
+      const timer = setTimeout(done, wait);
       this.resume = done;
     });
   }
@@ -194,7 +199,7 @@ export class Worker {
     }
     const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
     await finish(this.db, this.id, task, ending, durationMs);
-    if (ending.outcome === "failed" && ending.retryInMs !== null) this.retries.push(Date.now() + ending.retryInMs);
+    if (ending.outcome === "failed" && ending.retryInMs !== null) this.retries.push(Date.now() + ending.retryInMs + RETRY_MARGIN_MS);
   }
 
   private failure(task: ClaimedTask, err: unknown, signal: AbortSignal): Ending {

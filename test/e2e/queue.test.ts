@@ -6,7 +6,8 @@
 import { expect } from "chai";
 import type { Database } from "../../runtime/db/connect.js";
 import { backoff, claim, enqueue, enqueueMany, finish, prune, renewLease } from "../../runtime/queue/tasks.js";
-import { TaskFailure, Worker, type TaskHandler } from "../../runtime/queue/worker.js";
+import { DEFAULT_WORKER_SETTINGS, TaskFailure, Worker, type TaskHandler } from "../../runtime/queue/worker.js";
+import { configFromEnv } from "../../runtime/config.js";
 import { attemptsOf, engine, kind, queueDatabase, removeTestTasks, tasksOf, waitFor } from "../support/queue.js";
 
 /** Poll rarely: a test passing proves the worker was woken, not that it polled. */
@@ -223,5 +224,19 @@ describe("unit: queue backoff", () => {
     expect(backoff(12, 10_000, 3_600_000, 0)).to.equal(3_600_000);
     expect(backoff(500, 10_000, 3_600_000, 0)).to.equal(3_600_000);
     expect(backoff(1, 10_000, 3_600_000, 0.999)).to.be.within(7_500, 10_000);
+  });
+});
+
+describe("unit: queue settings", () => {
+  it("come from QUEUE_* in seconds and days, with the documented defaults", () => {
+    const defaults = configFromEnv({});
+    expect(defaults.queueWorker).to.equal(true);
+    expect(defaults.queue).to.deep.equal(DEFAULT_WORKER_SETTINGS);
+    expect(defaults.queue).to.deep.equal({ concurrency: 4, pollMs: 2000, leaseMs: 60000, maxAttempts: 10, retryBaseMs: 10000, retryMaxMs: 3600000, retentionDays: 30 });
+    expect(defaults.webhookTimeout).to.equal(10);
+    const set = configFromEnv({ QUEUE_WORKER: "0", QUEUE_CONCURRENCY: "8", QUEUE_LEASE: "120", QUEUE_RETRY_DELAY: "0", QUEUE_RETENTION: "0", WEBHOOK_TIMEOUT: "3" });
+    expect(set).to.include({ queueWorker: false, webhookTimeout: 3 });
+    expect(set.queue).to.include({ concurrency: 8, leaseMs: 120000, retryBaseMs: 0, retentionDays: 0 });
+    expect(() => configFromEnv({ QUEUE_LEASE: "1m" })).to.throw('QUEUE_LEASE must be a whole number of 0 or more, not "1m"');
   });
 });
