@@ -51,7 +51,7 @@ function webhookModel(api: ApiDescriptor, key: string): { index: ModelIndex; mod
  * event's content type and action. One statement finds the webhooks of every event; one
  * more enqueues all the deliveries, when there are any.
  */
-export async function enqueueWebhooks(trx: Knex.Transaction, api: ApiDescriptor, events: ChangeEvent[]): Promise<void> {
+export async function enqueueWebhooks(trx: Knex.Transaction | Knex, api: ApiDescriptor, events: ChangeEvent[]): Promise<void> {
   if (!api.webhooks || !events.length) return;
   const { index, model, types } = webhookModel(api, api.webhooks);
   const c = (field: string) => col("w", index.column(model, field));
