@@ -23,10 +23,12 @@ commands:
   create-app-password --username U [--name NAME]
                            create a WordPress-style application password (HTTP Basic) for a user
   run [--port N]           migrate, load demo data once, ensure an admin token, serve
+  worker                   migrate, then run a queue worker (webhook deliveries) without serving
 
 environment: DATABASE_URL (PostgreSQL; default: embedded PGlite in DATA_DIR, ./.data),
              PORT (8080), HOST (127.0.0.1), PUBLIC_URL, WP_API_ROOT (/wp-json),
-             SHUTDOWN_TIMEOUT (30: seconds SIGTERM/SIGINT waits for requests in flight)`);
+             SHUTDOWN_TIMEOUT (30: seconds SIGTERM/SIGINT waits for requests in flight),
+             QUEUE_WORKER (1; 0: serve and run start no queue worker), QUEUE_* (README)`);
   process.exit(2);
 }
 
@@ -76,7 +78,7 @@ async function main(argv: string[]): Promise<void> {
       console.error(`generated/ is out of date: ${drift.changed.length} changed, ${drift.added.length} missing, ${drift.removed.length} stale. Run make generate.`);
       process.exit(1);
     }
-    case "migrate": case "serve": case "run": case "createsuperuser": case "demo-data": case "create-app-password": {
+    case "migrate": case "serve": case "run": case "createsuperuser": case "demo-data": case "create-app-password": case "worker": {
       const { runCommand } = await import("../runtime/cli.js");
       const { apis } = await import("../generated/server.js");
       const { demo } = await import("../demo/index.js");

@@ -1,5 +1,6 @@
 // The runtime side of the command line: migrate, serve, create the first administrator,
-// load demo data, and `run`, which does all of them in order for `make run`.
+// load demo data, `run`, which does all of them in order for `make run`, and `worker`, a
+// queue worker without the HTTP server.
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Knex } from "knex";
@@ -17,6 +18,9 @@ import { Tokens } from "./auth/tokens.js";
 import { loadFixtures, type Fixture } from "./fixtures.js";
 import type { ApiDescriptor } from "./descriptor.js";
 import { profiles } from "./profiles/index.js";
+import { Worker, type TaskHandler } from "./queue/worker.js";
+import { WEBHOOK_TASK } from "./webhooks/index.js";
+import { webhookHandler } from "./webhooks/deliver.js";
 
 export interface CliOptions {
   port?: string;
@@ -83,6 +87,32 @@ export function listen(apis: ApiDescriptor[], db: Database, config: Config): Pro
   return listenOn(server, config.host, config.port);
 }
 
+/** The queue's handlers, by task kind: what a worker of this process runs. */
+export function taskHandlers(config: Config): Record<string, TaskHandler> {
+  return { [WEBHOOK_TASK]: webhookHandler({ timeoutMs: config.webhookTimeout * 1000 }) };
+}
+
+/** A queue worker over `db` with the process's handlers and settings, started. */
+export function startWorker(db: Knex, config: Config): Worker {
+  return new Worker(db, taskHandlers(config), config.queue).start();
+}
+
+/** On the first SIGTERM or SIGINT, runs `release` and exits (1 if it failed). */
+function stopOnSignals(release: () => Promise<void>): void {
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`${signal}: stopping the queue worker`);
+    release().then(() => process.exit(0), (err: unknown) => {
+      console.error(`stopping failed: ${err instanceof Error ? err.message : String(err)}`);
+      process.exit(1);
+    });
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+}
+
 function portOption(value: string): number {
   const port = Number(value);
   if (!/^\d+$/.test(value) || port > 65535) throw new Error(`--port must be a port number from 0 to 65535, not "${value}"`);
@@ -124,15 +154,33 @@ export async function runCommand(command: string, opts: CliOptions, apis: ApiDes
         if (loaded.length) console.log(`loaded demo data: ${loaded.join(", ")}`);
       }
       const server = await listen(apis, db, config);
-      shutDownOnSignals(server, { timeoutSeconds: config.shutdownTimeout, release: () => db.close() });
+      const worker = config.queueWorker ? startWorker(db.knex, config) : undefined;
+      shutDownOnSignals(server, {
+        timeoutSeconds: config.shutdownTimeout,
+        // Once the requests have drained; tasks the worker had running are queued again at once.
+        release: async () => {
+          await worker?.stop();
+          await db.close();
+        },
+      });
       const { port } = server.address() as AddressInfo;
       const base = config.publicUrl ?? `http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${port}`;
       console.log(`Armature is serving (${where}):`);
       for (const api of apis) for (const line of profiles[api.profile].announce(api, config, base)) console.log(line);
+      console.log(worker ? `  queue worker: ${config.queue.concurrency} task(s) at a time` : "  queue worker: off (QUEUE_WORKER=0)");
       if (token) {
         console.log(`  admin login: ${process.env.ADMIN_USERNAME ?? "admin"} / ${process.env.ADMIN_PASSWORD ?? "admin"}`);
         console.log(`  API token: ${token}   (Authorization: Token ${token})`);
       }
+      return;
+    }
+    case "worker": {
+      const worker = startWorker(db.knex, config);
+      console.log(`queue worker ${worker.id} is running (${where}), ${config.queue.concurrency} task(s) at a time`);
+      stopOnSignals(async () => {
+        await worker.stop();
+        await db.close();
+      });
       return;
     }
     default: {

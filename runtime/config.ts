@@ -1,6 +1,7 @@
 // Process configuration, read once from the environment. Gives a plain object; the rest
 // of the runtime takes it as an argument and never reads process.env itself.
 import { resolve } from "node:path";
+import { DEFAULT_WORKER_SETTINGS, type WorkerSettings } from "./queue/worker.js";
 
 export interface Config {
   /** PostgreSQL connection string; unset means the embedded PGlite database. */
@@ -30,6 +31,12 @@ export interface Config {
   corsOrigins: string[];
   /** Seconds a stopping server waits for requests in flight before cutting them off. */
   shutdownTimeout: number;
+  /** Whether `serve` and `run` run a queue worker in the process (QUEUE_WORKER=0: this instance only enqueues). */
+  queueWorker: boolean;
+  /** The queue worker's settings (runtime/queue/worker.ts), from QUEUE_* in seconds and days. */
+  queue: WorkerSettings;
+  /** Seconds a webhook delivery may take, connecting and answering, before the attempt fails. */
+  webhookTimeout: number;
 }
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
@@ -47,7 +54,23 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     authFailureWindow: wholeNumber(env, "AUTH_FAILURE_WINDOW", 300),
     corsOrigins: (env.CORS_ALLOWED_ORIGINS ?? "").split(",").map((o) => o.trim().replace(/\/$/, "")).filter(Boolean),
     shutdownTimeout: wholeNumber(env, "SHUTDOWN_TIMEOUT", 30),
+    queueWorker: env.QUEUE_WORKER?.trim() !== "0",
+    queue: {
+      concurrency: wholeNumber(env, "QUEUE_CONCURRENCY", DEFAULT_WORKER_SETTINGS.concurrency) || 1,
+      pollMs: seconds(env, "QUEUE_POLL_INTERVAL", DEFAULT_WORKER_SETTINGS.pollMs) || 1000,
+      leaseMs: seconds(env, "QUEUE_LEASE", DEFAULT_WORKER_SETTINGS.leaseMs) || 1000,
+      maxAttempts: wholeNumber(env, "QUEUE_MAX_ATTEMPTS", DEFAULT_WORKER_SETTINGS.maxAttempts) || 1,
+      retryBaseMs: seconds(env, "QUEUE_RETRY_DELAY", DEFAULT_WORKER_SETTINGS.retryBaseMs),
+      retryMaxMs: seconds(env, "QUEUE_RETRY_MAX_DELAY", DEFAULT_WORKER_SETTINGS.retryMaxMs),
+      retentionDays: wholeNumber(env, "QUEUE_RETENTION", DEFAULT_WORKER_SETTINGS.retentionDays),
+    },
+    webhookTimeout: wholeNumber(env, "WEBHOOK_TIMEOUT", 10) || 10,
   };
+}
+
+/** A setting given in whole seconds, as milliseconds. */
+function seconds(env: NodeJS.ProcessEnv, name: string, fallbackMs: number): number {
+  return wholeNumber(env, name, fallbackMs / 1000) * 1000;
 }
 
 /** A security setting must not silently fall back to its default when it is mistyped. */

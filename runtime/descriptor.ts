@@ -679,6 +679,13 @@ export interface ApiDescriptor {
   settings: Record<string, unknown>;
   auth?: { users: string; tokens?: string };
   tagModel?: string;
+  /**
+   * Model key of the webhook definitions (fields named as Nautobot's Webhook: a content-types
+   * field, `name`, `type_create`, `type_update`, `type_delete`, `payload_url`, `enabled`,
+   * `http_method`, `http_content_type`, `additional_headers`, `body_template`, `secret`,
+   * `ssl_verification`, `ca_file_path`): what runtime/webhooks/ sends after a change.
+   */
+  webhooks?: string;
   /** Model key of the notes that the `notes` feature attaches to objects. */
   noteModel?: string;
   /** Model keys of the relationship definitions and their associations (ApiSpec.relationships). */

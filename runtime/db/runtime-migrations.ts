@@ -58,5 +58,44 @@ END
 $$;
 `,
     },
+    {
+      name: "0004_queue",
+      // The durable queue (runtime/queue/): one row per task, claimable while `queued`, or
+      // `running` with its lease over (its worker died), once `run_at` has come; and one row per
+      // attempt, written when the attempt starts and completed when it ends, so an attempt in
+      // progress or cut short is visible too. Payloads are opaque to the queue.
+      sql: `
+CREATE TABLE armature_tasks (
+  id bigserial PRIMARY KEY,
+  kind text NOT NULL,
+  payload jsonb NOT NULL,
+  state text NOT NULL DEFAULT 'queued' CHECK (state IN ('queued', 'running', 'succeeded', 'failed')),
+  attempts integer NOT NULL DEFAULT 0,
+  max_attempts integer CHECK (max_attempts > 0),
+  run_at timestamptz NOT NULL DEFAULT now(),
+  claimed_by text,
+  claimed_until timestamptz,
+  last_error text,
+  created timestamptz NOT NULL DEFAULT now(),
+  updated timestamptz NOT NULL DEFAULT now(),
+  finished timestamptz
+);
+CREATE INDEX armature_tasks_due_idx ON armature_tasks (run_at) WHERE state IN ('queued', 'running');
+CREATE INDEX armature_tasks_finished_idx ON armature_tasks (finished) WHERE finished IS NOT NULL;
+CREATE TABLE armature_task_attempts (
+  id bigserial PRIMARY KEY,
+  task_id bigint NOT NULL REFERENCES armature_tasks (id) ON DELETE CASCADE,
+  attempt integer NOT NULL,
+  worker text NOT NULL,
+  started timestamptz NOT NULL DEFAULT now(),
+  finished timestamptz,
+  duration_ms integer,
+  outcome text NOT NULL DEFAULT 'running' CHECK (outcome IN ('running', 'succeeded', 'failed', 'interrupted', 'abandoned')),
+  status_code integer,
+  detail text
+);
+CREATE INDEX armature_task_attempts_task_idx ON armature_task_attempts (task_id, attempt);
+`,
+    },
   ],
 };

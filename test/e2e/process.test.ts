@@ -13,6 +13,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { openDatabase, type Database } from "../../runtime/db/connect.js";
+import { enqueue } from "../../runtime/queue/tasks.js";
+import { WEBHOOK_TASK } from "../../runtime/webhooks/index.js";
 
 const postgresUrl = process.env.DATABASE_URL;
 const TOKEN = "0123456789abcdef0123456789abcdef01234567";
@@ -330,5 +332,46 @@ describe(`server process (${postgresUrl ? "postgresql" : "pglite"})`, function (
     const next = armature(scratch.env, "serve", "--port", "0");
     expect(await status(await servingOrExit(next))).to.equal(200);
     expect(next.err()).to.equal("");
+  });
+
+  it("serve runs a queue worker unless QUEUE_WORKER=0; `armature worker` delivers what another instance enqueued and stops on SIGTERM", async () => {
+    scratch = await scratchDatabase();
+    const off = armature({ ...scratch.env, QUEUE_WORKER: "0" }, "serve", "--port", "0");
+    await servingOrExit(off);
+    await until(off, /queue worker: off \(QUEUE_WORKER=0\)/);
+    // To the whole group: tsx, which relays a signal only to a child that answers within 30 ms
+    // (else it kills it), and the server itself.
+    process.kill(-off.child.pid!, "SIGTERM");
+    expect(await off.exited).to.equal(0);
+    // A PGlite directory belongs to one process: a worker of its own is for PostgreSQL.
+    if (!postgresUrl) return;
+
+    const got: string[] = [];
+    const receiver = http.createServer((req, res) => {
+      let body = "";
+      req.on("data", (d) => (body += d));
+      req.on("end", () => { got.push(`${req.method} ${req.url} ${body}`); res.end(); });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+    const worker = armature({ ...scratch.env, QUEUE_POLL_INTERVAL: "1" }, "worker");
+    const db = await scratch.open();
+    try {
+      await until(worker, /queue worker \S+ is running/);
+      const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+      await enqueue(db.knex, WEBHOOK_TASK, {
+        webhook: { id: "w", name: "w" }, about: "test", requestId: "r", url, method: "POST",
+        headers: [["Content-Type", "text/plain"]], body: "hello", sslVerification: true, caFilePath: null,
+      });
+      await within((async () => { while (!got.length) await new Promise((r) => setTimeout(r, 50)); })(), 60_000, "no delivery");
+      expect(got).to.deep.equal(["POST /hook hello"]);
+      process.kill(-worker.child.pid!, "SIGTERM");
+      expect(await worker.exited).to.equal(0);
+      expect(worker.out()).to.match(/SIGTERM: stopping the queue worker/);
+      const [task] = await db.knex("armature_tasks").where("kind", WEBHOOK_TASK).select("state", "attempts");
+      expect(task).to.deep.equal({ state: "succeeded", attempts: 1 });
+    } finally {
+      receiver.close();
+      await db.close();
+    }
   });
 });

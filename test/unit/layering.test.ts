@@ -47,11 +47,17 @@ describe("layering", () => {
     // The status contract (the `status` field kind, over a statuses model whose rows the
     // generator checks have a `slug` and a `name`).
     const statusContract = ["status", "slug", "name"];
+    // The webhook contract (the api's `webhooks` model, its fields named as Nautobot's Webhook),
+    // and `last_updated`, which the snapshot differences leave out as Nautobot's do.
+    const webhookContract = [
+      "name", "type_create", "type_update", "type_delete", "payload_url", "enabled", "http_method", "http_content_type",
+      "additional_headers", "body_template", "secret", "ssl_verification", "ca_file_path", "last_updated",
+    ];
     // WordPress's own post and term fields, The Events Calendar's archive parameters and its
     // currency positions (`prefix`/`postfix` in cost details).
     const wordpressConventions = ["status", "slug", "author", "date", "modified", "name", "description", "parent", "start_date", "end_date", "prefix"];
     const allowed = (path: string) => new Set([
-      ...runtimeWords, ...authContract, ...customFieldContract, ...relationshipContract, ...changeLogContract, ...permissionContract, ...statusContract, ...(path.startsWith(join("runtime", "profiles", "wordpress")) ? wordpressConventions : []),
+      ...runtimeWords, ...authContract, ...customFieldContract, ...relationshipContract, ...changeLogContract, ...permissionContract, ...statusContract, ...webhookContract, ...(path.startsWith(join("runtime", "profiles", "wordpress")) ? wordpressConventions : []),
       // Nautobot's `/api/status/` endpoint.
       ...(path.startsWith(join("runtime", "profiles", "drf")) ? ["status"] : []),
     ]);
