@@ -34,7 +34,7 @@ import { advisoryLock } from "../../db/locks.js";
 import { Batches, type Outcome } from "../../batches.js";
 import { actingAs, Operations, type Actor } from "../../operations/index.js";
 import { requestId } from "../../http/failures.js";
-import { changeLog } from "../../changelog/index.js";
+import { changes as changeFeature } from "../../changes/index.js";
 import { actionOf, Permissions, type Grants } from "../../permissions/index.js";
 import type { Condition } from "../../permissions/constraints.js";
 
@@ -82,7 +82,7 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
   const index = new ModelIndex(api);
   const store = new Store(index);
   const operations = new Operations(db);
-  const changes = changeLog(index, store);
+  const changes = changeFeature(index, store);
   if (changes) store.use(changes);
   const filters = new FilterCompiler(index);
   const providers = dynamicFilters(index);

@@ -1,0 +1,144 @@
+// What every create, update and delete of a change-logged model leaves, within the operation's
+// transaction (a rolled-back write leaves nothing): a record in the change log (the api's
+// `changeLog` model, fields named as Nautobot's ObjectChange) and the webhook deliveries it
+// calls for (webhooks/index.ts), both from one read of the changed rows. A set of rows is one
+// read, one insert and one webhook lookup, whatever its size. The object is recorded as the
+// API shows it to a request-less serializer (Nautobot's `object_data_v2`: the latest version,
+// relative URLs) and as its model's field values (`object_data`: related objects by id,
+// choices by value, tags by name); a webhook's `prechange` is the object as the last record
+// before this one showed it, as Nautobot takes it. Records older than CHANGELOG_RETENTION
+// days (the api's setting, 90 by default, 0 keeps them) are purged by the writes that follow,
+// a batch at a time.
+import { createHash } from "node:crypto";
+import type { Knex } from "knex";
+import { storedColumn, type FieldDescriptor, type ModelDescriptor } from "../descriptor.js";
+import type { ModelIndex } from "../models.js";
+import type { Actor, ChangeAction, RowId, WriteFeature } from "../operations/index.js";
+import type { Db, Store } from "../store.js";
+import { isUuid } from "../query/filters.js";
+import { ident } from "../query/sql.js";
+import { enqueueWebhooks, type ChangeEvent } from "../webhooks/index.js";
+
+/** Nautobot's CHANGELOG_MAX_OBJECT_REPR. */
+const MAX_REPR = 200;
+/** Nautobot's CHANGELOG_MAX_CHANGE_CONTEXT_DETAIL. */
+const MAX_DETAIL = 400;
+/** Nautobot's default CHANGELOG_RETENTION, in days. */
+const RETENTION_DAYS = 90;
+/**
+ * Expired records each write removes at most, oldest first: a steady trickle keeps the log
+ * within its retention without any process keeping a schedule, as Nautobot purges on writes.
+ */
+const PURGE_BATCH = 100;
+
+/**
+ * The request id as the log's UUID column holds it: a client's own X-Request-Id that is no
+ * UUID is recorded as the UUID its text hashes to, the same for every change of the request.
+ */
+export function requestUuid(requestId: string): string {
+  if (isUuid(requestId)) return requestId.toLowerCase();
+  const h = createHash("sha1").update(`armature-request:${requestId}`).digest("hex");
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${((parseInt(h[16], 16) & 3) | 8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+/** A field value of the API's shape as the model stores it: a related object by its id, a choice by its value. */
+function stored(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(stored);
+  if (v && typeof v === "object") {
+    const o = v as Record<string, unknown>;
+    if ("value" in o && "label" in o) return o.value;
+    if ("id" in o) return o.id;
+  }
+  return v;
+}
+
+/** Nautobot's `serialize_object`: the object's field values, tags by name. */
+function modelData(m: ModelDescriptor, shown: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const f of m.fields) {
+    if (!(f.name in shown) || !isData(f)) continue;
+    const v = shown[f.name];
+    out[f.name] = f.kind === "tags" && Array.isArray(v) ? v.map((t) => (t as { name?: unknown }).name) : stored(v);
+  }
+  return out;
+}
+
+/** Whether a field is one of the model's own values (not its id, a link, a label, a count, a reverse list or a computed value). */
+const isData = (f: FieldDescriptor) => !["id", "url", "display", "count", "reverse", "computed", "computedFields", "relationships", "depth"].includes(f.kind);
+
+/** Where an operation's changes go: the change log, the webhooks, or both, as the api names them. */
+export function changes(index: ModelIndex, store: Store): WriteFeature | undefined {
+  const { changeLog: logKey, webhooks } = index.api;
+  if (!logKey && !webhooks) return undefined;
+  const log = logKey ? changeLog(index, index.model(logKey)) : undefined;
+  const latest = index.api.versions.supported.at(-1) ?? index.api.versions.default;
+
+  async function record(db: Db, m: ModelDescriptor, ids: RowId[], action: ChangeAction, actor: Actor): Promise<void> {
+    const objects = await store.fetch(db, m, ids, { shape: "full", version: latest, include: "all", ctx: { apiUrl: index.api.basePath } });
+    if (!objects.length) return;
+    const before = log ? await log.write(db, m, objects, action, actor) : new Map<string, Record<string, unknown>>();
+    const time = new Date();
+    await enqueueWebhooks(db, index.api, objects.map((o): ChangeEvent => {
+      const prechange = action === "create" ? null : before.get(String(o.id)) ?? null;
+      return {
+        action, model: m.key, objectId: String(o.id), time, username: actor.username ?? "", requestId: requestUuid(actor.requestId),
+        data: o, prechange, postchange: action === "delete" ? null : o,
+      };
+    }));
+  }
+
+  return {
+    watches: (m) => m.features.changeLogged && m.key !== logKey,
+    saved: (db, m, ids, action, actor) => record(db, m, ids, action, actor),
+    deleting: (db, m, ids, actor) => record(db, m, ids, "delete", actor),
+  };
+}
+
+/** The change log's writer: `write` records the objects' change and gives what each object's last record before it showed. */
+function changeLog(index: ModelIndex, log: ModelDescriptor) {
+  const column = (name: string): string => {
+    const f = log.fields.find((x) => x.name === name);
+    const c = f && storedColumn(f);
+    if (!c) throw new Error(`changeLog model ${log.key}: no stored field "${name}"`);
+    return c;
+  };
+  const cols = {
+    time: column("time"), user: column("user"), userName: column("user_name"), requestId: column("request_id"), action: column("action"),
+    type: column("changed_object_type"), id: column("changed_object_id"), repr: column("object_repr"), data: column("object_data"),
+    dataV2: column("object_data_v2"), context: column("change_context"), detail: column("change_context_detail"),
+  };
+  const setting = index.api.settings.CHANGELOG_RETENTION;
+  const retention = typeof setting === "number" && setting >= 0 ? setting : RETENTION_DAYS;
+  const table = ident(log.table);
+  // Rows another writer is purging are skipped, not waited for.
+  const purge = `purged AS (DELETE FROM ${table} WHERE id IN (SELECT id FROM ${table} ` +
+    `WHERE ${ident(cols.time)} < now() - make_interval(days => ?) ORDER BY ${ident(cols.time)} LIMIT ${PURGE_BATCH} FOR UPDATE SKIP LOCKED))`;
+  // The statement's snapshot is from before its own insert: the last records are the earlier ones.
+  const last = `SELECT DISTINCT ON (${ident(cols.id)}) ${ident(cols.id)}::text AS id, ${ident(cols.dataV2)} AS data FROM ${table} ` +
+    `WHERE ${ident(cols.type)} = ? AND ${ident(cols.id)} = ANY(?) ORDER BY ${ident(cols.id)}, ${ident(cols.time)} DESC`;
+
+  return {
+    async write(db: Db, m: ModelDescriptor, objects: Array<Record<string, unknown>>, action: ChangeAction, actor: Actor): Promise<Map<string, Record<string, unknown>>> {
+      const requestId = requestUuid(actor.requestId);
+      const insert = db(log.table).insert(objects.map((o) => ({
+        // Each row its own instant, in the order written: a request's changes sort as they were made.
+        [cols.time]: db.raw("clock_timestamp()"),
+        [cols.user]: actor.userId,
+        [cols.userName]: actor.username ?? "Undefined",
+        [cols.requestId]: requestId,
+        [cols.action]: action,
+        [cols.type]: m.key,
+        [cols.id]: o.id,
+        [cols.repr]: String(o.display ?? o.id).slice(0, MAX_REPR),
+        [cols.data]: JSON.stringify(modelData(m, o)),
+        [cols.dataV2]: JSON.stringify(o),
+        [cols.context]: actor.context,
+        [cols.detail]: actor.contextDetail.slice(0, MAX_DETAIL),
+      }))).toSQL();
+      const ctes = [...(retention > 0 ? [purge] : []), `inserted AS (${insert.sql})`];
+      const bindings = [...(retention > 0 ? [retention] : []), ...insert.bindings, m.key, objects.map((o) => o.id)];
+      const { rows } = await db.raw(`WITH ${ctes.join(", ")} ${last}`, bindings as Knex.RawBinding[]);
+      return new Map((rows as Array<{ id: string; data: Record<string, unknown> | null }>).filter((r) => r.data).map((r) => [r.id, r.data!]));
+    },
+  };
+}
