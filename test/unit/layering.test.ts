@@ -5,6 +5,7 @@ import { expect } from "chai";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { apis } from "../../generated/server.js";
+import { ROLE_FIELDS } from "../../generator/validate/index.js";
 
 function sources(dir: string): string[] {
   return readdirSync(dir).flatMap((e) => {
@@ -42,11 +43,14 @@ describe("layering", () => {
     // The status contract (the `status` field kind, over a statuses model whose rows the
     // generator checks have a `slug` and a `name`).
     const statusContract = ["status", "slug", "name"];
+    // The change-log, webhook and permission contracts (api `changeLog`, `webhooks`,
+    // `permissions`: the fields the generator checks their models have, and the users' groups).
+    const roleContract = [...Object.values(ROLE_FIELDS).flatMap((fields) => Object.keys(fields)), "groups"];
     // WordPress's own post and term fields, The Events Calendar's archive parameters and its
     // currency positions (`prefix`/`postfix` in cost details).
     const wordpressConventions = ["status", "slug", "author", "date", "modified", "name", "description", "parent", "start_date", "end_date", "prefix"];
     const allowed = (path: string) => new Set([
-      ...runtimeWords, ...authContract, ...customFieldContract, ...relationshipContract, ...statusContract, ...(path.startsWith(join("runtime", "profiles", "wordpress")) ? wordpressConventions : []),
+      ...runtimeWords, ...authContract, ...customFieldContract, ...relationshipContract, ...statusContract, ...roleContract, ...(path.startsWith(join("runtime", "profiles", "wordpress")) ? wordpressConventions : []),
       // Nautobot's `/api/status/` endpoint.
       ...(path.startsWith(join("runtime", "profiles", "drf")) ? ["status"] : []),
     ]);
