@@ -460,7 +460,7 @@ export class FilterCompiler {
     if (f.idOnly || !natural) {
       const bad = given.find((v) => !isKey(v));
       // Django's ModelMultipleChoiceField words a value its key field cannot read so.
-      if (bad) return [!f.idOnly ? invalidChoice(bad) : integerKeys ? `“${bad}” is not a valid value.` : "Enter a valid UUID."];
+      if (bad) return [integerKeys ? `“${bad}” is not a valid value.` : f.idOnly ? "Enter a valid UUID." : invalidChoice(bad)];
     }
     const ids = given.filter(isKey).map((v) => (integerKeys ? integerKey(v)! : v.toLowerCase()));
     const matches = (alias: string, valueSql: string) => [
