@@ -60,15 +60,13 @@ async function byPk(f: M2mField, value: unknown, ctx: WriteContext): Promise<str
     if (isPlainObject(item)) id = (await ctx.resolve(f.target, item, false))!;
     else if (typeof item === "boolean") throw new FieldProblem("Incorrect type. Expected pk value, received bool.");
     else if (integerKeys) {
-      // An integer key (Django's AutoField): a whole number or its digits; null names no row.
-      if (item === null) throw new FieldProblem('Invalid pk "None" - object does not exist.');
-      const key = typeof item === "number" || typeof item === "string" ? integerKey(item) : null;
-      // A number too large for the column names no row; anything else is not a key at all.
-      if (key === null && !(typeof item === "number" && Number.isInteger(item)) && !(typeof item === "string" && /^\d+$/.test(item))) {
-        throw new FieldProblem(`Incorrect type. Expected pk value, received ${pyType(item)}.`);
-      }
+      // An integer key (Django's AutoField): a whole number or its digits; null, or a number
+      // the column cannot hold, names no row.
+      const whole = item === null || (typeof item === "number" && Number.isInteger(item)) || (typeof item === "string" && /^\d+$/.test(item));
+      if (!whole) throw new FieldProblem(`Incorrect type. Expected pk value, received ${pyType(item)}.`);
+      const key = integerKey(item);
       const row = key === null ? undefined : await ctx.db(table).where({ id: key }).first("id");
-      if (!row) throw new FieldProblem(`Invalid pk "${String(item)}" - object does not exist.`);
+      if (!row) throw new FieldProblem(`Invalid pk "${item === null ? "None" : String(item)}" - object does not exist.`);
       id = String(row.id);
     }
     // Django reads null as no object and a whole number as the UUID of that value: neither names one.
