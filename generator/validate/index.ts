@@ -352,11 +352,8 @@ function checkGenericTargets(
   }
 }
 
-/**
- * The fields each role model of the api (changeLog, webhooks, permissions) must have, by
- * kind (any kind: null), as the runtime reads them.
- */
-export const ROLE_FIELDS: Record<"changeLog" | "webhooks" | "objectPermissions" | "groups", Record<string, FieldSpec["kind"] | null>> = {
+/** The fields each role model of the api (changeLog, webhooks, permissions) must have, by kind, as the runtime reads them. */
+export const ROLE_FIELDS: Record<"changeLog" | "webhooks" | "objectPermissions" | "groups", Record<string, FieldSpec["kind"]>> = {
   changeLog: {
     time: "scalar", user: "fk", user_name: "scalar", request_id: "scalar", action: "choice", changed_object_type: "contentType",
     changed_object_id: "scalar", changed_object: "generic", related_object_type: "contentType", related_object_id: "scalar",
@@ -371,13 +368,16 @@ export const ROLE_FIELDS: Record<"changeLog" | "webhooks" | "objectPermissions" 
   groups: { name: "scalar" },
 };
 
+/** The actions a change record's `action` names, as the runtime writes them. */
+const CHANGE_ACTIONS = ["create", "update", "delete"];
+
 /** The api's role models (changeLog, webhooks, permissions): each exists, with the fields the runtime reads, linked as it expects. */
 function checkRoles(
   api: ApiSpec,
   resolve: (target: string) => { spec: ModelSpec; file: string } | undefined,
   err: (file: string | undefined, message: string, model?: string, field?: string) => void,
 ): void {
-  const role = (what: string, ref: unknown, fields: Record<string, FieldSpec["kind"] | null>) => {
+  const role = (what: string, ref: unknown, fields: Record<string, FieldSpec["kind"]>) => {
     const found = typeof ref === "string" ? resolve(ref) : undefined;
     if (!found) {
       err(undefined, `${what} names unknown model ${JSON.stringify(ref)}`);
@@ -387,7 +387,7 @@ function checkRoles(
     for (const [name, kind] of Object.entries(fields)) {
       const f = spec.fields?.[name];
       if (!f) err(file, `the ${what} model needs a field "${name}"`, spec.name, name);
-      else if (kind && f.kind !== kind) err(file, `the ${what} model's field "${name}" must be a ${kind} field, not ${f.kind}`, spec.name, name);
+      else if (f.kind !== kind) err(file, `the ${what} model's field "${name}" must be a ${kind} field, not ${f.kind}`, spec.name, name);
     }
     return found;
   };
@@ -402,6 +402,9 @@ function checkRoles(
     const log = role("changeLog", api.changeLog, ROLE_FIELDS.changeLog);
     if (log && !users) err(undefined, "changeLog needs auth.users: its user field is a user");
     link(log, "user", users, "the auth.users model");
+    const action = log?.spec.fields.action;
+    const missing = action?.kind === "choice" ? CHANGE_ACTIONS.filter((v) => !action.choices.values.some(([x]) => x === v)) : [];
+    if (missing.length) err(log!.file, `the changeLog model's action choices need ${missing.map((v) => `"${v}"`).join(", ")}`, log!.spec.name, "action");
   }
   if (api.webhooks !== undefined) role("webhooks", api.webhooks, ROLE_FIELDS.webhooks);
   if (api.permissions !== undefined) {

@@ -1,4 +1,6 @@
-import { model, field, ref } from "../../../../../../../generator/dsl/index.js";
+import { model, field, ref, choices } from "../../../../../../../generator/dsl/index.js";
+
+const Action = choices("Action", [["create", "Created"], ["remove", "Removed"]]);
 
 export default model("Change", {
   app: "core",
@@ -9,7 +11,8 @@ export default model("Change", {
   fields: {
     time: field.datetime({ readOnly: true, default: "now" }),
     user: ref.fk("core.Team", { nullable: true, onDelete: "setNull" }),
-    action: field.string({ maxLength: 50 }),
+    action: field.choice(Action),
+    change_context: field.string({ maxLength: 50 }),
     changed_object_type: field.contentType({ feature: "all", required: true }),
     changed_object_id: field.uuid({ required: true }),
     changed_object: ref.generic({ type: "changed_object_type", id: "changed_object_id" }),
