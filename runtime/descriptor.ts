@@ -36,8 +36,12 @@ export interface FieldCommon {
   optIn?: boolean;
 }
 
-/** The primary key, `id`: a UUID, or an `integer` the generator gives (the content-type registry's rows). */
-export interface IdField extends FieldCommon { kind: "id"; integer?: boolean }
+/**
+ * The primary key, `id`: a UUID, or an `integer`, either given by the generator (the
+ * content-type registry's rows) or, `serial`, assigned by the database (a model with serial
+ * ids in an api of UUIDs).
+ */
+export interface IdField extends FieldCommon { kind: "id"; integer?: boolean; serial?: boolean }
 /** The object's own URL, made from the request's base URL. */
 /** The object's URL, or (`path`) a route below it. */
 export interface UrlField extends FieldCommon { kind: "url"; path?: string }
@@ -121,6 +125,8 @@ export interface M2mField extends FieldCommon {
   through: { table: string; source: string; target: string };
   /** Read and written as the targets' slugs. */
   bySlug?: boolean;
+  /** Nested and brief forms show the targets' values of this field (a string field) instead of nested objects. */
+  keyWhenNested?: string;
 }
 
 /** The tags feature: a list of the API's tag model, through one assignment table for all models. */
@@ -132,11 +138,15 @@ export interface TagsField extends FieldCommon {
   scope?: { table: string; source: string; target: string; registry: ContentTypeRegistry };
 }
 
-/** The API's content-type registry: a table of the API's models, one row each, by app label and model name. */
+/**
+ * The API's content-type registry: a table of the API's models, one row each, by app label and
+ * model name, with the name Django shows for each (`labeledName`: `DCIM | device type`).
+ */
 export interface ContentTypeRegistry {
   table: string;
   appLabel: string;
   model: string;
+  labeledName: string;
 }
 
 /** Content-type labels (`dcim.site`) of some of `models`, kept as links to the API's content-type registry. */
@@ -227,11 +237,15 @@ export interface ComputedField extends FieldCommon {
   excludable?: boolean;
 }
 
-/** The content-type label (`dcim.interface`) of one of `models`, a plain string. */
+/**
+ * The content-type label (`dcim.interface`) of one of `models`, a plain string; `registry`, the
+ * API's content-type registry where it has one (its rows' ids and names, as Django's ContentType).
+ */
 export interface ContentTypeField extends FieldCommon {
   kind: "contentType";
   column: string;
   models: string[];
+  registry?: ContentTypeRegistry;
 }
 
 /** A row of one of `targets`, named by a type column (content-type labels) and an id column. */
@@ -371,7 +385,7 @@ export function isRelation(f: FieldDescriptor): f is FkField | TreeParentField |
  */
 export type DisplayPart = { text: string } | { path: string[]; last?: number; as?: DisplayTransform } | { first: DisplayPart[][] };
 
-/** How a display path's value is turned into text besides its stored form: a choice's label, an integer list's runs. */
+/** How a display path's value is turned into text besides its stored form: a choice's label (a content type's name), an integer list's runs. */
 export type DisplayTransform = "display" | "ranges";
 
 export type FilterKind =

@@ -42,6 +42,11 @@ export class ModelIndex {
     return column;
   }
 
+  /** Whether the rows of `m` have integer keys (a serial-id API, the content-type registry, a serial model) rather than UUIDs. */
+  integerKeys(m: ModelDescriptor): boolean {
+    return this.api.idType === "serial" || m.fields.some((f) => f.kind === "id" && !!f.integer);
+  }
+
   /** Whether a field exists in the given API version (`since`/`until`). */
   inVersion(f: FieldDescriptor, version: string): boolean {
     return inVersion(f, version, this.api.versions.supported);

@@ -9,7 +9,7 @@ import type { ModelIndex } from "./models.js";
 import { orderSql, orderTerms, type OrderTerm } from "./query/order.js";
 import { afterBranches, cursorTypes, cursorValues } from "./query/keyset.js";
 import { ReadPlans, type ReadPlan, type RenderContext, type Shape } from "./query/read-plan.js";
-import { canonicalUuid, checkColumns, FilterCompiler, filterErrors, isUuid, type FilterErrors, type FilterPlan } from "./query/filters.js";
+import { canonicalUuid, checkColumns, FilterCompiler, filterErrors, integerKey, isUuid, MAX_SERIAL, type FilterErrors, type FilterPlan } from "./query/filters.js";
 import { lendObjectQueries } from "./relationships/objects.js";
 import { lookupsOf } from "./write/lookups.js";
 import { col, ident } from "./query/sql.js";
@@ -73,14 +73,12 @@ function checkSelects(db: Db, filter: FilterPlan): Knex.Raw[] {
 /** The index of the field whose write is running, for the after-save work it queues. */
 const writingField = new AsyncLocalStorage<number>();
 
-/** The largest key a serial id column holds (PostgreSQL `integer`). */
-export const MAX_SERIAL = 2_147_483_647;
+export { MAX_SERIAL } from "./query/filters.js";
 
 export class Store {
   readonly plans: ReadPlans;
   readonly validators: WriteValidators;
 
-  private readonly serial: boolean;
   private readonly writeListeners: Array<(m: ModelDescriptor) => void> = [];
   private readonly features: WriteFeature[] = [];
   /** Types of order terms, by model and order: they change only with the schema. */
@@ -91,7 +89,6 @@ export class Store {
   constructor(readonly index: ModelIndex) {
     this.plans = new ReadPlans(index);
     this.validators = new WriteValidators(index.api);
-    this.serial = index.api.idType === "serial";
     this.strictFields = index.api.settings.STRICT_WRITE_FIELDS === true;
     const filters = new FilterCompiler(index);
     lendObjectQueries(index, {
@@ -123,14 +120,9 @@ export class Store {
     return this.features.some((f) => f.deleting && f.watches(m));
   }
 
-  /** Whether the rows of `m` have integer keys (a serial-id API, or the content-type registry). */
-  private integerKeys(m: ModelDescriptor): boolean {
-    return this.serial || m.fields.some((f) => f.kind === "id" && f.integer);
-  }
-
   /** The ids among `ids` that can be keys of rows of `m`, and the SQL array type binding them. */
   private keys(m: ModelDescriptor, ids: RowId[]): { valid: string[] | number[]; cast: string } {
-    if (!this.integerKeys(m)) return { valid: ids.filter((id): id is string => typeof id === "string" && isUuid(id)), cast: "uuid[]" };
+    if (!this.index.integerKeys(m)) return { valid: ids.filter((id): id is string => typeof id === "string" && isUuid(id)), cast: "uuid[]" };
     return { valid: ids.filter((id) => /^\d+$/.test(String(id)) && Number(id) <= MAX_SERIAL).map(Number), cast: "integer[]" };
   }
 
@@ -540,18 +532,19 @@ export class Store {
       if (where) qb.whereRaw(where("t0"));
       return qb;
     };
-    if (typeof value === "string" && isUuid(value)) {
+    const integerKeys = this.index.integerKeys(target);
+    const key = integerKeys ? integerKey(value) : typeof value === "string" && isUuid(value) ? canonicalUuid(value) : null;
+    if (key !== null) {
       const condition = where?.("t0");
       // A condition binding values of its own cannot share the batch's one binding.
       if (condition?.includes("?")) {
-        const found = await candidates().where("t0.id", value).first();
-        if (!found) throw new FieldProblem(`Related object not found using the provided ID: ${value}`);
+        const found = await candidates().where("t0.id", key).first();
+        if (!found) throw new FieldProblem(`Related object not found using the provided ID: ${String(value)}`);
         return found.id;
       }
-      const id = canonicalUuid(value);
-      const rows = { select: `SELECT t0.id::text AS k FROM ${ident(target.table)} t0 WHERE t0.id = ANY(?)${condition ? ` AND (${condition})` : ""}`, cast: "uuid[]" };
-      if (!(await lookupsOf(db).has(rows, id))) throw new FieldProblem(`Related object not found using the provided ID: ${value}`);
-      return id;
+      const rows = { select: `SELECT t0.id::text AS k FROM ${ident(target.table)} t0 WHERE t0.id = ANY(?)${condition ? ` AND (${condition})` : ""}`, cast: integerKeys ? "integer[]" : "uuid[]" };
+      if (!(await lookupsOf(db).has(rows, key))) throw new FieldProblem(`Related object not found using the provided ID: ${String(value)}`);
+      return key;
     }
     if (isPlainObject(value)) {
       const qb = candidates().limit(2);
@@ -564,8 +557,9 @@ export class Store {
           try { ref = await this.resolve(db, tf.target, v, tf.nullable); } catch { throw new FieldProblem(`Related object not found using the provided attributes: ${pyRepr(value)}`); }
           if (ref === null) qb.whereNull(`t0.${column}`); else qb.where(`t0.${column}`, ref);
         } else if (tf.kind === "id") {
-          if (typeof v !== "string" || !isUuid(v)) throw new FieldProblem(`Related object not found using the provided attributes: ${pyRepr(value)}`);
-          qb.where("t0.id", v);
+          const id = integerKeys ? integerKey(v) : typeof v === "string" && isUuid(v) ? v : null;
+          if (id === null) throw new FieldProblem(`Related object not found using the provided attributes: ${pyRepr(value)}`);
+          qb.where("t0.id", id);
         } else if (v === null) qb.whereNull(`t0.${column}`);
         else if (typeof v === "object") throw new FieldProblem(`Related object not found using the provided attributes: ${pyRepr(value)}`);
         else qb.whereRaw(`${col("t0", column)}::text = ?`, [String(v)]);

@@ -49,6 +49,7 @@ import { extras_ContentType } from "./models/extras/content-types.js";
 import { extras_CustomField } from "./models/extras/custom-fields.js";
 import { extras_CustomFieldChoice } from "./models/extras/custom-field-choices.js";
 import { extras_Note } from "./models/extras/notes.js";
+import { extras_ObjectChange } from "./models/extras/object-changes.js";
 import { extras_Relationship } from "./models/extras/relationships.js";
 import { extras_RelationshipAssociation } from "./models/extras/relationship-associations.js";
 import { extras_Secret } from "./models/extras/secrets.js";
@@ -56,6 +57,7 @@ import { extras_SecretsGroup } from "./models/extras/secrets-groups.js";
 import { extras_SecretsGroupAssociation } from "./models/extras/secrets-groups-associations.js";
 import { extras_Status } from "./models/extras/statuses.js";
 import { extras_Tag } from "./models/extras/tags.js";
+import { extras_Webhook } from "./models/extras/webhooks.js";
 import { ipam_Aggregate } from "./models/ipam/aggregates.js";
 import { ipam_IPAddress } from "./models/ipam/ip-addresses.js";
 import { ipam_Prefix } from "./models/ipam/prefixes.js";
@@ -68,6 +70,8 @@ import { ipam_VLANGroup } from "./models/ipam/vlan-groups.js";
 import { ipam_VRF } from "./models/ipam/vrfs.js";
 import { tenancy_Tenant } from "./models/tenancy/tenants.js";
 import { tenancy_TenantGroup } from "./models/tenancy/tenant-groups.js";
+import { users_Group } from "./models/users/groups.js";
+import { users_ObjectPermission } from "./models/users/permissions.js";
 import { users_Token } from "./models/users/tokens.js";
 import { users_User } from "./models/users/users.js";
 import { virtualization_Cluster } from "./models/virtualization/clusters.js";
@@ -97,6 +101,9 @@ export const inventory: ApiDescriptor = {
     tagModel: "extras.tag",
     noteModel: "extras.note",
     relationships: { definitions: "extras.relationship", associations: "extras.relationshipassociation" },
-    models: [circuits_Circuit, circuits_CircuitTermination, circuits_CircuitType, circuits_Provider, circuits_ProviderNetwork, dcim_Cable, dcim_ConsolePort, dcim_ConsolePortTemplate, dcim_ConsoleServerPort, dcim_ConsoleServerPortTemplate, dcim_Device, dcim_DeviceBay, dcim_DeviceBayTemplate, dcim_DeviceRedundancyGroup, dcim_DeviceRole, dcim_DeviceType, dcim_FrontPort, dcim_FrontPortTemplate, dcim_Interface, dcim_InterfaceConnection, dcim_InterfaceTemplate, dcim_InventoryItem, dcim_Location, dcim_LocationType, dcim_Manufacturer, dcim_Platform, dcim_PowerFeed, dcim_PowerOutlet, dcim_PowerOutletTemplate, dcim_PowerPanel, dcim_PowerPort, dcim_PowerPortTemplate, dcim_Rack, dcim_RackGroup, dcim_RackReservation, dcim_RackRole, dcim_RearPort, dcim_RearPortTemplate, dcim_Region, dcim_Site, dcim_VirtualChassis, extras_ComputedField, extras_ConfigContext, extras_ConfigContextSchema, extras_ContentType, extras_CustomField, extras_CustomFieldChoice, extras_Note, extras_Relationship, extras_RelationshipAssociation, extras_Secret, extras_SecretsGroup, extras_SecretsGroupAssociation, extras_Status, extras_Tag, ipam_Aggregate, ipam_IPAddress, ipam_Prefix, ipam_RIR, ipam_Role, ipam_RouteTarget, ipam_Service, ipam_VLAN, ipam_VLANGroup, ipam_VRF, tenancy_Tenant, tenancy_TenantGroup, users_Token, users_User, virtualization_Cluster, virtualization_ClusterGroup, virtualization_ClusterType, virtualization_VirtualMachine, virtualization_VMInterface],
+    changeLog: "extras.objectchange",
+    webhooks: "extras.webhook",
+    permissions: { objectPermissions: "users.objectpermission", groups: "users.group" },
+    models: [circuits_Circuit, circuits_CircuitTermination, circuits_CircuitType, circuits_Provider, circuits_ProviderNetwork, dcim_Cable, dcim_ConsolePort, dcim_ConsolePortTemplate, dcim_ConsoleServerPort, dcim_ConsoleServerPortTemplate, dcim_Device, dcim_DeviceBay, dcim_DeviceBayTemplate, dcim_DeviceRedundancyGroup, dcim_DeviceRole, dcim_DeviceType, dcim_FrontPort, dcim_FrontPortTemplate, dcim_Interface, dcim_InterfaceConnection, dcim_InterfaceTemplate, dcim_InventoryItem, dcim_Location, dcim_LocationType, dcim_Manufacturer, dcim_Platform, dcim_PowerFeed, dcim_PowerOutlet, dcim_PowerOutletTemplate, dcim_PowerPanel, dcim_PowerPort, dcim_PowerPortTemplate, dcim_Rack, dcim_RackGroup, dcim_RackReservation, dcim_RackRole, dcim_RearPort, dcim_RearPortTemplate, dcim_Region, dcim_Site, dcim_VirtualChassis, extras_ComputedField, extras_ConfigContext, extras_ConfigContextSchema, extras_ContentType, extras_CustomField, extras_CustomFieldChoice, extras_Note, extras_ObjectChange, extras_Relationship, extras_RelationshipAssociation, extras_Secret, extras_SecretsGroup, extras_SecretsGroupAssociation, extras_Status, extras_Tag, extras_Webhook, ipam_Aggregate, ipam_IPAddress, ipam_Prefix, ipam_RIR, ipam_Role, ipam_RouteTarget, ipam_Service, ipam_VLAN, ipam_VLANGroup, ipam_VRF, tenancy_Tenant, tenancy_TenantGroup, users_Group, users_ObjectPermission, users_Token, users_User, virtualization_Cluster, virtualization_ClusterGroup, virtualization_ClusterType, virtualization_VirtualMachine, virtualization_VMInterface],
     ...loadArtifacts(new URL(".", import.meta.url)),
   };

@@ -232,6 +232,12 @@ export interface M2mField extends CommonFieldOptions {
   target: string;
   /** Read and written as the targets' `slug`s, not nested objects (DRF's SlugRelatedField: a config context's tags). */
   bySlug?: boolean;
+  /**
+   * In nested and brief forms, the targets' values of this field (in its order) rather than
+   * nested objects: Nautobot's nested object permission lists its groups' names and its users'
+   * usernames.
+   */
+  keyWhenNested?: string;
 }
 
 export interface ComputedField extends CommonFieldOptions {
@@ -368,11 +374,12 @@ export type Feature =
 export const FEATURES: ReadonlyArray<Feature> = ["tags", "customFields", "changeLogged", "tree", "ownedByRequester", "notes"];
 
 /**
- * What a contentType(s) field may name: the models with a feature, or (`statuses`) the models
- * with a `status` field, as Nautobot's FeatureQuery("statuses").
+ * What a contentType(s) field may name: the models with a feature, (`statuses`) the models
+ * with a `status` field, as Nautobot's FeatureQuery("statuses"), or (`all`) every model the
+ * api's content-type registry lists (an object permission's object types).
  */
-export type ContentTypeScope = Feature | "statuses";
-export const CONTENT_TYPE_SCOPES: ReadonlyArray<ContentTypeScope> = [...FEATURES, "statuses"];
+export type ContentTypeScope = Feature | "statuses" | "all";
+export const CONTENT_TYPE_SCOPES: ReadonlyArray<ContentTypeScope> = [...FEATURES, "statuses", "all"];
 
 export interface FilterSpec {
   /**
@@ -472,7 +479,7 @@ export interface ModelSpec {
   description?: string;
   /**
    * Template of the `display` string: `{field}` or `{fk.field}` placeholders, optionally
-   * transformed: `|last:N` (the last N characters), `|display` (a choice's label, as Django's get_FOO_display),
+   * transformed: `|last:N` (the last N characters), `|display` (a choice's label, as Django's get_FOO_display; a content type's name, as Django's ContentType shows it),
    * `|ranges` (an integer list as sorted runs, `22, 80-82`, as Nautobot's array_to_string).
    */
   display: string;
@@ -519,6 +526,14 @@ export interface ModelSpec {
    * of the queried rows, absent from related objects).
    */
   tree?: { parentAsId?: boolean; depthName?: string; depthOnlyListed?: boolean };
+  /**
+   * Primary keys of this model's rows: `serial`, integers the database assigns (Django's
+   * AutoField, as Nautobot's `auth.Group`), in an api whose other models have UUIDs. Links to
+   * the model are written and filtered by those integers. Such a model cannot carry the
+   * features or be the target of generic references that keep ids in UUID columns (tags,
+   * customFields, notes). The api's own `idType` when absent.
+   */
+  idType?: "uuid" | "serial";
   /**
    * Rows the table starts with, known by the unique field `key`: each is inserted (unless a row
    * with its key is there) by the migration that creates the table or, for a row added here
@@ -645,6 +660,30 @@ export interface ApiSpec {
   appNames?: Record<string, string>;
   /** Primary keys: random UUIDs (default) or database-assigned integers. */
   idType?: "uuid" | "serial";
+  /**
+   * The model recording every create, update and delete of a `changeLogged` model (Nautobot's
+   * ObjectChange), read only over the API and written by the server: fields `time`, `user` (a
+   * foreign key to the auth users model), `user_name`, `request_id`, `action` (a choice of
+   * `create`, `update`, `delete`), `changed_object_type` (a contentType field) with
+   * `changed_object_id` and `changed_object` (their generic reference), `related_object_type`,
+   * `related_object_id`, `object_repr`, `object_data`, `object_data_v2`, `change_context` and
+   * `change_context_detail`.
+   */
+  changeLog?: string;
+  /**
+   * The webhooks called after changes commit (Nautobot's Webhook): fields `content_types` (a
+   * contentTypes field), `name`, `type_create`, `type_update`, `type_delete`, `payload_url`,
+   * `enabled`, `http_method`, `http_content_type`, `additional_headers`, `body_template`,
+   * `secret`, `ssl_verification`, `ca_file_path`.
+   */
+  webhooks?: string;
+  /**
+   * Object permissions (Nautobot's ObjectPermission and Django's auth groups): the permissions'
+   * model has `name`, `enabled`, `object_types` (a contentTypes field), `groups` and `users`
+   * (many-to-many links to `groups` and to the auth users model), `actions` and `constraints`
+   * (JSON); the groups' model has `name`; the auth users model has `groups`, linking to it.
+   */
+  permissions?: { objectPermissions: string; groups: string };
   /** A model holding per-user application passwords (`user`, `name`, `password`, `last_used` fields). */
   appPasswords?: string;
   /** Hand-written SQL the API needs beyond any one model (see SqlBlock). */

@@ -52,9 +52,10 @@ export interface Schema {
   sql?: Record<string, { up: string; down?: string }>;
 }
 
-/** Primary and foreign key column type: `uuid`, or `integer` for APIs with serial ids. */
-function keyType(ir: IrApi): string {
-  return ir.idType === "serial" ? "integer" : "uuid";
+/** A model's primary key column type, which links to it share: `integer` in APIs with serial ids and for integer-keyed models, else `uuid`. */
+function keyTypes(ir: IrApi): (key: string) => string {
+  const integer = new Set(ir.models.filter((m) => m.fields.some((f) => f.kind === "id" && f.integer)).map((m) => m.key));
+  return (key) => (ir.idType === "serial" || integer.has(key) ? "integer" : "uuid");
 }
 
 function modelTable(m: IrModel, ctx: Omit<SchemaContext, "model" | "table">): Table {
@@ -93,7 +94,7 @@ export function buildSchema(ir: IrApi): Schema {
   const extraTables: Record<string, Table> = {};
   const seeded: Record<string, Record<string, string>> = {};
   const seedRow = (table: string, key: string, sql: string) => { (seeded[table] ??= {})[key] = sql; };
-  const ctx = { extraTables, tableOf: (key: string) => tables.get(key)!, keyType: keyType(ir), seedRow };
+  const ctx = { extraTables, tableOf: (key: string) => tables.get(key)!, keyType: keyTypes(ir), seedRow };
   for (const m of ir.models) {
     if (m.view) continue;
     out[m.table] = modelTable(m, ctx);

@@ -75,6 +75,9 @@ export function buildIr(loaded: LoadedApi): IrApi {
     ...(api.noteModel ? { noteModel: refKey(api.noteModel) } : {}),
     ...(api.relationships ? { relationships: { definitions: refKey(api.relationships.definitions), associations: refKey(api.relationships.associations) } } : {}),
     ...(api.idType ? { idType: api.idType } : {}),
+    ...(api.changeLog ? { changeLog: refKey(api.changeLog) } : {}),
+    ...(api.webhooks ? { webhooks: refKey(api.webhooks) } : {}),
+    ...(api.permissions ? { permissions: { objectPermissions: refKey(api.permissions.objectPermissions), groups: refKey(api.permissions.groups) } } : {}),
     ...(api.appPasswords ? { appPasswords: refKey(api.appPasswords) } : {}),
     models,
     discard: (api.discard ?? []).flatMap(discarded),
@@ -158,8 +161,10 @@ function buildModel(api: ApiSpec, m: ModelSpec, file: string, byRef: Map<string,
   const table = tableName(m.app, m.name);
   // A bare model keeps its identity fields for the engine (order, lookups) but shows none.
   const hidden = m.bare ? { writeOnly: true } : {};
-  // The content-type registry's rows get integer ids from the generator, as Django's content types have.
-  const integer = api.contentTypes === `${m.app}.${m.name}` ? { integer: true } : {};
+  // The content-type registry's rows get integer ids from the generator, as Django's content
+  // types have; a serial model's, from the database (in a serial api, every model's are).
+  const integer = api.contentTypes === `${m.app}.${m.name}` ? { integer: true }
+    : m.idType === "serial" && api.idType !== "serial" ? { integer: true, serial: true } : {};
   const fields: FieldDescriptor[] = [
     { ...base("id", {}), kind: "id", readOnly: true, ...integer, ...hidden },
     { ...base("display", {}), kind: "display", readOnly: true, ...hidden },

@@ -13,7 +13,7 @@ import type { GeneratorFieldKind, SpecRules } from "./types.js";
 /** The registry the api names (`contentTypes`), as descriptors carry it. */
 export function registryOf(api: ApiSpec): ContentTypeRegistry {
   const [app, name] = api.contentTypes!.split(".");
-  return { table: tableName(app, name), appLabel: CONTENT_TYPE_FIELDS.appLabel, model: CONTENT_TYPE_FIELDS.model };
+  return { table: tableName(app, name), appLabel: CONTENT_TYPE_FIELDS.appLabel, model: CONTENT_TYPE_FIELDS.model, labeledName: CONTENT_TYPE_FIELDS.appLabeledName };
 }
 
 /** A contentTypes field's join table and columns: the row, and the registry row it names. */
@@ -22,7 +22,7 @@ export function contentTypesThrough(api: ApiSpec, table: string, field: string):
 }
 
 /** The model keys a spec field allows, once each, in label order. */
-const allowed = (f: ContentTypesSpec, byRef: Map<string, ModelSpec>): string[] => [...new Set(contentTypeModels(f, byRef))].sort(byCodePoint);
+const allowed = (f: ContentTypesSpec, byRef: Map<string, ModelSpec>, api: ApiSpec): string[] => [...new Set(contentTypeModels(f, byRef, api))].sort(byCodePoint);
 
 export const contentTypesSpec: SpecRules<ContentTypesSpec, ContentTypesField> = {
   check(f, { api, checkRef, err }) {
@@ -41,7 +41,7 @@ export const contentTypesSpec: SpecRules<ContentTypesSpec, ContentTypesField> = 
     return {
       ...common,
       kind: "contentTypes",
-      models: allowed(f, byRef),
+      models: allowed(f, byRef, api),
       through: contentTypesThrough(api, table, name),
       registry: registryOf(api),
       ...(f.default === "all" ? { defaultAll: true } : {}),
@@ -58,7 +58,7 @@ export const contentTypes: GeneratorFieldKind<ContentTypesField> = {
     const r = f.registry;
     extraTables[t.table] = {
       columns: {
-        [t.source]: { type: keyType, nullable: false, references: { table: model.table, onDelete: "CASCADE" } },
+        [t.source]: { type: keyType(model.key), nullable: false, references: { table: model.table, onDelete: "CASCADE" } },
         [t.target]: { type: "integer", nullable: false, references: { table: r.table, onDelete: "CASCADE" } },
       },
       uniques: {},

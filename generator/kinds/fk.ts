@@ -3,13 +3,13 @@
 import type { FkField, TreeParentField } from "../../runtime/descriptor.js";
 import type { FkField as FkSpec } from "../dsl/index.js";
 import { constraintNames, fkColumn, refKey } from "../ir/names.js";
-import { nullable, RELATED_WRITE, withLookups, type AddFilter, type GeneratorFieldKind, type SchemaContext, type SpecRules } from "./types.js";
+import { nullable, relatedWrite, withLookups, type AddFilter, type GeneratorFieldKind, type SchemaContext, type SpecRules } from "./types.js";
 
 const ON_DELETE = { protect: "RESTRICT", cascade: "CASCADE", setNull: "SET NULL" } as const;
 
 /** The column, constraint and index of a link to another row; shared with tree parents. */
 export function linkColumn(f: FkField | TreeParentField, { model, table, tableOf, keyType }: SchemaContext, nullable: boolean, onDelete: FkField["onDelete"]): void {
-  table.columns[f.column] = { type: keyType, nullable, references: { table: tableOf(f.target), onDelete: ON_DELETE[onDelete] } };
+  table.columns[f.column] = { type: keyType(f.target), nullable, references: { table: tableOf(f.target), onDelete: ON_DELETE[onDelete] } };
   // A unique link is a one-to-one link (Django's OneToOneField): its unique constraint is its index.
   if (f.unique) table.uniques[constraintNames.unique(model.table, f.column)] = [f.column];
   else table.indexes[constraintNames.index(model.table, f.column)] = { using: "btree", columns: [f.column] };
@@ -45,10 +45,10 @@ export const fkSpec: SpecRules<FkSpec, FkField> = {
 
 export const fk: GeneratorFieldKind<FkField> = {
   schema: (f, ctx) => linkColumn(f, ctx, f.nullable || !f.required, f.onDelete),
-  readSchema: (f, { nestedRef, shapeOf, nested }) =>
-    nullable(nested && f.idWhenNested ? { type: "string", format: "uuid" } : f.shape ? shapeOf(f.target, f.shape) : nestedRef(f.target), f.nullable || !f.required),
+  readSchema: (f, { nestedRef, shapeOf, nested, idOf }) =>
+    nullable(nested && f.idWhenNested ? idOf(f.target) : f.shape ? shapeOf(f.target, f.shape) : nestedRef(f.target), f.nullable || !f.required),
   // Only a field declared nullable takes null: an optional one may merely be left out
   // (Tenant.group: "This field may not be null.", as DRF's allow_null=False).
-  writeSchema: (f) => nullable(RELATED_WRITE, f.nullable),
+  writeSchema: (f, { idOf }) => nullable(relatedWrite(idOf(f.target)), f.nullable),
   filters: (f, add) => linkFilters(f.name, add),
 };

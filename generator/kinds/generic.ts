@@ -12,7 +12,7 @@ export const genericSpec: SpecRules<GenericSpec, GenericField> = {
     if (id?.kind !== "scalar" || id.type !== "uuid") err(`generic "id" must name a uuid field, not "${f.id}"`);
     if (f.onDelete !== undefined && f.onDelete !== "cascade") err(`generic "onDelete" may only be "cascade"`);
   },
-  build(f, common, { fields, byRef }) {
+  build(f, common, { api, fields, byRef }) {
     const type = fields[f.type] as ContentTypeSpec;
     const id = fields[f.id];
     return {
@@ -21,7 +21,7 @@ export const genericSpec: SpecRules<GenericSpec, GenericField> = {
       readOnly: true,
       typeColumn: type.column ?? f.type,
       idColumn: id.column ?? f.id,
-      targets: contentTypeModels(type, byRef),
+      targets: contentTypeModels(type, byRef, api),
       ...(f.onDelete ? { onDelete: f.onDelete } : {}),
     };
   },

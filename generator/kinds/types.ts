@@ -16,13 +16,19 @@ export interface SchemaContext {
   extraTables: Record<string, Table>;
   /** Table of a model key. */
   tableOf(key: string): string;
-  /** Primary and foreign key column type. */
-  keyType: string;
+  /** The type of a model key's primary key column (`uuid` or `integer`), which links to it share. */
+  keyType(key: string): string;
   /** Adds a row `table` starts with (Table.seedRows): `sql` inserts it unless it is there. */
   seedRow(table: string, key: string, sql: string): void;
 }
 
-export interface OpenApiContext {
+/** What a kind's schemas may ask about other models. */
+export interface IdContext {
+  /** The schema of a model key's ids: a UUID string, or an integer. */
+  idOf(key: string): Schema;
+}
+
+export interface OpenApiContext extends IdContext {
   api: IrApi;
   model: IrModel;
   version: string;
@@ -42,7 +48,7 @@ export interface GeneratorFieldKind<F extends FieldDescriptor> {
   /** The value as the engine reads it. */
   readSchema(f: F, ctx: OpenApiContext): Schema;
   /** The value as a write accepts it; absent when the kind is never written. */
-  writeSchema?(f: F): Schema;
+  writeSchema?(f: F, ctx: IdContext): Schema;
   /** The list filters the field offers. */
   filters?(f: F, add: AddFilter): void;
 }
@@ -98,10 +104,13 @@ export function nullable(schema: Schema, isNullable: boolean): Schema {
   return { anyOf: [schema, { type: "null" }] };
 }
 
-/** How a related object is written: its id, or attributes that identify exactly one. */
-export const RELATED_WRITE: Schema = {
-  anyOf: [
-    { type: "string", format: "uuid" },
-    { type: "object", description: "Attributes that identify exactly one object.", additionalProperties: {} },
-  ],
-};
+/** The ids of most models. */
+export const UUID_ID: Schema = { type: "string", format: "uuid" };
+
+/** How a related object is written: its id (of schema `id`), or attributes that identify exactly one. */
+export function relatedWrite(id: Schema): Schema {
+  return { anyOf: [id, { type: "object", description: "Attributes that identify exactly one object.", additionalProperties: {} }] };
+}
+
+/** How an object of a model with UUID ids is written. */
+export const RELATED_WRITE: Schema = relatedWrite(UUID_ID);

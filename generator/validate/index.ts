@@ -4,6 +4,7 @@
 import { FEATURES as FEATURE_LIST, METHOD_TAKES, UNIQUE_CHECKS, type ApiSpec, type FieldSpec, type ModelSpec } from "../dsl/index.js";
 import type { LoadedApi } from "../load/index.js";
 import { specKindOf } from "../kinds/index.js";
+import { inScope } from "../kinds/content-type.js";
 import { COMPUTED_FIELD_COLUMNS, CONTENT_TYPE_FIELDS } from "../ir/names.js";
 import { checkHooks } from "./hooks.js";
 import { checkApiKeys, checkModelKeys } from "./keys.js";
@@ -112,6 +113,7 @@ export function validate(loaded: LoadedApi): Diagnostic[] {
   }
   if (api.contentTypes !== undefined) checkRegistry(api.contentTypes, resolve, (file, message, model, field) => err(file ?? apiFile, message, model, field));
   for (const app of Object.keys(api.appNames ?? {})) if (!api.apps?.includes(app)) err(apiFile, `appNames names "${app}", which is not among apps`);
+  checkRoles(api, resolve, (file, message, model, field) => err(file ?? apiFile, message, model, field));
 
   for (const { spec: m, file } of models.values()) {
     const features = m.features ?? [];
@@ -133,9 +135,9 @@ export function validate(loaded: LoadedApi): Diagnostic[] {
       const link = resolve(`${app}.${model}`)?.spec.fields[fk];
       return !rest.length && link?.kind === "fk" && link.target === `${m.app}.${m.name}`;
     };
-    // A field that makes no filter of its own (JSON, or one the spec excludes) leaves its name free.
+    // A field that makes no filter of its own (JSON, hidden, or one the spec excludes) leaves its name free.
     const excluded = new Set<unknown>(Array.isArray(m.filters?.exclude) ? m.filters.exclude : []);
-    const filterless = (name: string) => excluded.has(name) || (fields[name]?.kind === "scalar" && (fields[name] as { type: string }).type === "json");
+    const filterless = (name: string) => excluded.has(name) || !!fields[name]?.writeOnly || (fields[name]?.kind === "scalar" && (fields[name] as { type: string }).type === "json");
 
     for (const [name, f] of Object.entries(fields)) {
       if (!/^[a-z][a-z0-9_]*$/.test(name)) err(file, "field names must be snake_case", m.name, name);
@@ -149,6 +151,7 @@ export function validate(loaded: LoadedApi): Diagnostic[] {
       checkField(file, m, name, f, { api, err, checkRef, resolve, versions, fields, users: api.auth?.users });
     }
     checkModelKeys(m, (message, field) => err(file, message, m.name, field));
+    checkIdType(api, m, (message) => err(file, message, m.name));
     checkHooks(m, loaded.hooks, (message, field) => err(file, message, m.name, field));
     checkWordpressOptions(m, api.profile, has, (n) => (n in fields ? fields[n].kind : undefined), (message) => err(file, message, m.name));
     if (features.includes("ownedByRequester") && !Object.values(fields).some((f) => f.kind === "fk" && f.fromRequestUser)) {
@@ -178,7 +181,9 @@ export function validate(loaded: LoadedApi): Diagnostic[] {
         leafKind = spec?.fields[leaf]?.kind;
       } else leafKind = fields[head]?.kind;
       if (transform && !/^\|(last:\d+|display|ranges)$/.test(transform)) err(file, `display transform "${transform}" is unknown (known: |last:N, |display, |ranges)`, m.name);
-      else if (transform === "|display" && leafKind !== "choice" && leafKind !== "status") err(file, `display transform "|display" of "${path}" needs a choice or status field`, m.name);
+      else if (transform === "|display" && leafKind !== "choice" && leafKind !== "status" && !(leafKind === "contentType" && api.contentTypes)) {
+        err(file, `display transform "|display" of "${path}" needs a choice or status field, or a contentType field of an api with a contentTypes registry`, m.name);
+      }
       else if (transform === "|ranges" && leafKind !== "list") err(file, `display transform "|ranges" of "${path}" needs a list field`, m.name);
     }
     for (const o of m.ordering ?? []) {
@@ -284,7 +289,8 @@ export function validate(loaded: LoadedApi): Diagnostic[] {
     }
     for (const [alias, name] of Object.entries(m.filters?.aliases ?? {})) {
       if (!(name in fields)) err(file, `filter alias "${alias}" names unknown field "${name}"`, m.name);
-      if (has(alias) || alias === "q") err(file, `filter alias "${alias}" has the name of a filter the API already makes`, m.name);
+      // A hidden field's filters may keep its own name (Nautobot filters an object change's `object_repr`).
+      if ((has(alias) && !(alias === name && filterless(name))) || alias === "q") err(file, `filter alias "${alias}" has the name of a filter the API already makes`, m.name);
     }
     for (const [param, spec] of Object.entries(m.filters?.related ?? {})) {
       const [app, model] = String(spec?.of ?? "").split(".");
@@ -307,7 +313,113 @@ export function validate(loaded: LoadedApi): Diagnostic[] {
       if (!Array.isArray(group) && !UNIQUE_CHECKS.includes(group.checkedBy)) err(file, `uniqueTogether checkedBy "${group.checkedBy}" is unknown (known: ${UNIQUE_CHECKS.join(", ")})`, m.name);
     }
   }
+  checkGenericTargets(api, models, (file, message, model, field) => err(file, message, model, field));
   return out;
+}
+
+/** Whether a model's rows have integer ids while the api's others have UUIDs. */
+const serialIn = (api: ApiSpec, m: ModelSpec) => m.idType === "serial" && api.idType !== "serial";
+
+/** A model's `idType`: a known one, agreeing with a serial api, and no feature keeping the model's ids as UUIDs. */
+function checkIdType(api: ApiSpec, m: ModelSpec, err: (message: string) => void): void {
+  if (m.idType === undefined) return;
+  if (m.idType !== "uuid" && m.idType !== "serial") return err(`idType "${String(m.idType)}" is unknown (known: uuid, serial)`);
+  if (m.idType === "uuid" && api.idType === "serial") return err(`idType "uuid" in an api whose idType is "serial": its models all have serial ids`);
+  if (!serialIn(api, m)) return;
+  for (const f of ["tags", "customFields", "notes"] as const) {
+    if (m.features?.includes(f)) err(`feature "${f}" keeps the ids of the objects it applies to as UUIDs: a model with idType "serial" cannot have it`);
+  }
+}
+
+/** Generic references keep ids in UUID fields: none may name a model with serial ids. */
+function checkGenericTargets(
+  api: ApiSpec, models: Map<string, { spec: ModelSpec; file: string }>,
+  err: (file: string, message: string, model: string, field: string) => void,
+): void {
+  const serial = [...models.values()].filter(({ spec }) => serialIn(api, spec)).map(({ spec }) => spec);
+  if (!serial.length) return;
+  for (const { spec: m, file } of models.values()) {
+    for (const [name, f] of Object.entries(m.fields ?? {})) {
+      if (f?.kind !== "generic") continue;
+      const type = m.fields[f.type];
+      if (type?.kind !== "contentType") continue;
+      for (const s of serial) {
+        const ref = `${s.app}.${s.name}`;
+        const named = type.feature ? inScope(s, type.feature) && ref !== api.contentTypes : !!type.models?.includes(ref);
+        if (named) err(file, `generic reference may name ${ref}, whose ids are serial, but its id field "${f.id}" holds UUIDs`, m.name, name);
+      }
+    }
+  }
+}
+
+/** The fields each role model of the api (changeLog, webhooks, permissions) must have, by kind, as the runtime reads them. */
+export const ROLE_FIELDS: Record<"changeLog" | "webhooks" | "objectPermissions" | "groups", Record<string, FieldSpec["kind"]>> = {
+  changeLog: {
+    time: "scalar", user: "fk", user_name: "scalar", request_id: "scalar", action: "choice", changed_object_type: "contentType",
+    changed_object_id: "scalar", changed_object: "generic", related_object_type: "contentType", related_object_id: "scalar",
+    object_repr: "scalar", object_data: "scalar", object_data_v2: "scalar", change_context: "choice", change_context_detail: "scalar",
+  },
+  webhooks: {
+    content_types: "contentTypes", name: "scalar", type_create: "scalar", type_update: "scalar", type_delete: "scalar", payload_url: "scalar",
+    enabled: "scalar", http_method: "choice", http_content_type: "scalar", additional_headers: "scalar", body_template: "scalar", secret: "scalar",
+    ssl_verification: "scalar", ca_file_path: "scalar",
+  },
+  objectPermissions: { name: "scalar", enabled: "scalar", object_types: "contentTypes", groups: "m2m", users: "m2m", actions: "scalar", constraints: "scalar" },
+  groups: { name: "scalar" },
+};
+
+/** The actions a change record's `action` names, as the runtime writes them. */
+const CHANGE_ACTIONS = ["create", "update", "delete"];
+
+/** The api's role models (changeLog, webhooks, permissions): each exists, with the fields the runtime reads, linked as it expects. */
+function checkRoles(
+  api: ApiSpec,
+  resolve: (target: string) => { spec: ModelSpec; file: string } | undefined,
+  err: (file: string | undefined, message: string, model?: string, field?: string) => void,
+): void {
+  const role = (what: string, ref: unknown, fields: Record<string, FieldSpec["kind"]>) => {
+    const found = typeof ref === "string" ? resolve(ref) : undefined;
+    if (!found) {
+      err(undefined, `${what} names unknown model ${JSON.stringify(ref)}`);
+      return undefined;
+    }
+    const { spec, file } = found;
+    for (const [name, kind] of Object.entries(fields)) {
+      const f = spec.fields?.[name];
+      if (!f) err(file, `the ${what} model needs a field "${name}"`, spec.name, name);
+      else if (f.kind !== kind) err(file, `the ${what} model's field "${name}" must be a ${kind} field, not ${f.kind}`, spec.name, name);
+    }
+    return found;
+  };
+  const link = (owner: { spec: ModelSpec; file: string } | undefined, name: string, target: string | undefined, what: string) => {
+    const f = owner?.spec.fields?.[name];
+    if (owner && target && f && (f.kind === "fk" || f.kind === "m2m") && f.target !== target) {
+      err(owner.file, `field "${name}" must link to ${what} ${target}, not ${f.target}`, owner.spec.name, name);
+    }
+  };
+  const users = api.auth?.users;
+  if (api.changeLog !== undefined) {
+    const log = role("changeLog", api.changeLog, ROLE_FIELDS.changeLog);
+    if (log && !users) err(undefined, "changeLog needs auth.users: its user field is a user");
+    link(log, "user", users, "the auth.users model");
+    const action = log?.spec.fields.action;
+    const missing = action?.kind === "choice" ? CHANGE_ACTIONS.filter((v) => !action.choices.values.some(([x]) => x === v)) : [];
+    if (missing.length) err(log!.file, `the changeLog model's action choices need ${missing.map((v) => `"${v}"`).join(", ")}`, log!.spec.name, "action");
+  }
+  if (api.webhooks !== undefined) role("webhooks", api.webhooks, ROLE_FIELDS.webhooks);
+  if (api.permissions !== undefined) {
+    const perms = role("permissions.objectPermissions", api.permissions?.objectPermissions, ROLE_FIELDS.objectPermissions);
+    const groups = role("permissions.groups", api.permissions?.groups, ROLE_FIELDS.groups);
+    if (!users) err(undefined, "permissions needs auth.users: permissions are granted to users");
+    link(perms, "users", users, "the auth.users model");
+    link(perms, "groups", api.permissions?.groups, "permissions.groups");
+    const userModel = users ? resolve(users) : undefined;
+    const userGroups = userModel?.spec.fields.groups;
+    if (userModel && groups) {
+      if (userGroups?.kind !== "m2m") err(userModel.file, `the auth.users model needs a field "groups", a many-to-many link to permissions.groups ${api.permissions.groups}`, userModel.spec.name, "groups");
+      else link(userModel, "groups", api.permissions.groups, "permissions.groups");
+    }
+  }
 }
 
 /**

@@ -14,11 +14,11 @@ function keysOf<T>() {
 
 const API = keysOf<ApiSpec>()([
   "kind", "name", "title", "description", "profile", "basePath", "apps", "rootLinks", "versions", "settings", "auth", "tagModel", "customFields", "computedFieldModel", "noteModel", "relationships",
-  "idType", "appPasswords", "discard", "sql", "contentTypes", "statusModel", "appNames",
+  "idType", "appPasswords", "discard", "sql", "contentTypes", "statusModel", "appNames", "changeLog", "webhooks", "permissions",
 ]);
 const MODEL = keysOf<ModelSpec>()([
   "kind", "name", "app", "route", "verboseName", "description", "display", "ordering", "features", "fields", "nested", "brief",
-  "naturalKey", "filters", "uniqueTogether", "indexes", "sql", "operations", "wordpress", "hooks", "actions", "listings", "view", "bare", "tree", "rows",
+  "naturalKey", "filters", "uniqueTogether", "indexes", "sql", "operations", "wordpress", "hooks", "actions", "listings", "view", "bare", "tree", "rows", "idType",
 ]);
 const FILTERS = keysOf<FilterSpec>()(["q", "qAddress", "extra", "exclude", "via", "related", "aliases", "present", "membership", "methods"]);
 const COMMON = keysOf<CommonFieldOptions>()([
@@ -37,7 +37,7 @@ const FIELDS: { [K in FieldSpec["kind"]]: ReadonlyArray<string> } = {
   reverse: keysOf<ReverseField>()([...COMMON, "kind", "of", "singleUntil", "through"]),
   firstSet: keysOf<FirstSetField>()([...COMMON, "kind", "fields"]),
   fk: keysOf<FkField>()([...COMMON, "kind", "target", "onDelete", "fromRequestUser", "idWhenNested", "shape"]),
-  m2m: keysOf<M2mField>()([...COMMON, "kind", "target", "bySlug"]),
+  m2m: keysOf<M2mField>()([...COMMON, "kind", "target", "bySlug", "keyWhenNested"]),
   computed: keysOf<ComputedField>()([...COMMON, "kind", "schema", "excludable"]),
   contentType: keysOf<ContentTypeField>()([...COMMON, "kind", "models", "feature"]),
   contentTypes: keysOf<ContentTypesField>()([...COMMON, "kind", "feature", "models"]),

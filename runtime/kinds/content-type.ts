@@ -1,7 +1,9 @@
 // A content-type label: stored, read and written as the plain `app.model` string, refused
-// in DRF's ContentTypeField words when it names no model the field allows.
+// in DRF's ContentTypeField words when it names no model the field allows; shown in a display
+// string as the registry names the model, as Django's ContentType is (`DCIM | device type`).
 import type { ContentTypeField } from "../descriptor.js";
-import { col } from "../query/sql.js";
+import { col, ident } from "../query/sql.js";
+import { labelOf } from "./content-types.js";
 import { FieldProblem, type RuntimeFieldKind } from "./types.js";
 
 export const contentType: RuntimeFieldKind<ContentTypeField> = {
@@ -19,5 +21,10 @@ export const contentType: RuntimeFieldKind<ContentTypeField> = {
     row[f.column] = value;
   },
   checksOwnValue: true,
+  displayText(f, column, transform) {
+    if (transform !== "display" || !f.registry) return `${column}::text`;
+    const r = f.registry;
+    return `(SELECT ${col("r", r.labeledName)} FROM ${ident(r.table)} r WHERE ${labelOf(r, "r")} = ${column})`;
+  },
   options: { type: () => "field" },
 };

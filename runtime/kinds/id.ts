@@ -5,5 +5,6 @@ import type { RuntimeFieldKind } from "./types.js";
 
 export const id: RuntimeFieldKind<IdField> = {
   read: (_f, { alias }) => col(alias, "id"),
-  options: { type: () => "string" },
+  // DRF describes an integer key (Django's AutoField) as an integer.
+  options: { type: (f) => (f.integer ? "integer" : "string") },
 };

@@ -114,7 +114,8 @@ export class ConstraintCompiler {
 
   private lookup(m: ModelDescriptor, alias: string, key: string, path: string[], value: unknown, next: string): Condition {
     const [name, ...rest] = path;
-    const f = m.fields.find((x) => x.name === name && !x.writeOnly) ?? (name === "pk" ? m.fields.find((x) => x.kind === "id") : undefined);
+    // Any field of the model, shown or not: constraints are ORM lookups, not API fields.
+    const f = m.fields.find((x) => x.name === name) ?? (name === "pk" ? m.fields.find((x) => x.kind === "id") : undefined);
     if (!f) throw new ConstraintError(`${m.key} has no field "${name}" (in "${key}")`);
     const lookup = rest.length === 1 && LOOKUPS.has(rest[0]) ? rest[0] : rest.length === 0 ? "exact" : null;
     if (lookup !== null) {

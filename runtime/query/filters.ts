@@ -64,6 +64,15 @@ const FALSE = new Set(FILTER_FALSE);
 
 export const isUuid = (v: string): boolean => UUID.test(v);
 
+/** The largest key a serial id column holds (PostgreSQL `integer`). */
+export const MAX_SERIAL = 2_147_483_647;
+
+/** A written id of a row with integer keys (a whole number, or its digits), as text; null when it cannot be one. */
+export function integerKey(v: unknown): string | null {
+  const text = typeof v === "number" && Number.isInteger(v) && v >= 0 ? String(v) : typeof v === "string" && /^\d+$/.test(v) ? v : null;
+  return text !== null && Number(text) <= MAX_SERIAL ? String(Number(text)) : null;
+}
+
 /** `0123…` or `0123-…` → the canonical lower-case, hyphenated form PostgreSQL gives back. */
 export function canonicalUuid(id: string): string {
   const hex = id.replace(/-/g, "").toLowerCase();
@@ -445,11 +454,15 @@ export class FilterCompiler {
     const natural = naturalField && storedColumn(naturalField);
     const wantsNull = link.nullable && values.includes("null");
     const given = link.nullable ? values.filter((v) => v !== "null") : values;
+    // Ids of the target's kind: UUIDs, or whole numbers (Django's AutoField) for integer keys.
+    const integerKeys = this.index.integerKeys(target);
+    const isKey = integerKeys ? (v: string) => integerKey(v) !== null : isUuid;
     if (f.idOnly || !natural) {
-      const bad = given.find((v) => !isUuid(v));
-      if (bad) return [f.idOnly ? "Enter a valid UUID." : invalidChoice(bad)];
+      const bad = given.find((v) => !isKey(v));
+      // Django's ModelMultipleChoiceField words a value its key field cannot read so.
+      if (bad) return [integerKeys ? `“${bad}” is not a valid value.` : f.idOnly ? "Enter a valid UUID." : invalidChoice(bad)];
     }
-    const ids = given.filter(isUuid).map((v) => v.toLowerCase());
+    const ids = given.filter(isKey).map((v) => (integerKeys ? integerKey(v)! : v.toLowerCase()));
     const matches = (alias: string, valueSql: string) => [
       `${alias}.id::text = lower(${valueSql})`, ...(natural ? [`${col(alias, natural)}::text = ${valueSql}`] : []),
     ].join(" OR ");

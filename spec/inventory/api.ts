@@ -31,5 +31,8 @@ export default api({
   relationships: { definitions: "extras.Relationship", associations: "extras.RelationshipAssociation" },
   contentTypes: "extras.ContentType",
   statusModel: "extras.Status",
+  changeLog: "extras.ObjectChange",
+  webhooks: "extras.Webhook",
+  permissions: { objectPermissions: "users.ObjectPermission", groups: "users.Group" },
   appNames: { dcim: "DCIM", ipam: "IPAM" },
 });

@@ -116,6 +116,14 @@ function conformance(api: ApiDescriptor, version: string, full: boolean): void {
     return reply;
   }
 
+  /**
+   * Whether a model whose rows only the server writes (the change log: no create) has none yet,
+   * so there is nothing to look at; they exist once something wrote them.
+   */
+  async function noneToLookAt(m: ModelDescriptor): Promise<boolean> {
+    return !m.operations.includes("create") && (await req("get", `${listPath(m)}?limit=1`)).body.count === 0;
+  }
+
   /** A tag of the API made from the descriptor: every content type it may have, so it applies to any tagged model. */
   let madeTag: Promise<Json> | undefined;
   const universalTag = () => (madeTag ??= make(api.tagModel!));
@@ -247,6 +255,10 @@ function conformance(api: ApiDescriptor, version: string, full: boolean): void {
     "extras.customfieldchoice": async (current) => ({
       field: current ? current.field.id : (await make("extras.customfield", { type: "select" })).id,
     }),
+    // A webhook is sent for some kind of change, and no two for the same kind and content type go to one URL.
+    "extras.webhook": async () => ({ type_create: true, payload_url: `https://hooks.example/${uniq()}` }),
+    // A permission grants some action.
+    "users.objectpermission": async () => ({ actions: ["view"] }),
     "dcim.frontporttemplate": async () => {
       const type = await make("dcim.devicetype");
       return { device_type: type.id, rear_port: (await make("dcim.rearporttemplate", { device_type: type.id })).id, rear_port_position: 1 };
@@ -316,7 +328,8 @@ function conformance(api: ApiDescriptor, version: string, full: boolean): void {
   /** DRF's OPTIONS `type` for a field (reference inventory.md, "Field info"): its serializer field class. */
   function optionsType(f: FieldDescriptor): string {
     switch (f.kind) {
-      case "id": return "string";
+      // An integer key (Django's AutoField) is described as an integer.
+      case "id": return f.integer ? "integer" : "string";
       case "count": case "depth": return "integer";
       case "fk": case "treeParent": case "firstSet": return "nested object";
       case "list": return "list";
@@ -466,7 +479,8 @@ function conformance(api: ApiDescriptor, version: string, full: boolean): void {
         }
 
         if (ops.has("list")) {
-          it("lists in full and brief forms with the descriptor's fields", async () => {
+          it("lists in full and brief forms with the descriptor's fields", async function () {
+            if (await noneToLookAt(m)) return this.skip();
             const full = await req("get", list);
             expect(full.status, full.text).to.equal(200);
             contract.check("get", list, full);
@@ -542,7 +556,8 @@ function conformance(api: ApiDescriptor, version: string, full: boolean): void {
             expect(reply.body).to.have.property("no_such_filter");
           });
 
-          it("every filter accepts a sensible value and refuses a bad one with 400", async () => {
+          it("every filter accepts a sensible value and refuses a bad one with 400", async function () {
+            if (!created && await noneToLookAt(m)) return this.skip();
             const sample = created ?? (await existing(m));
             const problems: string[] = [];
             const documented = new Set(contract.parameters(list));
@@ -611,7 +626,8 @@ function conformance(api: ApiDescriptor, version: string, full: boolean): void {
         });
 
         if (ops.has("retrieve")) {
-          it("retrieves in full and brief forms", async () => {
+          it("retrieves in full and brief forms", async function () {
+            if (!created && await noneToLookAt(m)) return this.skip();
             const id = (created ?? (await existing(m))).id;
             const one = await req("get", at(id));
             expect(one.status, one.text).to.equal(200);
@@ -710,7 +726,8 @@ function conformance(api: ApiDescriptor, version: string, full: boolean): void {
               expect(mixed.body[0]).to.deep.equal({});
             }
 
-            const unknown = await req("patch", list, [{ id: randomUUID() }]);
+            const integerIds = m.fields.some((f) => f.kind === "id" && f.integer);
+            const unknown = await req("patch", list, [{ id: integerIds ? 2147483000 : randomUUID() }]);
             expect([unknown.status, unknown.body]).to.deep.equal([400, [{ id: ["Object with this ID does not exist."] }]]);
             contract.check("patch", list, unknown);
 

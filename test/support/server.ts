@@ -13,6 +13,13 @@ import { migrateAll, ensureSuperuser, loadDemoOnce } from "../../runtime/cli.js"
 import { apis } from "../../generated/server.js";
 import { demo } from "../../demo/index.js";
 
+/** An object permission given to a test user. */
+export interface Grant {
+  object_types: string[];
+  actions: string[];
+  constraints?: unknown;
+}
+
 export interface TestServer {
   url: string;
   token: string;
@@ -20,7 +27,11 @@ export interface TestServer {
   /** "pglite" or "postgresql", for test titles and skips. */
   engine: string;
   /** Creates a user (superuser or not) with a token; gives the token key and user id. */
-  user(username: string, opts?: { superuser?: boolean; writeEnabled?: boolean; expires?: string | null }): Promise<{ key: string; id: string }>;
+  /**
+   * A user with a token. Besides managing their own tokens, a user who is no superuser may do
+   * only what `grants` give (object permissions: object_types, actions, constraints).
+   */
+  user(username: string, opts?: { superuser?: boolean; writeEnabled?: boolean; expires?: string | null; grants?: Grant[] }): Promise<{ key: string; id: string }>;
 }
 
 let current: { server: Server; db: Database; api: TestServer } | undefined;
@@ -57,6 +68,16 @@ export async function startTestServer(): Promise<TestServer> {
       });
       if (res.status !== 201) throw new Error(`creating user ${username}: ${res.status} ${await res.text()}`);
       const user = (await res.json()) as { id: string };
+      // As an administrator sets a user up: their own tokens, and whatever else the test grants.
+      const grants = [{ object_types: ["users.token"], actions: ["view", "add", "change", "delete"], constraints: { user: "$user" } }, ...(opts.grants ?? [])];
+      for (const [n, grant] of grants.entries()) {
+        const given = await fetch(`${url}/api/users/permissions/`, {
+          method: "POST",
+          headers: { "Content-Type": "application/json", Authorization: `Token ${admin.key}` },
+          body: JSON.stringify({ name: `${username} ${n}`, users: [user.id], ...grant }),
+        });
+        if (given.status !== 201) throw new Error(`granting ${username} ${JSON.stringify(grant)}: ${given.status} ${await given.text()}`);
+      }
       const basic = Buffer.from(`${username}:${username}-password`).toString("base64");
       const tok = await fetch(`${url}/api/users/tokens/`, { method: "POST", headers: { Authorization: `Basic ${basic}` } });
       const token = (await tok.json()) as { id: string; key: string };

@@ -5,6 +5,7 @@ import { expect } from "chai";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { apis } from "../../generated/server.js";
+import { ROLE_FIELDS } from "../../generator/validate/index.js";
 
 function sources(dir: string): string[] {
   return readdirSync(dir).flatMap((e) => {
@@ -39,25 +40,19 @@ describe("layering", () => {
     const customFieldContract = ["name", "slug", "label", "type", "required", "filter_logic", "default", "weight", "validation_minimum", "validation_maximum", "validation_regex", "field", "value"];
     // The relationship contract (api `relationships`: its two models' fields, and the field it adds).
     const relationshipContract = ["relationships", "relationship", "source_type", "source_id", "destination_type", "destination_id", "required_on"];
-    // The change-log and object-permission contracts (api `changeLog` and `permissions`: the
-    // fields of Nautobot's ObjectChange and ObjectPermission, and the users' groups).
-    const changeLogContract = ["time", "user", "user_name", "request_id", "action", "changed_object_type", "changed_object_id", "object_repr",
-      "object_data", "object_data_v2", "change_context", "change_context_detail"];
-    const permissionContract = ["object_types", "users", "groups", "actions", "constraints", "enabled"];
     // The status contract (the `status` field kind, over a statuses model whose rows the
     // generator checks have a `slug` and a `name`).
     const statusContract = ["status", "slug", "name"];
-    // The webhook contract (the api's `webhooks` model, its fields named as Nautobot's Webhook),
-    // and `last_updated`, which the snapshot differences leave out as Nautobot's do.
-    const webhookContract = [
-      "name", "type_create", "type_update", "type_delete", "payload_url", "enabled", "http_method", "http_content_type",
-      "additional_headers", "body_template", "secret", "ssl_verification", "ca_file_path", "last_updated",
-    ];
+    // The change-log, webhook and permission contracts (api `changeLog`, `webhooks`,
+    // `permissions`: the fields the generator checks their models have, and the users' groups).
+    const roleContract = [...Object.values(ROLE_FIELDS).flatMap((fields) => Object.keys(fields)), "groups"];
+    // `last_updated`, which webhook snapshot differences leave out as Nautobot's do.
+    const snapshotWords = ["last_updated"];
     // WordPress's own post and term fields, The Events Calendar's archive parameters and its
     // currency positions (`prefix`/`postfix` in cost details).
     const wordpressConventions = ["status", "slug", "author", "date", "modified", "name", "description", "parent", "start_date", "end_date", "prefix"];
     const allowed = (path: string) => new Set([
-      ...runtimeWords, ...authContract, ...customFieldContract, ...relationshipContract, ...changeLogContract, ...permissionContract, ...statusContract, ...webhookContract, ...(path.startsWith(join("runtime", "profiles", "wordpress")) ? wordpressConventions : []),
+      ...runtimeWords, ...authContract, ...customFieldContract, ...relationshipContract, ...statusContract, ...roleContract, ...snapshotWords, ...(path.startsWith(join("runtime", "profiles", "wordpress")) ? wordpressConventions : []),
       // Nautobot's `/api/status/` endpoint.
       ...(path.startsWith(join("runtime", "profiles", "drf")) ? ["status"] : []),
     ]);

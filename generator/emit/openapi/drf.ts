@@ -74,9 +74,15 @@ const NEGOTIATED = { "400": respond("BadRequest"), "403": respond("Forbidden"), 
 /** …and an operation that reads a JSON body. */
 const WITH_BODY = { ...NEGOTIATED, "409": respond("Conflict"), "415": respond("UnsupportedMediaType") };
 
+/** A model key's ids: integers (serial-id APIs, the content-type registry, serial models) or UUID strings. */
+function idSchema(api: IrApi, key: string): Schema {
+  const integer = api.idType === "serial" || modelByKey(api, key).fields.some((f) => f.kind === "id" && f.integer);
+  return integer ? { type: "integer" } : { type: "string", format: "uuid" };
+}
+
 function readSchema(api: IrApi, m: IrModel, f: FieldDescriptor, nested: boolean, version: string): Schema {
   return kindOf(f).readSchema(f, {
-    api, model: m, version, nested,
+    api, model: m, version, nested, idOf: (key) => idSchema(api, key),
     nestedRef: (key) => ref(componentName.nested(modelByKey(api, key).name)),
     shapeOf(key, names) {
       const target = modelByKey(api, key);
@@ -117,7 +123,7 @@ function modelComponents(api: IrApi, m: IrModel, version: string): Record<string
   // The server ignores read-only keys, and unknown ones unless STRICT_WRITE_FIELDS: described as
   // such. The read-only ones carry no `readOnly`, which validators read as "must not be sent".
   const writeProperties = Object.fromEntries(m.fields.filter((f) => inVersion(f, version, versions)).flatMap((f): Array<[string, Schema]> =>
-    writes.includes(f) ? [[f.name, describe(kindOf(f).writeSchema!(f), f)]]
+    writes.includes(f) ? [[f.name, describe(kindOf(f).writeSchema!(f, { idOf: (key) => idSchema(api, key) }), f)]]
       : f.readOnly ? [[f.name, { description: "Read-only: ignored when sent." }]] : []));
   const out: Record<string, Schema> = {
     // An excludable field is absent from replies whose `exclude` names it, an opt-in one from
@@ -143,12 +149,13 @@ function modelComponents(api: IrApi, m: IrModel, version: string): Record<string
 }
 
 /** The type of one value of a filter, as strict as the runtime's own check of it. */
-function filterValueSchema(m: IrModel, flt: IrModel["filters"][number]): Schema {
+function filterValueSchema(api: IrApi, m: IrModel, flt: IrModel["filters"][number]): Schema {
   const field = m.fields.find((f) => f.name === flt.field);
   switch (flt.kind) {
     case "number": return { type: (field?.kind === "scalar" && field.type === "integer") || (field?.kind === "id" && field.integer) ? "integer" : "number" };
     case "uuid": return { type: "string", format: "uuid" };
-    case "fk": return flt.idOnly ? { type: "string", format: "uuid" } : { type: "string" };
+    // The link's target (at the end of `via`, for a filter through related rows) decides the ids' type.
+    case "fk": return flt.idOnly ? idSchema(api, linkTarget(api, m, flt)) : { type: "string" };
     case "method": return flt.choices ? { enum: flt.choices } : flt.takes === "uuid" ? { type: "string", format: "uuid" } : flt.takes === "number" ? { type: "number" } : { type: "string" };
     case "date": return { type: "string", format: "date" };
     case "datetime": return { type: "string", format: "date-time" };
@@ -163,14 +170,26 @@ function filterValueSchema(m: IrModel, flt: IrModel["filters"][number]): Schema 
   }
 }
 
-function filterParameters(m: IrModel, only?: string[]): Schema[] {
+/** The model a link filter names objects of: its field's target, reached through `via`. */
+function linkTarget(api: IrApi, m: IrModel, flt: IrModel["filters"][number]): string {
+  let model: IrModel = m;
+  for (const name of [...(flt.via ?? []), flt.field!]) {
+    const f = model.fields.find((x) => x.name === name);
+    if (!f || !("target" in f)) throw new Error(`${m.key}: filter ${flt.param} follows ${name}, which links nowhere`);
+    if (name === flt.field) return f.target;
+    model = modelByKey(api, f.target);
+  }
+  throw new Error(`${m.key}: filter ${flt.param} has no field`);
+}
+
+function filterParameters(api: IrApi, m: IrModel, only?: string[]): Schema[] {
   return m.filters.filter((flt) => !only || only.includes(flt.param)).map((flt) => {
     // Booleans as the server reads them (the last value given), `True` as Python clients send it.
     const schema: Schema = flt.kind === "boolean" || flt.kind === "hasRelated" || flt.kind === "present" || (flt.kind === "method" && flt.takes === "boolean") ? { type: "string", enum: [...FILTER_TRUE, ...FILTER_FALSE] }
       : flt.kind === "q" ? { type: "string" }
       // One number (the last given), truncated to a whole one.
       : flt.kind === "contains" ? { type: "number" }
-      : { type: "array", items: filterValueSchema(m, flt) };
+      : { type: "array", items: filterValueSchema(api, m, flt) };
     const p: Schema = { name: flt.param, in: "query", required: false, schema };
     if (schema.type === "array") Object.assign(p, { style: "form", explode: true });
     return p;
@@ -223,10 +242,9 @@ function modelPaths(api: IrApi, m: IrModel, version: string): Record<string, Sch
   const include = optIn.length
     ? [{ name: "include", in: "query", required: false, schema: { type: "string" }, description: `Opt-in fields to show, comma-separated: ${optIn.join(", ")}.` }]
     : [];
-  const integerIds = m.fields.some((f) => f.kind === "id" && f.integer);
-  const idParam = { name: "id", in: "path", required: true, schema: integerIds ? { type: "integer" } : { type: "string", format: "uuid" } };
+  const idParam = { name: "id", in: "path", required: true, schema: idSchema(api, m.key) };
   // A bulk element names its object by id; PUT validates the rest as a full write, PATCH as a partial one.
-  const byId = { type: "object", properties: { id: { type: "string", format: "uuid" } }, required: ["id"] };
+  const byId = { type: "object", properties: { id: idSchema(api, m.key) }, required: ["id"] };
   const bulkItem = (component: string) => ({ allOf: [ref(component), byId] });
   const ops = new Set(m.operations);
   const list: Schema = { options: optionsOperation(operationId(m.app, m.route, "list_options"), tag) };
@@ -241,7 +259,7 @@ function modelPaths(api: IrApi, m: IrModel, version: string): Record<string, Sch
         brief,
         ...exclude,
         ...include,
-        ...filterParameters(m),
+        ...filterParameters(api, m),
       ],
       responses: { "200": { description: "A page of objects", content: json(ref(componentName.paginated(m.name))) }, ...common },
     };
@@ -294,7 +312,7 @@ function modelPaths(api: IrApi, m: IrModel, version: string): Record<string, Sch
   const listings = Object.fromEntries((m.listings ?? []).map((l) => [`${api.basePath}${m.app}/${l.route}/`, {
     get: {
       operationId: operationId(m.app, l.route, "list"), tags: tag, summary: `List ${m.verboseName} objects whose ${l.column} is set`,
-      parameters: [limitParam, offsetParam, ...filterParameters(m, l.filters)],
+      parameters: [limitParam, offsetParam, ...filterParameters(api, m, l.filters)],
       responses: { "200": { description: "A page of objects", content: json(ref(componentName.paginated(m.name))) }, ...common },
     },
     options: optionsOperation(operationId(m.app, l.route, "list_options"), tag),

@@ -7,11 +7,18 @@ import { pyType } from "../../text/python.js";
 
 const failed = (errors: FieldErrors[]) => errors.some((e) => Object.keys(e).length > 0);
 
+/** An integer as DRF's IntegerField reads one (a whole number, or its digits), as text; null otherwise. */
+function integerId(id: unknown): string | null {
+  if (typeof id === "number") return Number.isSafeInteger(id) ? String(id) : null;
+  return typeof id === "string" && /^\s*[+-]?\d+\s*$/.test(id) ? BigInt(id.trim()).toString() : null;
+}
+
 /**
  * The ids of a bulk update or delete body, one per element: each element an object whose
- * `id` is a UUID string, no id twice. Anything else refuses the whole body.
+ * `id` is a UUID string (an integer, as Nautobot's BulkOperationIntegerIDSerializer reads
+ * it, for a model with `integerKeys`), no id twice. Anything else refuses the whole body.
  */
-export function bulkIds(items: unknown[]): string[] {
+export function bulkIds(items: unknown[], integerKeys = false): string[] {
   const seen = new Set<string>();
   const ids: string[] = [];
   const errors = items.map((item): FieldErrors => {
@@ -20,8 +27,8 @@ export function bulkIds(items: unknown[]): string[] {
     }
     const id = (item as { id?: unknown }).id;
     if (id === undefined) return { id: ["This field is required."] };
-    if (typeof id !== "string" || !isUuid(id)) return { id: ["Must be a valid UUID."] };
-    const key = canonical(id);
+    const key = integerKeys ? integerId(id) : typeof id === "string" && isUuid(id) ? canonical(id) : null;
+    if (key === null) return { id: [integerKeys ? "A valid integer is required." : "Must be a valid UUID."] };
     if (seen.has(key)) return { id: ["This object appears more than once in the request."] };
     seen.add(key);
     ids.push(key);

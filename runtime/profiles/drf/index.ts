@@ -394,7 +394,7 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
       return send(ctx, 201, many ? objects : objects[0]);
     }
     const items = expectList(body);
-    const wanted = bulkIds(items);
+    const wanted = bulkIds(items, index.integerKeys(m));
     const userId = ctx.identity?.userId;
     // The rows are locked before anything is written: an id deleted meanwhile is unknown, not
     // skipped, as is one the requester may not change or delete.

@@ -1,4 +1,4 @@
-import { model, field } from "../../../generator/dsl/index.js";
+import { model, field, ref } from "../../../generator/dsl/index.js";
 
 export default model("User", {
   app: "users",
@@ -16,8 +16,17 @@ export default model("User", {
     is_active: field.boolean({ default: true }),
     is_superuser: field.boolean({ default: false }),
     date_joined: field.datetime({ default: "now" }),
+    // Nautobot's SerializedPKRelatedField: shown nested, written as the groups' integer ids.
+    groups: ref.m2m("users.Group"),
+    // The user's own settings (Nautobot's User.config_data), served at users/config, never here.
+    config_data: field.json({ readOnly: true, writeOnly: true, default: {} }),
   },
   nested: ["username"],
   naturalKey: "username",
-  filters: { q: ["username", "first_name", "last_name", "email"] },
+  filters: {
+    q: ["username", "first_name", "last_name", "email"],
+    // UserFilterSet: its Meta fields, and `group`/`group_id` for the groups.
+    exclude: ["is_superuser", "date_joined", "groups"],
+    aliases: { group: "groups" },
+  },
 });

@@ -63,7 +63,7 @@ describe("inventory e2e: authentication and tokens", () => {
   it("a token of an inactive user → 403 'User inactive'; Basic for that user is refused", async () => {
     const server = await startTestServer();
     const username = uniq("inactive");
-    const user = await server.user(username);
+    const user = await server.user(username, { grants: [{ object_types: ["dcim.site"], actions: ["view"] }] });
     expect((await get("/api/dcim/sites/", { token: user.key })).status).to.equal(200);
     const off = await patch(`/api/users/users/${user.id}/`, { is_active: false });
     expect(off.status).to.equal(200);
@@ -128,7 +128,7 @@ describe("inventory e2e: authentication and tokens", () => {
   it("POST /api/users/tokens/ with Basic credentials → 201 and a new usable token", async () => {
     const server = await startTestServer();
     const username = uniq("prov");
-    const user = await server.user(username);
+    const user = await server.user(username, { grants: [{ object_types: ["dcim.site"], actions: ["view"] }] });
     const before = await rows("users_token", { user_id: user.id });
     const res = await call("POST", "/api/users/tokens/", { token: null, headers: { Authorization: basic(username, `${username}-password`) } });
     expect(res.status).to.equal(201);
@@ -163,7 +163,7 @@ describe("inventory e2e: authentication and tokens", () => {
   it("bad password or unknown user → 403, no token created", async () => {
     const server = await startTestServer();
     const username = uniq("prov");
-    const user = await server.user(username);
+    const user = await server.user(username, { grants: [{ object_types: ["dcim.site"], actions: ["view"] }] });
     const before = await rows("users_token");
     for (const auth of [basic(username, "wrong"), basic(uniq("ghost"), "x")]) {
       const res = await call("POST", "/api/users/tokens/", { token: null, headers: { Authorization: auth } });

@@ -82,7 +82,12 @@ export const circuits_Circuit: ModelDescriptor = {
           model: "extras.status",
           table: "extras_status",
           through: { table: "extras_status_content_types", source: "source_id", target: "contenttype_id" },
-          registry: { table: "extras_contenttype", appLabel: "app_label", model: "model" },
+          registry: {
+            table: "extras_contenttype",
+            appLabel: "app_label",
+            model: "model",
+            labeledName: "app_labeled_name",
+          },
         },
         contentType: "circuits.circuit",
         defaults: ["planned", "provisioning", "active", "offline", "deprovisioning", "decommissioned"],
@@ -204,7 +209,12 @@ export const circuits_Circuit: ModelDescriptor = {
           table: "extras_tag_content_types",
           source: "source_id",
           target: "contenttype_id",
-          registry: { table: "extras_contenttype", appLabel: "app_label", model: "model" },
+          registry: {
+            table: "extras_contenttype",
+            appLabel: "app_label",
+            model: "model",
+            labeledName: "app_labeled_name",
+          },
         },
       },
       {
@@ -227,7 +237,12 @@ export const circuits_Circuit: ModelDescriptor = {
         definitions: {
           table: "extras_customfield",
           contentTypes: { table: "extras_customfield_content_types", source: "source_id", target: "contenttype_id" },
-          registry: { table: "extras_contenttype", appLabel: "app_label", model: "model" },
+          registry: {
+            table: "extras_contenttype",
+            appLabel: "app_label",
+            model: "model",
+            labeledName: "app_labeled_name",
+          },
           choices: { table: "extras_customfieldchoice", field: "field_id" },
           slugKeysSince: "1.4",
         },

@@ -58,6 +58,12 @@ export const dcim_Cable: ModelDescriptor = {
         kind: "contentType",
         column: "termination_a_type",
         models: ["circuits.circuittermination", "dcim.consoleport", "dcim.consoleserverport", "dcim.frontport", "dcim.interface", "dcim.powerfeed", "dcim.poweroutlet", "dcim.powerport", "dcim.rearport"],
+        registry: {
+          table: "extras_contenttype",
+          appLabel: "app_label",
+          model: "model",
+          labeledName: "app_labeled_name",
+        },
       },
       {
         name: "termination_a_id",
@@ -89,6 +95,12 @@ export const dcim_Cable: ModelDescriptor = {
         kind: "contentType",
         column: "termination_b_type",
         models: ["circuits.circuittermination", "dcim.consoleport", "dcim.consoleserverport", "dcim.frontport", "dcim.interface", "dcim.powerfeed", "dcim.poweroutlet", "dcim.powerport", "dcim.rearport"],
+        registry: {
+          table: "extras_contenttype",
+          appLabel: "app_label",
+          model: "model",
+          labeledName: "app_labeled_name",
+        },
       },
       {
         name: "termination_b_id",
@@ -158,7 +170,12 @@ export const dcim_Cable: ModelDescriptor = {
           model: "extras.status",
           table: "extras_status",
           through: { table: "extras_status_content_types", source: "source_id", target: "contenttype_id" },
-          registry: { table: "extras_contenttype", appLabel: "app_label", model: "model" },
+          registry: {
+            table: "extras_contenttype",
+            appLabel: "app_label",
+            model: "model",
+            labeledName: "app_labeled_name",
+          },
         },
         contentType: "dcim.cable",
         defaults: ["connected", "planned", "decommissioning"],
@@ -279,7 +296,12 @@ export const dcim_Cable: ModelDescriptor = {
           table: "extras_tag_content_types",
           source: "source_id",
           target: "contenttype_id",
-          registry: { table: "extras_contenttype", appLabel: "app_label", model: "model" },
+          registry: {
+            table: "extras_contenttype",
+            appLabel: "app_label",
+            model: "model",
+            labeledName: "app_labeled_name",
+          },
         },
       },
       {
@@ -302,7 +324,12 @@ export const dcim_Cable: ModelDescriptor = {
         definitions: {
           table: "extras_customfield",
           contentTypes: { table: "extras_customfield_content_types", source: "source_id", target: "contenttype_id" },
-          registry: { table: "extras_contenttype", appLabel: "app_label", model: "model" },
+          registry: {
+            table: "extras_contenttype",
+            appLabel: "app_label",
+            model: "model",
+            labeledName: "app_labeled_name",
+          },
           choices: { table: "extras_customfieldchoice", field: "field_id" },
           slugKeysSince: "1.4",
         },

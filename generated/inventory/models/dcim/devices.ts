@@ -226,7 +226,12 @@ export const dcim_Device: ModelDescriptor = {
           model: "extras.status",
           table: "extras_status",
           through: { table: "extras_status_content_types", source: "source_id", target: "contenttype_id" },
-          registry: { table: "extras_contenttype", appLabel: "app_label", model: "model" },
+          registry: {
+            table: "extras_contenttype",
+            appLabel: "app_label",
+            model: "model",
+            labeledName: "app_labeled_name",
+          },
         },
         contentType: "dcim.device",
         defaults: ["offline", "active", "planned", "staged", "failed", "inventory", "decommissioning"],
@@ -429,7 +434,12 @@ export const dcim_Device: ModelDescriptor = {
           table: "extras_tag_content_types",
           source: "source_id",
           target: "contenttype_id",
-          registry: { table: "extras_contenttype", appLabel: "app_label", model: "model" },
+          registry: {
+            table: "extras_contenttype",
+            appLabel: "app_label",
+            model: "model",
+            labeledName: "app_labeled_name",
+          },
         },
       },
       {
@@ -452,7 +462,12 @@ export const dcim_Device: ModelDescriptor = {
         definitions: {
           table: "extras_customfield",
           contentTypes: { table: "extras_customfield_content_types", source: "source_id", target: "contenttype_id" },
-          registry: { table: "extras_contenttype", appLabel: "app_label", model: "model" },
+          registry: {
+            table: "extras_contenttype",
+            appLabel: "app_label",
+            model: "model",
+            labeledName: "app_labeled_name",
+          },
           choices: { table: "extras_customfieldchoice", field: "field_id" },
           slugKeysSince: "1.4",
         },

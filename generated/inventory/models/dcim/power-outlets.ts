@@ -246,6 +246,12 @@ export const dcim_PowerOutlet: ModelDescriptor = {
         kind: "contentType",
         column: "cable_peer_type",
         models: ["circuits.circuittermination", "dcim.consoleport", "dcim.consoleserverport", "dcim.frontport", "dcim.interface", "dcim.powerfeed", "dcim.poweroutlet", "dcim.powerport", "dcim.rearport"],
+        registry: {
+          table: "extras_contenttype",
+          appLabel: "app_label",
+          model: "model",
+          labeledName: "app_labeled_name",
+        },
       },
       {
         name: "cable_peer_id",
@@ -278,6 +284,12 @@ export const dcim_PowerOutlet: ModelDescriptor = {
         kind: "contentType",
         column: "connected_endpoint_type",
         models: ["circuits.circuittermination", "dcim.consoleport", "dcim.consoleserverport", "dcim.interface", "dcim.powerfeed", "dcim.poweroutlet", "dcim.powerport"],
+        registry: {
+          table: "extras_contenttype",
+          appLabel: "app_label",
+          model: "model",
+          labeledName: "app_labeled_name",
+        },
       },
       {
         name: "connected_endpoint_id",
@@ -337,7 +349,12 @@ export const dcim_PowerOutlet: ModelDescriptor = {
           table: "extras_tag_content_types",
           source: "source_id",
           target: "contenttype_id",
-          registry: { table: "extras_contenttype", appLabel: "app_label", model: "model" },
+          registry: {
+            table: "extras_contenttype",
+            appLabel: "app_label",
+            model: "model",
+            labeledName: "app_labeled_name",
+          },
         },
       },
       {
@@ -360,7 +377,12 @@ export const dcim_PowerOutlet: ModelDescriptor = {
         definitions: {
           table: "extras_customfield",
           contentTypes: { table: "extras_customfield_content_types", source: "source_id", target: "contenttype_id" },
-          registry: { table: "extras_contenttype", appLabel: "app_label", model: "model" },
+          registry: {
+            table: "extras_contenttype",
+            appLabel: "app_label",
+            model: "model",
+            labeledName: "app_labeled_name",
+          },
           choices: { table: "extras_customfieldchoice", field: "field_id" },
           slugKeysSince: "1.4",
         },

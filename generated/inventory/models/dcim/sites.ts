@@ -74,7 +74,12 @@ export const dcim_Site: ModelDescriptor = {
           model: "extras.status",
           table: "extras_status",
           through: { table: "extras_status_content_types", source: "source_id", target: "contenttype_id" },
-          registry: { table: "extras_contenttype", appLabel: "app_label", model: "model" },
+          registry: {
+            table: "extras_contenttype",
+            appLabel: "app_label",
+            model: "model",
+            labeledName: "app_labeled_name",
+          },
         },
         contentType: "dcim.site",
         defaults: ["planned", "staging", "active", "decommissioning", "retired"],
@@ -329,7 +334,12 @@ export const dcim_Site: ModelDescriptor = {
           table: "extras_tag_content_types",
           source: "source_id",
           target: "contenttype_id",
-          registry: { table: "extras_contenttype", appLabel: "app_label", model: "model" },
+          registry: {
+            table: "extras_contenttype",
+            appLabel: "app_label",
+            model: "model",
+            labeledName: "app_labeled_name",
+          },
         },
       },
       {
@@ -352,7 +362,12 @@ export const dcim_Site: ModelDescriptor = {
         definitions: {
           table: "extras_customfield",
           contentTypes: { table: "extras_customfield_content_types", source: "source_id", target: "contenttype_id" },
-          registry: { table: "extras_contenttype", appLabel: "app_label", model: "model" },
+          registry: {
+            table: "extras_contenttype",
+            appLabel: "app_label",
+            model: "model",
+            labeledName: "app_labeled_name",
+          },
           choices: { table: "extras_customfieldchoice", field: "field_id" },
           slugKeysSince: "1.4",
         },

@@ -84,6 +84,12 @@ export const extras_ComputedField: ModelDescriptor = {
         kind: "contentType",
         column: "content_type",
         models: ["circuits.circuit", "circuits.circuittermination", "circuits.circuittype", "circuits.provider", "circuits.providernetwork", "dcim.cable", "dcim.consoleport", "dcim.consoleporttemplate", "dcim.consoleserverport", "dcim.consoleserverporttemplate", "dcim.device", "dcim.devicebay", "dcim.devicebaytemplate", "dcim.deviceredundancygroup", "dcim.devicerole", "dcim.devicetype", "dcim.frontport", "dcim.frontporttemplate", "dcim.interface", "dcim.interfacetemplate", "dcim.inventoryitem", "dcim.location", "dcim.locationtype", "dcim.manufacturer", "dcim.platform", "dcim.powerfeed", "dcim.poweroutlet", "dcim.poweroutlettemplate", "dcim.powerpanel", "dcim.powerport", "dcim.powerporttemplate", "dcim.rack", "dcim.rackgroup", "dcim.rackreservation", "dcim.rackrole", "dcim.rearport", "dcim.rearporttemplate", "dcim.region", "dcim.site", "dcim.virtualchassis", "extras.configcontextschema", "extras.secret", "extras.secretsgroup", "extras.status", "extras.tag", "ipam.aggregate", "ipam.ipaddress", "ipam.prefix", "ipam.rir", "ipam.role", "ipam.routetarget", "ipam.service", "ipam.vlan", "ipam.vlangroup", "ipam.vrf", "tenancy.tenant", "tenancy.tenantgroup", "virtualization.cluster", "virtualization.clustergroup", "virtualization.clustertype", "virtualization.virtualmachine", "virtualization.vminterface"],
+        registry: {
+          table: "extras_contenttype",
+          appLabel: "app_label",
+          model: "model",
+          labeledName: "app_labeled_name",
+        },
       },
       {
         name: "template",

@@ -45,7 +45,12 @@ export const extras_Status: ModelDescriptor = {
         kind: "contentTypes",
         models: ["circuits.circuit", "dcim.cable", "dcim.device", "dcim.deviceredundancygroup", "dcim.interface", "dcim.location", "dcim.powerfeed", "dcim.rack", "dcim.site", "ipam.ipaddress", "ipam.prefix", "ipam.vlan", "virtualization.virtualmachine", "virtualization.vminterface"],
         through: { table: "extras_status_content_types", source: "source_id", target: "contenttype_id" },
-        registry: { table: "extras_contenttype", appLabel: "app_label", model: "model" },
+        registry: {
+          table: "extras_contenttype",
+          appLabel: "app_label",
+          model: "model",
+          labeledName: "app_labeled_name",
+        },
       },
       {
         name: "name",
@@ -145,7 +150,12 @@ export const extras_Status: ModelDescriptor = {
         definitions: {
           table: "extras_customfield",
           contentTypes: { table: "extras_customfield_content_types", source: "source_id", target: "contenttype_id" },
-          registry: { table: "extras_contenttype", appLabel: "app_label", model: "model" },
+          registry: {
+            table: "extras_contenttype",
+            appLabel: "app_label",
+            model: "model",
+            labeledName: "app_labeled_name",
+          },
           choices: { table: "extras_customfieldchoice", field: "field_id" },
           slugKeysSince: "1.4",
         },

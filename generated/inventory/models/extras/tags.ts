@@ -107,7 +107,12 @@ export const extras_Tag: ModelDescriptor = {
         kind: "contentTypes",
         models: ["circuits.circuit", "circuits.circuittermination", "circuits.provider", "circuits.providernetwork", "dcim.cable", "dcim.consoleport", "dcim.consoleserverport", "dcim.device", "dcim.devicebay", "dcim.deviceredundancygroup", "dcim.devicetype", "dcim.frontport", "dcim.interface", "dcim.inventoryitem", "dcim.location", "dcim.powerfeed", "dcim.poweroutlet", "dcim.powerpanel", "dcim.powerport", "dcim.rack", "dcim.rackreservation", "dcim.rearport", "dcim.site", "dcim.virtualchassis", "extras.secret", "ipam.aggregate", "ipam.ipaddress", "ipam.prefix", "ipam.routetarget", "ipam.service", "ipam.vlan", "ipam.vrf", "tenancy.tenant", "virtualization.cluster", "virtualization.virtualmachine", "virtualization.vminterface"],
         through: { table: "extras_tag_content_types", source: "source_id", target: "contenttype_id" },
-        registry: { table: "extras_contenttype", appLabel: "app_label", model: "model" },
+        registry: {
+          table: "extras_contenttype",
+          appLabel: "app_label",
+          model: "model",
+          labeledName: "app_labeled_name",
+        },
         defaultAll: true,
         assignments: { table: "extras_tag_assignment", type: "object_type", target: "tag_id" },
       },
@@ -155,7 +160,12 @@ export const extras_Tag: ModelDescriptor = {
         definitions: {
           table: "extras_customfield",
           contentTypes: { table: "extras_customfield_content_types", source: "source_id", target: "contenttype_id" },
-          registry: { table: "extras_contenttype", appLabel: "app_label", model: "model" },
+          registry: {
+            table: "extras_contenttype",
+            appLabel: "app_label",
+            model: "model",
+            labeledName: "app_labeled_name",
+          },
           choices: { table: "extras_customfieldchoice", field: "field_id" },
           slugKeysSince: "1.4",
         },

@@ -89,7 +89,12 @@ export const ipam_IPAddress: ModelDescriptor = {
           model: "extras.status",
           table: "extras_status",
           through: { table: "extras_status_content_types", source: "source_id", target: "contenttype_id" },
-          registry: { table: "extras_contenttype", appLabel: "app_label", model: "model" },
+          registry: {
+            table: "extras_contenttype",
+            appLabel: "app_label",
+            model: "model",
+            labeledName: "app_labeled_name",
+          },
         },
         contentType: "ipam.ipaddress",
         defaults: ["active", "reserved", "deprecated", "dhcp", "slaac"],
@@ -123,6 +128,12 @@ export const ipam_IPAddress: ModelDescriptor = {
         kind: "contentType",
         column: "assigned_object_type",
         models: ["dcim.interface", "virtualization.vminterface"],
+        registry: {
+          table: "extras_contenttype",
+          appLabel: "app_label",
+          model: "model",
+          labeledName: "app_labeled_name",
+        },
       },
       {
         name: "assigned_object_id",
@@ -232,7 +243,12 @@ export const ipam_IPAddress: ModelDescriptor = {
           table: "extras_tag_content_types",
           source: "source_id",
           target: "contenttype_id",
-          registry: { table: "extras_contenttype", appLabel: "app_label", model: "model" },
+          registry: {
+            table: "extras_contenttype",
+            appLabel: "app_label",
+            model: "model",
+            labeledName: "app_labeled_name",
+          },
         },
       },
       {
@@ -255,7 +271,12 @@ export const ipam_IPAddress: ModelDescriptor = {
         definitions: {
           table: "extras_customfield",
           contentTypes: { table: "extras_customfield_content_types", source: "source_id", target: "contenttype_id" },
-          registry: { table: "extras_contenttype", appLabel: "app_label", model: "model" },
+          registry: {
+            table: "extras_contenttype",
+            appLabel: "app_label",
+            model: "model",
+            labeledName: "app_labeled_name",
+          },
           choices: { table: "extras_customfieldchoice", field: "field_id" },
           slugKeysSince: "1.4",
         },

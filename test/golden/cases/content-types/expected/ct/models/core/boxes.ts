@@ -67,7 +67,7 @@ export const core_Box: ModelDescriptor = {
           table: "core_label_content_types",
           source: "source_id",
           target: "kind_id",
-          registry: { table: "core_kind", appLabel: "app_label", model: "model" },
+          registry: { table: "core_kind", appLabel: "app_label", model: "model", labeledName: "app_labeled_name" },
         },
       },
     ],

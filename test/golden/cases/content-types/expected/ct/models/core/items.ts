@@ -53,7 +53,7 @@ export const core_Item: ModelDescriptor = {
           table: "core_label_content_types",
           source: "source_id",
           target: "kind_id",
-          registry: { table: "core_kind", appLabel: "app_label", model: "model" },
+          registry: { table: "core_kind", appLabel: "app_label", model: "model", labeledName: "app_labeled_name" },
         },
       },
     ],

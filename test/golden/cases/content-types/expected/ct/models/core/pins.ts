@@ -49,6 +49,7 @@ export const core_Pin: ModelDescriptor = {
         kind: "contentType",
         column: "target_type",
         models: ["core.box", "core.group"],
+        registry: { table: "core_kind", appLabel: "app_label", model: "model", labeledName: "app_labeled_name" },
       },
       {
         name: "target_id",

@@ -52,7 +52,7 @@ export const core_Box: ModelDescriptor = {
           model: "core.state",
           table: "core_state",
           through: { table: "core_state_content_types", source: "source_id", target: "kind_id" },
-          registry: { table: "core_kind", appLabel: "app_label", model: "model" },
+          registry: { table: "core_kind", appLabel: "app_label", model: "model", labeledName: "app_labeled_name" },
         },
         contentType: "core.box",
         defaults: ["active", "planned"],

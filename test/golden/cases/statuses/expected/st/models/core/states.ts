@@ -37,7 +37,7 @@ export const core_State: ModelDescriptor = {
         kind: "contentTypes",
         models: ["core.box"],
         through: { table: "core_state_content_types", source: "source_id", target: "kind_id" },
-        registry: { table: "core_kind", appLabel: "app_label", model: "model" },
+        registry: { table: "core_kind", appLabel: "app_label", model: "model", labeledName: "app_labeled_name" },
       },
       {
         name: "name",

@@ -1,0 +1,17 @@
+import { api } from "../../../../../../generator/dsl/index.js";
+
+export default api({
+  name: "roles",
+  title: "Roles",
+  profile: "drf",
+  basePath: "/api/",
+  apps: ["core"],
+  contentTypes: "core.Kind",
+  auth: { users: "core.Person" },
+  tagModel: "core.Label",
+  // A change log missing fields and with a wrong kind, webhooks naming nothing, permissions
+  // whose links go elsewhere and whose users model has no groups.
+  changeLog: "core.Change",
+  webhooks: "core.Hook",
+  permissions: { objectPermissions: "core.Grant", groups: "core.Team" },
+});
