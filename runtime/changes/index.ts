@@ -76,6 +76,9 @@ export function changes(index: ModelIndex, store: Store): WriteFeature | undefin
   async function record(db: Db, m: ModelDescriptor, ids: RowId[], action: ChangeAction, actor: Actor): Promise<void> {
     const objects = await store.fetch(db, m, ids, { shape: "full", version: latest, include: "all", ctx: { apiUrl: index.api.basePath } });
     if (!objects.length) return;
+    // Recorded in the order written, not the model's.
+    const written = new Map(ids.map((id, n) => [String(id), n]));
+    objects.sort((a, b) => written.get(String(a.id))! - written.get(String(b.id))!);
     const before = log ? await log.write(db, m, objects, action, actor) : new Map<string, Record<string, unknown>>();
     const time = new Date();
     await enqueueWebhooks(db, index.api, objects.map((o): ChangeEvent => {
@@ -120,9 +123,10 @@ function changeLog(index: ModelIndex, log: ModelDescriptor) {
   return {
     async write(db: Db, m: ModelDescriptor, objects: Array<Record<string, unknown>>, action: ChangeAction, actor: Actor): Promise<Map<string, Record<string, unknown>>> {
       const requestId = requestUuid(actor.requestId);
-      const insert = db(log.table).insert(objects.map((o) => ({
-        // Each row its own instant, in the order written: a request's changes sort as they were made.
-        [cols.time]: db.raw("clock_timestamp()"),
+      const insert = db(log.table).insert(objects.map((o, n) => ({
+        // Each row its own instant, in the order written (rows of one statement may share a
+        // microsecond): a request's changes sort as they were made.
+        [cols.time]: db.raw(`clock_timestamp() + make_interval(secs => ${n} * 0.000001)`),
         [cols.user]: actor.userId,
         [cols.userName]: actor.username ?? "Undefined",
         [cols.requestId]: requestId,
