@@ -691,7 +691,8 @@ export interface ApiDescriptor {
   rootLinks: string[];
   versions: { default: string; supported: string[] };
   settings: Record<string, unknown>;
-  auth?: { users: string; tokens?: string };
+  /** Identities: users, their tokens, and the users' JSON field of own settings (served at `<users app>/config/`). */
+  auth?: { users: string; tokens?: string; settings?: string };
   tagModel?: string;
   /**
    * Model key of the webhook definitions (fields named as Nautobot's Webhook: a content-types

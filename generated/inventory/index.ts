@@ -97,7 +97,7 @@ export const inventory: ApiDescriptor = {
       EXEMPT_VIEW_PERMISSIONS: [],
       STATUS: { "nautobot-version": "1.5.24", "django-version": "3.2.20", "python-version": "3.11.2" },
     },
-    auth: { users: "users.user", tokens: "users.token" },
+    auth: { users: "users.user", tokens: "users.token", settings: "config_data" },
     tagModel: "extras.tag",
     noteModel: "extras.note",
     relationships: { definitions: "extras.relationship", associations: "extras.relationshipassociation" },

@@ -611,8 +611,12 @@ export interface ApiSpec {
   versions?: { default: string; supported: string[] };
   /** The profile's settings (DrfSettings or WordpressSettings in runtime/descriptor.ts), checked at generate time. */
   settings?: Partial<DrfSettings> | Partial<WordpressSettings>;
-  /** Models that hold identities: users (`username`, `password`, `is_active`, …) and their tokens. */
-  auth?: { users: string; tokens?: string };
+  /**
+   * Models that hold identities: users (`username`, `password`, `is_active`, …) and their
+   * tokens; `settings` names the users' JSON field of their own preferences, which each user
+   * reads and merges into at `<users app>/config/` (Nautobot's UserConfigViewSet).
+   */
+  auth?: { users: string; tokens?: string; settings?: string };
   /** The model the `tags` feature links to (needs `name`, `slug`). */
   tagModel?: string;
   /**

@@ -70,7 +70,9 @@ export function buildIr(loaded: LoadedApi): IrApi {
     rootLinks: [...(api.rootLinks ?? [])],
     versions: api.versions ?? { default: "1", supported: ["1"] },
     settings: { ...(api.settings ?? {}) },
-    ...(api.auth ? { auth: { users: refKey(api.auth.users), ...(api.auth.tokens ? { tokens: refKey(api.auth.tokens) } : {}) } } : {}),
+    ...(api.auth ? {
+      auth: { users: refKey(api.auth.users), ...(api.auth.tokens ? { tokens: refKey(api.auth.tokens) } : {}), ...(api.auth.settings ? { settings: api.auth.settings } : {}) },
+    } : {}),
     ...(api.tagModel ? { tagModel: refKey(api.tagModel) } : {}),
     ...(api.noteModel ? { noteModel: refKey(api.noteModel) } : {}),
     ...(api.relationships ? { relationships: { definitions: refKey(api.relationships.definitions), associations: refKey(api.relationships.associations) } } : {}),

@@ -92,8 +92,14 @@ export function validate(loaded: LoadedApi): Diagnostic[] {
   if (api.auth) {
     const users = resolve(api.auth.users);
     if (!users) err(apiFile, `auth.users names unknown model "${api.auth.users}"`);
-    else for (const f of ["username", "password", "is_active", "is_superuser"]) {
-      if (!users.spec.fields[f]) err(users.file, `auth.users model needs a field "${f}"`, users.spec.name);
+    else {
+      for (const f of ["username", "password", "is_active", "is_superuser"]) {
+        if (!users.spec.fields[f]) err(users.file, `auth.users model needs a field "${f}"`, users.spec.name);
+      }
+      const settings = api.auth.settings;
+      if (settings !== undefined && (users.spec.fields[settings] as { kind?: string; type?: string } | undefined)?.type !== "json") {
+        err(users.file, `auth.settings names no JSON field of the users model`, users.spec.name, settings);
+      }
     }
     if (api.auth.tokens) {
       const tokens = resolve(api.auth.tokens);

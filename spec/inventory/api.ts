@@ -21,7 +21,7 @@ export default api({
     // the Ansible collection read nautobot-version), and that release's Django and Python.
     STATUS: { "nautobot-version": "1.5.24", "django-version": "3.2.20", "python-version": "3.11.2" },
   },
-  auth: { users: "users.User", tokens: "users.Token" },
+  auth: { users: "users.User", tokens: "users.Token", settings: "config_data" },
   tagModel: "extras.Tag",
   // API 1.4 on keys every object's custom_fields by the definitions' slugs (Nautobot's
   // CustomFieldsDataField); the data and the cf_ filters keep the names.

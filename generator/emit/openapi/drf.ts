@@ -444,6 +444,23 @@ function getOnly(operation: Schema, tags: string[] = []): Schema {
   };
 }
 
+/** The route of each user's own settings in the users' app (Nautobot's `users/config/`). */
+const SETTINGS_ROUTE = "config";
+
+/** `<users app>/config/`: the requester's own settings, read, and merged into by a PATCH. */
+function settingsPaths(app: string): Schema {
+  const settings = { type: "object", additionalProperties: true };
+  const answer = { "200": { description: "The requester's settings", content: json(settings) }, ...NEGOTIATED };
+  return {
+    get: { operationId: `${app}_config_list`, summary: "The requester's own settings", tags: [app], responses: answer },
+    patch: {
+      operationId: `${app}_config_partial_update`, summary: "Merges the body into the requester's own settings (objects merged key by key, other values replaced)",
+      tags: [app], requestBody: { required: true, content: json(settings) }, responses: { ...answer, "415": respond("UnsupportedMediaType") },
+    },
+    options: optionsOperation(`${app}_config_options`, [app]),
+  };
+}
+
 /** `/docs/` (Swagger UI, or with `?format=openapi` this document) and `/swagger.json`, for the version asked. */
 function documentPaths(api: IrApi, paths: Record<string, Schema>): void {
   const doc = { type: "object", properties: { openapi: { type: "string" } }, required: ["openapi", "info", "paths"] };
@@ -471,10 +488,11 @@ export function emitDrfOpenApi(api: IrApi, version: string): Schema {
     security: [],
     responses: { "200": { description: "Links", content: json({ type: "object", properties: Object.fromEntries(rootLinks.map((a) => [a, { type: "string", format: "uri" }])), required: rootLinks, additionalProperties: false }) } },
   });
+  const settingsApp = api.auth?.settings ? modelByKey(api, api.auth.users).app : undefined;
   for (const app of api.apps) {
-    const routes = api.models.filter((m) => m.app === app).flatMap((m) => [
+    const routes = [...api.models.filter((m) => m.app === app).flatMap((m) => [
       m.route, ...(m.listings ?? []).map((l) => l.route), ...(m.actions ?? []).filter((a) => a.onApp).map((a) => a.name),
-    ]).sort(byCodePoint);
+    ]), ...(app === settingsApp ? [SETTINGS_ROUTE] : [])].sort(byCodePoint);
     paths[`${api.basePath}${app}/`] = getOnly({
       operationId: `${app}_root`, summary: `The ${app} application: a link to each model`, tags: [app],
       security: [],
@@ -486,6 +504,7 @@ export function emitDrfOpenApi(api: IrApi, version: string): Schema {
     responses: { "200": { description: "Versions and installed applications", content: json(statusSchema(api)) } },
   });
   documentPaths(api, paths);
+  if (settingsApp) paths[`${api.basePath}${settingsApp}/${SETTINGS_ROUTE}/`] = settingsPaths(settingsApp);
   tokenProvisioning(api, paths);
   browserLogin(api, paths);
   paths = Object.fromEntries(Object.keys(paths).sort(byCodePoint).map((k) => [k, paths[k]]));

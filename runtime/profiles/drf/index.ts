@@ -37,6 +37,7 @@ import { requestId } from "../../http/failures.js";
 import { changes as changeFeature } from "../../changes/index.js";
 import { actionOf, Permissions, type Grants } from "../../permissions/index.js";
 import type { Condition } from "../../permissions/constraints.js";
+import { deepmerge, SETTINGS_ROUTE } from "./user-settings.js";
 
 /** An allocation waiting for its batch: one request's items, and how its objects are created. */
 interface AllocationJob {
@@ -96,6 +97,7 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
   };
   const tokenModel = api.auth?.tokens ? index.model(api.auth.tokens) : undefined;
   const userModel = api.auth ? index.model(api.auth.users) : undefined;
+  const settingsColumn = api.auth?.settings && userModel ? index.column(userModel, api.auth.settings) : undefined;
   const permissions = Permissions.of(index, userModel);
   if (permissions) store.use(permissions.feature());
   // Models whose view `EXEMPT_VIEW_PERMISSIONS: ["*"]` never exempts (Nautobot's EXEMPT_EXCLUDE_MODELS).
@@ -166,6 +168,7 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
     if (seg.length === 1 && seg[0] === "swagger.json") return only(ctx, ["GET"], () => schema(ctx));
     const listing = seg.length === 3 && seg[2] === "" ? index.listings.get(`${seg[0]}/${seg[1]}`) : undefined;
     if (listing) return listingRoute(ctx, listing);
+    if (settingsColumn && seg.length === 3 && seg[0] === userModel!.app && seg[1] === SETTINGS_ROUTE && seg[2] === "") return settingsRoute(ctx);
     const appAction = seg.length === 3 && seg[2] === "" ? index.appActions.get(`${seg[0]}/${seg[1]}`) : undefined;
     if (appAction) return actionRoute(ctx, appAction.model, null, appAction.name);
     const m = seg.length >= 2 ? index.byRoute.get(`${seg[0]}/${seg[1]}`) : undefined;
@@ -197,9 +200,9 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
   }
 
   function appRoot(ctx: Ctx, app: string): Record<string, string> {
-    const routes = api.models.filter((m) => m.app === app).flatMap((m) => [
+    const routes = [...api.models.filter((m) => m.app === app).flatMap((m) => [
       m.route, ...(m.listings ?? []).map((l) => l.route), ...(m.actions ?? []).filter((a) => a.onApp).map((a) => a.name),
-    ]).sort();
+    ]), ...(settingsColumn && app === userModel!.app ? [SETTINGS_ROUTE] : [])].sort();
     return Object.fromEntries(routes.map((r) => [r, `${ctx.apiUrl}${app}/${r}/`]));
   }
 
@@ -417,6 +420,31 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
       }
     });
     return send(ctx, 200, await store.fetch(db, m, wanted, readOpts(ctx)));
+  }
+
+  /** The requester's own settings: GET reads them, PATCH merges a JSON object into them (Nautobot's `deepmerge`). */
+  async function settingsRoute(ctx: Ctx): Promise<void> {
+    const users = userModel!;
+    const column = settingsColumn!;
+    return only(ctx, ["GET", "PATCH"], async () => {
+      const identity = ctx.identity;
+      if (!identity) throw forbidden("Authentication credentials were not provided.");
+      const own = (q: Knex.QueryBuilder) => q.where("id", identity.userId);
+      if (ctx.req.method !== "PATCH") {
+        const row = await own(db(users.table)).first(column);
+        return send(ctx, 200, row?.[column] ?? {});
+      }
+      if (identity.token && !identity.token.writeEnabled) throw forbidden();
+      const body = readJson(ctx);
+      if (!isPlainObject(body)) throw new ValidationError({ non_field_errors: [`Invalid data. Expected a dictionary, but got ${pyType(body)}.`] });
+      const merged = await operations.run(actor(ctx, users, SETTINGS_ROUTE), async (trx) => {
+        const row = await own(trx(users.table)).forUpdate().first(column);
+        const next = deepmerge((row?.[column] as Record<string, unknown> | null) ?? {}, body);
+        await own(trx(users.table)).update({ [column]: JSON.stringify(next) });
+        return next;
+      });
+      send(ctx, 200, merged);
+    });
   }
 
   /**
