@@ -81,14 +81,14 @@ async function main(argv: string[]): Promise<void> {
     case "migrate": case "serve": case "run": case "createsuperuser": case "demo-data": case "create-app-password": case "worker": {
       const { runCommand } = await import("../runtime/cli.js");
       const { apis } = await import("../generated/server.js");
-      const { demo } = await import("../demo/index.js");
+      const { demo, demoLogins } = await import("../demo/index.js");
       await runCommand(command, {
         port: option(args, "port"),
         username: option(args, "username"),
         password: option(args, "password"),
         token: option(args, "token"),
         name: option(args, "name"),
-      }, apis, demo);
+      }, apis, demo, demoLogins);
       return;
     }
     default:

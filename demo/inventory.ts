@@ -235,7 +235,58 @@ const computedFieldsAndNotes: Fixture[] = [
   },
 ];
 
+/** Demo logins besides the administrator's, as `make run` prints them. */
+export const inventoryLogins = [
+  "noc / noc-password (the NOC group: reads the network, changes nothing)",
+  "berlin-engineer / engineer-password (builds in Berlin DC1 only: devices, interfaces, racks, prefixes, VLANs there)",
+];
+
+/** What a NOC reads: the network's objects, not its users or permissions. */
+const networkTypes = [
+  "circuits.circuit", "circuits.circuittermination", "circuits.provider", "dcim.cable", "dcim.consoleport", "dcim.device", "dcim.devicerole", "dcim.devicetype",
+  "dcim.interface", "dcim.location", "dcim.manufacturer", "dcim.platform", "dcim.powerfeed", "dcim.rack", "dcim.region", "dcim.site", "extras.status", "extras.tag",
+  "ipam.aggregate", "ipam.ipaddress", "ipam.prefix", "ipam.rir", "ipam.role", "ipam.vlan", "ipam.vlangroup", "ipam.vrf", "tenancy.tenant",
+  "virtualization.cluster", "virtualization.virtualmachine",
+];
+
+/** Every user may keep their own API tokens; the administrator grants it, as Nautobot's admins do. */
+const ownTokens = { object_types: ["users.token"], actions: ["view", "add", "change", "delete"], constraints: { user: "$user" } };
+
+/**
+ * Two logins with object permissions: a read-only NOC (through its group) and an engineer
+ * whose writes are constrained to one site.
+ */
+const people: Fixture[] = [
+  { model: "users.group", data: { name: "NOC" } },
+  { model: "users.user", data: { username: "noc", password: "noc-password", first_name: "Network", last_name: "Operations" }, ids: { groups: [{ model: "users.group", match: { name: "NOC" } }] } },
+  { model: "users.user", data: { username: "berlin-engineer", password: "engineer-password", first_name: "Berlin", last_name: "Engineer" } },
+  {
+    model: "users.objectpermission", data: { name: "NOC reads the network", object_types: networkTypes, actions: ["view"] },
+    ids: { groups: [{ model: "users.group", match: { name: "NOC" } }] },
+  },
+  {
+    model: "users.objectpermission", data: { name: "Own API tokens", ...ownTokens },
+    ids: { users: [{ model: "users.user", match: { username: "noc" } }, { model: "users.user", match: { username: "berlin-engineer" } }] },
+  },
+  {
+    model: "users.objectpermission", data: { name: "Berlin DC1: what the engineer may look up", object_types: networkTypes, actions: ["view"] },
+    ids: { users: [{ model: "users.user", match: { username: "berlin-engineer" } }] },
+  },
+  {
+    model: "users.objectpermission", data: {
+      name: "Berlin DC1: build", object_types: ["dcim.device", "dcim.rack", "ipam.prefix", "ipam.vlan"], actions: ["add", "change", "delete"], constraints: { site__slug: "berlin-dc1" },
+    },
+    ids: { users: [{ model: "users.user", match: { username: "berlin-engineer" } }] },
+  },
+  {
+    model: "users.objectpermission", data: {
+      name: "Berlin DC1: cable up", object_types: ["dcim.interface"], actions: ["add", "change", "delete"], constraints: { device__site__slug: "berlin-dc1" },
+    },
+    ids: { users: [{ model: "users.user", match: { username: "berlin-engineer" } }] },
+  },
+];
+
 export const inventoryDemo: Fixture[] = [
   ...regions, ...tenancy, ...tags, ...sites, ...ipam, ...locations, ...racks, ...deviceTypes, ...templates, ...secrets, ...devices, ...configContexts, ...virtualization, ...services, ...inventoryItems, ...circuits, ...power, ...cables,
-  ...computedFieldsAndNotes, ...customFields,
+  ...computedFieldsAndNotes, ...customFields, ...people,
 ];

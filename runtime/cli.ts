@@ -120,7 +120,7 @@ function portOption(value: string): number {
 }
 
 /** `apis` and `demo` come from the caller (bin/), so the runtime never imports generated code. */
-export async function runCommand(command: string, opts: CliOptions, apis: ApiDescriptor[], demo: Record<string, Fixture[]>): Promise<void> {
+export async function runCommand(command: string, opts: CliOptions, apis: ApiDescriptor[], demo: Record<string, Fixture[]>, demoLogins: string[] = []): Promise<void> {
   const config = configFromEnv();
   if (opts.port !== undefined) config.port = portOption(opts.port);
   const db = await openDatabase(config);
@@ -171,6 +171,7 @@ export async function runCommand(command: string, opts: CliOptions, apis: ApiDes
       if (token) {
         console.log(`  admin login: ${process.env.ADMIN_USERNAME ?? "admin"} / ${process.env.ADMIN_PASSWORD ?? "admin"}`);
         console.log(`  API token: ${token}   (Authorization: Token ${token})`);
+        for (const login of demoLogins) console.log(`  demo login: ${login}`);
       }
       return;
     }

@@ -8,15 +8,19 @@ import { Store } from "./store.js";
 import { ValidationError } from "./errors.js";
 import { profiles } from "./profiles/index.js";
 
+/** A row named by its attributes. */
+export interface FixtureRef { model: string; match: Record<string, unknown> }
+
 export interface Fixture {
   /** Model key, `ipam.prefix`. */
   model: string;
   data: Record<string, unknown>;
   /**
-   * Fields that hold a bare id of some model's row (a cable's termination ids), by the
-   * attributes that name the row: `{ <field>: { model: "<app>.<model>", match: {…} } }`.
+   * Fields that hold a bare id of some model's row (a cable's termination ids), or a list of
+   * them (a user's groups), by the attributes that name each row:
+   * `{ <field>: { model: "<app>.<model>", match: {…} } }`.
    */
-  ids?: Record<string, { model: string; match: Record<string, unknown> }>;
+  ids?: Record<string, FixtureRef | FixtureRef[]>;
   /** The API version the record is written through (the newest by default), for fields an older one fills itself. */
   version?: string;
 }
@@ -30,7 +34,8 @@ export async function loadFixtures(db: Knex, api: ApiDescriptor, fixtures: Fixtu
     for (const f of fixtures) {
       try {
         const data = { ...f.data };
-        for (const [field, ref] of Object.entries(f.ids ?? {})) data[field] = await store.idOf(trx, ref.model, ref.match);
+        const idOf = (ref: FixtureRef) => store.idOf(trx, ref.model, ref.match);
+        for (const [field, ref] of Object.entries(f.ids ?? {})) data[field] = Array.isArray(ref) ? await Promise.all(ref.map(idOf)) : await idOf(ref);
         await store.create(trx, index.model(f.model), data, { version: f.version ?? api.versions.supported.at(-1)!, userId, partial: false });
       } catch (err) {
         if (err instanceof ValidationError) throw new Error(`fixture ${f.model} ${JSON.stringify(f.data)}: ${JSON.stringify(err.errors)}`);
