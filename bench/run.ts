@@ -61,6 +61,39 @@ interface Workload {
   armature: Scenario[];
 }
 
+/** Names of the scenarios run as a user with constrained object permissions. */
+const CONSTRAINED = "permissions: ";
+
+/**
+ * A token of `bench-limited`, who may view and add prefixes whose status is active (every
+ * bench prefix) and nothing else but their own tokens: the constrained user of the
+ * permission scenarios. Made through the API, again on every run.
+ */
+async function constrainedToken(base: string, admin: Record<string, string>): Promise<string> {
+  const call = async (method: string, path: string, body?: unknown, headers = admin) => {
+    const res = await fetch(`${base}${path}`, { method, headers: { ...headers, "Content-Type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+    return res.status === 204 ? null : res.json();
+  };
+  const username = "bench-limited";
+  const password = "bench-limited-password";
+  const found = await call("GET", `/api/users/users/?username=${username}`);
+  const id = found.results[0]?.id ?? (await call("POST", "/api/users/users/", { username, password })).id;
+  for (const p of (await call("GET", `/api/users/permissions/?user_id=${id}&limit=100`)).results) await call("DELETE", `/api/users/permissions/${p.id}/`);
+  await call("POST", "/api/users/permissions/", { name: `${username} prefixes`, object_types: ["ipam.prefix"], actions: ["view", "add"], constraints: { status: "active" }, users: [id] });
+  await call("POST", "/api/users/permissions/", { name: `${username} tokens`, object_types: ["users.token"], actions: ["view", "add"], constraints: { user: "$user" }, users: [id] });
+  const token = await call("POST", "/api/users/tokens/", undefined, { Authorization: `Basic ${Buffer.from(`${username}:${password}`).toString("base64")}` });
+  return token.key;
+}
+
+/** What the constrained user's requests cost against the superuser's same requests (issue 20: < 10 % on reads, < 25 % on creates). */
+function permissionCost(rows: Row[]): string {
+  const parts = rows.filter((r) => r.name.startsWith(CONSTRAINED)).map((r) => {
+    const base = rows.find((x) => !x.isFloor && x.name === r.name.slice(CONSTRAINED.length));
+    return base ? `${base.name}: ${(100 * (base.result.rps / r.result.rps - 1)).toFixed(0)} % slower` : "";
+  }).filter((x) => x);
+  return `Object permissions (constrained user against the superuser): ${parts.join("; ")}.`;
+}
+
 const atLeast = (x: number): Target => ({ text: `≥ ${x.toFixed(1)}× floor`, met: (_r, ratio) => (ratio ?? 0) >= x });
 
 async function main(): Promise<void> {
@@ -88,6 +121,7 @@ async function main(): Promise<void> {
   const base = floor(floorDb.knex);
   const floorUrl = await listen(base);
   const auth = { Authorization: `Token ${key}`, Accept: "application/json" };
+  const limited = { Authorization: `Token ${await constrainedToken(ours, auth)}`, Accept: "application/json" };
 
   let i = 0;
   const pick = () => ids[i++ % ids.length];
@@ -156,6 +190,15 @@ async function main(): Promise<void> {
       }],
     },
     {
+      // The same requests as a user whose object permissions constrain them, to show what
+      // permission checks cost against the superuser rows above.
+      armature: [
+        { name: `${CONSTRAINED}prefix list of 50 + count (index order)`, next: () => get(`${ours}/api/ipam/prefixes/?limit=50&offset=${page()}`), load: { headers: limited } },
+        { name: `${CONSTRAINED}prefix detail (full, nested)`, next: () => get(`${ours}/api/ipam/prefixes/${pick()}/`), load: { headers: limited } },
+        { name: `${CONSTRAINED}create prefix, 5 relations + 2 tags`, next: () => post(`${ours}/api/ipam/prefixes/`, prefixBody(relations)), load: { headers: limited } },
+      ],
+    },
+    {
       armature: [{
         name: `available-ips POST, ${ALLOCATORS} clients, ${ALLOCATED_IPS} used`,
         next: () => post(`${ours}/api/ipam/prefixes/${pool}/available-ips/`, { status: "active", description: "bench-allocated" }),
@@ -187,6 +230,7 @@ async function main(): Promise<void> {
     `Peak RSS over all scenarios: ${peak(rows)} MB. The floor${db.embedded ? ", the load generator and the embedded database" : " and the load generator"} run in Armature's process, so every RSS figure includes them (issue target: < 200 MB).`,
     "SQL/req: statements sent to the database (each pg query, BEGIN and COMMIT included) during the measured requests, divided by them.",
     `Allocation: ${addresses.length} addresses handed out, ${distinct} distinct${distinct === addresses.length ? "" : " (DUPLICATES HANDED OUT)"}.`,
+    permissionCost(rows),
     ...failures(rows),
   ];
   const results = table(rows);

@@ -2,7 +2,7 @@
 # Runs real clients' OWN integration test suites, unmodified, against this repository's server
 # on an empty PostgreSQL database, and prints their pass/fail counts.
 #
-#   test/clients/run-integration.sh [pynautobot|ansible|all]     (default: all)
+#   test/clients/run-integration.sh [pynautobot|ansible|permissions|all]     (default: all)
 #
 # Each suite gets a fresh database (dropped afterwards) and its own server on a free port, as
 # each expects an empty Nautobot. See docs/clients/README.md ("The clients' own integration
@@ -27,9 +27,9 @@ TOKEN=0123456789abcdef0123456789abcdef01234567
 
 suites="${1:-all}"
 case "$suites" in
-  all) suites="pynautobot ansible" ;;
-  pynautobot|ansible) ;;
-  *) echo "usage: $0 [pynautobot|ansible|all]" >&2; exit 2 ;;
+  all) suites="pynautobot ansible permissions" ;;
+  pynautobot|ansible|permissions) ;;
+  *) echo "usage: $0 [pynautobot|ansible|permissions|all]" >&2; exit 2 ;;
 esac
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/armature-clients.XXXXXX")"
@@ -170,6 +170,17 @@ EOF
   done
   summary+=("ansible latest target: $pass passed, $fail failed (task files)${failed[*]:+: ${failed[*]}}")
   summary+=("ansible nautobot-populate.py: exit $populate_rc, $refused line(s) of output")
+  stop_server
+}
+
+# Not a suite of the client's own: pynautobot, unmodified, driven as a constrained user.
+run_permissions() {
+  start_server permissions || return 1
+  echo "== pynautobot as a user with constrained object permissions against $url"
+  local rc=0
+  (cd "$here/pynautobot" && PYTHONPATH="$PYNAUTOBOT_SRC" PYTHONDONTWRITEBYTECODE=1 "$PYTHON" constrained_user.py) 2>&1 | sed 's/^/   /'
+  rc=${PIPESTATUS[0]}
+  summary+=("pynautobot constrained user: $([[ $rc == 0 ]] && echo passed || echo FAILED)")
   stop_server
 }
 
