@@ -185,11 +185,14 @@ describe("inventory e2e: change records and webhooks", () => {
       throw new Error(`fewer than ${count} deliveries for ${name}`);
     }
 
-    /** The queue's tasks whose payload names `name`, once none of them is still to run. */
+    /**
+     * The queue's deliveries to this test's receiver whose payload names `name`, once none of
+     * them is still to run (other suites' webhooks on the same models send elsewhere).
+     */
     async function settledTasks(name: string): Promise<Array<{ id: number; state: string; attempts: number }>> {
       const { db } = await startTestServer();
       for (let waited = 0; ; waited += 50) {
-        const tasks = await db("armature_tasks").whereRaw("payload::text LIKE ?", [`%${name}%`]).orderBy("id");
+        const tasks = await db("armature_tasks").whereRaw("payload->>'url' = ? AND payload::text LIKE ?", [target, `%${name}%`]).orderBy("id");
         if (!tasks.some((t: { state: string }) => t.state === "queued" || t.state === "running") || waited > 60_000) return tasks;
         await sleep(50);
       }
