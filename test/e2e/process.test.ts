@@ -77,8 +77,11 @@ interface Armature {
 const children = new Set<ChildProcess>();
 
 function armature(env: NodeJS.ProcessEnv, ...args: string[]): Armature {
-  // Its own process group, so a failing test can kill tsx and the node process it starts.
-  const child = spawn("node_modules/.bin/tsx", ["bin/armature.ts", ...args], { env, detached: true });
+  // Node with tsx as a loader, as `make run` starts it: one process, which gets the test's
+  // signals itself (the tsx CLI relays them and kills a child that is slow to answer, which on
+  // a busy machine turned a graceful exit into 143). Its own process group, so a failing test
+  // can kill it whole.
+  const child = spawn(process.execPath, ["--import", "tsx", "bin/armature.ts", ...args], { env, detached: true });
   children.add(child);
   let out = "";
   let err = "";
@@ -339,8 +342,6 @@ describe(`server process (${postgresUrl ? "postgresql" : "pglite"})`, function (
     const off = armature({ ...scratch.env, QUEUE_WORKER: "0" }, "serve", "--port", "0");
     await servingOrExit(off);
     await until(off, /queue worker: off \(QUEUE_WORKER=0\)/);
-    // To the whole group: tsx, which relays a signal only to a child that answers within 30 ms
-    // (else it kills it), and the server itself.
     process.kill(-off.child.pid!, "SIGTERM");
     expect(await off.exited).to.equal(0);
     // A PGlite directory belongs to one process: a worker of its own is for PostgreSQL.
