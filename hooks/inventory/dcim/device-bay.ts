@@ -4,8 +4,8 @@ import { Refusal, type SaveEvent } from "../../../runtime/hooks.js";
 
 type Row = Record<string, unknown>;
 
-export async function beforeSave({ db, id, values }: SaveEvent): Promise<void> {
-  const current: Row = id === null ? {} : (await db("dcim_devicebay").where({ id }).first()) ?? {};
+export async function beforeSave({ db, id, values, before }: SaveEvent): Promise<void> {
+  const current: Row = before ?? {};
   const row: Row = { ...current, ...values };
   const device: Row | undefined = await db("dcim_device").where({ id: row.device_id as string }).first();
   const type: Row | undefined = device && (await db("dcim_devicetype").where({ id: device.device_type_id as string }).first());

@@ -4,10 +4,10 @@
 // device gets the components its type's templates describe, in the same transaction.
 import { parseAddress, withLength } from "../../../runtime/text/addresses.js";
 import { Refusal, type HookDb, type MethodQuery, type SaveEvent } from "../../../runtime/hooks.js";
-import { checkLocation, locationWithin } from "./located.js";
-import { onOwnInterface } from "../ipam/addressing.js";
-import { checkLocalContext, configContextSql } from "../extras/context-data.js";
-import { macDigits } from "./mac.js";
+import { checkLocation, locationWithin } from "../lib/located.js";
+import { onOwnInterface } from "../lib/addressing.js";
+import { checkLocalContext, configContextSql } from "../lib/context-data.js";
+import { macDigits } from "../lib/mac.js";
 
 type Row = Record<string, unknown>;
 
@@ -15,8 +15,8 @@ async function one(db: HookDb, table: string, id: unknown): Promise<Row | undefi
   return id == null ? undefined : db(table).where({ id }).first();
 }
 
-export async function beforeSave({ db, id, values }: SaveEvent): Promise<void> {
-  const current: Row = id === null ? {} : (await db("dcim_device").where({ id }).first()) ?? {};
+export async function beforeSave({ db, id, values, before }: SaveEvent): Promise<void> {
+  const current: Row = before ?? {};
   const d: Row = { ...current, ...values };
   await checkLocation(db, "dcim.device", "Devices", d);
   await checkLocalContext(db, current, values);

@@ -5,19 +5,19 @@
 import { Refusal, type ActionEvent, type MethodQuery, type SaveEvent } from "../../../runtime/hooks.js";
 
 import { HttpError } from "../../../runtime/errors.js";
-import { trace } from "./cabling.js";
-import { carries, checkTaggedVlans, checkUntaggedMode, vlanName } from "./interface-vlans.js";
-import { normalizeMac } from "./mac.js";
+import { trace } from "../lib/cabling.js";
+import { carries, checkTaggedVlans, checkUntaggedMode, vlanName } from "../lib/interface-vlans.js";
+import { normalizeMac } from "../lib/mac.js";
 
 export { beforeDelete } from "./cable-end.js";
-export { clearTaggedVlans as afterSave } from "./interface-vlans.js";
+export { clearTaggedVlans as afterSave } from "../lib/interface-vlans.js";
 
 type Row = Record<string, unknown>;
 
 export async function beforeSave(event: SaveEvent): Promise<void> {
-  const { db, id, values } = event;
+  const { db, id, values, before } = event;
   normalizeMac(values);
-  const current: Row = id === null ? {} : (await db("dcim_interface").where({ id }).first()) ?? {};
+  const current: Row = before ?? {};
   const row: Row = { ...current, ...values };
   const other = async (column: string): Promise<Row | undefined> => (row[column] ? db("dcim_interface").where({ id: row[column] as string }).first() : undefined);
   const deviceName = async (deviceId: unknown) => (await db("dcim_device").where({ id: deviceId as string }).first())?.name ?? "";

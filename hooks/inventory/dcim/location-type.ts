@@ -6,8 +6,8 @@ type Row = Record<string, any>;
 
 const RESERVED = new Set(["region", "regions", "site", "sites", "rackgroup", "rackgroups", "rack group", "rack groups"]);
 
-export async function beforeSave({ db, id, values }: SaveEvent): Promise<void> {
-  const current: Row = id === null ? {} : (await db("dcim_locationtype").where({ id }).first()) ?? {};
+export async function beforeSave({ db, id, values, before }: SaveEvent): Promise<void> {
+  const current: Row = before ?? {};
   const t: Row = { ...current, ...values };
   if (id !== null && current.nestable && !t.nestable) {
     const nested = await db("dcim_location as l").join("dcim_location as p", "p.id", "l.parent_id").where({ "l.location_type_id": id, "p.location_type_id": id }).first();

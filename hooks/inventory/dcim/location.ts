@@ -6,8 +6,8 @@ import { subtreeIds } from "../../../runtime/kinds/tree.js";
 
 type Row = Record<string, any>;
 
-export async function beforeSave({ db, id, values }: SaveEvent): Promise<void> {
-  const current: Row = id === null ? {} : (await db("dcim_location").where({ id }).first()) ?? {};
+export async function beforeSave({ db, id, values, before }: SaveEvent): Promise<void> {
+  const current: Row = before ?? {};
   const l: Row = { ...current, ...values };
   const type: Row = await db("dcim_locationtype").where({ id: l.location_type_id }).first();
   if (id !== null && l.location_type_id !== current.location_type_id) {

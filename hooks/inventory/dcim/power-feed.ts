@@ -7,8 +7,8 @@ export { actions, beforeDelete } from "./cable-end.js";
 
 type Row = Record<string, any>;
 
-export async function beforeSave({ db, id, values }: SaveEvent): Promise<void> {
-  const current: Row = id === null ? {} : (await db("dcim_powerfeed").where({ id }).first()) ?? {};
+export async function beforeSave({ db, id, values, before }: SaveEvent): Promise<void> {
+  const current: Row = before ?? {};
   const f: Row = { ...current, ...values };
   const voltage = Number(f.voltage ?? 120);
   if (voltage === 0) throw new Refusal({ voltage: "This value may not be 0." });

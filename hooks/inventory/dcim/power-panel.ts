@@ -1,11 +1,11 @@
 // Nautobot's PowerPanel.clean: a panel's location and rack group are in the panel's site.
 import { Refusal, type SaveEvent } from "../../../runtime/hooks.js";
-import { checkLocation } from "./located.js";
+import { checkLocation } from "../lib/located.js";
 
 type Row = Record<string, any>;
 
-export async function beforeSave({ db, id, values }: SaveEvent): Promise<void> {
-  const current: Row = id === null ? {} : (await db("dcim_powerpanel").where({ id }).first()) ?? {};
+export async function beforeSave({ db, id, values, before }: SaveEvent): Promise<void> {
+  const current: Row = before ?? {};
   const p: Row = { ...current, ...values };
   await checkLocation(db, "dcim.powerpanel", "Power panels", p);
   if (!p.rack_group_id) return;

@@ -5,8 +5,8 @@ import { jsonValue, Refusal, type SaveEvent } from "../../../runtime/hooks.js";
 
 type Row = Record<string, unknown>;
 
-export async function beforeSave({ db, id, values }: SaveEvent): Promise<void> {
-  const current: Row = id === null ? {} : (await db("dcim_rackreservation").where({ id }).first()) ?? {};
+export async function beforeSave({ db, id, values, before }: SaveEvent): Promise<void> {
+  const current: Row = before ?? {};
   const row: Row = { ...current, ...values };
   const units = jsonValue(row.units);
   if (!Array.isArray(units) || units.length === 0 || !units.every((u) => Number.isInteger(u) && u >= 0 && u <= 32767)) {

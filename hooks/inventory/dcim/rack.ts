@@ -2,7 +2,7 @@
 // entry per unit, top unit first unless the rack numbers its units top-down, with the
 // device that fills it on the face asked for (full-depth devices fill both faces).
 import { Refusal, type ActionEvent, type SaveEvent } from "../../../runtime/hooks.js";
-import { checkLocation } from "./located.js";
+import { checkLocation } from "../lib/located.js";
 
 type Row = Record<string, any>;
 
@@ -58,8 +58,8 @@ async function elevation({ db, id, params, read }: ActionEvent): Promise<unknown
 }
 
 /** A rack's location: in its site, of a type that holds racks (Nautobot's Rack.clean). */
-export async function beforeSave({ db, id, values }: SaveEvent): Promise<void> {
-  const current = id === null ? {} : (await db("dcim_rack").where({ id }).first()) ?? {};
+export async function beforeSave({ db, id, values, before }: SaveEvent): Promise<void> {
+  const current = before ?? {};
   await checkLocation(db, "dcim.rack", "Racks", { ...current, ...values });
 }
 

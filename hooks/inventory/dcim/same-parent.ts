@@ -11,8 +11,8 @@ const SIBLINGS = [
   { column: "rear_port_id", noun: "Rear port", table: { device_id: "dcim_rearport", device_type_id: "dcim_rearporttemplate" } },
 ] as const;
 
-export async function beforeSave({ db, model, id, values }: SaveEvent): Promise<void> {
-  const current: Row = id === null ? {} : (await db(model.table).where({ id }).first()) ?? {};
+export async function beforeSave({ db, model, id, values, before }: SaveEvent): Promise<void> {
+  const current: Row = before ?? {};
   const row: Row = { ...current, ...values };
   const parent = "device_type_id" in row || model.fields.some((f) => f.name === "device_type") ? "device_type_id" : "device_id";
   const what = parent === "device_id" ? "device" : "device type";

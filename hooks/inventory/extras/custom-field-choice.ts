@@ -5,7 +5,7 @@
 import { HttpError } from "../../../runtime/errors.js";
 import { Refusal, type DeleteEvent, type HookDb, type SaveEvent } from "../../../runtime/hooks.js";
 import { compileRegex } from "../../../runtime/custom-fields/values.js";
-import { DATA, labelsOf, tableOf } from "./custom-field-data.js";
+import { DATA, labelsOf, tableOf } from "../lib/custom-field-data.js";
 
 type Row = Record<string, any>;
 
@@ -23,8 +23,8 @@ async function renameValue(db: HookDb, cf: Row, from: string, to: string): Promi
   }
 }
 
-export async function beforeSave({ db, model, id, values }: SaveEvent): Promise<void> {
-  const current: Row = id === null ? {} : (await db(model.table).where({ id }).first()) ?? {};
+export async function beforeSave({ db, model, id, values, before }: SaveEvent): Promise<void> {
+  const current: Row = before ?? {};
   const choice = { ...current, ...values };
   const field: Row = await db("extras_customfield").where({ id: choice.field_id }).first();
   if (field.type !== "select" && field.type !== "multi-select") {

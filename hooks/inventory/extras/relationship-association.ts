@@ -3,9 +3,10 @@
 import type { MethodQuery, SaveEvent } from "../../../runtime/hooks.js";
 import { checkAssociation } from "../../../runtime/relationships/associations.js";
 
-export async function beforeSave({ db, index, model, id, values }: SaveEvent): Promise<void> {
-  const current = id === null ? {} : (await db(model.table).where({ id }).first()) ?? {};
-  const a = { ...current, ...values };
+type Row = Record<string, any>;
+
+export async function beforeSave({ db, index, id, values, before }: SaveEvent): Promise<void> {
+  const a: Row = { ...before, ...values };
   const relationship = await db(index.model(index.api.relationships!.definitions).table).where({ id: a.relationship_id }).first();
   await checkAssociation(db, index, {
     id: id === null ? null : String(id),

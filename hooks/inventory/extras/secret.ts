@@ -16,8 +16,8 @@ const PROVIDERS: Record<string, { name: string; parameter: string }> = {
 
 const parameters = (v: unknown): Row => (jsonValue(v) ?? {}) as Row;
 
-export async function beforeSave({ db, id, values }: SaveEvent): Promise<void> {
-  const current: Row = id === null ? {} : (await db("extras_secret").where({ id }).first()) ?? {};
+export async function beforeSave({ db, id, values, before }: SaveEvent): Promise<void> {
+  const current: Row = before ?? {};
   const s: Row = { ...current, ...values, parameters: parameters(values.parameters ?? current.parameters) };
   if (!PROVIDERS[s.provider]) throw new Refusal({ provider: `No registered provider "${s.provider}" is available` });
   if (s.provider === "text-file") {

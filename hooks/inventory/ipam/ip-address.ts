@@ -3,8 +3,8 @@
 // virtual machine it is primary for, unique space is enforced where the VRF asks for it.
 import { parseAddress, withLength } from "../../../runtime/text/addresses.js";
 import { Refusal, type HookDb, type MethodQuery, type SaveEvent } from "../../../runtime/hooks.js";
-import { vrfLabel, vrfScopeFilters } from "./vrf-scope.js";
-import { ASSIGNABLE, hostOf, onOwners } from "./addressing.js";
+import { vrfLabel, vrfScopeFilters } from "../lib/vrf-scope.js";
+import { ASSIGNABLE, hostOf, onOwners } from "../lib/addressing.js";
 
 type Row = Record<string, unknown>;
 
@@ -15,8 +15,8 @@ const HOST = hostOf("address");
 
 const family = (address: unknown) => parseAddress(String(address)).family;
 
-export async function beforeSave({ db, id, values }: SaveEvent): Promise<void> {
-  const current: Row = id === null ? {} : (await db("ipam_ipaddress").where({ id }).first()) ?? {};
+export async function beforeSave({ db, id, values, before }: SaveEvent): Promise<void> {
+  const current: Row = before ?? {};
   const ip: Row = { ...current, ...values };
   const type = ip.assigned_object_type as string | null | undefined;
   const objectId = ip.assigned_object_id as string | null | undefined;

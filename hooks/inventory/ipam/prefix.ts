@@ -4,15 +4,15 @@
 // prefixes or addresses there. The database finds the gaps between the children (one
 // statement, by index, however many children there are); only the gaps reach this process.
 import { Refusal, type ActionEvent, type AllocateEvent, type Allocation, type HookDb, type MethodQuery, type SaveEvent } from "../../../runtime/hooks.js";
-import { checkLocation } from "../dcim/located.js";
-import { vrfLabel, vrfScopeFilters } from "./vrf-scope.js";
-import { hostOf } from "./addressing.js";
+import { checkLocation } from "../lib/located.js";
+import { vrfLabel, vrfScopeFilters } from "../lib/vrf-scope.js";
+import { hostOf } from "../lib/addressing.js";
 import { ValidationError, type FieldErrors } from "../../../runtime/errors.js";
 import { bitsOf, blocksOf, formatAddress, parseAddress, type Family } from "../../../runtime/text/addresses.js";
 
-export async function beforeSave({ db, id, values }: SaveEvent): Promise<void> {
+export async function beforeSave({ db, id, values, before }: SaveEvent): Promise<void> {
   if (typeof values.prefix === "string" && values.prefix.endsWith("/0")) throw new Refusal({ prefix: "Cannot create prefix with /0 mask." });
-  const current = id === null ? {} : (await db("ipam_prefix").where({ id }).first()) ?? {};
+  const current = before ?? {};
   const prefix = { ...current, ...values };
   await checkUnique(db, id, prefix);
   await checkLocation(db, "ipam.prefix", "Prefixes", prefix);

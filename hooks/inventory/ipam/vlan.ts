@@ -2,12 +2,12 @@
 // site (or, without one, of none), and a group at a location is at the VLAN's location or
 // above it. And the VLANFilterSet methods.
 import { Refusal, type MethodQuery, type SaveEvent } from "../../../runtime/hooks.js";
-import { checkLocation, locationWithin } from "../dcim/located.js";
+import { checkLocation, locationWithin } from "../lib/located.js";
 
 type Row = Record<string, any>;
 
-export async function beforeSave({ db, id, values }: SaveEvent): Promise<void> {
-  const current: Row = id === null ? {} : (await db("ipam_vlan").where({ id }).first()) ?? {};
+export async function beforeSave({ db, id, values, before }: SaveEvent): Promise<void> {
+  const current: Row = before ?? {};
   const vlan: Row = { ...current, ...values };
   await checkLocation(db, "ipam.vlan", "VLANs", vlan);
   if (!vlan.group_id) return;

@@ -2,12 +2,12 @@
 // cluster at a site (or location) keeps its host devices there. Its virtual machines show the
 // cluster's site and location, so they follow it.
 import { Refusal, type HookDb, type SaveEvent } from "../../../runtime/hooks.js";
-import { checkLocation } from "../dcim/located.js";
+import { checkLocation } from "../lib/located.js";
 
 type Row = Record<string, any>;
 
-export async function beforeSave({ db, id, values }: SaveEvent): Promise<void> {
-  const current: Row = id === null ? {} : (await db("virtualization_cluster").where({ id }).first()) ?? {};
+export async function beforeSave({ db, id, values, before }: SaveEvent): Promise<void> {
+  const current: Row = before ?? {};
   const c: Row = { ...current, ...values };
   // Without a site, only the location's type is checked.
   await checkLocation(db, "virtualization.cluster", "Clusters", c.site_id ? c : { ...c, site_id: undefined });
@@ -28,8 +28,8 @@ async function hostsElsewhere(db: HookDb, id: string | number, column: string, v
   return Number(count);
 }
 
-export async function afterSave({ db, id, created }: SaveEvent & { id: string | number; created: boolean }): Promise<void> {
+export async function afterSave({ db, id, values, before, created }: SaveEvent & { id: string | number; created: boolean }): Promise<void> {
   if (created) return;
-  const c: Row = await db("virtualization_cluster").where({ id }).first();
+  const c: Row = { ...before, ...values };
   await db("virtualization_virtualmachine").where({ cluster_id: id }).update({ site_id: c.site_id, location_id: c.location_id });
 }

@@ -5,14 +5,14 @@
 // tenancy and tags.
 import { withLength } from "../../../runtime/text/addresses.js";
 import { Refusal, type MethodQuery, type SaveEvent } from "../../../runtime/hooks.js";
-import { checkLocalContext, configContextSql } from "../extras/context-data.js";
-import { macDigits } from "../dcim/mac.js";
-import { onOwnInterface } from "../ipam/addressing.js";
+import { checkLocalContext, configContextSql } from "../lib/context-data.js";
+import { macDigits } from "../lib/mac.js";
+import { onOwnInterface } from "../lib/addressing.js";
 
 type Row = Record<string, any>;
 
-export async function beforeSave({ db, id, values }: SaveEvent): Promise<void> {
-  const current: Row = id === null ? {} : (await db("virtualization_virtualmachine").where({ id }).first()) ?? {};
+export async function beforeSave({ db, id, values, before }: SaveEvent): Promise<void> {
+  const current: Row = before ?? {};
   const vm: Row = { ...current, ...values };
   if (vm.role_id) {
     const role: Row | undefined = await db("dcim_devicerole").where({ id: vm.role_id }).first();
