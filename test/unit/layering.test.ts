@@ -122,6 +122,13 @@ describe("layering", () => {
     expect(imports.filter((x) => !allowed(x)).map(({ path, i }) => `${path}: ${i}`)).to.deep.equal([]);
   });
 
+  it("hook modules name no table of a model or of its links: the generated names give them", () => {
+    const names = apis.flatMap((a) => a.models.flatMap((m) => [m.table, ...m.fields.flatMap((f) => ("through" in f && f.through && "table" in f.through ? [f.through.table] : []))]));
+    const word = (n: string) => new RegExp(`(?<![\\w.])${n}(?!\\w)`);
+    const hits = hooks.flatMap(({ path, text }) => [...new Set(names)].filter((n) => word(n).test(text)).map((n) => `${path}: ${n}`));
+    expect(hits).to.deep.equal([]);
+  });
+
   it("every hook module outside lib/ is one a model names", () => {
     const named = new Set(apis.flatMap((a) => a.models.flatMap((m) => (m.hookModule ? [join("hooks", a.name, `${m.hookModule}.ts`)] : []))));
     expect(hooks.map((h) => h.path).filter((p) => !helper(p) && !named.has(p))).to.deep.equal([]);

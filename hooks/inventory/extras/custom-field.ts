@@ -9,6 +9,7 @@ import { jsonValue, Refusal, type DeleteEvent, type SaveEvent } from "../../../r
 import { compileRegex, pyStr, valueProblem } from "../../../runtime/custom-fields/values.js";
 import { slugify } from "../../../runtime/text/slugs.js";
 import { DATA, labelsOf, tableOf } from "../lib/custom-field-data.js";
+import { tables } from "../../../generated/inventory/tables.js";
 
 type Row = Record<string, any>;
 
@@ -37,7 +38,7 @@ export async function beforeSave({ db, model, id, values, before, links }: SaveE
     throw new Refusal({ validation_regex: `${cf.validation_regex} is not a valid regular expression.` });
   }
   if (fallback !== null && fallback !== undefined) {
-    const choices = id === null ? [] : (await db("extras_customfieldchoice").where("field_id", id).orderBy(["weight", "value"]).pluck("value"));
+    const choices = id === null ? [] : (await db(tables.extras.customfieldchoice.table).where("field_id", id).orderBy(["weight", "value"]).pluck("value"));
     const problem = valueProblem({ ...cf, default: fallback, choices } as never, fallback);
     if (problem) throw new Refusal({ default: `Invalid default value "${pyStr(fallback)}": ${problem}` });
   }

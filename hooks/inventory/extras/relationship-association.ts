@@ -2,6 +2,7 @@
 // for this endpoint and for the `relationships` written with any object.
 import type { MethodQuery, SaveEvent } from "../../../runtime/hooks.js";
 import { checkAssociation } from "../../../runtime/relationships/associations.js";
+import { tables } from "../../../generated/inventory/tables.js";
 
 type Row = Record<string, any>;
 
@@ -22,5 +23,5 @@ export const filters = {
   // Links of symmetric relationships only, at either end.
   peer_id: ({ alias, values }: MethodQuery) =>
     `(${alias}.source_id = ANY(${values}) OR ${alias}.destination_id = ANY(${values})) AND ` +
-    `${alias}.relationship_id IN (SELECT id FROM extras_relationship WHERE type LIKE 'symmetric-%')`,
+    `${alias}.relationship_id IN (SELECT id FROM ${tables.extras.relationship.table} WHERE type LIKE 'symmetric-%')`,
 };

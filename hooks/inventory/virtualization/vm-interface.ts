@@ -11,6 +11,7 @@ import { normalizeMac } from "../lib/mac.js";
 import { checkTaggedVlans, checkUntaggedMode } from "../lib/interface-vlans.js";
 
 export { clearTaggedVlans as afterSave } from "../lib/interface-vlans.js";
+import { tables } from "../../../generated/inventory/tables.js";
 
 type Row = Record<string, unknown>;
 
@@ -21,7 +22,7 @@ export async function beforeSave(event: SaveEvent): Promise<void> {
   if (values[status.column] === undefined) await setDefaultStatus(status, db, model, values);
   const current: Row = before ?? {};
   const machine = id === null ? values.virtual_machine_id : current.virtual_machine_id;
-  const site = (await db("virtualization_virtualmachine").where({ id: machine as string }).first("site_id"))?.site_id ?? null;
+  const site = (await db(tables.virtualization.virtualmachine.table).where({ id: machine as string }).first("site_id"))?.site_id ?? null;
   await checkTaggedVlans(event, current, site, "virtual machine");
   checkUntaggedMode({ ...current, ...values });
 }
