@@ -546,6 +546,11 @@ export interface SaveEvent {
   /** The column values this write will store: a hook may change them. */
   values: Record<string, unknown>;
   /**
+   * The row as stored before this write, keyed by column (JSON columns parsed, unlike in
+   * `values`); null on create. Read once per save by the engine, for the model's save hooks.
+   */
+  before: Readonly<Record<string, unknown>> | null;
+  /**
    * The link sets this write replaces, by field name: a many-to-many field's ids, a
    * content-types field's labels (the whole set each will hold).
    */

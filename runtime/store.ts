@@ -371,13 +371,15 @@ export class Store {
       const kind = kindOf(f);
       if (ctx.id === null) await kind.onCreate?.(f, ctx); else kind.onUpdate?.(f, ctx);
     }
-    await m.hooks?.beforeSave?.({ db, index: this.index, model: m, id: ctx.id, values: ctx.row, links: ctx.links });
+    // The stored row, read once here for the hooks rather than by each of them; only they need it.
+    const before = ctx.id !== null && (m.hooks?.beforeSave || m.hooks?.afterSave) ? (await db(m.table).where("id", ctx.id).first()) ?? null : null;
+    await m.hooks?.beforeSave?.({ db, index: this.index, model: m, id: ctx.id, values: ctx.row, before, links: ctx.links });
     let id = ctx.id;
     if (id === null) [{ id }] = await prepared(db(m.table).insert(ctx.row).returning("id"));
     else if (Object.keys(ctx.row).length) await db(m.table).where("id", id).update(ctx.row);
     for (const listener of this.writeListeners) listener(m);
     for (const after of ctx.afterSave) await after(id!);
-    await m.hooks?.afterSave?.({ db, index: this.index, model: m, id: id!, values: ctx.row, links: ctx.links, created: ctx.id === null });
+    await m.hooks?.afterSave?.({ db, index: this.index, model: m, id: id!, values: ctx.row, before, links: ctx.links, created: ctx.id === null });
     if (observed) await this.saved(db, m, [id!], ctx.id === null ? "create" : "update");
     return id!;
   }

@@ -559,6 +559,7 @@ export interface ModelSpec {
   /**
    * The model's hook module, for rules no field or option can say: `"ipam/prefix"` is
    * `hooks/<api>/ipam/prefix.ts`, exporting any of the names of ModelHooks (runtime/hooks.ts).
+   * Never a module of `hooks/<api>/lib/`, where the helpers hook modules share live.
    */
   hooks?: string;
 }

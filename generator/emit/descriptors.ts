@@ -5,6 +5,7 @@ import { Project, VariableDeclarationKind, IndentationText, QuoteKind, type Sour
 import type { IrApi, IrModel } from "../ir/index.js";
 import { Code, writeLiteral } from "./literal.js";
 import { generatedPaths, hookModulePath } from "../ir/names.js";
+import { storedColumn } from "../../runtime/descriptor.js";
 
 const HOOKS_IMPORT = "hooks";
 import type { EmittedFile } from "./index.js";
@@ -78,6 +79,30 @@ function emitIndex(api: IrApi): EmittedFile {
   });
 }
 
+/**
+ * Every model's stored names, for the API's hook modules: `tables.<app>.<model>` holds its
+ * `table`, its `columns` by field name, and the join tables of its link fields (`links`, by
+ * field name). Hooks import it rather than spell names the generator decides; it imports nothing.
+ */
+function emitTables(api: IrApi): EmittedFile {
+  const apps = new Map<string, Record<string, unknown>>();
+  for (const m of [...api.models].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))) {
+    const [app, model] = m.key.split(".");
+    const columns = Object.fromEntries(m.fields.flatMap((f) => (storedColumn(f) === undefined ? [] : [[f.name, storedColumn(f)]])));
+    const links = Object.fromEntries(m.fields.flatMap((f) => ("through" in f && f.through && "table" in f.through ? [[f.name, f.through]] : [])));
+    if (!apps.has(app)) apps.set(app, {});
+    apps.get(app)![model] = { table: m.table, columns, ...(Object.keys(links).length ? { links } : {}) };
+  }
+  return render(generatedPaths.tables(api.name), api.file, (f) => {
+    f.addVariableStatement({
+      isExported: true,
+      declarationKind: VariableDeclarationKind.Const,
+      docs: ["Every model's table, its columns by field name and its link fields' join tables, by app and model."],
+      declarations: [{ name: "tables", initializer: (w) => { writeLiteral(w, Object.fromEntries(apps)); w.write(" as const"); } }],
+    });
+  });
+}
+
 function emitServer(apis: IrApi[]): EmittedFile {
   return render("server.ts", "spec/*/api.ts", (f) => {
     f.addImportDeclaration({ isTypeOnly: true, namedImports: ["ApiDescriptor"], moduleSpecifier: "../runtime/descriptor.js" });
@@ -95,6 +120,7 @@ export function emitDescriptors(apis: IrApi[]): EmittedFile[] {
   for (const api of apis) {
     for (const m of api.models) out.push(emitModel(api, m));
     out.push(emitIndex(api));
+    out.push(emitTables(api));
   }
   out.push(emitServer(apis));
   return out;

@@ -94,6 +94,9 @@ export const componentName = {
   choice: (set: string) => `${set}Choice`,
 };
 
+/** The folder of an API's hooks that holds helpers the hook modules share, never a model's hook module. */
+export const HOOK_HELPERS = "lib";
+
 /** Where a model's hook module lives, from the project root, without extension: `hooks/<api>/<name>`. */
 export function hookModulePath(api: string, name: string): string {
   return `hooks/${api}/${name}`;
@@ -144,6 +147,7 @@ export const generatedPaths = {
   modelImport: (app: string, route: string) => `./models/${app}/${route}.js`,
   modelExport: (app: string, name: string) => `${app}_${name}`,
   index: (api: string) => `${api}/index.ts`,
+  tables: (api: string) => `${api}/tables.ts`,
   indexImport: (api: string) => `./${api}/index.js`,
   openapi: (api: string, version: string) => `${api}/openapi/${version}.json`,
   migrations: (api: string) => `${api}/migrations`,

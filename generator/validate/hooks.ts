@@ -3,6 +3,7 @@
 import { HOOK_NAMES } from "../../runtime/descriptor.js";
 import type { ModelSpec } from "../dsl/index.js";
 import type { LoadedApi } from "../load/index.js";
+import { HOOK_HELPERS } from "../ir/names.js";
 
 export function checkHooks(m: ModelSpec, hooks: LoadedApi["hooks"], err: (message: string, field?: string) => void): void {
   const computed = Object.entries(m.fields ?? {}).filter(([, f]) => f.kind === "computed").map(([name]) => name);
@@ -25,6 +26,10 @@ export function checkHooks(m: ModelSpec, hooks: LoadedApi["hooks"], err: (messag
   const found = typeof m.hooks === "string" ? hooks.get(m.hooks) : undefined;
   if (!found) {
     err(`hooks must name a module, like "ipam/prefix"`);
+    return;
+  }
+  if (m.hooks!.split("/")[0] === HOOK_HELPERS) {
+    err(`hooks "${m.hooks}": ${HOOK_HELPERS}/ holds the helpers hook modules share, not a model's hooks`);
     return;
   }
   if (!found.exports) {

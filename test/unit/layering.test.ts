@@ -3,7 +3,7 @@
 // (model keys, tables or routes), so a third API needs no runtime change.
 import { expect } from "chai";
 import { readdirSync, readFileSync, statSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname, join, sep } from "node:path";
 import { apis } from "../../generated/server.js";
 import { ROLE_FIELDS } from "../../generator/validate/index.js";
 
@@ -103,11 +103,34 @@ describe("layering", () => {
     expect(outside.filter(({ text }) => /["'](drf|wordpress)["']/.test(text)).map((f) => f.path)).to.deep.equal([]);
   });
 
-  // Hooks of one API may share a module (cable ends share the cabling rules); nothing else.
-  it("hook modules import only the runtime and sibling hook modules", () => {
-    const hooks = sources("hooks").map((path) => ({ path, text: readFileSync(path, "utf8") }));
-    const imports = hooks.flatMap(({ path, text }) => [...text.matchAll(/from\s+["']([^"']+)["']/g)].map((m) => `${path}: ${m[1]}`));
+  // A hook module imports the runtime, its API's helpers (hooks/<api>/lib/), hook modules of
+  // its API whose hooks it shares, and its API's generated names; a helper imports no hook module.
+  const hooks = sources("hooks").map((path) => ({ path, text: readFileSync(path, "utf8") }));
+  const helper = (path: string) => path.split(sep)[2] === "lib";
+  const importsOf = (text: string) => [...text.matchAll(/from\s+["']([^"']+)["']/g)].map((m) => m[1]);
+
+  it("hook modules import only the runtime, their API's helpers and names, and hook modules they share hooks with", () => {
+    const imports = hooks.flatMap(({ path, text }) => importsOf(text).map((i) => ({ path, i, to: join(dirname(path), i) })));
     expect(imports).to.not.be.empty;
-    expect(imports.filter((i) => !/: ((\.\.\/)+runtime\/|\.\/[^/]+\.js$|\.\.\/[a-z0-9-]+\/[^/]+\.js$)/.test(i))).to.deep.equal([]);
+    const allowed = ({ path, i, to }: { path: string; i: string; to: string }) => {
+      const api = path.split(sep)[1];
+      if (/^(\.\.\/)+runtime\//.test(i) && to.startsWith(`runtime${sep}`)) return true;
+      if (to === join("generated", api, "tables.js")) return true;
+      if (!to.startsWith(join("hooks", api) + sep)) return false;
+      return helper(path) ? helper(to) : true;
+    };
+    expect(imports.filter((x) => !allowed(x)).map(({ path, i }) => `${path}: ${i}`)).to.deep.equal([]);
+  });
+
+  it("hook modules name no table of a model or of its links: the generated names give them", () => {
+    const names = apis.flatMap((a) => a.models.flatMap((m) => [m.table, ...m.fields.flatMap((f) => ("through" in f && f.through && "table" in f.through ? [f.through.table] : []))]));
+    const word = (n: string) => new RegExp(`(?<![\\w.])${n}(?!\\w)`);
+    const hits = hooks.flatMap(({ path, text }) => [...new Set(names)].filter((n) => word(n).test(text)).map((n) => `${path}: ${n}`));
+    expect(hits).to.deep.equal([]);
+  });
+
+  it("every hook module outside lib/ is one a model names", () => {
+    const named = new Set(apis.flatMap((a) => a.models.flatMap((m) => (m.hookModule ? [join("hooks", a.name, `${m.hookModule}.ts`)] : []))));
+    expect(hooks.map((h) => h.path).filter((p) => !helper(p) && !named.has(p))).to.deep.equal([]);
   });
 });

@@ -3,16 +3,17 @@
 // paths that reach the circuit's other end are retraced when this end comes or goes, since
 // a path crosses a circuit only when both its ends exist.
 import { Refusal, type DeleteEvent, type HookDb, type SaveEvent } from "../../../runtime/hooks.js";
-import { retrace, retraceThrough } from "../dcim/cabling.js";
-import { checkLocation } from "../dcim/located.js";
+import { retraceEndingAt, retraceThrough } from "../lib/cabling.js";
+import { checkLocation } from "../lib/located.js";
 
 type Row = Record<string, any>;
 const TYPE = "circuits.circuittermination";
 
 export { actions, beforeDelete } from "../dcim/cable-end.js";
+import { tables } from "../../../generated/inventory/tables.js";
 
-export async function beforeSave({ db, id, values }: SaveEvent): Promise<void> {
-  const current: Row = id === null ? {} : (await db("circuits_circuittermination").where({ id }).first()) ?? {};
+export async function beforeSave({ db, id, values, before }: SaveEvent): Promise<void> {
+  const current: Row = before ?? {};
   const t: Row = { ...current, ...values };
   if (!t.site_id && !t.provider_network_id) throw new Refusal({ non_field_errors: "A circuit termination must attach to either a site or a provider network." });
   if (t.site_id && t.provider_network_id) throw new Refusal({ non_field_errors: "A circuit termination cannot attach to both a site and a provider network." });
@@ -22,16 +23,15 @@ export async function beforeSave({ db, id, values }: SaveEvent): Promise<void> {
 
 /** Retraces the paths that end at, or pass through, the other end of the termination's circuit. */
 async function retracePeer(db: HookDb, circuitId: string, side: string): Promise<void> {
-  const peer: Row | undefined = await db("circuits_circuittermination").where({ circuit_id: circuitId, term_side: side === "A" ? "Z" : "A" }).first();
+  const peer: Row | undefined = await db(tables.circuits.circuittermination.table).where({ circuit_id: circuitId, term_side: side === "A" ? "Z" : "A" }).first();
   if (!peer) return;
   await retraceThrough(db, { type: TYPE, id: peer.id });
-  const ending: Row[] = await db("dcim_cablepath").where({ destination_type: TYPE, destination_id: peer.id }).select("origin_type", "origin_id");
-  for (const o of ending) await retrace(db, { type: o.origin_type, id: o.origin_id });
+  await retraceEndingAt(db, { type: TYPE, id: peer.id });
 }
 
-export async function afterSave({ db, id }: SaveEvent & { id: string | number }): Promise<void> {
-  const t: Row = await db("circuits_circuittermination").where({ id }).first();
-  await db("circuits_circuit").where({ id: t.circuit_id }).update({ [`termination_${t.term_side.toLowerCase()}_id`]: t.id });
+export async function afterSave({ db, id, values, before }: SaveEvent & { id: string | number }): Promise<void> {
+  const t: Row = { ...before, ...values };
+  await db(tables.circuits.circuit.table).where({ id: t.circuit_id }).update({ [`termination_${t.term_side.toLowerCase()}_id`]: id });
   await retracePeer(db, t.circuit_id, t.term_side);
 }
 

@@ -2,7 +2,9 @@
 // each other and have no other cable; once made, a cable's ends never change. Saving records
 // the cable on its ends and retraces the paths it is on; deleting takes it off them.
 import { Refusal, type DeleteEvent, type HookDb, type SaveEvent } from "../../../runtime/hooks.js";
-import { connect, disconnect, retraceThrough, tableOf } from "./cabling.js";
+import { connect, disconnect, retraceThrough } from "../lib/cabling.js";
+import { tableOf } from "../lib/tables.js";
+import { tables } from "../../../generated/inventory/tables.js";
 
 type Row = Record<string, any>;
 
@@ -36,14 +38,14 @@ const verbose = (type: string) => VERBOSE[type] ?? type;
 /** A component as Nautobot prints it: its name, and its label when it has one. */
 const named = (r: Row) => (r.label ? `${r.name} (${r.label})` : String(r.name ?? r.id));
 
-export async function beforeSave({ db, id, values }: SaveEvent): Promise<void> {
-  const current: Row = id === null ? {} : (await db("dcim_cable").where({ id }).first()) ?? {};
+export async function beforeSave({ db, id, values, before }: SaveEvent): Promise<void> {
+  const current: Row = before ?? {};
   const c: Row = { ...current, ...values };
   // DRF's UniqueTogetherValidator for each end's pair runs before the model's clean(): an end
   // already on that side of another cable is refused in its words.
   for (const side of ["a", "b"]) {
     const [type, end] = [`termination_${side}_type`, `termination_${side}_id`];
-    const twin = await db("dcim_cable").where({ [type]: c[type], [end]: c[end] }).modify((q) => { if (id !== null) q.whereNot({ id }); }).first("id");
+    const twin = await db(tables.dcim.cable.table).where({ [type]: c[type], [end]: c[end] }).modify((q) => { if (id !== null) q.whereNot({ id }); }).first("id");
     if (twin) throw new Refusal({ non_field_errors: `The fields ${type}, ${end} must make a unique set.` });
   }
   if (id !== null) {
@@ -103,9 +105,9 @@ async function lockEnd(db: HookDb, type: string, id: string): Promise<Row | unde
 }
 
 export async function afterSave({ db, id, created }: SaveEvent & { id: string | number; created: boolean }): Promise<void> {
-  const cable: Row = await db("dcim_cable").where({ id }).first();
-  if (created) await connect(db, cable);
-  else await retraceThrough(db, { type: "dcim.cable", id: String(id) });
+  if (!created) return retraceThrough(db, { type: "dcim.cable", id: String(id) });
+  // The ends as stored (ids in PostgreSQL's spelling, which the traced paths hold), not as written.
+  await connect(db, await db(tables.dcim.cable.table).where({ id }).first());
 }
 
 export async function beforeDelete({ db, ids }: DeleteEvent): Promise<void> {

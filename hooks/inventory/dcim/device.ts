@@ -4,10 +4,11 @@
 // device gets the components its type's templates describe, in the same transaction.
 import { parseAddress, withLength } from "../../../runtime/text/addresses.js";
 import { Refusal, type HookDb, type MethodQuery, type SaveEvent } from "../../../runtime/hooks.js";
-import { checkLocation, locationWithin } from "./located.js";
-import { onOwnInterface } from "../ipam/addressing.js";
-import { checkLocalContext, configContextSql } from "../extras/context-data.js";
-import { macDigits } from "./mac.js";
+import { checkLocation, locationWithin } from "../lib/located.js";
+import { onOwnInterface } from "../lib/addressing.js";
+import { checkLocalContext, configContextSql } from "../lib/context-data.js";
+import { macDigits } from "../lib/mac.js";
+import { tables } from "../../../generated/inventory/tables.js";
 
 type Row = Record<string, unknown>;
 
@@ -15,22 +16,22 @@ async function one(db: HookDb, table: string, id: unknown): Promise<Row | undefi
   return id == null ? undefined : db(table).where({ id }).first();
 }
 
-export async function beforeSave({ db, id, values }: SaveEvent): Promise<void> {
-  const current: Row = id === null ? {} : (await db("dcim_device").where({ id }).first()) ?? {};
+export async function beforeSave({ db, id, values, before }: SaveEvent): Promise<void> {
+  const current: Row = before ?? {};
   const d: Row = { ...current, ...values };
   await checkLocation(db, "dcim.device", "Devices", d);
   await checkLocalContext(db, current, values);
-  const rack = d.rack_id ? await db("dcim_rack").where({ id: d.rack_id }).forUpdate().first() : undefined;
-  const type = await one(db, "dcim_devicetype", d.device_type_id);
-  const maker = type && (await one(db, "dcim_manufacturer", type.manufacturer_id));
+  const rack = d.rack_id ? await db(tables.dcim.rack.table).where({ id: d.rack_id }).forUpdate().first() : undefined;
+  const type = await one(db, tables.dcim.devicetype.table, d.device_type_id);
+  const maker = type && (await one(db, tables.dcim.manufacturer.table, type.manufacturer_id));
   const typeName = type ? `${maker?.name ?? ""} ${type.model}` : "";
 
   if (d.rack_id && d.position && d.face) {
-    const taken = await db("dcim_device").where({ rack_id: d.rack_id, position: d.position, face: d.face }).modify((q) => { if (id !== null) q.whereNot({ id }); }).first();
+    const taken = await db(tables.dcim.device.table).where({ rack_id: d.rack_id, position: d.position, face: d.face }).modify((q) => { if (id !== null) q.whereNot({ id }); }).first();
     if (taken) throw new Refusal({ non_field_errors: "The position and face is already occupied on this rack. The fields rack, position, face must make a unique set." });
   }
   if (rack && rack.site_id !== d.site_id) {
-    const site = await one(db, "dcim_site", d.site_id);
+    const site = await one(db, tables.dcim.site.table, d.site_id);
     throw new Refusal({ rack: `Rack ${rack.facility_id ? `${rack.name} (${rack.facility_id})` : rack.name} does not belong to site ${site?.name ?? ""}.` });
   }
   if (!rack) {
@@ -51,7 +52,7 @@ export async function beforeSave({ db, id, values }: SaveEvent): Promise<void> {
     }
   }
   for (const [field, family] of [["primary_ip4", 4], ["primary_ip6", 6]] as const) {
-    const ip = await one(db, "ipam_ipaddress", d[`${field}_id`]);
+    const ip = await one(db, tables.ipam.ipaddress.table, d[`${field}_id`]);
     if (!ip) continue;
     if (parseAddress(String(ip.address)).family !== family) throw new Refusal({ [field]: `${withLength(String(ip.address))} is not an IPv${family} address.` });
     if (!(await onOwnInterface(db, "dcim.interface", id, ip))) throw new Refusal({ [field]: `The specified IP address (${withLength(String(ip.address))}) is not assigned to this device.` });
@@ -61,29 +62,29 @@ export async function beforeSave({ db, id, values }: SaveEvent): Promise<void> {
     throw new Refusal({ device_redundancy_group_priority: "Must assign a redundancy group when defining a redundancy group priority." });
   }
   if (d.name && !d.tenant_id) {
-    const twin = await db("dcim_device").where({ name: d.name, site_id: d.site_id }).whereNull("tenant_id").modify((q) => { if (id !== null) q.whereNot({ id }); }).first();
+    const twin = await db(tables.dcim.device.table).where({ name: d.name, site_id: d.site_id }).whereNull("tenant_id").modify((q) => { if (id !== null) q.whereNot({ id }); }).first();
     if (twin) throw new Refusal({ name: "A device with this name already exists." });
   }
 }
 
 /** A device's cluster is at the device's site, and at its location or one of that location's ancestors, when it has them. */
 async function checkCluster(db: HookDb, d: Row): Promise<void> {
-  const cluster = await one(db, "virtualization_cluster", d.cluster_id);
+  const cluster = await one(db, tables.virtualization.cluster.table, d.cluster_id);
   if (!cluster) return;
   if (cluster.site_id && cluster.site_id !== d.site_id) {
-    throw new Refusal({ cluster: `The assigned cluster belongs to a different site (${(await one(db, "dcim_site", cluster.site_id))?.name ?? ""})` });
+    throw new Refusal({ cluster: `The assigned cluster belongs to a different site (${(await one(db, tables.dcim.site.table, cluster.site_id))?.name ?? ""})` });
   }
   if (cluster.location_id && d.location_id) {
     if (!(await locationWithin(db, d.location_id, cluster.location_id))) {
-      const location = await one(db, "dcim_location", d.location_id);
+      const location = await one(db, tables.dcim.location.table, d.location_id);
       throw new Refusal({ cluster: `The assigned cluster belongs to a location that does not include ${location?.name ?? ""}.` });
     }
   }
 }
 
 /** InterfaceTemplate.instantiate's status: active where it applies to interfaces, else the first that does (by name). */
-const INTERFACE_STATUS = `(SELECT s.slug FROM extras_status s JOIN extras_status_content_types j ON j.source_id = s.id ` +
-  `JOIN extras_contenttype r ON r.id = j.contenttype_id WHERE r.app_label = 'dcim' AND r.model = 'interface' ORDER BY s.slug <> 'active', s.name LIMIT 1)`;
+const INTERFACE_STATUS = `(SELECT s.slug FROM ${tables.extras.status.table} s JOIN ${tables.extras.status.links.content_types.table} j ON j.source_id = s.id ` +
+  `JOIN ${tables.extras.contenttype.table} r ON r.id = j.contenttype_id WHERE r.app_label = 'dcim' AND r.model = 'interface' ORDER BY s.slug <> 'active', s.name LIMIT 1)`;
 
 /**
  * Components from templates, one INSERT … SELECT per kind (Device.save's bulk_create):
@@ -91,20 +92,20 @@ const INTERFACE_STATUS = `(SELECT s.slug FROM extras_status s JOIN extras_status
  * power and rear ports made from the templates they point at (matched by name).
  */
 const COMPONENTS: Array<{ table: string; from: string; columns: string[]; links?: { column: string; table: string; template: string }; status?: string }> = [
-  { table: "dcim_consoleport", from: "dcim_consoleporttemplate", columns: ["name", "label", "type", "description"] },
-  { table: "dcim_consoleserverport", from: "dcim_consoleserverporttemplate", columns: ["name", "label", "type", "description"] },
-  { table: "dcim_powerport", from: "dcim_powerporttemplate", columns: ["name", "label", "type", "maximum_draw", "allocated_draw", "description"] },
+  { table: tables.dcim.consoleport.table, from: tables.dcim.consoleporttemplate.table, columns: ["name", "label", "type", "description"] },
+  { table: tables.dcim.consoleserverport.table, from: tables.dcim.consoleserverporttemplate.table, columns: ["name", "label", "type", "description"] },
+  { table: tables.dcim.powerport.table, from: tables.dcim.powerporttemplate.table, columns: ["name", "label", "type", "maximum_draw", "allocated_draw", "description"] },
   {
-    table: "dcim_poweroutlet", from: "dcim_poweroutlettemplate", columns: ["name", "label", "type", "feed_leg", "description"],
-    links: { column: "power_port_id", table: "dcim_powerport", template: "dcim_powerporttemplate" },
+    table: tables.dcim.poweroutlet.table, from: tables.dcim.poweroutlettemplate.table, columns: ["name", "label", "type", "feed_leg", "description"],
+    links: { column: "power_port_id", table: tables.dcim.powerport.table, template: tables.dcim.powerporttemplate.table },
   },
-  { table: "dcim_interface", from: "dcim_interfacetemplate", columns: ["name", "label", "type", "mgmt_only", "description"], status: INTERFACE_STATUS },
-  { table: "dcim_rearport", from: "dcim_rearporttemplate", columns: ["name", "label", "type", "positions", "description"] },
+  { table: tables.dcim.interface.table, from: tables.dcim.interfacetemplate.table, columns: ["name", "label", "type", "mgmt_only", "description"], status: INTERFACE_STATUS },
+  { table: tables.dcim.rearport.table, from: tables.dcim.rearporttemplate.table, columns: ["name", "label", "type", "positions", "description"] },
   {
-    table: "dcim_frontport", from: "dcim_frontporttemplate", columns: ["name", "label", "type", "rear_port_position", "description"],
-    links: { column: "rear_port_id", table: "dcim_rearport", template: "dcim_rearporttemplate" },
+    table: tables.dcim.frontport.table, from: tables.dcim.frontporttemplate.table, columns: ["name", "label", "type", "rear_port_position", "description"],
+    links: { column: "rear_port_id", table: tables.dcim.rearport.table, template: tables.dcim.rearporttemplate.table },
   },
-  { table: "dcim_devicebay", from: "dcim_devicebaytemplate", columns: ["name", "label", "description"] },
+  { table: tables.dcim.devicebay.table, from: tables.dcim.devicebaytemplate.table, columns: ["name", "label", "description"] },
 ];
 
 export async function afterSave({ db, id, values, created }: SaveEvent & { id: string | number; created: boolean }): Promise<void> {
@@ -129,7 +130,7 @@ async function unitsFree(db: HookDb, rack: Row, type: Row, d: Row, id: SaveEvent
   const height = Number(type.u_height);
   const bottom = Number(d.position);
   if (bottom + height - 1 > Number(rack.u_height)) return false;
-  const others = await db("dcim_device as o").join("dcim_devicetype as t", "t.id", "o.device_type_id")
+  const others = await db(`${tables.dcim.device.table} as o`).join(`${tables.dcim.devicetype.table} as t`, "t.id", "o.device_type_id")
     .where("o.rack_id", rack.id as string).where("o.position", ">=", 1).modify((q) => { if (id !== null) q.whereNot("o.id", id); })
     .select("o.position", "o.face", "t.u_height", "t.is_full_depth");
   const face = type.is_full_depth ? null : d.face;
@@ -153,12 +154,12 @@ export const readValues = {
 export const filters = {
   // Devices with both front and rear ports (or, false, lacking either).
   pass_through_ports: ({ alias, value }: MethodQuery) => {
-    const both = `(EXISTS (SELECT 1 FROM dcim_frontport f WHERE f.device_id = ${alias}.id) AND EXISTS (SELECT 1 FROM dcim_rearport r WHERE r.device_id = ${alias}.id))`;
+    const both = `(EXISTS (SELECT 1 FROM ${tables.dcim.frontport.table} f WHERE f.device_id = ${alias}.id) AND EXISTS (SELECT 1 FROM ${tables.dcim.rearport.table} r WHERE r.device_id = ${alias}.id))`;
     return value ? both : `NOT ${both}`;
   },
   is_full_depth: ({ alias, value }: MethodQuery) =>
-    `EXISTS (SELECT 1 FROM dcim_devicetype t WHERE t.id = ${alias}.device_type_id AND t.is_full_depth = ${value ? "true" : "false"})`,
+    `EXISTS (SELECT 1 FROM ${tables.dcim.devicetype.table} t WHERE t.id = ${alias}.device_type_id AND t.is_full_depth = ${value ? "true" : "false"})`,
   // Devices with an interface of one of the addresses, however each is written.
   mac_address: ({ alias, values }: MethodQuery) =>
-    `EXISTS (SELECT 1 FROM dcim_interface i WHERE i.device_id = ${alias}.id AND ${macDigits("i.mac_address")} = ANY(SELECT ${macDigits("v")} FROM unnest(${values}) v))`,
+    `EXISTS (SELECT 1 FROM ${tables.dcim.interface.table} i WHERE i.device_id = ${alias}.id AND ${macDigits("i.mac_address")} = ANY(SELECT ${macDigits("v")} FROM unnest(${values}) v))`,
 };

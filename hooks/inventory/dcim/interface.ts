@@ -5,23 +5,24 @@
 import { Refusal, type ActionEvent, type MethodQuery, type SaveEvent } from "../../../runtime/hooks.js";
 
 import { HttpError } from "../../../runtime/errors.js";
-import { trace } from "./cabling.js";
-import { carries, checkTaggedVlans, checkUntaggedMode, vlanName } from "./interface-vlans.js";
-import { normalizeMac } from "./mac.js";
+import { trace } from "../lib/cabling.js";
+import { carries, checkTaggedVlans, checkUntaggedMode, vlanName } from "../lib/interface-vlans.js";
+import { normalizeMac } from "../lib/mac.js";
 
 export { beforeDelete } from "./cable-end.js";
-export { clearTaggedVlans as afterSave } from "./interface-vlans.js";
+export { clearTaggedVlans as afterSave } from "../lib/interface-vlans.js";
+import { tables } from "../../../generated/inventory/tables.js";
 
 type Row = Record<string, unknown>;
 
 export async function beforeSave(event: SaveEvent): Promise<void> {
-  const { db, id, values } = event;
+  const { db, id, values, before } = event;
   normalizeMac(values);
-  const current: Row = id === null ? {} : (await db("dcim_interface").where({ id }).first()) ?? {};
+  const current: Row = before ?? {};
   const row: Row = { ...current, ...values };
-  const other = async (column: string): Promise<Row | undefined> => (row[column] ? db("dcim_interface").where({ id: row[column] as string }).first() : undefined);
-  const deviceName = async (deviceId: unknown) => (await db("dcim_device").where({ id: deviceId as string }).first())?.name ?? "";
-  const siteOf = async (deviceId: unknown): Promise<string | null> => (await db("dcim_device").where({ id: deviceId as string }).first("site_id"))?.site_id ?? null;
+  const other = async (column: string): Promise<Row | undefined> => (row[column] ? db(tables.dcim.interface.table).where({ id: row[column] as string }).first() : undefined);
+  const deviceName = async (deviceId: unknown) => (await db(tables.dcim.device.table).where({ id: deviceId as string }).first())?.name ?? "";
+  const siteOf = async (deviceId: unknown): Promise<string | null> => (await db(tables.dcim.device.table).where({ id: deviceId as string }).first("site_id"))?.site_id ?? null;
 
   await checkTaggedVlans(event, current, await siteOf(id === null ? row.device_id : current.device_id), "device");
   checkUntaggedMode(row);
@@ -42,7 +43,7 @@ export async function beforeSave(event: SaveEvent): Promise<void> {
     }
   }
   if (row.untagged_vlan_id) {
-    const vlan: Row = await db("ipam_vlan").where({ id: row.untagged_vlan_id as string }).first();
+    const vlan: Row = await db(tables.ipam.vlan.table).where({ id: row.untagged_vlan_id as string }).first();
     if (vlan.site_id !== null && vlan.site_id !== (await siteOf(row.device_id))) {
       throw new Refusal({ untagged_vlan: `The untagged VLAN (${vlanName(vlan)}) must belong to the same site as the interface's parent device, or it must be global.` });
     }
@@ -62,11 +63,11 @@ async function connectedDevice({ db, params, read }: ActionEvent): Promise<unkno
   const device = params.get("peer_device")?.at(-1);
   const name = params.get("peer_interface")?.at(-1);
   if (!device || !name) throw new HttpError(400, 'Request must include "peer_device" and "peer_interface" filters.');
-  const peer: Row | undefined = await db("dcim_interface as i").join("dcim_device as d", "d.id", "i.device_id")
+  const peer: Row | undefined = await db(`${tables.dcim.interface.table} as i`).join(`${tables.dcim.device.table} as d`, "d.id", "i.device_id")
     .where({ "d.name": device, "i.name": name }).first("i.connected_endpoint_type", "i.connected_endpoint_id");
   if (!peer) throw new HttpError(404, "Not found.", "not_found");
   if (peer.connected_endpoint_type !== "dcim.interface") return undefined;
-  const local: Row = await db("dcim_interface").where({ id: peer.connected_endpoint_id }).first("device_id");
+  const local: Row = await db(tables.dcim.interface.table).where({ id: peer.connected_endpoint_id }).first("device_id");
   const [shown] = await read([{ model: "dcim.device", id: String(local.device_id) }], "full");
   return shown;
 }
@@ -78,13 +79,13 @@ export const actions = { trace, "connected-device": connectedDevice };
  * where one masters a virtual chassis, the members' interfaces that are not management-only.
  */
 function ofDevices({ alias }: MethodQuery, devices: string): string {
-  const members = `SELECT m.id FROM dcim_device m JOIN dcim_virtualchassis vc ON vc.id = m.virtual_chassis_id WHERE vc.master_id IN (${devices})`;
+  const members = `SELECT m.id FROM ${tables.dcim.device.table} m JOIN ${tables.dcim.virtualchassis.table} vc ON vc.id = m.virtual_chassis_id WHERE vc.master_id IN (${devices})`;
   return `(${alias}.device_id IN (${devices}) OR (NOT ${alias}.mgmt_only AND ${alias}.device_id IN (${members})))`;
 }
 
 export const filters = {
-  device: (q: MethodQuery) => ofDevices(q, `SELECT d.id FROM dcim_device d WHERE d.name = ANY(${q.values})`),
+  device: (q: MethodQuery) => ofDevices(q, `SELECT d.id FROM ${tables.dcim.device.table} d WHERE d.name = ANY(${q.values})`),
   device_id: (q: MethodQuery) => ofDevices(q, `SELECT unnest(${q.values})`),
   vlan_id: (q: MethodQuery) => carries(q, `SELECT unnest(${q.values})`),
-  vlan: (q: MethodQuery) => carries(q, `SELECT v.id FROM ipam_vlan v WHERE v.vid = ANY(${q.values})`),
+  vlan: (q: MethodQuery) => carries(q, `SELECT v.id FROM ${tables.ipam.vlan.table} v WHERE v.vid = ANY(${q.values})`),
 };

@@ -1,20 +1,21 @@
 // Nautobot's LocationType.clean: names of the models locations will replace are reserved; a
 // type whose locations nest cannot stop being nestable, nor move in the tree while used.
 import { Refusal, type MethodQuery, type SaveEvent } from "../../../runtime/hooks.js";
+import { tables } from "../../../generated/inventory/tables.js";
 
 type Row = Record<string, any>;
 
 const RESERVED = new Set(["region", "regions", "site", "sites", "rackgroup", "rackgroups", "rack group", "rack groups"]);
 
-export async function beforeSave({ db, id, values }: SaveEvent): Promise<void> {
-  const current: Row = id === null ? {} : (await db("dcim_locationtype").where({ id }).first()) ?? {};
+export async function beforeSave({ db, id, values, before }: SaveEvent): Promise<void> {
+  const current: Row = before ?? {};
   const t: Row = { ...current, ...values };
   if (id !== null && current.nestable && !t.nestable) {
-    const nested = await db("dcim_location as l").join("dcim_location as p", "p.id", "l.parent_id").where({ "l.location_type_id": id, "p.location_type_id": id }).first();
+    const nested = await db(`${tables.dcim.location.table} as l`).join(`${tables.dcim.location.table} as p`, "p.id", "l.parent_id").where({ "l.location_type_id": id, "p.location_type_id": id }).first();
     if (nested) throw new Refusal({ nestable: "There are existing nested Locations of this type, so changing this Location Type to be non-nestable is not permitted." });
   }
   if (RESERVED.has(String(t.name).toLowerCase())) throw new Refusal({ name: "This name is reserved for future use." });
-  if (id !== null && (t.parent_id ?? null) !== (current.parent_id ?? null) && (await db("dcim_location").where({ location_type_id: id }).first())) {
+  if (id !== null && (t.parent_id ?? null) !== (current.parent_id ?? null) && (await db(tables.dcim.location.table).where({ location_type_id: id }).first())) {
     throw new Refusal({ parent: "This LocationType currently has Locations using it, therefore its parent cannot be changed at this time." });
   }
 }

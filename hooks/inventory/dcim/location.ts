@@ -3,18 +3,19 @@
 // a parent of the parent type (or its own, when nestable) and no site.
 import { Refusal, type MethodQuery, type SaveEvent } from "../../../runtime/hooks.js";
 import { subtreeIds } from "../../../runtime/kinds/tree.js";
+import { tables } from "../../../generated/inventory/tables.js";
 
 type Row = Record<string, any>;
 
-export async function beforeSave({ db, id, values }: SaveEvent): Promise<void> {
-  const current: Row = id === null ? {} : (await db("dcim_location").where({ id }).first()) ?? {};
+export async function beforeSave({ db, id, values, before }: SaveEvent): Promise<void> {
+  const current: Row = before ?? {};
   const l: Row = { ...current, ...values };
-  const type: Row = await db("dcim_locationtype").where({ id: l.location_type_id }).first();
+  const type: Row = await db(tables.dcim.locationtype.table).where({ id: l.location_type_id }).first();
   if (id !== null && l.location_type_id !== current.location_type_id) {
-    const prior: Row = await db("dcim_locationtype").where({ id: current.location_type_id }).first();
+    const prior: Row = await db(tables.dcim.locationtype.table).where({ id: current.location_type_id }).first();
     throw new Refusal({ location_type: `Changing the type of an existing Location (from ${prior.name} to ${type.name} in this case) is not permitted.` });
   }
-  const parent: Row | undefined = l.parent_id ? await db("dcim_location").where({ id: l.parent_id }).first() : undefined;
+  const parent: Row | undefined = l.parent_id ? await db(tables.dcim.location.table).where({ id: l.parent_id }).first() : undefined;
   if (!type.parent_id) {
     if (parent) {
       if (!type.nestable) throw new Refusal({ parent: `A Location of type ${type.name} must not have a parent Location.` });
@@ -24,7 +25,7 @@ export async function beforeSave({ db, id, values }: SaveEvent): Promise<void> {
       throw new Refusal({ site: `A Location of type ${type.name} must have an associated Site.` });
     }
   } else {
-    const parentType: Row = await db("dcim_locationtype").where({ id: type.parent_id }).first();
+    const parentType: Row = await db(tables.dcim.locationtype.table).where({ id: type.parent_id }).first();
     if (l.site_id) throw new Refusal({ site: `A location of type ${type.name} must not have an associated Site.` });
     if (!parent) throw new Refusal({ parent: `A Location of type ${type.name} must have a parent Location.` });
     if (type.nestable && ![type.id, type.parent_id].includes(parent.location_type_id)) {
@@ -39,14 +40,14 @@ export async function beforeSave({ db, id, values }: SaveEvent): Promise<void> {
 /** Nautobot's LocationFilterSet methods. */
 export const filters = {
   // The locations named and every location below them.
-  subtree: ({ alias, model, ids }: MethodQuery) => `${alias}.id = ANY(${subtreeIds(model, `SELECT x.id FROM dcim_location x WHERE x.id = ANY(${ids})`)})`,
+  subtree: ({ alias, model, ids }: MethodQuery) => `${alias}.id = ANY(${subtreeIds(model, `SELECT x.id FROM ${tables.dcim.location.table} x WHERE x.id = ANY(${ids})`)})`,
   // Locations of one of the sites, and their descendants (which have no site of their own).
-  base_site: ({ alias, model, ids }: MethodQuery) => `${alias}.id = ANY(${subtreeIds(model, `SELECT x.id FROM dcim_location x WHERE x.site_id = ANY(${ids})`)})`,
+  base_site: ({ alias, model, ids }: MethodQuery) => `${alias}.id = ANY(${subtreeIds(model, `SELECT x.id FROM ${tables.dcim.location.table} x WHERE x.site_id = ANY(${ids})`)})`,
   // Locations that may hold a child of one of the types: its parent type, or the type itself when nestable.
   child_location_type: ({ alias, ids }: MethodQuery) =>
-    `EXISTS (SELECT 1 FROM dcim_locationtype v JOIN dcim_locationtype own ON own.id = ${alias}.location_type_id ` +
+    `EXISTS (SELECT 1 FROM ${tables.dcim.locationtype.table} v JOIN ${tables.dcim.locationtype.table} own ON own.id = ${alias}.location_type_id ` +
     `WHERE v.id = ANY(${ids}) AND (v.parent_id = own.id OR (v.id = own.id AND own.nestable)))`,
   // Locations whose type permits every content type named.
   content_type: ({ alias, values }: MethodQuery) =>
-    `EXISTS (SELECT 1 FROM dcim_locationtype lt WHERE lt.id = ${alias}.location_type_id AND jsonb_exists_all(lt.content_types, ${values}))`,
+    `EXISTS (SELECT 1 FROM ${tables.dcim.locationtype.table} lt WHERE lt.id = ${alias}.location_type_id AND jsonb_exists_all(lt.content_types, ${values}))`,
 };

@@ -4,19 +4,20 @@
 import { Refusal, type SaveEvent } from "../../../runtime/hooks.js";
 
 export { actions, beforeDelete } from "./cable-end.js";
+import { tables } from "../../../generated/inventory/tables.js";
 
 type Row = Record<string, any>;
 
-export async function beforeSave({ db, id, values }: SaveEvent): Promise<void> {
-  const current: Row = id === null ? {} : (await db("dcim_powerfeed").where({ id }).first()) ?? {};
+export async function beforeSave({ db, id, values, before }: SaveEvent): Promise<void> {
+  const current: Row = before ?? {};
   const f: Row = { ...current, ...values };
   const voltage = Number(f.voltage ?? 120);
   if (voltage === 0) throw new Refusal({ voltage: "This value may not be 0." });
   if (f.rack_id) {
-    const rack: Row = await db("dcim_rack").where({ id: f.rack_id }).first();
-    const panel: Row = await db("dcim_powerpanel").where({ id: f.power_panel_id }).first();
+    const rack: Row = await db(tables.dcim.rack.table).where({ id: f.rack_id }).first();
+    const panel: Row = await db(tables.dcim.powerpanel.table).where({ id: f.power_panel_id }).first();
     if (rack && panel && rack.site_id !== panel.site_id) {
-      const [rackSite, panelSite]: Row[] = await Promise.all([rack.site_id, panel.site_id].map((s) => db("dcim_site").where({ id: s }).first()));
+      const [rackSite, panelSite]: Row[] = await Promise.all([rack.site_id, panel.site_id].map((s) => db(tables.dcim.site.table).where({ id: s }).first()));
       throw new Refusal({ non_field_errors: `Rack ${rack.name} (${rackSite?.name}) and power panel ${panel.name} (${panelSite?.name}) are in different sites` });
     }
   }

@@ -2,7 +2,8 @@
 // entry per unit, top unit first unless the rack numbers its units top-down, with the
 // device that fills it on the face asked for (full-depth devices fill both faces).
 import { Refusal, type ActionEvent, type SaveEvent } from "../../../runtime/hooks.js";
-import { checkLocation } from "./located.js";
+import { checkLocation } from "../lib/located.js";
+import { tables } from "../../../generated/inventory/tables.js";
 
 type Row = Record<string, any>;
 
@@ -28,13 +29,13 @@ function options(params: Map<string, string[]>) {
 
 async function elevation({ db, id, params, read }: ActionEvent): Promise<unknown[]> {
   const { face, exclude, expand, q } = options(params);
-  const rack: Row = await db("dcim_rack").where({ id }).first();
+  const rack: Row = await db(tables.dcim.rack.table).where({ id }).first();
   const height = Number(rack.u_height);
   const numbers = Array.from({ length: height }, (_, i) => (rack.desc_units ? i + 1 : height - i));
   const units = new Map<number, { id: number; name: string; face: { value: string; label: string }; device: unknown; occupied: boolean }>(
     numbers.map((u) => [u, { id: u, name: `U${u}`, face: { value: face, label: FACES[face] }, device: null, occupied: false }]),
   );
-  const devices: Row[] = await db("dcim_device as d").join("dcim_devicetype as t", "t.id", "d.device_type_id")
+  const devices: Row[] = await db(`${tables.dcim.device.table} as d`).join(`${tables.dcim.devicetype.table} as t`, "t.id", "d.device_type_id")
     .where("d.rack_id", id).where("d.position", ">", 0).where("t.u_height", ">", 0)
     .where((w) => w.where("d.face", face).orWhere("t.is_full_depth", true))
     .modify((w) => { if (exclude) w.whereNot("d.id", exclude.toLowerCase()); })
@@ -58,8 +59,8 @@ async function elevation({ db, id, params, read }: ActionEvent): Promise<unknown
 }
 
 /** A rack's location: in its site, of a type that holds racks (Nautobot's Rack.clean). */
-export async function beforeSave({ db, id, values }: SaveEvent): Promise<void> {
-  const current = id === null ? {} : (await db("dcim_rack").where({ id }).first()) ?? {};
+export async function beforeSave({ db, id, values, before }: SaveEvent): Promise<void> {
+  const current = before ?? {};
   await checkLocation(db, "dcim.rack", "Racks", { ...current, ...values });
 }
 

@@ -3,16 +3,17 @@
 // a front port maps to a position its rear port has. The parent is whichever of `device` or
 // `device_type` the model has.
 import { Refusal, type SaveEvent } from "../../../runtime/hooks.js";
+import { tables } from "../../../generated/inventory/tables.js";
 
 type Row = Record<string, unknown>;
 
 const SIBLINGS = [
-  { column: "power_port_id", noun: "Parent power port", table: { device_id: "dcim_powerport", device_type_id: "dcim_powerporttemplate" } },
-  { column: "rear_port_id", noun: "Rear port", table: { device_id: "dcim_rearport", device_type_id: "dcim_rearporttemplate" } },
+  { column: "power_port_id", noun: "Parent power port", table: { device_id: tables.dcim.powerport.table, device_type_id: tables.dcim.powerporttemplate.table } },
+  { column: "rear_port_id", noun: "Rear port", table: { device_id: tables.dcim.rearport.table, device_type_id: tables.dcim.rearporttemplate.table } },
 ] as const;
 
-export async function beforeSave({ db, model, id, values }: SaveEvent): Promise<void> {
-  const current: Row = id === null ? {} : (await db(model.table).where({ id }).first()) ?? {};
+export async function beforeSave({ db, model, id, values, before }: SaveEvent): Promise<void> {
+  const current: Row = before ?? {};
   const row: Row = { ...current, ...values };
   const parent = "device_type_id" in row || model.fields.some((f) => f.name === "device_type") ? "device_type_id" : "device_id";
   const what = parent === "device_id" ? "device" : "device type";

@@ -5,7 +5,8 @@
 import { HttpError } from "../../../runtime/errors.js";
 import { Refusal, type DeleteEvent, type HookDb, type SaveEvent } from "../../../runtime/hooks.js";
 import { compileRegex } from "../../../runtime/custom-fields/values.js";
-import { DATA, labelsOf, tableOf } from "./custom-field-data.js";
+import { DATA, labelsOf, tableOf } from "../lib/custom-field-data.js";
+import { tables } from "../../../generated/inventory/tables.js";
 
 type Row = Record<string, any>;
 
@@ -23,10 +24,10 @@ async function renameValue(db: HookDb, cf: Row, from: string, to: string): Promi
   }
 }
 
-export async function beforeSave({ db, model, id, values }: SaveEvent): Promise<void> {
-  const current: Row = id === null ? {} : (await db(model.table).where({ id }).first()) ?? {};
+export async function beforeSave({ db, model, id, values, before }: SaveEvent): Promise<void> {
+  const current: Row = before ?? {};
   const choice = { ...current, ...values };
-  const field: Row = await db("extras_customfield").where({ id: choice.field_id }).first();
+  const field: Row = await db(tables.extras.customfield.table).where({ id: choice.field_id }).first();
   if (field.type !== "select" && field.type !== "multi-select") {
     throw new Refusal({ __all__: "Custom field choices can only be assigned to selection fields." });
   }
@@ -39,7 +40,7 @@ export async function beforeSave({ db, model, id, values }: SaveEvent): Promise<
 export async function beforeDelete({ db, model, ids }: DeleteEvent): Promise<void> {
   for (const id of ids) {
     const choice: Row = await db(model.table).where({ id }).first();
-    const cf: Row = await db("extras_customfield").where({ id: choice.field_id }).first();
+    const cf: Row = await db(tables.extras.customfield.table).where({ id: choice.field_id }).first();
     const fallback = cf.default;
     // Python's `in`: membership of a list, a substring of a string.
     const isDefault = fallback !== null && fallback !== "" && (cf.type === "select" ? fallback === choice.value

@@ -8,7 +8,8 @@ import type { ContentTypesField } from "../../../runtime/descriptor.js";
 import { jsonValue, Refusal, type DeleteEvent, type SaveEvent } from "../../../runtime/hooks.js";
 import { compileRegex, pyStr, valueProblem } from "../../../runtime/custom-fields/values.js";
 import { slugify } from "../../../runtime/text/slugs.js";
-import { DATA, labelsOf, tableOf } from "./custom-field-data.js";
+import { DATA, labelsOf, tableOf } from "../lib/custom-field-data.js";
+import { tables } from "../../../generated/inventory/tables.js";
 
 type Row = Record<string, any>;
 
@@ -16,8 +17,8 @@ const REGEX_TYPES = new Set(["text", "url", "select", "multi-select"]);
 
 const contentTypes = (m: SaveEvent["model"]) => m.fields.find((f): f is ContentTypesField => f.kind === "contentTypes")!;
 
-export async function beforeSave({ db, model, id, values, links }: SaveEvent): Promise<void> {
-  const current: Row = id === null ? {} : (await db(model.table).where({ id }).first()) ?? {};
+export async function beforeSave({ db, model, id, values, before, links }: SaveEvent): Promise<void> {
+  const current: Row = before ?? {};
   if (id === null) {
     if (!values.name) {
       // The 1.4 serializer checks the slug's uniqueness (its UniqueValidator) before it names the field.
@@ -37,7 +38,7 @@ export async function beforeSave({ db, model, id, values, links }: SaveEvent): P
     throw new Refusal({ validation_regex: `${cf.validation_regex} is not a valid regular expression.` });
   }
   if (fallback !== null && fallback !== undefined) {
-    const choices = id === null ? [] : (await db("extras_customfieldchoice").where("field_id", id).orderBy(["weight", "value"]).pluck("value"));
+    const choices = id === null ? [] : (await db(tables.extras.customfieldchoice.table).where("field_id", id).orderBy(["weight", "value"]).pluck("value"));
     const problem = valueProblem({ ...cf, default: fallback, choices } as never, fallback);
     if (problem) throw new Refusal({ default: `Invalid default value "${pyStr(fallback)}": ${problem}` });
   }

@@ -3,10 +3,11 @@
 // time, as slugify(f"{...[:50]}-{datetime.now().isoformat()}").
 import type { SaveEvent } from "../../../runtime/hooks.js";
 import { slugify } from "../../../runtime/text/slugs.js";
+import { tables } from "../../../generated/inventory/tables.js";
 
 export async function beforeSave({ db, id, values }: SaveEvent): Promise<void> {
   if (id !== null) return;
-  const user = values.user_id ? await db("users_user").select("username").where({ id: values.user_id }).first() : undefined;
+  const user = values.user_id ? await db(tables.users.user.table).select("username").where({ id: values.user_id }).first() : undefined;
   values.user_name = user?.username ?? "Undefined";
   if (!values.slug) {
     // Python's isoformat has microseconds and no zone; the clock's own sub-millisecond digits keep slugs apart.

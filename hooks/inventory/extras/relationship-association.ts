@@ -2,10 +2,12 @@
 // for this endpoint and for the `relationships` written with any object.
 import type { MethodQuery, SaveEvent } from "../../../runtime/hooks.js";
 import { checkAssociation } from "../../../runtime/relationships/associations.js";
+import { tables } from "../../../generated/inventory/tables.js";
 
-export async function beforeSave({ db, index, model, id, values }: SaveEvent): Promise<void> {
-  const current = id === null ? {} : (await db(model.table).where({ id }).first()) ?? {};
-  const a = { ...current, ...values };
+type Row = Record<string, any>;
+
+export async function beforeSave({ db, index, id, values, before }: SaveEvent): Promise<void> {
+  const a: Row = { ...before, ...values };
   const relationship = await db(index.model(index.api.relationships!.definitions).table).where({ id: a.relationship_id }).first();
   await checkAssociation(db, index, {
     id: id === null ? null : String(id),
@@ -21,5 +23,5 @@ export const filters = {
   // Links of symmetric relationships only, at either end.
   peer_id: ({ alias, values }: MethodQuery) =>
     `(${alias}.source_id = ANY(${values}) OR ${alias}.destination_id = ANY(${values})) AND ` +
-    `${alias}.relationship_id IN (SELECT id FROM extras_relationship WHERE type LIKE 'symmetric-%')`,
+    `${alias}.relationship_id IN (SELECT id FROM ${tables.extras.relationship.table} WHERE type LIKE 'symmetric-%')`,
 };

@@ -80,8 +80,8 @@ async function lockedErrors({ db, id }: SaveEvent, r: Row, current: Row, associa
 }
 
 export async function beforeSave(event: SaveEvent): Promise<void> {
-  const { db, index, model, id, values } = event;
-  const current: Row = id === null ? {} : (await db(model.table).where({ id }).first()) ?? {};
+  const { index, values, before } = event;
+  const current: Row = before ?? {};
   const r: Row = { ...DEFAULTS, ...current, ...values };
   for (const side of SIDES) r[`${side}_filter`] = jsonValue(r[`${side}_filter`]);
   const filters = filterErrors(event, r);

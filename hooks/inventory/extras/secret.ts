@@ -6,6 +6,7 @@
 import { environmentValue, isFile, readText } from "../../../runtime/host.js";
 import { jsonValue, Refusal, type ActionEvent, type SaveEvent } from "../../../runtime/hooks.js";
 import { render } from "../../../runtime/templates/jinja.js";
+import { tables } from "../../../generated/inventory/tables.js";
 
 type Row = Record<string, any>;
 
@@ -16,8 +17,8 @@ const PROVIDERS: Record<string, { name: string; parameter: string }> = {
 
 const parameters = (v: unknown): Row => (jsonValue(v) ?? {}) as Row;
 
-export async function beforeSave({ db, id, values }: SaveEvent): Promise<void> {
-  const current: Row = id === null ? {} : (await db("extras_secret").where({ id }).first()) ?? {};
+export async function beforeSave({ db, id, values, before }: SaveEvent): Promise<void> {
+  const current: Row = before ?? {};
   const s: Row = { ...current, ...values, parameters: parameters(values.parameters ?? current.parameters) };
   if (!PROVIDERS[s.provider]) throw new Refusal({ provider: `No registered provider "${s.provider}" is available` });
   if (s.provider === "text-file") {
@@ -54,7 +55,7 @@ async function value(s: Row): Promise<{ ok: true } | { ok: false; message: strin
 }
 
 async function check({ db, id }: ActionEvent): Promise<{ result: boolean; message: string }> {
-  const found = await value(await db("extras_secret").where({ id }).first());
+  const found = await value(await db(tables.extras.secret.table).where({ id }).first());
   return found.ok ? { result: true, message: "Passed" } : { result: false, message: found.message };
 }
 

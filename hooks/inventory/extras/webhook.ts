@@ -9,11 +9,10 @@ import { col, ident } from "../../../runtime/query/sql.js";
 
 const TYPES = [["type_create", "create"], ["type_update", "update"], ["type_delete", "delete"]] as const;
 
-export async function beforeSave({ db, model, id, values, links }: SaveEvent): Promise<void> {
+export async function beforeSave({ db, model, id, values, before, links }: SaveEvent): Promise<void> {
   // The webhook as it will be: the stored row under what this write changes, or the defaults on create.
   const defaults = Object.fromEntries(model.fields.flatMap((f) => ("column" in f && f.default !== undefined ? [[f.column, f.default]] : [])));
-  const current = id === null ? defaults : await db(model.table).where({ id }).first();
-  const w = { ...current, ...values };
+  const w: Record<string, any> = { ...(before ?? defaults), ...values };
   if (!w.type_create && !w.type_update && !w.type_delete) {
     throw new Refusal({ non_field_errors: "You must select at least one type: create, update, and/or delete." });
   }

@@ -1,12 +1,13 @@
 // Nautobot's Aggregate.clean(): no /0, and aggregates never overlap (neither covered by
 // another, nor covering one).
 import { Refusal, type SaveEvent } from "../../../runtime/hooks.js";
+import { tables } from "../../../generated/inventory/tables.js";
 
 export async function beforeSave({ db, id, values }: SaveEvent): Promise<void> {
   const prefix = values.prefix;
   if (typeof prefix !== "string") return;
   if (prefix.endsWith("/0")) throw new Refusal({ prefix: "Cannot create aggregate with /0 mask." });
-  const other = (op: string) => db("ipam_aggregate").whereRaw(`prefix ${op} ?::cidr`, [prefix])
+  const other = (op: string) => db(tables.ipam.aggregate.table).whereRaw(`prefix ${op} ?::cidr`, [prefix])
     .modify((q) => { if (id !== null) q.whereNot({ id }); })
     .orderBy("prefix").first(db.raw("prefix::text AS prefix"));
   const covering = await other(">>=");

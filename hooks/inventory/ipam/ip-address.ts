@@ -3,8 +3,9 @@
 // virtual machine it is primary for, unique space is enforced where the VRF asks for it.
 import { parseAddress, withLength } from "../../../runtime/text/addresses.js";
 import { Refusal, type HookDb, type MethodQuery, type SaveEvent } from "../../../runtime/hooks.js";
-import { vrfLabel, vrfScopeFilters } from "./vrf-scope.js";
-import { ASSIGNABLE, hostOf, onOwners } from "./addressing.js";
+import { vrfLabel, vrfScopeFilters } from "../lib/vrf-scope.js";
+import { ASSIGNABLE, hostOf, onOwners } from "../lib/addressing.js";
+import { tables } from "../../../generated/inventory/tables.js";
 
 type Row = Record<string, unknown>;
 
@@ -15,8 +16,8 @@ const HOST = hostOf("address");
 
 const family = (address: unknown) => parseAddress(String(address)).family;
 
-export async function beforeSave({ db, id, values }: SaveEvent): Promise<void> {
-  const current: Row = id === null ? {} : (await db("ipam_ipaddress").where({ id }).first()) ?? {};
+export async function beforeSave({ db, id, values, before }: SaveEvent): Promise<void> {
+  const current: Row = before ?? {};
   const ip: Row = { ...current, ...values };
   const type = ip.assigned_object_type as string | null | undefined;
   const objectId = ip.assigned_object_id as string | null | undefined;
@@ -34,9 +35,9 @@ export async function beforeSave({ db, id, values }: SaveEvent): Promise<void> {
 /** Nautobot's duplicate check, made where the address's VRF enforces unique space. */
 async function checkUnique(db: HookDb, id: SaveEvent["id"], ip: Row): Promise<void> {
   if (!ip.vrf_id || NONUNIQUE.has(String(ip.role ?? ""))) return;
-  const vrf = await db("ipam_vrf").where({ id: ip.vrf_id }).first();
+  const vrf = await db(tables.ipam.vrf.table).where({ id: ip.vrf_id }).first();
   if (!vrf?.enforce_unique) return;
-  const twin = await db("ipam_ipaddress").where({ vrf_id: ip.vrf_id }).whereRaw(`${HOST} = ${hostOf("?::inet")}`, [String(ip.address), String(ip.address)])
+  const twin = await db(tables.ipam.ipaddress.table).where({ vrf_id: ip.vrf_id }).whereRaw(`${HOST} = ${hostOf("?::inet")}`, [String(ip.address), String(ip.address)])
     .modify((q) => { if (id !== null) q.whereNot({ id }); }).orderBy("address").first();
   if (twin) throw new Refusal({ address: `Duplicate IP address found in VRF ${vrfLabel(vrf)}: ${withLength(twin.address)}` });
 }
@@ -63,10 +64,10 @@ export const filters = {
   ...vrfScopeFilters,
   interface: onInterfaces(DEVICES),
   interface_id: onInterfaces(DEVICES),
-  device: ({ alias, values }: MethodQuery) => onOwners(alias, DEVICES, `SELECT id FROM dcim_device WHERE name = ANY(${values})`),
+  device: ({ alias, values }: MethodQuery) => onOwners(alias, DEVICES, `SELECT id FROM ${tables.dcim.device.table} WHERE name = ANY(${values})`),
   device_id: ({ alias, values }: MethodQuery) => onOwners(alias, DEVICES, `SELECT unnest(${values})`),
   vminterface: onInterfaces(MACHINES),
   vminterface_id: onInterfaces(MACHINES),
-  virtual_machine: ({ alias, values }: MethodQuery) => onOwners(alias, MACHINES, `SELECT id FROM virtualization_virtualmachine WHERE name = ANY(${values})`),
+  virtual_machine: ({ alias, values }: MethodQuery) => onOwners(alias, MACHINES, `SELECT id FROM ${tables.virtualization.virtualmachine.table} WHERE name = ANY(${values})`),
   virtual_machine_id: ({ alias, values }: MethodQuery) => onOwners(alias, MACHINES, `SELECT unnest(${values})`),
 };

@@ -4,15 +4,16 @@
 // prefixes or addresses there. The database finds the gaps between the children (one
 // statement, by index, however many children there are); only the gaps reach this process.
 import { Refusal, type ActionEvent, type AllocateEvent, type Allocation, type HookDb, type MethodQuery, type SaveEvent } from "../../../runtime/hooks.js";
-import { checkLocation } from "../dcim/located.js";
-import { vrfLabel, vrfScopeFilters } from "./vrf-scope.js";
-import { hostOf } from "./addressing.js";
+import { checkLocation } from "../lib/located.js";
+import { vrfLabel, vrfScopeFilters } from "../lib/vrf-scope.js";
+import { hostOf } from "../lib/addressing.js";
 import { ValidationError, type FieldErrors } from "../../../runtime/errors.js";
 import { bitsOf, blocksOf, formatAddress, parseAddress, type Family } from "../../../runtime/text/addresses.js";
+import { tables } from "../../../generated/inventory/tables.js";
 
-export async function beforeSave({ db, id, values }: SaveEvent): Promise<void> {
+export async function beforeSave({ db, id, values, before }: SaveEvent): Promise<void> {
   if (typeof values.prefix === "string" && values.prefix.endsWith("/0")) throw new Refusal({ prefix: "Cannot create prefix with /0 mask." });
-  const current = id === null ? {} : (await db("ipam_prefix").where({ id }).first()) ?? {};
+  const current = before ?? {};
   const prefix = { ...current, ...values };
   await checkUnique(db, id, prefix);
   await checkLocation(db, "ipam.prefix", "Prefixes", prefix);
@@ -21,9 +22,9 @@ export async function beforeSave({ db, id, values }: SaveEvent): Promise<void> {
 /** A VRF that enforces unique space holds each prefix once (the global table does not: ENFORCE_GLOBAL_UNIQUE is off). */
 async function checkUnique(db: HookDb, id: SaveEvent["id"], p: Record<string, unknown>): Promise<void> {
   if (!p.vrf_id || typeof p.prefix !== "string") return;
-  const vrf = await db("ipam_vrf").where({ id: p.vrf_id }).first();
+  const vrf = await db(tables.ipam.vrf.table).where({ id: p.vrf_id }).first();
   if (!vrf?.enforce_unique) return;
-  const twin = await db("ipam_prefix").where({ vrf_id: p.vrf_id }).whereRaw("prefix = network(?::inet)", [p.prefix])
+  const twin = await db(tables.ipam.prefix.table).where({ vrf_id: p.vrf_id }).whereRaw("prefix = network(?::inet)", [p.prefix])
     .modify((q) => { if (id !== null) q.whereNot({ id }); }).first();
   if (twin) throw new Refusal({ prefix: `Duplicate prefix found in VRF ${vrfLabel(vrf)}: ${twin.prefix}` });
 }
@@ -31,14 +32,14 @@ async function checkUnique(db: HookDb, id: SaveEvent["id"], p: Record<string, un
 export const filters = {
   ...vrfScopeFilters,
   // Prefixes of a VLAN with this number (a value that is no number matches none).
-  vlan_vid: ({ alias, values }: MethodQuery) => `EXISTS (SELECT 1 FROM ipam_vlan v WHERE v.id = ${alias}.vlan_id AND v.vid::text = ANY(${values}))`,
+  vlan_vid: ({ alias, values }: MethodQuery) => `EXISTS (SELECT 1 FROM ${tables.ipam.vlan.table} v WHERE v.id = ${alias}.vlan_id AND v.vid::text = ANY(${values}))`,
 };
 
 interface Parent { id: string; prefix: string; vrf_id: string | null; status: string; is_pool: boolean; family: Family; first: bigint; last: bigint; length: number }
 interface Range { lo: bigint; hi: bigint }
 
 async function parent(db: HookDb, id: string): Promise<Parent> {
-  const p = await db("ipam_prefix").where({ id }).first();
+  const p = await db(tables.ipam.prefix.table).where({ id }).first();
   const { family, value } = parseAddress(p.prefix);
   const length = Number(String(p.prefix).split("/")[1]);
   const span = 1n << BigInt(bitsOf(family) - length);
@@ -72,7 +73,7 @@ async function freePrefixes(db: HookDb, p: Parent): Promise<Range[]> {
   // Children may nest: a gap starts after the furthest end seen so far.
   const { rows } = await db.raw(
     `WITH used AS (SELECT DISTINCT ${host(p, "network(c.prefix)")} AS lo, ${host(p, "broadcast(c.prefix)")} AS hi ` +
-    `FROM ipam_prefix c WHERE ${inScope(p, "c")} AND c.prefix << '${p.prefix}'::cidr), ` +
+    `FROM ${tables.ipam.prefix.table} c WHERE ${inScope(p, "c")} AND c.prefix << '${p.prefix}'::cidr), ` +
     `w AS (SELECT lo, hi, max(hi) OVER (ORDER BY lo, hi ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS prev FROM used) ` +
     `SELECT 'edge' AS kind, host(min(lo)) AS lo, host(max(hi)) AS hi FROM used ` +
     `UNION ALL (SELECT 'gap', host(prev + 1), host(lo - 1) FROM w WHERE prev IS NOT NULL AND prev + 1 < lo ORDER BY lo)`,
@@ -88,7 +89,7 @@ function usable(p: Parent): Range {
 }
 
 /** FROM and WHERE of the prefix's child addresses (get_child_ips) whose hosts lie in `lo`…`hi`, by the host index. */
-const childAddresses = (p: Parent, lo: bigint, hi: bigint) => `FROM ipam_ipaddress a WHERE ${inScope(p, "a")} ` +
+const childAddresses = (p: Parent, lo: bigint, hi: bigint) => `FROM ${tables.ipam.ipaddress.table} a WHERE ${inScope(p, "a")} ` +
   `AND ${HOST} BETWEEN '${formatAddress(p.family, lo)}'::inet AND '${formatAddress(p.family, hi)}'::inet`;
 
 /**

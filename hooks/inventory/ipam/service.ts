@@ -5,8 +5,8 @@ import { Refusal, jsonValue, type SaveEvent } from "../../../runtime/hooks.js";
 
 type Row = Record<string, unknown>;
 
-export async function beforeSave({ db, id, values }: SaveEvent): Promise<void> {
-  const current: Row = id === null ? {} : (await db("ipam_service").where({ id }).first()) ?? {};
+export async function beforeSave({ db, id, values, before }: SaveEvent): Promise<void> {
+  const current: Row = before ?? {};
   const service: Row = { ...current, ...values };
   const problems: Record<string, string> = {};
   if (!service.protocol) problems.protocol = "This field cannot be blank.";

@@ -2,34 +2,35 @@
 // cluster at a site (or location) keeps its host devices there. Its virtual machines show the
 // cluster's site and location, so they follow it.
 import { Refusal, type HookDb, type SaveEvent } from "../../../runtime/hooks.js";
-import { checkLocation } from "../dcim/located.js";
+import { checkLocation } from "../lib/located.js";
+import { tables } from "../../../generated/inventory/tables.js";
 
 type Row = Record<string, any>;
 
-export async function beforeSave({ db, id, values }: SaveEvent): Promise<void> {
-  const current: Row = id === null ? {} : (await db("virtualization_cluster").where({ id }).first()) ?? {};
+export async function beforeSave({ db, id, values, before }: SaveEvent): Promise<void> {
+  const current: Row = before ?? {};
   const c: Row = { ...current, ...values };
   // Without a site, only the location's type is checked.
   await checkLocation(db, "virtualization.cluster", "Clusters", c.site_id ? c : { ...c, site_id: undefined });
   if (id === null) return;
   if (c.site_id) {
     const n = await hostsElsewhere(db, id, "site_id", c.site_id);
-    if (n) throw new Refusal({ site: `${n} devices are assigned as hosts for this cluster but are not in site ${(await db("dcim_site").where({ id: c.site_id }).first())?.name ?? ""}` });
+    if (n) throw new Refusal({ site: `${n} devices are assigned as hosts for this cluster but are not in site ${(await db(tables.dcim.site.table).where({ id: c.site_id }).first())?.name ?? ""}` });
   }
   if (c.location_id) {
     const n = await hostsElsewhere(db, id, "location_id", c.location_id);
-    if (n) throw new Refusal({ location: `${n} devices are assigned as hosts for this cluster but belong to a location other than "${(await db("dcim_location").where({ id: c.location_id }).first())?.name ?? ""}".` });
+    if (n) throw new Refusal({ location: `${n} devices are assigned as hosts for this cluster but belong to a location other than "${(await db(tables.dcim.location.table).where({ id: c.location_id }).first())?.name ?? ""}".` });
   }
 }
 
 /** How many of the cluster's host devices have a `column` (site or location) set to something else. */
 async function hostsElsewhere(db: HookDb, id: string | number, column: string, value: unknown): Promise<number> {
-  const [{ count }] = await db("dcim_device").where({ cluster_id: id }).whereNotNull(column).whereNot({ [column]: value }).count<Array<{ count: string }>>("* as count");
+  const [{ count }] = await db(tables.dcim.device.table).where({ cluster_id: id }).whereNotNull(column).whereNot({ [column]: value }).count<Array<{ count: string }>>("* as count");
   return Number(count);
 }
 
-export async function afterSave({ db, id, created }: SaveEvent & { id: string | number; created: boolean }): Promise<void> {
+export async function afterSave({ db, id, values, before, created }: SaveEvent & { id: string | number; created: boolean }): Promise<void> {
   if (created) return;
-  const c: Row = await db("virtualization_cluster").where({ id }).first();
-  await db("virtualization_virtualmachine").where({ cluster_id: id }).update({ site_id: c.site_id, location_id: c.location_id });
+  const c: Row = { ...before, ...values };
+  await db(tables.virtualization.virtualmachine.table).where({ cluster_id: id }).update({ site_id: c.site_id, location_id: c.location_id });
 }

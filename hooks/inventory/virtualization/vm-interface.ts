@@ -7,21 +7,22 @@
 import type { StatusField } from "../../../runtime/descriptor.js";
 import type { SaveEvent } from "../../../runtime/hooks.js";
 import { setDefaultStatus } from "../../../runtime/kinds/status.js";
-import { normalizeMac } from "../dcim/mac.js";
-import { checkTaggedVlans, checkUntaggedMode } from "../dcim/interface-vlans.js";
+import { normalizeMac } from "../lib/mac.js";
+import { checkTaggedVlans, checkUntaggedMode } from "../lib/interface-vlans.js";
 
-export { clearTaggedVlans as afterSave } from "../dcim/interface-vlans.js";
+export { clearTaggedVlans as afterSave } from "../lib/interface-vlans.js";
+import { tables } from "../../../generated/inventory/tables.js";
 
 type Row = Record<string, unknown>;
 
 export async function beforeSave(event: SaveEvent): Promise<void> {
-  const { db, id, values, model } = event;
+  const { db, id, values, model, before } = event;
   normalizeMac(values);
   const status = model.fields.find((f): f is StatusField => f.kind === "status")!;
   if (values[status.column] === undefined) await setDefaultStatus(status, db, model, values);
-  const current: Row = id === null ? {} : (await db("virtualization_vminterface").where({ id }).first()) ?? {};
+  const current: Row = before ?? {};
   const machine = id === null ? values.virtual_machine_id : current.virtual_machine_id;
-  const site = (await db("virtualization_virtualmachine").where({ id: machine as string }).first("site_id"))?.site_id ?? null;
+  const site = (await db(tables.virtualization.virtualmachine.table).where({ id: machine as string }).first("site_id"))?.site_id ?? null;
   await checkTaggedVlans(event, current, site, "virtual machine");
   checkUntaggedMode({ ...current, ...values });
 }

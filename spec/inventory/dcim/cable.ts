@@ -28,7 +28,7 @@ const internal = { nullable: true, readOnly: true, writeOnly: true } as const;
 
 /**
  * The fields of a model a cable may end on: its cable, and the far end of that cable. Both are
- * kept by the cable's hook (hooks/inventory/dcim/cabling.ts), never written by clients.
+ * kept by the cable's hook (hooks/inventory/lib/cabling.ts), never written by clients.
  */
 export const cableEnd = () => ({
   cable: ref.fk("dcim.Cable", { nullable: true, readOnly: true, onDelete: "setNull", idWhenNested: true }),

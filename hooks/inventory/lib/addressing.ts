@@ -3,6 +3,7 @@
 // address, prefix, device and virtual machine hooks.
 import type { HookDb } from "../../../runtime/hooks.js";
 import { literal } from "../../../runtime/query/sql.js";
+import { tables } from "../../../generated/inventory/tables.js";
 
 /** An address column as a bare host: the expression the IP address spec's host index is built on. */
 export const hostOf = (column: string): string => `set_masklen(${column}, CASE WHEN family(${column}) = 4 THEN 32 ELSE 128 END)`;
@@ -23,13 +24,13 @@ export interface Assignable {
 export const ASSIGNABLE: Record<string, Assignable> = {
   // Device.vc_interfaces: a virtual chassis master also has its members' interfaces, management-only ones left out.
   "dcim.interface": {
-    table: "dcim_interface", ownerTable: "dcim_device", owner: "device_id", key: "interface", noun: "device",
-    interfacesOf: (devices) => `SELECT i.id FROM dcim_interface i JOIN dcim_device d ON d.id = i.device_id WHERE d.id IN (${devices}) ` +
-      `OR (NOT i.mgmt_only AND d.virtual_chassis_id IN (SELECT vc.id FROM dcim_virtualchassis vc WHERE vc.master_id IN (${devices})))`,
+    table: tables.dcim.interface.table, ownerTable: tables.dcim.device.table, owner: "device_id", key: "interface", noun: "device",
+    interfacesOf: (devices) => `SELECT i.id FROM ${tables.dcim.interface.table} i JOIN ${tables.dcim.device.table} d ON d.id = i.device_id WHERE d.id IN (${devices}) ` +
+      `OR (NOT i.mgmt_only AND d.virtual_chassis_id IN (SELECT vc.id FROM ${tables.dcim.virtualchassis.table} vc WHERE vc.master_id IN (${devices})))`,
   },
   "virtualization.vminterface": {
-    table: "virtualization_vminterface", ownerTable: "virtualization_virtualmachine", owner: "virtual_machine_id", key: "vminterface", noun: "virtual machine",
-    interfacesOf: (machines) => `SELECT i.id FROM virtualization_vminterface i WHERE i.virtual_machine_id IN (${machines})`,
+    table: tables.virtualization.vminterface.table, ownerTable: tables.virtualization.virtualmachine.table, owner: "virtual_machine_id", key: "vminterface", noun: "virtual machine",
+    interfacesOf: (machines) => `SELECT i.id FROM ${tables.virtualization.vminterface.table} i WHERE i.virtual_machine_id IN (${machines})`,
   },
 };
 
@@ -44,6 +45,6 @@ export const onOwners = (alias: string, type: string, owners: string): string =>
 export async function onOwnInterface(db: HookDb, type: string, ownerId: string | number | null, ip: Record<string, unknown>): Promise<boolean> {
   if (ownerId === null) return false;
   const ids = [ip.id, ip.nat_inside_id].filter((x) => x != null).map(String);
-  const { rows } = await db.raw(`SELECT 1 FROM ipam_ipaddress a WHERE a.id = ANY(?::uuid[]) AND ${onOwners("a", type, `SELECT ${literal(String(ownerId))}::uuid`)}`, [ids]);
+  const { rows } = await db.raw(`SELECT 1 FROM ${tables.ipam.ipaddress.table} a WHERE a.id = ANY(?::uuid[]) AND ${onOwners("a", type, `SELECT ${literal(String(ownerId))}::uuid`)}`, [ids]);
   return rows.length > 0;
 }

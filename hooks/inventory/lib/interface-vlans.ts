@@ -3,6 +3,7 @@
 // keeping tagged VLANs on tagged interfaces only. Sites alone decide; 1.5 ignores locations here.
 import { Refusal, type MethodQuery, type SaveEvent } from "../../../runtime/hooks.js";
 import type { M2mField, ModelDescriptor } from "../../../runtime/descriptor.js";
+import { tables } from "../../../generated/inventory/tables.js";
 
 type Row = Record<string, any>;
 
@@ -24,7 +25,7 @@ export async function checkTaggedVlans(
 ): Promise<void> {
   const tagged = links.tagged_vlans;
   if (tagged?.length) {
-    const vlans: Row[] = await db("ipam_vlan").whereIn("id", tagged).select("id", "name", "vid", "site_id");
+    const vlans: Row[] = await db(tables.ipam.vlan.table).whereIn("id", tagged).select("id", "name", "vid", "site_id");
     const byId = new Map(vlans.map((v) => [String(v.id), v]));
     const foreign = tagged.map((t) => byId.get(String(t))!).find((v) => v.site_id !== null && v.site_id !== site);
     if (foreign) {

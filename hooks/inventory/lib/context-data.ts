@@ -5,13 +5,14 @@
 import { jsonValue, Refusal, type HookDb } from "../../../runtime/hooks.js";
 import { ValidationError } from "../../../runtime/errors.js";
 import { dataProblem } from "../../../runtime/write/json-schema.js";
+import { tables } from "../../../generated/inventory/tables.js";
 
 type Row = Record<string, unknown>;
 
 /** Refuses `data` (stored in `field`) when it does not follow the schema `schemaId` names. */
 export async function checkAgainstSchema(db: HookDb, field: string, data: unknown, schemaId: unknown): Promise<void> {
   if (!schemaId) return;
-  const schema: Record<string, any> | undefined = await db("extras_configcontextschema").where({ id: schemaId }).first();
+  const schema: Record<string, any> | undefined = await db(tables.extras.configcontextschema.table).where({ id: schemaId }).first();
   if (!schema) return;
   const parsed = jsonValue(data);
   const body = jsonValue(schema.data_schema) as object;
@@ -61,21 +62,17 @@ const upFrom = (table: string, start: string) =>
   `WITH RECURSIVE up AS (SELECT id, parent_id FROM "${table}" WHERE id = ${start} UNION ALL ` +
   `SELECT p.id, p.parent_id FROM "${table}" p JOIN up ON p.id = up.parent_id) SELECT id::text FROM up`;
 
-/** A config context's assignments: each one's name (its join table's suffix) and the join table's column. */
-const ASSIGNMENTS: Array<[string, string]> = [
-  ["regions", "region_id"], ["sites", "site_id"], ["locations", "location_id"], ["roles", "devicerole_id"],
-  ["device_types", "devicetype_id"], ["platforms", "platform_id"], ["cluster_groups", "clustergroup_id"],
-  ["clusters", "cluster_id"], ["tenant_groups", "tenantgroup_id"], ["tenants", "tenant_id"], ["tags", "tag_id"],
-];
+/** A config context's assignments: each one's field and join table. */
+const ASSIGNMENTS = Object.entries(tables.extras.configcontext.links);
 
 /**
  * Every active context, by weight and name, with the ids each assignment holds (absent when it
  * holds none): an uncorrelated sub-select, so PostgreSQL runs it once per statement and each
  * object only tests ids against it, rather than querying eleven join tables per context per object.
  */
-const ACTIVE_CONTEXTS = `(SELECT jsonb_agg(jsonb_build_object('data', cc.data) || jsonb_strip_nulls(jsonb_build_object(${ASSIGNMENTS.map(([field, column]) =>
-  `'${field}', (SELECT jsonb_agg(j."${column}") FROM "extras_configcontext_${field}" j WHERE j.source_id = cc.id)`).join(", ")})) ` +
-  `ORDER BY cc.weight, cc.name) FROM extras_configcontext cc WHERE cc.is_active)`;
+const ACTIVE_CONTEXTS = `(SELECT jsonb_agg(jsonb_build_object('data', cc.data) || jsonb_strip_nulls(jsonb_build_object(${ASSIGNMENTS.map(([field, t]) =>
+  `'${field}', (SELECT jsonb_agg(j."${t.target}") FROM "${t.table}" j WHERE j."${t.source}" = cc.id)`).join(", ")})) ` +
+  `ORDER BY cc.weight, cc.name) FROM ${tables.extras.configcontext.table} cc WHERE cc.is_active)`;
 
 /**
  * The condition on `c` (one of ACTIVE_CONTEXTS) that it applies to `s`: each assignment empty
@@ -89,19 +86,19 @@ function matches(s: ContextSubject): string {
   const one = (key: string | null) => (key === null ? null : (ids: string) => `jsonb_exists(${ids}, ${key}::text)`);
   const any = (keys: string | null) => (keys === null ? null : (ids: string) => `jsonb_exists_any(${ids}, ARRAY(${keys}))`);
   const via = (column: string, table: string, key: string | null) => (key === null ? null : `(SELECT ${column} FROM ${table} WHERE id = ${key})`);
-  const region = via("region_id", "dcim_site", s.site);
+  const region = via("region_id", tables.dcim.site.table, s.site);
   return [
-    holds("regions", any(region && upFrom("dcim_region", region))),
+    holds("regions", any(region && upFrom(tables.dcim.region.table, region))),
     holds("sites", one(s.site)),
-    holds("locations", any(s.location && upFrom("dcim_location", s.location))),
+    holds("locations", any(s.location && upFrom(tables.dcim.location.table, s.location))),
     holds("roles", one(s.role)),
     holds("device_types", one(s.deviceType)),
     holds("platforms", one(s.platform)),
-    holds("cluster_groups", one(via("group_id", "virtualization_cluster", s.cluster))),
+    holds("cluster_groups", one(via("group_id", tables.virtualization.cluster.table, s.cluster))),
     holds("clusters", one(s.cluster)),
-    holds("tenant_groups", one(via("group_id", "tenancy_tenant", s.tenant))),
+    holds("tenant_groups", one(via("group_id", tables.tenancy.tenant.table, s.tenant))),
     holds("tenants", one(s.tenant)),
-    holds("tags", any(`SELECT a.tag_id::text FROM extras_tag_assignment a WHERE a.object_type = '${s.objectType}' AND a.object_id = ${s.id}`)),
+    holds("tags", any(`SELECT a.tag_id::text FROM ${tables.dcim.device.links.tags.table} a WHERE a.object_type = '${s.objectType}' AND a.object_id = ${s.id}`)),
   ].join(" AND ");
 }
 

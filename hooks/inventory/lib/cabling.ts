@@ -4,6 +4,8 @@
 // is connected. Paths are stored (dcim_cablepath, nodes as "app.model:id") and retraced
 // only when a cable on them, or a port they pass through, changes; reads never trace.
 import { Refusal, type ActionEvent, type HookDb } from "../../../runtime/hooks.js";
+import { tables } from "../../../generated/inventory/tables.js";
+import { tableOf } from "./tables.js";
 
 type Row = Record<string, any>;
 export interface Node { type: string; id: string }
@@ -14,8 +16,8 @@ export const ENDPOINTS = new Set([
   "circuits.circuittermination",
 ]);
 
-/** The table of a model key (`dcim.interface` → `dcim_interface`). */
-export const tableOf = (type: string): string => type.replace(".", "_");
+/** The traced paths: a table of the cable spec's own SQL, no model's, so no generated name. */
+const PATHS = "dcim_cablepath";
 const node = (n: Node) => `${n.type}:${n.id}`;
 
 async function fetch(db: HookDb, n: Node): Promise<Row | undefined> {
@@ -38,7 +40,7 @@ async function follow(db: HookDb, origin: Node): Promise<Traced | null> {
   while (row?.cable_id) {
     if (visited.has(current.id)) throw new Refusal({ non_field_errors: "a loop is detected in the path" });
     visited.add(current.id);
-    const cable: Row = await db("dcim_cable").where({ id: row.cable_id }).first();
+    const cable: Row = await db(tables.dcim.cable.table).where({ id: row.cable_id }).first();
     if (cable.status !== "connected") isActive = false;
     path.push(node({ type: "dcim.cable", id: cable.id }));
     const peer: Node = { type: row.cable_peer_type, id: row.cable_peer_id };
@@ -56,13 +58,13 @@ async function follow(db: HookDb, origin: Node): Promise<Traced | null> {
       if (Number(peerRow.positions) === 1) position = 1;
       else if (positions.length) position = positions.pop()!;
       else { isSplit = true; break; }
-      const front: Row | undefined = await db("dcim_frontport").where({ rear_port_id: peer.id, rear_port_position: position }).first();
+      const front: Row | undefined = await db(tables.dcim.frontport.table).where({ rear_port_id: peer.id, rear_port_position: position }).first();
       if (!front) break;
       current = { type: "dcim.frontport", id: front.id };
       row = front;
       path.push(node(current));
     } else if (peer.type === "circuits.circuittermination") {
-      const far: Row | undefined = await db("circuits_circuittermination")
+      const far: Row | undefined = await db(tables.circuits.circuittermination.table)
         .where({ circuit_id: peerRow.circuit_id, term_side: peerRow.term_side === "A" ? "Z" : "A" }).first();
       if (!far) { destination = peer; break; }
       path.push(node(peer));
@@ -83,7 +85,7 @@ export async function retrace(db: HookDb, origin: Node): Promise<void> {
   const traced = await follow(db, origin);
   const key = { origin_type: origin.type, origin_id: origin.id };
   if (!traced) {
-    await db("dcim_cablepath").where(key).del();
+    await db(PATHS).where(key).del();
     await db(tableOf(origin.type)).where({ id: origin.id })
       .update({ connected_endpoint_type: null, connected_endpoint_id: null, connected_endpoint_reachable: null });
     return;
@@ -95,7 +97,7 @@ export async function retrace(db: HookDb, origin: Node): Promise<void> {
     is_active: traced.isActive,
     is_split: traced.isSplit,
   };
-  await db("dcim_cablepath").insert({ ...key, ...values }).onConflict(["origin_type", "origin_id"]).merge(values);
+  await db(PATHS).insert({ ...key, ...values }).onConflict(["origin_type", "origin_id"]).merge(values);
   await db(tableOf(origin.type)).where({ id: origin.id }).update({
     connected_endpoint_type: values.destination_type,
     connected_endpoint_id: values.destination_id,
@@ -103,9 +105,15 @@ export async function retrace(db: HookDb, origin: Node): Promise<void> {
   });
 }
 
+/** Retraces the stored paths that end at `n`. */
+export async function retraceEndingAt(db: HookDb, n: Node): Promise<void> {
+  const ending: Row[] = await db(PATHS).where({ destination_type: n.type, destination_id: n.id }).select("origin_type", "origin_id");
+  for (const o of ending) await retrace(db, { type: o.origin_type, id: o.origin_id });
+}
+
 /** Retraces every stored path passing through `n` (Nautobot's rebuild_paths). */
 export async function retraceThrough(db: HookDb, n: Node): Promise<void> {
-  const origins: Row[] = await db("dcim_cablepath").whereRaw("path @> ?::jsonb", [JSON.stringify([node(n)])]).select("origin_type", "origin_id");
+  const origins: Row[] = await db(PATHS).whereRaw("path @> ?::jsonb", [JSON.stringify([node(n)])]).select("origin_type", "origin_id");
   for (const o of origins) await retrace(db, { type: o.origin_type, id: o.origin_id });
 }
 
@@ -123,7 +131,7 @@ export async function connect(db: HookDb, cable: Row): Promise<void> {
 
 /** Takes cables off their ends and retraces every path they were on (nullify_connected_endpoints). */
 export async function disconnect(db: HookDb, cableIds: Array<string | number>): Promise<void> {
-  const cables: Row[] = await db("dcim_cable").whereIn("id", cableIds);
+  const cables: Row[] = await db(tables.dcim.cable.table).whereIn("id", cableIds);
   for (const cable of cables) {
     for (const side of ["a", "b"]) {
       await db(tableOf(cable[`termination_${side}_type`])).where({ id: cable[`termination_${side}_id`], cable_id: cable.id })
@@ -138,13 +146,13 @@ export async function disconnect(db: HookDb, cableIds: Array<string | number>): 
  * taken off both ends first so the far ends and the paths through them are kept right.
  */
 export async function removeCablesOf(db: HookDb, type: string, ids: Array<string | number>): Promise<void> {
-  const cables: string[] = await db("dcim_cable")
+  const cables: string[] = await db(tables.dcim.cable.table)
     .where((q) => q.where("termination_a_type", type).whereIn("termination_a_id", ids))
     .orWhere((q) => q.where("termination_b_type", type).whereIn("termination_b_id", ids))
     .pluck("id");
   if (!cables.length) return;
   await disconnect(db, cables);
-  await db("dcim_cable").whereIn("id", cables).del();
+  await db(tables.dcim.cable.table).whereIn("id", cables).del();
 }
 
 const parse = (s: string): Node => { const i = s.indexOf(":"); return { type: s.slice(0, i), id: s.slice(i + 1) }; };
@@ -157,7 +165,7 @@ const TRACED_CABLE = ["id", "url", "type", "status", "label", "color", "length",
  * far end] triples, each end in its nested form; a path ending at a rear port is padded.
  */
 export async function trace({ db, model, id, read }: ActionEvent): Promise<unknown[]> {
-  const stored: Row | undefined = await db("dcim_cablepath").where({ origin_type: model.key, origin_id: id }).first();
+  const stored: Row | undefined = await db(PATHS).where({ origin_type: model.key, origin_id: id }).first();
   if (!stored) return [];
   const nodes: Array<Node | null> = [{ type: model.key, id: id! }, ...(stored.path as string[]).map(parse)];
   if (stored.destination_id) nodes.push({ type: stored.destination_type, id: stored.destination_id });
@@ -179,7 +187,7 @@ export async function trace({ db, model, id, read }: ActionEvent): Promise<unkno
 
 /** A pass-through port's `paths` action: every stored path through it (Nautobot's CablePathSerializer). */
 export async function paths({ db, model, id, read }: ActionEvent): Promise<unknown[]> {
-  const stored: Row[] = await db("dcim_cablepath").whereRaw("path @> ?::jsonb", [JSON.stringify([`${model.key}:${id}`])]).orderBy("id");
+  const stored: Row[] = await db(PATHS).whereRaw("path @> ?::jsonb", [JSON.stringify([`${model.key}:${id}`])]).orderBy("id");
   const refs: Node[] = stored.flatMap((p) => [
     { type: p.origin_type, id: p.origin_id }, ...(p.destination_id ? [{ type: p.destination_type, id: p.destination_id }] : []), ...(p.path as string[]).map(parse),
   ]);
