@@ -71,7 +71,8 @@ const CONSTRAINED = "permissions: ";
  */
 async function constrainedToken(base: string, admin: Record<string, string>): Promise<string> {
   const call = async (method: string, path: string, body?: unknown, headers = admin) => {
-    const res = await fetch(`${base}${path}`, { method, headers: { ...headers, "Content-Type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const json: Record<string, string> = body === undefined ? {} : { "Content-Type": "application/json" };
+    const res = await fetch(`${base}${path}`, { method, headers: { ...headers, ...json }, body: body === undefined ? undefined : JSON.stringify(body) });
     return res.status === 204 ? null : res.json();
   };
   const username = "bench-limited";
@@ -82,6 +83,7 @@ async function constrainedToken(base: string, admin: Record<string, string>): Pr
   await call("POST", "/api/users/permissions/", { name: `${username} prefixes`, object_types: ["ipam.prefix"], actions: ["view", "add"], constraints: { status: "active" }, users: [id] });
   await call("POST", "/api/users/permissions/", { name: `${username} tokens`, object_types: ["users.token"], actions: ["view", "add"], constraints: { user: "$user" }, users: [id] });
   const token = await call("POST", "/api/users/tokens/", undefined, { Authorization: `Basic ${Buffer.from(`${username}:${password}`).toString("base64")}` });
+  if (typeof token?.key !== "string") throw new Error(`no token for ${username}: ${JSON.stringify(token)}`);
   return token.key;
 }
 
@@ -89,7 +91,9 @@ async function constrainedToken(base: string, admin: Record<string, string>): Pr
 function permissionCost(rows: Row[]): string {
   const parts = rows.filter((r) => r.name.startsWith(CONSTRAINED)).map((r) => {
     const base = rows.find((x) => !x.isFloor && x.name === r.name.slice(CONSTRAINED.length));
-    return base ? `${base.name}: ${(100 * (base.result.rps / r.result.rps - 1)).toFixed(0)} % slower` : "";
+    if (!base) return "";
+    const slower = 100 * (base.result.rps / r.result.rps - 1);
+    return `${base.name}: ${slower >= 0 ? `${slower.toFixed(0)} % slower` : `${(-slower).toFixed(0)} % faster (within the noise)`}`;
   }).filter((x) => x);
   return `Object permissions (constrained user against the superuser): ${parts.join("; ")}.`;
 }

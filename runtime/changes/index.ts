@@ -17,7 +17,8 @@ import type { Actor, ChangeAction, RowId, WriteFeature } from "../operations/ind
 import type { Db, Store } from "../store.js";
 import { isUuid } from "../query/filters.js";
 import { ident } from "../query/sql.js";
-import { enqueueWebhooks, type ChangeEvent } from "../webhooks/index.js";
+import { prepared } from "../db/prepared.js";
+import { enqueueWebhooks, webhooksQuery, type ChangeEvent, type FoundWebhook } from "../webhooks/index.js";
 
 /** Nautobot's CHANGELOG_MAX_OBJECT_REPR. */
 const MAX_REPR = 200;
@@ -79,7 +80,7 @@ export function changes(index: ModelIndex, store: Store): WriteFeature | undefin
     // Recorded in the order written, not the model's.
     const written = new Map(ids.map((id, n) => [String(id), n]));
     objects.sort((a, b) => written.get(String(a.id))! - written.get(String(b.id))!);
-    const before = log ? await log.write(db, m, objects, action, actor) : new Map<string, Record<string, unknown>>();
+    const { before, webhooks } = log ? await log.write(db, m, objects, action, actor) : { before: new Map<string, Record<string, unknown>>(), webhooks: undefined };
     const time = new Date();
     await enqueueWebhooks(db, index.api, objects.map((o): ChangeEvent => {
       const prechange = action === "create" ? null : before.get(String(o.id)) ?? null;
@@ -87,7 +88,7 @@ export function changes(index: ModelIndex, store: Store): WriteFeature | undefin
         action, model: m.key, objectId: String(o.id), time, username: actor.username ?? "", requestId: requestUuid(actor.requestId),
         data: o, prechange, postchange: action === "delete" ? null : o,
       };
-    }));
+    }), webhooks);
   }
 
   return {
@@ -97,7 +98,10 @@ export function changes(index: ModelIndex, store: Store): WriteFeature | undefin
   };
 }
 
-/** The change log's writer: `write` records the objects' change and gives what each object's last record before it showed. */
+/**
+ * The change log's writer: `write` records the objects' change and, from the same statement,
+ * gives what each object's last record before it showed and the webhooks the change calls for.
+ */
 function changeLog(index: ModelIndex, log: ModelDescriptor) {
   const column = (name: string): string => {
     const f = log.fields.find((x) => x.name === name);
@@ -117,11 +121,13 @@ function changeLog(index: ModelIndex, log: ModelDescriptor) {
   const purge = `purged AS (DELETE FROM ${table} WHERE id IN (SELECT id FROM ${table} ` +
     `WHERE ${ident(cols.time)} < now() - make_interval(days => ?) ORDER BY ${ident(cols.time)} LIMIT ${PURGE_BATCH} FOR UPDATE SKIP LOCKED))`;
   // The statement's snapshot is from before its own insert: the last records are the earlier ones.
-  const last = `SELECT DISTINCT ON (${ident(cols.id)}) ${ident(cols.id)}::text AS id, ${ident(cols.dataV2)} AS data FROM ${table} ` +
-    `WHERE ${ident(cols.type)} = ? AND ${ident(cols.id)} = ANY(?) ORDER BY ${ident(cols.id)}, ${ident(cols.time)} DESC`;
+  const last = `last AS (SELECT DISTINCT ON (${ident(cols.id)}) ${ident(cols.id)}::text AS id, ${ident(cols.dataV2)} AS data FROM ${table} ` +
+    `WHERE ${ident(cols.type)} = ? AND ${ident(cols.id)} = ANY(?) ORDER BY ${ident(cols.id)}, ${ident(cols.time)} DESC)`;
+  const hooks = webhooksQuery(index.api);
 
   return {
-    async write(db: Db, m: ModelDescriptor, objects: Array<Record<string, unknown>>, action: ChangeAction, actor: Actor): Promise<Map<string, Record<string, unknown>>> {
+    async write(db: Db, m: ModelDescriptor, objects: Array<Record<string, unknown>>, action: ChangeAction, actor: Actor):
+      Promise<{ before: Map<string, Record<string, unknown>>; webhooks?: FoundWebhook[] }> {
       const requestId = requestUuid(actor.requestId);
       const insert = db(log.table).insert(objects.map((o, n) => ({
         // Each row its own instant, in the order written (rows of one statement may share a
@@ -139,10 +145,18 @@ function changeLog(index: ModelIndex, log: ModelDescriptor) {
         [cols.context]: actor.context,
         [cols.detail]: actor.contextDetail.slice(0, MAX_DETAIL),
       }))).toSQL();
-      const ctes = [...(retention > 0 ? [purge] : []), `inserted AS (${insert.sql})`];
-      const bindings = [...(retention > 0 ? [retention] : []), ...insert.bindings, m.key, objects.map((o) => o.id)];
-      const { rows } = await db.raw(`WITH ${ctes.join(", ")} ${last}`, bindings as Knex.RawBinding[]);
-      return new Map((rows as Array<{ id: string; data: Record<string, unknown> | null }>).filter((r) => r.data).map((r) => [r.id, r.data!]));
+      const ctes = [...(retention > 0 ? [purge] : []), `inserted AS (${insert.sql})`, last, ...(hooks ? [`hooks AS (${hooks})`] : [])];
+      const bindings = [...(retention > 0 ? [retention] : []), ...insert.bindings, m.key, objects.map((o) => o.id), ...(hooks ? [[m.key], [action]] : [])];
+      // The same text for every write of one model and row count: planned once per connection.
+      const { rows: [found] } = await prepared(db.raw(
+        `WITH ${ctes.join(", ")} SELECT (SELECT json_agg(l) FROM last l) AS before` + (hooks ? ", (SELECT coalesce(json_agg(h), '[]'::json) FROM hooks h) AS webhooks" : ""),
+        bindings as Knex.RawBinding[],
+      ));
+      const earlier = (found.before ?? []) as Array<{ id: string; data: Record<string, unknown> | null }>;
+      return {
+        before: new Map(earlier.filter((r) => r.data).map((r) => [r.id, r.data!])),
+        ...(hooks ? { webhooks: found.webhooks as FoundWebhook[] } : {}),
+      };
     },
   };
 }

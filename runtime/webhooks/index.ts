@@ -46,30 +46,41 @@ function webhookModel(api: ApiDescriptor, key: string): { index: ModelIndex; mod
   return found;
 }
 
+/** A webhook a change calls for, with the (content type, action) pair it was found for. */
+export type FoundWebhook = WebhookDefinition & { label: string; action: string };
+
 /**
- * Enqueues, in `trx`, one delivery per event and enabled webhook of `api` that names the
- * event's content type and action. One statement finds the webhooks of every event; one
- * more enqueues all the deliveries, when there are any.
+ * The statement text that finds the enabled webhooks of `api` for (content-type label, action)
+ * pairs, bound as two text arrays (`?`, `?`): for a caller that finds them within a statement
+ * of its own and hands them to `enqueueWebhooks`. Null when the api has no webhooks.
  */
-export async function enqueueWebhooks(trx: Knex.Transaction | Knex, api: ApiDescriptor, events: ChangeEvent[]): Promise<void> {
-  if (!api.webhooks || !events.length) return;
+export function webhooksQuery(api: ApiDescriptor): string | null {
+  if (!api.webhooks) return null;
   const { index, model, types } = webhookModel(api, api.webhooks);
   const c = (field: string) => col("w", index.column(model, field));
-  const pair = (label: string, action: string) => `${label} ${action}`;
-  const pairs = [...new Map(events.map((e) => [pair(e.model, e.action), e])).values()];
-  const { rows } = await trx.raw(
-    `SELECT p.label, p.action, w.id::text AS id, ${c("name")} AS name, ${c("payload_url")} AS payload_url, ${c("http_method")} AS http_method, ` +
+  return `SELECT p.label, p.action, w.id::text AS id, ${c("name")} AS name, ${c("payload_url")} AS payload_url, ${c("http_method")} AS http_method, ` +
     `${c("http_content_type")} AS http_content_type, ${c("additional_headers")} AS additional_headers, ${c("body_template")} AS body_template, ` +
     `${c("secret")} AS secret, ${c("ssl_verification")} AS ssl_verification, ${c("ca_file_path")} AS ca_file_path ` +
     `FROM unnest(?::text[], ?::text[]) AS p(label, action) JOIN ${ident(model.table)} w ON ${c("enabled")} ` +
     `AND CASE p.action WHEN 'create' THEN ${c("type_create")} WHEN 'update' THEN ${c("type_update")} ELSE ${c("type_delete")} END ` +
     `WHERE EXISTS (SELECT 1 FROM ${ident(types.through.table)} j JOIN ${ident(types.registry.table)} r ON r.id = ${col("j", types.through.target)} ` +
     `WHERE ${col("j", types.through.source)} = w.id AND ${labelOf(types.registry, "r")} = p.label) ` +
-    `ORDER BY ${c("name")}, w.id`,
-    [pairs.map((e) => e.model), pairs.map((e) => e.action)],
-  );
+    `ORDER BY ${c("name")}, w.id`;
+}
+
+/**
+ * Enqueues, in `trx`, one delivery per event and enabled webhook of `api` that names the
+ * event's content type and action: those `found` (see `webhooksQuery`) or, without them, those
+ * one statement finds for every event; one more enqueues all the deliveries, when there are any.
+ */
+export async function enqueueWebhooks(trx: Knex.Transaction | Knex, api: ApiDescriptor, events: ChangeEvent[], found?: FoundWebhook[]): Promise<void> {
+  const query = webhooksQuery(api);
+  if (!query || !events.length) return;
+  const pair = (label: string, action: string) => `${label} ${action}`;
+  const pairs = [...new Map(events.map((e) => [pair(e.model, e.action), e])).values()];
+  const rows = found ?? (await trx.raw(query, [pairs.map((e) => e.model), pairs.map((e) => e.action)])).rows as FoundWebhook[];
   const webhooks = new Map<string, WebhookDefinition[]>();
-  for (const row of rows as Array<WebhookDefinition & { label: string; action: string }>) {
+  for (const row of rows) {
     const key = pair(row.label, row.action);
     webhooks.set(key, [...(webhooks.get(key) ?? []), row]);
   }
