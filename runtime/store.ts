@@ -20,7 +20,7 @@ import { kindOf } from "./kinds/index.js";
 import { FieldProblem, isPlainObject, type WriteContext } from "./kinds/types.js";
 import { pyRepr, pyType } from "./text/python.js";
 import { duplicateErrors } from "./text/uniqueness.js";
-import { actorOf, type RowId, type WriteFeature } from "./operations/index.js";
+import { actorOf, tellAtEnd, type RowId, type WriteFeature } from "./operations/index.js";
 
 export type { RowId } from "./operations/index.js";
 
@@ -112,7 +112,11 @@ export class Store {
   private async saved(db: Db, m: ModelDescriptor, ids: RowId[], action: "create" | "update"): Promise<void> {
     const actor = actorOf();
     if (!actor || !ids.length) return;
-    for (const f of this.features) if (f.watches(m)) await f.saved?.(db, m, ids, action, actor);
+    for (const f of this.features) {
+      if (!f.watches(m)) continue;
+      if (f.savedAtEnd) tellAtEnd(f, m, action, ids);
+      else await f.saved?.(db, m, ids, action, actor);
+    }
   }
 
   /** Whether deleting rows of `m` must go through the store for a feature to see them. */

@@ -13,7 +13,7 @@ import { createHash } from "node:crypto";
 import type { Knex } from "knex";
 import { storedColumn, type FieldDescriptor, type ModelDescriptor } from "../descriptor.js";
 import type { ModelIndex } from "../models.js";
-import type { Actor, ChangeAction, RowId, WriteFeature } from "../operations/index.js";
+import type { Actor, ChangeAction, WriteFeature, Written } from "../operations/index.js";
 import type { Db, Store } from "../store.js";
 import { isUuid } from "../query/filters.js";
 import { ident } from "../query/sql.js";
@@ -74,15 +74,18 @@ export function changes(index: ModelIndex, store: Store): WriteFeature | undefin
   const log = logKey ? changeLog(index, index.model(logKey)) : undefined;
   const latest = index.api.versions.supported.at(-1) ?? index.api.versions.default;
 
-  async function record(db: Db, m: ModelDescriptor, ids: RowId[], action: ChangeAction, actor: Actor): Promise<void> {
-    const objects = await store.fetch(db, m, ids, { shape: "full", version: latest, include: "all", ctx: { apiUrl: index.api.basePath } });
-    if (!objects.length) return;
-    // Recorded in the order written, not the model's.
-    const written = new Map(ids.map((id, n) => [String(id), n]));
-    objects.sort((a, b) => written.get(String(a.id))! - written.get(String(b.id))!);
-    const { before, webhooks } = log ? await log.write(db, m, objects, action, actor) : { before: new Map<string, Record<string, unknown>>(), webhooks: undefined };
+  async function record(db: Db, m: ModelDescriptor, rows: Written, action: ChangeAction): Promise<void> {
+    const fetched = await store.fetch(db, m, [...new Set(rows.map((r) => r.id))], { shape: "full", version: latest, include: "all", ctx: { apiUrl: index.api.basePath } });
+    const byId = new Map(fetched.map((o) => [String(o.id), o]));
+    // Recorded in the order written, each by its writer (a batch serves many requests).
+    const changes = rows.flatMap(({ id, actor }) => {
+      const object = byId.get(String(id));
+      return object ? [{ object, actor }] : [];
+    });
+    if (!changes.length) return;
+    const { before, webhooks } = log ? await log.write(db, m, changes, action) : { before: new Map<string, Record<string, unknown>>(), webhooks: undefined };
     const time = new Date();
-    await enqueueWebhooks(db, index.api, objects.map((o): ChangeEvent => {
+    await enqueueWebhooks(db, index.api, changes.map(({ object: o, actor }): ChangeEvent => {
       const prechange = action === "create" ? null : before.get(String(o.id)) ?? null;
       return {
         action, model: m.key, objectId: String(o.id), time, username: actor.username ?? "", requestId: requestUuid(actor.requestId),
@@ -93,8 +96,10 @@ export function changes(index: ModelIndex, store: Store): WriteFeature | undefin
 
   return {
     watches: (m) => m.features.changeLogged && m.key !== logKey,
-    saved: (db, m, ids, action, actor) => record(db, m, ids, action, actor),
-    deleting: (db, m, ids, actor) => record(db, m, ids, "delete", actor),
+    // Creates and updates are recorded together at the operation's end: one read and one
+    // insert for every row of a model, however many requests a batch serves.
+    savedAtEnd: (db, m, action, rows) => record(db, m, rows, action),
+    deleting: (db, m, ids, actor) => record(db, m, ids.map((id) => ({ id, actor })), "delete"),
   };
 }
 
@@ -126,16 +131,15 @@ function changeLog(index: ModelIndex, log: ModelDescriptor) {
   const hooks = webhooksQuery(index.api);
 
   return {
-    async write(db: Db, m: ModelDescriptor, objects: Array<Record<string, unknown>>, action: ChangeAction, actor: Actor):
+    async write(db: Db, m: ModelDescriptor, changes: Array<{ object: Record<string, unknown>; actor: Actor }>, action: ChangeAction):
       Promise<{ before: Map<string, Record<string, unknown>>; webhooks?: FoundWebhook[] }> {
-      const requestId = requestUuid(actor.requestId);
-      const insert = db(log.table).insert(objects.map((o, n) => ({
+      const insert = db(log.table).insert(changes.map(({ object: o, actor }, n) => ({
         // Each row its own instant, in the order written (rows of one statement may share a
         // microsecond): a request's changes sort as they were made.
         [cols.time]: db.raw(`clock_timestamp() + make_interval(secs => ${n} * 0.000001)`),
         [cols.user]: actor.userId,
         [cols.userName]: actor.username ?? "Undefined",
-        [cols.requestId]: requestId,
+        [cols.requestId]: requestUuid(actor.requestId),
         [cols.action]: action,
         [cols.type]: m.key,
         [cols.id]: o.id,
@@ -146,7 +150,7 @@ function changeLog(index: ModelIndex, log: ModelDescriptor) {
         [cols.detail]: actor.contextDetail.slice(0, MAX_DETAIL),
       }))).toSQL();
       const ctes = [...(retention > 0 ? [purge] : []), `inserted AS (${insert.sql})`, last, ...(hooks ? [`hooks AS (${hooks})`] : [])];
-      const bindings = [...(retention > 0 ? [retention] : []), ...insert.bindings, m.key, objects.map((o) => o.id), ...(hooks ? [[m.key], [action]] : [])];
+      const bindings = [...(retention > 0 ? [retention] : []), ...insert.bindings, m.key, changes.map((c) => c.object.id), ...(hooks ? [[m.key], [action]] : [])];
       // The same text for every write of one model and row count: planned once per connection.
       const { rows: [found] } = await prepared(db.raw(
         `WITH ${ctes.join(", ")} SELECT (SELECT json_agg(l) FROM last l) AS before` + (hooks ? ", (SELECT coalesce(json_agg(h), '[]'::json) FROM hooks h) AS webhooks" : ""),

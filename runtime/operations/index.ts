@@ -30,6 +30,9 @@ export type RowId = string | number;
 
 export type ChangeAction = "create" | "update" | "delete";
 
+/** Rows an operation created or updated, each with the actor that wrote it. */
+export type Written = Array<{ id: RowId; actor: Actor }>;
+
 /**
  * A cross-cutting feature of every write. The store calls it inside the operation's
  * transaction, for whole sets of rows where it writes sets (a bulk create is one call).
@@ -39,17 +42,54 @@ export interface WriteFeature {
   watches(m: ModelDescriptor): boolean;
   /** Rows of `m` just created or updated, with their links and after-save work done. */
   saved?(db: Knex.Transaction | Knex, m: ModelDescriptor, ids: RowId[], action: "create" | "update", actor: Actor): Promise<void>;
+  /**
+   * Instead of `saved`: every row of `m` the operation created (or updated), told once, at its
+   * end, still inside its transaction; rows written in a savepoint later rolled back are left
+   * out. For work that costs per statement more than per row (one read, one insert for all).
+   */
+  savedAtEnd?(db: Knex.Transaction, m: ModelDescriptor, action: "create" | "update", rows: Written): Promise<void>;
   /** Rows of `m` about to be deleted, still there to be read. */
   deleting?(db: Knex.Transaction | Knex, m: ModelDescriptor, ids: RowId[], actor: Actor): Promise<void>;
 }
 
-const current = new AsyncLocalStorage<Actor>();
+/** What features are to hear at an operation's end. */
+interface Pending { feature: WriteFeature; m: ModelDescriptor; action: "create" | "update"; rows: Written }
+
+interface Context { actor: Actor; pending: Pending[] }
+
+const current = new AsyncLocalStorage<Context>();
 
 /** The actor of the operation this code runs in; none for writes outside operations (migrations, fixtures, the CLI). */
-export const actorOf = (): Actor | undefined => current.getStore();
+export const actorOf = (): Actor | undefined => current.getStore()?.actor;
 
 /** Runs `work` as `actor`'s, within an operation that is already open (one batch serving many requests). */
-export const actingAs = <T>(actor: Actor, work: () => Promise<T>): Promise<T> => current.run(actor, work);
+export function actingAs<T>(actor: Actor, work: () => Promise<T>): Promise<T> {
+  const ctx = current.getStore();
+  if (!ctx) throw new Error("actingAs outside an operation");
+  return current.run({ actor, pending: ctx.pending }, work);
+}
+
+/** Queues rows for a feature told at the operation's end; false outside an operation. */
+export function tellAtEnd(feature: WriteFeature, m: ModelDescriptor, action: "create" | "update", ids: RowId[]): boolean {
+  const ctx = current.getStore();
+  if (!ctx) return false;
+  ctx.pending.push({ feature, m, action, rows: ids.map((id) => ({ id, actor: ctx.actor })) });
+  return true;
+}
+
+/** Tells each feature what it waited for, one call per feature, model and action. */
+async function flush(trx: Knex.Transaction, pending: Pending[]): Promise<void> {
+  const groups = new Map<WriteFeature, Map<string, Pending>>();
+  for (const p of pending) {
+    const byModel = groups.get(p.feature) ?? new Map<string, Pending>();
+    groups.set(p.feature, byModel);
+    const key = `${p.m.key} ${p.action}`;
+    const group = byModel.get(key);
+    if (group) group.rows.push(...p.rows);
+    else byModel.set(key, { ...p, rows: [...p.rows] });
+  }
+  for (const byModel of groups.values()) for (const g of byModel.values()) await g.feature.savedAtEnd!(trx, g.m, g.action, g.rows);
+}
 
 /** PostgreSQL's codes for a transaction it aborted so that another could go on: deadlock, serialization failure. */
 const CONFLICTS = ["40P01", "40001"];
@@ -75,11 +115,31 @@ export class Operations {
     const attempts = opts.attempts ?? ATTEMPTS;
     for (let attempt = 1; ; attempt++) {
       try {
-        return await current.run(actor, () => this.db.transaction(work));
+        const pending: Pending[] = [];
+        return await current.run({ actor, pending }, () => this.db.transaction(async (trx) => {
+          const result = await work(trx);
+          await flush(trx, pending);
+          return result;
+        }));
       } catch (err) {
         const code = (err as { code?: unknown }).code;
         if (typeof code !== "string" || !retried.has(code) || attempt >= attempts) throw err;
       }
+    }
+  }
+
+  /**
+   * Runs `work` in a savepoint of the operation's transaction: when it fails, what it wrote is
+   * rolled back and the features hear nothing of it at the operation's end.
+   */
+  async savepoint<T>(trx: Knex.Transaction, work: (sp: Knex.Transaction) => Promise<T>): Promise<T> {
+    const pending = current.getStore()?.pending;
+    const mark = pending?.length ?? 0;
+    try {
+      return await trx.transaction(work);
+    } catch (err) {
+      pending?.splice(mark);
+      throw err;
     }
   }
 }

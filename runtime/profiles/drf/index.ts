@@ -551,7 +551,7 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
         if (k > 0 && jobs[order[k - 1]].event.id !== event.id) memo = {};
         const queued = order.slice(k).filter((j) => jobs[j].event.id === event.id).reduce((n, j) => n + jobs[j].items.length, 0);
         try {
-          outcomes[i] = { value: await actingAs(jobActor, () => trx.transaction(async (sp): Promise<Allocated> => {
+          outcomes[i] = { value: await actingAs(jobActor, () => operations.savepoint(trx, async (sp): Promise<Allocated> => {
             const allocation = await m.hooks!.allocate![name]({ ...event, db: sp, items, memo, queued });
             if ("shortage" in allocation) return allocation;
             const { create } = allocation;

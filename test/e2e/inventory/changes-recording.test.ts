@@ -131,6 +131,20 @@ describe("inventory e2e: change records and webhooks", () => {
     expect(gone).to.have.deep.members([["delete", "circuits.circuit", circuit.id], ["delete", "circuits.circuittermination", end.body.id]]);
   });
 
+  it("parallel allocations are each recorded as their own request's, a refused one not at all", async () => {
+    const parent = (await post("/api/ipam/prefixes/", { prefix: "10.215.0.0/24", status: "active" })).body;
+    const ids = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
+    // Sent together, they may share one allocation batch: one transaction, a savepoint each.
+    const replies = await Promise.all(ids.map((id, n) => call("POST", `/api/ipam/prefixes/${parent.id}/available-ips/`, {
+      body: { status: n === 2 ? "no-such-status" : "active", description: `${tag} parallel ${n}` }, ...asRequest(id),
+    })));
+    expect(replies.map((r) => r.status)).to.deep.equal([201, 201, 400, 201]);
+    for (const [n, id] of ids.entries()) {
+      const recorded = (await changesOf(id)).map((c) => c.changed_object_id);
+      expect(recorded, `request ${n}`).to.deep.equal(n === 2 ? [] : [replies[n].body.id]);
+    }
+  });
+
   it("records past CHANGELOG_RETENTION days are purged by later writes", async () => {
     const { db } = await startTestServer();
     const old = randomUUID();
