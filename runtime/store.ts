@@ -500,6 +500,8 @@ export class Store {
     // (write/lookups.ts); their errors and after-save work are then kept in field order, the
     // work by the field whose write queued it (kinds keep state keyed by the context itself,
     // so every field sees the same one).
+    // Failures surface where the reads are awaited; unawaited (the write failed first), they are moot.
+    for (const f of m.fields) void kindOf(f).prefetch?.(f, ctx)?.catch(() => undefined);
     const queued: Array<WriteContext["afterSave"]> = m.fields.map(() => []);
     ctx.afterSave = { push: (...work: WriteContext["afterSave"]) => queued[writingField.getStore()!].push(...work) } as WriteContext["afterSave"];
     const settled = await Promise.allSettled(m.fields.map((f, n) => writingField.run(n, async () => {

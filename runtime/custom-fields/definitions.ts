@@ -4,6 +4,7 @@ import { atOrBefore, type CustomFieldDefinitions } from "../descriptor.js";
 import { labelOf } from "../kinds/content-types.js";
 import { col, ident } from "../query/sql.js";
 import type { Db } from "../kinds/types.js";
+import { lookupsOf, oncePerTransaction } from "../write/lookups.js";
 
 export interface CustomFieldDefinition {
   name: string;
@@ -32,12 +33,18 @@ export function definitionsOf(d: CustomFieldDefinitions, labelSql: string): stri
     `ON r.id = ${col("j", d.contentTypes.target)} WHERE ${col("j", d.contentTypes.source)} = d.id AND ${labelOf(d.registry, "r")} = ${labelSql})`;
 }
 
-export async function loadDefinitions(db: Db, d: CustomFieldDefinitions, label: string): Promise<CustomFieldDefinition[]> {
+/** The statement reading the definitions of one content type, bound to its label (`?`). */
+function definitionsSql(d: CustomFieldDefinitions): string {
   const choices = `(SELECT coalesce(json_agg(c.value ORDER BY c.weight, c.value), '[]'::json) FROM ${ident(d.choices.table)} c WHERE ${col("c", d.choices.field)} = d.id)`;
-  const { rows } = await db.raw(
-    `SELECT d.name, ${d.slugKeysSince ? "d.slug" : "d.name AS slug"}, d.label, d.type, d.required, d.filter_logic, d."default", d.validation_minimum::text AS validation_minimum, ` +
-    `d.validation_maximum::text AS validation_maximum, d.validation_regex, ${choices} AS choices ${definitionsOf(d, "?")} ORDER BY d.weight, d.name`,
-    [label],
-  );
-  return rows as CustomFieldDefinition[];
+  return `SELECT d.name, ${d.slugKeysSince ? "d.slug" : "d.name AS slug"}, d.label, d.type, d.required, d.filter_logic, d."default", d.validation_minimum::text AS validation_minimum, ` +
+    `d.validation_maximum::text AS validation_maximum, d.validation_regex, ${choices} AS choices ${definitionsOf(d, "?")} ORDER BY d.weight, d.name`;
+}
+
+export async function loadDefinitions(db: Db, d: CustomFieldDefinitions, label: string): Promise<CustomFieldDefinition[]> {
+  return (await db.raw(definitionsSql(d), [label])).rows as CustomFieldDefinition[];
+}
+
+/** The definitions a write of `label` needs, read once per transaction, in the statement of the write's reference checks. */
+export function writeDefinitions(db: Db, d: CustomFieldDefinitions, label: string): Promise<CustomFieldDefinition[]> {
+  return oncePerTransaction(db, `custom-fields:${label}`, () => lookupsOf(db).rows<CustomFieldDefinition>(definitionsSql(d), [label]));
 }

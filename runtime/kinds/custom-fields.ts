@@ -5,8 +5,7 @@
 // definitions' `slugKeysSince` show and take the values keyed by slug (CustomFieldsDataField).
 import type { CustomFieldsField } from "../descriptor.js";
 import { ValidationError } from "../errors.js";
-import { oncePerTransaction } from "../write/lookups.js";
-import { definitionsOf, keyColumn, loadDefinitions, type CustomFieldDefinition } from "../custom-fields/definitions.js";
+import { definitionsOf, keyColumn, writeDefinitions, type CustomFieldDefinition } from "../custom-fields/definitions.js";
 import { cleanData, defaults } from "../custom-fields/values.js";
 import { col, ident, literal } from "../query/sql.js";
 import { FieldProblem, isPlainObject, type RuntimeFieldKind, type WriteContext } from "./types.js";
@@ -40,10 +39,12 @@ export const customFields: RuntimeFieldKind<CustomFieldsField> = {
     const key = keyColumn(d, version, index.api.versions.supported);
     return `(SELECT coalesce(json_object_agg(d.${key}, ${col(alias, f.column)} -> d.name ORDER BY d.weight, d.name), '{}'::json) ${definitionsOf(d, literal(model.key))})`;
   },
+  // Asked for as the write starts, so the read rides with its reference checks.
+  prefetch: (f, ctx) => (f.definitions ? writeDefinitions(ctx.db, f.definitions, ctx.model.key) : undefined),
   async write(f, given, ctx) {
     if (!isPlainObject(given)) throw new FieldProblem("Expected a dictionary of custom field values.");
     const value = await byName(f, given, ctx);
-    const defs = f.definitions ? await oncePerTransaction(ctx.db, `custom-fields:${ctx.model.key}`, () => loadDefinitions(ctx.db, f.definitions!, ctx.model.key)) : [];
+    const defs = f.definitions ? await writeDefinitions(ctx.db, f.definitions, ctx.model.key) : [];
     const stored = ctx.id === null
       ? {}
       : ((await ctx.db(ctx.model.table).where("id", ctx.id).first(f.column))?.[f.column] ?? {}) as Record<string, unknown>;
@@ -53,7 +54,7 @@ export const customFields: RuntimeFieldKind<CustomFieldsField> = {
   async onCreate(f, ctx) {
     const given = pending.get(ctx);
     if (given) return judge(f, ctx, given.defs, given.data);
-    const defs = f.definitions ? await oncePerTransaction(ctx.db, `custom-fields:${ctx.model.key}`, () => loadDefinitions(ctx.db, f.definitions!, ctx.model.key)) : [];
+    const defs = f.definitions ? await writeDefinitions(ctx.db, f.definitions, ctx.model.key) : [];
     // Keyed as the request's version keys them, as Nautobot's CreateOnlyDefault makes them
     // (clean then fills the names a slug key left out).
     const slugs = f.definitions && keyColumn(f.definitions, ctx.version, ctx.index.api.versions.supported) === "slug";

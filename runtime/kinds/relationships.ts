@@ -3,12 +3,14 @@
 // removed with the row.
 import type { RelationshipsField } from "../descriptor.js";
 import { relationshipsRender, relationshipsSelect } from "../relationships/read.js";
-import { dropAssociations, requiredOnCreate, requiredOnUpdate, writeRelationships } from "../relationships/write.js";
+import { dropAssociations, requiredOnCreate, requiredOnUpdate, requiredRelationships, writeRelationships } from "../relationships/write.js";
 import type { RuntimeFieldKind } from "./types.js";
 
 export const relationships: RuntimeFieldKind<RelationshipsField> = {
   read: (_f, ctx) => relationshipsSelect(ctx),
   render: (_f, ctx) => relationshipsRender(ctx),
+  // Asked for as the write starts, so the read rides with its reference checks.
+  prefetch: (_f, ctx) => requiredRelationships(ctx),
   write: (_f, value, ctx) => writeRelationships(value, ctx),
   checksOwnValue: true,
   onCreate: (_f, ctx) => requiredOnCreate(ctx),

@@ -98,6 +98,12 @@ export interface RuntimeFieldKind<F extends FieldDescriptor> {
   checksOwnValue?: boolean;
   /** Fills the column on create when the body left it out. */
   onCreate?(f: F, ctx: WriteContext): void | Promise<void>;
+  /**
+   * Called as a write starts, before any field is taken: reads the kind will need later in
+   * the write, asked for now so that they share the statement of the write's reference
+   * checks (write/lookups.ts). What it gives is awaited by whoever uses it, not here.
+   */
+  prefetch?(f: F, ctx: WriteContext): Promise<unknown> | undefined;
   /** Sets the column on every update. */
   onUpdate?(f: F, ctx: WriteContext): void;
   /** Removes what the field keeps outside its row, before rows are deleted. */

@@ -7,7 +7,7 @@ import { ValidationError } from "../errors.js";
 import { FieldProblem, isPlainObject, type Db, type WriteContext } from "../kinds/types.js";
 import type { ModelIndex } from "../models.js";
 import { pyType } from "../text/python.js";
-import { oncePerTransaction } from "../write/lookups.js";
+import { lookupsOf, oncePerTransaction } from "../write/lookups.js";
 import { checkAssociation } from "./associations.js";
 import { hasMany, isSymmetric, plural, relationshipText, relationshipsOf, tablesOf, type Relationship, type Side } from "./definitions.js";
 
@@ -80,13 +80,25 @@ async function settle(ctx: WriteContext, id: string, created: boolean): Promise<
   }
 }
 
+/**
+ * The relationships a row of the model must take part in, read once per transaction, in the
+ * statement of the write's reference checks when asked for as the write starts.
+ */
+export function requiredRelationships(ctx: WriteContext): Promise<Relationship[]> {
+  const { db, index, model: m } = ctx;
+  const { definitions } = tablesOf(index);
+  return oncePerTransaction(db, `required-relationships:${m.key}`, () => {
+    const q = db(definitions).where((w) => w.where({ source_type: m.key, required_on: "source" }).orWhere({ destination_type: m.key, required_on: "destination" }))
+      .orderBy("name").toSQL();
+    return lookupsOf(db).rows<Relationship>(q.sql, [...q.bindings]);
+  });
+}
+
 /** Nautobot's RelationshipModel.required_related_objects_errors, for the API. */
 async function requiredErrors(ctx: WriteContext, id: string, wanted: Wanted, created: boolean): Promise<Record<string, string[]>> {
   const { db, index, model: m } = ctx;
-  const { definitions, associations } = tablesOf(index);
-  const required: Relationship[] = await oncePerTransaction(db, `required-relationships:${m.key}`, async () => db(definitions)
-    .where((q) => q.where({ source_type: m.key, required_on: "source" }).orWhere({ destination_type: m.key, required_on: "destination" }))
-    .orderBy("name"));
+  const { associations } = tablesOf(index);
+  const required = await requiredRelationships(ctx);
   const errors: Record<string, string[]> = {};
   const keyGiven = given.has(ctx);
   for (const r of required) {

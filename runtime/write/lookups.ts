@@ -3,7 +3,8 @@
 // one statement, and checks of the same kind share one branch of it, their keys bound as one
 // array. A write's fields are read concurrently, and a bulk body's elements too, so a create
 // with five related objects and two tags, or a thousand of them, checks its references in one
-// round trip.
+// round trip. Reads of whole rows a write will need anyway (definitions of custom fields, of
+// required relationships) can ride in the same statement.
 import type { Knex } from "knex";
 import { prepared } from "../db/prepared.js";
 
@@ -24,8 +25,17 @@ interface Pending {
   failures: Array<(err: unknown) => void>;
 }
 
+/** A read of whole rows riding in the batch's statement. */
+interface RowRead {
+  sql: string;
+  bindings: unknown[];
+  resolve(rows: unknown[]): void;
+  reject(err: unknown): void;
+}
+
 export class LookupBatch {
   private pending = new Map<string, Pending>();
+  private reads: RowRead[] = [];
   private scheduled = false;
 
   constructor(private readonly db: Db) {}
@@ -40,26 +50,45 @@ export class LookupBatch {
       waiting.push(resolve);
       group.keys.set(key, waiting);
       group.failures.push(reject);
-      if (!this.scheduled) {
-        this.scheduled = true;
-        setImmediate(() => void this.flush());
-      }
+      this.schedule();
     });
+  }
+
+  /** The rows `sql` selects (its `?` bound to `bindings`), read in the batch's statement. */
+  rows<T>(sql: string, bindings: unknown[]): Promise<T[]> {
+    return new Promise<T[]>((resolve, reject) => {
+      this.reads.push({ sql, bindings, resolve: resolve as (rows: unknown[]) => void, reject });
+      this.schedule();
+    });
+  }
+
+  private schedule(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => void this.flush());
   }
 
   private async flush(): Promise<void> {
     const groups = [...this.pending.values()];
+    const reads = this.reads;
     this.pending = new Map();
+    this.reads = [];
     this.scheduled = false;
     const branches = groups.map((g, n) => `SELECT ${n} AS g, x.k FROM (${g.kind.select.replace("?", `?::${g.kind.cast}`)}) x`);
+    // A read's rows come back as one JSON array, in the order its own statement gives them.
+    const readBranches = reads.map((r, n) => `SELECT ${groups.length + n} AS g, (SELECT coalesce(json_agg(r), '[]'::json) FROM (${r.sql}) r)::text AS k`);
     try {
-      const result = await prepared(this.db.raw(branches.join(" UNION ALL "), groups.map((g) => [...g.keys.keys()])));
-      const found = new Set((result.rows as Array<{ g: number; k: string }>).map((r) => `${r.g}|${r.k}`));
+      const bindings = [...groups.map((g) => [...g.keys.keys()]), ...reads.flatMap((r) => r.bindings)];
+      const result = await prepared(this.db.raw([...branches, ...readBranches].join(" UNION ALL "), bindings as Knex.RawBinding[]));
+      const rows = result.rows as Array<{ g: number; k: string }>;
+      const found = new Set(rows.map((r) => `${r.g}|${r.k}`));
       groups.forEach((g, n) => {
         for (const [key, waiting] of g.keys) for (const resolve of waiting) resolve(found.has(`${n}|${key}`));
       });
+      reads.forEach((r, n) => r.resolve(JSON.parse(rows.find((x) => x.g === groups.length + n)!.k)));
     } catch (err) {
       for (const g of groups) for (const reject of g.failures) reject(err);
+      for (const r of reads) r.reject(err);
     }
   }
 }

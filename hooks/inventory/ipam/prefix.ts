@@ -22,11 +22,12 @@ export async function beforeSave({ db, id, values, before }: SaveEvent): Promise
 /** A VRF that enforces unique space holds each prefix once (the global table does not: ENFORCE_GLOBAL_UNIQUE is off). */
 async function checkUnique(db: HookDb, id: SaveEvent["id"], p: Record<string, unknown>): Promise<void> {
   if (!p.vrf_id || typeof p.prefix !== "string") return;
-  const vrf = await db(tables.ipam.vrf.table).where({ id: p.vrf_id }).first();
-  if (!vrf?.enforce_unique) return;
-  const twin = await db(tables.ipam.prefix.table).where({ vrf_id: p.vrf_id }).whereRaw("prefix = network(?::inet)", [p.prefix])
-    .modify((q) => { if (id !== null) q.whereNot({ id }); }).first();
-  if (twin) throw new Refusal({ prefix: `Duplicate prefix found in VRF ${vrfLabel(vrf)}: ${twin.prefix}` });
+  // One statement: the VRF, and the twin only where the VRF enforces unique space.
+  const vrf = await db(`${tables.ipam.vrf.table} as v`).where("v.id", p.vrf_id).select("v.*", db.raw(
+    `(SELECT t.prefix::text FROM ${tables.ipam.prefix.table} t WHERE v.enforce_unique AND t.vrf_id = v.id AND t.prefix = network(?::inet) AND t.id IS DISTINCT FROM ?::uuid LIMIT 1) AS twin`,
+    [p.prefix, id],
+  )).first();
+  if (vrf?.twin) throw new Refusal({ prefix: `Duplicate prefix found in VRF ${vrfLabel(vrf)}: ${vrf.twin}` });
 }
 
 export const filters = {
