@@ -10,8 +10,10 @@ export async function beforeSave({ db, id, values }: SaveEvent): Promise<void> {
   const user = values.user_id ? await db(tables.users.user.table).select("username").where({ id: values.user_id }).first() : undefined;
   values.user_name = user?.username ?? "Undefined";
   if (!values.slug) {
-    // Python's isoformat has microseconds and no zone; the clock's own sub-millisecond digits keep slugs apart.
-    const now = new Date().toISOString().replace("Z", String(process.hrtime.bigint() % 1000n).padStart(3, "0"));
+    // Python's isoformat has microseconds and no zone. The monotonic clock's microseconds keep
+    // apart two notes of one millisecond: they are less than 1,000 µs apart, so these digits
+    // differ (the nanosecond digits used before matched one time in a thousand).
+    const now = new Date().toISOString().replace("Z", String((process.hrtime.bigint() / 1000n) % 1000n).padStart(3, "0"));
     // The object's own words (Nautobot's str(obj)) are not at hand here: its model name stands in.
     const model = String(values.assigned_object_type ?? "").split(".").pop();
     values.slug = slugify(`${model}-${now}`).slice(0, 100);
