@@ -467,6 +467,8 @@ export interface ModelDescriptor {
   nested: string[];
   brief: string[];
   naturalKey?: string;
+  /** The foreign key or generic reference whose object a change of this model is also recorded against (ModelSpec.changeLogRelated). */
+  changeLogRelated?: string;
   filters: FilterDescriptor[];
   uniqueTogether: UniqueGroup[];
   operations: Operation[];

@@ -503,6 +503,12 @@ export interface ModelSpec {
    * string field, or an integer one compared as its text (a VLAN's `vid`).
    */
   naturalKey?: string;
+  /**
+   * The field naming the object a change of this model also belongs to, recorded as the
+   * change's related object (Nautobot's `related_object`: a component's device, a template's
+   * device type): a foreign key or a generic reference.
+   */
+  changeLogRelated?: string;
   filters?: FilterSpec;
   /** Groups of fields that must be unique together (a group of one: a one-to-one link). */
   uniqueTogether?: Array<string[] | UniqueGroup>;

@@ -203,6 +203,12 @@ export function validate(loaded: LoadedApi): Diagnostic[] {
       if (!Array.isArray(names)) err(file, `${list} must be a list of field names${list === "nested" ? ' or "all"' : ""}`, m.name);
       else for (const n of names) if (!has(n)) err(file, `${list} names unknown field "${n}"`, m.name);
     }
+    if (m.changeLogRelated !== undefined) {
+      const related = fields[m.changeLogRelated] as { kind?: string } | undefined;
+      if (!["fk", "treeParent", "generic"].includes(related?.kind ?? "")) {
+        err(file, `changeLogRelated must name a foreign key or generic reference of the model`, m.name, m.changeLogRelated);
+      }
+    }
     if (m.naturalKey && !(m.naturalKey in fields)) err(file, `naturalKey names unknown field "${m.naturalKey}"`, m.name);
     // Foreign-key filters take the natural key as text; a key that is not unique (a device's
     // name) matches every object that has it, as Nautobot's natural-key filters do.

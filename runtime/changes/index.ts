@@ -103,6 +103,24 @@ export function changes(index: ModelIndex, store: Store): WriteFeature | undefin
   };
 }
 
+/** The object a change of `m` is also recorded against (ModelSpec.changeLogRelated), as `object` shows it. */
+function relatedOf(m: ModelDescriptor, object: Record<string, unknown>): { type: string; id: string } | null {
+  const f = m.fields.find((x) => x.name === m.changeLogRelated);
+  if (!f) return null;
+  const idOf = (v: unknown) => (v && typeof v === "object" ? (v as { id?: unknown }).id : v);
+  if (f.kind === "fk" || f.kind === "treeParent") {
+    const id = idOf(object[f.name]);
+    return typeof id === "string" ? { type: f.target, id } : null;
+  }
+  if (f.kind === "generic") {
+    const shown = (column: string) => m.fields.find((x) => "column" in x && x.column === column)?.name;
+    const type = object[shown(f.typeColumn) ?? ""];
+    const id = object[shown(f.idColumn) ?? ""];
+    return typeof type === "string" && typeof id === "string" ? { type, id } : null;
+  }
+  return null;
+}
+
 /**
  * The change log's writer: `write` records the objects' change and, from the same statement,
  * gives what each object's last record before it showed and the webhooks the change calls for.
@@ -118,6 +136,7 @@ function changeLog(index: ModelIndex, log: ModelDescriptor) {
     time: column("time"), user: column("user"), userName: column("user_name"), requestId: column("request_id"), action: column("action"),
     type: column("changed_object_type"), id: column("changed_object_id"), repr: column("object_repr"), data: column("object_data"),
     dataV2: column("object_data_v2"), context: column("change_context"), detail: column("change_context_detail"),
+    relatedType: column("related_object_type"), relatedId: column("related_object_id"),
   };
   const setting = index.api.settings.CHANGELOG_RETENTION;
   const retention = typeof setting === "number" && setting >= 0 ? setting : RETENTION_DAYS;
@@ -129,6 +148,10 @@ function changeLog(index: ModelIndex, log: ModelDescriptor) {
   const last = `last AS (SELECT DISTINCT ON (${ident(cols.id)}) ${ident(cols.id)}::text AS id, ${ident(cols.dataV2)} AS data FROM ${table} ` +
     `WHERE ${ident(cols.type)} = ? AND ${ident(cols.id)} = ANY(?) ORDER BY ${ident(cols.id)}, ${ident(cols.time)} DESC)`;
   const hooks = webhooksQuery(index.api);
+  const relatedColumns = (m: ModelDescriptor, o: Record<string, unknown>) => {
+    const related = relatedOf(m, o);
+    return { [cols.relatedType]: related?.type ?? null, [cols.relatedId]: related?.id ?? null };
+  };
 
   return {
     async write(db: Db, m: ModelDescriptor, changes: Array<{ object: Record<string, unknown>; actor: Actor }>, action: ChangeAction):
@@ -148,6 +171,7 @@ function changeLog(index: ModelIndex, log: ModelDescriptor) {
         [cols.dataV2]: JSON.stringify(o),
         [cols.context]: actor.context,
         [cols.detail]: actor.contextDetail.slice(0, MAX_DETAIL),
+        ...relatedColumns(m, o),
       }))).toSQL();
       const ctes = [...(retention > 0 ? [purge] : []), `inserted AS (${insert.sql})`, last, ...(hooks ? [`hooks AS (${hooks})`] : [])];
       const bindings = [...(retention > 0 ? [retention] : []), ...insert.bindings, m.key, changes.map((c) => c.object.id), ...(hooks ? [[m.key], [action]] : [])];

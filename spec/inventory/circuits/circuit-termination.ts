@@ -6,6 +6,8 @@ export const TermSide = choices("CircuitTerminationSide", [["A", "A"], ["Z", "Z"
 export default model("CircuitTermination", {
   app: "circuits",
   route: "circuit-terminations",
+  // Nautobot records its changes against this object too (to_objectchange's related_object).
+  changeLogRelated: "circuit",
   description: "One end of a circuit: at a site, or in a provider network.",
   display: "[Termination {term_side}: {site.name}|Termination {term_side}: {provider_network.name}]",
   ordering: ["circuit", "term_side"],

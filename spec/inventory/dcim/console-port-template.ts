@@ -12,6 +12,8 @@ export const ConsolePortType = choices("ConsolePortType", [
 export default model("ConsolePortTemplate", {
   app: "dcim",
   route: "console-port-templates",
+  // Nautobot records its changes against this object too (to_objectchange's related_object).
+  changeLogRelated: "device_type",
   description: "A console port every device of a type has.",
   display: "{name}",
   ordering: ["device_type.manufacturer.name", "device_type.model", "name"],

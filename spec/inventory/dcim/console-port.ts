@@ -5,6 +5,8 @@ import { ConsolePortType } from "./console-port-template.js";
 export default model("ConsolePort", {
   app: "dcim",
   route: "console-ports",
+  // Nautobot records its changes against this object too (to_objectchange's related_object).
+  changeLogRelated: "device",
   description: "A console port of a device.",
   display: "{name}",
   ordering: ["device.name", "name"],

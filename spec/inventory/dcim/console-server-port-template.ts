@@ -4,6 +4,8 @@ import { ConsolePortType } from "./console-port-template.js";
 export default model("ConsoleServerPortTemplate", {
   app: "dcim",
   route: "console-server-port-templates",
+  // Nautobot records its changes against this object too (to_objectchange's related_object).
+  changeLogRelated: "device_type",
   description: "A console server port every device of a type has.",
   display: "{name}",
   ordering: ["device_type.manufacturer.name", "device_type.model", "name"],

@@ -5,6 +5,8 @@ import { ConsolePortType } from "./console-port-template.js";
 export default model("ConsoleServerPort", {
   app: "dcim",
   route: "console-server-ports",
+  // Nautobot records its changes against this object too (to_objectchange's related_object).
+  changeLogRelated: "device",
   description: "A console server port of a device.",
   display: "{name}",
   ordering: ["device.name", "name"],

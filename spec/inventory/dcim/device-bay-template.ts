@@ -3,6 +3,8 @@ import { model, field, ref } from "../../../generator/dsl/index.js";
 export default model("DeviceBayTemplate", {
   app: "dcim",
   route: "device-bay-templates",
+  // Nautobot records its changes against this object too (to_objectchange's related_object).
+  changeLogRelated: "device_type",
   description: "A bay every device of a type has, for a child device.",
   display: "{name}",
   ordering: ["device_type.manufacturer.name", "device_type.model", "name"],

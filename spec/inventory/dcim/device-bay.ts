@@ -3,6 +3,8 @@ import { model, field, ref } from "../../../generator/dsl/index.js";
 export default model("DeviceBay", {
   app: "dcim",
   route: "device-bays",
+  // Nautobot records its changes against this object too (to_objectchange's related_object).
+  changeLogRelated: "device",
   description: "A bay of a device that holds a child device.",
   display: "{name}",
   ordering: ["device.name", "name"],

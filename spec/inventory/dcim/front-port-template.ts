@@ -4,6 +4,8 @@ import { PortType } from "./rear-port-template.js";
 export default model("FrontPortTemplate", {
   app: "dcim",
   route: "front-port-templates",
+  // Nautobot records its changes against this object too (to_objectchange's related_object).
+  changeLogRelated: "device_type",
   description: "A front port every device of a type has, mapped to a rear port position.",
   display: "{name}",
   ordering: ["device_type.manufacturer.name", "device_type.model", "name"],

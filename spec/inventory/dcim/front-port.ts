@@ -5,6 +5,8 @@ import { PortType } from "./rear-port-template.js";
 export default model("FrontPort", {
   app: "dcim",
   route: "front-ports",
+  // Nautobot records its changes against this object too (to_objectchange's related_object).
+  changeLogRelated: "device",
   description: "A front port of a device, mapped to a rear port position.",
   display: "{name}",
   ordering: ["device.name", "name"],

@@ -55,6 +55,8 @@ export const InterfaceMode = choices("InterfaceMode", [
 export default model("InterfaceTemplate", {
   app: "dcim",
   route: "interface-templates",
+  // Nautobot records its changes against this object too (to_objectchange's related_object).
+  changeLogRelated: "device_type",
   description: "An interface every device of a type has.",
   display: "{name}",
   ordering: ["device_type.manufacturer.name", "device_type.model", "name"],

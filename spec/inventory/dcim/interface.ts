@@ -11,6 +11,8 @@ export const InterfaceStatus = choices("InterfaceStatus", [
 export default model("Interface", {
   app: "dcim",
   route: "interfaces",
+  // Nautobot records its changes against this object too (to_objectchange's related_object).
+  changeLogRelated: "device",
   description: "A network interface of a device.",
   display: "{name}",
   ordering: ["device.name", "name"],

@@ -3,6 +3,8 @@ import { model, field, ref } from "../../../generator/dsl/index.js";
 export default model("InventoryItem", {
   app: "dcim",
   route: "inventory-items",
+  // Nautobot records its changes against this object too (to_objectchange's related_object).
+  changeLogRelated: "device",
   description: "A serialised piece of hardware inside a device (a line card, a power supply); items nest.",
   display: "{name}",
   ordering: ["device", "parent", "name"],

@@ -41,6 +41,8 @@ export const PowerOutletFeedLeg = choices("PowerOutletFeedLeg", [
 export default model("PowerOutletTemplate", {
   app: "dcim",
   route: "power-outlet-templates",
+  // Nautobot records its changes against this object too (to_objectchange's related_object).
+  changeLogRelated: "device_type",
   description: "A power outlet every device of a type has, fed by one of its power ports.",
   display: "{name}",
   ordering: ["device_type.manufacturer.name", "device_type.model", "name"],

@@ -5,6 +5,8 @@ import { PowerOutletFeedLeg, PowerOutletType } from "./power-outlet-template.js"
 export default model("PowerOutlet", {
   app: "dcim",
   route: "power-outlets",
+  // Nautobot records its changes against this object too (to_objectchange's related_object).
+  changeLogRelated: "device",
   description: "A power outlet of a device, fed by one of its power ports.",
   display: "{name}",
   ordering: ["device.name", "name"],

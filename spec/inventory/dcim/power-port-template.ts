@@ -40,6 +40,8 @@ export const PowerPortType = choices("PowerPortType", [
 export default model("PowerPortTemplate", {
   app: "dcim",
   route: "power-port-templates",
+  // Nautobot records its changes against this object too (to_objectchange's related_object).
+  changeLogRelated: "device_type",
   description: "A power port every device of a type has.",
   display: "{name}",
   ordering: ["device_type.manufacturer.name", "device_type.model", "name"],

@@ -5,6 +5,8 @@ import { PowerPortType } from "./power-port-template.js";
 export default model("PowerPort", {
   app: "dcim",
   route: "power-ports",
+  // Nautobot records its changes against this object too (to_objectchange's related_object).
+  changeLogRelated: "device",
   description: "A power port of a device.",
   display: "{name}",
   ordering: ["device.name", "name"],

@@ -17,6 +17,8 @@ export const PortType = choices("PortType", [
 export default model("RearPortTemplate", {
   app: "dcim",
   route: "rear-port-templates",
+  // Nautobot records its changes against this object too (to_objectchange's related_object).
+  changeLogRelated: "device_type",
   description: "A rear port every device of a type has, with its positions.",
   display: "{name}",
   ordering: ["device_type.manufacturer.name", "device_type.model", "name"],

@@ -5,6 +5,8 @@ import { PortType } from "./rear-port-template.js";
 export default model("RearPort", {
   app: "dcim",
   route: "rear-ports",
+  // Nautobot records its changes against this object too (to_objectchange's related_object).
+  changeLogRelated: "device",
   description: "A rear port of a device (patch panels, breakouts), with its positions.",
   display: "{name}",
   ordering: ["device.name", "name"],

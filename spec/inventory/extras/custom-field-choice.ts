@@ -3,6 +3,8 @@ import { model, field, ref } from "../../../generator/dsl/index.js";
 export default model("CustomFieldChoice", {
   app: "extras",
   route: "custom-field-choices",
+  // Nautobot records its changes against this object too (to_objectchange's related_object).
+  changeLogRelated: "field",
   description: "One value a select or multi-select custom field offers.",
   display: "{value}",
   ordering: ["field", "weight", "value"],

@@ -16,6 +16,8 @@ export const IP_ASSIGNMENT = ["dcim.Interface", "virtualization.VMInterface"];
 export default model("IPAddress", {
   app: "ipam",
   route: "ip-addresses",
+  // Nautobot records its changes against this object too (to_objectchange's related_object).
+  changeLogRelated: "assigned_object",
   verboseName: "IP Address",
   description: "An IPv4 or IPv6 address with its mask.",
   display: "{address}",

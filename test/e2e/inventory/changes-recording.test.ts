@@ -125,6 +125,12 @@ describe("inventory e2e: change records and webhooks", () => {
     const circuit = (await post("/api/circuits/circuits/", { cid: `${tag}-c1`, provider: provider.id, type: type.id, status: "active" })).body;
     const end = await post("/api/circuits/circuit-terminations/", { circuit: circuit.id, term_side: "A", site: site.id });
     expect(end.status, end.text).to.equal(201);
+    // A termination's changes are also its circuit's (Nautobot's related_object), kept unseen.
+    const { db } = await startTestServer();
+    const [termination] = await db("extras_objectchange").where({ changed_object_id: end.body.id, action: "create" });
+    expect([termination.related_object_type, termination.related_object_id]).to.deep.equal(["circuits.circuit", circuit.id]);
+    const [own] = await db("extras_objectchange").where({ changed_object_id: circuit.id, action: "create" });
+    expect([own.related_object_type, own.related_object_id]).to.deep.equal([null, null]);
     const removed = randomUUID();
     expect((await call("DELETE", `/api/circuits/circuits/${circuit.id}/`, asRequest(removed))).status).to.equal(204);
     const gone = (await changesOf(removed)).map((c) => [c.action.value, c.changed_object_type, c.changed_object_id]);

@@ -376,6 +376,7 @@ export const circuits_CircuitTermination: ModelDescriptor = {
     ],
     nested: ["id", "url", "display", "circuit", "term_side", "cable"],
     brief: ["id", "url", "display", "circuit", "term_side", "cable"],
+    changeLogRelated: "circuit",
     filters: [
       { param: "id", kind: "uuid", field: "id", lookup: "exact" },
       { param: "id__n", kind: "uuid", field: "id", lookup: "n" },

@@ -154,6 +154,7 @@ export const dcim_DeviceBayTemplate: ModelDescriptor = {
     ],
     nested: ["id", "url", "display", "name"],
     brief: ["id", "url", "display", "name"],
+    changeLogRelated: "device_type",
     filters: [
       { param: "id", kind: "uuid", field: "id", lookup: "exact" },
       { param: "id__n", kind: "uuid", field: "id", lookup: "n" },

@@ -204,6 +204,7 @@ export const dcim_DeviceBay: ModelDescriptor = {
     ],
     nested: ["id", "url", "display", "device", "name"],
     brief: ["id", "url", "display", "device", "name"],
+    changeLogRelated: "device",
     filters: [
       { param: "id", kind: "uuid", field: "id", lookup: "exact" },
       { param: "id__n", kind: "uuid", field: "id", lookup: "n" },

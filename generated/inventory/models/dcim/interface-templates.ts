@@ -282,6 +282,7 @@ export const dcim_InterfaceTemplate: ModelDescriptor = {
     ],
     nested: ["id", "url", "display", "name"],
     brief: ["id", "url", "display", "name"],
+    changeLogRelated: "device_type",
     filters: [
       { param: "id", kind: "uuid", field: "id", lookup: "exact" },
       { param: "id__n", kind: "uuid", field: "id", lookup: "n" },

@@ -565,6 +565,7 @@ export const dcim_Interface: ModelDescriptor = {
     nested: ["id", "url", "display", "device", "name", "cable"],
     brief: ["id", "url", "display", "device", "name", "cable"],
     naturalKey: "name",
+    changeLogRelated: "device",
     filters: [
       { param: "id", kind: "uuid", field: "id", lookup: "exact" },
       { param: "id__n", kind: "uuid", field: "id", lookup: "n" },

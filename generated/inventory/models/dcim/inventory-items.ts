@@ -266,6 +266,7 @@ export const dcim_InventoryItem: ModelDescriptor = {
     ],
     nested: ["id", "url", "display", "device", "name", "_depth"],
     brief: ["id", "url", "display", "device", "name", "_depth"],
+    changeLogRelated: "device",
     filters: [
       { param: "id", kind: "uuid", field: "id", lookup: "exact" },
       { param: "id__n", kind: "uuid", field: "id", lookup: "n" },

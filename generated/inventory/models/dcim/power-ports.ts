@@ -424,6 +424,7 @@ export const dcim_PowerPort: ModelDescriptor = {
     ],
     nested: ["id", "url", "display", "device", "name", "cable"],
     brief: ["id", "url", "display", "device", "name", "cable"],
+    changeLogRelated: "device",
     filters: [
       { param: "id", kind: "uuid", field: "id", lookup: "exact" },
       { param: "id__n", kind: "uuid", field: "id", lookup: "n" },

@@ -309,6 +309,7 @@ export const dcim_RearPort: ModelDescriptor = {
     ],
     nested: ["id", "url", "display", "device", "name", "cable"],
     brief: ["id", "url", "display", "device", "name", "cable"],
+    changeLogRelated: "device",
     filters: [
       { param: "id", kind: "uuid", field: "id", lookup: "exact" },
       { param: "id__n", kind: "uuid", field: "id", lookup: "n" },

@@ -94,6 +94,7 @@ export const extras_CustomFieldChoice: ModelDescriptor = {
     ],
     nested: ["id", "url", "display", "value"],
     brief: ["id", "url", "display", "value"],
+    changeLogRelated: "field",
     filters: [
       { param: "id", kind: "uuid", field: "id", lookup: "exact" },
       { param: "id__n", kind: "uuid", field: "id", lookup: "n" },

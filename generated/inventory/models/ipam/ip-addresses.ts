@@ -312,6 +312,7 @@ export const ipam_IPAddress: ModelDescriptor = {
     ],
     nested: ["id", "url", "display", "family", "address"],
     brief: ["id", "url", "display", "family", "address"],
+    changeLogRelated: "assigned_object",
     filters: [
       { param: "id", kind: "uuid", field: "id", lookup: "exact" },
       { param: "id__n", kind: "uuid", field: "id", lookup: "n" },

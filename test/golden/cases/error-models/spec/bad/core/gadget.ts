@@ -1,6 +1,6 @@
 import { model, field, ref } from "../../../../../../../generator/dsl/index.js";
 
-// Sound fields, unsound use of them: natural key, operations, filter names, counts, owners.
+// Sound fields, unsound use of them: natural key, change-log relation, operations, filter names, counts, owners.
 export default model("Gadget", {
   app: "core",
   route: "gadgets",
@@ -19,6 +19,7 @@ export default model("Gadget", {
   },
   nested: ["label"],
   naturalKey: "net",
+  changeLogRelated: "label",
   operations: ["list", "explode" as "list"],
   filters: {
     extra: {
