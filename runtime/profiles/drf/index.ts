@@ -9,7 +9,7 @@ import { dirname } from "node:path";
 import type { ActionEvent, ApiDescriptor, ModelDescriptor } from "../../descriptor.js";
 import type { Config } from "../../config.js";
 import { ModelIndex } from "../../models.js";
-import { Store, type WriteOptions } from "../../store.js";
+import { Store } from "../../store.js";
 import { pyType } from "../../text/python.js";
 import { isPlainObject } from "../../kinds/types.js";
 import { FilterCompiler, type FilterPlan } from "../../query/filters.js";
@@ -30,29 +30,13 @@ import { authenticate } from "./authentication.js";
 import { describeModel } from "./metadata.js";
 import { login, loginPage, logout, sessionKey, type SessionDeps } from "./browser-session.js";
 import { Tokens } from "../../auth/tokens.js";
-import { advisoryLock } from "../../db/locks.js";
-import { Batches, type Outcome } from "../../batches.js";
-import { actingAs, Operations, type Actor } from "../../operations/index.js";
+import { Operations, type Actor } from "../../operations/index.js";
+import { Allocations } from "../../operations/allocations.js";
 import { requestId } from "../../http/failures.js";
 import { changes as changeFeature } from "../../changes/index.js";
 import { actionOf, Permissions, type Grants } from "../../permissions/index.js";
 import type { Condition } from "../../permissions/constraints.js";
 import { deepmerge, SETTINGS_ROUTE } from "./user-settings.js";
-
-/** An allocation waiting for its batch: one request's items, and how its objects are created. */
-interface AllocationJob {
-  actor: Actor;
-  m: ModelDescriptor;
-  name: string;
-  made: ModelDescriptor;
-  event: Omit<ActionEvent, "db">;
-  items: Array<Record<string, unknown>>;
-  many: boolean;
-  opts: WriteOptions;
-}
-type Allocated = { ids: string[] } | { shortage: string };
-/** Requests one allocation batch takes at most: a bound on how long its lock is held. */
-const ALLOCATION_BATCH = 64;
 
 /** The route below an object with notes (Nautobot's NotesViewSetMixin). */
 const NOTES_ROUTE = "notes";
@@ -83,11 +67,11 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
   const index = new ModelIndex(api);
   const store = new Store(index);
   const operations = new Operations(db);
+  const allocations = new Allocations(operations, store);
   const changes = changeFeature(index, store);
   if (changes) store.use(changes);
   const filters = new FilterCompiler(index);
   const providers = dynamicFilters(index);
-  const allocations = new Batches<AllocationJob, Allocated>(allocateBatch, ALLOCATION_BATCH);
   const settings = api.settings;
   const strict = settings.STRICT_FILTERING !== false;
   const exempt = new Set((settings.EXEMPT_VIEW_PERMISSIONS as string[] | undefined) ?? []);
@@ -502,14 +486,7 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
     });
   }
 
-  /**
-   * A POST to an action that creates objects: the hook, holding the action's lock, says what to
-   * create; created as a POST to the list would (one body or a list, all or none), in one
-   * transaction with what the hook read, so parallel requests never take the same room.
-   * Parallel requests share that transaction (see `allocateBatch`): the hook's search for room
-   * then serves many of them, where one lock per request would make each wait for all the
-   * searches before it.
-   */
+  /** A POST to an action that creates objects (operations/allocations.ts): one body or a list, all or none. */
   async function allocate(ctx: Ctx, m: ModelDescriptor, name: string, made: ModelDescriptor, event: Omit<ActionEvent, "db">): Promise<void> {
     const body = readJson(ctx);
     const many = Array.isArray(body);
@@ -518,8 +495,7 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
     const shapes = items.map((i): FieldErrors => (isPlainObject(i) ? {} : { non_field_errors: [`Invalid data. Expected a dictionary, but got ${pyType(i)}.`] }));
     if (shapes.some((x) => Object.keys(x).length)) throw new ValidationError(many ? shapes : shapes[0]);
     const opts = { version: ctx.version, userId: ctx.identity?.userId, partial: false };
-    const job = { actor: actor(ctx, m, name, made), m, name, made, event, items: items as Array<Record<string, unknown>>, many, opts };
-    const result = await allocations.submit(`${m.table}\0${name}`, job);
+    const result = await allocations.allocate({ actor: actor(ctx, m, name, made), m, name, made, event, items: items as Array<Record<string, unknown>>, many, opts });
     // DRF sends the detail with its 204; HTTP allows no body there, so only the status arrives.
     if ("shortage" in result) {
       ctx.res.status(204).end();
@@ -527,43 +503,6 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
     }
     const objects = await store.fetch(db, made, result.ids, readOpts(ctx));
     send(ctx, 201, many ? objects : objects[0]);
-  }
-
-  /**
-   * The allocations of one action waiting together: one transaction and one lock for them all
-   * (the lock is the action's, not the object's: objects may share room, as a prefix shares
-   * its child's), each request in a savepoint, so one that fails takes nothing from the others.
-   * Requests on the same object run one after another and hand the hook's memo on; anything
-   * that fails starts a fresh one, as what the hook remembered may be undone.
-   */
-  async function allocateBatch(jobs: AllocationJob[]): Promise<Array<Outcome<Allocated>>> {
-    const { m, name, made } = jobs[0];
-    const first = new Map<string | null, number>();
-    jobs.forEach((j, i) => { if (!first.has(j.event.id)) first.set(j.event.id, i); });
-    const order = [...jobs.keys()].sort((a, b) => first.get(jobs[a].event.id)! - first.get(jobs[b].event.id)! || a - b);
-    const outcomes: Array<Outcome<Allocated>> = [];
-    // The batch is one operation; each request's part of it is made as that request's.
-    await operations.run(jobs[0].actor, async (trx) => {
-      await advisoryLock(trx, m.table, name);
-      let memo: Record<string, unknown> = {};
-      for (const [k, i] of order.entries()) {
-        const { actor: jobActor, event, items, many, opts } = jobs[i];
-        if (k > 0 && jobs[order[k - 1]].event.id !== event.id) memo = {};
-        const queued = order.slice(k).filter((j) => jobs[j].event.id === event.id).reduce((n, j) => n + jobs[j].items.length, 0);
-        try {
-          outcomes[i] = { value: await actingAs(jobActor, () => operations.savepoint(trx, async (sp): Promise<Allocated> => {
-            const allocation = await m.hooks!.allocate![name]({ ...event, db: sp, items, memo, queued });
-            if ("shortage" in allocation) return allocation;
-            const { create } = allocation;
-            return { ids: many ? await store.createMany(sp, made, create, opts) : [await store.create(sp, made, create[0], opts)] };
-          })) };
-        } catch (error) {
-          outcomes[i] = { error };
-          memo = {};
-        }
-      }
-    });
-    return outcomes;
   }
 
   async function detailRoute(ctx: Ctx, m: ModelDescriptor, rawId: string): Promise<void> {
