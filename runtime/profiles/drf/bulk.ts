@@ -7,6 +7,19 @@ import { pyType } from "../../text/python.js";
 
 const failed = (errors: FieldErrors[]) => errors.some((e) => Object.keys(e).length > 0);
 
+/** `value` if it is an object; else DRF's 400 for a body that should have been one. */
+export function expectObject(value: unknown): Record<string, unknown> {
+  const shape = notAnObject(value);
+  if (shape) throw new ValidationError(shape);
+  return value as Record<string, unknown>;
+}
+
+/** DRF's refusal of a value that should have been an object (a body, or an element of one); null for an object. */
+export function notAnObject(value: unknown): FieldErrors | null {
+  if (typeof value === "object" && value !== null && !Array.isArray(value)) return null;
+  return { non_field_errors: [`Invalid data. Expected a dictionary, but got ${pyType(value)}.`] };
+}
+
 /** An integer as DRF's IntegerField reads one (a whole number, or its digits), as text; null otherwise. */
 function integerId(id: unknown): string | null {
   if (typeof id === "number") return Number.isSafeInteger(id) ? String(id) : null;
@@ -22,9 +35,8 @@ export function bulkIds(items: unknown[], integerKeys = false): string[] {
   const seen = new Set<string>();
   const ids: string[] = [];
   const errors = items.map((item): FieldErrors => {
-    if (typeof item !== "object" || item === null || Array.isArray(item)) {
-      return { non_field_errors: [`Invalid data. Expected a dictionary, but got ${pyType(item)}.`] };
-    }
+    const shape = notAnObject(item);
+    if (shape) return shape;
     const id = (item as { id?: unknown }).id;
     if (id === undefined) return { id: ["This field is required."] };
     const key = integerKeys ? integerId(id) : typeof id === "string" && isUuid(id) ? canonical(id) : null;

@@ -10,8 +10,6 @@ import type { ActionEvent, ApiDescriptor, ModelDescriptor } from "../../descript
 import type { Config } from "../../config.js";
 import { ModelIndex } from "../../models.js";
 import { Store } from "../../store.js";
-import { pyType } from "../../text/python.js";
-import { isPlainObject } from "../../kinds/types.js";
 import { FilterCompiler, type FilterPlan } from "../../query/filters.js";
 import { dynamicFilters } from "../../query/dynamic-filters.js";
 import { describeCustomFields } from "../../custom-fields/options.js";
@@ -20,7 +18,7 @@ import type { Identities, Identity } from "../../auth/identities.js";
 import { contentType, origin, queryParams, slashed } from "../../http/request.js";
 import { BodyProblem, parseJson } from "../../http/body.js";
 import { reportFailure } from "../../http/failures.js";
-import { bulkIds, requireAll } from "./bulk.js";
+import { bulkIds, expectObject, notAnObject, requireAll } from "./bulk.js";
 import { cspNonce } from "../../http/security.js";
 import { templates, escapeHtml } from "../../http/templates.js";
 import { negotiate, type Renderer } from "./versioning.js";
@@ -419,8 +417,7 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
         return send(ctx, 200, row?.[column] ?? {});
       }
       if (identity.token && !identity.token.writeEnabled) throw forbidden();
-      const body = readJson(ctx);
-      if (!isPlainObject(body)) throw new ValidationError({ non_field_errors: [`Invalid data. Expected a dictionary, but got ${pyType(body)}.`] });
+      const body = expectObject(readJson(ctx));
       const merged = await operations.run(actor(ctx, users, SETTINGS_ROUTE), async (trx) => {
         const row = await own(trx(users.table)).forUpdate().first(column);
         const next = deepmerge((row?.[column] as Record<string, unknown> | null) ?? {}, body);
@@ -444,8 +441,7 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
       const userId = ctx.identity?.userId;
       if (!(await visible(ctx, m, id))) throw notFound();
       if (ctx.req.method === "POST") {
-        const body = readJson(ctx);
-        if (!isPlainObject(body)) throw new ValidationError({ non_field_errors: [`Invalid data. Expected a dictionary, but got ${pyType(body)}.`] });
+        const body = expectObject(readJson(ctx));
         const made = await operations.run(actor(ctx, m, "notes"), (trx) => store.create(trx, notes, { ...body, [link.type]: m.key, [link.id]: id }, { version: ctx.version, userId, partial: false }));
         return send(ctx, 201, (await store.fetch(db, notes, [made], readOpts(ctx)))[0]);
       }
@@ -492,7 +488,7 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
     const many = Array.isArray(body);
     const items: unknown[] = many ? body : [body];
     // The hook meets objects only: anything else is refused as a create would refuse it.
-    const shapes = items.map((i): FieldErrors => (isPlainObject(i) ? {} : { non_field_errors: [`Invalid data. Expected a dictionary, but got ${pyType(i)}.`] }));
+    const shapes = items.map((i): FieldErrors => notAnObject(i) ?? {});
     if (shapes.some((x) => Object.keys(x).length)) throw new ValidationError(many ? shapes : shapes[0]);
     const opts = { version: ctx.version, userId: ctx.identity?.userId, partial: false };
     const result = await allocations.allocate({ actor: actor(ctx, m, name, made), m, name, made, event, items: items as Array<Record<string, unknown>>, many, opts });
