@@ -11,6 +11,7 @@ import type { ContentTypesField, M2mField, ModelDescriptor } from "../descriptor
 import type { ModelIndex } from "../models.js";
 import type { Actor, RowId, WriteFeature } from "../operations/index.js";
 import { col, ident } from "../query/sql.js";
+import { labelOf, linkedTypes } from "../kinds/content-types.js";
 import { ConstraintCompiler, ConstraintError, type Condition } from "./constraints.js";
 import type { Grants } from "./grants.js";
 
@@ -37,9 +38,18 @@ export function actionOf(method: string): string | null {
 
 const key = (m: ModelDescriptor, action: string) => `${m.key}:${action}`;
 
+/** The many-to-many field `name` of `m` (the generator checks the permission models have them). */
+function m2m(m: ModelDescriptor, name: string): M2mField {
+  const f = m.fields.find((x): x is M2mField => x.kind === "m2m" && x.name === name);
+  if (!f) throw new Error(`${m.key}.${name} is not a many-to-many field`);
+  return f;
+}
+
 export class Permissions {
   private readonly compiler: ConstraintCompiler;
   private readonly permissions: ModelDescriptor;
+  /** The permissions' object types. */
+  private readonly types: ContentTypesField;
   private readonly remembered = new Map<string, { grants: Grants; until: number }>();
   /** The models whose changes here make remembered grants stale. */
   readonly sources: Set<ModelDescriptor>;
@@ -48,6 +58,9 @@ export class Permissions {
     const spec = index.api.permissions!;
     this.compiler = new ConstraintCompiler(index);
     this.permissions = index.model(spec.objectPermissions);
+    const types = this.permissions.fields.find((f): f is ContentTypesField => f.kind === "contentTypes" && f.name === "object_types");
+    if (!types) throw new Error(`${this.permissions.key} has no object_types content-types field`);
+    this.types = types;
     this.sources = new Set([this.permissions, index.model(spec.groups), users]);
   }
 
@@ -60,10 +73,10 @@ export class Permissions {
     this.remembered.clear();
   }
 
-  private field<K extends "m2m" | "contentTypes">(m: ModelDescriptor, name: string, kind: K): K extends "m2m" ? M2mField : ContentTypesField {
-    const f = m.fields.find((x) => x.name === name);
-    if (f?.kind !== kind) throw new Error(`${m.key}.${name} is not a ${kind} field`);
-    return f as K extends "m2m" ? M2mField : ContentTypesField;
+  /** The labels (`app.model`) of the object types of permission row `alias`, as an SQL array. */
+  private objectTypes(alias: string): string {
+    const { registry, through } = this.types;
+    return `ARRAY(SELECT ${labelOf(registry, "r")} ${linkedTypes(through, registry, `${alias}.id`)} ORDER BY 1)`;
   }
 
   /** The user's grants: one statement, then trusted for PERMISSION_TRUST_MS. */
@@ -73,15 +86,12 @@ export class Permissions {
     const known = this.remembered.get(userId);
     if (known && known.until > now) return known.grants;
     const p = this.permissions;
-    const types = this.field(p, "object_types", "contentTypes");
-    const users = this.field(p, "users", "m2m");
-    const groups = this.field(p, "groups", "m2m");
-    const members = this.field(this.users, "groups", "m2m");
+    const users = m2m(p, "users");
+    const groups = m2m(p, "groups");
+    const members = m2m(this.users, "groups");
     const c = (name: string) => col("p", this.index.column(p, name));
     const { rows } = await db.raw(
-      `SELECT ${c("actions")} AS actions, ${c("constraints")} AS constraints, ` +
-      `ARRAY(SELECT r.${ident(types.registry.appLabel)} || '.' || r.${ident(types.registry.model)} FROM ${ident(types.through.table)} j ` +
-      `JOIN ${ident(types.registry.table)} r ON r.id = ${col("j", types.through.target)} WHERE ${col("j", types.through.source)} = p.id) AS models ` +
+      `SELECT ${c("actions")} AS actions, ${c("constraints")} AS constraints, ${this.objectTypes("p")} AS models ` +
       `FROM ${ident(p.table)} p WHERE ${c("enabled")} AND (` +
       `EXISTS (SELECT 1 FROM ${ident(users.through.table)} u WHERE ${col("u", users.through.source)} = p.id AND ${col("u", users.through.target)} = ?) OR ` +
       `EXISTS (SELECT 1 FROM ${ident(groups.through.table)} g JOIN ${ident(members.through.table)} m ON ${col("m", members.through.target)} = ${col("g", groups.through.target)} ` +
@@ -139,12 +149,9 @@ export class Permissions {
    */
   private async validate(db: Knex | Knex.Transaction, ids: RowId[]): Promise<void> {
     const p = this.permissions;
-    const types = this.field(p, "object_types", "contentTypes");
     const { rows } = await db.raw(
-      `SELECT ${col("p", this.index.column(p, "constraints"))} AS constraints, ` +
-      `ARRAY(SELECT r.${ident(types.registry.appLabel)} || '.' || r.${ident(types.registry.model)} FROM ${ident(types.through.table)} j ` +
-      `JOIN ${ident(types.registry.table)} r ON r.id = ${col("j", types.through.target)} WHERE ${col("j", types.through.source)} = p.id ORDER BY 1) AS models ` +
-      `FROM ${ident(p.table)} p WHERE p.id = ANY(?)`, [ids as Knex.RawBinding],
+      `SELECT ${col("p", this.index.column(p, "constraints"))} AS constraints, ${this.objectTypes("p")} AS models FROM ${ident(p.table)} p WHERE p.id = ANY(?)`,
+      [ids as Knex.RawBinding],
     );
     for (const r of rows as Array<{ constraints: unknown; models: string[] }>) {
       for (const key of r.models) {
@@ -159,12 +166,11 @@ export class Permissions {
           throw err;
         }
         if (!cond) continue;
-        await db.raw("SAVEPOINT constraint_check");
+        const { sql, bindings } = cond;
         try {
-          await db.raw(`SELECT 1 FROM ${ident(m.table)} t0 WHERE ${cond.sql} LIMIT 0`, cond.bindings as Knex.RawBinding[]);
-          await db.raw("RELEASE SAVEPOINT constraint_check");
+          // In a savepoint: a value the column cannot hold aborts only the trial.
+          await db.transaction((sp) => sp.raw(`SELECT 1 FROM ${ident(m.table)} t0 WHERE ${sql} LIMIT 0`, bindings as Knex.RawBinding[]));
         } catch (err) {
-          await db.raw("ROLLBACK TO SAVEPOINT constraint_check");
           const { code, message } = err as { code?: string; message?: string };
           if (!code?.startsWith("22") && !code?.startsWith("42")) throw err;
           throw refuse((message ?? "").split(" - ").pop() ?? "");

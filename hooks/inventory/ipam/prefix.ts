@@ -23,8 +23,10 @@ export async function beforeSave({ db, id, values, before }: SaveEvent): Promise
 async function checkUnique(db: HookDb, id: SaveEvent["id"], p: Record<string, unknown>): Promise<void> {
   if (!p.vrf_id || typeof p.prefix !== "string") return;
   // One statement: the VRF, and the twin only where the VRF enforces unique space.
-  const vrf = await db(`${tables.ipam.vrf.table} as v`).where("v.id", p.vrf_id).select("v.*", db.raw(
-    `(SELECT t.prefix::text FROM ${tables.ipam.prefix.table} t WHERE v.enforce_unique AND t.vrf_id = v.id AND t.prefix = network(?::inet) AND t.id IS DISTINCT FROM ?::uuid LIMIT 1) AS twin`,
+  const { prefix: prefixes, vrf: vrfs } = tables.ipam;
+  const vrf = await db(`${vrfs.table} as v`).where("v.id", p.vrf_id).select("v.*", db.raw(
+    `(SELECT t.${prefixes.columns.prefix}::text FROM ${prefixes.table} t WHERE v.${vrfs.columns.enforce_unique} AND t.${prefixes.columns.vrf} = v.id ` +
+    `AND t.${prefixes.columns.prefix} = network(?::inet) AND t.id IS DISTINCT FROM ?::uuid LIMIT 1) AS twin`,
     [p.prefix, id],
   )).first();
   if (vrf?.twin) throw new Refusal({ prefix: `Duplicate prefix found in VRF ${vrfLabel(vrf)}: ${vrf.twin}` });
