@@ -2,7 +2,9 @@
 
 An administrator (the suites' token) sets up three sites, a user and a permission that lets
 the user view and change sites whose slug starts with "perm-a" and create none; the user then
-works through pynautobot with a token of their own. Exits non-zero on the first surprise.
+works through pynautobot with a token of their own. The administrator then reads what that
+left in the change log, gives the user a group and sets up a webhook, as pynautobot's users
+do. Exits non-zero on the first surprise.
 """
 import os
 import sys
@@ -62,4 +64,21 @@ check("create() without add permission is 403", refused(lambda: nb.dcim.sites.cr
 check("delete() without delete permission is 403", refused(lambda: nb.dcim.sites.get(sites["perm-a1"].id).delete(), 403))
 check("a model without any permission is 403", refused(lambda: list(nb.dcim.regions.all()), 403))
 check("the user's own token is listed", [t.id for t in nb.users.tokens.all()] != [])
+
+# The administrator's side: the change log, groups (integer ids) and webhooks.
+changes = list(admin.extras.object_changes.filter(changed_object_id=sites["perm-a2"].id))
+check("the change log shows the site's create and the user's update",
+      sorted((c.action.value, c.user_name) for c in changes) == [("create", "admin"), ("update", "constrained")])
+check("object changes are read only (405)", refused(lambda: admin.extras.object_changes.create(action="create"), 405))
+group = admin.users.groups.create(name="constrained group")
+check(f"a group has an integer id: {group.id!r}", isinstance(group.id, int))
+member = admin.users.users.get(user.id)
+member.groups = [group.id]
+check("a user's groups are saved by id", member.save())
+check("... and read back nested", [g.name for g in admin.users.users.get(user.id).groups] == ["constrained group"])
+check("users filter by group", [u.username for u in admin.users.users.filter(group_id=group.id)] == ["constrained"])
+hook = admin.extras.webhooks.create(name="sites to nowhere", content_types=["dcim.site"], type_create=True, payload_url="http://127.0.0.1:9/hook")
+check("a webhook is made and read back", admin.extras.webhooks.get(hook.id).payload_url == "http://127.0.0.1:9/hook")
+check("a conflicting webhook is refused (400)", refused(lambda: admin.extras.webhooks.create(
+    name="sites again", content_types=["dcim.site"], type_create=True, payload_url="http://127.0.0.1:9/hook"), 400))
 print("constrained user: all checks passed")
