@@ -77,16 +77,32 @@ export function tellAtEnd(feature: WriteFeature, m: ModelDescriptor, action: "cr
   return true;
 }
 
-/** Tells each feature what it waited for, one call per feature, model and action. */
+/**
+ * Tells each feature what it waited for, one call per feature, model and action. A row is
+ * told once: one the operation created and then changed is a creation (its end state, as
+ * Nautobot folds an object's later changes within a request into the record it made), one
+ * changed twice is one change, each by the actor that first wrote it.
+ */
 async function flush(trx: Knex.Transaction, pending: Pending[]): Promise<void> {
   const groups = new Map<WriteFeature, Map<string, Pending>>();
+  const told = new Map<WriteFeature, Set<string>>();
+  const created = new Set(pending.flatMap((p) => (p.action === "create" ? p.rows.map((r) => `${p.m.key} ${r.id}`) : [])));
   for (const p of pending) {
+    const seen = told.get(p.feature) ?? new Set<string>();
+    told.set(p.feature, seen);
+    const rows = p.rows.filter((r) => {
+      const key = `${p.m.key} ${r.id}`;
+      if (seen.has(key) || (p.action === "update" && created.has(key))) return false;
+      seen.add(key);
+      return true;
+    });
+    if (!rows.length) continue;
     const byModel = groups.get(p.feature) ?? new Map<string, Pending>();
     groups.set(p.feature, byModel);
     const key = `${p.m.key} ${p.action}`;
     const group = byModel.get(key);
-    if (group) group.rows.push(...p.rows);
-    else byModel.set(key, { ...p, rows: [...p.rows] });
+    if (group) group.rows.push(...rows);
+    else byModel.set(key, { ...p, rows });
   }
   for (const byModel of groups.values()) for (const g of byModel.values()) await g.feature.savedAtEnd!(trx, g.m, g.action, g.rows);
 }
