@@ -14,10 +14,11 @@ import { lendObjectQueries } from "./relationships/objects.js";
 import { lookupsOf } from "./write/lookups.js";
 import { col, ident } from "./query/sql.js";
 import { prepared } from "./db/prepared.js";
+import { chunksWithin } from "./db/chunks.js";
 import { HttpError, ValidationError, notFound, type FieldErrors } from "./errors.js";
 import { WriteValidators } from "./write/validate.js";
 import { kindOf } from "./kinds/index.js";
-import { FieldProblem, isPlainObject, type WriteContext } from "./kinds/types.js";
+import { doAfterSave, FieldProblem, isPlainObject, type WriteContext } from "./kinds/types.js";
 import { pyRepr, pyType } from "./text/python.js";
 import { duplicateErrors } from "./text/uniqueness.js";
 import { actorOf, tellAtEnd, type RowId, type WriteFeature } from "./operations/index.js";
@@ -312,29 +313,49 @@ export class Store {
 
   /**
    * Creates every element of a bulk body or none: all elements are read first, together, so
-   * their references are checked in one statement (write/lookups.ts), then saved in order.
-   * Gives the ids, or throws the errors as a list as long as the body, `{}` for the good
-   * elements, as DRF's list serializer reports them. Once one element failed, what was saved
-   * is rolled back to a savepoint and the rest are still tried, only to report their errors.
+   * their references are checked in one statement (write/lookups.ts), then written as one
+   * set (see `saveSet`) where the model allows it, else one by one. Gives the ids, or throws
+   * the errors as a list as long as the body, `{}` for the good elements, as DRF's list
+   * serializer reports them. A set the database refuses is rolled back and written again one
+   * by one, to find which elements it refused; once one element failed, what was saved is
+   * rolled back to a savepoint and the rest are still tried, only to report their errors.
    */
   async createMany(trx: Knex.Transaction, m: ModelDescriptor, bodies: unknown[], opts: Omit<WriteOptions, "partial">): Promise<string[]> {
     const drafts = await Promise.allSettled(bodies.map((b) => this.prepare(trx, m, b, { ...opts, partial: false }, null)));
+    // A failed statement aborts the transaction; rolled back to here, the rest can still be tried.
+    await trx.raw("SAVEPOINT bulk_elements");
+    if (this.writesSets(m) && drafts.every((d) => d.status === "fulfilled")) {
+      try {
+        const ids = (await this.persist(m, () => this.saveSet(drafts.map((d) => (d as PromiseFulfilledResult<WriteContext>).value)))).map(String);
+        await this.saved(trx, m, ids, "create");
+        return ids;
+      } catch (err) {
+        if (!(err instanceof ValidationError)) throw err;
+        await trx.raw("ROLLBACK TO SAVEPOINT bulk_elements");
+      }
+    }
+    const ids = await this.createOneByOne(trx, drafts);
+    await this.saved(trx, m, ids, "create");
+    return ids;
+  }
+
+  /** The elements of a bulk create saved in order, or every element's errors. */
+  private async createOneByOne(trx: Knex.Transaction, drafts: Array<PromiseSettledResult<WriteContext>>): Promise<string[]> {
     const errors: FieldErrors[] = [];
     const elementErrors = (err: unknown): FieldErrors => {
       if (err instanceof ValidationError && !Array.isArray(err.errors)) return err.errors;
       throw err;
     };
+    let failed = false;
     const ids: string[] = [];
-    let failed = drafts.some((d) => d.status === "rejected");
-    // A failed statement aborts the transaction; rolled back to here, the rest can still be tried.
-    await trx.raw("SAVEPOINT bulk_elements");
     for (const d of drafts) {
       if (d.status === "rejected") {
         errors.push(elementErrors(d.reason));
+        failed = true;
         continue;
       }
       try {
-        ids.push(String(await this.persist(m, () => this.save(d.value, false))));
+        ids.push(String(await this.persist(d.value.model, () => this.save(d.value, false))));
         errors.push({});
       } catch (err) {
         errors.push(elementErrors(err));
@@ -343,7 +364,33 @@ export class Store {
       }
     }
     if (failed) throw new ValidationError(errors);
-    await this.saved(trx, m, ids, "create");
+    return ids;
+  }
+
+  /**
+   * Whether new rows of `m` can be written as one set: no hook of the model looks at rows one
+   * at a time, and no field's creation needs the rows before it stored.
+   */
+  private writesSets(m: ModelDescriptor): boolean {
+    return !m.hooks?.beforeSave && !m.hooks?.afterSave && !m.fields.some((f) => kindOf(f).createsAlone?.(f));
+  }
+
+  /**
+   * Creates the rows of drafts of one model as a set: the kinds' create effects row by row
+   * (in memory, or reads), then one insert (a few, for a set beyond the statement's
+   * parameters), then the after-save work with what rows share done once for all of them.
+   * The write features are the caller's to tell. Ids in the drafts' order: PostgreSQL gives
+   * an insert's rows back in the order of its values, as Django's bulk_create relies on.
+   */
+  private async saveSet(drafts: WriteContext[]): Promise<RowId[]> {
+    const { db, model: m } = drafts[0];
+    for (const ctx of drafts) for (const f of m.fields) await kindOf(f).onCreate?.(f, ctx);
+    const ids: RowId[] = [];
+    for (const rows of chunksWithin(drafts.map((d) => d.row))) {
+      ids.push(...(await db(m.table).insert(rows).returning("id")).map((r: { id: RowId }) => r.id));
+    }
+    for (const listener of this.writeListeners) listener(m);
+    await doAfterSave(db, drafts.map((d, n) => ({ id: ids[n], work: d.afterSave })));
     return ids;
   }
 
@@ -382,7 +429,7 @@ export class Store {
     if (id === null) [{ id }] = await prepared(db(m.table).insert(ctx.row).returning("id"));
     else if (Object.keys(ctx.row).length) await db(m.table).where("id", id).update(ctx.row);
     for (const listener of this.writeListeners) listener(m);
-    for (const after of ctx.afterSave) await after(id!);
+    await doAfterSave(db, [{ id: id!, work: ctx.afterSave }]);
     await m.hooks?.afterSave?.({ db, index: this.index, model: m, id: id!, values: ctx.row, before, links: ctx.links, created: ctx.id === null });
     if (observed) await this.saved(db, m, [id!], ctx.id === null ? "create" : "update");
     return id!;

@@ -2,8 +2,10 @@
 // references that replaces the set once the row exists.
 import type { M2mField } from "../descriptor.js";
 import { pyType } from "../text/python.js";
-import { FieldProblem, isPlainObject, type Db, type ReadContext, type WriteContext } from "./types.js";
-import { integerKey, isUuid } from "../query/filters.js";
+import { FieldProblem, isPlainObject, setWork, type Db, type ReadContext, type WriteContext } from "./types.js";
+import { chunksWithin } from "../db/chunks.js";
+import { canonicalUuid, integerKey, isUuid } from "../query/filters.js";
+import { lookupsOf } from "../write/lookups.js";
 import { col, ident } from "../query/sql.js";
 import { listOptions, listRender } from "./related.js";
 import type { RuntimeFieldKind } from "./types.js";
@@ -25,7 +27,7 @@ export const m2m: RuntimeFieldKind<M2mField> = {
   async write(f, value, ctx) {
     const ids = f.bySlug ? await bySlug(f, value, ctx) : await byPk(f, value, ctx);
     ctx.links[f.name] = ids;
-    ctx.afterSave.push((id) => replaceLinks(ctx.db, f, id, ids));
+    ctx.afterSave.push(setWork(`m2m ${f.name}`, { ids, created: ctx.id === null }, (db, rows) => linkSets(db, f, rows)));
   },
   checksOwnValue: true,
   options: { type: () => "field", describe: (f, info, ctx) => listOptions(f.target, info, ctx) },
@@ -45,6 +47,16 @@ export async function replaceLinks(db: Db, f: M2mField, id: string | number, ids
   if (distinct.length) await db(t.table).insert(distinct.map((target) => ({ [t.source]: id, [t.target]: target })));
 }
 
+/** Makes each row's set of links the one its write named, for a set of rows at once. */
+async function linkSets(db: Db, f: M2mField, rows: Array<{ id: string | number; payload: { ids: Array<string | number>; created: boolean } }>): Promise<void> {
+  const t = f.through;
+  // A row just made has no links to replace.
+  const updated = rows.filter((r) => !r.payload.created).map((r) => r.id);
+  if (updated.length) await db(t.table).whereIn(t.source, updated).del();
+  const links = rows.flatMap(({ id, payload }) => [...new Set(payload.ids)].map((target) => ({ [t.source]: id, [t.target]: target })));
+  for (const part of chunksWithin(links)) await db(t.table).insert(part);
+}
+
 /**
  * Ids, refused in the words of DRF's PrimaryKeyRelatedField (Nautobot's SerializedPKRelatedField);
  * an attribute dictionary is taken too, as for any related object in this API. Distinct, in order.
@@ -52,34 +64,34 @@ export async function replaceLinks(db: Db, f: M2mField, id: string | number, ids
 async function byPk(f: M2mField, value: unknown, ctx: WriteContext): Promise<string[]> {
   if (!Array.isArray(value)) throw new FieldProblem(`Expected a list of items but got type "${pyType(value)}".`);
   const target = ctx.index.model(f.target);
-  const table = target.table;
   const integerKeys = ctx.index.integerKeys(target);
-  const ids: string[] = [];
-  for (const item of value) {
-    let id: string;
-    if (isPlainObject(item)) id = (await ctx.resolve(f.target, item, false))!;
-    else if (typeof item === "boolean") throw new FieldProblem("Incorrect type. Expected pk value, received bool.");
-    else if (integerKeys) {
+  const rows = { select: `SELECT t0.id::text AS k FROM ${ident(target.table)} t0 WHERE t0.id = ANY(?)`, cast: integerKeys ? "integer[]" : "uuid[]" };
+  const exists = (key: string) => lookupsOf(ctx.db).has(rows, key);
+  const one = async (item: unknown): Promise<string> => {
+    if (isPlainObject(item)) return (await ctx.resolve(f.target, item, false))!;
+    if (typeof item === "boolean") throw new FieldProblem("Incorrect type. Expected pk value, received bool.");
+    if (integerKeys) {
       // An integer key (Django's AutoField): a whole number or its digits; null, or a number
       // the column cannot hold, names no row.
       const whole = item === null || (typeof item === "number" && Number.isInteger(item)) || (typeof item === "string" && /^\d+$/.test(item));
       if (!whole) throw new FieldProblem(`Incorrect type. Expected pk value, received ${pyType(item)}.`);
       const key = integerKey(item);
-      const row = key === null ? undefined : await ctx.db(table).where({ id: key }).first("id");
-      if (!row) throw new FieldProblem(`Invalid pk "${item === null ? "None" : String(item)}" - object does not exist.`);
-      id = String(row.id);
+      if (key === null || !(await exists(key))) throw new FieldProblem(`Invalid pk "${item === null ? "None" : String(item)}" - object does not exist.`);
+      return key;
     }
     // Django reads null as no object and a whole number as the UUID of that value: neither names one.
-    else if (item === null || Number.isInteger(item)) throw new FieldProblem(`Invalid pk "${item === null ? "None" : item}" - object does not exist.`);
-    else if (typeof item !== "string" || !isUuid(item)) throw new FieldProblem(`“${typeof item === "string" ? item : JSON.stringify(item)}” is not a valid UUID.`);
-    else {
-      const row = await ctx.db(table).where({ id: item }).first("id");
-      if (!row) throw new FieldProblem(`Invalid pk "${item}" - object does not exist.`);
-      id = String(row.id);
-    }
-    if (!ids.includes(id)) ids.push(id);
-  }
-  return ids;
+    if (item === null || Number.isInteger(item)) throw new FieldProblem(`Invalid pk "${item === null ? "None" : item}" - object does not exist.`);
+    if (typeof item !== "string" || !isUuid(item)) throw new FieldProblem(`“${typeof item === "string" ? item : JSON.stringify(item)}” is not a valid UUID.`);
+    const key = canonicalUuid(item);
+    if (!(await exists(key))) throw new FieldProblem(`Invalid pk "${item}" - object does not exist.`);
+    return key;
+  };
+  // Every item's check at once (one statement with the write's other references); the first
+  // item refused, in order, is the one reported, as DRF's field stops at it.
+  const settled = await Promise.allSettled(value.map(one));
+  const refused = settled.find((r): r is PromiseRejectedResult => r.status === "rejected");
+  if (refused) throw refused.reason;
+  return [...new Set(settled.map((r) => (r as PromiseFulfilledResult<string>).value))];
 }
 
 /** Slugs as ids, refused in SlugRelatedField's words when one names nothing. */

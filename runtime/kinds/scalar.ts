@@ -78,6 +78,7 @@ export const scalar: RuntimeFieldKind<ScalarField> = {
   async write(f, value, { row }) {
     row[f.column] = await coerce(f, value);
   },
+  createsAlone: (f) => !!f.slugFrom,
   async onCreate(f, ctx) {
     const { row } = ctx;
     if (row[f.column] !== undefined) return;

@@ -8,7 +8,8 @@ import { pyType } from "../text/python.js";
 import { labelOf, linkedTypes } from "./content-types.js";
 import { oncePerTransaction } from "../write/lookups.js";
 import { listOptions, listRender } from "./related.js";
-import { FieldProblem, type RuntimeFieldKind, type WriteContext } from "./types.js";
+import { FieldProblem, setWork, type Db, type RuntimeFieldKind, type WriteContext } from "./types.js";
+import { chunksWithin } from "../db/chunks.js";
 
 /** SQL condition: the tag aliased `alias` applies to the model written. */
 function inScope(f: TagsField, ctx: WriteContext, alias: string): string {
@@ -53,6 +54,21 @@ async function stillInScope(f: TagsField, items: unknown[], ids: string[], ctx: 
   if (errors) throw new ValidationError({ [f.name]: errors });
 }
 
+/**
+ * Gives each written row the tags its write named, for a whole set of rows at once: one scope
+ * check per distinct set of tags, one delete of what updated rows had, one insert.
+ */
+async function assign(f: TagsField, db: Db, rows: Array<{ id: string | number; payload: { items: unknown[]; ids: string[]; ctx: WriteContext } }>): Promise<void> {
+  const t = f.through;
+  const type = rows[0].payload.ctx.model.key;
+  if (f.scope) for (const { payload: p } of rows) if (p.ids.length) await stillInScope(f, p.items, p.ids, p.ctx);
+  // A row just made has no tags to replace.
+  const updated = rows.filter((r) => r.payload.ctx.id !== null).map((r) => r.id);
+  if (updated.length) await db(t.table).where(t.type, type).whereIn(t.source, updated).del();
+  const links = rows.flatMap(({ id, payload }) => payload.ids.map((tag) => ({ [t.target]: tag, [t.type]: type, [t.source]: id })));
+  for (const part of chunksWithin(links)) await db(t.table).insert(part);
+}
+
 export const tags: RuntimeFieldKind<TagsField> = {
   read(f, ctx) {
     const t = f.through;
@@ -70,14 +86,7 @@ export const tags: RuntimeFieldKind<TagsField> = {
     }
     const { ids, errors } = await resolveTags(f, value, ctx);
     if (errors) throw new FieldProblem("Related objects not found.", errors);
-    const t = f.through;
-    const type = ctx.model.key;
-    ctx.afterSave.push(async (id) => {
-      if (f.scope && ids.length) await stillInScope(f, value, ids, ctx);
-      // A row just made has no tags to replace.
-      if (ctx.id !== null) await ctx.db(t.table).where({ [t.type]: type, [t.source]: id }).del();
-      if (ids.length) await ctx.db(t.table).insert(ids.map((tag) => ({ [t.target]: tag, [t.type]: type, [t.source]: id })));
-    });
+    ctx.afterSave.push(setWork(`tags ${f.name}`, { items: value, ids, ctx }, (db, rows) => assign(f, db, rows)));
   },
   checksOwnValue: true,
   async onDelete(f, db, model, ids) {

@@ -46,6 +46,41 @@ export interface ReadContext {
   assume(key: string, probe: string): string;
 }
 
+/**
+ * Work a write does once its row has an id: for that row alone, or (`SetWork`) work that
+ * rows written together share, done for all of them at once.
+ */
+export type AfterSave = ((id: string | number) => Promise<void>) | SetWork<never>;
+
+/**
+ * After-save work a set of rows can share (a bulk create): the works of the set's rows with
+ * the same `key` are done by one `run` over all of them, each row with its own `payload`; a
+ * row written alone is a set of one.
+ */
+export interface SetWork<P> {
+  key: string;
+  payload: P;
+  run(db: Db, rows: Array<{ id: string | number; payload: P }>): Promise<void>;
+}
+
+export const setWork = <P>(key: string, payload: P, run: SetWork<P>["run"]): SetWork<never> => ({ key, payload, run }) as unknown as SetWork<never>;
+
+/** Does each row's after-save work: one call per row for row work, one per key for set work. */
+export async function doAfterSave(db: Db, rows: Array<{ id: string | number; work: AfterSave[] }>): Promise<void> {
+  const sets = new Map<string, { run: SetWork<unknown>["run"]; rows: Array<{ id: string | number; payload: unknown }> }>();
+  for (const { id, work } of rows) {
+    for (const w of work) {
+      if (typeof w === "function") await w(id);
+      else {
+        const set = sets.get(w.key) ?? { run: (w as SetWork<unknown>).run, rows: [] };
+        sets.set(w.key, set);
+        set.rows.push({ id, payload: (w as SetWork<unknown>).payload });
+      }
+    }
+  }
+  for (const { run, rows: shared } of sets.values()) await run(db, shared);
+}
+
 /** A write in progress: what a kind may add to the row, and the help it may ask for. */
 export interface WriteContext {
   db: Db;
@@ -61,7 +96,7 @@ export interface WriteContext {
   /** The whole set each link field written will hold, by field name: ids, or content-type labels (for the model's hooks). */
   links: Record<string, Array<string | number>>;
   /** Work that needs the saved row's id (join tables), run after the row is written. */
-  afterSave: Array<(id: string | number) => Promise<void>>;
+  afterSave: AfterSave[];
   /** The fields the request gave (and their kinds took), so creates can tell an absent field from a given one. */
   written: Set<string>;
   /**
@@ -98,6 +133,11 @@ export interface RuntimeFieldKind<F extends FieldDescriptor> {
   checksOwnValue?: boolean;
   /** Fills the column on create when the body left it out. */
   onCreate?(f: F, ctx: WriteContext): void | Promise<void>;
+  /**
+   * Whether a row's creation must see the rows created before it in the same set stored
+   * (a slug kept free of the stored ones): such sets are written one row at a time.
+   */
+  createsAlone?(f: F): boolean;
   /**
    * Called as a write starts, before any field is taken: reads the kind will need later in
    * the write, asked for now so that they share the statement of the write's reference

@@ -54,6 +54,12 @@ export async function startTestServer(): Promise<TestServer> {
     const s = app.listen(0, "127.0.0.1", () => resolve(s));
   });
   answerClientErrors(server, config);
+  // The embedded database runs on this thread: a long statement of a test (100,000 rows)
+  // holds the event loop, and both sides' idle-socket timers then fire together. The server's
+  // firing first resets the connection the client's next request was just sent on, so the
+  // server keeps idle sockets longer than any hold and the client (undici: the server's hint
+  // less a second) always gives them up first.
+  server.keepAliveTimeout = 600_000;
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const api: TestServer = {
     url,

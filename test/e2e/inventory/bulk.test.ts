@@ -74,6 +74,49 @@ describe("inventory e2e: bulk operations", () => {
     expect(sql.length, sql.join("\n")).to.be.at.most(20 * 5 + 10);
   });
 
+  it("bulk create of a model without row hooks is one set: one insert, one statement for its tags and one per link field, whatever its size", async () => {
+    const { db } = await startTestServer();
+    const [t1, t2] = await tags(2);
+    const targets = (await post("/api/ipam/route-targets/", [{ name: `${uniq("rt")}:1` }, { name: `${uniq("rt")}:2` }])).body;
+    const create = async (n: number) => {
+      const body = Array.from({ length: n }, (_, i) => ({
+        name: uniq("set vrf"), rd: uniq("rd"), tags: i % 2 ? [t1.id, t2.id] : [t2.id], import_targets: targets.map((t: { id: string }) => t.id), export_targets: i % 3 ? [] : [targets[0].id],
+      }));
+      const sql: string[] = [];
+      const listen = (q: { sql: string }) => sql.push(q.sql);
+      db.on("query", listen);
+      try {
+        const res = await post("/api/ipam/vrfs/", body);
+        expect(res.status, res.text).to.equal(201);
+        return { body, res, sql };
+      } finally {
+        db.removeListener("query", listen);
+      }
+    };
+    const few = await create(3);
+    const many = await create(40);
+    expect(many.sql.filter((s) => /^insert into "ipam_vrf"/.test(s))).to.have.length(1);
+    expect(many.sql.filter((s) => /^insert into "extras_tag_assignment"/.test(s))).to.have.length(1);
+    expect(many.sql.length, many.sql.join("\n")).to.equal(few.sql.length);
+    expect(many.res.body.map((v: { name: string }) => v.name)).to.deep.equal(many.body.map((v) => v.name));
+    for (const [n, vrf] of (many.res.body as Array<{ id: string; tags: Array<{ id: string }>; import_targets: Array<{ id: string }>; export_targets: Array<{ id: string }> }>).entries()) {
+      const asked = many.body[n];
+      expect(vrf.tags.map((t) => t.id).sort()).to.deep.equal([...asked.tags].sort());
+      expect(await rows("extras_tag_assignment", { object_type: "ipam.vrf", object_id: vrf.id })).to.equal(asked.tags.length);
+      expect(vrf.import_targets.map((t) => t.id).sort()).to.deep.equal([...asked.import_targets].sort());
+      expect(vrf.export_targets.map((t) => t.id)).to.deep.equal(asked.export_targets);
+    }
+  });
+
+  it("a set the database refuses (a unique value twice) names the element, as one by one would; nothing is created", async () => {
+    const before = await rows("ipam_vrf");
+    const rd = uniq("rd");
+    const res = await post("/api/ipam/vrfs/", [{ name: uniq("v") }, { name: uniq("v"), rd }, { name: uniq("v") }, { name: uniq("v"), rd }]);
+    expect(res.status, res.text).to.equal(400);
+    expect(res.body).to.deep.equal([{}, {}, {}, { rd: ["VRF with this Route distinguisher already exists."] }]);
+    expect(await rows("ipam_vrf")).to.equal(before);
+  });
+
   it("bulk create errors name their elements, whether found reading them or saving them; nothing is created", async () => {
     const site = (await post("/api/dcim/sites/", { name: uniq("bulk site"), status: "active" })).body;
     const vrf = (await post("/api/ipam/vrfs/", { name: uniq("bulk vrf"), enforce_unique: true })).body;
