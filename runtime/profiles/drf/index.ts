@@ -8,8 +8,6 @@ import { createRequire } from "node:module";
 import { dirname } from "node:path";
 import type { ActionEvent, ApiDescriptor, ModelDescriptor } from "../../descriptor.js";
 import type { Config } from "../../config.js";
-import { ModelIndex } from "../../models.js";
-import { Store } from "../../store.js";
 import { FilterCompiler, type FilterPlan } from "../../query/filters.js";
 import { dynamicFilters } from "../../query/dynamic-filters.js";
 import { describeCustomFields } from "../../custom-fields/options.js";
@@ -28,11 +26,11 @@ import { authenticate } from "./authentication.js";
 import { describeModel } from "./metadata.js";
 import { login, loginPage, logout, sessionKey, type SessionDeps } from "./browser-session.js";
 import { Tokens } from "../../auth/tokens.js";
-import { Operations, type Actor } from "../../operations/index.js";
+import type { Actor } from "../../operations/index.js";
+import { Engine } from "../../engine.js";
 import { Allocations } from "../../operations/allocations.js";
 import { requestId } from "../../http/failures.js";
-import { changes as changeFeature } from "../../changes/index.js";
-import { actionOf, Permissions, type Grants } from "../../permissions/index.js";
+import { actionOf, type Grants } from "../../permissions/index.js";
 import type { Condition } from "../../permissions/constraints.js";
 import { deepmerge, SETTINGS_ROUTE } from "./user-settings.js";
 
@@ -62,12 +60,8 @@ export interface DrfDeps {
 }
 
 export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
-  const index = new ModelIndex(api);
-  const store = new Store(index);
-  const operations = new Operations(db);
+  const { index, store, operations, permissions } = new Engine(api, db);
   const allocations = new Allocations(operations, store);
-  const changes = changeFeature(index, store);
-  if (changes) store.use(changes);
   const filters = new FilterCompiler(index);
   const providers = dynamicFilters(index);
   const settings = api.settings;
@@ -80,15 +74,12 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
   const tokenModel = api.auth?.tokens ? index.model(api.auth.tokens) : undefined;
   const userModel = api.auth ? index.model(api.auth.users) : undefined;
   const settingsColumn = api.auth?.settings && userModel ? index.column(userModel, api.auth.settings) : undefined;
-  const permissions = Permissions.of(index, userModel);
-  if (permissions) store.use(permissions.feature());
   // Models whose view `EXEMPT_VIEW_PERMISSIONS: ["*"]` never exempts (Nautobot's EXEMPT_EXCLUDE_MODELS).
   const neverExempt = new Set([userModel?.key, api.permissions?.objectPermissions, api.permissions?.groups]);
   const exemptView = (m: ModelDescriptor) => exempt.has(m.key) || (exempt.has("*") && !neverExempt.has(m.key));
-  // This instance's own changes to users, tokens and permissions count at once, not after the trust period.
+  // This instance's own changes to users and tokens count at once, not after the trust period.
   store.onWrite((m) => {
     if (m === tokenModel || m === userModel) identities?.forget();
-    if (permissions?.sources.has(m)) permissions.forget();
   });
   const swaggerAssets = dirname(createRequire(import.meta.url).resolve("swagger-ui-dist/package.json"));
 

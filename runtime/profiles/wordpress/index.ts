@@ -20,7 +20,8 @@ import { Archive, paging, type ArchivePlan } from "./archive.js";
 import { Store, type Db, type ReadOptions, type RowId } from "../../store.js";
 import { ValidationError } from "../../errors.js";
 import { lockTermName, writeTransaction, Writer } from "./writes.js";
-import { Operations, type Actor } from "../../operations/index.js";
+import type { Actor } from "../../operations/index.js";
+import { Engine } from "../../engine.js";
 import { requestId } from "../../http/failures.js";
 import { describeRoute } from "./routes.js";
 import type { ProfileCommand } from "../index.js";
@@ -44,14 +45,13 @@ interface Ctx {
 const OVERRIDABLE = new Set(["GET", "POST", "PUT", "PATCH", "DELETE"]);
 
 export function wordpressProfile({ api, db, config, identities }: WpDeps): Router {
-  const cat = new Catalog(api);
+  const { index, store, operations } = new Engine(api, db);
+  const cat = new Catalog(api, index);
   const tz = String(api.settings.timezone ?? "UTC");
   const ns = api.basePath.replace(/^\/|\/$/g, "");
   const auth = new WpAuth(db, identities, api.appPasswords ? cat.model(api.appPasswords) : undefined, config);
   // Asked on the writer's own connection: the transaction may hold the only one (PGlite).
   const userExists = async (conn: Knex, id: string) => !!identities && !!(await identities.byId(conn, id));
-  const store = new Store(cat.index);
-  const operations = new Operations(db);
   const writer = new Writer(cat, store, tz, userExists);
   /** The requester as the actor of a write through the route of `m`. */
   const actor = (ctx: Ctx, m: ModelDescriptor): Actor => ({

@@ -36,8 +36,8 @@ export class Catalog {
 
   private readonly createArgs = new Map<string, Record<string, WpArg>>();
 
-  constructor(readonly api: ApiDescriptor) {
-    this.index = new ModelIndex(api);
+  constructor(readonly api: ApiDescriptor, index = new ModelIndex(api)) {
+    this.index = index;
     this.models = api.models.filter((m) => m.wordpress);
     // The create endpoint's args declare each writable field's JSON type, as the route table says.
     const ns = `/${api.basePath.replace(/^\/|\/$/g, "")}`;

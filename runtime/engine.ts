@@ -1,0 +1,32 @@
+// One API's engine: its models, its store, its operations and the write features its spec
+// calls for (object permissions, change records and webhooks), wired once per API and
+// process. Profiles turn requests into this engine's operations and its results into
+// responses; whatever else writes for a user (jobs, the CLI) takes the same engine, so every
+// write goes through the one pipeline.
+import type { Knex } from "knex";
+import type { ApiDescriptor } from "./descriptor.js";
+import { ModelIndex } from "./models.js";
+import { Store } from "./store.js";
+import { Operations } from "./operations/index.js";
+import { Permissions } from "./permissions/index.js";
+import { changes } from "./changes/index.js";
+
+export class Engine {
+  readonly index: ModelIndex;
+  readonly store: Store;
+  readonly operations: Operations;
+  /** The api's object permissions, when its spec has them. */
+  readonly permissions?: Permissions;
+
+  constructor(readonly api: ApiDescriptor, readonly db: Knex) {
+    this.index = new ModelIndex(api);
+    this.store = new Store(this.index);
+    this.operations = new Operations(db);
+    this.permissions = Permissions.of(this.index, api.auth ? this.index.model(api.auth.users) : undefined);
+    // Change records first: a write the permissions then refuse rolls back with its records.
+    for (const feature of [changes(this.index, this.store), this.permissions?.feature()]) if (feature) this.store.use(feature);
+    // This instance's own writes to users, groups and permissions count at once, not after the trust period.
+    const permissions = this.permissions;
+    if (permissions) this.store.onWrite((m) => { if (permissions.sources.has(m)) permissions.forget(); });
+  }
+}
