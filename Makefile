@@ -2,7 +2,7 @@
 NODE_MODULES := node_modules/.package-lock.json
 TSX := node_modules/.bin/tsx
 
-.PHONY: run test fuzz generate check check-generated discard-migration migrate bench bench-profile lint typecheck clean
+.PHONY: run build test fuzz generate check check-generated discard-migration migrate bench bench-profile lint typecheck clean
 
 $(NODE_MODULES): package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
@@ -13,6 +13,10 @@ $(NODE_MODULES): package.json package-lock.json
 # queries block it), which would cut off the requests a graceful shutdown lets finish.
 run: $(NODE_MODULES)
 	node --import tsx bin/armature.ts run
+
+## build: compile into dist/ for plain node (`npm start`, `node dist/bin/armature.js serve`)
+build: $(NODE_MODULES)
+	npm run build
 
 ## test: the whole suite (unit, golden, end-to-end, conformance); PostgreSQL when DATABASE_URL is set
 test: $(NODE_MODULES)
