@@ -8,7 +8,7 @@ import { configFromEnv, type Config } from "./config.js";
 import { openDatabase, type Database } from "./db/connect.js";
 import { migrate } from "./db/migrate.js";
 import { advisoryLock } from "./db/locks.js";
-import { runtimeMigrations } from "./db/runtime-migrations.js";
+import { migrationSets } from "./db/runtime-migrations.js";
 import { createApp, identitiesFor } from "./server.js";
 import { createServer, listenOn, shutDownOnSignals } from "./http/lifecycle.js";
 import { answerClientErrors } from "./http/client-errors.js";
@@ -32,7 +32,7 @@ export interface CliOptions {
 
 
 export async function migrateAll(db: Knex, apis: ApiDescriptor[]): Promise<string[]> {
-  return migrate(db, [runtimeMigrations, ...apis.map((a) => ({ api: a.name, migrations: a.migrations }))]);
+  return migrate(db, migrationSets(apis));
 }
 
 /**
@@ -144,6 +144,7 @@ export async function runCommand(command: string, opts: CliOptions, apis: ApiDes
     }
     case "serve":
     case "run": {
+      config.logRequests ??= command === "serve";
       let token: string | undefined;
       if (command === "run") {
         const admin = await ensureSuperuser(db.knex, apis, process.env.ADMIN_USERNAME ?? "admin", process.env.ADMIN_PASSWORD ?? "admin");

@@ -2,6 +2,7 @@
 // of the runtime takes it as an argument and never reads process.env itself.
 import { resolve } from "node:path";
 import { DEFAULT_WORKER_SETTINGS, type WorkerSettings } from "./queue/worker.js";
+import { LOG_LEVELS } from "./http/request-log.js";
 
 export interface Config {
   /** PostgreSQL connection string; unset means the embedded PGlite database. */
@@ -18,8 +19,13 @@ export interface Config {
   bodyLimit: string;
   /** Mount point of WordPress-style APIs (`/wp-json`). */
   wpApiRoot: string;
-  /** Log each request to stdout. */
-  logRequests: boolean;
+  /**
+   * Log each request to stdout as a JSON line (runtime/http/request-log.ts); LOG_REQUESTS=1 or
+   * 0, unset: the command decides (`serve` logs, `run`, the development start, does not).
+   */
+  logRequests?: boolean;
+  /** The lowest level logged (pino's: fatal, error, warn, info, debug, trace, or silent). */
+  logLevel: string;
   /**
    * Failed password attempts (login form, HTTP Basic) allowed per username and per client
    * address within `authFailureWindow` seconds before further attempts are answered 429;
@@ -49,7 +55,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: env.PUBLIC_URL?.replace(/\/$/, "") || undefined,
     bodyLimit: env.BODY_LIMIT || "1mb",
     wpApiRoot: (env.WP_API_ROOT || "/wp-json").replace(/\/$/, ""),
-    logRequests: env.LOG_REQUESTS === "1",
+    logRequests: flag(env, "LOG_REQUESTS"),
+    logLevel: oneOf(env, "LOG_LEVEL", LOG_LEVELS, "info")!,
     authFailureLimit: wholeNumber(env, "AUTH_FAILURE_LIMIT", 10),
     authFailureWindow: wholeNumber(env, "AUTH_FAILURE_WINDOW", 300),
     corsOrigins: (env.CORS_ALLOWED_ORIGINS ?? "").split(",").map((o) => o.trim().replace(/\/$/, "")).filter(Boolean),
@@ -79,4 +86,17 @@ function wholeNumber(env: NodeJS.ProcessEnv, name: string, fallback: number): nu
   if (!raw) return fallback;
   if (!/^\d+$/.test(raw)) throw new Error(`${name} must be a whole number of 0 or more, not "${raw}"`);
   return Number(raw);
+}
+
+/** A switch set to 1 or 0; undefined when unset. */
+function flag(env: NodeJS.ProcessEnv, name: string): boolean | undefined {
+  const raw = oneOf(env, name, ["0", "1"], undefined);
+  return raw === undefined ? undefined : raw === "1";
+}
+
+function oneOf(env: NodeJS.ProcessEnv, name: string, allowed: string[], fallback: string | undefined): string | undefined {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  if (!allowed.includes(raw)) throw new Error(`${name} must be one of ${allowed.join(", ")}, not "${raw}"`);
+  return raw;
 }

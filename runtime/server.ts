@@ -1,6 +1,7 @@
 // Builds the HTTP application for a set of API descriptors: one router per API, mounted
 // by its profile, sharing one database and one identity store (the API with an `auth`
-// section provides it). Gives an Express app; listening is the caller's business.
+// section provides it), with the health checks (runtime/http/health.ts) beside them. Gives an
+// Express app; listening is the caller's business.
 import express, { type Express } from "express";
 import type { Knex } from "knex";
 import type { ApiDescriptor } from "./descriptor.js";
@@ -11,6 +12,9 @@ import { profiles } from "./profiles/index.js";
 import { origin, originForm } from "./http/request.js";
 import { corsPolicy, securityHeaders } from "./http/security.js";
 import { reportFailure, requestIds } from "./http/failures.js";
+import { jsonLogger, requestLog } from "./http/request-log.js";
+import { healthRoutes } from "./http/health.js";
+import { migrationSets } from "./db/runtime-migrations.js";
 
 export function identitiesFor(apis: ApiDescriptor[]): Identities | undefined {
   const owner = apis.find((a) => a.auth);
@@ -22,16 +26,13 @@ export function createApp(apis: ApiDescriptor[], db: Knex, config: Config): Expr
   app.disable("x-powered-by");
   app.set("etag", false);
   app.set("trust proxy", "loopback");
-  app.use(requestIds, ...securityHeaders());
+  app.use(requestIds);
+  if (config.logRequests) app.use(requestLog(jsonLogger(config.logLevel)));
+  app.use(...securityHeaders());
   const cors = corsPolicy(config);
   if (cors) app.use(cors);
-  if (config.logRequests) {
-    app.use((req, res, next) => {
-      const start = process.hrtime.bigint();
-      res.on("finish", () => console.log(`${req.method} ${req.originalUrl} ${res.statusCode} ${Number(process.hrtime.bigint() - start) / 1e6}ms`));
-      next();
-    });
-  }
+  // Before the APIs: a profile mounted at the site root must not take these paths.
+  app.use(healthRoutes(db, migrationSets(apis)));
   const identities = identitiesFor(apis);
   const mounts: Record<string, string> = {};
   for (const api of apis) {

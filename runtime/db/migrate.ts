@@ -2,7 +2,7 @@
 // migration lists of every API; applies only what is missing and never edits a migration
 // that already ran. Instances starting together take turns under an advisory lock: the
 // first applies everything pending in one transaction (all or nothing), the others then
-// find nothing to do.
+// find nothing to do. `pendingMigrations` says what is missing without applying anything.
 import type { Knex } from "knex";
 import { advisoryLock } from "./locks.js";
 
@@ -35,4 +35,15 @@ export function migrate(db: Knex, sets: MigrationSet[]): Promise<string[]> {
     }
     return applied;
   });
+}
+
+/** The migrations of `sets` the database has not applied (all of them on a database never migrated). */
+export async function pendingMigrations(db: Knex, sets: MigrationSet[]): Promise<string[]> {
+  const recorded = await db("armature_migrations").select("api", "name").catch((err: { code?: string }) => {
+    // undefined_table: no migration ever ran here.
+    if (err.code === "42P01") return [];
+    throw err;
+  });
+  const done = new Set(recorded.map((r: { api: string; name: string }) => `${r.api}/${r.name}`));
+  return sets.flatMap((set) => set.migrations.map((m) => `${set.api}/${m.name}`)).filter((name) => !done.has(name));
 }

@@ -1,6 +1,7 @@
 // The runtime's own tables, migrated like an API's (under the name "armature") so an
 // existing database gains them on its next start. Append new migrations; never edit one.
 import type { MigrationSet } from "./migrate.js";
+import type { ApiDescriptor } from "../descriptor.js";
 
 export const runtimeMigrations: MigrationSet = {
   api: "armature",
@@ -99,3 +100,8 @@ CREATE INDEX armature_task_attempts_task_idx ON armature_task_attempts (task_id,
     },
   ],
 };
+
+/** Every migration a server of `apis` needs, in the order they apply: the runtime's own, then each API's. */
+export function migrationSets(apis: ApiDescriptor[]): MigrationSet[] {
+  return [runtimeMigrations, ...apis.map((a) => ({ api: a.name, migrations: a.migrations }))];
+}

@@ -2,8 +2,10 @@
 // write in flight finish and answer before the process exits 0; instances started together
 // on an empty database all come up (migrations, the admin and the demo data happen once);
 // a busy port is a clear error and a non-zero exit; a second process on an embedded data
-// directory in use refuses to start, and a killed holder never leaves it locked. PostgreSQL when DATABASE_URL is set (a
-// scratch database per test), otherwise PGlite in a temporary DATA_DIR.
+// directory in use refuses to start, and a killed holder never leaves it locked. The built
+// server (plain node) answers, logs each request as a JSON line without secrets and tells its
+// liveness and readiness. PostgreSQL when DATABASE_URL is set (a scratch database per test),
+// otherwise PGlite in a temporary DATA_DIR.
 import { expect } from "chai";
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, realpathSync, rmSync } from "node:fs";
@@ -15,6 +17,7 @@ import pg from "pg";
 import { openDatabase, type Database } from "../../runtime/db/connect.js";
 import { enqueue } from "../../runtime/queue/tasks.js";
 import { WEBHOOK_TASK } from "../../runtime/webhooks/index.js";
+import { builtCli } from "../support/build.js";
 
 const postgresUrl = process.env.DATABASE_URL;
 const TOKEN = "0123456789abcdef0123456789abcdef01234567";
@@ -79,9 +82,18 @@ const children = new Set<ChildProcess>();
 function armature(env: NodeJS.ProcessEnv, ...args: string[]): Armature {
   // Node with tsx as a loader, as `make run` starts it: one process, which gets the test's
   // signals itself (the tsx CLI relays them and kills a child that is slow to answer, which on
-  // a busy machine turned a graceful exit into 143). Its own process group, so a failing test
-  // can kill it whole.
-  const child = spawn(process.execPath, ["--import", "tsx", "bin/armature.ts", ...args], { env, detached: true });
+  // a busy machine turned a graceful exit into 143).
+  return started(["--import", "tsx", "bin/armature.ts"], env, args);
+}
+
+/** The built command line under plain node, as `npm start` runs it. */
+async function built(env: NodeJS.ProcessEnv, ...args: string[]): Promise<Armature> {
+  return started([await builtCli()], env, args);
+}
+
+function started(entry: string[], env: NodeJS.ProcessEnv, args: string[]): Armature {
+  // Its own process group, so a failing test can kill it whole.
+  const child = spawn(process.execPath, [...entry, ...args], { env, detached: true });
   children.add(child);
   let out = "";
   let err = "";
@@ -98,10 +110,13 @@ function armature(env: NodeJS.ProcessEnv, ...args: string[]): Armature {
 }
 
 /** Runs a command to its end; rejects unless it exits 0. */
-async function cli(env: NodeJS.ProcessEnv, ...args: string[]): Promise<string> {
-  const p = armature(env, ...args);
+function cli(env: NodeJS.ProcessEnv, ...args: string[]): Promise<string> {
+  return ranToEnd(armature(env, ...args));
+}
+
+async function ranToEnd(p: Armature): Promise<string> {
   const code = await p.exited;
-  if (code !== 0) throw new Error(`armature ${args.join(" ")} exited ${code}: ${p.out()}${p.err()}`);
+  if (code !== 0) throw new Error(`armature exited ${code}: ${p.out()}${p.err()}`);
   return p.out();
 }
 
@@ -142,6 +157,22 @@ function connectError(port: number): Promise<string | undefined> {
   });
 }
 
+/** Polls `probe` until it gives a value; a generous bound, for hangs, not for the machine's speed. */
+async function eventually<T>(probe: () => Promise<T | undefined>, what: string, boundMs = 120_000): Promise<T> {
+  const until = Date.now() + boundMs;
+  for (;;) {
+    const value = await probe().catch(() => undefined);
+    if (value !== undefined) return value;
+    if (Date.now() > until) throw new Error(`${what}: not within ${boundMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** The JSON lines a process printed. */
+function logLines(p: Armature): Array<Record<string, unknown>> {
+  return p.out().split("\n").filter((l) => l.startsWith("{")).map((l) => JSON.parse(l) as Record<string, unknown>);
+}
+
 async function status(base: string): Promise<number> {
   return (await fetch(`${base}/api/status/`, { headers: { Authorization: `Token ${TOKEN}` } })).status;
 }
@@ -163,6 +194,64 @@ describe(`server process (${postgresUrl ? "postgresql" : "pglite"})`, function (
     children.clear();
     await scratch?.drop();
     scratch = undefined;
+  });
+
+  describe("the built server", () => {
+    before(async function () {
+      // tsc over the sources, once for every test that runs the build.
+      this.timeout(600000);
+      await builtCli();
+    });
+
+    it("answers under plain node: /health/ without credentials, readiness 200, one JSON log line per request with its fields and no token or password", async () => {
+      scratch = await scratchDatabase();
+      await ranToEnd(await built(scratch.env, "createsuperuser", "--username", "admin", "--password", "admin-password", "--token", TOKEN));
+      // `serve` logs requests unless LOG_REQUESTS says otherwise.
+      const env = { ...scratch.env };
+      delete env.LOG_REQUESTS;
+      const server = await built(env, "serve", "--port", "0");
+      const base = await servingOrExit(server);
+
+      const password = "never-in-a-log-0451";
+      const basic = `Basic ${Buffer.from(`logged:${password}`).toString("base64")}`;
+      const wrongToken = "fedcba9876543210fedcba9876543210fedcba98";
+      const sent: Array<{ res: Response; method: string; path: string; status: number; user: string | null }> = [];
+      const send = async (method: string, path: string, status: number, user: string | null, init: RequestInit = {}) => {
+        const res = await fetch(`${base}${path}`, { method, ...init });
+        expect(res.status, `${method} ${path}: ${await res.clone().text()}`).to.equal(status);
+        sent.push({ res, method, path: path.split("?")[0], status, user });
+        return res;
+      };
+      const health = await send("GET", "/health/", 200, null);
+      expect(await health.json()).to.deep.equal({ process: "working" });
+      const ready = await send("GET", "/health/ready/", 200, null);
+      expect(await ready.json()).to.deep.equal({ database: "working", migrations: "working" });
+      const json = { Authorization: `Token ${TOKEN}`, "Content-Type": "application/json" };
+      await send("GET", `/api/dcim/sites/?q=${password}`, 200, "admin", { headers: json });
+      await send("POST", "/api/users/users/", 201, "admin", { headers: json, body: JSON.stringify({ username: "logged", password, is_superuser: true }) });
+      const provisioned = await send("POST", "/api/users/tokens/", 201, "logged", { headers: { Authorization: basic, "Content-Type": "application/json" }, body: "{}" });
+      const newKey = ((await provisioned.json()) as { key: string }).key;
+      await send("POST", "/api/login/", 403, null, { headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: `username=logged&password=${password}-wrong` });
+      await send("GET", "/api/dcim/sites/", 403, null, { headers: { Authorization: `Token ${wrongToken}` } });
+      await send("GET", "/wp-json/calendar/events/v1/events", 200, null);
+
+      // A line is written once its response is done, which may be just after the client has it.
+      const lines = await eventually(async () => {
+        const byId = new Map(logLines(server).map((l) => [l.request_id, l]));
+        const found = sent.map((s) => byId.get(s.res.headers.get("x-request-id")));
+        return found.every((l) => l !== undefined) ? found : undefined;
+      }, "a log line for every request");
+      for (const [i, line] of lines.entries()) {
+        const { method, path, status, user } = sent[i];
+        expect(line).to.have.keys("time", "level", "pid", "method", "path", "status", "duration_ms", "user", "request_id", "msg");
+        expect(line).to.deep.include({ level: status >= 400 ? "warn" : "info", method, path, status, user, msg: "request" });
+        expect(new Date(line!.time as string).toISOString()).to.equal(line!.time);
+        expect(line!.duration_ms).to.be.a("number");
+      }
+      for (const secret of [TOKEN, password, basic.slice(6), wrongToken, newKey, "admin-password"]) {
+        expect(server.out() + server.err()).to.not.include(secret);
+      }
+    });
   });
 
   it("SIGTERM during a slow bulk create: the client gets its 201 with every object, the rows are stored, new connections are refused, exit 0", async () => {

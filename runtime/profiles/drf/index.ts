@@ -16,6 +16,7 @@ import type { Identities, Identity } from "../../auth/identities.js";
 import { contentType, origin, queryParams, slashed } from "../../http/request.js";
 import { BodyProblem, parseJson } from "../../http/body.js";
 import { reportFailure } from "../../http/failures.js";
+import { identified } from "../../http/request-log.js";
 import { bulkIds, expectObject, notAnObject, requireAll } from "./bulk.js";
 import { cspNonce } from "../../http/security.js";
 import { templates, escapeHtml } from "../../http/templates.js";
@@ -110,6 +111,7 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
       const tokenProvisioning = !!tokenModel && req.method === "POST" && req.path === `/${tokenModel.app}/${tokenModel.route}/`;
       const session = SAFE.has(req.method) || isLogout(req) ? sessionKey(req) : undefined;
       const identity = await authenticate(db, identities, req.get("authorization"), tokenProvisioning, session, { address: req.ip, limits: config });
+      identified(res, identity?.username);
       ctx = { req, res, version, renderer, identity, apiUrl: `${origin(req, config.publicUrl)}${api.basePath}`, params };
       await route(ctx, segments);
     } catch (err) {

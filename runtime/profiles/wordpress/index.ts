@@ -12,6 +12,7 @@ import type { Identities } from "../../auth/identities.js";
 import type { Fixture } from "../../fixtures.js";
 import { contentType, origin, queryString } from "../../http/request.js";
 import { reportFailure } from "../../http/failures.js";
+import { identified } from "../../http/request-log.js";
 import { forbidden, invalidParam, missingParams, noRoute, WpError } from "./errors.js";
 import { boolParam, MAX_ID, positiveInt, requestParams, type Params } from "./params.js";
 import { WpAuth, type Requester } from "./auth.js";
@@ -74,6 +75,7 @@ export function wordpressProfile({ api, db, config, identities }: WpDeps): Route
       const override = (req.get("x-http-method-override") ?? (typeof params._method === "string" ? params._method : "")).toUpperCase();
       const method = req.method === "POST" && OVERRIDABLE.has(override) ? override : req.method;
       const who = await auth.identify(req.get("authorization"), req.ip, res);
+      identified(res, who?.username);
       const ctx: Ctx = { req, res, params, who, rootUrl, site: { origin: origin(req, config.publicUrl), nsUrl: `${rootUrl}/${ns}`, tz } };
       await route(ctx, method, path);
     } catch (err) {
