@@ -1,44 +1,30 @@
-// The command line: generate, check, migrate, serve, createsuperuser, demo-data,
-// create-app-password. Parses arguments and calls the generator or the runtime; holds no
-// logic of its own beyond wiring and printing.
+// The command line: generate, check, migrate, serve, run, createsuperuser, demo-data,
+// create-app-password, worker. Parses arguments (bin/command-line.ts) and calls the generator
+// or the runtime; holds no logic of its own beyond wiring and printing.
 import { fileURLToPath } from "node:url";
 import { dirname, join } from "node:path";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { execFileSync } from "node:child_process";
+import { parseCommandLine } from "./command-line.js";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+/** Running from `npm run build`'s dist/, under plain node, rather than from the sources. */
+const built = import.meta.url.endsWith(".js");
 
-function usage(): never {
-  console.error(`usage: armature <command> [options]
-
-commands:
-  generate                 compile spec/ into generated/
-  check                    regenerate in memory; print a diff and exit 1 if generated/ drifted
-  migrate                  apply pending migrations to the database
-  serve [--port N]         migrate, then serve every API
-  createsuperuser --username U --password P [--token KEY]
-                           create an administrator and an API token for it
-  demo-data                load the demo data set once (skipped when already loaded)
-  create-app-password --username U [--name NAME]
-                           create a WordPress-style application password (HTTP Basic) for a user
-  run [--port N]           migrate, load demo data once, ensure an admin token, serve
-  worker                   migrate, then run a queue worker (webhook deliveries) without serving
-
-environment: DATABASE_URL (PostgreSQL; default: embedded PGlite in DATA_DIR, ./.data),
-             PORT (8080), HOST (127.0.0.1), PUBLIC_URL, WP_API_ROOT (/wp-json),
-             SHUTDOWN_TIMEOUT (30: seconds SIGTERM/SIGINT waits for requests in flight),
-             QUEUE_WORKER (1; 0: serve and run start no queue worker), QUEUE_* (README)`);
-  process.exit(2);
-}
-
-function option(args: string[], name: string): string | undefined {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1] : undefined;
+function exit(status: number, text: string): never {
+  (status === 0 ? console.log : console.error)(text);
+  process.exit(status);
 }
 
 async function main(argv: string[]): Promise<void> {
-  const [command, ...args] = argv;
+  const parsed = parseCommandLine(argv);
+  if ("exit" in parsed) exit(parsed.exit, parsed.text);
+  const { run: command, values } = parsed;
+  if (built && (command === "generate" || command === "check")) {
+    // They import spec/ and hooks/ as TypeScript, which plain node does not load.
+    exit(2, `armature ${command}: compiles spec/ from the sources; run \`make ${command}\` in a checkout (it uses tsx)`);
+  }
   switch (command) {
     case "generate": {
       const { generate } = await import("../generator/index.js");
@@ -78,21 +64,26 @@ async function main(argv: string[]): Promise<void> {
       console.error(`generated/ is out of date: ${drift.changed.length} changed, ${drift.added.length} missing, ${drift.removed.length} stale. Run make generate.`);
       process.exit(1);
     }
-    case "migrate": case "serve": case "run": case "createsuperuser": case "demo-data": case "create-app-password": case "worker": {
-      const { runCommand } = await import("../runtime/cli.js");
+    default: {
+      const { runCommand, UsageError } = await import("../runtime/cli.js");
       const { apis } = await import("../generated/server.js");
       const { demo, demoLogins } = await import("../demo/index.js");
-      await runCommand(command, {
-        port: option(args, "port"),
-        username: option(args, "username"),
-        password: option(args, "password"),
-        token: option(args, "token"),
-        name: option(args, "name"),
-      }, apis, demo, demoLogins);
-      return;
+      const opts = {
+        port: values.port as number | undefined,
+        workers: values.workers as number | undefined,
+        migrate: !values["no-migrate"],
+        username: values.username as string | undefined,
+        password: values.password as string | undefined,
+        token: values.token as string | undefined,
+        name: values.name as string | undefined,
+      };
+      try {
+        await runCommand(command, opts, apis, demo, demoLogins);
+      } catch (err) {
+        if (err instanceof UsageError) exit(2, `armature ${command}: ${err.message}`);
+        throw err;
+      }
     }
-    default:
-      usage();
   }
 }
 

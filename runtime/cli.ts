@@ -1,8 +1,11 @@
-// The runtime side of the command line: migrate, serve, create the first administrator,
-// load demo data, `run`, which does all of them in order for `make run`, and `worker`, a
-// queue worker without the HTTP server.
+// The runtime side of the command line: migrate, serve (in one process or several workers on
+// one port), create the first administrator, load demo data, `run`, which does all of them in
+// order for `make run`, and `worker`, a queue worker without the HTTP server. Takes options
+// already parsed (bin/command-line.ts); what it refuses it refuses before opening the database.
+import cluster from "node:cluster";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { availableParallelism } from "node:os";
 import type { Knex } from "knex";
 import { configFromEnv, type Config } from "./config.js";
 import { openDatabase, type Database } from "./db/connect.js";
@@ -10,7 +13,8 @@ import { migrate } from "./db/migrate.js";
 import { advisoryLock } from "./db/locks.js";
 import { migrationSets } from "./db/runtime-migrations.js";
 import { createApp, identitiesFor } from "./server.js";
-import { createServer, listenOn, shutDownOnSignals } from "./http/lifecycle.js";
+import { createServer, listenOn, RELEASE_MS, shutDownOnSignals } from "./http/lifecycle.js";
+import { superviseWorkers } from "./http/cluster.js";
 import { answerClientErrors } from "./http/client-errors.js";
 import { ModelIndex } from "./models.js";
 import { Store } from "./store.js";
@@ -23,13 +27,19 @@ import { WEBHOOK_TASK } from "./webhooks/index.js";
 import { webhookHandler } from "./webhooks/deliver.js";
 
 export interface CliOptions {
-  port?: string;
+  port?: number;
+  /** serve: processes serving the port; unset: the cores on PostgreSQL, one on the embedded database. */
+  workers?: number;
+  /** serve: false leaves the schema to `armature migrate` (readiness answers 503 until it ran). */
+  migrate?: boolean;
   username?: string;
   password?: string;
   token?: string;
   name?: string;
 }
 
+/** A command line refused before anything ran; the caller exits 2, as for a bad option. */
+export class UsageError extends Error {}
 
 export async function migrateAll(db: Knex, apis: ApiDescriptor[]): Promise<string[]> {
   return migrate(db, migrationSets(apis));
@@ -37,10 +47,10 @@ export async function migrateAll(db: Knex, apis: ApiDescriptor[]): Promise<strin
 
 /**
  * Creates a superuser and a token for it, or gives a write-enabled, unexpired token it already
- * has. Instances starting together take turns (an advisory lock on the username), so one creates
- * the user and the others find it.
+ * has (`issued` says whether the token is new). Instances starting together take turns (an
+ * advisory lock on the username), so one creates the user and the others find it.
  */
-export async function ensureSuperuser(db: Knex, apis: ApiDescriptor[], username: string, password: string, key?: string): Promise<{ key: string; created: boolean }> {
+export async function ensureSuperuser(db: Knex, apis: ApiDescriptor[], username: string, password: string, key?: string): Promise<{ key: string; created: boolean; issued: boolean }> {
   const owner = apis.find((a) => a.auth);
   if (!owner?.auth?.tokens) throw new Error("no API declares auth users and tokens");
   const index = new ModelIndex(owner);
@@ -55,7 +65,7 @@ export async function ensureSuperuser(db: Knex, apis: ApiDescriptor[], username:
     // Re-running with the same --token (a deploy script at every start) finds the token it made.
     const reusable = key ? ((await tokens.holds(trx, userId, key)) ? key : undefined) : await tokens.writableKey(trx, userId);
     const issued = reusable ?? await tokens.issue(trx, userId, { ...(key ? { key } : {}), description: "created by createsuperuser" });
-    return { key: issued, created: !existing };
+    return { key: issued, created: !existing, issued: !reusable };
   });
 }
 
@@ -113,27 +123,39 @@ function stopOnSignals(release: () => Promise<void>): void {
   process.on("SIGTERM", stop);
 }
 
-function portOption(value: string): number {
-  const port = Number(value);
-  if (!/^\d+$/.test(value) || port > 65535) throw new Error(`--port must be a port number from 0 to 65535, not "${value}"`);
-  return port;
+/** Where the data is, as the start-up lines say it. */
+function whereData(config: Config): string {
+  return config.databaseUrl ? "PostgreSQL (DATABASE_URL)" : `embedded PGlite in ${config.dataDir}`;
+}
+
+/** What needs the API descriptors or the environment to judge, judged before the database is opened. */
+function checkArguments(command: string, opts: CliOptions, apis: ApiDescriptor[], config: Config): void {
+  if (command === "serve" && (opts.workers ?? 1) > 1 && !config.databaseUrl) {
+    throw new UsageError(`--workers ${opts.workers}: the embedded database belongs to one process; set DATABASE_URL (PostgreSQL) to serve from several`);
+  }
+  if (command === "createsuperuser" && opts.token !== undefined) {
+    const owner = apis.find((a) => a.auth?.tokens);
+    const key = owner?.models.find((m) => m.key === owner.auth!.tokens)?.fields.find((f) => f.name === "key");
+    const pattern = key?.kind === "scalar" ? key.pattern : undefined;
+    if (pattern && !new RegExp(pattern.regex, "u").test(opts.token)) throw new UsageError(`--token: ${pattern.message}`);
+  }
 }
 
 /** `apis` and `demo` come from the caller (bin/), so the runtime never imports generated code. */
 export async function runCommand(command: string, opts: CliOptions, apis: ApiDescriptor[], demo: Record<string, Fixture[]>, demoLogins: string[] = []): Promise<void> {
   const config = configFromEnv();
-  if (opts.port !== undefined) config.port = portOption(opts.port);
+  if (opts.port !== undefined) config.port = opts.port;
+  checkArguments(command, opts, apis, config);
+  if (command === "serve") return serve(apis, config, opts);
   const db = await openDatabase(config);
   const applied = await migrateAll(db.knex, apis);
   if (applied.length) console.log(`migrated: ${applied.join(", ")}`);
-  const where = config.databaseUrl ? "PostgreSQL (DATABASE_URL)" : `embedded PGlite in ${config.dataDir}`;
   switch (command) {
     case "migrate":
-      console.log(applied.length ? `database up to date (${where})` : `nothing to migrate (${where})`);
+      console.log(applied.length ? `database up to date (${whereData(config)})` : `nothing to migrate (${whereData(config)})`);
       return db.close();
     case "createsuperuser": {
-      if (!opts.username || !opts.password) throw new Error("createsuperuser needs --username and --password");
-      const { key } = await ensureSuperuser(db.knex, apis, opts.username, opts.password, opts.token);
+      const { key } = await ensureSuperuser(db.knex, apis, opts.username!, opts.password!, opts.token);
       console.log(`superuser ${opts.username}; API token: ${key}`);
       return db.close();
     }
@@ -142,43 +164,11 @@ export async function runCommand(command: string, opts: CliOptions, apis: ApiDes
       console.log(loaded.length ? `loaded demo data: ${loaded.join(", ")}` : "demo data already loaded");
       return db.close();
     }
-    case "serve":
-    case "run": {
-      config.logRequests ??= command === "serve";
-      let token: string | undefined;
-      if (command === "run") {
-        const admin = await ensureSuperuser(db.knex, apis, process.env.ADMIN_USERNAME ?? "admin", process.env.ADMIN_PASSWORD ?? "admin");
-        token = admin.key;
-        const identities = identitiesFor(apis);
-        const user = await identities!.byPassword(db.knex, process.env.ADMIN_USERNAME ?? "admin", process.env.ADMIN_PASSWORD ?? "admin");
-        const loaded = await loadDemoOnce(db.knex, apis, demo, user?.userId);
-        if (loaded.length) console.log(`loaded demo data: ${loaded.join(", ")}`);
-      }
-      const server = await listen(apis, db, config);
-      const worker = config.queueWorker ? startWorker(db.knex, config) : undefined;
-      shutDownOnSignals(server, {
-        timeoutSeconds: config.shutdownTimeout,
-        // Once the requests have drained; tasks the worker had running are queued again at once.
-        release: async () => {
-          await worker?.stop();
-          await db.close();
-        },
-      });
-      const { port } = server.address() as AddressInfo;
-      const base = config.publicUrl ?? `http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${port}`;
-      console.log(`Armature is serving (${where}):`);
-      for (const api of apis) for (const line of profiles[api.profile].announce(api, config, base)) console.log(line);
-      console.log(worker ? `  queue worker: ${config.queue.concurrency} task(s) at a time` : "  queue worker: off (QUEUE_WORKER=0)");
-      if (token) {
-        console.log(`  admin login: ${process.env.ADMIN_USERNAME ?? "admin"} / ${process.env.ADMIN_PASSWORD ?? "admin"}`);
-        console.log(`  API token: ${token}   (Authorization: Token ${token})`);
-        for (const login of demoLogins) console.log(`  demo login: ${login}`);
-      }
-      return;
-    }
+    case "run":
+      return run(apis, db, config, demo, demoLogins);
     case "worker": {
       const worker = startWorker(db.knex, config);
-      console.log(`queue worker ${worker.id} is running (${where}), ${config.queue.concurrency} task(s) at a time`);
+      console.log(`queue worker ${worker.id} is running (${whereData(config)}), ${config.queue.concurrency} task(s) at a time`);
       stopOnSignals(async () => {
         await worker.stop();
         await db.close();
@@ -188,10 +178,87 @@ export async function runCommand(command: string, opts: CliOptions, apis: ApiDes
     default: {
       // A command a profile contributes runs over that profile's APIs.
       const owner = Object.entries(profiles).find(([, p]) => p.commands?.[command]);
-      if (!owner) throw new Error(`unknown command ${command}`);
+      if (!owner) throw new UsageError(`unknown command ${command}`);
       const [name, profile] = owner;
       console.log(await profile.commands![command]({ db: db.knex, apis: apis.filter((a) => a.profile === name), identities: identitiesFor(apis), opts }));
       return db.close();
     }
   }
+}
+
+/**
+ * `serve`: migrates (unless told not to), then serves here, or from `workers` processes on one
+ * port. A worker of the cluster runs this too: it serves and leaves the rest to the primary.
+ */
+async function serve(apis: ApiDescriptor[], config: Config, opts: CliOptions): Promise<void> {
+  config.logRequests ??= true;
+  if (cluster.isWorker) {
+    await serveHere(apis, await openDatabase(config), config);
+    return;
+  }
+  const workers = opts.workers ?? (config.databaseUrl ? availableParallelism() : 1);
+  const db = await openDatabase(config);
+  if (opts.migrate !== false) {
+    const applied = await migrateAll(db.knex, apis);
+    if (applied.length) console.log(`migrated: ${applied.join(", ")}`);
+  }
+  if (workers === 1) {
+    const server = await serveHere(apis, db, config);
+    announce(apis, config, (server.address() as AddressInfo).port, "");
+    return;
+  }
+  await db.close();
+  superviseWorkers({
+    workers,
+    // A worker's own bound (lifecycle.ts) and as much again for its exit to arrive.
+    stopWithinMs: config.shutdownTimeout * 1000 + 2 * RELEASE_MS,
+    serving: (port) => announce(apis, config, port, ` from ${workers} worker processes`),
+  });
+}
+
+/** Serves the APIs in this process with its queue worker, until SIGTERM or SIGINT drains and stops it. */
+async function serveHere(apis: ApiDescriptor[], db: Database, config: Config): Promise<Server> {
+  const server = await listen(apis, db, config);
+  const worker = config.queueWorker ? startWorker(db.knex, config) : undefined;
+  shutDownOnSignals(server, {
+    timeoutSeconds: config.shutdownTimeout,
+    // Once the requests have drained; tasks the worker had running are queued again at once.
+    release: async () => {
+      await worker?.stop();
+      await db.close();
+    },
+  });
+  return server;
+}
+
+/** The start-up lines: where each API is served, and the queue worker. */
+function announce(apis: ApiDescriptor[], config: Config, port: number, how: string): void {
+  const base = config.publicUrl ?? `http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${port}`;
+  console.log(`Armature is serving (${whereData(config)})${how}:`);
+  for (const api of apis) for (const line of profiles[api.profile].announce(api, config, base)) console.log(line);
+  console.log(config.queueWorker ? `  queue worker: ${config.queue.concurrency} task(s) at a time${how ? " in each" : ""}` : "  queue worker: off (QUEUE_WORKER=0)");
+}
+
+/**
+ * `run`, the development start: an administrator and the demo data once, then serving. The
+ * token and the logins are printed when they were made, at the first start; later starts say
+ * where to find them rather than print a secret into every terminal and log.
+ */
+async function run(apis: ApiDescriptor[], db: Database, config: Config, demo: Record<string, Fixture[]>, demoLogins: string[]): Promise<void> {
+  config.logRequests ??= false;
+  const username = process.env.ADMIN_USERNAME ?? "admin";
+  const password = process.env.ADMIN_PASSWORD ?? "admin";
+  const admin = await ensureSuperuser(db.knex, apis, username, password);
+  const user = await identitiesFor(apis)!.byPassword(db.knex, username, password);
+  const loaded = await loadDemoOnce(db.knex, apis, demo, user?.userId);
+  if (loaded.length) console.log(`loaded demo data: ${loaded.join(", ")}`);
+  const server = await serveHere(apis, db, config);
+  announce(apis, config, (server.address() as AddressInfo).port, "");
+  if (admin.issued) {
+    console.log(`  admin login: ${username} / ${password}`);
+    console.log(`  API token: ${admin.key}   (Authorization: Token ${admin.key})`);
+  } else {
+    console.log(`  admin login: ${username}; its API token was printed when it was made, and \`armature createsuperuser --username ${username} --password …\` prints it again`);
+  }
+  if (loaded.length) for (const login of demoLogins) console.log(`  demo login: ${login}`);
 }

@@ -97,7 +97,7 @@ export interface ShutdownOptions {
 const ECHO_MS = 1000;
 
 /** How long releasing may take after the requests are done (a database that stopped answering). */
-const RELEASE_MS = 5000;
+export const RELEASE_MS = 5000;
 
 /**
  * On the first SIGTERM or SIGINT drains `server`, releases, and exits 0, or 1 when requests

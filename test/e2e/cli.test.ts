@@ -1,12 +1,15 @@
 // The command line as a newcomer uses it, on a fresh on-disk embedded database: `run`
-// migrates, loads demo data once, prints the URLs and an admin token that works, and keeps
-// printing a token that can write (never a browser's read-only session token); `migrate`,
-// `demo-data` and `createsuperuser` are idempotent.
+// migrates, loads demo data once, prints the URLs and an admin token that works, one that can
+// write (never a browser's read-only session token), at the first start only; `migrate`,
+// `demo-data` and `createsuperuser` are idempotent. And as the built command line (plain node)
+// meets a wrong or curious command line: help runs nothing, refusals exit 2 before any database.
 import { expect } from "chai";
-import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { builtCli } from "../support/build.js";
+import { commands } from "../../bin/command-line.js";
 
 const dataDir = mkdtempSync(join(tmpdir(), "armature-cli-"));
 const port = 20000 + (process.pid % 20000);
@@ -26,14 +29,14 @@ function cli(...args: string[]): Promise<string> {
   });
 }
 
-/** Starts `run`, resolving with its output once it says it is serving. */
-function run(): Promise<{ child: ChildProcess; out: string }> {
+/** Starts `run`, resolving with its output once it printed `last`. */
+function run(last: RegExp): Promise<{ child: ChildProcess; out: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn("node_modules/.bin/tsx", ["bin/armature.ts", "run"], { env: env() });
     let out = "";
     const onData = (d: Buffer) => {
       out += d;
-      if (/API token: [0-9a-f]{40}/.test(out)) resolve({ child, out });
+      if (last.test(out)) resolve({ child, out });
     };
     child.stdout.on("data", onData);
     child.stderr.on("data", onData);
@@ -57,8 +60,8 @@ describe("command line on a fresh embedded database", function () {
   this.timeout(600000);
   after(() => rmSync(dataDir, { recursive: true, force: true }));
 
-  it("run migrates, loads demo data once, prints both API URLs, the docs URL and a working token; the rest is idempotent", async () => {
-    const first = await run();
+  it("run migrates, loads demo data once, prints both API URLs, the docs URL and a working token at the first start only; the rest is idempotent", async () => {
+    const first = await run(/API token: [0-9a-f]{40}/);
     expect(first.out).to.match(/migrated: .*inventory\/0001_initial\.sql/);
     expect(first.out).to.match(/loaded demo data: .*inventory \(\d+ records\)/);
     expect(first.out).to.include(`http://127.0.0.1:${port}/api/`).and.include(`http://127.0.0.1:${port}/api/docs/`)
@@ -84,9 +87,10 @@ describe("command line on a fresh embedded database", function () {
     expect(await cli("demo-data")).to.include("demo data already loaded");
     expect(tokenOf((await cli("createsuperuser", "--username", "admin", "--password", "cli-admin")).replace("superuser admin; API token:", "API token:"))).to.equal(token);
 
-    const second = await run();
+    const second = await run(/admin login: .*\n/);
     expect(second.out).to.not.include("loaded demo data");
-    expect(tokenOf(second.out)).to.equal(token);
+    expect(second.out, "a secret printed into every start's log").to.not.include(token).and.not.include("cli-admin");
+    expect(second.out).to.include("armature createsuperuser --username admin");
     const again = await fetch(`${base}/api/dcim/sites/`, { headers: { Authorization: `Token ${token}` } });
     expect(((await again.json()) as { count: number }).count).to.equal(count);
     await stop(second.child);
@@ -95,6 +99,91 @@ describe("command line on a fresh embedded database", function () {
     for (let i = 0; i < 2; i++) {
       const out = await cli("createsuperuser", "--username", "admin", "--password", "cli-admin", "--token", given);
       expect(out, "a deploy script may repeat it").to.include(`API token: ${given}`);
+    }
+  });
+});
+
+/** Runs the built command line to its end with no database configured at all; gives its exit status and output. */
+function built(cli: string, env: NodeJS.ProcessEnv, ...args: string[]): Promise<{ status: number | null; out: string; err: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [cli, ...args], { env });
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (d) => (out += d));
+    child.stderr.on("data", (d) => (err += d));
+    child.on("close", (status) => resolve({ status, out, err }));
+  });
+}
+
+describe("command line, built: help runs nothing, a wrong command line is refused before any database", function () {
+  // The build (tsc over the sources) and a few dozen short processes: a bound for hangs only.
+  this.timeout(600000);
+  let cli: string;
+  const scratch = mkdtempSync(join(tmpdir(), "armature-cli-args-"));
+  // Opening the embedded database creates this directory: its absence shows none was opened.
+  const untouched = join(scratch, "never");
+  const env = () => {
+    const e: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: untouched };
+    delete e.DATABASE_URL;
+    return e;
+  };
+
+  before(async () => {
+    cli = await builtCli();
+  });
+  afterEach(() => expect(existsSync(untouched), "the command opened the embedded database").to.equal(false));
+  after(() => rmSync(scratch, { recursive: true, force: true }));
+
+  it("--help lists the commands and exits 0; no command at all exits 2 with the same list on stderr", async () => {
+    const help = await built(cli, env(), "--help");
+    expect(help.status).to.equal(0);
+    for (const name of Object.keys(commands)) expect(help.out).to.match(new RegExp(`^  ${name} `, "m"));
+    const none = await built(cli, env());
+    expect(none.status).to.equal(2);
+    expect(none.err).to.include("usage: armature <command>");
+  });
+
+  it("every command's --help prints its usage and exits 0 without doing anything", async () => {
+    for (const name of Object.keys(commands)) {
+      const res = await built(cli, env(), name, "--help");
+      expect(res.status, `${name} --help: ${res.err}`).to.equal(0);
+      expect(res.out).to.match(new RegExp(`^usage: armature ${name}\\b`));
+      expect(res.err).to.equal("");
+    }
+  });
+
+  it("generate --help from the sources writes nothing", () => {
+    const before = execFileSync("git", ["status", "--porcelain", "--", "generated"], { encoding: "utf8" });
+    const out = execFileSync(process.execPath, ["--import", "tsx", "bin/armature.ts", "generate", "--help"], { encoding: "utf8" });
+    expect(out).to.match(/^usage: armature generate/);
+    expect(execFileSync("git", ["status", "--porcelain", "--", "generated"], { encoding: "utf8" })).to.equal(before);
+  });
+
+  it("unknown options, stray arguments, missing and bad values: exit 2 with a message naming them", async () => {
+    const cases: Array<[string[], string]> = [
+      [["serve", "--prot", "18611"], "armature serve: Unknown option '--prot'"],
+      [["migrate", "now"], "Unexpected argument 'now'"],
+      [["createsuperuser"], "--username and --password are required"],
+      [["createsuperuser", "--username", "admin", "--password", "p", "--token", "short"], "--token: Token keys are 40 hexadecimal characters"],
+      [["serve", "--port", "http"], '--port must be a whole number from 0 to 65535, not "http"'],
+      [["run", "--port"], "Option '--port <value>' argument missing"],
+      [["serve", "--workers", "2"], "the embedded database belongs to one process; set DATABASE_URL"],
+      [["create-app-password", "--name", "x"], "--username is required"],
+      [["frob"], 'no command "frob"'],
+    ];
+    for (const [args, message] of cases) {
+      const res = await built(cli, env(), ...args);
+      expect(res.status, args.join(" ")).to.equal(2);
+      expect(res.err, args.join(" ")).to.include(message);
+      expect(res.out, args.join(" ")).to.equal("");
+    }
+  });
+
+  it("generate and check in the build say they run from the sources", async () => {
+    for (const command of ["generate", "check"]) {
+      const res = await built(cli, env(), command);
+      expect(res.status).to.equal(2);
+      expect(res.err).to.include(`make ${command}`);
     }
   });
 });

@@ -1,0 +1,178 @@
+// The command line's grammar: every command with its options and help, and argv parsed
+// against it (node:util parseArgs, strict). Gives the command with its checked values, or the
+// text to print and the exit status: 0 for help, 2 for a command line it refuses. Reads no
+// environment and touches no file or database, so a wrong command line costs nothing.
+import { parseArgs } from "node:util";
+
+type Value = string | number | boolean;
+
+interface Option {
+  /** The value's placeholder in the help (`N`, `NAME`); absent for a flag. */
+  value?: string;
+  help: string;
+  required?: boolean;
+  /** Turns the text given into the value, or throws why it is refused. */
+  parse?: (text: string) => Value;
+}
+
+interface Command {
+  summary: string;
+  /** What the command does, for its own help; the summary when absent. */
+  description?: string;
+  options: Record<string, Option>;
+  /** The environment the command reads, for its own help. */
+  environment?: string[];
+}
+
+function wholeNumber(min: number, max: number) {
+  return (text: string): number => {
+    const n = Number(text);
+    if (!/^\d+$/.test(text) || n < min || n > max) throw new Error(`must be a whole number from ${min} to ${max}, not "${text}"`);
+    return n;
+  };
+}
+
+function nonEmpty(text: string): string {
+  if (!text.trim()) throw new Error("must not be empty");
+  return text;
+}
+
+const DATABASE = "DATABASE_URL (PostgreSQL; unset: embedded PGlite in DATA_DIR, default ./.data/pglite)";
+const SERVING = [
+  DATABASE,
+  "PORT (8080), HOST (127.0.0.1), PUBLIC_URL, WP_API_ROOT (/wp-json), BODY_LIMIT (1mb), CORS_ALLOWED_ORIGINS",
+  "SHUTDOWN_TIMEOUT (30: seconds SIGTERM/SIGINT waits for requests in flight)",
+  "LOG_REQUESTS (1 or 0: one JSON line per request on stdout), LOG_LEVEL (info)",
+  "QUEUE_WORKER (1; 0: no queue worker in the server), QUEUE_* (README)",
+];
+const port: Option = { value: "N", help: "port to listen on, 0 for any free one (default: PORT, else 8080)", parse: wholeNumber(0, 65535) };
+
+export const commands: Record<string, Command> = {
+  generate: { summary: "compile spec/ into generated/", options: {} },
+  check: { summary: "regenerate in memory; print a diff and exit 1 if generated/ drifted", options: {} },
+  migrate: { summary: "apply pending migrations to the database", options: {}, environment: [DATABASE] },
+  serve: {
+    summary: "migrate, then serve every API",
+    description: "Migrate, then serve every API until SIGTERM or SIGINT, which let the requests in flight finish.\n"
+      + "Several worker processes share the port; the server restarts one that dies.",
+    options: {
+      port,
+      workers: { value: "N", help: "processes serving the port (default: the cores with DATABASE_URL; the embedded database takes one)", parse: wholeNumber(1, 1024) },
+      "no-migrate": { help: "leave migrating to `armature migrate`; /health/ready/ answers 503 until it ran" },
+    },
+    environment: SERVING,
+  },
+  run: {
+    summary: "migrate, load demo data once, ensure an admin and its token, serve (development)",
+    description: "Migrate, create the administrator (ADMIN_USERNAME, ADMIN_PASSWORD: admin, admin) and load the demo data\n"
+      + "once, then serve in one process. The admin's API token is printed at the start that made it.",
+    options: { port },
+    environment: ["ADMIN_USERNAME (admin), ADMIN_PASSWORD (admin)", ...SERVING],
+  },
+  createsuperuser: {
+    summary: "create an administrator and an API token for it (or give the token it has)",
+    options: {
+      username: { value: "U", help: "the administrator's username", required: true, parse: nonEmpty },
+      password: { value: "P", help: "its password (ignored when the user exists)", required: true, parse: nonEmpty },
+      token: { value: "KEY", help: "the token's key (default: a new random one)" },
+    },
+    environment: [DATABASE],
+  },
+  "demo-data": { summary: "load the demo data set once (skipped when already loaded)", options: {}, environment: [DATABASE] },
+  "create-app-password": {
+    summary: "create a WordPress-style application password (HTTP Basic) for a user",
+    options: {
+      username: { value: "U", help: "the user", required: true, parse: nonEmpty },
+      name: { value: "NAME", help: "the password's name (default: cli)", parse: nonEmpty },
+    },
+    environment: [DATABASE],
+  },
+  worker: {
+    summary: "migrate, then run a queue worker (webhook deliveries) without serving",
+    options: {},
+    environment: [DATABASE, "QUEUE_CONCURRENCY, QUEUE_POLL_INTERVAL, QUEUE_LEASE, QUEUE_* (README)"],
+  },
+};
+
+export type Parsed =
+  | { run: string; values: Record<string, Value> }
+  | { exit: 0 | 2; text: string };
+
+const HELP = new Set(["--help", "-h"]);
+
+export function topLevelHelp(): string {
+  const width = Math.max(...Object.keys(commands).map((c) => c.length)) + 2;
+  return [
+    "usage: armature <command> [options]",
+    "",
+    "commands:",
+    ...Object.entries(commands).map(([name, c]) => `  ${name.padEnd(width)}${c.summary}`),
+    "",
+    "`armature <command> --help` tells a command's options and environment.",
+  ].join("\n");
+}
+
+export function commandHelp(name: string): string {
+  const c = commands[name];
+  const flags = Object.entries(c.options).map(([o, spec]) => [`--${o}${spec.value ? ` ${spec.value}` : ""}`, `${spec.required ? "required: " : ""}${spec.help}`]);
+  flags.push(["-h, --help", "show this help and do nothing else"]);
+  const width = Math.max(...flags.map(([f]) => f.length)) + 2;
+  const usage = Object.entries(c.options).map(([o, spec]) => {
+    const text = `--${o}${spec.value ? ` ${spec.value}` : ""}`;
+    return spec.required ? text : `[${text}]`;
+  });
+  return [
+    `usage: armature ${[name, ...usage].join(" ")}`,
+    "",
+    c.description ?? `${c.summary[0].toUpperCase()}${c.summary.slice(1)}.`,
+    "",
+    "options:",
+    ...flags.map(([f, h]) => `  ${f.padEnd(width)}${h}`),
+    ...(c.environment ? ["", "environment:", ...c.environment.map((e) => `  ${e}`)] : []),
+  ].join("\n");
+}
+
+function refuse(name: string | undefined, problem: string): Parsed {
+  const next = name ? `\`armature ${name} --help\` tells its options.` : "`armature --help` lists the commands.";
+  return { exit: 2, text: `armature${name ? ` ${name}` : ""}: ${problem}\n${next}` };
+}
+
+export function parseCommandLine(argv: string[]): Parsed {
+  const [name, ...args] = argv;
+  if (name === undefined) return { exit: 2, text: topLevelHelp() };
+  if (HELP.has(name)) return { exit: 0, text: topLevelHelp() };
+  if (name === "help") {
+    if (args[0] === undefined) return { exit: 0, text: topLevelHelp() };
+    return Object.hasOwn(commands, args[0]) ? { exit: 0, text: commandHelp(args[0]) } : refuse(undefined, `no command "${args[0]}"`);
+  }
+  if (!Object.hasOwn(commands, name)) return refuse(undefined, `no command "${name}"`);
+  // Help wins over everything else on the line: asking must never run anything.
+  const end = args.indexOf("--");
+  if ((end < 0 ? args : args.slice(0, end)).some((a) => HELP.has(a))) return { exit: 0, text: commandHelp(name) };
+
+  const spec = commands[name].options;
+  let parsed: Record<string, string | boolean | undefined>;
+  try {
+    parsed = parseArgs({
+      args,
+      options: Object.fromEntries(Object.entries(spec).map(([o, s]) => [o, { type: s.value ? "string" as const : "boolean" as const }])),
+      strict: true,
+      allowPositionals: false,
+    }).values;
+  } catch (err) {
+    return refuse(name, (err as Error).message.split("\n")[0]);
+  }
+  const missing = Object.entries(spec).filter(([o, s]) => s.required && parsed[o] === undefined).map(([o]) => `--${o}`);
+  if (missing.length) return refuse(name, `${missing.join(" and ")} ${missing.length > 1 ? "are" : "is"} required`);
+  const values: Record<string, Value> = {};
+  for (const [o, s] of Object.entries(spec)) {
+    const given = parsed[o];
+    if (given === undefined) continue;
+    try {
+      values[o] = typeof given === "string" && s.parse ? s.parse(given) : given;
+    } catch (err) {
+      return refuse(name, `--${o} ${(err as Error).message}`);
+    }
+  }
+  return { run: name, values };
+}
