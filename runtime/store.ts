@@ -324,7 +324,7 @@ export class Store {
     const drafts = await Promise.allSettled(bodies.map((b) => this.prepare(trx, m, b, { ...opts, partial: false }, null)));
     // A failed statement aborts the transaction; rolled back to here, the rest can still be tried.
     await trx.raw("SAVEPOINT bulk_elements");
-    if (this.writesSets(m) && drafts.every((d) => d.status === "fulfilled")) {
+    if (drafts.length && this.writesSets(m) && drafts.every((d) => d.status === "fulfilled")) {
       try {
         const ids = (await this.persist(m, () => this.saveSet(drafts.map((d) => (d as PromiseFulfilledResult<WriteContext>).value)))).map(String);
         await this.saved(trx, m, ids, "create");

@@ -21,10 +21,12 @@ describe("inventory e2e: bulk operations", () => {
     for (const t of res.body) expect(await rows("extras_tag", { id: t.id })).to.equal(1);
   });
 
-  it("bulk create of an empty array → 201 []", async () => {
-    const res = await post("/api/extras/tags/", []);
-    expect(res.status).to.equal(201);
-    expect(res.body).to.deep.equal([]);
+  it("bulk create of an empty array → 201 [], one by one or as a set", async () => {
+    for (const path of ["/api/extras/tags/", "/api/ipam/vrfs/"]) {
+      const res = await post(path, []);
+      expect(res.status, path).to.equal(201);
+      expect(res.body).to.deep.equal([]);
+    }
   });
 
   it("bulk create with one bad element → 400 per-item errors, nothing created", async () => {
