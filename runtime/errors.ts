@@ -1,7 +1,9 @@
 // Profile-neutral errors the runtime raises. Each API profile maps them to its own wire
-// format (DRF `{"detail"}` / field-keyed bodies, WordPress `{code, message, data}`).
+// format (DRF `{"detail"}` / field-keyed bodies, WordPress `{code, message, data}`) and puts
+// the problems they carry (runtime/problems.ts) in its own words.
+import type { ErrorTree, Problem } from "./problems.js";
 
-export type FieldErrors = Record<string, string[] | unknown[] | Record<string, unknown>>;
+export type FieldErrors = Record<string, ErrorTree>;
 
 /** 400: the input is invalid. `errors` is field-keyed, or a list of such for bulk bodies. */
 export class ValidationError extends Error {
@@ -10,12 +12,21 @@ export class ValidationError extends Error {
   }
 }
 
-/** An HTTP error with a single message: 403, 404, 405, 406, 409, 415, … */
+/**
+ * An HTTP error with a single message: 403, 404, 405, 406, 409, 415, … The engine gives a
+ * problem, which the profile words (its code is the message, for logs); a profile gives its
+ * own text.
+ */
 export class HttpError extends Error {
-  constructor(readonly status: number, message: string, readonly code?: string, readonly headers: Record<string, string> = {}) {
-    super(message);
+  readonly problem?: Problem;
+  readonly code?: string;
+
+  constructor(readonly status: number, what: string | Problem, code?: string, readonly headers: Record<string, string> = {}) {
+    super(typeof what === "string" ? what : what.code);
+    if (typeof what !== "string") this.problem = what;
+    this.code = code ?? this.problem?.code;
   }
 }
 
-export const notFound = (message = "Not found.") => new HttpError(404, message, "not_found");
-export const forbidden = (message = "You do not have permission to perform this action.") => new HttpError(403, message, "forbidden");
+export const notFound = () => new HttpError(404, { code: "not_found" });
+export const forbidden = () => new HttpError(403, { code: "forbidden" });

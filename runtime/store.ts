@@ -19,8 +19,8 @@ import { HttpError, ValidationError, notFound, type FieldErrors } from "./errors
 import { WriteValidators } from "./write/validate.js";
 import { kindOf } from "./kinds/index.js";
 import { doAfterSave, FieldProblem, isPlainObject, type WriteContext } from "./kinds/types.js";
-import { pyRepr, pyType } from "./text/python.js";
 import { duplicateErrors } from "./text/uniqueness.js";
+import type { Dependent, Problem } from "./problems.js";
 import { actorOf, tellAtEnd, type RowId, type WriteFeature } from "./operations/index.js";
 
 export type { RowId } from "./operations/index.js";
@@ -160,7 +160,7 @@ export class Store {
     const keyset = page.after !== undefined;
     const terms = keyset ? orderTerms(this.index, m, ordering, "t0") : [];
     const types = keyset ? await this.cursorTypes(db, m, ordering, terms) : [];
-    if (keyset && page.after!.length && page.after!.length !== terms.length) throw notFound("Invalid cursor");
+    if (keyset && page.after!.length && page.after!.length !== terms.length) throw new HttpError(404, { code: "invalid_cursor" });
     return this.withPlan(m, opts, async (plan) => {
       // The page is chosen over rows joined to those its ordering reads; the chosen page is
       // re-sorted by sub-selects, fifty lookups rather than joins the projection would not need.
@@ -201,7 +201,7 @@ export class Store {
       // for a page of 50 that the index gives at once. Equality filters keep the prepared plan.
       const [row] = await (filter.valueSensitive ? statement : prepared(statement)).catch((err: { code?: string }) => {
         // A cursor's value its term's type cannot hold: a cursor this server did not make.
-        throw keyset && err.code?.startsWith("22") ? notFound("Invalid cursor") : err;
+        throw keyset && err.code?.startsWith("22") ? new HttpError(404, { code: "invalid_cursor" }) : err;
       });
       return {
         row,
@@ -449,7 +449,7 @@ export class Store {
   async remove(db: Db, m: ModelDescriptor, ids: RowId[]): Promise<void> {
     if (!ids.length) return;
     const { valid, cast } = this.keys(m, ids);
-    const blockers: string[] = [];
+    const blockers: Dependent[] = [];
     for (const dep of this.index.dependents(m)) {
       if (dep.field.onDelete !== "protect") continue;
       const by = dep.field.by;
@@ -458,11 +458,9 @@ export class Store {
         .select("t0.id", db.raw(`${this.plans.displayExpr(dep.model, "t0")} AS display`))
         .whereRaw(`${col("t0", dep.field.column)} ${by ? "IN" : "="} ${pointed}`, [valid])
         .whereRaw(`NOT (t0.id = ANY(?::${cast}))`, [dep.model.key === m.key ? valid : []]);
-      for (const r of rows as Array<{ id: string; display: string }>) blockers.push(`${r.display} (${r.id})`);
+      for (const r of rows as Array<{ id: string; display: string }>) blockers.push({ display: r.display, id: r.id });
     }
-    if (blockers.length) {
-      throw new HttpError(409, `Unable to delete object. ${blockers.length} dependent objects were found: ${blockers.join(", ")}`, "protected");
-    }
+    if (blockers.length) throw new HttpError(409, { code: "protected", dependents: blockers });
     const actor = actorOf();
     if (actor) for (const f of this.features) if (f.watches(m)) await f.deleting?.(db, m, ids, actor);
     // What a cascade takes along goes through the store first where hooks or kinds keep rules
@@ -518,17 +516,17 @@ export class Store {
       return new ValidationError(duplicateErrors(m, fields));
     }
     // 23001: a RESTRICT key (a status still in use) met by a delete that raced the dependents check.
-    if (e.code === "23503" || e.code === "23001") return new HttpError(409, "Unable to complete the operation: a related object is referenced by, or missing for, another object.", "integrity");
-    if (e.code === "23502") return new ValidationError({ [fieldFor(m, e.column)]: ["This field may not be null."] });
+    if (e.code === "23503" || e.code === "23001") return new HttpError(409, { code: "integrity" });
+    if (e.code === "23502") return new ValidationError({ [fieldFor(m, e.column)]: [{ code: "null" }] });
     // Knex prefixes the driver's message with the SQL; the client gets only the reason.
-    if (e.code?.startsWith("22")) return new ValidationError({ non_field_errors: [`Invalid value: ${(e.message ?? "").split(" - ").pop()}`] });
+    if (e.code?.startsWith("22")) return new ValidationError({ non_field_errors: [{ code: "invalid_db_value", reason: (e.message ?? "").split(" - ").pop()! }] });
     return err;
   }
 
   /** Checks and converts a write body into column values and after-save work; throws ValidationError with every problem. */
   private async prepare(db: Db, m: ModelDescriptor, body: unknown, opts: WriteOptions, id: string | null): Promise<WriteContext> {
     if (!isPlainObject(body)) {
-      throw new ValidationError({ non_field_errors: [`Invalid data. Expected a dictionary, but got ${pyType(body)}.`] });
+      throw new ValidationError({ non_field_errors: [{ code: "not_an_object", given: body }] });
     }
     // Keyed by what the client sent: no prototype, so "__proto__" is reported like any unknown key.
     const errors: FieldErrors = Object.create(null);
@@ -537,7 +535,7 @@ export class Store {
     if (this.strictFields) {
       const known = new Set(m.fields.filter((f) => this.index.inVersion(f, opts.version)).map((f) => f.name));
       for (const key of Object.keys(body)) {
-        if (!known.has(key) && key !== "id") errors[key] = ["Unknown field."];
+        if (!known.has(key) && key !== "id") errors[key] = [{ code: "unknown_field" }];
       }
     }
     const schemaErrors = this.validators.check(m, opts.version, opts.partial ? "patch" : "write", body);
@@ -555,7 +553,7 @@ export class Store {
       const write = kindOf(f).write;
       if (!write || f.readOnly || !(f.name in body) || errors[f.name] || !this.index.inVersion(f, opts.version)) return false;
       const value = body[f.name];
-      if (hasNul(value)) throw new FieldProblem("Null characters are not allowed.");
+      if (hasNul(value)) throw new FieldProblem({ code: "null_characters" });
       await write(f, value, ctx);
       return true;
     })));
@@ -563,7 +561,7 @@ export class Store {
     const failure = settled.find((r): r is PromiseRejectedResult => r.status === "rejected" && !(r.reason instanceof FieldProblem));
     if (failure) throw failure.reason;
     settled.forEach((r, n) => {
-      if (r.status === "rejected") errors[m.fields[n].name] = (r.reason as FieldProblem).detail ?? [(r.reason as FieldProblem).message];
+      if (r.status === "rejected") errors[m.fields[n].name] = (r.reason as FieldProblem).detail ?? [(r.reason as FieldProblem).problem];
       else if (r.value) ctx.written.add(m.fields[n].name);
     });
     if (Object.keys(errors).length) throw new ValidationError(errors);
@@ -579,7 +577,7 @@ export class Store {
   private async resolve(db: Db, targetKey: string, value: unknown, nullable: boolean, where?: (alias: string) => string): Promise<string | null> {
     if (value === null) {
       if (nullable) return null;
-      throw new FieldProblem("This field may not be null.");
+      throw new FieldProblem({ code: "null" });
     }
     const target = this.index.model(targetKey);
     const candidates = () => {
@@ -594,37 +592,38 @@ export class Store {
       // A condition binding values of its own cannot share the batch's one binding.
       if (condition?.includes("?")) {
         const found = await candidates().where("t0.id", key).first();
-        if (!found) throw new FieldProblem(`Related object not found using the provided ID: ${String(value)}`);
+        if (!found) throw new FieldProblem({ code: "related_not_found_by_id", value });
         return found.id;
       }
       const rows = { select: `SELECT t0.id::text AS k FROM ${ident(target.table)} t0 WHERE t0.id = ANY(?)${condition ? ` AND (${condition})` : ""}`, cast: integerKeys ? "integer[]" : "uuid[]" };
-      if (!(await lookupsOf(db).has(rows, key))) throw new FieldProblem(`Related object not found using the provided ID: ${String(value)}`);
+      if (!(await lookupsOf(db).has(rows, key))) throw new FieldProblem({ code: "related_not_found_by_id", value });
       return key;
     }
     if (isPlainObject(value)) {
+      const notFoundBy: Problem = { code: "related_not_found_by_attributes", value };
       const qb = candidates().limit(2);
       for (const [k, v] of Object.entries(value)) {
         const tf = this.index.field(target, k);
         const column = tf && storedColumn(tf);
-        if (!tf || !column) throw new FieldProblem(`Related object not found using the provided attributes: ${pyRepr(value)}`);
+        if (!tf || !column) throw new FieldProblem(notFoundBy);
         if (isLink(tf)) {
           let ref: string | null;
-          try { ref = await this.resolve(db, tf.target, v, tf.nullable); } catch { throw new FieldProblem(`Related object not found using the provided attributes: ${pyRepr(value)}`); }
+          try { ref = await this.resolve(db, tf.target, v, tf.nullable); } catch { throw new FieldProblem(notFoundBy); }
           if (ref === null) qb.whereNull(`t0.${column}`); else qb.where(`t0.${column}`, ref);
         } else if (tf.kind === "id") {
           const id = integerKeys ? integerKey(v) : typeof v === "string" && isUuid(v) ? v : null;
-          if (id === null) throw new FieldProblem(`Related object not found using the provided attributes: ${pyRepr(value)}`);
+          if (id === null) throw new FieldProblem(notFoundBy);
           qb.where("t0.id", id);
         } else if (v === null) qb.whereNull(`t0.${column}`);
-        else if (typeof v === "object") throw new FieldProblem(`Related object not found using the provided attributes: ${pyRepr(value)}`);
+        else if (typeof v === "object") throw new FieldProblem(notFoundBy);
         else qb.whereRaw(`${col("t0", column)}::text = ?`, [String(v)]);
       }
       const rows = await qb;
-      if (rows.length === 0) throw new FieldProblem(`Related object not found using the provided attributes: ${pyRepr(value)}`);
-      if (rows.length > 1) throw new FieldProblem(`Multiple objects match the provided attributes: ${pyRepr(value)}`);
+      if (rows.length === 0) throw new FieldProblem(notFoundBy);
+      if (rows.length > 1) throw new FieldProblem({ code: "related_multiple_match", value });
       return rows[0].id;
     }
-    throw new FieldProblem(`Related objects must be referenced by ID or by dictionary of attributes. Received an unrecognized value: ${typeof value === "string" ? value : JSON.stringify(value)}`);
+    throw new FieldProblem({ code: "related_unrecognized", value });
   }
 }
 

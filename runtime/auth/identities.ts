@@ -6,6 +6,7 @@ import type { ModelDescriptor } from "../descriptor.js";
 import type { ModelIndex } from "../models.js";
 import { verifyPassword } from "./passwords.js";
 import { prepared } from "../db/prepared.js";
+import type { TokenProblem } from "../problems.js";
 
 export interface Identity {
   userId: string;
@@ -15,7 +16,8 @@ export interface Identity {
   token?: { id: string; writeEnabled: boolean };
 }
 
-export type Lookup = { identity: Identity } | { refused: string };
+/** A token found, or why none is: a problem each profile words (runtime/problems.ts). */
+export type Lookup = { identity: Identity } | { refused: TokenProblem };
 
 /**
  * How long a token found valid is taken on trust before the database is asked again: the
@@ -62,7 +64,7 @@ export class Identities {
   }
 
   async byToken(db: Knex, key: string): Promise<Lookup> {
-    if (!this.tokens) return { refused: "Invalid token" };
+    if (!this.tokens) return { refused: { code: "invalid_token" } };
     const now = Date.now();
     const known = this.trusted.get(key);
     if (known && known.until > now) return { identity: known.identity };
@@ -76,9 +78,9 @@ export class Identities {
         db.raw(`extract(epoch from ${expires} - now()) * 1000 as remaining_ms`), ...this.userColumns("u"))
       .where(`t.${this.c(t, "key")}`, key)
       .first());
-    if (!row) return { refused: "Invalid token" };
-    if (row.expired) return { refused: "Token expired" };
-    if (!row.is_active) return { refused: "User inactive" };
+    if (!row) return { refused: { code: "invalid_token" } };
+    if (row.expired) return { refused: { code: "token_expired" } };
+    if (!row.is_active) return { refused: { code: "user_inactive" } };
     const identity: Identity = {
       userId: row.user_id, username: row.username, isSuperuser: row.is_superuser,
       token: { id: row.token_id, writeEnabled: row.write_enabled },

@@ -6,6 +6,7 @@
 import type { CustomFieldsField } from "../descriptor.js";
 import { anyOf, COMPARE, firstValue, REGEX_IS_VALID, STRING_LOOKUPS, type DynamicFilterProvider, type DynamicFilters, type Planned } from "../query/filters.js";
 import { col } from "../query/sql.js";
+import type { Problem } from "../problems.js";
 import { definitionsOf } from "./definitions.js";
 
 interface FilterDefinition { name: string; type: string; filter_logic: string }
@@ -30,20 +31,20 @@ function lookupsOf(type: string): string[] {
 }
 
 /** The plain filter: its one value, matched by the field's type and filter logic. */
-function plain(data: string, cf: FilterDefinition, v: string): Planned | string[] {
+function plain(data: string, cf: FilterDefinition, v: string): Planned | Problem[] {
   const key = `(${data} -> ?)`;
   const contains = (value: unknown): Planned => ({ where: (qb) => qb.whereRaw(`${data} @> ?::jsonb`, [JSON.stringify({ [cf.name]: value })]) });
   const isNull: Planned = { where: (qb) => qb.whereRaw(`(${key} IS NULL OR ${key} = 'null'::jsonb)`, [cf.name, cf.name]) };
   switch (cf.type) {
     case "integer":
-      if (!/^\s*[+-]?\d+\s*$/.test(v)) return ["Enter a whole number."];
+      if (!/^\s*[+-]?\d+\s*$/.test(v)) return [{ code: "filter_whole_number" }];
       return contains(Number(v.trim()));
     case "boolean":
       // Django's NullBooleanField: anything else is "unknown", and the filter is not applied.
       return TRUE.has(v) ? contains(true) : FALSE.has(v) ? contains(false) : { where: () => undefined };
     case "date":
       if (v === "null") return isNull;
-      return isDate(v) ? contains(v) : ["Enter a valid date."];
+      return isDate(v) ? contains(v) : [{ code: "filter_date" }];
     case "multi-select":
       return v === "null" ? isNull : contains([v]);
     case "select":
@@ -56,13 +57,13 @@ function plain(data: string, cf: FilterDefinition, v: string): Planned | string[
 }
 
 /** A lookup: any of the values (none of them, negated, with the objects that have no value). */
-function lookup(data: string, cf: FilterDefinition, name: string, values: string[]): Planned | string[] {
+function lookup(data: string, cf: FilterDefinition, name: string, values: string[]): Planned | Problem[] {
   const key = `(${data} -> ?)`;
   const text = `(${data} ->> ?)`;
   if (NUMERIC_TYPES.has(cf.type)) {
     const integer = cf.type === "integer";
-    if (integer && values.some((v) => v.trim() === "" || !Number.isFinite(Number(v)))) return ["Enter a number."];
-    if (!integer && !values.every(isDate)) return ["Enter a valid date."];
+    if (integer && values.some((v) => v.trim() === "" || !Number.isFinite(Number(v)))) return [{ code: "filter_number" }];
+    if (!integer && !values.every(isDate)) return [{ code: "filter_date" }];
     const cast = integer ? "to_jsonb(?::numeric)" : "to_jsonb(?::text)";
     const op = COMPARE[name] ?? "=";
     return { where: anyOf(values.map(() => `${key} ${op} ${cast}`), values.map((v) => [cf.name, integer ? String(Number(v)) : v]), name === "n") };
@@ -72,7 +73,7 @@ function lookup(data: string, cf: FilterDefinition, name: string, values: string
   if (look.op === "ILIKE") return { where: anyOf(values.map(() => `${text} ILIKE ?`), values.map((v) => [cf.name, look.wrap(v)]), look.negate) };
   return {
     where: anyOf(values.map(() => `CASE WHEN (SELECT ${REGEX_IS_VALID}(?)) THEN ${text} ${look.op} ? ELSE false END`), values.map((v) => [v, cf.name, v]), look.negate),
-    checks: [{ ...firstValue(values, `NOT ${REGEX_IS_VALID}(u.v)`), message: (v) => `"${v}" is not a valid regular expression.` }],
+    checks: [{ ...firstValue(values, `NOT ${REGEX_IS_VALID}(u.v)`), problem: (value) => ({ code: "filter_invalid_regex", value }) }],
   };
 }
 
@@ -93,7 +94,7 @@ export const customFieldFilters: DynamicFilterProvider = async (db, m, params) =
       const values = raw.filter((v) => v !== "");
       if (!values.length) return { where: () => undefined };
       // The seed's rule: one value per plain custom-field filter (Nautobot would read the last).
-      if (!name && values.length > 1) return ["Only one value may be given for this filter."];
+      if (!name && values.length > 1) return [{ code: "filter_single_value" }];
       return name ? lookup(data, cf, name, values) : plain(data, cf, values[0]);
     },
   };

@@ -1,14 +1,9 @@
 // Nautobot's CustomField.validate: whether a value suits a custom field's type and rules,
-// with its messages. Empty values (null, "" or []) pass unless the field is required.
-import { pyRepr } from "../text/python.js";
+// and the reason when it does not. Empty values (null, "" or []) pass unless the field is required.
+import type { CustomFieldReason, Problem } from "../problems.js";
 import type { CustomFieldDefinition } from "./definitions.js";
 
 const isEmpty = (v: unknown) => v === null || v === undefined || v === "" || (Array.isArray(v) && v.length === 0);
-
-/** Python's `str()` of a JSON value, as f-strings print it. */
-export function pyStr(v: unknown): string {
-  return typeof v === "string" ? v : pyRepr(v);
-}
 
 /** Python's `int(value)`, or null where it raises (its ValueError, or a TypeError). */
 function pyInt(v: unknown): bigint | null {
@@ -37,31 +32,30 @@ function isDate(v: unknown): boolean {
 }
 
 /** The reason `value` does not suit `cf`, or null when it does. */
-export function valueProblem(cf: CustomFieldDefinition, value: unknown): string | null {
-  if (isEmpty(value)) return cf.required ? "Required field cannot be empty." : null;
-  const available = () => `Available choices are: ${cf.choices.join(", ")}`;
+export function valueProblem(cf: CustomFieldDefinition, value: unknown): CustomFieldReason | null {
+  if (isEmpty(value)) return cf.required ? { code: "empty" } : null;
   switch (cf.type) {
     case "text": case "url": {
-      if (typeof value !== "string") return "Value must be a string";
-      if (cf.validation_regex && !compileRegex(cf.validation_regex)?.test(value)) return `Value must match regex '${cf.validation_regex}'`;
+      if (typeof value !== "string") return { code: "not_a_string" };
+      if (cf.validation_regex && !compileRegex(cf.validation_regex)?.test(value)) return { code: "regex", regex: cf.validation_regex };
       return null;
     }
     case "integer": {
       const n = pyInt(value);
-      if (n === null) return "Value must be an integer.";
-      if (cf.validation_minimum !== null && n < BigInt(cf.validation_minimum)) return `Value must be at least ${cf.validation_minimum}`;
-      if (cf.validation_maximum !== null && n > BigInt(cf.validation_maximum)) return `Value must not exceed ${cf.validation_maximum}`;
+      if (n === null) return { code: "not_an_integer" };
+      if (cf.validation_minimum !== null && n < BigInt(cf.validation_minimum)) return { code: "below_minimum", limit: cf.validation_minimum };
+      if (cf.validation_maximum !== null && n > BigInt(cf.validation_maximum)) return { code: "above_maximum", limit: cf.validation_maximum };
       return null;
     }
     case "boolean":
-      return value === true || value === false || value === 1 || value === 0 ? null : "Value must be true or false.";
+      return value === true || value === false || value === 1 || value === 0 ? null : { code: "not_a_boolean" };
     case "date":
-      return isDate(value) ? null : "Date values must be in the format YYYY-MM-DD.";
+      return isDate(value) ? null : { code: "date_format" };
     case "select":
-      return typeof value === "string" && cf.choices.includes(value) ? null : `Invalid choice (${pyStr(value)}). ${available()}`;
+      return typeof value === "string" && cf.choices.includes(value) ? null : { code: "invalid_choice", value, choices: cf.choices };
     case "multi-select": {
       const items: unknown[] = Array.isArray(value) ? value : typeof value === "string" ? Array.from(value) : [value];
-      return items.every((x) => typeof x === "string" && cf.choices.includes(x)) ? null : `Invalid choice(s) (${pyStr(value)}). ${available()}`;
+      return items.every((x) => typeof x === "string" && cf.choices.includes(x)) ? null : { code: "invalid_choices", value, choices: cf.choices };
     }
     default:
       return null;
@@ -72,17 +66,17 @@ export function valueProblem(cf: CustomFieldDefinition, value: unknown): string 
  * Nautobot's CustomFieldModel.clean over an object's whole data: every known key's value, then
  * the missing ones (required: refused; otherwise filled with the default). Unknown keys stay.
  */
-export function cleanData(defs: CustomFieldDefinition[], data: Record<string, unknown>): { data: Record<string, unknown> } | { error: string } {
+export function cleanData(defs: CustomFieldDefinition[], data: Record<string, unknown>): { data: Record<string, unknown> } | { error: Problem } {
   const byName = new Map(defs.map((cf) => [cf.name, cf]));
   for (const [name, value] of Object.entries(data)) {
     const cf = byName.get(name);
-    const problem = cf && valueProblem(cf, value);
-    if (problem) return { error: `Invalid value for custom field '${name}': ${problem}` };
+    const reason = cf && valueProblem(cf, value);
+    if (reason) return { error: { code: "custom_field_invalid", name, reason } };
   }
   const out = { ...data };
   for (const cf of defs) {
     if (cf.name in out) continue;
-    if (cf.required) return { error: `Missing required custom field '${cf.name}'.` };
+    if (cf.required) return { error: { code: "custom_field_missing", name: cf.name } };
     out[cf.name] = cf.default;
   }
   return { data: out };

@@ -10,14 +10,14 @@ export const contentType: RuntimeFieldKind<ContentTypeField> = {
   read: (f, { alias }) => col(alias, f.column),
   async write(f, value, { row }) {
     if (value === null) {
-      if (!f.nullable) throw new FieldProblem("This field may not be null.");
+      if (!f.nullable) throw new FieldProblem({ code: "null" });
       row[f.column] = null;
       return;
     }
     if (typeof value !== "string" || !/^[^.]+\.[^.]+$/.test(value)) {
-      throw new FieldProblem("Invalid value. Specify a content type as '<app_label>.<model_name>'.");
+      throw new FieldProblem({ code: "content_type_format" });
     }
-    if (!f.models.includes(value)) throw new FieldProblem(`Invalid content type: ${value}`);
+    if (!f.models.includes(value)) throw new FieldProblem({ code: "invalid_content_type", value });
     row[f.column] = value;
   },
   checksOwnValue: true,

@@ -5,7 +5,6 @@
 import type { ContentTypeRegistry, ContentTypesField } from "../descriptor.js";
 import { ValidationError } from "../errors.js";
 import { col, ident } from "../query/sql.js";
-import { pyType } from "../text/python.js";
 import { FieldProblem, type Db, type RuntimeFieldKind } from "./types.js";
 
 type Links = { table: string; source: string; target: string };
@@ -48,7 +47,7 @@ async function keepAssigned(db: Db, table: string, f: ContentTypesField, id: str
     `ORDER BY ${col("r", f.registry.appLabel)} COLLATE "C", ${col("r", f.registry.model)} COLLATE "C"`,
     [id, labels, id],
   )).rows;
-  if (rows.length) throw new ValidationError({ [f.name]: rows.map((r) => `Unable to remove ${r.label}. Dependent objects were found.`) });
+  if (rows.length) throw new ValidationError({ [f.name]: rows.map((r) => ({ code: "content_type_in_use" as const, label: r.label })) });
 }
 
 export const contentTypes: RuntimeFieldKind<ContentTypesField> = {
@@ -58,13 +57,13 @@ export const contentTypes: RuntimeFieldKind<ContentTypesField> = {
       `${linkedTypes(f.through, f.registry, col(alias, "id"))})`;
   },
   async write(f, value, ctx) {
-    if (value === null) throw new FieldProblem("This field may not be null.");
-    if (!Array.isArray(value)) throw new FieldProblem(`Expected a list of items but got type "${pyType(value)}".`);
+    if (value === null) throw new FieldProblem({ code: "null" });
+    if (!Array.isArray(value)) throw new FieldProblem({ code: "not_a_list", given: value });
     for (const item of value) {
       if (typeof item !== "string" || item.split(".").length !== 2) {
-        throw new FieldProblem("Invalid value. Specify a content type as '<app_label>.<model_name>'.");
+        throw new FieldProblem({ code: "content_type_format" });
       }
-      if (!f.models.includes(item)) throw new FieldProblem(`Invalid content type: ${item}`);
+      if (!f.models.includes(item)) throw new FieldProblem({ code: "invalid_content_type", value: item });
     }
     const labels = [...new Set(value as string[])];
     ctx.links[f.name] = labels;

@@ -42,7 +42,7 @@ export const customFields: RuntimeFieldKind<CustomFieldsField> = {
   // Asked for as the write starts, so the read rides with its reference checks.
   prefetch: (f, ctx) => (f.definitions ? writeDefinitions(ctx.db, f.definitions, ctx.model.key) : undefined),
   async write(f, given, ctx) {
-    if (!isPlainObject(given)) throw new FieldProblem("Expected a dictionary of custom field values.");
+    if (!isPlainObject(given)) throw new FieldProblem({ code: "custom_fields_not_a_dict" });
     const value = await byName(f, given, ctx);
     const defs = f.definitions ? await writeDefinitions(ctx.db, f.definitions, ctx.model.key) : [];
     const stored = ctx.id === null

@@ -3,21 +3,22 @@
 // refused item by item under its index, stored as a JSON array in the order given.
 import type { ListField } from "../descriptor.js";
 import { col } from "../query/sql.js";
-import { drfInteger, pyType } from "../text/python.js";
+import { drfInteger } from "../text/python.js";
+import type { Problem } from "../problems.js";
 import { FieldProblem, type RuntimeFieldKind } from "./types.js";
 
 /** DRF's IntegerField refuses longer strings before reading them. */
 const MAX_STRING_LENGTH = 1000;
 
-/** One item as a whole number within the bounds, or DRF's message refusing it. */
-function item(f: ListField, value: unknown): bigint | string {
-  if (value === null) return "This field may not be null.";
-  if (typeof value === "string" && value.length > MAX_STRING_LENGTH) return "String value too large.";
+/** One item as a whole number within the bounds, or the problem refusing it. */
+function item(f: ListField, value: unknown): bigint | Problem {
+  if (value === null) return { code: "null" };
+  if (typeof value === "string" && value.length > MAX_STRING_LENGTH) return { code: "string_too_large" };
   const n = drfInteger(value);
-  if (n === null) return "A valid integer is required.";
+  if (n === null) return { code: "invalid_integer" };
   const { min, max } = f.items;
-  if (min !== undefined && n < BigInt(min)) return `Ensure this value is greater than or equal to ${min}.`;
-  if (max !== undefined && n > BigInt(max)) return `Ensure this value is less than or equal to ${max}.`;
+  if (min !== undefined && n < BigInt(min)) return { code: "min_value", limit: min };
+  if (max !== undefined && n > BigInt(max)) return { code: "max_value", limit: max };
   return n;
 }
 
@@ -25,12 +26,12 @@ function item(f: ListField, value: unknown): bigint | string {
 function coerce(f: ListField, value: unknown): string | null {
   if (value === null) {
     if (f.nullable) return null;
-    throw new FieldProblem("This field may not be null.");
+    throw new FieldProblem({ code: "null" });
   }
-  if (!Array.isArray(value)) throw new FieldProblem(`Expected a list of items but got type "${pyType(value)}".`);
+  if (!Array.isArray(value)) throw new FieldProblem({ code: "not_a_list", given: value });
   const items = value.map((v) => item(f, v));
-  const errors = Object.fromEntries(items.flatMap((x, i) => (typeof x === "string" ? [[String(i), [x]]] : [])));
-  if (Object.keys(errors).length) throw new FieldProblem("Invalid items.", errors);
+  const errors = Object.fromEntries(items.flatMap((x, i) => (typeof x === "bigint" ? [] : [[String(i), [x]]])));
+  if (Object.keys(errors).length) throw new FieldProblem({ code: "invalid_items" }, errors);
   return `[${items.join(",")}]`;
 }
 

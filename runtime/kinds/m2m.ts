@@ -1,7 +1,6 @@
 // A many-to-many link through a join table: read as a list, written as a list of
 // references that replaces the set once the row exists.
 import type { M2mField } from "../descriptor.js";
-import { pyType } from "../text/python.js";
 import { FieldProblem, isPlainObject, setWork, type Db, type ReadContext, type WriteContext } from "./types.js";
 import { chunksWithin } from "../db/chunks.js";
 import { canonicalUuid, integerKey, isUuid } from "../query/filters.js";
@@ -58,32 +57,32 @@ async function linkSets(db: Db, f: M2mField, rows: Array<{ id: string | number; 
 }
 
 /**
- * Ids, refused in the words of DRF's PrimaryKeyRelatedField (Nautobot's SerializedPKRelatedField);
+ * Ids, refused as DRF's PrimaryKeyRelatedField refuses them (Nautobot's SerializedPKRelatedField);
  * an attribute dictionary is taken too, as for any related object in this API. Distinct, in order.
  */
 async function byPk(f: M2mField, value: unknown, ctx: WriteContext): Promise<string[]> {
-  if (!Array.isArray(value)) throw new FieldProblem(`Expected a list of items but got type "${pyType(value)}".`);
+  if (!Array.isArray(value)) throw new FieldProblem({ code: "not_a_list", given: value });
   const target = ctx.index.model(f.target);
   const integerKeys = ctx.index.integerKeys(target);
   const rows = { select: `SELECT t0.id::text AS k FROM ${ident(target.table)} t0 WHERE t0.id = ANY(?)`, cast: integerKeys ? "integer[]" : "uuid[]" };
   const exists = (key: string) => lookupsOf(ctx.db).has(rows, key);
   const one = async (item: unknown): Promise<string> => {
     if (isPlainObject(item)) return (await ctx.resolve(f.target, item, false))!;
-    if (typeof item === "boolean") throw new FieldProblem("Incorrect type. Expected pk value, received bool.");
+    if (typeof item === "boolean") throw new FieldProblem({ code: "pk_wrong_type", given: item });
     if (integerKeys) {
       // An integer key (Django's AutoField): a whole number or its digits; null, or a number
       // the column cannot hold, names no row.
       const whole = item === null || (typeof item === "number" && Number.isInteger(item)) || (typeof item === "string" && /^\d+$/.test(item));
-      if (!whole) throw new FieldProblem(`Incorrect type. Expected pk value, received ${pyType(item)}.`);
+      if (!whole) throw new FieldProblem({ code: "pk_wrong_type", given: item });
       const key = integerKey(item);
-      if (key === null || !(await exists(key))) throw new FieldProblem(`Invalid pk "${item === null ? "None" : String(item)}" - object does not exist.`);
+      if (key === null || !(await exists(key))) throw new FieldProblem({ code: "invalid_pk", value: item });
       return key;
     }
     // Django reads null as no object and a whole number as the UUID of that value: neither names one.
-    if (item === null || Number.isInteger(item)) throw new FieldProblem(`Invalid pk "${item === null ? "None" : item}" - object does not exist.`);
-    if (typeof item !== "string" || !isUuid(item)) throw new FieldProblem(`“${typeof item === "string" ? item : JSON.stringify(item)}” is not a valid UUID.`);
+    if (item === null || Number.isInteger(item)) throw new FieldProblem({ code: "invalid_pk", value: item });
+    if (typeof item !== "string" || !isUuid(item)) throw new FieldProblem({ code: "pk_not_uuid", value: item });
     const key = canonicalUuid(item);
-    if (!(await exists(key))) throw new FieldProblem(`Invalid pk "${item}" - object does not exist.`);
+    if (!(await exists(key))) throw new FieldProblem({ code: "invalid_pk", value: item });
     return key;
   };
   // Every item's check at once (one statement with the write's other references); the first
@@ -94,15 +93,15 @@ async function byPk(f: M2mField, value: unknown, ctx: WriteContext): Promise<str
   return [...new Set(settled.map((r) => (r as PromiseFulfilledResult<string>).value))];
 }
 
-/** Slugs as ids, refused in SlugRelatedField's words when one names nothing. */
+/** Slugs as ids, refused as SlugRelatedField refuses one that names nothing. */
 async function bySlug(f: M2mField, value: unknown, ctx: WriteContext): Promise<string[]> {
-  if (!Array.isArray(value)) throw new FieldProblem(`Expected a list of items but got type "${pyType(value)}".`);
+  if (!Array.isArray(value)) throw new FieldProblem({ code: "not_a_list", given: value });
   const table = ctx.index.model(f.target).table;
   const ids: string[] = [];
   for (const slug of value) {
-    if (typeof slug !== "string") throw new FieldProblem("Invalid value.");
+    if (typeof slug !== "string") throw new FieldProblem({ code: "slug_not_string" });
     const row = await ctx.db(table).where({ slug }).first("id");
-    if (!row) throw new FieldProblem(`Object with slug=${slug} does not exist.`);
+    if (!row) throw new FieldProblem({ code: "slug_not_found", slug });
     ids.push(String(row.id));
   }
   return ids;

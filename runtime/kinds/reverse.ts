@@ -39,13 +39,13 @@ export const reverse: RuntimeFieldKind<ReverseField> = {
     const list = listRender(ctx.index.model(f.target), ctx);
     const versions = ctx.index.api.versions.supported;
     if (!shownSingle(f, ctx.version, versions)) return list;
-    // Nautobot's words name the first version that shows the list, whatever the newest is.
+    // The refusal names the first version that shows the list, whatever the newest is, as Nautobot's does.
     const until = f.reverse.singleUntil!;
     const next = versions[versions.indexOf(until) + 1] ?? until;
     return (v, rctx, row, shown) => {
       const items = list(v, rctx, row, shown) as unknown[];
       if (items.length > 1) {
-        throw new HttpError(412, `This object does not conform to pre-${next} behavior. Please correct data or use API version ${next}`, "precondition_failed");
+        throw new HttpError(412, { code: "precondition_failed", version: next });
       }
       return items[0] ?? null;
     };

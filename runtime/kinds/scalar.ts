@@ -20,15 +20,15 @@ const OPTIONS_TYPE: Record<ScalarType, string> = {
 function decimal(f: ScalarField, value: unknown): string {
   const text = typeof value === "number" ? String(value) : typeof value === "string" ? value.trim() : "";
   const m = /^[+-]?(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/.exec(text);
-  if (!m || !`${m[1]}${m[2] ?? ""}`) throw new FieldProblem("A valid number is required.");
+  if (!m || !`${m[1]}${m[2] ?? ""}`) throw new FieldProblem({ code: "invalid_number" });
   // Counted as DRF counts Python's Decimal: coefficient digits without leading zeros, and the exponent.
   const digits = `${m[1]}${m[2] ?? ""}`.replace(/^0+(?=\d)/, "").length;
   const exponent = Number(m[3] ?? 0) - (m[2]?.length ?? 0);
   const [total, places] = exponent >= 0 ? [digits + exponent, 0] : digits > -exponent ? [digits, -exponent] : [-exponent, -exponent];
   const max = f.maxDigits!, allowedPlaces = f.decimalPlaces!;
-  if (total > max) throw new FieldProblem(`Ensure that there are no more than ${max} digits in total.`);
-  if (places > allowedPlaces) throw new FieldProblem(`Ensure that there are no more than ${allowedPlaces} decimal places.`);
-  if (total - places > max - allowedPlaces) throw new FieldProblem(`Ensure that there are no more than ${max - allowedPlaces} digits before the decimal point.`);
+  if (total > max) throw new FieldProblem({ code: "max_digits", limit: max });
+  if (places > allowedPlaces) throw new FieldProblem({ code: "max_decimal_places", limit: allowedPlaces });
+  if (total - places > max - allowedPlaces) throw new FieldProblem({ code: "max_whole_digits", limit: max - allowedPlaces });
   return text;
 }
 
@@ -38,12 +38,12 @@ async function coerce(f: ScalarField, value: unknown): Promise<unknown> {
     case "decimal": return decimal(f, value);
     case "cidr": {
       const net = typeof value === "string" ? parseNetwork(value) : null;
-      if (!net) throw new FieldProblem(`Enter a valid IPv4 or IPv6 network in CIDR notation: ${String(value)}`);
+      if (!net) throw new FieldProblem({ code: "invalid_network", value });
       return net;
     }
     case "ip": {
       const ip = typeof value === "string" ? parseInterface(value) : null;
-      if (!ip) throw new FieldProblem(`Invalid IP address format: ${String(value)}`);
+      if (!ip) throw new FieldProblem({ code: "invalid_ip_address", value });
       return ip;
     }
     case "password": return hashPassword(String(value));

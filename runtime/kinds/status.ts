@@ -33,7 +33,7 @@ export async function setDefaultStatus(f: StatusField, db: Db, model: ModelDescr
   const slug = String(f.default);
   const found = await db.raw(`SELECT 1 FROM ${ident(f.statuses.table)} s WHERE s.slug = ? AND ${appliesTo(f, "s")}`, [slug]);
   if (!found.rows.length) {
-    throw new ValidationError({ [f.name]: [`${model.name} default status '${slug}' does not exist, create '${slug}' status for ${model.name} or use the latest api_version`] });
+    throw new ValidationError({ [f.name]: [{ code: "default_status_missing", model: model.name, slug }] });
   }
   row[f.column] = slug;
 }
@@ -48,11 +48,11 @@ export const status: RuntimeFieldKind<StatusField> = {
   render: () => (v) => v ?? null,
   async write(f, value, ctx) {
     // DRF's related fields take "" as no value.
-    if (value === null || value === "") throw new FieldProblem("This field may not be null.");
+    if (value === null || value === "") throw new FieldProblem({ code: "null" });
     // Django compares anything else by its text (str() of a number, list or dict).
     const slug = typeof value === "string" ? value.toLowerCase() : pyRepr(value);
     const statuses = { select: `SELECT s.slug AS k FROM ${ident(f.statuses.table)} s WHERE s.slug = ANY(?) AND ${appliesTo(f, "s")}`, cast: "text[]" };
-    if (!(await lookupsOf(ctx.db).has(statuses, slug))) throw new FieldProblem(`Object with slug=${typeof value === "string" ? slug : pyRepr(value)} does not exist.`);
+    if (!(await lookupsOf(ctx.db).has(statuses, slug))) throw new FieldProblem({ code: "slug_not_found", slug });
     ctx.row[f.column] = slug;
   },
   checksOwnValue: true,

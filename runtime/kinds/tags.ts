@@ -4,11 +4,11 @@
 import type { TagsField } from "../descriptor.js";
 import { ValidationError } from "../errors.js";
 import { col, ident, literal } from "../query/sql.js";
-import { pyType } from "../text/python.js";
 import { labelOf, linkedTypes } from "./content-types.js";
 import { oncePerTransaction } from "../write/lookups.js";
 import { listOptions, listRender } from "./related.js";
 import { FieldProblem, setWork, type Db, type RuntimeFieldKind, type WriteContext } from "./types.js";
+import type { ErrorTree } from "../problems.js";
 import { chunksWithin } from "../db/chunks.js";
 
 /** SQL condition: the tag aliased `alias` applies to the model written. */
@@ -18,18 +18,18 @@ function inScope(f: TagsField, ctx: WriteContext, alias: string): string {
 }
 
 /** The tags a written list names, in order and once each, or the per-item errors when one names none for this model. */
-async function resolveTags(f: TagsField, items: unknown[], ctx: WriteContext): Promise<{ ids: string[]; errors: unknown[] | null }> {
+async function resolveTags(f: TagsField, items: unknown[], ctx: WriteContext): Promise<{ ids: string[]; errors: ErrorTree | null }> {
   const where = f.scope && ((a: string) => inScope(f, ctx, a));
   // All at once: their lookups share one statement (write/lookups.ts).
   const settled = await Promise.allSettled(items.map((item) => ctx.resolve(f.target, item, false, where)));
   const ids: string[] = [];
-  const errors = settled.map((r) => {
+  const errors = settled.map((r): ErrorTree => {
     if (r.status === "fulfilled") {
       if (!ids.includes(r.value!)) ids.push(r.value!);
       return {};
     }
     if (!(r.reason instanceof FieldProblem)) throw r.reason;
-    return [r.reason.message];
+    return [r.reason.problem];
   });
   return { ids, errors: errors.some(Array.isArray) ? errors : null };
 }
@@ -79,13 +79,13 @@ export const tags: RuntimeFieldKind<TagsField> = {
   render: (f, ctx) => listRender(ctx.index.model(f.target), ctx),
   /** Refused as DRF's list serializer refuses a list of nested objects: one entry per item, `{}` for the good ones. */
   async write(f, value, ctx) {
-    if (value === null) throw new FieldProblem("This field may not be null.");
+    if (value === null) throw new FieldProblem({ code: "null" });
     if (!Array.isArray(value)) {
-      const message = `Expected a list of items but got type "${pyType(value)}".`;
-      throw new FieldProblem(message, { non_field_errors: [message] });
+      const problem = { code: "not_a_list", given: value } as const;
+      throw new FieldProblem(problem, { non_field_errors: [problem] });
     }
     const { ids, errors } = await resolveTags(f, value, ctx);
-    if (errors) throw new FieldProblem("Related objects not found.", errors);
+    if (errors) throw new FieldProblem({ code: "related_objects_not_found" }, errors);
     ctx.afterSave.push(setWork(`tags ${f.name}`, { items: value, ids, ctx }, (db, rows) => assign(f, db, rows)));
   },
   checksOwnValue: true,

@@ -13,7 +13,7 @@ export const treeParent: RuntimeFieldKind<TreeParentField> = {
       const table = ident(ctx.model.table);
       const res = await ctx.db.raw(`WITH RECURSIVE sub AS (SELECT id FROM ${table} WHERE id = ? UNION ALL ` +
         `SELECT c.id FROM ${table} c JOIN sub ON ${col("c", f.column)} = sub.id) SELECT 1 FROM sub WHERE id = ?`, [ctx.id, parent]);
-      if (res.rows.length) throw new FieldProblem("Cannot assign self or child as parent.");
+      if (res.rows.length) throw new FieldProblem({ code: "parent_is_self_or_child" });
     }
     ctx.row[f.column] = parent;
   },

@@ -6,6 +6,7 @@
 import type { Knex } from "knex";
 import type { DisplayTransform, FieldDescriptor, FieldKind, FieldOf, ModelDescriptor } from "../descriptor.js";
 import type { ModelIndex } from "../models.js";
+import type { ErrorTree, Problem } from "../problems.js";
 
 export type Db = Knex | Knex.Transaction;
 export type Shape = "full" | "nested" | "brief";
@@ -107,13 +108,13 @@ export interface WriteContext {
 }
 
 /**
- * A value a client wrote that this field refuses: becomes the field's error message, or
+ * A value a client wrote that this field refuses: the problem becomes the field's error, or
  * `detail` when the refusal has a shape of its own: a list's items by index, as DRF's ListField
  * reports them, or one entry per item, as a many-related field does.
  */
 export class FieldProblem extends Error {
-  constructor(message: string, readonly detail?: unknown[] | Record<string, unknown>) {
-    super(message);
+  constructor(readonly problem: Problem, readonly detail?: ErrorTree) {
+    super(problem.code);
   }
 }
 

@@ -157,7 +157,7 @@ export class Permissions {
       for (const key of r.models) {
         const m = this.index.byKey.get(key);
         if (!m) continue;
-        const refuse = (why: string) => new ValidationError({ constraints: [`Invalid filter for ${m.key}: ${why}`] });
+        const refuse = (reason: string) => new ValidationError({ constraints: [{ code: "invalid_constraint", model: m.key, reason }] });
         let cond: Condition | null;
         try {
           cond = this.compiler.compile(m, r.constraints, "t0", null);

@@ -2,7 +2,7 @@
 // descriptor's filter table. Planning is synchronous and asks no database: what only the
 // data can tell (does this slug or tag exist, is this regular expression valid) becomes
 // checks, SQL expressions the caller evaluates in the same statement as the read, so a
-// filtered list is one round trip. Errors are keyed by parameter (→ 400).
+// filtered list is one round trip. Errors are problems keyed by parameter (→ 400).
 // Repeated parameters OR their values; different parameters AND; repeated `tag` ANDs.
 import type { Knex } from "knex";
 import {
@@ -15,19 +15,20 @@ import type { ModelIndex } from "../models.js";
 import { parseInterface, parseNetwork, partialNetworks } from "./network.js";
 import { col, ident, literal } from "./sql.js";
 import { truncatedDecimal } from "../text/python.js";
+import type { Problem } from "../problems.js";
 
-export type FilterErrors = Record<string, string[]>;
+export type FilterErrors = Record<string, Problem[]>;
 type Where = (qb: Knex.QueryBuilder) => void;
 
 /**
  * What the data must confirm: `sql` gives the first value the database refutes (text), or
- * NULL; `message` words the parameter's error for that value.
+ * NULL; `problem` is the parameter's error for that value.
  */
 export interface FilterCheck {
   param: string;
   sql: string;
   bindings: unknown[];
-  message: (value: string) => string;
+  problem: (value: string) => Problem;
 }
 
 /** A compiled filter set: the WHERE clauses, and the checks to evaluate with them. */
@@ -79,10 +80,10 @@ export function canonicalUuid(id: string): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
-const invalidChoice = (v: string) => `Select a valid choice. ${v} is not one of the available choices.`;
+const invalidChoice = (value: string): Problem => ({ code: "filter_invalid_choice", value });
 
 /** A boolean filter's value (the last one given), or its error. */
-function truth(values: string[]): boolean | string[] {
+function truth(values: string[]): boolean | Problem[] {
   const v = values[values.length - 1];
   return TRUE.has(v) ? true : FALSE.has(v) ? false : [invalidChoice(v)];
 }
@@ -139,7 +140,7 @@ export const REGEX_IS_VALID = "armature_regex_is_valid";
  */
 export interface DynamicFilters {
   owns(param: string): boolean;
-  plan(param: string, values: string[]): Planned | string[];
+  plan(param: string, values: string[]): Planned | Problem[];
 }
 
 /**
@@ -172,7 +173,7 @@ export function filterErrors(plan: FilterPlan, planning: FilterErrors, row: Reco
   const found: FilterErrors = Object.create(null);
   plan.checks.forEach((c, i) => {
     const value = row?.[`check_${i}`];
-    if (typeof value === "string" && !planning[c.param] && !found[c.param]) found[c.param] = [c.message(value)];
+    if (typeof value === "string" && !planning[c.param] && !found[c.param]) found[c.param] = [c.problem(value)];
   });
   const errors: FilterErrors = Object.create(null);
   for (const param of plan.order) {
@@ -212,12 +213,12 @@ export class FilterCompiler {
       const dynamic = filter || opts.only ? undefined : opts.dynamic?.find((d) => d.owns(param));
       if (!filter || !EQUALITY_KINDS.has(filter.kind) || !["exact", "n"].includes(filter.lookup)) valueSensitive = true;
       if (!filter && !dynamic) {
-        if (opts.strict) errors[param] = ["Unknown filter field"];
+        if (opts.strict) errors[param] = [{ code: "unknown_filter" }];
         continue;
       }
       // PostgreSQL text cannot hold NUL; Django's form fields refuse it with this message.
       if (values.some((v) => v.includes("\0"))) {
-        errors[param] = ["Null characters are not allowed."];
+        errors[param] = [{ code: "null_characters" }];
         continue;
       }
       const result = filter ? this.one(m, filter, values) : dynamic!.plan(param, values);
@@ -231,7 +232,7 @@ export class FilterCompiler {
     return { errors, plan: { apply: (qb) => { for (const w of wheres) w(qb); }, checks, order, valueSensitive } };
   }
 
-  private one(m: ModelDescriptor, f: FilterDescriptor, raw: string[]): Planned | string[] {
+  private one(m: ModelDescriptor, f: FilterDescriptor, raw: string[]): Planned | Problem[] {
     const values = raw.filter((v) => v !== "");
     if (values.length === 0) return { where: () => undefined };
     if (f.via || f.alternatives) {
@@ -246,7 +247,7 @@ export class FilterCompiler {
     switch (f.kind) {
       case "uuid": {
         const bad = values.find((v) => !isUuid(v));
-        if (bad) return ["Enter a valid UUID."];
+        if (bad) return [{ code: "filter_invalid_uuid" }];
         return plain(anyOf([`${column} = ANY(?::uuid[])`], [[values]], negate));
       }
       case "string": {
@@ -258,7 +259,7 @@ export class FilterCompiler {
         return {
           // The validity sub-select runs once per statement, not once per row.
           where: anyOf(values.map(() => `CASE WHEN (SELECT ${REGEX_IS_VALID}(?)) THEN ${column}::text ${look.op} ? ELSE false END`), values.map((v) => [v, v]), look.negate),
-          checks: [{ ...firstValue(values, `NOT ${REGEX_IS_VALID}(u.v)`), message: (v) => `"${v}" is not a valid regular expression.` }],
+          checks: [{ ...firstValue(values, `NOT ${REGEX_IS_VALID}(u.v)`), problem: (value) => ({ code: "filter_invalid_regex", value }) }],
         };
       }
       case "number": {
@@ -266,10 +267,10 @@ export class FilterCompiler {
         const integer = (field?.kind === "scalar" && field.type === "integer") || (field?.kind === "id" && !!field.integer);
         if (integer) {
           const bad = values.find((v) => !INTEGER.test(v.trim()));
-          if (bad) return ["Enter a whole number."];
-          if (values.some((v) => BigInt(v.trim()) > BIGINT_MAX)) return [`Ensure this value is less than or equal to ${BIGINT_MAX}.`];
-          if (values.some((v) => BigInt(v.trim()) < BIGINT_MIN)) return [`Ensure this value is greater than or equal to ${BIGINT_MIN}.`];
-        } else if (values.some((v) => v.trim() === "" || !Number.isFinite(Number(v)))) return ["Enter a number."];
+          if (bad) return [{ code: "filter_whole_number" }];
+          if (values.some((v) => BigInt(v.trim()) > BIGINT_MAX)) return [{ code: "max_value", limit: BIGINT_MAX }];
+          if (values.some((v) => BigInt(v.trim()) < BIGINT_MIN)) return [{ code: "min_value", limit: BIGINT_MIN }];
+        } else if (values.some((v) => v.trim() === "" || !Number.isFinite(Number(v)))) return [{ code: "filter_number" }];
         const cast = integer ? "bigint" : "float8";
         const nums = values.map((v) => (integer ? BigInt(v.trim()).toString() : String(Number(v))));
         if (COMPARE[f.lookup]) return plain(anyOf(nums.map(() => `${column} ${COMPARE[f.lookup]} ?::${cast}`), nums.map((n) => [n]), false));
@@ -278,7 +279,7 @@ export class FilterCompiler {
       case "date": case "datetime": {
         const isDate = f.kind === "date";
         const bad = values.find((v) => !isCalendarDate((isDate ? DATE : DATETIME).exec(v)));
-        if (bad) return [isDate ? "Enter a valid date." : "Enter a valid date/time."];
+        if (bad) return [{ code: isDate ? "filter_date" : "filter_datetime" }];
         const op = COMPARE[f.lookup] ?? "=";
         const cast = isDate ? "date" : "timestamptz";
         return plain(anyOf(values.map(() => `${column} ${op} ?::${cast}`), values.map((v) => [v]), negate));
@@ -310,13 +311,13 @@ export class FilterCompiler {
         }
         if (f.takes === "number") {
           // A decimal as Django's DecimalField reads one, passed on as a double so no exponent overflows numeric.
-          if (values.some((v) => !DECIMAL.test(v.trim()) || !Number.isFinite(Number(v)))) return ["Enter a number."];
+          if (values.some((v) => !DECIMAL.test(v.trim()) || !Number.isFinite(Number(v)))) return [{ code: "filter_number" }];
           const array = `ARRAY[${values.map((v) => literal(String(Number(v)))).join(", ")}]::numeric[]`;
           return plain((qb) => qb.whereRaw(condition({ alias: "t0", model: m, values: array })));
         }
         if (f.takes === "string" || f.takes === "uuid") {
           const bad = f.takes === "uuid" ? values.find((v) => !isUuid(v)) : f.choices && values.find((v) => !f.choices!.includes(v));
-          if (bad) return [f.takes === "uuid" ? "Enter a valid UUID." : invalidChoice(bad)];
+          if (bad) return [f.takes === "uuid" ? { code: "filter_invalid_uuid" } : invalidChoice(bad)];
           // Quoted literals (NUL is refused above), so the hook may place the array anywhere in
           // its SQL; a `?` is escaped from knex's placeholders.
           const array = `ARRAY[${values.map((v) => literal(v).replace(/\?/g, "\\?")).join(", ")}]::${f.takes === "uuid" ? "uuid" : "text"}[]`;
@@ -353,7 +354,7 @@ export class FilterCompiler {
         const table = (field as StatusField).statuses.table;
         return {
           where: anyOf([`${column} = ANY(?::text[])`], [[values]], negate),
-          checks: [{ ...firstValue(values, `NOT EXISTS (SELECT 1 FROM ${ident(table)} s WHERE s.slug = u.v)`), message: invalidChoice }],
+          checks: [{ ...firstValue(values, `NOT EXISTS (SELECT 1 FROM ${ident(table)} s WHERE s.slug = u.v)`), problem: invalidChoice }],
         };
       }
       case "contentTypes": {
@@ -407,7 +408,7 @@ export class FilterCompiler {
       case "contains": {
         // One number (the last given), as Django's DecimalField, truncated to the integer an item would be.
         const item = truncatedDecimal(values[values.length - 1]);
-        if (item === null) return ["Enter a number."];
+        if (item === null) return [{ code: "filter_number" }];
         return plain((qb) => (item === "huge" ? qb.whereRaw("false") : qb.whereRaw(`${column} @> ?::jsonb`, [`[${item}]`])));
       }
     }
@@ -448,7 +449,7 @@ export class FilterCompiler {
     paths: Array<{ column: string; match?: (ids: string) => string; none?: string }>,
     values: string[],
     negate: boolean,
-  ): Planned | string[] {
+  ): Planned | Problem[] {
     const target = link.model;
     const naturalField = f.idOnly ? undefined : target.naturalKey ? this.index.field(target, target.naturalKey) : undefined;
     const natural = naturalField && storedColumn(naturalField);
@@ -459,8 +460,8 @@ export class FilterCompiler {
     const isKey = integerKeys ? (v: string) => integerKey(v) !== null : isUuid;
     if (f.idOnly || !natural) {
       const bad = given.find((v) => !isKey(v));
-      // Django's ModelMultipleChoiceField words a value its key field cannot read so.
-      if (bad) return [integerKeys ? `“${bad}” is not a valid value.` : f.idOnly ? "Enter a valid UUID." : invalidChoice(bad)];
+      // Django's ModelMultipleChoiceField refuses a value its key field cannot read so.
+      if (bad) return [integerKeys ? { code: "filter_invalid_value", value: bad } : f.idOnly ? { code: "filter_invalid_uuid" } : invalidChoice(bad)];
     }
     const ids = given.filter(isKey).map((v) => (integerKeys ? integerKey(v)! : v.toLowerCase()));
     const matches = (alias: string, valueSql: string) => [
@@ -483,7 +484,7 @@ export class FilterCompiler {
     return {
       where: anyOf(sql, binds, negate),
       checks: given.length
-        ? [{ ...firstValue(given, `NOT EXISTS (SELECT 1 FROM ${ident(target.table)} x WHERE ${matches("x", "u.v")})`), message: invalidChoice }]
+        ? [{ ...firstValue(given, `NOT EXISTS (SELECT 1 FROM ${ident(target.table)} x WHERE ${matches("x", "u.v")})`), problem: invalidChoice }]
         : [],
     };
   }
@@ -501,7 +502,7 @@ export class FilterCompiler {
     const ids = values.map((v) => v.toLowerCase());
     return {
       where: anyOf([`t0.id = ANY(ARRAY(${pointing}))`], [r.key ? [ids, values] : [ids]], negate),
-      checks: [{ ...firstValue(values, `NOT EXISTS (SELECT 1 FROM ${table} x WHERE ${named("x", "u.v")})`), message: invalidChoice }],
+      checks: [{ ...firstValue(values, `NOT EXISTS (SELECT 1 FROM ${table} x WHERE ${named("x", "u.v")})`), problem: invalidChoice }],
     };
   }
 
@@ -516,11 +517,11 @@ export class FilterCompiler {
       where: negate
         ? (qb) => { for (const s of slugs) qb.whereRaw(`NOT ${exists}`, [m.key, s]); }
         : (qb) => { for (const s of slugs) qb.whereRaw(exists, [m.key, s]); },
-      checks: [{ ...firstValue(slugs, `NOT EXISTS (SELECT 1 FROM ${ident(tagModel.table)} g WHERE g.slug = u.v)`), message: invalidChoice }],
+      checks: [{ ...firstValue(slugs, `NOT EXISTS (SELECT 1 FROM ${ident(tagModel.table)} g WHERE g.slug = u.v)`), problem: invalidChoice }],
     };
   }
 
-  private network(f: FilterDescriptor, column: string, values: string[]): Where | string[] {
+  private network(f: FilterDescriptor, column: string, values: string[]): Where | Problem[] {
     switch (f.network) {
       case "family": {
         const bad = values.find((v) => v !== "4" && v !== "6");
@@ -529,18 +530,18 @@ export class FilterCompiler {
       }
       case "mask_length": case "mask_length__gte": case "mask_length__lte": {
         const bad = values.find((v) => !/^\d+$/.test(v) || Number(v) > 128);
-        if (bad) return ["Enter a whole number between 0 and 128."];
+        if (bad) return [{ code: "filter_mask_length" }];
         const op = f.network === "mask_length" ? "=" : f.network === "mask_length__gte" ? ">=" : "<=";
         return anyOf(values.map(() => `masklen(${column}) ${op} ?`), values.map((v) => [Number(v)]), false);
       }
       case "address": {
         const parsed = values.map(parseInterface);
-        if (parsed.includes(null)) return [`Enter a valid IPv4 or IPv6 address.`];
+        if (parsed.includes(null)) return [{ code: "filter_ip_address" }];
         return anyOf(parsed.map((p) => (p!.includes("/") ? `${column} = ?::inet` : `host(${column}) = ?`)), parsed.map((p) => [p]), false);
       }
       default: {
         const parsed = values.map(parseNetwork);
-        if (parsed.includes(null)) return [`Enter a valid IPv4 or IPv6 network in CIDR notation.`];
+        if (parsed.includes(null)) return [{ code: "filter_network" }];
         const op = { net_equals: "=", net_contained: "<<", net_contained_or_equal: "<<=", net_contains_or_equals: ">>=", net_host_contained: "<<=" }[f.network as string] ?? "=";
         const lhs = f.network === "net_host_contained" ? `host(${column})::inet` : column;
         return anyOf(parsed.map(() => `${lhs} ${op} ?::inet`), parsed.map((p) => [p]), false);

@@ -7,6 +7,7 @@ import { firstValue, isUuid } from "../query/filters.js";
 import type { ModelIndex } from "../models.js";
 import type { ModelDescriptor } from "../descriptor.js";
 import { literal } from "../query/sql.js";
+import type { Problem } from "../problems.js";
 import { tablesOf } from "./definitions.js";
 import { relationshipModels } from "./read.js";
 
@@ -21,7 +22,7 @@ export function relationshipFilters(index: ModelIndex): DynamicFilterProvider {
     return { owns: (param) => PARAM.test(param), plan: (param, raw) => plan(m, param, raw, strict) };
   };
 
-  function plan(m: ModelDescriptor, param: string, raw: string[], strict: boolean): Planned | string[] {
+  function plan(m: ModelDescriptor, param: string, raw: string[], strict: boolean): Planned | Problem[] {
     const [, slug, side] = PARAM.exec(param)!;
     const key = literal(m.key);
     const symmetric = "rel_f.type LIKE 'symmetric-%'";
@@ -32,17 +33,17 @@ export function relationshipFilters(index: ModelIndex): DynamicFilterProvider {
     }[side]!;
     const relationship = `SELECT rel_f.id, rel_f.source_type, rel_f.destination_type FROM ${definitions} rel_f WHERE rel_f.slug = ${literal(slug).replace(/\?/g, "\\?")} AND ${applies}`;
     const checks: NonNullable<Planned["checks"]> = strict
-      ? [{ sql: `SELECT 'x' WHERE NOT EXISTS (${relationship})`, bindings: [], message: () => "Unknown filter field" }]
+      ? [{ sql: `SELECT 'x' WHERE NOT EXISTS (${relationship})`, bindings: [], problem: () => ({ code: "unknown_filter" }) }]
       : [];
     const values = raw.filter((v) => v !== "");
     if (!values.length) return { where: () => undefined, checks };
     const bad = values.find((v) => !isUuid(v));
-    if (bad) return [`“${bad}” is not a valid value.`];
+    if (bad) return [{ code: "filter_invalid_value", value: bad }];
     const otherType = side === "source" ? "rel.source_type" : "rel.destination_type";
     const known = models.map((t) => `(${otherType} = ${literal(t.key)} AND EXISTS (SELECT 1 FROM ${t.table} o WHERE o.id = u.v::uuid))`).join(" OR ");
     checks.push({
       ...firstValue(values, `NOT EXISTS (SELECT 1 FROM (${relationship}) rel WHERE ${known})`),
-      message: (v) => `Select a valid choice. ${v} is not one of the available choices.`,
+      problem: (value) => ({ code: "filter_invalid_choice", value }),
     });
     const ids = `ARRAY[${values.map((v) => literal(v.toLowerCase())).join(", ")}]::uuid[]`;
     const linked = (mine: string, theirs: string, type: string) =>

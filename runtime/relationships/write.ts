@@ -6,10 +6,10 @@ import type { ModelDescriptor } from "../descriptor.js";
 import { ValidationError } from "../errors.js";
 import { FieldProblem, isPlainObject, type Db, type WriteContext } from "../kinds/types.js";
 import type { ModelIndex } from "../models.js";
-import { pyType } from "../text/python.js";
+import type { Leaf, Problem } from "../problems.js";
 import { lookupsOf, oncePerTransaction } from "../write/lookups.js";
 import { checkAssociation } from "./associations.js";
-import { hasMany, isSymmetric, plural, relationshipText, relationshipsOf, tablesOf, type Relationship, type Side } from "./definitions.js";
+import { hasMany, isSymmetric, relationshipText, relationshipsOf, tablesOf, type Relationship, type Side } from "./definitions.js";
 
 /** The objects asked for, per relationship and per side at the other end (ids). */
 type Wanted = Map<Relationship, Map<Side, string[]>>;
@@ -27,11 +27,11 @@ function otherSides(r: Relationship, m: ModelDescriptor): Side[] {
 const typeOf = (r: Relationship, side: Side) => (side === "destination" ? r.destination_type : r.source_type);
 
 export async function writeRelationships(value: unknown, ctx: WriteContext): Promise<void> {
-  if (!isPlainObject(value)) throw new FieldProblem(`Expected a dictionary of items but got type "${pyType(value)}".`);
+  if (!isPlainObject(value)) throw new FieldProblem({ code: "not_a_dict", given: value });
   const m = ctx.model;
   const all = await relationshipsOf(ctx.db, ctx.index, m);
   const slugs = new Set(all.map((r) => r.slug));
-  for (const slug of Object.keys(value)) if (!slugs.has(slug)) throw new FieldProblem(`"${slug}" is not a relationship on ${modelLabel(m)}`);
+  for (const slug of Object.keys(value)) if (!slugs.has(slug)) throw new FieldProblem({ code: "not_a_relationship", slug, model: modelLabel(m) });
   const wanted: Wanted = new Map();
   for (const r of all) {
     const data = value[r.slug];
@@ -40,13 +40,11 @@ export async function writeRelationships(value: unknown, ctx: WriteContext): Pro
     for (const side of ["source", "destination", "peer"] as const) {
       const sideData = isPlainObject(data) ? data[side] : undefined;
       if (sideData === undefined) continue;
-      if (!otherSides(r, m).includes(side)) throw new FieldProblem(`"${side}" is not a valid side for "${relationshipText(r)}" on ${modelLabel(m)}`);
-      if (!isPlainObject(sideData) || !("objects" in sideData)) {
-        throw new FieldProblem(`"objects" must be specified under ["${r.slug}"]["${side}"] when present`);
-      }
+      if (!otherSides(r, m).includes(side)) throw new FieldProblem({ code: "invalid_relationship_side", side, relationship: relationshipText(r), model: modelLabel(m) });
+      if (!isPlainObject(sideData) || !("objects" in sideData)) throw new FieldProblem({ code: "relationship_objects_missing", slug: r.slug, side });
       const objects = sideData.objects;
-      if (!Array.isArray(objects)) throw new FieldProblem('"objects" must be a list, not a single value');
-      if (objects.length > 1 && !hasMany(r, side)) throw new FieldProblem(`For "${relationshipText(r)}", "${side}" objects must include at most a single object`);
+      if (!Array.isArray(objects)) throw new FieldProblem({ code: "relationship_objects_not_a_list" });
+      if (objects.length > 1 && !hasMany(r, side)) throw new FieldProblem({ code: "relationship_too_many", relationship: relationshipText(r), side });
       const ids: string[] = [];
       for (const o of objects) ids.push(String(await ctx.resolve(typeOf(r, side), o, false)));
       sides.set(side, ids);
@@ -74,7 +72,7 @@ async function settle(ctx: WriteContext, id: string, created: boolean): Promise<
     for (const [r, sides] of wanted) for (const [side, ids] of sides) await replace(ctx, r, id, side, ids);
   } catch (e) {
     if (e instanceof ValidationError && !Array.isArray(e.errors)) {
-      throw new ValidationError({ relationships: Object.values(e.errors).flat() as string[] });
+      throw new ValidationError({ relationships: Object.values(e.errors).flat() as Leaf[] });
     }
     throw e;
   }
@@ -95,11 +93,11 @@ export function requiredRelationships(ctx: WriteContext): Promise<Relationship[]
 }
 
 /** Nautobot's RelationshipModel.required_related_objects_errors, for the API. */
-async function requiredErrors(ctx: WriteContext, id: string, wanted: Wanted, created: boolean): Promise<Record<string, string[]>> {
+async function requiredErrors(ctx: WriteContext, id: string, wanted: Wanted, created: boolean): Promise<Record<string, Problem[]>> {
   const { db, index, model: m } = ctx;
   const { associations } = tablesOf(index);
   const required = await requiredRelationships(ctx);
-  const errors: Record<string, string[]> = {};
+  const errors: Record<string, Problem[]> = {};
   const keyGiven = given.has(ctx);
   for (const r of required) {
     if (isSymmetric(r)) continue;
@@ -110,16 +108,15 @@ async function requiredErrors(ctx: WriteContext, id: string, wanted: Wanted, cre
     if (!created && !supplied && !keyGiven) {
       if (await db(associations).where({ relationship_id: r.id, [`${r.required_on}_id`]: id }).first("id")) continue;
     }
-    const many = hasMany(r, opposite) ? "at least one" : "a";
-    const verbose = other.sentenceName;
-    const messages: string[] = [];
+    const problems: Problem[] = [];
     if (!(await db(other.table).first("id"))) {
-      const names = plural(m.sentenceName);
-      messages.push(`${names[0].toUpperCase()}${names.slice(1)} require ${many} ${verbose}, but no ${plural(verbose)} exist yet. ` +
-        `Create a ${verbose} by posting to ${index.api.basePath}${other.app}/${other.route}/`);
+      problems.push({
+        code: "relationship_required_none_exist", model: m.sentenceName, other: other.sentenceName, many: hasMany(r, opposite),
+        url: `${index.api.basePath}${other.app}/${other.route}/`,
+      });
     }
-    if (!supplied?.length) messages.push(`You need to specify ["relationships"]["${r.slug}"]["${opposite}"]["objects"].`);
-    if (messages.length) errors[r.slug] = messages;
+    if (!supplied?.length) problems.push({ code: "relationship_required", slug: r.slug, side: opposite });
+    if (problems.length) errors[r.slug] = problems;
   }
   return errors;
 }

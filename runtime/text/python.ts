@@ -1,14 +1,6 @@
-// How Python, and so DRF's messages, name, print and read JSON values: `dict`, `str`,
-// `{'name': 'x'}`, and `int()` or `Decimal()` of a string. No I/O, no knowledge of fields.
-
-/** Python's name for a JSON value's type, as DRF's messages name it. */
-export function pyType(v: unknown): string {
-  if (v === null) return "NoneType";
-  if (Array.isArray(v)) return "list";
-  if (typeof v === "object") return "dict";
-  if (typeof v === "number") return Number.isInteger(v) ? "int" : "float";
-  return typeof v === "string" ? "str" : typeof v === "boolean" ? "bool" : typeof v;
-}
+// How Python, and so Nautobot's stack, prints and reads JSON values: `{'name': 'x'}`, and
+// `int()` or `Decimal()` of a string. No I/O, no knowledge of fields. (How DRF's messages
+// name a value's type is the DRF profile's wording.)
 
 /** DRF's IntegerField drops a trailing `.0…` (and spaces) first, so "80.0" is 80 but "80.5" is no integer. */
 const TRAILING_ZEROS = /\.0*\s*$/;
@@ -50,7 +42,7 @@ export function truncatedDecimal(text: string): string | "huge" | null {
   return `${m[1] === "-" ? "-" : ""}${integer}`;
 }
 
-/** Python-style repr of an attribute dictionary, as DRF clients see it in messages. */
+/** Python-style repr of a JSON value: what Django compares by (`str()`), and what messages print. */
 export function pyRepr(v: unknown): string {
   if (v === null) return "None";
   if (v === true) return "True";

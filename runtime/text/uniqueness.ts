@@ -1,20 +1,11 @@
-// The words of a duplicate refused by a unique constraint, as Nautobot's stack gives them.
+// A duplicate refused by a unique constraint, reported where Nautobot's stack reports it.
 // Takes the model and the fields of the violated constraint; gives the field errors. Where a
-// DRF validator the serializer adds checks it, DRF's words (verbose names as declared); where
-// Django's model validation does, Django's (each name capitalised, as `capfirst`).
+// DRF validator the serializer adds checks it, under the field (or `non_field_errors` for a
+// group); where Django's model validation does, under the field (or `__all__`).
 import type { FieldDescriptor, ModelDescriptor } from "../descriptor.js";
 import type { FieldErrors } from "../errors.js";
 
-/** Django's `capfirst`: the first character upper-case, the rest as written. */
-const capfirst = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
-
-/** A field's Django `verbose_name`: as declared, else the name with spaces for underscores. */
-const verbose = (f: FieldDescriptor) => f.verboseName ?? f.name.replace(/_/g, " ");
-
-/** Django's `get_text_list(items, "and")`: `A, B and C`. */
-function textList(items: string[]): string {
-  return items.length < 2 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`;
-}
+const named = (f: FieldDescriptor) => (f.verboseName ? { name: f.name, verboseName: f.verboseName } : { name: f.name });
 
 export function duplicateErrors(m: ModelDescriptor, fields: FieldDescriptor[]): FieldErrors {
   const names = fields.map((f) => f.name);
@@ -22,11 +13,11 @@ export function duplicateErrors(m: ModelDescriptor, fields: FieldDescriptor[]): 
   // Reported in the order the model declares the group, as both validators list it.
   const ordered = group ? group.fields.map((n) => fields.find((f) => f.name === n)!) : fields;
   const byDjango = ordered.length === 1 && !group ? ordered[0].uniqueCheckedBy === "django" : group?.checkedBy === "django";
+  const by = byDjango ? "django" as const : "serializer" as const;
   if (ordered.length === 1) {
     const [f] = ordered;
-    if (byDjango) return { [f.name]: [`${capfirst(m.sentenceName)} with this ${capfirst(verbose(f))} already exists.`] };
-    return { [f.name]: [f.uniqueMessage ?? `${m.sentenceName} with this ${verbose(f)} already exists.`] };
+    return { [f.name]: [{ code: "unique", by, model: m.sentenceName, fields: [named(f)], ...(!byDjango && f.uniqueMessage ? { message: f.uniqueMessage } : {}) }] };
   }
-  if (byDjango) return { __all__: [`${capfirst(m.sentenceName)} with this ${textList(ordered.map((f) => capfirst(verbose(f))))} already exists.`] };
-  return { non_field_errors: [`The fields ${ordered.map((f) => f.name).join(", ")} must make a unique set.`] };
+  if (byDjango) return { __all__: [{ code: "unique", by, model: m.sentenceName, fields: ordered.map(named) }] };
+  return { non_field_errors: [{ code: "unique_set", fields: ordered.map((f) => f.name) }] };
 }

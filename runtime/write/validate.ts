@@ -1,63 +1,55 @@
 // Write validation: compiles each model's writable schema from the API's own OpenAPI
 // document with ajv (so the documented schema is the enforced one), once per version and
-// mode, and turns ajv's errors into field-keyed DRF messages. Related objects are left to
+// mode, and turns ajv's errors into field-keyed problems. Related objects are left to
 // the resolver, which knows whether an id or attribute set matches anything.
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import type { ApiDescriptor, FieldDescriptor, ModelDescriptor } from "../descriptor.js";
 import { kindOf } from "../kinds/index.js";
 import type { FieldErrors } from "../errors.js";
-
+import type { Problem } from "../problems.js";
 
 const addFormats = addFormatsModule as unknown as { default?: (a: Ajv2020) => void } & ((a: Ajv2020) => void);
 
-function jsonType(v: unknown): string {
-  if (v === null) return "null";
-  if (Array.isArray(v)) return "list";
-  if (typeof v === "object") return "dict";
-  if (typeof v === "number") return Number.isInteger(v) ? "int" : "float";
-  return typeof v === "string" ? "str" : typeof v;
-}
-
-function message(e: ErrorObject, value: unknown, f: FieldDescriptor | undefined): string {
+function problem(e: ErrorObject, value: unknown, f: FieldDescriptor | undefined): Problem {
   const p = e.params as Record<string, unknown>;
   switch (e.keyword) {
-    case "required": return "This field is required.";
+    case "required": return { code: "required" };
     case "type": {
-      if (value === null) return "This field may not be null.";
+      if (value === null) return { code: "null" };
       const t = String(p.type);
-      if (t.includes("integer")) return "A valid integer is required.";
-      if (t.includes("number")) return "A valid number is required.";
-      if (t.includes("boolean")) return "Must be a valid boolean.";
-      if (t.includes("array")) return `Expected a list of items but got type "${jsonType(value)}".`;
-      if (t.includes("object")) return `Expected a dictionary of items but got type "${jsonType(value)}".`;
-      return "Not a valid string.";
+      if (t.includes("integer")) return { code: "invalid_integer" };
+      if (t.includes("number")) return { code: "invalid_number" };
+      if (t.includes("boolean")) return { code: "invalid_boolean" };
+      if (t.includes("array")) return { code: "not_a_list", given: value };
+      if (t.includes("object")) return { code: "not_a_dict", given: value };
+      return { code: "invalid_string" };
     }
-    case "maxLength": return `Ensure this field has no more than ${p.limit} characters.`;
-    case "minLength": return value === "" ? "This field may not be blank." : `Ensure this field has at least ${p.limit} characters.`;
-    case "minimum": return `Ensure this value is greater than or equal to ${p.limit}.`;
-    case "maximum": return `Ensure this value is less than or equal to ${p.limit}.`;
+    case "maxLength": return { code: "max_length", limit: Number(p.limit) };
+    case "minLength": return value === "" ? { code: "blank" } : { code: "min_length", limit: Number(p.limit) };
+    case "minimum": return { code: "min_value", limit: Number(p.limit) };
+    case "maximum": return { code: "max_value", limit: Number(p.limit) };
     case "enum":
-      if (value === null) return "This field may not be null.";
+      if (value === null) return { code: "null" };
       // Nautobot's ChoiceField takes only the bare value, never the `{value, label}` it renders.
-      if (typeof value === "object") return 'Value must be passed directly (e.g. "foo": 123); do not use a dictionary or list.';
-      // DRF's own ChoiceField (a plain choice) quotes the value; Nautobot's does not.
-      return f?.kind === "choice" && f.plain ? `"${String(value)}" is not a valid choice.` : `${String(value)} is not a valid choice.`;
+      if (typeof value === "object") return { code: "choice_not_scalar" };
+      return { code: "invalid_choice", value, plain: f?.kind === "choice" && !!f.plain };
     case "pattern": {
       const scalar = f?.kind === "scalar" ? f : undefined;
-      if (scalar?.type === "decimal") return "A valid number is required.";
-      return scalar?.format === "color" ? "Enter a valid hexadecimal RGB color code." : scalar?.pattern?.message ?? "Enter a valid value.";
+      if (scalar?.type === "decimal") return { code: "invalid_number" };
+      if (scalar?.format === "color") return { code: "invalid_color" };
+      return scalar?.pattern?.message ? { code: "invalid_value", message: scalar.pattern.message } : { code: "invalid_value" };
     }
     case "format":
       switch (p.format) {
-        case "uuid": return "Must be a valid UUID.";
-        case "email": return "Enter a valid email address.";
-        case "uri": return "Enter a valid URL.";
-        case "date": return "Date has wrong format. Use one of these formats instead: YYYY-MM-DD.";
-        case "date-time": return "Datetime has wrong format. Use one of these formats instead: YYYY-MM-DDThh:mm[:ss[.uuuuuu]][+HH:MM|-HH:MM|Z].";
-        default: return "Enter a valid value.";
+        case "uuid": return { code: "invalid_uuid" };
+        case "email": return { code: "invalid_email" };
+        case "uri": return { code: "invalid_url" };
+        case "date": return { code: "invalid_date_format" };
+        case "date-time": return { code: "invalid_datetime_format" };
+        default: return { code: "invalid_value" };
       }
-    default: return e.message ?? "Invalid value.";
+    default: return e.message ? { code: "schema_violation", message: e.message } : { code: "schema_violation" };
   }
 }
 
@@ -78,7 +70,7 @@ export class WriteValidators {
     }
   }
 
-  /** Field-keyed errors of one object, or null when it is valid. `mode` picks the schema. */
+  /** Field-keyed problems of one object, or null when it is valid. `mode` picks the schema. */
   check(m: ModelDescriptor, version: string, mode: "write" | "patch", body: Record<string, unknown>): FieldErrors | null {
     const key = `${m.key}|${version}|${mode}`;
     let validate = this.cache.get(key);
@@ -90,7 +82,7 @@ export class WriteValidators {
     }
     if (validate(body)) return null;
     const byName = new Map(m.fields.map((f) => [f.name, f]));
-    const errors: Record<string, string[]> = Object.create(null);
+    const errors: Record<string, Problem[]> = Object.create(null);
     for (const e of validate.errors ?? []) {
       const name = e.keyword === "required" ? String((e.params as { missingProperty: string }).missingProperty) : e.instancePath.split("/")[1];
       if (!name) continue;
@@ -100,9 +92,9 @@ export class WriteValidators {
       // `{type: "null"}` and `{const: ""}` are the allowances of nullable and blank fields
       // (anyOf alternatives); failing them says nothing the main branch does not say better.
       if (isAllowance(e)) continue;
-      const msg = message(e, body[name], f);
+      const found = problem(e, body[name], f);
       const list = (errors[name] ??= []);
-      if (!list.includes(msg)) list.push(msg);
+      if (!list.some((x) => JSON.stringify(x) === JSON.stringify(found))) list.push(found);
     }
     return Object.keys(errors).length ? errors : null;
   }

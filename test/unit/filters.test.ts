@@ -10,7 +10,8 @@ import { fileURLToPath } from "node:url";
 import { loadSpecs } from "../../generator/load/index.js";
 import { buildIr } from "../../generator/ir/index.js";
 import { ModelIndex } from "../../runtime/models.js";
-import { FilterCompiler, type FilterErrors } from "../../runtime/query/filters.js";
+import { FilterCompiler } from "../../runtime/query/filters.js";
+import { wordErrors } from "../../runtime/profiles/drf/wording.js";
 import type { ModelDescriptor } from "../../runtime/descriptor.js";
 
 const caseDir = join(fileURLToPath(new URL(".", import.meta.url)), "../golden/cases/minimal");
@@ -27,13 +28,14 @@ before(async () => {
   item = index.model("core.item");
 });
 
-type Planned = { errors: FilterErrors } | { sql: string; bindings: unknown[]; checks?: Array<{ param: string; sql: string; bindings: unknown[] }> };
+type Planned = { errors: Record<string, string[]> } | { sql: string; bindings: unknown[]; checks?: Array<{ param: string; sql: string; bindings: unknown[] }> };
 
 function compile(query: string): Planned {
   const params = new Map<string, string[]>();
   for (const [k, v] of new URLSearchParams(query)) params.set(k, [...(params.get(k) ?? []), v]);
   const { errors, plan } = compiler.compile(item, params, opts);
-  if (Object.keys(errors).length) return { errors: { ...errors } };
+  // Worded as the DRF profile words them, the texts Nautobot answers with.
+  if (Object.keys(errors).length) return { errors: wordErrors({ ...errors }) as Record<string, string[]> };
   const qb = db("core_item as t0").select("t0.id");
   plan.apply(qb);
   const { sql, bindings } = qb.toSQL().toNative();

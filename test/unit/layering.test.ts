@@ -103,6 +103,25 @@ describe("layering", () => {
     expect(outside.filter(({ text }) => /["'](drf|wordpress)["']/.test(text)).map((f) => f.path)).to.deep.equal([]);
   });
 
+  // The engine raises problems (runtime/problems.ts) and each profile words them: DRF's and
+  // Django's texts, and the Python type names they print, live in the DRF profile only.
+  const DRF_WORDS = [
+    "This field", "valid choice", "does not exist", "Enter a ", "Ensure th", "Expected a ", "may not be", "already exists",
+    "Related object", "Invalid pk", "Invalid value", "is not a valid UUID", "permission to perform", "must make a unique set",
+  ];
+  /** The DRF wording in a module's code (comments aside): telltale texts, and Python type names taken for messages. */
+  const drfWording = (text: string) => {
+    const code = text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/(^|[^:"'`\\])\/\/.*$/gm, "$1");
+    return [...DRF_WORDS.filter((w) => code.includes(w)), ...(/\bpyType\b/.test(code) ? ["pyType"] : [])];
+  };
+
+  it("runtime/ outside the profiles words no problem in DRF's texts", () => {
+    expect(drfWording('throw new FieldProblem(`Expected a list of items but got type "${pyType(value)}".`); // This field')).to.deep.equal(["Expected a ", "pyType"]);
+    expect(drfWording("// This field may not be null.\n/* Enter a valid UUID. */ const url = \"https://x\";")).to.deep.equal([]);
+    const outside = runtime.filter(({ path }) => !path.startsWith(join("runtime", "profiles") + sep));
+    expect(outside.flatMap(({ path, text }) => drfWording(text).map((w) => `${path}: ${w}`))).to.deep.equal([]);
+  });
+
   // A hook module imports the runtime, its API's helpers (hooks/<api>/lib/), hook modules of
   // its API whose hooks it shares, and its API's generated names; a helper imports no hook module.
   const hooks = sources("hooks").map((path) => ({ path, text: readFileSync(path, "utf8") }));

@@ -1,7 +1,8 @@
 // Python's readings of request values, as the DRF profile reproduces them: type names in
 // messages, DRF's IntegerField, and Django's DecimalField truncated to an integer lookup.
 import { expect } from "chai";
-import { drfInteger, pyType, truncatedDecimal } from "../../runtime/text/python.js";
+import { drfInteger, truncatedDecimal } from "../../runtime/text/python.js";
+import { pyType } from "../../runtime/profiles/drf/wording.js";
 
 describe("unit: Python readings", () => {
   it("names JSON values by their Python types", () => {

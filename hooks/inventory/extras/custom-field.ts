@@ -6,7 +6,8 @@
 // deleted. A write that leaves content_types alone touches no object.
 import type { ContentTypesField } from "../../../runtime/descriptor.js";
 import { jsonValue, Refusal, type DeleteEvent, type SaveEvent } from "../../../runtime/hooks.js";
-import { compileRegex, pyStr, valueProblem } from "../../../runtime/custom-fields/values.js";
+import { compileRegex, valueProblem } from "../../../runtime/custom-fields/values.js";
+import { pyStr, wordCustomFieldReason } from "../../../runtime/profiles/drf/wording.js";
 import { slugify } from "../../../runtime/text/slugs.js";
 import { DATA, labelsOf, tableOf } from "../lib/custom-field-data.js";
 import { tables } from "../../../generated/inventory/tables.js";
@@ -40,7 +41,7 @@ export async function beforeSave({ db, model, id, values, before, links }: SaveE
   if (fallback !== null && fallback !== undefined) {
     const choices = id === null ? [] : (await db(tables.extras.customfieldchoice.table).where("field_id", id).orderBy(["weight", "value"]).pluck("value"));
     const problem = valueProblem({ ...cf, default: fallback, choices } as never, fallback);
-    if (problem) throw new Refusal({ default: `Invalid default value "${pyStr(fallback)}": ${problem}` });
+    if (problem) throw new Refusal({ default: `Invalid default value "${pyStr(fallback)}": ${wordCustomFieldReason(problem)}` });
   }
   if (cf.validation_minimum !== null && cf.validation_minimum !== undefined && cf.type !== "integer") {
     throw new Refusal({ validation_minimum: "A minimum value may be set only for numeric fields" });

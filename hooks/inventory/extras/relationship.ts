@@ -5,6 +5,7 @@
 import { ValidationError } from "../../../runtime/errors.js";
 import { jsonValue, type SaveEvent } from "../../../runtime/hooks.js";
 import { filterValueErrors } from "../../../runtime/relationships/objects.js";
+import { wordProblem } from "../../../runtime/profiles/drf/wording.js";
 
 type Row = Record<string, any>;
 
@@ -34,7 +35,7 @@ function filterErrors({ index }: SaveEvent, r: Row): Record<string, string[]> {
     const valueErrors = filterValueErrors(index, m, filter);
     const params = new Set(m.filters.map((f) => f.param));
     const messages = [
-      ...Object.entries(valueErrors).filter(([k]) => params.has(k)).map(([k, v]) => `'${k}': ${v.join(", ")}`),
+      ...Object.entries(valueErrors).filter(([k]) => params.has(k)).map(([k, v]) => `'${k}': ${v.map(wordProblem).join(", ")}`),
       ...Object.keys(filter).filter((k) => !params.has(k)).map((k) => `'${k}' is not a valid filter parameter for ${label} object`),
     ];
     // Nautobot checks one side at a time and stops at the first with errors.

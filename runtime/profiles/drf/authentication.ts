@@ -7,6 +7,7 @@ import { HttpError } from "../../errors.js";
 import type { Identities, Identity } from "../../auth/identities.js";
 import { parseBasic } from "../../auth/identities.js";
 import { AuthThrottle, Throttled, type ThrottleLimits } from "../../auth/throttle.js";
+import { wordProblem } from "./wording.js";
 
 const refuse = (message: string) => new HttpError(403, message, "authentication_failed");
 
@@ -37,7 +38,7 @@ export async function authenticate(db: Knex, identities: Identities | undefined,
     if (parts.length > 2) throw refuse("Invalid token header. Token string should not contain spaces.");
     if (!/^[\x20-\x7e]+$/.test(parts[1])) throw refuse("Invalid token header. Token string should not contain invalid characters.");
     const found = await identities.byToken(db, parts[1]);
-    if ("refused" in found) throw refuse(found.refused);
+    if ("refused" in found) throw refuse(wordProblem(found.refused));
     return found.identity;
   }
   if (scheme === "basic" && allowBasic) {

@@ -3,7 +3,7 @@
 // for the good elements, so a client can tell which element failed.
 import { ValidationError, type FieldErrors } from "../../errors.js";
 import { canonicalUuid as canonical, isUuid } from "../../query/filters.js";
-import { pyType } from "../../text/python.js";
+import { pyType } from "./wording.js";
 
 const failed = (errors: FieldErrors[]) => errors.some((e) => Object.keys(e).length > 0);
 

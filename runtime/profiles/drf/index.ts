@@ -34,12 +34,16 @@ import { requestId } from "../../http/failures.js";
 import { actionOf, type Grants } from "../../permissions/index.js";
 import type { Condition } from "../../permissions/constraints.js";
 import { deepmerge, SETTINGS_ROUTE } from "./user-settings.js";
+import { wordErrors, wordProblem } from "./wording.js";
 
 /** The route below an object with notes (Nautobot's NotesViewSetMixin). */
 const NOTES_ROUTE = "notes";
 /** Query parameters that are never filters. */
 const RESERVED = new Set(["api_version", "brief", "format", "include", "limit", "offset", "exclude", "cursor"]);
 const SAFE = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/** DRF's refusal of an anonymous request that needs a user. */
+const unauthenticated = () => new HttpError(403, "Authentication credentials were not provided.", "forbidden");
 
 interface Ctx {
   req: Request;
@@ -182,7 +186,7 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
   }
 
   async function status(ctx: Ctx): Promise<void> {
-    if (!ctx.identity) throw forbidden("Authentication credentials were not provided.");
+    if (!ctx.identity) throw unauthenticated();
     const dbVersion = (await db.raw("SHOW server_version")).rows[0].server_version;
     // The original's keys first, in its order; workers are Nautobot's background queues, of which this server runs none.
     const claimed = Object.fromEntries(Object.entries({
@@ -226,7 +230,7 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
     const method = ctx.req.method;
     if (!ctx.identity) {
       const readable = (method === "GET" || method === "HEAD") && exemptView(m);
-      if (!readable) throw forbidden("Authentication credentials were not provided.");
+      if (!readable) throw unauthenticated();
       return;
     }
     if (!SAFE.has(method) && ctx.identity.token && !ctx.identity.token.writeEnabled) throw forbidden();
@@ -310,7 +314,7 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
     ctx.res.set("Allow", [...methods, "HEAD", "OPTIONS"].join(", "));
     const method = ctx.req.method === "HEAD" ? "GET" : ctx.req.method;
     if (method === "OPTIONS") {
-      if (!ctx.identity) throw forbidden("Authentication credentials were not provided.");
+      if (!ctx.identity) throw unauthenticated();
       const mayWrite = !(ctx.identity.token && !ctx.identity.token.writeEnabled) && (permissions ? true : !(m === userModel && !ctx.identity.isSuperuser));
       const grants = permissions && await grantsOf(ctx);
       const allowed = methods.filter((x) => actions.includes(x) && (!grants || permissions!.holds(grants, m, actionOf(x)!)));
@@ -351,7 +355,7 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
       if (rawCursor !== undefined) {
         const after = decodeCursor(rawCursor);
         // DRF's CursorPagination answers a cursor it cannot read so.
-        if (!after) throw notFound("Invalid cursor");
+        if (!after) throw new HttpError(404, { code: "invalid_cursor" });
         const { count, results, cursor } = await store.list(db, m, where, { limit, offset: 0, after }, readOpts(ctx, isBrief(ctx)));
         const links = cursorLinks(url, limit, cursor);
         return send(ctx, 200, { count, next: links.next, previous: links.previous, results });
@@ -403,7 +407,7 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
     const column = settingsColumn!;
     return only(ctx, ["GET", "PATCH"], async () => {
       const identity = ctx.identity;
-      if (!identity) throw forbidden("Authentication credentials were not provided.");
+      if (!identity) throw unauthenticated();
       const own = (q: Knex.QueryBuilder) => q.where("id", identity.userId);
       if (ctx.req.method !== "PATCH") {
         const row = await own(db(users.table)).first(column);
@@ -577,8 +581,8 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
     const e = err as { type?: string; status?: number; message?: string };
     let statusCode: number;
     let body: unknown;
-    if (err instanceof ValidationError) { statusCode = 400; body = err.errors; }
-    else if (err instanceof HttpError) { statusCode = err.status; body = { detail: err.message }; for (const [k, v] of Object.entries(err.headers)) res.set(k, v); }
+    if (err instanceof ValidationError) { statusCode = 400; body = wordErrors(err.errors); }
+    else if (err instanceof HttpError) { statusCode = err.status; body = { detail: err.problem ? wordProblem(err.problem) : err.message }; for (const [k, v] of Object.entries(err.headers)) res.set(k, v); }
     else if (e?.type === "entity.too.large") { statusCode = 413; body = { detail: `Request body is larger than the limit of ${config.bodyLimit}.` }; }
     else if (typeof e?.status === "number" && e.status >= 400 && e.status < 500) { statusCode = e.status; body = { detail: e.message ?? "Bad request." }; }
     else {

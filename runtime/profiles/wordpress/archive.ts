@@ -39,7 +39,7 @@ class Planning {
   /** `param` is invalid unless the database finds each of `values` (`missing` is SQL over the text `u.v`). */
   check(param: string, values: string[], missing: string): void {
     if (!this.order.includes(param)) this.order.push(param);
-    this.checks.push({ param, ...firstValue(values, missing), message: () => "Invalid parameter." });
+    this.checks.push({ param, ...firstValue(values, missing), problem: (value) => ({ code: "filter_invalid_choice", value }) });
   }
 
   done(ordering: Ordering[], stopped?: WpError): ArchivePlan {

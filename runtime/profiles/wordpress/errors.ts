@@ -1,6 +1,18 @@
 // WordPress REST errors: `{code, message, data: {status, ...}}` with the status taken from
 // data. Gives the error class and the helpers for the codes WordPress core itself uses;
 // the plugin-style codes are made by callers from a model's noun.
+import type { ErrorTree, Leaf } from "../../problems.js";
+
+/** WordPress's message for a parameter it refuses without saying why. */
+export const INVALID = "Invalid parameter.";
+
+/**
+ * A refusal of one parameter in WordPress's words: a hook's own text as it is; an engine's
+ * problem (or a nested refusal) as WordPress refuses a parameter it says no more about.
+ */
+export function paramMessage(node: Leaf | ErrorTree): string {
+  return typeof node === "string" ? node : INVALID;
+}
 
 export class WpError extends Error {
   constructor(readonly status: number, readonly code: string, message: string, readonly extra: Record<string, unknown> = {}) {
@@ -22,7 +34,7 @@ export function invalidParams(params: Record<string, string>, types: Record<stri
   return new WpError(400, "rest_invalid_param", `Invalid parameter(s): ${Object.keys(params).join(", ")}`, { params, details: details.length ? Object.fromEntries(details) : [] });
 }
 
-export function invalidParam(name: string, message = "Invalid parameter."): WpError {
+export function invalidParam(name: string, message = INVALID): WpError {
   return invalidParams({ [name]: message });
 }
 

@@ -11,7 +11,7 @@ import { storedColumn, type FieldDescriptor, type M2mField, type ModelDescriptor
 import type { Catalog, Row } from "./records.js";
 import type { Requester } from "./auth.js";
 import { formatWall, inRange, parseDate, validZone, wallToUtc } from "./dates.js";
-import { invalidParam, invalidParams, missingParams, notOfType, WpError } from "./errors.js";
+import { INVALID, invalidParam, invalidParams, missingParams, notOfType, paramMessage, WpError } from "./errors.js";
 import { listValue, MAX_ID, positiveInt, toBool, type Params } from "./params.js";
 import { advisoryLock } from "../../db/locks.js";
 import type { Actor, Operations } from "../../operations/index.js";
@@ -87,13 +87,13 @@ export class Writer {
     await this.save(this.draft(db, m, current.id, values, links));
   }
 
-  /** Saves through the engine; a hook's refusal becomes WordPress's invalid-parameter error. */
+  /** Saves through the engine; a refusal (a hook's, or the engine's) becomes WordPress's invalid-parameter error. */
   async save(draft: WriteContext): Promise<number | string> {
     try {
       return await this.store.save(draft);
     } catch (err) {
       if (err instanceof ValidationError && !Array.isArray(err.errors)) {
-        throw invalidParams(Object.fromEntries(Object.entries(err.errors).map(([k, v]) => [k, Array.isArray(v) ? v.join(" ") : "Invalid parameter."])));
+        throw invalidParams(Object.fromEntries(Object.entries(err.errors).map(([k, v]) => [k, Array.isArray(v) ? v.map(paramMessage).join(" ") : INVALID])));
       }
       throw err;
     }
