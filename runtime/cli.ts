@@ -22,9 +22,8 @@ import { Tokens } from "./auth/tokens.js";
 import { loadFixtures, type Fixture } from "./fixtures.js";
 import type { ApiDescriptor } from "./descriptor.js";
 import { profiles } from "./profiles/index.js";
-import { Worker, type TaskHandler } from "./queue/worker.js";
-import { WEBHOOK_TASK } from "./webhooks/index.js";
-import { webhookHandler } from "./webhooks/deliver.js";
+import { Worker } from "./queue/worker.js";
+import { taskHandlers } from "./features/index.js";
 
 export interface CliOptions {
   port?: number;
@@ -95,11 +94,6 @@ export function listen(apis: ApiDescriptor[], db: Database, config: Config): Pro
   const server = createServer(createApp(apis, db.knex, config));
   answerClientErrors(server, config);
   return listenOn(server, config.host, config.port);
-}
-
-/** The queue's handlers, by task kind: what a worker of this process runs. */
-export function taskHandlers(config: Config): Record<string, TaskHandler> {
-  return { [WEBHOOK_TASK]: webhookHandler({ timeoutMs: config.webhookTimeout * 1000 }) };
 }
 
 /** A queue worker over `db` with the process's handlers and settings, started. */

@@ -8,8 +8,8 @@ import type { ApiDescriptor } from "./descriptor.js";
 import { ModelIndex } from "./models.js";
 import { Store } from "./store.js";
 import { Operations } from "./operations/index.js";
-import { Permissions } from "./permissions/index.js";
-import { changes } from "./changes/index.js";
+import { Permissions } from "./features/permissions/index.js";
+import { FEATURES } from "./features/index.js";
 
 export class Engine {
   readonly index: ModelIndex;
@@ -23,8 +23,10 @@ export class Engine {
     this.store = new Store(this.index);
     this.operations = new Operations(db);
     this.permissions = Permissions.of(this.index, api.auth ? this.index.model(api.auth.users) : undefined);
-    // Change records first: a write the permissions then refuse rolls back with its records.
-    for (const feature of [changes(this.index, this.store), this.permissions?.feature()]) if (feature) this.store.use(feature);
+    for (const feature of FEATURES) {
+      const part = feature.write?.(this);
+      if (part) this.store.use(part);
+    }
     // This instance's own writes to users, groups and permissions count at once, not after the trust period.
     const permissions = this.permissions;
     if (permissions) this.store.onWrite((m) => { if (permissions.sources.has(m)) permissions.forget(); });

@@ -10,7 +10,7 @@ import { orderSql, orderTerms, type OrderTerm } from "./query/order.js";
 import { afterBranches, cursorTypes, cursorValues } from "./query/keyset.js";
 import { ReadPlans, type ReadPlan, type RenderContext, type Shape } from "./query/read-plan.js";
 import { canonicalUuid, checkColumns, FilterCompiler, filterErrors, integerKey, isUuid, MAX_SERIAL, type FilterErrors, type FilterPlan } from "./query/filters.js";
-import { lendObjectQueries } from "./relationships/objects.js";
+import { lendObjectQueries } from "./features/relationships/objects.js";
 import { lookupsOf } from "./write/lookups.js";
 import { col, ident } from "./query/sql.js";
 import { prepared } from "./db/prepared.js";

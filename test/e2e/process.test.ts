@@ -16,7 +16,7 @@ import { join } from "node:path";
 import pg from "pg";
 import { openDatabase, type Database } from "../../runtime/db/connect.js";
 import { enqueue } from "../../runtime/queue/tasks.js";
-import { WEBHOOK_TASK } from "../../runtime/webhooks/index.js";
+import { WEBHOOK_TASK } from "../../runtime/features/webhooks/index.js";
 import { builtCli } from "../support/build.js";
 
 const postgresUrl = process.env.DATABASE_URL;

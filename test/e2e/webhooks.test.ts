@@ -17,8 +17,8 @@ import type { Knex } from "knex";
 import type { ApiDescriptor, FieldDescriptor, ModelDescriptor } from "../../runtime/descriptor.js";
 import type { Database } from "../../runtime/db/connect.js";
 import { Worker } from "../../runtime/queue/worker.js";
-import { enqueueWebhooks, WEBHOOK_TASK, type ChangeEvent } from "../../runtime/webhooks/index.js";
-import { webhookHandler } from "../../runtime/webhooks/deliver.js";
+import { enqueueWebhooks, WEBHOOK_TASK, type ChangeEvent } from "../../runtime/features/webhooks/index.js";
+import { webhookHandler } from "../../runtime/features/webhooks/deliver.js";
 import { attemptsOf, engine, queueDatabase, waitFor } from "../support/queue.js";
 
 const T = "hooktest";

@@ -3,7 +3,7 @@
 // Python's str() of the timestamp and json.dumps spacing, the additional headers, the signature.
 import { expect } from "chai";
 import { createHmac } from "node:crypto";
-import { pythonJson, pythonTimestamp, renderDelivery, renderHeaders, signature, snapshots, type WebhookDefinition } from "../../runtime/webhooks/render.js";
+import { pythonJson, pythonTimestamp, renderDelivery, renderHeaders, signature, snapshots, type WebhookDefinition } from "../../runtime/features/webhooks/render.js";
 
 describe("unit: webhook rendering", () => {
   it("snapshots: a create adds everything, a delete removes everything, an update differs shallowly without last_updated", () => {

@@ -4,7 +4,7 @@
 // deleted (ProtectedError, a 409).
 import { HttpError } from "../../../runtime/errors.js";
 import { Refusal, type DeleteEvent, type HookDb, type SaveEvent } from "../../../runtime/hooks.js";
-import { compileRegex } from "../../../runtime/custom-fields/values.js";
+import { compileRegex } from "../../../runtime/features/custom-fields/values.js";
 import { DATA, labelsOf, tableOf } from "../lib/custom-field-data.js";
 import { tables } from "../../../generated/inventory/tables.js";
 

@@ -6,7 +6,7 @@
 // deleted. A write that leaves content_types alone touches no object.
 import type { ContentTypesField } from "../../../runtime/descriptor.js";
 import { jsonValue, Refusal, type DeleteEvent, type SaveEvent } from "../../../runtime/hooks.js";
-import { compileRegex, valueProblem } from "../../../runtime/custom-fields/values.js";
+import { compileRegex, valueProblem } from "../../../runtime/features/custom-fields/values.js";
 import { pyStr, wordCustomFieldReason } from "../../../runtime/profiles/drf/wording.js";
 import { slugify } from "../../../runtime/text/slugs.js";
 import { DATA, labelsOf, tableOf } from "../lib/custom-field-data.js";

@@ -1,7 +1,7 @@
 // Nautobot's RelationshipAssociation.clean, which the relationship rules module states once
 // for this endpoint and for the `relationships` written with any object.
 import type { MethodQuery, SaveEvent } from "../../../runtime/hooks.js";
-import { checkAssociation } from "../../../runtime/relationships/associations.js";
+import { checkAssociation } from "../../../runtime/features/relationships/associations.js";
 import { tables } from "../../../generated/inventory/tables.js";
 
 type Row = Record<string, any>;

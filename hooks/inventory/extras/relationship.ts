@@ -4,7 +4,7 @@
 // keeps its type and its models.
 import { ValidationError } from "../../../runtime/errors.js";
 import { jsonValue, type SaveEvent } from "../../../runtime/hooks.js";
-import { filterValueErrors } from "../../../runtime/relationships/objects.js";
+import { filterValueErrors } from "../../../runtime/features/relationships/objects.js";
 import { wordProblem } from "../../../runtime/profiles/drf/wording.js";
 
 type Row = Record<string, any>;

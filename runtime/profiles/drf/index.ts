@@ -9,8 +9,8 @@ import { dirname } from "node:path";
 import type { ActionEvent, ApiDescriptor, ModelDescriptor } from "../../descriptor.js";
 import type { Config } from "../../config.js";
 import { FilterCompiler, type FilterPlan } from "../../query/filters.js";
-import { dynamicFilters } from "../../query/dynamic-filters.js";
-import { describeCustomFields } from "../../custom-fields/options.js";
+import { dynamicFilters } from "../../features/index.js";
+import { describeCustomFields } from "../../features/custom-fields/options.js";
 import { HttpError, ValidationError, forbidden, notFound, type FieldErrors } from "../../errors.js";
 import type { Identities, Identity } from "../../auth/identities.js";
 import { contentType, origin, queryParams, slashed } from "../../http/request.js";
@@ -22,7 +22,7 @@ import { cspNonce } from "../../http/security.js";
 import { templates, escapeHtml } from "../../http/templates.js";
 import { negotiate, type Renderer } from "./versioning.js";
 import { cursorLinks, decodeCursor, pageLinks, pageParams } from "./pagination.js";
-import { attachment } from "./notes.js";
+import { notesOf } from "../../features/notes/index.js";
 import { authenticate } from "./authentication.js";
 import { describeModel } from "./metadata.js";
 import { login, loginPage, logout, sessionKey, type SessionDeps } from "./browser-session.js";
@@ -31,8 +31,8 @@ import type { Actor } from "../../operations/index.js";
 import { Engine } from "../../engine.js";
 import { Allocations } from "../../operations/allocations.js";
 import { requestId } from "../../http/failures.js";
-import { actionOf, type Grants } from "../../permissions/index.js";
-import type { Condition } from "../../permissions/constraints.js";
+import { actionOf, type Grants } from "../../features/permissions/index.js";
+import type { Condition } from "../../features/permissions/constraints.js";
 import { deepmerge, SETTINGS_ROUTE } from "./user-settings.js";
 import { wordErrors, wordProblem } from "./wording.js";
 
@@ -154,7 +154,7 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
     if (m && seg.length === 3 && seg[2] === "") return listRoute(ctx, m);
     if (m && seg.length === 4 && seg[3] === "") return detailRoute(ctx, m, seg[2]);
     if (m && seg.length === 5 && seg[4] === "" && m.actions?.some((a) => a.name === seg[3] && !a.onApp)) return actionRoute(ctx, m, seg[2], seg[3]);
-    if (m?.features.notes && seg.length === 5 && seg[3] === NOTES_ROUTE && seg[4] === "") return notesRoute(ctx, m, seg[2]);
+    if (m && seg.length === 5 && seg[3] === NOTES_ROUTE && seg[4] === "" && notesOf(index, m)) return notesRoute(ctx, m, seg[2]);
     // A list or detail path without its trailing slash (seed rule 3).
     if (m && (seg.length === 2 || (seg.length === 3 && seg[2] !== "" && req.method !== "POST"))) {
       ctx.res.redirect(302, slashed(req));
@@ -430,8 +430,7 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
    * (no filters), a POST of a note's fields attaches one to it, made by the requester.
    */
   async function notesRoute(ctx: Ctx, m: ModelDescriptor, rawId: string): Promise<void> {
-    const notes = index.model(api.noteModel!);
-    const link = attachment(notes, m);
+    const notes = notesOf(index, m)!;
     return only(ctx, ["GET", "POST"], async () => {
       await authorize(ctx, m);
       const id = rawId.toLowerCase();
@@ -439,17 +438,18 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
       if (!(await visible(ctx, m, id))) throw notFound();
       if (ctx.req.method === "POST") {
         const body = expectObject(readJson(ctx));
-        const made = await operations.run(actor(ctx, m, "notes"), (trx) => store.create(trx, notes, { ...body, [link.type]: m.key, [link.id]: id }, { version: ctx.version, userId, partial: false }));
-        return send(ctx, 201, (await store.fetch(db, notes, [made], readOpts(ctx)))[0]);
+        const made = await operations.run(actor(ctx, m, "notes"), (trx) => store.create(trx, notes.model, notes.attach(body, id), { version: ctx.version, userId, partial: false }));
+        return send(ctx, 201, (await store.fetch(db, notes.model, [made], readOpts(ctx)))[0]);
       }
-      const { plan } = filters.compile(notes, new Map(), { strict, reserved: RESERVED });
-      const where = { ...plan, apply: (qb: Knex.QueryBuilder) => { qb.where(`t0.${link.typeColumn}`, m.key).where(`t0.${link.idColumn}`, id); } };
+      const { plan } = filters.compile(notes.model, new Map(), { strict, reserved: RESERVED });
+      const where = { ...plan, apply: notes.of(id) };
       const { limit, offset } = pageParams(ctx.params.get("limit")?.at(-1), ctx.params.get("offset")?.at(-1), page);
-      const { count, results } = await store.list(db, notes, where, { limit, offset }, readOpts(ctx));
+      const { count, results } = await store.list(db, notes.model, where, { limit, offset }, readOpts(ctx));
       const links = pageLinks(new URL(`${origin(ctx.req, config.publicUrl)}${ctx.req.originalUrl}`), limit, offset, count);
       send(ctx, 200, { count, next: links.next, previous: links.previous, results });
     });
   }
+
 
   /**
    * A model's action, of one object (`…/<id>/<name>/`) or on its app, answered by its hook

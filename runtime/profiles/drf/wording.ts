@@ -2,7 +2,7 @@
 // serializer fields and validators, Django's forms and model validation, Nautobot's own
 // checks. Takes a problem, gives its text; an error tree, gives the body DRF would send.
 import { pyRepr } from "../../text/python.js";
-import { plural } from "../../relationships/definitions.js";
+import { plural } from "../../features/relationships/definitions.js";
 import { wordTree, type CustomFieldReason, type ErrorTree, type Leaf, type Problem } from "../../problems.js";
 
 /** Python's name for a JSON value's type, as DRF's messages name it. */

@@ -10,7 +10,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { expect } from "chai";
 import { configFromEnv } from "../../../runtime/config.js";
 import { Worker } from "../../../runtime/queue/worker.js";
-import { taskHandlers } from "../../../runtime/cli.js";
+import { taskHandlers } from "../../../runtime/features/index.js";
 import { call, del, get, patch, post } from "../../support/http.js";
 import { startTestServer } from "../../support/server.js";
 import { uniq } from "./support.js";

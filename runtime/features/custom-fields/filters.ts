@@ -3,10 +3,10 @@
 // multi-value lookups `cf_<name>__<lookup>` of text, URL and select fields (the string
 // lookups) and of integer and date fields (`n`, `lt`, `lte`, `gt`, `gte`). Exact matches are
 // containment (`@>`) of the key and value, which the column's GIN index serves.
-import type { CustomFieldsField } from "../descriptor.js";
-import { anyOf, COMPARE, firstValue, REGEX_IS_VALID, STRING_LOOKUPS, type DynamicFilterProvider, type DynamicFilters, type Planned } from "../query/filters.js";
-import { col } from "../query/sql.js";
-import type { Problem } from "../problems.js";
+import type { CustomFieldsField } from "../../descriptor.js";
+import { anyOf, COMPARE, firstValue, REGEX_IS_VALID, STRING_LOOKUPS, type DynamicFilterProvider, type DynamicFilters, type Planned } from "../../query/filters.js";
+import { col } from "../../query/sql.js";
+import type { Problem } from "../../problems.js";
 import { definitionsOf } from "./definitions.js";
 
 interface FilterDefinition { name: string; type: string; filter_logic: string }

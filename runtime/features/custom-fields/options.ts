@@ -2,8 +2,8 @@
 // `custom_fields` as a plain DRF field only; this adds, as DRF describes a nested
 // serializer's fields, a `children` entry per custom field: its DRF field type, whether it is
 // required, its label and, for selections, its choices; keyed as the version keys the values.
-import type { CustomFieldsField, ModelDescriptor } from "../descriptor.js";
-import type { Db } from "../kinds/types.js";
+import type { CustomFieldsField, ModelDescriptor } from "../../descriptor.js";
+import type { Db } from "../../kinds/types.js";
 import { keyColumn, loadDefinitions } from "./definitions.js";
 
 /** The DRF field a custom field's type becomes in a form (`CustomField.to_form_field`), as OPTIONS names it. */

@@ -5,7 +5,7 @@
 // signature. Pure: no database, no network.
 import { createHmac } from "node:crypto";
 import { isDeepStrictEqual } from "node:util";
-import { render } from "../templates/jinja.js";
+import { render } from "../../templates/jinja.js";
 
 /** A webhook definition's columns, named as Nautobot's Webhook fields. */
 export interface WebhookDefinition {

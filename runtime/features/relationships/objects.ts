@@ -1,9 +1,9 @@
 // What the relationship rules need to know about the objects at either end: their `str()`
 // (Nautobot's messages name them), and whether one passes a side's filter restriction.
-import type { Db } from "../kinds/types.js";
-import type { ModelDescriptor } from "../descriptor.js";
-import type { ModelIndex } from "../models.js";
-import type { FilterErrors, FilterPlan } from "../query/filters.js";
+import type { Db } from "../../kinds/types.js";
+import type { ModelDescriptor } from "../../descriptor.js";
+import type { ModelIndex } from "../../models.js";
+import type { FilterErrors, FilterPlan } from "../../query/filters.js";
 
 /**
  * What these rules borrow from the engine's query builders, lent by the store that owns them

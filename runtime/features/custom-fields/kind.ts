@@ -3,12 +3,12 @@
 // statement; a write merges the given keys into the stored ones and is judged as Nautobot's
 // CustomFieldModel.clean judges it, once the other fields are valid. API versions from the
 // definitions' `slugKeysSince` show and take the values keyed by slug (CustomFieldsDataField).
-import type { CustomFieldsField } from "../descriptor.js";
-import { ValidationError } from "../errors.js";
-import { definitionsOf, keyColumn, writeDefinitions, type CustomFieldDefinition } from "../custom-fields/definitions.js";
-import { cleanData, defaults } from "../custom-fields/values.js";
-import { col, ident, literal } from "../query/sql.js";
-import { FieldProblem, isPlainObject, type RuntimeFieldKind, type WriteContext } from "./types.js";
+import type { CustomFieldsField } from "../../descriptor.js";
+import { ValidationError } from "../../errors.js";
+import { definitionsOf, keyColumn, writeDefinitions, type CustomFieldDefinition } from "./definitions.js";
+import { cleanData, defaults } from "./values.js";
+import { col, ident, literal } from "../../query/sql.js";
+import { FieldProblem, isPlainObject, type RuntimeFieldKind, type WriteContext } from "../../kinds/types.js";
 
 /** What a write of the field found, for the check that follows the other fields'. */
 const pending = new WeakMap<WriteContext, { defs: CustomFieldDefinition[]; data: Record<string, unknown> }>();

@@ -1,15 +1,15 @@
 // The tags feature: one assignment table for every tagged model, keyed by model key and id.
 // A tag model with a scope (its content types) applies only to the models the scope names:
 // any other tag is not found, as Nautobot's TagSerializerField looks tags up for the model.
-import type { TagsField } from "../descriptor.js";
-import { ValidationError } from "../errors.js";
-import { col, ident, literal } from "../query/sql.js";
-import { labelOf, linkedTypes } from "./content-types.js";
-import { oncePerTransaction } from "../write/lookups.js";
-import { listOptions, listRender } from "./related.js";
-import { FieldProblem, setWork, type Db, type RuntimeFieldKind, type WriteContext } from "./types.js";
-import type { ErrorTree } from "../problems.js";
-import { chunksWithin } from "../db/chunks.js";
+import type { TagsField } from "../../descriptor.js";
+import { ValidationError } from "../../errors.js";
+import { col, ident, literal } from "../../query/sql.js";
+import { labelOf, linkedTypes } from "../../kinds/content-types.js";
+import { oncePerTransaction } from "../../write/lookups.js";
+import { listOptions, listRender } from "../../kinds/related.js";
+import { FieldProblem, setWork, type Db, type RuntimeFieldKind, type WriteContext } from "../../kinds/types.js";
+import type { ErrorTree } from "../../problems.js";
+import { chunksWithin } from "../../db/chunks.js";
 
 /** SQL condition: the tag aliased `alias` applies to the model written. */
 function inScope(f: TagsField, ctx: WriteContext, alias: string): string {

@@ -11,14 +11,15 @@
 // a batch at a time.
 import { createHash } from "node:crypto";
 import type { Knex } from "knex";
-import { storedColumn, type FieldDescriptor, type ModelDescriptor } from "../descriptor.js";
-import type { ModelIndex } from "../models.js";
-import type { Actor, ChangeAction, WriteFeature, Written } from "../operations/index.js";
-import type { Db, Store } from "../store.js";
-import { isUuid } from "../query/filters.js";
-import { ident } from "../query/sql.js";
-import { prepared } from "../db/prepared.js";
+import { storedColumn, type FieldDescriptor, type ModelDescriptor } from "../../descriptor.js";
+import type { ModelIndex } from "../../models.js";
+import type { Actor, ChangeAction, WriteFeature, Written } from "../../operations/index.js";
+import type { Db, Store } from "../../store.js";
+import { isUuid } from "../../query/filters.js";
+import { ident } from "../../query/sql.js";
+import { prepared } from "../../db/prepared.js";
 import { enqueueWebhooks, webhooksQuery, type ChangeEvent, type FoundWebhook } from "../webhooks/index.js";
+import type { Feature } from "../types.js";
 
 /** Nautobot's CHANGELOG_MAX_OBJECT_REPR. */
 const MAX_REPR = 200;
@@ -188,3 +189,5 @@ function changeLog(index: ModelIndex, log: ModelDescriptor) {
     },
   };
 }
+
+export const feature = { name: "change log", write: ({ index, store }) => changes(index, store) } satisfies Feature;

@@ -1,6 +1,6 @@
 // Nautobot's CustomField.validate: whether a value suits a custom field's type and rules,
 // and the reason when it does not. Empty values (null, "" or []) pass unless the field is required.
-import type { CustomFieldReason, Problem } from "../problems.js";
+import type { CustomFieldReason, Problem } from "../../problems.js";
 import type { CustomFieldDefinition } from "./definitions.js";
 
 const isEmpty = (v: unknown) => v === null || v === undefined || v === "" || (Array.isArray(v) && v.length === 0);

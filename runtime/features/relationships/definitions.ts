@@ -1,9 +1,9 @@
 // Relationship definitions as rows (the api's `relationships.definitions` model): read per
 // request, never cached, so every server instance sees a definition the moment it is saved.
 // The column names are the convention the api's relationship models follow (ApiSpec.relationships).
-import type { Db } from "../kinds/types.js";
-import type { ModelDescriptor } from "../descriptor.js";
-import type { ModelIndex } from "../models.js";
+import type { Db } from "../../kinds/types.js";
+import type { ModelDescriptor } from "../../descriptor.js";
+import type { ModelIndex } from "../../models.js";
 
 export type Side = "source" | "destination" | "peer";
 

@@ -1,10 +1,10 @@
 // Relationships defined at run time (runtime/relationships/): read in the row's statement,
 // written after the row is saved (the associations replace those of each side given), and
 // removed with the row.
-import type { RelationshipsField } from "../descriptor.js";
-import { relationshipsRender, relationshipsSelect } from "../relationships/read.js";
-import { dropAssociations, requiredOnCreate, requiredOnUpdate, requiredRelationships, writeRelationships } from "../relationships/write.js";
-import type { RuntimeFieldKind } from "./types.js";
+import type { RelationshipsField } from "../../descriptor.js";
+import { relationshipsRender, relationshipsSelect } from "./read.js";
+import { dropAssociations, requiredOnCreate, requiredOnUpdate, requiredRelationships, writeRelationships } from "./write.js";
+import type { RuntimeFieldKind } from "../../kinds/types.js";
 
 export const relationships: RuntimeFieldKind<RelationshipsField> = {
   read: (_f, ctx) => relationshipsSelect(ctx),

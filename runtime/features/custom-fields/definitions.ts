@@ -1,10 +1,10 @@
 // The custom fields defined for a model, read from their rows whenever a request needs them
 // (one indexed statement): definitions change while servers run, so no process keeps them.
-import { atOrBefore, type CustomFieldDefinitions } from "../descriptor.js";
-import { labelOf } from "../kinds/content-types.js";
-import { col, ident } from "../query/sql.js";
-import type { Db } from "../kinds/types.js";
-import { lookupsOf, oncePerTransaction } from "../write/lookups.js";
+import { atOrBefore, type CustomFieldDefinitions } from "../../descriptor.js";
+import { labelOf } from "../../kinds/content-types.js";
+import { col, ident } from "../../query/sql.js";
+import type { Db } from "../../kinds/types.js";
+import { lookupsOf, oncePerTransaction } from "../../write/lookups.js";
 
 export interface CustomFieldDefinition {
   name: string;

@@ -1,10 +1,10 @@
 // The rules one association must follow (Nautobot's RelationshipAssociation.clean): both
 // ends of the relationship's types, not one object with itself, no duplicate (either way round
 // for a symmetric relationship), the cardinality of the type, and the sides' filter restrictions.
-import { ValidationError } from "../errors.js";
-import type { Db } from "../kinds/types.js";
-import type { Problem } from "../problems.js";
-import type { ModelIndex } from "../models.js";
+import { ValidationError } from "../../errors.js";
+import type { Db } from "../../kinds/types.js";
+import type { Problem } from "../../problems.js";
+import type { ModelIndex } from "../../models.js";
 import { hasMany, isSymmetric, relationshipText, tablesOf, type Relationship } from "./definitions.js";
 import { objectText, passesFilter } from "./objects.js";
 

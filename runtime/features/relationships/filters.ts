@@ -2,12 +2,12 @@
 // linked by that relationship to any of the objects given (by id) at the other end. Offered
 // for the sides of the relationships of the model that are not hidden; the definitions are
 // read in the list's own statement, so a new relationship filters at once on every instance.
-import type { DynamicFilterProvider, Planned } from "../query/filters.js";
-import { firstValue, isUuid } from "../query/filters.js";
-import type { ModelIndex } from "../models.js";
-import type { ModelDescriptor } from "../descriptor.js";
-import { literal } from "../query/sql.js";
-import type { Problem } from "../problems.js";
+import type { DynamicFilterProvider, Planned } from "../../query/filters.js";
+import { firstValue, isUuid } from "../../query/filters.js";
+import type { ModelIndex } from "../../models.js";
+import type { ModelDescriptor } from "../../descriptor.js";
+import { literal } from "../../query/sql.js";
+import type { Problem } from "../../problems.js";
 import { tablesOf } from "./definitions.js";
 import { relationshipModels } from "./read.js";
 

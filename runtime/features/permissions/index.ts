@@ -6,14 +6,15 @@
 // in their operation's transaction: the rows after a create or update must meet an add or
 // change constraint, the rows before a delete a delete constraint, else nothing is written.
 import type { Knex } from "knex";
-import { forbidden, ValidationError } from "../errors.js";
-import type { ContentTypesField, M2mField, ModelDescriptor } from "../descriptor.js";
-import type { ModelIndex } from "../models.js";
-import type { Actor, RowId, WriteFeature } from "../operations/index.js";
-import { col, ident } from "../query/sql.js";
-import { labelOf, linkedTypes } from "../kinds/content-types.js";
+import { forbidden, ValidationError } from "../../errors.js";
+import type { ContentTypesField, M2mField, ModelDescriptor } from "../../descriptor.js";
+import type { ModelIndex } from "../../models.js";
+import type { Actor, RowId, WriteFeature } from "../../operations/index.js";
+import { col, ident } from "../../query/sql.js";
+import { labelOf, linkedTypes } from "../../kinds/content-types.js";
 import { ConstraintCompiler, ConstraintError, type Condition } from "./constraints.js";
 import type { Grants } from "./grants.js";
+import type { Feature } from "../types.js";
 
 export type { Grants } from "./grants.js";
 
@@ -200,3 +201,6 @@ export class Permissions {
     };
   }
 }
+
+/** The write part of the api's object permissions, which the engine makes (profiles also ask them about reads). */
+export const feature = { name: "object permissions", write: ({ permissions }) => permissions?.feature() } satisfies Feature;

@@ -4,9 +4,9 @@
 // a constrained list is still one statement. Paths follow the model's fields: foreign keys
 // and tree parents to the related row, many-to-many fields, tags and reverse relations to any
 // related row, a status to its slug or name. `$user` stands for the requesting user's id.
-import type { FieldDescriptor, ModelDescriptor } from "../descriptor.js";
-import type { ModelIndex } from "../models.js";
-import { col, ident } from "../query/sql.js";
+import type { FieldDescriptor, ModelDescriptor } from "../../descriptor.js";
+import type { ModelIndex } from "../../models.js";
+import { col, ident } from "../../query/sql.js";
 
 /** A compiled condition: SQL with `?` placeholders, and their values in order. */
 export interface Condition {

@@ -8,9 +8,9 @@
 // and planning it dominated every write's reply. Which models those are is an assumption of
 // the plan, re-checked by each statement (see ReadContext.assume); a model no relationship
 // names reads a constant.
-import type { ModelDescriptor } from "../descriptor.js";
-import type { ReadContext, Render, RenderContext } from "../kinds/types.js";
-import { col, literal } from "../query/sql.js";
+import type { ModelDescriptor } from "../../descriptor.js";
+import type { ReadContext, Render, RenderContext } from "../../kinds/types.js";
+import { col, literal } from "../../query/sql.js";
 import { isSymmetric, sideLabel, tablesOf, type Relationship } from "./definitions.js";
 
 type Nested = Record<string, unknown>;

@@ -2,12 +2,12 @@
 // RelationshipModelSerializerMixin): each side given replaces that side's associations, inside
 // the write's transaction; relationships required on this model must be satisfied.
 import { randomUUID } from "node:crypto";
-import type { ModelDescriptor } from "../descriptor.js";
-import { ValidationError } from "../errors.js";
-import { FieldProblem, isPlainObject, type Db, type WriteContext } from "../kinds/types.js";
-import type { ModelIndex } from "../models.js";
-import type { Leaf, Problem } from "../problems.js";
-import { lookupsOf, oncePerTransaction } from "../write/lookups.js";
+import type { ModelDescriptor } from "../../descriptor.js";
+import { ValidationError } from "../../errors.js";
+import { FieldProblem, isPlainObject, type Db, type WriteContext } from "../../kinds/types.js";
+import type { ModelIndex } from "../../models.js";
+import type { Leaf, Problem } from "../../problems.js";
+import { lookupsOf, oncePerTransaction } from "../../write/lookups.js";
 import { checkAssociation } from "./associations.js";
 import { hasMany, isSymmetric, relationshipText, relationshipsOf, tablesOf, type Relationship, type Side } from "./definitions.js";
 

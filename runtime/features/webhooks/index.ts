@@ -4,12 +4,14 @@
 // API's `webhooks` model, whose fields are named as Nautobot's Webhook; the handler that sends
 // a delivery is ./deliver.ts.
 import type { Knex } from "knex";
-import type { ApiDescriptor, ContentTypesField, ModelDescriptor } from "../descriptor.js";
-import { labelOf } from "../kinds/content-types.js";
-import { ModelIndex } from "../models.js";
-import { enqueueMany } from "../queue/tasks.js";
-import { col, ident } from "../query/sql.js";
+import type { ApiDescriptor, ContentTypesField, ModelDescriptor } from "../../descriptor.js";
+import { labelOf } from "../../kinds/content-types.js";
+import { ModelIndex } from "../../models.js";
+import { enqueueMany } from "../../queue/tasks.js";
+import { col, ident } from "../../query/sql.js";
 import { pythonTimestamp, renderDelivery, snapshots, type Change, type WebhookDefinition } from "./render.js";
+import type { Feature } from "../types.js";
+import { webhookHandler } from "./deliver.js";
 
 /** The queue task kind of a webhook delivery. */
 export const WEBHOOK_TASK = "webhook";
@@ -101,3 +103,9 @@ export async function enqueueWebhooks(trx: Knex.Transaction | Knex, api: ApiDesc
   });
   await enqueueMany(trx, deliveries);
 }
+
+/** Webhooks are found and enqueued by the change log's statement (changes/); this runs their deliveries. */
+export const feature = {
+  name: "webhooks",
+  tasks: (config) => ({ [WEBHOOK_TASK]: webhookHandler({ timeoutMs: config.webhookTimeout * 1000 }) }),
+} satisfies Feature;

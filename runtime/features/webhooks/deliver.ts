@@ -7,7 +7,7 @@
 import http from "node:http";
 import https from "node:https";
 import { readFile } from "node:fs/promises";
-import { TaskFailure, type TaskHandler } from "../queue/worker.js";
+import { TaskFailure, type TaskHandler } from "../../queue/worker.js";
 import type { Delivery } from "./render.js";
 
 /** How much of an answer's body is kept with the attempt. */

@@ -1,0 +1,33 @@
+// The one interface of the cross-cutting features (runtime/features/<name>/): tags, custom
+// fields, relationships, notes, object permissions, the change log and webhooks. Each says
+// what it brings and the engine asks for it: field kinds for the kinds table, filter
+// parameters whose names are data for the filter sets, its part in every write operation,
+// and the queue tasks it runs. A feature the api's spec does not call for brings nothing.
+import type { Config } from "../config.js";
+import type { ModelIndex } from "../models.js";
+import type { WriteFeature } from "../operations/index.js";
+import type { DynamicFilterProvider } from "../query/filters.js";
+import type { TaskHandler } from "../queue/worker.js";
+import type { Store } from "../store.js";
+import type { RuntimeKindTable } from "../kinds/types.js";
+import type { Permissions } from "./permissions/index.js";
+
+/** What a feature's part in writes is made with: the engine's pieces. */
+export interface FeatureEngine {
+  index: ModelIndex;
+  store: Store;
+  permissions?: Permissions;
+}
+
+export interface Feature {
+  /** As documentation names it. */
+  readonly name: string;
+  /** The field kinds it brings; the kinds table (runtime/kinds/index.ts) takes them from here. */
+  readonly kinds?: Partial<RuntimeKindTable>;
+  /** The filter parameters named by data (a custom field's, a relationship's) it adds to filter sets. */
+  filters?(index: ModelIndex): DynamicFilterProvider | undefined;
+  /** Its part in the api's write operations: told of every row written and deleted. */
+  write?(engine: FeatureEngine): WriteFeature | undefined;
+  /** The queue tasks it runs, by task kind. */
+  tasks?(config: Config): Record<string, TaskHandler>;
+}
