@@ -538,6 +538,12 @@ export interface WpModelDescriptor {
 /** The database handle a hook is given: the write's own transaction. */
 export type HookDb = Knex | Knex.Transaction;
 
+/**
+ * A date or time as a hook meets it in a row: a Date as read from the database, ISO text as
+ * written, or an SQL expression the write stores (`now()`).
+ */
+export type StoredTime = Date | string | Knex.Raw;
+
 export interface SaveEvent {
   db: HookDb;
   /** Every model of the api. */

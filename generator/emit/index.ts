@@ -3,7 +3,8 @@
 import type { IrApi } from "../ir/index.js";
 import { emitDescriptors } from "./descriptors.js";
 import { generatedPaths } from "../ir/names.js";
-import { buildSchema, sortKeys, type Schema } from "./schema.js";
+import { buildSchema, modelColumns, sortKeys, type Schema } from "./schema.js";
+import { emitRows } from "./rows.js";
 import { emitMigrations, type MigrationIntents, type MigrationState } from "./migrations.js";
 import { storedColumn } from "../../runtime/descriptor.js";
 import { emitDrfOpenApi } from "./openapi/drf.js";
@@ -54,6 +55,7 @@ export function emitAll(apis: IrApi[], previous: PreviousState): { files: Emitte
     for (const version of api.versions.supported) {
       files.push(jsonFile(generatedPaths.openapi(api.name, version), openApiEmitters[api.profile](api, version)));
     }
+    files.push(emitRows(api, modelColumns(api)));
     const schema: Schema = buildSchema(api);
     const { files: migrations, snapshot, refusals: refused } = emitMigrations(api.name, schema, previous(api.name), intentsOf(api));
     refusals.push(...refused);

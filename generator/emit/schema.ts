@@ -88,13 +88,24 @@ function modelTable(m: IrModel, ctx: Omit<SchemaContext, "model" | "table">): Ta
   return t;
 }
 
-export function buildSchema(ir: IrApi): Schema {
+/** What the kinds' schema steps are given besides the model: where join tables and seed rows go. */
+function schemaContext(ir: IrApi, extraTables: Record<string, Table>, seedRow: SchemaContext["seedRow"]): Omit<SchemaContext, "model" | "table"> {
   const tables = new Map(ir.models.map((m) => [m.key, m.table]));
+  return { extraTables, tableOf: (key: string) => tables.get(key)!, keyType: keyTypes(ir), seedRow };
+}
+
+/** The columns of every model's table, views' too (their rows read like any other), by model key. */
+export function modelColumns(ir: IrApi): Map<string, Record<string, Column>> {
+  const ctx = schemaContext(ir, {}, () => undefined);
+  return new Map(ir.models.map((m) => [m.key, modelTable(m, ctx).columns]));
+}
+
+export function buildSchema(ir: IrApi): Schema {
   const out: Record<string, Table> = {};
   const extraTables: Record<string, Table> = {};
   const seeded: Record<string, Record<string, string>> = {};
   const seedRow = (table: string, key: string, sql: string) => { (seeded[table] ??= {})[key] = sql; };
-  const ctx = { extraTables, tableOf: (key: string) => tables.get(key)!, keyType: keyTypes(ir), seedRow };
+  const ctx = schemaContext(ir, extraTables, seedRow);
   for (const m of ir.models) {
     if (m.view) continue;
     out[m.table] = modelTable(m, ctx);

@@ -136,6 +136,11 @@ export function m2mColumns(targetModel: string): { source: string; target: strin
   return { source: "source_id", target: `${targetModel.toLowerCase()}_id` };
 }
 
+/** The type of a model's stored row in `generated/<api>/rows.ts`: `dcim.VMInterface` → `DcimVMInterface`. */
+export function rowTypeName(app: string, name: string): string {
+  return `${app.split("_").map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join("")}${name}`;
+}
+
 /** DRF-style operation ids: `<app>_<route>_<action>` (`ipam_prefixes_list`). */
 export function operationId(app: string, route: string, action: string): string {
   return `${app}_${route}_${action}`;
@@ -148,6 +153,7 @@ export const generatedPaths = {
   modelExport: (app: string, name: string) => `${app}_${name}`,
   index: (api: string) => `${api}/index.ts`,
   tables: (api: string) => `${api}/tables.ts`,
+  rows: (api: string) => `${api}/rows.ts`,
   indexImport: (api: string) => `./${api}/index.js`,
   openapi: (api: string, version: string) => `${api}/openapi/${version}.json`,
   migrations: (api: string) => `${api}/migrations`,
