@@ -1,9 +1,10 @@
-// The hook authors' module: the hook types (defined with the descriptors) and the refusal a
-// hook throws. A refusal becomes a 4xx in the API's own format and rolls back the write,
-// like any validation error.
+// The hook authors' module: the hook types (defined with the descriptors), the refusal a
+// hook throws, and the helpers that turn a model's generated names (generated/<api>/tables.ts)
+// into SQL, so a hook never spells a table or column. A refusal becomes a 4xx in the API's
+// own format and rolls back the write, like any validation error.
 import { ValidationError } from "./errors.js";
 
-import type { MethodFilter } from "./descriptor.js";
+import type { HookDb, MethodFilter } from "./descriptor.js";
 
 export type { ActionEvent, AllocateEvent, Allocation, DeleteEvent, HookDb, MethodFilter, ModelHooks, ReadValue, SaveEvent } from "./descriptor.js";
 
@@ -24,4 +25,43 @@ export class Refusal extends ValidationError {
   constructor(messages: Record<string, string>) {
     super(Object.fromEntries(Object.entries(messages).map(([k, v]) => [k, [v]])));
   }
+}
+
+/** A model's column names by field name, as `generated/<api>/tables.ts` gives them. */
+export type ColumnNames = Readonly<Record<string, string>>;
+
+/** A model's stored names, as `generated/<api>/tables.ts` gives them: its table and its columns by field name. */
+export interface ModelNames<C extends ColumnNames = ColumnNames> {
+  readonly table: string;
+  readonly columns: C;
+}
+
+/**
+ * A model's columns by field name, for SQL: qualified by `alias` when one is given
+ * (`columns(tables.dcim.device, "d").site` is `d.site_id`). Every row's key is `id`.
+ */
+export function columns<C extends ColumnNames>(names: ModelNames<C>, alias?: string): { readonly [F in keyof C]: string } {
+  if (alias === undefined) return names.columns;
+  return Object.fromEntries(Object.entries(names.columns).map(([f, c]) => [f, `${alias}.${c}`])) as { [F in keyof C]: string };
+}
+
+/**
+ * A select list reading a model's columns (of the row aliased `alias`, when given) under their
+ * field names, in Knex's `{ name: column }` form: `only` those fields, else all of them. Rows
+ * a hook reads this way are keyed as its event's rows are.
+ */
+export function fields<C extends ColumnNames>(names: ModelNames<C>, only?: ReadonlyArray<keyof C & string>, alias?: string): Record<string, string> {
+  const all = columns(names, alias);
+  return Object.fromEntries((only ?? Object.keys(all)).map((f) => [f, all[f]]));
+}
+
+/**
+ * The row of a model with id `id`, by field name (`R`: its type from `generated/<api>/rows.ts`);
+ * undefined when there is none or `id` is null. With `lock`, the row is locked until the
+ * transaction ends.
+ */
+export async function readRow<R extends object>(db: HookDb, names: ModelNames, id: unknown, lock = false): Promise<R | undefined> {
+  if (id === null || id === undefined) return undefined;
+  const q = db(names.table).where("id", id).first(fields(names));
+  return (lock ? q.forUpdate() : q) as Promise<R | undefined>;
 }
