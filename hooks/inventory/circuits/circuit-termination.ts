@@ -2,7 +2,7 @@
 // or in a provider network, never both; its circuit caches it as termination_a or _z; and
 // paths that reach the circuit's other end are retraced when this end comes or goes, since
 // a path crosses a circuit only when both its ends exist.
-import { Refusal, type DeleteEvent, type HookDb, type SaveEvent } from "../../../runtime/hooks.js";
+import { columns, Refusal, type DeleteEvent, type HookDb, type SaveEvent } from "../../../runtime/hooks.js";
 import { retraceEndingAt, retraceThrough } from "../lib/cabling.js";
 import { checkLocation } from "../lib/located.js";
 
@@ -23,7 +23,8 @@ export async function beforeSave({ db, id, values, before }: SaveEvent): Promise
 
 /** Retraces the paths that end at, or pass through, the other end of the termination's circuit. */
 async function retracePeer(db: HookDb, circuitId: string, side: string): Promise<void> {
-  const peer: Row | undefined = await db(tables.circuits.circuittermination.table).where({ circuit_id: circuitId, term_side: side === "A" ? "Z" : "A" }).first();
+  const t = columns(tables.circuits.circuittermination);
+  const peer: { id: string } | undefined = await db(tables.circuits.circuittermination.table).where({ [t.circuit]: circuitId, [t.term_side]: side === "A" ? "Z" : "A" }).first("id");
   if (!peer) return;
   await retraceThrough(db, { type: TYPE, id: peer.id });
   await retraceEndingAt(db, { type: TYPE, id: peer.id });
@@ -31,7 +32,8 @@ async function retracePeer(db: HookDb, circuitId: string, side: string): Promise
 
 export async function afterSave({ db, id, values, before }: SaveEvent & { id: string | number }): Promise<void> {
   const t: Row = { ...before, ...values };
-  await db(tables.circuits.circuit.table).where({ id: t.circuit_id }).update({ [`termination_${t.term_side.toLowerCase()}_id`]: id });
+  const end = t.term_side === "A" ? "termination_a" : "termination_z";
+  await db(tables.circuits.circuit.table).where({ id: t.circuit_id }).update({ [columns(tables.circuits.circuit)[end]]: id });
   await retracePeer(db, t.circuit_id, t.term_side);
 }
 

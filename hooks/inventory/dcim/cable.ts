@@ -1,12 +1,15 @@
 // Nautobot's Cable.clean and the signals around a cable's life: the two ends must exist, suit
 // each other and have no other cable; once made, a cable's ends never change. Saving records
 // the cable on its ends and retraces the paths it is on; deleting takes it off them.
-import { Refusal, type DeleteEvent, type HookDb, type SaveEvent } from "../../../runtime/hooks.js";
+import { columns, readRow, Refusal, type DeleteEvent, type HookDb, type SaveEvent } from "../../../runtime/hooks.js";
 import { connect, disconnect, retraceThrough } from "../lib/cabling.js";
-import { tableOf } from "../lib/tables.js";
+import { namesOf } from "../lib/tables.js";
 import { tables } from "../../../generated/inventory/tables.js";
+import type { DcimCable } from "../../../generated/inventory/rows.js";
 
 type Row = Record<string, any>;
+
+const CABLES = tables.dcim.cable;
 
 /** Which end types a cable may join (COMPATIBLE_TERMINATION_TYPES). */
 const COMPATIBLE: Record<string, string[]> = {
@@ -43,9 +46,10 @@ export async function beforeSave({ db, id, values, before }: SaveEvent): Promise
   const c: Row = { ...current, ...values };
   // DRF's UniqueTogetherValidator for each end's pair runs before the model's clean(): an end
   // already on that side of another cable is refused in its words.
-  for (const side of ["a", "b"]) {
-    const [type, end] = [`termination_${side}_type`, `termination_${side}_id`];
-    const twin = await db(tables.dcim.cable.table).where({ [type]: c[type], [end]: c[end] }).modify((q) => { if (id !== null) q.whereNot({ id }); }).first("id");
+  const cols = columns(CABLES);
+  for (const side of ["a", "b"] as const) {
+    const [type, end] = [`termination_${side}_type`, `termination_${side}_id`] as const;
+    const twin = await db(CABLES.table).where({ [cols[type]]: c[type], [cols[end]]: c[end] }).modify((q) => { if (id !== null) q.whereNot({ id }); }).first("id");
     if (twin) throw new Refusal({ non_field_errors: `The fields ${type}, ${end} must make a unique set.` });
   }
   if (id !== null) {
@@ -79,35 +83,35 @@ export async function beforeSave({ db, id, values, before }: SaveEvent): Promise
     });
   }
   if (c.termination_a_type === c.termination_b_type && a.id === b.id) throw new Refusal({ non_field_errors: `Cannot connect ${verbose(c.termination_a_type)} to itself` });
-  if (["frontport", "rearport"].includes(typeA) && ["frontport", "rearport"].includes(typeB) && (a.rear_port_id === b.id || b.rear_port_id === a.id)) {
+  if (["frontport", "rearport"].includes(typeA) && ["frontport", "rearport"].includes(typeB) && (a.rear_port === b.id || b.rear_port === a.id)) {
     throw new Refusal({ non_field_errors: "A front port cannot be connected to it corresponding rear port" });
   }
   for (const [side, type, end] of [["a", typeA, a], ["b", typeB, b]] as const) {
-    if (type === "circuittermination" && end.provider_network_id) {
+    if (type === "circuittermination" && end.provider_network) {
       throw new Refusal({ [`termination_${side}_id`]: "Circuit terminations attached to a provider network may not be cabled." });
     }
   }
   for (const end of ends) {
-    if (end.cable_id && end.cable_id !== id) throw new Refusal({ non_field_errors: `${named(end)} already has a cable attached (#${end.cable_id})` });
+    if (end.cable && end.cable !== id) throw new Refusal({ non_field_errors: `${named(end)} already has a cable attached (#${end.cable})` });
   }
   if (c.length != null && !c.length_unit) throw new Refusal({ non_field_errors: "Must specify a unit when setting a cable length" });
   if (c.length == null) values.length_unit = "";
-  values.termination_a_device_id = a.device_id ?? null;
-  values.termination_b_device_id = b.device_id ?? null;
+  values[cols.termination_a_device] = a.device ?? null;
+  values[cols.termination_b_device] = b.device ?? null;
 }
 
 /**
  * The end row, locked: two cables made at once for one end take turns, so the second sees
  * the first's cable and is refused.
  */
-async function lockEnd(db: HookDb, type: string, id: string): Promise<Row | undefined> {
-  return db(tableOf(type)).where({ id }).forUpdate().first();
+function lockEnd(db: HookDb, type: string, id: string): Promise<Row | undefined> {
+  return readRow<Row>(db, namesOf(type), id, true);
 }
 
 export async function afterSave({ db, id, created }: SaveEvent & { id: string | number; created: boolean }): Promise<void> {
   if (!created) return retraceThrough(db, { type: "dcim.cable", id: String(id) });
   // The ends as stored (ids in PostgreSQL's spelling, which the traced paths hold), not as written.
-  await connect(db, await db(tables.dcim.cable.table).where({ id }).first());
+  await connect(db, (await readRow<DcimCable>(db, CABLES, id))!);
 }
 
 export async function beforeDelete({ db, ids }: DeleteEvent): Promise<void> {

@@ -1,24 +1,27 @@
 // Nautobot's DeviceBay.clean: only parent device types have bays; a device cannot hold itself
 // or be installed in two bays; only child device types may be installed.
-import { Refusal, type SaveEvent } from "../../../runtime/hooks.js";
+import { columns, fields, readRow, Refusal, type SaveEvent } from "../../../runtime/hooks.js";
 import { tables } from "../../../generated/inventory/tables.js";
+import type { DcimDevice, DcimDeviceBay, DcimDeviceType, DcimManufacturer } from "../../../generated/inventory/rows.js";
 
 type Row = Record<string, unknown>;
 
 export async function beforeSave({ db, id, values, before }: SaveEvent): Promise<void> {
   const current: Row = before ?? {};
   const row: Row = { ...current, ...values };
-  const device: Row | undefined = await db(tables.dcim.device.table).where({ id: row.device_id as string }).first();
-  const type: Row | undefined = device && (await db(tables.dcim.devicetype.table).where({ id: device.device_type_id as string }).first());
+  const device = await readRow<DcimDevice>(db, tables.dcim.device, row.device_id);
+  const type = device && (await readRow<DcimDeviceType>(db, tables.dcim.devicetype, device.device_type));
   if (type && type.subdevice_role !== "parent") {
-    const maker = await db(tables.dcim.manufacturer.table).where({ id: type.manufacturer_id as string }).first();
+    const maker = await readRow<DcimManufacturer>(db, tables.dcim.manufacturer, type.manufacturer);
     throw new Refusal({ non_field_errors: `This type of device (${maker?.name ?? ""} ${type.model}) does not support device bays.` });
   }
   if (row.installed_device_id && row.installed_device_id === row.device_id) throw new Refusal({ non_field_errors: "Cannot install a device into itself." });
   if (row.installed_device_id) {
-    const elsewhere = await db(tables.dcim.devicebay.table).where({ installed_device_id: row.installed_device_id as string }).modify((q) => { if (id !== null) q.whereNot({ id }); }).first();
+    const bays = tables.dcim.devicebay;
+    const elsewhere: Pick<DcimDeviceBay, "device" | "name"> | undefined = await db(bays.table).where({ [columns(bays).installed_device]: row.installed_device_id })
+      .modify((q) => { if (id !== null) q.whereNot({ id }); }).first(fields(bays, ["device", "name"]));
     if (elsewhere) {
-      const holder = await db(tables.dcim.device.table).where({ id: elsewhere.device_id as string }).first();
+      const holder = await readRow<DcimDevice>(db, tables.dcim.device, elsewhere.device);
       throw new Refusal({ installed_device: `Cannot install the specified device; device is already installed in ${holder?.name ?? ""} - ${elsewhere.name}` });
     }
   }

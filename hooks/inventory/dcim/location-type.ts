@@ -1,7 +1,9 @@
 // Nautobot's LocationType.clean: names of the models locations will replace are reserved; a
 // type whose locations nest cannot stop being nestable, nor move in the tree while used.
-import { Refusal, type MethodQuery, type SaveEvent } from "../../../runtime/hooks.js";
+import { columns, Refusal, type MethodQuery, type SaveEvent } from "../../../runtime/hooks.js";
 import { tables } from "../../../generated/inventory/tables.js";
+
+const LOCATIONS = tables.dcim.location;
 
 type Row = Record<string, any>;
 
@@ -11,16 +13,17 @@ export async function beforeSave({ db, id, values, before }: SaveEvent): Promise
   const current: Row = before ?? {};
   const t: Row = { ...current, ...values };
   if (id !== null && current.nestable && !t.nestable) {
-    const nested = await db(`${tables.dcim.location.table} as l`).join(`${tables.dcim.location.table} as p`, "p.id", "l.parent_id").where({ "l.location_type_id": id, "p.location_type_id": id }).first();
+    const [l, p] = [columns(LOCATIONS, "l"), columns(LOCATIONS, "p")];
+    const nested = await db(`${LOCATIONS.table} as l`).join(`${LOCATIONS.table} as p`, "p.id", l.parent).where({ [l.location_type]: id, [p.location_type]: id }).first("l.id");
     if (nested) throw new Refusal({ nestable: "There are existing nested Locations of this type, so changing this Location Type to be non-nestable is not permitted." });
   }
   if (RESERVED.has(String(t.name).toLowerCase())) throw new Refusal({ name: "This name is reserved for future use." });
-  if (id !== null && (t.parent_id ?? null) !== (current.parent_id ?? null) && (await db(tables.dcim.location.table).where({ location_type_id: id }).first())) {
+  if (id !== null && (t.parent_id ?? null) !== (current.parent_id ?? null) && (await db(LOCATIONS.table).where({ [LOCATIONS.columns.location_type]: id }).first("id"))) {
     throw new Refusal({ parent: "This LocationType currently has Locations using it, therefore its parent cannot be changed at this time." });
   }
 }
 
 /** Nautobot's content_types filter: types permitting every content type named. */
 export const filters = {
-  content_types: ({ alias, values }: MethodQuery) => `jsonb_exists_all(${alias}.content_types, ${values})`,
+  content_types: ({ alias, values }: MethodQuery) => `jsonb_exists_all(${columns(tables.dcim.locationtype, alias).content_types}, ${values})`,
 };

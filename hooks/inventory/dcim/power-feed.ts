@@ -1,10 +1,11 @@
 // Nautobot's PowerFeed.clean and save: a feed's rack is in its panel's site; an AC feed has
 // no negative voltage, and none has 0; the power it makes available (volts × amps × the
 // utilisation allowed, × √3 for three-phase) is kept with it. A feed is a cable end.
-import { Refusal, type SaveEvent } from "../../../runtime/hooks.js";
+import { readRow, Refusal, type SaveEvent } from "../../../runtime/hooks.js";
 
 export { actions, beforeDelete } from "./cable-end.js";
 import { tables } from "../../../generated/inventory/tables.js";
+import type { DcimPowerPanel, DcimRack, DcimSite } from "../../../generated/inventory/rows.js";
 
 type Row = Record<string, any>;
 
@@ -14,10 +15,10 @@ export async function beforeSave({ db, id, values, before }: SaveEvent): Promise
   const voltage = Number(f.voltage ?? 120);
   if (voltage === 0) throw new Refusal({ voltage: "This value may not be 0." });
   if (f.rack_id) {
-    const rack: Row = await db(tables.dcim.rack.table).where({ id: f.rack_id }).first();
-    const panel: Row = await db(tables.dcim.powerpanel.table).where({ id: f.power_panel_id }).first();
-    if (rack && panel && rack.site_id !== panel.site_id) {
-      const [rackSite, panelSite]: Row[] = await Promise.all([rack.site_id, panel.site_id].map((s) => db(tables.dcim.site.table).where({ id: s }).first()));
+    const rack = await readRow<DcimRack>(db, tables.dcim.rack, f.rack_id);
+    const panel = await readRow<DcimPowerPanel>(db, tables.dcim.powerpanel, f.power_panel_id);
+    if (rack && panel && rack.site !== panel.site) {
+      const [rackSite, panelSite] = await Promise.all([rack.site, panel.site].map((s) => readRow<DcimSite>(db, tables.dcim.site, s)));
       throw new Refusal({ non_field_errors: `Rack ${rack.name} (${rackSite?.name}) and power panel ${panel.name} (${panelSite?.name}) are in different sites` });
     }
   }

@@ -1,11 +1,10 @@
 // A rack's location rule, and its elevation (Nautobot's RackViewSet.elevation in JSON, Rack.get_rack_units): one
 // entry per unit, top unit first unless the rack numbers its units top-down, with the
 // device that fills it on the face asked for (full-depth devices fill both faces).
-import { Refusal, type ActionEvent, type SaveEvent } from "../../../runtime/hooks.js";
+import { columns, fields, readRow, Refusal, type ActionEvent, type SaveEvent } from "../../../runtime/hooks.js";
 import { checkLocation } from "../lib/located.js";
 import { tables } from "../../../generated/inventory/tables.js";
-
-type Row = Record<string, any>;
+import type { DcimRack } from "../../../generated/inventory/rows.js";
 
 const FACES: Record<string, string> = { front: "Front", rear: "Rear" };
 const UUID = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
@@ -29,17 +28,19 @@ function options(params: Map<string, string[]>) {
 
 async function elevation({ db, id, params, read }: ActionEvent): Promise<unknown[]> {
   const { face, exclude, expand, q } = options(params);
-  const rack: Row = await db(tables.dcim.rack.table).where({ id }).first();
+  const rack = (await readRow<DcimRack>(db, tables.dcim.rack, id))!;
   const height = Number(rack.u_height);
   const numbers = Array.from({ length: height }, (_, i) => (rack.desc_units ? i + 1 : height - i));
   const units = new Map<number, { id: number; name: string; face: { value: string; label: string }; device: unknown; occupied: boolean }>(
     numbers.map((u) => [u, { id: u, name: `U${u}`, face: { value: face, label: FACES[face] }, device: null, occupied: false }]),
   );
-  const devices: Row[] = await db(`${tables.dcim.device.table} as d`).join(`${tables.dcim.devicetype.table} as t`, "t.id", "d.device_type_id")
-    .where("d.rack_id", id).where("d.position", ">", 0).where("t.u_height", ">", 0)
-    .where((w) => w.where("d.face", face).orWhere("t.is_full_depth", true))
+  const { device: DEVICES, devicetype: TYPES } = tables.dcim;
+  const [dc, tc] = [columns(DEVICES, "d"), columns(TYPES, "t")];
+  const devices: Array<{ id: string; position: number; u_height: number }> = await db(`${DEVICES.table} as d`).join(`${TYPES.table} as t`, "t.id", dc.device_type)
+    .where(dc.rack, id).where(dc.position, ">", 0).where(tc.u_height, ">", 0)
+    .where((w) => w.where(dc.face, face).orWhere(tc.is_full_depth, true))
     .modify((w) => { if (exclude) w.whereNot("d.id", exclude.toLowerCase()); })
-    .orderBy("d.position").select("d.id", "d.position", "t.u_height");
+    .orderBy(dc.position).select({ ...fields(DEVICES, ["id", "position"], "d"), ...fields(TYPES, ["u_height"], "t") });
   const shown = await read(devices.map((d) => ({ model: "dcim.device", id: d.id })), "nested");
   // Expanded, a device fills each of its units; otherwise its lowest unit stands for the rest.
   devices.forEach((d, i) => {

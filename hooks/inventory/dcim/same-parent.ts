@@ -2,29 +2,32 @@
 // power port, a front port's rear port must belong to the same device (or device type), and
 // a front port maps to a position its rear port has. The parent is whichever of `device` or
 // `device_type` the model has.
-import { Refusal, type SaveEvent } from "../../../runtime/hooks.js";
+import { readRow, Refusal, type SaveEvent } from "../../../runtime/hooks.js";
 import { tables } from "../../../generated/inventory/tables.js";
+import { namesOf } from "../lib/tables.js";
 
 type Row = Record<string, unknown>;
 
+/** The sibling fields, and the models a sibling is of, by the parent field. */
 const SIBLINGS = [
-  { column: "power_port_id", noun: "Parent power port", table: { device_id: tables.dcim.powerport.table, device_type_id: tables.dcim.powerporttemplate.table } },
-  { column: "rear_port_id", noun: "Rear port", table: { device_id: tables.dcim.rearport.table, device_type_id: tables.dcim.rearporttemplate.table } },
+  { field: "power_port", noun: "Parent power port", names: { device: tables.dcim.powerport, device_type: tables.dcim.powerporttemplate } },
+  { field: "rear_port", noun: "Rear port", names: { device: tables.dcim.rearport, device_type: tables.dcim.rearporttemplate } },
 ] as const;
 
 export async function beforeSave({ db, model, id, values, before }: SaveEvent): Promise<void> {
   const current: Row = before ?? {};
   const row: Row = { ...current, ...values };
-  const parent = "device_type_id" in row || model.fields.some((f) => f.name === "device_type") ? "device_type_id" : "device_id";
-  const what = parent === "device_id" ? "device" : "device type";
+  const parent = model.fields.some((f) => f.name === "device_type") ? "device_type" : "device";
+  const what = parent === "device" ? "device" : "device type";
+  const own = namesOf(model.key).columns;
   for (const s of SIBLINGS) {
-    if (!row[s.column]) continue;
-    const sibling: Row | undefined = await db(s.table[parent]).where({ id: row[s.column] as string }).first();
+    if (!row[own[s.field]]) continue;
+    const sibling = await readRow<Row>(db, s.names[parent], row[own[s.field]]);
     if (!sibling) continue;
-    if (sibling[parent] !== row[parent]) throw new Refusal({ non_field_errors: `${s.noun} (${sibling.name}) must belong to the same ${what}` });
-    if (s.column === "rear_port_id" && Number(row.rear_port_position ?? 1) > Number(sibling.positions)) {
-      const message = `Invalid rear port position (${row.rear_port_position ?? 1})${parent === "device_id" ? ": Rear" : "; rear"} port ${sibling.name} has only ${sibling.positions} positions`;
-      throw new Refusal(parent === "device_id" ? { rear_port_position: message } : { non_field_errors: message });
+    if (sibling[parent] !== row[own[parent]]) throw new Refusal({ non_field_errors: `${s.noun} (${sibling.name}) must belong to the same ${what}` });
+    if (s.field === "rear_port" && Number(row.rear_port_position ?? 1) > Number(sibling.positions)) {
+      const message = `Invalid rear port position (${row.rear_port_position ?? 1})${parent === "device" ? ": Rear" : "; rear"} port ${sibling.name} has only ${sibling.positions} positions`;
+      throw new Refusal(parent === "device" ? { rear_port_position: message } : { non_field_errors: message });
     }
   }
 }

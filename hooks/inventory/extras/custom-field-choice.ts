@@ -3,10 +3,11 @@
 // (update_custom_field_choice_data); a value that is the field's default or in use cannot be
 // deleted (ProtectedError, a 409).
 import { HttpError } from "../../../runtime/errors.js";
-import { Refusal, type DeleteEvent, type HookDb, type SaveEvent } from "../../../runtime/hooks.js";
+import { readRow, Refusal, type DeleteEvent, type HookDb, type SaveEvent } from "../../../runtime/hooks.js";
 import { compileRegex } from "../../../runtime/features/custom-fields/values.js";
-import { DATA, labelsOf, tableOf } from "../lib/custom-field-data.js";
+import { dataOf, labelsOf } from "../lib/custom-field-data.js";
 import { tables } from "../../../generated/inventory/tables.js";
+import type { ExtrasCustomField } from "../../../generated/inventory/rows.js";
 
 type Row = Record<string, any>;
 
@@ -17,17 +18,18 @@ async function renameValue(db: HookDb, cf: Row, from: string, to: string): Promi
   const replaced = cf.type === "select"
     ? "to_jsonb(?::text)"
     : `(SELECT jsonb_agg(CASE WHEN e = to_jsonb(?::text) THEN to_jsonb(?::text) ELSE e END) FROM jsonb_array_elements(?? -> ?) e)`;
-  const binds = cf.type === "select" ? [to] : [from, to, DATA, cf.name];
   for (const label of await labelsOf(db, cf.id)) {
+    const { table, column } = dataOf(label);
+    const binds = cf.type === "select" ? [to] : [from, to, column, cf.name];
     await db.raw(`UPDATE ?? SET ?? = jsonb_set(??, ARRAY[?::text], ${replaced}) WHERE ?? @> ?::jsonb`,
-      [tableOf(label), DATA, DATA, cf.name, ...binds, DATA, holding(cf, from)]);
+      [table, column, column, cf.name, ...binds, column, holding(cf, from)]);
   }
 }
 
 export async function beforeSave({ db, model, id, values, before }: SaveEvent): Promise<void> {
   const current: Row = before ?? {};
   const choice = { ...current, ...values };
-  const field: Row = await db(tables.extras.customfield.table).where({ id: choice.field_id }).first();
+  const field = (await readRow<ExtrasCustomField>(db, tables.extras.customfield, choice.field_id))!;
   if (field.type !== "select" && field.type !== "multi-select") {
     throw new Refusal({ __all__: "Custom field choices can only be assigned to selection fields." });
   }
@@ -40,14 +42,15 @@ export async function beforeSave({ db, model, id, values, before }: SaveEvent): 
 export async function beforeDelete({ db, model, ids }: DeleteEvent): Promise<void> {
   for (const id of ids) {
     const choice: Row = await db(model.table).where({ id }).first();
-    const cf: Row = await db(tables.extras.customfield.table).where({ id: choice.field_id }).first();
+    const cf = (await readRow<ExtrasCustomField>(db, tables.extras.customfield, choice.field_id))!;
     const fallback = cf.default;
     // Python's `in`: membership of a list, a substring of a string.
     const isDefault = fallback !== null && fallback !== "" && (cf.type === "select" ? fallback === choice.value
       : Array.isArray(fallback) ? fallback.includes(choice.value) : typeof fallback === "string" && fallback.includes(choice.value));
     let inUse = false;
     for (const label of isDefault ? [] : await labelsOf(db, cf.id)) {
-      inUse ||= Boolean(await db(tableOf(label)).whereRaw("?? @> ?::jsonb", [DATA, holding(cf, choice.value)]).first("id"));
+      const { table, column } = dataOf(label);
+      inUse ||= Boolean(await db(table).whereRaw("?? @> ?::jsonb", [column, holding(cf, choice.value)]).first("id"));
     }
     if (isDefault || inUse) {
       throw new HttpError(409, `Unable to delete object. 1 dependent objects were found: ${choice.value} (${choice.id})`, "protected");

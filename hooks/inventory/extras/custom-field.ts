@@ -5,11 +5,11 @@
 // given (one UPDATE per type added), and loses its values where a type is taken away or it is
 // deleted. A write that leaves content_types alone touches no object.
 import type { ContentTypesField } from "../../../runtime/descriptor.js";
-import { jsonValue, Refusal, type DeleteEvent, type SaveEvent } from "../../../runtime/hooks.js";
+import { columns, jsonValue, Refusal, type DeleteEvent, type HookDb, type SaveEvent } from "../../../runtime/hooks.js";
 import { compileRegex, valueProblem } from "../../../runtime/features/custom-fields/values.js";
 import { pyStr, wordCustomFieldReason } from "../../../runtime/profiles/drf/wording.js";
 import { slugify } from "../../../runtime/text/slugs.js";
-import { DATA, labelsOf, tableOf } from "../lib/custom-field-data.js";
+import { dataOf, labelsOf } from "../lib/custom-field-data.js";
 import { tables } from "../../../generated/inventory/tables.js";
 
 type Row = Record<string, any>;
@@ -23,7 +23,7 @@ export async function beforeSave({ db, model, id, values, before, links }: SaveE
   if (id === null) {
     if (!values.name) {
       // The 1.4 serializer checks the slug's uniqueness (its UniqueValidator) before it names the field.
-      if (await db(model.table).where({ slug: values.slug }).first("id")) throw new Refusal({ slug: "custom field with this slug already exists." });
+      if (await db(model.table).where({ [columns(tables.extras.customfield).slug]: values.slug }).first("id")) throw new Refusal({ slug: "custom field with this slug already exists." });
       values.name = values.slug;
     }
     if (!values.label) values.label = values.name;
@@ -39,7 +39,8 @@ export async function beforeSave({ db, model, id, values, before, links }: SaveE
     throw new Refusal({ validation_regex: `${cf.validation_regex} is not a valid regular expression.` });
   }
   if (fallback !== null && fallback !== undefined) {
-    const choices = id === null ? [] : (await db(tables.extras.customfieldchoice.table).where("field_id", id).orderBy(["weight", "value"]).pluck("value"));
+    const c = columns(tables.extras.customfieldchoice);
+    const choices = id === null ? [] : (await db(tables.extras.customfieldchoice.table).where(c.field, id).orderBy([c.weight, c.value]).pluck(c.value));
     const problem = valueProblem({ ...cf, default: fallback, choices } as never, fallback);
     if (problem) throw new Refusal({ default: `Invalid default value "${pyStr(fallback)}": ${wordCustomFieldReason(problem)}` });
   }
@@ -58,19 +59,22 @@ export async function beforeSave({ db, model, id, values, before, links }: SaveE
   const held = id === null ? [] : await labelsOf(db, id);
   const value = JSON.stringify(fallback ?? null);
   for (const label of given.filter((l) => !held.includes(l))) {
+    const { table, column } = dataOf(label);
     await db.raw(`UPDATE ?? SET ?? = ?? || jsonb_build_object(?::text, ?::jsonb) WHERE NOT jsonb_exists(??, ?)`,
-      [tableOf(label), DATA, DATA, cf.name, value, DATA, cf.name]);
+      [table, column, column, cf.name, value, column, cf.name]);
   }
-  for (const label of held.filter((l) => !given.includes(l))) {
-    await db.raw(`UPDATE ?? SET ?? = ?? - ?::text WHERE jsonb_exists(??, ?)`, [tableOf(label), DATA, DATA, cf.name, DATA, cf.name]);
-  }
+  for (const label of held.filter((l) => !given.includes(l))) await dropValues(db, label, cf.name);
+}
+
+/** Takes custom field `name`'s values out of the objects of the model `label` names. */
+async function dropValues(db: HookDb, label: string, name: string): Promise<void> {
+  const { table, column } = dataOf(label);
+  await db.raw(`UPDATE ?? SET ?? = ?? - ?::text WHERE jsonb_exists(??, ?)`, [table, column, column, name, column, name]);
 }
 
 export async function beforeDelete({ db, model, ids }: DeleteEvent): Promise<void> {
   for (const id of ids) {
     const cf: Row = await db(model.table).where({ id }).first();
-    for (const label of await labelsOf(db, id)) {
-      await db.raw(`UPDATE ?? SET ?? = ?? - ?::text WHERE jsonb_exists(??, ?)`, [tableOf(label), DATA, DATA, cf.name, DATA, cf.name]);
-    }
+    for (const label of await labelsOf(db, id)) await dropValues(db, label, cf.name);
   }
 }

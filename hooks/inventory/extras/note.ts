@@ -1,13 +1,13 @@
 // Nautobot's Note.save and its slug: the author's username is kept as text ("Undefined"
 // without one), and a note made without a slug gets one from what it is attached to and the
 // time, as slugify(f"{...[:50]}-{datetime.now().isoformat()}").
-import type { SaveEvent } from "../../../runtime/hooks.js";
+import { fields, type SaveEvent } from "../../../runtime/hooks.js";
 import { slugify } from "../../../runtime/text/slugs.js";
 import { tables } from "../../../generated/inventory/tables.js";
 
 export async function beforeSave({ db, id, values }: SaveEvent): Promise<void> {
   if (id !== null) return;
-  const user = values.user_id ? await db(tables.users.user.table).select("username").where({ id: values.user_id }).first() : undefined;
+  const user = values.user_id ? await db(tables.users.user.table).where({ id: values.user_id }).first(fields(tables.users.user, ["username"])) : undefined;
   values.user_name = user?.username ?? "Undefined";
   if (!values.slug) {
     // Python's isoformat has microseconds and no zone. The monotonic clock's microseconds keep

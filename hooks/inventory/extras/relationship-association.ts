@@ -1,6 +1,6 @@
 // Nautobot's RelationshipAssociation.clean, which the relationship rules module states once
 // for this endpoint and for the `relationships` written with any object.
-import type { MethodQuery, SaveEvent } from "../../../runtime/hooks.js";
+import { columns, type MethodQuery, type SaveEvent } from "../../../runtime/hooks.js";
 import { checkAssociation } from "../../../runtime/features/relationships/associations.js";
 import { tables } from "../../../generated/inventory/tables.js";
 
@@ -21,7 +21,9 @@ export async function beforeSave({ db, index, id, values, before }: SaveEvent): 
 
 export const filters = {
   // Links of symmetric relationships only, at either end.
-  peer_id: ({ alias, values }: MethodQuery) =>
-    `(${alias}.source_id = ANY(${values}) OR ${alias}.destination_id = ANY(${values})) AND ` +
-    `${alias}.relationship_id IN (SELECT id FROM ${tables.extras.relationship.table} WHERE type LIKE 'symmetric-%')`,
+  peer_id: ({ alias, values }: MethodQuery) => {
+    const [a, { table, columns: r }] = [columns(tables.extras.relationshipassociation, alias), tables.extras.relationship];
+    return `(${a.source_id} = ANY(${values}) OR ${a.destination_id} = ANY(${values})) AND ` +
+      `${a.relationship} IN (SELECT id FROM ${table} WHERE ${r.type} LIKE 'symmetric-%')`;
+  },
 };

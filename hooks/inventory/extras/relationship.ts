@@ -6,6 +6,7 @@ import { ValidationError } from "../../../runtime/errors.js";
 import { jsonValue, type SaveEvent } from "../../../runtime/hooks.js";
 import { filterValueErrors } from "../../../runtime/features/relationships/objects.js";
 import { wordProblem } from "../../../runtime/profiles/drf/wording.js";
+import { tables } from "../../../generated/inventory/tables.js";
 
 type Row = Record<string, any>;
 
@@ -66,8 +67,9 @@ function symmetricErrors(r: Row, values: Row): Record<string, string[]> {
 }
 
 /** Nautobot refuses these with a plain ValidationError (the `__all__` key). */
-async function lockedErrors({ db, id }: SaveEvent, r: Row, current: Row, associations: string): Promise<string | null> {
-  if (id === null || !(await db(associations).where("relationship_id", id).first("id"))) return null;
+async function lockedErrors({ db, id }: SaveEvent, r: Row, current: Row): Promise<string | null> {
+  const associations = tables.extras.relationshipassociation;
+  if (id === null || !(await db(associations.table).where(associations.columns.relationship, id).first("id"))) return null;
   if (current.type !== r.type) {
     return "Not supported to change the type of the relationship when some associations are present in the database, delete all associations first before modifying the type.";
   }
@@ -81,7 +83,7 @@ async function lockedErrors({ db, id }: SaveEvent, r: Row, current: Row, associa
 }
 
 export async function beforeSave(event: SaveEvent): Promise<void> {
-  const { index, values, before } = event;
+  const { values, before } = event;
   const current: Row = before ?? {};
   const r: Row = { ...DEFAULTS, ...current, ...values };
   for (const side of SIDES) r[`${side}_filter`] = jsonValue(r[`${side}_filter`]);
@@ -91,7 +93,6 @@ export async function beforeSave(event: SaveEvent): Promise<void> {
     const errors = symmetricErrors(r, values);
     if (Object.keys(errors).length) throw new ValidationError(errors);
   }
-  const associations = index.model(index.api.relationships!.associations).table;
-  const locked = await lockedErrors(event, r, current, associations);
+  const locked = await lockedErrors(event, r, current);
   if (locked) throw new ValidationError({ __all__: [locked] });
 }

@@ -4,9 +4,10 @@
 // a Jinja2 template rendered against the object the secret is read for (none, for the check),
 // as Nautobot's Secret.rendered_parameters.
 import { environmentValue, isFile, readText } from "../../../runtime/host.js";
-import { jsonValue, Refusal, type ActionEvent, type SaveEvent } from "../../../runtime/hooks.js";
+import { jsonValue, readRow, Refusal, type ActionEvent, type SaveEvent } from "../../../runtime/hooks.js";
 import { render } from "../../../runtime/templates/jinja.js";
 import { tables } from "../../../generated/inventory/tables.js";
+import type { ExtrasSecret } from "../../../generated/inventory/rows.js";
 
 type Row = Record<string, any>;
 
@@ -55,7 +56,7 @@ async function value(s: Row): Promise<{ ok: true } | { ok: false; message: strin
 }
 
 async function check({ db, id }: ActionEvent): Promise<{ result: boolean; message: string }> {
-  const found = await value(await db(tables.extras.secret.table).where({ id }).first());
+  const found = await value((await readRow<ExtrasSecret>(db, tables.extras.secret, id))!);
   return found.ok ? { result: true, message: "Passed" } : { result: false, message: found.message };
 }
 

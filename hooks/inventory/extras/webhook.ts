@@ -6,6 +6,9 @@ import { ValidationError } from "../../../runtime/errors.js";
 import { Refusal, type HookDb, type SaveEvent } from "../../../runtime/hooks.js";
 import { labelOf, linkedTypes } from "../../../runtime/kinds/content-types.js";
 import { col, ident } from "../../../runtime/query/sql.js";
+import { tables } from "../../../generated/inventory/tables.js";
+
+const W = tables.extras.webhook.columns;
 
 const TYPES = [["type_create", "create"], ["type_update", "update"], ["type_delete", "delete"]] as const;
 
@@ -47,9 +50,9 @@ async function takenTypes(db: HookDb, model: ModelDescriptor, f: ContentTypesFie
   const t = f.through;
   const rows: Array<{ label: string; name: string; type_create: boolean; type_update: boolean; type_delete: boolean }> = (await db.raw(
     `SELECT ${labelOf(r, "r")} AS label, ${col("r", r.labeledName)} AS name, ` +
-    TYPES.map(([field]) => `bool_or(${col("w", field)}) AS ${field}`).join(", ") +
+    TYPES.map(([field]) => `bool_or(${col("w", W[field])}) AS ${field}`).join(", ") +
     ` FROM ${ident(t.table)} j JOIN ${ident(r.table)} r ON r.id = ${col("j", t.target)} JOIN ${ident(model.table)} w ON w.id = ${col("j", t.source)}` +
-    ` WHERE ${labelOf(r, "r")} = ANY(?::text[]) AND w.payload_url = ?${id === null ? "" : " AND w.id <> ?"} GROUP BY 1, 2`,
+    ` WHERE ${labelOf(r, "r")} = ANY(?::text[]) AND ${col("w", W.payload_url)} = ?${id === null ? "" : " AND w.id <> ?"} GROUP BY 1, 2`,
     [labels, url, ...(id === null ? [] : [id])],
   )).rows;
   return new Map(rows.map((x) => [x.label, x]));

@@ -2,17 +2,20 @@
 // names one existing object (both halves or neither), an address stays on the device or
 // virtual machine it is primary for, unique space is enforced where the VRF asks for it.
 import { parseAddress, withLength } from "../../../runtime/text/addresses.js";
-import { Refusal, type HookDb, type MethodQuery, type SaveEvent } from "../../../runtime/hooks.js";
+import { columns, fields, readRow, Refusal, type HookDb, type MethodQuery, type SaveEvent } from "../../../runtime/hooks.js";
 import { vrfLabel, vrfScopeFilters } from "../lib/vrf-scope.js";
 import { ASSIGNABLE, hostOf, onOwners } from "../lib/addressing.js";
 import { tables } from "../../../generated/inventory/tables.js";
+import type { IpamIPAddress, IpamVRF } from "../../../generated/inventory/rows.js";
 
 type Row = Record<string, unknown>;
+
+const IPS = tables.ipam.ipaddress;
 
 /** Roles whose addresses may repeat in a unique space (IPADDRESS_ROLES_NONUNIQUE). */
 const NONUNIQUE = new Set(["anycast", "vip", "vrrp", "hsrp", "glbp", "carp"]);
 
-const HOST = hostOf("address");
+const HOST = hostOf(IPS.columns.address);
 
 const family = (address: unknown) => parseAddress(String(address)).family;
 
@@ -23,7 +26,7 @@ export async function beforeSave({ db, id, values, before }: SaveEvent): Promise
   const objectId = ip.assigned_object_id as string | null | undefined;
   if (!type !== !objectId) throw new Refusal({ __all__: "assigned_object_type and assigned_object_id must either both be null or both be non-null" });
   if (typeof values.address === "string" && values.address.endsWith("/0")) throw new Refusal({ address: "Cannot create IP address with /0 mask." });
-  if (type && objectId && !(await db(ASSIGNABLE[type].table).where({ id: objectId }).first())) {
+  if (type && objectId && !(await db(ASSIGNABLE[type].names.table).where({ id: objectId }).first("id"))) {
     throw new Refusal({ assigned_object_id: `No ${type} with ID ${objectId} exists.` });
   }
   await checkUnique(db, id, ip);
@@ -35,27 +38,31 @@ export async function beforeSave({ db, id, values, before }: SaveEvent): Promise
 /** Nautobot's duplicate check, made where the address's VRF enforces unique space. */
 async function checkUnique(db: HookDb, id: SaveEvent["id"], ip: Row): Promise<void> {
   if (!ip.vrf_id || NONUNIQUE.has(String(ip.role ?? ""))) return;
-  const vrf = await db(tables.ipam.vrf.table).where({ id: ip.vrf_id }).first();
+  const vrf = await readRow<IpamVRF>(db, tables.ipam.vrf, ip.vrf_id);
   if (!vrf?.enforce_unique) return;
-  const twin = await db(tables.ipam.ipaddress.table).where({ vrf_id: ip.vrf_id }).whereRaw(`${HOST} = ${hostOf("?::inet")}`, [String(ip.address), String(ip.address)])
-    .modify((q) => { if (id !== null) q.whereNot({ id }); }).orderBy("address").first();
+  const a = columns(IPS);
+  const twin: Pick<IpamIPAddress, "address"> | undefined = await db(IPS.table).where({ [a.vrf]: ip.vrf_id }).whereRaw(`${HOST} = ${hostOf("?::inet")}`, [String(ip.address), String(ip.address)])
+    .modify((q) => { if (id !== null) q.whereNot({ id }); }).orderBy(a.address).first(fields(IPS, ["address"]));
   if (twin) throw new Refusal({ address: `Duplicate IP address found in VRF ${vrfLabel(vrf)}: ${withLength(twin.address)}` });
 }
 
 /** An address that is some device's (or virtual machine's) primary IP must stay assigned to it. */
 async function checkStillPrimary(db: HookDb, id: string | number, ip: Row): Promise<void> {
   for (const [type, a] of Object.entries(ASSIGNABLE)) {
-    const owner = await db(a.ownerTable).where({ primary_ip4_id: id }).orWhere({ primary_ip6_id: id }).first();
+    const o = columns(a.ownerNames);
+    const owner: { id: string; name: string } | undefined = await db(a.ownerNames.table).where({ [o.primary_ip4]: id }).orWhere({ [o.primary_ip6]: id })
+      .first(fields(a.ownerNames, ["id", "name"]));
     if (!owner) continue;
-    const assigned = ip.assigned_object_type === type && ip.assigned_object_id
-      ? await db(a.table).where({ id: ip.assigned_object_id }).first()
-      : undefined;
+    const assigned = ip.assigned_object_type === type && ip.assigned_object_id ? await readRow<Row>(db, a.names, ip.assigned_object_id) : undefined;
     if (assigned?.[a.owner] !== owner.id) throw new Refusal({ [a.key]: `IP address is primary for ${a.noun} ${owner.name} but not assigned to it!` });
   }
 }
 
 /** Addresses on the given interfaces of a type (`ids`: an SQL array of their ids). */
-const onInterfaces = (type: string) => ({ alias, ids }: MethodQuery) => `(${alias}.assigned_object_type = '${type}' AND ${alias}.assigned_object_id = ANY(${ids}))`;
+const onInterfaces = (type: string) => ({ alias, ids }: MethodQuery) => {
+  const a = columns(IPS, alias);
+  return `(${a.assigned_object_type} = '${type}' AND ${a.assigned_object_id} = ANY(${ids}))`;
+};
 
 const DEVICES = "dcim.interface";
 const MACHINES = "virtualization.vminterface";
@@ -64,10 +71,11 @@ export const filters = {
   ...vrfScopeFilters,
   interface: onInterfaces(DEVICES),
   interface_id: onInterfaces(DEVICES),
-  device: ({ alias, values }: MethodQuery) => onOwners(alias, DEVICES, `SELECT id FROM ${tables.dcim.device.table} WHERE name = ANY(${values})`),
+  device: ({ alias, values }: MethodQuery) => onOwners(alias, DEVICES, `SELECT id FROM ${tables.dcim.device.table} WHERE ${tables.dcim.device.columns.name} = ANY(${values})`),
   device_id: ({ alias, values }: MethodQuery) => onOwners(alias, DEVICES, `SELECT unnest(${values})`),
   vminterface: onInterfaces(MACHINES),
   vminterface_id: onInterfaces(MACHINES),
-  virtual_machine: ({ alias, values }: MethodQuery) => onOwners(alias, MACHINES, `SELECT id FROM ${tables.virtualization.virtualmachine.table} WHERE name = ANY(${values})`),
+  virtual_machine: ({ alias, values }: MethodQuery) =>
+    onOwners(alias, MACHINES, `SELECT id FROM ${tables.virtualization.virtualmachine.table} WHERE ${tables.virtualization.virtualmachine.columns.name} = ANY(${values})`),
   virtual_machine_id: ({ alias, values }: MethodQuery) => onOwners(alias, MACHINES, `SELECT unnest(${values})`),
 };

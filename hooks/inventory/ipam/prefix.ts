@@ -3,13 +3,18 @@
 // `available-prefixes` and `available-ips` list what no child uses and, on POST, create
 // prefixes or addresses there. The database finds the gaps between the children (one
 // statement, by index, however many children there are); only the gaps reach this process.
-import { Refusal, type ActionEvent, type AllocateEvent, type Allocation, type HookDb, type MethodQuery, type SaveEvent } from "../../../runtime/hooks.js";
+import {
+  columns, fields, readRow, Refusal, type ActionEvent, type AllocateEvent, type Allocation, type HookDb, type MethodQuery, type ModelNames, type SaveEvent,
+} from "../../../runtime/hooks.js";
 import { checkLocation } from "../lib/located.js";
 import { vrfLabel, vrfScopeFilters } from "../lib/vrf-scope.js";
 import { hostOf } from "../lib/addressing.js";
 import { ValidationError, type FieldErrors } from "../../../runtime/errors.js";
 import { bitsOf, blocksOf, formatAddress, parseAddress, type Family } from "../../../runtime/text/addresses.js";
 import { tables } from "../../../generated/inventory/tables.js";
+import type { IpamPrefix } from "../../../generated/inventory/rows.js";
+
+const { prefix: PREFIXES, ipaddress: ADDRESSES } = tables.ipam;
 
 export async function beforeSave({ db, id, values, before }: SaveEvent): Promise<void> {
   if (typeof values.prefix === "string" && values.prefix.endsWith("/0")) throw new Refusal({ prefix: "Cannot create prefix with /0 mask." });
@@ -24,7 +29,7 @@ async function checkUnique(db: HookDb, id: SaveEvent["id"], p: Record<string, un
   if (!p.vrf_id || typeof p.prefix !== "string") return;
   // One statement: the VRF, and the twin only where the VRF enforces unique space.
   const { prefix: prefixes, vrf: vrfs } = tables.ipam;
-  const vrf = await db(`${vrfs.table} as v`).where("v.id", p.vrf_id).select("v.*", db.raw(
+  const vrf = await db(`${vrfs.table} as v`).where("v.id", p.vrf_id).select(fields(vrfs, ["name", "rd"], "v"), db.raw(
     `(SELECT t.${prefixes.columns.prefix}::text FROM ${prefixes.table} t WHERE v.${vrfs.columns.enforce_unique} AND t.${prefixes.columns.vrf} = v.id ` +
     `AND t.${prefixes.columns.prefix} = network(?::inet) AND t.id IS DISTINCT FROM ?::uuid LIMIT 1) AS twin`,
     [p.prefix, id],
@@ -35,26 +40,29 @@ async function checkUnique(db: HookDb, id: SaveEvent["id"], p: Record<string, un
 export const filters = {
   ...vrfScopeFilters,
   // Prefixes of a VLAN with this number (a value that is no number matches none).
-  vlan_vid: ({ alias, values }: MethodQuery) => `EXISTS (SELECT 1 FROM ${tables.ipam.vlan.table} v WHERE v.id = ${alias}.vlan_id AND v.vid::text = ANY(${values}))`,
+  vlan_vid: ({ alias, values }: MethodQuery) =>
+    `EXISTS (SELECT 1 FROM ${tables.ipam.vlan.table} v WHERE v.id = ${columns(PREFIXES, alias).vlan} AND ${columns(tables.ipam.vlan, "v").vid}::text = ANY(${values}))`,
 };
 
-interface Parent { id: string; prefix: string; vrf_id: string | null; status: string; is_pool: boolean; family: Family; first: bigint; last: bigint; length: number }
+interface Parent extends Pick<IpamPrefix, "id" | "prefix" | "vrf" | "status" | "is_pool"> { family: Family; first: bigint; last: bigint; length: number }
 interface Range { lo: bigint; hi: bigint }
 
 async function parent(db: HookDb, id: string): Promise<Parent> {
-  const p = await db(tables.ipam.prefix.table).where({ id }).first();
+  const p = (await readRow<IpamPrefix>(db, PREFIXES, id))!;
   const { family, value } = parseAddress(p.prefix);
   const length = Number(String(p.prefix).split("/")[1]);
   const span = 1n << BigInt(bitsOf(family) - length);
   return { ...p, family, first: value, last: value + span - 1n, length };
 }
 
-/** Children in the prefix's VRF; in any VRF under a global container (get_child_prefixes). */
-const inScope = (p: Parent, alias: string) =>
-  (p.vrf_id === null && p.status === "container" ? "true" : p.vrf_id === null ? `${alias}.vrf_id IS NULL` : `${alias}.vrf_id = '${p.vrf_id}'::uuid`);
+/** Children (prefixes or addresses: `names`, aliased `alias`) in the prefix's VRF; in any VRF under a global container (get_child_prefixes). */
+const inScope = (p: Parent, names: ModelNames, alias: string) => {
+  const vrf = columns(names, alias).vrf;
+  return p.vrf === null && p.status === "container" ? "true" : p.vrf === null ? `${vrf} IS NULL` : `${vrf} = '${p.vrf}'::uuid`;
+};
 
 /** An address column as a bare host, in address order: the expression of the spec's host index. */
-const HOST = hostOf("a.address");
+const HOST = hostOf(columns(ADDRESSES, "a").address);
 
 /** A cidr expression's network or broadcast as a bare host address, comparable in address order. */
 const host = (p: Parent, expr: string) => `set_masklen((${expr})::inet, ${bitsOf(p.family)})`;
@@ -74,9 +82,10 @@ function around(lo: bigint, hi: bigint, first: string | undefined, last: string 
 /** The free space of a prefix: what no child prefix covers (get_available_prefixes). */
 async function freePrefixes(db: HookDb, p: Parent): Promise<Range[]> {
   // Children may nest: a gap starts after the furthest end seen so far.
+  const c = columns(PREFIXES, "c").prefix;
   const { rows } = await db.raw(
-    `WITH used AS (SELECT DISTINCT ${host(p, "network(c.prefix)")} AS lo, ${host(p, "broadcast(c.prefix)")} AS hi ` +
-    `FROM ${tables.ipam.prefix.table} c WHERE ${inScope(p, "c")} AND c.prefix << '${p.prefix}'::cidr), ` +
+    `WITH used AS (SELECT DISTINCT ${host(p, `network(${c})`)} AS lo, ${host(p, `broadcast(${c})`)} AS hi ` +
+    `FROM ${PREFIXES.table} c WHERE ${inScope(p, PREFIXES, "c")} AND ${c} << '${p.prefix}'::cidr), ` +
     `w AS (SELECT lo, hi, max(hi) OVER (ORDER BY lo, hi ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS prev FROM used) ` +
     `SELECT 'edge' AS kind, host(min(lo)) AS lo, host(max(hi)) AS hi FROM used ` +
     `UNION ALL (SELECT 'gap', host(prev + 1), host(lo - 1) FROM w WHERE prev IS NOT NULL AND prev + 1 < lo ORDER BY lo)`,
@@ -92,7 +101,7 @@ function usable(p: Parent): Range {
 }
 
 /** FROM and WHERE of the prefix's child addresses (get_child_ips) whose hosts lie in `lo`…`hi`, by the host index. */
-const childAddresses = (p: Parent, lo: bigint, hi: bigint) => `FROM ${tables.ipam.ipaddress.table} a WHERE ${inScope(p, "a")} ` +
+const childAddresses = (p: Parent, lo: bigint, hi: bigint) => `FROM ${ADDRESSES.table} a WHERE ${inScope(p, ADDRESSES, "a")} ` +
   `AND ${HOST} BETWEEN '${formatAddress(p.family, lo)}'::inet AND '${formatAddress(p.family, hi)}'::inet`;
 
 /**
@@ -134,7 +143,7 @@ function firstAddresses(free: Range[], n: number): bigint[] {
   return out;
 }
 
-const vrfOf = async (e: ActionEvent, p: Parent) => (p.vrf_id ? (await e.read([{ model: "ipam.vrf", id: p.vrf_id }], "nested"))[0] : null);
+const vrfOf = async (e: ActionEvent, p: Parent) => (p.vrf ? (await e.read([{ model: "ipam.vrf", id: p.vrf }], "nested"))[0] : null);
 
 export const actions = {
   async "available-prefixes"(e: ActionEvent): Promise<unknown> {
@@ -182,7 +191,7 @@ export const allocate = {
       const taken = { lo: block.start, hi: block.start + (1n << BigInt(bitsOf(p.family) - (length as number))) - 1n };
       free = free.flatMap((r) => (r.hi < taken.lo || r.lo > taken.hi ? [r]
         : [...(r.lo < taken.lo ? [{ lo: r.lo, hi: taken.lo - 1n }] : []), ...(r.hi > taken.hi ? [{ lo: taken.hi + 1n, hi: r.hi }] : [])]));
-      create.push({ ...rest, prefix: `${formatAddress(p.family, block.start)}/${length}`, vrf: p.vrf_id });
+      create.push({ ...rest, prefix: `${formatAddress(p.family, block.start)}/${length}`, vrf: p.vrf });
     }
     Object.assign(e.memo, { parent: p, free });
     return { create };
@@ -210,6 +219,6 @@ export const allocate = {
     e.memo.room = last === undefined ? room : { p, free: after(room.free, last), valid: room.valid - wanted };
     // The parent may be named in the item too (the Ansible collection sends `prefix`):
     // Nautobot's serializer ignores it, and so does this.
-    return { create: e.items.map(({ prefix: _prefix, ...item }, i) => ({ ...item, address: `${formatAddress(p.family, addresses[i])}/${p.length}`, vrf: p.vrf_id })) };
+    return { create: e.items.map(({ prefix: _prefix, ...item }, i) => ({ ...item, address: `${formatAddress(p.family, addresses[i])}/${p.length}`, vrf: p.vrf })) };
   },
 };

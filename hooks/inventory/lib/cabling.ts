@@ -3,12 +3,19 @@
 // path ends (through front/rear port pairs and circuits) and whether every cable on the way
 // is connected. Paths are stored (dcim_cablepath, nodes as "app.model:id") and retraced
 // only when a cable on them, or a port they pass through, changes; reads never trace.
-import { Refusal, type ActionEvent, type HookDb } from "../../../runtime/hooks.js";
+import { columns, fields, readRow, Refusal, type ActionEvent, type HookDb } from "../../../runtime/hooks.js";
 import { tables } from "../../../generated/inventory/tables.js";
-import { tableOf } from "./tables.js";
+import type { DcimCable } from "../../../generated/inventory/rows.js";
+import { namesOf } from "./tables.js";
 
+/** A row of a cable end or a path endpoint, of whichever model, by field name. */
 type Row = Record<string, any>;
 export interface Node { type: string; id: string }
+
+const CABLES = tables.dcim.cable;
+/** The fields every cable end has (spec/inventory/dcim/cable.ts cableEnd), and those of a path endpoint. */
+const end = (type: string) => columns(namesOf(type)) as { cable: string; cable_peer_type: string; cable_peer_id: string };
+const endpoint = (type: string) => columns(namesOf(type)) as { connected_endpoint_type: string; connected_endpoint_id: string; connected_endpoint_reachable: string };
 
 /** Models that are path endpoints (Nautobot's PathEndpoint subclasses). */
 export const ENDPOINTS = new Set([
@@ -20,8 +27,8 @@ export const ENDPOINTS = new Set([
 const PATHS = "dcim_cablepath";
 const node = (n: Node) => `${n.type}:${n.id}`;
 
-async function fetch(db: HookDb, n: Node): Promise<Row | undefined> {
-  return db(tableOf(n.type)).where({ id: n.id }).first();
+function fetch(db: HookDb, n: Node): Promise<Row | undefined> {
+  return readRow<Row>(db, namesOf(n.type), n.id);
 }
 
 interface Traced { path: string[]; destination: Node | null; isActive: boolean; isSplit: boolean }
@@ -30,17 +37,17 @@ interface Traced { path: string[]; destination: Node | null; isActive: boolean; 
 async function follow(db: HookDb, origin: Node): Promise<Traced | null> {
   let current: Node = origin;
   let row = await fetch(db, current);
-  if (!row?.cable_id) return null;
+  if (!row?.cable) return null;
   const path: string[] = [];
   const positions: number[] = [];
   const visited = new Set<string>();
   let destination: Node | null = null;
   let isActive = true;
   let isSplit = false;
-  while (row?.cable_id) {
+  while (row?.cable) {
     if (visited.has(current.id)) throw new Refusal({ non_field_errors: "a loop is detected in the path" });
     visited.add(current.id);
-    const cable: Row = await db(tables.dcim.cable.table).where({ id: row.cable_id }).first();
+    const cable = (await readRow<DcimCable>(db, CABLES, row.cable))!;
     if (cable.status !== "connected") isActive = false;
     path.push(node({ type: "dcim.cable", id: cable.id }));
     const peer: Node = { type: row.cable_peer_type, id: row.cable_peer_id };
@@ -48,7 +55,7 @@ async function follow(db: HookDb, origin: Node): Promise<Traced | null> {
     if (!peerRow) break;
     if (peer.type === "dcim.frontport") {
       path.push(node(peer));
-      current = { type: "dcim.rearport", id: peerRow.rear_port_id };
+      current = { type: "dcim.rearport", id: peerRow.rear_port };
       row = await fetch(db, current);
       if (Number(row!.positions) > 1) positions.push(Number(peerRow.rear_port_position));
       path.push(node(current));
@@ -58,14 +65,17 @@ async function follow(db: HookDb, origin: Node): Promise<Traced | null> {
       if (Number(peerRow.positions) === 1) position = 1;
       else if (positions.length) position = positions.pop()!;
       else { isSplit = true; break; }
-      const front: Row | undefined = await db(tables.dcim.frontport.table).where({ rear_port_id: peer.id, rear_port_position: position }).first();
+      const fp = columns(tables.dcim.frontport);
+      const front: Row | undefined = await db(tables.dcim.frontport.table).where({ [fp.rear_port]: peer.id, [fp.rear_port_position]: position })
+        .first(fields(tables.dcim.frontport));
       if (!front) break;
       current = { type: "dcim.frontport", id: front.id };
       row = front;
       path.push(node(current));
     } else if (peer.type === "circuits.circuittermination") {
+      const ct = columns(tables.circuits.circuittermination);
       const far: Row | undefined = await db(tables.circuits.circuittermination.table)
-        .where({ circuit_id: peerRow.circuit_id, term_side: peerRow.term_side === "A" ? "Z" : "A" }).first();
+        .where({ [ct.circuit]: peerRow.circuit, [ct.term_side]: peerRow.term_side === "A" ? "Z" : "A" }).first(fields(tables.circuits.circuittermination));
       if (!far) { destination = peer; break; }
       path.push(node(peer));
       current = { type: "circuits.circuittermination", id: far.id };
@@ -79,15 +89,16 @@ async function follow(db: HookDb, origin: Node): Promise<Traced | null> {
   return { path, destination, isActive: isActive && destination !== null, isSplit };
 }
 
-/** Traces `origin` again and stores the result: its path row and its own connected_* columns. */
+/** Traces `origin` again and stores the result: its path row and its own connected_endpoint fields. */
 export async function retrace(db: HookDb, origin: Node): Promise<void> {
   if (!ENDPOINTS.has(origin.type)) return;
   const traced = await follow(db, origin);
   const key = { origin_type: origin.type, origin_id: origin.id };
+  const c = endpoint(origin.type);
   if (!traced) {
     await db(PATHS).where(key).del();
-    await db(tableOf(origin.type)).where({ id: origin.id })
-      .update({ connected_endpoint_type: null, connected_endpoint_id: null, connected_endpoint_reachable: null });
+    await db(namesOf(origin.type).table).where({ id: origin.id })
+      .update({ [c.connected_endpoint_type]: null, [c.connected_endpoint_id]: null, [c.connected_endpoint_reachable]: null });
     return;
   }
   const values = {
@@ -98,10 +109,10 @@ export async function retrace(db: HookDb, origin: Node): Promise<void> {
     is_split: traced.isSplit,
   };
   await db(PATHS).insert({ ...key, ...values }).onConflict(["origin_type", "origin_id"]).merge(values);
-  await db(tableOf(origin.type)).where({ id: origin.id }).update({
-    connected_endpoint_type: values.destination_type,
-    connected_endpoint_id: values.destination_id,
-    connected_endpoint_reachable: traced.isActive,
+  await db(namesOf(origin.type).table).where({ id: origin.id }).update({
+    [c.connected_endpoint_type]: values.destination_type,
+    [c.connected_endpoint_id]: values.destination_id,
+    [c.connected_endpoint_reachable]: traced.isActive,
   });
 }
 
@@ -118,11 +129,13 @@ export async function retraceThrough(db: HookDb, n: Node): Promise<void> {
 }
 
 /** Records a new cable on its two ends and traces the paths it completes (update_connected_endpoints). */
-export async function connect(db: HookDb, cable: Row): Promise<void> {
+export async function connect(db: HookDb, cable: DcimCable): Promise<void> {
   const a: Node = { type: cable.termination_a_type, id: cable.termination_a_id };
   const b: Node = { type: cable.termination_b_type, id: cable.termination_b_id };
-  await db(tableOf(a.type)).where({ id: a.id }).update({ cable_id: cable.id, cable_peer_type: b.type, cable_peer_id: b.id });
-  await db(tableOf(b.type)).where({ id: b.id }).update({ cable_id: cable.id, cable_peer_type: a.type, cable_peer_id: a.id });
+  for (const [near, far] of [[a, b], [b, a]]) {
+    const c = end(near.type);
+    await db(namesOf(near.type).table).where({ id: near.id }).update({ [c.cable]: cable.id, [c.cable_peer_type]: far.type, [c.cable_peer_id]: far.id });
+  }
   for (const end of [a, b]) {
     await retrace(db, end);
     await retraceThrough(db, end);
@@ -131,11 +144,11 @@ export async function connect(db: HookDb, cable: Row): Promise<void> {
 
 /** Takes cables off their ends and retraces every path they were on (nullify_connected_endpoints). */
 export async function disconnect(db: HookDb, cableIds: Array<string | number>): Promise<void> {
-  const cables: Row[] = await db(tables.dcim.cable.table).whereIn("id", cableIds);
+  const cables: DcimCable[] = await db(CABLES.table).whereIn("id", cableIds).select(fields(CABLES));
   for (const cable of cables) {
-    for (const side of ["a", "b"]) {
-      await db(tableOf(cable[`termination_${side}_type`])).where({ id: cable[`termination_${side}_id`], cable_id: cable.id })
-        .update({ cable_id: null, cable_peer_type: null, cable_peer_id: null });
+    for (const [type, id] of [[cable.termination_a_type, cable.termination_a_id], [cable.termination_b_type, cable.termination_b_id]]) {
+      const c = end(type);
+      await db(namesOf(type).table).where({ id, [c.cable]: cable.id }).update({ [c.cable]: null, [c.cable_peer_type]: null, [c.cable_peer_id]: null });
     }
   }
   for (const cable of cables) await retraceThrough(db, { type: "dcim.cable", id: cable.id });
@@ -146,13 +159,14 @@ export async function disconnect(db: HookDb, cableIds: Array<string | number>): 
  * taken off both ends first so the far ends and the paths through them are kept right.
  */
 export async function removeCablesOf(db: HookDb, type: string, ids: Array<string | number>): Promise<void> {
-  const cables: string[] = await db(tables.dcim.cable.table)
-    .where((q) => q.where("termination_a_type", type).whereIn("termination_a_id", ids))
-    .orWhere((q) => q.where("termination_b_type", type).whereIn("termination_b_id", ids))
+  const c = columns(CABLES);
+  const cables: string[] = await db(CABLES.table)
+    .where((q) => q.where(c.termination_a_type, type).whereIn(c.termination_a_id, ids))
+    .orWhere((q) => q.where(c.termination_b_type, type).whereIn(c.termination_b_id, ids))
     .pluck("id");
   if (!cables.length) return;
   await disconnect(db, cables);
-  await db(tables.dcim.cable.table).whereIn("id", cables).del();
+  await db(CABLES.table).whereIn("id", cables).del();
 }
 
 const parse = (s: string): Node => { const i = s.indexOf(":"); return { type: s.slice(0, i), id: s.slice(i + 1) }; };

@@ -2,17 +2,18 @@
 // machines): ConfigContextModel.clean for their local data, ConfigContextSchemaValidationMixin
 // for data that follows a schema, and ConfigContextQuerySet.get_for_object for the contexts
 // that apply to an object.
-import { jsonValue, Refusal, type HookDb } from "../../../runtime/hooks.js";
+import { columns, jsonValue, readRow, Refusal, type HookDb, type ModelNames } from "../../../runtime/hooks.js";
 import { ValidationError } from "../../../runtime/errors.js";
 import { dataProblem } from "../../../runtime/write/json-schema.js";
 import { tables } from "../../../generated/inventory/tables.js";
+import type { ExtrasConfigContextSchema } from "../../../generated/inventory/rows.js";
 
 type Row = Record<string, unknown>;
 
 /** Refuses `data` (stored in `field`) when it does not follow the schema `schemaId` names. */
 export async function checkAgainstSchema(db: HookDb, field: string, data: unknown, schemaId: unknown): Promise<void> {
   if (!schemaId) return;
-  const schema: Record<string, any> | undefined = await db(tables.extras.configcontextschema.table).where({ id: schemaId }).first();
+  const schema = await readRow<ExtrasConfigContextSchema>(db, tables.extras.configcontextschema, schemaId);
   if (!schema) return;
   const parsed = jsonValue(data);
   const body = jsonValue(schema.data_schema) as object;
@@ -58,9 +59,9 @@ export interface ContextSubject {
 }
 
 /** Ids of a tree row and its ancestors, as text, from the row whose id `start` gives. */
-const upFrom = (table: string, start: string) =>
-  `WITH RECURSIVE up AS (SELECT id, parent_id FROM "${table}" WHERE id = ${start} UNION ALL ` +
-  `SELECT p.id, p.parent_id FROM "${table}" p JOIN up ON p.id = up.parent_id) SELECT id::text FROM up`;
+const upFrom = ({ table, columns: { parent } }: ModelNames, start: string) =>
+  `WITH RECURSIVE up AS (SELECT id, ${parent} FROM "${table}" WHERE id = ${start} UNION ALL ` +
+  `SELECT p.id, p.${parent} FROM "${table}" p JOIN up ON p.id = up.${parent}) SELECT id::text FROM up`;
 
 /** A config context's assignments: each one's field and join table. */
 const ASSIGNMENTS = Object.entries(tables.extras.configcontext.links);
@@ -70,9 +71,12 @@ const ASSIGNMENTS = Object.entries(tables.extras.configcontext.links);
  * holds none): an uncorrelated sub-select, so PostgreSQL runs it once per statement and each
  * object only tests ids against it, rather than querying eleven join tables per context per object.
  */
-const ACTIVE_CONTEXTS = `(SELECT jsonb_agg(jsonb_build_object('data', cc.data) || jsonb_strip_nulls(jsonb_build_object(${ASSIGNMENTS.map(([field, t]) =>
-  `'${field}', (SELECT jsonb_agg(j."${t.target}") FROM "${t.table}" j WHERE j."${t.source}" = cc.id)`).join(", ")})) ` +
-  `ORDER BY cc.weight, cc.name) FROM ${tables.extras.configcontext.table} cc WHERE cc.is_active)`;
+const ACTIVE_CONTEXTS = (() => {
+  const cc = columns(tables.extras.configcontext, "cc");
+  return `(SELECT jsonb_agg(jsonb_build_object('data', ${cc.data}) || jsonb_strip_nulls(jsonb_build_object(${ASSIGNMENTS.map(([field, t]) =>
+    `'${field}', (SELECT jsonb_agg(j."${t.target}") FROM "${t.table}" j WHERE j."${t.source}" = cc.id)`).join(", ")})) ` +
+    `ORDER BY ${cc.weight}, ${cc.name}) FROM ${tables.extras.configcontext.table} cc WHERE ${cc.is_active})`;
+})();
 
 /**
  * The condition on `c` (one of ACTIVE_CONTEXTS) that it applies to `s`: each assignment empty
@@ -86,19 +90,23 @@ function matches(s: ContextSubject): string {
   const one = (key: string | null) => (key === null ? null : (ids: string) => `jsonb_exists(${ids}, ${key}::text)`);
   const any = (keys: string | null) => (keys === null ? null : (ids: string) => `jsonb_exists_any(${ids}, ARRAY(${keys}))`);
   const via = (column: string, table: string, key: string | null) => (key === null ? null : `(SELECT ${column} FROM ${table} WHERE id = ${key})`);
-  const region = via("region_id", tables.dcim.site.table, s.site);
+  const { site, region, location } = tables.dcim;
+  const { cluster } = tables.virtualization;
+  const { tenant } = tables.tenancy;
+  const tags = tables.dcim.device.links.tags;
+  const siteRegion = via(site.columns.region, site.table, s.site);
   return [
-    holds("regions", any(region && upFrom(tables.dcim.region.table, region))),
+    holds("regions", any(siteRegion && upFrom(region, siteRegion))),
     holds("sites", one(s.site)),
-    holds("locations", any(s.location && upFrom(tables.dcim.location.table, s.location))),
+    holds("locations", any(s.location && upFrom(location, s.location))),
     holds("roles", one(s.role)),
     holds("device_types", one(s.deviceType)),
     holds("platforms", one(s.platform)),
-    holds("cluster_groups", one(via("group_id", tables.virtualization.cluster.table, s.cluster))),
+    holds("cluster_groups", one(via(cluster.columns.group, cluster.table, s.cluster))),
     holds("clusters", one(s.cluster)),
-    holds("tenant_groups", one(via("group_id", tables.tenancy.tenant.table, s.tenant))),
+    holds("tenant_groups", one(via(tenant.columns.group, tenant.table, s.tenant))),
     holds("tenants", one(s.tenant)),
-    holds("tags", any(`SELECT a.tag_id::text FROM ${tables.dcim.device.links.tags.table} a WHERE a.object_type = '${s.objectType}' AND a.object_id = ${s.id}`)),
+    holds("tags", any(`SELECT a.${tags.target}::text FROM ${tags.table} a WHERE a.${tags.type} = '${s.objectType}' AND a.${tags.source} = ${s.id}`)),
   ].join(" AND ");
 }
 

@@ -1,15 +1,20 @@
 // Where custom-field values live, for the hooks of the custom-field models: the
-// `custom_field_data` column of each model a field applies to, and the content types a field names.
-import type { HookDb } from "../../../runtime/hooks.js";
+// `custom_fields` column of each model a field applies to, and the content types a field names.
+import { fields, type HookDb } from "../../../runtime/hooks.js";
 import { tables } from "../../../generated/inventory/tables.js";
+import { namesOf } from "./tables.js";
 
-export const DATA = "custom_field_data";
-
-export { tableOf } from "./tables.js";
+/** The table of the model a content-type label names, and the column of its custom-field values. */
+export function dataOf(label: string): { table: string; column: string } {
+  const names = namesOf(label);
+  return { table: names.table, column: names.columns.custom_fields };
+}
 
 /** The content-type labels custom field `id` applies to. */
 export async function labelsOf(db: HookDb, id: string | number): Promise<string[]> {
-  const rows = await db(`${tables.extras.customfield.links.content_types.table} as j`).join(`${tables.extras.contenttype.table} as r`, "r.id", "j.contenttype_id")
-    .where("j.source_id", id).select("r.app_label", "r.model");
+  const link = tables.extras.customfield.links.content_types;
+  const registry = tables.extras.contenttype;
+  const rows = await db(`${link.table} as j`).join(`${registry.table} as r`, "r.id", `j.${link.target}`)
+    .where(`j.${link.source}`, id).select(fields(registry, ["app_label", "model"], "r"));
   return rows.map((r: { app_label: string; model: string }) => `${r.app_label}.${r.model}`);
 }

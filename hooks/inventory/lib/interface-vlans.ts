@@ -1,14 +1,19 @@
 // The VLAN rules device and VM interfaces share in Nautobot 1.5: InterfaceCommonSerializer's
 // checks of tagged VLANs, BaseInterface.clean's mode for an untagged VLAN, and BaseInterface.save
 // keeping tagged VLANs on tagged interfaces only. Sites alone decide; 1.5 ignores locations here.
-import { Refusal, type MethodQuery, type SaveEvent } from "../../../runtime/hooks.js";
+import { columns, fields, Refusal, type MethodQuery, type SaveEvent } from "../../../runtime/hooks.js";
 import type { M2mField, ModelDescriptor } from "../../../runtime/descriptor.js";
 import { tables } from "../../../generated/inventory/tables.js";
+import type { IpamVLAN } from "../../../generated/inventory/rows.js";
+import { namesOf } from "./tables.js";
 
 type Row = Record<string, any>;
 
 /** A VLAN as Nautobot's str() shows it in messages. */
-export const vlanName = (vlan: Row): string => `${vlan.name} (${vlan.vid})`;
+export const vlanName = (vlan: Pick<IpamVLAN, "name" | "vid">): string => `${vlan.name} (${vlan.vid})`;
+
+/** The columns of the interface model `model` (a device's or a virtual machine's: both have these fields). */
+const interfaceColumns = (model: ModelDescriptor) => columns(namesOf(model.key)) as { mode: string; untagged_vlan: string };
 
 function taggedLinks(model: ModelDescriptor): M2mField["through"] {
   return (model.fields.find((f) => f.name === "tagged_vlans") as M2mField).through;
@@ -25,9 +30,10 @@ export async function checkTaggedVlans(
 ): Promise<void> {
   const tagged = links.tagged_vlans;
   if (tagged?.length) {
-    const vlans: Row[] = await db(tables.ipam.vlan.table).whereIn("id", tagged).select("id", "name", "vid", "site_id");
+    const vlans: Array<Pick<IpamVLAN, "id" | "name" | "vid" | "site">> = await db(tables.ipam.vlan.table).whereIn("id", tagged)
+      .select(fields(tables.ipam.vlan, ["id", "name", "vid", "site"]));
     const byId = new Map(vlans.map((v) => [String(v.id), v]));
-    const foreign = tagged.map((t) => byId.get(String(t))!).find((v) => v.site_id !== null && v.site_id !== site);
+    const foreign = tagged.map((t) => byId.get(String(t))!).find((v) => v.site !== null && v.site !== site);
     if (foreign) {
       throw new Refusal({ tagged_vlans: `VLAN ${vlanName(foreign)} must belong to the same site as the interface's parent ${parent}, or it must be global.` });
     }
@@ -53,12 +59,12 @@ export function checkUntaggedMode(row: Row): void {
 export async function clearTaggedVlans({ db, model, id }: SaveEvent & { id: string | number }): Promise<void> {
   const through = taggedLinks(model);
   await db(through.table).where(through.source, id)
-    .whereNotExists((q) => q.select(db.raw("1")).from(model.table).where({ id, mode: "tagged" })).del();
+    .whereNotExists((q) => q.select(db.raw("1")).from(model.table).where({ id, [interfaceColumns(model).mode]: "tagged" })).del();
 }
 
 /** The interface aliased `alias` has one of the VLANs `vlans` (a query of ids) untagged or tagged. */
 export function carries({ alias, model }: MethodQuery, vlans: string): string {
   const through = taggedLinks(model);
-  return `(${alias}.untagged_vlan_id IN (${vlans}) OR EXISTS (SELECT 1 FROM ${through.table} j ` +
+  return `(${alias}.${interfaceColumns(model).untagged_vlan} IN (${vlans}) OR EXISTS (SELECT 1 FROM ${through.table} j ` +
     `WHERE j.${through.source} = ${alias}.id AND j.${through.target} IN (${vlans})))`;
 }

@@ -1,24 +1,29 @@
 // Nautobot's rule for what has a location (racks, rack groups, devices, power panels, circuit
 // terminations): the location is in the object's site (its own, or its top ancestor's), and
 // its type permits objects of this kind.
-import { jsonValue, Refusal, type HookDb } from "../../../runtime/hooks.js";
+import { columns, jsonValue, readRow, Refusal, type HookDb } from "../../../runtime/hooks.js";
 import { tables } from "../../../generated/inventory/tables.js";
+import type { DcimSite } from "../../../generated/inventory/rows.js";
 
 type Row = Record<string, any>;
+
+const { location: LOCATIONS, locationtype: TYPES } = tables.dcim;
+const L = columns(LOCATIONS);
 
 /** Refuses `row`'s location when it is elsewhere or of a type that may not hold `key` objects (`plural` names them). */
 export async function checkLocation(db: HookDb, key: string, plural: string, row: Row): Promise<void> {
   if (!row.location_id) return;
+  const [l, at, t] = [columns(LOCATIONS, "l"), columns(LOCATIONS, "loc"), columns(TYPES, "t")];
   const found = await db.raw(`
-    WITH RECURSIVE up AS (SELECT id, parent_id, site_id, 0 AS n FROM ${tables.dcim.location.table} WHERE id = ?
-      UNION ALL SELECT l.id, l.parent_id, l.site_id, up.n + 1 FROM ${tables.dcim.location.table} l JOIN up ON l.id = up.parent_id)
-    SELECT loc.name, loc.location_type_id, t.name AS type_name, t.content_types,
-      (SELECT site_id FROM up WHERE site_id IS NOT NULL ORDER BY n LIMIT 1) AS base_site_id
-    FROM ${tables.dcim.location.table} loc JOIN ${tables.dcim.locationtype.table} t ON t.id = loc.location_type_id WHERE loc.id = ?`, [row.location_id, row.location_id]);
-  const loc: Row | undefined = found.rows[0];
+    WITH RECURSIVE up AS (SELECT id, ${L.parent}, ${L.site}, 0 AS n FROM ${LOCATIONS.table} WHERE id = ?
+      UNION ALL SELECT l.id, ${l.parent}, ${l.site}, up.n + 1 FROM ${LOCATIONS.table} l JOIN up ON l.id = up.${L.parent})
+    SELECT ${at.name} AS name, ${t.name} AS type_name, ${t.content_types} AS content_types,
+      (SELECT ${L.site} FROM up WHERE ${L.site} IS NOT NULL ORDER BY n LIMIT 1) AS base_site
+    FROM ${LOCATIONS.table} loc JOIN ${TYPES.table} t ON t.id = ${at.location_type} WHERE loc.id = ?`, [row.location_id, row.location_id]);
+  const loc: { name: string; type_name: string; content_types: unknown; base_site: string | null } | undefined = found.rows[0];
   if (!loc) return;
-  if (row.site_id !== undefined && loc.base_site_id !== row.site_id) {
-    const site: Row | undefined = await db(tables.dcim.site.table).where({ id: row.site_id }).first();
+  if (row.site_id !== undefined && loc.base_site !== row.site_id) {
+    const site = await readRow<DcimSite>(db, tables.dcim.site, row.site_id);
     throw new Refusal({ location: `Location "${loc.name}" does not belong to site "${site?.name ?? ""}".` });
   }
   const types = (jsonValue(loc.content_types) ?? []) as string[];
@@ -27,7 +32,7 @@ export async function checkLocation(db: HookDb, key: string, plural: string, row
 
 /** Whether location `inner` is `outer` or one of its descendants (Nautobot's `outer in inner.ancestors(include_self=True)`). */
 export async function locationWithin(db: HookDb, inner: unknown, outer: unknown): Promise<boolean> {
-  const found = await db.raw(`WITH RECURSIVE up AS (SELECT id, parent_id FROM ${tables.dcim.location.table} WHERE id = ? UNION ALL
-    SELECT l.id, l.parent_id FROM ${tables.dcim.location.table} l JOIN up ON l.id = up.parent_id) SELECT 1 FROM up WHERE id = ?`, [String(inner), String(outer)]);
+  const found = await db.raw(`WITH RECURSIVE up AS (SELECT id, ${L.parent} FROM ${LOCATIONS.table} WHERE id = ? UNION ALL
+    SELECT l.id, l.${L.parent} FROM ${LOCATIONS.table} l JOIN up ON l.id = up.${L.parent}) SELECT 1 FROM up WHERE id = ?`, [String(inner), String(outer)]);
   return found.rows.length > 0;
 }

@@ -2,11 +2,15 @@
 // or exports a route target that a named VRF imports; and a VRF's name as its errors quote it.
 import type { MethodQuery } from "../../../runtime/hooks.js";
 import { tables } from "../../../generated/inventory/tables.js";
+import { namesOf } from "./tables.js";
 
-export const presentInVrf = ({ alias, ids }: MethodQuery): string =>
-  `${alias}.vrf_id IN (SELECT seen.id FROM unnest(${ids}) AS named(id), LATERAL (` +
-  `SELECT named.id AS id UNION SELECT e.source_id FROM ${tables.ipam.vrf.links.export_targets.table} e ` +
-  `JOIN ${tables.ipam.vrf.links.import_targets.table} i ON i.routetarget_id = e.routetarget_id WHERE i.source_id = named.id) AS seen)`;
+/** Rows (of prefixes or IP addresses: both name their VRF in a `vrf` field) in one of the VRFs named, or seeing one. */
+export const presentInVrf = ({ alias, model, ids }: MethodQuery): string => {
+  const { export_targets: e, import_targets: i } = tables.ipam.vrf.links;
+  return `${alias}.${namesOf(model.key).columns.vrf} IN (SELECT seen.id FROM unnest(${ids}) AS named(id), LATERAL (` +
+    `SELECT named.id AS id UNION SELECT e.${e.source} FROM ${e.table} e ` +
+    `JOIN ${i.table} i ON i.${i.target} = e.${e.target} WHERE i.${i.source} = named.id) AS seen)`;
+};
 
 export const vrfScopeFilters = { present_in_vrf: presentInVrf, present_in_vrf_id: presentInVrf };
 

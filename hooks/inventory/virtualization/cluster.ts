@@ -1,9 +1,10 @@
 // Nautobot's Cluster.clean: its location is in its site and of a type that holds clusters; a
 // cluster at a site (or location) keeps its host devices there. Its virtual machines show the
 // cluster's site and location, so they follow it.
-import { Refusal, type HookDb, type SaveEvent } from "../../../runtime/hooks.js";
+import { columns, readRow, Refusal, type HookDb, type SaveEvent } from "../../../runtime/hooks.js";
 import { checkLocation } from "../lib/located.js";
 import { tables } from "../../../generated/inventory/tables.js";
+import type { DcimLocation, DcimSite } from "../../../generated/inventory/rows.js";
 
 type Row = Record<string, any>;
 
@@ -14,23 +15,29 @@ export async function beforeSave({ db, id, values, before }: SaveEvent): Promise
   await checkLocation(db, "virtualization.cluster", "Clusters", c.site_id ? c : { ...c, site_id: undefined });
   if (id === null) return;
   if (c.site_id) {
-    const n = await hostsElsewhere(db, id, "site_id", c.site_id);
-    if (n) throw new Refusal({ site: `${n} devices are assigned as hosts for this cluster but are not in site ${(await db(tables.dcim.site.table).where({ id: c.site_id }).first())?.name ?? ""}` });
+    const n = await hostsElsewhere(db, id, "site", c.site_id);
+    if (n) throw new Refusal({ site: `${n} devices are assigned as hosts for this cluster but are not in site ${(await readRow<DcimSite>(db, tables.dcim.site, c.site_id))?.name ?? ""}` });
   }
   if (c.location_id) {
-    const n = await hostsElsewhere(db, id, "location_id", c.location_id);
-    if (n) throw new Refusal({ location: `${n} devices are assigned as hosts for this cluster but belong to a location other than "${(await db(tables.dcim.location.table).where({ id: c.location_id }).first())?.name ?? ""}".` });
+    const n = await hostsElsewhere(db, id, "location", c.location_id);
+    if (n) {
+      const location = await readRow<DcimLocation>(db, tables.dcim.location, c.location_id);
+      throw new Refusal({ location: `${n} devices are assigned as hosts for this cluster but belong to a location other than "${location?.name ?? ""}".` });
+    }
   }
 }
 
-/** How many of the cluster's host devices have a `column` (site or location) set to something else. */
-async function hostsElsewhere(db: HookDb, id: string | number, column: string, value: unknown): Promise<number> {
-  const [{ count }] = await db(tables.dcim.device.table).where({ cluster_id: id }).whereNotNull(column).whereNot({ [column]: value }).count<Array<{ count: string }>>("* as count");
+/** How many of the cluster's host devices have a `field` (site or location) set to something else. */
+async function hostsElsewhere(db: HookDb, id: string | number, field: "site" | "location", value: unknown): Promise<number> {
+  const d = columns(tables.dcim.device);
+  const [{ count }] = await db(tables.dcim.device.table).where({ [d.cluster]: id }).whereNotNull(d[field]).whereNot({ [d[field]]: value })
+    .count<Array<{ count: string }>>("* as count");
   return Number(count);
 }
 
 export async function afterSave({ db, id, values, before, created }: SaveEvent & { id: string | number; created: boolean }): Promise<void> {
   if (created) return;
   const c: Row = { ...before, ...values };
-  await db(tables.virtualization.virtualmachine.table).where({ cluster_id: id }).update({ site_id: c.site_id, location_id: c.location_id });
+  const m = columns(tables.virtualization.virtualmachine);
+  await db(tables.virtualization.virtualmachine.table).where({ [m.cluster]: id }).update({ [m.site]: c.site_id, [m.location]: c.location_id });
 }

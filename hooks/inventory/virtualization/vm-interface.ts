@@ -5,13 +5,14 @@
 // are its forms' alone). That serializer's validate, which the 1.4 one inherits, makes every write
 // that leaves the status out active, creates and updates alike, in every version.
 import type { StatusField } from "../../../runtime/descriptor.js";
-import type { SaveEvent } from "../../../runtime/hooks.js";
+import { readRow, type SaveEvent } from "../../../runtime/hooks.js";
 import { setDefaultStatus } from "../../../runtime/kinds/status.js";
 import { normalizeMac } from "../lib/mac.js";
 import { checkTaggedVlans, checkUntaggedMode } from "../lib/interface-vlans.js";
 
 export { clearTaggedVlans as afterSave } from "../lib/interface-vlans.js";
 import { tables } from "../../../generated/inventory/tables.js";
+import type { VirtualizationVirtualMachine } from "../../../generated/inventory/rows.js";
 
 type Row = Record<string, unknown>;
 
@@ -22,7 +23,7 @@ export async function beforeSave(event: SaveEvent): Promise<void> {
   if (values[status.column] === undefined) await setDefaultStatus(status, db, model, values);
   const current: Row = before ?? {};
   const machine = id === null ? values.virtual_machine_id : current.virtual_machine_id;
-  const site = (await db(tables.virtualization.virtualmachine.table).where({ id: machine as string }).first("site_id"))?.site_id ?? null;
+  const site = (await readRow<VirtualizationVirtualMachine>(db, tables.virtualization.virtualmachine, machine))?.site ?? null;
   await checkTaggedVlans(event, current, site, "virtual machine");
   checkUntaggedMode({ ...current, ...values });
 }
