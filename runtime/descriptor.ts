@@ -544,20 +544,35 @@ export type HookDb = Knex | Knex.Transaction;
  */
 export type StoredTime = Date | string | Knex.Raw;
 
-export interface SaveEvent {
+/** A model's stored row by field name; `generated/<api>/rows.ts` gives each model's own type. */
+export type FieldRow = Record<string, unknown>;
+
+/**
+ * A save of one row, as the model's save hooks are given it: rows by field name (`R`, the
+ * model's type from `generated/<api>/rows.ts`), JSON values parsed, links as ids.
+ */
+export interface SaveEvent<R extends object = FieldRow> {
   db: HookDb;
   /** Every model of the api. */
   index: ModelIndex;
   model: ModelDescriptor;
   /** The row being updated, or null on create. */
   id: string | number | null;
-  /** The column values this write will store: a hook may change them. */
-  values: Record<string, unknown>;
   /**
-   * The row as stored before this write, keyed by column (JSON columns parsed, unlike in
-   * `values`); null on create. Read once per save by the engine, for the model's save hooks.
+   * What this write stores, by field name. A beforeSave hook may change, add or remove
+   * values; the engine turns them into columns once it is done.
    */
-  before: Readonly<Record<string, unknown>> | null;
+  values: Partial<R>;
+  /** The row as stored before this write; null on create. Read once per save by the engine. */
+  before: Readonly<R> | null;
+  /** The row as it will be stored: `before` under `values` as the hook is called (on create, the values alone). */
+  after: Readonly<Partial<R>>;
+  /**
+   * The fields whose value this write changes: on create every field in `values`, on update
+   * those whose value differs from `before`'s (a value written in another form than it is read
+   * back, a date as text or a big integer as a number, counts as changed).
+   */
+  changed: ReadonlySet<keyof R & string>;
   /**
    * The link sets this write replaces, by field name: a many-to-many field's ids, a
    * content-types field's labels (the whole set each will hold).
@@ -565,10 +580,22 @@ export interface SaveEvent {
   links: Record<string, Array<string | number>>;
 }
 
+/** A save once the row (and its links) are written: `id` is the saved row's, `created` whether it is new. */
+export interface SavedEvent<R extends object = FieldRow> extends SaveEvent<R> {
+  id: string | number;
+  created: boolean;
+}
+
 export interface DeleteEvent {
   db: HookDb;
   model: ModelDescriptor;
   ids: Array<string | number>;
+}
+
+/** Rows about to be deleted, which a hook may read. */
+export interface DeletingEvent<R extends object = FieldRow> extends DeleteEvent {
+  /** The rows as stored, by field name, in the order of `ids`: read when first asked, once. */
+  rows(): Promise<ReadonlyArray<Readonly<R>>>;
 }
 
 /**
@@ -586,13 +613,13 @@ export type ReadValue = (row: { alias: string; model: ModelDescriptor }) => stri
  * What a model's hook module (`hooks/<api>/<name>.ts`, named by the spec's `hooks`) may export.
  * The engine calls the write hooks inside the write's transaction, on every profile.
  */
-export interface ModelHooks {
+export interface ModelHooks<R extends object = FieldRow> {
   /** After every field is valid and before the row is written: check across fields, or fill values. */
-  beforeSave?(event: SaveEvent): void | Promise<void>;
-  /** After the row (and its links) are written; `id` is the saved row's, `created` whether it is new. */
-  afterSave?(event: SaveEvent & { id: string | number; created: boolean }): void | Promise<void>;
+  beforeSave?(event: SaveEvent<R>): void | Promise<void>;
+  /** After the row (and its links) are written. */
+  afterSave?(event: SavedEvent<R>): void | Promise<void>;
   /** Before rows are deleted (after the protection check). */
-  beforeDelete?(event: DeleteEvent): void | Promise<void>;
+  beforeDelete?(event: DeletingEvent<R>): void | Promise<void>;
   /** After rows are deleted. */
   afterDelete?(event: DeleteEvent): void | Promise<void>;
   /** The values of the model's `computed` fields, by field name. */

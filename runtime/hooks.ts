@@ -6,16 +6,12 @@ import { ValidationError } from "./errors.js";
 
 import type { HookDb, MethodFilter } from "./descriptor.js";
 
-export type { ActionEvent, AllocateEvent, Allocation, DeleteEvent, HookDb, MethodFilter, ModelHooks, ReadValue, SaveEvent } from "./descriptor.js";
+export type {
+  ActionEvent, AllocateEvent, Allocation, DeleteEvent, DeletingEvent, FieldRow, HookDb, MethodFilter, ModelHooks, ReadValue, SaveEvent, SavedEvent, StoredTime,
+} from "./descriptor.js";
 
 /** What a method filter's condition is given. */
 export type MethodQuery = Parameters<MethodFilter>[0];
-
-/**
- * A JSON column's value as a hook meets it: JSON text in a save's `values` (as it is written),
- * parsed in a row read back from the database.
- */
-export const jsonValue = (v: unknown): unknown => (typeof v === "string" ? JSON.parse(v) : v);
 
 /**
  * What a hook refuses, with messages by field name (or `non_field_errors`): a validation

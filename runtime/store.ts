@@ -12,6 +12,7 @@ import { ReadPlans, type ReadPlan, type RenderContext, type Shape } from "./quer
 import { canonicalUuid, checkColumns, FilterCompiler, filterErrors, integerKey, isUuid, MAX_SERIAL, type FilterErrors, type FilterPlan } from "./query/filters.js";
 import { lendObjectQueries } from "./features/relationships/objects.js";
 import { lookupsOf } from "./write/lookups.js";
+import { HookValues, storedRow, storedRows } from "./write/hook-rows.js";
 import { col, ident } from "./query/sql.js";
 import { prepared } from "./db/prepared.js";
 import { chunksWithin } from "./db/chunks.js";
@@ -422,15 +423,22 @@ export class Store {
       const kind = kindOf(f);
       if (ctx.id === null) await kind.onCreate?.(f, ctx); else kind.onUpdate?.(f, ctx);
     }
+    const hooks = m.hooks;
+    const event = { db, index: this.index, model: m, id: ctx.id, links: ctx.links };
     // The stored row, read once here for the hooks rather than by each of them; only they need it.
-    const before = ctx.id !== null && (m.hooks?.beforeSave || m.hooks?.afterSave) ? (await db(m.table).where("id", ctx.id).first()) ?? null : null;
-    await m.hooks?.beforeSave?.({ db, index: this.index, model: m, id: ctx.id, values: ctx.row, before, links: ctx.links });
+    const seen = hooks?.beforeSave || hooks?.afterSave
+      ? new HookValues(m, ctx.row, ctx.id === null ? null : await storedRow(db, m, ctx.id))
+      : undefined;
+    if (seen && hooks?.beforeSave) {
+      await hooks.beforeSave({ ...event, ...seen.rows() });
+      seen.writeBack();
+    }
     let id = ctx.id;
     if (id === null) [{ id }] = await prepared(db(m.table).insert(ctx.row).returning("id"));
     else if (Object.keys(ctx.row).length) await db(m.table).where("id", id).update(ctx.row);
     for (const listener of this.writeListeners) listener(m);
     await doAfterSave(db, [{ id: id!, work: ctx.afterSave }]);
-    await m.hooks?.afterSave?.({ db, index: this.index, model: m, id: id!, values: ctx.row, before, links: ctx.links, created: ctx.id === null });
+    if (seen && hooks?.afterSave) await hooks.afterSave({ ...event, ...seen.rows(), id: id!, created: ctx.id === null });
     if (observed) await this.saved(db, m, [id!], ctx.id === null ? "create" : "update");
     return id!;
   }
@@ -478,7 +486,11 @@ export class Store {
         .whereRaw(`${col(dep.model.table, dep.field.idColumn)} = ANY(?::${cast})`, [valid]).pluck("id");
       await this.remove(db, dep.model, taken);
     }
-    await m.hooks?.beforeDelete?.({ db, model: m, ids });
+    if (m.hooks?.beforeDelete) {
+      // The rows as stored, read for the hook when it asks, once.
+      let rows: ReturnType<typeof storedRows> | undefined;
+      await m.hooks.beforeDelete({ db, model: m, ids, rows: () => (rows ??= storedRows(db, m, ids)) });
+    }
     for (const f of m.fields) await kindOf(f).onDelete?.(f, db, m, ids);
     const deleted = await this.persist(m, () => db(m.table).whereIn("id", ids).del());
     for (const listener of this.writeListeners) listener(m);

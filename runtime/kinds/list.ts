@@ -52,6 +52,7 @@ export const list: RuntimeFieldKind<ListField> = {
     row[f.column] = coerce(f, value);
   },
   checksOwnValue: true,
+  storesJson: () => true,
   displayText: (_f, column, transform) => (transform === "ranges" ? ranges(column) : `${column}::text`),
   options: {
     type: () => "list",

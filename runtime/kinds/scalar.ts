@@ -79,6 +79,7 @@ export const scalar: RuntimeFieldKind<ScalarField> = {
     row[f.column] = await coerce(f, value);
   },
   createsAlone: (f) => !!f.slugFrom,
+  storesJson: (f) => f.type === "json",
   async onCreate(f, ctx) {
     const { row } = ctx;
     if (row[f.column] !== undefined) return;

@@ -132,6 +132,8 @@ export interface RuntimeFieldKind<F extends FieldDescriptor> {
   write?(f: F, value: unknown, ctx: WriteContext): Promise<void>;
   /** Whether `write` checks the value itself, so schema errors other than `required` are left to it. */
   checksOwnValue?: boolean;
+  /** Whether the column holds JSON: `ctx.row` holds it as the text written, a model's hooks see it parsed. */
+  storesJson?(f: F): boolean;
   /** Fills the column on create when the body left it out. */
   onCreate?(f: F, ctx: WriteContext): void | Promise<void>;
   /**

@@ -1,9 +1,11 @@
-// The engine with a model's hooks, on an embedded database and a descriptor made here: a
+// The engine with a model's hooks, on an embedded database and descriptors made here: a
 // computed field's SQL comes from the hook module and is part of the one read statement;
 // beforeSave may change values and its Refusal is a field-keyed 400; afterSave and the
 // delete hooks run inside the caller's transaction, so a failing one rolls everything back.
+// Hooks meet rows by field name (a link's field, not its column), JSON parsed: the stored
+// row before the write, the values it stores, the row after it and the fields it changes.
 import { expect } from "chai";
-import type { ApiDescriptor, FieldDescriptor, ModelDescriptor, ModelHooks } from "../../runtime/descriptor.js";
+import type { ApiDescriptor, FieldDescriptor, FieldRow, ModelDescriptor, ModelHooks, SaveEvent } from "../../runtime/descriptor.js";
 import { openDatabase, type Database } from "../../runtime/db/connect.js";
 import { ValidationError } from "../../runtime/errors.js";
 import { Refusal } from "../../runtime/hooks.js";
@@ -36,10 +38,43 @@ const model: ModelDescriptor = {
   hookModule: "core/thing", hooks,
 };
 const write = { type: "object", properties: { name: { type: "string", maxLength: 20 } }, additionalProperties: false };
+
+/** What the part's hooks were given, by hook. */
+const seen: { beforeSave?: SaveEvent; afterSave?: SaveEvent; deleting?: unknown; deleted?: unknown } = {};
+const copy = (e: SaveEvent) => structuredClone({ values: e.values, before: e.before, after: e.after, changed: [...e.changed].sort() }) as unknown as SaveEvent;
+const partHooks: ModelHooks = {
+  beforeSave: (e) => {
+    seen.beforeSave = copy(e);
+    if (e.values.name === "relabel") e.values.data = { relabelled: true };
+  },
+  afterSave: (e) => { seen.afterSave = copy(e); },
+  beforeDelete: async (e) => {
+    const rows = await e.rows();
+    seen.deleting = structuredClone({ ids: e.ids, rows, once: rows === (await e.rows()) });
+  },
+  afterDelete: (e) => { seen.deleted = [...e.ids]; },
+};
+const part: ModelDescriptor = {
+  ...model, key: "core.part", name: "Part", route: "parts", table: "core_part", verboseName: "Part", sentenceName: "part",
+  fields: [
+    fields[0], fields[1],
+    { ...common, name: "thing", label: "Thing", kind: "fk", column: "thing_id", target: "core.thing", onDelete: "cascade" },
+    { ...common, name: "data", label: "Data", kind: "scalar", type: "json", column: "data_json", nullable: true },
+    { ...common, name: "ports", label: "Ports", kind: "list", column: "ports", items: { type: "integer" } },
+  ],
+  components: { ...model.components, write: "WritablePartRequest", patch: "PatchedWritablePartRequest" },
+  hookModule: "core/part", hooks: partHooks,
+};
+const writePart = { type: "object", properties: { name: { type: "string" }, thing: { type: "string" }, data: {}, ports: {} }, additionalProperties: false };
 const api: ApiDescriptor = {
   name: "hooked", title: "Hooked", description: "", profile: "drf", basePath: "/api/", apps: ["core"], rootLinks: [],
-  versions: { default: "1", supported: ["1"] }, settings: {}, models: [model], migrations: [],
-  openapi: { 1: { openapi: "3.1.0", components: { schemas: { WritableThingRequest: write, PatchedWritableThingRequest: write } } } },
+  versions: { default: "1", supported: ["1"] }, settings: {}, models: [model, part], migrations: [],
+  openapi: {
+    1: {
+      openapi: "3.1.0",
+      components: { schemas: { WritableThingRequest: write, PatchedWritableThingRequest: write, WritablePartRequest: writePart, PatchedWritablePartRequest: writePart } },
+    },
+  },
 };
 const read = { shape: "full" as const, version: "1", ctx: { apiUrl: "http://x/api/" } };
 
@@ -49,6 +84,8 @@ describe("unit: model hooks in the engine", () => {
   before(async () => {
     db = await openDatabase({ dataDir: "memory://" });
     await db.knex.raw(`CREATE TABLE core_thing (id uuid PRIMARY KEY DEFAULT gen_random_uuid(), name varchar(20) NOT NULL DEFAULT '')`);
+    await db.knex.raw(`CREATE TABLE core_part (id uuid PRIMARY KEY DEFAULT gen_random_uuid(), name text NOT NULL, ` +
+      `thing_id uuid NOT NULL REFERENCES core_thing ON DELETE CASCADE, data_json jsonb, ports jsonb NOT NULL DEFAULT '[]')`);
   });
   after(() => db.close());
 
@@ -81,5 +118,46 @@ describe("unit: model hooks in the engine", () => {
     expect((error as Error).message).to.equal("after-delete failure");
     expect(calls).to.include("deleting 2");
     expect(Number((await db.knex("core_thing").whereIn("id", [a, b]).count({ n: "*" }).first())?.n)).to.equal(2);
+  });
+
+  describe("the rows a hook is given", () => {
+    const opts = { version: "1", partial: false };
+    let thing: string;
+    before(async () => { thing = await store.create(db.knex, model, { name: "holder" }, opts); });
+
+    it("on create: the values by field name, JSON parsed, each changed, and no stored row", async () => {
+      await store.create(db.knex, part, { name: "p1", thing, data: { b: 1, a: [2] }, ports: [22, 80] }, opts);
+      const values = { name: "p1", thing, data: { b: 1, a: [2] }, ports: [22, 80] };
+      expect(seen.beforeSave).to.deep.equal({ values, before: null, after: values, changed: ["data", "name", "ports", "thing"] });
+    });
+
+    it("on update: the stored row before, the row after, and only the fields whose value changes", async () => {
+      const id = await store.create(db.knex, part, { name: "p2", thing, data: { b: 1 }, ports: [22] }, opts);
+      await store.update(db.knex, part, id, { name: "p2", data: { b: 1 }, ports: [22, 443] }, { ...opts, partial: true });
+      const before = { id, name: "p2", thing, data: { b: 1 }, ports: [22] };
+      expect(seen.beforeSave).to.deep.equal({
+        values: { name: "p2", data: { b: 1 }, ports: [22, 443] }, before, after: { ...before, ports: [22, 443] }, changed: ["ports"],
+      });
+    });
+
+    it("a value a hook changes is stored, and afterSave sees it in the row after", async () => {
+      const id = await store.create(db.knex, part, { name: "relabel", thing, data: { b: 1 } }, opts);
+      expect((await db.knex("core_part").where("id", id).first()).data_json).to.deep.equal({ relabelled: true });
+      expect((seen.afterSave as SaveEvent<FieldRow>).after).to.deep.equal({ name: "relabel", thing, data: { relabelled: true } });
+    });
+
+    it("a JSON value the hooks leave alone is stored as it was written, every digit", async () => {
+      const id = await store.create(db.knex, part, { name: "big", thing, ports: ["9007199254740993"] }, opts);
+      expect((await db.knex("core_part").where("id", id).first(db.knex.raw("ports::text AS ports"))).ports).to.equal("[9007199254740993]");
+    });
+
+    it("beforeDelete reads the rows being deleted, once, by field name, in the order asked", async () => {
+      const a = await store.create(db.knex, part, { name: "da", thing, ports: [1] }, opts);
+      const b = await store.create(db.knex, part, { name: "db", thing, ports: [2] }, opts);
+      await db.knex.transaction((trx) => store.remove(trx, part, [b, a]));
+      const rows = [{ id: b, name: "db", thing, data: null, ports: [2] }, { id: a, name: "da", thing, data: null, ports: [1] }];
+      expect(seen.deleting).to.deep.equal({ ids: [b, a], rows, once: true });
+      expect(seen.deleted).to.deep.equal([b, a]);
+    });
   });
 });

@@ -1,7 +1,8 @@
 // Nautobot's Cable.clean and the signals around a cable's life: the two ends must exist, suit
 // each other and have no other cable; once made, a cable's ends never change. Saving records
 // the cable on its ends and retraces the paths it is on; deleting takes it off them.
-import { columns, readRow, Refusal, type DeleteEvent, type HookDb, type SaveEvent } from "../../../runtime/hooks.js";
+import { columns, readRow, Refusal, type DeletingEvent, type HookDb, type SaveEvent, type SavedEvent } from "../../../runtime/hooks.js";
+import { canonicalUuid } from "../../../runtime/query/filters.js";
 import { connect, disconnect, retraceThrough } from "../lib/cabling.js";
 import { namesOf } from "../lib/tables.js";
 import { tables } from "../../../generated/inventory/tables.js";
@@ -41,48 +42,46 @@ const verbose = (type: string) => VERBOSE[type] ?? type;
 /** A component as Nautobot prints it: its name, and its label when it has one. */
 const named = (r: Row) => (r.label ? `${r.name} (${r.label})` : String(r.name ?? r.id));
 
-export async function beforeSave({ db, id, values, before }: SaveEvent): Promise<void> {
-  const current: Row = before ?? {};
-  const c: Row = { ...current, ...values };
+const SIDES = ["a", "b"] as const;
+
+export async function beforeSave({ db, id, values, after: c, changed }: SaveEvent<DcimCable>): Promise<void> {
   // DRF's UniqueTogetherValidator for each end's pair runs before the model's clean(): an end
   // already on that side of another cable is refused in its words.
   const cols = columns(CABLES);
-  for (const side of ["a", "b"] as const) {
+  for (const side of SIDES) {
     const [type, end] = [`termination_${side}_type`, `termination_${side}_id`] as const;
     const twin = await db(CABLES.table).where({ [cols[type]]: c[type], [cols[end]]: c[end] }).modify((q) => { if (id !== null) q.whereNot({ id }); }).first("id");
     if (twin) throw new Refusal({ non_field_errors: `The fields ${type}, ${end} must make a unique set.` });
   }
   if (id !== null) {
     const moved = "Cable termination points may not be modified. Delete and recreate the cable instead.";
-    for (const side of ["a", "b"]) {
-      if (c[`termination_${side}_type`] !== current[`termination_${side}_type`] || c[`termination_${side}_id`] !== current[`termination_${side}_id`]) {
-        throw new Refusal({ [`termination_${side}`]: moved });
-      }
+    for (const side of SIDES) {
+      if (changed.has(`termination_${side}_type`) || changed.has(`termination_${side}_id`)) throw new Refusal({ [`termination_${side}`]: moved });
     }
   }
   const ends: Row[] = [];
-  for (const side of ["a", "b"]) {
-    const type = c[`termination_${side}_type`];
-    const end = await lockEnd(db, type, c[`termination_${side}_id`]);
+  for (const side of SIDES) {
+    const type = c[`termination_${side}_type`]!;
+    const end = await lockEnd(db, type, c[`termination_${side}_id`]!);
     if (!end) throw new Refusal({ [`termination_${side}`]: `Invalid ID for type ${verbose(type)}` });
     ends.push(end);
   }
   const [a, b] = ends;
-  const [typeA, typeB] = [c.termination_a_type.split(".")[1], c.termination_b_type.split(".")[1]];
+  const [typeA, typeB] = [c.termination_a_type!.split(".")[1], c.termination_b_type!.split(".")[1]];
   for (const [side, type, end] of [["a", typeA, a], ["b", typeB, b]] as const) {
     if (type === "interface" && NONCONNECTABLE.has(end.type)) {
       throw new Refusal({ [`termination_${side}_id`]: `Cables cannot be terminated to ${NONCONNECTABLE.get(end.type)} interfaces` });
     }
   }
   if (!COMPATIBLE[typeA]?.includes(typeB)) {
-    throw new Refusal({ non_field_errors: `Incompatible termination types: ${verbose(c.termination_a_type)} and ${verbose(c.termination_b_type)}` });
+    throw new Refusal({ non_field_errors: `Incompatible termination types: ${verbose(c.termination_a_type!)} and ${verbose(c.termination_b_type!)}` });
   }
   if (typeA === "rearport" && typeB === "rearport" && a.positions > 1 && b.positions > 1 && a.positions !== b.positions) {
     throw new Refusal({
       non_field_errors: `${named(a)} has ${a.positions} position(s) but ${named(b)} has ${b.positions}. Both terminations must have the same number of positions (if greater than one).`,
     });
   }
-  if (c.termination_a_type === c.termination_b_type && a.id === b.id) throw new Refusal({ non_field_errors: `Cannot connect ${verbose(c.termination_a_type)} to itself` });
+  if (c.termination_a_type === c.termination_b_type && a.id === b.id) throw new Refusal({ non_field_errors: `Cannot connect ${verbose(c.termination_a_type!)} to itself` });
   if (["frontport", "rearport"].includes(typeA) && ["frontport", "rearport"].includes(typeB) && (a.rear_port === b.id || b.rear_port === a.id)) {
     throw new Refusal({ non_field_errors: "A front port cannot be connected to it corresponding rear port" });
   }
@@ -96,8 +95,8 @@ export async function beforeSave({ db, id, values, before }: SaveEvent): Promise
   }
   if (c.length != null && !c.length_unit) throw new Refusal({ non_field_errors: "Must specify a unit when setting a cable length" });
   if (c.length == null) values.length_unit = "";
-  values[cols.termination_a_device] = a.device ?? null;
-  values[cols.termination_b_device] = b.device ?? null;
+  values.termination_a_device = a.device ?? null;
+  values.termination_b_device = b.device ?? null;
 }
 
 /**
@@ -108,12 +107,16 @@ function lockEnd(db: HookDb, type: string, id: string): Promise<Row | undefined>
   return readRow<Row>(db, namesOf(type), id, true);
 }
 
-export async function afterSave({ db, id, created }: SaveEvent & { id: string | number; created: boolean }): Promise<void> {
+export async function afterSave({ db, id, after, created }: SavedEvent<DcimCable>): Promise<void> {
   if (!created) return retraceThrough(db, { type: "dcim.cable", id: String(id) });
-  // The ends as stored (ids in PostgreSQL's spelling, which the traced paths hold), not as written.
-  await connect(db, (await readRow<DcimCable>(db, CABLES, id))!);
+  // The ends' ids in PostgreSQL's spelling, which the traced paths hold, however they were written.
+  await connect(db, {
+    id: String(id),
+    termination_a_type: after.termination_a_type!, termination_a_id: canonicalUuid(after.termination_a_id!),
+    termination_b_type: after.termination_b_type!, termination_b_id: canonicalUuid(after.termination_b_id!),
+  });
 }
 
-export async function beforeDelete({ db, ids }: DeleteEvent): Promise<void> {
-  await disconnect(db, ids);
+export async function beforeDelete({ db, rows }: DeletingEvent<DcimCable>): Promise<void> {
+  await disconnect(db, await rows());
 }

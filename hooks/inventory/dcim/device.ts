@@ -3,38 +3,37 @@
 // so two writers placing devices in one rack take turns and cannot both claim a unit. A new
 // device gets the components its type's templates describe, in the same transaction.
 import { parseAddress, withLength } from "../../../runtime/text/addresses.js";
-import { columns, fields, readRow, Refusal, type HookDb, type MethodQuery, type ModelNames, type SaveEvent } from "../../../runtime/hooks.js";
+import { columns, fields, readRow, Refusal, type HookDb, type MethodQuery, type ModelNames, type SaveEvent, type SavedEvent } from "../../../runtime/hooks.js";
 import { checkLocation, locationWithin } from "../lib/located.js";
 import { onOwnInterface } from "../lib/addressing.js";
 import { checkLocalContext, configContextSql } from "../lib/context-data.js";
 import { macDigits } from "../lib/mac.js";
 import { tables } from "../../../generated/inventory/tables.js";
 import type {
-  DcimDeviceType, DcimLocation, DcimManufacturer, DcimRack, DcimSite, IpamIPAddress, VirtualizationCluster,
+  DcimDevice, DcimDeviceType, DcimLocation, DcimManufacturer, DcimRack, DcimSite, IpamIPAddress, VirtualizationCluster,
 } from "../../../generated/inventory/rows.js";
 
-type Row = Record<string, unknown>;
+/** A device as it will be stored. */
+type Device = SaveEvent<DcimDevice>["after"];
 
 const { device: DEVICES, devicetype: TYPES } = tables.dcim;
 const D = columns(DEVICES);
 
-export async function beforeSave({ db, id, values, before }: SaveEvent): Promise<void> {
-  const current: Row = before ?? {};
-  const d: Row = { ...current, ...values };
+export async function beforeSave({ db, id, after: d }: SaveEvent<DcimDevice>): Promise<void> {
   await checkLocation(db, "dcim.device", "Devices", d);
-  await checkLocalContext(db, current, values);
-  const rack = await readRow<DcimRack>(db, tables.dcim.rack, d.rack_id, true);
-  const type = await readRow<DcimDeviceType>(db, TYPES, d.device_type_id);
+  await checkLocalContext(db, d);
+  const rack = await readRow<DcimRack>(db, tables.dcim.rack, d.rack, true);
+  const type = await readRow<DcimDeviceType>(db, TYPES, d.device_type);
   const maker = type && (await readRow<DcimManufacturer>(db, tables.dcim.manufacturer, type.manufacturer));
   const typeName = type ? `${maker?.name ?? ""} ${type.model}` : "";
 
-  if (d.rack_id && d.position && d.face) {
-    const taken = await db(DEVICES.table).where({ [D.rack]: d.rack_id, [D.position]: d.position, [D.face]: d.face })
+  if (d.rack && d.position && d.face) {
+    const taken = await db(DEVICES.table).where({ [D.rack]: d.rack, [D.position]: d.position, [D.face]: d.face })
       .modify((q) => { if (id !== null) q.whereNot({ id }); }).first("id");
     if (taken) throw new Refusal({ non_field_errors: "The position and face is already occupied on this rack. The fields rack, position, face must make a unique set." });
   }
-  if (rack && rack.site !== d.site_id) {
-    const site = await readRow<DcimSite>(db, tables.dcim.site, d.site_id);
+  if (rack && rack.site !== d.site) {
+    const site = await readRow<DcimSite>(db, tables.dcim.site, d.site);
     throw new Refusal({ rack: `Rack ${rack.facility_id ? `${rack.name} (${rack.facility_id})` : rack.name} does not belong to site ${site?.name ?? ""}.` });
   }
   if (!rack) {
@@ -55,31 +54,31 @@ export async function beforeSave({ db, id, values, before }: SaveEvent): Promise
     }
   }
   for (const [field, family] of [["primary_ip4", 4], ["primary_ip6", 6]] as const) {
-    const ip = await readRow<IpamIPAddress>(db, tables.ipam.ipaddress, d[`${field}_id`]);
+    const ip = await readRow<IpamIPAddress>(db, tables.ipam.ipaddress, d[field]);
     if (!ip) continue;
     if (parseAddress(String(ip.address)).family !== family) throw new Refusal({ [field]: `${withLength(String(ip.address))} is not an IPv${family} address.` });
     if (!(await onOwnInterface(db, "dcim.interface", id, ip))) throw new Refusal({ [field]: `The specified IP address (${withLength(String(ip.address))}) is not assigned to this device.` });
   }
   await checkCluster(db, d);
-  if (d.device_redundancy_group_priority != null && !d.device_redundancy_group_id) {
+  if (d.device_redundancy_group_priority != null && !d.device_redundancy_group) {
     throw new Refusal({ device_redundancy_group_priority: "Must assign a redundancy group when defining a redundancy group priority." });
   }
-  if (d.name && !d.tenant_id) {
-    const twin = await db(DEVICES.table).where({ [D.name]: d.name, [D.site]: d.site_id }).whereNull(D.tenant).modify((q) => { if (id !== null) q.whereNot({ id }); }).first("id");
+  if (d.name && !d.tenant) {
+    const twin = await db(DEVICES.table).where({ [D.name]: d.name, [D.site]: d.site }).whereNull(D.tenant).modify((q) => { if (id !== null) q.whereNot({ id }); }).first("id");
     if (twin) throw new Refusal({ name: "A device with this name already exists." });
   }
 }
 
 /** A device's cluster is at the device's site, and at its location or one of that location's ancestors, when it has them. */
-async function checkCluster(db: HookDb, d: Row): Promise<void> {
-  const cluster = await readRow<VirtualizationCluster>(db, tables.virtualization.cluster, d.cluster_id);
+async function checkCluster(db: HookDb, d: Device): Promise<void> {
+  const cluster = await readRow<VirtualizationCluster>(db, tables.virtualization.cluster, d.cluster);
   if (!cluster) return;
-  if (cluster.site && cluster.site !== d.site_id) {
+  if (cluster.site && cluster.site !== d.site) {
     throw new Refusal({ cluster: `The assigned cluster belongs to a different site (${(await readRow<DcimSite>(db, tables.dcim.site, cluster.site))?.name ?? ""})` });
   }
-  if (cluster.location && d.location_id) {
-    if (!(await locationWithin(db, d.location_id, cluster.location))) {
-      const location = await readRow<DcimLocation>(db, tables.dcim.location, d.location_id);
+  if (cluster.location && d.location) {
+    if (!(await locationWithin(db, d.location, cluster.location))) {
+      const location = await readRow<DcimLocation>(db, tables.dcim.location, d.location);
       throw new Refusal({ cluster: `The assigned cluster belongs to a location that does not include ${location?.name ?? ""}.` });
     }
   }
@@ -127,7 +126,7 @@ const COMPONENTS: Component[] = [
   { names: tables.dcim.devicebay, from: tables.dcim.devicebaytemplate, fields: ["name", "label", "description"] },
 ];
 
-export async function afterSave({ db, id, values, created }: SaveEvent & { id: string | number; created: boolean }): Promise<void> {
+export async function afterSave({ db, id, values, created }: SavedEvent<DcimDevice>): Promise<void> {
   if (!created) return;
   for (const c of COMPONENTS) {
     const [made, from] = [c.names.columns, c.from.columns];
@@ -144,7 +143,7 @@ export async function afterSave({ db, id, values, created }: SaveEvent & { id: s
     const status = c.status ? { col: `, "${made.status}"`, sql: `, ${c.status}` } : { col: "", sql: "" };
     await db.raw(`INSERT INTO "${c.names.table}" ("${made.device}", ${cols}${link.col}${status.col}) SELECT ?, ${picked}${link.sql}${status.sql} ` +
       `FROM "${c.from.table}" t WHERE t."${from.device_type}" = ? ORDER BY t."${from.name}"`,
-    [id, ...link.bind, values[D.device_type] as string]);
+    [id, ...link.bind, values.device_type!]);
   }
 }
 
@@ -152,7 +151,7 @@ export async function afterSave({ db, id, values, created }: SaveEvent & { id: s
  * Whether units position … position + height − 1 are inside the rack and free on the face the
  * device uses (both faces for a full-depth type), as Rack.get_available_units decides.
  */
-async function unitsFree(db: HookDb, rack: DcimRack, type: DcimDeviceType, d: Row, id: SaveEvent["id"]): Promise<boolean> {
+async function unitsFree(db: HookDb, rack: DcimRack, type: DcimDeviceType, d: Device, id: SaveEvent["id"]): Promise<boolean> {
   const height = Number(type.u_height);
   const bottom = Number(d.position);
   if (bottom + height - 1 > Number(rack.u_height)) return false;
@@ -161,7 +160,7 @@ async function unitsFree(db: HookDb, rack: DcimRack, type: DcimDeviceType, d: Ro
     .where(o.rack, rack.id).where(o.position, ">=", 1).modify((q) => { if (id !== null) q.whereNot("o.id", id); })
     .select({ ...fields(DEVICES, ["position", "face"], "o"), ...fields(TYPES, ["u_height", "is_full_depth"], "t") });
   const face = type.is_full_depth ? null : d.face;
-  return !others.some((o: Row) => {
+  return !others.some((o: { position: number; face: string; u_height: number; is_full_depth: boolean }) => {
     if (face !== null && o.face !== face && !o.is_full_depth) return false;
     const top = Number(o.position) + Number(o.u_height) - 1;
     return Number(o.position) <= bottom + height - 1 && top >= bottom;

@@ -14,47 +14,43 @@ export { clearTaggedVlans as afterSave } from "../lib/interface-vlans.js";
 import { tables } from "../../../generated/inventory/tables.js";
 import type { DcimDevice, DcimInterface, IpamVLAN } from "../../../generated/inventory/rows.js";
 
-type Row = Record<string, unknown>;
-
 const { device: DEVICES, interface: INTERFACES, virtualchassis: CHASSIS } = tables.dcim;
 
-export async function beforeSave(event: SaveEvent): Promise<void> {
-  const { db, id, values, before } = event;
+export async function beforeSave(event: SaveEvent<DcimInterface>): Promise<void> {
+  const { db, id, values, before, after: row } = event;
   normalizeMac(values);
-  const current: Row = before ?? {};
-  const row: Row = { ...current, ...values };
-  const other = (column: string) => readRow<DcimInterface>(db, INTERFACES, row[column] || null);
+  const other = (field: "lag" | "parent_interface" | "bridge") => readRow<DcimInterface>(db, INTERFACES, row[field]);
   const deviceName = async (deviceId: unknown) => (await readRow<DcimDevice>(db, DEVICES, deviceId))?.name ?? "";
   const siteOf = async (deviceId: unknown): Promise<string | null> => (await readRow<DcimDevice>(db, DEVICES, deviceId))?.site ?? null;
 
-  await checkTaggedVlans(event, current, await siteOf(id === null ? row.device_id : current.device_id), "device");
+  await checkTaggedVlans(event, await siteOf((before ?? row).device), "device");
   checkUntaggedMode(row);
 
-  const lag = await other("lag_id");
+  const lag = await other("lag");
   if (lag) {
     if (id !== null && lag.id === id) throw new Refusal({ lag: "A LAG interface cannot be its own parent." });
-    if (lag.device !== row.device_id) throw new Refusal({ lag: `The selected LAG interface (${lag.name}) belongs to a different device (${await deviceName(lag.device)}).` });
+    if (lag.device !== row.device) throw new Refusal({ lag: `The selected LAG interface (${lag.name}) belongs to a different device (${await deviceName(lag.device)}).` });
     if (row.type === "virtual") throw new Refusal({ lag: "Virtual interfaces cannot have a parent LAG interface." });
   }
-  const parent = await other("parent_interface_id");
+  const parent = await other("parent_interface");
   if (parent) {
     if (id !== null && parent.id === id) throw new Refusal({ parent_interface: "An interface cannot be its own parent." });
     if (row.type !== "virtual") throw new Refusal({ parent_interface: "Only virtual interfaces may be assigned to a parent interface." });
     if (parent.type === "virtual") throw new Refusal({ parent_interface: "Virtual interfaces may not be parents of other interfaces." });
-    if (parent.device !== row.device_id) {
+    if (parent.device !== row.device) {
       throw new Refusal({ parent_interface: `The selected parent interface (${parent.name}) belongs to a different device (${await deviceName(parent.device)}).` });
     }
   }
-  if (row.untagged_vlan_id) {
-    const vlan = (await readRow<IpamVLAN>(db, tables.ipam.vlan, row.untagged_vlan_id))!;
-    if (vlan.site !== null && vlan.site !== (await siteOf(row.device_id))) {
+  if (row.untagged_vlan) {
+    const vlan = (await readRow<IpamVLAN>(db, tables.ipam.vlan, row.untagged_vlan))!;
+    if (vlan.site !== null && vlan.site !== (await siteOf(row.device))) {
       throw new Refusal({ untagged_vlan: `The untagged VLAN (${vlanName(vlan)}) must belong to the same site as the interface's parent device, or it must be global.` });
     }
   }
-  const bridge = await other("bridge_id");
+  const bridge = await other("bridge");
   if (bridge) {
     if (id !== null && bridge.id === id) throw new Refusal({ bridge: "An interface cannot be bridged to itself." });
-    if (bridge.device !== row.device_id) throw new Refusal({ bridge: `The selected bridge interface (${bridge.name}) belongs to a different device (${await deviceName(bridge.device)}).` });
+    if (bridge.device !== row.device) throw new Refusal({ bridge: `The selected bridge interface (${bridge.name}) belongs to a different device (${await deviceName(bridge.device)}).` });
   }
 }
 

@@ -2,23 +2,20 @@
 // type whose locations nest cannot stop being nestable, nor move in the tree while used.
 import { columns, Refusal, type MethodQuery, type SaveEvent } from "../../../runtime/hooks.js";
 import { tables } from "../../../generated/inventory/tables.js";
+import type { DcimLocationType } from "../../../generated/inventory/rows.js";
 
 const LOCATIONS = tables.dcim.location;
 
-type Row = Record<string, any>;
-
 const RESERVED = new Set(["region", "regions", "site", "sites", "rackgroup", "rackgroups", "rack group", "rack groups"]);
 
-export async function beforeSave({ db, id, values, before }: SaveEvent): Promise<void> {
-  const current: Row = before ?? {};
-  const t: Row = { ...current, ...values };
-  if (id !== null && current.nestable && !t.nestable) {
+export async function beforeSave({ db, id, before, after: t, changed }: SaveEvent<DcimLocationType>): Promise<void> {
+  if (before?.nestable && !t.nestable) {
     const [l, p] = [columns(LOCATIONS, "l"), columns(LOCATIONS, "p")];
     const nested = await db(`${LOCATIONS.table} as l`).join(`${LOCATIONS.table} as p`, "p.id", l.parent).where({ [l.location_type]: id, [p.location_type]: id }).first("l.id");
     if (nested) throw new Refusal({ nestable: "There are existing nested Locations of this type, so changing this Location Type to be non-nestable is not permitted." });
   }
   if (RESERVED.has(String(t.name).toLowerCase())) throw new Refusal({ name: "This name is reserved for future use." });
-  if (id !== null && (t.parent_id ?? null) !== (current.parent_id ?? null) && (await db(LOCATIONS.table).where({ [LOCATIONS.columns.location_type]: id }).first("id"))) {
+  if (before && changed.has("parent") && (await db(LOCATIONS.table).where({ [LOCATIONS.columns.location_type]: id }).first("id"))) {
     throw new Refusal({ parent: "This LocationType currently has Locations using it, therefore its parent cannot be changed at this time." });
   }
 }

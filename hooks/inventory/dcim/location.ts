@@ -8,28 +8,24 @@ import type { DcimLocation, DcimLocationType } from "../../../generated/inventor
 
 const { location: LOCATIONS, locationtype: TYPES } = tables.dcim;
 
-type Row = Record<string, any>;
-
-export async function beforeSave({ db, id, values, before }: SaveEvent): Promise<void> {
-  const current: Row = before ?? {};
-  const l: Row = { ...current, ...values };
-  const type = (await readRow<DcimLocationType>(db, TYPES, l.location_type_id))!;
-  if (id !== null && l.location_type_id !== current.location_type_id) {
-    const prior = (await readRow<DcimLocationType>(db, TYPES, current.location_type_id))!;
+export async function beforeSave({ db, before, after: l, changed }: SaveEvent<DcimLocation>): Promise<void> {
+  const type = (await readRow<DcimLocationType>(db, TYPES, l.location_type))!;
+  if (before && changed.has("location_type")) {
+    const prior = (await readRow<DcimLocationType>(db, TYPES, before.location_type))!;
     throw new Refusal({ location_type: `Changing the type of an existing Location (from ${prior.name} to ${type.name} in this case) is not permitted.` });
   }
-  const parent = await readRow<DcimLocation>(db, LOCATIONS, l.parent_id || null);
+  const parent = await readRow<DcimLocation>(db, LOCATIONS, l.parent);
   if (!type.parent) {
     if (parent) {
       if (!type.nestable) throw new Refusal({ parent: `A Location of type ${type.name} must not have a parent Location.` });
       if (parent.location_type !== type.id) throw new Refusal({ parent: `A Location of type ${type.name} may only have a Location of the same type as its parent.` });
-      if (l.site_id) throw new Refusal({ site: "A Location cannot have both a parent Location and an associated Site." });
-    } else if (!l.site_id) {
+      if (l.site) throw new Refusal({ site: "A Location cannot have both a parent Location and an associated Site." });
+    } else if (!l.site) {
       throw new Refusal({ site: `A Location of type ${type.name} must have an associated Site.` });
     }
   } else {
     const parentType = (await readRow<DcimLocationType>(db, TYPES, type.parent))!;
-    if (l.site_id) throw new Refusal({ site: `A location of type ${type.name} must not have an associated Site.` });
+    if (l.site) throw new Refusal({ site: `A location of type ${type.name} must not have an associated Site.` });
     if (!parent) throw new Refusal({ parent: `A Location of type ${type.name} must have a parent Location.` });
     if (type.nestable && ![type.id, type.parent].includes(parent.location_type)) {
       throw new Refusal({ parent: `A Location of type ${type.name} can only have a Location of the same type or of type ${parentType.name} as its parent.` });

@@ -5,18 +5,14 @@ import { readRow, Refusal, type SaveEvent } from "../../../runtime/hooks.js";
 
 export { actions, beforeDelete } from "./cable-end.js";
 import { tables } from "../../../generated/inventory/tables.js";
-import type { DcimPowerPanel, DcimRack, DcimSite } from "../../../generated/inventory/rows.js";
+import type { DcimPowerFeed, DcimPowerPanel, DcimRack, DcimSite } from "../../../generated/inventory/rows.js";
 
-type Row = Record<string, any>;
-
-export async function beforeSave({ db, id, values, before }: SaveEvent): Promise<void> {
-  const current: Row = before ?? {};
-  const f: Row = { ...current, ...values };
+export async function beforeSave({ db, values, after: f }: SaveEvent<DcimPowerFeed>): Promise<void> {
   const voltage = Number(f.voltage ?? 120);
   if (voltage === 0) throw new Refusal({ voltage: "This value may not be 0." });
-  if (f.rack_id) {
-    const rack = await readRow<DcimRack>(db, tables.dcim.rack, f.rack_id);
-    const panel = await readRow<DcimPowerPanel>(db, tables.dcim.powerpanel, f.power_panel_id);
+  if (f.rack) {
+    const rack = await readRow<DcimRack>(db, tables.dcim.rack, f.rack);
+    const panel = await readRow<DcimPowerPanel>(db, tables.dcim.powerpanel, f.power_panel);
     if (rack && panel && rack.site !== panel.site) {
       const [rackSite, panelSite] = await Promise.all([rack.site, panel.site].map((s) => readRow<DcimSite>(db, tables.dcim.site, s)));
       throw new Refusal({ non_field_errors: `Rack ${rack.name} (${rackSite?.name}) and power panel ${panel.name} (${panelSite?.name}) are in different sites` });

@@ -60,9 +60,8 @@ async function elevation({ db, id, params, read }: ActionEvent): Promise<unknown
 }
 
 /** A rack's location: in its site, of a type that holds racks (Nautobot's Rack.clean). */
-export async function beforeSave({ db, id, values, before }: SaveEvent): Promise<void> {
-  const current = before ?? {};
-  await checkLocation(db, "dcim.rack", "Racks", { ...current, ...values });
+export async function beforeSave({ db, after }: SaveEvent<DcimRack>): Promise<void> {
+  await checkLocation(db, "dcim.rack", "Racks", after);
 }
 
 export const actions = { elevation };

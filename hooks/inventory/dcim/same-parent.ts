@@ -4,7 +4,6 @@
 // `device_type` the model has.
 import { readRow, Refusal, type SaveEvent } from "../../../runtime/hooks.js";
 import { tables } from "../../../generated/inventory/tables.js";
-import { namesOf } from "../lib/tables.js";
 
 type Row = Record<string, unknown>;
 
@@ -14,17 +13,15 @@ const SIBLINGS = [
   { field: "rear_port", noun: "Rear port", names: { device: tables.dcim.rearport, device_type: tables.dcim.rearporttemplate } },
 ] as const;
 
-export async function beforeSave({ db, model, id, values, before }: SaveEvent): Promise<void> {
-  const current: Row = before ?? {};
-  const row: Row = { ...current, ...values };
+/** Of a power outlet, a front port, or their templates: the rows differ, the fields checked do not. */
+export async function beforeSave({ db, model, after: row }: SaveEvent): Promise<void> {
   const parent = model.fields.some((f) => f.name === "device_type") ? "device_type" : "device";
   const what = parent === "device" ? "device" : "device type";
-  const own = namesOf(model.key).columns;
   for (const s of SIBLINGS) {
-    if (!row[own[s.field]]) continue;
-    const sibling = await readRow<Row>(db, s.names[parent], row[own[s.field]]);
+    if (!row[s.field]) continue;
+    const sibling = await readRow<Row>(db, s.names[parent], row[s.field]);
     if (!sibling) continue;
-    if (sibling[parent] !== row[own[parent]]) throw new Refusal({ non_field_errors: `${s.noun} (${sibling.name}) must belong to the same ${what}` });
+    if (sibling[parent] !== row[parent]) throw new Refusal({ non_field_errors: `${s.noun} (${sibling.name}) must belong to the same ${what}` });
     if (s.field === "rear_port" && Number(row.rear_port_position ?? 1) > Number(sibling.positions)) {
       const message = `Invalid rear port position (${row.rear_port_position ?? 1})${parent === "device" ? ": Rear" : "; rear"} port ${sibling.name} has only ${sibling.positions} positions`;
       throw new Refusal(parent === "device" ? { rear_port_position: message } : { non_field_errors: message });

@@ -1,10 +1,10 @@
 // Nautobot's ConfigContextSchema.clean: the data schema is itself a valid JSON Schema (draft 7).
-import { jsonValue, Refusal, type SaveEvent } from "../../../runtime/hooks.js";
+import { Refusal, type SaveEvent } from "../../../runtime/hooks.js";
 import { schemaProblem } from "../../../runtime/write/json-schema.js";
+import type { ExtrasConfigContextSchema } from "../../../generated/inventory/rows.js";
 
-export function beforeSave({ values }: SaveEvent): void {
+export function beforeSave({ values }: SaveEvent<ExtrasConfigContextSchema>): void {
   if (!("data_schema" in values)) return;
-  const schema = jsonValue(values.data_schema);
-  const problem = schemaProblem(schema);
+  const problem = schemaProblem(values.data_schema);
   if (problem) throw new Refusal({ data_schema: problem });
 }

@@ -3,11 +3,11 @@
 // (update_custom_field_choice_data); a value that is the field's default or in use cannot be
 // deleted (ProtectedError, a 409).
 import { HttpError } from "../../../runtime/errors.js";
-import { readRow, Refusal, type DeleteEvent, type HookDb, type SaveEvent } from "../../../runtime/hooks.js";
+import { readRow, Refusal, type DeletingEvent, type HookDb, type SaveEvent } from "../../../runtime/hooks.js";
 import { compileRegex } from "../../../runtime/features/custom-fields/values.js";
 import { dataOf, labelsOf } from "../lib/custom-field-data.js";
 import { tables } from "../../../generated/inventory/tables.js";
-import type { ExtrasCustomField } from "../../../generated/inventory/rows.js";
+import type { ExtrasCustomField, ExtrasCustomFieldChoice } from "../../../generated/inventory/rows.js";
 
 type Row = Record<string, any>;
 
@@ -26,23 +26,20 @@ async function renameValue(db: HookDb, cf: Row, from: string, to: string): Promi
   }
 }
 
-export async function beforeSave({ db, model, id, values, before }: SaveEvent): Promise<void> {
-  const current: Row = before ?? {};
-  const choice = { ...current, ...values };
-  const field = (await readRow<ExtrasCustomField>(db, tables.extras.customfield, choice.field_id))!;
+export async function beforeSave({ db, before, after: choice, changed }: SaveEvent<ExtrasCustomFieldChoice>): Promise<void> {
+  const field = (await readRow<ExtrasCustomField>(db, tables.extras.customfield, choice.field))!;
   if (field.type !== "select" && field.type !== "multi-select") {
     throw new Refusal({ __all__: "Custom field choices can only be assigned to selection fields." });
   }
-  if (!compileRegex(field.validation_regex)?.test(choice.value)) {
+  if (!compileRegex(field.validation_regex)?.test(choice.value!)) {
     throw new Refusal({ __all__: `Value must match regex ${field.validation_regex} got ${choice.value}.` });
   }
-  if (id !== null && choice.value !== current.value) await renameValue(db, field, current.value, choice.value);
+  if (before && changed.has("value")) await renameValue(db, field, before.value, choice.value!);
 }
 
-export async function beforeDelete({ db, model, ids }: DeleteEvent): Promise<void> {
-  for (const id of ids) {
-    const choice: Row = await db(model.table).where({ id }).first();
-    const cf = (await readRow<ExtrasCustomField>(db, tables.extras.customfield, choice.field_id))!;
+export async function beforeDelete({ db, rows }: DeletingEvent<ExtrasCustomFieldChoice>): Promise<void> {
+  for (const choice of await rows()) {
+    const cf = (await readRow<ExtrasCustomField>(db, tables.extras.customfield, choice.field))!;
     const fallback = cf.default;
     // Python's `in`: membership of a list, a substring of a string.
     const isDefault = fallback !== null && fallback !== "" && (cf.type === "select" ? fallback === choice.value

@@ -5,21 +5,19 @@
 // given (one UPDATE per type added), and loses its values where a type is taken away or it is
 // deleted. A write that leaves content_types alone touches no object.
 import type { ContentTypesField } from "../../../runtime/descriptor.js";
-import { columns, jsonValue, Refusal, type DeleteEvent, type HookDb, type SaveEvent } from "../../../runtime/hooks.js";
+import { columns, Refusal, type DeletingEvent, type HookDb, type SaveEvent } from "../../../runtime/hooks.js";
 import { compileRegex, valueProblem } from "../../../runtime/features/custom-fields/values.js";
 import { pyStr, wordCustomFieldReason } from "../../../runtime/profiles/drf/wording.js";
 import { slugify } from "../../../runtime/text/slugs.js";
 import { dataOf, labelsOf } from "../lib/custom-field-data.js";
 import { tables } from "../../../generated/inventory/tables.js";
-
-type Row = Record<string, any>;
+import type { ExtrasCustomField } from "../../../generated/inventory/rows.js";
 
 const REGEX_TYPES = new Set(["text", "url", "select", "multi-select"]);
 
 const contentTypes = (m: SaveEvent["model"]) => m.fields.find((f): f is ContentTypesField => f.kind === "contentTypes")!;
 
-export async function beforeSave({ db, model, id, values, before, links }: SaveEvent): Promise<void> {
-  const current: Row = before ?? {};
+export async function beforeSave({ db, model, id, values, before, changed, links }: SaveEvent<ExtrasCustomField>): Promise<void> {
   if (id === null) {
     if (!values.name) {
       // The 1.4 serializer checks the slug's uniqueness (its UniqueValidator) before it names the field.
@@ -29,12 +27,13 @@ export async function beforeSave({ db, model, id, values, before, links }: SaveE
     if (!values.label) values.label = values.name;
     if (!values.slug) values.slug = slugify(String(values.label)).replace(/-/g, "_");
   } else {
-    for (const [key, word] of [["name", "Name"], ["slug", "Slug"], ["type", "Type"]]) {
-      if (key in values && values[key] !== current[key]) throw new Refusal({ [key]: `${word} cannot be changed once created` });
+    for (const [key, word] of [["name", "Name"], ["slug", "Slug"], ["type", "Type"]] as const) {
+      if (changed.has(key)) throw new Refusal({ [key]: `${word} cannot be changed once created` });
     }
   }
-  const cf: Row = { validation_minimum: null, validation_maximum: null, validation_regex: "", required: false, ...current, ...values };
-  const fallback = "default" in values ? jsonValue(values.default) : current.default;
+  // The field as it will be stored, with the names filled above.
+  const cf = { validation_minimum: null, validation_maximum: null, validation_regex: "", required: false, ...before, ...values };
+  const fallback = cf.default;
   if (cf.validation_regex && !compileRegex(cf.validation_regex)) {
     throw new Refusal({ validation_regex: `${cf.validation_regex} is not a valid regular expression.` });
   }
@@ -50,7 +49,7 @@ export async function beforeSave({ db, model, id, values, before, links }: SaveE
   if (cf.validation_maximum !== null && cf.validation_maximum !== undefined && cf.type !== "integer") {
     throw new Refusal({ validation_maximum: "A maximum value may be set only for numeric fields" });
   }
-  if (cf.validation_regex && !REGEX_TYPES.has(cf.type)) {
+  if (cf.validation_regex && !REGEX_TYPES.has(cf.type!)) {
     throw new Refusal({ validation_regex: "Regular expression validation is supported only for text, URL and select fields" });
   }
   const given = links[contentTypes(model).name] as string[] | undefined;
@@ -61,9 +60,9 @@ export async function beforeSave({ db, model, id, values, before, links }: SaveE
   for (const label of given.filter((l) => !held.includes(l))) {
     const { table, column } = dataOf(label);
     await db.raw(`UPDATE ?? SET ?? = ?? || jsonb_build_object(?::text, ?::jsonb) WHERE NOT jsonb_exists(??, ?)`,
-      [table, column, column, cf.name, value, column, cf.name]);
+      [table, column, column, cf.name!, value, column, cf.name!]);
   }
-  for (const label of held.filter((l) => !given.includes(l))) await dropValues(db, label, cf.name);
+  for (const label of held.filter((l) => !given.includes(l))) await dropValues(db, label, cf.name!);
 }
 
 /** Takes custom field `name`'s values out of the objects of the model `label` names. */
@@ -72,9 +71,8 @@ async function dropValues(db: HookDb, label: string, name: string): Promise<void
   await db.raw(`UPDATE ?? SET ?? = ?? - ?::text WHERE jsonb_exists(??, ?)`, [table, column, column, name, column, name]);
 }
 
-export async function beforeDelete({ db, model, ids }: DeleteEvent): Promise<void> {
-  for (const id of ids) {
-    const cf: Row = await db(model.table).where({ id }).first();
-    for (const label of await labelsOf(db, id)) await dropValues(db, label, cf.name);
+export async function beforeDelete({ db, rows }: DeletingEvent<ExtrasCustomField>): Promise<void> {
+  for (const cf of await rows()) {
+    for (const label of await labelsOf(db, cf.id)) await dropValues(db, label, cf.name);
   }
 }

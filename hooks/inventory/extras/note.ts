@@ -4,10 +4,11 @@
 import { fields, type SaveEvent } from "../../../runtime/hooks.js";
 import { slugify } from "../../../runtime/text/slugs.js";
 import { tables } from "../../../generated/inventory/tables.js";
+import type { ExtrasNote } from "../../../generated/inventory/rows.js";
 
-export async function beforeSave({ db, id, values }: SaveEvent): Promise<void> {
+export async function beforeSave({ db, id, values }: SaveEvent<ExtrasNote>): Promise<void> {
   if (id !== null) return;
-  const user = values.user_id ? await db(tables.users.user.table).where({ id: values.user_id }).first(fields(tables.users.user, ["username"])) : undefined;
+  const user = values.user ? await db(tables.users.user.table).where({ id: values.user }).first(fields(tables.users.user, ["username"])) : undefined;
   values.user_name = user?.username ?? "Undefined";
   if (!values.slug) {
     // Python's isoformat has microseconds and no zone. The monotonic clock's microseconds keep

@@ -3,18 +3,17 @@
 import { columns, type MethodQuery, type SaveEvent } from "../../../runtime/hooks.js";
 import { checkAssociation } from "../../../runtime/features/relationships/associations.js";
 import { tables } from "../../../generated/inventory/tables.js";
+import type { ExtrasRelationshipAssociation } from "../../../generated/inventory/rows.js";
 
-type Row = Record<string, any>;
-
-export async function beforeSave({ db, index, id, values, before }: SaveEvent): Promise<void> {
-  const a: Row = { ...before, ...values };
-  const relationship = await db(index.model(index.api.relationships!.definitions).table).where({ id: a.relationship_id }).first();
+export async function beforeSave({ db, index, id, after: a }: SaveEvent<ExtrasRelationshipAssociation>): Promise<void> {
+  // The relationship's stored row, as the runtime's association rules take it.
+  const relationship = await db(index.model(index.api.relationships!.definitions).table).where({ id: a.relationship }).first();
   await checkAssociation(db, index, {
     id: id === null ? null : String(id),
     relationship,
-    source_type: a.source_type,
+    source_type: a.source_type!,
     source_id: String(a.source_id).toLowerCase(),
-    destination_type: a.destination_type,
+    destination_type: a.destination_type!,
     destination_id: String(a.destination_id).toLowerCase(),
   });
 }

@@ -3,12 +3,14 @@
 // flag and one filter on both ends and is never required; and a relationship with associations
 // keeps its type and its models.
 import { ValidationError } from "../../../runtime/errors.js";
-import { jsonValue, type SaveEvent } from "../../../runtime/hooks.js";
+import type { SaveEvent } from "../../../runtime/hooks.js";
 import { filterValueErrors } from "../../../runtime/features/relationships/objects.js";
 import { wordProblem } from "../../../runtime/profiles/drf/wording.js";
 import { tables } from "../../../generated/inventory/tables.js";
+import type { ExtrasRelationship } from "../../../generated/inventory/rows.js";
 
-type Row = Record<string, any>;
+/** A relationship as it will be stored. */
+type Row = Partial<ExtrasRelationship>;
 
 const SIDES = ["source", "destination"] as const;
 
@@ -21,23 +23,24 @@ const DEFAULTS: Row = {
 /** Python's falsiness, which lets Nautobot skip a side's filter (None, {}, [], "", 0, False). */
 const falsy = (v: unknown) => v === null || v === undefined || v === "" || v === 0 || v === false || (typeof v === "object" && !Object.keys(v!).length);
 
-function filterErrors({ index }: SaveEvent, r: Row): Record<string, string[]> {
+function filterErrors({ index }: SaveEvent<ExtrasRelationship>, r: Row): Record<string, string[]> {
   const errors: Record<string, string[]> = {};
   for (const side of SIDES) {
     const filter = r[`${side}_filter`];
     if (falsy(filter)) continue;
-    const m = index.byKey.get(r[`${side}_type`]);
+    const m = index.byKey.get(r[`${side}_type`]!);
     if (!m) continue;
     const label = `${m.app}.${m.name}`;
     if (typeof filter !== "object" || Array.isArray(filter)) {
       errors[`${side}_filter`] = [`Filter for ${label} must be a dictionary`];
       continue;
     }
-    const valueErrors = filterValueErrors(index, m, filter);
+    const dict = filter as Record<string, unknown>;
+    const valueErrors = filterValueErrors(index, m, dict);
     const params = new Set(m.filters.map((f) => f.param));
     const messages = [
       ...Object.entries(valueErrors).filter(([k]) => params.has(k)).map(([k, v]) => `'${k}': ${v.map(wordProblem).join(", ")}`),
-      ...Object.keys(filter).filter((k) => !params.has(k)).map((k) => `'${k}' is not a valid filter parameter for ${label} object`),
+      ...Object.keys(dict).filter((k) => !params.has(k)).map((k) => `'${k}' is not a valid filter parameter for ${label} object`),
     ];
     // Nautobot checks one side at a time and stops at the first with errors.
     if (messages.length) {
@@ -48,7 +51,7 @@ function filterErrors({ index }: SaveEvent, r: Row): Record<string, string[]> {
   return errors;
 }
 
-function symmetricErrors(r: Row, values: Row): Record<string, string[]> {
+function symmetricErrors(r: Row, values: SaveEvent<ExtrasRelationship>["values"]): Record<string, string[]> {
   const errors: Record<string, string[]> = {};
   if (r.source_type !== r.destination_type) errors.destination_type = ["Must match source_type for a symmetric relationship"];
   if (r.source_label !== r.destination_label) {
@@ -58,8 +61,8 @@ function symmetricErrors(r: Row, values: Row): Record<string, string[]> {
   }
   if (Boolean(r.source_hidden) !== Boolean(r.destination_hidden)) errors.destination_hidden = ["Must match source_hidden for a symmetric relationship"];
   if (JSON.stringify(r.source_filter ?? null) !== JSON.stringify(r.destination_filter ?? null)) {
-    if (!r.source_filter) values.source_filter = JSON.stringify(r.source_filter = r.destination_filter);
-    else if (!r.destination_filter) values.destination_filter = JSON.stringify(r.destination_filter = r.source_filter);
+    if (!r.source_filter) values.source_filter = r.source_filter = r.destination_filter;
+    else if (!r.destination_filter) values.destination_filter = r.destination_filter = r.source_filter;
     else errors.destination_filter = ["Must match source_filter for a symmetric relationship"];
   }
   if (r.required_on) errors.required_on = ["Symmetric relationships cannot be marked as required."];
@@ -67,32 +70,31 @@ function symmetricErrors(r: Row, values: Row): Record<string, string[]> {
 }
 
 /** Nautobot refuses these with a plain ValidationError (the `__all__` key). */
-async function lockedErrors({ db, id }: SaveEvent, r: Row, current: Row): Promise<string | null> {
+async function lockedErrors({ db, id, changed }: SaveEvent<ExtrasRelationship>): Promise<string | null> {
   const associations = tables.extras.relationshipassociation;
   if (id === null || !(await db(associations.table).where(associations.columns.relationship, id).first("id"))) return null;
-  if (current.type !== r.type) {
+  if (changed.has("type")) {
     return "Not supported to change the type of the relationship when some associations are present in the database, delete all associations first before modifying the type.";
   }
-  if (current.source_type !== r.source_type) {
+  if (changed.has("source_type")) {
     return "Not supported to change the type of the source object when some associations are present in the database, delete all associations first before modifying the source type.";
   }
-  if (current.destination_type !== r.destination_type) {
+  if (changed.has("destination_type")) {
     return "Not supported to change the type of the destination object when some associations are present in the database, delete all associations first before modifying the destination type.";
   }
   return null;
 }
 
-export async function beforeSave(event: SaveEvent): Promise<void> {
+export async function beforeSave(event: SaveEvent<ExtrasRelationship>): Promise<void> {
   const { values, before } = event;
-  const current: Row = before ?? {};
-  const r: Row = { ...DEFAULTS, ...current, ...values };
-  for (const side of SIDES) r[`${side}_filter`] = jsonValue(r[`${side}_filter`]);
+  // A copy: the symmetric rule fills in what one side leaves blank, in it and in the values.
+  const r: Row = { ...DEFAULTS, ...before, ...values };
   const filters = filterErrors(event, r);
   if (Object.keys(filters).length) throw new ValidationError(filters);
-  if (r.type.startsWith("symmetric-")) {
+  if (r.type!.startsWith("symmetric-")) {
     const errors = symmetricErrors(r, values);
     if (Object.keys(errors).length) throw new ValidationError(errors);
   }
-  const locked = await lockedErrors(event, r, current);
+  const locked = await lockedErrors(event);
   if (locked) throw new ValidationError({ __all__: [locked] });
 }

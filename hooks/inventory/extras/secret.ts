@@ -4,7 +4,7 @@
 // a Jinja2 template rendered against the object the secret is read for (none, for the check),
 // as Nautobot's Secret.rendered_parameters.
 import { environmentValue, isFile, readText } from "../../../runtime/host.js";
-import { jsonValue, readRow, Refusal, type ActionEvent, type SaveEvent } from "../../../runtime/hooks.js";
+import { readRow, Refusal, type ActionEvent, type SaveEvent } from "../../../runtime/hooks.js";
 import { render } from "../../../runtime/templates/jinja.js";
 import { tables } from "../../../generated/inventory/tables.js";
 import type { ExtrasSecret } from "../../../generated/inventory/rows.js";
@@ -16,11 +16,10 @@ const PROVIDERS: Record<string, { name: string; parameter: string }> = {
   "text-file": { name: "TextFileSecretsProvider", parameter: "path" },
 };
 
-const parameters = (v: unknown): Row => (jsonValue(v) ?? {}) as Row;
+const parameters = (v: unknown): Row => (v ?? {}) as Row;
 
-export async function beforeSave({ db, id, values, before }: SaveEvent): Promise<void> {
-  const current: Row = before ?? {};
-  const s: Row = { ...current, ...values, parameters: parameters(values.parameters ?? current.parameters) };
+export function beforeSave({ values, before, after }: SaveEvent<ExtrasSecret>): void {
+  const s: Row = { ...after, parameters: parameters(values.parameters ?? before?.parameters) };
   if (!PROVIDERS[s.provider]) throw new Refusal({ provider: `No registered provider "${s.provider}" is available` });
   if (s.provider === "text-file") {
     const path = String(s.parameters.path ?? "");
@@ -30,7 +29,7 @@ export async function beforeSave({ db, id, values, before }: SaveEvent): Promise
 }
 
 /** The provider's value for the secret, or the text of Nautobot's SecretError. */
-async function value(s: Row): Promise<{ ok: true } | { ok: false; message: string }> {
+async function value(s: ExtrasSecret): Promise<{ ok: true } | { ok: false; message: string }> {
   const provider = PROVIDERS[s.provider];
   const fail = (kind: string, providerName: string, message: string) =>
     ({ ok: false as const, message: `${kind}: Secret "${s.name}" (provider "${providerName}"): ${message}` });

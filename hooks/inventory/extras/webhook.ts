@@ -7,15 +7,16 @@ import { Refusal, type HookDb, type SaveEvent } from "../../../runtime/hooks.js"
 import { labelOf, linkedTypes } from "../../../runtime/kinds/content-types.js";
 import { col, ident } from "../../../runtime/query/sql.js";
 import { tables } from "../../../generated/inventory/tables.js";
+import type { ExtrasWebhook } from "../../../generated/inventory/rows.js";
 
 const W = tables.extras.webhook.columns;
 
 const TYPES = [["type_create", "create"], ["type_update", "update"], ["type_delete", "delete"]] as const;
 
-export async function beforeSave({ db, model, id, values, before, links }: SaveEvent): Promise<void> {
+export async function beforeSave({ db, model, id, values, before, links }: SaveEvent<ExtrasWebhook>): Promise<void> {
   // The webhook as it will be: the stored row under what this write changes, or the defaults on create.
-  const defaults = Object.fromEntries(model.fields.flatMap((f) => ("column" in f && f.default !== undefined ? [[f.column, f.default]] : [])));
-  const w: Record<string, any> = { ...(before ?? defaults), ...values };
+  const defaults = Object.fromEntries(model.fields.flatMap((f) => ("column" in f && f.default !== undefined ? [[f.name, f.default]] : [])));
+  const w: Partial<ExtrasWebhook> = { ...(before ?? defaults), ...values };
   if (!w.type_create && !w.type_update && !w.type_delete) {
     throw new Refusal({ non_field_errors: "You must select at least one type: create, update, and/or delete." });
   }

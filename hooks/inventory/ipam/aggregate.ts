@@ -2,11 +2,12 @@
 // another, nor covering one).
 import { Refusal, type SaveEvent } from "../../../runtime/hooks.js";
 import { tables } from "../../../generated/inventory/tables.js";
+import type { IpamAggregate } from "../../../generated/inventory/rows.js";
 
 const AGGREGATES = tables.ipam.aggregate;
 const PREFIX = AGGREGATES.columns.prefix;
 
-export async function beforeSave({ db, id, values }: SaveEvent): Promise<void> {
+export async function beforeSave({ db, id, values }: SaveEvent<IpamAggregate>): Promise<void> {
   const prefix = values.prefix;
   if (typeof prefix !== "string") return;
   if (prefix.endsWith("/0")) throw new Refusal({ prefix: "Cannot create aggregate with /0 mask." });

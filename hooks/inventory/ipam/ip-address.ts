@@ -19,11 +19,11 @@ const HOST = hostOf(IPS.columns.address);
 
 const family = (address: unknown) => parseAddress(String(address)).family;
 
-export async function beforeSave({ db, id, values, before }: SaveEvent): Promise<void> {
-  const current: Row = before ?? {};
-  const ip: Row = { ...current, ...values };
-  const type = ip.assigned_object_type as string | null | undefined;
-  const objectId = ip.assigned_object_id as string | null | undefined;
+/** An address as it will be stored. */
+type Address = SaveEvent<IpamIPAddress>["after"];
+
+export async function beforeSave({ db, id, values, after: ip }: SaveEvent<IpamIPAddress>): Promise<void> {
+  const { assigned_object_type: type, assigned_object_id: objectId } = ip;
   if (!type !== !objectId) throw new Refusal({ __all__: "assigned_object_type and assigned_object_id must either both be null or both be non-null" });
   if (typeof values.address === "string" && values.address.endsWith("/0")) throw new Refusal({ address: "Cannot create IP address with /0 mask." });
   if (type && objectId && !(await db(ASSIGNABLE[type].names.table).where({ id: objectId }).first("id"))) {
@@ -36,18 +36,18 @@ export async function beforeSave({ db, id, values, before }: SaveEvent): Promise
 }
 
 /** Nautobot's duplicate check, made where the address's VRF enforces unique space. */
-async function checkUnique(db: HookDb, id: SaveEvent["id"], ip: Row): Promise<void> {
-  if (!ip.vrf_id || NONUNIQUE.has(String(ip.role ?? ""))) return;
-  const vrf = await readRow<IpamVRF>(db, tables.ipam.vrf, ip.vrf_id);
+async function checkUnique(db: HookDb, id: SaveEvent["id"], ip: Address): Promise<void> {
+  if (!ip.vrf || NONUNIQUE.has(String(ip.role ?? ""))) return;
+  const vrf = await readRow<IpamVRF>(db, tables.ipam.vrf, ip.vrf);
   if (!vrf?.enforce_unique) return;
   const a = columns(IPS);
-  const twin: Pick<IpamIPAddress, "address"> | undefined = await db(IPS.table).where({ [a.vrf]: ip.vrf_id }).whereRaw(`${HOST} = ${hostOf("?::inet")}`, [String(ip.address), String(ip.address)])
+  const twin: Pick<IpamIPAddress, "address"> | undefined = await db(IPS.table).where({ [a.vrf]: ip.vrf }).whereRaw(`${HOST} = ${hostOf("?::inet")}`, [String(ip.address), String(ip.address)])
     .modify((q) => { if (id !== null) q.whereNot({ id }); }).orderBy(a.address).first(fields(IPS, ["address"]));
   if (twin) throw new Refusal({ address: `Duplicate IP address found in VRF ${vrfLabel(vrf)}: ${withLength(twin.address)}` });
 }
 
 /** An address that is some device's (or virtual machine's) primary IP must stay assigned to it. */
-async function checkStillPrimary(db: HookDb, id: string | number, ip: Row): Promise<void> {
+async function checkStillPrimary(db: HookDb, id: string | number, ip: Address): Promise<void> {
   for (const [type, a] of Object.entries(ASSIGNABLE)) {
     const o = columns(a.ownerNames);
     const owner: { id: string; name: string } | undefined = await db(a.ownerNames.table).where({ [o.primary_ip4]: id }).orWhere({ [o.primary_ip6]: id })

@@ -16,20 +16,18 @@ import type { IpamPrefix } from "../../../generated/inventory/rows.js";
 
 const { prefix: PREFIXES, ipaddress: ADDRESSES } = tables.ipam;
 
-export async function beforeSave({ db, id, values, before }: SaveEvent): Promise<void> {
+export async function beforeSave({ db, id, values, after }: SaveEvent<IpamPrefix>): Promise<void> {
   if (typeof values.prefix === "string" && values.prefix.endsWith("/0")) throw new Refusal({ prefix: "Cannot create prefix with /0 mask." });
-  const current = before ?? {};
-  const prefix = { ...current, ...values };
-  await checkUnique(db, id, prefix);
-  await checkLocation(db, "ipam.prefix", "Prefixes", prefix);
+  await checkUnique(db, id, after);
+  await checkLocation(db, "ipam.prefix", "Prefixes", after);
 }
 
 /** A VRF that enforces unique space holds each prefix once (the global table does not: ENFORCE_GLOBAL_UNIQUE is off). */
-async function checkUnique(db: HookDb, id: SaveEvent["id"], p: Record<string, unknown>): Promise<void> {
-  if (!p.vrf_id || typeof p.prefix !== "string") return;
+async function checkUnique(db: HookDb, id: SaveEvent["id"], p: SaveEvent<IpamPrefix>["after"]): Promise<void> {
+  if (!p.vrf || typeof p.prefix !== "string") return;
   // One statement: the VRF, and the twin only where the VRF enforces unique space.
   const { prefix: prefixes, vrf: vrfs } = tables.ipam;
-  const vrf = await db(`${vrfs.table} as v`).where("v.id", p.vrf_id).select(fields(vrfs, ["name", "rd"], "v"), db.raw(
+  const vrf = await db(`${vrfs.table} as v`).where("v.id", p.vrf).select(fields(vrfs, ["name", "rd"], "v"), db.raw(
     `(SELECT t.${prefixes.columns.prefix}::text FROM ${prefixes.table} t WHERE v.${vrfs.columns.enforce_unique} AND t.${prefixes.columns.vrf} = v.id ` +
     `AND t.${prefixes.columns.prefix} = network(?::inet) AND t.id IS DISTINCT FROM ?::uuid LIMIT 1) AS twin`,
     [p.prefix, id],

@@ -4,23 +4,19 @@
 import { columns, readRow, Refusal, type MethodQuery, type SaveEvent } from "../../../runtime/hooks.js";
 import { checkLocation, locationWithin } from "../lib/located.js";
 import { tables } from "../../../generated/inventory/tables.js";
-import type { DcimLocation, DcimSite, IpamVLANGroup } from "../../../generated/inventory/rows.js";
+import type { DcimLocation, DcimSite, IpamVLAN, IpamVLANGroup } from "../../../generated/inventory/rows.js";
 
-type Row = Record<string, any>;
-
-export async function beforeSave({ db, id, values, before }: SaveEvent): Promise<void> {
-  const current: Row = before ?? {};
-  const vlan: Row = { ...current, ...values };
+export async function beforeSave({ db, after: vlan }: SaveEvent<IpamVLAN>): Promise<void> {
   await checkLocation(db, "ipam.vlan", "VLANs", vlan);
-  if (!vlan.group_id) return;
-  const group = (await readRow<IpamVLANGroup>(db, tables.ipam.vlangroup, vlan.group_id))!;
-  if ((group.site ?? null) !== (vlan.site_id ?? null)) {
-    const site = await readRow<DcimSite>(db, tables.dcim.site, vlan.site_id || null);
+  if (!vlan.group) return;
+  const group = (await readRow<IpamVLANGroup>(db, tables.ipam.vlangroup, vlan.group))!;
+  if ((group.site ?? null) !== (vlan.site ?? null)) {
+    const site = await readRow<DcimSite>(db, tables.dcim.site, vlan.site);
     throw new Refusal({ group: `VLAN group must belong to the assigned site (${site?.name ?? "None"}).` });
   }
-  if (group.location && vlan.location_id) {
-    if (!(await locationWithin(db, vlan.location_id, group.location))) {
-      const { name } = (await readRow<DcimLocation>(db, tables.dcim.location, vlan.location_id))!;
+  if (group.location && vlan.location) {
+    if (!(await locationWithin(db, vlan.location, group.location))) {
+      const { name } = (await readRow<DcimLocation>(db, tables.dcim.location, vlan.location))!;
       throw new Refusal({ group: `The assigned group belongs to a location that does not include location "${name}".` });
     }
   }

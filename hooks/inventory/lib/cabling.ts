@@ -128,8 +128,11 @@ export async function retraceThrough(db: HookDb, n: Node): Promise<void> {
   for (const o of origins) await retrace(db, { type: o.origin_type, id: o.origin_id });
 }
 
+/** What a cable's ends are: its id, and the type and id of each end. */
+type Ends = Pick<DcimCable, "id" | "termination_a_type" | "termination_a_id" | "termination_b_type" | "termination_b_id">;
+
 /** Records a new cable on its two ends and traces the paths it completes (update_connected_endpoints). */
-export async function connect(db: HookDb, cable: DcimCable): Promise<void> {
+export async function connect(db: HookDb, cable: Ends): Promise<void> {
   const a: Node = { type: cable.termination_a_type, id: cable.termination_a_id };
   const b: Node = { type: cable.termination_b_type, id: cable.termination_b_id };
   for (const [near, far] of [[a, b], [b, a]]) {
@@ -143,8 +146,7 @@ export async function connect(db: HookDb, cable: DcimCable): Promise<void> {
 }
 
 /** Takes cables off their ends and retraces every path they were on (nullify_connected_endpoints). */
-export async function disconnect(db: HookDb, cableIds: Array<string | number>): Promise<void> {
-  const cables: DcimCable[] = await db(CABLES.table).whereIn("id", cableIds).select(fields(CABLES));
+export async function disconnect(db: HookDb, cables: ReadonlyArray<Ends>): Promise<void> {
   for (const cable of cables) {
     for (const [type, id] of [[cable.termination_a_type, cable.termination_a_id], [cable.termination_b_type, cable.termination_b_id]]) {
       const c = end(type);
@@ -160,13 +162,13 @@ export async function disconnect(db: HookDb, cableIds: Array<string | number>): 
  */
 export async function removeCablesOf(db: HookDb, type: string, ids: Array<string | number>): Promise<void> {
   const c = columns(CABLES);
-  const cables: string[] = await db(CABLES.table)
+  const cables: Ends[] = await db(CABLES.table)
     .where((q) => q.where(c.termination_a_type, type).whereIn(c.termination_a_id, ids))
     .orWhere((q) => q.where(c.termination_b_type, type).whereIn(c.termination_b_id, ids))
-    .pluck("id");
+    .select(fields(CABLES, ["id", "termination_a_type", "termination_a_id", "termination_b_type", "termination_b_id"]));
   if (!cables.length) return;
   await disconnect(db, cables);
-  await db(CABLES.table).whereIn("id", cables).del();
+  await db(CABLES.table).whereIn("id", cables.map((x) => x.id)).del();
 }
 
 const parse = (s: string): Node => { const i = s.indexOf(":"); return { type: s.slice(0, i), id: s.slice(i + 1) }; };

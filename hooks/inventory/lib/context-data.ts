@@ -2,22 +2,18 @@
 // machines): ConfigContextModel.clean for their local data, ConfigContextSchemaValidationMixin
 // for data that follows a schema, and ConfigContextQuerySet.get_for_object for the contexts
 // that apply to an object.
-import { columns, jsonValue, readRow, Refusal, type HookDb, type ModelNames } from "../../../runtime/hooks.js";
+import { columns, readRow, Refusal, type HookDb, type ModelNames } from "../../../runtime/hooks.js";
 import { ValidationError } from "../../../runtime/errors.js";
 import { dataProblem } from "../../../runtime/write/json-schema.js";
 import { tables } from "../../../generated/inventory/tables.js";
 import type { ExtrasConfigContextSchema } from "../../../generated/inventory/rows.js";
-
-type Row = Record<string, unknown>;
 
 /** Refuses `data` (stored in `field`) when it does not follow the schema `schemaId` names. */
 export async function checkAgainstSchema(db: HookDb, field: string, data: unknown, schemaId: unknown): Promise<void> {
   if (!schemaId) return;
   const schema = await readRow<ExtrasConfigContextSchema>(db, tables.extras.configcontextschema, schemaId);
   if (!schema) return;
-  const parsed = jsonValue(data);
-  const body = jsonValue(schema.data_schema) as object;
-  const problem = dataProblem(body, parsed);
+  const problem = dataProblem(schema.data_schema as object, data);
   if (problem) throw new ValidationError({ [field]: [`Validation using the JSON Schema ${schema.name} failed.`, problem] });
 }
 
@@ -25,13 +21,11 @@ export async function checkAgainstSchema(db: HookDb, field: string, data: unknow
 const truthy = (v: unknown) => !(v == null || v === false || v === 0 || v === "" || (typeof v === "object" && Object.keys(v as object).length === 0));
 
 /**
- * ConfigContextModel.clean for the row `current` (the stored one, or `{}` on create) becomes
- * with `values`: local data is an object, a schema needs data, and the data follows it.
+ * ConfigContextModel.clean for an object as it will be stored: local data is an object, a
+ * schema needs data, and the data follows it.
  */
-export async function checkLocalContext(db: HookDb, current: Row, values: Row): Promise<void> {
-  // Values hold JSON text as written, the stored row parsed JSON.
-  const data = "local_context_data" in values ? jsonValue(values.local_context_data) : current.local_context_data;
-  const schemaId = "local_context_schema_id" in values ? values.local_context_schema_id : current.local_context_schema_id;
+export async function checkLocalContext(db: HookDb, row: { local_context_data?: unknown; local_context_schema?: string | null }): Promise<void> {
+  const { local_context_data: data, local_context_schema: schemaId } = row;
   if (truthy(data) && (typeof data !== "object" || Array.isArray(data))) {
     throw new Refusal({ local_context_data: 'JSON data must be in object form. Example: {"foo": 123}' });
   }

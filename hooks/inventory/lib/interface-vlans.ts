@@ -1,13 +1,14 @@
 // The VLAN rules device and VM interfaces share in Nautobot 1.5: InterfaceCommonSerializer's
 // checks of tagged VLANs, BaseInterface.clean's mode for an untagged VLAN, and BaseInterface.save
 // keeping tagged VLANs on tagged interfaces only. Sites alone decide; 1.5 ignores locations here.
-import { columns, fields, Refusal, type MethodQuery, type SaveEvent } from "../../../runtime/hooks.js";
+import { columns, fields, Refusal, type MethodQuery, type SaveEvent, type SavedEvent } from "../../../runtime/hooks.js";
 import type { M2mField, ModelDescriptor } from "../../../runtime/descriptor.js";
 import { tables } from "../../../generated/inventory/tables.js";
 import type { IpamVLAN } from "../../../generated/inventory/rows.js";
 import { namesOf } from "./tables.js";
 
-type Row = Record<string, any>;
+/** What device and VM interfaces both have, as their rows hold it. */
+interface VlanFields { mode: string; untagged_vlan: string | null }
 
 /** A VLAN as Nautobot's str() shows it in messages. */
 export const vlanName = (vlan: Pick<IpamVLAN, "name" | "vid">): string => `${vlan.name} (${vlan.vid})`;
@@ -25,8 +26,8 @@ function taggedLinks(model: ModelDescriptor): M2mField["through"] {
  * instance's parent); tagged VLANs need tagged mode; and an interface that keeps tagged VLANs
  * leaves that mode only when the same write clears them.
  */
-export async function checkTaggedVlans(
-  { db, model, id, values, links }: SaveEvent, current: Row, site: string | null, parent: "device" | "virtual machine",
+export async function checkTaggedVlans<R extends VlanFields>(
+  { db, model, id, after, links }: SaveEvent<R>, site: string | null, parent: "device" | "virtual machine",
 ): Promise<void> {
   const tagged = links.tagged_vlans;
   if (tagged?.length) {
@@ -38,7 +39,7 @@ export async function checkTaggedVlans(
       throw new Refusal({ tagged_vlans: `VLAN ${vlanName(foreign)} must belong to the same site as the interface's parent ${parent}, or it must be global.` });
     }
   }
-  const mode = "mode" in values ? values.mode : current.mode;
+  const { mode } = after;
   if (mode === "tagged") return;
   if (tagged?.length) throw new Refusal({ tagged_vlans: "Mode must be set to tagged when specifying tagged_vlans" });
   if (tagged === undefined && id !== null) {
@@ -48,15 +49,15 @@ export async function checkTaggedVlans(
 }
 
 /** BaseInterface.clean: an untagged VLAN needs a mode. */
-export function checkUntaggedMode(row: Row): void {
-  if (!row.mode && row.untagged_vlan_id) throw new Refusal({ untagged_vlan: "Mode must be set when specifying untagged_vlan" });
+export function checkUntaggedMode(row: Partial<VlanFields>): void {
+  if (!row.mode && row.untagged_vlan) throw new Refusal({ untagged_vlan: "Mode must be set when specifying untagged_vlan" });
 }
 
 /**
  * BaseInterface.save: an interface out of tagged mode keeps no tagged VLANs. The checks above
  * already refuse a write that would leave any, so this holds the rule for every path, not only theirs.
  */
-export async function clearTaggedVlans({ db, model, id }: SaveEvent & { id: string | number }): Promise<void> {
+export async function clearTaggedVlans({ db, model, id }: SavedEvent): Promise<void> {
   const through = taggedLinks(model);
   await db(through.table).where(through.source, id)
     .whereNotExists((q) => q.select(db.raw("1")).from(model.table).where({ id, [interfaceColumns(model).mode]: "tagged" })).del();

@@ -1,32 +1,33 @@
 // Nautobot's rule for what has a location (racks, rack groups, devices, power panels, circuit
 // terminations): the location is in the object's site (its own, or its top ancestor's), and
 // its type permits objects of this kind.
-import { columns, jsonValue, readRow, Refusal, type HookDb } from "../../../runtime/hooks.js";
+import { columns, readRow, Refusal, type HookDb } from "../../../runtime/hooks.js";
 import { tables } from "../../../generated/inventory/tables.js";
 import type { DcimSite } from "../../../generated/inventory/rows.js";
-
-type Row = Record<string, any>;
 
 const { location: LOCATIONS, locationtype: TYPES } = tables.dcim;
 const L = columns(LOCATIONS);
 
-/** Refuses `row`'s location when it is elsewhere or of a type that may not hold `key` objects (`plural` names them). */
-export async function checkLocation(db: HookDb, key: string, plural: string, row: Row): Promise<void> {
-  if (!row.location_id) return;
+/**
+ * Refuses `row`'s location when it is elsewhere or of a type that may not hold `key` objects
+ * (`plural` names them). A row without a `site` (undefined, not null) is not held to one.
+ */
+export async function checkLocation(db: HookDb, key: string, plural: string, row: { location?: string | null; site?: string | null }): Promise<void> {
+  if (!row.location) return;
   const [l, at, t] = [columns(LOCATIONS, "l"), columns(LOCATIONS, "loc"), columns(TYPES, "t")];
   const found = await db.raw(`
     WITH RECURSIVE up AS (SELECT id, ${L.parent}, ${L.site}, 0 AS n FROM ${LOCATIONS.table} WHERE id = ?
       UNION ALL SELECT l.id, ${l.parent}, ${l.site}, up.n + 1 FROM ${LOCATIONS.table} l JOIN up ON l.id = up.${L.parent})
     SELECT ${at.name} AS name, ${t.name} AS type_name, ${t.content_types} AS content_types,
       (SELECT ${L.site} FROM up WHERE ${L.site} IS NOT NULL ORDER BY n LIMIT 1) AS base_site
-    FROM ${LOCATIONS.table} loc JOIN ${TYPES.table} t ON t.id = ${at.location_type} WHERE loc.id = ?`, [row.location_id, row.location_id]);
-  const loc: { name: string; type_name: string; content_types: unknown; base_site: string | null } | undefined = found.rows[0];
+    FROM ${LOCATIONS.table} loc JOIN ${TYPES.table} t ON t.id = ${at.location_type} WHERE loc.id = ?`, [row.location, row.location]);
+  const loc: { name: string; type_name: string; content_types: string[] | null; base_site: string | null } | undefined = found.rows[0];
   if (!loc) return;
-  if (row.site_id !== undefined && loc.base_site !== row.site_id) {
-    const site = await readRow<DcimSite>(db, tables.dcim.site, row.site_id);
+  if (row.site !== undefined && loc.base_site !== row.site) {
+    const site = await readRow<DcimSite>(db, tables.dcim.site, row.site);
     throw new Refusal({ location: `Location "${loc.name}" does not belong to site "${site?.name ?? ""}".` });
   }
-  const types = (jsonValue(loc.content_types) ?? []) as string[];
+  const types = loc.content_types ?? [];
   if (!types.includes(key)) throw new Refusal({ location: `${plural} may not associate to locations of type "${loc.type_name}".` });
 }
 

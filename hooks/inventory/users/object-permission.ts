@@ -4,19 +4,17 @@
 // Whether the lookups name real fields is the server's check, made against the object types.
 // Also the `object_types` filters: permissions for any of the content types named by id.
 import type { ContentTypesField } from "../../../runtime/descriptor.js";
-import { jsonValue, Refusal, type MethodQuery, type SaveEvent } from "../../../runtime/hooks.js";
+import { Refusal, type MethodQuery, type SaveEvent } from "../../../runtime/hooks.js";
 import { col, ident } from "../../../runtime/query/sql.js";
+import type { UsersObjectPermission } from "../../../generated/inventory/rows.js";
 
 const isObject = (v: unknown) => typeof v === "object" && v !== null && !Array.isArray(v);
 
-export function beforeSave({ values }: SaveEvent): void {
+export function beforeSave({ values }: SaveEvent<UsersObjectPermission>): void {
   const problems: Record<string, string> = {};
-  if (values.actions !== undefined) {
-    const actions = jsonValue(values.actions);
-    if (Array.isArray(actions) && (actions.length === 0 || actions.includes(""))) problems.actions = "This field cannot be blank.";
-  }
-  if (values.constraints !== undefined && values.constraints !== null) {
-    const constraints = jsonValue(values.constraints);
+  const { actions, constraints } = values;
+  if (Array.isArray(actions) && (actions.length === 0 || actions.includes(""))) problems.actions = "This field cannot be blank.";
+  if (constraints !== undefined && constraints !== null) {
     if (!isObject(constraints) && !(Array.isArray(constraints) && constraints.every(isObject))) {
       problems.constraints = "Enter an object of lookups, a list of such objects, or null.";
     }

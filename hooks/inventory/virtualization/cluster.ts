@@ -1,27 +1,23 @@
 // Nautobot's Cluster.clean: its location is in its site and of a type that holds clusters; a
 // cluster at a site (or location) keeps its host devices there. Its virtual machines show the
 // cluster's site and location, so they follow it.
-import { columns, readRow, Refusal, type HookDb, type SaveEvent } from "../../../runtime/hooks.js";
+import { columns, readRow, Refusal, type HookDb, type SaveEvent, type SavedEvent } from "../../../runtime/hooks.js";
 import { checkLocation } from "../lib/located.js";
 import { tables } from "../../../generated/inventory/tables.js";
-import type { DcimLocation, DcimSite } from "../../../generated/inventory/rows.js";
+import type { DcimLocation, DcimSite, VirtualizationCluster } from "../../../generated/inventory/rows.js";
 
-type Row = Record<string, any>;
-
-export async function beforeSave({ db, id, values, before }: SaveEvent): Promise<void> {
-  const current: Row = before ?? {};
-  const c: Row = { ...current, ...values };
+export async function beforeSave({ db, id, after: c }: SaveEvent<VirtualizationCluster>): Promise<void> {
   // Without a site, only the location's type is checked.
-  await checkLocation(db, "virtualization.cluster", "Clusters", c.site_id ? c : { ...c, site_id: undefined });
+  await checkLocation(db, "virtualization.cluster", "Clusters", c.site ? c : { ...c, site: undefined });
   if (id === null) return;
-  if (c.site_id) {
-    const n = await hostsElsewhere(db, id, "site", c.site_id);
-    if (n) throw new Refusal({ site: `${n} devices are assigned as hosts for this cluster but are not in site ${(await readRow<DcimSite>(db, tables.dcim.site, c.site_id))?.name ?? ""}` });
+  if (c.site) {
+    const n = await hostsElsewhere(db, id, "site", c.site);
+    if (n) throw new Refusal({ site: `${n} devices are assigned as hosts for this cluster but are not in site ${(await readRow<DcimSite>(db, tables.dcim.site, c.site))?.name ?? ""}` });
   }
-  if (c.location_id) {
-    const n = await hostsElsewhere(db, id, "location", c.location_id);
+  if (c.location) {
+    const n = await hostsElsewhere(db, id, "location", c.location);
     if (n) {
-      const location = await readRow<DcimLocation>(db, tables.dcim.location, c.location_id);
+      const location = await readRow<DcimLocation>(db, tables.dcim.location, c.location);
       throw new Refusal({ location: `${n} devices are assigned as hosts for this cluster but belong to a location other than "${location?.name ?? ""}".` });
     }
   }
@@ -35,9 +31,8 @@ async function hostsElsewhere(db: HookDb, id: string | number, field: "site" | "
   return Number(count);
 }
 
-export async function afterSave({ db, id, values, before, created }: SaveEvent & { id: string | number; created: boolean }): Promise<void> {
+export async function afterSave({ db, id, after, created }: SavedEvent<VirtualizationCluster>): Promise<void> {
   if (created) return;
-  const c: Row = { ...before, ...values };
   const m = columns(tables.virtualization.virtualmachine);
-  await db(tables.virtualization.virtualmachine.table).where({ [m.cluster]: id }).update({ [m.site]: c.site_id, [m.location]: c.location_id });
+  await db(tables.virtualization.virtualmachine.table).where({ [m.cluster]: id }).update({ [m.site]: after.site, [m.location]: after.location });
 }

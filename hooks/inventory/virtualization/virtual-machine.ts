@@ -9,35 +9,31 @@ import { checkLocalContext, configContextSql } from "../lib/context-data.js";
 import { macDigits } from "../lib/mac.js";
 import { onOwnInterface } from "../lib/addressing.js";
 import { tables } from "../../../generated/inventory/tables.js";
-import type { DcimDeviceRole, IpamIPAddress, VirtualizationCluster } from "../../../generated/inventory/rows.js";
-
-type Row = Record<string, any>;
+import type { DcimDeviceRole, IpamIPAddress, VirtualizationCluster, VirtualizationVirtualMachine } from "../../../generated/inventory/rows.js";
 
 const MACHINES = tables.virtualization.virtualmachine;
 const M = columns(MACHINES);
 
-export async function beforeSave({ db, id, values, before }: SaveEvent): Promise<void> {
-  const current: Row = before ?? {};
-  const vm: Row = { ...current, ...values };
-  if (vm.role_id) {
-    const role = await readRow<DcimDeviceRole>(db, tables.dcim.devicerole, vm.role_id);
+export async function beforeSave({ db, id, values, after: vm }: SaveEvent<VirtualizationVirtualMachine>): Promise<void> {
+  if (vm.role) {
+    const role = await readRow<DcimDeviceRole>(db, tables.dcim.devicerole, vm.role);
     // Django's ForeignKey.validate, showing the id as Python's repr of a UUID.
-    if (role && !role.vm_role) throw new Refusal({ role: `device role instance with id UUID('${vm.role_id}') does not exist.` });
+    if (role && !role.vm_role) throw new Refusal({ role: `device role instance with id UUID('${vm.role}') does not exist.` });
   }
-  await checkLocalContext(db, current, values);
-  const twins = db(MACHINES.table).where({ [M.name]: vm.name, [M.cluster]: vm.cluster_id }).modify((q) => { if (id !== null) q.whereNot({ id }); });
-  if (!vm.tenant_id) {
+  await checkLocalContext(db, vm);
+  const twins = db(MACHINES.table).where({ [M.name]: vm.name, [M.cluster]: vm.cluster }).modify((q) => { if (id !== null) q.whereNot({ id }); });
+  if (!vm.tenant) {
     if (await twins.whereNull(M.tenant).first("id")) throw new Refusal({ name: "A virtual machine with this name already exists in the assigned cluster." });
-  } else if (await twins.where({ [M.tenant]: vm.tenant_id }).first("id")) {
+  } else if (await twins.where({ [M.tenant]: vm.tenant }).first("id")) {
     throw new Refusal({ __all__: "Virtual machine with this Cluster, Tenant and Name already exists." });
   }
-  for (const field of ["primary_ip4", "primary_ip6"]) {
-    const ip = await readRow<IpamIPAddress>(db, tables.ipam.ipaddress, vm[`${field}_id`] || null);
+  for (const field of ["primary_ip4", "primary_ip6"] as const) {
+    const ip = await readRow<IpamIPAddress>(db, tables.ipam.ipaddress, vm[field]);
     if (ip && !(await onOwnInterface(db, "virtualization.vminterface", id, ip))) throw new Refusal({ [field]: `The specified IP address (${withLength(ip.address)}) is not assigned to this VM.` });
   }
-  const cluster = await readRow<VirtualizationCluster>(db, tables.virtualization.cluster, vm.cluster_id);
-  values[M.site] = cluster?.site ?? null;
-  values[M.location] = cluster?.location ?? null;
+  const cluster = await readRow<VirtualizationCluster>(db, tables.virtualization.cluster, vm.cluster);
+  values.site = cluster?.site ?? null;
+  values.location = cluster?.location ?? null;
 }
 
 export const readValues = {

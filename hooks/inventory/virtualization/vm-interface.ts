@@ -12,18 +12,19 @@ import { checkTaggedVlans, checkUntaggedMode } from "../lib/interface-vlans.js";
 
 export { clearTaggedVlans as afterSave } from "../lib/interface-vlans.js";
 import { tables } from "../../../generated/inventory/tables.js";
-import type { VirtualizationVirtualMachine } from "../../../generated/inventory/rows.js";
+import type { VirtualizationVMInterface, VirtualizationVirtualMachine } from "../../../generated/inventory/rows.js";
 
-type Row = Record<string, unknown>;
-
-export async function beforeSave(event: SaveEvent): Promise<void> {
-  const { db, id, values, model, before } = event;
+export async function beforeSave(event: SaveEvent<VirtualizationVMInterface>): Promise<void> {
+  const { db, values, model, before, after } = event;
   normalizeMac(values);
-  const status = model.fields.find((f): f is StatusField => f.kind === "status")!;
-  if (values[status.column] === undefined) await setDefaultStatus(status, db, model, values);
-  const current: Row = before ?? {};
-  const machine = id === null ? values.virtual_machine_id : current.virtual_machine_id;
-  const site = (await readRow<VirtualizationVirtualMachine>(db, tables.virtualization.virtualmachine, machine))?.site ?? null;
-  await checkTaggedVlans(event, current, site, "virtual machine");
-  checkUntaggedMode({ ...current, ...values });
+  if (values.status === undefined) {
+    // The kind fills a row of columns: the value it puts there is the field's.
+    const status = model.fields.find((f): f is StatusField => f.kind === "status" && f.name === "status")!;
+    const filled: Record<string, unknown> = {};
+    await setDefaultStatus(status, db, model, filled);
+    values.status = filled[status.column] as string;
+  }
+  const site = (await readRow<VirtualizationVirtualMachine>(db, tables.virtualization.virtualmachine, (before ?? after).virtual_machine))?.site ?? null;
+  await checkTaggedVlans(event, site, "virtual machine");
+  checkUntaggedMode(after);
 }

@@ -51,6 +51,7 @@ export const customFields: RuntimeFieldKind<CustomFieldsField> = {
     pending.set(ctx, { defs, data: { ...stored, ...value } });
   },
   checksOwnValue: true,
+  storesJson: () => true,
   async onCreate(f, ctx) {
     const given = pending.get(ctx);
     if (given) return judge(f, ctx, given.defs, given.data);
