@@ -616,6 +616,13 @@ export type ReadValue = (row: { alias: string; model: ModelDescriptor }) => stri
 export interface ModelHooks<R extends object = FieldRow> {
   /** After every field is valid and before the row is written: check across fields, or fill values. */
   beforeSave?(event: SaveEvent<R>): void | Promise<void>;
+  /**
+   * Instead of `beforeSave`, for checks that cost a statement: the rows of a bulk create in one
+   * call (checked together, and against each other as well as the stored rows), any other save
+   * as a set of one. A refusal of a set is looked for again row by row, one save at a time, so
+   * that the error names its element: the hook may refuse a set at the first row it finds wrong.
+   */
+  beforeSaveSet?(events: Array<SaveEvent<R>>): void | Promise<void>;
   /** After the row (and its links) are written. */
   afterSave?(event: SavedEvent<R>): void | Promise<void>;
   /** Before rows are deleted (after the protection check). */
@@ -671,7 +678,7 @@ export interface ActionEvent {
   read(refs: Array<{ model: string; id: string }>, shape: "nested" | "full"): Promise<Array<Record<string, unknown> | null>>;
 }
 
-export const HOOK_NAMES: ReadonlyArray<keyof ModelHooks> = ["beforeSave", "afterSave", "beforeDelete", "afterDelete", "readValues", "filters", "actions", "allocate"];
+export const HOOK_NAMES: ReadonlyArray<keyof ModelHooks> = ["beforeSave", "beforeSaveSet", "afterSave", "beforeDelete", "afterDelete", "readValues", "filters", "actions", "allocate"];
 
 /** An argument of a WordPress route, as the REST index lists it. */
 export interface WpArg { type?: string; description?: string; default?: unknown; enum?: unknown[]; items?: Record<string, unknown>; required: boolean }

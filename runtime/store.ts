@@ -386,6 +386,11 @@ export class Store {
   private async saveSet(drafts: WriteContext[]): Promise<RowId[]> {
     const { db, model: m } = drafts[0];
     for (const ctx of drafts) for (const f of m.fields) await kindOf(f).onCreate?.(f, ctx);
+    if (m.hooks?.beforeSaveSet) {
+      const seen = drafts.map((ctx) => new HookValues(m, ctx.row, null));
+      await m.hooks.beforeSaveSet(drafts.map((ctx, n) => ({ db, index: this.index, model: m, id: null, links: ctx.links, ...seen[n].rows() })));
+      for (const s of seen) s.writeBack();
+    }
     const ids: RowId[] = [];
     for (const rows of chunksWithin(drafts.map((d) => d.row))) {
       ids.push(...(await db(m.table).insert(rows).returning("id")).map((r: { id: RowId }) => r.id));
@@ -426,11 +431,12 @@ export class Store {
     const hooks = m.hooks;
     const event = { db, index: this.index, model: m, id: ctx.id, links: ctx.links };
     // The stored row, read once here for the hooks rather than by each of them; only they need it.
-    const seen = hooks?.beforeSave || hooks?.afterSave
+    const seen = hooks?.beforeSave || hooks?.beforeSaveSet || hooks?.afterSave
       ? new HookValues(m, ctx.row, ctx.id === null ? null : await storedRow(db, m, ctx.id))
       : undefined;
-    if (seen && hooks?.beforeSave) {
-      await hooks.beforeSave({ ...event, ...seen.rows() });
+    if (seen && (hooks?.beforeSave || hooks?.beforeSaveSet)) {
+      if (hooks.beforeSave) await hooks.beforeSave({ ...event, ...seen.rows() });
+      else await hooks.beforeSaveSet!([{ ...event, ...seen.rows() }]);
       seen.writeBack();
     }
     let id = ctx.id;

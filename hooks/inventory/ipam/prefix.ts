@@ -4,7 +4,7 @@
 // prefixes or addresses there. The database finds the gaps between the children (one
 // statement, by index, however many children there are); only the gaps reach this process.
 import {
-  columns, fields, readRow, Refusal, type ActionEvent, type AllocateEvent, type Allocation, type HookDb, type MethodQuery, type ModelNames, type SaveEvent,
+  columns, readRow, Refusal, type ActionEvent, type AllocateEvent, type Allocation, type HookDb, type MethodQuery, type ModelNames, type SaveEvent,
 } from "../../../runtime/hooks.js";
 import { checkLocation } from "../lib/located.js";
 import { vrfLabel, vrfScopeFilters } from "../lib/vrf-scope.js";
@@ -16,23 +16,43 @@ import type { IpamPrefix } from "../../../generated/inventory/rows.js";
 
 const { prefix: PREFIXES, ipaddress: ADDRESSES } = tables.ipam;
 
-export async function beforeSave({ db, id, values, after }: SaveEvent<IpamPrefix>): Promise<void> {
-  if (typeof values.prefix === "string" && values.prefix.endsWith("/0")) throw new Refusal({ prefix: "Cannot create prefix with /0 mask." });
-  await checkUnique(db, id, after);
-  await checkLocation(db, "ipam.prefix", "Prefixes", after);
+/**
+ * Prefix.clean() for a set of prefixes at once (a bulk create, or one save): one statement
+ * checks every prefix against the unique space of its VRF, and the set against itself.
+ */
+export async function beforeSaveSet(events: Array<SaveEvent<IpamPrefix>>): Promise<void> {
+  for (const { values } of events) {
+    if (typeof values.prefix === "string" && values.prefix.endsWith("/0")) throw new Refusal({ prefix: "Cannot create prefix with /0 mask." });
+  }
+  await checkUnique(events);
+  for (const { db, after } of events) await checkLocation(db, "ipam.prefix", "Prefixes", after);
 }
 
-/** A VRF that enforces unique space holds each prefix once (the global table does not: ENFORCE_GLOBAL_UNIQUE is off). */
-async function checkUnique(db: HookDb, id: SaveEvent["id"], p: SaveEvent<IpamPrefix>["after"]): Promise<void> {
-  if (!p.vrf || typeof p.prefix !== "string") return;
-  // One statement: the VRF, and the twin only where the VRF enforces unique space.
+/**
+ * A VRF that enforces unique space holds each prefix once (the global table does not:
+ * ENFORCE_GLOBAL_UNIQUE is off): neither a stored prefix nor one written before it in the set.
+ */
+async function checkUnique(events: Array<SaveEvent<IpamPrefix>>): Promise<void> {
+  const asked = events.flatMap(({ id, after: p }, n) => (p.vrf && typeof p.prefix === "string" ? [{ n, vrf: String(p.vrf), prefix: p.prefix, id }] : []));
+  if (!asked.length) return;
+  const { db } = events[0];
   const { prefix: prefixes, vrf: vrfs } = tables.ipam;
-  const vrf = await db(`${vrfs.table} as v`).where("v.id", p.vrf).select(fields(vrfs, ["name", "rd"], "v"), db.raw(
+  // One statement: each prefix's VRF, its network, and its stored twin where the VRF enforces unique space.
+  const { rows } = await db.raw(
+    `SELECT e.n, e.vrf::text AS vrf, v.${vrfs.columns.name} AS name, v.${vrfs.columns.rd} AS rd, v.${vrfs.columns.enforce_unique} AS enforce_unique, ` +
+    "network(e.prefix::inet)::text AS network, " +
     `(SELECT t.${prefixes.columns.prefix}::text FROM ${prefixes.table} t WHERE v.${vrfs.columns.enforce_unique} AND t.${prefixes.columns.vrf} = v.id ` +
-    `AND t.${prefixes.columns.prefix} = network(?::inet) AND t.id IS DISTINCT FROM ?::uuid LIMIT 1) AS twin`,
-    [p.prefix, id],
-  )).first();
-  if (vrf?.twin) throw new Refusal({ prefix: `Duplicate prefix found in VRF ${vrfLabel(vrf)}: ${vrf.twin}` });
+    `AND t.${prefixes.columns.prefix} = network(e.prefix::inet) AND t.id IS DISTINCT FROM e.id LIMIT 1) AS twin ` +
+    `FROM unnest(?::int[], ?::uuid[], ?::text[], ?::uuid[]) AS e(n, vrf, prefix, id) JOIN ${vrfs.table} v ON v.id = e.vrf ORDER BY e.n`,
+    [asked.map((a) => a.n), asked.map((a) => a.vrf), asked.map((a) => a.prefix), asked.map((a) => a.id)] as unknown as string[][],
+  );
+  const earlier = new Map<string, string>();
+  for (const row of rows as Array<{ vrf: string; name: string; rd: string | null; enforce_unique: boolean; network: string; twin: string | null }>) {
+    const key = `${row.vrf} ${row.network}`;
+    const twin = row.twin ?? (row.enforce_unique ? earlier.get(key) : undefined);
+    if (twin) throw new Refusal({ prefix: `Duplicate prefix found in VRF ${vrfLabel(row)}: ${twin}` });
+    earlier.set(key, row.network);
+  }
 }
 
 export const filters = {

@@ -50,7 +50,7 @@ describe("inventory e2e: bulk operations", () => {
     expect(await rows("extras_tag")).to.equal(before);
   });
 
-  it("bulk create checks every element's references in one statement, and a few statements per element", async () => {
+  it("bulk create of prefixes is one set: references, the hook's checks, the insert and the tags one statement each", async () => {
     const { db } = await startTestServer();
     const site = (await post("/api/dcim/sites/", { name: uniq("bulk site"), status: "active" })).body;
     const vrf = (await post("/api/ipam/vrfs/", { name: uniq("bulk vrf") })).body;
@@ -71,9 +71,10 @@ describe("inventory e2e: bulk operations", () => {
     expect(await rows("ipam_prefix", { vrf_id: vrf.id })).to.equal(20);
     const checks = sql.filter((s) => s.includes("UNION ALL") && s.includes('"dcim_site"'));
     expect(checks, sql.join("\n")).to.have.length(1);
-    const per = sql.filter((s) => /^insert into "ipam_prefix"/.test(s));
-    expect(per).to.have.length(20);
-    expect(sql.length, sql.join("\n")).to.be.at.most(20 * 5 + 10);
+    expect(sql.filter((s) => /^insert into "ipam_prefix"/.test(s))).to.have.length(1);
+    expect(sql.filter((s) => /^insert into "extras_tag_assignment"/.test(s))).to.have.length(1);
+    expect(sql.filter((s) => s.includes("network(e.prefix::inet)")), "the hook's check").to.have.length(1);
+    expect(sql.length, sql.join("\n")).to.be.at.most(20);
   });
 
   it("bulk create of a model without row hooks is one set: one insert, one statement for its tags and one per link field, whatever its size", async () => {
@@ -119,6 +120,22 @@ describe("inventory e2e: bulk operations", () => {
     expect(res.status, res.text).to.equal(400);
     expect(res.body).to.deep.equal([{}, {}, {}, { rd: ["VRF with this Route distinguisher already exists."] }]);
     expect(await rows("ipam_vrf")).to.equal(before);
+  });
+
+  it("a set of prefixes checked at once still finds a duplicate within the set and one already stored, naming the element", async () => {
+    const vrf = (await post("/api/ipam/vrfs/", { name: uniq("set vrf"), enforce_unique: true })).body;
+    const free = (await post("/api/ipam/vrfs/", { name: uniq("free vrf"), enforce_unique: false })).body;
+    const octet = Math.floor(Math.random() * 200) + 20;
+    const p = (n: number, v = vrf.id) => ({ prefix: `10.${octet}.${n}.0/24`, status: "active", vrf: v });
+    expect((await post("/api/ipam/prefixes/", p(9))).status).to.equal(201);
+    const before = await rows("ipam_prefix");
+    const within = await post("/api/ipam/prefixes/", [p(1), p(2), p(1, free.id), p(1, free.id), p(1)]);
+    expect([within.status, within.body]).to.deep.equal([400, [{}, {}, {}, {}, { prefix: [`Duplicate prefix found in VRF ${vrf.name}: 10.${octet}.1.0/24`] }]]);
+    const stored = await post("/api/ipam/prefixes/", [p(3), p(9)]);
+    expect([stored.status, stored.body]).to.deep.equal([400, [{}, { prefix: [`Duplicate prefix found in VRF ${vrf.name}: 10.${octet}.9.0/24`] }]]);
+    expect(await rows("ipam_prefix")).to.equal(before);
+    // Where the VRF does not enforce unique space, the same prefix twice is taken.
+    expect((await post("/api/ipam/prefixes/", [p(5, free.id), p(5, free.id)])).status).to.equal(201);
   });
 
   it("bulk create errors name their elements, whether found reading them or saving them; nothing is created", async () => {
