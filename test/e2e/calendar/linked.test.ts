@@ -10,7 +10,8 @@ describe("calendar: venues and organizers", () => {
     for (const kind of ["venues", "organizers"]) {
       const res = await get(`${NS}/${kind}`, { token: null });
       expect(res.status).to.equal(200);
-      expect(res.body).to.have.keys(kind, "rest_url", "total", "total_pages");
+      // Other suites on the shared server may have left more than a page: then the next one is linked.
+      expect(res.body).to.have.keys(kind, "rest_url", "total", "total_pages", ...(res.body.total_pages > 1 ? ["next_rest_url"] : []));
       expect(res.headers.get("x-tec-total")).to.equal(String(res.body.total));
       expect(res.headers.get("x-wp-totalpages")).to.equal(String(res.body.total_pages));
     }
