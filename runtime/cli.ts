@@ -212,8 +212,11 @@ async function serve(apis: ApiDescriptor[], config: Config, opts: CliOptions): P
 
 /** Serves the APIs in this process with its queue worker, until SIGTERM or SIGINT drains and stops it. */
 async function serveHere(apis: ApiDescriptor[], db: Database, config: Config): Promise<Server> {
-  const server = await listen(apis, db, config);
-  const worker = config.queueWorker ? startWorker(db.knex, config) : undefined;
+  const server = createServer(createApp(apis, db.knex, config));
+  answerClientErrors(server, config);
+  let worker: Worker | undefined;
+  // Before listening: a signal that comes as soon as this process serves (a cluster primary
+  // announces it then) must find the handler, not the default that kills at once.
   shutDownOnSignals(server, {
     timeoutSeconds: config.shutdownTimeout,
     // Once the requests have drained; tasks the worker had running are queued again at once.
@@ -222,6 +225,8 @@ async function serveHere(apis: ApiDescriptor[], db: Database, config: Config): P
       await db.close();
     },
   });
+  await listenOn(server, config.host, config.port);
+  worker = config.queueWorker ? startWorker(db.knex, config) : undefined;
   return server;
 }
 

@@ -1,9 +1,10 @@
 // Serving from several worker processes on one port (node:cluster), as the primary sees it:
-// it forks them, starts another when one that served dies, and on SIGTERM or SIGINT passes
-// the signal on, waits while each drains and exits (runtime/http/lifecycle.ts), then exits 0,
+// it forks them, starts another when one that served dies, and on SIGTERM or SIGINT asks
+// each to stop, waits while each drains and exits (runtime/http/lifecycle.ts), then exits 0,
 // or 1 when one did not stop cleanly. A worker that dies before it served stops them all:
 // another would fail the same way. What a worker runs is the caller's business.
 import cluster, { type Worker } from "node:cluster";
+import { STOP_MESSAGE } from "./lifecycle.js";
 
 export interface PrimaryOptions {
   workers: number;
@@ -21,10 +22,14 @@ export function superviseWorkers(opts: PrimaryOptions): void {
   let announced = false;
 
   const fork = () => live.add(cluster.fork());
-  const stopAll = (signal: NodeJS.Signals) => {
-    // Every signal is passed on: a worker takes one that echoes the first (a terminal's Ctrl-C
-    // reaches the whole process group) as the same request, and a later one as "exit now".
-    for (const worker of live) worker.process.kill(signal);
+  let signals = 0;
+  // Stopping is asked by message, which a worker that already has the signal (sent to the whole
+  // process group, as a terminal's Ctrl-C is) takes as the same request however late it comes.
+  const askToStop = () => {
+    for (const worker of live) if (worker.isConnected()) worker.send(STOP_MESSAGE); else worker.process.kill("SIGTERM");
+    beginStopping();
+  };
+  const beginStopping = () => {
     if (stopping) return;
     stopping = true;
     setTimeout(() => {
@@ -34,8 +39,13 @@ export function superviseWorkers(opts: PrimaryOptions): void {
     }, opts.stopWithinMs).unref();
   };
   const onSignal = (signal: NodeJS.Signals) => {
-    if (!stopping) console.log(`${signal}: stopping ${live.size} worker(s)`);
-    stopAll(signal);
+    // A second signal to this process is passed on: a worker takes it as "exit now".
+    if (++signals > 1) {
+      for (const worker of live) worker.process.kill(signal);
+      return;
+    }
+    console.log(`${signal}: stopping ${live.size} worker(s)`);
+    askToStop();
   };
 
   cluster.on("listening", (worker, address) => {
@@ -48,10 +58,14 @@ export function superviseWorkers(opts: PrimaryOptions): void {
   cluster.on("exit", (worker, code, signal) => {
     live.delete(worker);
     const how = signal ? `signal ${signal}` : `exit code ${code}`;
-    if (!stopping && !served.has(worker)) {
+    if (!stopping && code === 0 && !signal) {
+      // A worker ends cleanly only when told to stop: a signal sent to the whole process group
+      // reached it before this process's own handler ran. None is replaced.
+      askToStop();
+    } else if (!stopping && !served.has(worker)) {
       console.error(`worker ${worker.process.pid} ended (${how}) before it served: stopping the others`);
       failed = true;
-      stopAll("SIGTERM");
+      askToStop();
     } else if (!stopping) {
       console.error(`worker ${worker.process.pid} ended (${how}): starting another`);
       fork();

@@ -137,4 +137,12 @@ export function shutDownOnSignals(server: Server, opts: ShutdownOptions): void {
   };
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
+  // A cluster primary asks its workers to stop by message (runtime/http/cluster.ts): the same
+  // request as the signal the process group may have brought, however late it arrives.
+  process.on("message", (message: unknown) => {
+    if (message === STOP_MESSAGE && firstAt === undefined) stop("SIGTERM");
+  });
 }
+
+/** What a cluster primary sends a worker it asks to stop. */
+export const STOP_MESSAGE = "armature:stop";

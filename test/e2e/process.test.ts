@@ -509,7 +509,7 @@ describe(`server process (${postgresUrl ? "postgresql" : "pglite"})`, function (
     await servingOrExit(off);
     await until(off, /queue worker: off \(QUEUE_WORKER=0\)/);
     process.kill(-off.child.pid!, "SIGTERM");
-    expect(await off.exited).to.equal(0);
+    expect(await off.exited, `${off.out()}\n${off.err()}`).to.equal(0);
     // A PGlite directory belongs to one process: a worker of its own is for PostgreSQL.
     if (!postgresUrl) return;
 
