@@ -3,6 +3,8 @@
 // the runtime interprets them. Nothing here names a model or does I/O.
 import type { Knex } from "knex";
 import type { ModelIndex } from "./models.js";
+import type { Engine } from "./engine.js";
+import type { Actor } from "./operations/index.js";
 
 export type ScalarType =
   | "uuid" | "string" | "text" | "integer" | "float" | "decimal" | "boolean" | "date" | "datetime" | "json"
@@ -105,6 +107,8 @@ export interface FkField extends FieldCommon {
   fromRequestUser?: boolean;
   /** Nested and brief forms show the bare id. */
   idWhenNested?: boolean;
+  /** Every form shows the bare id. */
+  asId?: boolean;
   /** The target's fields shown for this link (`id`, `url`, `display` first) instead of its nested form. */
   shape?: string[];
 }
@@ -386,7 +390,7 @@ export function isRelation(f: FieldDescriptor): f is FkField | TreeParentField |
 export type DisplayPart = { text: string } | { path: string[]; last?: number; as?: DisplayTransform } | { first: DisplayPart[][] };
 
 /** How a display path's value is turned into text besides its stored form: a choice's label (a content type's name), an integer list's runs. */
-export type DisplayTransform = "display" | "ranges";
+export type DisplayTransform = "display" | "ranges" | "isoformat";
 
 export type FilterKind =
   | "uuid" | "string" | "number" | "boolean" | "choice" | "fk" | "date" | "datetime"
@@ -486,6 +490,17 @@ export interface ModelDescriptor {
     parameters?: Record<string, { description: string; required?: boolean }>;
     /** POST creates objects of this model (key) from the hook's `allocate.<name>`; `request` is one body item's schema. */
     creates?: { model: string; request: Record<string, unknown> };
+    /** Answered for a POST (with a JSON body of schema `request`) rather than a GET. */
+    method?: "POST";
+    request?: Record<string, unknown>;
+    /** The permission action the requester must hold on the model, when not the method's. */
+    permission?: string;
+    /** The status of a successful answer, when not 200. */
+    status?: number;
+    /** Served at this path below the model's route, of no one object: literal segments and `{name}` placeholders. */
+    path?: string[];
+    /** Answers the model's list GET in these API versions (bounds included), instead of the list. */
+    servesList?: { since?: string; until?: string };
   }>;
   /** The model's hook module, as the spec names it (`ipam/prefix`), and what it exports once loaded. */
   hookModule?: string;
@@ -676,6 +691,21 @@ export interface ActionEvent {
    * in the order asked; null for a row that does not exist. One statement per model.
    */
   read(refs: Array<{ model: string; id: string }>, shape: "nested" | "full"): Promise<Array<Record<string, unknown> | null>>;
+  /** The request's API version. */
+  version: string;
+  /** What the placeholders of an action served at a `path` took, by name (empty otherwise). */
+  path: Record<string, string>;
+  /** A POST's JSON body (undefined for a GET). */
+  body?: unknown;
+  /**
+   * The condition rows of `m` (aliased `alias`) must meet for the requester's permission
+   * `action` (view, run, …): null when every row does.
+   */
+  permitted(m: ModelDescriptor, action: string, alias: string): { sql: string; bindings: unknown[] } | null;
+  /** The api's engine, for an action that writes: its operations run as `actor`. */
+  engine: Engine;
+  /** The requester as the actor of the operations the action runs. */
+  actor: Actor;
 }
 
 export const HOOK_NAMES: ReadonlyArray<keyof ModelHooks> = ["beforeSave", "beforeSaveSet", "afterSave", "beforeDelete", "afterDelete", "readValues", "filters", "actions", "allocate"];
@@ -754,6 +784,8 @@ export interface ApiDescriptor {
   relationships?: { definitions: string; associations: string };
   /** Model keys of the object permissions (fields as Nautobot's ObjectPermission) and the user groups they name. */
   permissions?: { objectPermissions: string; groups: string };
+  /** Model keys of the job records, their results and their log entries (ApiSpec.jobs), for runtime/jobs/. */
+  jobs?: { jobs: string; results: string; logs: string };
   /** Model key of the change records (fields as Nautobot's ObjectChange) every operation's writes leave. */
   changeLog?: string;
   /** Primary keys: random UUIDs (default) or database-assigned integers. */

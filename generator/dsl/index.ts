@@ -220,6 +220,8 @@ export interface FkField extends CommonFieldOptions {
   fromRequestUser?: boolean;
   /** Inside nested and brief forms, the bare id rather than the target's nested form (a component's `cable`). */
   idWhenNested?: boolean;
+  /** In every form the bare id (DRF's PrimaryKeyRelatedField, where a serializer leaves the link to DRF: a job log entry's `job_result`). */
+  asId?: boolean;
   /**
    * The target's fields shown for this link instead of its nested form (`id`, `url` and
    * `display` always), as a serializer made for one relation (a circuit's terminations).
@@ -480,7 +482,8 @@ export interface ModelSpec {
   /**
    * Template of the `display` string: `{field}` or `{fk.field}` placeholders, optionally
    * transformed: `|last:N` (the last N characters), `|display` (a choice's label, as Django's get_FOO_display; a content type's name, as Django's ContentType shows it),
-   * `|ranges` (an integer list as sorted runs, `22, 80-82`, as Nautobot's array_to_string).
+   * `|ranges` (an integer list as sorted runs, `22, 80-82`, as Nautobot's array_to_string),
+   * `|isoformat` (a date-time as Python's isoformat writes it: `2024-05-01T12:00:00.250000+00:00`).
    */
   display: string;
   /**
@@ -587,6 +590,34 @@ export interface ActionSpec {
   creates?: { model: string; request: Record<string, unknown> };
   /** Query parameters it takes (documented; the hook checks them). */
   parameters?: Record<string, { description: string; required?: boolean }>;
+  /**
+   * `POST`: the action takes a JSON body (documented by `request`), given to the hook as
+   * `event.body`, and is answered by the hook as a GET one is; other methods are a 405.
+   */
+  method?: "GET" | "POST";
+  /** A POST's body, as a JSON schema (for the OpenAPI documents; the hook checks it). */
+  request?: Record<string, unknown>;
+  /**
+   * The object-permission action the requester must hold on the model (`run`), instead of the
+   * method's (`view` for a GET, `add` for a POST); an action of one object finds it only among
+   * the objects that action's constraints allow.
+   */
+  permission?: string;
+  /** The status of a successful answer (default 200). */
+  status?: number;
+  /**
+   * Served at this path below the model's route, of no one object: literal segments and
+   * `{name}` placeholders, each taking one segment, given to the hook as `event.path.name`
+   * (Nautobot's class-path job routes, `{source}/{module}/{class}`). Three segments or more,
+   * so that no detail or action of an object is taken for it.
+   */
+  path?: string;
+  /**
+   * Answers a GET of the model's list route in these API versions (bounds included), in place
+   * of the paginated list: Nautobot's versioned list views, as the jobs list that API 1.2
+   * shows as job classes and 1.3 as job records.
+   */
+  servesList?: { since?: string; until?: string };
 }
 
 /**
@@ -695,6 +726,16 @@ export interface ApiSpec {
    * (JSON); the groups' model has `name`; the auth users model has `groups`, linking to it.
    */
   permissions?: { objectPermissions: string; groups: string };
+  /**
+   * Jobs (runtime/jobs/): the records of the jobs found in the jobs folder (fields as Nautobot's
+   * Job: `source`, `module_name`, `job_class_name`, `grouping`, `name`, `slug`, `description`,
+   * `installed`, `enabled`, the overridable fields with their `<field>_override` flags, and the
+   * JSON `source_values` and `variables` the sync keeps), their results (as Nautobot's JobResult:
+   * `created`, `completed`, `name`, `job_model`, `obj_type`, `status`, `user`, `data`, `job_id`,
+   * `job_kwargs`) and their log entries (as JobLogEntry: `job_result`, `log_level`, `grouping`,
+   * `message`, `created`, `log_object`, `absolute_url`).
+   */
+  jobs?: { jobs: string; results: string; logs: string };
   /** A model holding per-user application passwords (`user`, `name`, `password`, `last_used` fields). */
   appPasswords?: string;
   /** Hand-written SQL the API needs beyond any one model (see SqlBlock). */

@@ -81,6 +81,7 @@ export function buildIr(loaded: LoadedApi): IrApi {
     ...(api.webhooks ? { webhooks: refKey(api.webhooks) } : {}),
     ...(api.permissions ? { permissions: { objectPermissions: refKey(api.permissions.objectPermissions), groups: refKey(api.permissions.groups) } } : {}),
     ...(api.appPasswords ? { appPasswords: refKey(api.appPasswords) } : {}),
+    ...(api.jobs ? { jobs: { jobs: refKey(api.jobs.jobs), results: refKey(api.jobs.results), logs: refKey(api.jobs.logs) } } : {}),
     models,
     discard: (api.discard ?? []).flatMap(discarded),
     sql: Object.fromEntries([
@@ -263,6 +264,9 @@ function buildModel(api: ApiSpec, m: ModelSpec, file: string, byRef: Map<string,
         name, description: a.description, response: structuredClone(a.response), ...(a.paginated ? { paginated: true } : {}),
         ...(a.onApp ? { onApp: true } : {}), ...(a.parameters ? { parameters: structuredClone(a.parameters) } : {}),
         ...(a.creates ? { creates: { model: refKey(a.creates.model), request: structuredClone(a.creates.request) } } : {}),
+        ...(a.method === "POST" ? { method: "POST" as const } : {}), ...(a.request ? { request: structuredClone(a.request) } : {}),
+        ...(a.permission ? { permission: a.permission } : {}), ...(a.status !== undefined && a.status !== 200 ? { status: a.status } : {}),
+        ...(a.path ? { path: a.path.split("/") } : {}), ...(a.servesList ? { servesList: { ...a.servesList } } : {}),
       })) } : {}),
     ...(m.hooks ? { hookModule: m.hooks } : {}),
   };
@@ -326,7 +330,7 @@ function parseDisplay(template: string): DisplayPart[] {
     return parts;
   }
   let last = 0;
-  for (const match of template.matchAll(/\{([^}|]+)(?:\|(?:last:(\d+)|(display|ranges)))?\}/g)) {
+  for (const match of template.matchAll(/\{([^}|]+)(?:\|(?:last:(\d+)|(display|ranges|isoformat)))?\}/g)) {
     if (match.index! > last) parts.push({ text: template.slice(last, match.index) });
     parts.push({ path: match[1].split("."), ...(match[2] ? { last: Number(match[2]) } : {}), ...(match[3] ? { as: match[3] as DisplayTransform } : {}) });
     last = match.index! + match[0].length;

@@ -39,6 +39,7 @@ export const fkSpec: SpecRules<FkSpec, FkField> = {
     onDelete: f.onDelete ?? "protect",
     ...(f.fromRequestUser ? { fromRequestUser: true, readOnly: true } : {}),
     ...(f.idWhenNested ? { idWhenNested: true } : {}),
+    ...(f.asId ? { asId: true } : {}),
     ...(f.shape ? { shape: ["id", "url", "display", ...f.shape.filter((n) => !["id", "url", "display"].includes(n))] } : {}),
   }),
 };
@@ -46,7 +47,7 @@ export const fkSpec: SpecRules<FkSpec, FkField> = {
 export const fk: GeneratorFieldKind<FkField> = {
   schema: (f, ctx) => linkColumn(f, ctx, f.nullable || !f.required, f.onDelete),
   readSchema: (f, { nestedRef, shapeOf, nested, idOf }) =>
-    nullable(nested && f.idWhenNested ? idOf(f.target) : f.shape ? shapeOf(f.target, f.shape) : nestedRef(f.target), f.nullable || !f.required),
+    nullable(f.asId || (nested && f.idWhenNested) ? idOf(f.target) : f.shape ? shapeOf(f.target, f.shape) : nestedRef(f.target), f.nullable || !f.required),
   // Only a field declared nullable takes null: an optional one may merely be left out
   // (Tenant.group: "This field may not be null.", as DRF's allow_null=False).
   writeSchema: (f, { idOf }) => nullable(relatedWrite(idOf(f.target)), f.nullable),

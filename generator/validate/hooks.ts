@@ -14,6 +14,22 @@ export function checkHooks(m: ModelSpec, hooks: LoadedApi["hooks"], err: (messag
     if (a?.creates !== undefined && (typeof a.creates?.request !== "object" || a.creates.request === null || a.onApp)) {
       err(`action "${name}": creates needs a request schema, and an action of one object`);
     }
+    if (a?.method !== undefined && a.method !== "GET" && a.method !== "POST") err(`action "${name}": method must be "GET" or "POST"`);
+    if (a?.method === "POST" && (typeof a.request !== "object" || a.request === null)) err(`action "${name}": a POST action needs a request schema`);
+    if (a?.method === "POST" && a.creates) err(`action "${name}": an action that creates objects takes its POST already; it has no method`);
+    if (a?.request !== undefined && a.method !== "POST") err(`action "${name}": request documents a POST body: give method "POST"`);
+    if (a?.permission !== undefined && !/^[a-z_]+$/.test(String(a.permission))) err(`action "${name}": permission must be an action name (lower case, like "run")`);
+    if (a?.status !== undefined && !(Number.isInteger(a.status) && a.status >= 200 && a.status < 300 && a.status !== 204)) err(`action "${name}": status must be a 2xx status with a body`);
+    const places = [a?.path !== undefined, !!a?.onApp, a?.servesList !== undefined].filter(Boolean).length;
+    if (places > 1) err(`action "${name}": path, onApp and servesList each say where the action is served: give one`);
+    if (a?.path !== undefined) {
+      const segments = typeof a.path === "string" ? a.path.split("/") : [];
+      if (segments.length < 3 || segments.some((s) => !/^(\{[a-z_][a-z0-9_]*\}|[A-Za-z0-9_-]+)$/.test(s))) {
+        err(`action "${name}": path must be three or more segments, each a literal or a {placeholder}, like "{source}/{module}/{class}"`);
+      }
+      if (a.creates) err(`action "${name}": an action at a path cannot create objects`);
+    }
+    if (a?.servesList !== undefined && (a.method === "POST" || a.creates || a.paginated)) err(`action "${name}": an action serving the list answers a GET, unpaginated`);
   }
   const allocating = Object.entries(m.actions ?? {}).filter(([, a]) => a?.creates).map(([name]) => name);
   if (m.hooks === undefined) {

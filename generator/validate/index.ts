@@ -172,6 +172,7 @@ export function validate(loaded: LoadedApi): Diagnostic[] {
     for (const [, path, transform] of placeholders) {
       const [head, ...rest] = path.split(".");
       let leafKind: string | undefined;
+      let leafSpec: FieldSpec | undefined;
       if (!has(head)) err(file, `display template names unknown field "${head}"`, m.name);
       else if (rest.length) {
         // Each step but the last is a foreign key; the last a field of the model it reaches.
@@ -184,13 +185,18 @@ export function validate(loaded: LoadedApi): Diagnostic[] {
         }
         const leaf = rest[rest.length - 1];
         if (!spec || !(leaf in spec.fields || leaf === "id")) err(file, `display template path "${path}" does not lead to a field`, m.name);
-        leafKind = spec?.fields[leaf]?.kind;
-      } else leafKind = fields[head]?.kind;
-      if (transform && !/^\|(last:\d+|display|ranges)$/.test(transform)) err(file, `display transform "${transform}" is unknown (known: |last:N, |display, |ranges)`, m.name);
+        leafSpec = spec?.fields[leaf];
+        leafKind = leafSpec?.kind;
+      } else {
+        leafSpec = fields[head];
+        leafKind = leafSpec?.kind;
+      }
+      if (transform && !/^\|(last:\d+|display|ranges|isoformat)$/.test(transform)) err(file, `display transform "${transform}" is unknown (known: |last:N, |display, |ranges, |isoformat)`, m.name);
       else if (transform === "|display" && leafKind !== "choice" && leafKind !== "status" && !(leafKind === "contentType" && api.contentTypes)) {
         err(file, `display transform "|display" of "${path}" needs a choice or status field, or a contentType field of an api with a contentTypes registry`, m.name);
       }
       else if (transform === "|ranges" && leafKind !== "list") err(file, `display transform "|ranges" of "${path}" needs a list field`, m.name);
+      else if (transform === "|isoformat" && !(leafSpec?.kind === "scalar" && leafSpec.type === "datetime")) err(file, `display transform "|isoformat" of "${path}" needs a datetime field`, m.name);
     }
     for (const o of m.ordering ?? []) {
       const [head, ...rest] = o.replace(/^-/, "").split(".");
@@ -290,7 +296,13 @@ export function validate(loaded: LoadedApi): Diagnostic[] {
     for (const [name, a] of Object.entries(m.actions ?? {})) {
       const made = a?.creates?.model;
       if (made !== undefined && (typeof made !== "string" || !resolve(made))) err(file, `action "${name}": creates names no model ("app.Model")`, m.name);
+      for (const v of [a?.servesList?.since, a?.servesList?.until]) {
+        if (v !== undefined && !versions.includes(v)) err(file, `action "${name}": servesList version "${v}" is not a supported API version (supported: ${versions.join(", ")})`, m.name);
+      }
+      if (a?.servesList && !(m.operations ?? ["list"]).includes("list")) err(file, `action "${name}": servesList answers the list, but the model has no list operation`, m.name);
     }
+    const listServers = Object.entries(m.actions ?? {}).filter(([, a]) => a?.servesList);
+    if (listServers.length > 1) err(file, `actions ${listServers.map(([n]) => `"${n}"`).join(", ")}: only one action may serve the list`, m.name);
     for (const [param, method] of Object.entries(m.filters?.methods ?? {})) {
       const takes = method?.takes;
       if (typeof takes !== "string" || (!METHOD_TAKES.includes(takes) && !resolve(takes))) {
@@ -365,7 +377,13 @@ function checkGenericTargets(
 }
 
 /** The fields each role model of the api (changeLog, webhooks, permissions) must have, by kind, as the runtime reads them. */
-export const ROLE_FIELDS: Record<"changeLog" | "webhooks" | "objectPermissions" | "groups", Record<string, FieldSpec["kind"]>> = {
+/** A job record's fields that the job's source gives unless the record overrides them (Nautobot's JOB_OVERRIDABLE_FIELDS). */
+export const JOB_OVERRIDABLE: Record<string, FieldSpec["kind"]> = {
+  grouping: "scalar", name: "scalar", description: "scalar", commit_default: "scalar", hidden: "scalar", read_only: "scalar", approval_required: "scalar",
+  soft_time_limit: "scalar", time_limit: "scalar", has_sensitive_variables: "scalar", task_queues: "scalar",
+};
+
+export const ROLE_FIELDS: Record<"changeLog" | "webhooks" | "objectPermissions" | "groups" | "jobs" | "jobResults" | "jobLogs", Record<string, FieldSpec["kind"]>> = {
   changeLog: {
     time: "scalar", user: "fk", user_name: "scalar", request_id: "scalar", action: "choice", changed_object_type: "contentType",
     changed_object_id: "scalar", changed_object: "generic", related_object_type: "contentType", related_object_id: "scalar",
@@ -378,7 +396,21 @@ export const ROLE_FIELDS: Record<"changeLog" | "webhooks" | "objectPermissions" 
   },
   objectPermissions: { name: "scalar", enabled: "scalar", object_types: "contentTypes", groups: "m2m", users: "m2m", actions: "scalar", constraints: "scalar" },
   groups: { name: "scalar" },
+  jobs: {
+    source: "scalar", module_name: "scalar", job_class_name: "scalar", slug: "scalar", installed: "scalar", enabled: "scalar",
+    source_values: "scalar", variables: "scalar", ...JOB_OVERRIDABLE,
+    ...Object.fromEntries(Object.keys(JOB_OVERRIDABLE).map((f) => [`${f}_override`, "scalar"])),
+  },
+  jobResults: {
+    created: "scalar", completed: "scalar", name: "scalar", job_model: "fk", obj_type: "contentType", status: "choice", user: "fk",
+    data: "scalar", job_id: "scalar", job_kwargs: "scalar",
+  },
+  jobLogs: { job_result: "fk", log_level: "choice", grouping: "scalar", message: "scalar", created: "scalar", log_object: "scalar", absolute_url: "scalar" },
 };
+
+/** The job results' statuses and the log levels, as runtime/jobs writes them (Nautobot's JobResultStatusChoices and LogLevelChoices). */
+const JOB_STATUSES = ["pending", "running", "completed", "errored", "failed"];
+const LOG_LEVELS = ["default", "success", "info", "warning", "failure"];
 
 /** The actions a change record's `action` names, as the runtime writes them. */
 const CHANGE_ACTIONS = ["create", "update", "delete"];
@@ -419,6 +451,22 @@ function checkRoles(
     if (missing.length) err(log!.file, `the changeLog model's action choices need ${missing.map((v) => `"${v}"`).join(", ")}`, log!.spec.name, "action");
   }
   if (api.webhooks !== undefined) role("webhooks", api.webhooks, ROLE_FIELDS.webhooks);
+  if (api.jobs !== undefined) {
+    role("jobs.jobs", api.jobs?.jobs, ROLE_FIELDS.jobs);
+    const results = role("jobs.results", api.jobs?.results, ROLE_FIELDS.jobResults);
+    const logs = role("jobs.logs", api.jobs?.logs, ROLE_FIELDS.jobLogs);
+    if (!users) err(undefined, "jobs needs auth.users: a job runs as the user who ran it");
+    link(results, "job_model", api.jobs?.jobs, "jobs.jobs");
+    link(results, "user", users, "the auth.users model");
+    link(logs, "job_result", api.jobs?.results, "jobs.results");
+    const choiceValues = (owner: typeof results, name: string, values: string[]) => {
+      const f = owner?.spec.fields[name];
+      const missing = f?.kind === "choice" ? values.filter((v) => !f.choices.values.some(([x]) => x === v)) : [];
+      if (missing.length) err(owner!.file, `the ${name} choices need ${missing.map((v) => `"${v}"`).join(", ")}`, owner!.spec.name, name);
+    };
+    choiceValues(results, "status", JOB_STATUSES);
+    choiceValues(logs, "log_level", LOG_LEVELS);
+  }
   if (api.permissions !== undefined) {
     const perms = role("permissions.objectPermissions", api.permissions?.objectPermissions, ROLE_FIELDS.objectPermissions);
     const groups = role("permissions.groups", api.permissions?.groups, ROLE_FIELDS.groups);

@@ -14,7 +14,7 @@ function keysOf<T>() {
 
 const API = keysOf<ApiSpec>()([
   "kind", "name", "title", "description", "profile", "basePath", "apps", "rootLinks", "versions", "settings", "auth", "tagModel", "customFields", "computedFieldModel", "noteModel", "relationships",
-  "idType", "appPasswords", "discard", "sql", "contentTypes", "statusModel", "appNames", "changeLog", "webhooks", "permissions",
+  "idType", "appPasswords", "discard", "sql", "contentTypes", "statusModel", "appNames", "changeLog", "webhooks", "permissions", "jobs",
 ]);
 const MODEL = keysOf<ModelSpec>()([
   "kind", "name", "app", "route", "verboseName", "description", "display", "ordering", "features", "fields", "nested", "brief",
@@ -36,7 +36,7 @@ const FIELDS: { [K in FieldSpec["kind"]]: ReadonlyArray<string> } = {
   count: keysOf<CountField>()([...COMMON, "kind", "of", "descendants", "stored"]),
   reverse: keysOf<ReverseField>()([...COMMON, "kind", "of", "singleUntil", "through"]),
   firstSet: keysOf<FirstSetField>()([...COMMON, "kind", "fields"]),
-  fk: keysOf<FkField>()([...COMMON, "kind", "target", "onDelete", "fromRequestUser", "idWhenNested", "shape"]),
+  fk: keysOf<FkField>()([...COMMON, "kind", "target", "onDelete", "fromRequestUser", "idWhenNested", "asId", "shape"]),
   m2m: keysOf<M2mField>()([...COMMON, "kind", "target", "bySlug", "keyWhenNested"]),
   computed: keysOf<ComputedField>()([...COMMON, "kind", "schema", "excludable"]),
   contentType: keysOf<ContentTypeField>()([...COMMON, "kind", "models", "feature"]),

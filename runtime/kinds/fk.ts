@@ -24,8 +24,8 @@ export const link = {
   },
 };
 
-/** Whether the spec asks for the bare id here: in nested and brief forms. */
-const bare = (f: FkField, ctx: ReadContext) => f.idWhenNested === true && ctx.shape !== "full";
+/** Whether the spec asks for the bare id here: everywhere, or in nested and brief forms. */
+const bare = (f: FkField, ctx: ReadContext) => f.asId === true || (f.idWhenNested === true && ctx.shape !== "full");
 
 export const fk: RuntimeFieldKind<FkField> = {
   read: (f, ctx) => (bare(f, ctx) ? col(ctx.alias, f.column) : link.read(f, ctx)),

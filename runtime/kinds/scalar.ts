@@ -78,6 +78,11 @@ export const scalar: RuntimeFieldKind<ScalarField> = {
   async write(f, value, { row }) {
     row[f.column] = await coerce(f, value);
   },
+  // Python's isoformat of an aware UTC time (microseconds left out when none, as it does).
+  displayText: (f, column, transform) => (transform === "isoformat" && f.type === "datetime"
+    ? `(to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS') || CASE WHEN extract(microseconds FROM ${column})::bigint % 1000000 = 0 THEN '' ` +
+      `ELSE to_char(${column} AT TIME ZONE 'UTC', '.US') END || '+00:00')`
+    : `${column}::text`),
   createsAlone: (f) => !!f.slugFrom,
   storesJson: (f) => f.type === "json",
   async onCreate(f, ctx) {

@@ -1,7 +1,7 @@
 // OpenAPI 3.1 emitter for the DRF-style profile: one document per API version with the
 // list/detail/bulk paths of every model, the pagination envelope, the brief form, the
 // query filters, token security and the DRF error shapes. Pure: IR in, document out.
-import { FILTER_FALSE, FILTER_TRUE, inVersion, requiredIn, shownSingle, type FieldDescriptor } from "../../../runtime/descriptor.js";
+import { atOrBefore, FILTER_FALSE, FILTER_TRUE, inVersion, requiredIn, shownSingle, type FieldDescriptor } from "../../../runtime/descriptor.js";
 import type { IrApi, IrModel } from "../../ir/index.js";
 import { byCodePoint, operationId } from "../../ir/names.js";
 import { kindOf } from "../../kinds/index.js";
@@ -317,22 +317,47 @@ function modelPaths(api: IrApi, m: IrModel, version: string): Record<string, Sch
     },
     options: optionsOperation(operationId(m.app, l.route, "list_options"), tag),
   }]));
-  const actions = Object.fromEntries((m.actions ?? []).map((a) => [a.onApp ? `${api.basePath}${m.app}/${a.name}/` : `${base}{id}/${a.name}/`, {
-    ...(a.onApp ? {} : { parameters: [idParam] }),
-    get: {
-      operationId: operationId(m.app, a.onApp ? a.name : m.route, a.onApp ? "list" : a.name), tags: tag, summary: a.description,
-      parameters: [
-        ...(a.paginated ? [limitParam, offsetParam] : []),
-        ...Object.entries(a.parameters ?? {}).map(([name, p]) => ({ name, in: "query", required: p.required ?? false, description: p.description, schema: { type: "string" } })),
-      ],
-      responses: {
-        "200": { description: a.description, content: json(a.paginated ? pageOf(a.response) : a.response) },
-        ...common,
+  const actionPath = (a: NonNullable<IrModel["actions"]>[number]) =>
+    (a.onApp ? `${api.basePath}${m.app}/${a.name}/` : a.path ? `${base}${a.path.join("/")}/` : `${base}{id}/${a.name}/`);
+  const pathParams = (a: NonNullable<IrModel["actions"]>[number]) => (a.onApp ? [] : a.path
+    ? a.path.filter((s) => s.startsWith("{")).map((s) => ({ name: s.slice(1, -1), in: "path", required: true, schema: { type: "string" } }))
+    : [idParam]);
+  const actionId = (a: NonNullable<IrModel["actions"]>[number], verb: string) =>
+    operationId(m.app, a.onApp ? a.name : m.route, a.onApp ? verb : verb === "list" ? a.name : `${a.name}_${verb}`);
+  const actions = Object.fromEntries((m.actions ?? []).filter((a) => !a.servesList).map((a) => [actionPath(a), {
+    ...(pathParams(a).length ? { parameters: pathParams(a) } : {}),
+    ...(a.method === "POST" ? {
+      post: {
+        operationId: actionId(a, "create"), tags: tag, summary: a.description,
+        requestBody: { required: true, content: json(a.request ?? {}) },
+        responses: { [String(a.status ?? 200)]: { description: a.description, content: json(a.response) }, ...withBody },
       },
-    },
+    } : {
+      get: {
+        operationId: actionId(a, "list"), tags: tag, summary: a.description,
+        parameters: [
+          ...(a.paginated ? [limitParam, offsetParam] : []),
+          ...Object.entries(a.parameters ?? {}).map(([name, p]) => ({ name, in: "query", required: p.required ?? false, description: p.description, schema: { type: "string" } })),
+        ],
+        responses: {
+          [String(a.status ?? 200)]: { description: a.description, content: json(a.paginated ? pageOf(a.response) : a.response) },
+          ...common,
+        },
+      },
+    }),
     ...(a.creates ? { post: createsOperation(api, m, a.name, a.creates, withBody) } : {}),
-    options: optionsOperation(operationId(m.app, a.onApp ? a.name : m.route, a.onApp ? "list_options" : `${a.name}_options`), tag),
+    options: optionsOperation(actionId(a, a.onApp ? "list_options" : "options"), tag),
   }]));
+  // A version whose list an action answers (Nautobot's versioned list views) documents that answer.
+  const serving = (m.actions ?? []).find((a) => a.servesList
+    && (!a.servesList.since || atOrBefore(api.versions.supported, a.servesList.since, version))
+    && (!a.servesList.until || atOrBefore(api.versions.supported, version, a.servesList.until)));
+  if (serving && list.get) {
+    list.get = {
+      operationId: operationId(m.app, m.route, "list"), tags: tag, summary: serving.description,
+      responses: { "200": { description: serving.description, content: json(serving.response) }, ...common },
+    };
+  }
   const noteModel = m.features.notes ? api.models.find((x) => x.key === api.noteModel) : undefined;
   const notes = noteModel ? { [`${base}{id}/notes/`]: {
     parameters: [idParam],

@@ -65,7 +65,8 @@ export interface DrfDeps {
 }
 
 export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
-  const { index, store, operations, permissions } = new Engine(api, db);
+  const engine = new Engine(api, db);
+  const { index, store, operations, permissions } = engine;
   const allocations = new Allocations(operations, store);
   const filters = new FilterCompiler(index);
   const providers = dynamicFilters(index);
@@ -153,7 +154,9 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
     const m = seg.length >= 2 ? index.byRoute.get(`${seg[0]}/${seg[1]}`) : undefined;
     if (m && seg.length === 3 && seg[2] === "") return listRoute(ctx, m);
     if (m && seg.length === 4 && seg[3] === "") return detailRoute(ctx, m, seg[2]);
-    if (m && seg.length === 5 && seg[4] === "" && m.actions?.some((a) => a.name === seg[3] && !a.onApp)) return actionRoute(ctx, m, seg[2], seg[3]);
+    if (m && seg.length === 5 && seg[4] === "" && m.actions?.some((a) => a.name === seg[3] && !a.onApp && !a.path && !a.servesList)) return actionRoute(ctx, m, seg[2], seg[3]);
+    const at = m && seg.length > 5 && seg.at(-1) === "" ? pathAction(m, seg.slice(2, -1)) : undefined;
+    if (at) return actionRoute(ctx, m!, null, at.name, at.path);
     if (m && seg.length === 5 && seg[3] === NOTES_ROUTE && seg[4] === "" && notesOf(index, m)) return notesRoute(ctx, m, seg[2]);
     // A list or detail path without its trailing slash (seed rule 3).
     if (m && (seg.length === 2 || (seg.length === 3 && seg[2] !== "" && req.method !== "POST"))) {
@@ -161,6 +164,28 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
       return;
     }
     throw notFound();
+  }
+
+  /** The action of `m` served at these path segments, with what its placeholders took. */
+  function pathAction(m: ModelDescriptor, segments: string[]): { name: string; path: Record<string, string> } | undefined {
+    for (const a of m.actions ?? []) {
+      if (a.path?.length !== segments.length) continue;
+      const path: Record<string, string> = {};
+      const fits = a.path.every((part, i) => {
+        const placeholder = /^\{(.+)\}$/.exec(part);
+        if (placeholder) path[placeholder[1]] = decodeURIComponent(segments[i]);
+        return placeholder ? segments[i] !== "" : part === segments[i];
+      });
+      if (fits) return { name: a.name, path };
+    }
+    return undefined;
+  }
+
+  /** The action answering the list of `m` in the request's version, if one does (ActionSpec.servesList). */
+  function listAction(ctx: Ctx, m: ModelDescriptor): string | undefined {
+    return m.actions?.find((a) => a.servesList
+      && (!a.servesList.since || index.atOrBefore(a.servesList.since, ctx.version))
+      && (!a.servesList.until || index.atOrBefore(ctx.version, a.servesList.until)))?.name;
   }
 
   function only(ctx: Ctx, methods: string[], run: () => Promise<void> | void): Promise<void> | void {
@@ -260,9 +285,9 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
     return narrow ? { ...where, apply: (qb: Knex.QueryBuilder) => { where.apply(qb); narrow(qb); } } : where;
   }
 
-  /** Whether the object `id` of `m` exists and the requester may view it. */
-  async function visible(ctx: Ctx, m: ModelDescriptor, id: string): Promise<boolean> {
-    return store.isKey(m, id) && (await store.existing(db, m, [id], ctx.identity?.userId, permitted(ctx, m, "view"))).length > 0;
+  /** Whether the object `id` of `m` exists and the requester may `action` it (view it, by default). */
+  async function visible(ctx: Ctx, m: ModelDescriptor, id: string, action = "view"): Promise<boolean> {
+    return store.isKey(m, id) && (await store.existing(db, m, [id], ctx.identity?.userId, permitted(ctx, m, action))).length > 0;
   }
 
   /** The requester as the actor of an operation through `view` of `m` (Nautobot's view name, `dcim-api:site-list`). */
@@ -347,6 +372,8 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
       ...(ops.has("update") ? ["PUT", "PATCH"] : []), ...(ops.has("delete") ? ["DELETE"] : [])];
     const method = await dispatch(ctx, m, methods, ["POST", "PUT"]);
     if (!method) return;
+    const serving = method === "GET" ? listAction(ctx, m) : undefined;
+    if (serving) return answerAction(ctx, m, serving, null, {});
     if (method === "GET") {
       const where = within(ctx, m, await filterFor(ctx, m));
       const { limit, offset } = pageParams(ctx.params.get("limit")?.at(-1), ctx.params.get("offset")?.at(-1), page);
@@ -452,35 +479,62 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
 
 
   /**
-   * A model's action, of one object (`…/<id>/<name>/`) or on its app, answered by its hook
-   * module; one that creates objects also takes a POST.
+   * A model's action, of one object (`…/<id>/<name>/`), on its app, or at its `path`, answered
+   * by its hook module: a GET, a POST (`method`), or both for one that creates objects. The
+   * requester needs the action's permission (or the method's) on the model, and the object
+   * must be one that permission lets them reach.
    */
-  async function actionRoute(ctx: Ctx, m: ModelDescriptor, rawId: string | null, name: string): Promise<void> {
+  async function actionRoute(ctx: Ctx, m: ModelDescriptor, rawId: string | null, name: string, path: Record<string, string> = {}): Promise<void> {
     const action = m.actions!.find((a) => a.name === name)!;
-    return only(ctx, action.creates ? ["GET", "POST"] : ["GET"], async () => {
+    if (action.method === "POST" && ctx.req.method !== "POST" && ctx.req.method !== "OPTIONS") {
+      ctx.res.set("Allow", "POST, OPTIONS");
+      throw new HttpError(405, `Method "${ctx.req.method}" not allowed.`, "method_not_allowed");
+    }
+    return only(ctx, action.method === "POST" ? ["POST"] : action.creates ? ["GET", "POST"] : ["GET"], async () => {
       const made = action.creates && ctx.req.method === "POST" ? index.model(action.creates.model) : undefined;
-      await authorize(ctx, made ?? m);
+      const permission = action.permission ?? actionOf(ctx.req.method);
+      await authorize(ctx, made ?? m, permission);
       const id = rawId?.toLowerCase() ?? null;
-      if (id !== null && !(await visible(ctx, m, id))) throw notFound();
-      const { limit } = pageParams(ctx.params.get("limit")?.at(-1), undefined, page);
-      const event = { db, model: m, id, params: ctx.params, limit, read: (refs: Array<{ model: string; id: string }>, shape: "nested" | "full") => store.readRefs(db, refs, { ...readOpts(ctx), shape }) };
-      if (made) return allocate(ctx, m, name, made, event);
-      const answer = await m.hooks!.actions![name](event);
-      // Nothing to say is an empty body, as DRF renders a Response without data.
-      if (answer === undefined) {
-        ctx.res.status(200).type("json").end();
-        return;
-      }
-      if (!action.paginated) return send(ctx, 200, answer);
-      const items = answer as unknown[];
-      const { offset } = pageParams(undefined, ctx.params.get("offset")?.at(-1), page);
-      const links = pageLinks(new URL(`${origin(ctx.req, config.publicUrl)}${ctx.req.originalUrl}`), limit, offset, items.length);
-      send(ctx, 200, { count: items.length, next: links.next, previous: links.previous, results: items.slice(offset, limit === null ? undefined : offset + limit) });
+      if (id !== null && !(await visible(ctx, m, id, made ? "view" : permission ?? "view"))) throw notFound();
+      if (made) return allocate(ctx, m, name, made, actionEvent(ctx, m, name, id, path));
+      return answerAction(ctx, m, name, id, path);
     });
   }
 
+  /** What an action's hook is given (see ActionEvent). */
+  function actionEvent(ctx: Ctx, m: ModelDescriptor, name: string, id: string | null, path: Record<string, string>): ActionEvent {
+    const { limit } = pageParams(ctx.params.get("limit")?.at(-1), undefined, page);
+    return {
+      db, model: m, id, params: ctx.params, limit, version: ctx.version, path, engine, actor: actor(ctx, m, name),
+      read: (refs, shape) => store.readRefs(db, refs, { ...readOpts(ctx), shape }),
+      permitted: (pm, action, alias) => {
+        const narrow = !permissions || !ctx.grants || (action === "view" && exemptView(pm)) ? null : permissions.condition(ctx.grants, pm, action, alias);
+        return narrow && { sql: narrow.sql, bindings: narrow.bindings };
+      },
+    };
+  }
+
+  /** Runs the hook of an action the requester may use, and sends what it answers. */
+  async function answerAction(ctx: Ctx, m: ModelDescriptor, name: string, id: string | null, path: Record<string, string>): Promise<void> {
+    const action = m.actions!.find((a) => a.name === name)!;
+    if (permissions && ctx.identity) await grantsOf(ctx);
+    const event = actionEvent(ctx, m, name, id, path);
+    if (ctx.req.method === "POST") event.body = readJson(ctx);
+    const answer = await m.hooks!.actions![name](event);
+    // Nothing to say is an empty body, as DRF renders a Response without data.
+    if (answer === undefined) {
+      ctx.res.status(action.status ?? 200).type("json").end();
+      return;
+    }
+    if (!action.paginated) return send(ctx, action.status ?? 200, answer);
+    const items = answer as unknown[];
+    const { limit, offset } = pageParams(ctx.params.get("limit")?.at(-1), ctx.params.get("offset")?.at(-1), page);
+    const links = pageLinks(new URL(`${origin(ctx.req, config.publicUrl)}${ctx.req.originalUrl}`), limit, offset, items.length);
+    send(ctx, 200, { count: items.length, next: links.next, previous: links.previous, results: items.slice(offset, limit === null ? undefined : offset + limit) });
+  }
+
   /** A POST to an action that creates objects (operations/allocations.ts): one body or a list, all or none. */
-  async function allocate(ctx: Ctx, m: ModelDescriptor, name: string, made: ModelDescriptor, event: Omit<ActionEvent, "db">): Promise<void> {
+  async function allocate(ctx: Ctx, m: ModelDescriptor, name: string, made: ModelDescriptor, event: ActionEvent): Promise<void> {
     const body = readJson(ctx);
     const many = Array.isArray(body);
     const items: unknown[] = many ? body : [body];
