@@ -24,6 +24,8 @@ import type { ApiDescriptor } from "./descriptor.js";
 import { profiles } from "./profiles/index.js";
 import { Worker } from "./queue/worker.js";
 import { taskHandlers } from "./features/index.js";
+import { enginesOn } from "./engine.js";
+import { syncJobs } from "./features/jobs/index.js";
 
 export interface CliOptions {
   port?: number;
@@ -97,8 +99,8 @@ export function listen(apis: ApiDescriptor[], db: Database, config: Config): Pro
 }
 
 /** A queue worker over `db` with the process's handlers and settings, started. */
-export function startWorker(db: Knex, config: Config): Worker {
-  return new Worker(db, taskHandlers(config), config.queue).start();
+export function startWorker(db: Knex, config: Config, apis: ApiDescriptor[]): Worker {
+  return new Worker(db, taskHandlers({ config, apis, engineOf: enginesOn(db) }), config.queue).start();
 }
 
 /** On the first SIGTERM or SIGINT, runs `release` and exits (1 if it failed). */
@@ -115,6 +117,11 @@ function stopOnSignals(release: () => Promise<void>): void {
   };
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
+}
+
+/** The job records brought in step with the jobs folders, with what changed said. */
+async function syncJobsAndSay(db: Knex, apis: ApiDescriptor[], config: Config): Promise<void> {
+  for (const line of await syncJobs(db, apis, config.jobsRoots)) console.log(line);
 }
 
 /** Where the data is, as the start-up lines say it. */
@@ -144,6 +151,7 @@ export async function runCommand(command: string, opts: CliOptions, apis: ApiDes
   const db = await openDatabase(config);
   const applied = await migrateAll(db.knex, apis);
   if (applied.length) console.log(`migrated: ${applied.join(", ")}`);
+  await syncJobsAndSay(db.knex, apis, config);
   switch (command) {
     case "migrate":
       console.log(applied.length ? `database up to date (${whereData(config)})` : `nothing to migrate (${whereData(config)})`);
@@ -161,7 +169,7 @@ export async function runCommand(command: string, opts: CliOptions, apis: ApiDes
     case "run":
       return run(apis, db, config, demo, demoLogins);
     case "worker": {
-      const worker = startWorker(db.knex, config);
+      const worker = startWorker(db.knex, config, apis);
       console.log(`queue worker ${worker.id} is running (${whereData(config)}), ${config.queue.concurrency} task(s) at a time`);
       stopOnSignals(async () => {
         await worker.stop();
@@ -195,6 +203,7 @@ async function serve(apis: ApiDescriptor[], config: Config, opts: CliOptions): P
   if (opts.migrate !== false) {
     const applied = await migrateAll(db.knex, apis);
     if (applied.length) console.log(`migrated: ${applied.join(", ")}`);
+    await syncJobsAndSay(db.knex, apis, config);
   }
   if (workers === 1) {
     const server = await serveHere(apis, db, config);
@@ -226,7 +235,7 @@ async function serveHere(apis: ApiDescriptor[], db: Database, config: Config): P
     },
   });
   await listenOn(server, config.host, config.port);
-  worker = config.queueWorker ? startWorker(db.knex, config) : undefined;
+  worker = config.queueWorker ? startWorker(db.knex, config, apis) : undefined;
   return server;
 }
 

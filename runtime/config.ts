@@ -1,6 +1,7 @@
 // Process configuration, read once from the environment. Gives a plain object; the rest
 // of the runtime takes it as an argument and never reads process.env itself.
-import { resolve } from "node:path";
+import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { DEFAULT_WORKER_SETTINGS, type WorkerSettings } from "./queue/worker.js";
 import { LOG_LEVELS } from "./http/request-log.js";
 
@@ -43,7 +44,12 @@ export interface Config {
   queue: WorkerSettings;
   /** Seconds a webhook delivery may take, connecting and answering, before the attempt fails. */
   webhookTimeout: number;
+  /** The folders of job modules (JOBS_ROOT, several separated by ":", as PATH; default the shipped `jobs/`). */
+  jobsRoots: string[];
 }
+
+/** The jobs folder beside the runtime's: `jobs/` of the checkout, or `dist/jobs/` of a build. */
+const SHIPPED_JOBS = resolve(dirname(fileURLToPath(import.meta.url)), "..", "jobs");
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
   return {
@@ -72,6 +78,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
       retentionDays: wholeNumber(env, "QUEUE_RETENTION", DEFAULT_WORKER_SETTINGS.retentionDays),
     },
     webhookTimeout: wholeNumber(env, "WEBHOOK_TIMEOUT", 10) || 10,
+    jobsRoots: env.JOBS_ROOT ? env.JOBS_ROOT.split(":").filter(Boolean).map((p) => resolve(p)) : [SHIPPED_JOBS],
   };
 }
 

@@ -11,6 +11,16 @@ import { Operations } from "./operations/index.js";
 import { Permissions } from "./features/permissions/index.js";
 import { FEATURES } from "./features/index.js";
 
+/** Each API's engine on `db`, made once (a queue worker's, whose tasks run on its database). */
+export function enginesOn(db: Knex): (api: ApiDescriptor) => Engine {
+  const made = new Map<string, Engine>();
+  return (api) => {
+    let engine = made.get(api.name);
+    if (!engine) made.set(api.name, (engine = new Engine(api, db)));
+    return engine;
+  };
+}
+
 export class Engine {
   readonly index: ModelIndex;
   readonly store: Store;

@@ -762,6 +762,74 @@ export interface ExtrasCustomFieldChoice {
   last_updated: StoredTime;
 }
 
+/** A stored row of extras.job (spec/inventory/extras/job.ts), by field name. */
+export interface ExtrasJob {
+  id: string;
+  source: string;
+  module_name: string;
+  job_class_name: string;
+  grouping: string;
+  grouping_override: boolean;
+  name: string;
+  name_override: boolean;
+  slug: string;
+  description: string;
+  description_override: boolean;
+  installed: boolean;
+  enabled: boolean;
+  is_job_hook_receiver: boolean;
+  is_job_button_receiver: boolean;
+  has_sensitive_variables: boolean;
+  has_sensitive_variables_override: boolean;
+  approval_required: boolean;
+  approval_required_override: boolean;
+  commit_default: boolean;
+  commit_default_override: boolean;
+  hidden: boolean;
+  hidden_override: boolean;
+  read_only: boolean;
+  read_only_override: boolean;
+  soft_time_limit: number;
+  soft_time_limit_override: boolean;
+  time_limit: number;
+  time_limit_override: boolean;
+  task_queues: unknown;
+  task_queues_override: boolean;
+  source_values: unknown;
+  variables: unknown;
+  created: StoredTime;
+  last_updated: StoredTime;
+  custom_fields: unknown;
+}
+
+/** A stored row of extras.joblogentry (spec/inventory/extras/job-log-entry.ts), by field name. */
+export interface ExtrasJobLogEntry {
+  id: string;
+  job_result: string | null;
+  log_level: string;
+  grouping: string;
+  message: string;
+  created: StoredTime;
+  log_object: string | null;
+  absolute_url: string | null;
+}
+
+/** A stored row of extras.jobresult (spec/inventory/extras/job-result.ts), by field name. */
+export interface ExtrasJobResult {
+  id: string;
+  created: StoredTime;
+  completed: StoredTime | null;
+  name: string;
+  job_model: string | null;
+  obj_type: string | null;
+  status: string;
+  user: string | null;
+  data: unknown;
+  job_id: string | null;
+  job_kwargs: unknown;
+  custom_fields: unknown;
+}
+
 /** A stored row of extras.note (spec/inventory/extras/note.ts), by field name. */
 export interface ExtrasNote {
   id: string;
@@ -1241,6 +1309,9 @@ export interface Rows {
     contenttype: ExtrasContentType;
     customfield: ExtrasCustomField;
     customfieldchoice: ExtrasCustomFieldChoice;
+    job: ExtrasJob;
+    joblogentry: ExtrasJobLogEntry;
+    jobresult: ExtrasJobResult;
     note: ExtrasNote;
     objectchange: ExtrasObjectChange;
     relationship: ExtrasRelationship;

@@ -727,7 +727,7 @@ export interface ApiSpec {
    */
   permissions?: { objectPermissions: string; groups: string };
   /**
-   * Jobs (runtime/jobs/): the records of the jobs found in the jobs folder (fields as Nautobot's
+   * Jobs (runtime/features/jobs/): the records of the jobs found in the jobs folder (fields as Nautobot's
    * Job: `source`, `module_name`, `job_class_name`, `grouping`, `name`, `slug`, `description`,
    * `installed`, `enabled`, the overridable fields with their `<field>_override` flags, and the
    * JSON `source_values` and `variables` the sync keeps), their results (as Nautobot's JobResult:

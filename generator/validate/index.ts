@@ -408,7 +408,7 @@ export const ROLE_FIELDS: Record<"changeLog" | "webhooks" | "objectPermissions" 
   jobLogs: { job_result: "fk", log_level: "choice", grouping: "scalar", message: "scalar", created: "scalar", log_object: "scalar", absolute_url: "scalar" },
 };
 
-/** The job results' statuses and the log levels, as runtime/jobs writes them (Nautobot's JobResultStatusChoices and LogLevelChoices). */
+/** The job results' statuses and the log levels, as runtime/features/jobs writes them (Nautobot's JobResultStatusChoices and LogLevelChoices). */
 const JOB_STATUSES = ["pending", "running", "completed", "errored", "failed"];
 const LOG_LEVELS = ["default", "success", "info", "warning", "failure"];
 

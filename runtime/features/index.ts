@@ -1,11 +1,10 @@
 // The cross-cutting features, each one folder here behind the `Feature` interface (types.ts),
 // in the order the engine tells them of writes: change records before the permission check,
 // so that a refused write rolls back with its records.
-import type { Config } from "../config.js";
 import type { ModelIndex } from "../models.js";
 import type { DynamicFilterProvider } from "../query/filters.js";
 import type { TaskHandler } from "../queue/worker.js";
-import type { Feature } from "./types.js";
+import type { Feature, TaskSetting } from "./types.js";
 import { feature as tags } from "./tags/index.js";
 import { feature as customFields } from "./custom-fields/index.js";
 import { feature as relationships } from "./relationships/index.js";
@@ -13,10 +12,11 @@ import { feature as notes } from "./notes/index.js";
 import { feature as changes } from "./changes/index.js";
 import { feature as permissions } from "./permissions/index.js";
 import { feature as webhooks } from "./webhooks/index.js";
+import { feature as jobs } from "./jobs/index.js";
 
-export type { Feature, FeatureEngine } from "./types.js";
+export type { Feature, FeatureEngine, TaskSetting } from "./types.js";
 
-export const FEATURES: readonly Feature[] = [tags, customFields, relationships, notes, changes, permissions, webhooks];
+export const FEATURES: readonly Feature[] = [tags, customFields, relationships, notes, changes, permissions, webhooks, jobs];
 
 /** The providers of filters whose names are data, for an api: those of the features it has. */
 export function dynamicFilters(index: ModelIndex): DynamicFilterProvider[] {
@@ -24,6 +24,6 @@ export function dynamicFilters(index: ModelIndex): DynamicFilterProvider[] {
 }
 
 /** The queue's handlers, by task kind: what a worker runs. */
-export function taskHandlers(config: Config): Record<string, TaskHandler> {
-  return Object.assign({}, ...FEATURES.map((f) => f.tasks?.(config) ?? {}));
+export function taskHandlers(setting: TaskSetting): Record<string, TaskHandler> {
+  return Object.assign({}, ...FEATURES.map((f) => f.tasks?.(setting) ?? {}));
 }

@@ -4,6 +4,8 @@
 // parameters whose names are data for the filter sets, its part in every write operation,
 // and the queue tasks it runs. A feature the api's spec does not call for brings nothing.
 import type { Config } from "../config.js";
+import type { ApiDescriptor } from "../descriptor.js";
+import type { Engine } from "../engine.js";
 import type { ModelIndex } from "../models.js";
 import type { WriteFeature } from "../operations/index.js";
 import type { DynamicFilterProvider } from "../query/filters.js";
@@ -19,6 +21,13 @@ export interface FeatureEngine {
   permissions?: Permissions;
 }
 
+/** What a worker's task handlers are made with: the process's configuration, the APIs, and each API's engine on the worker's database. */
+export interface TaskSetting {
+  config: Config;
+  apis: ApiDescriptor[];
+  engineOf(api: ApiDescriptor): Engine;
+}
+
 export interface Feature {
   /** As documentation names it. */
   readonly name: string;
@@ -29,5 +38,5 @@ export interface Feature {
   /** Its part in the api's write operations: told of every row written and deleted. */
   write?(engine: FeatureEngine): WriteFeature | undefined;
   /** The queue tasks it runs, by task kind. */
-  tasks?(config: Config): Record<string, TaskHandler>;
+  tasks?(setting: TaskSetting): Record<string, TaskHandler>;
 }

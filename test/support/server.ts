@@ -3,6 +3,7 @@
 // schema of the PostgreSQL database named by DATABASE_URL. Gives its URL, an admin token,
 // the Knex handle (to assert on database state) and helpers to make more users.
 import type { Server } from "node:http";
+import { resolve } from "node:path";
 import type { AddressInfo } from "node:net";
 import type { Knex } from "knex";
 import { configFromEnv } from "../../runtime/config.js";
@@ -10,6 +11,7 @@ import { openDatabase, type Database } from "../../runtime/db/connect.js";
 import { createApp } from "../../runtime/server.js";
 import { answerClientErrors } from "../../runtime/http/client-errors.js";
 import { migrateAll, ensureSuperuser, loadDemoOnce } from "../../runtime/cli.js";
+import { syncJobs } from "../../runtime/features/jobs/index.js";
 import { apis } from "../../generated/server.js";
 import { demo } from "../../demo/index.js";
 
@@ -26,6 +28,8 @@ export interface TestServer {
   db: Knex;
   /** "pglite" or "postgresql", for test titles and skips. */
   engine: string;
+  /** The folders the server's jobs come from (the shipped ones, then the tests'). */
+  jobsRoots: string[];
   /** Creates a user (superuser or not) with a token; gives the token key and user id. */
   /**
    * A user with a token. Besides managing their own tokens, a user who is no superuser may do
@@ -40,12 +44,17 @@ export async function startTestServer(): Promise<TestServer> {
   if (current) return current.api;
   // Every test comes from 127.0.0.1 and many send bad credentials on purpose: throttling is
   // tested on its own app instances (test/e2e/throttle.test.ts), this one only counts.
-  const config = { ...configFromEnv(), dataDir: "memory://", logRequests: false, authFailureLimit: 1_000_000 };
+  // The shipped jobs, and jobs made for the tests.
+  const jobsRoots = [resolve("jobs"), resolve("test/jobs")];
+  const config = { ...configFromEnv(), dataDir: "memory://", logRequests: false, authFailureLimit: 1_000_000, jobsRoots };
   const db = await openDatabase(config);
   if (config.databaseUrl) {
     await db.knex.raw("DROP SCHEMA public CASCADE; CREATE SCHEMA public;");
   }
   await migrateAll(db.knex, apis);
+  const synced = await syncJobs(db.knex, apis, jobsRoots);
+  const problems = synced.filter((line) => !line.includes("disabled until enabled"));
+  if (problems.length) throw new Error(`jobs: ${problems.join("; ")}`);
   const admin = await ensureSuperuser(db.knex, apis, "admin", "admin-password");
   const adminRow = await db.knex("users_user").select("id").where("username", "admin").first();
   await loadDemoOnce(db.knex, apis, demo, adminRow.id);
@@ -66,6 +75,7 @@ export async function startTestServer(): Promise<TestServer> {
     token: admin.key,
     db: db.knex,
     engine: config.databaseUrl ? "postgresql" : "pglite",
+    jobsRoots,
     async user(username, opts = {}) {
       const res = await fetch(`${url}/api/users/users/`, {
         method: "POST",

@@ -48,13 +48,15 @@ describe("layering", () => {
     // The change-log, webhook and permission contracts (api `changeLog`, `webhooks`,
     // `permissions`: the fields the generator checks their models have, and the users' groups).
     const roleContract = [...Object.values(ROLE_FIELDS).flatMap((fields) => Object.keys(fields)), "groups"];
+    // What a job variable says of itself (Nautobot's JobVariableSerializer: an object variable's `model`).
+    const jobVariableContract = ["model", "choices", "label", "required", "default"];
     // `last_updated`, which webhook snapshot differences leave out as Nautobot's do.
     const snapshotWords = ["last_updated"];
     // WordPress's own post and term fields, The Events Calendar's archive parameters and its
     // currency positions (`prefix`/`postfix` in cost details).
     const wordpressConventions = ["status", "slug", "author", "date", "modified", "name", "description", "parent", "start_date", "end_date", "prefix"];
     const allowed = (path: string) => new Set([
-      ...runtimeWords, ...authContract, ...customFieldContract, ...relationshipContract, ...statusContract, ...roleContract, ...snapshotWords, ...(path.startsWith(join("runtime", "profiles", "wordpress")) ? wordpressConventions : []),
+      ...runtimeWords, ...authContract, ...customFieldContract, ...relationshipContract, ...statusContract, ...roleContract, ...jobVariableContract, ...snapshotWords, ...(path.startsWith(join("runtime", "profiles", "wordpress")) ? wordpressConventions : []),
       // Nautobot's `/api/status/` endpoint.
       ...(path.startsWith(join("runtime", "profiles", "drf")) ? ["status"] : []),
     ]);

@@ -107,5 +107,5 @@ export async function enqueueWebhooks(trx: Knex.Transaction | Knex, api: ApiDesc
 /** Webhooks are found and enqueued by the change log's statement (changes/); this runs their deliveries. */
 export const feature = {
   name: "webhooks",
-  tasks: (config) => ({ [WEBHOOK_TASK]: webhookHandler({ timeoutMs: config.webhookTimeout * 1000 }) }),
+  tasks: ({ config }) => ({ [WEBHOOK_TASK]: webhookHandler({ timeoutMs: config.webhookTimeout * 1000 }) }),
 } satisfies Feature;

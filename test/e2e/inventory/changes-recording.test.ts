@@ -11,6 +11,8 @@ import { expect } from "chai";
 import { configFromEnv } from "../../../runtime/config.js";
 import { Worker } from "../../../runtime/queue/worker.js";
 import { taskHandlers } from "../../../runtime/features/index.js";
+import { apis } from "../../../generated/server.js";
+import { enginesOn } from "../../../runtime/engine.js";
 import { call, del, get, patch, post } from "../../support/http.js";
 import { startTestServer } from "../../support/server.js";
 import { uniq } from "./support.js";
@@ -187,7 +189,7 @@ describe("inventory e2e: change records and webhooks", () => {
       const { db } = await startTestServer();
       // Two workers on the one database, as two server instances would run them; retries soon.
       const config = configFromEnv();
-      for (let i = 0; i < 2; i++) workers.push(new Worker(db, taskHandlers(config), { ...config.queue, pollMs: 100, retryBaseMs: 200, retryMaxMs: 400 }).start());
+      for (let i = 0; i < 2; i++) workers.push(new Worker(db, taskHandlers({ config, apis, engineOf: enginesOn(db) }), { ...config.queue, pollMs: 100, retryBaseMs: 200, retryMaxMs: 400 }).start());
     });
 
     after(async () => {

@@ -105,7 +105,7 @@ export const extras_Tag: ModelDescriptor = {
         readOnly: false,
         since: "1.3",
         kind: "contentTypes",
-        models: ["circuits.circuit", "circuits.circuittermination", "circuits.provider", "circuits.providernetwork", "dcim.cable", "dcim.consoleport", "dcim.consoleserverport", "dcim.device", "dcim.devicebay", "dcim.deviceredundancygroup", "dcim.devicetype", "dcim.frontport", "dcim.interface", "dcim.inventoryitem", "dcim.location", "dcim.powerfeed", "dcim.poweroutlet", "dcim.powerpanel", "dcim.powerport", "dcim.rack", "dcim.rackreservation", "dcim.rearport", "dcim.site", "dcim.virtualchassis", "extras.secret", "ipam.aggregate", "ipam.ipaddress", "ipam.prefix", "ipam.routetarget", "ipam.service", "ipam.vlan", "ipam.vrf", "tenancy.tenant", "virtualization.cluster", "virtualization.virtualmachine", "virtualization.vminterface"],
+        models: ["circuits.circuit", "circuits.circuittermination", "circuits.provider", "circuits.providernetwork", "dcim.cable", "dcim.consoleport", "dcim.consoleserverport", "dcim.device", "dcim.devicebay", "dcim.deviceredundancygroup", "dcim.devicetype", "dcim.frontport", "dcim.interface", "dcim.inventoryitem", "dcim.location", "dcim.powerfeed", "dcim.poweroutlet", "dcim.powerpanel", "dcim.powerport", "dcim.rack", "dcim.rackreservation", "dcim.rearport", "dcim.site", "dcim.virtualchassis", "extras.job", "extras.secret", "ipam.aggregate", "ipam.ipaddress", "ipam.prefix", "ipam.routetarget", "ipam.service", "ipam.vlan", "ipam.vrf", "tenancy.tenant", "virtualization.cluster", "virtualization.virtualmachine", "virtualization.vminterface"],
         through: { table: "extras_tag_content_types", source: "source_id", target: "contenttype_id" },
         registry: {
           table: "extras_contenttype",

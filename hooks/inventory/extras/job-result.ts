@@ -1,0 +1,16 @@
+// A job result's `schedule` (always none: scheduled jobs are not served) and its `logs`
+// route, the entries in their nested form, oldest first, as Nautobot's JobResultViewSet.logs.
+import type { ActionEvent } from "../../../runtime/hooks.js";
+import { tables } from "../../../generated/inventory/tables.js";
+
+export const readValues = {
+  schedule: () => "NULL::jsonb",
+};
+
+export const actions = {
+  async logs({ db, id, read }: ActionEvent): Promise<unknown> {
+    const { table, columns } = tables.extras.joblogentry;
+    const rows: Array<{ id: string }> = await db(table).where(columns.job_result, id).orderBy([columns.created, "id"]).select("id");
+    return read(rows.map((r) => ({ model: "extras.joblogentry", id: r.id })), "nested");
+  },
+};

@@ -1,0 +1,58 @@
+// Nautobot's JobViewSet beyond the model's own routes: API 1.2's list of job classes and its
+// class-path routes (detail and run), a job's variables, and its run (lib/job-runs.ts checks
+// the request as Nautobot does, then the run is queued); and JobSerializer.validate's rule
+// that a job with sensitive variables cannot need approval.
+import { notFound } from "../../../runtime/errors.js";
+import { Refusal, type ActionEvent, type SaveEvent } from "../../../runtime/hooks.js";
+import { classPathOf, JobRecords, type JobRow } from "../../../runtime/features/jobs/index.js";
+import { jobByClassPath, jobClasses } from "../lib/job-classes.js";
+import { describe as describeVariable } from "../lib/job-data.js";
+import { requestRun } from "../lib/job-runs.js";
+import type { ExtrasJob } from "../../../generated/inventory/rows.js";
+
+const SENSITIVE_APPROVAL = "A job with sensitive variables cannot also be marked as requiring approval";
+
+export function beforeSave({ values, after }: SaveEvent<ExtrasJob>): void {
+  if (!after.approval_required || !after.has_sensitive_variables) return;
+  const sent = (["approval_required", "has_sensitive_variables"] as const).filter((f) => f in values);
+  // Neither sent: Nautobot's Job.clean refuses the stored pair.
+  if (!sent.length) throw new Refusal({ approval_required: "A job that may have sensitive variables cannot be marked as requiring approval" });
+  throw new Refusal(Object.fromEntries(sent.map((f) => [f, SENSITIVE_APPROVAL])));
+}
+
+/** The job the route names (the profile found it, and the requester may reach it). */
+async function addressed(e: ActionEvent): Promise<JobRow> {
+  const job = await new JobRecords(e.engine.index).job(e.db, e.id!);
+  if (!job) throw notFound();
+  return job;
+}
+
+export const actions = {
+  async "job-classes"(e: ActionEvent): Promise<unknown> {
+    const jobs = await new JobRecords(e.engine.index).list(e.db, e.permitted(e.model, "view", "t0"));
+    return jobClasses(e, jobs.filter((j) => j.installed), "nested");
+  },
+
+  async "class-detail"(e: ActionEvent): Promise<unknown> {
+    const job = await jobByClassPath(e, "view");
+    if (!job) throw notFound();
+    return (await jobClasses(e, [job], "full"))[0];
+  },
+
+  async "class-run"(e: ActionEvent): Promise<unknown> {
+    const job = await jobByClassPath(e, "run");
+    if (!job) throw notFound();
+    const result = await requestRun(e.engine, e.actor, job, e.body);
+    return (await jobClasses(e, [job], "full", new Map([[classPathOf(job), result]])))[0];
+  },
+
+  async variables(e: ActionEvent): Promise<unknown> {
+    return (await addressed(e)).variables.map(describeVariable);
+  },
+
+  async run(e: ActionEvent): Promise<unknown> {
+    const result = await requestRun(e.engine, e.actor, await addressed(e), e.body);
+    const [shown] = await e.read([{ model: "extras.jobresult", id: result }], "nested");
+    return { schedule: null, job_result: shown };
+  },
+};

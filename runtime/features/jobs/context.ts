@@ -1,0 +1,144 @@
+// What a job's `run` is given (define.ts JobContext): its log, and reads and writes through
+// the API's engine within the job's transaction, each as a request of the user who ran it
+// would be: reads see what the user may view, writes are validated as the API validates them,
+// checked against the user's object permissions for the model written (as a request to that
+// model is) and recorded, with webhooks, under the job's actor.
+import type { Knex } from "knex";
+import type { ModelDescriptor } from "../../descriptor.js";
+import type { Engine } from "../../engine.js";
+import { forbidden, notFound } from "../../errors.js";
+import { actingAs, type Actor } from "../../operations/index.js";
+import { FilterCompiler, type FilterPlan } from "../../query/filters.js";
+import type { ReadOptions } from "../../store.js";
+import type { ApiObject, Filters, JobContext, Loggable } from "./define.js";
+import type { RunLog } from "./logs.js";
+import type { LogLevel } from "./records.js";
+
+/** The grouping of the lines a job's `run` logs (Nautobot's `active_test`). */
+export const RUN_GROUPING = "run";
+
+export class RunContext implements JobContext {
+  /** Whether the job logged a failure: its run then ends `failed`. */
+  failed = false;
+  private readonly filters: FilterCompiler;
+  private readonly read: ReadOptions;
+
+  constructor(
+    private readonly engine: Engine,
+    readonly db: Knex.Transaction,
+    private readonly actor: Actor,
+    private readonly log: RunLog,
+    private readonly signal: AbortSignal,
+    readonly resultId: string,
+    readonly user: { id: string; username: string },
+    readonly commit: boolean,
+  ) {
+    this.filters = new FilterCompiler(engine.index);
+    const api = engine.api;
+    // The latest version's shape, with relative URLs: there is no request to take a host from.
+    this.read = { shape: "full", version: api.versions.supported.at(-1) ?? api.versions.default, include: "all", ctx: { apiUrl: api.basePath }, userId: user.id };
+  }
+
+  private line(level: LogLevel, objOrMessage: Loggable | string | null | undefined, message?: string): Promise<void> {
+    this.live();
+    if (level === "failure") this.failed = true;
+    // As Nautobot's log_*: a string alone is the message.
+    if (typeof objOrMessage === "string" && message === undefined) return this.log.write(level, RUN_GROUPING, objOrMessage);
+    return this.log.write(level, RUN_GROUPING, message ?? "", typeof objOrMessage === "string" ? { display: objOrMessage } : objOrMessage);
+  }
+
+  log_debug(message: string): Promise<void> { return this.line("default", message); }
+  log_info(obj: Loggable | string | null, message?: string): Promise<void> { return this.line("info", obj, message); }
+  log_success(obj: Loggable | string | null, message?: string): Promise<void> { return this.line("success", obj, message); }
+  log_warning(obj: Loggable | string | null, message?: string): Promise<void> { return this.line("warning", obj, message); }
+  log_failure(obj: Loggable | string | null, message?: string): Promise<void> { return this.line("failure", obj, message); }
+
+  /** Refuses to go on once the worker stops or loses the job: its transaction is rolled back. */
+  private live(): void {
+    if (this.signal.aborted) throw new Error("The worker running this job stopped before it ended.");
+  }
+
+  private model(key: string): ModelDescriptor {
+    const m = this.engine.index.byKey.get(key.toLowerCase());
+    if (!m) throw new Error(`No model ${key} (give a content type: "<app>.<model>")`);
+    return m;
+  }
+
+  /** The condition the user's `action` permission puts on rows `t0` of `m`; refused when they hold none. */
+  private allowed(m: ModelDescriptor, action: string): ((qb: Knex.QueryBuilder) => void) | undefined {
+    const { permissions } = this.engine;
+    const grants = this.actor.grants;
+    if (!permissions || !grants) return undefined;
+    if (!permissions.holds(grants, m, action)) throw forbidden();
+    const cond = permissions.condition(grants, m, action, "t0");
+    return cond ? (qb) => { qb.whereRaw(cond.sql, cond.bindings as Knex.RawBinding[]); } : undefined;
+  }
+
+  /** The filters as the list endpoint of `m` plans them, narrowed to what the user may view. */
+  private viewable(m: ModelDescriptor, filters: Filters): FilterPlan {
+    const params = new Map(Object.entries(filters).map(([k, v]) => [k, [v].flat().map(String)]));
+    const { errors, plan } = this.filters.compile(m, params, { strict: true, reserved: new Set() });
+    if (Object.keys(errors).length) throw new Error(`Invalid filters for ${m.key}: ${JSON.stringify(errors)}`);
+    const narrow = this.allowed(m, "view");
+    return narrow ? { ...plan, apply: (qb: Knex.QueryBuilder) => { plan.apply(qb); narrow(qb); } } : plan;
+  }
+
+  async list(model: string, filters: Filters = {}): Promise<ApiObject[]> {
+    this.live();
+    const m = this.model(model);
+    const { results } = await this.engine.store.list(this.db, m, this.viewable(m, filters), { limit: null, offset: 0 }, this.read);
+    return results as ApiObject[];
+  }
+
+  async get(model: string, idOrFilters: string | Filters): Promise<ApiObject | null> {
+    if (typeof idOrFilters !== "string") {
+      const found = await this.list(model, idOrFilters);
+      if (found.length > 1) throw new Error(`More than one ${model} matches ${JSON.stringify(idOrFilters)}`);
+      return found[0] ?? null;
+    }
+    this.live();
+    const m = this.model(model);
+    if (!this.engine.store.isKey(m, idOrFilters)) return null;
+    const [found] = await this.engine.store.fetch(this.db, m, [idOrFilters], this.read, this.viewable(m, {}));
+    return (found as ApiObject | undefined) ?? null;
+  }
+
+  /** A write of `m` as the user's request to it: its rows checked against the user's permissions on `m`. */
+  private writing<T>(m: ModelDescriptor, work: () => Promise<T>): Promise<T> {
+    this.live();
+    return actingAs({ ...this.actor, subject: m.key }, work);
+  }
+
+  private async shown(m: ModelDescriptor, id: string): Promise<ApiObject> {
+    return (await this.engine.store.fetch(this.db, m, [id], this.read))[0] as ApiObject;
+  }
+
+  /** Locks the object for a change or delete, when the user may `action` it; else not found, as the API answers. */
+  private async reach(m: ModelDescriptor, id: string, action: string): Promise<void> {
+    const { store } = this.engine;
+    if (!store.isKey(m, id) || !(await store.existing(this.db, m, [id], this.user.id, this.allowed(m, action), true)).length) throw notFound();
+  }
+
+  async create(model: string, body: Record<string, unknown>): Promise<ApiObject> {
+    const m = this.model(model);
+    const id = await this.writing(m, () => this.engine.store.create(this.db, m, body, { version: this.read.version, userId: this.user.id, partial: false }));
+    return this.shown(m, id);
+  }
+
+  async update(model: string, id: string, body: Record<string, unknown>): Promise<ApiObject> {
+    const m = this.model(model);
+    await this.writing(m, async () => {
+      await this.reach(m, id, "change");
+      await this.engine.store.update(this.db, m, id, body, { version: this.read.version, userId: this.user.id, partial: true });
+    });
+    return this.shown(m, id);
+  }
+
+  async delete(model: string, id: string): Promise<void> {
+    const m = this.model(model);
+    await this.writing(m, async () => {
+      await this.reach(m, id, "delete");
+      await this.engine.store.remove(this.db, m, [id]);
+    });
+  }
+}

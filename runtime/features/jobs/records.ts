@@ -1,0 +1,254 @@
+// The rows jobs live in, through the api's `jobs` role (fields named as Nautobot's Job,
+// JobResult and JobLogEntry, columns taken from the descriptors): job records kept in step
+// with the jobs folder, results made pending by a run request and carried to an end by a
+// worker, and log entries. Writes here are the server's own bookkeeping, as Nautobot's are:
+// they leave no change records.
+import { randomUUID } from "node:crypto";
+import type { Knex } from "knex";
+import type { ModelDescriptor } from "../../descriptor.js";
+import type { ModelIndex } from "../../models.js";
+import { advisoryLock } from "../../db/locks.js";
+import { slugify } from "../../text/slugs.js";
+import { LOCAL_SOURCE, type Catalog, type CatalogEntry } from "./catalog.js";
+import { recordOf, type VariableRecord } from "./variables.js";
+
+type Db = Knex | Knex.Transaction;
+
+/** A job record's fields that the job's source gives unless the record overrides them (Nautobot's JOB_OVERRIDABLE_FIELDS). */
+export const OVERRIDABLE = [
+  "grouping", "name", "description", "commit_default", "hidden", "read_only", "approval_required", "soft_time_limit", "time_limit",
+  "has_sensitive_variables", "task_queues",
+] as const;
+
+/** Nautobot's JobResultStatusChoices and its terminal states. */
+export type ResultStatus = "pending" | "running" | "completed" | "errored" | "failed";
+export const TERMINAL: ResultStatus[] = ["completed", "errored", "failed"];
+
+/** Nautobot's LogLevelChoices. */
+export type LogLevel = "default" | "success" | "info" | "warning" | "failure";
+
+/** A job record as the runtime reads it. */
+export interface JobRow {
+  id: string;
+  source: string;
+  module_name: string;
+  job_class_name: string;
+  slug: string;
+  name: string;
+  grouping: string;
+  description: string;
+  installed: boolean;
+  enabled: boolean;
+  commit_default: boolean;
+  read_only: boolean;
+  approval_required: boolean;
+  has_sensitive_variables: boolean;
+  task_queues: string[];
+  variables: VariableRecord[];
+  /** The source's own values of the overridable fields, as the last sync found them. */
+  source_values: Record<string, unknown>;
+}
+
+export const classPathOf = (j: Pick<JobRow, "source" | "module_name" | "job_class_name">): string => `${j.source}/${j.module_name}/${j.job_class_name}`;
+
+/** A log entry as written: Nautobot's JobResult.log fields. */
+export interface LogEntry {
+  id: string;
+  level: LogLevel;
+  grouping: string;
+  message: string;
+  created: Date;
+  logObject: string | null;
+  absoluteUrl: string | null;
+}
+
+/** Nautobot's JOB_LOG_MAX_* limits. */
+const MAX_GROUPING = 100;
+const MAX_LOG_OBJECT = 200;
+const MAX_ABSOLUTE_URL = 255;
+
+/** What the sync did, for the operator. */
+export interface SyncReport { created: string[]; refreshed: number; uninstalled: string[]; problems: string[] }
+
+/** The values a job's source gives its record's overridable fields (Nautobot's BaseJob class properties). */
+function sourceValues(e: CatalogEntry): Record<string, unknown> {
+  const j = e.job;
+  return {
+    grouping: e.grouping.slice(0, 255),
+    name: (j.name ?? e.className).slice(0, 100),
+    description: (j.description ?? "").trim(),
+    commit_default: j.commitDefault ?? true,
+    hidden: j.hidden ?? false,
+    read_only: j.readOnly ?? false,
+    approval_required: j.approvalRequired ?? false,
+    soft_time_limit: j.softTimeLimit ?? 0,
+    time_limit: j.timeLimit ?? 0,
+    has_sensitive_variables: j.hasSensitiveVariables ?? true,
+    task_queues: j.taskQueues ?? [],
+  };
+}
+
+const JSON_FIELDS = new Set(["task_queues", "variables", "source_values"]);
+
+export class JobRecords {
+  readonly jobs: ModelDescriptor;
+  readonly results: ModelDescriptor;
+  readonly logs: ModelDescriptor;
+
+  constructor(readonly index: ModelIndex) {
+    const role = index.api.jobs;
+    if (!role) throw new Error(`API ${index.api.name} declares no jobs`);
+    this.jobs = index.model(role.jobs);
+    this.results = index.model(role.results);
+    this.logs = index.model(role.logs);
+  }
+
+  /** The column of a role field. */
+  c(m: ModelDescriptor, field: string): string {
+    return this.index.column(m, field);
+  }
+
+  /** Job-record values by field name as a row by column, JSON fields as JSON text. */
+  private row(values: Record<string, unknown>): Record<string, unknown> {
+    return Object.fromEntries(Object.entries(values).map(([f, v]) => [this.c(this.jobs, f), JSON_FIELDS.has(f) ? JSON.stringify(v) : v]));
+  }
+
+  private selectJob(db: Db): Knex.QueryBuilder {
+    const fields = ["source", "module_name", "job_class_name", "slug", "name", "grouping", "description", "installed", "enabled", "commit_default",
+      "read_only", "approval_required", "has_sensitive_variables", "task_queues", "variables", "source_values"];
+    return db(this.jobs.table).select("id", ...fields.map((f) => `${this.c(this.jobs, f)} as ${f}`));
+  }
+
+  /** The job record `id`, narrowed by `where` (on the table aliased `t0`), or null. */
+  async job(db: Db, id: string, where?: { sql: string; bindings: unknown[] } | null): Promise<JobRow | null> {
+    const qb = db(`${this.jobs.table} as t0`).select("t0.id").where("t0.id", id);
+    if (where) qb.whereRaw(where.sql, where.bindings as Knex.RawBinding[]);
+    const found = await qb.first();
+    return found ? ((await this.selectJob(db).where("id", id).first()) as JobRow) : null;
+  }
+
+  /** The job records, in the model's order, narrowed by `where` (on the table aliased `t0`). */
+  async list(db: Db, where?: { sql: string; bindings: unknown[] } | null): Promise<JobRow[]> {
+    const qb = db(`${this.jobs.table} as t0`).select("t0.id").orderBy([this.c(this.jobs, "grouping"), this.c(this.jobs, "name"), "id"].map((c) => `t0.${c}`));
+    if (where) qb.whereRaw(where.sql, where.bindings as Knex.RawBinding[]);
+    const ids = (await qb).map((r: { id: string }) => r.id);
+    const rows = (await this.selectJob(db).whereIn("id", ids)) as JobRow[];
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    return ids.map((id) => byId.get(id)!);
+  }
+
+  /** The job record of a class path (`local/<module>/<Class>`), narrowed by `where`, or null. */
+  async byClassPath(db: Db, classPath: string, where?: { sql: string; bindings: unknown[] } | null): Promise<JobRow | null> {
+    const [source, module, className] = classPath.split("/");
+    const found = await db(`${this.jobs.table} as t0`).select("t0.id")
+      .where(`t0.${this.c(this.jobs, "source")}`, source).where(`t0.${this.c(this.jobs, "module_name")}`, module)
+      .where(`t0.${this.c(this.jobs, "job_class_name")}`, className).first();
+    return found ? this.job(db, found.id, where) : null;
+  }
+
+  /**
+   * Brings the job records in step with the catalog, as Nautobot's refresh_job_models: a new
+   * job gets a record (disabled, until someone enables it); a known one takes its source's
+   * values wherever its record does not override them, and counts as installed; a local job
+   * the folder no longer gives is kept, not installed. One transaction, one instance at a time.
+   */
+  sync(db: Knex, catalog: Catalog): Promise<SyncReport> {
+    return db.transaction(async (trx) => {
+      await advisoryLock(trx, this.jobs.table, "sync");
+      const report: SyncReport = { created: [], refreshed: 0, uninstalled: [], problems: [...catalog.problems] };
+      const known = new Map<string, JobRow & { overrides: Record<string, boolean> }>();
+      const overrides = OVERRIDABLE.map((f) => `${this.c(this.jobs, `${f}_override`)} as ${f}_override`);
+      for (const r of await this.selectJob(trx).select(overrides).where(this.c(this.jobs, "source"), LOCAL_SOURCE)) {
+        known.set(classPathOf(r), { ...r, overrides: Object.fromEntries(OVERRIDABLE.map((f) => [f, r[`${f}_override`]])) });
+      }
+      for (const entry of catalog.jobs.values()) {
+        const source = sourceValues(entry);
+        const variables = Object.entries(entry.job.variables ?? {}).map(([name, v]) => recordOf(name, v));
+        const existing = known.get(entry.classPath);
+        try {
+          // One job at a time in a savepoint: a job whose name its grouping already has is reported, the others go on.
+          await trx.transaction(async (sp) => {
+            if (!existing) {
+              await sp(this.jobs.table).insert(this.row({
+                source: LOCAL_SOURCE, module_name: entry.module, job_class_name: entry.className,
+                slug: slugify(`${LOCAL_SOURCE}-${entry.module}-${entry.className}`).slice(0, 320),
+                installed: true, enabled: false, ...source, source_values: source, variables,
+              }));
+              report.created.push(entry.classPath);
+              return;
+            }
+            const inherited = Object.fromEntries(OVERRIDABLE.filter((f) => !existing.overrides[f]).map((f) => [f, source[f]]));
+            await sp(this.jobs.table).where("id", existing.id)
+              .update({ ...this.row({ ...inherited, installed: true, source_values: source, variables }), [this.c(this.jobs, "last_updated")]: sp.fn.now() });
+            report.refreshed += 1;
+          });
+        } catch (err) {
+          report.problems.push(`jobs: ${entry.classPath} has no record: ${err instanceof Error ? err.message : String(err)}`);
+        }
+      }
+      const gone = [...known.values()].filter((r) => r.installed && !catalog.jobs.has(classPathOf(r)));
+      if (gone.length) {
+        await trx(this.jobs.table).whereIn("id", gone.map((r) => r.id))
+          .update({ [this.c(this.jobs, "installed")]: false, [this.c(this.jobs, "last_updated")]: trx.fn.now() });
+      }
+      report.uninstalled = gone.map(classPathOf);
+      return report;
+    });
+  }
+
+  /** Records a pending result of `job` for `userId`, in `trx`; gives its id. */
+  async createResult(trx: Db, job: JobRow, userId: string | null, kwargs: Record<string, unknown> | null): Promise<string> {
+    const r = this.results;
+    const id = randomUUID();
+    await trx(r.table).insert({
+      id,
+      [this.c(r, "name")]: classPathOf(job),
+      [this.c(r, "job_model")]: job.id,
+      [this.c(r, "obj_type")]: this.jobs.key,
+      [this.c(r, "status")]: "pending",
+      [this.c(r, "user")]: userId,
+      [this.c(r, "job_id")]: randomUUID(),
+      [this.c(r, "job_kwargs")]: kwargs === null ? null : JSON.stringify(kwargs),
+    });
+    return id;
+  }
+
+  /**
+   * Moves a result from one status to another, in one statement that changes it only while it
+   * still has the status `from` (of those given): whoever moves it first, wins. Terminal
+   * statuses date its completion. Gives whether it moved.
+   */
+  async move(db: Db, id: string, from: ResultStatus[], to: ResultStatus, data?: Record<string, unknown>): Promise<boolean> {
+    const r = this.results;
+    const n = await db(r.table).where("id", id).whereIn(this.c(r, "status"), from).update({
+      [this.c(r, "status")]: to,
+      // The moment it ends, not its transaction's start (which now() gives).
+      ...(TERMINAL.includes(to) ? { [this.c(r, "completed")]: db.raw("clock_timestamp()") } : {}),
+      ...(data !== undefined ? { [this.c(r, "data")]: JSON.stringify(data) } : {}),
+    });
+    return n > 0;
+  }
+
+  /** A result's job record id, user and status. */
+  async result(db: Db, id: string): Promise<{ job: string | null; user: string | null; status: ResultStatus; name: string } | null> {
+    const r = this.results;
+    const row = await db(r.table).where("id", id)
+      .first(`${this.c(r, "job_model")} as job`, `${this.c(r, "user")} as user`, `${this.c(r, "status")} as status`, `${this.c(r, "name")} as name`);
+    return row ?? null;
+  }
+
+  /** A log entry of a result, truncated as Nautobot truncates them. */
+  logRow(resultId: string, e: LogEntry): Record<string, unknown> {
+    const l = this.logs;
+    return {
+      id: e.id,
+      [this.c(l, "job_result")]: resultId,
+      [this.c(l, "log_level")]: e.level,
+      [this.c(l, "grouping")]: e.grouping.slice(0, MAX_GROUPING),
+      [this.c(l, "message")]: e.message,
+      [this.c(l, "created")]: e.created,
+      [this.c(l, "log_object")]: e.logObject?.slice(0, MAX_LOG_OBJECT) ?? null,
+      [this.c(l, "absolute_url")]: e.absoluteUrl?.slice(0, MAX_ABSOLUTE_URL) ?? null,
+    };
+  }
+}

@@ -1,0 +1,195 @@
+// The queue handler that runs a job (Nautobot's run_job): it takes the job's pending result to
+// `running` (one statement: of two attempts, one wins), finds the job's record and code and
+// the user who ran it, then runs the job in one operation of that user's, with the job's
+// result as its request id: the job's writes in a savepoint, rolled back for a dry run or a
+// failure, and the result's end in the same transaction, so a result says `completed` exactly
+// when the writes are kept. A result found `running` belongs to a worker that died (its lease
+// ran out, or its process went): it ends `errored`, and the job never runs a second time.
+import { randomUUID } from "node:crypto";
+import type { Knex } from "knex";
+import type { ApiDescriptor } from "../../descriptor.js";
+import type { Engine } from "../../engine.js";
+import { ValidationError } from "../../errors.js";
+import type { Actor } from "../../operations/index.js";
+import { TaskFailure, type TaskContext, type TaskHandler } from "../../queue/worker.js";
+import { loadCatalog, type CatalogEntry } from "./catalog.js";
+import { RUN_GROUPING, RunContext } from "./context.js";
+import { RunLog, type LogMode } from "./logs.js";
+import { classPathOf, JobRecords, type JobRow, type ResultStatus } from "./records.js";
+import type { JobTask } from "./runs.js";
+import type { VariableRecord } from "./variables.js";
+
+/** Nautobot's grouping of what is logged before a job's own code runs. */
+const INITIALIZATION = "initialization";
+
+export interface JobRunnerOptions {
+  /** The APIs whose jobs it runs, each through its engine on the worker's database. */
+  apis: ApiDescriptor[];
+  engineOf(api: ApiDescriptor): Engine;
+  /** The jobs folders. */
+  roots: string[];
+  /** How log lines are stored (logs.ts): `inTransaction` on a database of one connection. */
+  logs: LogMode;
+}
+
+/** Thrown through the job's savepoint to roll back a dry run that went well. */
+const DRY_RUN = Symbol("dry run");
+
+/** How Nautobot shows an exception in a log line: its type and message, then its trace. */
+function exceptionText(err: unknown): string {
+  const e = err instanceof Error ? err : new Error(String(err));
+  const message = e instanceof ValidationError ? JSON.stringify(e.errors) : e.message;
+  return `\`${e.name}: ${message}\`\n\`\`\`\n${e.stack ?? `${e.name}: ${message}`}\n\`\`\``;
+}
+
+/** What a run gave, as Nautobot keeps it: `"\n"` and its text, after an empty output. */
+function outputOf(returned: unknown): string {
+  if (returned === undefined || returned === null || returned === "") return "";
+  return `\n${typeof returned === "string" ? returned : JSON.stringify(returned)}`;
+}
+
+/** The handler of the queue's job tasks. */
+export function jobHandler(opts: JobRunnerOptions): TaskHandler {
+  return async (payload, task) => {
+    const run = payload as JobTask;
+    const api = opts.apis.find((a) => a.name === run.api && a.jobs);
+    if (!api) throw new TaskFailure(`no API ${run.api} with jobs here`, { retry: false });
+    return new JobRun(opts.engineOf(api), run, opts, task).go();
+  };
+}
+
+/** One attempt at one run. */
+class JobRun {
+  private readonly records: JobRecords;
+  private readonly log: RunLog;
+
+  constructor(private readonly engine: Engine, private readonly run: JobTask, private readonly opts: JobRunnerOptions, private readonly task: TaskContext) {
+    this.records = new JobRecords(engine.index);
+    this.log = new RunLog(this.records, run.result, opts.logs, task.db);
+  }
+
+  private get db(): Knex {
+    return this.task.db;
+  }
+
+  async go(): Promise<{ detail: string }> {
+    if (!(await this.records.move(this.db, this.run.result, ["pending"], "running"))) return { detail: await this.alreadyTaken() };
+    try {
+      return { detail: await this.execute() };
+    } catch (err) {
+      // The run could not be carried to its end (the database failed it): its writes were rolled back.
+      await this.end("errored", `An exception occurred: ${exceptionText(err)}`);
+      return { detail: `errored: ${err instanceof Error ? err.message : String(err)}` };
+    }
+  }
+
+  /** A result not pending: ended already (nothing to do), or left running by a worker that died. */
+  private async alreadyTaken(): Promise<string> {
+    const ended = await this.end("errored", "The worker running this job stopped before the job ended (its lease on the task ran out). Nothing the job wrote was kept; it was not run again.");
+    return ended ? "errored: its worker died while running it" : "already ended";
+  }
+
+  /** Ends a result still `running` with a failure line; false when it had ended already. */
+  private end(status: ResultStatus, message: string, grouping = INITIALIZATION): Promise<boolean> {
+    return this.db.transaction(async (trx) => {
+      if (!(await this.records.move(trx, this.run.result, ["running"], status, { output: "" }))) return false;
+      await trx(this.records.logs.table).insert(this.records.logRow(this.run.result, {
+        id: randomUUID(), level: "failure", grouping, message, created: new Date(), logObject: null, absoluteUrl: null,
+      }));
+      return true;
+    });
+  }
+
+  private async execute(): Promise<string> {
+    const result = await this.records.result(this.db, this.run.result);
+    const job = result?.job ? await this.records.job(this.db, result.job) : null;
+    if (!result || !job) return this.refuse(`Unable to locate Job database record for "${result?.name ?? this.run.result}" to run it!`);
+    if (!job.enabled) return this.refuse(`Job ${job.name} is not enabled to be run!`);
+    const entry = job.installed ? (await loadCatalog(this.opts.roots)).jobs.get(classPathOf(job)) : undefined;
+    if (!entry) return this.refuse(`Unable to locate job "${classPathOf(job)}" to run it!`);
+    const actor = result.user ? await this.actorOf(result.user, job) : null;
+    if (!actor) return this.refuse("The user who ran this job no longer exists, or is no longer active.");
+    const commit = job.read_only ? false : this.run.commit;
+    // Once: a transaction PostgreSQL aborts (a deadlock) ends the run errored rather than running the job again.
+    const status = await this.engine.operations.run(actor, (trx) => this.inTransaction(trx, job, entry, actor, commit), { attempts: 1 });
+    return `${classPathOf(job)}: ${status}`;
+  }
+
+  private async refuse(message: string): Promise<string> {
+    await this.end("errored", message);
+    return `errored: ${message}`;
+  }
+
+  /** The user who ran the job, as the actor of its operation: their permissions, the job's result as request id. */
+  private async actorOf(userId: string, job: JobRow): Promise<Actor | null> {
+    const { index, permissions } = this.engine;
+    const users = index.model(index.api.auth!.users);
+    const user = await this.db(users.table).where("id", userId)
+      .first(`${index.column(users, "username")} as username`, `${index.column(users, "is_superuser")} as superuser`, `${index.column(users, "is_active")} as active`);
+    if (!user?.active) return null;
+    return {
+      userId, username: user.username, requestId: this.run.result, context: "job", contextDetail: job.slug,
+      ...(permissions ? { grants: await permissions.grants(this.db, userId, user.superuser) } : {}),
+    };
+  }
+
+  /** The job's data as `run` takes it: objects in full, read as the user may see them. */
+  private async data(ctx: RunContext, variables: VariableRecord[]): Promise<Record<string, unknown>> {
+    const out: Record<string, unknown> = {};
+    for (const v of variables) {
+      const value = this.run.data[v.name];
+      if (v.type === "ObjectVar" && typeof value === "string") {
+        out[v.name] = await ctx.get(v.model!, value);
+        if (!out[v.name]) throw new Error(`${v.model} ${value} (variable ${v.name}) no longer exists`);
+      } else if (v.type === "MultiObjectVar" && Array.isArray(value)) {
+        out[v.name] = await Promise.all(value.map(async (id: string) => {
+          const found = await ctx.get(v.model!, id);
+          if (!found) throw new Error(`${v.model} ${id} (variable ${v.name}) no longer exists`);
+          return found;
+        }));
+      } else out[v.name] = value ?? null;
+    }
+    return out;
+  }
+
+  /** The run inside the operation's transaction: gives how it ended, written in the same transaction. */
+  private async inTransaction(trx: Knex.Transaction, job: JobRow, entry: CatalogEntry, actor: Actor, commit: boolean): Promise<ResultStatus> {
+    const { operations } = this.engine;
+    this.log.target = trx;
+    const user = { id: actor.userId!, username: actor.username! };
+    let status: ResultStatus = "completed";
+    let output = "";
+    let data: Record<string, unknown> | undefined;
+    try {
+      data = await this.data(new RunContext(this.engine, trx, actor, this.log, this.task.signal, this.run.result, user, commit), job.variables);
+    } catch (err) {
+      status = "errored";
+      await this.log.write("failure", INITIALIZATION, `Error initializing job:\n${exceptionText(err)}`);
+    }
+    if (data) {
+      try {
+        await operations.savepoint(trx, async (sp) => {
+          this.log.enter(sp);
+          const ctx = new RunContext(this.engine, sp, actor, this.log, this.task.signal, this.run.result, user, commit);
+          output = outputOf(await entry.job.run(data as never, ctx));
+          await this.log.settled();
+          status = ctx.failed ? "failed" : "completed";
+          if (!commit) throw DRY_RUN;
+        });
+        await this.log.leave(trx, true);
+      } catch (err) {
+        await this.log.leave(trx, false);
+        if (err !== DRY_RUN) {
+          status = "errored";
+          await this.log.write("failure", RUN_GROUPING, `An exception occurred: ${exceptionText(err)}`);
+        }
+        if (!job.read_only) {
+          await this.log.write("info", RUN_GROUPING, err === DRY_RUN ? "Database changes have been reverted automatically." : "Database changes have been reverted due to error.");
+        }
+      }
+    }
+    // Another worker ended it meanwhile (this one's lease ran out): nothing of this run is kept.
+    if (!(await this.records.move(trx, this.run.result, ["running"], status, { output }))) throw new Error("the job's result was ended by another worker");
+    return status;
+  }
+}
