@@ -38,19 +38,21 @@ function nonEmpty(text: string): string {
 }
 
 const DATABASE = "DATABASE_URL (PostgreSQL; unset: embedded PGlite in DATA_DIR, default ./.data/pglite)";
+const JOBS = "JOBS_ROOT (folders of job modules, separated by \":\"; default: the shipped jobs/)";
 const SERVING = [
   DATABASE,
   "PORT (8080), HOST (127.0.0.1), PUBLIC_URL, WP_API_ROOT (/wp-json), BODY_LIMIT (1mb), CORS_ALLOWED_ORIGINS",
   "SHUTDOWN_TIMEOUT (30: seconds SIGTERM/SIGINT waits for requests in flight)",
   "LOG_REQUESTS (1 or 0: one JSON line per request on stdout), LOG_LEVEL (info)",
   "QUEUE_WORKER (1; 0: no queue worker in the server), QUEUE_* (README)",
+  JOBS,
 ];
 const port: Option = { value: "N", help: "port to listen on, 0 for any free one (default: PORT, else 8080)", parse: wholeNumber(0, 65535) };
 
 export const commands: Record<string, Command> = {
   generate: { summary: "compile spec/ into generated/", options: {} },
   check: { summary: "regenerate in memory; print a diff and exit 1 if generated/ drifted", options: {} },
-  migrate: { summary: "apply pending migrations to the database", options: {}, environment: [DATABASE] },
+  migrate: { summary: "apply pending migrations to the database, and bring the job records in step with the jobs folders", options: {}, environment: [DATABASE, JOBS] },
   serve: {
     summary: "migrate, then serve every API",
     description: "Migrate, then serve every API until SIGTERM or SIGINT, which let the requests in flight finish.\n"
@@ -88,9 +90,9 @@ export const commands: Record<string, Command> = {
     environment: [DATABASE],
   },
   worker: {
-    summary: "migrate, then run a queue worker (webhook deliveries) without serving",
+    summary: "migrate, then run a queue worker (webhook deliveries and jobs) without serving",
     options: {},
-    environment: [DATABASE, "QUEUE_CONCURRENCY, QUEUE_POLL_INTERVAL, QUEUE_LEASE, QUEUE_* (README)"],
+    environment: [DATABASE, "QUEUE_CONCURRENCY, QUEUE_POLL_INTERVAL, QUEUE_LEASE, QUEUE_* (README)", JOBS],
   },
 };
 
