@@ -11,7 +11,9 @@ import { enginesOn } from "../../runtime/engine.js";
 import { claim } from "../../runtime/queue/tasks.js";
 import { Worker } from "../../runtime/queue/worker.js";
 import type { Database } from "../../runtime/db/connect.js";
-import { JOB_TASK, jobHandler } from "../../runtime/features/jobs/index.js";
+import { JOB_TASK, JobRecords, jobHandler } from "../../runtime/features/jobs/index.js";
+import { loadCatalog } from "../../runtime/features/jobs/catalog.js";
+import { ModelIndex } from "../../runtime/models.js";
 import { gate } from "../jobs/api_test_jobs.js";
 import { get, patch, post } from "../support/http.js";
 import { queueDatabase, waitFor } from "../support/queue.js";
@@ -132,6 +134,25 @@ describe("jobs", function () {
         { name: "network", type: "IPNetworkVar", required: false },
         { name: "upload", type: "FileVar", required: false },
       ]);
+    });
+
+    it("the sync keeps overridden values, takes the source's others back, and marks vanished jobs not installed", async () => {
+      const index = new ModelIndex(apis.find((a) => a.jobs)!);
+      const catalog = await loadCatalog(server.jobsRoots);
+      const url = `${JOBS}${job("FailureLogger").id}/`;
+      await patch(url, { name: "Renamed for good", name_override: true, description: "Edited, not overridden" }, V13);
+      const without = new Map([...catalog.jobs].filter(([path]) => path !== "local/api_test_jobs/Waiter"));
+      const report = await new JobRecords(index).sync(server.db, { jobs: without, problems: [] });
+      expect(report.uninstalled).to.deep.equal(["local/api_test_jobs/Waiter"]);
+      expect((await get(`${JOBS}${job("Waiter").id}/`, V13)).body.installed).to.equal(false);
+      expect((await get(JOBS)).body.map((c: { id: string }) => c.id)).not.to.include("local/api_test_jobs/Waiter");
+      const kept = (await get(url, V13)).body;
+      expect([kept.name, kept.description]).to.deep.equal(["Renamed for good", "Logs a failure, which marks the run failed."]);
+      // API 1.2 shows the job class as its source names it.
+      expect((await get(`${JOBS}local/api_test_jobs/FailureLogger/`)).body.name).to.equal("Failure logger");
+      await patch(url, { name: "Failure logger", name_override: false }, V13);
+      await new JobRecords(index).sync(server.db, catalog);
+      expect((await get(`${JOBS}${job("Waiter").id}/`, V13)).body.installed).to.equal(true);
     });
 
     it("jobs cannot be created; a job with sensitive variables cannot need approval", async () => {
