@@ -96,13 +96,16 @@ async function byPk(f: M2mField, value: unknown, ctx: WriteContext): Promise<str
 /** Slugs as ids, refused as SlugRelatedField refuses one that names nothing. */
 async function bySlug(f: M2mField, value: unknown, ctx: WriteContext): Promise<string[]> {
   if (!Array.isArray(value)) throw new FieldProblem({ code: "not_a_list", given: value });
-  const table = ctx.index.model(f.target).table;
-  const ids: string[] = [];
-  for (const slug of value) {
+  const target = ctx.index.model(f.target);
+  const slugs = value.filter((v): v is string => typeof v === "string");
+  // One read for every slug; the first item refused, in order, is the one reported.
+  const found = slugs.length
+    ? new Map((await ctx.db(target.table).whereIn(ctx.index.column(target, "slug"), slugs).select("id", `${ctx.index.column(target, "slug")} as slug`) as Array<{ id: unknown; slug: string }>).map((r) => [r.slug, String(r.id)]))
+    : new Map<string, string>();
+  return value.map((slug) => {
     if (typeof slug !== "string") throw new FieldProblem({ code: "slug_not_string" });
-    const row = await ctx.db(table).where({ slug }).first("id");
-    if (!row) throw new FieldProblem({ code: "slug_not_found", slug });
-    ids.push(String(row.id));
-  }
-  return ids;
+    const id = found.get(slug);
+    if (id === undefined) throw new FieldProblem({ code: "slug_not_found", slug });
+    return id;
+  });
 }

@@ -63,6 +63,11 @@ describe("inventory e2e: config contexts", () => {
     await made({ name: `${tag}-elsewhere`, weight: 400, sites: [(await post("/api/dcim/sites/", { name: `${tag}-far`, status: "active" })).body.id], data: { dns: ["no"] } });
     const tagsRefused = await post("/api/extras/config-contexts/", { name: `${tag}-t`, tags: ["no-such-tag"], data: {} });
     expect(tagsRefused.body).to.deep.equal({ tags: ["Object with slug=no-such-tag does not exist."] });
+    // The first item refused, in order, is the one reported, though all are read at once.
+    const later = await post("/api/extras/config-contexts/", { name: `${tag}-t`, tags: [label.slug, "no-such-tag", 7], data: {} });
+    expect(later.body).to.deep.equal({ tags: ["Object with slug=no-such-tag does not exist."] });
+    const first = await post("/api/extras/config-contexts/", { name: `${tag}-t`, tags: [7, "no-such-tag"], data: {} });
+    expect(first.body).to.deep.equal({ tags: ["Invalid value."] });
 
     // Nautobot's filter names for the assignments.
     const names = async (q: string) => (await get(`/api/extras/config-contexts/?name__isw=${tag}&${q}`)).body.results.map((c: any) => c.name).sort();
