@@ -4,7 +4,7 @@
 // a path crosses a circuit only when both its ends exist.
 import { columns, Refusal, type DeleteEvent, type HookDb, type SaveEvent, type SavedEvent } from "../../../runtime/hooks.js";
 import { retraceEndingAt, retraceThrough } from "../lib/cabling.js";
-import { checkLocation } from "../lib/located.js";
+import { checkLocations } from "../lib/located.js";
 
 const TYPE = "circuits.circuittermination";
 
@@ -16,7 +16,7 @@ export async function beforeSave({ db, after: t }: SaveEvent<CircuitsCircuitTerm
   if (!t.site && !t.provider_network) throw new Refusal({ non_field_errors: "A circuit termination must attach to either a site or a provider network." });
   if (t.site && t.provider_network) throw new Refusal({ non_field_errors: "A circuit termination cannot attach to both a site and a provider network." });
   if (t.location && t.provider_network) throw new Refusal({ non_field_errors: "A circuit termination cannot attach to both a location and a provider network." });
-  await checkLocation(db, TYPE, "Circuit terminations", t.site ? t : { ...t, site: undefined });
+  await checkLocations(db, TYPE, "Circuit terminations", [t.site ? t : { ...t, site: undefined }]);
 }
 
 /** Retraces the paths that end at, or pass through, the other end of the termination's circuit. */

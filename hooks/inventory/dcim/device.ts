@@ -4,7 +4,7 @@
 // device gets the components its type's templates describe, in the same transaction.
 import { parseAddress, withLength } from "../../../runtime/text/addresses.js";
 import { columns, fields, readRow, Refusal, type HookDb, type MethodQuery, type ModelNames, type SaveEvent, type SavedEvent } from "../../../runtime/hooks.js";
-import { checkLocation, locationWithin } from "../lib/located.js";
+import { checkLocations, locationWithin } from "../lib/located.js";
 import { onOwnInterface } from "../lib/addressing.js";
 import { checkLocalContext, configContextSql } from "../lib/context-data.js";
 import { macDigits } from "../lib/mac.js";
@@ -20,7 +20,7 @@ const { device: DEVICES, devicetype: TYPES } = tables.dcim;
 const D = columns(DEVICES);
 
 export async function beforeSave({ db, id, after: d }: SaveEvent<DcimDevice>): Promise<void> {
-  await checkLocation(db, "dcim.device", "Devices", d);
+  await checkLocations(db, "dcim.device", "Devices", [d]);
   await checkLocalContext(db, d);
   const rack = await readRow<DcimRack>(db, tables.dcim.rack, d.rack, true);
   const type = await readRow<DcimDeviceType>(db, TYPES, d.device_type);

@@ -1,8 +1,8 @@
 // A rack group's location: in its site, of a type that holds rack groups (Nautobot's RackGroup.clean).
 import type { SaveEvent } from "../../../runtime/hooks.js";
 import type { DcimRackGroup } from "../../../generated/inventory/rows.js";
-import { checkLocation } from "../lib/located.js";
+import { checkLocations } from "../lib/located.js";
 
 export async function beforeSave({ db, after }: SaveEvent<DcimRackGroup>): Promise<void> {
-  await checkLocation(db, "dcim.rackgroup", "Rack groups", after);
+  await checkLocations(db, "dcim.rackgroup", "Rack groups", [after]);
 }

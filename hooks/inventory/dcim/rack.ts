@@ -2,7 +2,7 @@
 // entry per unit, top unit first unless the rack numbers its units top-down, with the
 // device that fills it on the face asked for (full-depth devices fill both faces).
 import { columns, fields, readRow, Refusal, type ActionEvent, type SaveEvent } from "../../../runtime/hooks.js";
-import { checkLocation } from "../lib/located.js";
+import { checkLocations } from "../lib/located.js";
 import { tables } from "../../../generated/inventory/tables.js";
 import type { DcimRack } from "../../../generated/inventory/rows.js";
 
@@ -61,7 +61,7 @@ async function elevation({ db, id, params, read }: ActionEvent): Promise<unknown
 
 /** A rack's location: in its site, of a type that holds racks (Nautobot's Rack.clean). */
 export async function beforeSave({ db, after }: SaveEvent<DcimRack>): Promise<void> {
-  await checkLocation(db, "dcim.rack", "Racks", after);
+  await checkLocations(db, "dcim.rack", "Racks", [after]);
 }
 
 export const actions = { elevation };

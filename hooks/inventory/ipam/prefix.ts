@@ -6,7 +6,7 @@
 import {
   columns, readRow, Refusal, type ActionEvent, type AllocateEvent, type Allocation, type HookDb, type MethodQuery, type ModelNames, type SaveEvent,
 } from "../../../runtime/hooks.js";
-import { checkLocation } from "../lib/located.js";
+import { checkLocations } from "../lib/located.js";
 import { vrfLabel, vrfScopeFilters } from "../lib/vrf-scope.js";
 import { hostOf } from "../lib/addressing.js";
 import { ValidationError, type FieldErrors } from "../../../runtime/errors.js";
@@ -18,14 +18,15 @@ const { prefix: PREFIXES, ipaddress: ADDRESSES } = tables.ipam;
 
 /**
  * Prefix.clean() for a set of prefixes at once (a bulk create, or one save): one statement
- * checks every prefix against the unique space of its VRF, and the set against itself.
+ * checks every prefix against the unique space of its VRF, and the set against itself; one
+ * more checks every location named.
  */
 export async function beforeSaveSet(events: Array<SaveEvent<IpamPrefix>>): Promise<void> {
   for (const { values } of events) {
     if (typeof values.prefix === "string" && values.prefix.endsWith("/0")) throw new Refusal({ prefix: "Cannot create prefix with /0 mask." });
   }
   await checkUnique(events);
-  for (const { db, after } of events) await checkLocation(db, "ipam.prefix", "Prefixes", after);
+  await checkLocations(events[0].db, "ipam.prefix", "Prefixes", events.map((e) => e.after));
 }
 
 /**

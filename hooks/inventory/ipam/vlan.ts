@@ -2,12 +2,12 @@
 // site (or, without one, of none), and a group at a location is at the VLAN's location or
 // above it. And the VLANFilterSet methods.
 import { columns, readRow, Refusal, type MethodQuery, type SaveEvent } from "../../../runtime/hooks.js";
-import { checkLocation, locationWithin } from "../lib/located.js";
+import { checkLocations, locationWithin } from "../lib/located.js";
 import { tables } from "../../../generated/inventory/tables.js";
 import type { DcimLocation, DcimSite, IpamVLAN, IpamVLANGroup } from "../../../generated/inventory/rows.js";
 
 export async function beforeSave({ db, after: vlan }: SaveEvent<IpamVLAN>): Promise<void> {
-  await checkLocation(db, "ipam.vlan", "VLANs", vlan);
+  await checkLocations(db, "ipam.vlan", "VLANs", [vlan]);
   if (!vlan.group) return;
   const group = (await readRow<IpamVLANGroup>(db, tables.ipam.vlangroup, vlan.group))!;
   if ((group.site ?? null) !== (vlan.site ?? null)) {

@@ -2,13 +2,13 @@
 // cluster at a site (or location) keeps its host devices there. Its virtual machines show the
 // cluster's site and location, so they follow it.
 import { columns, readRow, Refusal, type HookDb, type SaveEvent, type SavedEvent } from "../../../runtime/hooks.js";
-import { checkLocation } from "../lib/located.js";
+import { checkLocations } from "../lib/located.js";
 import { tables } from "../../../generated/inventory/tables.js";
 import type { DcimLocation, DcimSite, VirtualizationCluster } from "../../../generated/inventory/rows.js";
 
 export async function beforeSave({ db, id, after: c }: SaveEvent<VirtualizationCluster>): Promise<void> {
   // Without a site, only the location's type is checked.
-  await checkLocation(db, "virtualization.cluster", "Clusters", c.site ? c : { ...c, site: undefined });
+  await checkLocations(db, "virtualization.cluster", "Clusters", [c.site ? c : { ...c, site: undefined }]);
   if (id === null) return;
   if (c.site) {
     const n = await hostsElsewhere(db, id, "site", c.site);

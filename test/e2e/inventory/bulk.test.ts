@@ -5,6 +5,18 @@ import { call, post, put, patch, del } from "../../support/http.js";
 import { startTestServer } from "../../support/server.js";
 import { row, rows, uniq, MISSING_ID } from "./support.js";
 
+/** A campus at `site` and a floor in it, of types that hold prefixes, and a hut of the type "<name> Shed", which does not. */
+async function locations(site: string): Promise<Array<{ id: string; name: string; location_type: { name: string } }>> {
+  const name = uniq("BulkLoc");
+  const campusType = (await post("/api/dcim/location-types/", { name: `${name} Campus`, content_types: ["ipam.prefix"] })).body;
+  const floorType = (await post("/api/dcim/location-types/", { name: `${name} Floor`, parent: campusType.id, content_types: ["ipam.prefix"] })).body;
+  const shedType = (await post("/api/dcim/location-types/", { name: `${name} Shed`, content_types: ["dcim.rack"] })).body;
+  const campus = (await post("/api/dcim/locations/", { name: `${name} North`, location_type: campusType.id, site, status: "active" })).body;
+  const floor = (await post("/api/dcim/locations/", { name: `${name} F1`, location_type: floorType.id, parent: campus.id, status: "active" })).body;
+  const shed = (await post("/api/dcim/locations/", { name: `${name} Hut`, location_type: shedType.id, site, status: "active" })).body;
+  return [campus, floor, shed];
+}
+
 async function tags(n: number): Promise<Array<{ id: string; name: string; slug: string }>> {
   const res = await post("/api/extras/tags/", Array.from({ length: n }, () => ({ name: uniq("BulkTag") })));
   expect(res.status).to.equal(201);
@@ -55,8 +67,11 @@ describe("inventory e2e: bulk operations", () => {
     const site = (await post("/api/dcim/sites/", { name: uniq("bulk site"), status: "active" })).body;
     const vrf = (await post("/api/ipam/vrfs/", { name: uniq("bulk vrf") })).body;
     const [t1, t2] = await tags(2);
+    const [campus, floor] = await locations(site.id);
     const octet = Math.floor(Math.random() * 200) + 20;
-    const body = Array.from({ length: 20 }, (_, i) => ({ prefix: `10.${octet}.${i}.0/24`, status: "active", site: site.id, vrf: vrf.id, tags: [t1.id, t2.id] }));
+    const body = Array.from({ length: 20 }, (_, i) => ({
+      prefix: `10.${octet}.${i}.0/24`, status: "active", site: site.id, vrf: vrf.id, tags: [t1.id, t2.id], location: [campus.id, floor.id, null][i % 3],
+    }));
     const sql: string[] = [];
     const listen = (q: { sql: string }) => sql.push(q.sql);
     db.on("query", listen);
@@ -74,6 +89,7 @@ describe("inventory e2e: bulk operations", () => {
     expect(sql.filter((s) => /^insert into "ipam_prefix"/.test(s))).to.have.length(1);
     expect(sql.filter((s) => /^insert into "extras_tag_assignment"/.test(s))).to.have.length(1);
     expect(sql.filter((s) => s.includes("network(e.prefix::inet)")), "the hook's check").to.have.length(1);
+    expect(sql.filter((s) => s.includes("WITH RECURSIVE up")), "the hook's location check").to.have.length(1);
     expect(sql.length, sql.join("\n")).to.be.at.most(20);
   });
 
@@ -136,6 +152,24 @@ describe("inventory e2e: bulk operations", () => {
     expect(await rows("ipam_prefix")).to.equal(before);
     // Where the VRF does not enforce unique space, the same prefix twice is taken.
     expect((await post("/api/ipam/prefixes/", [p(5, free.id), p(5, free.id)])).status).to.equal(201);
+  });
+
+  it("a set of prefixes has its locations checked at once, and a refused one is named by its element", async () => {
+    const site = (await post("/api/dcim/sites/", { name: uniq("set site"), status: "active" })).body;
+    const other = (await post("/api/dcim/sites/", { name: uniq("set other"), status: "active" })).body;
+    const [campus, floor, shed] = await locations(site.id);
+    const octet = Math.floor(Math.random() * 200) + 20;
+    const p = (n: number, location: string, at = site.id) => ({ prefix: `10.${octet}.${n}.0/24`, status: "active", site: at, location });
+    const before = await rows("ipam_prefix");
+    const res = await post("/api/ipam/prefixes/", [p(1, campus.id), p(2, floor.id, other.id), p(3, floor.id), p(4, shed.id)]);
+    expect([res.status, res.body]).to.deep.equal([400, [
+      {},
+      { location: [`Location "${floor.name}" does not belong to site "${other.name}".`] },
+      {},
+      { location: [`Prefixes may not associate to locations of type "${shed.location_type.name}".`] },
+    ]]);
+    expect(await rows("ipam_prefix")).to.equal(before);
+    expect((await post("/api/ipam/prefixes/", [p(1, campus.id), p(3, floor.id)])).status).to.equal(201);
   });
 
   it("bulk create errors name their elements, whether found reading them or saving them; nothing is created", async () => {
