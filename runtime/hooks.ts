@@ -1,10 +1,11 @@
-// The hook authors' module: the hook types (defined with the descriptors), the refusal a
+// The hook authors' module: the hook types (defined with the descriptors), the refusals a
 // hook throws, and the helpers that turn a model's generated names (generated/<api>/tables.ts)
 // into SQL, so a hook never spells a table or column. A refusal becomes a 4xx in the API's
 // own format and rolls back the write, like any validation error.
 import { ValidationError } from "./errors.js";
+import { duplicateErrors } from "./text/uniqueness.js";
 
-import type { HookDb, MethodFilter } from "./descriptor.js";
+import type { HookDb, MethodFilter, ModelDescriptor } from "./descriptor.js";
 
 export type {
   ActionEvent, AllocateEvent, Allocation, DeleteEvent, DeletingEvent, FieldRow, HookDb, MethodFilter, ModelHooks, ReadValue, SaveEvent, SavedEvent, StoredTime,
@@ -21,6 +22,15 @@ export class Refusal extends ValidationError {
   constructor(messages: Record<string, string>) {
     super(Object.fromEntries(Object.entries(messages).map(([k, v]) => [k, [v]])));
   }
+}
+
+/**
+ * The refusal of a row that duplicates another's `fields` (of `model`), as the engine refuses
+ * a duplicate the database finds: keyed and worded by the spec's rule for them (a unique field
+ * or group, checked by a serializer's validator or by Django's model validation).
+ */
+export function duplicate(model: ModelDescriptor, ...fields: string[]): ValidationError {
+  return new ValidationError(duplicateErrors(model, fields.map((name) => model.fields.find((f) => f.name === name)!)));
 }
 
 /** A model's column names by field name, as `generated/<api>/tables.ts` gives them. */

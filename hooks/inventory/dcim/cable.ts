@@ -1,7 +1,7 @@
 // Nautobot's Cable.clean and the signals around a cable's life: the two ends must exist, suit
 // each other and have no other cable; once made, a cable's ends never change. Saving records
 // the cable on its ends and retraces the paths it is on; deleting takes it off them.
-import { columns, readRow, Refusal, type DeletingEvent, type HookDb, type SaveEvent, type SavedEvent } from "../../../runtime/hooks.js";
+import { columns, duplicate, readRow, Refusal, type DeletingEvent, type HookDb, type SaveEvent, type SavedEvent } from "../../../runtime/hooks.js";
 import { canonicalUuid } from "../../../runtime/query/filters.js";
 import { connect, disconnect, retraceThrough } from "../lib/cabling.js";
 import { namesOf } from "../lib/tables.js";
@@ -44,14 +44,14 @@ const named = (r: Row) => (r.label ? `${r.name} (${r.label})` : String(r.name ??
 
 const SIDES = ["a", "b"] as const;
 
-export async function beforeSave({ db, id, values, after: c, changed }: SaveEvent<DcimCable>): Promise<void> {
+export async function beforeSave({ db, model, id, values, after: c, changed }: SaveEvent<DcimCable>): Promise<void> {
   // DRF's UniqueTogetherValidator for each end's pair runs before the model's clean(): an end
-  // already on that side of another cable is refused in its words.
+  // already on that side of another cable is refused as that validator refuses it.
   const cols = columns(CABLES);
   for (const side of SIDES) {
     const [type, end] = [`termination_${side}_type`, `termination_${side}_id`] as const;
     const twin = await db(CABLES.table).where({ [cols[type]]: c[type], [cols[end]]: c[end] }).modify((q) => { if (id !== null) q.whereNot({ id }); }).first("id");
-    if (twin) throw new Refusal({ non_field_errors: `The fields ${type}, ${end} must make a unique set.` });
+    if (twin) throw duplicate(model, type, end);
   }
   if (id !== null) {
     const moved = "Cable termination points may not be modified. Delete and recreate the cable instead.";

@@ -5,7 +5,7 @@
 // given (one UPDATE per type added), and loses its values where a type is taken away or it is
 // deleted. A write that leaves content_types alone touches no object.
 import type { ContentTypesField } from "../../../runtime/descriptor.js";
-import { columns, Refusal, type DeletingEvent, type HookDb, type SaveEvent } from "../../../runtime/hooks.js";
+import { columns, duplicate, Refusal, type DeletingEvent, type HookDb, type SaveEvent } from "../../../runtime/hooks.js";
 import { compileRegex, valueProblem } from "../../../runtime/features/custom-fields/values.js";
 import { pyStr, wordCustomFieldReason } from "../../../runtime/profiles/drf/wording.js";
 import { slugify } from "../../../runtime/text/slugs.js";
@@ -21,7 +21,7 @@ export async function beforeSave({ db, model, id, values, before, changed, links
   if (id === null) {
     if (!values.name) {
       // The 1.4 serializer checks the slug's uniqueness (its UniqueValidator) before it names the field.
-      if (await db(model.table).where({ [columns(tables.extras.customfield).slug]: values.slug }).first("id")) throw new Refusal({ slug: "custom field with this slug already exists." });
+      if (await db(model.table).where({ [columns(tables.extras.customfield).slug]: values.slug }).first("id")) throw duplicate(model, "slug");
       values.name = values.slug;
     }
     if (!values.label) values.label = values.name;

@@ -4,7 +4,7 @@
 // location; its config context matches by them, its role, platform, cluster (and group),
 // tenancy and tags.
 import { withLength } from "../../../runtime/text/addresses.js";
-import { columns, readRow, Refusal, type MethodQuery, type SaveEvent } from "../../../runtime/hooks.js";
+import { columns, duplicate, readRow, Refusal, type MethodQuery, type SaveEvent } from "../../../runtime/hooks.js";
 import { checkLocalContext, configContextSql } from "../lib/context-data.js";
 import { macDigits } from "../lib/mac.js";
 import { onOwnInterface } from "../lib/addressing.js";
@@ -14,7 +14,7 @@ import type { DcimDeviceRole, IpamIPAddress, VirtualizationCluster, Virtualizati
 const MACHINES = tables.virtualization.virtualmachine;
 const M = columns(MACHINES);
 
-export async function beforeSave({ db, id, values, after: vm }: SaveEvent<VirtualizationVirtualMachine>): Promise<void> {
+export async function beforeSave({ db, model, id, values, after: vm }: SaveEvent<VirtualizationVirtualMachine>): Promise<void> {
   if (vm.role) {
     const role = await readRow<DcimDeviceRole>(db, tables.dcim.devicerole, vm.role);
     // Django's ForeignKey.validate, showing the id as Python's repr of a UUID.
@@ -25,7 +25,7 @@ export async function beforeSave({ db, id, values, after: vm }: SaveEvent<Virtua
   if (!vm.tenant) {
     if (await twins.whereNull(M.tenant).first("id")) throw new Refusal({ name: "A virtual machine with this name already exists in the assigned cluster." });
   } else if (await twins.where({ [M.tenant]: vm.tenant }).first("id")) {
-    throw new Refusal({ __all__: "Virtual machine with this Cluster, Tenant and Name already exists." });
+    throw duplicate(model, "cluster", "tenant", "name");
   }
   for (const field of ["primary_ip4", "primary_ip6"] as const) {
     const ip = await readRow<IpamIPAddress>(db, tables.ipam.ipaddress, vm[field]);

@@ -163,6 +163,9 @@ describe("inventory e2e: API versions 1.4 and 1.5", () => {
       expect(res.body).to.not.have.property("name");
       expect(Object.keys(res.body)).to.include.members(["content_types", "type", "label", "slug", "description", "required", "filter_logic", "default", "weight"]);
       expect(res.body).to.include({ label, slug });
+      // Its UniqueValidator refuses a taken slug before the field is named after it.
+      const twice = await define({ label: `${label} again`, slug }, "1.4");
+      expect([twice.status, twice.body]).to.deep.equal([400, { slug: ["custom field with this slug already exists."] }]);
       const old = await get(`${CFS}${res.body.id}/`, as("1.2"));
       expect(old.body).to.include({ name: slug, label, slug });
       // The nested form (brief) is no versioned serializer: it shows the name in every version.
