@@ -4,6 +4,7 @@
 // own format and rolls back the write, like any validation error.
 import { ValidationError } from "./errors.js";
 import { duplicateErrors } from "./text/uniqueness.js";
+import type { Leaf } from "./problems.js";
 
 import type { HookDb, MethodFilter, ModelDescriptor } from "./descriptor.js";
 
@@ -15,11 +16,12 @@ export type {
 export type MethodQuery = Parameters<MethodFilter>[0];
 
 /**
- * What a hook refuses, with messages by field name (or `non_field_errors`): a validation
- * error like any other, wherever the hook runs (before or after a save, a delete, an action).
+ * What a hook refuses, by field name (or `non_field_errors`): its API's own text, or a problem
+ * (runtime/problems.ts) the profile words as it words the engine's. A validation error like
+ * any other, wherever the hook runs (before or after a save, a delete, an action).
  */
 export class Refusal extends ValidationError {
-  constructor(messages: Record<string, string>) {
+  constructor(messages: Record<string, Leaf>) {
     super(Object.fromEntries(Object.entries(messages).map(([k, v]) => [k, [v]])));
   }
 }

@@ -4,7 +4,7 @@
 // and its MAC address field (mac.ts).
 import { columns, fields, readRow, Refusal, type ActionEvent, type MethodQuery, type SaveEvent } from "../../../runtime/hooks.js";
 
-import { HttpError } from "../../../runtime/errors.js";
+import { HttpError, notFound } from "../../../runtime/errors.js";
 import { trace } from "../lib/cabling.js";
 import { carries, checkTaggedVlans, checkUntaggedMode, vlanName } from "../lib/interface-vlans.js";
 import { normalizeMac } from "../lib/mac.js";
@@ -66,7 +66,7 @@ async function connectedDevice({ db, params, read }: ActionEvent): Promise<unkno
   const peer: Pick<DcimInterface, "connected_endpoint_type" | "connected_endpoint_id"> | undefined = await db(`${INTERFACES.table} as i`)
     .join(`${DEVICES.table} as d`, "d.id", i.device).where({ [d.name]: device, [i.name]: name })
     .first(fields(INTERFACES, ["connected_endpoint_type", "connected_endpoint_id"], "i"));
-  if (!peer) throw new HttpError(404, "Not found.", "not_found");
+  if (!peer) throw notFound();
   if (peer.connected_endpoint_type !== "dcim.interface") return undefined;
   const local: Pick<DcimInterface, "device"> = await db(INTERFACES.table).where({ id: peer.connected_endpoint_id }).first(fields(INTERFACES, ["device"]));
   const [shown] = await read([{ model: "dcim.device", id: String(local.device) }], "full");

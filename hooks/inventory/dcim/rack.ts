@@ -15,14 +15,14 @@ const FALSE = new Set(["false", "False", "0", "no", "off"]);
 function options(params: Map<string, string[]>) {
   const one = (name: string) => params.get(name)?.at(-1);
   const face = one("face") ?? "front";
-  if (!(face in FACES)) throw new Refusal({ face: `"${face}" is not a valid choice.` });
+  if (!(face in FACES)) throw new Refusal({ face: { code: "invalid_choice", value: face, plain: true } });
   const render = one("render") ?? "json";
   if (render === "svg") throw new Refusal({ render: "This server renders elevations as JSON only (render=json)." });
-  if (render !== "json") throw new Refusal({ render: `"${render}" is not a valid choice.` });
+  if (render !== "json") throw new Refusal({ render: { code: "invalid_choice", value: render, plain: true } });
   const exclude = one("exclude");
-  if (exclude !== undefined && !UUID.test(exclude)) throw new Refusal({ exclude: "Must be a valid UUID." });
+  if (exclude !== undefined && !UUID.test(exclude)) throw new Refusal({ exclude: { code: "invalid_uuid" } });
   const expand = one("expand_devices") ?? "true";
-  if (!TRUE.has(expand) && !FALSE.has(expand)) throw new Refusal({ expand_devices: "Must be a valid boolean." });
+  if (!TRUE.has(expand) && !FALSE.has(expand)) throw new Refusal({ expand_devices: { code: "invalid_boolean" } });
   return { face, exclude, expand: TRUE.has(expand), q: one("q") ?? "" };
 }
 

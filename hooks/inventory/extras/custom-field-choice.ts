@@ -50,7 +50,7 @@ export async function beforeDelete({ db, rows }: DeletingEvent<ExtrasCustomField
       inUse ||= Boolean(await db(table).whereRaw("?? @> ?::jsonb", [column, holding(cf, choice.value)]).first("id"));
     }
     if (isDefault || inUse) {
-      throw new HttpError(409, `Unable to delete object. 1 dependent objects were found: ${choice.value} (${choice.id})`, "protected");
+      throw new HttpError(409, { code: "protected", dependents: [{ display: choice.value, id: choice.id }] });
     }
   }
 }

@@ -83,7 +83,8 @@ describe("inventory e2e: cables and paths", () => {
     expect(found.body.device_type.id).to.equal(r1.device_type.id);
     const lonely = await call("GET", `/api/dcim/connected-device/?peer_device=${r1.name}&peer_interface=lag0`);
     expect([lonely.status, lonely.text]).to.deep.equal([200, ""]);
-    expect((await get(`/api/dcim/connected-device/?peer_device=${r1.name}&peer_interface=nope`)).status).to.equal(404);
+    const none = await get(`/api/dcim/connected-device/?peer_device=${r1.name}&peer_interface=nope`);
+    expect([none.status, none.body]).to.deep.equal([404, { detail: "Not found." }]);
     expect((await get(`/api/dcim/connected-device/?peer_device=${r1.name}`)).body).to.deep.equal({ detail: 'Request must include "peer_device" and "peer_interface" filters.' });
     expect((await get("/api/dcim/")).body["connected-device"]).to.match(/\/api\/dcim\/connected-device\/$/);
 

@@ -206,8 +206,15 @@ describe("inventory e2e: devices", () => {
     expect(without.filter((u: any) => u.occupied).map((u: any) => u.id)).to.deep.equal([5]);
     const folded = (await get(`/api/dcim/racks/${r.id}/elevation/?expand_devices=false`)).body.results;
     expect(folded.map((u: any) => u.id)).to.deep.equal([6, 5, 4, 2, 1]);
-    const bad = await get(`/api/dcim/racks/${r.id}/elevation/?face=side`);
-    expect([bad.status, bad.body]).to.deep.equal([400, { face: ['"side" is not a valid choice.'] }]);
+    for (const [query, refused] of [
+      ["face=side", { face: ['"side" is not a valid choice.'] }],
+      ["render=png", { render: ['"png" is not a valid choice.'] }],
+      ["exclude=nope", { exclude: ["Must be a valid UUID."] }],
+      ["expand_devices=maybe", { expand_devices: ["Must be a valid boolean."] }],
+    ] as const) {
+      const bad = await get(`/api/dcim/racks/${r.id}/elevation/?${query}`);
+      expect([bad.status, bad.body], query).to.deep.equal([400, refused]);
+    }
     expect((await get("/api/dcim/racks/00000000-0000-4000-8000-000000000000/elevation/")).status).to.equal(404);
   });
 });
