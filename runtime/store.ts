@@ -12,7 +12,7 @@ import { ReadPlans, type ReadPlan, type RenderContext, type Shape } from "./quer
 import { canonicalUuid, checkColumns, FilterCompiler, filterErrors, integerKey, isUuid, MAX_SERIAL, type FilterErrors, type FilterPlan } from "./query/filters.js";
 import { lendObjectQueries } from "./features/relationships/objects.js";
 import { lookupsOf } from "./write/lookups.js";
-import { HookValues, storedRow, storedRows } from "./write/hook-rows.js";
+import { HookValues, storedRows } from "./write/hook-rows.js";
 import { col, ident } from "./query/sql.js";
 import { prepared } from "./db/prepared.js";
 import { chunksWithin } from "./db/chunks.js";
@@ -432,7 +432,7 @@ export class Store {
     const event = { db, index: this.index, model: m, id: ctx.id, links: ctx.links };
     // The stored row, read once here for the hooks rather than by each of them; only they need it.
     const seen = hooks?.beforeSave || hooks?.beforeSaveSet || hooks?.afterSave
-      ? new HookValues(m, ctx.row, ctx.id === null ? null : await storedRow(db, m, ctx.id))
+      ? new HookValues(m, ctx.row, ctx.id === null ? null : (await storedRows(db, m, [ctx.id]))[0] ?? null)
       : undefined;
     if (seen && (hooks?.beforeSave || hooks?.beforeSaveSet)) {
       if (hooks.beforeSave) await hooks.beforeSave({ ...event, ...seen.rows() });

@@ -38,12 +38,6 @@ function fieldRow(m: ModelDescriptor, row: Record<string, unknown>): FieldRow {
 /** An id as the database spells it back, whichever way it was written (a UUID's case and dashes). */
 const spelling = (id: unknown) => String(id).toLowerCase().replace(/[{}-]/g, "");
 
-/** The stored row of `m` with this id, by field name, or null. */
-export async function storedRow(db: Knex | Knex.Transaction, m: ModelDescriptor, id: string | number): Promise<FieldRow | null> {
-  const row: Record<string, unknown> | undefined = await db(m.table).where("id", id).first();
-  return row ? fieldRow(m, row) : null;
-}
-
 /** The stored rows of `m` with these ids, by field name, in the order of `ids` (missing ones left out). */
 export async function storedRows(db: Knex | Knex.Transaction, m: ModelDescriptor, ids: Array<string | number>): Promise<FieldRow[]> {
   const rows: Array<Record<string, unknown>> = await db(m.table).whereIn("id", ids);
