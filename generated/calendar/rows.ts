@@ -100,21 +100,3 @@ export interface VenuesVenue {
   show_map: boolean;
   show_map_link: boolean;
 }
-
-/** Every model's row type, by app and model (as `tables` in tables.ts). */
-export interface Rows {
-  auth: {
-    applicationpassword: AuthApplicationPassword;
-  };
-  events: {
-    category: EventsCategory;
-    event: EventsEvent;
-    tag: EventsTag;
-  };
-  organizers: {
-    organizer: OrganizersOrganizer;
-  };
-  venues: {
-    venue: VenuesVenue;
-  };
-}

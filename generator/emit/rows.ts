@@ -1,7 +1,7 @@
 // Row types emitter: `generated/<api>/rows.ts`, the TypeScript type of every model's stored
-// row by field name (what its hooks are given as `before`, `values` and `after`) and the map
-// `Rows[app][model]` of them. A field's type follows its column's SQL type as the database
-// driver gives it back. Pure: gives one {path, contents}.
+// row by field name (what its hooks are given as `before`, `values` and `after`, and read with
+// `readRow`). A field's type follows its column's SQL type as the database driver gives it
+// back. Pure: gives one {path, contents}.
 import type { CodeBlockWriter } from "ts-morph";
 import { storedColumn } from "../../runtime/descriptor.js";
 import type { IrApi } from "../ir/index.js";
@@ -32,33 +32,24 @@ function tsType(column: Column, where: string): string {
 /** `columns` gives each model's table columns by model key (generator/emit/schema.ts). */
 export function emitRows(api: IrApi, columns: Map<string, Record<string, Column>>): EmittedFile {
   const models = [...api.models].sort((a, b) => byCodePoint(a.key, b.key)).map((m) => {
-    const [app, model] = m.key.split(".");
     const fields = m.fields.flatMap((field) => {
       const column = storedColumn(field);
       return column === undefined ? [] : [{ name: field.name, type: tsType(columns.get(m.key)![column], `${m.file}: field ${field.name}`) }];
     });
-    return { key: m.key, file: m.file, app, model, type: rowTypeName(m.app, m.name), fields };
+    return { key: m.key, file: m.file, type: rowTypeName(m.app, m.name), fields };
   });
-  const apps = [...new Set(models.map((m) => m.app))];
   return render(generatedPaths.rows(api.name), api.file, (f) => {
     if (models.some((m) => m.fields.some((x) => x.type.startsWith("StoredTime")))) {
       f.addImportDeclaration({ isTypeOnly: true, namedImports: ["StoredTime"], moduleSpecifier: "../../runtime/descriptor.js" });
     }
     f.addStatements((w: CodeBlockWriter) => {
       w.newLine();
-      for (const m of models) {
+      models.forEach((m, n) => {
+        if (n) w.blankLine();
         w.writeLine(`/** A stored row of ${m.key} (${m.file}), by field name. */`);
         w.write(`export interface ${m.type} `).block(() => {
           for (const x of m.fields) w.writeLine(`${x.name}: ${x.type};`);
-        }).blankLine();
-      }
-      w.writeLine("/** Every model's row type, by app and model (as `tables` in tables.ts). */");
-      w.write("export interface Rows ").block(() => {
-        for (const app of apps) {
-          w.write(`${app}: `).inlineBlock(() => {
-            for (const m of models) if (m.app === app) w.writeLine(`${m.model}: ${m.type};`);
-          }).write(";").newLine();
-        }
+        });
       });
     });
   });

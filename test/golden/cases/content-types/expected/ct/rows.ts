@@ -40,15 +40,3 @@ export interface CorePin {
   target_type: string | null;
   target_id: string | null;
 }
-
-/** Every model's row type, by app and model (as `tables` in tables.ts). */
-export interface Rows {
-  core: {
-    box: CoreBox;
-    group: CoreGroup;
-    item: CoreItem;
-    kind: CoreKind;
-    label: CoreLabel;
-    pin: CorePin;
-  };
-}

@@ -14,11 +14,3 @@ export interface StoreSupplier {
   id: string;
   name: string;
 }
-
-/** Every model's row type, by app and model (as `tables` in tables.ts). */
-export interface Rows {
-  store: {
-    product: StoreProduct;
-    supplier: StoreSupplier;
-  };
-}

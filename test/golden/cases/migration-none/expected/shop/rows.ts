@@ -6,10 +6,3 @@ export interface StoreProduct {
   name: string;
   price: number;
 }
-
-/** Every model's row type, by app and model (as `tables` in tables.ts). */
-export interface Rows {
-  store: {
-    product: StoreProduct;
-  };
-}

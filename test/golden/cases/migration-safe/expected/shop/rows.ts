@@ -8,10 +8,3 @@ export interface StoreProduct {
   weight: number;
   stock: number;
 }
-
-/** Every model's row type, by app and model (as `tables` in tables.ts). */
-export interface Rows {
-  store: {
-    product: StoreProduct;
-  };
-}

@@ -38,12 +38,3 @@ export interface CoreTag {
   name: string;
   slug: string;
 }
-
-/** Every model's row type, by app and model (as `tables` in tables.ts). */
-export interface Rows {
-  core: {
-    group: CoreGroup;
-    item: CoreItem;
-    tag: CoreTag;
-  };
-}

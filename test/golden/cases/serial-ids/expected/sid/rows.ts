@@ -32,13 +32,3 @@ export interface CoreTeam {
   id: number;
   name: string;
 }
-
-/** Every model's row type, by app and model (as `tables` in tables.ts). */
-export interface Rows {
-  core: {
-    grant: CoreGrant;
-    kind: CoreKind;
-    person: CorePerson;
-    team: CoreTeam;
-  };
-}

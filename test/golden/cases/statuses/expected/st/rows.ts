@@ -22,12 +22,3 @@ export interface CoreState {
   slug: string;
   color: string;
 }
-
-/** Every model's row type, by app and model (as `tables` in tables.ts). */
-export interface Rows {
-  core: {
-    box: CoreBox;
-    kind: CoreKind;
-    state: CoreState;
-  };
-}

@@ -25,11 +25,3 @@ export interface EventsTag {
   slug: string;
   description: string;
 }
-
-/** Every model's row type, by app and model (as `tables` in tables.ts). */
-export interface Rows {
-  events: {
-    event: EventsEvent;
-    tag: EventsTag;
-  };
-}
