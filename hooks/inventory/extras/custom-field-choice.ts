@@ -3,9 +3,9 @@
 // (update_custom_field_choice_data); a value that is the field's default or in use cannot be
 // deleted (ProtectedError, a 409).
 import { HttpError } from "../../../runtime/errors.js";
-import { readRow, Refusal, type DeletingEvent, type HookDb, type SaveEvent } from "../../../runtime/hooks.js";
+import { fields, readRow, Refusal, type DeletingEvent, type HookDb, type SaveEvent } from "../../../runtime/hooks.js";
 import { compileRegex } from "../../../runtime/features/custom-fields/values.js";
-import { dataOf, labelsOf } from "../lib/custom-field-data.js";
+import { dataOf, labelsOf, labelsOfEach } from "../lib/custom-field-data.js";
 import { tables } from "../../../generated/inventory/tables.js";
 import type { ExtrasCustomField, ExtrasCustomFieldChoice } from "../../../generated/inventory/rows.js";
 
@@ -37,20 +37,36 @@ export async function beforeSave({ db, before, after: choice, changed }: SaveEve
   if (before && changed.has("value")) await renameValue(db, field, before.value, choice.value!);
 }
 
+/** Whether `value` is the field's default (Python's `in`: membership of a list, a substring of a string). */
+function isDefault(cf: ExtrasCustomField, value: string): boolean {
+  const fallback = cf.default;
+  return fallback !== null && fallback !== "" && (cf.type === "select" ? fallback === value
+    : Array.isArray(fallback) ? fallback.includes(value) : typeof fallback === "string" && fallback.includes(value));
+}
+
+/**
+ * The first of the deleted choices that is its field's default or held by an object refuses
+ * the delete. Their fields, and the content types these apply to, are one statement each; what
+ * objects hold is one statement per content type, for every choice at once.
+ */
 export async function beforeDelete({ db, rows }: DeletingEvent<ExtrasCustomFieldChoice>): Promise<void> {
-  for (const choice of await rows()) {
-    const cf = (await readRow<ExtrasCustomField>(db, tables.extras.customfield, choice.field))!;
-    const fallback = cf.default;
-    // Python's `in`: membership of a list, a substring of a string.
-    const isDefault = fallback !== null && fallback !== "" && (cf.type === "select" ? fallback === choice.value
-      : Array.isArray(fallback) ? fallback.includes(choice.value) : typeof fallback === "string" && fallback.includes(choice.value));
-    let inUse = false;
-    for (const label of isDefault ? [] : await labelsOf(db, cf.id)) {
-      const { table, column } = dataOf(label);
-      inUse ||= Boolean(await db(table).whereRaw("?? @> ?::jsonb", [column, holding(cf, choice.value)]).first("id"));
-    }
-    if (isDefault || inUse) {
-      throw new HttpError(409, { code: "protected", dependents: [{ display: choice.value, id: choice.id }] });
-    }
+  const choices = await rows();
+  const CFS = tables.extras.customfield;
+  const found: ExtrasCustomField[] = await db(CFS.table).whereIn("id", [...new Set(choices.map((c) => c.field))]).select(fields(CFS));
+  const cfs = new Map(found.map((cf) => [cf.id, cf]));
+  const labels = await labelsOfEach(db, found.map((cf) => cf.id));
+  const asked = new Map<string, string[]>();
+  for (const choice of choices) {
+    const cf = cfs.get(choice.field)!;
+    if (isDefault(cf, choice.value)) continue;
+    for (const label of labels.get(cf.id) ?? []) asked.set(label, [...(asked.get(label) ?? []), holding(cf, choice.value)]);
   }
+  const held = new Set<string>();
+  for (const [label, matches] of asked) {
+    const { table, column } = dataOf(label);
+    const { rows: inUse } = await db.raw("SELECT m FROM unnest(?::text[]) AS m WHERE EXISTS (SELECT 1 FROM ?? WHERE ?? @> m::jsonb)", [matches, table, column]);
+    for (const { m } of inUse as Array<{ m: string }>) held.add(m);
+  }
+  const refused = choices.find((c) => isDefault(cfs.get(c.field)!, c.value) || held.has(holding(cfs.get(c.field)!, c.value)));
+  if (refused) throw new HttpError(409, { code: "protected", dependents: [{ display: refused.value, id: refused.id }] });
 }

@@ -9,7 +9,7 @@ import { columns, duplicate, Refusal, type DeletingEvent, type HookDb, type Save
 import { compileRegex, valueProblem } from "../../../runtime/features/custom-fields/values.js";
 import { pyStr, wordCustomFieldReason } from "../../../runtime/profiles/drf/wording.js";
 import { slugify } from "../../../runtime/text/slugs.js";
-import { dataOf, labelsOf } from "../lib/custom-field-data.js";
+import { dataOf, labelsOf, labelsOfEach } from "../lib/custom-field-data.js";
 import { tables } from "../../../generated/inventory/tables.js";
 import type { ExtrasCustomField } from "../../../generated/inventory/rows.js";
 
@@ -62,17 +62,20 @@ export async function beforeSave({ db, model, id, values, before, changed, links
     await db.raw(`UPDATE ?? SET ?? = ?? || jsonb_build_object(?::text, ?::jsonb) WHERE NOT jsonb_exists(??, ?)`,
       [table, column, column, cf.name!, value, column, cf.name!]);
   }
-  for (const label of held.filter((l) => !given.includes(l))) await dropValues(db, label, cf.name!);
+  for (const label of held.filter((l) => !given.includes(l))) await dropValues(db, label, [cf.name!]);
 }
 
-/** Takes custom field `name`'s values out of the objects of the model `label` names. */
-async function dropValues(db: HookDb, label: string, name: string): Promise<void> {
+/** Takes the values of the custom fields `names` out of the objects of the model `label` names. */
+async function dropValues(db: HookDb, label: string, names: string[]): Promise<void> {
   const { table, column } = dataOf(label);
-  await db.raw(`UPDATE ?? SET ?? = ?? - ?::text WHERE jsonb_exists(??, ?)`, [table, column, column, name, column, name]);
+  await db.raw(`UPDATE ?? SET ?? = ?? - ?::text[] WHERE jsonb_exists_any(??, ?::text[])`, [table, column, column, names, column, names]);
 }
 
+/** The deleted fields' values leave the objects: one statement per content type, however many fields go. */
 export async function beforeDelete({ db, rows }: DeletingEvent<ExtrasCustomField>): Promise<void> {
-  for (const cf of await rows()) {
-    for (const label of await labelsOf(db, cf.id)) await dropValues(db, label, cf.name);
-  }
+  const deleted = await rows();
+  const labels = await labelsOfEach(db, deleted.map((cf) => cf.id));
+  const names = new Map<string, string[]>();
+  for (const cf of deleted) for (const label of labels.get(cf.id) ?? []) names.set(label, [...(names.get(label) ?? []), cf.name]);
+  for (const [label, dropped] of names) await dropValues(db, label, dropped);
 }

@@ -10,11 +10,19 @@ export function dataOf(label: string): { table: string; column: string } {
   return { table: names.table, column: names.columns.custom_fields };
 }
 
-/** The content-type labels custom field `id` applies to. */
-export async function labelsOf(db: HookDb, id: string | number): Promise<string[]> {
+/** The content-type labels each of the custom fields `ids` applies to, by field id as stored (none: absent), in one statement. */
+export async function labelsOfEach(db: HookDb, ids: ReadonlyArray<string | number>): Promise<Map<string, string[]>> {
   const link = tables.extras.customfield.links.content_types;
   const registry = tables.extras.contenttype;
-  const rows = await db(`${link.table} as j`).join(`${registry.table} as r`, "r.id", `j.${link.target}`)
-    .where(`j.${link.source}`, id).select(fields(registry, ["app_label", "model"], "r"));
-  return rows.map((r: { app_label: string; model: string }) => `${r.app_label}.${r.model}`);
+  const rows: Array<{ field: string; app_label: string; model: string }> = await db(`${link.table} as j`)
+    .join(`${registry.table} as r`, "r.id", `j.${link.target}`).whereIn(`j.${link.source}`, ids)
+    .select({ field: `j.${link.source}`, ...fields(registry, ["app_label", "model"], "r") });
+  const labels = new Map<string, string[]>();
+  for (const r of rows) labels.set(String(r.field), [...(labels.get(String(r.field)) ?? []), `${r.app_label}.${r.model}`]);
+  return labels;
+}
+
+/** The content-type labels custom field `id` applies to. */
+export async function labelsOf(db: HookDb, id: string | number): Promise<string[]> {
+  return [...(await labelsOfEach(db, [id])).values()].flat();
 }

@@ -257,6 +257,28 @@ describe("inventory e2e: custom fields", () => {
       expect((await row("circuits_provider", before.id))?.custom_field_data).to.not.have.key(name);
       expect((await get(`${PROVIDERS}${before.id}/`)).body.custom_fields).to.not.have.key(name);
     });
+
+    it("fields deleted together lose their values with one update per content type, however many fields go", async () => {
+      const [a, b, c] = [cfName("gone_a"), cfName("gone_b"), cfName("kept")];
+      const both = { content_types: ["circuits.provider", "ipam.rir"] };
+      const gone = [await defineField({ name: a, type: "text", default: "x", ...both }), await defineField({ name: b, type: "integer", default: 1, ...both })];
+      await defineField({ name: c, type: "text", default: "y" });
+      const p = await provider();
+      const rir = (await post(RIRS, { name: uniq("cf-rir") })).body;
+      const { db } = await startTestServer();
+      const sql: string[] = [];
+      const listen = (q: { sql: string }) => sql.push(q.sql);
+      db.on("query", listen);
+      try {
+        const res = await del(CFS, gone.map((cf) => ({ id: cf.id })));
+        expect(res.status, res.text).to.equal(204);
+      } finally {
+        db.removeListener("query", listen);
+      }
+      expect(sql.filter((s) => /custom_field_data/.test(s) && /^update/i.test(s.trim())), sql.join("\n")).to.have.length(2);
+      expect((await row("circuits_provider", p.id))?.custom_field_data).to.deep.include({ [c]: "y" }).and.not.have.any.keys(a, b);
+      expect((await row("ipam_rir", rir.id))?.custom_field_data).to.not.have.any.keys(a, b);
+    });
   });
 
   describe("choices changing the data", () => {
@@ -279,6 +301,28 @@ describe("inventory e2e: custom fields", () => {
       expect(isDefault.status).to.equal(409);
       await patch(`${PROVIDERS}${obj.id}/`, { custom_fields: { [multi.name]: [] } });
       expect((await del(`${CHOICES}${idOf(multi.id, "keep")}/`)).status).to.equal(204);
+    });
+
+    it("choices deleted together are checked at once: one in use refuses them all, naming it; free ones go with one check per content type", async () => {
+      const sel = await defineField({ name: cfName("bulk_sel"), type: "select" });
+      const multi = await defineField({ name: cfName("bulk_multi"), type: "multi-select" });
+      for (const v of ["a", "b", "c"]) { await choice(sel.id, v); await choice(multi.id, v); }
+      const choices = (await get(`${CHOICES}?limit=1000`)).body.results as Array<{ id: string; value: string; field: { id: string } }>;
+      const idOf = (field: string, value: string) => choices.find((c) => c.field.id === field && c.value === value)!.id;
+      await provider({ custom_fields: { [sel.name]: "b", [multi.name]: ["a", "c"] } });
+      const refused = await del(CHOICES, [{ id: idOf(sel.id, "a") }, { id: idOf(multi.id, "b") }, { id: idOf(multi.id, "c") }, { id: idOf(sel.id, "b") }]);
+      expect([refused.status, refused.body]).to.deep.equal([409, { detail: `Unable to delete object. 1 dependent objects were found: c (${idOf(multi.id, "c")})` }]);
+      const { db } = await startTestServer();
+      const sql: string[] = [];
+      const listen = (q: { sql: string }) => sql.push(q.sql);
+      db.on("query", listen);
+      try {
+        const res = await del(CHOICES, [{ id: idOf(sel.id, "a") }, { id: idOf(multi.id, "b") }, { id: idOf(sel.id, "c") }]);
+        expect(res.status, res.text).to.equal(204);
+      } finally {
+        db.removeListener("query", listen);
+      }
+      expect(sql.filter((s) => /circuits_provider/.test(s)), sql.join("\n")).to.have.length(1);
     });
   });
 
