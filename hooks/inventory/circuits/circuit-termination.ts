@@ -35,5 +35,5 @@ export async function afterSave({ db, id, after: t }: SavedEvent<CircuitsCircuit
 }
 
 export async function afterDelete({ db, ids }: DeleteEvent): Promise<void> {
-  for (const id of ids) await retraceThrough(db, { type: TYPE, id: String(id) });
+  await retraceThrough(db, ...ids.map((id) => ({ type: TYPE, id: String(id) })));
 }

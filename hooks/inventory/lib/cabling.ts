@@ -122,9 +122,14 @@ export async function retraceEndingAt(db: HookDb, n: Node): Promise<void> {
   for (const o of ending) await retrace(db, { type: o.origin_type, id: o.origin_id });
 }
 
-/** Retraces every stored path passing through `n` (Nautobot's rebuild_paths). */
-export async function retraceThrough(db: HookDb, n: Node): Promise<void> {
-  const origins: Row[] = await db(PATHS).whereRaw("path @> ?::jsonb", [JSON.stringify([node(n)])]).select("origin_type", "origin_id");
+/**
+ * Retraces every stored path passing through any of `nodes` (Nautobot's rebuild_paths), each
+ * once: the paths are found in one statement, by the path index.
+ */
+export async function retraceThrough(db: HookDb, ...nodes: Node[]): Promise<void> {
+  if (!nodes.length) return;
+  const origins: Row[] = await db(PATHS).where((q) => { for (const n of nodes) q.orWhereRaw("path @> ?::jsonb", [JSON.stringify([node(n)])]); })
+    .distinct("origin_type", "origin_id");
   for (const o of origins) await retrace(db, { type: o.origin_type, id: o.origin_id });
 }
 
@@ -153,7 +158,7 @@ export async function disconnect(db: HookDb, cables: ReadonlyArray<Ends>): Promi
       await db(namesOf(type).table).where({ id, [c.cable]: cable.id }).update({ [c.cable]: null, [c.cable_peer_type]: null, [c.cable_peer_id]: null });
     }
   }
-  for (const cable of cables) await retraceThrough(db, { type: "dcim.cable", id: cable.id });
+  await retraceThrough(db, ...cables.map((cable) => ({ type: "dcim.cable", id: cable.id })));
 }
 
 /**

@@ -227,6 +227,36 @@ describe("inventory e2e: cables and paths", () => {
     }
   });
 
+  it("cables deleted together: the paths through them are found at once and each retraced once", async () => {
+    const left = await device("bl", { interface: [{ name: "eth0", type: "1000base-t" }] });
+    const right = await device("br", { interface: [{ name: "eth0", type: "1000base-t" }] });
+    const panelA = await device("bpa", { "rear-port": [{ name: "R1", type: "mpo" }] });
+    const panelB = await device("bpb", { "rear-port": [{ name: "R1", type: "mpo" }] });
+    const [ia, ib] = [await port("interfaces", left, "eth0"), await port("interfaces", right, "eth0")];
+    const [fa, ra, fb, rb] = [
+      await port("front-ports", panelA, "F1-1"), await port("rear-ports", panelA, "R1"), await port("front-ports", panelB, "F1-1"), await port("rear-ports", panelB, "R1"),
+    ];
+    expect((await cable(["dcim.interface", ia.id], ["dcim.frontport", fa.id])).status).to.equal(201);
+    const trunk = (await cable(["dcim.rearport", ra.id], ["dcim.rearport", rb.id])).body;
+    const last = (await cable(["dcim.frontport", fb.id], ["dcim.interface", ib.id])).body;
+    expect((await get(`/api/dcim/interfaces/${ia.id}/`)).body.connected_endpoint.id).to.equal(ib.id);
+    const { db } = await startTestServer();
+    const sql: string[] = [];
+    const listen = (q: { sql: string }) => sql.push(q.sql);
+    db.on("query", listen);
+    try {
+      expect((await del("/api/dcim/cables/", [{ id: trunk.id }, { id: last.id }])).status).to.equal(204);
+    } finally {
+      db.removeListener("query", listen);
+    }
+    // Both cables are on the paths of both interfaces: one look for them, one retrace of each.
+    expect(sql.filter((s) => s.includes("dcim_cablepath") && s.includes("@>")), sql.join("\n")).to.have.length(1);
+    expect(sql.filter((s) => /^insert into "dcim_cablepath"/.test(s)), "the left path, stored again").to.have.length(1);
+    expect((await get(`/api/dcim/interfaces/${ia.id}/`)).body).to.deep.include({ connected_endpoint: null, connected_endpoint_reachable: false });
+    expect((await get(`/api/dcim/interfaces/${ib.id}/`)).body).to.deep.include({ cable: null, connected_endpoint: null });
+    expect(await rows("dcim_cablepath", { origin_id: ib.id })).to.equal(0);
+  });
+
   it("deleting a device takes its cables along and clears the far ends", async () => {
     const r5 = await device("r5", { interface: [{ name: "eth0", type: "1000base-t" }] });
     const r6 = await device("r6", { interface: [{ name: "eth0", type: "1000base-t" }] });
