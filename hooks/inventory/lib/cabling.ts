@@ -150,13 +150,20 @@ export async function connect(db: HookDb, cable: Ends): Promise<void> {
   }
 }
 
-/** Takes cables off their ends and retraces every path they were on (nullify_connected_endpoints). */
+/**
+ * Takes cables off their ends, one statement per kind of end, and retraces every path they
+ * were on (nullify_connected_endpoints).
+ */
 export async function disconnect(db: HookDb, cables: ReadonlyArray<Ends>): Promise<void> {
+  const ends = new Map<string, Array<[string, string]>>();
   for (const cable of cables) {
     for (const [type, id] of [[cable.termination_a_type, cable.termination_a_id], [cable.termination_b_type, cable.termination_b_id]]) {
-      const c = end(type);
-      await db(namesOf(type).table).where({ id, [c.cable]: cable.id }).update({ [c.cable]: null, [c.cable_peer_type]: null, [c.cable_peer_id]: null });
+      ends.set(type, [...(ends.get(type) ?? []), [id, cable.id]]);
     }
+  }
+  for (const [type, held] of ends) {
+    const c = end(type);
+    await db(namesOf(type).table).whereIn(["id", c.cable], held).update({ [c.cable]: null, [c.cable_peer_type]: null, [c.cable_peer_id]: null });
   }
   await retraceThrough(db, ...cables.map((cable) => ({ type: "dcim.cable", id: cable.id })));
 }

@@ -249,6 +249,8 @@ describe("inventory e2e: cables and paths", () => {
     } finally {
       db.removeListener("query", listen);
     }
+    // The ends leave their cables one statement per kind of end (two rear ports, one statement).
+    expect(sql.filter((s) => /^update "dcim_(rearport|frontport|interface)" set "cable_id" = /.test(s)), "the ends let go").to.have.length(3);
     // Both cables are on the paths of both interfaces: one look for them, one retrace of each.
     expect(sql.filter((s) => s.includes("dcim_cablepath") && s.includes("@>")), sql.join("\n")).to.have.length(1);
     expect(sql.filter((s) => /^insert into "dcim_cablepath"/.test(s)), "the left path, stored again").to.have.length(1);
