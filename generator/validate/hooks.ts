@@ -56,6 +56,10 @@ export function checkHooks(m: ModelSpec, hooks: LoadedApi["hooks"], err: (messag
   for (const name of found.exports) {
     if (!known.has(name)) err(`hooks "${m.hooks}": ${found.file} exports "${name}", which is no hook (known: ${HOOK_NAMES.join(", ")})`);
   }
+  // The store calls one or the other: with both, beforeSaveSet would never run.
+  if (found.exports.includes("beforeSave") && found.exports.includes("beforeSaveSet")) {
+    err(`hooks "${m.hooks}": ${found.file} exports both beforeSave and beforeSaveSet; give one (beforeSaveSet also checks a single save, as a set of one)`);
+  }
   for (const name of computed) {
     if (!found.readValues.includes(name)) err(`computed field: ${found.file} gives no readValues.${name}`, name);
   }

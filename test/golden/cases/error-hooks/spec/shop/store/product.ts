@@ -1,6 +1,7 @@
 import { field, model } from "../../../../../../../generator/dsl/index.js";
 
-// The module exists but one export is misspelt: the engine would never call it.
+// The module exists but one export is misspelt, and it gives both save checks: the engine
+// would never call either of the two.
 export default model("Product", {
   app: "store", route: "products", display: "{name}", ordering: ["name"], nested: ["name"],
   hooks: "store/product",
