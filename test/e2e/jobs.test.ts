@@ -374,6 +374,20 @@ describe("jobs", function () {
       expect((await logsOf(id)).map((l) => l.message)).to.deep.equal(["waiting", "let go"]);
     });
 
+    it("lines logged within one instant keep the order they were written in, on both log routes", async () => {
+      // PGlite's clock moves by whole milliseconds: many lines share a time.
+      await enable("ManyLines");
+      const res = await run("ManyLines", { data: { count: 200 } });
+      expect(res.status, res.text).to.equal(201);
+      startWorker();
+      const result = await ended(res.body.job_result.id);
+      expect(result.status.value).to.equal("completed");
+      const written = Array.from({ length: 200 }, (_, i) => `line ${i + 1}`);
+      expect((await logsOf(result.id)).map((l) => l.message)).to.deep.equal(written);
+      const listed = await get(`/api/extras/job-logs/?job_result_id=${result.id}&limit=1000`);
+      expect(listed.body.results.map((l: { message: string }) => l.message)).to.deep.equal(written);
+    });
+
     it("a hundred runs shared by two workers: each runs exactly once", async () => {
       const prefix = uniq("job-many");
       const ids: string[] = [];

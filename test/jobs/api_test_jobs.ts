@@ -1,6 +1,7 @@
 // Jobs the end-to-end tests run (test/e2e/jobs.test.ts), beside the shipped ones: one taking
 // every kind of variable, one that writes a tag (counted, rolled back, refused), one that
-// fails in each of Nautobot's two ways, and one that waits for the test to let it go on.
+// fails in each of Nautobot's two ways, one that waits for the test to let it go on, and one
+// that logs many lines at once.
 import { job, vars } from "../../runtime/features/jobs/define.js";
 
 export const grouping = "API tests";
@@ -74,6 +75,16 @@ export const Waiter = job({
     await ctx.log_info("waiting");
     await gate.waiting;
     await ctx.log_info("let go");
+  },
+});
+
+export const ManyLines = job({
+  name: "Many lines",
+  description: "Logs `count` numbered lines as fast as it can.",
+  hasSensitiveVariables: false,
+  variables: { count: vars.integer({ minValue: 1, maxValue: 1000 }) },
+  async run(data, ctx) {
+    for (let i = 1; i <= data.count!; i++) await ctx.log_info(`line ${i}`);
   },
 });
 

@@ -4,7 +4,6 @@
 // the job's transaction holds: there a line goes into that transaction, and the lines a
 // rolled-back savepoint took with it are written again after it, as they were. Either way
 // nobody can tell the difference: on PGlite nobody else reads while the transaction is open.
-import { randomUUID } from "node:crypto";
 import type { Knex } from "knex";
 import type { Loggable } from "./define.js";
 import type { JobRecords, LogEntry, LogLevel } from "./records.js";
@@ -25,7 +24,7 @@ export class RunLog {
   /** Stores a line (Nautobot's JobResult.log): about `obj` when given, shown by its display and linked by its URL. */
   write(level: LogLevel, grouping: string, message: string, obj?: Loggable | null): Promise<void> {
     const entry: LogEntry = {
-      id: randomUUID(), level, grouping, message, created: new Date(),
+      level, grouping, message,
       logObject: obj ? String(obj.display ?? JSON.stringify(obj)) : null,
       absoluteUrl: obj && typeof obj.url === "string" ? obj.url : null,
     };
@@ -37,8 +36,7 @@ export class RunLog {
   private async store(entry: LogEntry): Promise<void> {
     const l = this.records.logs;
     const created = this.records.c(l, "created");
-    // The database's clock, to the microsecond: lines keep their order even within one millisecond.
-    const row = { ...this.records.logRow(this.resultId, entry), [created]: this.db.raw("clock_timestamp()") };
+    const row = this.records.logRow(this.db, this.resultId, entry);
     const into = this.mode === "inTransaction" && this.target ? this.target : this.db;
     const [stored] = await into(l.table).insert(row).returning(created);
     if (into === this.savepoint) this.inSavepoint.push({ ...row, [created]: stored[created] });

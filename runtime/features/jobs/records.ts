@@ -3,7 +3,7 @@
 // with the jobs folder, results made pending by a run request and carried to an end by a
 // worker, and log entries. Writes here are the server's own bookkeeping, as Nautobot's are:
 // they leave no change records.
-import { randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import type { Knex } from "knex";
 import type { ModelDescriptor } from "../../descriptor.js";
 import type { ModelIndex } from "../../models.js";
@@ -53,13 +53,31 @@ export const classPathOf = (j: Pick<JobRow, "source" | "module_name" | "job_clas
 
 /** A log entry as written: Nautobot's JobResult.log fields. */
 export interface LogEntry {
-  id: string;
   level: LogLevel;
   grouping: string;
   message: string;
-  created: Date;
   logObject: string | null;
   absoluteUrl: string | null;
+}
+
+/** The last log line id's milliseconds and counter (lineId). */
+let lastLine = { ms: 0, counter: 0 };
+
+/**
+ * A UUID of version 7 (RFC 9562: milliseconds, then a counter in the 12 bits after the
+ * version, then random bits) that sorts after every one this process made before. Lines the
+ * database dates alike (PGlite's clock moves by whole milliseconds) keep their order by it.
+ */
+function lineId(): string {
+  const now = Date.now();
+  lastLine = now > lastLine.ms ? { ms: now, counter: 0 }
+    : lastLine.counter < 0xfff ? { ms: lastLine.ms, counter: lastLine.counter + 1 } : { ms: lastLine.ms + 1, counter: 0 };
+  const bytes = randomBytes(16);
+  bytes.writeUIntBE(lastLine.ms, 0, 6);
+  bytes.writeUInt16BE(0x7000 | lastLine.counter, 6);
+  bytes[8] = 0x80 | (bytes[8] & 0x3f);
+  const hex = bytes.toString("hex");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
 /** Nautobot's JOB_LOG_MAX_* limits. */
@@ -237,16 +255,20 @@ export class JobRecords {
     return row ?? null;
   }
 
-  /** A log entry of a result, truncated as Nautobot truncates them. */
-  logRow(resultId: string, e: LogEntry): Record<string, unknown> {
+  /**
+   * A log entry of a result, truncated as Nautobot truncates them, dated by the database's
+   * clock and given an id that sorts after those of the lines this process wrote before it
+   * (`lineId`): both log routes order by time, then id.
+   */
+  logRow(db: Db, resultId: string, e: LogEntry): Record<string, unknown> {
     const l = this.logs;
     return {
-      id: e.id,
+      id: lineId(),
       [this.c(l, "job_result")]: resultId,
       [this.c(l, "log_level")]: e.level,
       [this.c(l, "grouping")]: e.grouping.slice(0, MAX_GROUPING),
       [this.c(l, "message")]: e.message,
-      [this.c(l, "created")]: e.created,
+      [this.c(l, "created")]: db.raw("clock_timestamp()"),
       [this.c(l, "log_object")]: e.logObject?.slice(0, MAX_LOG_OBJECT) ?? null,
       [this.c(l, "absolute_url")]: e.absoluteUrl?.slice(0, MAX_ABSOLUTE_URL) ?? null,
     };

@@ -5,7 +5,6 @@
 // failure, and the result's end in the same transaction, so a result says `completed` exactly
 // when the writes are kept. A result found `running` belongs to a worker that died (its lease
 // ran out, or its process went): it ends `errored`, and the job never runs a second time.
-import { randomUUID } from "node:crypto";
 import type { Knex } from "knex";
 import type { ApiDescriptor } from "../../descriptor.js";
 import type { Engine } from "../../engine.js";
@@ -93,9 +92,7 @@ class JobRun {
   private end(status: ResultStatus, message: string, grouping = INITIALIZATION): Promise<boolean> {
     return this.db.transaction(async (trx) => {
       if (!(await this.records.move(trx, this.run.result, ["running"], status, { output: "" }))) return false;
-      await trx(this.records.logs.table).insert(this.records.logRow(this.run.result, {
-        id: randomUUID(), level: "failure", grouping, message, created: new Date(), logObject: null, absoluteUrl: null,
-      }));
+      await trx(this.records.logs.table).insert(this.records.logRow(trx, this.run.result, { level: "failure", grouping, message, logObject: null, absoluteUrl: null }));
       return true;
     });
   }
