@@ -14,6 +14,9 @@ import { recordOf, type VariableRecord } from "./variables.js";
 
 type Db = Knex | Knex.Transaction;
 
+/** A condition on the job records aliased `t0` (a permission's, as ActionEvent.permitted gives it). */
+type Where = { sql: string; bindings: unknown[] } | null;
+
 /** A job record's fields that the job's source gives unless the record overrides them (Nautobot's JOB_OVERRIDABLE_FIELDS). */
 export const OVERRIDABLE = [
   "grouping", "name", "description", "commit_default", "hidden", "read_only", "approval_required", "soft_time_limit", "time_limit",
@@ -131,37 +134,30 @@ export class JobRecords {
     return Object.fromEntries(Object.entries(values).map(([f, v]) => [this.c(this.jobs, f), JSON_FIELDS.has(f) ? JSON.stringify(v) : v]));
   }
 
-  private selectJob(db: Db): Knex.QueryBuilder {
+  /** The job records as the runtime reads them, from the table aliased `t0`, narrowed by `where` (on `t0`). */
+  private selectJobs(db: Db, where?: Where): Knex.QueryBuilder {
     const fields = ["source", "module_name", "job_class_name", "slug", "name", "grouping", "description", "installed", "enabled", "commit_default",
       "read_only", "approval_required", "has_sensitive_variables", "task_queues", "variables", "source_values"];
-    return db(this.jobs.table).select("id", ...fields.map((f) => `${this.c(this.jobs, f)} as ${f}`));
+    const qb = db(`${this.jobs.table} as t0`).select("t0.id", ...fields.map((f) => `t0.${this.c(this.jobs, f)} as ${f}`));
+    if (where) qb.whereRaw(where.sql, where.bindings as Knex.RawBinding[]);
+    return qb;
   }
 
   /** The job record `id`, narrowed by `where` (on the table aliased `t0`), or null. */
-  async job(db: Db, id: string, where?: { sql: string; bindings: unknown[] } | null): Promise<JobRow | null> {
-    const qb = db(`${this.jobs.table} as t0`).select("t0.id").where("t0.id", id);
-    if (where) qb.whereRaw(where.sql, where.bindings as Knex.RawBinding[]);
-    const found = await qb.first();
-    return found ? ((await this.selectJob(db).where("id", id).first()) as JobRow) : null;
+  async job(db: Db, id: string, where?: Where): Promise<JobRow | null> {
+    return (await this.selectJobs(db, where).where("t0.id", id).first()) ?? null;
   }
 
   /** The job records, in the model's order, narrowed by `where` (on the table aliased `t0`). */
-  async list(db: Db, where?: { sql: string; bindings: unknown[] } | null): Promise<JobRow[]> {
-    const qb = db(`${this.jobs.table} as t0`).select("t0.id").orderBy([this.c(this.jobs, "grouping"), this.c(this.jobs, "name"), "id"].map((c) => `t0.${c}`));
-    if (where) qb.whereRaw(where.sql, where.bindings as Knex.RawBinding[]);
-    const ids = (await qb).map((r: { id: string }) => r.id);
-    const rows = (await this.selectJob(db).whereIn("id", ids)) as JobRow[];
-    const byId = new Map(rows.map((r) => [r.id, r]));
-    return ids.map((id) => byId.get(id)!);
+  list(db: Db, where?: Where): Promise<JobRow[]> {
+    return this.selectJobs(db, where).orderBy([this.c(this.jobs, "grouping"), this.c(this.jobs, "name"), "id"].map((c) => `t0.${c}`));
   }
 
   /** The job record of a class path (`local/<module>/<Class>`), narrowed by `where`, or null. */
-  async byClassPath(db: Db, classPath: string, where?: { sql: string; bindings: unknown[] } | null): Promise<JobRow | null> {
+  async byClassPath(db: Db, classPath: string, where?: Where): Promise<JobRow | null> {
     const [source, module, className] = classPath.split("/");
-    const found = await db(`${this.jobs.table} as t0`).select("t0.id")
-      .where(`t0.${this.c(this.jobs, "source")}`, source).where(`t0.${this.c(this.jobs, "module_name")}`, module)
-      .where(`t0.${this.c(this.jobs, "job_class_name")}`, className).first();
-    return found ? this.job(db, found.id, where) : null;
+    return (await this.selectJobs(db, where).where(`t0.${this.c(this.jobs, "source")}`, source).where(`t0.${this.c(this.jobs, "module_name")}`, module)
+      .where(`t0.${this.c(this.jobs, "job_class_name")}`, className).first()) ?? null;
   }
 
   /**
@@ -175,8 +171,8 @@ export class JobRecords {
       await advisoryLock(trx, this.jobs.table, "sync");
       const report: SyncReport = { created: [], refreshed: 0, uninstalled: [], problems: [...catalog.problems] };
       const known = new Map<string, JobRow & { overrides: Record<string, boolean> }>();
-      const overrides = OVERRIDABLE.map((f) => `${this.c(this.jobs, `${f}_override`)} as ${f}_override`);
-      for (const r of await this.selectJob(trx).select(overrides).where(this.c(this.jobs, "source"), LOCAL_SOURCE)) {
+      const overrides = OVERRIDABLE.map((f) => `t0.${this.c(this.jobs, `${f}_override`)} as ${f}_override`);
+      for (const r of await this.selectJobs(trx).select(overrides).where(`t0.${this.c(this.jobs, "source")}`, LOCAL_SOURCE)) {
         known.set(classPathOf(r), { ...r, overrides: Object.fromEntries(OVERRIDABLE.map((f) => [f, r[`${f}_override`]])) });
       }
       for (const entry of catalog.jobs.values()) {
