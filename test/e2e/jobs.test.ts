@@ -285,8 +285,15 @@ describe("jobs", function () {
         interface_address: ["CIDR mask (e.g. /24) is required."],
         network: ["10.0.0.1/24 is not a valid prefix. Did you mean 10.0.0.0/24?"],
       } });
+      // A multi-object variable's values, by id or attributes, found together: one that names nothing is refused by its value.
+      const [red, blue] = await Promise.all([uniq("job-red"), uniq("job-blue")].map(async (name) => (await post("/api/extras/tags/", { name, content_types: ["dcim.site"] })).body));
+      const required = { text: "abcd", count: 1, colour: "red", site: site.id };
+      const unknownTag = await run("EveryVariable", { data: { ...required, tags: [red.id, "nope"] } });
+      expect(unknownTag.status).to.equal(400);
+      expect(unknownTag.body).to.deep.equal({ errors: { tags: ["Select a valid choice. nope is not one of the available choices."] } });
       const good = await run("EveryVariable", { data: {
         text: "abcd", count: "3", flag: "false", colour: "red", site: { slug: site.slug }, network: "10.0.0.0/24", address: "2001:DB8::1",
+        tags: [red.id, { slug: blue.slug }, red.id],
       }, commit: false });
       expect(good.status, good.text).to.equal(201);
       const after = Number((await server.db("extras_jobresult").count({ n: "*" }))[0].n);
@@ -294,9 +301,11 @@ describe("jobs", function () {
       startWorker();
       const result = await ended(good.body.job_result.id);
       expect(result.status.value).to.equal("completed");
-      expect(result.job_kwargs.data).to.deep.include({ text: "abcd", count: 3, flag: false, colour: "red", site: site.id, network: "10.0.0.0/24", address: "2001:db8::1", notes: "", colours: [], tags: [] });
+      expect(result.job_kwargs.data).to.deep.include({ text: "abcd", count: 3, flag: false, colour: "red", site: site.id, network: "10.0.0.0/24", address: "2001:db8::1", notes: "", colours: [], tags: [red.id, blue.id] });
       const logs = await logsOf(result.id);
       expect(logs[0]).to.include({ log_level: "info", log_object: site.name, message: `site ${site.name}` });
+      // The job was given the objects, in full and in order.
+      expect(JSON.parse(logs[1].message).tags).to.deep.equal([red.id, blue.id]);
       expect(result.data).to.deep.equal({ output: "\n{\"count\":3}" });
     });
 

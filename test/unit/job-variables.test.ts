@@ -8,7 +8,7 @@ import { JobDataError, describe as describeVariable, validateData } from "../../
 const records = (declared: Record<string, Variable>) => Object.entries(declared).map(([n, v]) => recordOf(n, v));
 const SITE = "8f0b7bd2-0000-4000-8000-000000000001";
 // Objects are found by id here; anything else names none.
-const lookup = async (_model: string, value: unknown) => (value === SITE || (value as { slug?: string })?.slug === "ams" ? SITE : null);
+const lookup = async (_model: string, values: unknown[]) => values.map((value) => (value === SITE || (value as { slug?: string })?.slug === "ams" ? SITE : null));
 
 async function refusal(declared: Parameters<typeof records>[0], data: unknown): Promise<unknown> {
   try {

@@ -25,10 +25,11 @@ export class JobDataError extends Error {
 }
 
 /**
- * Finds objects for object variables: `value` an id or a dictionary of attributes, among the
- * objects of `model` that meet `filters`; gives each one's id, or null when it names none.
+ * Finds the objects of an object variable's values, all at once: each value an id or a
+ * dictionary of attributes, among the objects of `model` that meet `filters`; gives each
+ * one's id, in the order given, or null for one that names none.
  */
-export type ObjectLookup = (model: string, value: unknown, filters: Record<string, string | string[]> | undefined) => Promise<string | null>;
+export type ObjectLookup = (model: string, values: unknown[], filters: Record<string, string | string[]> | undefined) => Promise<Array<string | null>>;
 
 const REQUIRED = "This field is required.";
 const EMPTY = (v: unknown) => v === null || v === undefined || v === "" || (Array.isArray(v) && v.length === 0)
@@ -86,20 +87,16 @@ function multiChoice(r: VariableRecord, raw: unknown): Clean {
 
 async function object(r: VariableRecord, raw: unknown, lookup: ObjectLookup): Promise<Clean> {
   if (EMPTY(raw)) return r.required ? refuse(REQUIRED) : { value: null };
-  const id = await lookup(r.model!, raw, r.query_params);
+  const [id] = await lookup(r.model!, [raw], r.query_params);
   return id ? { value: id } : refuse("Select a valid choice. That choice is not one of the available choices.");
 }
 
 async function multiObject(r: VariableRecord, raw: unknown, lookup: ObjectLookup): Promise<Clean> {
   if (EMPTY(raw)) return r.required ? refuse(REQUIRED) : { value: [] };
   if (!Array.isArray(raw)) return refuse("Enter a list of values.");
-  const ids: string[] = [];
-  for (const item of raw) {
-    const id = await lookup(r.model!, item, r.query_params);
-    if (!id) return refuse(invalidChoice(pyStr(item)));
-    if (!ids.includes(id)) ids.push(id);
-  }
-  return { value: ids };
+  const ids = await lookup(r.model!, raw, r.query_params);
+  const unknown = ids.indexOf(null);
+  return unknown >= 0 ? refuse(invalidChoice(pyStr(raw[unknown]))) : { value: [...new Set(ids)] };
 }
 
 /** Nautobot's IPAddressFormField: a v4 or v6 address, no mask. */

@@ -55,27 +55,26 @@ function readBody(body: unknown): RunInput {
   return { data: b.data === undefined ? {} : b.data, commit, schedule, taskQueue };
 }
 
-/** Objects named by a run's object variables: by id or attributes, among those the requester may view that meet the variable's filters. */
+/**
+ * Objects named by a run's object variable: by id or attributes, among those the requester may
+ * view that meet the variable's filters. The ids are checked in one statement (the store's
+ * lookups batch them), then the filters and the permission in one more.
+ */
 function objectLookup(engine: Engine, db: Knex, actor: Actor): ObjectLookup {
   const filters = new FilterCompiler(engine.index);
-  return async (key, value, params) => {
+  return async (key, values, params) => {
     const m = engine.index.byKey.get(key);
-    if (!m) return null;
-    let id: string;
-    try {
-      id = await engine.store.idOf(db, key, value as Record<string, unknown>);
-    } catch {
-      return null;
-    }
-    const { errors, plan } = filters.compile(m, new Map(Object.entries(params ?? {}).map(([k, v]) => [k, [v].flat().map(String)])), { strict: true, reserved: new Set() });
-    if (Object.keys(errors).length) return null;
+    const compiled = m && filters.compile(m, new Map(Object.entries(params ?? {}).map(([k, v]) => [k, [v].flat().map(String)])), { strict: true, reserved: new Set() });
+    if (!m || !compiled || Object.keys(compiled.errors).length) return values.map(() => null);
+    const { plan } = compiled;
+    const ids = await Promise.all(values.map((v) => engine.store.idOf(db, key, v as Record<string, unknown>).catch(() => null)));
     const grants = actor.grants;
     const allowed = engine.permissions && grants ? engine.permissions.condition(grants, m, "view", "t0") : null;
-    const found = await engine.store.existing(db, m, [id], actor.userId ?? undefined, (qb) => {
+    const found = new Set(await engine.store.existing(db, m, ids.filter((id): id is string => id !== null), actor.userId ?? undefined, (qb) => {
       plan.apply(qb);
       if (allowed) qb.whereRaw(allowed.sql, allowed.bindings as Knex.RawBinding[]);
-    });
-    return found.length ? id : null;
+    }));
+    return ids.map((id) => (id !== null && found.has(id) ? id : null));
   };
 }
 

@@ -96,11 +96,14 @@ export class RunContext implements JobContext {
       if (found.length > 1) throw new Error(`More than one ${model} matches ${JSON.stringify(idOrFilters)}`);
       return found[0] ?? null;
     }
+    return (await this.objects(model, [idOrFilters]))[0] ?? null;
+  }
+
+  /** The objects with these ids the user may view, in one read: in the order given, those not found left out. */
+  async objects(model: string, ids: string[]): Promise<ApiObject[]> {
     this.live();
     const m = this.model(model);
-    if (!this.engine.store.isKey(m, idOrFilters)) return null;
-    const [found] = await this.engine.store.fetch(this.db, m, [idOrFilters], this.read, this.viewable(m, {}));
-    return (found as ApiObject | undefined) ?? null;
+    return (await this.engine.store.fetch(this.db, m, ids, this.read, this.viewable(m, {}))) as ApiObject[];
   }
 
   /** A write of `m` as the user's request to it: its rows checked against the user's permissions on `m`. */

@@ -130,21 +130,21 @@ class JobRun {
     };
   }
 
-  /** The job's data as `run` takes it: objects in full, read as the user may see them. */
+  /** The job's data as `run` takes it: objects in full, read as the user may see them (one read a variable). */
   private async data(ctx: RunContext, variables: VariableRecord[]): Promise<Record<string, unknown>> {
     const out: Record<string, unknown> = {};
     for (const v of variables) {
       const value = this.run.data[v.name];
-      if (v.type === "ObjectVar" && typeof value === "string") {
-        out[v.name] = await ctx.get(v.model!, value);
-        if (!out[v.name]) throw new Error(`${v.model} ${value} (variable ${v.name}) no longer exists`);
-      } else if (v.type === "MultiObjectVar" && Array.isArray(value)) {
-        out[v.name] = await Promise.all(value.map(async (id: string) => {
-          const found = await ctx.get(v.model!, id);
-          if (!found) throw new Error(`${v.model} ${id} (variable ${v.name}) no longer exists`);
-          return found;
-        }));
-      } else out[v.name] = value ?? null;
+      const ids: string[] | undefined = v.type === "ObjectVar" && typeof value === "string" ? [value]
+        : v.type === "MultiObjectVar" && Array.isArray(value) ? value : undefined;
+      if (!ids) {
+        out[v.name] = value ?? null;
+        continue;
+      }
+      const found = new Map((await ctx.objects(v.model!, ids)).map((o) => [String(o.id), o]));
+      const gone = ids.find((id) => !found.has(id));
+      if (gone !== undefined) throw new Error(`${v.model} ${gone} (variable ${v.name}) no longer exists`);
+      out[v.name] = v.type === "ObjectVar" ? found.get(ids[0]) : ids.map((id) => found.get(id));
     }
     return out;
   }
