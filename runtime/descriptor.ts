@@ -331,9 +331,14 @@ export function requiredIn(f: FieldDescriptor, version: string, versions: string
   return f.required && (!f.requiredSince || atOrBefore(versions, f.requiredSince, version));
 }
 
-/** Whether a field exists in an API version: not before its `since`, not after its `until`. */
-export function inVersion(f: FieldDescriptor, version: string, versions: string[]): boolean {
+/** Whether a field (or an action's `servesList`) holds in an API version: not before its `since`, not after its `until`. */
+export function inVersion(f: { since?: string; until?: string }, version: string, versions: string[]): boolean {
   return (!f.since || atOrBefore(versions, f.since, version)) && (!f.until || atOrBefore(versions, version, f.until));
+}
+
+/** The action answering the model's list in an API version, in place of its page of objects (`servesList`), if one does. */
+export function listServedBy(m: ModelDescriptor, version: string, versions: string[]): NonNullable<ModelDescriptor["actions"]>[number] | undefined {
+  return m.actions?.find((a) => a.servesList && inVersion(a.servesList, version, versions));
 }
 
 /** Whether a reverse relation is one object (or null) rather than a list in an API version. */

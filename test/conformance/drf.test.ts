@@ -6,7 +6,7 @@ import { expect } from "chai";
 import { randomUUID } from "node:crypto";
 import { apis } from "../../generated/server.js";
 import {
-  isLink, isRelation, requiredIn, type ApiDescriptor, type ChoiceField, type ContentTypesField, type FieldDescriptor, type FilterDescriptor, type FkField, type ListField, type ModelDescriptor, type ScalarField,
+  isLink, isRelation, listServedBy, requiredIn, type ApiDescriptor, type ChoiceField, type ContentTypesField, type FieldDescriptor, type FilterDescriptor, type FkField, type ListField, type ModelDescriptor, type ScalarField,
 } from "../../runtime/descriptor.js";
 import { call, type Reply } from "../support/http.js";
 import { startTestServer } from "../support/server.js";
@@ -123,7 +123,7 @@ function conformance(api: ApiDescriptor, version: string, full: boolean): void {
   async function noneToLookAt(m: ModelDescriptor): Promise<boolean> {
     if (m.operations.includes("create")) return false;
     const latest = { headers: { Accept: `application/json; version=${versions.at(-1)}` } };
-    return (await call("GET", `${listPath(m)}?limit=1`, listServedBy(m) ? latest : { headers })).body.count === 0;
+    return (await call("GET", `${listPath(m)}?limit=1`, listServed(m) ? latest : { headers })).body.count === 0;
   }
 
   /** A tag of the API made from the descriptor: every content type it may have, so it applies to any tagged model. */
@@ -131,9 +131,7 @@ function conformance(api: ApiDescriptor, version: string, full: boolean): void {
   const universalTag = () => (madeTag ??= make(api.tagModel!));
 
   /** The action answering the model's list in this version, in place of the page of objects (ActionSpec.servesList). */
-  const listServedBy = (m: ModelDescriptor) => m.actions?.find((a) => a.servesList
-    && (!a.servesList.since || versions.indexOf(a.servesList.since) <= versions.indexOf(version))
-    && (!a.servesList.until || versions.indexOf(version) <= versions.indexOf(a.servesList.until)));
+  const listServed = (m: ModelDescriptor) => listServedBy(m, version, versions);
 
   /** Some object of the model, created from the descriptor when the database holds none. */
   const anyObject = new Map<string, Promise<Json>>();
@@ -141,7 +139,7 @@ function conformance(api: ApiDescriptor, version: string, full: boolean): void {
     if (!anyObject.has(m.key)) {
       anyObject.set(m.key, (async () => {
         // Where an action answers this version's list, the objects are those of the latest version's.
-        const list = listServedBy(m)
+        const list = listServed(m)
           ? await call("GET", `${listPath(m)}?limit=1`, { headers: { Accept: `application/json; version=${versions.at(-1)}` } })
           : await req("get", `${listPath(m)}?limit=1`);
         if (list.body.results?.length) return list.body.results[0];
@@ -488,7 +486,7 @@ function conformance(api: ApiDescriptor, version: string, full: boolean): void {
           });
         }
 
-        const served = ops.has("list") ? listServedBy(m) : undefined;
+        const served = ops.has("list") ? listServed(m) : undefined;
         if (served) {
           it(`answers the list with its action "${served.name}" in this version, as the document says`, async () => {
             const reply = await req("get", list);

@@ -1,7 +1,7 @@
 // OpenAPI 3.1 emitter for the DRF-style profile: one document per API version with the
 // list/detail/bulk paths of every model, the pagination envelope, the brief form, the
 // query filters, token security and the DRF error shapes. Pure: IR in, document out.
-import { atOrBefore, FILTER_FALSE, FILTER_TRUE, inVersion, requiredIn, shownSingle, type FieldDescriptor } from "../../../runtime/descriptor.js";
+import { FILTER_FALSE, FILTER_TRUE, inVersion, listServedBy, requiredIn, shownSingle, type FieldDescriptor } from "../../../runtime/descriptor.js";
 import type { IrApi, IrModel } from "../../ir/index.js";
 import { byCodePoint, operationId } from "../../ir/names.js";
 import { kindOf } from "../../kinds/index.js";
@@ -349,9 +349,7 @@ function modelPaths(api: IrApi, m: IrModel, version: string): Record<string, Sch
     options: optionsOperation(actionId(a, a.onApp ? "list_options" : "options"), tag),
   }]));
   // A version whose list an action answers (Nautobot's versioned list views) documents that answer.
-  const serving = (m.actions ?? []).find((a) => a.servesList
-    && (!a.servesList.since || atOrBefore(api.versions.supported, a.servesList.since, version))
-    && (!a.servesList.until || atOrBefore(api.versions.supported, version, a.servesList.until)));
+  const serving = listServedBy(m, version, api.versions.supported);
   if (serving && list.get) {
     list.get = {
       operationId: operationId(m.app, m.route, "list"), tags: tag, summary: serving.description,

@@ -6,7 +6,7 @@ import express, { type Request, type Response, type Router } from "express";
 import type { Knex } from "knex";
 import { createRequire } from "node:module";
 import { dirname } from "node:path";
-import type { ActionEvent, ApiDescriptor, ModelDescriptor } from "../../descriptor.js";
+import { listServedBy, type ActionEvent, type ApiDescriptor, type ModelDescriptor } from "../../descriptor.js";
 import type { Config } from "../../config.js";
 import { FilterCompiler, type FilterPlan } from "../../query/filters.js";
 import { dynamicFilters } from "../../features/index.js";
@@ -179,13 +179,6 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
       if (fits) return { name: a.name, path };
     }
     return undefined;
-  }
-
-  /** The action answering the list of `m` in the request's version, if one does (ActionSpec.servesList). */
-  function listAction(ctx: Ctx, m: ModelDescriptor): string | undefined {
-    return m.actions?.find((a) => a.servesList
-      && (!a.servesList.since || index.atOrBefore(a.servesList.since, ctx.version))
-      && (!a.servesList.until || index.atOrBefore(ctx.version, a.servesList.until)))?.name;
   }
 
   function only(ctx: Ctx, methods: string[], run: () => Promise<void> | void): Promise<void> | void {
@@ -372,8 +365,8 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
       ...(ops.has("update") ? ["PUT", "PATCH"] : []), ...(ops.has("delete") ? ["DELETE"] : [])];
     const method = await dispatch(ctx, m, methods, ["POST", "PUT"]);
     if (!method) return;
-    const serving = method === "GET" ? listAction(ctx, m) : undefined;
-    if (serving) return answerAction(ctx, m, serving, null, {});
+    const serving = method === "GET" ? listServedBy(m, ctx.version, api.versions.supported) : undefined;
+    if (serving) return answerAction(ctx, m, serving.name, null, {});
     if (method === "GET") {
       const where = within(ctx, m, await filterFor(ctx, m));
       const { limit, offset } = pageParams(ctx.params.get("limit")?.at(-1), ctx.params.get("offset")?.at(-1), page);
