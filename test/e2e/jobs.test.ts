@@ -325,6 +325,10 @@ describe("jobs", function () {
       // A run permission whose constraints leave this job out: it is not found.
       const narrow = await server.user(uniq("job-narrow"), { grants: [{ object_types: ["extras.job"], actions: ["view", "run"], constraints: { module_name__in: ["data_quality"] } }] });
       expect((await run("TagWriter", { data: { name: "x" } }, { ...V13, token: narrow.key })).status).to.equal(404);
+      // So are its class-path routes, and API 1.2's list shows only the jobs the constraints leave in.
+      expect((await post(`${JOBS}local/api_test_jobs/TagWriter/run/`, { data: { name: "x" } }, { token: narrow.key })).status).to.equal(404);
+      const classes = await get(JOBS, { token: narrow.key });
+      expect(classes.body.map((c: { id: string }) => c.id)).to.deep.equal(["local/data_quality/DevicesWithoutPrimaryIp"]);
 
       const readOnly = await server.user(uniq("job-readonly"), { superuser: true, writeEnabled: false });
       expect((await run("TagWriter", { data: { name: "x" } }, { ...V13, token: readOnly.key })).status).to.equal(403);

@@ -265,10 +265,15 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
     return ctx.grants;
   }
 
+  /** The condition on rows of `m` aliased `alias` that the requester's `action` constraints set (null: every row). */
+  function condition(ctx: Ctx, m: ModelDescriptor, action: string | null, alias: string): Condition | null {
+    if (!permissions || !ctx.grants || action === null || (action === "view" && exemptView(m))) return null;
+    return permissions.condition(ctx.grants, m, action, alias);
+  }
+
   /** The condition on rows `t0` of `m` that the requester's `action` constraints set (none: every row). */
   function permitted(ctx: Ctx, m: ModelDescriptor, action: string | null): ((qb: Knex.QueryBuilder) => void) | undefined {
-    if (!permissions || !ctx.grants || action === null || (action === "view" && exemptView(m))) return undefined;
-    const cond: Condition | null = permissions.condition(ctx.grants, m, action, "t0");
+    const cond = condition(ctx, m, action, "t0");
     return cond ? (qb) => { qb.whereRaw(cond.sql, cond.bindings as Knex.RawBinding[]); } : undefined;
   }
 
@@ -500,10 +505,7 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
     return {
       db, model: m, id, params: ctx.params, limit, version: ctx.version, path, engine, actor: actor(ctx, m, name),
       read: (refs, shape) => store.readRefs(db, refs, { ...readOpts(ctx), shape }),
-      permitted: (pm, action, alias) => {
-        const narrow = !permissions || !ctx.grants || (action === "view" && exemptView(pm)) ? null : permissions.condition(ctx.grants, pm, action, alias);
-        return narrow && { sql: narrow.sql, bindings: narrow.bindings };
-      },
+      permitted: (pm, action, alias) => condition(ctx, pm, action, alias),
     };
   }
 
