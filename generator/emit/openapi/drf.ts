@@ -353,7 +353,7 @@ function modelPaths(api: IrApi, m: IrModel, version: string): Record<string, Sch
   if (serving && list.get) {
     list.get = {
       operationId: operationId(m.app, m.route, "list"), tags: tag, summary: serving.description,
-      responses: { "200": { description: serving.description, content: json(serving.response) }, ...common },
+      responses: { [String(serving.status ?? 200)]: { description: serving.description, content: json(serving.response) }, ...common },
     };
   }
   const noteModel = m.features.notes ? api.models.find((x) => x.key === api.noteModel) : undefined;

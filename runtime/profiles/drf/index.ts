@@ -516,16 +516,17 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
     const event = actionEvent(ctx, m, name, id, path);
     if (ctx.req.method === "POST") event.body = readJson(ctx);
     const answer = await m.hooks!.actions![name](event);
+    const status = action.status ?? 200;
     // Nothing to say is an empty body, as DRF renders a Response without data.
     if (answer === undefined) {
-      ctx.res.status(action.status ?? 200).type("json").end();
+      ctx.res.status(status).type("json").end();
       return;
     }
-    if (!action.paginated) return send(ctx, action.status ?? 200, answer);
+    if (!action.paginated) return send(ctx, status, answer);
     const items = answer as unknown[];
     const { limit, offset } = pageParams(ctx.params.get("limit")?.at(-1), ctx.params.get("offset")?.at(-1), page);
     const links = pageLinks(new URL(`${origin(ctx.req, config.publicUrl)}${ctx.req.originalUrl}`), limit, offset, items.length);
-    send(ctx, 200, { count: items.length, next: links.next, previous: links.previous, results: items.slice(offset, limit === null ? undefined : offset + limit) });
+    send(ctx, status, { count: items.length, next: links.next, previous: links.previous, results: items.slice(offset, limit === null ? undefined : offset + limit) });
   }
 
   /** A POST to an action that creates objects (operations/allocations.ts): one body or a list, all or none. */
