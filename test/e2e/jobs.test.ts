@@ -1,9 +1,10 @@
 // Jobs through the real server and the queue: `/api/extras/jobs/` in API 1.2's form (job
 // classes, class-path routes) and 1.3's (job records, `<id>/run/`, `<id>/variables/`); runs
 // that commit, dry runs, failures of both kinds, refused variables and refused requesters;
-// results and their logs; change records that carry the result as their request id; a
-// hundred runs shared by two workers, each run once; a worker that dies mid-run leaving its
-// result errored. The jobs are the shipped ones and test/jobs/api_test_jobs.ts.
+// results and their logs, lines of one instant in their order; change records and webhook
+// deliveries that carry the result as their request id; a hundred runs shared by two
+// workers, each run once; a worker that dies mid-run leaving its result errored. The jobs
+// are the shipped ones and test/jobs/api_test_jobs.ts.
 import { expect } from "chai";
 import type { Knex } from "knex";
 import { apis } from "../../generated/server.js";
@@ -15,7 +16,7 @@ import { JOB_TASK, JobRecords, jobHandler } from "../../runtime/features/jobs/in
 import { loadCatalog } from "../../runtime/features/jobs/catalog.js";
 import { ModelIndex } from "../../runtime/models.js";
 import { gate } from "../jobs/api_test_jobs.js";
-import { get, patch, post } from "../support/http.js";
+import { del, get, patch, post } from "../support/http.js";
 import { queueDatabase, waitFor } from "../support/queue.js";
 import { startTestServer, type TestServer } from "../support/server.js";
 import { uniq } from "./inventory/support.js";
@@ -218,6 +219,30 @@ describe("jobs", function () {
       expect(records.map((r) => [r.action, r.changed_object_type, r.object_repr, r.change_context, r.change_context_detail, r.user_name])).to.deep.equal([
         ["create", "extras.tag", name, "job", job("TagWriter").slug, "admin"],
       ]);
+    });
+
+    it("its writes are sent to webhooks, with the result as request id; a dry run's are not", async () => {
+      const hook = await post("/api/extras/webhooks/", {
+        name: uniq("job-hook"), content_types: ["extras.tag"], type_create: true, payload_url: "http://127.0.0.1:9/job-hook",
+      });
+      expect(hook.status, hook.text).to.equal(201);
+      const deliveries = (requestId: string) => server.db("armature_tasks").where("kind", "webhook").whereRaw("payload->>'requestId' = ?", [requestId]).select("payload");
+      try {
+        const name = uniq("job-hooked");
+        const kept = await run("TagWriter", { data: { name } });
+        const dry = await run("TagWriter", { data: { name: uniq("job-hooked-dry") }, commit: false });
+        startWorker();
+        const result = await ended(kept.body.job_result.id);
+        expect(result.status.value).to.equal("completed");
+        const [delivery, ...more] = await deliveries(result.id);
+        expect(more).to.deep.equal([]);
+        expect(JSON.parse(delivery.payload.body)).to.deep.include({ event: "created", model: "tag", username: "admin", request_id: result.id });
+        expect(JSON.parse(delivery.payload.body).data.name).to.equal(name);
+        expect((await ended(dry.body.job_result.id)).status.value).to.equal("completed");
+        expect(await deliveries(dry.body.job_result.id)).to.deep.equal([]);
+      } finally {
+        expect((await del(`/api/extras/webhooks/${hook.body.id}/`)).status).to.equal(204);
+      }
     });
 
     it("a dry run (commit: false) logs and ends, and leaves nothing", async () => {
