@@ -77,6 +77,8 @@ function conformance(api: ApiDescriptor, version: string, full: boolean): void {
       // A choice shows its stored value, as a model's __str__ does (a secrets group association: "SSH username"), or its label.
       if (value !== null && typeof value === "object" && "value" in value) value = (value as Json)[part.as === "display" ? "label" : "value"];
       if (part.as === "ranges" && Array.isArray(value)) value = ranges(value as number[]);
+      // DRF's time (`….250000Z`) as Python's isoformat writes it: `….250000+00:00`, no fraction when it is zero.
+      if (part.as === "isoformat" && typeof value === "string") value = value.replace(/\.000000Z$/, "Z").replace(/Z$/, "+00:00");
       if (typeof value !== "string" && typeof value !== "number") return undefined;
       out += part.last ? String(value).slice(-part.last) : String(value);
     }
