@@ -1,6 +1,6 @@
 // An API's models indexed for the runtime: by key, by route, by field name, and the
 // version filter. Built once at startup from the generated descriptors.
-import { atOrBefore, inVersion, requiredIn, storedColumn, type ApiDescriptor, type FieldDescriptor, type FkField, type GenericField, type ModelDescriptor } from "./descriptor.js";
+import { inVersion, requiredIn, storedColumn, type ApiDescriptor, type FieldDescriptor, type FkField, type GenericField, type ModelDescriptor } from "./descriptor.js";
 
 /** A column of another model pointing at rows of a model: at their ids, or (`by`) at another column of theirs. */
 export type Dependent = Pick<FkField, "column" | "onDelete"> & { by?: string };
@@ -55,11 +55,6 @@ export class ModelIndex {
   /** Whether a field is required in the given API version (`requiredSince`). */
   requiredIn(f: FieldDescriptor, version: string): boolean {
     return requiredIn(f, version, this.api.versions.supported);
-  }
-
-  /** Whether `version` is `limit` or older, in the API's own version order. */
-  atOrBefore(version: string, limit: string): boolean {
-    return atOrBefore(this.api.versions.supported, version, limit);
   }
 
   /** Models whose foreign keys (or status columns) point at `m`: what a delete of `m` may be blocked by. */
