@@ -762,6 +762,28 @@ export interface ExtrasCustomFieldChoice {
   last_updated: StoredTime;
 }
 
+/** A stored row of extras.dynamicgroup (spec/inventory/extras/dynamic-group.ts), by field name. */
+export interface ExtrasDynamicGroup {
+  id: string;
+  name: string;
+  slug: string;
+  description: string;
+  content_type: string;
+  filter: unknown;
+  created: StoredTime;
+  last_updated: StoredTime;
+  custom_fields: unknown;
+}
+
+/** A stored row of extras.dynamicgroupmembership (spec/inventory/extras/dynamic-group-membership.ts), by field name. */
+export interface ExtrasDynamicGroupMembership {
+  id: string;
+  group: string;
+  parent_group: string;
+  operator: string;
+  weight: number;
+}
+
 /** A stored row of extras.job (spec/inventory/extras/job.ts), by field name. */
 export interface ExtrasJob {
   id: string;

@@ -898,6 +898,30 @@ export const tables = {
           last_updated: "last_updated",
         },
       },
+      dynamicgroup: {
+        table: "extras_dynamicgroup",
+        columns: {
+          id: "id",
+          name: "name",
+          slug: "slug",
+          description: "description",
+          content_type: "content_type",
+          filter: "filter",
+          created: "created",
+          last_updated: "last_updated",
+          custom_fields: "custom_field_data",
+        },
+      },
+      dynamicgroupmembership: {
+        table: "extras_dynamicgroupmembership",
+        columns: {
+          id: "id",
+          group: "group_id",
+          parent_group: "parent_group_id",
+          operator: "operator",
+          weight: "weight",
+        },
+      },
       job: {
         table: "extras_job",
         columns: {
