@@ -30,7 +30,12 @@ export default model("DynamicGroup", {
       verboseName: "Object Type",
       description: "The type of object for this Dynamic Group.",
     }),
-    filter: field.json({ default: {}, description: "A JSON-encoded dictionary of filter parameters for group membership" }),
+    // Any JSON but null, as DRF's JSONField takes it; that it is a dictionary is the model's rule, in its words.
+    filter: field.json({
+      default: {},
+      schema: { type: ["object", "array", "string", "number", "boolean"] },
+      description: "A JSON-encoded dictionary of filter parameters for group membership",
+    }),
     // Read only: children are added through dynamic-group-memberships.
     children: ref.reverse("extras.DynamicGroupMembership.parent_group"),
   },
@@ -41,7 +46,7 @@ export default model("DynamicGroup", {
   actions: {
     members: {
       description: "The member objects of the group, of its content type, as that type's list shows them",
-      response: { type: "array", items: { type: "object", additionalProperties: true } },
+      response: { type: "object", additionalProperties: {} },
       paginated: true,
     },
   },

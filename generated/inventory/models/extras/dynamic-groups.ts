@@ -107,6 +107,7 @@ export const extras_DynamicGroup: ModelDescriptor = {
         kind: "scalar",
         type: "json",
         column: "filter",
+        schema: { type: ["object", "array", "string", "number", "boolean"] },
       },
       {
         name: "children",
@@ -274,8 +275,8 @@ export const extras_DynamicGroup: ModelDescriptor = {
         name: "members",
         description: "The member objects of the group, of its content type, as that type's list shows them",
         response: {
-          type: "array",
-          items: { type: "object", additionalProperties: true },
+          type: "object",
+          additionalProperties: {},
         },
         paginated: true,
       },
