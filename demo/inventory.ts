@@ -286,7 +286,16 @@ const people: Fixture[] = [
   },
 ];
 
+// Dynamic groups: two by filter, and one folding them (Berlin's devices but the edge routers).
+const dynamicGroups: Fixture[] = [
+  { model: "extras.dynamicgroup", data: { name: "Berlin DC1 devices", content_type: "dcim.device", filter: { site: ["berlin-dc1"] } } },
+  { model: "extras.dynamicgroup", data: { name: "Edge routers", content_type: "dcim.device", filter: { role: ["core-router"] } } },
+  { model: "extras.dynamicgroup", data: { name: "Berlin DC1 without the edge", content_type: "dcim.device", description: "Berlin DC1 devices, edge routers excluded" } },
+  { model: "extras.dynamicgroupmembership", data: { parent_group: { slug: "berlin-dc1-without-the-edge" }, group: { slug: "berlin-dc1-devices" }, operator: "intersection", weight: 10 } },
+  { model: "extras.dynamicgroupmembership", data: { parent_group: { slug: "berlin-dc1-without-the-edge" }, group: { slug: "edge-routers" }, operator: "difference", weight: 20 } },
+];
+
 export const inventoryDemo: Fixture[] = [
   ...regions, ...tenancy, ...tags, ...sites, ...ipam, ...locations, ...racks, ...deviceTypes, ...templates, ...secrets, ...devices, ...configContexts, ...virtualization, ...services, ...inventoryItems, ...circuits, ...power, ...cables,
-  ...computedFieldsAndNotes, ...customFields, ...people,
+  ...computedFieldsAndNotes, ...customFields, ...people, ...dynamicGroups,
 ];

@@ -5,6 +5,8 @@ import type { Knex } from "knex";
 import type { ModelIndex } from "./models.js";
 import type { Engine } from "./engine.js";
 import type { Actor } from "./operations/index.js";
+import type { FilterPlan } from "./query/filters.js";
+import type { Dependent } from "./problems.js";
 
 export type ScalarType =
   | "uuid" | "string" | "text" | "integer" | "float" | "decimal" | "boolean" | "date" | "datetime" | "json"
@@ -645,6 +647,12 @@ export interface ModelHooks<R extends object = FieldRow> {
   beforeSaveSet?(events: Array<SaveEvent<R>>): void | Promise<void>;
   /** After the row (and its links) are written. */
   afterSave?(event: SavedEvent<R>): void | Promise<void>;
+  /**
+   * Objects the rows' own rules say must stay while the rows do (Django's ProtectedError from a
+   * model's delete()), asked with the protecting foreign keys, before anything is taken along:
+   * any refuses the delete (409).
+   */
+  protectedBy?(event: DeletingEvent<R>): Promise<Dependent[]>;
   /** Before rows are deleted (after the protection check). */
   beforeDelete?(event: DeletingEvent<R>): void | Promise<void>;
   /** After rows are deleted. */
@@ -696,6 +704,12 @@ export interface ActionEvent {
    * in the order asked; null for a row that does not exist. One statement per model.
    */
   read(refs: Array<{ model: string; id: string }>, shape: "nested" | "full"): Promise<Array<Record<string, unknown> | null>>;
+  /**
+   * The page the request asks for of the rows of `m` that `filter` selects, as `m`'s list shows
+   * them (less the excludable fields `exclude` names, as the request's `exclude` would), with
+   * how many there are: one statement. A paginated action answers with it as is.
+   */
+  list(m: ModelDescriptor, filter: FilterPlan, exclude?: string[]): Promise<ActionPage>;
   /** The request's API version. */
   version: string;
   /** What the placeholders of an action served at a `path` took, by name (empty otherwise). */
@@ -713,7 +727,13 @@ export interface ActionEvent {
   actor: Actor;
 }
 
-export const HOOK_NAMES: ReadonlyArray<keyof ModelHooks> = ["beforeSave", "beforeSaveSet", "afterSave", "beforeDelete", "afterDelete", "readValues", "filters", "actions", "allocate"];
+/** A page an action chose itself (ActionEvent.list), rather than a whole list for the profile to cut. */
+export interface ActionPage {
+  count: number;
+  results: Array<Record<string, unknown>>;
+}
+
+export const HOOK_NAMES: ReadonlyArray<keyof ModelHooks> = ["beforeSave", "beforeSaveSet", "afterSave", "protectedBy", "beforeDelete", "afterDelete", "readValues", "filters", "actions", "allocate"];
 
 /** An argument of a WordPress route, as the REST index lists it. */
 export interface WpArg { type?: string; description?: string; default?: unknown; enum?: unknown[]; items?: Record<string, unknown>; required: boolean }

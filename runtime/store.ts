@@ -474,6 +474,10 @@ export class Store {
         .whereRaw(`NOT (t0.id = ANY(?::${cast}))`, [dep.model.key === m.key ? valid : []]);
       for (const r of rows as Array<{ id: string; display: string }>) blockers.push({ display: r.display, id: r.id });
     }
+    // The rows as stored, read for the hooks when one asks, once.
+    let stored: ReturnType<typeof storedRows> | undefined;
+    const rows = () => (stored ??= storedRows(db, m, ids));
+    if (m.hooks?.protectedBy) blockers.push(...await m.hooks.protectedBy({ db, model: m, ids, rows }));
     if (blockers.length) throw new HttpError(409, { code: "protected", dependents: blockers });
     const actor = actorOf();
     if (actor) for (const f of this.features) if (f.watches(m)) await f.deleting?.(db, m, ids, actor);
@@ -492,11 +496,7 @@ export class Store {
         .whereRaw(`${col(dep.model.table, dep.field.idColumn)} = ANY(?::${cast})`, [valid]).pluck("id");
       await this.remove(db, dep.model, taken);
     }
-    if (m.hooks?.beforeDelete) {
-      // The rows as stored, read for the hook when it asks, once.
-      let rows: ReturnType<typeof storedRows> | undefined;
-      await m.hooks.beforeDelete({ db, model: m, ids, rows: () => (rows ??= storedRows(db, m, ids)) });
-    }
+    await m.hooks?.beforeDelete?.({ db, model: m, ids, rows });
     for (const f of m.fields) await kindOf(f).onDelete?.(f, db, m, ids);
     const deleted = await this.persist(m, () => db(m.table).whereIn("id", ids).del());
     for (const listener of this.writeListeners) listener(m);

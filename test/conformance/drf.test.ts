@@ -267,6 +267,13 @@ function conformance(api: ApiDescriptor, version: string, full: boolean): void {
     }),
     // A webhook is sent for some kind of change, and no two for the same kind and content type go to one URL.
     "extras.webhook": async () => ({ type_create: true, payload_url: `https://hooks.example/${uniq()}` }),
+    // A group's filter is one its content type's filter set takes, and its content type stays.
+    "extras.dynamicgroup": async (current) => ({ filter: {}, ...(current ? { content_type: current.content_type } : {}) }),
+    // A membership joins two groups of one content type under a parent without a filter: each sample gets its own two.
+    "extras.dynamicgroupmembership": async () => {
+      const [parent, child] = [await make("extras.dynamicgroup", { content_type: "dcim.device" }), await make("extras.dynamicgroup", { content_type: "dcim.device" })];
+      return { parent_group: parent.id, group: child.id };
+    },
     // A permission grants some action.
     "users.objectpermission": async () => ({ actions: ["view"] }),
     "dcim.frontporttemplate": async () => {

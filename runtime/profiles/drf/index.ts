@@ -6,7 +6,7 @@ import express, { type Request, type Response, type Router } from "express";
 import type { Knex } from "knex";
 import { createRequire } from "node:module";
 import { dirname } from "node:path";
-import { listServedBy, type ActionEvent, type ApiDescriptor, type ModelDescriptor } from "../../descriptor.js";
+import { listServedBy, type ActionEvent, type ActionPage, type ApiDescriptor, type ModelDescriptor } from "../../descriptor.js";
 import type { Config } from "../../config.js";
 import { FilterCompiler, type FilterPlan } from "../../query/filters.js";
 import { dynamicFilters } from "../../features/index.js";
@@ -505,6 +505,11 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
     return {
       db, model: m, id, params: ctx.params, limit, version: ctx.version, path, engine, actor: actor(ctx, m, name),
       read: (refs, shape) => store.readRefs(db, refs, { ...readOpts(ctx), shape }),
+      list: (lm, filter, exclude = []) => {
+        const opts = readOpts(ctx);
+        const paging = pageParams(ctx.params.get("limit")?.at(-1), ctx.params.get("offset")?.at(-1), page);
+        return store.list(db, lm, filter, paging, { ...opts, exclude: [...opts.exclude, ...exclude] });
+      },
       permitted: (pm, action, alias) => condition(ctx, pm, action, alias),
     };
   }
@@ -523,10 +528,13 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
       return;
     }
     if (!action.paginated) return send(ctx, status, answer);
-    const items = answer as unknown[];
     const { limit, offset } = pageParams(ctx.params.get("limit")?.at(-1), ctx.params.get("offset")?.at(-1), page);
-    const links = pageLinks(new URL(`${origin(ctx.req, config.publicUrl)}${ctx.req.originalUrl}`), limit, offset, items.length);
-    send(ctx, status, { count: items.length, next: links.next, previous: links.previous, results: items.slice(offset, limit === null ? undefined : offset + limit) });
+    // A hook that chose its page (event.list) answers with it; otherwise the whole list is cut here.
+    const chosen = Array.isArray(answer) ? null : answer as ActionPage;
+    const count = chosen ? chosen.count : (answer as unknown[]).length;
+    const results = chosen ? chosen.results : (answer as unknown[]).slice(offset, limit === null ? undefined : offset + limit);
+    const links = pageLinks(new URL(`${origin(ctx.req, config.publicUrl)}${ctx.req.originalUrl}`), limit, offset, count);
+    send(ctx, status, { count, next: links.next, previous: links.previous, results });
   }
 
   /** A POST to an action that creates objects (operations/allocations.ts): one body or a list, all or none. */
