@@ -802,6 +802,35 @@ export interface ExtrasJob {
   custom_fields: unknown;
 }
 
+/** A stored row of extras.jobbutton (spec/inventory/extras/job-button.ts), by field name. */
+export interface ExtrasJobButton {
+  id: string;
+  job: string;
+  name: string;
+  text: string;
+  weight: number;
+  group_name: string;
+  button_class: string;
+  confirmation: boolean;
+  created: StoredTime;
+  last_updated: StoredTime;
+}
+
+/** A stored row of extras.jobhook (spec/inventory/extras/job-hook.ts), by field name. */
+export interface ExtrasJobHook {
+  id: string;
+  job: string;
+  enabled: boolean;
+  name: string;
+  slug: string;
+  type_create: boolean;
+  type_update: boolean;
+  type_delete: boolean;
+  created: StoredTime;
+  last_updated: StoredTime;
+  custom_fields: unknown;
+}
+
 /** A stored row of extras.joblogentry (spec/inventory/extras/job-log-entry.ts), by field name. */
 export interface ExtrasJobLogEntry {
   id: string;

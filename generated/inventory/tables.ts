@@ -942,6 +942,43 @@ export const tables = {
           tags: { table: "extras_tag_assignment", source: "object_id", type: "object_type", target: "tag_id" },
         },
       },
+      jobbutton: {
+        table: "extras_jobbutton",
+        columns: {
+          id: "id",
+          job: "job_id",
+          name: "name",
+          text: "text",
+          weight: "weight",
+          group_name: "group_name",
+          button_class: "button_class",
+          confirmation: "confirmation",
+          created: "created",
+          last_updated: "last_updated",
+        },
+        links: {
+          content_types: { table: "extras_jobbutton_content_types", source: "source_id", target: "contenttype_id" },
+        },
+      },
+      jobhook: {
+        table: "extras_jobhook",
+        columns: {
+          id: "id",
+          job: "job_id",
+          enabled: "enabled",
+          name: "name",
+          slug: "slug",
+          type_create: "type_create",
+          type_update: "type_update",
+          type_delete: "type_delete",
+          created: "created",
+          last_updated: "last_updated",
+          custom_fields: "custom_field_data",
+        },
+        links: {
+          content_types: { table: "extras_jobhook_content_types", source: "source_id", target: "contenttype_id" },
+        },
+      },
       joblogentry: {
         table: "extras_joblogentry",
         columns: {

@@ -733,9 +733,11 @@ export interface ApiSpec {
    * JSON `source_values` and `variables` the sync keeps), their results (as Nautobot's JobResult:
    * `created`, `completed`, `name`, `job_model`, `obj_type`, `status`, `user`, `data`, `job_id`,
    * `job_kwargs`) and their log entries (as JobLogEntry: `job_result`, `log_level`, `grouping`,
-   * `message`, `created`, `log_object`, `absolute_url`).
+   * `message`, `created`, `log_object`, `absolute_url`). `hooks`: the job hooks run on changes
+   * (as Nautobot's JobHook: `content_types`, a contentTypes field, `job`, `enabled`,
+   * `type_create`, `type_update`, `type_delete`).
    */
-  jobs?: { jobs: string; results: string; logs: string };
+  jobs?: { jobs: string; results: string; logs: string; hooks?: string };
   /** A model holding per-user application passwords (`user`, `name`, `password`, `last_used` fields). */
   appPasswords?: string;
   /** Hand-written SQL the API needs beyond any one model (see SqlBlock). */
