@@ -36,3 +36,23 @@ export const Overrun = job({
     return "not reached";
   },
 });
+
+/** Logs until its soft time limit stops it, then ends early, as a Celery task catching SoftTimeLimitExceeded may. */
+export const SoftStop = job({
+  name: "Soft stop",
+  hasSensitiveVariables: false,
+  softTimeLimit: 1,
+  timeLimit: 300,
+  async run(_data, ctx) {
+    for (;;) {
+      try {
+        await ctx.log_debug("working");
+      } catch (err) {
+        if (!(err instanceof Error) || err.name !== "SoftTimeLimitExceeded") throw err;
+        await ctx.log_warning(`stopping early: ${err.message}`);
+        return "stopped early";
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  },
+});

@@ -20,8 +20,8 @@ export const RUN_GROUPING = "run";
 export class RunContext implements JobContext {
   /** Whether the job logged a failure: its run then ends `failed`. */
   failed = false;
-  /** A time limit the job passed (limits.ts): every call then throws it. */
-  private expired: Error | null = null;
+  /** A time limit the job passed (limits.ts): the next call throws it (the soft one), or every call (the hard one). */
+  private expired: { err: Error; once: boolean } | null = null;
   private readonly filters: FilterCompiler;
   private readonly read: ReadOptions;
 
@@ -58,12 +58,15 @@ export class RunContext implements JobContext {
   /** Refuses to go on once the worker stops or loses the job, or a time limit passed: its transaction is rolled back. */
   private live(): void {
     if (this.signal.aborted) throw new Error("The worker running this job stopped before it ended.");
-    if (this.expired) throw this.expired;
+    const expired = this.expired;
+    if (!expired) return;
+    if (expired.once) this.expired = null;
+    throw expired.err;
   }
 
-  /** Refuses every call from now on with `err` (a time limit passed). */
-  expire(err: Error): void {
-    this.expired = err;
+  /** Refuses the next call (`once`), or every call from now on, with `err`: a time limit passed. */
+  expire(err: Error, once: boolean): void {
+    this.expired = { err, once };
   }
 
   private model(key: string): ModelDescriptor {

@@ -172,7 +172,7 @@ class JobRun {
         await operations.savepoint(trx, async (sp) => {
           this.log.enter(sp);
           const ctx = new RunContext(this.engine, sp, actor, this.log, this.task.signal, this.run.result, user, commit);
-          output = outputOf(await withinLimits(Promise.resolve(entry.job.run(data as never, ctx)), job, (err) => ctx.expire(err)));
+          output = outputOf(await withinLimits(Promise.resolve(entry.job.run(data as never, ctx)), job, (err, once) => ctx.expire(err, once)));
           await this.log.settled();
           status = ctx.failed ? "failed" : "completed";
           if (!commit) throw DRY_RUN;

@@ -22,7 +22,8 @@ export default model("JobButton", {
     text: field.string({ required: true, maxLength: 500 }),
     weight: field.integer({ default: 100, min: 0, max: 32767 }),
     group_name: field.string({ maxLength: 50 }),
-    button_class: field.choice(ButtonClass, { default: "default" }),
+    // A plain model field to its serializer: DRF's own ChoiceField.
+    button_class: field.choice(ButtonClass, { default: "default", plain: true }),
     confirmation: field.boolean({ default: true }),
   },
   nested: ["name"],

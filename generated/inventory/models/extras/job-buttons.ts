@@ -135,6 +135,7 @@ export const extras_JobButton: ModelDescriptor = {
           ["danger", "Danger"],
           ["link", "Link"],
         ],
+        plain: true,
       },
       {
         name: "confirmation",
