@@ -498,6 +498,8 @@ export interface ModelDescriptor {
     /** Answered for a POST (with a JSON body of schema `request`) rather than a GET. */
     method?: "POST";
     request?: Record<string, unknown>;
+    /** A POST may also send multipart/form-data of this schema: the hook is given `form`. */
+    multipart?: Record<string, unknown>;
     /** The permission action the requester must hold on the model, when not the method's. */
     permission?: string;
     /** The status of a successful answer, when not 200. */
@@ -700,8 +702,10 @@ export interface ActionEvent {
   version: string;
   /** What the placeholders of an action served at a `path` took, by name (empty otherwise). */
   path: Record<string, string>;
-  /** A POST's JSON body (undefined for a GET). */
+  /** A POST's JSON body (undefined for a GET, and for a multipart one). */
   body?: unknown;
+  /** A POST's multipart/form-data, for an action that takes it: each field's last value, and the files by field. */
+  form?: { fields: Record<string, string>; files: Record<string, { filename: string; content: Buffer }> };
   /**
    * The condition rows of `m` (aliased `alias`) must meet for the requester's permission
    * `action` (view, run, …): null when every row does.

@@ -598,6 +598,11 @@ export interface ActionSpec {
   /** A POST's body, as a JSON schema (for the OpenAPI documents; the hook checks it). */
   request?: Record<string, unknown>;
   /**
+   * A POST may also send multipart/form-data of this schema (DRF's MultiPartParser): the hook
+   * is given its fields and files as `event.form`, and no `event.body`.
+   */
+  multipart?: Record<string, unknown>;
+  /**
    * The object-permission action the requester must hold on the model (`run`), instead of the
    * method's (`view` for a GET, `add` for a POST); an action of one object finds it only among
    * the objects that action's constraints allow.

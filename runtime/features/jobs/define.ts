@@ -71,7 +71,7 @@ export const vars = {
   ipAddressWithMask: (o: VariableOptions = {}) => variable<string>("IPAddressWithMaskVar", o),
   /** A network (`192.0.2.0/24`): its host bits must be zero. */
   ipNetwork: (o: VariableOptions & { minPrefixLength?: number; maxPrefixLength?: number } = {}) => variable<string>("IPNetworkVar", o),
-  /** A file's contents, given as text in the run request's JSON (multipart uploads are not taken). */
+  /** A file's contents as text: in a JSON run request, the text; in a multipart/form-data one, the file uploaded. */
   file: (o: VariableOptions = {}) => variable<string>("FileVar", o),
 };
 
