@@ -54,8 +54,13 @@ describe("job hooks", function () {
     }
   });
   afterEach(async () => {
-    await Promise.all(workers.splice(0).map((w) => w.stop()));
     for (const id of made.splice(0)) await del(`${HOOKS}${id}/`);
+    // Runs the hooks queued and no test ran, so that none is left for a later worker.
+    const pending = await server.db("extras_jobresult").whereIn("job_model_id", [job("RecordChange").id, job("DeviceChangeCheck").id])
+      .whereIn("status", ["pending", "running"]).select("id");
+    if (pending.length && !workers.length) startWorker();
+    for (const r of pending) await ended(r.id);
+    await Promise.all(workers.splice(0).map((w) => w.stop()));
     expect(errors.splice(0), "worker errors").to.deep.equal([]);
   });
 
@@ -226,6 +231,20 @@ describe("job hooks", function () {
       const updated = await patch("/api/tenancy/tenants/", res.body.map((t: { id: string }) => ({ id: t.id, description: "bulk" })));
       expect(updated.status, updated.text).to.equal(200);
       expect((await resultsOf(recorder)).length - start).to.equal(6);
+
+      // A tag written by a job (not a hook's) runs the hook on tags: once, as a change through the API would.
+      await hook({ name: uniq("hook"), content_types: ["extras.tag"], job: recorder, type_create: true });
+      const writer = (await get("/api/extras/jobs/?job_class_name=TagWriter", V13)).body.results[0];
+      expect((await patch(`/api/extras/jobs/${writer.id}/`, { enabled: true }, V13)).status).to.equal(200);
+      const run = await post(`/api/extras/jobs/${writer.id}/run/`, { data: { name: uniq("job-tag") } }, V13);
+      expect(run.status, run.text).to.equal(201);
+      startWorker();
+      expect((await ended(run.body.job_result.id)).status.value).to.equal("completed");
+      const after = (await resultsOf(recorder)).slice(start);
+      expect(after).to.have.length(7);
+      for (const r of after) await ended(r.id);
+      // The hook's own tags ran nothing more.
+      expect((await resultsOf(recorder)).length - start).to.equal(7);
     });
 
     it("the shipped device check logs an active device's gaps and ends failed", async () => {
