@@ -500,6 +500,8 @@ export interface ModelDescriptor {
     /** Answered for a POST (with a JSON body of schema `request`) rather than a GET. */
     method?: "POST";
     request?: Record<string, unknown>;
+    /** A POST may also send multipart/form-data of this schema: the hook is given `form`. */
+    multipart?: Record<string, unknown>;
     /** The permission action the requester must hold on the model, when not the method's. */
     permission?: string;
     /** The status of a successful answer, when not 200. */
@@ -714,8 +716,10 @@ export interface ActionEvent {
   version: string;
   /** What the placeholders of an action served at a `path` took, by name (empty otherwise). */
   path: Record<string, string>;
-  /** A POST's JSON body (undefined for a GET). */
+  /** A POST's JSON body (undefined for a GET, and for a multipart one). */
   body?: unknown;
+  /** A POST's multipart/form-data, for an action that takes it: each field's last value, and the files by field. */
+  form?: { fields: Record<string, string>; files: Record<string, { filename: string; content: Buffer }> };
   /**
    * The condition rows of `m` (aliased `alias`) must meet for the requester's permission
    * `action` (view, run, …): null when every row does.
@@ -809,8 +813,8 @@ export interface ApiDescriptor {
   relationships?: { definitions: string; associations: string };
   /** Model keys of the object permissions (fields as Nautobot's ObjectPermission) and the user groups they name. */
   permissions?: { objectPermissions: string; groups: string };
-  /** Model keys of the job records, their results and their log entries (ApiSpec.jobs), for runtime/features/jobs/. */
-  jobs?: { jobs: string; results: string; logs: string };
+  /** Model keys of the job records, their results, their log entries and the job hooks (ApiSpec.jobs), for runtime/features/jobs/. */
+  jobs?: { jobs: string; results: string; logs: string; hooks?: string };
   /** Model key of the change records (fields as Nautobot's ObjectChange) every operation's writes leave. */
   changeLog?: string;
   /** Primary keys: random UUIDs (default) or database-assigned integers. */

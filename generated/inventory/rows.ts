@@ -762,6 +762,28 @@ export interface ExtrasCustomFieldChoice {
   last_updated: StoredTime;
 }
 
+/** A stored row of extras.dynamicgroup (spec/inventory/extras/dynamic-group.ts), by field name. */
+export interface ExtrasDynamicGroup {
+  id: string;
+  name: string;
+  slug: string;
+  description: string;
+  content_type: string;
+  filter: unknown;
+  created: StoredTime;
+  last_updated: StoredTime;
+  custom_fields: unknown;
+}
+
+/** A stored row of extras.dynamicgroupmembership (spec/inventory/extras/dynamic-group-membership.ts), by field name. */
+export interface ExtrasDynamicGroupMembership {
+  id: string;
+  group: string;
+  parent_group: string;
+  operator: string;
+  weight: number;
+}
+
 /** A stored row of extras.job (spec/inventory/extras/job.ts), by field name. */
 export interface ExtrasJob {
   id: string;
@@ -797,6 +819,35 @@ export interface ExtrasJob {
   task_queues_override: boolean;
   source_values: unknown;
   variables: unknown;
+  created: StoredTime;
+  last_updated: StoredTime;
+  custom_fields: unknown;
+}
+
+/** A stored row of extras.jobbutton (spec/inventory/extras/job-button.ts), by field name. */
+export interface ExtrasJobButton {
+  id: string;
+  job: string;
+  name: string;
+  text: string;
+  weight: number;
+  group_name: string;
+  button_class: string;
+  confirmation: boolean;
+  created: StoredTime;
+  last_updated: StoredTime;
+}
+
+/** A stored row of extras.jobhook (spec/inventory/extras/job-hook.ts), by field name. */
+export interface ExtrasJobHook {
+  id: string;
+  job: string;
+  enabled: boolean;
+  name: string;
+  slug: string;
+  type_create: boolean;
+  type_update: boolean;
+  type_delete: boolean;
   created: StoredTime;
   last_updated: StoredTime;
   custom_fields: unknown;

@@ -898,6 +898,30 @@ export const tables = {
           last_updated: "last_updated",
         },
       },
+      dynamicgroup: {
+        table: "extras_dynamicgroup",
+        columns: {
+          id: "id",
+          name: "name",
+          slug: "slug",
+          description: "description",
+          content_type: "content_type",
+          filter: "filter",
+          created: "created",
+          last_updated: "last_updated",
+          custom_fields: "custom_field_data",
+        },
+      },
+      dynamicgroupmembership: {
+        table: "extras_dynamicgroupmembership",
+        columns: {
+          id: "id",
+          group: "group_id",
+          parent_group: "parent_group_id",
+          operator: "operator",
+          weight: "weight",
+        },
+      },
       job: {
         table: "extras_job",
         columns: {
@@ -940,6 +964,43 @@ export const tables = {
         },
         links: {
           tags: { table: "extras_tag_assignment", source: "object_id", type: "object_type", target: "tag_id" },
+        },
+      },
+      jobbutton: {
+        table: "extras_jobbutton",
+        columns: {
+          id: "id",
+          job: "job_id",
+          name: "name",
+          text: "text",
+          weight: "weight",
+          group_name: "group_name",
+          button_class: "button_class",
+          confirmation: "confirmation",
+          created: "created",
+          last_updated: "last_updated",
+        },
+        links: {
+          content_types: { table: "extras_jobbutton_content_types", source: "source_id", target: "contenttype_id" },
+        },
+      },
+      jobhook: {
+        table: "extras_jobhook",
+        columns: {
+          id: "id",
+          job: "job_id",
+          enabled: "enabled",
+          name: "name",
+          slug: "slug",
+          type_create: "type_create",
+          type_update: "type_update",
+          type_delete: "type_delete",
+          created: "created",
+          last_updated: "last_updated",
+          custom_fields: "custom_field_data",
+        },
+        links: {
+          content_types: { table: "extras_jobhook_content_types", source: "source_id", target: "contenttype_id" },
         },
       },
       joblogentry: {

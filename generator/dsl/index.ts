@@ -598,6 +598,11 @@ export interface ActionSpec {
   /** A POST's body, as a JSON schema (for the OpenAPI documents; the hook checks it). */
   request?: Record<string, unknown>;
   /**
+   * A POST may also send multipart/form-data of this schema (DRF's MultiPartParser): the hook
+   * is given its fields and files as `event.form`, and no `event.body`.
+   */
+  multipart?: Record<string, unknown>;
+  /**
    * The object-permission action the requester must hold on the model (`run`), instead of the
    * method's (`view` for a GET, `add` for a POST); an action of one object finds it only among
    * the objects that action's constraints allow.
@@ -733,9 +738,11 @@ export interface ApiSpec {
    * JSON `source_values` and `variables` the sync keeps), their results (as Nautobot's JobResult:
    * `created`, `completed`, `name`, `job_model`, `obj_type`, `status`, `user`, `data`, `job_id`,
    * `job_kwargs`) and their log entries (as JobLogEntry: `job_result`, `log_level`, `grouping`,
-   * `message`, `created`, `log_object`, `absolute_url`).
+   * `message`, `created`, `log_object`, `absolute_url`). `hooks`: the job hooks run on changes
+   * (as Nautobot's JobHook: `content_types`, a contentTypes field, `job`, `enabled`,
+   * `type_create`, `type_update`, `type_delete`).
    */
-  jobs?: { jobs: string; results: string; logs: string };
+  jobs?: { jobs: string; results: string; logs: string; hooks?: string };
   /** A model holding per-user application passwords (`user`, `name`, `password`, `last_used` fields). */
   appPasswords?: string;
   /** Hand-written SQL the API needs beyond any one model (see SqlBlock). */

@@ -384,7 +384,7 @@ export const JOB_OVERRIDABLE: Record<string, FieldSpec["kind"]> = {
   soft_time_limit: "scalar", time_limit: "scalar", has_sensitive_variables: "scalar", task_queues: "scalar",
 };
 
-export const ROLE_FIELDS: Record<"changeLog" | "webhooks" | "objectPermissions" | "groups" | "jobs" | "jobResults" | "jobLogs", Record<string, FieldSpec["kind"]>> = {
+export const ROLE_FIELDS: Record<"changeLog" | "webhooks" | "objectPermissions" | "groups" | "jobs" | "jobResults" | "jobLogs" | "jobHooks", Record<string, FieldSpec["kind"]>> = {
   changeLog: {
     time: "scalar", user: "fk", user_name: "scalar", request_id: "scalar", action: "choice", changed_object_type: "contentType",
     changed_object_id: "scalar", changed_object: "generic", related_object_type: "contentType", related_object_id: "scalar",
@@ -407,6 +407,7 @@ export const ROLE_FIELDS: Record<"changeLog" | "webhooks" | "objectPermissions" 
     data: "scalar", job_id: "scalar", job_kwargs: "scalar",
   },
   jobLogs: { job_result: "fk", log_level: "choice", grouping: "scalar", message: "scalar", created: "scalar", log_object: "scalar", absolute_url: "scalar" },
+  jobHooks: { content_types: "contentTypes", job: "fk", enabled: "scalar", type_create: "scalar", type_update: "scalar", type_delete: "scalar" },
 };
 
 /** The job results' statuses and the log levels, as runtime/features/jobs writes them (Nautobot's JobResultStatusChoices and LogLevelChoices). */
@@ -460,6 +461,7 @@ function checkRoles(
     link(results, "job_model", api.jobs?.jobs, "jobs.jobs");
     link(results, "user", users, "the auth.users model");
     link(logs, "job_result", api.jobs?.results, "jobs.results");
+    if (api.jobs?.hooks !== undefined) link(role("jobs.hooks", api.jobs.hooks, ROLE_FIELDS.jobHooks), "job", api.jobs.jobs, "jobs.jobs");
     const choiceValues = (owner: typeof results, name: string, values: string[]) => {
       const f = owner?.spec.fields[name];
       const missing = f?.kind === "choice" ? values.filter((v) => !f.choices.values.some(([x]) => x === v)) : [];

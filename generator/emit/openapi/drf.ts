@@ -329,7 +329,7 @@ function modelPaths(api: IrApi, m: IrModel, version: string): Record<string, Sch
     ...(a.method === "POST" ? {
       post: {
         operationId: actionId(a, "create"), tags: tag, summary: a.description,
-        requestBody: { required: true, content: json(a.request ?? {}) },
+        requestBody: { required: true, content: { ...json(a.request ?? {}), ...(a.multipart ? { "multipart/form-data": { schema: a.multipart } } : {}) } },
         responses: { [String(a.status ?? 200)]: { description: a.description, content: json(a.response) }, ...withBody },
       },
     } : {

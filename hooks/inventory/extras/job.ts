@@ -8,6 +8,7 @@ import { classPathOf, JobRecords, type JobRow } from "../../../runtime/features/
 import { jobByClassPath, jobClasses } from "../lib/job-classes.js";
 import { describe as describeVariable } from "../lib/job-data.js";
 import { requestRun } from "../lib/job-runs.js";
+import { runBodyOfForm } from "../lib/job-multipart.js";
 import type { ExtrasJob } from "../../../generated/inventory/rows.js";
 
 const SENSITIVE_APPROVAL = "A job with sensitive variables cannot also be marked as requiring approval";
@@ -27,6 +28,9 @@ async function addressed(e: ActionEvent): Promise<JobRow> {
   return job;
 }
 
+/** A run's body: the JSON one, or what a multipart/form-data one says (job-multipart.ts). */
+const runBody = (e: ActionEvent): unknown => (e.form ? runBodyOfForm(e.form) : e.body);
+
 export const actions = {
   async "job-classes"(e: ActionEvent): Promise<unknown> {
     const jobs = await new JobRecords(e.engine.index).list(e.db, e.permitted(e.model, "view", "t0"));
@@ -42,7 +46,7 @@ export const actions = {
   async "class-run"(e: ActionEvent): Promise<unknown> {
     const job = await jobByClassPath(e, "run");
     if (!job) throw notFound();
-    const result = await requestRun(e.engine, e.actor, job, e.body);
+    const result = await requestRun(e.engine, e.actor, job, runBody(e));
     return (await jobClasses(e, [job], "full", new Map([[classPathOf(job), result]])))[0];
   },
 
@@ -51,7 +55,7 @@ export const actions = {
   },
 
   async run(e: ActionEvent): Promise<unknown> {
-    const result = await requestRun(e.engine, e.actor, await addressed(e), e.body);
+    const result = await requestRun(e.engine, e.actor, await addressed(e), runBody(e));
     const [shown] = await e.read([{ model: "extras.jobresult", id: result }], "nested");
     return { schedule: null, job_result: shown };
   },

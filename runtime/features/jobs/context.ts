@@ -10,7 +10,7 @@ import { forbidden, notFound } from "../../errors.js";
 import { actingAs, type Actor } from "../../operations/index.js";
 import { FilterCompiler, type FilterPlan } from "../../query/filters.js";
 import type { ReadOptions } from "../../store.js";
-import type { ApiObject, Filters, JobContext, Loggable } from "./define.js";
+import { CHANGE_LOG_MODEL, READ_ANY, type ApiObject, type Filters, type JobContext, type Loggable } from "./define.js";
 import type { RunLog } from "./logs.js";
 import type { LogLevel } from "./records.js";
 
@@ -20,6 +20,8 @@ export const RUN_GROUPING = "run";
 export class RunContext implements JobContext {
   /** Whether the job logged a failure: its run then ends `failed`. */
   failed = false;
+  /** A time limit the job passed (limits.ts): the next call throws it (the soft one), or every call (the hard one). */
+  private expired: { err: Error; once: boolean } | null = null;
   private readonly filters: FilterCompiler;
   private readonly read: ReadOptions;
 
@@ -53,13 +55,22 @@ export class RunContext implements JobContext {
   log_warning(obj: Loggable | string | null, message?: string): Promise<void> { return this.line("warning", obj, message); }
   log_failure(obj: Loggable | string | null, message?: string): Promise<void> { return this.line("failure", obj, message); }
 
-  /** Refuses to go on once the worker stops or loses the job: its transaction is rolled back. */
+  /** Refuses to go on once the worker stops or loses the job, or a time limit passed: its transaction is rolled back. */
   private live(): void {
     if (this.signal.aborted) throw new Error("The worker running this job stopped before it ended.");
+    const expired = this.expired;
+    if (!expired) return;
+    if (expired.once) this.expired = null;
+    throw expired.err;
+  }
+
+  /** Refuses the next call (`once`), or every call from now on, with `err`: a time limit passed. */
+  expire(err: Error, once: boolean): void {
+    this.expired = { err, once };
   }
 
   private model(key: string): ModelDescriptor {
-    const m = this.engine.index.byKey.get(key.toLowerCase());
+    const m = this.engine.index.byKey.get(key === CHANGE_LOG_MODEL ? this.engine.api.changeLog ?? key : key.toLowerCase());
     if (!m) throw new Error(`No model ${key} (give a content type: "<app>.<model>")`);
     return m;
   }
@@ -99,11 +110,19 @@ export class RunContext implements JobContext {
     return (await this.objects(model, [idOrFilters]))[0] ?? null;
   }
 
-  /** The objects with these ids the user may view, in one read: in the order given, those not found left out. */
-  async objects(model: string, ids: string[]): Promise<ApiObject[]> {
+  /**
+   * The objects with these ids the user may view (any of them, for a receiver's object), in one
+   * read: in the order given, those not found left out.
+   */
+  async objects(model: string, ids: string[], any = false): Promise<ApiObject[]> {
     this.live();
     const m = this.model(model);
-    return (await this.engine.store.fetch(this.db, m, ids, this.read, this.viewable(m, {}))) as ApiObject[];
+    const valid = ids.filter((id) => this.engine.store.isKey(m, id));
+    return (await this.engine.store.fetch(this.db, m, valid, this.read, any ? undefined : this.viewable(m, {}))) as ApiObject[];
+  }
+
+  async [READ_ANY](model: string, id: string): Promise<ApiObject | null> {
+    return (await this.objects(model, [id], true))[0] ?? null;
   }
 
   /** A write of `m` as the user's request to it: its rows checked against the user's permissions on `m`. */

@@ -1,7 +1,9 @@
 // What a job module imports: `job()` to declare a job, `vars` to declare the variables it
 // takes, and the types of what its `run` is given. Nautobot's Job class and script variables
 // as plain data: a module of the jobs folder exports jobs by name, and that name is the job's
-// class name in its class path (`local/<module>/<Export>`). Nothing here touches a database.
+// class name in its class path (`local/<module>/<Export>`). `jobHookReceiver()` and
+// `jobButtonReceiver()` declare Nautobot's JobHookReceiver and JobButtonReceiver: jobs run by
+// job hooks and job buttons with the object they are about. Nothing here touches a database.
 import type { Knex } from "knex";
 
 /** A variable as a job declares it; `T` is the type of its value in the data `run` is given. */
@@ -69,7 +71,7 @@ export const vars = {
   ipAddressWithMask: (o: VariableOptions = {}) => variable<string>("IPAddressWithMaskVar", o),
   /** A network (`192.0.2.0/24`): its host bits must be zero. */
   ipNetwork: (o: VariableOptions & { minPrefixLength?: number; maxPrefixLength?: number } = {}) => variable<string>("IPNetworkVar", o),
-  /** A file's contents, given as text in the run request's JSON (multipart uploads are not taken). */
+  /** A file's contents as text: in a JSON run request, the text; in a multipart/form-data one, the file uploaded. */
   file: (o: VariableOptions = {}) => variable<string>("FileVar", o),
 };
 
@@ -119,14 +121,13 @@ export interface JobContext {
   readonly db: Knex.Transaction;
 }
 
-/** Nautobot's Job.Meta, and the job's `run`. */
-export interface JobSpec<V extends Record<string, Variable>> {
+/** Nautobot's Job.Meta. */
+export interface JobOptions {
   /** Default: the export's name. */
   name?: string;
   /** Default: the module's `grouping` export, else its file name. */
   grouping?: string;
   description?: string;
-  variables?: V;
   /** Whether a run commits unless told otherwise (default true). */
   commitDefault?: boolean;
   hidden?: boolean;
@@ -138,14 +139,22 @@ export interface JobSpec<V extends Record<string, Variable>> {
   softTimeLimit?: number;
   timeLimit?: number;
   taskQueues?: string[];
+}
+
+/** Nautobot's Job.Meta, the variables the job takes, and its `run`. */
+export interface JobSpec<V extends Record<string, Variable>> extends JobOptions {
+  variables?: V;
   /** The job's work; what it gives is kept as the result's output. */
   run(data: DataOf<V>, ctx: JobContext): unknown;
 }
 
 const JOB = Symbol.for("armature.job");
 
+/** Which receiver a job is: run by job hooks, or by job buttons (its record's `is_job_hook_receiver`, `is_job_button_receiver`). */
+export type ReceiverKind = "jobHook" | "jobButton";
+
 /** A job, as a module of the jobs folder exports it. */
-export type Job = JobSpec<Record<string, Variable>> & { readonly [JOB]: true };
+export type Job = JobSpec<Record<string, Variable>> & { readonly [JOB]: true; readonly receiver?: ReceiverKind };
 
 /** Declares a job: `export const MyJob = job({ name: "…", variables: { … }, async run(data, ctx) { … } })`. */
 export function job<V extends Record<string, Variable>>(spec: JobSpec<V>): Job {
@@ -154,3 +163,81 @@ export function job<V extends Record<string, Variable>>(spec: JobSpec<V>): Job {
 
 /** Whether an export is a job. */
 export const isJob = (value: unknown): value is Job => typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[JOB] === true;
+
+/**
+ * Stands for the api's change-log model in a variable's `model` (the object change a job hook
+ * receiver is given): the job records name the model itself.
+ */
+export const CHANGE_LOG_MODEL = "@changeLog";
+
+/**
+ * How a receiver reads the object it is about whatever the user may view, as Nautobot's
+ * receivers are given it (model instances, not a view of them): what the runner's context
+ * gives a receiver besides JobContext.
+ */
+export const READ_ANY = Symbol.for("armature.job.readAny");
+type ReceiverContext = JobContext & { [READ_ANY](model: string, id: string): Promise<ApiObject | null> };
+
+/** A change's kind, as its object change records it. */
+export type ChangeKind = "create" | "update" | "delete";
+
+/** Nautobot's JobHookReceiver: what runs for each change a job hook is for. */
+export interface JobHookReceiverSpec extends JobOptions {
+  /**
+   * `change`: the object change, as the API shows it in full; `action`: its kind;
+   * `changedObject`: the object as it is now, in full, or null once deleted. What it gives is
+   * kept as the result's output.
+   */
+  receiveJobHook(change: ApiObject, action: ChangeKind, changedObject: ApiObject | null, ctx: JobContext): unknown;
+}
+
+/** Nautobot's JobButtonReceiver: what runs for the object a job button was pressed on. */
+export interface JobButtonReceiverSpec extends JobOptions {
+  /** `obj`: the object, as the API shows it in full. What it gives is kept as the result's output. */
+  receiveJobButton(obj: ApiObject, ctx: JobContext): unknown;
+}
+
+const choiceValue = (v: unknown): unknown => (v && typeof v === "object" && "value" in v ? (v as { value: unknown }).value : v);
+
+/**
+ * Declares a job-hook receiver: its one variable is the object change (Nautobot's
+ * `object_change` ObjectVar), which job hooks give it; the object changed is read as it is now.
+ */
+export function jobHookReceiver(spec: JobHookReceiverSpec): Job {
+  const { receiveJobHook, ...options } = spec;
+  return {
+    ...options,
+    variables: { object_change: vars.object(CHANGE_LOG_MODEL) },
+    async run(data: Record<string, unknown>, ctx: JobContext) {
+      const change = data.object_change as ApiObject;
+      const type = String(change.changed_object_type ?? "");
+      const id = String(change.changed_object_id ?? "");
+      const action = choiceValue(change.action) as ChangeKind;
+      const changed = action === "delete" ? null : await (ctx as ReceiverContext)[READ_ANY](type, id);
+      return receiveJobHook(change, action, changed, ctx);
+    },
+    receiver: "jobHook",
+    [JOB]: true,
+  } as unknown as Job;
+}
+
+/**
+ * Declares a job-button receiver: its variables are the object's id and model
+ * (`object_pk`, `object_model_name` as `app_label.model`), which a button's run gives it.
+ */
+export function jobButtonReceiver(spec: JobButtonReceiverSpec): Job {
+  const { receiveJobButton, ...options } = spec;
+  return {
+    ...options,
+    variables: { object_pk: vars.string(), object_model_name: vars.string() },
+    async run(data: Record<string, unknown>, ctx: JobContext) {
+      const model = String(data.object_model_name);
+      const obj = await (ctx as ReceiverContext)[READ_ANY](model, String(data.object_pk));
+      // As Nautobot's `model.objects.get(pk=…)` fails: the run ends errored.
+      if (!obj) throw new Error(`${model} matching query does not exist.`);
+      return receiveJobButton(obj, ctx);
+    },
+    receiver: "jobButton",
+    [JOB]: true,
+  } as unknown as Job;
+}

@@ -1,7 +1,8 @@
 // Jobs (the api's `jobs` role): modules of the jobs folders run by queue workers, as the user
 // who ran them, through the engine. The records of the folders' jobs are brought in step at
 // start-up (`syncJobs`), a run is queued with its pending result (`queueRun`), and the
-// feature's task runs it (`jobHandler`). Which runs an API takes, and how it words its
+// feature's task runs it (`jobHandler`). Its part in writes queues the runs job hooks call for
+// (hooks.ts). Which runs an API takes, and how it words its
 // refusals, is the API's business (the inventory's Job hook module).
 import type { Knex } from "knex";
 import type { ApiDescriptor } from "../../descriptor.js";
@@ -11,6 +12,7 @@ import type { TaskHandler } from "../../queue/worker.js";
 import { loadCatalog } from "./catalog.js";
 import { JobRecords } from "./records.js";
 import { jobHandler } from "./runner.js";
+import { jobHooks } from "./hooks.js";
 import { JOB_TASK } from "./runs.js";
 
 export { jobHandler, type JobRunnerOptions } from "./runner.js";
@@ -32,6 +34,7 @@ export async function syncJobs(db: Knex, apis: ApiDescriptor[], roots: string[])
 
 export const feature = {
   name: "jobs",
+  write: ({ index }) => jobHooks(index),
   tasks: ({ config, apis, engineOf }): Record<string, TaskHandler> => (apis.some((a) => a.jobs)
     // The embedded database's one connection is the job's transaction's while it runs: its log goes there too.
     ? { [JOB_TASK]: jobHandler({ apis, engineOf, roots: config.jobsRoots, logs: config.databaseUrl ? "apart" : "inTransaction" }) }

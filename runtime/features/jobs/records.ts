@@ -10,6 +10,7 @@ import type { ModelIndex } from "../../models.js";
 import { advisoryLock } from "../../db/locks.js";
 import { slugify } from "../../text/slugs.js";
 import { LOCAL_SOURCE, type Catalog, type CatalogEntry } from "./catalog.js";
+import { CHANGE_LOG_MODEL } from "./define.js";
 import { recordOf, type VariableRecord } from "./variables.js";
 
 type Db = Knex | Knex.Transaction;
@@ -46,6 +47,11 @@ export interface JobRow {
   read_only: boolean;
   approval_required: boolean;
   has_sensitive_variables: boolean;
+  /** Run by job hooks (Nautobot's JobHookReceiver), or by job buttons (its JobButtonReceiver). */
+  is_job_hook_receiver: boolean;
+  is_job_button_receiver: boolean;
+  soft_time_limit: number;
+  time_limit: number;
   task_queues: string[];
   variables: VariableRecord[];
   /** The source's own values of the overridable fields, as the last sync found them. */
@@ -137,7 +143,8 @@ export class JobRecords {
   /** The job records as the runtime reads them, from the table aliased `t0`, narrowed by `where` (on `t0`). */
   private selectJobs(db: Db, where?: Where): Knex.QueryBuilder {
     const fields = ["source", "module_name", "job_class_name", "slug", "name", "grouping", "description", "installed", "enabled", "commit_default",
-      "read_only", "approval_required", "has_sensitive_variables", "task_queues", "variables", "source_values"];
+      "read_only", "approval_required", "has_sensitive_variables", "is_job_hook_receiver", "is_job_button_receiver", "soft_time_limit", "time_limit",
+      "task_queues", "variables", "source_values"];
     const qb = db(`${this.jobs.table} as t0`).select("t0.id", ...fields.map((f) => `t0.${this.c(this.jobs, f)} as ${f}`));
     if (where) qb.whereRaw(where.sql, where.bindings as Knex.RawBinding[]);
     return qb;
@@ -177,7 +184,9 @@ export class JobRecords {
       }
       for (const entry of catalog.jobs.values()) {
         const source = sourceValues(entry);
-        const variables = Object.entries(entry.job.variables ?? {}).map(([name, v]) => recordOf(name, v));
+        const variables = Object.entries(entry.job.variables ?? {})
+          .map(([name, v]) => recordOf(name, v.model === CHANGE_LOG_MODEL ? { ...v, model: this.index.api.changeLog } : v));
+        const receiver = { is_job_hook_receiver: entry.job.receiver === "jobHook", is_job_button_receiver: entry.job.receiver === "jobButton" };
         const existing = known.get(entry.classPath);
         try {
           // One job at a time in a savepoint: a job whose name its grouping already has is reported, the others go on.
@@ -186,14 +195,14 @@ export class JobRecords {
               await sp(this.jobs.table).insert(this.row({
                 source: LOCAL_SOURCE, module_name: entry.module, job_class_name: entry.className,
                 slug: slugify(`${LOCAL_SOURCE}-${entry.module}-${entry.className}`).slice(0, 320),
-                installed: true, enabled: false, ...source, source_values: source, variables,
+                installed: true, enabled: false, ...source, ...receiver, source_values: source, variables,
               }));
               report.created.push(entry.classPath);
               return;
             }
             const inherited = Object.fromEntries(OVERRIDABLE.filter((f) => !existing.overrides[f]).map((f) => [f, source[f]]));
             await sp(this.jobs.table).where("id", existing.id)
-              .update({ ...this.row({ ...inherited, installed: true, source_values: source, variables }), [this.c(this.jobs, "last_updated")]: sp.fn.now() });
+              .update({ ...this.row({ ...inherited, ...receiver, installed: true, source_values: source, variables }), [this.c(this.jobs, "last_updated")]: sp.fn.now() });
             report.refreshed += 1;
           });
         } catch (err) {

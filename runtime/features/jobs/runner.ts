@@ -13,10 +13,10 @@ import type { Actor } from "../../operations/index.js";
 import { TaskFailure, type TaskContext, type TaskHandler } from "../../queue/worker.js";
 import { loadCatalog, type CatalogEntry } from "./catalog.js";
 import { RUN_GROUPING, RunContext } from "./context.js";
+import { withinLimits } from "./limits.js";
 import { RunLog, type LogMode } from "./logs.js";
 import { classPathOf, JobRecords, type JobRow, type ResultStatus } from "./records.js";
 import type { JobTask } from "./runs.js";
-import type { VariableRecord } from "./variables.js";
 
 /** Nautobot's grouping of what is logged before a job's own code runs. */
 const INITIALIZATION = "initialization";
@@ -125,15 +125,19 @@ class JobRun {
       .first(`${index.column(users, "username")} as username`, `${index.column(users, "is_superuser")} as superuser`, `${index.column(users, "is_active")} as active`);
     if (!user?.active) return null;
     return {
-      userId, username: user.username, requestId: this.run.result, context: "job", contextDetail: job.slug,
+      // A hook receiver's changes are recorded as a job hook's, and run no job hooks themselves.
+      userId, username: user.username, requestId: this.run.result, context: job.is_job_hook_receiver ? "job-hook" : "job", contextDetail: job.slug,
       ...(permissions ? { grants: await permissions.grants(this.db, userId, user.superuser) } : {}),
     };
   }
 
-  /** The job's data as `run` takes it: objects in full, read as the user may see them (one read a variable). */
-  private async data(ctx: RunContext, variables: VariableRecord[]): Promise<Record<string, unknown>> {
+  /**
+   * The job's data as `run` takes it: objects in full, read as the user may see them, but a
+   * hook receiver's object change whatever they may see, as Nautobot gives it (one read a variable).
+   */
+  private async data(ctx: RunContext, job: JobRow): Promise<Record<string, unknown>> {
     const out: Record<string, unknown> = {};
-    for (const v of variables) {
+    for (const v of job.variables) {
       const value = this.run.data[v.name];
       const ids: string[] | undefined = v.type === "ObjectVar" && typeof value === "string" ? [value]
         : v.type === "MultiObjectVar" && Array.isArray(value) ? value : undefined;
@@ -141,7 +145,7 @@ class JobRun {
         out[v.name] = value ?? null;
         continue;
       }
-      const found = new Map((await ctx.objects(v.model!, ids)).map((o) => [String(o.id), o]));
+      const found = new Map((await ctx.objects(v.model!, ids, job.is_job_hook_receiver)).map((o) => [String(o.id), o]));
       const gone = ids.find((id) => !found.has(id));
       if (gone !== undefined) throw new Error(`${v.model} ${gone} (variable ${v.name}) no longer exists`);
       out[v.name] = v.type === "ObjectVar" ? found.get(ids[0]) : ids.map((id) => found.get(id));
@@ -158,7 +162,7 @@ class JobRun {
     let output = "";
     let data: Record<string, unknown> | undefined;
     try {
-      data = await this.data(new RunContext(this.engine, trx, actor, this.log, this.task.signal, this.run.result, user, commit), job.variables);
+      data = await this.data(new RunContext(this.engine, trx, actor, this.log, this.task.signal, this.run.result, user, commit), job);
     } catch (err) {
       status = "errored";
       await this.log.write("failure", INITIALIZATION, `Error initializing job:\n${exceptionText(err)}`);
@@ -168,7 +172,7 @@ class JobRun {
         await operations.savepoint(trx, async (sp) => {
           this.log.enter(sp);
           const ctx = new RunContext(this.engine, sp, actor, this.log, this.task.signal, this.run.result, user, commit);
-          output = outputOf(await entry.job.run(data as never, ctx));
+          output = outputOf(await withinLimits(Promise.resolve(entry.job.run(data as never, ctx)), job, (err, once) => ctx.expire(err, once)));
           await this.log.settled();
           status = ctx.failed ? "failed" : "completed";
           if (!commit) throw DRY_RUN;

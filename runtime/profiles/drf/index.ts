@@ -15,6 +15,7 @@ import { HttpError, ValidationError, forbidden, notFound, type FieldErrors } fro
 import type { Identities, Identity } from "../../auth/identities.js";
 import { contentType, origin, queryParams, slashed } from "../../http/request.js";
 import { BodyProblem, parseJson } from "../../http/body.js";
+import { parseMultipart } from "../../http/multipart.js";
 import { reportFailure } from "../../http/failures.js";
 import { identified } from "../../http/request-log.js";
 import { bulkIds, expectObject, notAnObject, requireAll } from "./bulk.js";
@@ -519,7 +520,8 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
     const action = m.actions!.find((a) => a.name === name)!;
     if (permissions && ctx.identity) await grantsOf(ctx);
     const event = actionEvent(ctx, m, name, id, path);
-    if (ctx.req.method === "POST") event.body = readJson(ctx);
+    if (ctx.req.method === "POST" && action.multipart && contentType(ctx.req) === "multipart/form-data") event.form = readMultipart(ctx);
+    else if (ctx.req.method === "POST") event.body = readJson(ctx);
     const answer = await m.hooks!.actions![name](event);
     const status = action.status ?? 200;
     // Nothing to say is an empty body, as DRF renders a Response without data.
@@ -595,6 +597,17 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
     });
     const [obj] = await store.fetch(db, m, [id], readOpts(ctx));
     return send(ctx, 200, obj);
+  }
+
+  /** A multipart/form-data body, as DRF's MultiPartParser reads it; a malformed one is its 400. */
+  function readMultipart(ctx: Ctx): NonNullable<ActionEvent["form"]> {
+    const raw = Buffer.isBuffer(ctx.req.body) ? ctx.req.body : Buffer.alloc(0);
+    try {
+      return parseMultipart(raw, ctx.req.get("content-type") ?? "");
+    } catch (err) {
+      if (err instanceof BodyProblem) throw new HttpError(400, `Multipart form parse error - ${err.message}`, "parse_error");
+      throw err;
+    }
   }
 
   function readJson(ctx: Ctx): unknown {

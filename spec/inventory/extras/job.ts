@@ -27,6 +27,20 @@ const JOB_INPUT = {
   },
 };
 
+/** Nautobot's JobMultiPartInputSerializer: a run's multipart/form-data body, the job's variables beside these. */
+const JOB_MULTIPART_INPUT = {
+  type: "object",
+  properties: {
+    _commit: { type: ["boolean", "null"] },
+    _schedule_name: { type: "string", maxLength: 255 },
+    _schedule_start_time: { type: "string", format: "date-time" },
+    _schedule_interval: { enum: ["immediately", "future", "hourly", "daily", "weekly", "custom"] },
+    _schedule_crontab: { type: "string" },
+    _task_queue: { type: "string" },
+  },
+  additionalProperties: { description: "The job's variables, by name: values as text, files as files" },
+};
+
 /** Nautobot's JobVariableSerializer: one variable of a job. */
 const JOB_VARIABLE = {
   type: "object",
@@ -109,6 +123,7 @@ export default model("Job", {
       method: "POST",
       permission: "run",
       request: JOB_INPUT,
+      multipart: JOB_MULTIPART_INPUT,
       response: jobClass("JobResult"),
     },
     variables: {
@@ -121,6 +136,7 @@ export default model("Job", {
       permission: "run",
       status: 201,
       request: JOB_INPUT,
+      multipart: JOB_MULTIPART_INPUT,
       response: {
         type: "object",
         properties: { schedule: { type: "null" }, job_result: { $ref: "#/components/schemas/NestedJobResult" } },
