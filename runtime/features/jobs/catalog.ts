@@ -4,9 +4,11 @@
 // operator's own code, trusted as Nautobot trusts JOBS_ROOT: a module that fails to import is
 // reported and its jobs count as not installed. Each module is imported once per process.
 import { readdirSync, statSync } from "node:fs";
+import type { Knex } from "knex";
 import { basename, extname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { isJob, type Job } from "./define.js";
+import { classPathOf, type JobRow } from "./records.js";
 
 /** Nautobot's source of jobs in its JOBS_ROOT. */
 export const LOCAL_SOURCE = "local";
@@ -43,6 +45,27 @@ export function loadCatalog(roots: string[]): Promise<Catalog> {
   return catalog;
 }
 
+/** How the jobs of a folder are named: their record's module name and their class path, from the module's and the export's. */
+export interface Naming {
+  module(module: string): string;
+  classPath(module: string, className: string): string;
+}
+
+const LOCAL_NAMING: Naming = { module: (m) => m, classPath: (m, c) => `${LOCAL_SOURCE}/${m}/${c}` };
+
+/** Finders of the code of jobs that no jobs folder gives (a Git repository's: runtime/features/git/), by source. */
+const finders = new Map<string, (db: Knex, job: JobRow) => Promise<CatalogEntry | undefined>>();
+
+export function registerJobSource(source: string, find: (db: Knex, job: JobRow) => Promise<CatalogEntry | undefined>): void {
+  finders.set(source, find);
+}
+
+/** The code of a job record: from its source's finder, else from the jobs folders. */
+export async function entryOf(db: Knex, job: JobRow, roots: string[]): Promise<CatalogEntry | undefined> {
+  const find = finders.get(job.source);
+  return find ? find(db, job) : (await loadCatalog(roots)).jobs.get(classPathOf(job));
+}
+
 function modulesOf(root: string): string[] {
   let names: string[];
   try {
@@ -53,7 +76,8 @@ function modulesOf(root: string): string[] {
   return names.filter((n) => MODULE_FILE.test(n) && !n.endsWith(".d.ts") && statSync(join(root, n)).isFile()).sort().map((n) => join(root, n));
 }
 
-async function importAll(roots: string[]): Promise<Catalog> {
+/** The jobs of these folders, named by `naming`, imported now (each module once per process, as any import). */
+export async function importAll(roots: string[], naming: Naming = LOCAL_NAMING): Promise<Catalog> {
   const jobs = new Map<string, CatalogEntry>();
   const problems: string[] = [];
   const seen = new Map<string, string>();
@@ -76,8 +100,8 @@ async function importAll(roots: string[]): Promise<Catalog> {
       const moduleGrouping = typeof exports.grouping === "string" ? exports.grouping : module;
       for (const [className, value] of Object.entries(exports)) {
         if (!isJob(value)) continue;
-        const classPath = `${LOCAL_SOURCE}/${module}/${className}`;
-        jobs.set(classPath, { classPath, module, className, grouping: value.grouping ?? moduleGrouping, job: value });
+        const classPath = naming.classPath(module, className);
+        jobs.set(classPath, { classPath, module: naming.module(module), className, grouping: value.grouping ?? moduleGrouping, job: value });
       }
     }
   }
