@@ -16,7 +16,7 @@ import { enginesOn } from "../../runtime/engine.js";
 import { taskHandlers } from "../../runtime/features/index.js";
 import { credentialedUrl } from "../../runtime/features/git/index.js";
 import { Worker } from "../../runtime/queue/worker.js";
-import { get, patch, post } from "../support/http.js";
+import { del, get, patch, post } from "../support/http.js";
 import { waitFor } from "../support/queue.js";
 import { startTestServer, type TestServer } from "../support/server.js";
 import { uniq } from "./inventory/support.js";
@@ -336,6 +336,25 @@ describe("git repositories", function () {
       expect(url.text).to.include(`Error while refreshing ${repo.name}`);
       expect(await contextsOf(repo.id)).to.deep.equal(kept);
       expect((await get(`${REPOS}${repo.id}/`)).body.current_head).to.equal(good);
+    });
+
+    it("renamed, its jobs follow it; deleted, what it provided goes", async () => {
+      startWorker();
+      const src = new Source();
+      src.commit({ "jobs/hello.ts": helloJob("Renamed", uniq("Renamed job"), "hi"), "config_contexts/a.json": context("git-deleted", { a: 1 }) });
+      const repo = await create({ remote_url: src.url });
+      expect((await sync(repo)).result.status.value).to.equal("completed");
+      const job = (await gitJob(repo.slug, "Renamed"))!;
+      const slug = uniq("renamed-repo");
+      expect((await patch(`${REPOS}${repo.id}/`, { slug })).status).to.equal(200);
+      const moved = (await get(`/api/extras/jobs/${job.id}/`, V13)).body;
+      expect(moved.module_name).to.equal(`${slug}/hello`);
+      expect((await runJob(job.id, "there")).data.output).to.equal("\nhi there");
+
+      expect((await contextsOf(repo.id)).length).to.equal(1);
+      expect((await del(`${REPOS}${repo.id}/`)).status).to.equal(204);
+      expect(await contextsOf(repo.id)).to.deep.equal([]);
+      expect((await get(`/api/extras/jobs/${job.id}/`, V13)).body.installed).to.equal(false);
     });
 
     it("takes credentials from the secrets group and never logs them", async () => {

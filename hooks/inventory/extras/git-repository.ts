@@ -5,7 +5,7 @@
 // with what it provides besides jobs (lib/git-contents.ts). Credentials are the secrets group's
 // HTTP(S) token and username.
 import { HttpError, notFound } from "../../../runtime/errors.js";
-import { Refusal, type ActionEvent, type HookDb, type SaveEvent } from "../../../runtime/hooks.js";
+import { Refusal, type ActionEvent, type DeletingEvent, type HookDb, type SaveEvent, type SavedEvent } from "../../../runtime/hooks.js";
 import { contentChoices, queueSync, registerGitSource, type GitSource, type RepositoryRecord } from "../../../runtime/features/git/index.js";
 import { tables } from "../../../generated/inventory/tables.js";
 import type { ExtrasGitRepository } from "../../../generated/inventory/rows.js";
@@ -91,6 +91,35 @@ export function beforeSave({ values, index }: SaveEvent<ExtrasGitRepository>): v
   const wrong = given.find((x) => !choices.has(String(x)));
   if (wrong !== undefined) throw new Refusal({ provided_contents: `"${String(wrong)}" is not a valid choice.` });
   values.provided_contents = [...new Set(given.map(String))] as never;
+}
+
+/** A condition on job records (no alias): the Git jobs of the repository of `slug` (their module names start `<slug>/`). */
+function jobsOf(slug: string): [string, string[]] {
+  const c = tables.extras.job.columns;
+  return [`${c.source} = 'git' AND left(${c.module_name}, ${slug.length + 1}) = ?`, [`${slug}/`]];
+}
+
+/** A renamed repository's jobs follow it: their module names (and so their class paths) take its new slug, as Nautobot's class_path does. */
+export async function afterSave({ db, before, after }: SavedEvent<ExtrasGitRepository>): Promise<void> {
+  if (!before || !after.slug || before.slug === after.slug) return;
+  const { table, columns } = tables.extras.job;
+  const [where, bindings] = jobsOf(before.slug);
+  await db(table).whereRaw(where, bindings).update({ [columns.module_name]: db.raw(`? || substr(${columns.module_name}, ?)`, [after.slug, before.slug.length + 1]) });
+}
+
+/**
+ * Nautobot's refresh of a deleted repository's contents: the config contexts and schemas it
+ * owns go with it (their links cascade), and its jobs stay, not installed.
+ */
+export async function beforeDelete({ db, ids, rows }: DeletingEvent<ExtrasGitRepository>): Promise<void> {
+  for (const owned of [tables.extras.configcontext, tables.extras.configcontextschema]) {
+    await db(owned.table).where(owned.columns.owner_content_type, OWNER_TYPE).whereIn(owned.columns.owner_object_id, ids.map(String)).delete();
+  }
+  const { table, columns } = tables.extras.job;
+  for (const repo of await rows()) {
+    const [where, bindings] = jobsOf(repo.slug);
+    await db(table).whereRaw(where, bindings).update({ [columns.installed]: false });
+  }
 }
 
 async function sync(e: ActionEvent): Promise<{ message: string }> {

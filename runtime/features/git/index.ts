@@ -240,11 +240,13 @@ const imported = new Map<string, Promise<Catalog>>();
 /** The jobs of a checkout's `jobs/` folder, named as Nautobot names a Git repository's; imported once per process and commit. */
 async function jobsOf(root: string, dir: string, slug: string): Promise<Catalog> {
   const folder = join(dir, "jobs");
-  let catalog = imported.get(folder);
+  // By slug too: a renamed repository's jobs have new class paths (the modules themselves are imported once).
+  const key = `${folder}\0${slug}`;
+  let catalog = imported.get(key);
   if (!catalog) {
     await provideJobsPackage(root);
     catalog = importAll([folder], { module: (m) => `${slug}/${m}`, classPath: (m, c) => `${GIT_SOURCE}.${slug}/${m}/${c}` });
-    imported.set(folder, catalog);
+    imported.set(key, catalog);
   }
   return catalog;
 }
