@@ -18,7 +18,8 @@ import type { Actor } from "../../operations/index.js";
 import { enqueue } from "../../queue/tasks.js";
 import { TaskFailure, type TaskContext, type TaskHandler } from "../../queue/worker.js";
 import type { Feature, TaskSetting } from "../types.js";
-import { importAll, registerJobSource, type Catalog, type CatalogEntry } from "../jobs/catalog.js";
+import { importAll, type Catalog, type CatalogEntry } from "../jobs/catalog.js";
+import { registerJobSource } from "../jobs/sources.js";
 import type { Loggable } from "../jobs/define.js";
 import { RunLog, type LogMode } from "../jobs/logs.js";
 import { classPathOf, GIT_SOURCE, JobRecords, type JobRow, type LogLevel, type ResultStatus } from "../jobs/records.js";
@@ -251,22 +252,22 @@ async function jobsOf(root: string, dir: string, slug: string): Promise<Catalog>
   return catalog;
 }
 
-/** What the jobs content is called (its refresh needs the Git root: jobsContent). */
-const JOBS = { identifier: "extras.job", name: "jobs", weight: 300 };
+/** The jobs content of an API with jobs: named by the job model's key (`extras.job`), as Nautobot names contents by model. */
+const jobsNamed = (api: ApiDescriptor) => (api.jobs ? [{ identifier: api.jobs.jobs.toLowerCase(), name: "jobs", weight: 300 }] : []);
 
 /** The contents a repository of `source` may provide: the source's own, and jobs where its API has them (Nautobot's datasource choices). */
 export function contentChoices(source: GitSource, api: ApiDescriptor): Array<{ identifier: string; name: string }> {
-  return [...source.contents, ...(api.jobs ? [JOBS] : [])];
+  return [...source.contents, ...jobsNamed(api)];
 }
 
 function contentsOf(source: GitSource, engine: Engine, root: string): Content[] {
-  return [...source.contents, ...(engine.index.api.jobs ? [jobsContent(root)] : [])];
+  return [...source.contents, ...jobsNamed(engine.index.api).map((named) => jobsContent(named, root))];
 }
 
 /** The jobs a repository provides (Nautobot's refresh_git_jobs), on the Git root given. */
-function jobsContent(root: string): Content {
+function jobsContent(named: { identifier: string; name: string; weight: number }, root: string): Content {
   return {
-    ...JOBS,
+    ...named,
     async refresh(ctx) {
       const records = new JobRecords(ctx.engine.index);
       let catalog: Catalog = { jobs: new Map(), problems: [] };
@@ -289,7 +290,8 @@ function gitJobs(root: string): (db: Knex, job: JobRow) => Promise<CatalogEntry 
     const slug = job.module_name.slice(0, job.module_name.indexOf("/"));
     for (const source of sources.values()) {
       const repo = await source.bySlug(db, slug);
-      if (!repo?.currentHead || !repo.providedContents.includes("extras.job")) continue;
+      // Installed, so the last sync that succeeded found it at this commit.
+      if (!repo?.currentHead) continue;
       const dir = await checkout(root, repo.id, repo.currentHead, async () => (await source.remote(db, repo)).remote);
       return (await jobsOf(root, dir, slug)).jobs.get(classPathOf(job));
     }

@@ -4,11 +4,9 @@
 // operator's own code, trusted as Nautobot trusts JOBS_ROOT: a module that fails to import is
 // reported and its jobs count as not installed. Each module is imported once per process.
 import { readdirSync, statSync } from "node:fs";
-import type { Knex } from "knex";
 import { basename, extname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { isJob, type Job } from "./define.js";
-import { classPathOf, type JobRow } from "./records.js";
 
 /** Nautobot's source of jobs in its JOBS_ROOT. */
 export const LOCAL_SOURCE = "local";
@@ -52,19 +50,6 @@ export interface Naming {
 }
 
 const LOCAL_NAMING: Naming = { module: (m) => m, classPath: (m, c) => `${LOCAL_SOURCE}/${m}/${c}` };
-
-/** Finders of the code of jobs that no jobs folder gives (a Git repository's: runtime/features/git/), by source. */
-const finders = new Map<string, (db: Knex, job: JobRow) => Promise<CatalogEntry | undefined>>();
-
-export function registerJobSource(source: string, find: (db: Knex, job: JobRow) => Promise<CatalogEntry | undefined>): void {
-  finders.set(source, find);
-}
-
-/** The code of a job record: from its source's finder, else from the jobs folders. */
-export async function entryOf(db: Knex, job: JobRow, roots: string[]): Promise<CatalogEntry | undefined> {
-  const find = finders.get(job.source);
-  return find ? find(db, job) : (await loadCatalog(roots)).jobs.get(classPathOf(job));
-}
 
 function modulesOf(root: string): string[] {
   let names: string[];
