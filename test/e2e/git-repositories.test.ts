@@ -304,11 +304,26 @@ describe("git repositories", function () {
     it("keeps what it loaded before when a sync fails: a bad file, branch or URL", async () => {
       startWorker();
       const src = new Source();
-      const good = src.commit({ "config_contexts/a.json": context("git-keep", { a: 1 }) });
+      const good = src.commit({ "config_contexts/a.json": context("git-keep", { a: 1 }), "jobs/hello.ts": helloJob("Kept", uniq("Kept job"), "still") });
       const repo = await create({ remote_url: src.url });
       expect((await sync(repo)).result.status.value).to.equal("completed");
       const kept = await contextsOf(repo.id);
       expect(kept.map((c) => c.name)).to.deep.equal(["git-keep"]);
+      const job = (await gitJob(repo.slug, "Kept"))!;
+
+      // A job module that does not import: the sync fails, the job keeps running its commit's code.
+      src.commit({ "jobs/hello.ts": "export const Kept = ;\n" });
+      const broken = await sync(repo);
+      expect(broken.result.status.value, broken.text).to.equal("failed");
+      expect(broken.text).to.include("failure: Error in loading Jobs: jobs: unable to load module hello");
+      expect(broken.text).to.include("warning: Nothing was changed: the data the repository provided before this sync is kept.");
+      expect((await gitJob(repo.slug, "Kept"))!.installed).to.equal(true);
+      expect((await runJob(job.id, "here")).data.output).to.equal("\nstill here");
+      src.commit({ "jobs/hello.ts": helloJob("Kept", job.name, "still") });
+
+      expect((await sync(repo)).result.status.value).to.equal("completed");
+      const synced = (await get(`${REPOS}${repo.id}/`)).body.current_head;
+      expect(synced).to.not.equal(good);
 
       // A file without `_metadata`, beside a change to the good one: none of it is kept.
       src.commit({ "config_contexts/a.json": context("git-keep", { a: 2 }), "config_contexts/b.json": JSON.stringify({ b: 1 }) });
@@ -316,7 +331,7 @@ describe("git repositories", function () {
       expect(bad.result.status.value, bad.text).to.equal("failed");
       expect(bad.text).to.include("failure: Error in loading config context data from `b.json`: data is missing the required `_metadata` key.");
       expect(await contextsOf(repo.id)).to.deep.equal(kept);
-      expect((await get(`${REPOS}${repo.id}/`)).body.current_head).to.equal(good);
+      expect((await get(`${REPOS}${repo.id}/`)).body.current_head).to.equal(synced);
 
       // Not YAML at all.
       src.commit({ "config_contexts/b.json": "{ not: [valid" });
@@ -335,7 +350,7 @@ describe("git repositories", function () {
       expect(url.result.status.value).to.equal("errored");
       expect(url.text).to.include(`Error while refreshing ${repo.name}`);
       expect(await contextsOf(repo.id)).to.deep.equal(kept);
-      expect((await get(`${REPOS}${repo.id}/`)).body.current_head).to.equal(good);
+      expect((await get(`${REPOS}${repo.id}/`)).body.current_head).to.equal(synced);
     });
 
     it("renamed, its jobs follow it; deleted, what it provided goes", async () => {

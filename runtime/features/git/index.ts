@@ -131,8 +131,9 @@ class SyncRun {
   async go(): Promise<{ detail: string }> {
     const db = this.ctx.db;
     if (!(await this.records.move(db, this.task.result, ["pending"], "running"))) {
-      // Left running by a worker that died: it ends errored, and the sync is not run twice.
+      // Left running by a worker that died: it ends errored (its transaction never committed), and the sync is not run twice.
       const ended = await this.records.move(db, this.task.result, ["running"], "errored");
+      if (ended) await this.line("failure", "main", "The worker running this sync stopped before it ended. Nothing it loaded was kept; it was not run again.");
       return { detail: ended ? "errored: its worker died while running it" : "already ended" };
     }
     const started = Date.now();
