@@ -16,6 +16,8 @@ import { enginesOn } from "../../runtime/engine.js";
 import { taskHandlers } from "../../runtime/features/index.js";
 import { credentialedUrl } from "../../runtime/features/git/index.js";
 import { Worker } from "../../runtime/queue/worker.js";
+import { inventory } from "../../generated/inventory/index.js";
+import { Contract } from "../support/contract.js";
 import { del, get, patch, post } from "../support/http.js";
 import { waitFor } from "../support/queue.js";
 import { startTestServer, type TestServer } from "../support/server.js";
@@ -23,6 +25,7 @@ import { uniq } from "./inventory/support.js";
 
 const REPOS = "/api/extras/git-repositories/";
 const V13 = { headers: { Accept: "application/json; version=1.3" } };
+const contract = new Contract(inventory.openapi[inventory.versions.default] as Record<string, unknown>, "git-repositories.json");
 
 /** A Git repository in a temporary folder, committed to as the test goes. */
 class Source {
@@ -147,6 +150,9 @@ describe("git repositories", function () {
       expect(res.body).to.include({ name, branch: "main", current_head: "", secrets_group: null, remote_url: "https://example.com/repo.git" });
       expect(res.body.slug).to.be.a("string").and.not.equal("");
       expect(res.body.provided_contents).to.deep.equal([]);
+      contract.check("post", REPOS, res);
+      contract.check("get", `${REPOS}{id}/`, await get(`${REPOS}${res.body.id}/`));
+      contract.check("get", REPOS, await get(REPOS));
       const brief = await get(`${REPOS}${res.body.id}/?brief=1`);
       expect(Object.keys(brief.body).sort()).to.deep.equal(["display", "id", "name", "url"]);
 
@@ -160,6 +166,7 @@ describe("git repositories", function () {
       ] as const;
       for (const [body, errors] of refused) {
         const r = await post(REPOS, body);
+        contract.check("post", REPOS, r);
         expect(r.status, JSON.stringify(body)).to.equal(400);
         expect(r.body, JSON.stringify(body)).to.deep.equal(errors);
       }
@@ -192,6 +199,7 @@ describe("git repositories", function () {
       const refused = await post(`${REPOS}${repo.id}/sync/`, {}, { token: viewer.key });
       expect(refused.status).to.equal(403);
       expect(refused.body).to.deep.equal({ detail: "This user does not have permission to make changes to Git repositories." });
+      contract.check("post", `${REPOS}{id}/sync/`, refused);
       const nobody = await server.user(uniq("gitnobody"));
       expect((await post(`${REPOS}${repo.id}/sync/`, {}, { token: nobody.key })).status).to.equal(403);
       const before = await server.db("extras_jobresult").where("name", repo.name).count({ n: "*" });
@@ -199,6 +207,7 @@ describe("git repositories", function () {
       const changer = await server.user(uniq("gitchanger"), { grants: [{ object_types: ["extras.gitrepository"], actions: ["view", "change"] }] });
       const ok = await post(`${REPOS}${repo.id}/sync/`, {}, { token: changer.key });
       expect(ok.status, ok.text).to.equal(200);
+      contract.check("post", `${REPOS}{id}/sync/`, ok);
       const results = await server.db("extras_jobresult").where("name", repo.name).select("obj_type", "status", "job_model_id", "user_id");
       expect(results).to.deep.equal([{ obj_type: "extras.gitrepository", status: "pending", job_model_id: null, user_id: changer.id }]);
       expect((await get(`${REPOS}${repo.id}/sync/`)).status).to.equal(405);

@@ -14,6 +14,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Knex } from "knex";
 import type { ApiDescriptor } from "../../descriptor.js";
 import type { Engine } from "../../engine.js";
+import { advisoryLock } from "../../db/locks.js";
 import type { Actor } from "../../operations/index.js";
 import { enqueue } from "../../queue/tasks.js";
 import { TaskFailure, type TaskContext, type TaskHandler } from "../../queue/worker.js";
@@ -179,6 +180,8 @@ class SyncRun {
   /** Every content refreshed in one savepoint, kept only when none logged a failure. */
   private async refresh(trx: Knex.Transaction, repo: RepositoryRecord, dir: string, sha: string): Promise<ResultStatus> {
     this.log.target = trx;
+    // One load of a repository at a time: two would each create what the other did not find.
+    await advisoryLock(trx, this.source.model, repo.id);
     // A content that threw errs the sync (Nautobot's STATUS_ERRORED); one that logged a failure fails it.
     const state = { errored: false };
     try {
