@@ -21,7 +21,7 @@ export default model("GitRepository", {
     secrets_group: ref.fk("extras.SecretsGroup", { nullable: true, onDelete: "setNull" }),
     // Nautobot's MultipleChoiceJSONField: a list of the content identifiers of
     // runtime/features/git's contents, checked by the hook.
-    provided_contents: field.json({ default: [] }),
+    provided_contents: field.json({ default: [], schema: { type: "array", items: { type: "string" } } }),
   },
   nested: ["name"],
   naturalKey: "slug",

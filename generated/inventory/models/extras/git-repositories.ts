@@ -123,6 +123,10 @@ export const extras_GitRepository: ModelDescriptor = {
         kind: "scalar",
         type: "json",
         column: "provided_contents",
+        schema: {
+          type: "array",
+          items: { type: "string" },
+        },
       },
       {
         name: "created",
