@@ -27,9 +27,17 @@ const REPOS = "/api/extras/git-repositories/";
 const V13 = { headers: { Accept: "application/json; version=1.3" } };
 const contract = new Contract(inventory.openapi[inventory.versions.default] as Record<string, unknown>, "git-repositories.json");
 
+/** The temporary folders the tests made, removed at the end. */
+const temporary: string[] = [];
+const tempDir = (prefix: string) => {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  temporary.push(dir);
+  return dir;
+};
+
 /** A Git repository in a temporary folder, committed to as the test goes. */
 class Source {
-  readonly dir = mkdtempSync(join(tmpdir(), "armature-git-src-"));
+  readonly dir = tempDir("armature-git-src-");
   readonly url = pathToFileURL(this.dir).href;
 
   constructor() {
@@ -74,14 +82,12 @@ const context = (name: string, data: Record<string, unknown>, meta: Record<strin
 
 describe("git repositories", function () {
   let server: TestServer;
-  const roots: string[] = [];
   const workers: Worker[] = [];
   const errors: unknown[] = [];
 
   /** A worker as `make run`'s, its Git root a folder of its own (as another machine's would be). */
   const startWorker = () => {
-    const gitRoot = mkdtempSync(join(tmpdir(), "armature-git-root-"));
-    roots.push(gitRoot);
+    const gitRoot = tempDir("armature-git-root-");
     const config = { ...configFromEnv(), dataDir: "memory://", jobsRoots: server.jobsRoots, gitRoot };
     const handlers = taskHandlers({ config, apis, engineOf: enginesOn(server.db) });
     workers.push(new Worker(server.db, handlers, { pollMs: 50 }, (err) => errors.push(err)).start());
@@ -139,7 +145,7 @@ describe("git repositories", function () {
     expect(errors.splice(0), "worker errors").to.deep.equal([]);
   });
   after(() => {
-    for (const r of roots) rmSync(r, { recursive: true, force: true });
+    for (const dir of temporary.splice(0)) rmSync(dir, { recursive: true, force: true });
   });
 
   describe("the model", () => {
