@@ -46,6 +46,8 @@ export interface Config {
   webhookTimeout: number;
   /** The folders of job modules (JOBS_ROOT, several separated by ":", as PATH; default the shipped `jobs/`). */
   jobsRoots: string[];
+  /** Where Git repositories are cloned and their commits checked out (GIT_ROOT, default `./.data/git`). */
+  gitRoot: string;
 }
 
 /** The jobs folder beside the runtime's: `jobs/` of the checkout, or `dist/jobs/` of a build. */
@@ -79,6 +81,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     },
     webhookTimeout: wholeNumber(env, "WEBHOOK_TIMEOUT", 10) || 10,
     jobsRoots: env.JOBS_ROOT ? env.JOBS_ROOT.split(":").filter(Boolean).map((p) => resolve(p)) : [SHIPPED_JOBS],
+    gitRoot: resolve(env.GIT_ROOT || ".data/git"),
   };
 }
 

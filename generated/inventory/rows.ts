@@ -784,6 +784,21 @@ export interface ExtrasDynamicGroupMembership {
   weight: number;
 }
 
+/** A stored row of extras.gitrepository (spec/inventory/extras/git-repository.ts), by field name. */
+export interface ExtrasGitRepository {
+  id: string;
+  name: string;
+  slug: string;
+  remote_url: string;
+  branch: string;
+  current_head: string;
+  secrets_group: string | null;
+  provided_contents: unknown;
+  created: StoredTime;
+  last_updated: StoredTime;
+  custom_fields: unknown;
+}
+
 /** A stored row of extras.job (spec/inventory/extras/job.ts), by field name. */
 export interface ExtrasJob {
   id: string;

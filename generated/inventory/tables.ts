@@ -922,6 +922,25 @@ export const tables = {
           weight: "weight",
         },
       },
+      gitrepository: {
+        table: "extras_gitrepository",
+        columns: {
+          id: "id",
+          name: "name",
+          slug: "slug",
+          remote_url: "remote_url",
+          branch: "branch",
+          current_head: "current_head",
+          secrets_group: "secrets_group_id",
+          provided_contents: "provided_contents",
+          created: "created",
+          last_updated: "last_updated",
+          custom_fields: "custom_field_data",
+        },
+        links: {
+          tags: { table: "extras_tag_assignment", source: "object_id", type: "object_type", target: "tag_id" },
+        },
+      },
       job: {
         table: "extras_job",
         columns: {

@@ -13,10 +13,11 @@ import { feature as changes } from "./changes/index.js";
 import { feature as permissions } from "./permissions/index.js";
 import { feature as webhooks } from "./webhooks/index.js";
 import { feature as jobs } from "./jobs/index.js";
+import { feature as git } from "./git/index.js";
 
 export type { Feature, FeatureEngine, TaskSetting } from "./types.js";
 
-export const FEATURES: readonly Feature[] = [tags, customFields, relationships, notes, changes, permissions, webhooks, jobs];
+export const FEATURES: readonly Feature[] = [tags, customFields, relationships, notes, changes, permissions, webhooks, jobs, git];
 
 /** The providers of filters whose names are data, for an api: those of the features it has. */
 export function dynamicFilters(index: ModelIndex): DynamicFilterProvider[] {

@@ -244,6 +244,8 @@ function conformance(api: ApiDescriptor, version: string, full: boolean): void {
     },
     // A secret names a provider this server has.
     "extras.secret": async () => ({ provider: "environment-variable", parameters: { variable: "HOME" } }),
+    // A Git repository's URL is one its sync can fetch, and its contents are among those registered.
+    "extras.gitrepository": async () => ({ remote_url: "https://example.com/repo.git", provided_contents: ["extras.job"] }),
     // An association joins objects of its relationship's types, once: each sample gets its own three.
     "extras.relationshipassociation": async (current) => {
       if (current) return Object.fromEntries(["source_type", "source_id", "destination_type", "destination_id"].map((k) => [k, current[k]]).concat([["relationship", current.relationship.id]]));

@@ -43,6 +43,14 @@ export function loadCatalog(roots: string[]): Promise<Catalog> {
   return catalog;
 }
 
+/** How the jobs of a folder are named: their record's module name and their class path, from the module's and the export's. */
+export interface Naming {
+  module(module: string): string;
+  classPath(module: string, className: string): string;
+}
+
+const LOCAL_NAMING: Naming = { module: (m) => m, classPath: (m, c) => `${LOCAL_SOURCE}/${m}/${c}` };
+
 function modulesOf(root: string): string[] {
   let names: string[];
   try {
@@ -53,7 +61,8 @@ function modulesOf(root: string): string[] {
   return names.filter((n) => MODULE_FILE.test(n) && !n.endsWith(".d.ts") && statSync(join(root, n)).isFile()).sort().map((n) => join(root, n));
 }
 
-async function importAll(roots: string[]): Promise<Catalog> {
+/** The jobs of these folders, named by `naming`, imported now (each module once per process, as any import). */
+export async function importAll(roots: string[], naming: Naming = LOCAL_NAMING): Promise<Catalog> {
   const jobs = new Map<string, CatalogEntry>();
   const problems: string[] = [];
   const seen = new Map<string, string>();
@@ -76,8 +85,8 @@ async function importAll(roots: string[]): Promise<Catalog> {
       const moduleGrouping = typeof exports.grouping === "string" ? exports.grouping : module;
       for (const [className, value] of Object.entries(exports)) {
         if (!isJob(value)) continue;
-        const classPath = `${LOCAL_SOURCE}/${module}/${className}`;
-        jobs.set(classPath, { classPath, module, className, grouping: value.grouping ?? moduleGrouping, job: value });
+        const classPath = naming.classPath(module, className);
+        jobs.set(classPath, { classPath, module: naming.module(module), className, grouping: value.grouping ?? moduleGrouping, job: value });
       }
     }
   }

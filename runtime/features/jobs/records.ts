@@ -58,7 +58,25 @@ export interface JobRow {
   source_values: Record<string, unknown>;
 }
 
-export const classPathOf = (j: Pick<JobRow, "source" | "module_name" | "job_class_name">): string => `${j.source}/${j.module_name}/${j.job_class_name}`;
+/** Nautobot's source of jobs that Git repositories bring. */
+export const GIT_SOURCE = "git";
+
+/**
+ * A job's class path, as Nautobot names it: `<source>/<module>/<Class>`, and for a Git
+ * repository's job `git.<repository slug>/<module>/<Class>` (its record's module name is
+ * `<repository slug>/<module>`, unique across repositories).
+ */
+export const classPathOf = (j: Pick<JobRow, "source" | "module_name" | "job_class_name">): string =>
+  j.source === GIT_SOURCE && j.module_name.includes("/") ? `${GIT_SOURCE}.${j.module_name}/${j.job_class_name}` : `${j.source}/${j.module_name}/${j.job_class_name}`;
+
+/** The source and module name of a class path's job record. */
+function recordKeyOf(classPath: string): { source: string; module: string; className: string } {
+  const [source, module, className] = classPath.split("/");
+  return source.startsWith(`${GIT_SOURCE}.`) ? { source: GIT_SOURCE, module: `${source.slice(GIT_SOURCE.length + 1)}/${module}`, className } : { source, module, className };
+}
+
+/** The job records a catalog gives: those of one source, and within it of one module prefix (a Git repository's `<slug>/`). */
+export interface CatalogScope { source: string; modulePrefix?: string }
 
 /** A log entry as written: Nautobot's JobResult.log fields. */
 export interface LogEntry {
@@ -162,7 +180,7 @@ export class JobRecords {
 
   /** The job record of a class path (`local/<module>/<Class>`), narrowed by `where`, or null. */
   async byClassPath(db: Db, classPath: string, where?: Where): Promise<JobRow | null> {
-    const [source, module, className] = classPath.split("/");
+    const { source, module, className } = recordKeyOf(classPath);
     return (await this.selectJobs(db, where).where(`t0.${this.c(this.jobs, "source")}`, source).where(`t0.${this.c(this.jobs, "module_name")}`, module)
       .where(`t0.${this.c(this.jobs, "job_class_name")}`, className).first()) ?? null;
   }
@@ -174,49 +192,54 @@ export class JobRecords {
    * the folder no longer gives is kept, not installed. One transaction, one instance at a time.
    */
   sync(db: Knex, catalog: Catalog): Promise<SyncReport> {
-    return db.transaction(async (trx) => {
-      await advisoryLock(trx, this.jobs.table, "sync");
-      const report: SyncReport = { created: [], refreshed: 0, uninstalled: [], problems: [...catalog.problems] };
-      const known = new Map<string, JobRow & { overrides: Record<string, boolean> }>();
-      const overrides = OVERRIDABLE.map((f) => `t0.${this.c(this.jobs, `${f}_override`)} as ${f}_override`);
-      for (const r of await this.selectJobs(trx).select(overrides).where(`t0.${this.c(this.jobs, "source")}`, LOCAL_SOURCE)) {
-        known.set(classPathOf(r), { ...r, overrides: Object.fromEntries(OVERRIDABLE.map((f) => [f, r[`${f}_override`]])) });
+    return db.transaction((trx) => this.refresh(trx, catalog, { source: LOCAL_SOURCE }));
+  }
+
+  /** `sync` within `trx`, for the job records of `scope` (a Git repository's sync refreshes its own). */
+  async refresh(trx: Knex.Transaction, catalog: Catalog, scope: CatalogScope): Promise<SyncReport> {
+    await advisoryLock(trx, this.jobs.table, "sync");
+    const report: SyncReport = { created: [], refreshed: 0, uninstalled: [], problems: [...catalog.problems] };
+    const known = new Map<string, JobRow & { overrides: Record<string, boolean> }>();
+    const overrides = OVERRIDABLE.map((f) => `t0.${this.c(this.jobs, `${f}_override`)} as ${f}_override`);
+    const scoped = this.selectJobs(trx).select(overrides).where(`t0.${this.c(this.jobs, "source")}`, scope.source);
+    if (scope.modulePrefix) scoped.whereRaw(`left(t0.${this.c(this.jobs, "module_name")}, ?) = ?`, [scope.modulePrefix.length, scope.modulePrefix]);
+    for (const r of await scoped) {
+      known.set(classPathOf(r), { ...r, overrides: Object.fromEntries(OVERRIDABLE.map((f) => [f, r[`${f}_override`]])) });
+    }
+    for (const entry of catalog.jobs.values()) {
+      const source = sourceValues(entry);
+      const variables = Object.entries(entry.job.variables ?? {})
+        .map(([name, v]) => recordOf(name, v.model === CHANGE_LOG_MODEL ? { ...v, model: this.index.api.changeLog } : v));
+      const receiver = { is_job_hook_receiver: entry.job.receiver === "jobHook", is_job_button_receiver: entry.job.receiver === "jobButton" };
+      const existing = known.get(entry.classPath);
+      try {
+        // One job at a time in a savepoint: a job whose name its grouping already has is reported, the others go on.
+        await trx.transaction(async (sp) => {
+          if (!existing) {
+            await sp(this.jobs.table).insert(this.row({
+              source: scope.source, module_name: entry.module, job_class_name: entry.className,
+              slug: slugify(`${scope.source}-${entry.module.replaceAll("/", "-")}-${entry.className}`).slice(0, 320),
+              installed: true, enabled: false, ...source, ...receiver, source_values: source, variables,
+            }));
+            report.created.push(entry.classPath);
+            return;
+          }
+          const inherited = Object.fromEntries(OVERRIDABLE.filter((f) => !existing.overrides[f]).map((f) => [f, source[f]]));
+          await sp(this.jobs.table).where("id", existing.id)
+            .update({ ...this.row({ ...inherited, ...receiver, installed: true, source_values: source, variables }), [this.c(this.jobs, "last_updated")]: sp.fn.now() });
+          report.refreshed += 1;
+        });
+      } catch (err) {
+        report.problems.push(`jobs: ${entry.classPath} has no record: ${err instanceof Error ? err.message : String(err)}`);
       }
-      for (const entry of catalog.jobs.values()) {
-        const source = sourceValues(entry);
-        const variables = Object.entries(entry.job.variables ?? {})
-          .map(([name, v]) => recordOf(name, v.model === CHANGE_LOG_MODEL ? { ...v, model: this.index.api.changeLog } : v));
-        const receiver = { is_job_hook_receiver: entry.job.receiver === "jobHook", is_job_button_receiver: entry.job.receiver === "jobButton" };
-        const existing = known.get(entry.classPath);
-        try {
-          // One job at a time in a savepoint: a job whose name its grouping already has is reported, the others go on.
-          await trx.transaction(async (sp) => {
-            if (!existing) {
-              await sp(this.jobs.table).insert(this.row({
-                source: LOCAL_SOURCE, module_name: entry.module, job_class_name: entry.className,
-                slug: slugify(`${LOCAL_SOURCE}-${entry.module}-${entry.className}`).slice(0, 320),
-                installed: true, enabled: false, ...source, ...receiver, source_values: source, variables,
-              }));
-              report.created.push(entry.classPath);
-              return;
-            }
-            const inherited = Object.fromEntries(OVERRIDABLE.filter((f) => !existing.overrides[f]).map((f) => [f, source[f]]));
-            await sp(this.jobs.table).where("id", existing.id)
-              .update({ ...this.row({ ...inherited, ...receiver, installed: true, source_values: source, variables }), [this.c(this.jobs, "last_updated")]: sp.fn.now() });
-            report.refreshed += 1;
-          });
-        } catch (err) {
-          report.problems.push(`jobs: ${entry.classPath} has no record: ${err instanceof Error ? err.message : String(err)}`);
-        }
-      }
-      const gone = [...known.values()].filter((r) => r.installed && !catalog.jobs.has(classPathOf(r)));
-      if (gone.length) {
-        await trx(this.jobs.table).whereIn("id", gone.map((r) => r.id))
-          .update({ [this.c(this.jobs, "installed")]: false, [this.c(this.jobs, "last_updated")]: trx.fn.now() });
-      }
-      report.uninstalled = gone.map(classPathOf);
-      return report;
-    });
+    }
+    const gone = [...known.values()].filter((r) => r.installed && !catalog.jobs.has(classPathOf(r)));
+    if (gone.length) {
+      await trx(this.jobs.table).whereIn("id", gone.map((r) => r.id))
+        .update({ [this.c(this.jobs, "installed")]: false, [this.c(this.jobs, "last_updated")]: trx.fn.now() });
+    }
+    report.uninstalled = gone.map(classPathOf);
+    return report;
   }
 
   /** Records a pending result of `job` for `userId`, in `trx`; gives its id. */
@@ -232,6 +255,23 @@ export class JobRecords {
       [this.c(r, "user")]: userId,
       [this.c(r, "job_id")]: randomUUID(),
       [this.c(r, "job_kwargs")]: kwargs === null ? null : JSON.stringify(kwargs),
+    });
+    return id;
+  }
+
+  /** Records a pending result of work that is no job's (Nautobot's JobResult.enqueue_job, as a Git repository's sync), about a row of `objType`. */
+  async createTaskResult(trx: Db, name: string, objType: string, userId: string | null): Promise<string> {
+    const r = this.results;
+    const id = randomUUID();
+    await trx(r.table).insert({
+      id,
+      [this.c(r, "name")]: name,
+      [this.c(r, "job_model")]: null,
+      [this.c(r, "obj_type")]: objType,
+      [this.c(r, "status")]: "pending",
+      [this.c(r, "user")]: userId,
+      [this.c(r, "job_id")]: randomUUID(),
+      [this.c(r, "job_kwargs")]: null,
     });
     return id;
   }

@@ -11,7 +11,8 @@ import type { Engine } from "../../engine.js";
 import { ValidationError } from "../../errors.js";
 import type { Actor } from "../../operations/index.js";
 import { TaskFailure, type TaskContext, type TaskHandler } from "../../queue/worker.js";
-import { loadCatalog, type CatalogEntry } from "./catalog.js";
+import type { CatalogEntry } from "./catalog.js";
+import { entryOf } from "./sources.js";
 import { RUN_GROUPING, RunContext } from "./context.js";
 import { withinLimits } from "./limits.js";
 import { RunLog, type LogMode } from "./logs.js";
@@ -102,7 +103,7 @@ class JobRun {
     const job = result?.job ? await this.records.job(this.db, result.job) : null;
     if (!result || !job) return this.refuse(`Unable to locate Job database record for "${result?.name ?? this.run.result}" to run it!`);
     if (!job.enabled) return this.refuse(`Job ${job.name} is not enabled to be run!`);
-    const entry = job.installed ? (await loadCatalog(this.opts.roots)).jobs.get(classPathOf(job)) : undefined;
+    const entry = job.installed ? await entryOf(this.db, job, this.opts.roots) : undefined;
     if (!entry) return this.refuse(`Unable to locate job "${classPathOf(job)}" to run it!`);
     const actor = result.user ? await this.actorOf(result.user, job) : null;
     if (!actor) return this.refuse("The user who ran this job no longer exists, or is no longer active.");

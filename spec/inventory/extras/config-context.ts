@@ -10,7 +10,7 @@ export default model("ConfigContext", {
   hooks: "extras/config-context",
   fields: {
     name: field.string({ required: true, maxLength: 100 }),
-    // Owners are Git repositories and other sources this API does not have: always null here.
+    // The Git repository that loaded it (runtime/features/git/), else null; `owner` (its nested form in Nautobot) stays null.
     owner_content_type: field.string({ nullable: true, readOnly: true, maxLength: 100 }),
     owner_object_id: field.uuid({ nullable: true, readOnly: true }),
     owner: field.json({ nullable: true, readOnly: true }),
