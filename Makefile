@@ -11,8 +11,10 @@ $(NODE_MODULES): package.json package-lock.json
 ## run: install, migrate the embedded database in ./.data, load demo data once, serve both APIs
 # Not the tsx CLI: it SIGKILLs a child whose event loop is busy 60 ms after a signal (PGlite
 # queries block it), which would cut off the requests a graceful shutdown lets finish.
+# V8 sized for a development server's light load: a small young generation and a heap that
+# favours size over speed keep the idle process some 70 MB smaller (test/e2e/idle-memory.test.ts).
 run: $(NODE_MODULES)
-	node --import tsx bin/armature.ts run
+	node --max-semi-space-size=2 --optimize-for-size --import tsx bin/armature.ts run
 
 ## build: compile into dist/ for plain node (`npm start`, `node dist/bin/armature.js serve`)
 build: $(NODE_MODULES)

@@ -29,7 +29,7 @@ async function main(argv: string[]): Promise<void> {
     case "generate": {
       const { generate } = await import("../generator/index.js");
       const { writeGenerated } = await import("../generator/write/index.js");
-      const result = await generate(root);
+      const result = await generate(root, { replaceDrafts: true });
       if (!result.ok) {
         for (const e of result.errors) console.error(e);
         console.error(`${result.errors.length} error(s); nothing was written.`);
@@ -38,6 +38,7 @@ async function main(argv: string[]): Promise<void> {
       const { written, removed } = writeGenerated(join(root, "generated"), result.files);
       for (const f of written) console.log(`wrote   generated/${f}`);
       for (const f of removed) console.log(`removed generated/${f}`);
+      for (const d of result.drafts) console.log(d);
       console.log(`${result.files.length} files, ${written.length} written, ${removed.length} removed`);
       return;
     }

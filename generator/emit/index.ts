@@ -37,6 +37,7 @@ function intentsOf(api: IrApi): MigrationIntents {
   return {
     renames: Object.fromEntries(api.models.map((m) => [m.table, m.migration.renames])),
     backfills: Object.fromEntries(api.models.map((m) => [m.table, m.migration.backfills])),
+    blankDefaults: new Set(api.models.flatMap((m) => m.migration.blankDefaults.map((c) => `${m.table}.${c}`))),
     discard: new Set(api.discard),
     origin(table, column) {
       const m = models.get(table);

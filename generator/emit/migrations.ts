@@ -51,13 +51,15 @@ export interface MigrationIntents {
   renames: Record<string, Record<string, string>>;
   /** Table → (column → SQL value existing rows get when it becomes required). */
   backfills: Record<string, Record<string, string>>;
+  /** `table.column`s whose default, `''`, is no value of their field: existing rows need a backfill instead. */
+  blankDefaults: Set<string>;
   /** Tables and `table.column`s whose data may be destroyed. */
   discard: Set<string>;
   /** Where a table or column comes from, for messages: `spec/…: model X, field y`. */
   origin(table: string, column?: string): string;
 }
 
-const NO_INTENTS: MigrationIntents = { renames: {}, backfills: {}, discard: new Set(), origin: () => "" };
+const NO_INTENTS: MigrationIntents = { renames: {}, backfills: {}, blankDefaults: new Set(), discard: new Set(), origin: () => "" };
 
 /** Type changes that keep every value: longer varchar, varchar to text, wider numbers. */
 function widens(from: string, to: string): boolean {
@@ -100,13 +102,16 @@ export function diffSchemas(before: Schema, after: Schema, intents: MigrationInt
       delete oldColumns[from];
       summary.push(`rename_${name}_${from}`);
     }
-    const backfill = (c: string, now: Column) => intents.backfills[name]?.[c] ?? now.default;
+    // A required string's '' default serves creates that give the field; existing rows given it
+    // would hold a value the field refuses, so they need a backfill as any other type's would.
+    const defaultFills = (c: string, now: Column) => now.default !== undefined && !intents.blankDefaults.has(`${name}.${c}`);
+    const backfill = (c: string, now: Column) => intents.backfills[name]?.[c] ?? (defaultFills(c, now) ? now.default : undefined);
     for (const c of names(t.columns)) {
       const now = t.columns[c];
       const was = oldColumns[c];
       if (!was) {
         const fill = backfill(c, now);
-        if (!now.nullable && now.default === undefined) {
+        if (!now.nullable && !defaultFills(c, now)) {
           // Rows already there would have no value: add it empty, fill it, then require it.
           if (fill === undefined) {
             refusals.push(`${intents.origin(name, c)}: the migration would add required column ${name}.${c} to existing rows with no value; give the field a default or a backfill`);

@@ -35,6 +35,11 @@ export interface IrModel extends ModelDescriptor {
     renames: Record<string, string>;
     /** Column → the SQL value existing rows get when it becomes required (`backfill`). */
     backfills: Record<string, string>;
+    /**
+     * Columns whose default, `''`, is no value of the field (a required string the spec gives
+     * no default): rows that get it would fail the field's own checks on their next update.
+     */
+    blankDefaults: string[];
   };
   /** The rows the table starts with (spec `rows`), by key: column → SQL literal (not part of the descriptor). */
   rows: Record<string, Record<string, string>>;
@@ -127,10 +132,14 @@ function discarded(entry: string): string[] {
 
 /** The renames and backfills the spec's fields ask of the next migration. */
 function migrationIntent(m: ModelSpec, fields: FieldDescriptor[]): IrModel["migration"] {
-  const out: IrModel["migration"] = { renames: {}, backfills: {} };
+  const out: IrModel["migration"] = { renames: {}, backfills: {}, blankDefaults: [] };
   for (const [name, spec] of Object.entries(m.fields)) {
-    const column = storedColumn(fields.find((f) => f.name === name)!);
+    const field = fields.find((f) => f.name === name)!;
+    const column = storedColumn(field);
     if (!column) continue;
+    if (field.kind === "scalar" && (field.type === "string" || field.type === "text") && !field.blank && !field.nullable && field.default === undefined) {
+      out.blankDefaults.push(column);
+    }
     if (spec.renamedFrom) out.renames[column] = spec.kind === "fk" ? fkColumn(spec.renamedFrom) : spec.renamedFrom;
     if (spec.backfill !== undefined) {
       out.backfills[column] = typeof spec.backfill === "object" && spec.backfill !== null

@@ -2,7 +2,7 @@
 // field's models (a list, or those of a feature), read and written as that plain string, as
 // DRF's ContentTypeField.
 import type { ContentTypeField } from "../../runtime/descriptor.js";
-import { CONTENT_TYPE_SCOPES, type ApiSpec, type ContentTypeField as ContentTypeSpec, type ContentTypeScope, type ModelSpec } from "../dsl/index.js";
+import { type ApiSpec, type ContentTypeField as ContentTypeSpec, type ContentTypeScope, type ModelSpec } from "../dsl/index.js";
 import { byCodePoint, constraintNames, modelKey, refKey } from "../ir/names.js";
 import { registryOf } from "./content-types.js";
 import { withLookups, type GeneratorFieldKind, type SpecRules } from "./types.js";
@@ -11,7 +11,6 @@ export const contentTypeSpec: SpecRules<ContentTypeSpec, ContentTypeField> = {
   check(f, { checkRef, err }) {
     if (f.feature !== undefined) {
       if (f.models !== undefined) err("a contentType field takes feature or models, not both");
-      if (!CONTENT_TYPE_SCOPES.includes(f.feature)) err(`unknown feature "${f.feature}" (known: ${[...CONTENT_TYPE_SCOPES].join(", ")})`);
     } else if (!Array.isArray(f.models) || f.models.length === 0) err("a contentType field needs models (the models it may name) or feature");
     else for (const m of f.models) checkRef(m);
   },

@@ -2,7 +2,7 @@
 // content-type registry through a join table, allowed only for the field's models (those of a
 // feature, computed here from the specs, or a list). Read and written as the label strings.
 import type { ContentTypeRegistry, ContentTypesField } from "../../runtime/descriptor.js";
-import { CONTENT_TYPE_SCOPES, type ApiSpec, type ContentTypesField as ContentTypesSpec, type ModelSpec } from "../dsl/index.js";
+import { type ApiSpec, type ContentTypesField as ContentTypesSpec, type ModelSpec } from "../dsl/index.js";
 import {
   byCodePoint, CONTENT_TYPE_FIELDS, constraintNames, m2mColumns, m2mTable, tableName, tagAssignmentTable, TAG_ASSIGNMENT_COLUMNS,
 } from "../ir/names.js";
@@ -28,7 +28,6 @@ export const contentTypesSpec: SpecRules<ContentTypesSpec, ContentTypesField> = 
   check(f, { api, checkRef, err }) {
     if (!api.contentTypes) err("a contentTypes field needs the api's contentTypes registry model");
     if ((f.feature === undefined) === (f.models === undefined)) err("a contentTypes field needs one of feature (the models that have it) or models (a list)");
-    if (f.feature !== undefined && !CONTENT_TYPE_SCOPES.includes(f.feature)) err(`unknown feature "${f.feature}" (known: ${[...CONTENT_TYPE_SCOPES].join(", ")})`);
     if (f.models !== undefined) {
       if (!Array.isArray(f.models) || f.models.length === 0) err("models must list the models the field may name");
       else for (const m of f.models) checkRef(m);

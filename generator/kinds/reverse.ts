@@ -16,7 +16,6 @@ export const reverseSpec: SpecRules<ReverseSpec, ReverseField> = {
       const [app, model] = f.of.split(".");
       const shown = ctx.resolve(`${app}.${model}`)?.spec.fields[f.through.show];
       if (shown?.kind !== "fk") ctx.err(`through.show must name a foreign key of ${app}.${model}`);
-      if (typeof f.through.as !== "string" || !/^[a-z][a-z0-9_]*$/.test(f.through.as)) ctx.err("through.as must be a snake_case key");
     }
   },
   build(f, common, { byRef }) {

@@ -81,7 +81,6 @@ const STRINGISH = new Set(["string", "text"]);
 
 export const scalarSpec: SpecRules<ScalarSpec, ScalarField> = {
   check(f, { fields, model, resolve, err }) {
-    if (!SCALAR_TYPES.has(f.type)) err(`unknown type "${f.type}"`);
     for (const part of [f.slugFrom ?? []].flat()) {
       const [name, far, ...rest] = part.split(".");
       const link = fields[name] ?? (name === "parent" && model.features?.includes("tree") ? { kind: "fk" as const, target: `${model.app}.${model.name}` } : undefined);

@@ -1,13 +1,14 @@
 // Validate pass: checks loaded specs and reports every problem at once, each naming the
 // spec file, model and field. Gives a list of messages (empty when the spec is sound);
 // it builds nothing, so the IR pass may assume a valid spec.
-import { FEATURES as FEATURE_LIST, METHOD_TAKES, UNIQUE_CHECKS, type ApiSpec, type FieldSpec, type ModelSpec } from "../dsl/index.js";
+import { METHOD_TAKES, type ApiSpec, type FieldSpec, type ModelSpec } from "../dsl/index.js";
 import type { LoadedApi } from "../load/index.js";
 import { specKindOf } from "../kinds/index.js";
 import { inScope } from "../kinds/content-type.js";
 import { COMPUTED_FIELD_COLUMNS, CONTENT_TYPE_FIELDS } from "../ir/names.js";
 import { checkHooks } from "./hooks.js";
 import { checkApiKeys, checkModelKeys } from "./keys.js";
+import { checkApiOptions, checkFieldOptions, checkModelOptions } from "./options.js";
 import { checkSettings } from "./settings.js";
 import { checkWordpressOptions } from "./wordpress.js";
 
@@ -26,28 +27,25 @@ export function formatDiagnostic(d: Diagnostic): string {
 const RESERVED = new Set(["id", "url", "display", "tags", "custom_fields", "created", "last_updated", "_depth"]);
 /** What the WordPress-style profile adds to every record itself. */
 const WP_RESERVED = new Set(["id", "url", "rest_url", "global_id", "global_id_lineage", "urls", "count", "taxonomy"]);
-const PROFILES = new Set(["drf", "wordpress"]);
-const FEATURES = new Set<string>(FEATURE_LIST);
 const NETWORK_LOOKUPS = new Set([
   "net_equals", "net_contained", "net_contained_or_equal", "net_contains_or_equals",
   "net_host_contained", "family", "mask_length", "mask_length__gte", "mask_length__lte", "address",
 ]);
 const STRINGISH = new Set(["string", "text"]);
-const OPERATIONS = new Set(["list", "retrieve", "create", "update", "delete"]);
 
 export function validate(loaded: LoadedApi): Diagnostic[] {
   const out: Diagnostic[] = [];
-  const api = loaded.api.value as ApiSpec;
   const apiFile = loaded.api.file;
   const err = (file: string, message: string, model?: string, field?: string) =>
     out.push({ file, model, field, message });
 
-  if (!api || api.kind !== "api") {
+  if (!loaded.api.value || loaded.api.value.kind !== "api") {
     err(apiFile, "default export must be api({...})");
     return out;
   }
+  // The checks below read options as their types say: one of another type is reported here and not read.
+  const api = checkApiOptions(loaded.api.value, (message) => err(apiFile, message));
   if (!/^[a-z][a-z0-9-]*$/.test(api.name ?? "")) err(apiFile, `api name "${api.name}" must be lower-case letters, digits and dashes`);
-  if (!PROFILES.has(api.profile)) err(apiFile, `unknown profile "${api.profile}" (known: ${[...PROFILES].join(", ")})`);
   if (!/^\/.*\/$/.test(api.basePath ?? "")) err(apiFile, `basePath "${api.basePath}" must start and end with "/"`);
   if (!Array.isArray(api.apps) || api.apps.length === 0) err(apiFile, "apps must list at least one application");
   else if (new Set(api.apps).size !== api.apps.length) err(apiFile, "apps lists an application twice");
@@ -65,11 +63,11 @@ export function validate(loaded: LoadedApi): Diagnostic[] {
   const models = new Map<string, { spec: ModelSpec; file: string }>();
   const routes = new Map<string, string>();
   for (const { file, value } of loaded.models) {
-    const m = value as ModelSpec;
-    if (!m || m.kind !== "model") {
+    if (!value || value.kind !== "model") {
       err(file, "default export must be model(name, {...})");
       continue;
     }
+    const m = checkModelOptions(value, (message) => err(file, message, value.name));
     if (!/^[A-Z][A-Za-z0-9]*$/.test(m.name)) err(file, `model name must be PascalCase`, m.name);
     if (!api.apps?.includes(m.app)) err(file, `app "${m.app}" is not listed in ${apiFile}`, m.name);
     const ref = `${m.app}.${m.name}`;
@@ -123,7 +121,6 @@ export function validate(loaded: LoadedApi): Diagnostic[] {
 
   for (const { spec: m, file } of models.values()) {
     const features = m.features ?? [];
-    for (const f of features) if (!FEATURES.has(f)) err(file, `unknown feature "${f}" (known: ${[...FEATURES].join(", ")})`, m.name);
     if (features.includes("tags") && !api.tagModel) err(file, `feature "tags" needs tagModel in ${apiFile}`, m.name);
     if (features.includes("notes") && !api.noteModel) err(file, `feature "notes" needs noteModel in ${apiFile}`, m.name);
     const fields = m.fields ?? {};
@@ -154,7 +151,8 @@ export function validate(loaded: LoadedApi): Diagnostic[] {
         err(file, `"${name}" is provided by the API itself and cannot be declared`, m.name, name);
       }
       if (features.includes("tree") && name === "parent") err(file, `"parent" is added by the "tree" feature`, m.name, name);
-      checkField(file, m, name, f, { api, err, checkRef, resolve, versions, fields, users: api.auth?.users });
+      // A field's kind checks read its options as their types say: one of another type is reported here instead.
+      if (checkFieldOptions(f, (message) => err(file, message, m.name, name))) checkField(file, m, name, f, { api, err, checkRef, resolve, versions, fields, users: api.auth?.users });
     }
     checkModelKeys(m, (message, field) => err(file, message, m.name, field));
     checkIdType(api, m, (message) => err(file, message, m.name));
@@ -234,7 +232,6 @@ export function validate(loaded: LoadedApi): Diagnostic[] {
         seen.add(String(r[key]));
       });
     }
-    for (const op of m.operations ?? []) if (!OPERATIONS.has(op)) err(file, `unknown operation "${op}" (known: ${[...OPERATIONS].join(", ")})`, m.name);
     for (const q of m.filters?.q ?? []) {
       // "app.Model.fk.field": a field of the rows of another model that point here.
       const [app, model, fk, name, ...rest] = q.split(".");
@@ -329,13 +326,11 @@ export function validate(loaded: LoadedApi): Diagnostic[] {
         const f = fields[n];
         if (!f || !(f.kind === "scalar" || f.kind === "choice" || f.kind === "list" || f.kind === "fk" || f.kind === "contentType" || f.kind === "status")) err(file, `indexes names "${n}", which is no field stored in a column`, m.name);
       }
-      if (ix.using !== undefined && !["btree", "gin", "gist"].includes(ix.using)) err(file, `index method "${ix.using}" is unknown (known: btree, gin, gist)`, m.name);
     }
     checkSqlBlocks(m.sql, (message) => err(file, message, m.name));
     for (const group of m.uniqueTogether ?? []) {
       const names = Array.isArray(group) ? group : group.fields;
       for (const n of names) if (!has(n)) err(file, `uniqueTogether names unknown field "${n}"`, m.name);
-      if (!Array.isArray(group) && !UNIQUE_CHECKS.includes(group.checkedBy)) err(file, `uniqueTogether checkedBy "${group.checkedBy}" is unknown (known: ${UNIQUE_CHECKS.join(", ")})`, m.name);
     }
   }
   checkGenericTargets(api, models, (file, message, model, field) => err(file, message, model, field));
@@ -348,7 +343,7 @@ const serialIn = (api: ApiSpec, m: ModelSpec) => m.idType === "serial" && api.id
 /** A model's `idType`: a known one, agreeing with a serial api, and no feature keeping the model's ids as UUIDs. */
 function checkIdType(api: ApiSpec, m: ModelSpec, err: (message: string) => void): void {
   if (m.idType === undefined) return;
-  if (m.idType !== "uuid" && m.idType !== "serial") return err(`idType "${String(m.idType)}" is unknown (known: uuid, serial)`);
+  if (m.idType !== "uuid" && m.idType !== "serial") return;
   if (m.idType === "uuid" && api.idType === "serial") return err(`idType "uuid" in an api whose idType is "serial": its models all have serial ids`);
   if (!serialIn(api, m)) return;
   for (const f of ["tags", "customFields", "notes"] as const) {
@@ -579,7 +574,6 @@ function checkField(file: string, m: ModelSpec, name: string, f: FieldSpec, ctx:
     else if (typeof f.renamedFrom !== "string" || f.renamedFrom in ctx.fields) err(file, `renamedFrom must name the field's old name, which no field has now`, m.name, name);
   }
   if (f.backfill !== undefined && !(f.kind === "scalar" || f.kind === "choice" || f.kind === "status")) err(file, `backfill applies to scalar, choice and status fields (not ${f.kind})`, m.name, name);
-  if (f.uniqueCheckedBy !== undefined && !UNIQUE_CHECKS.includes(f.uniqueCheckedBy)) err(file, `uniqueCheckedBy "${f.uniqueCheckedBy}" is unknown (known: ${UNIQUE_CHECKS.join(", ")})`, m.name, name);
   if ((f.uniqueCheckedBy !== undefined || f.uniqueMessage !== undefined) && !f.unique) err(file, "uniqueCheckedBy and uniqueMessage apply to unique fields", m.name, name);
   const rules = specKindOf(f);
   if (!rules) {

@@ -4,7 +4,9 @@
 // directory is locked to this process for as long as it is open (runtime/db/dir-lock.ts).
 import knex, { type Knex } from "knex";
 import pg from "pg";
-import { mkdirSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
 import { lockDataDir, type DirLock } from "./dir-lock.js";
 import { preparingClient, StatementNames } from "./prepared.js";
 
@@ -17,6 +19,32 @@ export interface Database {
 
 // int8 (counts, bigint columns) arrive as strings from pg; the serializers convert the
 // fields they know are numbers, so the parser is left as pg ships it.
+
+/**
+ * PostgreSQL's settings for the embedded engine, after PGlite's own. Everything PostgreSQL
+ * allocates lives in the process's WebAssembly memory, which never shrinks: what a setting lets
+ * it touch once stays resident. Shared buffers are 128 MB by default, where an embedded
+ * database's working set (a development or demo one) fits in a fraction, the rest read from
+ * files the operating system already caches; index builds (the migrations' GIN indexes) may take
+ * maintenance_work_mem, 64 MB by default, for a table of a few rows.
+ */
+const EMBEDDED_SETTINGS = ["shared_buffers=16MB", "wal_buffers=1MB", "maintenance_work_mem=8MB"];
+
+/**
+ * Makes a new data directory in a child process. PGlite runs initdb in a second PostgreSQL
+ * instance of its own, whose WebAssembly memory (and the copy of the new cluster it passes on)
+ * the process keeps after it is closed: some 500 MB of resident memory the server would carry
+ * for as long as it runs. A child gives it all back when it exits.
+ */
+function initDataDir(dataDir: string): void {
+  if (existsSync(join(dataDir, "PG_VERSION"))) return;
+  const pglite = import.meta.resolve("@electric-sql/pglite");
+  const script = `const { PGlite } = await import(${JSON.stringify(pglite)});
+const db = new PGlite(${JSON.stringify(dataDir)});
+await db.waitReady;
+await db.close();`;
+  execFileSync(process.execPath, ["--input-type=module", "-e", script], { stdio: ["ignore", "ignore", "pipe"] });
+}
 
 export async function openDatabase(opts: { databaseUrl?: string; dataDir: string; poolSize?: number }): Promise<Database> {
   const client = preparingClient(new StatementNames());
@@ -34,8 +62,11 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir: string
     mkdirSync(opts.dataDir, { recursive: true });
     lock = await lockDataDir(opts.dataDir);
   }
-  const pglite = lock ? new PGlite(opts.dataDir) : new PGlite();
+  let pglite: InstanceType<typeof PGlite>;
   try {
+    if (lock) initDataDir(opts.dataDir);
+    const options = { startParams: [...PGlite.defaultStartParams, ...EMBEDDED_SETTINGS.flatMap((s) => ["-c", s])] };
+    pglite = lock ? new PGlite(opts.dataDir, options) : new PGlite(options);
     await pglite.waitReady;
   } catch (err) {
     await lock?.release();

@@ -17,14 +17,14 @@ describe("unit: migrations that keep data", () => {
       await db.knex.raw(read("previous/shop/migrations/0001_initial.sql"));
       await db.knex("store_product").insert([{ name: "Anvil", price: 5, weight: null, code: "A1" }, { name: "Bell", price: 7, weight: 2.5 }]);
       await db.knex("store_old").insert({ label: "gone" });
-      await db.knex.raw(read("expected/shop/migrations/0002_rename_store_product_name_add_store_product_stock_and_more.sql"));
-      const rows = await db.knex("store_product").select("title", "price", "weight", "stock").orderBy("title");
+      await db.knex.raw(read("expected/shop/migrations/0002_rename_store_product_name_add_store_product_label_and_more.sql"));
+      const rows = await db.knex("store_product").select("title", "price", "weight", "stock", "label").orderBy("title");
       expect(rows).to.deep.equal([
-        { title: "Anvil", price: 5, weight: 0, stock: 0 },
-        { title: "Bell", price: 7, weight: 2.5, stock: 0 },
+        { title: "Anvil", price: 5, weight: 0, stock: 0, label: "unlabelled" },
+        { title: "Bell", price: 7, weight: 2.5, stock: 0, label: "unlabelled" },
       ]);
       const columns = (await db.knex.raw("SELECT column_name FROM information_schema.columns WHERE table_name = 'store_product' ORDER BY 1")).rows.map((r: { column_name: string }) => r.column_name);
-      expect(columns).to.deep.equal(["id", "price", "stock", "title", "weight"]);
+      expect(columns).to.deep.equal(["id", "label", "price", "stock", "title", "weight"]);
       expect((await db.knex.raw("SELECT to_regclass('store_old') AS t")).rows[0].t).to.equal(null);
     } finally {
       await db.close();

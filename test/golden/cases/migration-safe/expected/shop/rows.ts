@@ -7,4 +7,5 @@ export interface StoreProduct {
   price: number;
   weight: number;
   stock: number;
+  label: string;
 }

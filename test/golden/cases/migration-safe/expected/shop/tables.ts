@@ -4,7 +4,7 @@ export const tables = {
     store: {
       product: {
         table: "store_product",
-        columns: { id: "id", title: "title", price: "price", weight: "weight", stock: "stock" },
+        columns: { id: "id", title: "title", price: "price", weight: "weight", stock: "stock", label: "label" },
       },
     },
   } as const;

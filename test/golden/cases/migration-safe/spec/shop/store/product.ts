@@ -1,7 +1,7 @@
 import { model, field } from "../../../../../../../generator/dsl/index.js";
 
 // name → title keeps its data (RENAME) and widens; weight becomes required with a value for
-// rows without one; stock is new and required, filled on existing rows.
+// rows without one; stock and label are new and required, filled on existing rows.
 export default model("Product", {
   app: "store",
   route: "products",
@@ -12,6 +12,7 @@ export default model("Product", {
     price: field.integer({ min: 0, required: true }),
     weight: field.float({ required: true, backfill: 0 }),
     stock: field.integer({ required: true, min: 0, backfill: 0 }),
+    label: field.string({ required: true, maxLength: 20, backfill: "unlabelled" }),
   },
   nested: ["title"],
 });

@@ -1,0 +1,76 @@
+// The embedded default's footprint: `make run`'s command, on an empty data directory, migrates,
+// loads the demo data and serves; once ready and left idle, its resident memory (VmRSS, as an
+// operator's `ps` shows it) stays under a bound. A memory figure, not a timing: the waits are
+// conditions with generous limits. Always the embedded engine (PGlite), which is what it measures.
+import { expect } from "chai";
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import net, { type AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+/** Resident memory allowed once idle: the README's figure with a margin. */
+const LIMIT_MB = 425;
+
+/** The node options of the Makefile's `run` recipe, so the test measures what `make run` starts. */
+function runRecipeOptions(): string[] {
+  const recipe = /^run:.*\n\tnode (.*) bin\/armature\.ts run$/m.exec(readFileSync(join(root, "Makefile"), "utf8"));
+  if (!recipe) throw new Error("the Makefile's run recipe is not `node <options> bin/armature.ts run`");
+  return recipe[1].split(/\s+/);
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer().listen(0, "127.0.0.1", () => {
+      const { port } = s.address() as AddressInfo;
+      s.close(() => resolve(port));
+    }).on("error", reject);
+  });
+}
+
+const residentMb = (pid: number) => Number(/^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]) / 1024;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe("e2e: the embedded default's idle memory", function () {
+  this.timeout(15 * 60_000);
+  let child: ChildProcess | undefined;
+  let dataDir: string;
+
+  before(function () {
+    if (process.platform !== "linux") this.skip();
+  });
+  afterEach(async () => {
+    if (child && child.exitCode === null) {
+      const exited = new Promise((r) => child!.once("exit", r));
+      child.kill("SIGTERM");
+      await exited;
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it(`make run's server, migrated, with the demo data, idles under ${LIMIT_MB} MB resident`, async () => {
+    dataDir = mkdtempSync(join(tmpdir(), "armature-rss-"));
+    const port = await freePort();
+    const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: join(dataDir, "pglite"), PORT: String(port), HOST: "127.0.0.1", LOG_REQUESTS: "0" };
+    delete env.DATABASE_URL;
+    let output = "";
+    child = spawn(process.execPath, [...runRecipeOptions(), "bin/armature.ts", "run"], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+    child.stdout!.on("data", (d) => (output += d));
+    child.stderr!.on("data", (d) => (output += d));
+
+    const deadline = Date.now() + 12 * 60_000;
+    for (;;) {
+      expect(child.exitCode, `the server exited:\n${output}`).to.equal(null);
+      const ready = await fetch(`http://127.0.0.1:${port}/health/ready/`).then((r) => r.status === 200, () => false);
+      if (ready) break;
+      expect(Date.now(), `not ready in time:\n${output}`).to.be.below(deadline);
+      await sleep(1000);
+    }
+    // Idle: nothing asks anything; let start-up's garbage be collected.
+    await sleep(10_000);
+    const rss = residentMb(child.pid!);
+    expect(rss, `resident memory after start-up: ${rss.toFixed(0)} MB`).to.be.below(LIMIT_MB);
+  });
+});
