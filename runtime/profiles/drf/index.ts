@@ -6,6 +6,7 @@ import express, { type Request, type Response, type Router } from "express";
 import type { Knex } from "knex";
 import { createRequire } from "node:module";
 import { dirname } from "node:path";
+import { fileURLToPath } from "node:url";
 import { listServedBy, type ActionEvent, type ApiDescriptor, type ModelDescriptor } from "../../descriptor.js";
 import type { Config } from "../../config.js";
 import { FilterCompiler, type FilterPlan } from "../../query/filters.js";
@@ -19,13 +20,14 @@ import { reportFailure } from "../../http/failures.js";
 import { identified } from "../../http/request-log.js";
 import { bulkIds, expectObject, notAnObject, requireAll } from "./bulk.js";
 import { cspNonce } from "../../http/security.js";
-import { templates, escapeHtml } from "../../http/templates.js";
+import { templates } from "../../http/templates.js";
 import { negotiate, type Renderer } from "./versioning.js";
 import { cursorLinks, decodeCursor, pageLinks, pageParams } from "./pagination.js";
 import { notesOf } from "../../features/notes/index.js";
 import { authenticate } from "./authentication.js";
 import { describeModel } from "./metadata.js";
-import { login, loginPage, logout, sessionKey, type SessionDeps } from "./browser-session.js";
+import { csrfToken, login, loginPage, logout, sessionFor, type SessionDeps } from "./browser-session.js";
+import { browsablePage, type BrowsableView } from "./browsable.js";
 import { Tokens } from "../../auth/tokens.js";
 import type { Actor } from "../../operations/index.js";
 import { Engine } from "../../engine.js";
@@ -55,6 +57,10 @@ interface Ctx {
   params: Map<string, string[]>;
   /** The requester's object permissions, once a route asked for them. */
   grants?: Grants;
+  /** The browser session the request acts with, if any. */
+  session?: string;
+  /** What the browsable view draws its forms and filters from. */
+  view?: BrowsableView;
 }
 
 export interface DrfDeps {
@@ -88,6 +94,7 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
     if (m === tokenModel || m === userModel) identities?.forget();
   });
   const swaggerAssets = dirname(createRequire(import.meta.url).resolve("swagger-ui-dist/package.json"));
+  const browsableAssets = fileURLToPath(new URL("../../../templates/static/", import.meta.url));
 
   const sessions: SessionDeps | undefined = identities && tokenModel
     ? { db, identities, tokens: new Tokens(index, store, tokenModel), basePath: api.basePath, apiTitle: api.title }
@@ -99,7 +106,7 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
   };
 
   const router = express.Router({ strict: true, caseSensitive: true });
-  router.use("/docs/static", express.static(swaggerAssets, { index: false }));
+  router.use("/docs/static", express.static(browsableAssets, { index: false }), express.static(swaggerAssets, { index: false }));
   router.use(express.raw({ type: () => true, limit: config.bodyLimit }));
   router.use(async (req, res) => {
     let ctx: Ctx | undefined;
@@ -114,10 +121,10 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
       res.set("Vary", "Accept");
       const segments = req.path.split("/").slice(1);
       const tokenProvisioning = !!tokenModel && req.method === "POST" && req.path === `/${tokenModel.app}/${tokenModel.route}/`;
-      const session = SAFE.has(req.method) || isLogout(req) ? sessionKey(req) : undefined;
+      const session = sessionFor(req, SAFE.has(req.method) || isLogout(req));
       const identity = await authenticate(db, identities, req.get("authorization"), tokenProvisioning, session, { address: req.ip, limits: config });
       identified(res, identity?.username);
-      ctx = { req, res, version, renderer, identity, apiUrl: `${origin(req, config.publicUrl)}${api.basePath}`, params };
+      ctx = { req, res, version, renderer, identity, apiUrl: `${origin(req, config.publicUrl)}${api.basePath}`, params, session: req.get("authorization") ? undefined : session };
       await route(ctx, segments);
     } catch (err) {
       sendError(res, err, ctx);
@@ -368,6 +375,7 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
     const ops = new Set(m.operations);
     const methods = [...(ops.has("list") ? ["GET"] : []), ...(ops.has("create") ? ["POST"] : []),
       ...(ops.has("update") ? ["PUT", "PATCH"] : []), ...(ops.has("delete") ? ["DELETE"] : [])];
+    ctx.view = { model: m, kind: "list" };
     const method = await dispatch(ctx, m, methods, ["POST", "PUT"]);
     if (!method) return;
     const serving = method === "GET" ? listServedBy(m, ctx.version, api.versions.supported) : undefined;
@@ -551,6 +559,7 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
   async function detailRoute(ctx: Ctx, m: ModelDescriptor, rawId: string): Promise<void> {
     const ops = new Set(m.operations);
     const methods = [...(ops.has("retrieve") ? ["GET"] : []), ...(ops.has("update") ? ["PUT", "PATCH"] : []), ...(ops.has("delete") ? ["DELETE"] : [])];
+    ctx.view = { model: m, kind: "detail" };
     const method = await dispatch(ctx, m, methods, ["PUT"]);
     if (!method) return;
     // As DRF's get_object, the detail lookup goes through the filter set: a bad filter is a
@@ -614,13 +623,17 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
 
   function send(ctx: Ctx, statusCode: number, body: unknown): void {
     if (ctx.renderer === "html") {
+      const page = browsablePage({
+        index, version: ctx.version, method: ctx.req.method, url: new URL(`${origin(ctx.req, config.publicUrl)}${ctx.req.originalUrl}`),
+        status: statusCode, body, view: ctx.view, user: !!ctx.identity,
+        allow: (ctx.res.get("Allow") ?? "").split(",").map((x) => x.trim()).filter(Boolean),
+      });
       ctx.res.status(statusCode).type("html").send(templates.browsable({
-        title: api.title, apiTitle: api.title, version: ctx.version, docsUrl: `${api.basePath}docs/`,
+        ...page, title: page.name || api.title, apiTitle: api.title, version: ctx.version, docsUrl: `${api.basePath}docs/`,
         user: ctx.identity?.username ?? "", logoutUrl: `${api.basePath}logout/`,
         loginUrl: `${api.basePath}login/?next=${encodeURIComponent(ctx.req.originalUrl)}`,
         method: ctx.req.method, path: ctx.req.originalUrl, status: statusCode,
-        // Links stay links, so the API can be browsed by clicking.
-        body: escapeHtml(JSON.stringify(body, null, 2)).replace(/&quot;(https?:\/\/[^\s<>]*?)&quot;/g, '&quot;<a href="$1">$1</a>&quot;'),
+        csrfToken: ctx.session ? csrfToken(ctx.session) : "", script: `${api.basePath}docs/static/browsable.js`,
       }));
       return;
     }
