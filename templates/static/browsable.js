@@ -1,7 +1,8 @@
 // Sends the browsable view's forms as the API takes them (a same-origin script, which the
-// content-security policy allows): the raw data as application/json with the page's method,
-// OPTIONS and DELETE without a body, each with the session's CSRF token; then shows the reply
-// as the server renders it for a browser, as DRF's ajax-form does.
+// content-security policy allows): the raw data, or the HTML form's fields gathered into an
+// object, as application/json with the form's method, OPTIONS and DELETE without a body, each
+// with the session's CSRF token; then shows the reply as the server renders it for a browser,
+// as DRF's ajax-form does.
 (function () {
   "use strict";
   var meta = document.querySelector('meta[name="csrf-token"]');
@@ -20,10 +21,26 @@
       var headers = { Accept: "text/html" };
       if (csrf) headers["X-CSRFToken"] = csrf;
       var init = { method: method, headers: headers, credentials: "same-origin" };
-      var content = form.querySelector("textarea");
-      if (content) {
+      var raw = form.querySelector('textarea[name="_content"]');
+      var fields = form.querySelectorAll("[data-sends]");
+      if (raw) {
         headers["Content-Type"] = "application/json";
-        init.body = content.value;
+        init.body = raw.value;
+      } else if (fields.length) {
+        // The HTML form: a field left empty is not sent; numbers as numbers, the rest as JSON
+        // where it reads as JSON (links, lists, objects), else as text.
+        var body = {};
+        fields.forEach(function (field) {
+          var value = field.value;
+          var sends = field.getAttribute("data-sends");
+          if (value === "") return;
+          if (sends === "number") body[field.name] = Number(value);
+          else if (sends === "json") {
+            try { body[field.name] = JSON.parse(value); } catch (notJson) { body[field.name] = value; }
+          } else body[field.name] = value;
+        });
+        headers["Content-Type"] = "application/json";
+        init.body = JSON.stringify(body);
       }
       fetch(form.getAttribute("action"), init).then(function (reply) {
         // A DELETE answers 204 with nothing to show: the list is where the object was.

@@ -1,8 +1,8 @@
 // The HTML pages in a real browser: Debian's Chromium, headless, driven by playwright-core.
-// A visitor logs in, sees the browsable list with its filter form, paging links and raw-data
-// form, creates an object through the form (the page's script, its CSRF token, the content
-// security policy all in play), opens the OPTIONS view; Swagger UI shows the calendar's
-// operations from this server's own assets. Screenshots are judged by size
+// A visitor logs in, sees the browsable list with its filter form, paging links and forms,
+// creates objects through the HTML form and the raw-data form (the page's script, its CSRF
+// token, the content security policy all in play), opens the OPTIONS view; Swagger UI shows
+// the calendar's operations from this server's own assets. Screenshots are judged by size
 // and ink, never against another machine's pixels. Without Chromium (`.ci/run` installs it:
 // `apt-get install chromium`) the tests skip and say so.
 import { expect } from "chai";
@@ -54,7 +54,7 @@ describe("browser: the browsable API and Swagger UI in headless Chromium", funct
     await browser?.close();
   });
 
-  it("logs in, filters, pages, creates through the raw-data form and opens the OPTIONS view", async () => {
+  it("logs in, filters, pages, creates through the HTML and raw-data forms and opens the OPTIONS view", async () => {
     const server = await startTestServer();
     const name = uniq("chromium");
     await server.user(name, { grants: [{ object_types: ["dcim.site"], actions: ["view", "add"] }] });
@@ -92,6 +92,17 @@ describe("browser: the browsable API and Swagger UI in headless Chromium", funct
     await page.waitForFunction(() => document.querySelector(".request")?.textContent?.includes("HTTP 201"));
     expect(await page.textContent("#response")).to.include(siteName);
     expect(await rows("dcim_site", { name: siteName })).to.equal(1);
+
+    // The HTML form: fields gathered into JSON, the status from its select.
+    await page.goto(`${server.url}/api/dcim/sites/`);
+    const formSite = uniq("Chromium form site");
+    await page.fill("#html-form-POST input[name='name']", formSite);
+    await page.selectOption("#html-form-POST select[name='status']", "planned");
+    await page.fill("#html-form-POST input[name='latitude']", "12.5");
+    await page.click("#html-form-POST button[type='submit']");
+    await page.waitForFunction(() => document.querySelector(".request")?.textContent?.includes("HTTP 201"));
+    const stored = await server.db("dcim_site").where("name", formSite).first();
+    expect(Number(stored.latitude)).to.equal(12.5);
 
     await page.goto(`${server.url}/api/dcim/sites/`);
     await page.click("#options-button");

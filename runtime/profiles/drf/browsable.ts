@@ -8,10 +8,22 @@ import { FILTER_FALSE, FILTER_TRUE, type FieldDescriptor, type FilterDescriptor,
 import type { ModelIndex } from "../../models.js";
 import { escapeHtml } from "../../http/templates.js";
 
-/** What the page is about: a model's list or one of its objects. */
+/** One field of DRF's OPTIONS metadata (metadata.ts), which the HTML forms are drawn from. */
+export interface FieldInfo {
+  type: string;
+  required: boolean;
+  read_only: boolean;
+  label?: string;
+  help_text?: string;
+  max_length?: number;
+  choices?: Array<{ value: unknown; display?: string; display_name?: string }>;
+}
+
+/** What the page is about: a model's list or one of its objects, and its fields' metadata for the forms. */
 export interface BrowsableView {
   model: ModelDescriptor;
   kind: "list" | "detail";
+  fields?: Record<string, FieldInfo>;
 }
 
 export interface BrowsableInput {
@@ -116,11 +128,40 @@ function editable(index: ModelIndex, m: ModelDescriptor, version: string, shown:
   return Object.fromEntries(writable(index, m, version).filter((f) => f.name in shown).map((f) => [f.name, asWritten(shown[f.name])]));
 }
 
+/** Metadata types a form sends as typed (the rest as text, or as JSON when it reads as JSON). */
+const NUMERIC = new Set(["integer", "float", "decimal"]);
+const TEXT = new Set(["string", "email", "url", "slug", "date", "datetime"]);
+
+/**
+ * An HTML form's controls, one per writable field, as DRF's HTML form tab draws them: choices
+ * and booleans as selects, numbers as number inputs, text as text, anything else (links, lists,
+ * objects) as JSON text; each holding `values`' entry.
+ */
+function htmlFields(fields: Record<string, FieldInfo>, values: Json): Json[] {
+  return Object.entries(fields).filter(([, f]) => !f.read_only).map(([name, f]) => {
+    const value = values[name];
+    const shown = value === null || value === undefined ? "" : typeof value === "string" ? value : JSON.stringify(value);
+    const choices = f.type === "boolean" ? [["true", "Yes"], ["false", "No"]]
+      : f.choices ? f.choices.map((c) => [String(c.value), c.display ?? c.display_name ?? String(c.value)]) : null;
+    const sends = f.type === "boolean" ? "json" : NUMERIC.has(f.type) ? "number" : TEXT.has(f.type) || (choices && f.type !== "boolean") ? "text" : "json";
+    return {
+      name, label: f.label ?? name, required: f.required, help: f.help_text ?? "", sends,
+      select: !!choices, number: NUMERIC.has(f.type), value: shown,
+      // Free text (no length limit) and long JSON get room.
+      long: (f.type === "string" && !choices && f.max_length === undefined) || (sends === "json" && shown.length > 60),
+      options: choices ? [{ value: "", label: "---------", selected: shown === "" }, ...choices.map(([v, label]) => ({ value: v, label, selected: v === shown }))] : [],
+    };
+  });
+}
+
 /** The template's view of one reply. */
 export function browsablePage(input: BrowsableInput): Json {
   const { index, version, url, body, view, allow } = input;
   const m = view?.model;
-  const form = (method: string, content: Json) => ({ method, content: JSON.stringify(content, null, 2) });
+  const form = (method: string, content: Json) => ({
+    method, content: JSON.stringify(content, null, 2),
+    fields: view?.fields && method !== "PATCH" ? htmlFields(view.fields, content) : [],
+  });
   const forms: Json[] = [];
   if (m && input.user) {
     if (view.kind === "list" && allow.includes("POST")) forms.push(form("POST", blankObject(index, m, version)));

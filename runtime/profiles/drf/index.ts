@@ -27,7 +27,7 @@ import { notesOf } from "../../features/notes/index.js";
 import { authenticate } from "./authentication.js";
 import { describeModel } from "./metadata.js";
 import { csrfToken, login, loginPage, logout, sessionFor, type SessionDeps } from "./browser-session.js";
-import { browsablePage, type BrowsableView } from "./browsable.js";
+import { browsablePage, type BrowsableView, type FieldInfo } from "./browsable.js";
 import { Tokens } from "../../auth/tokens.js";
 import type { Actor } from "../../operations/index.js";
 import { Engine } from "../../engine.js";
@@ -353,6 +353,10 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
     }
     if (!methods.includes(method)) throw new HttpError(405, `Method "${ctx.req.method}" not allowed.`, "method_not_allowed");
     await authorize(ctx, m);
+    // The browsable view's HTML forms are built from the same field metadata OPTIONS gives.
+    if (ctx.renderer === "html" && ctx.view && method === "GET" && ctx.identity) {
+      ctx.view.fields = ((await describeModel(db, index, m, ctx.version, ["POST"])).actions as Record<string, Record<string, FieldInfo>>).POST;
+    }
     return method;
   }
 

@@ -62,6 +62,11 @@ describe("inventory e2e: the browsable API", () => {
     const devices = decode((await html("/api/dcim/devices/?face=front")).text);
     expect(devices).to.match(/<select name="face">[\s\S]*?<option value="front" selected>Front<\/option>/);
     expect(text).to.include('id="options-button"');
+    // The HTML form, from the write metadata: text, choices (live ones too) as selects, numbers.
+    expect(text).to.match(/<form class="api-form html-form" data-method="POST" action="\/api\/dcim\/sites\/[^"]*" id="html-form-POST">/);
+    expect(text).to.include('<input type="text" name="name" value="" data-sends="text">');
+    expect(text).to.match(/<select name="status" data-sends="text"><option value="" selected>---------<\/option>[\s\S]*?<option value="active">Active<\/option>/);
+    expect(text).to.include('<input type="number" step="any" name="latitude" value="" data-sends="number">');
     const blank = rawData(page.text, "POST");
     expect(blank).to.include.keys("name", "status", "description");
     expect(blank.name).to.equal("");
@@ -79,6 +84,10 @@ describe("inventory e2e: the browsable API", () => {
     expect(current.status).to.equal(site.status.value);
     expect(current).to.not.have.any.keys("id", "url", "display", "created");
     expect(rawData(page.text, "PATCH")).to.deep.equal({});
+    const text = decode(page.text);
+    expect(text).to.include(`<input type="text" name="name" value="${site.name}" data-sends="text">`);
+    expect(text).to.match(new RegExp(`<select name="status" data-sends="text">[\\s\\S]*?<option value="${site.status.value}" selected>`));
+    expect(text).to.not.include('id="html-form-PATCH"');
     expect(page.text).to.include('id="delete-button"');
     expect(page.text).to.not.include('id="filter-form"');
   });
