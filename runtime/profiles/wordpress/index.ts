@@ -117,7 +117,10 @@ export function wordpressProfile({ api, db, config, identities }: WpDeps): Route
     if (path === "/wp/v2/users/me/application-passwords") return only(method, ["POST"], () => createAppPassword(ctx));
     const rest = path.slice(ns.length + 1);
     if (rest === "") return only(method, ["GET"], () => namespaceIndex(ctx));
-    if (rest === "/doc") return only(method, ["GET"], () => (parseAccept(ctx.req.get("accept"))[0]?.type === "text/html" ? docPage(ctx) : send(ctx, 200, doc(ctx))));
+    if (rest === "/doc") {
+      ctx.res.vary("Accept");
+      return only(method, ["GET"], () => (parseAccept(ctx.req.get("accept"))[0]?.type === "text/html" ? docPage(ctx) : send(ctx, 200, doc(ctx))));
+    }
     const seg = rest.split("/").slice(1);
     const m = cat.byListKey(seg[0]);
     if (!m) throw noRoute();

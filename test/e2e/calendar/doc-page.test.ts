@@ -10,6 +10,7 @@ describe("calendar e2e: Swagger UI at the documentation path", () => {
     const page = await get(`${NS}/doc`, { token: null, headers: { Accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8" } });
     expect(page.status).to.equal(200);
     expect(page.headers.get("content-type")).to.match(/^text\/html/);
+    expect(page.headers.get("vary")).to.match(/Accept/);
     expect(page.text).to.include(`<script src="${NS}/doc/static/swagger-ui-bundle.js"></script>`);
     expect(page.text).to.include(`url: "${NS}/doc"`);
     const nonce = /'nonce-([0-9a-f]+)'/.exec(page.headers.get("content-security-policy") ?? "")?.[1];
