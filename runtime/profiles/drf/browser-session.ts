@@ -1,8 +1,10 @@
 // Logging in from a browser, for the browsable HTML view. A login is an ordinary API token
-// (expiring) kept in an HttpOnly cookie, so sessions live in the database like every token
-// and any instance can serve them. As Django's CSRF protection, the cookie is honoured on
-// safe methods, and on a write only with the session's CSRF token in `X-CSRFToken`, which
-// only the session's own pages carry: a page elsewhere cannot make a browser write.
+// (read-only, expiring) kept in an HttpOnly cookie, so sessions live in the database like
+// every token and any instance can serve them. As Django's CSRF protection, the cookie is
+// honoured on safe methods, and on a write only with the session's CSRF token in
+// `X-CSRFToken`, which only the session's own pages carry: a page elsewhere cannot make a
+// browser write. Such a write is the session's, not the token's: the key alone, sent as
+// `Authorization: Token`, stays read-only.
 // Failed logins count towards the same limits as HTTP Basic (auth/throttle.ts).
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { Request, Response } from "express";
@@ -72,7 +74,7 @@ export async function login(req: Request, res: Response, d: SessionDeps, limits:
   }
   if (!who) return loginPage(res, d, next, 403, "Invalid username/password.", username);
   const expires = new Date(Date.now() + LIFETIME_MS);
-  const key = await d.tokens.issue(d.db, who.userId, { write_enabled: true, expires: expires.toISOString(), description: "browser session" });
+  const key = await d.tokens.issue(d.db, who.userId, { write_enabled: false, expires: expires.toISOString(), description: "browser session" });
   res.cookie(SESSION_COOKIE, key, { httpOnly: true, sameSite: "lax", path: d.basePath, expires });
   res.redirect(302, next);
 }

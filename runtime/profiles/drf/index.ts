@@ -258,7 +258,7 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
       if (!readable) throw unauthenticated();
       return;
     }
-    if (!SAFE.has(method) && ctx.identity.token && !ctx.identity.token.writeEnabled) throw forbidden();
+    if (!SAFE.has(method) && readOnly(ctx)) throw forbidden();
     if (!permissions) {
       if (m === userModel && !ctx.identity.isSuperuser) throw forbidden();
       return;
@@ -303,6 +303,15 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
     };
   }
 
+  /**
+   * Whether the requester holds only a read-only token. A browser session's token is one (so
+   * its key in an Authorization header never writes, and no tool hands it out as a writing
+   * token); the session itself writes, with its CSRF token.
+   */
+  function readOnly(ctx: Ctx): boolean {
+    return !!ctx.identity?.token && !ctx.identity.token.writeEnabled && !ctx.session;
+  }
+
   function readOpts(ctx: Ctx, brief = false) {
     return {
       shape: brief ? "brief" as const : "full" as const,
@@ -345,7 +354,7 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
     const method = ctx.req.method === "HEAD" ? "GET" : ctx.req.method;
     if (method === "OPTIONS") {
       if (!ctx.identity) throw unauthenticated();
-      const mayWrite = !(ctx.identity.token && !ctx.identity.token.writeEnabled) && (permissions ? true : !(m === userModel && !ctx.identity.isSuperuser));
+      const mayWrite = !readOnly(ctx) && (permissions ? true : !(m === userModel && !ctx.identity.isSuperuser));
       const grants = permissions && await grantsOf(ctx);
       const allowed = methods.filter((x) => actions.includes(x) && (!grants || permissions!.holds(grants, m, actionOf(x)!)));
       send(ctx, 200, await describeCustomFields(db, m, ctx.version, api.versions.supported, await describeModel(db, index, m, ctx.version, mayWrite ? allowed : [])));
@@ -450,7 +459,7 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
         const row = await own(db(users.table)).first(column);
         return send(ctx, 200, row?.[column] ?? {});
       }
-      if (identity.token && !identity.token.writeEnabled) throw forbidden();
+      if (readOnly(ctx)) throw forbidden();
       const body = expectObject(readJson(ctx));
       const merged = await operations.run(actor(ctx, users, SETTINGS_ROUTE), async (trx) => {
         const row = await own(trx(users.table)).forUpdate().first(column);

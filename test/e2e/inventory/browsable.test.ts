@@ -132,6 +132,13 @@ describe("inventory e2e: the browsable API", () => {
     const edited = await send("PATCH", `/api/dcim/sites/${id}/`, { description: "from the form" }, csrf);
     expect(edited.status).to.equal(200);
     expect((await server.db("dcim_site").where("id", id).first()).description).to.equal("from the form");
+    // The session's key is no writing token on its own.
+    const key = decodeURIComponent(cookie.split("=")[1]);
+    const byHeader = await fetch(`${server.url}/api/dcim/sites/${id}/`, {
+      method: "PATCH", body: JSON.stringify({ description: "by header" }),
+      headers: { Authorization: `Token ${key}`, "Content-Type": "application/json", "X-CSRFToken": csrf },
+    });
+    expect(byHeader.status).to.equal(403);
     const gone = await send("DELETE", `/api/dcim/sites/${id}/`, undefined, csrf);
     expect(gone.status).to.equal(204);
     expect(await rows("dcim_site", { id })).to.equal(0);

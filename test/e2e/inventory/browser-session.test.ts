@@ -46,7 +46,8 @@ describe("inventory e2e: browser login for the browsable view", () => {
     const cookie = setCookie.split(";")[0];
     const key = cookie.split("=")[1];
     const token = await server.db("users_token").where("key", key).first();
-    expect(token.write_enabled).to.equal(true);
+    // Read-only as a token: only the session, with its CSRF token, writes.
+    expect(token.write_enabled).to.equal(false);
     expect(new Date(token.expires).getTime()).to.be.greaterThan(Date.now() + 13 * 24 * 3600 * 1000);
 
     const html = await page("/api/dcim/sites/", cookie);
