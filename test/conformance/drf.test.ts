@@ -523,7 +523,7 @@ function conformance(api: ApiDescriptor, version: string, full: boolean): void {
             }
             const brief = await req("get", `${list}?brief=1`);
             expect(brief.status).to.equal(200);
-            contract.check("get", list, brief);
+            contract.check("get", list, brief, "x-brief");
             for (const o of brief.body.results) expect(Object.keys(o).sort()).to.deep.equal(shape(m, m.brief));
           });
 
@@ -556,7 +556,7 @@ function conformance(api: ApiDescriptor, version: string, full: boolean): void {
 
           it("paginates with absolute next/previous links that keep the query", async () => {
             const first = await req("get", `${list}?limit=1&brief=1`);
-            contract.check("get", list, first);
+            contract.check("get", list, first, "x-brief");
             expect(first.body.results).to.have.length(Math.min(1, first.body.count));
             expect(first.body.previous).to.equal(null);
             if (first.body.count < 2) return;
@@ -564,7 +564,7 @@ function conformance(api: ApiDescriptor, version: string, full: boolean): void {
             expect([...next.searchParams]).to.deep.equal([["brief", "1"], ["limit", "1"], ["offset", "1"]]);
             const second = await call("GET", first.body.next, { headers });
             expect(second.status).to.equal(200);
-            contract.check("get", list, second);
+            contract.check("get", list, second, "x-brief");
             expect(JSON.stringify(second.body.results[0])).to.not.equal(JSON.stringify(first.body.results[0]));
             expect(second.body.previous).to.equal(`${next.origin}${next.pathname}?brief=1&limit=1`);
           });
@@ -668,7 +668,7 @@ function conformance(api: ApiDescriptor, version: string, full: boolean): void {
             contract.check("get", detail, one);
             expect(Object.keys(one.body).sort()).to.deep.equal(readable(m));
             const brief = await req("get", `${at(id)}?brief=true`);
-            contract.check("get", detail, brief);
+            contract.check("get", detail, brief, "x-brief");
             expect(Object.keys(brief.body).sort()).to.deep.equal(shape(m, m.brief));
             const missing = await req("get", at(randomUUID()));
             expect(missing.status).to.equal(404);
@@ -750,12 +750,12 @@ function conformance(api: ApiDescriptor, version: string, full: boolean): void {
           it("bulk edge cases: empty create, invalid item, unknown ids, non-list, non-JSON bodies", async () => {
             const empty = await req("post", list, []);
             expect([empty.status, empty.body]).to.deep.equal([201, []]);
-            contract.check("post", list, empty);
+            contract.check("post", list, empty, "x-bulk");
 
             if (writable(m).some((f) => f.required)) {
               const mixed = await req("post", list, [await payload(m), {}]);
               expect(mixed.status).to.equal(400);
-              contract.check("post", list, mixed);
+              contract.check("post", list, mixed, "x-bulk");
               expect(mixed.body).to.be.an("array").with.length(2);
               expect(mixed.body[0]).to.deep.equal({});
             }
@@ -902,7 +902,7 @@ function conformance(api: ApiDescriptor, version: string, full: boolean): void {
             const bodies = [await payload(m), await payload(m)];
             const made = await req("post", list, bodies);
             expect(made.status, made.text).to.equal(201);
-            contract.check("post", list, made);
+            contract.check("post", list, made, "x-bulk");
             expect(made.body).to.have.length(2);
             made.body.forEach((o: Json, i: number) => expectEcho(m, bodies[i], o));
             const ids = made.body.map((o: Json) => o.id);

@@ -142,7 +142,8 @@ function modelComponents(api: IrApi, m: IrModel, version: string): Record<string
       properties: writeProperties,
       ...unknownKeys(api),
     },
-    [componentName.paginated(m.name)]: pageOf({ anyOf: [ref(componentName.full(m.name)), ref(componentName.brief(m.name))] }),
+    [componentName.paginated(m.name)]: pageOf(ref(componentName.full(m.name))),
+    [componentName.paginated(componentName.brief(m.name))]: pageOf(ref(componentName.brief(m.name))),
   };
   out[componentName.brief(m.name)] = objectSchema(brief.map((f) => [f.name, readSchema(api, m, f, true, version)]), brief.map((f) => f.name));
   return out;
@@ -198,6 +199,33 @@ function filterParameters(api: IrApi, m: IrModel, only?: string[]): Schema[] {
 
 const json = (schema: Schema) => ({ "application/json": { schema } });
 
+/**
+ * The brief form of a GET: what a non-empty `brief` parameter makes the server answer instead
+ * of the operation's own 200. OpenAPI cannot make a response depend on a parameter, and a
+ * union of both forms would type every reply as either; so the operation documents the full
+ * form and this extension the brief one (docs/clients/typed-client/ reads it).
+ */
+export const BRIEF = "x-brief";
+/**
+ * A POST that also takes a list: what a JSON array body makes the server answer instead of
+ * the operation's own one-object exchange, all or nothing.
+ */
+export const BULK = "x-bulk";
+
+function briefVariant(summary: string, schema: Schema): Schema {
+  return {
+    summary, parameters: [{ name: "brief", in: "query", required: true, schema: { type: "string", minLength: 1 } }],
+    responses: { "200": { description: "The brief form", content: json(schema) } },
+  };
+}
+
+function bulkVariant(summary: string, item: Schema, made: Schema): Schema {
+  return {
+    summary, requestBody: { required: true, content: json({ type: "array", items: item }) },
+    responses: { "201": { description: "Created, in the order sent", content: json({ type: "array", items: made }) } },
+  };
+}
+
 /** A page of a list: DRF's limit/offset envelope around items of `item`. */
 function pageOf(item: Schema): Schema {
   return objectSchema([
@@ -227,13 +255,12 @@ function optionsOperation(id: string, tags: string[]): Schema {
 function modelPaths(api: IrApi, m: IrModel, version: string): Record<string, Schema> {
   const base = `${api.basePath}${m.app}/${m.route}/`;
   const full = ref(componentName.full(m.name));
-  const fullOrBrief = { anyOf: [full, ref(componentName.brief(m.name))] };
   const tag = [m.app];
   // A field that older versions show as one object cannot show several: those replies are 412.
   const single = m.fields.some((f) => f.kind === "reverse" && shownSingle(f, version, api.versions.supported));
   const common = { ...NEGOTIATED, ...(single ? { "412": respond("PreconditionFailed") } : {}) };
   const withBody = { ...common, ...WITH_BODY };
-  const brief = { name: "brief", in: "query", required: false, schema: { type: "string" }, description: "Any non-empty value selects the brief form." };
+  const brief = { name: "brief", in: "query", required: false, schema: { type: "string" }, description: `Any non-empty value selects the brief form, which \`${BRIEF}\` documents; without it the reply is the full form.` };
   const excludable = m.fields.filter((f) => f.kind === "computed" && f.excludable).map((f) => f.name);
   const exclude = excludable.length
     ? [{ name: "exclude", in: "query", required: false, schema: { type: "string" }, description: `Fields to leave out, comma-separated: ${excludable.join(", ")}.` }]
@@ -261,14 +288,17 @@ function modelPaths(api: IrApi, m: IrModel, version: string): Record<string, Sch
         ...include,
         ...filterParameters(api, m),
       ],
-      responses: { "200": { description: "A page of objects", content: json(ref(componentName.paginated(m.name))) }, ...common },
+      responses: { "200": { description: "A page of objects (the full form)", content: json(ref(componentName.paginated(m.name))) }, ...common },
+      [BRIEF]: briefVariant(`List ${m.verboseName} objects in the brief form`, ref(componentName.paginated(componentName.brief(m.name)))),
     };
   }
   if (ops.has("create")) {
     list.post = {
-      operationId: operationId(m.app, m.route, "create"), tags: tag, summary: `Create one or several ${m.verboseName} objects`,
-      requestBody: { required: true, content: json({ anyOf: [ref(componentName.writable(m.name)), { type: "array", items: ref(componentName.writable(m.name)) }] }) },
-      responses: { "201": { description: "Created", content: json({ anyOf: [full, { type: "array", items: full }] }) }, ...withBody },
+      operationId: operationId(m.app, m.route, "create"), tags: tag,
+      summary: `Create a ${m.verboseName}`, description: `A JSON array instead creates several (all or none): \`${BULK}\` documents that exchange.`,
+      requestBody: { required: true, content: json(ref(componentName.writable(m.name))) },
+      responses: { "201": { description: "Created", content: json(full) }, ...withBody },
+      [BULK]: bulkVariant(`Create several ${m.verboseName} objects (all or none)`, ref(componentName.writable(m.name)), full),
     };
   }
   if (ops.has("update")) {
@@ -306,7 +336,8 @@ function modelPaths(api: IrApi, m: IrModel, version: string): Record<string, Sch
     detail.get = {
       operationId: operationId(m.app, m.route, "retrieve"), tags: tag, summary: `Get a ${m.verboseName}`,
       parameters: [brief, ...exclude, ...include],
-      responses: { "200": { description: "The object", content: json(fullOrBrief) }, ...common },
+      responses: { "200": { description: "The object (the full form)", content: json(full) }, ...common },
+      [BRIEF]: briefVariant(`Get a ${m.verboseName} in the brief form`, ref(componentName.brief(m.name))),
     };
   }
   const listings = Object.fromEntries((m.listings ?? []).map((l) => [`${api.basePath}${m.app}/${l.route}/`, {
@@ -379,12 +410,20 @@ function createsOperation(api: IrApi, m: IrModel, name: string, creates: { model
   const made = api.models.find((x) => x.key === creates.model)!;
   const full = ref(componentName.full(made.name));
   return {
-    operationId: operationId(m.app, m.route, `${name}_create`), tags: [m.app], summary: `Create ${made.verboseName} objects in the free space of a ${m.verboseName}`,
-    requestBody: { required: true, content: json({ anyOf: [creates.request, { type: "array", items: creates.request }] }) },
+    operationId: operationId(m.app, m.route, `${name}_create`), tags: [m.app], summary: `Create a ${made.verboseName} in the free space of a ${m.verboseName}`,
+    description: `A JSON array instead creates several (all or none): \`${BULK}\` documents that exchange.`,
+    requestBody: { required: true, content: json(creates.request) },
     responses: {
-      "201": { description: "Created", content: json({ anyOf: [full, { type: "array", items: full }] }) },
+      "201": { description: "Created", content: json(full) },
       "204": { description: "Not enough free space for what was asked: nothing was created" },
       ...withBody,
+    },
+    [BULK]: {
+      ...bulkVariant(`Create several ${made.verboseName} objects in the free space of a ${m.verboseName}`, creates.request, full),
+      responses: {
+        "201": { description: "Created, in the order sent", content: json({ type: "array", items: full }) },
+        "204": { description: "Not enough free space for what was asked: nothing was created" },
+      },
     },
   };
 }
@@ -408,7 +447,7 @@ function tokenProvisioning(api: IrApi, paths: Record<string, Schema>): void {
   post.responses = { ...(post.responses as Schema), "429": throttled(errorResponse) };
 }
 
-/** The browsable view's login: a read-only session token in an HttpOnly cookie (needs auth tokens). */
+/** The browsable view's login: a session token in an HttpOnly cookie, writing only with its CSRF token (needs auth tokens). */
 function browserLogin(api: IrApi, paths: Record<string, Schema>): void {
   if (!api.auth?.tokens) return;
   const html = { "text/html": { schema: { type: "string" } } };
@@ -420,7 +459,7 @@ function browserLogin(api: IrApi, paths: Record<string, Schema>): void {
       responses: { "200": { description: "The form", content: html }, ...NEGOTIATED },
     },
     post: {
-      operationId: "login", summary: "Log a browser in: sets a read-only, expiring session cookie honoured on GET, HEAD and OPTIONS", security: [],
+      operationId: "login", summary: "Log a browser in: sets an expiring session cookie, honoured on GET, HEAD and OPTIONS, and on writes that send the CSRF token its pages carry (`X-CSRFToken`)", security: [],
       requestBody: {
         required: true,
         content: { "application/x-www-form-urlencoded": { schema: { type: "object", properties: { username: { type: "string" }, password: { type: "string" }, next: { type: "string" } }, required: ["username", "password"] } } },

@@ -195,7 +195,11 @@ export function emitWordpressOpenApi(api: IrApi, version: string): Record<string
           op.requestBody = { content: { "application/json": { schema }, "application/x-www-form-urlencoded": { schema } } };
         }
         if (!m) {
-          op.responses = { 200: json(path === "/doc" ? "This OpenAPI document." : "The namespace's routes.", { type: "object" }), 404: error("Unknown namespace.") };
+          // A browser (an Accept naming text/html) gets Swagger UI reading the document instead.
+          const index = path === "/doc"
+            ? { description: "This OpenAPI document, or for a browser Swagger UI showing it.", content: { "application/json": { schema: { type: "object" } }, "text/html": { schema: str } } }
+            : json("The namespace's routes.", { type: "object" });
+          op.responses = { 200: index, 404: error("Unknown namespace.") };
         } else if (!path.includes("{")) {
           op.responses = method === "GET"
             ? { 200: json("A page of records.", ref(`${m.name}List`), TOTALS), 400: error("An invalid parameter."), 404: error("A page past the end.") }

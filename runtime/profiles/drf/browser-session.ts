@@ -1,8 +1,12 @@
 // Logging in from a browser, for the browsable HTML view. A login is an ordinary API token
 // (read-only, expiring) kept in an HttpOnly cookie, so sessions live in the database like
-// every token and any instance can serve them. The cookie is honoured only on safe methods,
-// so a page elsewhere cannot make a browser write (no CSRF exposure); writes need a token.
+// every token and any instance can serve them. As Django's CSRF protection, the cookie is
+// honoured on safe methods, and on a write only with the session's CSRF token in
+// `X-CSRFToken`, which only the session's own pages carry: a page elsewhere cannot make a
+// browser write. Such a write is the session's, not the token's: the key alone, sent as
+// `Authorization: Token`, stays read-only.
 // Failed logins count towards the same limits as HTTP Basic (auth/throttle.ts).
+import { createHmac, timingSafeEqual } from "node:crypto";
 import type { Request, Response } from "express";
 import type { Knex } from "knex";
 import type { Identities, Identity } from "../../auth/identities.js";
@@ -20,6 +24,23 @@ export function sessionKey(req: Request): string | undefined {
     if (eq > 0 && part.slice(0, eq).trim() === SESSION_COOKIE) return decodeURIComponent(part.slice(eq + 1).trim());
   }
   return undefined;
+}
+
+/** The CSRF token of a session: derived from its secret key, so only who holds the key can know it. */
+export function csrfToken(key: string): string {
+  return createHmac("sha256", key).update("csrf").digest("hex");
+}
+
+/**
+ * The session a request may act with: on safe methods (and a logout) the cookie's,
+ * on a write only when the request carries the session's CSRF token.
+ */
+export function sessionFor(req: Request, safe: boolean): string | undefined {
+  const key = sessionKey(req);
+  if (!key || safe) return key;
+  const sent = Buffer.from(req.get("x-csrftoken") ?? "");
+  const expected = Buffer.from(csrfToken(key));
+  return sent.length === expected.length && timingSafeEqual(sent, expected) ? key : undefined;
 }
 
 /** Only same-site relative paths: a login must not redirect to another site. */

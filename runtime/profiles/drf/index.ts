@@ -6,6 +6,7 @@ import express, { type Request, type Response, type Router } from "express";
 import type { Knex } from "knex";
 import { createRequire } from "node:module";
 import { dirname } from "node:path";
+import { fileURLToPath } from "node:url";
 import { listServedBy, type ActionEvent, type ActionPage, type ApiDescriptor, type ModelDescriptor } from "../../descriptor.js";
 import type { Config } from "../../config.js";
 import { FilterCompiler, type FilterPlan } from "../../query/filters.js";
@@ -20,13 +21,14 @@ import { reportFailure } from "../../http/failures.js";
 import { identified } from "../../http/request-log.js";
 import { bulkIds, expectObject, notAnObject, requireAll } from "./bulk.js";
 import { cspNonce } from "../../http/security.js";
-import { templates, escapeHtml } from "../../http/templates.js";
+import { templates } from "../../http/templates.js";
 import { negotiate, type Renderer } from "./versioning.js";
 import { cursorLinks, decodeCursor, pageLinks, pageParams } from "./pagination.js";
 import { notesOf } from "../../features/notes/index.js";
 import { authenticate } from "./authentication.js";
 import { describeModel } from "./metadata.js";
-import { login, loginPage, logout, sessionKey, type SessionDeps } from "./browser-session.js";
+import { csrfToken, login, loginPage, logout, sessionFor, type SessionDeps } from "./browser-session.js";
+import { browsablePage, type BrowsableView, type FieldInfo } from "./browsable.js";
 import { Tokens } from "../../auth/tokens.js";
 import type { Actor } from "../../operations/index.js";
 import { Engine } from "../../engine.js";
@@ -56,6 +58,10 @@ interface Ctx {
   params: Map<string, string[]>;
   /** The requester's object permissions, once a route asked for them. */
   grants?: Grants;
+  /** The browser session the request acts with, if any. */
+  session?: string;
+  /** What the browsable view draws its forms and filters from. */
+  view?: BrowsableView;
 }
 
 export interface DrfDeps {
@@ -89,6 +95,7 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
     if (m === tokenModel || m === userModel) identities?.forget();
   });
   const swaggerAssets = dirname(createRequire(import.meta.url).resolve("swagger-ui-dist/package.json"));
+  const browsableAssets = fileURLToPath(new URL("../../../templates/static/", import.meta.url));
 
   const sessions: SessionDeps | undefined = identities && tokenModel
     ? { db, identities, tokens: new Tokens(index, store, tokenModel), basePath: api.basePath, apiTitle: api.title }
@@ -100,7 +107,7 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
   };
 
   const router = express.Router({ strict: true, caseSensitive: true });
-  router.use("/docs/static", express.static(swaggerAssets, { index: false }));
+  router.use("/docs/static", express.static(browsableAssets, { index: false }), express.static(swaggerAssets, { index: false }));
   router.use(express.raw({ type: () => true, limit: config.bodyLimit }));
   router.use(async (req, res) => {
     let ctx: Ctx | undefined;
@@ -115,10 +122,10 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
       res.set("Vary", "Accept");
       const segments = req.path.split("/").slice(1);
       const tokenProvisioning = !!tokenModel && req.method === "POST" && req.path === `/${tokenModel.app}/${tokenModel.route}/`;
-      const session = SAFE.has(req.method) || isLogout(req) ? sessionKey(req) : undefined;
+      const session = sessionFor(req, SAFE.has(req.method) || isLogout(req));
       const identity = await authenticate(db, identities, req.get("authorization"), tokenProvisioning, session, { address: req.ip, limits: config });
       identified(res, identity?.username);
-      ctx = { req, res, version, renderer, identity, apiUrl: `${origin(req, config.publicUrl)}${api.basePath}`, params };
+      ctx = { req, res, version, renderer, identity, apiUrl: `${origin(req, config.publicUrl)}${api.basePath}`, params, session: req.get("authorization") ? undefined : session };
       await route(ctx, segments);
     } catch (err) {
       sendError(res, err, ctx);
@@ -252,7 +259,7 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
       if (!readable) throw unauthenticated();
       return;
     }
-    if (!SAFE.has(method) && ctx.identity.token && !ctx.identity.token.writeEnabled) throw forbidden();
+    if (!SAFE.has(method) && readOnly(ctx)) throw forbidden();
     if (!permissions) {
       if (m === userModel && !ctx.identity.isSuperuser) throw forbidden();
       return;
@@ -297,6 +304,15 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
     };
   }
 
+  /**
+   * Whether the requester holds only a read-only token. A browser session's token is one (so
+   * its key in an Authorization header never writes, and no tool hands it out as a writing
+   * token); the session itself writes, with its CSRF token.
+   */
+  function readOnly(ctx: Ctx): boolean {
+    return !!ctx.identity?.token && !ctx.identity.token.writeEnabled && !ctx.session;
+  }
+
   function readOpts(ctx: Ctx, brief = false) {
     return {
       shape: brief ? "brief" as const : "full" as const,
@@ -339,7 +355,7 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
     const method = ctx.req.method === "HEAD" ? "GET" : ctx.req.method;
     if (method === "OPTIONS") {
       if (!ctx.identity) throw unauthenticated();
-      const mayWrite = !(ctx.identity.token && !ctx.identity.token.writeEnabled) && (permissions ? true : !(m === userModel && !ctx.identity.isSuperuser));
+      const mayWrite = !readOnly(ctx) && (permissions ? true : !(m === userModel && !ctx.identity.isSuperuser));
       const grants = permissions && await grantsOf(ctx);
       const allowed = methods.filter((x) => actions.includes(x) && (!grants || permissions!.holds(grants, m, actionOf(x)!)));
       send(ctx, 200, await describeCustomFields(db, m, ctx.version, api.versions.supported, await describeModel(db, index, m, ctx.version, mayWrite ? allowed : [])));
@@ -347,6 +363,10 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
     }
     if (!methods.includes(method)) throw new HttpError(405, `Method "${ctx.req.method}" not allowed.`, "method_not_allowed");
     await authorize(ctx, m);
+    // The browsable view's HTML forms are built from the same field metadata OPTIONS gives.
+    if (ctx.renderer === "html" && ctx.view && method === "GET" && ctx.identity) {
+      ctx.view.fields = ((await describeModel(db, index, m, ctx.version, ["POST"])).actions as Record<string, Record<string, FieldInfo>>).POST;
+    }
     return method;
   }
 
@@ -369,6 +389,7 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
     const ops = new Set(m.operations);
     const methods = [...(ops.has("list") ? ["GET"] : []), ...(ops.has("create") ? ["POST"] : []),
       ...(ops.has("update") ? ["PUT", "PATCH"] : []), ...(ops.has("delete") ? ["DELETE"] : [])];
+    ctx.view = { model: m, kind: "list" };
     const method = await dispatch(ctx, m, methods, ["POST", "PUT"]);
     if (!method) return;
     const serving = method === "GET" ? listServedBy(m, ctx.version, api.versions.supported) : undefined;
@@ -439,7 +460,7 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
         const row = await own(db(users.table)).first(column);
         return send(ctx, 200, row?.[column] ?? {});
       }
-      if (identity.token && !identity.token.writeEnabled) throw forbidden();
+      if (readOnly(ctx)) throw forbidden();
       const body = expectObject(readJson(ctx));
       const merged = await operations.run(actor(ctx, users, SETTINGS_ROUTE), async (trx) => {
         const row = await own(trx(users.table)).forUpdate().first(column);
@@ -561,6 +582,7 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
   async function detailRoute(ctx: Ctx, m: ModelDescriptor, rawId: string): Promise<void> {
     const ops = new Set(m.operations);
     const methods = [...(ops.has("retrieve") ? ["GET"] : []), ...(ops.has("update") ? ["PUT", "PATCH"] : []), ...(ops.has("delete") ? ["DELETE"] : [])];
+    ctx.view = { model: m, kind: "detail" };
     const method = await dispatch(ctx, m, methods, ["PUT"]);
     if (!method) return;
     // As DRF's get_object, the detail lookup goes through the filter set: a bad filter is a
@@ -635,13 +657,17 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
 
   function send(ctx: Ctx, statusCode: number, body: unknown): void {
     if (ctx.renderer === "html") {
+      const page = browsablePage({
+        index, version: ctx.version, method: ctx.req.method, url: new URL(`${origin(ctx.req, config.publicUrl)}${ctx.req.originalUrl}`),
+        status: statusCode, body, view: ctx.view, user: !!ctx.identity,
+        allow: (ctx.res.get("Allow") ?? "").split(",").map((x) => x.trim()).filter(Boolean),
+      });
       ctx.res.status(statusCode).type("html").send(templates.browsable({
-        title: api.title, apiTitle: api.title, version: ctx.version, docsUrl: `${api.basePath}docs/`,
+        ...page, title: page.name || api.title, apiTitle: api.title, version: ctx.version, docsUrl: `${api.basePath}docs/`,
         user: ctx.identity?.username ?? "", logoutUrl: `${api.basePath}logout/`,
         loginUrl: `${api.basePath}login/?next=${encodeURIComponent(ctx.req.originalUrl)}`,
         method: ctx.req.method, path: ctx.req.originalUrl, status: statusCode,
-        // Links stay links, so the API can be browsed by clicking.
-        body: escapeHtml(JSON.stringify(body, null, 2)).replace(/&quot;(https?:\/\/[^\s<>]*?)&quot;/g, '&quot;<a href="$1">$1</a>&quot;'),
+        csrfToken: ctx.session ? csrfToken(ctx.session) : "", script: `${api.basePath}docs/static/browsable.js`,
       }));
       return;
     }

@@ -6,11 +6,15 @@
 // through their descriptors.
 import express, { type Request, type Response, type Router } from "express";
 import type { Knex } from "knex";
+import { createRequire } from "node:module";
+import { dirname } from "node:path";
 import type { ApiDescriptor, ModelDescriptor } from "../../descriptor.js";
 import type { Config } from "../../config.js";
 import type { Identities } from "../../auth/identities.js";
 import type { Fixture } from "../../fixtures.js";
-import { contentType, origin, queryString } from "../../http/request.js";
+import { contentType, origin, parseAccept, queryString } from "../../http/request.js";
+import { cspNonce } from "../../http/security.js";
+import { templates } from "../../http/templates.js";
 import { reportFailure } from "../../http/failures.js";
 import { identified } from "../../http/request-log.js";
 import { forbidden, invalidParam, missingParams, noRoute, WpError } from "./errors.js";
@@ -62,6 +66,8 @@ export function wordpressProfile({ api, db, config, identities }: WpDeps): Route
   const routes = api.routes ?? [];
 
   const router = express.Router({ strict: false, caseSensitive: true });
+  // Swagger UI's own files, for the page `doc` serves a browser.
+  router.use(`/${ns}/doc/static`, express.static(dirname(createRequire(import.meta.url).resolve("swagger-ui-dist/package.json")), { index: false }));
   router.use(express.raw({ type: () => true, limit: config.bodyLimit }));
   router.use(async (req, res, next) => {
     const rootUrl = `${origin(req, config.publicUrl)}${config.wpApiRoot}`;
@@ -111,7 +117,10 @@ export function wordpressProfile({ api, db, config, identities }: WpDeps): Route
     if (path === "/wp/v2/users/me/application-passwords") return only(method, ["POST"], () => createAppPassword(ctx));
     const rest = path.slice(ns.length + 1);
     if (rest === "") return only(method, ["GET"], () => namespaceIndex(ctx));
-    if (rest === "/doc") return only(method, ["GET"], () => send(ctx, 200, doc(ctx)));
+    if (rest === "/doc") {
+      ctx.res.vary("Accept");
+      return only(method, ["GET"], () => (parseAccept(ctx.req.get("accept"))[0]?.type === "text/html" ? docPage(ctx) : send(ctx, 200, doc(ctx))));
+    }
     const seg = rest.split("/").slice(1);
     const m = cat.byListKey(seg[0]);
     if (!m) throw noRoute();
@@ -186,6 +195,12 @@ export function wordpressProfile({ api, db, config, identities }: WpDeps): Route
   function doc(ctx: Ctx): Record<string, unknown> {
     const document = api.openapi[api.versions.default] as Record<string, unknown>;
     return { ...document, servers: [{ url: `${ctx.site.nsUrl}/` }] };
+  }
+
+  /** Swagger UI on the document, for a browser: the page asks for the document as JSON. */
+  function docPage(ctx: Ctx): void {
+    const base = `${config.wpApiRoot}/${ns}/doc`;
+    ctx.res.status(200).type("html").send(templates.swagger({ title: api.title, assets: `${base}/static`, schemaUrl: JSON.stringify(base), nonce: cspNonce(ctx.res) }));
   }
 
   async function createAppPassword(ctx: Ctx): Promise<void> {

@@ -1,5 +1,6 @@
-// The browsable view's login: a form, a read-only expiring session token in an HttpOnly
-// cookie, honoured on safe methods only, and a POST-only logout that deletes the token.
+// The browsable view's login: a form, an expiring session token in an HttpOnly cookie,
+// honoured on safe methods and on writes that carry the session's CSRF token (as Django's
+// SessionAuthentication), and a POST-only logout that deletes the token.
 import { expect } from "chai";
 import { startTestServer } from "../../support/server.js";
 import { rows, uniq } from "./support.js";
@@ -32,10 +33,10 @@ describe("inventory e2e: browser login for the browsable view", () => {
     expect(await rows("users_token", { description: "browser session" })).to.equal(before);
   });
 
-  it("a login sets a read-only session cookie that browses, but never writes", async () => {
+  it("a login sets a session cookie that browses, but writes only with its CSRF token", async () => {
     const server = await startTestServer();
     const name = uniq("browser");
-    // Allowed to add sites: what keeps the session from writing is the session itself.
+    // Allowed to add sites: what keeps the session from writing is the missing CSRF token.
     await server.user(name, { grants: [{ object_types: ["dcim.site"], actions: ["view", "add"] }] });
     const ok = await form("/api/login/", { username: name, password: `${name}-password`, next: "/api/dcim/sites/" });
     expect(ok.status).to.equal(302);
@@ -45,6 +46,7 @@ describe("inventory e2e: browser login for the browsable view", () => {
     const cookie = setCookie.split(";")[0];
     const key = cookie.split("=")[1];
     const token = await server.db("users_token").where("key", key).first();
+    // Read-only as a token: only the session, with its CSRF token, writes.
     expect(token.write_enabled).to.equal(false);
     expect(new Date(token.expires).getTime()).to.be.greaterThan(Date.now() + 13 * 24 * 3600 * 1000);
 

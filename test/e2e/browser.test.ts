@@ -1,0 +1,132 @@
+// The HTML pages in a real browser: Debian's Chromium, headless, driven by playwright-core.
+// A visitor logs in, sees the browsable list with its filter form, paging links and forms,
+// creates objects through the HTML form and the raw-data form (the page's script, its CSRF
+// token, the content security policy all in play), opens the OPTIONS view; Swagger UI shows
+// the calendar's operations from this server's own assets. Screenshots are judged by size
+// and ink, never against another machine's pixels. Without Chromium (`.ci/run` installs it:
+// `apt-get install chromium`) the tests skip and say so.
+import { expect } from "chai";
+import { existsSync } from "node:fs";
+import { chromium, type Browser, type Page } from "playwright-core";
+import { startTestServer } from "../support/server.js";
+import { summarizePng } from "../support/png.js";
+import { rows, uniq } from "./inventory/support.js";
+import { NS } from "./calendar/support.js";
+
+const CANDIDATES = [process.env.CHROMIUM_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser"].filter((p): p is string => !!p);
+
+/** A page that records what the content-security policy refused and every origin it loaded from. */
+async function open(browser: Browser): Promise<{ page: Page; refused: string[]; origins: Set<string> }> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const refused: string[] = [];
+  const origins = new Set<string>();
+  page.on("console", (m) => {
+    if (/Content Security Policy/i.test(m.text())) refused.push(m.text());
+  });
+  page.on("pageerror", (e) => refused.push(`page error: ${e.message}`));
+  page.on("request", (r) => {
+    if (!r.url().startsWith("data:")) origins.add(new URL(r.url()).origin);
+  });
+  return { page, refused, origins };
+}
+
+async function screenshotLooksDrawn(page: Page): Promise<void> {
+  const shot = summarizePng(await page.screenshot({ fullPage: false }));
+  expect([shot.width, shot.height]).to.deep.equal([1280, 900]);
+  expect(shot.inked, "share of the screenshot drawn over the background").to.be.above(0.02);
+  expect(shot.colours).to.be.above(8);
+}
+
+describe("browser: the browsable API and Swagger UI in headless Chromium", function () {
+  this.timeout(300_000);
+  let browser: Browser | undefined;
+
+  before(async function () {
+    const executable = CANDIDATES.find((p) => existsSync(p));
+    if (!executable) {
+      console.log(`    (skipped: no Chromium at ${CANDIDATES.join(", ")}; apt-get install chromium, or set CHROMIUM_PATH)`);
+      this.skip();
+    }
+    browser = await chromium.launch({ executablePath: executable, args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"] });
+  });
+
+  after(async () => {
+    await browser?.close();
+  });
+
+  it("logs in, filters, pages, creates through the HTML and raw-data forms and opens the OPTIONS view", async () => {
+    const server = await startTestServer();
+    const name = uniq("chromium");
+    await server.user(name, { grants: [{ object_types: ["dcim.site"], actions: ["view", "add"] }] });
+    const { page, refused, origins } = await open(browser!);
+
+    await page.goto(`${server.url}/api/login/?next=${encodeURIComponent("/api/dcim/sites/?limit=1")}`);
+    await page.fill('input[name="username"]', name);
+    await page.fill('input[name="password"]', `${name}-password`);
+    await Promise.all([page.waitForURL(/\/api\/dcim\/sites\/\?limit=1$/), page.click('button[type="submit"], input[type="submit"]')]);
+
+    expect(await page.textContent("h1")).to.equal("Site list");
+    expect(await page.locator('a[rel="next"]').count()).to.equal(1);
+    expect(await page.locator("#filter-form select[name='has_devices'] option").count()).to.equal(3);
+    expect(await page.locator("#filter-form input[name='q']").count()).to.equal(1);
+    expect(await page.locator("#form-POST textarea").count()).to.equal(1);
+    expect(await page.locator("#options-button").isVisible()).to.equal(true);
+    await screenshotLooksDrawn(page);
+
+    // Paging: the next link, then back to the first page.
+    await Promise.all([page.waitForURL(/offset=1/), page.click('a[rel="next"]')]);
+    await Promise.all([page.waitForURL((u) => !u.searchParams.has("offset")), page.click('a[rel="first"]')]);
+
+    // The filter form: a search narrows the list, the value stays in the form.
+    await page.locator("details#filters > summary").click();
+    await page.fill("#filter-form input[name='q']", "no such site anywhere");
+    await Promise.all([page.waitForURL(/q=no\+such\+site\+anywhere/), page.click("#filter-form button[type='submit']")]);
+    expect(await page.textContent("#response")).to.include('"count": 0');
+    expect(await page.inputValue("#filter-form input[name='q']")).to.equal("no such site anywhere");
+
+    // The raw-data form posts JSON with the session's CSRF token.
+    await page.goto(`${server.url}/api/dcim/sites/`);
+    const siteName = uniq("Chromium site");
+    await page.fill("#form-POST textarea", JSON.stringify({ name: siteName, status: "active" }));
+    await page.click("#form-POST button[type='submit']");
+    await page.waitForFunction(() => document.querySelector(".request")?.textContent?.includes("HTTP 201"));
+    expect(await page.textContent("#response")).to.include(siteName);
+    expect(await rows("dcim_site", { name: siteName })).to.equal(1);
+
+    // The HTML form: fields gathered into JSON, the status from its select.
+    await page.goto(`${server.url}/api/dcim/sites/`);
+    const formSite = uniq("Chromium form site");
+    await page.fill("#html-form-POST input[name='name']", formSite);
+    await page.selectOption("#html-form-POST select[name='status']", "planned");
+    await page.fill("#html-form-POST input[name='latitude']", "12.5");
+    await page.click("#html-form-POST button[type='submit']");
+    await page.waitForFunction(() => document.querySelector(".request")?.textContent?.includes("HTTP 201"));
+    const stored = await server.db("dcim_site").where("name", formSite).first();
+    expect(Number(stored.latitude)).to.equal(12.5);
+
+    await page.goto(`${server.url}/api/dcim/sites/`);
+    await page.click("#options-button");
+    await page.waitForFunction(() => document.querySelector(".request")?.textContent?.startsWith("OPTIONS"));
+    expect(await page.textContent("#response")).to.include('"actions"');
+
+    expect(refused, "nothing refused by the content-security policy, no script errors").to.deep.equal([]);
+    expect([...origins]).to.deep.equal([server.url]);
+    await page.close();
+  });
+
+  // The inventory's page is the same template over a document of megabytes: the calendar's
+  // shows the page works at a fraction of the time.
+  it("shows Swagger UI for the calendar API from this server's assets", async () => {
+    const server = await startTestServer();
+    const { page, refused, origins } = await open(browser!);
+    const reply = await page.goto(`${server.url}${NS}/doc`);
+    expect(reply?.status()).to.equal(200);
+    await page.waitForSelector(".opblock", { timeout: 120_000 });
+    expect(await page.locator(".opblock").count()).to.be.above(5);
+    expect(await page.locator(".info .title").textContent()).to.not.equal("");
+    await screenshotLooksDrawn(page);
+    expect(refused).to.deep.equal([]);
+    expect([...origins]).to.deep.equal([server.url]);
+    await page.close();
+  });
+});
