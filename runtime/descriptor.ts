@@ -802,6 +802,8 @@ export interface ApiDescriptor {
   models: ModelDescriptor[];
   /** OpenAPI document per API version, as emitted. */
   openapi: Record<string, unknown>;
+  /** The GraphQL schema (SDL) the generator emitted, when the API serves GraphQL. */
+  graphql?: string;
   /** Migrations in order: file name and SQL. */
   migrations: Array<{ name: string; sql: string }>;
 }

@@ -35,6 +35,7 @@ import { actionOf, type Grants } from "../../features/permissions/index.js";
 import type { Condition } from "../../features/permissions/constraints.js";
 import { deepmerge, SETTINGS_ROUTE } from "./user-settings.js";
 import { wordErrors, wordProblem } from "./wording.js";
+import { answerGraphql, GRAPHQL_ROUTE, requesterOf, type GraphqlDeps } from "./graphql.js";
 
 /** The route below an object with notes (Nautobot's NotesViewSetMixin). */
 const NOTES_ROUTE = "notes";
@@ -87,6 +88,7 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
   store.onWrite((m) => {
     if (m === tokenModel || m === userModel) identities?.forget();
   });
+  const graphql: GraphqlDeps | undefined = api.graphql ? { db, index, sdl: api.graphql, permissions, exemptView, userModel } : undefined;
   const swaggerAssets = dirname(createRequire(import.meta.url).resolve("swagger-ui-dist/package.json"));
 
   const sessions: SessionDeps | undefined = identities && tokenModel
@@ -141,6 +143,7 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
         if (req.method !== "POST") throw new HttpError(405, `Method "${req.method}" not allowed.`, "method_not_allowed");
         return logout(req, ctx.res, sessions);
       }
+      if (graphql && seg[0] === GRAPHQL_ROUTE) return graphqlRoute(ctx, graphql);
       if (seg[0] === "status") return only(ctx, ["GET"], () => status(ctx));
       if (seg[0] === "docs") return only(ctx, ["GET"], () => docs(ctx));
       if (api.apps.includes(seg[0])) return only(ctx, ["GET"], () => send(ctx, 200, appRoot(ctx, seg[0])));
@@ -189,6 +192,18 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
       throw new HttpError(405, `Method "${ctx.req.method}" not allowed.`, "method_not_allowed");
     }
     return run();
+  }
+
+  /** GraphQL (graphql.ts): POST only, as Nautobot's API view; the body JSON or the query itself. */
+  async function graphqlRoute(ctx: Ctx, deps: GraphqlDeps): Promise<void> {
+    ctx.res.set("Allow", "POST, OPTIONS");
+    if (ctx.req.method !== "POST") throw new HttpError(405, `Method "${ctx.req.method}" not allowed.`, "method_not_allowed");
+    const raw = Buffer.isBuffer(ctx.req.body) ? ctx.req.body : Buffer.alloc(0);
+    const type = contentType(ctx.req);
+    const body = type === "application/graphql" ? { query: raw.toString("utf8") } : type === "application/json" ? readJson(ctx) : {};
+    const grants = ctx.identity && permissions ? await grantsOf(ctx) : undefined;
+    const answer = await answerGraphql(deps, (body ?? {}) as Record<string, unknown>, requesterOf(deps, ctx.identity, grants));
+    ctx.res.status(answer.status).json(answer.body);
   }
 
   function apiRoot(ctx: Ctx): Record<string, string> {
