@@ -762,6 +762,17 @@ export interface ExtrasCustomFieldChoice {
   last_updated: StoredTime;
 }
 
+/** A stored row of extras.graphqlquery (spec/inventory/extras/graphql-query.ts), by field name. */
+export interface ExtrasGraphQLQuery {
+  id: string;
+  name: string;
+  slug: string;
+  query: string;
+  variables: unknown;
+  created: StoredTime;
+  last_updated: StoredTime;
+}
+
 /** A stored row of extras.job (spec/inventory/extras/job.ts), by field name. */
 export interface ExtrasJob {
   id: string;

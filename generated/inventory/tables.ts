@@ -898,6 +898,18 @@ export const tables = {
           last_updated: "last_updated",
         },
       },
+      graphqlquery: {
+        table: "extras_graphqlquery",
+        columns: {
+          id: "id",
+          name: "name",
+          slug: "slug",
+          query: "query",
+          variables: "variables",
+          created: "created",
+          last_updated: "last_updated",
+        },
+      },
       job: {
         table: "extras_job",
         columns: {

@@ -267,6 +267,8 @@ function conformance(api: ApiDescriptor, version: string, full: boolean): void {
     }),
     // A webhook is sent for some kind of change, and no two for the same kind and content type go to one URL.
     "extras.webhook": async () => ({ type_create: true, payload_url: `https://hooks.example/${uniq()}` }),
+    // A saved query's text must parse; its variables are the ones the text defines.
+    "extras.graphqlquery": async () => ({ query: "{ sites { slug } }" }),
     // A permission grants some action.
     "users.objectpermission": async () => ({ actions: ["view"] }),
     "dcim.frontporttemplate": async () => {

@@ -3,7 +3,7 @@
 // REST filter sets validate them, refusals of bad and hostile queries (never a 5xx), and
 // object permissions applied at every level.
 import { expect } from "chai";
-import { post, type CallOptions } from "../support/http.js";
+import { get, patch, post, type CallOptions } from "../support/http.js";
 import { startTestServer } from "../support/server.js";
 import { uniq } from "./inventory/support.js";
 
@@ -161,6 +161,30 @@ describe("inventory e2e: GraphQL", () => {
     const anonymous = await gql(query, undefined, { token: null });
     expect(anonymous.status).to.equal(200);
     expect(anonymous.body.data).to.deep.equal({ sites: [], devices: [] });
+  });
+
+  it("saves queries with the variables their text defines, and runs them as the requester", async () => {
+    const made = await post("/api/extras/graphql-queries/", {
+      name: `${tag} Devices`, query: "query ($site: [String], $limit: Int = 1) { devices(site: $site, limit: $limit) { name } }", variables: { ignored: 1 },
+    });
+    expect(made.status, JSON.stringify(made.body)).to.equal(201);
+    expect(made.body).to.include({ name: `${tag} Devices`, slug: `${tag}-devices` });
+    expect(made.body.variables).to.deep.equal({ site: "", limit: "1" });
+    const listed = await get(`/api/extras/graphql-queries/?slug=${tag}-devices`);
+    expect(listed.body.results.map((q: { id: string }) => q.id)).to.deep.equal([made.body.id]);
+    const run = await post(`/api/extras/graphql-queries/${made.body.id}/run/`, { variables: { site: [site.slug], limit: 5 } });
+    expect(run.status, JSON.stringify(run.body)).to.equal(200);
+    expect(run.body).to.deep.equal({ data: { devices: [{ name: `${tag}-a` }, { name: `${tag}-b` }] } });
+    const bad = await post(`/api/extras/graphql-queries/${made.body.id}/run/`, { variables: { site: ["no-such-site"] } });
+    expect(bad.body.errors[0].message).to.match(/^\{'site': \['Select a valid choice/);
+    const broken = await post("/api/extras/graphql-queries/", { name: `${tag} broken`, query: "{ devices { name " });
+    expect(broken.status).to.equal(400);
+    expect(broken.body.query[0]).to.match(/Syntax Error/);
+    const edited = await patch(`/api/extras/graphql-queries/${made.body.id}/`, { query: "{ sites { slug } }" });
+    expect(edited.body.variables).to.deep.equal({});
+    const server = await startTestServer();
+    const viewer = await server.user(uniq(`${tag}-v`), { grants: [{ object_types: ["extras.graphqlquery"], actions: ["view"] }] });
+    expect((await post(`/api/extras/graphql-queries/${made.body.id}/run/`, {}, { token: viewer.key })).status).to.equal(403);
   });
 
   it("is listed on the API root and answers introspection", async () => {

@@ -6,7 +6,7 @@ import express, { type Request, type Response, type Router } from "express";
 import type { Knex } from "knex";
 import { createRequire } from "node:module";
 import { dirname } from "node:path";
-import { listServedBy, type ActionEvent, type ApiDescriptor, type ModelDescriptor } from "../../descriptor.js";
+import { Answer, listServedBy, type ActionEvent, type ApiDescriptor, type ModelDescriptor } from "../../descriptor.js";
 import type { Config } from "../../config.js";
 import { FilterCompiler, type FilterPlan } from "../../query/filters.js";
 import { dynamicFilters } from "../../features/index.js";
@@ -521,6 +521,7 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
       db, model: m, id, params: ctx.params, limit, version: ctx.version, path, engine, actor: actor(ctx, m, name),
       read: (refs, shape) => store.readRefs(db, refs, { ...readOpts(ctx), shape }),
       permitted: (pm, action, alias) => condition(ctx, pm, action, alias),
+      ...(graphql ? { graphql: (request) => answerGraphql(graphql, request, requesterOf(graphql, ctx.identity, ctx.grants)) } : {}),
     };
   }
 
@@ -531,6 +532,7 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
     const event = actionEvent(ctx, m, name, id, path);
     if (ctx.req.method === "POST") event.body = readJson(ctx);
     const answer = await m.hooks!.actions![name](event);
+    if (answer instanceof Answer) return send(ctx, answer.status, answer.body);
     const status = action.status ?? 200;
     // Nothing to say is an empty body, as DRF renders a Response without data.
     if (answer === undefined) {
