@@ -4,7 +4,7 @@
 // statement built (each field read by its response key). Knows models only through the
 // schema's directives; the caller gives who may view what and how filter errors are worded.
 import {
-  execute, getOperationAST, getVariableValues, GraphQLError, parse, specifiedRules, validate,
+  execute, getOperationAST, getVariableValues, GraphQLError, OperationTypeNode, parse, specifiedRules, validate,
   type DocumentNode, type ExecutionResult, type FragmentDefinitionNode, type GraphQLFormattedError,
 } from "graphql";
 import type { Knex } from "knex";
@@ -70,7 +70,7 @@ export class GraphqlService {
     if (invalid.length) return { status: 400, body: { errors: invalid.map((e) => e.toJSON()) } };
     const operation = getOperationAST(document, operationName ?? undefined);
     if (!operation) return refuse(operationName ? `Unknown operation named "${operationName}".` : "Must provide operation name if query contains multiple operations.");
-    if (operation.operation !== "query") return refuse(`'${operation.operation}' is not a supported operation, Only query are supported.`);
+    if (operation.operation !== OperationTypeNode.QUERY) return refuse(`'${operation.operation}' is not a supported operation, Only query are supported.`);
     const coerced = getVariableValues(this.api.schema, operation.variableDefinitions ?? [], variables as Record<string, unknown>);
     if (coerced.errors) return { status: 400, body: { errors: coerced.errors.map((e) => e.toJSON()) } };
     const fragments: Record<string, FragmentDefinitionNode> = {};
