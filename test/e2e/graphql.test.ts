@@ -145,6 +145,21 @@ describe("inventory e2e: GraphQL", () => {
     expect(res.status).to.equal(405);
   });
 
+  it("serves GraphiQL to a browser from local files, under the content-security policy", async () => {
+    const { url } = await startTestServer();
+    const page = await fetch(`${url}${GQL}`, { headers: { Accept: "text/html" } });
+    expect(page.status).to.equal(200);
+    const html = await page.text();
+    const nonce = /<script nonce="([0-9a-f]+)">/.exec(html)?.[1];
+    expect(page.headers.get("content-security-policy")).to.include(`'nonce-${nonce}'`);
+    const assets = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
+    expect(assets).to.have.length(4);
+    for (const asset of assets) {
+      expect(asset.startsWith("/api/graphql/static/"), asset).to.equal(true);
+      expect((await fetch(`${url}${asset}`)).status, asset).to.equal(200);
+    }
+  });
+
   it("shows each requester only what they may view, at every level; anonymous requesters see nothing", async () => {
     const server = await startTestServer();
     const limited = await server.user(uniq(`${tag}-u`), { grants: [

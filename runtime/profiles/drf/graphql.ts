@@ -4,7 +4,10 @@
 // not, every one where EXEMPT_VIEW_PERMISSIONS says so). A refused query is a 400 with
 // `errors`; a bad filter argument fails its root field with the filter set's errors as
 // Nautobot words them (the Python dict). GET from a browser gives GraphiQL.
+import express, { type Router } from "express";
 import type { Knex } from "knex";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 import type { ModelDescriptor } from "../../descriptor.js";
 import type { ModelIndex } from "../../models.js";
 import type { Grants, Permissions } from "../../features/permissions/index.js";
@@ -39,6 +42,19 @@ export function requesterOf(deps: GraphqlDeps, identity: Identity | null, grants
     },
     word: (errors) => pyRepr(wordErrors(errors)),
   };
+}
+
+/**
+ * GraphiQL's files, served from the installed packages (no CDN): its prebuilt bundle and the
+ * React builds it runs on, below `<base>graphql/static/`.
+ */
+export function serveGraphiqlAssets(router: Router): void {
+  const require = createRequire(import.meta.url);
+  const dir = (pkg: string) => dirname(require.resolve(`${pkg}/package.json`));
+  const at = `/${GRAPHQL_ROUTE}/static`;
+  router.use(`${at}/graphiql`, express.static(dir("graphiql"), { index: false }));
+  router.use(`${at}/react`, express.static(join(dir("react"), "umd"), { index: false }));
+  router.use(`${at}/react-dom`, express.static(join(dir("react-dom"), "umd"), { index: false }));
 }
 
 /** Answers one GraphQL request body. */

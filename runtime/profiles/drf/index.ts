@@ -35,7 +35,7 @@ import { actionOf, type Grants } from "../../features/permissions/index.js";
 import type { Condition } from "../../features/permissions/constraints.js";
 import { deepmerge, SETTINGS_ROUTE } from "./user-settings.js";
 import { wordErrors, wordProblem } from "./wording.js";
-import { answerGraphql, GRAPHQL_ROUTE, requesterOf, type GraphqlDeps } from "./graphql.js";
+import { answerGraphql, GRAPHQL_ROUTE, requesterOf, serveGraphiqlAssets, type GraphqlDeps } from "./graphql.js";
 
 /** The route below an object with notes (Nautobot's NotesViewSetMixin). */
 const NOTES_ROUTE = "notes";
@@ -102,6 +102,7 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
 
   const router = express.Router({ strict: true, caseSensitive: true });
   router.use("/docs/static", express.static(swaggerAssets, { index: false }));
+  if (graphql) serveGraphiqlAssets(router);
   router.use(express.raw({ type: () => true, limit: config.bodyLimit }));
   router.use(async (req, res) => {
     let ctx: Ctx | undefined;
@@ -116,7 +117,9 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
       res.set("Vary", "Accept");
       const segments = req.path.split("/").slice(1);
       const tokenProvisioning = !!tokenModel && req.method === "POST" && req.path === `/${tokenModel.app}/${tokenModel.route}/`;
-      const session = SAFE.has(req.method) || isLogout(req) ? sessionKey(req) : undefined;
+      // A GraphQL POST only reads, and a page elsewhere cannot send its JSON without a preflight: GraphiQL may use the session.
+      const graphqlPost = !!graphql && req.method === "POST" && req.path === `/${GRAPHQL_ROUTE}/`;
+      const session = SAFE.has(req.method) || isLogout(req) || graphqlPost ? sessionKey(req) : undefined;
       const identity = await authenticate(db, identities, req.get("authorization"), tokenProvisioning, session, { address: req.ip, limits: config });
       identified(res, identity?.username);
       ctx = { req, res, version, renderer, identity, apiUrl: `${origin(req, config.publicUrl)}${api.basePath}`, params };
@@ -194,9 +197,15 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
     return run();
   }
 
-  /** GraphQL (graphql.ts): POST only, as Nautobot's API view; the body JSON or the query itself. */
+  /** GraphQL (graphql.ts): POST, as Nautobot's API view, the body JSON or the query itself; GraphiQL for a browser's GET. */
   async function graphqlRoute(ctx: Ctx, deps: GraphqlDeps): Promise<void> {
     ctx.res.set("Allow", "POST, OPTIONS");
+    if (ctx.req.method === "GET" && ctx.renderer === "html") {
+      ctx.res.type("html").send(templates.graphiql({
+        title: api.title, assets: `${api.basePath}${GRAPHQL_ROUTE}/static`, endpoint: JSON.stringify(`${api.basePath}${GRAPHQL_ROUTE}/`), nonce: cspNonce(ctx.res),
+      }));
+      return;
+    }
     if (ctx.req.method !== "POST") throw new HttpError(405, `Method "${ctx.req.method}" not allowed.`, "method_not_allowed");
     const raw = Buffer.isBuffer(ctx.req.body) ? ctx.req.body : Buffer.alloc(0);
     const type = contentType(ctx.req);
