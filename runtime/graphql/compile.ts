@@ -150,6 +150,10 @@ export class QueryCompiler {
         : `${col("t0", storedColumn(link)!)} = ${col(a, "id")}`;
       return this.list(source.model, target as GraphQLObjectType, sel, args, where, depth) ?? raw("NULL");
     }
+    if (source.kind === "custom") {
+      const value = `(${col(a, source.column)}::jsonb -> ${lit(source.key)})`;
+      return raw(source.json ? `(${value})::text` : value);
+    }
     if (source.kind !== "field") return raw("NULL");
     const f = source.field;
     const c = (name: string) => col(a, name);

@@ -13,6 +13,8 @@ import type { ModelIndex } from "../models.js";
 import { filterErrors, FilterCompiler, type FilterErrors } from "../query/filters.js";
 import { buildGraphqlApi, type GraphqlApi } from "./schema.js";
 import { QueryCompiler, type Limits } from "./compile.js";
+import { definitionsOf, fingerprintSql, loadCustom, withCustomFields } from "./custom.js";
+import type { CustomFieldDefinitions } from "../descriptor.js";
 
 export interface GraphqlRequest {
   query?: unknown;
@@ -38,16 +40,33 @@ export const LIMITS: Limits & { maxTokens: number } = { maxDepth: 10, maxFields:
 
 const refuse = (message: string): GraphqlAnswer => ({ status: 400, body: { errors: [{ message }] } });
 
+/** The statement column carrying the custom-field definitions' fingerprint. */
+const FINGERPRINT = "_gq_custom";
+
 export class GraphqlService {
-  readonly api: GraphqlApi;
+  private readonly base: GraphqlApi;
   private readonly filters: FilterCompiler;
+  private readonly custom?: CustomFieldDefinitions;
+  /** The schema with the custom fields last read, and their fingerprint then. */
+  private current?: { fingerprint: string; api: GraphqlApi };
 
   constructor(private readonly index: ModelIndex, sdl: string) {
-    this.api = buildGraphqlApi(sdl, index);
+    this.base = buildGraphqlApi(sdl, index);
     this.filters = new FilterCompiler(index);
+    this.custom = definitionsOf(index);
   }
 
-  async run(db: Knex, request: GraphqlRequest, requester: Requester): Promise<GraphqlAnswer> {
+  /** The schema as the custom-field definitions make it: read once, and again whenever a statement finds them changed. */
+  private async schemaOf(db: Knex, reread: boolean): Promise<{ api: GraphqlApi; fingerprint?: string }> {
+    if (!this.custom) return { api: this.base };
+    if (!this.current || reread) {
+      const { fingerprint, defs } = await loadCustom(db, this.custom);
+      this.current = { fingerprint, api: withCustomFields(this.base, defs) };
+    }
+    return this.current;
+  }
+
+  async run(db: Knex, request: GraphqlRequest, requester: Requester, reread = false): Promise<GraphqlAnswer> {
     const { query, operationName } = request;
     if (typeof query !== "string" || query === "") return refuse("Must provide query string.");
     let variables = request.variables ?? {};
@@ -66,20 +85,23 @@ export class GraphqlService {
     } catch (err) {
       return { status: 400, body: { errors: [(err as GraphQLError).toJSON()] } };
     }
-    const invalid = validate(this.api.schema, document, specifiedRules, { maxErrors: 20 });
+    const { api, fingerprint } = await this.schemaOf(db, reread);
+    const invalid = validate(api.schema, document, specifiedRules, { maxErrors: 20 });
+    // A custom field another instance just defined is not in this schema yet: read the definitions once more.
+    if (invalid.length && fingerprint !== undefined && !reread && invalid.some((e) => /"cf_/.test(e.message))) return this.run(db, request, requester, true);
     if (invalid.length) return { status: 400, body: { errors: invalid.map((e) => e.toJSON()) } };
     const operation = getOperationAST(document, operationName ?? undefined);
     if (!operation) return refuse(operationName ? `Unknown operation named "${operationName}".` : "Must provide operation name if query contains multiple operations.");
     if (operation.operation !== OperationTypeNode.QUERY) return refuse(`'${operation.operation}' is not a supported operation, Only query are supported.`);
-    const coerced = getVariableValues(this.api.schema, operation.variableDefinitions ?? [], variables as Record<string, unknown>);
+    const coerced = getVariableValues(api.schema, operation.variableDefinitions ?? [], variables as Record<string, unknown>);
     if (coerced.errors) return { status: 400, body: { errors: coerced.errors.map((e) => e.toJSON()) } };
     const fragments: Record<string, FragmentDefinitionNode> = {};
     for (const d of document.definitions) if (d.kind === "FragmentDefinition") fragments[d.name.value] = d;
 
-    const compiler = new QueryCompiler({ db, index: this.index, api: this.api, filters: this.filters, permitted: requester.permitted }, fragments, coerced.coerced, LIMITS);
+    const compiler = new QueryCompiler({ db, index: this.index, api, filters: this.filters, permitted: requester.permitted }, fragments, coerced.coerced, LIMITS);
     let compiled;
     try {
-      compiled = compiler.compile(this.api.schema.getQueryType()!, operation.selectionSet);
+      compiled = compiler.compile(api.schema.getQueryType()!, operation.selectionSet);
     } catch (err) {
       if (err instanceof GraphQLError) return { status: 400, body: { errors: [err.toJSON()] } };
       throw err;
@@ -89,8 +111,10 @@ export class GraphqlService {
       root[key] = new GraphQLError(requester.word(filterErrors(plan, errors, undefined) ?? errors));
     }
     if (compiled.statement.sql !== "SELECT 1 AS _none") {
-      const result = await db.raw(compiled.statement.sql, compiled.statement.bindings as Knex.RawBinding[]);
-      const row = (result.rows as Array<Record<string, unknown>>)[0] ?? {};
+      const probe = this.custom && fingerprint !== undefined ? `, ${fingerprintSql(this.custom)} AS ${FINGERPRINT}` : "";
+      const result = await db.raw(compiled.statement.sql + probe, compiled.statement.bindings as Knex.RawBinding[]);
+      const { [FINGERPRINT]: found, ...row } = (result.rows as Array<Record<string, unknown>>)[0] ?? {};
+      if (probe && found !== fingerprint && !reread) return this.run(db, request, requester, true);
       for (const [key, value] of Object.entries(row)) if (!(key in root)) root[key] = value;
       for (const { key, plan, prefix } of compiled.checks) {
         const found = Object.fromEntries(Object.entries(row).filter(([k]) => k.startsWith(prefix)).map(([k, v]) => [k.slice(prefix.length), v]));
@@ -99,7 +123,7 @@ export class GraphqlService {
       }
     }
     const executed = await execute({
-      schema: this.api.schema,
+      schema: api.schema,
       document,
       rootValue: root,
       variableValues: coerced.coerced,

@@ -10,7 +10,9 @@ import type { ModelIndex } from "../models.js";
 export type FieldSource =
   | { kind: "field"; field: FieldDescriptor }
   | { kind: "reverse"; model: ModelDescriptor; link: FieldDescriptor }
-  | { kind: "rows"; model: ModelDescriptor; many: boolean };
+  | { kind: "rows"; model: ModelDescriptor; many: boolean }
+  /** A custom field: the value under `key` in the JSON `column`, as JSON text when `json`. */
+  | { kind: "custom"; column: string; key: string; json: boolean };
 
 export interface GraphqlApi {
   schema: GraphQLSchema;

@@ -55,6 +55,19 @@ describe("inventory e2e: GraphQL", () => {
         expect(ip.status, JSON.stringify(ip.body)).to.equal(201);
       }
     }
+    // The custom-field definitions are read once per process, when the schema is first needed.
+    expect((await gql("{ __typename }")).status).to.equal(200);
+  });
+
+  it("shows custom fields as cf_<name>, the schema following definitions made while it runs", async () => {
+    const name = `gql_cf_${process.pid}`;
+    const cf = await post("/api/extras/custom-fields/", { name, type: "integer", content_types: ["dcim.device"] });
+    expect(cf.status, JSON.stringify(cf.body)).to.equal(201);
+    expect((await patch(`/api/dcim/devices/${devices[1].id}/`, { custom_fields: { [name]: 42 } })).status).to.equal(200);
+    const got = await gql(`{ devices(name__isw: "${tag}") { name ${name.replace(/^/, "cf_")} } }`);
+    expect(got.status, JSON.stringify(got.body)).to.equal(200);
+    expect(got.body.data.devices).to.deep.equal([{ name: `${tag}-a`, [`cf_${name}`]: 42 }, { name: `${tag}-b`, [`cf_${name}`]: null }]);
+    expect((await gql(`{ sites { cf_${name} } }`)).status).to.equal(400);
   });
 
   it("answers four levels (site → devices → interfaces → ip_addresses) with one statement", async () => {
