@@ -154,6 +154,7 @@ export class QueryCompiler {
       const value = `(${col(a, source.column)}::jsonb -> ${lit(source.key)})`;
       return raw(source.json ? `(${value})::text` : value);
     }
+    if (source.kind === "relationship") return this.peers(source, target as GraphQLObjectType, sel, a, def.type, depth) ?? raw("NULL");
     if (source.kind !== "field") return raw("NULL");
     const f = source.field;
     const c = (name: string) => col(a, name);
@@ -193,6 +194,19 @@ export class QueryCompiler {
       }
       default: return raw("NULL");
     }
+  }
+
+  /** The peers of the row aliased `a` through a relationship: one object, or a list where the type is one. */
+  private peers(source: Extract<FieldSource, { kind: "relationship" }>, type: GraphQLObjectType, sel: SelectionSetNode, a: string, shown: GraphQLOutputType, depth: number): Frag | null {
+    const associations = this.deps.index.api.relationships?.associations;
+    if (!associations) return null;
+    const assoc = this.deps.index.model(associations);
+    const [mine, theirs] = source.side === "source" ? ["source_id", "destination_id"] : ["destination_id", "source_id"];
+    const link = (x: string, y: string) => `(${col("j", x)} = ${col(a, "id")} AND ${col("j", y)} = t0.id)`;
+    const where = `EXISTS (SELECT 1 FROM ${ident(assoc.table)} j WHERE ${col("j", this.deps.index.column(assoc, "relationship"))} = ${lit(source.id)} ` +
+      `AND (${link(mine, theirs)}${source.symmetric ? ` OR ${link(theirs, mine)}` : ""}))`;
+    const many = (shown instanceof GraphQLNonNull ? shown.ofType : shown) instanceof GraphQLList;
+    return many ? this.list(source.peer, type, sel, {}, where, depth) : this.single(source.peer, type, sel, null, depth, where);
   }
 
   /** The rows of `m` the requester may view, as a Knex builder over `t0`, narrowed by `where`. */

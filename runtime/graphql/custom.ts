@@ -1,7 +1,8 @@
-// Custom fields in GraphQL, as Nautobot adds them when it builds its schema: each definition
-// becomes `cf_<name>` on the types of the models it applies to. Definitions change while
-// servers run, so the schema is extended from them when first needed, and every statement
-// carries a fingerprint of them; a changed fingerprint has the schema rebuilt.
+// Custom fields and relationships in GraphQL, as Nautobot adds them when it builds its schema:
+// each custom field becomes `cf_<name>` on the types of the models it applies to, each
+// relationship `rel_<slug>` (one peer or a list) on the types at its ends. Definitions change
+// while servers run, so the schema is extended from them when first needed, and every
+// statement carries a fingerprint of them; a changed fingerprint has the schema rebuilt.
 import { extendSchema, parse, type GraphQLObjectType } from "graphql";
 import type { Knex } from "knex";
 import type { CustomFieldDefinitions, ModelDescriptor } from "../descriptor.js";
@@ -14,6 +15,12 @@ import type { GraphqlApi } from "./schema.js";
 const TYPES: Record<string, string> = { integer: "Int", text: "String", boolean: "Boolean", date: "Date", url: "String", select: "String" };
 
 export interface CustomDefinition { name: string; type: string; label: string }
+
+/** A relationship definition, by the columns the api's relationship models have (ApiSpec.relationships). */
+export interface RelationshipDefinition { id: string; slug: string; type: string; source_type: string; destination_type: string }
+
+/** What the schema is extended from, and the fingerprint of it. */
+export interface Dynamic { fingerprint: string; defs: CustomDefinition[]; relationships: RelationshipDefinition[] }
 
 /** The API's custom-field definitions table, when its models have custom fields. */
 export function definitionsOf(index: ModelIndex): CustomFieldDefinitions | undefined {
@@ -30,23 +37,28 @@ function joined(d: CustomFieldDefinitions): string {
 }
 
 /** An SQL text expression that changes whenever a definition the schema shows does. */
-export function fingerprintSql(d: CustomFieldDefinitions): string {
-  return `(SELECT md5(coalesce(string_agg(d.name || ':' || d.type || ':' || ${labelOf(d.registry, "r")}, ',' ORDER BY d.name, ${labelOf(d.registry, "r")}), '')) ${joined(d)})`;
+export function fingerprintSql(d: CustomFieldDefinitions | undefined, relationships: string | undefined): string {
+  const parts: string[] = [];
+  if (d) parts.push(`(SELECT coalesce(string_agg(d.name || ':' || d.type || ':' || ${labelOf(d.registry, "r")}, ',' ORDER BY d.name, ${labelOf(d.registry, "r")}), '') ${joined(d)})`);
+  if (relationships) parts.push(`(SELECT coalesce(string_agg(d.id::text || ':' || d.slug || ':' || d.type || ':' || d.source_type || ':' || d.destination_type, ',' ORDER BY d.id), '') FROM ${ident(relationships)} d)`);
+  return `md5(${parts.length ? parts.join(" || '|' || ") : "''"})`;
 }
 
-export async function loadCustom(db: Knex, d: CustomFieldDefinitions): Promise<{ fingerprint: string; defs: CustomDefinition[] }> {
-  const rows = (await db.raw(
-    `SELECT ${fingerprintSql(d)} AS fingerprint, coalesce((SELECT json_agg(json_build_object('name', d.name, 'type', d.type, 'label', ${labelOf(d.registry, "r")}) ` +
-    `ORDER BY d.name) ${joined(d)}), '[]'::json) AS defs`,
-  )).rows as Array<{ fingerprint: string; defs: CustomDefinition[] }>;
-  return rows[0];
+export async function loadDynamic(db: Knex, d: CustomFieldDefinitions | undefined, relationships: string | undefined): Promise<Dynamic> {
+  const defs = d
+    ? `coalesce((SELECT json_agg(json_build_object('name', d.name, 'type', d.type, 'label', ${labelOf(d.registry, "r")}) ORDER BY d.name) ${joined(d)}), '[]'::json)`
+    : "'[]'::json";
+  const rels = relationships
+    ? `coalesce((SELECT json_agg(json_build_object('id', d.id, 'slug', d.slug, 'type', d.type, 'source_type', d.source_type, 'destination_type', d.destination_type) ORDER BY d.slug) FROM ${ident(relationships)} d), '[]'::json)`
+    : "'[]'::json";
+  return (await db.raw(`SELECT ${fingerprintSql(d, relationships)} AS fingerprint, ${defs} AS defs, ${rels} AS relationships`)).rows[0] as Dynamic;
 }
 
 /** Nautobot's str_to_var_name of a definition's name. */
 const varName = (name: string) => name.toLowerCase().replace(/[^a-z0-9_]+/g, "_");
 
-/** `base` with each definition's `cf_<name>` field on the types of the models it names. */
-export function withCustomFields(base: GraphqlApi, defs: CustomDefinition[]): GraphqlApi {
+/** `base` with each custom field's `cf_<name>` and each relationship's `rel_<slug>` on the types of the models they name. */
+export function withDynamic(base: GraphqlApi, { defs, relationships }: Dynamic): GraphqlApi {
   const types = new Map<string, { type: string; model: ModelDescriptor }>();
   for (const [type, model] of base.models) types.set(model.key, { type, model });
   const extensions: string[] = [];
@@ -62,6 +74,22 @@ export function withCustomFields(base: GraphqlApi, defs: CustomDefinition[]): Gr
     if (sources.has(key) || (base.schema.getType(at.type) as GraphQLObjectType).getFields()[name]) continue;
     sources.set(key, { kind: "custom", column: column.column, key: def.name, json: !TYPES[def.type] });
     byType.set(at.type, [...(byType.get(at.type) ?? []), `${name}: ${TYPES[def.type] ?? "String"}`]);
+  }
+  for (const r of relationships) {
+    const symmetric = r.type.startsWith("symmetric-");
+    for (const side of ["source", "destination"] as const) {
+      const peerSide = side === "source" ? "destination" : "source";
+      const at = types.get(side === "source" ? r.source_type : r.destination_type);
+      const peer = types.get(peerSide === "source" ? r.source_type : r.destination_type);
+      if (!at || !peer) continue;
+      const name = `rel_${varName(r.slug)}${!symmetric && r.source_type === r.destination_type ? `_${peerSide}` : ""}`;
+      const key = `${at.type}.${name}`;
+      // A symmetric relationship's second end is the first one again.
+      if (sources.has(key) || (base.schema.getType(at.type) as GraphQLObjectType).getFields()[name]) continue;
+      const many = r.type.includes("many-to-many") || (r.type === "one-to-many" && peerSide === "destination");
+      sources.set(key, { kind: "relationship", id: r.id, side, symmetric, peer: peer.model });
+      byType.set(at.type, [...(byType.get(at.type) ?? []), `${name}: ${many ? `[${peer.type}]` : peer.type}`]);
+    }
   }
   for (const [type, fields] of byType) extensions.push(`extend type ${type} {\n  ${fields.join("\n  ")}\n}`);
   if (!extensions.length) return base;

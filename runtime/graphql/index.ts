@@ -13,7 +13,7 @@ import type { ModelIndex } from "../models.js";
 import { filterErrors, FilterCompiler, type FilterErrors } from "../query/filters.js";
 import { buildGraphqlApi, type GraphqlApi } from "./schema.js";
 import { QueryCompiler, type Limits } from "./compile.js";
-import { definitionsOf, fingerprintSql, loadCustom, withCustomFields } from "./custom.js";
+import { definitionsOf, fingerprintSql, loadDynamic, withDynamic } from "./custom.js";
 import type { CustomFieldDefinitions } from "../descriptor.js";
 
 export interface GraphqlRequest {
@@ -47,6 +47,8 @@ export class GraphqlService {
   private readonly base: GraphqlApi;
   private readonly filters: FilterCompiler;
   private readonly custom?: CustomFieldDefinitions;
+  /** The relationship definitions' table, when the api has relationships. */
+  private readonly relationships?: string;
   /** The schema with the custom fields last read, and their fingerprint then. */
   private current?: { fingerprint: string; api: GraphqlApi };
 
@@ -54,14 +56,16 @@ export class GraphqlService {
     this.base = buildGraphqlApi(sdl, index);
     this.filters = new FilterCompiler(index);
     this.custom = definitionsOf(index);
+    const r = index.api.relationships;
+    this.relationships = r ? index.model(r.definitions).table : undefined;
   }
 
-  /** The schema as the custom-field definitions make it: read once, and again whenever a statement finds them changed. */
+  /** The schema as the custom-field and relationship definitions make it: read once, and again whenever a statement finds them changed. */
   private async schemaOf(db: Knex, reread: boolean): Promise<{ api: GraphqlApi; fingerprint?: string }> {
-    if (!this.custom) return { api: this.base };
+    if (!this.custom && !this.relationships) return { api: this.base };
     if (!this.current || reread) {
-      const { fingerprint, defs } = await loadCustom(db, this.custom);
-      this.current = { fingerprint, api: withCustomFields(this.base, defs) };
+      const dynamic = await loadDynamic(db, this.custom, this.relationships);
+      this.current = { fingerprint: dynamic.fingerprint, api: withDynamic(this.base, dynamic) };
     }
     return this.current;
   }
@@ -87,8 +91,8 @@ export class GraphqlService {
     }
     const { api, fingerprint } = await this.schemaOf(db, reread);
     const invalid = validate(api.schema, document, specifiedRules, { maxErrors: 20 });
-    // A custom field another instance just defined is not in this schema yet: read the definitions once more.
-    if (invalid.length && fingerprint !== undefined && !reread && invalid.some((e) => /"cf_/.test(e.message))) return this.run(db, request, requester, true);
+    // A custom field or relationship another instance just defined is not in this schema yet: read the definitions once more.
+    if (invalid.length && fingerprint !== undefined && !reread && invalid.some((e) => /"(cf|rel)_/.test(e.message))) return this.run(db, request, requester, true);
     if (invalid.length) return { status: 400, body: { errors: invalid.map((e) => e.toJSON()) } };
     const operation = getOperationAST(document, operationName ?? undefined);
     if (!operation) return refuse(operationName ? `Unknown operation named "${operationName}".` : "Must provide operation name if query contains multiple operations.");
@@ -111,7 +115,7 @@ export class GraphqlService {
       root[key] = new GraphQLError(requester.word(filterErrors(plan, errors, undefined) ?? errors));
     }
     if (compiled.statement.sql !== "SELECT 1 AS _none") {
-      const probe = this.custom && fingerprint !== undefined ? `, ${fingerprintSql(this.custom)} AS ${FINGERPRINT}` : "";
+      const probe = fingerprint !== undefined ? `, ${fingerprintSql(this.custom, this.relationships)} AS ${FINGERPRINT}` : "";
       const result = await db.raw(compiled.statement.sql + probe, compiled.statement.bindings as Knex.RawBinding[]);
       const { [FINGERPRINT]: found, ...row } = (result.rows as Array<Record<string, unknown>>)[0] ?? {};
       if (probe && found !== fingerprint && !reread) return this.run(db, request, requester, true);

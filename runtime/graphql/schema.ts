@@ -12,7 +12,9 @@ export type FieldSource =
   | { kind: "reverse"; model: ModelDescriptor; link: FieldDescriptor }
   | { kind: "rows"; model: ModelDescriptor; many: boolean }
   /** A custom field: the value under `key` in the JSON `column`, as JSON text when `json`. */
-  | { kind: "custom"; column: string; key: string; json: boolean };
+  | { kind: "custom"; column: string; key: string; json: boolean }
+  /** A relationship's peers of an object at its `side` (either side when `symmetric`). */
+  | { kind: "relationship"; id: string; side: "source" | "destination"; symmetric: boolean; peer: ModelDescriptor };
 
 export interface GraphqlApi {
   schema: GraphQLSchema;

@@ -70,6 +70,30 @@ describe("inventory e2e: GraphQL", () => {
     expect((await gql(`{ sites { cf_${name} } }`)).status).to.equal(400);
   });
 
+  it("shows relationships as rel_<slug>: one peer or a list, from either end, symmetric ones both ways", async () => {
+    const slug = `gql_rel_${process.pid}`;
+    const r = await post("/api/extras/relationships/", { name: slug, slug, type: "one-to-many", source_type: "dcim.site", destination_type: "dcim.device" });
+    expect(r.status, JSON.stringify(r.body)).to.equal(201);
+    const peerSlug = `gql_peer_${process.pid}`;
+    const peers = await post("/api/extras/relationships/", { name: peerSlug, slug: peerSlug, type: "symmetric-many-to-many", source_type: "dcim.device", destination_type: "dcim.device" });
+    expect(peers.status, JSON.stringify(peers.body)).to.equal(201);
+    for (const d of devices) {
+      const a = await post("/api/extras/relationship-associations/", { relationship: r.body.id, source_type: "dcim.site", source_id: site.id, destination_type: "dcim.device", destination_id: d.id });
+      expect(a.status, JSON.stringify(a.body)).to.equal(201);
+    }
+    const p = await post("/api/extras/relationship-associations/", { relationship: peers.body.id, source_type: "dcim.device", source_id: devices[0].id, destination_type: "dcim.device", destination_id: devices[1].id });
+    expect(p.status, JSON.stringify(p.body)).to.equal(201);
+    const got = await gql(`{ sites(slug: "${site.slug}") { rel_${slug} { name } } devices(name__isw: "${tag}") { name rel_${slug} { slug } rel_${peerSlug} { name } } }`);
+    expect(got.status, JSON.stringify(got.body)).to.equal(200);
+    expect(got.body.data).to.deep.equal({
+      sites: [{ [`rel_${slug}`]: [{ name: `${tag}-a` }, { name: `${tag}-b` }] }],
+      devices: [
+        { name: `${tag}-a`, [`rel_${slug}`]: { slug: site.slug }, [`rel_${peerSlug}`]: [{ name: `${tag}-b` }] },
+        { name: `${tag}-b`, [`rel_${slug}`]: { slug: site.slug }, [`rel_${peerSlug}`]: [{ name: `${tag}-a` }] },
+      ],
+    });
+  });
+
   it("answers four levels (site → devices → interfaces → ip_addresses) with one statement", async () => {
     const got = await counted(`query ($slug: [String]) {
       sites(slug: $slug) { name devices { name interfaces { name type ip_addresses { address } } } }
