@@ -104,7 +104,9 @@ export function emitGraphql(api: IrApi): { path: string; contents: string } | nu
   };
   for (const m of models) {
     for (const f of m.fields) {
-      if (f.kind === "fk" || f.kind === "treeParent") addReverse(f.target, { name: names.list(m), source: m, field: f.name });
+      // A tree's parent link is reversed as its nodes' `children`, as Nautobot's TreeForeignKey names it.
+      if (f.kind === "treeParent") addReverse(f.target, { name: "children", source: m, field: f.name });
+      if (f.kind === "fk") addReverse(f.target, { name: names.list(m), source: m, field: f.name });
       if (f.kind === "generic") for (const t of f.targets) addReverse(t, { name: names.list(m), source: m, field: f.name });
     }
   }

@@ -243,5 +243,9 @@ describe("inventory e2e: GraphQL", () => {
     const got = await gql(`{ __type(name: "IPAddressType") { fields { name } } }`);
     const fields = got.body.data.__type.fields.map((f: { name: string }) => f.name);
     expect(fields).to.include.members(["address", "vrf", "status", "tags", "nat_inside"]);
+    const region = await gql(`{ __type(name: "RegionType") { fields { name } } }`);
+    expect(region.body.data.__type.fields.map((f: { name: string }) => f.name)).to.include.members(["parent", "children", "sites"]);
+    const root = await get("/api/");
+    expect(root.body.graphql).to.match(/\/api\/graphql\/$/);
   });
 });
