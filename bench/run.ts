@@ -16,7 +16,7 @@ import { createApp } from "../runtime/server.js";
 import { migrateAll, ensureSuperuser } from "../runtime/cli.js";
 import { apis } from "../generated/server.js";
 import { run, type Load, type Request, type Result } from "./load.js";
-import { seedPrefixes, seedDevices, seedAllocation, seedCalendar, type Relations } from "./seed.js";
+import { seedPrefixes, seedDevices, seedAllocation, seedCalendar, seedInterfaceAddresses, type Relations } from "./seed.js";
 import { floor } from "./floor.js";
 import { table, failures, peak, type Row, type Target } from "./report.js";
 
@@ -60,6 +60,9 @@ interface Workload {
   floor?: Scenario;
   armature: Scenario[];
 }
+
+/** Names of the REST calls a client makes for what the GraphQL workload's one query answers. */
+const REST_ROUND = "REST for the same data, ";
 
 /** Names of the scenarios run as a user with constrained object permissions. */
 const CONSTRAINED = "permissions: ";
@@ -109,6 +112,7 @@ async function main(): Promise<void> {
   const { ids, relations } = await seedPrefixes(db.knex, PREFIXES);
   await seedCalendar(db.knex, EVENTS);
   await seedDevices(db.knex, DEVICES);
+  const devicePages = await seedInterfaceAddresses(db.knex);
   const pool = await seedAllocation(db.knex, ALLOCATED_IPS);
   // As autovacuum leaves a live database: statistics current, visibility maps set (so
   // counts over join tables can be index-only scans).
@@ -194,6 +198,23 @@ async function main(): Promise<void> {
       }],
     },
     {
+      // 50 devices with their interfaces and each interface's addresses: one GraphQL query,
+      // against the REST calls a client needs for the same data (a page of devices, their
+      // interfaces by device_id, those interfaces' addresses by interface_id).
+      armature: [
+        {
+          name: "GraphQL: 50 devices → interfaces → ip_addresses, one POST",
+          next: () => ({
+            method: "POST", url: `${ours}/api/graphql/`, expect: 200,
+            body: JSON.stringify({ query: `query ($o: Int) { devices(name__isw: "bench-dev-", limit: 50, offset: $o) { name interfaces { name ip_addresses { address } } } }`, variables: { o: (i++ % devicePages.length) * 50 } }),
+          }),
+        },
+        { name: `${REST_ROUND}1/3 device list of 50`, next: () => get(`${ours}/api/dcim/devices/?name__isw=bench-dev-&limit=50&offset=${(i++ % devicePages.length) * 50}&exclude=config_context`) },
+        { name: `${REST_ROUND}2/3 their interfaces`, next: () => get(`${ours}/api/dcim/interfaces/?limit=1000&${devicePages[i++ % devicePages.length].devices.map((d) => `device_id=${d}`).join("&")}`) },
+        { name: `${REST_ROUND}3/3 those interfaces' addresses`, next: () => get(`${ours}/api/ipam/ip-addresses/?limit=1000&${devicePages[i++ % devicePages.length].interfaces.map((x) => `interface_id=${x}`).join("&")}`) },
+      ],
+    },
+    {
       // The same requests as a user whose object permissions constrain them, to show what
       // permission checks cost against the superuser rows above.
       armature: [
@@ -235,6 +256,7 @@ async function main(): Promise<void> {
     "SQL/req: statements sent to the database (each pg query, BEGIN and COMMIT included) during the measured requests, divided by them.",
     `Allocation: ${addresses.length} addresses handed out, ${distinct} distinct${distinct === addresses.length ? "" : " (DUPLICATES HANDED OUT)"}.`,
     permissionCost(rows),
+    graphqlVersusRest(rows),
     ...failures(rows),
   ];
   const results = table(rows);
@@ -246,6 +268,17 @@ async function main(): Promise<void> {
   base.close();
   await floorDb.close();
   await db.close();
+}
+
+/** The GraphQL query's median latency against the REST calls' medians added up (a client makes them one after another). */
+function graphqlVersusRest(rows: Row[]): string {
+  const graphql = rows.find((r) => r.name.startsWith("GraphQL: "));
+  const rest = rows.filter((r) => r.name.startsWith(REST_ROUND));
+  if (!graphql || !rest.length) return "";
+  const sum = rest.reduce((t, r) => t + r.result.p50, 0);
+  return `GraphQL vs REST for 50 devices with interfaces and addresses: one query, p50 ${graphql.result.p50.toFixed(1)} ms, ` +
+    `${graphql.result.statements.toFixed(1)} SQL; ${rest.length} REST calls in turn, p50s adding up to ${sum.toFixed(1)} ms, ` +
+    `${rest.reduce((t, r) => t + r.result.statements, 0).toFixed(1)} SQL.`;
 }
 
 /** Prints one row as it is measured, so a long run shows where it is. */

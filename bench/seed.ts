@@ -151,3 +151,24 @@ export async function seedCalendar(db: Knex, events: number): Promise<void> {
   await db.raw(`INSERT INTO events_event_categories (source_id, category_id) SELECT e.id, c.a[1 + e.n % 10] FROM (${rows}) e, ${pick("events_category")} c`);
   await db.raw(`INSERT INTO events_event_tags (source_id, tag_id) SELECT e.id, t.a[1 + (e.n + k * 7) % 20] FROM (${rows}) e, ${pick("events_tag")} t, generate_series(0, 1) k`);
 }
+
+/**
+ * One address on each bench device's interface (the GraphQL workload's third level), and the
+ * device pages a client reads: each page's device and interface ids, in the API's order.
+ */
+export async function seedInterfaceAddresses(db: Knex): Promise<Array<{ devices: string[]; interfaces: string[] }>> {
+  await db.raw(`
+    INSERT INTO ipam_ipaddress (address, status, assigned_object_type, assigned_object_id, description)
+    SELECT set_masklen('12.0.0.0'::inet + row_number() OVER (ORDER BY i.id), 16), 'active', 'dcim.interface', i.id, 'bench-interface'
+    FROM dcim_interface i JOIN dcim_device d ON d.id = i.device_id
+    WHERE d.name LIKE 'bench-dev-%' AND NOT EXISTS (SELECT 1 FROM ipam_ipaddress a WHERE a.assigned_object_id = i.id)`);
+  const rows = (await db.raw(`
+    SELECT d.id AS device, (SELECT array_agg(i.id ORDER BY i.name) FROM dcim_interface i WHERE i.device_id = d.id) AS interfaces
+    FROM dcim_device d WHERE d.name LIKE 'bench-dev-%' ORDER BY d.name LIMIT 500`)).rows as Array<{ device: string; interfaces: string[] }>;
+  const pages: Array<{ devices: string[]; interfaces: string[] }> = [];
+  for (let k = 0; k + 50 <= rows.length; k += 50) {
+    const page = rows.slice(k, k + 50);
+    pages.push({ devices: page.map((r) => r.device), interfaces: page.flatMap((r) => r.interfaces ?? []) });
+  }
+  return pages;
+}

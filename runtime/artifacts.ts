@@ -1,11 +1,12 @@
 // Reads what the generator emitted beside an API's index: the OpenAPI document of each
-// version (`openapi/<version>.json`) and the migrations (`migrations/*.sql`), in order.
+// version (`openapi/<version>.json`), the migrations (`migrations/*.sql`), in order, and the
+// GraphQL schema (`schema.graphql`) when there is one.
 // Synchronous on purpose: it runs once at import time, never per request.
 import { readdirSync, readFileSync, existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { join } from "node:path";
 
-export function loadArtifacts(dirUrl: URL): { openapi: Record<string, unknown>; migrations: Array<{ name: string; sql: string }> } {
+export function loadArtifacts(dirUrl: URL): { openapi: Record<string, unknown>; migrations: Array<{ name: string; sql: string }>; graphql?: string } {
   const dir = fileURLToPath(dirUrl);
   const openapi: Record<string, unknown> = {};
   const docs = join(dir, "openapi");
@@ -18,5 +19,6 @@ export function loadArtifacts(dirUrl: URL): { openapi: Record<string, unknown>; 
   const migrations = existsSync(migrationsDir)
     ? readdirSync(migrationsDir).filter((n) => n.endsWith(".sql")).sort().map((name) => ({ name, sql: readFileSync(join(migrationsDir, name), "utf8") }))
     : [];
-  return { openapi, migrations };
+  const sdl = join(dir, "schema.graphql");
+  return { openapi, migrations, ...(existsSync(sdl) ? { graphql: readFileSync(sdl, "utf8") } : {}) };
 }

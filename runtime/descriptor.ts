@@ -725,6 +725,8 @@ export interface ActionEvent {
    * `action` (view, run, …): null when every row does.
    */
   permitted(m: ModelDescriptor, action: string, alias: string): { sql: string; bindings: unknown[] } | null;
+  /** Runs a GraphQL request as the requester, when the api serves GraphQL: what /graphql/ would answer, and its status. */
+  graphql?(request: { query: unknown; variables?: unknown }): Promise<{ status: number; body: unknown }>;
   /** The api's engine, for an action that writes: its operations run as `actor`. */
   engine: Engine;
   /** The requester as the actor of the operations the action runs. */
@@ -735,6 +737,11 @@ export interface ActionEvent {
 export interface ActionPage {
   count: number;
   results: Array<Record<string, unknown>>;
+}
+
+/** What an action answers with a status of its own, rather than the action's usual one. */
+export class Answer {
+  constructor(readonly status: number, readonly body: unknown) {}
 }
 
 export const HOOK_NAMES: ReadonlyArray<keyof ModelHooks> = ["beforeSave", "beforeSaveSet", "afterSave", "protectedBy", "beforeDelete", "afterDelete", "readValues", "filters", "actions", "allocate"];
@@ -826,6 +833,8 @@ export interface ApiDescriptor {
   models: ModelDescriptor[];
   /** OpenAPI document per API version, as emitted. */
   openapi: Record<string, unknown>;
+  /** The GraphQL schema (SDL) the generator emitted, when the API serves GraphQL. */
+  graphql?: string;
   /** Migrations in order: file name and SQL. */
   migrations: Array<{ name: string; sql: string }>;
 }

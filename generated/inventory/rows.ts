@@ -799,6 +799,17 @@ export interface ExtrasGitRepository {
   custom_fields: unknown;
 }
 
+/** A stored row of extras.graphqlquery (spec/inventory/extras/graphql-query.ts), by field name. */
+export interface ExtrasGraphQLQuery {
+  id: string;
+  name: string;
+  slug: string;
+  query: string;
+  variables: unknown;
+  created: StoredTime;
+  last_updated: StoredTime;
+}
+
 /** A stored row of extras.job (spec/inventory/extras/job.ts), by field name. */
 export interface ExtrasJob {
   id: string;

@@ -941,6 +941,18 @@ export const tables = {
           tags: { table: "extras_tag_assignment", source: "object_id", type: "object_type", target: "tag_id" },
         },
       },
+      graphqlquery: {
+        table: "extras_graphqlquery",
+        columns: {
+          id: "id",
+          name: "name",
+          slug: "slug",
+          query: "query",
+          variables: "variables",
+          created: "created",
+          last_updated: "last_updated",
+        },
+      },
       job: {
         table: "extras_job",
         columns: {

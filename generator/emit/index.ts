@@ -5,6 +5,7 @@ import { emitDescriptors } from "./descriptors.js";
 import { generatedPaths } from "../ir/names.js";
 import { buildSchema, modelColumns, sortKeys, type Schema } from "./schema.js";
 import { emitRows } from "./rows.js";
+import { emitGraphql } from "./graphql.js";
 import { emitMigrations, type MigrationIntents, type MigrationState } from "./migrations.js";
 import { storedColumn } from "../../runtime/descriptor.js";
 import { emitDrfOpenApi } from "./openapi/drf.js";
@@ -57,6 +58,8 @@ export function emitAll(apis: IrApi[], previous: PreviousState): { files: Emitte
       files.push(jsonFile(generatedPaths.openapi(api.name, version), openApiEmitters[api.profile](api, version)));
     }
     files.push(emitRows(api, modelColumns(api)));
+    const graphql = emitGraphql(api);
+    if (graphql) files.push(graphql);
     const schema: Schema = buildSchema(api);
     const { files: migrations, snapshot, refusals: refused } = emitMigrations(api.name, schema, previous(api.name), intentsOf(api));
     refusals.push(...refused);

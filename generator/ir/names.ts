@@ -160,3 +160,26 @@ export const generatedPaths = {
   migration: (api: string, name: string) => `${api}/migrations/${name}`,
   snapshot: (api: string) => `${api}/schema.json`,
 };
+
+/**
+ * GraphQL names as Nautobot's graphene-django schema makes them: `<Model>Type`, queries named
+ * by the verbose name (`ip_address`) and its plural (the route's words, `ip_addresses`; a
+ * route two apps share takes the verbose name's plural, `vm_interfaces`), choice enums
+ * `<App><Model><Field>Choices` with values as graphene's `to_const` (`A_1000BASE_T`).
+ */
+export function graphqlNames(models: Array<{ key: string; name: string; app: string; route: string; verboseName: string }>) {
+  const snake = (s: string) => s.trim().toLowerCase().replace(/[^a-z0-9]+/g, "_").replace(/^_+|_+$/g, "");
+  const camel = (s: string) => s.split("_").map((w) => w.charAt(0).toUpperCase() + w.slice(1).toLowerCase()).join("");
+  const routes = new Map<string, number>();
+  for (const m of models) routes.set(m.route, (routes.get(m.route) ?? 0) + 1);
+  return {
+    type: (m: { name: string }) => `${m.name}Type`,
+    single: (m: { verboseName: string }) => snake(m.verboseName),
+    list: (m: { route: string; verboseName: string }) => (routes.get(m.route)! > 1 && snake(m.verboseName) + "s" !== snake(m.route) ? `${snake(m.verboseName)}s` : snake(m.route)),
+    enumName: (m: { app: string; name: string }, field: string) => `${camel(m.app)}${m.name}${camel(field)}Choices`,
+    enumValue: (value: string) => {
+      const name = value.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").replace(/[\W|^]+/g, "_").toUpperCase();
+      return /^[_A-Za-z][_0-9A-Za-z]*$/.test(name) ? name : `A_${name}`;
+    },
+  };
+}

@@ -7,7 +7,7 @@ export default api({
   profile: "drf",
   basePath: "/api/",
   apps: ["circuits", "dcim", "extras", "ipam", "plugins", "tenancy", "users", "virtualization"],
-  rootLinks: ["status"],
+  rootLinks: ["graphql", "status"],
   versions: { default: "1.2", supported: ["1.2", "1.3", "1.4", "1.5"] },
   settings: {
     PAGINATE_COUNT: 50,

@@ -276,6 +276,8 @@ function conformance(api: ApiDescriptor, version: string, full: boolean): void {
       const [parent, child] = [await make("extras.dynamicgroup", { content_type: "dcim.device" }), await make("extras.dynamicgroup", { content_type: "dcim.device" })];
       return { parent_group: parent.id, group: child.id };
     },
+    // A saved query's text must parse; its variables are the ones the text defines.
+    "extras.graphqlquery": async () => ({ query: "{ sites { slug } }" }),
     // A permission grants some action.
     "users.objectpermission": async () => ({ actions: ["view"] }),
     "dcim.frontporttemplate": async () => {

@@ -7,7 +7,7 @@ import type { Knex } from "knex";
 import { createRequire } from "node:module";
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
-import { listServedBy, type ActionEvent, type ActionPage, type ApiDescriptor, type ModelDescriptor } from "../../descriptor.js";
+import { Answer, listServedBy, type ActionEvent, type ActionPage, type ApiDescriptor, type ModelDescriptor } from "../../descriptor.js";
 import type { Config } from "../../config.js";
 import { FilterCompiler, type FilterPlan } from "../../query/filters.js";
 import { dynamicFilters } from "../../features/index.js";
@@ -38,6 +38,7 @@ import { actionOf, type Grants } from "../../features/permissions/index.js";
 import type { Condition } from "../../features/permissions/constraints.js";
 import { deepmerge, SETTINGS_ROUTE } from "./user-settings.js";
 import { wordErrors, wordProblem } from "./wording.js";
+import { answerGraphql, GRAPHQL_ROUTE, requesterOf, serveGraphiqlAssets, type GraphqlDeps } from "./graphql.js";
 
 /** The route below an object with notes (Nautobot's NotesViewSetMixin). */
 const NOTES_ROUTE = "notes";
@@ -94,6 +95,7 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
   store.onWrite((m) => {
     if (m === tokenModel || m === userModel) identities?.forget();
   });
+  const graphql: GraphqlDeps | undefined = api.graphql ? { db, index, sdl: api.graphql, permissions, exemptView, userModel } : undefined;
   const swaggerAssets = dirname(createRequire(import.meta.url).resolve("swagger-ui-dist/package.json"));
   const browsableAssets = fileURLToPath(new URL("../../../templates/static/", import.meta.url));
 
@@ -108,6 +110,7 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
 
   const router = express.Router({ strict: true, caseSensitive: true });
   router.use("/docs/static", express.static(browsableAssets, { index: false }), express.static(swaggerAssets, { index: false }));
+  if (graphql) serveGraphiqlAssets(router);
   router.use(express.raw({ type: () => true, limit: config.bodyLimit }));
   router.use(async (req, res) => {
     let ctx: Ctx | undefined;
@@ -122,7 +125,9 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
       res.set("Vary", "Accept");
       const segments = req.path.split("/").slice(1);
       const tokenProvisioning = !!tokenModel && req.method === "POST" && req.path === `/${tokenModel.app}/${tokenModel.route}/`;
-      const session = sessionFor(req, SAFE.has(req.method) || isLogout(req));
+      // A GraphQL POST only reads, and a page elsewhere cannot send its JSON without a preflight: GraphiQL may use the session.
+      const graphqlPost = !!graphql && req.method === "POST" && req.path === `/${GRAPHQL_ROUTE}/`;
+      const session = sessionFor(req, SAFE.has(req.method) || isLogout(req) || graphqlPost);
       const identity = await authenticate(db, identities, req.get("authorization"), tokenProvisioning, session, { address: req.ip, limits: config });
       identified(res, identity?.username);
       ctx = { req, res, version, renderer, identity, apiUrl: `${origin(req, config.publicUrl)}${api.basePath}`, params, session: req.get("authorization") ? undefined : session };
@@ -149,6 +154,7 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
         if (req.method !== "POST") throw new HttpError(405, `Method "${req.method}" not allowed.`, "method_not_allowed");
         return logout(req, ctx.res, sessions);
       }
+      if (graphql && seg[0] === GRAPHQL_ROUTE) return graphqlRoute(ctx, graphql);
       if (seg[0] === "status") return only(ctx, ["GET"], () => status(ctx));
       if (seg[0] === "docs") return only(ctx, ["GET"], () => docs(ctx));
       if (api.apps.includes(seg[0])) return only(ctx, ["GET"], () => send(ctx, 200, appRoot(ctx, seg[0])));
@@ -197,6 +203,24 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
       throw new HttpError(405, `Method "${ctx.req.method}" not allowed.`, "method_not_allowed");
     }
     return run();
+  }
+
+  /** GraphQL (graphql.ts): POST, as Nautobot's API view, the body JSON or the query itself; GraphiQL for a browser's GET. */
+  async function graphqlRoute(ctx: Ctx, deps: GraphqlDeps): Promise<void> {
+    ctx.res.set("Allow", "POST, OPTIONS");
+    if (ctx.req.method === "GET" && ctx.renderer === "html") {
+      ctx.res.type("html").send(templates.graphiql({
+        title: api.title, assets: `${api.basePath}${GRAPHQL_ROUTE}/static`, endpoint: JSON.stringify(`${api.basePath}${GRAPHQL_ROUTE}/`), nonce: cspNonce(ctx.res),
+      }));
+      return;
+    }
+    if (ctx.req.method !== "POST") throw new HttpError(405, `Method "${ctx.req.method}" not allowed.`, "method_not_allowed");
+    const raw = Buffer.isBuffer(ctx.req.body) ? ctx.req.body : Buffer.alloc(0);
+    const type = contentType(ctx.req);
+    const body = type === "application/graphql" ? { query: raw.toString("utf8") } : type === "application/json" ? readJson(ctx) : {};
+    const grants = ctx.identity && permissions ? await grantsOf(ctx) : undefined;
+    const answer = await answerGraphql(deps, (body ?? {}) as Record<string, unknown>, requesterOf(deps, ctx.identity, grants));
+    ctx.res.status(answer.status).json(answer.body);
   }
 
   function apiRoot(ctx: Ctx): Record<string, string> {
@@ -533,6 +557,7 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
         return store.list(db, lm, filter, paging, { ...opts, exclude: [...opts.exclude, ...exclude] });
       },
       permitted: (pm, action, alias) => condition(ctx, pm, action, alias),
+      ...(graphql ? { graphql: (request) => answerGraphql(graphql, request, requesterOf(graphql, ctx.identity, ctx.grants)) } : {}),
     };
   }
 
@@ -544,6 +569,7 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
     if (ctx.req.method === "POST" && action.multipart && contentType(ctx.req) === "multipart/form-data") event.form = readMultipart(ctx);
     else if (ctx.req.method === "POST") event.body = readJson(ctx);
     const answer = await m.hooks!.actions![name](event);
+    if (answer instanceof Answer) return send(ctx, answer.status, answer.body);
     const status = action.status ?? 200;
     // Nothing to say is an empty body, as DRF renders a Response without data.
     if (answer === undefined) {

@@ -1,0 +1,268 @@
+// Compiles a GraphQL operation into ONE SQL statement: each root field a sub-select, each
+// nested object or list a correlated sub-select building JSON keyed by response key (the
+// same nested JSON aggregation the REST reads use), filter arguments planned by the REST
+// filter sets, and the requester's view permission applied at every level. Gives the
+// statement and, per root field, the filter checks riding in it; runs nothing.
+import {
+  getArgumentValues, GraphQLError, GraphQLList, GraphQLNonNull, GraphQLObjectType, Kind,
+  type FieldNode, type FragmentDefinitionNode, type GraphQLField, type GraphQLOutputType, type GraphQLType, type SelectionSetNode,
+} from "graphql";
+import type { Knex } from "knex";
+import { storedColumn, type ModelDescriptor } from "../descriptor.js";
+import type { ModelIndex } from "../models.js";
+import { checkColumns, isUuid, type FilterCompiler, type FilterErrors, type FilterPlan } from "../query/filters.js";
+import { orderSql } from "../query/order.js";
+import { col, ident, literal } from "../query/sql.js";
+import type { FieldSource, GraphqlApi } from "./schema.js";
+
+/** A piece of SQL with `?` placeholders and their values (values may be Knex builders or raws). */
+interface Frag { sql: string; bindings: unknown[] }
+
+/** Limits a query must keep: nesting of selections, and fields selected once fragments are spread. */
+export interface Limits { maxDepth: number; maxFields: number }
+
+export interface Compiled {
+  statement: Frag;
+  /** Filter plans whose checks ride in the statement, by root response key and check column prefix. */
+  checks: Array<{ key: string; plan: FilterPlan; prefix: string }>;
+  /** Root fields refused before any SQL (bad filter arguments), by response key. */
+  refused: Map<string, { errors: FilterErrors; plan: FilterPlan }>;
+}
+
+export interface CompileDeps {
+  db: Knex;
+  index: ModelIndex;
+  api: GraphqlApi;
+  filters: FilterCompiler;
+  /** The condition rows of `m` aliased `alias` must meet for the requester to view them (null: all rows; "false": none). */
+  permitted(m: ModelDescriptor, alias: string): { sql: string; bindings: unknown[] } | null;
+}
+
+/** A descriptor literal in SQL that Knex's raw placeholders leave alone. */
+const lit = (s: string) => literal(s).replace(/\?/g, "\\?");
+const unwrap = (t: GraphQLType): GraphQLType => (t instanceof GraphQLNonNull || t instanceof GraphQLList ? unwrap(t.ofType) : t);
+
+export class QueryCompiler {
+  private alias = 0;
+  private fields = 0;
+  /** The root field being compiled: what a bad argument below it fails. */
+  private root = "";
+  private readonly checks: Compiled["checks"] = [];
+  private readonly refused: Compiled["refused"] = new Map();
+
+  constructor(
+    private readonly deps: CompileDeps,
+    private readonly fragments: Record<string, FragmentDefinitionNode>,
+    private readonly variables: Record<string, unknown>,
+    private readonly limits: Limits,
+  ) {}
+
+  /** The statement for the root selection set of a query. */
+  compile(query: GraphQLObjectType, selection: SelectionSetNode): Compiled {
+    const parts: Frag[] = [];
+    for (const [key, nodes] of this.collect(query, selection, 1)) {
+      const def = query.getFields()[nodes[0].name.value];
+      const source = def && this.deps.api.sources.get(`${query.name}.${def.name}`);
+      if (!source || source.kind !== "rows") continue;
+      this.root = key;
+      const args = getArgumentValues(def, nodes[0], this.variables);
+      const sel = this.merged(nodes);
+      const type = unwrap(def.type) as GraphQLObjectType;
+      const expr = source.many
+        ? this.list(source.model, type, sel, args, null, 2)
+        : this.single(source.model, type, sel, args.id as string, 2);
+      if (expr) parts.push({ sql: `${expr.sql} AS ${ident(key)}`, bindings: expr.bindings });
+    }
+    this.checks.forEach(({ plan, prefix }) => {
+      for (const c of checkColumns(plan.checks)) parts.push({ sql: c.sql.replace(/ AS "([^"]+)"$/, ` AS "${prefix}$1"`), bindings: c.bindings });
+    });
+    const statement = parts.length ? join(parts, ", ") : { sql: "1 AS _none", bindings: [] };
+    return { statement: { sql: `SELECT ${statement.sql}`, bindings: statement.bindings }, checks: this.checks, refused: this.refused };
+  }
+
+  /** The selections of a set by response key, fragments spread and @skip/@include honoured. */
+  private collect(type: GraphQLObjectType, set: SelectionSetNode, depth: number, out = new Map<string, FieldNode[]>()): Map<string, FieldNode[]> {
+    if (depth > this.limits.maxDepth) throw new GraphQLError(`Query is too deep: at most ${this.limits.maxDepth} levels of selections.`);
+    for (const s of set.selections) {
+      if (!this.included(s)) continue;
+      if (s.kind === Kind.FIELD) {
+        if (++this.fields > this.limits.maxFields) throw new GraphQLError(`Query selects too many fields: at most ${this.limits.maxFields}.`);
+        const key = s.alias?.value ?? s.name.value;
+        out.set(key, [...(out.get(key) ?? []), s]);
+      } else if (s.kind === Kind.INLINE_FRAGMENT) {
+        if (!s.typeCondition || s.typeCondition.name.value === type.name) this.collect(type, s.selectionSet, depth, out);
+      } else {
+        const frag = this.fragments[s.name.value];
+        if (frag && frag.typeCondition.name.value === type.name) this.collect(type, frag.selectionSet, depth, out);
+      }
+    }
+    return out;
+  }
+
+  private included(s: { directives?: readonly { name: { value: string }; arguments?: readonly { name: { value: string }; value: unknown }[] }[] }): boolean {
+    for (const d of s.directives ?? []) {
+      const arg = d.arguments?.find((a) => a.name.value === "if")?.value as { kind: string; value?: boolean; name?: { value: string } } | undefined;
+      const value = arg?.kind === Kind.VARIABLE ? this.variables[arg.name!.value] === true : arg?.value === true;
+      if (d.name.value === "skip" && value) return false;
+      if (d.name.value === "include" && !value) return false;
+    }
+    return true;
+  }
+
+  private merged(nodes: FieldNode[]): SelectionSetNode {
+    return { kind: Kind.SELECTION_SET, selections: nodes.flatMap((n) => n.selectionSet?.selections ?? []) };
+  }
+
+  /** JSON of the row aliased `a` of `m`, with the selection's fields keyed by response key. */
+  private object(m: ModelDescriptor, type: GraphQLObjectType, a: string, set: SelectionSetNode, depth: number): Frag {
+    const pairs: Frag[] = [];
+    for (const [key, nodes] of this.collect(type, set, depth)) {
+      const name = nodes[0].name.value;
+      if (name === "__typename") {
+        pairs.push({ sql: `${lit(key)}, ${lit(type.name)}`, bindings: [] });
+        continue;
+      }
+      const def = type.getFields()[name];
+      const source = def && this.deps.api.sources.get(`${type.name}.${name}`);
+      if (!source) continue;
+      const expr = this.value(m, def, source, a, nodes, depth + 1);
+      pairs.push({ sql: `${lit(key)}, ${expr.sql}`, bindings: expr.bindings });
+    }
+    // json_build_object takes at most 100 arguments: wider selections are joined in pieces.
+    const chunks: Frag[] = [];
+    for (let i = 0; i < pairs.length; i += 50) {
+      const chunk = join(pairs.slice(i, i + 50), ", ");
+      chunks.push({ sql: `jsonb_build_object(${chunk.sql})`, bindings: chunk.bindings });
+    }
+    if (!chunks.length) return { sql: "'{}'::jsonb", bindings: [] };
+    return join(chunks, " || ");
+  }
+
+  private value(m: ModelDescriptor, def: GraphQLField<unknown, unknown>, source: FieldSource, a: string, nodes: FieldNode[], depth: number): Frag {
+    const raw = (sql: string): Frag => ({ sql, bindings: [] });
+    const sel = this.merged(nodes);
+    const target = unwrap(def.type as GraphQLOutputType);
+    if (source.kind === "reverse") {
+      const args = getArgumentValues(def, nodes[0], this.variables);
+      const link = source.link;
+      const where = link.kind === "generic"
+        ? `${col("t0", link.idColumn)} = ${col(a, "id")} AND ${col("t0", link.typeColumn)} = ${lit(m.key)}`
+        : `${col("t0", storedColumn(link)!)} = ${col(a, "id")}`;
+      return this.list(source.model, target as GraphQLObjectType, sel, args, where, depth) ?? raw("NULL");
+    }
+    if (source.kind === "custom") {
+      const value = `(${col(a, source.column)}::jsonb -> ${lit(source.key)})`;
+      return raw(source.json ? `(${value})::text` : value);
+    }
+    if (source.kind === "relationship") return this.peers(source, target as GraphQLObjectType, sel, a, def.type, depth) ?? raw("NULL");
+    if (source.kind !== "field") return raw("NULL");
+    const f = source.field;
+    const c = (name: string) => col(a, name);
+    switch (f.kind) {
+      case "id": return raw(c("id"));
+      case "scalar":
+        if (f.type === "json") return raw(`(${c(f.column)})::text`);
+        if (f.type === "decimal" || f.type === "cidr" || f.type === "ip" || f.type === "uuid") return raw(`(${c(f.column)})::text`);
+        if (f.type === "integer") return raw(`(${c(f.column)})::bigint`);
+        return raw(c(f.column));
+      case "choice": {
+        const names = this.deps.api.choices.get((target as { name: string }).name) ?? new Map<string, string>();
+        const whens = [...names].map(([v, n]) => `WHEN ${lit(v)} THEN ${lit(n)}`).join(" ");
+        return raw(whens ? `(CASE ${c(f.column)}::text ${whens} ELSE NULL END)` : "NULL");
+      }
+      case "ipFamily": {
+        const from = this.deps.index.field(m, f.from);
+        const column = from && storedColumn(from);
+        return raw(column ? `family(${c(column)})` : "NULL");
+      }
+      case "list": return raw(c(f.column));
+      case "computed": {
+        const read = m.hooks?.readValues?.[f.name];
+        return raw(read ? read({ alias: a, model: m }) : "NULL");
+      }
+      case "fk": case "treeParent":
+        return this.single(this.deps.index.model(f.target), target as GraphQLObjectType, sel, null, depth, `t0.id = ${c(f.column)}`) ?? raw("NULL");
+      case "status": {
+        const statuses = this.deps.index.model(f.statuses.model);
+        return this.single(statuses, target as GraphQLObjectType, sel, null, depth, `${col("t0", this.deps.index.column(statuses, "slug"))} = ${c(f.column)}`) ?? raw("NULL");
+      }
+      case "m2m": case "tags": {
+        const t = f.through;
+        const typed = f.kind === "tags" ? ` AND ${col("j", f.through.type)} = ${lit(m.key)}` : "";
+        const where = `EXISTS (SELECT 1 FROM ${ident(t.table)} j WHERE ${col("j", t.target)} = t0.id AND ${col("j", t.source)} = ${c("id")}${typed})`;
+        return this.list(this.deps.index.model(f.target), target as GraphQLObjectType, sel, {}, where, depth) ?? raw("'[]'::json");
+      }
+      default: return raw("NULL");
+    }
+  }
+
+  /** The peers of the row aliased `a` through a relationship: one object, or a list where the type is one. */
+  private peers(source: Extract<FieldSource, { kind: "relationship" }>, type: GraphQLObjectType, sel: SelectionSetNode, a: string, shown: GraphQLOutputType, depth: number): Frag | null {
+    const associations = this.deps.index.api.relationships?.associations;
+    if (!associations) return null;
+    const assoc = this.deps.index.model(associations);
+    const [mine, theirs] = source.side === "source" ? ["source_id", "destination_id"] : ["destination_id", "source_id"];
+    const link = (x: string, y: string) => `(${col("j", x)} = ${col(a, "id")} AND ${col("j", y)} = t0.id)`;
+    const where = `EXISTS (SELECT 1 FROM ${ident(assoc.table)} j WHERE ${col("j", this.deps.index.column(assoc, "relationship"))} = ${lit(source.id)} ` +
+      `AND (${link(mine, theirs)}${source.symmetric ? ` OR ${link(theirs, mine)}` : ""}))`;
+    const many = (shown instanceof GraphQLNonNull ? shown.ofType : shown) instanceof GraphQLList;
+    return many ? this.list(source.peer, type, sel, {}, where, depth) : this.single(source.peer, type, sel, null, depth, where);
+  }
+
+  /** The rows of `m` the requester may view, as a Knex builder over `t0`, narrowed by `where`. */
+  private rows(m: ModelDescriptor, where: string | null): Knex.QueryBuilder {
+    const qb = this.deps.db.queryBuilder().from(`${m.table} as t0`);
+    if (where) qb.whereRaw(where);
+    const cond = this.deps.permitted(m, "t0");
+    if (cond) qb.whereRaw(cond.sql, cond.bindings as Knex.RawBinding[]);
+    return qb;
+  }
+
+  /** One object (or null): by `id` given as an argument, or picked by `where`. */
+  private single(m: ModelDescriptor, type: GraphQLObjectType, sel: SelectionSetNode, id: string | null, depth: number, where: string | null = null): Frag | null {
+    const g = `g${++this.alias}`;
+    const qb = this.rows(m, where).select("t0.*").limit(1);
+    if (id !== null) {
+      if (!isUuid(String(id)) && !/^\d+$/.test(String(id))) return { sql: "NULL", bindings: [] };
+      qb.whereRaw("t0.id::text = ?", [String(id).toLowerCase()]);
+    }
+    const obj = this.object(m, type, g, sel, depth);
+    return { sql: `(SELECT ${obj.sql} FROM (?) ${g})`, bindings: [...obj.bindings, qb] };
+  }
+
+  /** A list of `m` rows narrowed by `where`, the filter arguments, limit and offset, in the model's order. */
+  private list(m: ModelDescriptor, type: GraphQLObjectType, sel: SelectionSetNode, args: Record<string, unknown>, where: string | null, depth: number): Frag | null {
+    const g = `g${++this.alias}`;
+    const qb = this.rows(m, where);
+    const params = new Map<string, string[]>();
+    for (const [name, v] of Object.entries(args)) {
+      if (name === "limit" || name === "offset" || v === undefined || v === null) continue;
+      const values = (Array.isArray(v) ? v : [v]).filter((x) => x !== null).map(String);
+      params.set(name === "_type" ? "type" : name, values);
+    }
+    if (params.size) {
+      const { errors, plan } = this.deps.filters.compile(m, params, { strict: true, reserved: new Set() });
+      // A bad argument below the root fails its root field, as the resolver raising it fails the query's branch.
+      if (Object.keys(errors).length) {
+        if (!this.refused.has(this.root)) this.refused.set(this.root, { errors, plan });
+        return null;
+      }
+      plan.apply(qb);
+      if (plan.checks.length) this.checks.push({ key: this.root, plan, prefix: `${g}_` });
+    }
+    const limit = args.limit as number | undefined | null;
+    const offset = args.offset as number | undefined | null;
+    if ((limit ?? 0) < 0 || (offset ?? 0) < 0) throw new GraphQLError("Negative indexing is not supported.");
+    const order = orderSql(this.deps.index, m, m.ordering, "t0");
+    qb.select("t0.*", this.deps.db.raw(`row_number() OVER (ORDER BY ${order}) AS _gq_n`)).orderByRaw(order);
+    if (offset) qb.offset(offset);
+    if (limit) qb.limit(limit);
+    const obj = this.object(m, type, g, sel, depth);
+    return { sql: `(SELECT coalesce(jsonb_agg(${obj.sql} ORDER BY ${g}._gq_n), '[]'::jsonb) FROM (?) ${g})`, bindings: [...obj.bindings, qb] };
+  }
+}
+
+function join(frags: Frag[], sep: string): Frag {
+  return { sql: frags.map((f) => f.sql).join(sep), bindings: frags.flatMap((f) => f.bindings) };
+}
+

@@ -1,0 +1,148 @@
+// GraphQL over an API's engine: parses and validates a request against the schema the
+// generator emitted, refuses what is too deep or too wide, compiles the operation into one SQL
+// statement (compile.ts), runs it, and lets graphql-js shape the answer from the JSON that
+// statement built (each field read by its response key). Knows models only through the
+// schema's directives; the caller gives who may view what and how filter errors are worded.
+import {
+  execute, getOperationAST, getVariableValues, GraphQLError, OperationTypeNode, parse, specifiedRules, validate,
+  type DocumentNode, type ExecutionResult, type FragmentDefinitionNode, type GraphQLFormattedError,
+} from "graphql";
+import type { Knex } from "knex";
+import type { ModelDescriptor } from "../descriptor.js";
+import type { ModelIndex } from "../models.js";
+import { filterErrors, FilterCompiler, type FilterErrors } from "../query/filters.js";
+import { buildGraphqlApi, type GraphqlApi } from "./schema.js";
+import { QueryCompiler, type Limits } from "./compile.js";
+import { definitionsOf, fingerprintSql, loadDynamic, withDynamic } from "./custom.js";
+import type { CustomFieldDefinitions } from "../descriptor.js";
+
+export interface GraphqlRequest {
+  query?: unknown;
+  variables?: unknown;
+  operationName?: unknown;
+}
+
+export interface Requester {
+  /** The condition rows of `m` aliased `alias` must meet to be viewed: null for every row, `false` SQL for none. */
+  permitted(m: ModelDescriptor, alias: string): { sql: string; bindings: unknown[] } | null;
+  /** A root field's filter errors as the message its error carries. */
+  word(errors: FilterErrors): string;
+}
+
+/** What a request gets: the body to send and whether it was refused before it ran (a 400). */
+export interface GraphqlAnswer {
+  status: 200 | 400;
+  body: { data?: unknown; errors?: GraphQLFormattedError[] };
+}
+
+/** Bounds a query must keep, so a hostile one is refused before it costs anything. */
+export const LIMITS: Limits & { maxTokens: number } = { maxDepth: 10, maxFields: 1000, maxTokens: 20_000 };
+
+const refuse = (message: string): GraphqlAnswer => ({ status: 400, body: { errors: [{ message }] } });
+
+/** The statement column carrying the custom-field definitions' fingerprint. */
+const FINGERPRINT = "_gq_custom";
+
+export class GraphqlService {
+  private readonly base: GraphqlApi;
+  private readonly filters: FilterCompiler;
+  private readonly custom?: CustomFieldDefinitions;
+  /** The relationship definitions' table, when the api has relationships. */
+  private readonly relationships?: string;
+  /** The schema with the custom fields last read, and their fingerprint then. */
+  private current?: { fingerprint: string; api: GraphqlApi };
+
+  constructor(private readonly index: ModelIndex, sdl: string) {
+    this.base = buildGraphqlApi(sdl, index);
+    this.filters = new FilterCompiler(index);
+    this.custom = definitionsOf(index);
+    const r = index.api.relationships;
+    this.relationships = r ? index.model(r.definitions).table : undefined;
+  }
+
+  /** The schema as the custom-field and relationship definitions make it: read once, and again whenever a statement finds them changed. */
+  private async schemaOf(db: Knex, reread: boolean): Promise<{ api: GraphqlApi; fingerprint?: string }> {
+    if (!this.custom && !this.relationships) return { api: this.base };
+    if (!this.current || reread) {
+      const dynamic = await loadDynamic(db, this.custom, this.relationships);
+      this.current = { fingerprint: dynamic.fingerprint, api: withDynamic(this.base, dynamic) };
+    }
+    return this.current;
+  }
+
+  async run(db: Knex, request: GraphqlRequest, requester: Requester, reread = false): Promise<GraphqlAnswer> {
+    const { query, operationName } = request;
+    if (typeof query !== "string" || query === "") return refuse("Must provide query string.");
+    let variables = request.variables ?? {};
+    if (typeof variables === "string") {
+      try {
+        variables = variables === "" ? {} : JSON.parse(variables);
+      } catch {
+        return refuse("Variables are invalid JSON.");
+      }
+    }
+    if (typeof variables !== "object" || variables === null || Array.isArray(variables)) return refuse("Variables are invalid JSON.");
+    if (operationName !== undefined && operationName !== null && typeof operationName !== "string") return refuse("Operation name must be a string.");
+    let document: DocumentNode;
+    try {
+      document = parse(query, { maxTokens: LIMITS.maxTokens });
+    } catch (err) {
+      return { status: 400, body: { errors: [(err as GraphQLError).toJSON()] } };
+    }
+    const { api, fingerprint } = await this.schemaOf(db, reread);
+    const invalid = validate(api.schema, document, specifiedRules, { maxErrors: 20 });
+    // A custom field or relationship another instance just defined is not in this schema yet: read the definitions once more.
+    if (invalid.length && fingerprint !== undefined && !reread && invalid.some((e) => /"(cf|rel)_/.test(e.message))) return this.run(db, request, requester, true);
+    if (invalid.length) return { status: 400, body: { errors: invalid.map((e) => e.toJSON()) } };
+    const operation = getOperationAST(document, operationName ?? undefined);
+    if (!operation) return refuse(operationName ? `Unknown operation named "${operationName}".` : "Must provide operation name if query contains multiple operations.");
+    if (operation.operation !== OperationTypeNode.QUERY) return refuse(`'${operation.operation}' is not a supported operation, Only query are supported.`);
+    const coerced = getVariableValues(api.schema, operation.variableDefinitions ?? [], variables as Record<string, unknown>);
+    if (coerced.errors) return { status: 400, body: { errors: coerced.errors.map((e) => e.toJSON()) } };
+    const fragments: Record<string, FragmentDefinitionNode> = {};
+    for (const d of document.definitions) if (d.kind === "FragmentDefinition") fragments[d.name.value] = d;
+
+    const compiler = new QueryCompiler({ db, index: this.index, api, filters: this.filters, permitted: requester.permitted }, fragments, coerced.coerced, LIMITS);
+    let compiled;
+    try {
+      compiled = compiler.compile(api.schema.getQueryType()!, operation.selectionSet);
+    } catch (err) {
+      if (err instanceof GraphQLError) return { status: 400, body: { errors: [err.toJSON()] } };
+      throw err;
+    }
+    const root: Record<string, unknown> = {};
+    for (const [key, { errors, plan }] of compiled.refused) {
+      root[key] = new GraphQLError(requester.word(filterErrors(plan, errors, undefined) ?? errors));
+    }
+    if (compiled.statement.sql !== "SELECT 1 AS _none") {
+      const probe = fingerprint !== undefined ? `, ${fingerprintSql(this.custom, this.relationships)} AS ${FINGERPRINT}` : "";
+      const result = await db.raw(compiled.statement.sql + probe, compiled.statement.bindings as Knex.RawBinding[]);
+      const { [FINGERPRINT]: found, ...row } = (result.rows as Array<Record<string, unknown>>)[0] ?? {};
+      if (probe && found !== fingerprint && !reread) return this.run(db, request, requester, true);
+      for (const [key, value] of Object.entries(row)) if (!(key in root)) root[key] = value;
+      for (const { key, plan, prefix } of compiled.checks) {
+        const found = Object.fromEntries(Object.entries(row).filter(([k]) => k.startsWith(prefix)).map(([k, v]) => [k.slice(prefix.length), v]));
+        const errors = filterErrors(plan, {}, found);
+        if (errors && !(root[key] instanceof GraphQLError)) root[key] = new GraphQLError(requester.word(errors));
+      }
+    }
+    const executed = await execute({
+      schema: api.schema,
+      document,
+      rootValue: root,
+      variableValues: coerced.coerced,
+      operationName: operationName ?? undefined,
+      fieldResolver: (source, _args, _ctx, info) => (source as Record<string, unknown> | null)?.[info.path.key as string],
+    }) as ExecutionResult;
+    return { status: 200, body: { ...(executed.errors ? { errors: executed.errors.map((e) => e.toJSON()) } : {}), data: executed.data ?? null } };
+  }
+}
+
+const services = new WeakMap<ModelIndex, GraphqlService>();
+
+/** The GraphQL service of an API's model index, built once. */
+export function graphqlService(index: ModelIndex, sdl: string): GraphqlService {
+  let service = services.get(index);
+  if (!service) services.set(index, (service = new GraphqlService(index, sdl)));
+  return service;
+}

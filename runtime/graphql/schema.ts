@@ -1,0 +1,69 @@
+// The GraphQL schema of an API, built once from the SDL the generator emitted, and what each
+// field of it is read from: the directives the SDL carries (a type's model, a reverse list's
+// link, a query's model, an enum value's stored choice) tied to the API's descriptors.
+import { buildSchema, GraphQLEnumType, GraphQLObjectType, type GraphQLField, type GraphQLSchema } from "graphql";
+import type { ConstDirectiveNode } from "graphql";
+import type { FieldDescriptor, ModelDescriptor } from "../descriptor.js";
+import type { ModelIndex } from "../models.js";
+
+/** How one GraphQL field is read. */
+export type FieldSource =
+  | { kind: "field"; field: FieldDescriptor }
+  | { kind: "reverse"; model: ModelDescriptor; link: FieldDescriptor }
+  | { kind: "rows"; model: ModelDescriptor; many: boolean }
+  /** A custom field: the value under `key` in the JSON `column`, as JSON text when `json`. */
+  | { kind: "custom"; column: string; key: string; json: boolean }
+  /** A relationship's peers of an object at its `side` (either side when `symmetric`). */
+  | { kind: "relationship"; id: string; side: "source" | "destination"; symmetric: boolean; peer: ModelDescriptor };
+
+export interface GraphqlApi {
+  schema: GraphQLSchema;
+  /** The model each object type stands for, by type name. */
+  models: Map<string, ModelDescriptor>;
+  /** How each field is read, by `<Type>.<field>`. */
+  sources: Map<string, FieldSource>;
+  /** The stored value → enum value name of each choice enum, by enum name. */
+  choices: Map<string, Map<string, string>>;
+}
+
+const argOf = (d: ConstDirectiveNode | undefined, name: string): string | boolean | undefined => {
+  const v = d?.arguments?.find((a) => a.name.value === name)?.value;
+  return v?.kind === "StringValue" ? v.value : v?.kind === "BooleanValue" ? v.value : undefined;
+};
+const directive = (node: { directives?: readonly ConstDirectiveNode[] } | undefined | null, name: string) =>
+  node?.directives?.find((d) => d.name.value === name);
+
+export function buildGraphqlApi(sdl: string, index: ModelIndex): GraphqlApi {
+  const schema = buildSchema(sdl);
+  const models = new Map<string, ModelDescriptor>();
+  const sources = new Map<string, FieldSource>();
+  const choices = new Map<string, Map<string, string>>();
+  for (const type of Object.values(schema.getTypeMap())) {
+    if (type instanceof GraphQLEnumType && !type.name.startsWith("__")) {
+      const stored = new Map<string, string>();
+      for (const v of type.getValues()) {
+        const value = argOf(directive(v.astNode, "choice"), "value");
+        if (typeof value === "string") stored.set(value, v.name);
+      }
+      choices.set(type.name, stored);
+    }
+    if (!(type instanceof GraphQLObjectType)) continue;
+    const key = argOf(directive(type.astNode, "model"), "key");
+    const m = typeof key === "string" ? index.model(key) : undefined;
+    if (m) models.set(type.name, m);
+    for (const f of Object.values(type.getFields()) as Array<GraphQLField<unknown, unknown>>) {
+      const rows = directive(f.astNode, "rows");
+      const reverse = directive(f.astNode, "reverse");
+      if (rows) {
+        sources.set(`${type.name}.${f.name}`, { kind: "rows", model: index.model(argOf(rows, "model") as string), many: argOf(rows, "many") === true });
+      } else if (reverse) {
+        const source = index.model(argOf(reverse, "model") as string);
+        sources.set(`${type.name}.${f.name}`, { kind: "reverse", model: source, link: index.field(source, argOf(reverse, "field") as string)! });
+      } else if (m) {
+        const field = index.field(m, f.name);
+        if (field) sources.set(`${type.name}.${f.name}`, { kind: "field", field });
+      }
+    }
+  }
+  return { schema, models, sources, choices };
+}

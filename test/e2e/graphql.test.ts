@@ -1,0 +1,251 @@
+// GraphQL at /api/graphql/ through the real server: Nautobot's names, nested relations four
+// levels deep answered by one SQL statement, filter arguments of every kind validated as the
+// REST filter sets validate them, refusals of bad and hostile queries (never a 5xx), and
+// object permissions applied at every level.
+import { expect } from "chai";
+import { get, patch, post, type CallOptions } from "../support/http.js";
+import { startTestServer } from "../support/server.js";
+import { uniq } from "./inventory/support.js";
+
+const GQL = "/api/graphql/";
+
+const gql = (query: string, variables?: Record<string, unknown>, opts?: CallOptions) => post(GQL, { query, ...(variables ? { variables } : {}) }, opts);
+
+/** The statements a GraphQL request makes (the token and permission reads left out, as test/support/statements.ts). */
+async function counted(query: string, variables?: Record<string, unknown>): Promise<{ sql: string[]; status: number; body: any }> {
+  const { db } = await startTestServer();
+  const sql: string[] = [];
+  const listen = (q: { sql: string }) => {
+    if (!q.sql.includes('"users_token"') && !q.sql.includes('"users_objectpermission"')) sql.push(q.sql);
+  };
+  db.on("query", listen);
+  try {
+    const reply = await gql(query, variables);
+    return { sql, status: reply.status, body: reply.body };
+  } finally {
+    db.removeListener("query", listen);
+  }
+}
+
+describe("inventory e2e: GraphQL", () => {
+  const tag = uniq("gql").toLowerCase();
+  const site = { id: "", slug: `${tag}-site` };
+  const devices: Array<{ id: string; name: string }> = [];
+
+  before(async () => {
+    const s = await post("/api/dcim/sites/", { name: site.slug, slug: site.slug, status: "active" });
+    expect(s.status, JSON.stringify(s.body)).to.equal(201);
+    site.id = s.body.id;
+    await post("/api/dcim/sites/", { name: `${tag}-other`, slug: `${tag}-other`, status: "planned" });
+    const maker = (await post("/api/dcim/manufacturers/", { name: `${tag}-m`, slug: `${tag}-m` })).body;
+    const type = (await post("/api/dcim/device-types/", { manufacturer: maker.id, model: `${tag}-t`, slug: `${tag}-t` })).body;
+    const role = (await post("/api/dcim/device-roles/", { name: `${tag}-role`, slug: `${tag}-role` })).body;
+    const t = (await post("/api/extras/tags/", { name: tag, slug: tag, color: "00ff00" })).body;
+    for (const name of ["b", "a"]) {
+      const d = await post("/api/dcim/devices/", { name: `${tag}-${name}`, device_type: type.id, device_role: role.id, site: site.id, status: "active", tags: name === "a" ? [t.id] : [] });
+      expect(d.status, JSON.stringify(d.body)).to.equal(201);
+      devices.push({ id: d.body.id, name: d.body.name });
+      for (const n of [1, 2]) {
+        const i = await post("/api/dcim/interfaces/", { device: d.body.id, name: `eth${n}`, type: "1000base-t" });
+        expect(i.status, JSON.stringify(i.body)).to.equal(201);
+        const ip = await post("/api/ipam/ip-addresses/", {
+          address: `10.77.${name === "a" ? 1 : 2}.${n}/24`, status: "active",
+          assigned_object_type: "dcim.interface", assigned_object_id: i.body.id,
+        });
+        expect(ip.status, JSON.stringify(ip.body)).to.equal(201);
+      }
+    }
+    // The custom-field definitions are read once per process, when the schema is first needed.
+    expect((await gql("{ __typename }")).status).to.equal(200);
+  });
+
+  it("shows custom fields as cf_<name>, the schema following definitions made while it runs", async () => {
+    const name = `gql_cf_${process.pid}`;
+    const cf = await post("/api/extras/custom-fields/", { name, type: "integer", content_types: ["dcim.device"] });
+    expect(cf.status, JSON.stringify(cf.body)).to.equal(201);
+    expect((await patch(`/api/dcim/devices/${devices[1].id}/`, { custom_fields: { [name]: 42 } })).status).to.equal(200);
+    const got = await gql(`{ devices(name__isw: "${tag}") { name ${name.replace(/^/, "cf_")} } }`);
+    expect(got.status, JSON.stringify(got.body)).to.equal(200);
+    expect(got.body.data.devices).to.deep.equal([{ name: `${tag}-a`, [`cf_${name}`]: 42 }, { name: `${tag}-b`, [`cf_${name}`]: null }]);
+    expect((await gql(`{ sites { cf_${name} } }`)).status).to.equal(400);
+  });
+
+  it("shows relationships as rel_<slug>: one peer or a list, from either end, symmetric ones both ways", async () => {
+    const slug = `gql_rel_${process.pid}`;
+    const r = await post("/api/extras/relationships/", { name: slug, slug, type: "one-to-many", source_type: "dcim.site", destination_type: "dcim.device" });
+    expect(r.status, JSON.stringify(r.body)).to.equal(201);
+    const peerSlug = `gql_peer_${process.pid}`;
+    const peers = await post("/api/extras/relationships/", { name: peerSlug, slug: peerSlug, type: "symmetric-many-to-many", source_type: "dcim.device", destination_type: "dcim.device" });
+    expect(peers.status, JSON.stringify(peers.body)).to.equal(201);
+    for (const d of devices) {
+      const a = await post("/api/extras/relationship-associations/", { relationship: r.body.id, source_type: "dcim.site", source_id: site.id, destination_type: "dcim.device", destination_id: d.id });
+      expect(a.status, JSON.stringify(a.body)).to.equal(201);
+    }
+    const p = await post("/api/extras/relationship-associations/", { relationship: peers.body.id, source_type: "dcim.device", source_id: devices[0].id, destination_type: "dcim.device", destination_id: devices[1].id });
+    expect(p.status, JSON.stringify(p.body)).to.equal(201);
+    const got = await gql(`{ sites(slug: "${site.slug}") { rel_${slug} { name } } devices(name__isw: "${tag}") { name rel_${slug} { slug } rel_${peerSlug} { name } } }`);
+    expect(got.status, JSON.stringify(got.body)).to.equal(200);
+    expect(got.body.data).to.deep.equal({
+      sites: [{ [`rel_${slug}`]: [{ name: `${tag}-a` }, { name: `${tag}-b` }] }],
+      devices: [
+        { name: `${tag}-a`, [`rel_${slug}`]: { slug: site.slug }, [`rel_${peerSlug}`]: [{ name: `${tag}-b` }] },
+        { name: `${tag}-b`, [`rel_${slug}`]: { slug: site.slug }, [`rel_${peerSlug}`]: [{ name: `${tag}-a` }] },
+      ],
+    });
+  });
+
+  it("answers four levels (site → devices → interfaces → ip_addresses) with one statement", async () => {
+    const got = await counted(`query ($slug: [String]) {
+      sites(slug: $slug) { name devices { name interfaces { name type ip_addresses { address } } } }
+    }`, { slug: [site.slug] });
+    expect(got.status, JSON.stringify(got.body)).to.equal(200);
+    expect(got.body.errors).to.equal(undefined);
+    expect(got.body.data.sites).to.deep.equal([{
+      name: site.slug,
+      devices: [`${tag}-a`, `${tag}-b`].map((name, k) => ({
+        name,
+        interfaces: [1, 2].map((n) => ({ name: `eth${n}`, type: "A_1000BASE_T", ip_addresses: [{ address: `10.77.${k + 1}.${n}/24` }] })),
+      })),
+    }]);
+    expect(got.sql, got.sql.join("\n")).to.have.length(1);
+  });
+
+  it("has Nautobot's single-object query, forward relations, status, tags, aliases and fragments", async () => {
+    const got = await gql(`query ($id: ID!) {
+      device(id: $id) { __typename id label: name site { slug } status { slug } tags { slug } ...F }
+    }
+    fragment F on DeviceType { device_role { slug } }`, { id: devices[1].id });
+    expect(got.status, JSON.stringify(got.body)).to.equal(200);
+    expect(got.body.data.device).to.deep.equal({
+      __typename: "DeviceType", id: devices[1].id, label: `${tag}-a`, site: { slug: site.slug },
+      status: { slug: "active" }, tags: [{ slug: tag }], device_role: { slug: `${tag}-role` },
+    });
+    expect((await gql(`{ device(id: "00000000-0000-4000-8000-000000000000") { id } }`)).body).to.deep.equal({ data: { device: null } });
+  });
+
+  it("takes the filter set's parameters: strings, lists, lookups, booleans, numbers, tags, limit and offset, at any level", async () => {
+    const names = async (args: string) => {
+      const got = await gql(`{ devices(${args}) { name } }`);
+      expect(got.status, JSON.stringify(got.body)).to.equal(200);
+      expect(got.body.errors, JSON.stringify(got.body.errors)).to.equal(undefined);
+      return got.body.data.devices.map((d: { name: string }) => d.name);
+    };
+    expect(await names(`site: "${site.slug}"`)).to.deep.equal([`${tag}-a`, `${tag}-b`]);
+    expect(await names(`name: ["${tag}-b", "nothing"]`)).to.deep.equal([`${tag}-b`]);
+    expect(await names(`name__isw: "${tag}-", tag: "${tag}"`)).to.deep.equal([`${tag}-a`]);
+    expect(await names(`site: "${site.slug}", limit: 1, offset: 1`)).to.deep.equal([`${tag}-b`]);
+    expect(await names(`q: "${tag}-b"`)).to.deep.equal([`${tag}-b`]);
+    expect(await names(`site: "${site.slug}", has_interfaces: true`)).to.deep.equal([`${tag}-a`, `${tag}-b`]);
+    const nested = await gql(`{ devices(name: "${tag}-a") { interfaces(name: "eth2") { name } } ip_addresses(parent: "10.77.2.0/24", mask_length: 24) { address } }`);
+    expect(nested.body.data).to.deep.equal({
+      devices: [{ interfaces: [{ name: "eth2" }] }],
+      ip_addresses: [{ address: "10.77.2.1/24" }, { address: "10.77.2.2/24" }],
+    });
+  });
+
+  it("refuses bad filter values with the filter set's errors, failing only that root field", async () => {
+    const got = await gql(`{ devices(site: "no-such-site") { name } sites(slug: "${site.slug}") { slug } }`);
+    expect(got.status).to.equal(200);
+    expect(got.body.data).to.deep.equal({ devices: null, sites: [{ slug: site.slug }] });
+    expect(got.body.errors).to.have.length(1);
+    expect(got.body.errors[0].message).to.equal("{'site': ['Select a valid choice. no-such-site is not one of the available choices.']}");
+    expect(got.body.errors[0].path).to.deep.equal(["devices"]);
+    const planned = await gql(`{ devices(created__gte: "yesterday") { name } }`);
+    expect(planned.body.data).to.deep.equal({ devices: null });
+    expect(planned.body.errors[0].message).to.match(/^\{'created__gte': \['Enter a valid date.'\]\}$/);
+  });
+
+  it("refuses malformed, invalid, mutating, deep and wide queries with 400s", async () => {
+    for (const [query, message] of [
+      ["{ devices { name ", /Syntax Error/],
+      ["{ devices { nope } }", /Cannot query field "nope" on type "DeviceType"/],
+      ["mutation { x }", /Schema is not configured for mutations|not a supported operation/],
+      [`{ sites { devices { site { devices { site { devices { site { devices { site { devices { name } } } } } } } } } } }`, /too deep/],
+      [`{ ${Array.from({ length: 1100 }, (_, i) => `a${i}: devices { name }`).join(" ")} }`, /too many fields/],
+    ] as Array<[string, RegExp]>) {
+      const got = await gql(query);
+      expect(got.status, query.slice(0, 60)).to.equal(400);
+      expect(got.body.errors[0].message).to.match(message);
+    }
+    const bomb = `query { ...F0 } ${Array.from({ length: 30 }, (_, i) => `fragment F${i} on Query { sites { slug } ...F${i + 1} ...F${i + 1} }`).join(" ")} fragment F30 on Query { sites { slug } }`;
+    const got = await gql(bomb);
+    expect(got.status).to.equal(400);
+    expect((await post(GQL, {})).body).to.deep.equal({ errors: [{ message: "Must provide query string." }] });
+    expect((await post(GQL, { query: "{ sites { slug } }", variables: "[" })).status).to.equal(400);
+  });
+
+  it("accepts the query as application/graphql and refuses GET for API clients", async () => {
+    const got = await post(GQL, `{ sites(slug: "${site.slug}") { slug } }`, { raw: true, headers: { "Content-Type": "application/graphql" } });
+    expect(got.body).to.deep.equal({ data: { sites: [{ slug: site.slug }] } });
+    const { url, token } = await startTestServer();
+    const res = await fetch(`${url}${GQL}`, { headers: { Authorization: `Token ${token}`, Accept: "application/json" } });
+    expect(res.status).to.equal(405);
+  });
+
+  it("serves GraphiQL to a browser from local files, under the content-security policy", async () => {
+    const { url } = await startTestServer();
+    const page = await fetch(`${url}${GQL}`, { headers: { Accept: "text/html" } });
+    expect(page.status).to.equal(200);
+    const html = await page.text();
+    const nonce = /<script nonce="([0-9a-f]+)">/.exec(html)?.[1];
+    expect(page.headers.get("content-security-policy")).to.include(`'nonce-${nonce}'`);
+    const assets = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
+    expect(assets).to.have.length(4);
+    for (const asset of assets) {
+      expect(asset.startsWith("/api/graphql/static/"), asset).to.equal(true);
+      expect((await fetch(`${url}${asset}`)).status, asset).to.equal(200);
+    }
+  });
+
+  it("shows each requester only what they may view, at every level; anonymous requesters see nothing", async () => {
+    const server = await startTestServer();
+    const limited = await server.user(uniq(`${tag}-u`), { grants: [
+      { object_types: ["dcim.site"], actions: ["view"], constraints: { slug: site.slug } },
+      { object_types: ["dcim.device"], actions: ["view"], constraints: { name: `${tag}-a` } },
+    ] });
+    const query = `{ sites(slug: ["${site.slug}", "${tag}-other"]) { slug devices { name interfaces { name } } } devices(name__isw: "${tag}") { name site { slug } } }`;
+    const got = await gql(query, undefined, { token: limited.key });
+    expect(got.status, JSON.stringify(got.body)).to.equal(200);
+    expect(got.body.data).to.deep.equal({
+      sites: [{ slug: site.slug, devices: [{ name: `${tag}-a`, interfaces: [] }] }],
+      devices: [{ name: `${tag}-a`, site: { slug: site.slug } }],
+    });
+    const anonymous = await gql(query, undefined, { token: null });
+    expect(anonymous.status).to.equal(200);
+    expect(anonymous.body.data).to.deep.equal({ sites: [], devices: [] });
+  });
+
+  it("saves queries with the variables their text defines, and runs them as the requester", async () => {
+    const made = await post("/api/extras/graphql-queries/", {
+      name: `${tag} Devices`, query: "query ($site: [String], $limit: Int = 1) { devices(site: $site, limit: $limit) { name } }", variables: { ignored: 1 },
+    });
+    expect(made.status, JSON.stringify(made.body)).to.equal(201);
+    expect(made.body).to.include({ name: `${tag} Devices`, slug: `${tag}-devices` });
+    expect(made.body.variables).to.deep.equal({ site: "", limit: "1" });
+    const listed = await get(`/api/extras/graphql-queries/?slug=${tag}-devices`);
+    expect(listed.body.results.map((q: { id: string }) => q.id)).to.deep.equal([made.body.id]);
+    const run = await post(`/api/extras/graphql-queries/${made.body.id}/run/`, { variables: { site: [site.slug], limit: 5 } });
+    expect(run.status, JSON.stringify(run.body)).to.equal(200);
+    expect(run.body).to.deep.equal({ data: { devices: [{ name: `${tag}-a` }, { name: `${tag}-b` }] } });
+    const bad = await post(`/api/extras/graphql-queries/${made.body.id}/run/`, { variables: { site: ["no-such-site"] } });
+    expect(bad.body.errors[0].message).to.match(/^\{'site': \['Select a valid choice/);
+    const broken = await post("/api/extras/graphql-queries/", { name: `${tag} broken`, query: "{ devices { name " });
+    expect(broken.status).to.equal(400);
+    expect(broken.body.query[0]).to.match(/Syntax Error/);
+    const edited = await patch(`/api/extras/graphql-queries/${made.body.id}/`, { query: "{ sites { slug } }" });
+    expect(edited.body.variables).to.deep.equal({});
+    const server = await startTestServer();
+    const viewer = await server.user(uniq(`${tag}-v`), { grants: [{ object_types: ["extras.graphqlquery"], actions: ["view"] }] });
+    expect((await post(`/api/extras/graphql-queries/${made.body.id}/run/`, {}, { token: viewer.key })).status).to.equal(403);
+  });
+
+  it("is listed on the API root and answers introspection", async () => {
+    const got = await gql(`{ __type(name: "IPAddressType") { fields { name } } }`);
+    const fields = got.body.data.__type.fields.map((f: { name: string }) => f.name);
+    expect(fields).to.include.members(["address", "vrf", "status", "tags", "nat_inside"]);
+    const region = await gql(`{ __type(name: "RegionType") { fields { name } } }`);
+    expect(region.body.data.__type.fields.map((f: { name: string }) => f.name)).to.include.members(["parent", "children", "sites"]);
+    const root = await get("/api/");
+    expect(root.body.graphql).to.match(/\/api\/graphql\/$/);
+  });
+});
