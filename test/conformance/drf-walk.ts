@@ -2,6 +2,8 @@
 // server, in every API version, and checks each response against the OpenAPI document the
 // generator emitted for that version. Payloads and filter values are built from the
 // descriptors alone (field types, required flags, targets, filter kinds); no model is named.
+// The walk is cut into shards (test/conformance/drf-<n>.test.ts), each a share of the models,
+// so that the suite's parallel workers share it.
 import { expect } from "chai";
 import { randomUUID } from "node:crypto";
 import { apis } from "../../generated/server.js";
@@ -24,7 +26,7 @@ const uniq = () => `${Date.now().toString(36)}${(counter++).toString(36)}${rando
  * is the next one's but for its number (Nautobot's 1.4 and 1.5) is walked once, as the newer,
  * which keeps the suite's time within CI's as versions are added.
  */
-function conformance(api: ApiDescriptor, version: string, full: boolean): void {
+function conformance(api: ApiDescriptor, version: string, full: boolean, shard: Shard): void {
   const byKey = new Map(api.models.map((m) => [m.key, m]));
   const headers = { Accept: `application/json; version=${version}` };
   const contract = new Contract(api.openapi[version] as Json, `${api.name}-${version}.json`);
@@ -464,7 +466,7 @@ function conformance(api: ApiDescriptor, version: string, full: boolean): void {
   describe(`conformance: ${api.name} API, version ${version}`, function () {
     this.timeout(120_000);
 
-    it("serves this version's document, and the API root, app roots and status match it", async () => {
+    if (shard.index === 0) it("serves this version's document, and the API root, app roots and status match it", async () => {
       const served = await call("GET", `${api.basePath}swagger.json?api_version=${version}`, { headers: {} });
       expect(served.status).to.equal(200);
       expect(served.body).to.deep.equal(api.openapi[version]);
@@ -477,7 +479,7 @@ function conformance(api: ApiDescriptor, version: string, full: boolean): void {
     });
 
     if (!full) return;
-    for (const m of api.models) {
+    for (const m of api.models.filter((_, i) => i % shard.of === shard.index)) {
       const ops = new Set(m.operations);
       const list = listPath(m);
       const detail = detailTemplate(m);
@@ -934,7 +936,12 @@ function conformance(api: ApiDescriptor, version: string, full: boolean): void {
 const documentOf = (api: ApiDescriptor, version: string) =>
   JSON.stringify({ ...(api.openapi[version] as Json), info: { ...(api.openapi[version] as { info: object }).info, version: "" } });
 
-for (const api of apis.filter((a) => a.profile === "drf")) {
-  const versions = api.versions.supported;
-  versions.forEach((version, i) => conformance(api, version, i === versions.length - 1 || documentOf(api, version) !== documentOf(api, versions[i + 1])));
+/** One of `of` shares of the walk: every `of`-th model from the `index`-th, in each version. */
+export interface Shard { index: number; of: number }
+
+export function walkDrfApis(shard: Shard): void {
+  for (const api of apis.filter((a) => a.profile === "drf")) {
+    const versions = api.versions.supported;
+    versions.forEach((version, i) => conformance(api, version, i === versions.length - 1 || documentOf(api, version) !== documentOf(api, versions[i + 1]), shard));
+  }
 }

@@ -1,8 +1,53 @@
-// Mocha root hooks: the shared test server is stopped once, after every suite ran.
+// Mocha root hooks and global fixtures. The suite runs its files in parallel worker processes
+// (.mocharc: parallel), and mocha runs root hooks once per file there, so a worker keeps its
+// shared test server for its whole life (mocha ends the workers when the run ends) instead of
+// starting one per file. Run serially (mocha --no-config FILE…), the server is stopped once,
+// after every suite ran. On PostgreSQL each worker gets a database of its own, since the test
+// server wipes the schema it starts on.
+import pg from "pg";
 import { stopTestServer } from "./server.js";
 
-export const mochaHooks = {
-  async afterAll(): Promise<void> {
-    await stopTestServer();
-  },
-};
+const inWorker = /[\\/]worker\.c?js$/.test(process.argv[1] ?? "");
+const workerPrefix = (url: URL): string => `${url.pathname.slice(1)}_w`;
+
+async function admin(databaseUrl: string, sql: string, params: unknown[] = []): Promise<pg.QueryResult> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    return await client.query(sql, params);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Drops the worker databases an earlier or this run made from the database named by `databaseUrl`. */
+async function dropWorkerDatabases(databaseUrl: string): Promise<void> {
+  const prefix = workerPrefix(new URL(databaseUrl)).replace(/[\\_%]/g, "\\$&");
+  const { rows } = await admin(databaseUrl, "SELECT datname FROM pg_database WHERE datname LIKE $1", [`${prefix}%`]);
+  for (const { datname } of rows) await admin(databaseUrl, `DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
+}
+
+if (inWorker && process.env.DATABASE_URL) {
+  const url = new URL(process.env.DATABASE_URL);
+  const name = `${workerPrefix(url)}${process.pid}`;
+  await admin(url.href, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  await admin(url.href, `CREATE DATABASE "${name}"`);
+  url.pathname = `/${name}`;
+  process.env.DATABASE_URL = url.href;
+}
+
+export const mochaHooks = inWorker
+  ? {}
+  : {
+      async afterAll(): Promise<void> {
+        await stopTestServer();
+      },
+    };
+
+export async function mochaGlobalSetup(): Promise<void> {
+  if (process.env.DATABASE_URL) await dropWorkerDatabases(process.env.DATABASE_URL);
+}
+
+export async function mochaGlobalTeardown(): Promise<void> {
+  if (process.env.DATABASE_URL) await dropWorkerDatabases(process.env.DATABASE_URL);
+}

@@ -1,0 +1,3 @@
+import { walkDrfApis } from "./drf-walk.js";
+
+walkDrfApis({ index: 0, of: 4 });
