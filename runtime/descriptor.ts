@@ -790,7 +790,7 @@ export interface ApiDescriptor {
   /** Model keys of the object permissions (fields as Nautobot's ObjectPermission) and the user groups they name. */
   permissions?: { objectPermissions: string; groups: string };
   /** Model keys of the job records, their results and their log entries (ApiSpec.jobs), for runtime/features/jobs/. */
-  jobs?: { jobs: string; results: string; logs: string };
+  jobs?: { jobs: string; results: string; logs: string; schedules?: string };
   /** Model key of the change records (fields as Nautobot's ObjectChange) every operation's writes leave. */
   changeLog?: string;
   /** Primary keys: random UUIDs (default) or database-assigned integers. */

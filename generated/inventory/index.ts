@@ -55,6 +55,7 @@ import { extras_Note } from "./models/extras/notes.js";
 import { extras_ObjectChange } from "./models/extras/object-changes.js";
 import { extras_Relationship } from "./models/extras/relationships.js";
 import { extras_RelationshipAssociation } from "./models/extras/relationship-associations.js";
+import { extras_ScheduledJob } from "./models/extras/scheduled-jobs.js";
 import { extras_Secret } from "./models/extras/secrets.js";
 import { extras_SecretsGroup } from "./models/extras/secrets-groups.js";
 import { extras_SecretsGroupAssociation } from "./models/extras/secrets-groups-associations.js";
@@ -107,7 +108,12 @@ export const inventory: ApiDescriptor = {
     changeLog: "extras.objectchange",
     webhooks: "extras.webhook",
     permissions: { objectPermissions: "users.objectpermission", groups: "users.group" },
-    jobs: { jobs: "extras.job", results: "extras.jobresult", logs: "extras.joblogentry" },
-    models: [circuits_Circuit, circuits_CircuitTermination, circuits_CircuitType, circuits_Provider, circuits_ProviderNetwork, dcim_Cable, dcim_ConsolePort, dcim_ConsolePortTemplate, dcim_ConsoleServerPort, dcim_ConsoleServerPortTemplate, dcim_Device, dcim_DeviceBay, dcim_DeviceBayTemplate, dcim_DeviceRedundancyGroup, dcim_DeviceRole, dcim_DeviceType, dcim_FrontPort, dcim_FrontPortTemplate, dcim_Interface, dcim_InterfaceConnection, dcim_InterfaceTemplate, dcim_InventoryItem, dcim_Location, dcim_LocationType, dcim_Manufacturer, dcim_Platform, dcim_PowerFeed, dcim_PowerOutlet, dcim_PowerOutletTemplate, dcim_PowerPanel, dcim_PowerPort, dcim_PowerPortTemplate, dcim_Rack, dcim_RackGroup, dcim_RackReservation, dcim_RackRole, dcim_RearPort, dcim_RearPortTemplate, dcim_Region, dcim_Site, dcim_VirtualChassis, extras_ComputedField, extras_ConfigContext, extras_ConfigContextSchema, extras_ContentType, extras_CustomField, extras_CustomFieldChoice, extras_Job, extras_JobLogEntry, extras_JobResult, extras_Note, extras_ObjectChange, extras_Relationship, extras_RelationshipAssociation, extras_Secret, extras_SecretsGroup, extras_SecretsGroupAssociation, extras_Status, extras_Tag, extras_Webhook, ipam_Aggregate, ipam_IPAddress, ipam_Prefix, ipam_RIR, ipam_Role, ipam_RouteTarget, ipam_Service, ipam_VLAN, ipam_VLANGroup, ipam_VRF, tenancy_Tenant, tenancy_TenantGroup, users_Group, users_ObjectPermission, users_Token, users_User, virtualization_Cluster, virtualization_ClusterGroup, virtualization_ClusterType, virtualization_VirtualMachine, virtualization_VMInterface],
+    jobs: {
+      jobs: "extras.job",
+      results: "extras.jobresult",
+      logs: "extras.joblogentry",
+      schedules: "extras.scheduledjob",
+    },
+    models: [circuits_Circuit, circuits_CircuitTermination, circuits_CircuitType, circuits_Provider, circuits_ProviderNetwork, dcim_Cable, dcim_ConsolePort, dcim_ConsolePortTemplate, dcim_ConsoleServerPort, dcim_ConsoleServerPortTemplate, dcim_Device, dcim_DeviceBay, dcim_DeviceBayTemplate, dcim_DeviceRedundancyGroup, dcim_DeviceRole, dcim_DeviceType, dcim_FrontPort, dcim_FrontPortTemplate, dcim_Interface, dcim_InterfaceConnection, dcim_InterfaceTemplate, dcim_InventoryItem, dcim_Location, dcim_LocationType, dcim_Manufacturer, dcim_Platform, dcim_PowerFeed, dcim_PowerOutlet, dcim_PowerOutletTemplate, dcim_PowerPanel, dcim_PowerPort, dcim_PowerPortTemplate, dcim_Rack, dcim_RackGroup, dcim_RackReservation, dcim_RackRole, dcim_RearPort, dcim_RearPortTemplate, dcim_Region, dcim_Site, dcim_VirtualChassis, extras_ComputedField, extras_ConfigContext, extras_ConfigContextSchema, extras_ContentType, extras_CustomField, extras_CustomFieldChoice, extras_Job, extras_JobLogEntry, extras_JobResult, extras_Note, extras_ObjectChange, extras_Relationship, extras_RelationshipAssociation, extras_ScheduledJob, extras_Secret, extras_SecretsGroup, extras_SecretsGroupAssociation, extras_Status, extras_Tag, extras_Webhook, ipam_Aggregate, ipam_IPAddress, ipam_Prefix, ipam_RIR, ipam_Role, ipam_RouteTarget, ipam_Service, ipam_VLAN, ipam_VLANGroup, ipam_VRF, tenancy_Tenant, tenancy_TenantGroup, users_Group, users_ObjectPermission, users_Token, users_User, virtualization_Cluster, virtualization_ClusterGroup, virtualization_ClusterType, virtualization_VirtualMachine, virtualization_VMInterface],
     ...loadArtifacts(new URL(".", import.meta.url)),
   };

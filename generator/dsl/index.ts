@@ -733,9 +733,13 @@ export interface ApiSpec {
    * JSON `source_values` and `variables` the sync keeps), their results (as Nautobot's JobResult:
    * `created`, `completed`, `name`, `job_model`, `obj_type`, `status`, `user`, `data`, `job_id`,
    * `job_kwargs`) and their log entries (as JobLogEntry: `job_result`, `log_level`, `grouping`,
-   * `message`, `created`, `log_object`, `absolute_url`).
+   * `message`, `created`, `log_object`, `absolute_url`); optionally their schedules (as
+   * ScheduledJob: `name`, `task`, `job_model`, `job_class`, `interval`, `kwargs`, `queue`,
+   * `one_off`, `start_time`, `enabled`, `last_run_at`, `total_run_count`, `user`,
+   * `approved_by_user`, `approval_required`, `approved_at`, `crontab`, and `next_run_at`, when
+   * the scheduler fires it next), which the results' `schedule` links to.
    */
-  jobs?: { jobs: string; results: string; logs: string };
+  jobs?: { jobs: string; results: string; logs: string; schedules?: string };
   /** A model holding per-user application passwords (`user`, `name`, `password`, `last_used` fields). */
   appPasswords?: string;
   /** Hand-written SQL the API needs beyond any one model (see SqlBlock). */

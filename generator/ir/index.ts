@@ -81,7 +81,8 @@ export function buildIr(loaded: LoadedApi): IrApi {
     ...(api.webhooks ? { webhooks: refKey(api.webhooks) } : {}),
     ...(api.permissions ? { permissions: { objectPermissions: refKey(api.permissions.objectPermissions), groups: refKey(api.permissions.groups) } } : {}),
     ...(api.appPasswords ? { appPasswords: refKey(api.appPasswords) } : {}),
-    ...(api.jobs ? { jobs: { jobs: refKey(api.jobs.jobs), results: refKey(api.jobs.results), logs: refKey(api.jobs.logs) } } : {}),
+    ...(api.jobs ? { jobs: { jobs: refKey(api.jobs.jobs), results: refKey(api.jobs.results), logs: refKey(api.jobs.logs),
+      ...(api.jobs.schedules ? { schedules: refKey(api.jobs.schedules) } : {}) } } : {}),
     models,
     discard: (api.discard ?? []).flatMap(discarded),
     sql: Object.fromEntries([

@@ -383,7 +383,7 @@ export const JOB_OVERRIDABLE: Record<string, FieldSpec["kind"]> = {
   soft_time_limit: "scalar", time_limit: "scalar", has_sensitive_variables: "scalar", task_queues: "scalar",
 };
 
-export const ROLE_FIELDS: Record<"changeLog" | "webhooks" | "objectPermissions" | "groups" | "jobs" | "jobResults" | "jobLogs", Record<string, FieldSpec["kind"]>> = {
+export const ROLE_FIELDS: Record<"changeLog" | "webhooks" | "objectPermissions" | "groups" | "jobs" | "jobResults" | "jobLogs" | "jobSchedules" | "jobResultSchedules", Record<string, FieldSpec["kind"]>> = {
   changeLog: {
     time: "scalar", user: "fk", user_name: "scalar", request_id: "scalar", action: "choice", changed_object_type: "contentType",
     changed_object_id: "scalar", changed_object: "generic", related_object_type: "contentType", related_object_id: "scalar",
@@ -406,6 +406,13 @@ export const ROLE_FIELDS: Record<"changeLog" | "webhooks" | "objectPermissions" 
     data: "scalar", job_id: "scalar", job_kwargs: "scalar",
   },
   jobLogs: { job_result: "fk", log_level: "choice", grouping: "scalar", message: "scalar", created: "scalar", log_object: "scalar", absolute_url: "scalar" },
+  jobSchedules: {
+    name: "scalar", task: "scalar", job_model: "fk", job_class: "scalar", interval: "choice", kwargs: "scalar", queue: "scalar", one_off: "scalar",
+    start_time: "scalar", enabled: "scalar", last_run_at: "scalar", total_run_count: "scalar", user: "fk", approved_by_user: "fk",
+    approval_required: "scalar", approved_at: "scalar", crontab: "scalar", next_run_at: "scalar", description: "scalar", date_changed: "scalar",
+  },
+  // What the results have besides, when the jobs have schedules: the schedule that fired each.
+  jobResultSchedules: { schedule: "fk" },
 };
 
 /** The job results' statuses and the log levels, as runtime/features/jobs writes them (Nautobot's JobResultStatusChoices and LogLevelChoices). */
@@ -459,6 +466,13 @@ function checkRoles(
     link(results, "job_model", api.jobs?.jobs, "jobs.jobs");
     link(results, "user", users, "the auth.users model");
     link(logs, "job_result", api.jobs?.results, "jobs.results");
+    if (api.jobs?.schedules !== undefined) {
+      const schedules = role("jobs.schedules", api.jobs.schedules, ROLE_FIELDS.jobSchedules);
+      link(schedules, "job_model", api.jobs.jobs, "jobs.jobs");
+      link(schedules, "user", users, "the auth.users model");
+      link(schedules, "approved_by_user", users, "the auth.users model");
+      link(role("jobs.results", api.jobs.results, ROLE_FIELDS.jobResultSchedules), "schedule", api.jobs.schedules, "jobs.schedules");
+    }
     const choiceValues = (owner: typeof results, name: string, values: string[]) => {
       const f = owner?.spec.fields[name];
       const missing = f?.kind === "choice" ? values.filter((v) => !f.choices.values.some(([x]) => x === v)) : [];

@@ -91,7 +91,9 @@ export class ReadPlans {
     const readable = (f: FieldDescriptor | undefined): f is FieldDescriptor => !!f && !f.writeOnly;
     if (shape === "full") return m.fields.filter((f) => readable(f) && this.index.inVersion(f, version));
     const names = only ?? (shape === "nested" ? m.nested : m.brief);
-    return names.map((n) => this.index.field(m, n)).filter(readable);
+    // A column the API keeps to itself (read-only and write-only) is shown where a short form names it (Nautobot's nested scheduled job's start_time).
+    const internal = (f: FieldDescriptor | undefined): f is FieldDescriptor => !!f?.readOnly && !!f.writeOnly;
+    return names.map((n) => this.index.field(m, n)).filter((f) => readable(f) || internal(f));
   }
 
   private build(m: ModelDescriptor, shape: Shape, version: string, left: Set<string>): ReadPlan {

@@ -34,6 +34,6 @@ export default api({
   changeLog: "extras.ObjectChange",
   webhooks: "extras.Webhook",
   permissions: { objectPermissions: "users.ObjectPermission", groups: "users.Group" },
-  jobs: { jobs: "extras.Job", results: "extras.JobResult", logs: "extras.JobLogEntry" },
+  jobs: { jobs: "extras.Job", results: "extras.JobResult", logs: "extras.JobLogEntry", schedules: "extras.ScheduledJob" },
   appNames: { dcim: "DCIM", ipam: "IPAM" },
 });
