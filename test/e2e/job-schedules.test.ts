@@ -10,6 +10,8 @@ import { enginesOn } from "../../runtime/engine.js";
 import type { Database } from "../../runtime/db/connect.js";
 import { Worker } from "../../runtime/queue/worker.js";
 import { JOB_TASK, Schedules, jobHandler } from "../../runtime/features/jobs/index.js";
+import { periodicTasks, taskHandlers } from "../../runtime/features/index.js";
+import { configFromEnv } from "../../runtime/config.js";
 import { get, patch, post } from "../support/http.js";
 import { queueDatabase, waitFor } from "../support/queue.js";
 import { startTestServer, type TestServer } from "../support/server.js";
@@ -236,6 +238,23 @@ describe("scheduled jobs", function () {
       const daily = (await get(`${SCHEDULED}${made.get("daily")}/`)).body;
       expect(daily.total_run_count).to.equal(1);
       expect(at(daily.last_run_at).getTime()).to.equal(due.getTime());
+    });
+
+    it("every queue worker runs the scheduler: a schedule due now fires and its run runs", async () => {
+      const name = uniq("worker-fired");
+      const shown = await schedule({ interval: "hourly", name: uniq("worker-fired"), start_time: START }, name);
+      // Due a second ago by the real clock: what the worker's scheduler reads.
+      await server.db("extras_scheduledjob").where("id", shown.id).update({ next_run_at: new Date(Date.now() - 1000) });
+      const setting = { config: { ...configFromEnv(), jobsRoots: server.jobsRoots }, apis, engineOf: enginesOn(server.db) };
+      workers.push(new Worker(server.db, taskHandlers(setting), { pollMs: 50 }, (err) => errors.push(err), periodicTasks(setting)).start());
+      const [result] = await waitFor("the schedule to fire", async () => {
+        const found = await resultsOf(shown.id);
+        return found.length ? found : undefined;
+      });
+      expect((await ended(result.id)).status.value).to.equal("completed");
+      expect(await tagCount(name)).to.equal(1);
+      expect(await resultsOf(shown.id)).to.have.length(1);
+      expect((await row(shown.id)).next_run_at!.getTime()).to.be.greaterThan(Date.now());
     });
 
     it("a run of many schedules due at once fires each once", async () => {
