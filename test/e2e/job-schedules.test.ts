@@ -97,6 +97,12 @@ describe("scheduled jobs", function () {
         [{ interval: "weekly", start_time: "2030-01-07T12:15:00+02:00" }, "2030-01-07T10:15:00.000Z"],
         [{ interval: "custom", start_time: START, crontab: "0 */6 * * mon-fri" }, "2030-01-07T12:00:00.000Z"],
         [{ interval: "custom", start_time: START, crontab: "30 9 1 * *" }, "2030-02-01T09:30:00.000Z"],
+        // A range that wraps past Saturday, names of months, and Celery's rule that the day of
+        // the month and the day of the week must both match (a Friday the 13th).
+        [{ interval: "custom", start_time: START, crontab: "0 9 * * fri-mon" }, "2030-01-11T09:00:00.000Z"],
+        [{ interval: "custom", start_time: START, crontab: "0 0 1 jul *" }, "2030-07-01T00:00:00.000Z"],
+        [{ interval: "custom", start_time: START, crontab: "0 0 13 * fri" }, "2030-09-13T00:00:00.000Z"],
+        [{ interval: "custom", start_time: START, crontab: "15-20/5,45 22 * * *" }, "2030-01-07T22:15:00.000Z"],
       ];
       for (const [sched, first] of cases) {
         const name = uniq(`every-${sched.interval}`);
@@ -168,6 +174,13 @@ describe("scheduled jobs", function () {
         [{ interval: "custom", name: "x", crontab: "1-5/ * * * *" }, { crontab: ["empty filter"] }],
         [{ interval: "custom", name: "x", crontab: "-5 * * * *" }, { crontab: ["negative numbers not supported"] }],
         [{ interval: "custom", name: "x", crontab: "*/x * * * *" }, { crontab: ["invalid literal for int() with base 10: 'x'"] }],
+        [{ interval: "custom", name: "x", crontab: "0 24 * * *" }, { crontab: ["Invalid end range: 24 must be 23 or smaller."] }],
+        [{ interval: "custom", name: "x", crontab: "0 0 * 13 *" }, { crontab: ["Invalid end range: 13 must be 12 or smaller."] }],
+        [{ interval: "custom", name: "x", crontab: "0 0 * * 7" }, { crontab: ["Invalid end range: 7 must be 6 or smaller."] }],
+        [{ interval: "custom", name: "x", crontab: ["* * * * *"] }, { crontab: ["Not a valid string."] }],
+        [{ interval: 5, name: "x", start_time: START }, { interval: ['"5" is not a valid choice.'] }],
+        [{ interval: "daily", name: "x", start_time: 1893456000 }, { start_time: ["Datetime has wrong format. Use one of these formats instead: YYYY-MM-DDThh:mm[:ss[.uuuuuu]][+HH:MM|-HH:MM|Z]."] }],
+        [{ interval: "daily", name: "x", start_time: "2030-02-30T10:00:00Z" }, { start_time: ["Datetime has wrong format. Use one of these formats instead: YYYY-MM-DDThh:mm[:ss[.uuuuuu]][+HH:MM|-HH:MM|Z]."] }],
       ];
       const before = await scheduledCount();
       for (const [sched, errs] of cases) {
