@@ -192,6 +192,10 @@ describe("scheduled jobs", function () {
       const sensitive = await run("FailureLogger", { data: {}, schedule: { interval: "hourly", name: "x", start_time: START } });
       expect(sensitive.status).to.equal(400);
       expect(sensitive.body).to.deep.equal({ schedule: { interval: ["Unable to schedule job: Job may have sensitive input variables"] } });
+      // An empty schedule is none to Nautobot's check (Python's truth), and then lacks its interval.
+      const empty = await run("FailureLogger", { data: {}, schedule: {} });
+      expect(empty.status).to.equal(400);
+      expect(empty.body).to.deep.equal({ schedule: { interval: ["This field is required."] } });
       expect(await scheduledCount()).to.equal(before);
       // `immediately` runs at once, as with no schedule.
       const now = await run("TagWriter", { data: { name: uniq("now") }, schedule: { interval: "immediately" } });

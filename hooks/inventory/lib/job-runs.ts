@@ -172,7 +172,9 @@ export async function requestRun(engine: Engine, actor: Actor, job: JobRow, body
   const raw = typeof body === "object" && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
   if (job.has_sensitive_variables) {
     const interval = typeof raw.schedule === "object" && raw.schedule !== null ? (raw.schedule as Record<string, unknown>).interval : undefined;
-    if (raw.schedule && interval !== "immediately") {
+    // Python's truth: an empty object or list is no schedule.
+    const given = typeof raw.schedule === "object" && raw.schedule !== null ? Object.keys(raw.schedule).length > 0 : !!raw.schedule;
+    if (given && interval !== "immediately") {
       throw new ValidationError({ schedule: { interval: ["Unable to schedule job: Job may have sensitive input variables"] } });
     }
     if (job.approval_required) {

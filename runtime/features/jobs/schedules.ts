@@ -159,8 +159,10 @@ export class Schedules {
         .orderBy([`t0.${this.c("next_run_at")}`, "t0.id"]).limit(limit)
         .forUpdate().skipLocked();
       const results: string[] = [];
+      const ids = [...new Set(due.map((s) => s.job_model).filter((id): id is string => id !== null))];
+      const jobs = new Map(ids.length ? (await this.records.list(trx, { sql: "t0.id = ANY(?::uuid[])", bindings: [ids] })).map((j) => [j.id, j]) : []);
       for (const s of due) {
-        const job = s.job_model ? await this.records.job(trx, s.job_model) : null;
+        const job = s.job_model ? jobs.get(s.job_model) : undefined;
         if (job) {
           const kwargs = job.has_sensitive_variables ? null : { data: s.kwargs.data, commit: s.kwargs.commit, task_queue: s.kwargs.task_queue };
           const result = await this.records.createResult(trx, job, s.user, kwargs, s.id);
