@@ -20,6 +20,8 @@ export interface FieldCommon {
   readOnly: boolean;
   /** Accepted on write, never shown; with readOnly, neither (an internal owner column). */
   writeOnly?: boolean;
+  /** Shown only in the short forms that name it, never in the full one (FieldSpec's nestedOnly). */
+  nestedOnly?: boolean;
   unique?: boolean;
   /** Django's model validation checks `unique`, not a DRF validator: a duplicate is worded as Django's. */
   uniqueCheckedBy?: "django";

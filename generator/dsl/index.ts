@@ -60,6 +60,11 @@ export interface CommonFieldOptions {
   /** Accepted on write, never shown (passwords); with readOnly, neither (an internal owner column). */
   writeOnly?: boolean;
   /**
+   * Read-only, and shown only in the short forms that name it (`nested`, `brief`), never in the
+   * full one: Nautobot's nested scheduled job shows a `start_time` its full serializer leaves out.
+   */
+  nestedOnly?: boolean;
+  /**
    * First API version that shows the field (`"1.3"`): earlier versions neither show nor accept
    * it (responses, OPTIONS, OpenAPI), and a create through them gives the field its `default`,
    * so a required field with `since` needs one.

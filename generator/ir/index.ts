@@ -303,6 +303,7 @@ function buildField(api: ApiSpec, model: string, name: string, f: FieldSpec, tab
     nullable: f.nullable ?? false,
     readOnly: f.readOnly ?? false,
     ...(f.writeOnly ? { writeOnly: true } : {}),
+    ...(f.nestedOnly ? { nestedOnly: true } : {}),
     ...(f.unique ? { unique: true } : {}),
     ...(f.uniqueCheckedBy === "django" ? { uniqueCheckedBy: "django" as const } : {}),
     ...(f.verboseName !== undefined ? { verboseName: f.verboseName } : {}),

@@ -575,6 +575,7 @@ function checkField(file: string, m: ModelSpec, name: string, f: FieldSpec, ctx:
   for (const v of [f.since, f.until, f.requiredSince]) {
     if (v !== undefined && !ctx.versions.includes(v)) err(file, `version "${v}" is not a supported API version (supported: ${ctx.versions.join(", ")})`, m.name, name);
   }
+  if (f.nestedOnly && (!f.readOnly || f.writeOnly)) err(file, "a nestedOnly field is read-only and shown: readOnly: true, and not writeOnly", m.name, name);
   if (f.since !== undefined && f.until !== undefined && ctx.versions.indexOf(f.until) < ctx.versions.indexOf(f.since)) {
     err(file, `until "${f.until}" comes before since "${f.since}": no version would show the field`, m.name, name);
   }

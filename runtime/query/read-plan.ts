@@ -89,11 +89,9 @@ export class ReadPlans {
   /** The fields a shape shows; `since`/`until` rule the full shape only, as Nautobot versions its full serializers and never its nested ones. */
   private fieldsOf(m: ModelDescriptor, shape: Shape, version: string, only?: string[]): FieldDescriptor[] {
     const readable = (f: FieldDescriptor | undefined): f is FieldDescriptor => !!f && !f.writeOnly;
-    if (shape === "full") return m.fields.filter((f) => readable(f) && this.index.inVersion(f, version));
+    if (shape === "full") return m.fields.filter((f) => readable(f) && !f.nestedOnly && this.index.inVersion(f, version));
     const names = only ?? (shape === "nested" ? m.nested : m.brief);
-    // A column the API keeps to itself (read-only and write-only) is shown where a short form names it (Nautobot's nested scheduled job's start_time).
-    const internal = (f: FieldDescriptor | undefined): f is FieldDescriptor => !!f?.readOnly && !!f.writeOnly;
-    return names.map((n) => this.index.field(m, n)).filter((f) => readable(f) || internal(f));
+    return names.map((n) => this.index.field(m, n)).filter(readable);
   }
 
   private build(m: ModelDescriptor, shape: Shape, version: string, left: Set<string>): ReadPlan {

@@ -37,7 +37,7 @@ export default model("ScheduledJob", {
     approved_at: field.datetime({ readOnly: true, nullable: true }),
     crontab: field.string({ readOnly: true, maxLength: 255 }),
     // Shown only in the nested form, as Nautobot's serializers show it.
-    start_time: field.datetime({ ...internal, default: "now" }),
+    start_time: field.datetime({ readOnly: true, nestedOnly: true, default: "now" }),
     // The run's data, commit flag and queue (Nautobot's kwargs), and its positional args (none).
     args: field.json({ ...internal, default: [] }),
     kwargs: field.json({ ...internal, default: {} }),
@@ -77,7 +77,7 @@ export default model("ScheduledJob", {
     // ScheduledJobFilterSet's Meta fields (id, name, total_run_count) and its job filters;
     // its first_run and last_run name no field of the model: here the start and the last run.
     exclude: ["user", "task", "interval", "queue", "last_run_at", "date_changed", "description", "approved_by_user", "approval_required",
-      "approved_at", "crontab", "job_class"],
+      "approved_at", "crontab", "job_class", "start_time"],
     aliases: { first_run: "start_time", last_run: "last_run_at" },
   },
 });

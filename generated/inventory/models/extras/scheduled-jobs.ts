@@ -215,7 +215,7 @@ export const extras_ScheduledJob: ModelDescriptor = {
         required: false,
         nullable: false,
         readOnly: true,
-        writeOnly: true,
+        nestedOnly: true,
         default: "now",
         kind: "scalar",
         type: "datetime",
