@@ -47,10 +47,10 @@ export const feature = {
     const scheduled = apis.filter((a) => a.jobs?.schedules);
     if (!scheduled.length) return {};
     return {
-      "job schedules": async () => {
+      "job schedules": async (db) => {
         for (const api of scheduled) {
           const schedules = new Schedules(engineOf(api));
-          while ((await schedules.fireDue(schedules.engine.db, new Date(), FIRE_BATCH)).fired === FIRE_BATCH);
+          while ((await schedules.fireDue(db, new Date(), FIRE_BATCH)).fired === FIRE_BATCH);
         }
       },
     };
