@@ -23,7 +23,7 @@ import { loadFixtures, type Fixture } from "./fixtures.js";
 import type { ApiDescriptor } from "./descriptor.js";
 import { profiles } from "./profiles/index.js";
 import { Worker } from "./queue/worker.js";
-import { taskHandlers } from "./features/index.js";
+import { periodicTasks, taskHandlers } from "./features/index.js";
 import { enginesOn } from "./engine.js";
 import { syncJobs } from "./features/jobs/index.js";
 
@@ -100,7 +100,8 @@ export function listen(apis: ApiDescriptor[], db: Database, config: Config): Pro
 
 /** A queue worker over `db` with the process's handlers and settings, started. */
 export function startWorker(db: Knex, config: Config, apis: ApiDescriptor[]): Worker {
-  return new Worker(db, taskHandlers({ config, apis, engineOf: enginesOn(db) }), config.queue).start();
+  const setting = { config, apis, engineOf: enginesOn(db) };
+  return new Worker(db, taskHandlers(setting), config.queue, undefined, periodicTasks(setting)).start();
 }
 
 /** On the first SIGTERM or SIGINT, runs `release` and exits (1 if it failed). */

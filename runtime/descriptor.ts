@@ -22,6 +22,8 @@ export interface FieldCommon {
   readOnly: boolean;
   /** Accepted on write, never shown; with readOnly, neither (an internal owner column). */
   writeOnly?: boolean;
+  /** Shown only in the short forms that name it, never in the full one (FieldSpec's nestedOnly). */
+  nestedOnly?: boolean;
   unique?: boolean;
   /** Django's model validation checks `unique`, not a DRF validator: a duplicate is worded as Django's. */
   uniqueCheckedBy?: "django";
@@ -739,11 +741,6 @@ export interface ActionPage {
   results: Array<Record<string, unknown>>;
 }
 
-/** What an action answers with a status of its own, rather than the action's usual one. */
-export class Answer {
-  constructor(readonly status: number, readonly body: unknown) {}
-}
-
 export const HOOK_NAMES: ReadonlyArray<keyof ModelHooks> = ["beforeSave", "beforeSaveSet", "afterSave", "protectedBy", "beforeDelete", "afterDelete", "readValues", "filters", "actions", "allocate"];
 
 /** An argument of a WordPress route, as the REST index lists it. */
@@ -820,8 +817,8 @@ export interface ApiDescriptor {
   relationships?: { definitions: string; associations: string };
   /** Model keys of the object permissions (fields as Nautobot's ObjectPermission) and the user groups they name. */
   permissions?: { objectPermissions: string; groups: string };
-  /** Model keys of the job records, their results, their log entries and the job hooks (ApiSpec.jobs), for runtime/features/jobs/. */
-  jobs?: { jobs: string; results: string; logs: string; hooks?: string };
+  /** Model keys of the job records, their results, their log entries, their schedules and the job hooks (ApiSpec.jobs), for runtime/features/jobs/. */
+  jobs?: { jobs: string; results: string; logs: string; schedules?: string; hooks?: string };
   /** Model key of the change records (fields as Nautobot's ObjectChange) every operation's writes leave. */
   changeLog?: string;
   /** Primary keys: random UUIDs (default) or database-assigned integers. */

@@ -28,5 +28,15 @@ export class HttpError extends Error {
   }
 }
 
+/**
+ * An answer other than the route's own, its body sent as given, in no error format: what a
+ * view answers with a bare value and a status (DRF's `Response("…", status=403)`).
+ */
+export class Answer extends Error {
+  constructor(readonly status: number, readonly body: unknown) {
+    super(`answered ${status}`);
+  }
+}
+
 export const notFound = () => new HttpError(404, { code: "not_found" });
 export const forbidden = () => new HttpError(403, { code: "forbidden" });

@@ -904,6 +904,7 @@ export interface ExtrasJobResult {
   data: unknown;
   job_id: string | null;
   job_kwargs: unknown;
+  schedule: string | null;
   custom_fields: unknown;
 }
 
@@ -967,6 +968,32 @@ export interface ExtrasRelationshipAssociation {
   source_id: string;
   destination_type: string;
   destination_id: string;
+}
+
+/** A stored row of extras.scheduledjob (spec/inventory/extras/scheduled-job.ts), by field name. */
+export interface ExtrasScheduledJob {
+  id: string;
+  name: string;
+  user: string | null;
+  job_model: string | null;
+  task: string;
+  interval: string;
+  queue: string | null;
+  job_class: string;
+  last_run_at: StoredTime | null;
+  total_run_count: number;
+  date_changed: StoredTime;
+  description: string;
+  approved_by_user: string | null;
+  approval_required: boolean;
+  approved_at: StoredTime | null;
+  crontab: string;
+  start_time: StoredTime;
+  args: unknown;
+  kwargs: unknown;
+  one_off: boolean;
+  enabled: boolean;
+  next_run_at: StoredTime | null;
 }
 
 /** A stored row of extras.secret (spec/inventory/extras/secret.ts), by field name. */

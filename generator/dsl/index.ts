@@ -60,6 +60,11 @@ export interface CommonFieldOptions {
   /** Accepted on write, never shown (passwords); with readOnly, neither (an internal owner column). */
   writeOnly?: boolean;
   /**
+   * Read-only, and shown only in the short forms that name it (`nested`, `brief`), never in the
+   * full one: Nautobot's nested scheduled job shows a `start_time` its full serializer leaves out.
+   */
+  nestedOnly?: boolean;
+  /**
    * First API version that shows the field (`"1.3"`): earlier versions neither show nor accept
    * it (responses, OPTIONS, OpenAPI), and a create through them gives the field its `default`,
    * so a required field with `since` needs one.
@@ -738,11 +743,15 @@ export interface ApiSpec {
    * JSON `source_values` and `variables` the sync keeps), their results (as Nautobot's JobResult:
    * `created`, `completed`, `name`, `job_model`, `obj_type`, `status`, `user`, `data`, `job_id`,
    * `job_kwargs`) and their log entries (as JobLogEntry: `job_result`, `log_level`, `grouping`,
-   * `message`, `created`, `log_object`, `absolute_url`). `hooks`: the job hooks run on changes
-   * (as Nautobot's JobHook: `content_types`, a contentTypes field, `job`, `enabled`,
-   * `type_create`, `type_update`, `type_delete`).
+   * `message`, `created`, `log_object`, `absolute_url`); optionally their schedules (as
+   * ScheduledJob: `name`, `task`, `job_model`, `job_class`, `interval`, `kwargs`, `queue`,
+   * `one_off`, `start_time`, `enabled`, `last_run_at`, `total_run_count`, `user`,
+   * `approved_by_user`, `approval_required`, `approved_at`, `crontab`, and `next_run_at`, when
+   * the scheduler fires it next), which the results' `schedule` links to. `hooks`: the job hooks
+   * run on changes (as Nautobot's JobHook: `content_types`, a contentTypes field, `job`,
+   * `enabled`, `type_create`, `type_update`, `type_delete`).
    */
-  jobs?: { jobs: string; results: string; logs: string; hooks?: string };
+  jobs?: { jobs: string; results: string; logs: string; schedules?: string; hooks?: string };
   /** A model holding per-user application passwords (`user`, `name`, `password`, `last_used` fields). */
   appPasswords?: string;
   /** Hand-written SQL the API needs beyond any one model (see SqlBlock). */

@@ -86,7 +86,8 @@ export function buildIr(loaded: LoadedApi): IrApi {
     ...(api.webhooks ? { webhooks: refKey(api.webhooks) } : {}),
     ...(api.permissions ? { permissions: { objectPermissions: refKey(api.permissions.objectPermissions), groups: refKey(api.permissions.groups) } } : {}),
     ...(api.appPasswords ? { appPasswords: refKey(api.appPasswords) } : {}),
-    ...(api.jobs ? { jobs: { jobs: refKey(api.jobs.jobs), results: refKey(api.jobs.results), logs: refKey(api.jobs.logs), ...(api.jobs.hooks ? { hooks: refKey(api.jobs.hooks) } : {}) } } : {}),
+    ...(api.jobs ? { jobs: { jobs: refKey(api.jobs.jobs), results: refKey(api.jobs.results), logs: refKey(api.jobs.logs),
+      ...(api.jobs.schedules ? { schedules: refKey(api.jobs.schedules) } : {}), ...(api.jobs.hooks ? { hooks: refKey(api.jobs.hooks) } : {}) } } : {}),
     models,
     discard: (api.discard ?? []).flatMap(discarded),
     sql: Object.fromEntries([
@@ -312,6 +313,7 @@ function buildField(api: ApiSpec, model: string, name: string, f: FieldSpec, tab
     nullable: f.nullable ?? false,
     readOnly: f.readOnly ?? false,
     ...(f.writeOnly ? { writeOnly: true } : {}),
+    ...(f.nestedOnly ? { nestedOnly: true } : {}),
     ...(f.unique ? { unique: true } : {}),
     ...(f.uniqueCheckedBy === "django" ? { uniqueCheckedBy: "django" as const } : {}),
     ...(f.verboseName !== undefined ? { verboseName: f.verboseName } : {}),

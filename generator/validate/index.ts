@@ -379,7 +379,7 @@ export const JOB_OVERRIDABLE: Record<string, FieldSpec["kind"]> = {
   soft_time_limit: "scalar", time_limit: "scalar", has_sensitive_variables: "scalar", task_queues: "scalar",
 };
 
-export const ROLE_FIELDS: Record<"changeLog" | "webhooks" | "objectPermissions" | "groups" | "jobs" | "jobResults" | "jobLogs" | "jobHooks", Record<string, FieldSpec["kind"]>> = {
+export const ROLE_FIELDS: Record<"changeLog" | "webhooks" | "objectPermissions" | "groups" | "jobs" | "jobResults" | "jobLogs" | "jobSchedules" | "jobResultSchedules" | "jobHooks", Record<string, FieldSpec["kind"]>> = {
   changeLog: {
     time: "scalar", user: "fk", user_name: "scalar", request_id: "scalar", action: "choice", changed_object_type: "contentType",
     changed_object_id: "scalar", changed_object: "generic", related_object_type: "contentType", related_object_id: "scalar",
@@ -403,6 +403,13 @@ export const ROLE_FIELDS: Record<"changeLog" | "webhooks" | "objectPermissions" 
   },
   jobLogs: { job_result: "fk", log_level: "choice", grouping: "scalar", message: "scalar", created: "scalar", log_object: "scalar", absolute_url: "scalar" },
   jobHooks: { content_types: "contentTypes", job: "fk", enabled: "scalar", type_create: "scalar", type_update: "scalar", type_delete: "scalar" },
+  jobSchedules: {
+    name: "scalar", task: "scalar", job_model: "fk", job_class: "scalar", interval: "choice", kwargs: "scalar", queue: "scalar", one_off: "scalar",
+    start_time: "scalar", enabled: "scalar", last_run_at: "scalar", total_run_count: "scalar", user: "fk", approved_by_user: "fk",
+    approval_required: "scalar", approved_at: "scalar", crontab: "scalar", next_run_at: "scalar", description: "scalar", date_changed: "scalar",
+  },
+  // What the results have besides, when the jobs have schedules: the schedule that fired each.
+  jobResultSchedules: { schedule: "fk" },
 };
 
 /** The job results' statuses and the log levels, as runtime/features/jobs writes them (Nautobot's JobResultStatusChoices and LogLevelChoices). */
@@ -457,6 +464,13 @@ function checkRoles(
     link(results, "user", users, "the auth.users model");
     link(logs, "job_result", api.jobs?.results, "jobs.results");
     if (api.jobs?.hooks !== undefined) link(role("jobs.hooks", api.jobs.hooks, ROLE_FIELDS.jobHooks), "job", api.jobs.jobs, "jobs.jobs");
+    if (api.jobs?.schedules !== undefined) {
+      const schedules = role("jobs.schedules", api.jobs.schedules, ROLE_FIELDS.jobSchedules);
+      link(schedules, "job_model", api.jobs.jobs, "jobs.jobs");
+      link(schedules, "user", users, "the auth.users model");
+      link(schedules, "approved_by_user", users, "the auth.users model");
+      link(role("jobs.results", api.jobs.results, ROLE_FIELDS.jobResultSchedules), "schedule", api.jobs.schedules, "jobs.schedules");
+    }
     const choiceValues = (owner: typeof results, name: string, values: string[]) => {
       const f = owner?.spec.fields[name];
       const missing = f?.kind === "choice" ? values.filter((v) => !f.choices.values.some(([x]) => x === v)) : [];
@@ -559,6 +573,7 @@ function checkField(file: string, m: ModelSpec, name: string, f: FieldSpec, ctx:
   for (const v of [f.since, f.until, f.requiredSince]) {
     if (v !== undefined && !ctx.versions.includes(v)) err(file, `version "${v}" is not a supported API version (supported: ${ctx.versions.join(", ")})`, m.name, name);
   }
+  if (f.nestedOnly && (!f.readOnly || f.writeOnly)) err(file, "a nestedOnly field is read-only and shown: readOnly: true, and not writeOnly", m.name, name);
   if (f.since !== undefined && f.until !== undefined && ctx.versions.indexOf(f.until) < ctx.versions.indexOf(f.since)) {
     err(file, `until "${f.until}" comes before since "${f.since}": no version would show the field`, m.name, name);
   }

@@ -22,7 +22,7 @@ const MODEL = keysOf<ModelSpec>()([
 ]);
 const FILTERS = keysOf<FilterSpec>()(["q", "qAddress", "extra", "exclude", "via", "related", "aliases", "present", "membership", "methods"]);
 const COMMON = keysOf<CommonFieldOptions>()([
-  "description", "label", "required", "nullable", "unique", "uniqueCheckedBy", "verboseName", "uniqueMessage", "default", "readOnly", "writeOnly",
+  "description", "label", "required", "nullable", "unique", "uniqueCheckedBy", "verboseName", "uniqueMessage", "default", "readOnly", "writeOnly", "nestedOnly",
   "since", "until", "requiredSince", "optIn", "column", "renamedFrom", "backfill",
 ]);
 const FIELDS: { [K in FieldSpec["kind"]]: ReadonlyArray<string> } = {

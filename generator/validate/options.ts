@@ -45,7 +45,7 @@ const choiceSet = object({
 const COMMON: OptionSchemas<CommonFieldOptions> = {
   description: str, label: str, required: bool, nullable: bool, unique: bool, uniqueCheckedBy: oneOf(UNIQUE_CHECKS), verboseName: str,
   uniqueMessage: str, default: anything, readOnly: bool, writeOnly: bool, since: str, until: str, requiredSince: str, optIn: bool,
-  column: identifier, renamedFrom: identifier, backfill: anything,
+  column: identifier, renamedFrom: identifier, backfill: anything, nestedOnly: bool,
 };
 
 const SCALAR: OptionSchemas<ScalarField> = {
@@ -126,7 +126,7 @@ const API: OptionSchemas<ApiSpec> = {
   relationships: object({ definitions: modelRef, associations: modelRef }, ["definitions", "associations"]),
   contentTypes: modelRef, statusModel: modelRef, appNames: recordOf(str), idType: oneOf(["uuid", "serial"]), changeLog: modelRef, webhooks: modelRef,
   permissions: object({ objectPermissions: modelRef, groups: modelRef }, ["objectPermissions", "groups"]),
-  jobs: object({ jobs: modelRef, results: modelRef, logs: modelRef, hooks: modelRef }, ["jobs", "results", "logs"]),
+  jobs: object({ jobs: modelRef, results: modelRef, logs: modelRef, schedules: modelRef, hooks: modelRef }, ["jobs", "results", "logs"]),
   appPasswords: modelRef, sql: sqlBlocks, discard: names,
 };
 

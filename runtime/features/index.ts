@@ -3,7 +3,7 @@
 // so that a refused write rolls back with its records.
 import type { ModelIndex } from "../models.js";
 import type { DynamicFilterProvider } from "../query/filters.js";
-import type { TaskHandler } from "../queue/worker.js";
+import type { PeriodicTask, TaskHandler } from "../queue/worker.js";
 import type { Feature, TaskSetting } from "./types.js";
 import { feature as tags } from "./tags/index.js";
 import { feature as customFields } from "./custom-fields/index.js";
@@ -27,4 +27,9 @@ export function dynamicFilters(index: ModelIndex): DynamicFilterProvider[] {
 /** The queue's handlers, by task kind: what a worker runs. */
 export function taskHandlers(setting: TaskSetting): Record<string, TaskHandler> {
   return Object.assign({}, ...FEATURES.map((f) => f.tasks?.(setting) ?? {}));
+}
+
+/** The work every queue worker does each poll interval, by name. */
+export function periodicTasks(setting: TaskSetting): Record<string, PeriodicTask> {
+  return Object.assign({}, ...FEATURES.map((f) => f.periodic?.(setting) ?? {}));
 }

@@ -9,7 +9,7 @@ import type { Engine } from "../engine.js";
 import type { ModelIndex } from "../models.js";
 import type { WriteFeature } from "../operations/index.js";
 import type { DynamicFilterProvider } from "../query/filters.js";
-import type { TaskHandler } from "../queue/worker.js";
+import type { PeriodicTask, TaskHandler } from "../queue/worker.js";
 import type { Store } from "../store.js";
 import type { RuntimeKindTable } from "../kinds/types.js";
 import type { Permissions } from "./permissions/index.js";
@@ -39,4 +39,6 @@ export interface Feature {
   write?(engine: FeatureEngine): WriteFeature | undefined;
   /** The queue tasks it runs, by task kind. */
   tasks?(setting: TaskSetting): Record<string, TaskHandler>;
+  /** What every queue worker does each poll interval besides its tasks, by name. */
+  periodic?(setting: TaskSetting): Record<string, PeriodicTask>;
 }

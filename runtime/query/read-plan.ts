@@ -89,7 +89,7 @@ export class ReadPlans {
   /** The fields a shape shows; `since`/`until` rule the full shape only, as Nautobot versions its full serializers and never its nested ones. */
   private fieldsOf(m: ModelDescriptor, shape: Shape, version: string, only?: string[]): FieldDescriptor[] {
     const readable = (f: FieldDescriptor | undefined): f is FieldDescriptor => !!f && !f.writeOnly;
-    if (shape === "full") return m.fields.filter((f) => readable(f) && this.index.inVersion(f, version));
+    if (shape === "full") return m.fields.filter((f) => readable(f) && !f.nestedOnly && this.index.inVersion(f, version));
     const names = only ?? (shape === "nested" ? m.nested : m.brief);
     return names.map((n) => this.index.field(m, n)).filter(readable);
   }

@@ -20,6 +20,12 @@ export interface TaskContext {
 /** Runs one attempt of a task: resolves when it succeeded (with what to record), throws when it failed. */
 export type TaskHandler = (payload: unknown, ctx: TaskContext) => Promise<AttemptReport | void>;
 
+/**
+ * Work a worker does every poll interval besides its tasks (the jobs' scheduler), on its
+ * database: it must be safe with any number of workers doing the same at once.
+ */
+export type PeriodicTask = (db: Knex) => Promise<void>;
+
 /** A failure a handler reports with its details; `retry: false` gives the task up at once (retrying cannot help). */
 export class TaskFailure extends Error {
   readonly statusCode: number | null;
@@ -80,12 +86,15 @@ export class Worker {
   private lastPrune = 0;
   private loop?: Promise<void>;
   private unsubscribe?: () => void;
+  private periodicTimer?: NodeJS.Timeout;
+  private periodicRun?: Promise<void>;
 
   constructor(
     private readonly db: Knex,
     private readonly handlers: Record<string, TaskHandler>,
     settings: Partial<WorkerSettings> = {},
     private readonly onError: (err: unknown) => void = (err) => console.error(`queue worker: ${err instanceof Error ? err.message : String(err)}`),
+    private readonly periodic: Record<string, PeriodicTask> = {},
   ) {
     this.settings = { ...DEFAULT_WORKER_SETTINGS, ...settings };
     this.kinds = Object.keys(handlers);
@@ -96,7 +105,26 @@ export class Worker {
     if (this.loop) return this;
     this.unsubscribe = onEnqueued(() => this.nudge());
     this.loop = this.run();
+    if (Object.keys(this.periodic).length) this.schedulePeriodic(0);
     return this;
+  }
+
+  /** Runs the periodic tasks after `delayMs`, one after another, then again a poll interval after they end. */
+  private schedulePeriodic(delayMs: number): void {
+    this.periodicTimer = setTimeout(() => {
+      this.periodicRun = (async () => {
+        for (const [name, task] of Object.entries(this.periodic)) {
+          if (this.stopping) return;
+          try {
+            await task(this.db);
+          } catch (err) {
+            this.onError(new Error(`${name}: ${err instanceof Error ? err.message : String(err)}`));
+          }
+        }
+      })().finally(() => {
+        if (!this.stopping) this.schedulePeriodic(this.settings.pollMs);
+      });
+    }, delayMs);
   }
 
   /**
@@ -108,9 +136,11 @@ export class Worker {
     if (!this.loop) return;
     this.stopping = true;
     this.unsubscribe?.();
+    clearTimeout(this.periodicTimer);
     for (const { controller } of this.active.values()) controller.abort("stopping" satisfies Stop);
     this.nudge();
     await this.loop;
+    await this.periodicRun;
     await Promise.all([...this.active.values()].map((a) => a.promise));
   }
 

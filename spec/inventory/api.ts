@@ -34,6 +34,6 @@ export default api({
   changeLog: "extras.ObjectChange",
   webhooks: "extras.Webhook",
   permissions: { objectPermissions: "users.ObjectPermission", groups: "users.Group" },
-  jobs: { jobs: "extras.Job", results: "extras.JobResult", logs: "extras.JobLogEntry", hooks: "extras.JobHook" },
+  jobs: { jobs: "extras.Job", results: "extras.JobResult", logs: "extras.JobLogEntry", schedules: "extras.ScheduledJob", hooks: "extras.JobHook" },
   appNames: { dcim: "DCIM", ipam: "IPAM" },
 });

@@ -96,7 +96,7 @@ function readSchema(api: IrApi, m: IrModel, f: FieldDescriptor, nested: boolean,
 function readable(m: IrModel, version: string, versions: string[], names?: string[]): FieldDescriptor[] {
   const fields = m.fields.filter((f) => !f.writeOnly);
   return names ? names.map((n) => fields.find((f) => f.name === n)).filter((f): f is FieldDescriptor => !!f)
-    : fields.filter((f) => inVersion(f, version, versions));
+    : fields.filter((f) => !f.nestedOnly && inVersion(f, version, versions));
 }
 
 function writable(m: IrModel, version: string, versions: string[]): FieldDescriptor[] {

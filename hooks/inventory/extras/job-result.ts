@@ -1,11 +1,7 @@
-// A job result's `schedule` (always none: scheduled jobs are not served) and its `logs`
+// A job result's `logs`
 // route, the entries in their nested form, oldest first, as Nautobot's JobResultViewSet.logs.
 import type { ActionEvent } from "../../../runtime/hooks.js";
 import { tables } from "../../../generated/inventory/tables.js";
-
-export const readValues = {
-  schedule: () => "NULL::jsonb",
-};
 
 export const actions = {
   async logs({ db, id, read }: ActionEvent): Promise<unknown> {

@@ -1,6 +1,6 @@
 // Nautobot's JobViewSet beyond the model's own routes: API 1.2's list of job classes and its
 // class-path routes (detail and run), a job's variables, and its run (lib/job-runs.ts checks
-// the request as Nautobot does, then the run is queued); and JobSerializer.validate's rule
+// the request as Nautobot does, then the run is queued or scheduled); and JobSerializer.validate's rule
 // that a job with sensitive variables cannot need approval.
 import { notFound } from "../../../runtime/errors.js";
 import { Refusal, type ActionEvent, type SaveEvent } from "../../../runtime/hooks.js";
@@ -46,8 +46,9 @@ export const actions = {
   async "class-run"(e: ActionEvent): Promise<unknown> {
     const job = await jobByClassPath(e, "run");
     if (!job) throw notFound();
-    const result = await requestRun(e.engine, e.actor, job, runBody(e));
-    return (await jobClasses(e, [job], "full", new Map([[classPathOf(job), result]])))[0];
+    const run = await requestRun(e.engine, e.actor, job, runBody(e));
+    // A scheduled run has no result yet: the job class shows none.
+    return (await jobClasses(e, [job], "full", new Map("result" in run ? [[classPathOf(job), run.result]] : [])))[0];
   },
 
   async variables(e: ActionEvent): Promise<unknown> {
@@ -55,8 +56,8 @@ export const actions = {
   },
 
   async run(e: ActionEvent): Promise<unknown> {
-    const result = await requestRun(e.engine, e.actor, await addressed(e), runBody(e));
-    const [shown] = await e.read([{ model: "extras.jobresult", id: result }], "nested");
-    return { schedule: null, job_result: shown };
+    const run = await requestRun(e.engine, e.actor, await addressed(e), runBody(e));
+    if ("schedule" in run) return { schedule: (await e.read([{ model: "extras.scheduledjob", id: run.schedule }], "nested"))[0], job_result: null };
+    return { schedule: null, job_result: (await e.read([{ model: "extras.jobresult", id: run.result }], "nested"))[0] };
   },
 };

@@ -242,8 +242,8 @@ export class JobRecords {
     return report;
   }
 
-  /** Records a pending result of `job` for `userId`, in `trx`; gives its id. */
-  async createResult(trx: Db, job: JobRow, userId: string | null, kwargs: Record<string, unknown> | null): Promise<string> {
+  /** Records a pending result of `job` for `userId`, in `trx`, fired by the schedule `schedule` if any; gives its id. */
+  async createResult(trx: Db, job: JobRow, userId: string | null, kwargs: Record<string, unknown> | null, schedule?: string): Promise<string> {
     const r = this.results;
     const id = randomUUID();
     await trx(r.table).insert({
@@ -255,6 +255,7 @@ export class JobRecords {
       [this.c(r, "user")]: userId,
       [this.c(r, "job_id")]: randomUUID(),
       [this.c(r, "job_kwargs")]: kwargs === null ? null : JSON.stringify(kwargs),
+      ...(schedule ? { [this.c(r, "schedule")]: schedule } : {}),
     });
     return id;
   }

@@ -7,12 +7,12 @@ import type { Knex } from "knex";
 import { createRequire } from "node:module";
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
-import { Answer, listServedBy, type ActionEvent, type ActionPage, type ApiDescriptor, type ModelDescriptor } from "../../descriptor.js";
+import { listServedBy, type ActionEvent, type ActionPage, type ApiDescriptor, type ModelDescriptor } from "../../descriptor.js";
 import type { Config } from "../../config.js";
 import { FilterCompiler, type FilterPlan } from "../../query/filters.js";
 import { dynamicFilters } from "../../features/index.js";
 import { describeCustomFields } from "../../features/custom-fields/options.js";
-import { HttpError, ValidationError, forbidden, notFound, type FieldErrors } from "../../errors.js";
+import { Answer, HttpError, ValidationError, forbidden, notFound, type FieldErrors } from "../../errors.js";
 import type { Identities, Identity } from "../../auth/identities.js";
 import { contentType, origin, queryParams, slashed } from "../../http/request.js";
 import { BodyProblem, parseJson } from "../../http/body.js";
@@ -705,6 +705,7 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
     let statusCode: number;
     let body: unknown;
     if (err instanceof ValidationError) { statusCode = 400; body = wordErrors(err.errors); }
+    else if (err instanceof Answer) { statusCode = err.status; body = err.body; }
     else if (err instanceof HttpError) { statusCode = err.status; body = { detail: err.problem ? wordProblem(err.problem) : err.message }; for (const [k, v] of Object.entries(err.headers)) res.set(k, v); }
     else if (e?.type === "entity.too.large") { statusCode = 413; body = { detail: `Request body is larger than the limit of ${config.bodyLimit}.` }; }
     else if (typeof e?.status === "number" && e.status >= 400 && e.status < 500) { statusCode = e.status; body = { detail: e.message ?? "Bad request." }; }

@@ -28,7 +28,7 @@ function fieldInfo(index: ModelIndex, f: FieldDescriptor, version: string, depth
 
 export async function describeModel(db: Db, index: ModelIndex, m: ModelDescriptor, version: string, methods: string[]): Promise<Info> {
   // A field neither shown nor accepted is no serializer field at all.
-  const fields = m.fields.filter((f) => index.inVersion(f, version) && !(f.readOnly && f.writeOnly));
+  const fields = m.fields.filter((f) => index.inVersion(f, version) && !(f.readOnly && f.writeOnly) && !f.nestedOnly);
   const actionInfo: Info = {};
   for (const f of fields) {
     const live = methods.length ? await kindOf(f).options.live?.(f, db) : undefined;

@@ -30,8 +30,8 @@ export default model("JobResult", {
     job_id: field.uuid({ readOnly: true, unique: true, nullable: true }),
     // The run's data and commit flag; null for a job that may have sensitive variables.
     job_kwargs: field.json({ nullable: true, readOnly: true }),
-    // Scheduled jobs are not served: every result ran at once, as Nautobot's with no schedule.
-    schedule: field.computed({ schema: { type: "null" } }),
+    // The scheduled job that fired this run; none for a run started at once.
+    schedule: ref.fk("extras.ScheduledJob", { nullable: true, readOnly: true, onDelete: "setNull" }),
   },
   nested: ["name", "created", "completed", "user", "status"],
   actions: {
@@ -44,6 +44,6 @@ export default model("JobResult", {
   filters: {
     q: ["name"],
     // JobResultFilterSet's Meta fields, with the job (by id or slug).
-    exclude: ["data", "job_id", "job_kwargs"],
+    exclude: ["data", "job_id", "job_kwargs", "schedule"],
   },
 });

@@ -22,7 +22,18 @@ const JOB_INPUT = {
   properties: {
     data: { type: "object", description: "The job's variables, by name" },
     commit: { type: ["boolean", "null"], description: "false: a dry run, rolled back at its end (default: the job's commit_default)" },
-    schedule: { type: "object", description: "Only `{\"interval\": \"immediately\"}`: scheduled jobs are not served" },
+    schedule: {
+      type: "object",
+      description: "When to run (Nautobot's NestedScheduledJobSerializer): `interval` (immediately, future, hourly, daily, weekly, custom), " +
+        "and for all but immediately a `name`, a `start_time` at least 15 seconds ahead (custom: optional) and, for custom, a `crontab`",
+      properties: {
+        name: { type: "string", maxLength: 255 },
+        start_time: { type: "string", format: "date-time" },
+        interval: { type: "string", enum: ["immediately", "future", "hourly", "daily", "weekly", "custom"] },
+        crontab: { type: "string", maxLength: 255 },
+      },
+      required: ["interval"],
+    },
     task_queue: { type: "string" },
   },
 };
@@ -131,7 +142,8 @@ export default model("Job", {
       response: { type: "array", items: JOB_VARIABLE },
     },
     run: {
-      description: "Runs the job: checks its data, records a pending job result and queues it for a worker",
+      description: "Runs the job: checks its data, then records a pending job result and queues it for a worker, or, " +
+        "given a schedule or for a job that needs approval, records the scheduled job (and no result)",
       method: "POST",
       permission: "run",
       status: 201,
@@ -139,7 +151,10 @@ export default model("Job", {
       multipart: JOB_MULTIPART_INPUT,
       response: {
         type: "object",
-        properties: { schedule: { type: "null" }, job_result: { $ref: "#/components/schemas/NestedJobResult" } },
+        properties: {
+          schedule: { anyOf: [{ $ref: "#/components/schemas/NestedScheduledJob" }, { type: "null" }] },
+          job_result: { anyOf: [{ $ref: "#/components/schemas/NestedJobResult" }, { type: "null" }] },
+        },
         required: ["schedule", "job_result"],
       },
     },

@@ -794,7 +794,14 @@ export const extras_Job: ModelDescriptor = {
             },
             schedule: {
               type: "object",
-              description: "Only `{\"interval\": \"immediately\"}`: scheduled jobs are not served",
+              description: "When to run (Nautobot's NestedScheduledJobSerializer): `interval` (immediately, future, hourly, daily, weekly, custom), and for all but immediately a `name`, a `start_time` at least 15 seconds ahead (custom: optional) and, for custom, a `crontab`",
+              properties: {
+                name: { type: "string", maxLength: 255 },
+                start_time: { type: "string", format: "date-time" },
+                interval: { type: "string", enum: ["immediately", "future", "hourly", "daily", "weekly", "custom"] },
+                crontab: { type: "string", maxLength: 255 },
+              },
+              required: ["interval"],
             },
             task_queue: { type: "string" },
           },
@@ -841,12 +848,22 @@ export const extras_Job: ModelDescriptor = {
       },
       {
         name: "run",
-        description: "Runs the job: checks its data, records a pending job result and queues it for a worker",
+        description: "Runs the job: checks its data, then records a pending job result and queues it for a worker, or, given a schedule or for a job that needs approval, records the scheduled job (and no result)",
         response: {
           type: "object",
           properties: {
-            schedule: { type: "null" },
-            job_result: { $ref: "#/components/schemas/NestedJobResult" },
+            schedule: {
+              anyOf: [
+                { $ref: "#/components/schemas/NestedScheduledJob" },
+                { type: "null" },
+              ],
+            },
+            job_result: {
+              anyOf: [
+                { $ref: "#/components/schemas/NestedJobResult" },
+                { type: "null" },
+              ],
+            },
           },
           required: ["schedule", "job_result"],
         },
@@ -861,7 +878,14 @@ export const extras_Job: ModelDescriptor = {
             },
             schedule: {
               type: "object",
-              description: "Only `{\"interval\": \"immediately\"}`: scheduled jobs are not served",
+              description: "When to run (Nautobot's NestedScheduledJobSerializer): `interval` (immediately, future, hourly, daily, weekly, custom), and for all but immediately a `name`, a `start_time` at least 15 seconds ahead (custom: optional) and, for custom, a `crontab`",
+              properties: {
+                name: { type: "string", maxLength: 255 },
+                start_time: { type: "string", format: "date-time" },
+                interval: { type: "string", enum: ["immediately", "future", "hourly", "daily", "weekly", "custom"] },
+                crontab: { type: "string", maxLength: 255 },
+              },
+              required: ["interval"],
             },
             task_queue: { type: "string" },
           },
