@@ -15,6 +15,7 @@ import { HttpError, ValidationError, forbidden, notFound, type FieldErrors } fro
 import type { Identities, Identity } from "../../auth/identities.js";
 import { contentType, origin, queryParams, slashed } from "../../http/request.js";
 import { BodyProblem, parseJson } from "../../http/body.js";
+import { parseMultipart } from "../../http/multipart.js";
 import { reportFailure } from "../../http/failures.js";
 import { identified } from "../../http/request-log.js";
 import { bulkIds, expectObject, notAnObject, requireAll } from "./bulk.js";
@@ -23,6 +24,7 @@ import { templates, escapeHtml } from "../../http/templates.js";
 import { negotiate, type Renderer } from "./versioning.js";
 import { cursorLinks, decodeCursor, pageLinks, pageParams } from "./pagination.js";
 import { notesOf } from "../../features/notes/index.js";
+import { EXPORT_PARAM, exportTemplates } from "../../features/export-templates/index.js";
 import { authenticate } from "./authentication.js";
 import { describeModel } from "./metadata.js";
 import { login, loginPage, logout, sessionKey, type SessionDeps } from "./browser-session.js";
@@ -72,6 +74,9 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
   const providers = dynamicFilters(index);
   const settings = api.settings;
   const strict = settings.STRICT_FILTERING !== false;
+  const exports = exportTemplates(api, index);
+  // `export` names a template rather than a filter where the api has export templates.
+  const reserved = exports ? new Set([...RESERVED, EXPORT_PARAM]) : RESERVED;
   const exempt = new Set((settings.EXEMPT_VIEW_PERMISSIONS as string[] | undefined) ?? []);
   const page = {
     defaultLimit: Number(settings.PAGINATE_COUNT ?? 50),
@@ -100,6 +105,9 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
 
   const router = express.Router({ strict: true, caseSensitive: true });
   router.use("/docs/static", express.static(swaggerAssets, { index: false }));
+  // Uploads (models with image fields) come as multipart bodies, which may carry a whole file.
+  const uploadBodyLimit = config.uploadLimit + 64 * 1024;
+  router.use(express.raw({ type: "multipart/form-data", limit: uploadBodyLimit }));
   router.use(express.raw({ type: () => true, limit: config.bodyLimit }));
   router.use(async (req, res) => {
     let ctx: Ctx | undefined;
@@ -316,7 +324,7 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
   async function filterFor(ctx: Ctx, m: ModelDescriptor): Promise<FilterPlan> {
     const names = [...ctx.params.keys()];
     const dynamic = (await Promise.all(providers.map((load) => load(db, m, names, { strict })))).filter((d) => d !== null);
-    const { errors, plan } = filters.compile(m, ctx.params, { strict, reserved: RESERVED, dynamic });
+    const { errors, plan } = filters.compile(m, ctx.params, { strict, reserved, dynamic });
     // One answer names every bad parameter, so the data's verdicts join the planning errors.
     if (Object.keys(errors).length) throw new ValidationError((await store.filterErrors(db, plan, errors))!);
     return plan;
@@ -374,6 +382,15 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
     if (serving) return answerAction(ctx, m, serving.name, null, {});
     if (method === "GET") {
       const where = within(ctx, m, await filterFor(ctx, m));
+      const exportName = exports && ctx.params.get(EXPORT_PARAM)?.at(-1);
+      if (exports && exportName !== undefined) {
+        const file = await exports.render(db, store, m, exportName, where, readOpts(ctx));
+        // As Django's HttpResponse sends them: the template's type as given, no charset added.
+        ctx.res.status(200).setHeader("Content-Type", file.mimeType);
+        ctx.res.setHeader("Content-Disposition", `attachment; filename="${file.filename}"`);
+        ctx.res.end(file.body);
+        return;
+      }
       const { limit, offset } = pageParams(ctx.params.get("limit")?.at(-1), ctx.params.get("offset")?.at(-1), page);
       const url = new URL(`${origin(ctx.req, config.publicUrl)}${ctx.req.originalUrl}`);
       const rawCursor = ctx.params.get("cursor")?.at(-1);
@@ -389,7 +406,7 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
       const links = pageLinks(url, limit, offset, count);
       return send(ctx, 200, { count, next: links.next, previous: links.previous, results });
     }
-    const body = readJson(ctx);
+    const body = await readBody(ctx, m);
     const opts = { version: ctx.version, userId: ctx.identity?.userId };
     if (method === "POST") {
       const many = Array.isArray(body);
@@ -581,12 +598,27 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
       ctx.res.status(204).end();
       return;
     }
+    const body = await readBody(ctx, m);
     await operations.run(actor(ctx, m, "detail"), async (trx) => {
       await lockOne(trx);
-      await store.update(trx, m, id, readJson(ctx), { version: ctx.version, userId, partial: method === "PATCH" });
+      await store.update(trx, m, id, body, { version: ctx.version, userId, partial: method === "PATCH" });
     });
     const [obj] = await store.fetch(db, m, [id], readOpts(ctx));
     return send(ctx, 200, obj);
+  }
+
+  /**
+   * A write's body: JSON, or, for a model with an image field, also multipart/form-data (as
+   * DRF's MultiPartParser reads it: text parts as strings, the files as uploads).
+   */
+  async function readBody(ctx: Ctx, m: ModelDescriptor): Promise<unknown> {
+    if (contentType(ctx.req) !== "multipart/form-data" || !m.fields.some((f) => f.kind === "imageFile")) return readJson(ctx);
+    try {
+      return await parseMultipart(Buffer.isBuffer(ctx.req.body) ? ctx.req.body : Buffer.alloc(0), ctx.req.get("content-type")!);
+    } catch (err) {
+      if (err instanceof BodyProblem) throw new HttpError(400, `Multipart form parse error - ${err.message}`, "parse_error");
+      throw err;
+    }
   }
 
   function readJson(ctx: Ctx): unknown {
@@ -633,7 +665,11 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
     let body: unknown;
     if (err instanceof ValidationError) { statusCode = 400; body = wordErrors(err.errors); }
     else if (err instanceof HttpError) { statusCode = err.status; body = { detail: err.problem ? wordProblem(err.problem) : err.message }; for (const [k, v] of Object.entries(err.headers)) res.set(k, v); }
-    else if (e?.type === "entity.too.large") { statusCode = 413; body = { detail: `Request body is larger than the limit of ${config.bodyLimit}.` }; }
+    else if (e?.type === "entity.too.large") {
+      statusCode = 413;
+      const limit = contentType(res.req) === "multipart/form-data" ? `${uploadBodyLimit} bytes` : config.bodyLimit;
+      body = { detail: `Request body is larger than the limit of ${limit}.` };
+    }
     else if (typeof e?.status === "number" && e.status >= 400 && e.status < 500) { statusCode = e.status; body = { detail: e.message ?? "Bad request." }; }
     else {
       statusCode = 500;
