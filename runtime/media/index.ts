@@ -79,6 +79,10 @@ export function whenCommitted(db: Knex | Knex.Transaction, work: () => Promise<v
 /** Serves the media folder, as Django's `serve` view does Nautobot's: files only, no listings. */
 export function mediaRoutes(): Router {
   const router = express.Router();
-  router.use((req, res, next) => express.static(current.root, { index: false, dotfiles: "deny", fallthrough: true, redirect: false })(req, res, next));
+  let served: { root: string; handler: ReturnType<typeof express.static> } | undefined;
+  router.use((req, res, next) => {
+    if (served?.root !== current.root) served = { root: current.root, handler: express.static(current.root, { index: false, dotfiles: "deny", redirect: false }) };
+    served.handler(req, res, next);
+  });
   return router;
 }

@@ -10,6 +10,8 @@ import { expect } from "chai";
 import { del, get, patch, post } from "../../support/http.js";
 import { startTestServer } from "../../support/server.js";
 import { media } from "../../../runtime/media/index.js";
+import { apis } from "../../../generated/server.js";
+import { Contract } from "../../support/contract.js";
 import { rows, uniq, MISSING_ID } from "./support.js";
 
 const ATTACHMENTS = "/api/extras/image-attachments/";
@@ -69,7 +71,7 @@ function bmp(width: number, height: number): Buffer {
   return b;
 }
 
-interface Reply { status: number; body: any; text: string }
+interface Reply { status: number; headers: Headers; body: any; text: string }
 
 /** Sends `fields` as multipart/form-data (a Buffer as a file part named by `filename`). */
 async function upload(method: string, path: string, fields: Record<string, string | Buffer>, filename = "image.png", token?: string | null): Promise<Reply> {
@@ -86,7 +88,7 @@ async function upload(method: string, path: string, fields: Record<string, strin
   const text = await res.text();
   let body: unknown = text;
   try { body = JSON.parse(text); } catch { /* not JSON */ }
-  return { status: res.status, body, text };
+  return { status: res.status, headers: res.headers, body, text };
 }
 
 const onDisk = async (name: string) => readFile(join(media().root, name)).then((b) => b, () => null);
@@ -126,6 +128,12 @@ describe("inventory e2e: image attachments", () => {
     expect(served.status).to.equal(200);
     expect(served.headers.get("content-type")).to.equal("image/png");
     expect(Buffer.from(await served.arrayBuffer())).to.deep.equal(image);
+    // As the emitted document says (the default version's).
+    const inventory = apis.find((a) => a.name === "inventory")!;
+    const contract = new Contract(inventory.openapi[inventory.versions.default] as Record<string, any>, "inventory.json");
+    contract.check("post", ATTACHMENTS, made);
+    contract.check("get", `${ATTACHMENTS}{id}/`, await get(`${ATTACHMENTS}${made.body.id}/`));
+    contract.check("get", ATTACHMENTS, await get(`${ATTACHMENTS}?object_id=${site.id}`));
     expect((await get(`${ATTACHMENTS}${made.body.id}/`)).body).to.deep.equal(made.body);
     expect((await get(`${ATTACHMENTS}${made.body.id}/?brief=1`)).body).to.have.all.keys("id", "url", "display", "name", "image");
   });
