@@ -66,14 +66,18 @@ export async function removeFile(name: string): Promise<void> {
   await rm(pathOf(name), { force: true });
 }
 
+/** A transaction as Knex hands it over: a savepoint knows the transaction it is in. */
+type Nested = Knex.Transaction & { parentTransaction?: Nested };
+
 /**
  * Runs `work` once `db`'s transaction has committed (at once outside one), or `undone` once it
- * rolled back: a file is removed only when the row naming it is gone for good, and a file
- * written for a row that never was is not left behind.
+ * or a savepoint it is in rolled back: a file is removed only when the row naming it is gone
+ * for good, and a file written for a row that never was is not left behind.
  */
 export function whenCommitted(db: Knex | Knex.Transaction, work: () => Promise<void>, undone?: () => Promise<void>): void {
-  const done = "executionPromise" in db && db.isTransaction ? (db as Knex.Transaction).executionPromise : Promise.resolve();
-  done.then(() => work(), () => undone?.()).catch(() => undefined);
+  const ends: Array<Promise<unknown>> = [];
+  for (let t = db.isTransaction ? (db as Nested) : undefined; t; t = t.parentTransaction) ends.push(t.executionPromise);
+  Promise.all(ends).then(() => work(), () => undone?.()).catch(() => undefined);
 }
 
 /** Serves the media folder, as Django's `serve` view does Nautobot's: files only, no listings. */

@@ -248,6 +248,18 @@ describe("inventory e2e: image attachments", () => {
     expect(listed.length).to.be.above(0);
     expect((await fetch(listed[0].image)).status).to.equal(200);
     expect((await get(ATTACHMENTS, { token: null })).status).to.equal(403);
+    // A write refused after its file was kept (the created row breaks the writer's constraints)
+    // is rolled back, and its file goes with it.
+    const constrained = (await server.user(uniq(`${tag}-u`), { grants: [
+      { object_types: ["extras.imageattachment"], actions: ["add", "view"], constraints: { name: `${tag}-allowed` } },
+    ] })).key;
+    const outside = await upload("POST", ATTACHMENTS, { content_type: "dcim.site", object_id: site.id, name: `${tag}-outside`, image: png(2, 2) }, "o.png", constrained);
+    expect(outside.status, outside.text).to.equal(403);
+    expect(await rows("extras_imageattachment", { name: `${tag}-outside` })).to.equal(0);
+    expect(await gone(`image-attachments/site_${site.id}_${tag}-outside.png`)).to.equal(true);
+    const inside = await upload("POST", ATTACHMENTS, { content_type: "dcim.site", object_id: site.id, name: `${tag}-allowed`, image: png(2, 2) }, "i.png", constrained);
+    expect(inside.status, inside.text).to.equal(201);
+    expect(await onDisk(nameOf(inside.body.image))).to.deep.equal(png(2, 2));
     expect((await fetch(`${server.url}/media/../package.json`)).status).to.equal(404);
   });
 });
