@@ -1,6 +1,6 @@
 // Process configuration, read once from the environment. Gives a plain object; the rest
 // of the runtime takes it as an argument and never reads process.env itself.
-import { dirname, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DEFAULT_WORKER_SETTINGS, type WorkerSettings } from "./queue/worker.js";
 import { LOG_LEVELS } from "./http/request-log.js";
@@ -18,6 +18,10 @@ export interface Config {
   publicUrl?: string;
   /** Largest accepted request body. */
   bodyLimit: string;
+  /** The folder uploaded files are kept in (MEDIA_ROOT; default `media` beside the embedded database's folder). */
+  mediaRoot: string;
+  /** The largest uploaded file taken, in bytes (UPLOAD_LIMIT); a multipart body may be this much larger than `bodyLimit`. */
+  uploadLimit: number;
   /** Mount point of WordPress-style APIs (`/wp-json`). */
   wpApiRoot: string;
   /**
@@ -62,6 +66,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     port: Number(env.PORT || 8080),
     publicUrl: env.PUBLIC_URL?.replace(/\/$/, "") || undefined,
     bodyLimit: env.BODY_LIMIT || "1mb",
+    mediaRoot: resolve(env.MEDIA_ROOT || join(env.DATA_DIR && env.DATA_DIR !== "memory://" ? dirname(resolve(env.DATA_DIR)) : ".data", "media")),
+    uploadLimit: wholeNumber(env, "UPLOAD_LIMIT", 5 * 1024 * 1024),
     wpApiRoot: (env.WP_API_ROOT || "/wp-json").replace(/\/$/, ""),
     logRequests: flag(env, "LOG_REQUESTS"),
     logLevel: oneOf(env, "LOG_LEVEL", LOG_LEVELS, "info")!,

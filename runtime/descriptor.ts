@@ -308,10 +308,23 @@ export interface RelationshipsField extends FieldCommon {
 }
 
 /** A field of a model: one member per kind, each with exactly the facts its kind needs. */
+/**
+ * An uploaded image: `column` holds its name under the media root (`uploadTo` and the file's
+ * name), `heightColumn` and `widthColumn` its size in pixels.
+ */
+export interface ImageField extends FieldCommon {
+  kind: "imageFile";
+  column: string;
+  maxLength: number;
+  uploadTo: string;
+  heightColumn: string;
+  widthColumn: string;
+}
+
 export type FieldDescriptor =
   | IdField | UrlField | DisplayField | ScalarField | ChoiceField | ListField | FkField | TreeParentField
   | M2mField | TagsField | IpFamilyField | CountField | ReverseField | FirstSetField | DepthField | CustomFieldsField | ComputedField
-  | ComputedFieldsField | ContentTypeField | ContentTypesField | GenericField | RelationshipsField | StatusField;
+  | ComputedFieldsField | ContentTypeField | ContentTypesField | GenericField | RelationshipsField | StatusField | ImageField;
 
 export type FieldKind = FieldDescriptor["kind"];
 
@@ -811,6 +824,8 @@ export interface ApiDescriptor {
    * `ssl_verification`, `ca_file_path`): what runtime/webhooks/ sends after a change.
    */
   webhooks?: string;
+  /** Model key of the export templates `?export=<name>` renders on lists (ApiSpec.exportTemplates). */
+  exportTemplates?: string;
   /** Model key of the notes that the `notes` feature attaches to objects. */
   noteModel?: string;
   /** Model keys of the relationship definitions and their associations (ApiSpec.relationships). */

@@ -33,6 +33,13 @@ export type Problem =
   /** A body, or an element of a bulk body, that is no object. */
   | { code: "not_an_object"; given: unknown }
   | { code: "max_length"; limit: number }
+  // Uploads (image fields).
+  | { code: "not_a_file" }
+  | { code: "no_filename" }
+  | { code: "empty_file" }
+  | { code: "filename_too_long"; limit: number; length: number }
+  | { code: "file_too_large"; limit: number }
+  | { code: "invalid_image" }
   | { code: "min_length"; limit: number }
   | { code: "max_value"; limit: number | bigint }
   | { code: "min_value"; limit: number | bigint }
@@ -123,6 +130,8 @@ export type Problem =
   | { code: "not_found" }
   | { code: "forbidden" }
   | { code: "invalid_cursor" }
+  /** A list's export template `name` that failed to render, and why. */
+  | { code: "export_template_error"; name: string; error: string }
   /** A delete that objects protecting the rows (`dependents`) refuse. */
   | { code: "protected"; dependents: Dependent[] }
   /** A write the database's foreign keys refused after the engine's own checks passed (a race). */

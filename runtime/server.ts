@@ -14,6 +14,7 @@ import { corsPolicy, securityHeaders } from "./http/security.js";
 import { reportFailure, requestIds } from "./http/failures.js";
 import { jsonLogger, requestLog } from "./http/request-log.js";
 import { healthRoutes } from "./http/health.js";
+import { MEDIA_PATH, mediaRoutes, useMedia } from "./media/index.js";
 import { migrationSets } from "./db/runtime-migrations.js";
 
 export function identitiesFor(apis: ApiDescriptor[]): Identities | undefined {
@@ -33,6 +34,8 @@ export function createApp(apis: ApiDescriptor[], db: Knex, config: Config): Expr
   if (cors) app.use(cors);
   // Before the APIs: a profile mounted at the site root must not take these paths.
   app.use(healthRoutes(db, migrationSets(apis)));
+  useMedia({ root: config.mediaRoot, maxBytes: config.uploadLimit });
+  app.use(MEDIA_PATH, mediaRoutes());
   const identities = identitiesFor(apis);
   const mounts: Record<string, string> = {};
   for (const api of apis) {

@@ -48,10 +48,13 @@ import { extras_ConfigContextSchema } from "./models/extras/config-context-schem
 import { extras_ContentType } from "./models/extras/content-types.js";
 import { extras_CustomField } from "./models/extras/custom-fields.js";
 import { extras_CustomFieldChoice } from "./models/extras/custom-field-choices.js";
+import { extras_CustomLink } from "./models/extras/custom-links.js";
 import { extras_DynamicGroup } from "./models/extras/dynamic-groups.js";
 import { extras_DynamicGroupMembership } from "./models/extras/dynamic-group-memberships.js";
+import { extras_ExportTemplate } from "./models/extras/export-templates.js";
 import { extras_GitRepository } from "./models/extras/git-repositories.js";
 import { extras_GraphQLQuery } from "./models/extras/graphql-queries.js";
+import { extras_ImageAttachment } from "./models/extras/image-attachments.js";
 import { extras_Job } from "./models/extras/jobs.js";
 import { extras_JobButton } from "./models/extras/job-buttons.js";
 import { extras_JobHook } from "./models/extras/job-hooks.js";
@@ -113,6 +116,7 @@ export const inventory: ApiDescriptor = {
     relationships: { definitions: "extras.relationship", associations: "extras.relationshipassociation" },
     changeLog: "extras.objectchange",
     webhooks: "extras.webhook",
+    exportTemplates: "extras.exporttemplate",
     permissions: { objectPermissions: "users.objectpermission", groups: "users.group" },
     jobs: {
       jobs: "extras.job",
@@ -121,6 +125,6 @@ export const inventory: ApiDescriptor = {
       schedules: "extras.scheduledjob",
       hooks: "extras.jobhook",
     },
-    models: [circuits_Circuit, circuits_CircuitTermination, circuits_CircuitType, circuits_Provider, circuits_ProviderNetwork, dcim_Cable, dcim_ConsolePort, dcim_ConsolePortTemplate, dcim_ConsoleServerPort, dcim_ConsoleServerPortTemplate, dcim_Device, dcim_DeviceBay, dcim_DeviceBayTemplate, dcim_DeviceRedundancyGroup, dcim_DeviceRole, dcim_DeviceType, dcim_FrontPort, dcim_FrontPortTemplate, dcim_Interface, dcim_InterfaceConnection, dcim_InterfaceTemplate, dcim_InventoryItem, dcim_Location, dcim_LocationType, dcim_Manufacturer, dcim_Platform, dcim_PowerFeed, dcim_PowerOutlet, dcim_PowerOutletTemplate, dcim_PowerPanel, dcim_PowerPort, dcim_PowerPortTemplate, dcim_Rack, dcim_RackGroup, dcim_RackReservation, dcim_RackRole, dcim_RearPort, dcim_RearPortTemplate, dcim_Region, dcim_Site, dcim_VirtualChassis, extras_ComputedField, extras_ConfigContext, extras_ConfigContextSchema, extras_ContentType, extras_CustomField, extras_CustomFieldChoice, extras_DynamicGroup, extras_DynamicGroupMembership, extras_GitRepository, extras_GraphQLQuery, extras_Job, extras_JobButton, extras_JobHook, extras_JobLogEntry, extras_JobResult, extras_Note, extras_ObjectChange, extras_Relationship, extras_RelationshipAssociation, extras_ScheduledJob, extras_Secret, extras_SecretsGroup, extras_SecretsGroupAssociation, extras_Status, extras_Tag, extras_Webhook, ipam_Aggregate, ipam_IPAddress, ipam_Prefix, ipam_RIR, ipam_Role, ipam_RouteTarget, ipam_Service, ipam_VLAN, ipam_VLANGroup, ipam_VRF, tenancy_Tenant, tenancy_TenantGroup, users_Group, users_ObjectPermission, users_Token, users_User, virtualization_Cluster, virtualization_ClusterGroup, virtualization_ClusterType, virtualization_VirtualMachine, virtualization_VMInterface],
+    models: [circuits_Circuit, circuits_CircuitTermination, circuits_CircuitType, circuits_Provider, circuits_ProviderNetwork, dcim_Cable, dcim_ConsolePort, dcim_ConsolePortTemplate, dcim_ConsoleServerPort, dcim_ConsoleServerPortTemplate, dcim_Device, dcim_DeviceBay, dcim_DeviceBayTemplate, dcim_DeviceRedundancyGroup, dcim_DeviceRole, dcim_DeviceType, dcim_FrontPort, dcim_FrontPortTemplate, dcim_Interface, dcim_InterfaceConnection, dcim_InterfaceTemplate, dcim_InventoryItem, dcim_Location, dcim_LocationType, dcim_Manufacturer, dcim_Platform, dcim_PowerFeed, dcim_PowerOutlet, dcim_PowerOutletTemplate, dcim_PowerPanel, dcim_PowerPort, dcim_PowerPortTemplate, dcim_Rack, dcim_RackGroup, dcim_RackReservation, dcim_RackRole, dcim_RearPort, dcim_RearPortTemplate, dcim_Region, dcim_Site, dcim_VirtualChassis, extras_ComputedField, extras_ConfigContext, extras_ConfigContextSchema, extras_ContentType, extras_CustomField, extras_CustomFieldChoice, extras_CustomLink, extras_DynamicGroup, extras_DynamicGroupMembership, extras_ExportTemplate, extras_GitRepository, extras_GraphQLQuery, extras_ImageAttachment, extras_Job, extras_JobButton, extras_JobHook, extras_JobLogEntry, extras_JobResult, extras_Note, extras_ObjectChange, extras_Relationship, extras_RelationshipAssociation, extras_ScheduledJob, extras_Secret, extras_SecretsGroup, extras_SecretsGroupAssociation, extras_Status, extras_Tag, extras_Webhook, ipam_Aggregate, ipam_IPAddress, ipam_Prefix, ipam_RIR, ipam_Role, ipam_RouteTarget, ipam_Service, ipam_VLAN, ipam_VLANGroup, ipam_VRF, tenancy_Tenant, tenancy_TenantGroup, users_Group, users_ObjectPermission, users_Token, users_User, virtualization_Cluster, virtualization_ClusterGroup, virtualization_ClusterType, virtualization_VirtualMachine, virtualization_VMInterface],
     ...loadArtifacts(new URL(".", import.meta.url)),
   };

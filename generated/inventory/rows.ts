@@ -762,6 +762,21 @@ export interface ExtrasCustomFieldChoice {
   last_updated: StoredTime;
 }
 
+/** A stored row of extras.customlink (spec/inventory/extras/custom-link.ts), by field name. */
+export interface ExtrasCustomLink {
+  id: string;
+  target_url: string;
+  name: string;
+  content_type: string;
+  text: string;
+  weight: number;
+  group_name: string;
+  button_class: string;
+  new_window: boolean;
+  created: StoredTime;
+  last_updated: StoredTime;
+}
+
 /** A stored row of extras.dynamicgroup (spec/inventory/extras/dynamic-group.ts), by field name. */
 export interface ExtrasDynamicGroup {
   id: string;
@@ -782,6 +797,22 @@ export interface ExtrasDynamicGroupMembership {
   parent_group: string;
   operator: string;
   weight: number;
+}
+
+/** A stored row of extras.exporttemplate (spec/inventory/extras/export-template.ts), by field name. */
+export interface ExtrasExportTemplate {
+  id: string;
+  content_type: string;
+  owner_content_type: string | null;
+  owner_object_id: string | null;
+  owner: unknown;
+  name: string;
+  description: string;
+  template_code: string;
+  mime_type: string;
+  file_extension: string;
+  created: StoredTime;
+  last_updated: StoredTime;
 }
 
 /** A stored row of extras.gitrepository (spec/inventory/extras/git-repository.ts), by field name. */
@@ -808,6 +839,18 @@ export interface ExtrasGraphQLQuery {
   variables: unknown;
   created: StoredTime;
   last_updated: StoredTime;
+}
+
+/** A stored row of extras.imageattachment (spec/inventory/extras/image-attachment.ts), by field name. */
+export interface ExtrasImageAttachment {
+  id: string;
+  content_type: string;
+  object_id: string;
+  name: string;
+  image: string;
+  image_height: number;
+  image_width: number;
+  created: StoredTime;
 }
 
 /** A stored row of extras.job (spec/inventory/extras/job.ts), by field name. */

@@ -898,6 +898,22 @@ export const tables = {
           last_updated: "last_updated",
         },
       },
+      customlink: {
+        table: "extras_customlink",
+        columns: {
+          id: "id",
+          target_url: "target_url",
+          name: "name",
+          content_type: "content_type",
+          text: "text",
+          weight: "weight",
+          group_name: "group_name",
+          button_class: "button_class",
+          new_window: "new_window",
+          created: "created",
+          last_updated: "last_updated",
+        },
+      },
       dynamicgroup: {
         table: "extras_dynamicgroup",
         columns: {
@@ -920,6 +936,23 @@ export const tables = {
           parent_group: "parent_group_id",
           operator: "operator",
           weight: "weight",
+        },
+      },
+      exporttemplate: {
+        table: "extras_exporttemplate",
+        columns: {
+          id: "id",
+          content_type: "content_type",
+          owner_content_type: "owner_content_type",
+          owner_object_id: "owner_object_id",
+          owner: "owner",
+          name: "name",
+          description: "description",
+          template_code: "template_code",
+          mime_type: "mime_type",
+          file_extension: "file_extension",
+          created: "created",
+          last_updated: "last_updated",
         },
       },
       gitrepository: {
@@ -951,6 +984,19 @@ export const tables = {
           variables: "variables",
           created: "created",
           last_updated: "last_updated",
+        },
+      },
+      imageattachment: {
+        table: "extras_imageattachment",
+        columns: {
+          id: "id",
+          content_type: "content_type",
+          object_id: "object_id",
+          name: "name",
+          image: "image",
+          image_height: "image_height",
+          image_width: "image_width",
+          created: "created",
         },
       },
       job: {

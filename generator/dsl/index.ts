@@ -313,9 +313,25 @@ export interface StatusField extends CommonFieldOptions {
   defaults?: ChoiceSet;
 }
 
+/**
+ * An uploaded image (Django's ImageField): written as a file part of a multipart/form-data
+ * body, kept in the media folder (MEDIA_ROOT) under `uploadTo`, read as its URL. Only PNG, JPEG
+ * and GIF images up to UPLOAD_LIMIT bytes are taken; `height` and `width` name read-only integer
+ * fields of the model that take the image's size. The file goes when its row is deleted.
+ */
+export interface ImageField extends CommonFieldOptions {
+  kind: "imageFile";
+  /** The folder under the media root, with a trailing slash (`image-attachments/`). */
+  uploadTo: string;
+  height: string;
+  width: string;
+  /** The longest name the column keeps, folder included (Django's default 100). */
+  maxLength?: number;
+}
+
 export type FieldSpec =
   | ScalarField | ChoiceField | ListField | IpFamilyField | CountField | ReverseField | FkField | FirstSetField | M2mField | ComputedField | ContentTypeField
-  | ContentTypesField | GenericField | StatusField;
+  | ContentTypesField | GenericField | StatusField | ImageField;
 
 function scalar(type: ScalarType) {
   return (options: StringOptions & NumberOptions = {}): ScalarField => ({ kind: "scalar", type, ...options });
@@ -350,6 +366,7 @@ export const field = {
   contentTypes: (options: Omit<ContentTypesField, "kind">): ContentTypesField => ({ kind: "contentTypes", ...options }),
   /** A status row of the api's `statusModel` (`field.status({ required: true, defaults: SiteStatus })`). */
   status: (options: Omit<StatusField, "kind"> = {}): StatusField => ({ kind: "status", ...options }),
+  image: (options: Omit<ImageField, "kind">): ImageField => ({ kind: "imageFile", ...options }),
 };
 
 export const ref = {
@@ -729,6 +746,12 @@ export interface ApiSpec {
    * `secret`, `ssl_verification`, `ca_file_path`.
    */
   webhooks?: string;
+  /**
+   * The export templates `?export=<name>` renders on any list (Nautobot's ExportTemplate):
+   * fields `content_type` (a contentType field), `name`, `template_code`, `mime_type`,
+   * `file_extension` (runtime/features/export-templates/).
+   */
+  exportTemplates?: string;
   /**
    * Object permissions (Nautobot's ObjectPermission and Django's auth groups): the permissions'
    * model has `name`, `enabled`, `object_types` (a contentTypes field), `groups` and `users`

@@ -84,6 +84,7 @@ export function buildIr(loaded: LoadedApi): IrApi {
     ...(api.idType ? { idType: api.idType } : {}),
     ...(api.changeLog ? { changeLog: refKey(api.changeLog) } : {}),
     ...(api.webhooks ? { webhooks: refKey(api.webhooks) } : {}),
+    ...(api.exportTemplates ? { exportTemplates: refKey(api.exportTemplates) } : {}),
     ...(api.permissions ? { permissions: { objectPermissions: refKey(api.permissions.objectPermissions), groups: refKey(api.permissions.groups) } } : {}),
     ...(api.appPasswords ? { appPasswords: refKey(api.appPasswords) } : {}),
     ...(api.jobs ? { jobs: { jobs: refKey(api.jobs.jobs), results: refKey(api.jobs.results), logs: refKey(api.jobs.logs),

@@ -15,6 +15,7 @@ import { firstSet, firstSetSpec } from "./first-set.js";
 import { fk, fkSpec } from "./fk.js";
 import { generic, genericSpec } from "./generic.js";
 import { id } from "./id.js";
+import { image, imageSpec } from "./image.js";
 import { ipFamily, ipFamilySpec } from "./ip-family.js";
 import { list, listSpec } from "./list.js";
 import { m2m, m2mSpec } from "./m2m.js";
@@ -28,12 +29,12 @@ import type { GeneratorFieldKind, GeneratorKindTable, SpecKindTable, SpecRules }
 import { url } from "./url.js";
 
 const KINDS: GeneratorKindTable = {
-  id, url, display, scalar, choice, list, fk, treeParent, m2m, tags, ipFamily, count, reverse, firstSet, depth, customFields, computedFields, computed, contentType, contentTypes, generic, relationships, status,
+  id, url, display, scalar, choice, list, fk, treeParent, m2m, tags, ipFamily, count, reverse, firstSet, depth, customFields, computedFields, computed, contentType, contentTypes, generic, relationships, status, imageFile: image,
 };
 
 const SPEC_KINDS: SpecKindTable = {
   scalar: scalarSpec, choice: choiceSpec, list: listSpec, ipFamily: ipFamilySpec, count: countSpec, reverse: reverseSpec, fk: fkSpec, firstSet: firstSetSpec, m2m: m2mSpec,
-  computed: computedSpec, contentType: contentTypeSpec, contentTypes: contentTypesSpec, generic: genericSpec, status: statusSpec,
+  computed: computedSpec, contentType: contentTypeSpec, contentTypes: contentTypesSpec, generic: genericSpec, status: statusSpec, imageFile: imageSpec,
 };
 
 /** The rules of a spec field's kind; undefined for a kind the spec language does not have. */

@@ -379,7 +379,7 @@ export const JOB_OVERRIDABLE: Record<string, FieldSpec["kind"]> = {
   soft_time_limit: "scalar", time_limit: "scalar", has_sensitive_variables: "scalar", task_queues: "scalar",
 };
 
-export const ROLE_FIELDS: Record<"changeLog" | "webhooks" | "objectPermissions" | "groups" | "jobs" | "jobResults" | "jobLogs" | "jobSchedules" | "jobResultSchedules" | "jobHooks", Record<string, FieldSpec["kind"]>> = {
+export const ROLE_FIELDS: Record<"changeLog" | "webhooks" | "exportTemplates" | "objectPermissions" | "groups" | "jobs" | "jobResults" | "jobLogs" | "jobSchedules" | "jobResultSchedules" | "jobHooks", Record<string, FieldSpec["kind"]>> = {
   changeLog: {
     time: "scalar", user: "fk", user_name: "scalar", request_id: "scalar", action: "choice", changed_object_type: "contentType",
     changed_object_id: "scalar", changed_object: "generic", related_object_type: "contentType", related_object_id: "scalar",
@@ -390,6 +390,7 @@ export const ROLE_FIELDS: Record<"changeLog" | "webhooks" | "objectPermissions" 
     enabled: "scalar", http_method: "choice", http_content_type: "scalar", additional_headers: "scalar", body_template: "scalar", secret: "scalar",
     ssl_verification: "scalar", ca_file_path: "scalar",
   },
+  exportTemplates: { content_type: "contentType", name: "scalar", template_code: "scalar", mime_type: "scalar", file_extension: "scalar" },
   objectPermissions: { name: "scalar", enabled: "scalar", object_types: "contentTypes", groups: "m2m", users: "m2m", actions: "scalar", constraints: "scalar" },
   groups: { name: "scalar" },
   jobs: {
@@ -455,6 +456,7 @@ function checkRoles(
     if (missing.length) err(log!.file, `the changeLog model's action choices need ${missing.map((v) => `"${v}"`).join(", ")}`, log!.spec.name, "action");
   }
   if (api.webhooks !== undefined) role("webhooks", api.webhooks, ROLE_FIELDS.webhooks);
+  if (api.exportTemplates !== undefined) role("exportTemplates", api.exportTemplates, ROLE_FIELDS.exportTemplates);
   if (api.jobs !== undefined) {
     role("jobs.jobs", api.jobs?.jobs, ROLE_FIELDS.jobs);
     const results = role("jobs.results", api.jobs?.results, ROLE_FIELDS.jobResults);

@@ -4,7 +4,7 @@
 // forgotten here.
 import type {
   ApiSpec, ChoiceField, CommonFieldOptions, ComputedField, ContentTypeField, ContentTypesField, CountField, GenericField, FieldSpec, FilterSpec, FirstSetField, FkField, IpFamilyField, ListField, M2mField, ModelSpec,
-  ReverseField, ScalarField, StatusField,
+  ReverseField, ScalarField, StatusField, ImageField,
 } from "../dsl/index.js";
 
 /** All keys of T, each listed once: a missing or extra one is a type error. */
@@ -14,7 +14,7 @@ function keysOf<T>() {
 
 const API = keysOf<ApiSpec>()([
   "kind", "name", "title", "description", "profile", "basePath", "apps", "rootLinks", "versions", "settings", "auth", "tagModel", "customFields", "computedFieldModel", "noteModel", "relationships",
-  "idType", "appPasswords", "discard", "sql", "contentTypes", "statusModel", "appNames", "changeLog", "webhooks", "permissions", "jobs",
+  "idType", "appPasswords", "discard", "sql", "contentTypes", "statusModel", "appNames", "changeLog", "webhooks", "exportTemplates", "permissions", "jobs",
 ]);
 const MODEL = keysOf<ModelSpec>()([
   "kind", "name", "app", "route", "verboseName", "description", "display", "ordering", "features", "fields", "nested", "brief",
@@ -42,6 +42,7 @@ const FIELDS: { [K in FieldSpec["kind"]]: ReadonlyArray<string> } = {
   contentType: keysOf<ContentTypeField>()([...COMMON, "kind", "models", "feature"]),
   contentTypes: keysOf<ContentTypesField>()([...COMMON, "kind", "feature", "models"]),
   generic: keysOf<GenericField>()([...COMMON, "kind", "type", "id", "onDelete"]),
+  imageFile: keysOf<ImageField>()([...COMMON, "kind", "uploadTo", "height", "width", "maxLength"]),
   status: keysOf<StatusField>()([...COMMON, "kind", "defaults"]),
 };
 

@@ -72,6 +72,7 @@ const FIELDS: { [K in FieldSpec["kind"]]: OptionSchemas<Extract<FieldSpec, { kin
   contentTypes: { ...COMMON, feature: oneOf(CONTENT_TYPE_SCOPES), models: listOf(modelRef) },
   generic: { ...COMMON, type: identifier, id: identifier, onDelete: oneOf(["cascade"]) },
   status: { ...COMMON, defaults: choiceSet },
+  imageFile: { ...COMMON, uploadTo: str, height: identifier, width: identifier, maxLength: { type: "integer", minimum: 1 } },
 };
 
 const sqlBlocks = recordOf(object({ up: str, down: str }, ["up"]));
@@ -124,7 +125,7 @@ const API: OptionSchemas<ApiSpec> = {
   customFields: object({ definitions: modelRef, choices: modelRef, slugKeysSince: str }, ["definitions", "choices"]),
   computedFieldModel: modelRef, noteModel: modelRef,
   relationships: object({ definitions: modelRef, associations: modelRef }, ["definitions", "associations"]),
-  contentTypes: modelRef, statusModel: modelRef, appNames: recordOf(str), idType: oneOf(["uuid", "serial"]), changeLog: modelRef, webhooks: modelRef,
+  contentTypes: modelRef, statusModel: modelRef, appNames: recordOf(str), idType: oneOf(["uuid", "serial"]), changeLog: modelRef, webhooks: modelRef, exportTemplates: modelRef,
   permissions: object({ objectPermissions: modelRef, groups: modelRef }, ["objectPermissions", "groups"]),
   jobs: object({ jobs: modelRef, results: modelRef, logs: modelRef, schedules: modelRef, hooks: modelRef }, ["jobs", "results", "logs"]),
   appPasswords: modelRef, sql: sqlBlocks, discard: names,

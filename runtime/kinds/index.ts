@@ -13,6 +13,7 @@ import { firstSet } from "./first-set.js";
 import { fk } from "./fk.js";
 import { generic } from "./generic.js";
 import { id } from "./id.js";
+import { image } from "./image.js";
 import { ipFamily } from "./ip-family.js";
 import { list } from "./list.js";
 import { m2m } from "./m2m.js";
@@ -27,7 +28,7 @@ import { feature as relationshipsFeature } from "../features/relationships/index
 import { url } from "./url.js";
 
 const KINDS: RuntimeKindTable = {
-  id, url, display, scalar, choice, list, fk, treeParent, m2m, ipFamily, count, reverse, firstSet, depth, computedFields, computed, contentType, contentTypes, generic, status,
+  id, url, display, scalar, choice, list, fk, treeParent, m2m, ipFamily, count, reverse, firstSet, depth, computedFields, computed, contentType, contentTypes, generic, status, imageFile: image,
   // The kinds the cross-cutting features bring (runtime/features/).
   ...tagsFeature.kinds, ...customFieldsFeature.kinds, ...relationshipsFeature.kinds,
 };

@@ -169,4 +169,9 @@ export interface RuntimeFieldKind<F extends FieldDescriptor> {
 
 export type RuntimeKindTable = { [K in FieldKind]: RuntimeFieldKind<FieldOf<K>> };
 
-export const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+/** A JSON object (or a parsed form's, which has no prototype); never an array or a class's instance (an upload). */
+export const isPlainObject = (v: unknown): v is Record<string, unknown> => {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
+};

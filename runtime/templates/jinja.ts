@@ -11,6 +11,13 @@ const MAX_STEPS = 100_000;
 const MAX_MILLIS = 100;
 /** The longest string any step may make, and so the longest result. */
 export const MAX_OUTPUT = 65_536;
+
+/**
+ * How far one render may go: steps, milliseconds, and the longest string. The defaults suit a
+ * template of one object; a template over a whole list (an export) is given wider ones.
+ */
+export interface Bounds { steps: number; millis: number; output: number }
+const DEFAULT_BOUNDS: Bounds = { steps: MAX_STEPS, millis: MAX_MILLIS, output: MAX_OUTPUT };
 /** The most items `range` gives. */
 const MAX_RANGE = 10_000;
 
@@ -34,10 +41,15 @@ const Base = Interpreter as unknown as new (env: Scope) => Evaluator;
 /** Counts steps, watches the clock and the size of what each step made. */
 class BoundedInterpreter extends Base {
   private steps = 0;
-  private readonly deadline = Date.now() + MAX_MILLIS;
+  private readonly deadline: number;
+
+  constructor(env: Scope, private readonly bounds: Bounds) {
+    super(env);
+    this.deadline = Date.now() + bounds.millis;
+  }
 
   private step(): void {
-    if (++this.steps > MAX_STEPS || ((this.steps & 1023) === 0 && Date.now() > this.deadline)) throw new Budget("The template takes too long to render.");
+    if (++this.steps > this.bounds.steps || ((this.steps & 1023) === 0 && Date.now() > this.deadline)) throw new Budget("The template takes too long to render.");
   }
 
   /** A loop's iteration runs its body as a block, evaluating nothing when the body is empty, so it counts too. */
@@ -49,7 +61,7 @@ class BoundedInterpreter extends Base {
   override evaluate(statement: Node | undefined, environment: Scope): Value {
     this.step();
     const out = super.evaluate(statement, environment);
-    if (typeof out?.value === "string" && out.value.length > MAX_OUTPUT) throw new Budget("The template renders too much text.");
+    if (typeof out?.value === "string" && out.value.length > this.bounds.output) throw new Budget("The template renders too much text.");
     return out;
   }
 
@@ -64,7 +76,7 @@ class BoundedInterpreter extends Base {
       if (name === "indent" || name === "tojson" || name === "replace") {
         const args = (filter.args as Node[]).map((a) => this.evaluate(a.type === "KeywordArgumentExpression" ? (a.value as Node) : a, environment).value);
         const grows = name === "replace"
-          ? typeof operand.value === "string" && typeof args[1] === "string" && (operand.value.length + 1) * args[1].length > MAX_OUTPUT
+          ? typeof operand.value === "string" && typeof args[1] === "string" && (operand.value.length + 1) * args[1].length > this.bounds.output
           : args.some((a) => typeof a === "number" && a > 64);
         if (grows) throw new Budget("The template renders too much text.");
       }
@@ -103,13 +115,13 @@ function program(template: string): ReturnType<typeof parse> {
  * Renders `template` with `context` (plain JSON-like data): its text, or the error as a value.
  * An undefined name renders as nothing, as Jinja's default Undefined does.
  */
-export function render(template: string, context: Record<string, unknown>): Rendered {
+export function render(template: string, context: Record<string, unknown>, bounds: Bounds = DEFAULT_BOUNDS): Rendered {
   try {
     const env = new Environment();
     for (const [name, value] of Object.entries(CONSTANTS)) env.set(name, value);
     for (const [key, value] of Object.entries(context)) env.set(key, value);
     env.set("range", range);
-    const out = new BoundedInterpreter(env).run(program(template));
+    const out = new BoundedInterpreter(env, bounds).run(program(template));
     return { ok: true, value: String(out.value) };
   } catch (e) {
     return { ok: false, error: e instanceof Error ? e.message : String(e) };

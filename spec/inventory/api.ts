@@ -33,6 +33,7 @@ export default api({
   statusModel: "extras.Status",
   changeLog: "extras.ObjectChange",
   webhooks: "extras.Webhook",
+  exportTemplates: "extras.ExportTemplate",
   permissions: { objectPermissions: "users.ObjectPermission", groups: "users.Group" },
   jobs: { jobs: "extras.Job", results: "extras.JobResult", logs: "extras.JobLogEntry", schedules: "extras.ScheduledJob", hooks: "extras.JobHook" },
   appNames: { dcim: "DCIM", ipam: "IPAM" },

@@ -3,7 +3,9 @@
 // schema of the PostgreSQL database named by DATABASE_URL. Gives its URL, an admin token,
 // the Knex handle (to assert on database state) and helpers to make more users.
 import type { Server } from "node:http";
-import { resolve } from "node:path";
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
 import type { AddressInfo } from "node:net";
 import type { Knex } from "knex";
 import { configFromEnv } from "../../runtime/config.js";
@@ -46,7 +48,9 @@ export async function startTestServer(): Promise<TestServer> {
   // tested on its own app instances (test/e2e/throttle.test.ts), this one only counts.
   // The shipped jobs, and jobs made for the tests.
   const jobsRoots = [resolve("jobs"), resolve("test/jobs")];
-  const config = { ...configFromEnv(), dataDir: "memory://", logRequests: false, authFailureLimit: 1_000_000, jobsRoots };
+  // Uploads go to a folder of this run's own.
+  const mediaRoot = await mkdtemp(join(tmpdir(), "armature-media-"));
+  const config = { ...configFromEnv(), dataDir: "memory://", mediaRoot, logRequests: false, authFailureLimit: 1_000_000, jobsRoots };
   const db = await openDatabase(config);
   if (config.databaseUrl) {
     await db.knex.raw("DROP SCHEMA public CASCADE; CREATE SCHEMA public;");

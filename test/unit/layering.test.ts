@@ -33,8 +33,9 @@ describe("layering", () => {
 
   it("runtime/ names no field a spec defines, except the conventions the runtime itself states", () => {
     // Words every field kind or the runtime's own tables use, whatever the spec says.
-    // Also `serial` (the api's idType for integer keys) and `type` (the JSON Schema keyword ajv reports).
-    const runtimeWords = ["id", "url", "display", "tags", "name", "key", "date", "email", "color", "password", "address", "family", "serial", "type"];
+    // Also `serial` (the api's idType for integer keys), `type` (the JSON Schema keyword ajv reports)
+    // and `text` (the scalar type).
+    const runtimeWords = ["id", "url", "display", "tags", "name", "key", "date", "email", "color", "password", "address", "family", "serial", "type", "text"];
     // The auth contract the generator checks (auth.users, auth.tokens, appPasswords models).
     const authContract = ["username", "password", "is_active", "is_superuser", "user", "key", "expires", "write_enabled", "name", "last_used", "created"];
     // The custom-field contract the generator checks (api customFields: definitions and choices;

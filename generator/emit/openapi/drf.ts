@@ -270,6 +270,11 @@ function modelPaths(api: IrApi, m: IrModel, version: string): Record<string, Sch
     ? [{ name: "include", in: "query", required: false, schema: { type: "string" }, description: `Opt-in fields to show, comma-separated: ${optIn.join(", ")}.` }]
     : [];
   const idParam = { name: "id", in: "path", required: true, schema: idSchema(api, m.key) };
+  // `?export=<name>`: the list as the file an export template of the model renders.
+  const exportParam = api.exportTemplates
+    ? [{ name: "export", in: "query", required: false, schema: { type: "string" }, description: "An export template's name: the answer is the file it renders over every object selected." }]
+    : [];
+  const exported = api.exportTemplates ? { "*/*": { schema: { type: "string" } } } : {};
   // A bulk element names its object by id; PUT validates the rest as a full write, PATCH as a partial one.
   const byId = { type: "object", properties: { id: idSchema(api, m.key) }, required: ["id"] };
   const bulkItem = (component: string) => ({ allOf: [ref(component), byId] });
@@ -286,17 +291,21 @@ function modelPaths(api: IrApi, m: IrModel, version: string): Record<string, Sch
         brief,
         ...exclude,
         ...include,
+        ...exportParam,
         ...filterParameters(api, m),
       ],
-      responses: { "200": { description: "A page of objects (the full form)", content: json(ref(componentName.paginated(m.name))) }, ...common },
+      responses: { "200": { description: "A page of objects (the full form)", content: { ...json(ref(componentName.paginated(m.name))), ...exported } }, ...common },
       [BRIEF]: briefVariant(`List ${m.verboseName} objects in the brief form`, ref(componentName.paginated(componentName.brief(m.name)))),
     };
   }
+  // A model with an image field also takes one object as multipart/form-data, the image a file part.
+  const uploads = m.fields.some((f) => f.kind === "imageFile");
+  const orForm = (content: Record<string, unknown>, one: Schema) => (uploads ? { ...content, "multipart/form-data": { schema: one } } : content);
   if (ops.has("create")) {
     list.post = {
       operationId: operationId(m.app, m.route, "create"), tags: tag,
       summary: `Create a ${m.verboseName}`, description: `A JSON array instead creates several (all or none): \`${BULK}\` documents that exchange.`,
-      requestBody: { required: true, content: json(ref(componentName.writable(m.name))) },
+      requestBody: { required: true, content: orForm(json(ref(componentName.writable(m.name))), ref(componentName.writable(m.name))) },
       responses: { "201": { description: "Created", content: json(full) }, ...withBody },
       [BULK]: bulkVariant(`Create several ${m.verboseName} objects (all or none)`, ref(componentName.writable(m.name)), full),
     };
@@ -312,12 +321,12 @@ function modelPaths(api: IrApi, m: IrModel, version: string): Record<string, Sch
     }
     detail.put = {
       operationId: operationId(m.app, m.route, "update"), tags: tag, summary: `Replace a ${m.verboseName}`,
-      requestBody: { required: true, content: json(ref(componentName.writable(m.name))) },
+      requestBody: { required: true, content: orForm(json(ref(componentName.writable(m.name))), ref(componentName.writable(m.name))) },
       responses: { "200": { description: "Updated", content: json(full) }, ...withBody },
     };
     detail.patch = {
       operationId: operationId(m.app, m.route, "partial_update"), tags: tag, summary: `Change some fields of a ${m.verboseName}`,
-      requestBody: { required: true, content: json(ref(componentName.patched(m.name))) },
+      requestBody: { required: true, content: orForm(json(ref(componentName.patched(m.name))), ref(componentName.patched(m.name))) },
       responses: { "200": { description: "Updated", content: json(full) }, ...withBody },
     };
   }

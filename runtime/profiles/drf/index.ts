@@ -16,7 +16,7 @@ import { Answer, HttpError, ValidationError, forbidden, notFound, type FieldErro
 import type { Identities, Identity } from "../../auth/identities.js";
 import { contentType, origin, queryParams, slashed } from "../../http/request.js";
 import { BodyProblem, parseJson } from "../../http/body.js";
-import { parseMultipart } from "../../http/multipart.js";
+import { parseMultipart, Upload } from "../../http/multipart.js";
 import { reportFailure } from "../../http/failures.js";
 import { identified } from "../../http/request-log.js";
 import { bulkIds, expectObject, notAnObject, requireAll } from "./bulk.js";
@@ -25,6 +25,7 @@ import { templates } from "../../http/templates.js";
 import { negotiate, type Renderer } from "./versioning.js";
 import { cursorLinks, decodeCursor, pageLinks, pageParams } from "./pagination.js";
 import { notesOf } from "../../features/notes/index.js";
+import { EXPORT_PARAM, exportTemplates } from "../../features/export-templates/index.js";
 import { authenticate } from "./authentication.js";
 import { describeModel } from "./metadata.js";
 import { csrfToken, login, loginPage, logout, sessionFor, type SessionDeps } from "./browser-session.js";
@@ -80,6 +81,9 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
   const providers = dynamicFilters(index);
   const settings = api.settings;
   const strict = settings.STRICT_FILTERING !== false;
+  const exports = exportTemplates(api, index);
+  // `export` names a template rather than a filter where the api has export templates.
+  const reserved = exports ? new Set([...RESERVED, EXPORT_PARAM]) : RESERVED;
   const exempt = new Set((settings.EXEMPT_VIEW_PERMISSIONS as string[] | undefined) ?? []);
   const page = {
     defaultLimit: Number(settings.PAGINATE_COUNT ?? 50),
@@ -111,6 +115,9 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
   const router = express.Router({ strict: true, caseSensitive: true });
   router.use("/docs/static", express.static(browsableAssets, { index: false }), express.static(swaggerAssets, { index: false }));
   if (graphql) serveGraphiqlAssets(router);
+  // Uploads (models with image fields) come as multipart bodies, which may carry a whole file.
+  const uploadBodyLimit = config.uploadLimit + 64 * 1024;
+  router.use(express.raw({ type: "multipart/form-data", limit: uploadBodyLimit }));
   router.use(express.raw({ type: () => true, limit: config.bodyLimit }));
   router.use(async (req, res) => {
     let ctx: Ctx | undefined;
@@ -357,7 +364,7 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
   async function filterFor(ctx: Ctx, m: ModelDescriptor): Promise<FilterPlan> {
     const names = [...ctx.params.keys()];
     const dynamic = (await Promise.all(providers.map((load) => load(db, m, names, { strict })))).filter((d) => d !== null);
-    const { errors, plan } = filters.compile(m, ctx.params, { strict, reserved: RESERVED, dynamic });
+    const { errors, plan } = filters.compile(m, ctx.params, { strict, reserved, dynamic });
     // One answer names every bad parameter, so the data's verdicts join the planning errors.
     if (Object.keys(errors).length) throw new ValidationError((await store.filterErrors(db, plan, errors))!);
     return plan;
@@ -420,6 +427,15 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
     if (serving) return answerAction(ctx, m, serving.name, null, {});
     if (method === "GET") {
       const where = within(ctx, m, await filterFor(ctx, m));
+      const exportName = exports && ctx.params.get(EXPORT_PARAM)?.at(-1);
+      if (exports && exportName !== undefined) {
+        const file = await exports.render(db, store, m, exportName, where, readOpts(ctx));
+        // As Django's HttpResponse sends them: the template's type as given, no charset added.
+        ctx.res.status(200).setHeader("Content-Type", file.mimeType);
+        ctx.res.setHeader("Content-Disposition", `attachment; filename="${file.filename}"`);
+        ctx.res.end(file.body);
+        return;
+      }
       const { limit, offset } = pageParams(ctx.params.get("limit")?.at(-1), ctx.params.get("offset")?.at(-1), page);
       const url = new URL(`${origin(ctx.req, config.publicUrl)}${ctx.req.originalUrl}`);
       const rawCursor = ctx.params.get("cursor")?.at(-1);
@@ -435,7 +451,7 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
       const links = pageLinks(url, limit, offset, count);
       return send(ctx, 200, { count, next: links.next, previous: links.previous, results });
     }
-    const body = readJson(ctx);
+    const body = await readBody(ctx, m);
     const opts = { version: ctx.version, userId: ctx.identity?.userId };
     if (method === "POST") {
       const many = Array.isArray(body);
@@ -566,7 +582,7 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
     const action = m.actions!.find((a) => a.name === name)!;
     if (permissions && ctx.identity) await grantsOf(ctx);
     const event = actionEvent(ctx, m, name, id, path);
-    if (ctx.req.method === "POST" && action.multipart && contentType(ctx.req) === "multipart/form-data") event.form = readMultipart(ctx);
+    if (ctx.req.method === "POST" && action.multipart && contentType(ctx.req) === "multipart/form-data") event.form = await readForm(ctx);
     else if (ctx.req.method === "POST") event.body = readJson(ctx);
     const answer = await m.hooks!.actions![name](event);
     if (answer instanceof Answer) return send(ctx, answer.status, answer.body);
@@ -639,23 +655,39 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
       ctx.res.status(204).end();
       return;
     }
+    const body = await readBody(ctx, m);
     await operations.run(actor(ctx, m, "detail"), async (trx) => {
       await lockOne(trx);
-      await store.update(trx, m, id, readJson(ctx), { version: ctx.version, userId, partial: method === "PATCH" });
+      await store.update(trx, m, id, body, { version: ctx.version, userId, partial: method === "PATCH" });
     });
     const [obj] = await store.fetch(db, m, [id], readOpts(ctx));
     return send(ctx, 200, obj);
   }
 
-  /** A multipart/form-data body, as DRF's MultiPartParser reads it; a malformed one is its 400. */
-  function readMultipart(ctx: Ctx): NonNullable<ActionEvent["form"]> {
-    const raw = Buffer.isBuffer(ctx.req.body) ? ctx.req.body : Buffer.alloc(0);
+  /** A multipart/form-data body's parts, as DRF's MultiPartParser reads them; a malformed one is its 400. */
+  async function readParts(ctx: Ctx): Promise<Record<string, string | Upload>> {
     try {
-      return parseMultipart(raw, ctx.req.get("content-type") ?? "");
+      return await parseMultipart(Buffer.isBuffer(ctx.req.body) ? ctx.req.body : Buffer.alloc(0), ctx.req.get("content-type") ?? "");
     } catch (err) {
       if (err instanceof BodyProblem) throw new HttpError(400, `Multipart form parse error - ${err.message}`, "parse_error");
       throw err;
     }
+  }
+
+  /** An action's multipart body: its text fields and its files by field name. */
+  async function readForm(ctx: Ctx): Promise<NonNullable<ActionEvent["form"]>> {
+    const form: NonNullable<ActionEvent["form"]> = { fields: {}, files: {} };
+    for (const [name, part] of Object.entries(await readParts(ctx))) {
+      if (part instanceof Upload) form.files[name] = { filename: part.filename, content: part.data };
+      else form.fields[name] = part;
+    }
+    return form;
+  }
+
+  /** A write's body: JSON, or, for a model with an image field, also multipart/form-data (text parts as strings, the files as uploads). */
+  function readBody(ctx: Ctx, m: ModelDescriptor): Promise<unknown> | unknown {
+    if (contentType(ctx.req) !== "multipart/form-data" || !m.fields.some((f) => f.kind === "imageFile")) return readJson(ctx);
+    return readParts(ctx);
   }
 
   function readJson(ctx: Ctx): unknown {
@@ -707,7 +739,11 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
     if (err instanceof ValidationError) { statusCode = 400; body = wordErrors(err.errors); }
     else if (err instanceof Answer) { statusCode = err.status; body = err.body; }
     else if (err instanceof HttpError) { statusCode = err.status; body = { detail: err.problem ? wordProblem(err.problem) : err.message }; for (const [k, v] of Object.entries(err.headers)) res.set(k, v); }
-    else if (e?.type === "entity.too.large") { statusCode = 413; body = { detail: `Request body is larger than the limit of ${config.bodyLimit}.` }; }
+    else if (e?.type === "entity.too.large") {
+      statusCode = 413;
+      const limit = contentType(res.req) === "multipart/form-data" ? `${uploadBodyLimit} bytes` : config.bodyLimit;
+      body = { detail: `Request body is larger than the limit of ${limit}.` };
+    }
     else if (typeof e?.status === "number" && e.status >= 400 && e.status < 500) { statusCode = e.status; body = { detail: e.message ?? "Bad request." }; }
     else {
       statusCode = 500;

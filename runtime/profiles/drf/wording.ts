@@ -76,6 +76,12 @@ export function wordProblem(p: Problem): string {
     case "not_a_dict": return `Expected a dictionary of items but got type "${pyType(p.given)}".`;
     case "not_an_object": return `Invalid data. Expected a dictionary, but got ${pyType(p.given)}.`;
     case "max_length": return `Ensure this field has no more than ${p.limit} characters.`;
+    case "not_a_file": return "The submitted data was not a file. Check the encoding type on the form.";
+    case "no_filename": return "No filename could be determined.";
+    case "empty_file": return "The submitted file is empty.";
+    case "filename_too_long": return `Ensure this filename has at most ${p.limit} characters (it has ${p.length}).`;
+    case "file_too_large": return `The submitted file is larger than the limit of ${p.limit} bytes.`;
+    case "invalid_image": return "Upload a valid image. The file you uploaded was either not an image or a corrupted image.";
     case "min_length": return `Ensure this field has at least ${p.limit} characters.`;
     case "max_value": return `Ensure this value is less than or equal to ${p.limit}.`;
     case "min_value": return `Ensure this value is greater than or equal to ${p.limit}.`;
@@ -148,6 +154,7 @@ export function wordProblem(p: Problem): string {
     case "not_found": return "Not found.";
     case "forbidden": return "You do not have permission to perform this action.";
     case "invalid_cursor": return "Invalid cursor";
+    case "export_template_error": return `There was an error rendering the selected export template (${p.name}): ${p.error}`;
     case "protected":
       return `Unable to delete object. ${p.dependents.length} dependent objects were found: ${p.dependents.map((d) => `${d.display} (${d.id})`).join(", ")}`;
     case "integrity": return "Unable to complete the operation: a related object is referenced by, or missing for, another object.";
