@@ -1,6 +1,6 @@
 // The embedded default's footprint: `make run`'s command, on an empty data directory, migrates,
 // loads the demo data and serves; once ready and left idle, its resident memory (VmRSS, as an
-// operator's `ps` shows it) stays under a bound. A memory figure, not a timing: the waits are
+// operator's `ps` shows it, with that of any process it started) stays under a bound. A memory figure, not a timing: the waits are
 // conditions with generous limits. Always the embedded engine (PGlite), which is what it measures.
 import { expect } from "chai";
 import { spawn, type ChildProcess } from "node:child_process";
@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
-/** Resident memory allowed once idle: the README's figure with a margin. */
+/** Resident memory allowed once idle: the README's figure (about 200 MB) with a margin for a busy machine. */
 const LIMIT_MB = 250;
 
 /**
