@@ -61,13 +61,12 @@ function isAllowance(e: ErrorObject): boolean {
 export class WriteValidators {
   private readonly ajv: Ajv2020;
   private readonly cache = new Map<string, ValidateFunction>();
+  /** The versions whose OpenAPI document the validator holds: each is added at its first write (runtime/artifacts.ts). */
+  private readonly added = new Set<string>();
 
   constructor(private readonly api: ApiDescriptor) {
     this.ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: true });
     (addFormats.default ?? addFormats)(this.ajv);
-    for (const [version, doc] of Object.entries(api.openapi)) {
-      this.ajv.addSchema({ ...(doc as object), $id: `${api.name}-${version}` });
-    }
   }
 
   /** Field-keyed problems of one object, or null when it is valid. `mode` picks the schema. */
@@ -75,6 +74,11 @@ export class WriteValidators {
     const key = `${m.key}|${version}|${mode}`;
     let validate = this.cache.get(key);
     if (!validate) {
+      const doc = this.api.openapi[version];
+      if (doc && !this.added.has(version)) {
+        this.ajv.addSchema({ ...(doc as object), $id: `${this.api.name}-${version}` });
+        this.added.add(version);
+      }
       const ref = `${this.api.name}-${version}#/components/schemas/${m.components[mode]}`;
       validate = this.ajv.getSchema(ref);
       if (!validate) throw new Error(`no schema ${ref}`);
