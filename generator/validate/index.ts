@@ -395,7 +395,7 @@ export const ROLE_FIELDS: Record<"changeLog" | "webhooks" | "exportTemplates" | 
   groups: { name: "scalar" },
   jobs: {
     source: "scalar", module_name: "scalar", job_class_name: "scalar", slug: "scalar", installed: "scalar", enabled: "scalar",
-    source_values: "scalar", variables: "scalar", ...JOB_OVERRIDABLE,
+    source_values: "scalar", variables: "scalar", is_job_hook_receiver: "scalar", is_job_button_receiver: "scalar", ...JOB_OVERRIDABLE,
     ...Object.fromEntries(Object.keys(JOB_OVERRIDABLE).map((f) => [`${f}_override`, "scalar"])),
   },
   jobResults: {

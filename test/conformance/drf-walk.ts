@@ -211,6 +211,16 @@ function conformance(api: ApiDescriptor, version: string, full: boolean, shard: 
     return created.body;
   }
 
+  /** The id of a job the jobs list shows with `flag` set (a job-hook or job-button receiver). */
+  async function receiverJob(flag: string): Promise<string> {
+    const jobs = byKey.get(api.jobs!.jobs)!;
+    const found = await req("get", `${listPath(jobs)}?${flag}=true&limit=1`);
+    expect(found.body.results, `a job with ${flag}`).to.have.length(1);
+    return found.body.results[0].id;
+  }
+  const contentTypesInTurn = [...byKey.keys()];
+  let hooksMade = 0;
+
   /**
    * Models whose hooks tie fields together (a model rule, not a type): the related objects a
    * valid body needs, made for it. Everything else in the body stays descriptor-built.
@@ -285,6 +295,15 @@ function conformance(api: ApiDescriptor, version: string, full: boolean, shard: 
     },
     // A saved query's text must parse; its variables are the ones the text defines.
     "extras.graphqlquery": async () => ({ query: "{ sites { slug } }" }),
+    // A job button runs a job-button receiver.
+    "extras.jobbutton": async (current) => ({ job: current ? current.job.id : await receiverJob("is_job_button_receiver") }),
+    // A job hook runs a job-hook receiver for some kind of change, and no two hooks of a job share
+    // a kind of change on a content type: each sample watches a content type of its own.
+    "extras.jobhook": async (current) => ({
+      job: current ? current.job.id : await receiverJob("is_job_hook_receiver"),
+      content_types: current ? current.content_types : [contentTypesInTurn[hooksMade++ % contentTypesInTurn.length]],
+      type_create: true,
+    }),
     // A permission grants some action.
     "users.objectpermission": async () => ({ actions: ["view"] }),
     "dcim.frontporttemplate": async () => {

@@ -94,9 +94,11 @@ describe("git repositories", function () {
     return gitRoot;
   };
 
+  const created: string[] = [];
   const create = async (body: Record<string, unknown>) => {
     const res = await post(REPOS, { name: uniq("repo"), provided_contents: ["extras.job", "extras.configcontext", "extras.configcontextschema"], ...body });
     expect(res.status, res.text).to.equal(201);
+    created.push(res.body.id);
     return res.body as { id: string; name: string; slug: string };
   };
 
@@ -144,7 +146,9 @@ describe("git repositories", function () {
     await Promise.all(workers.splice(0).map((w) => w.stop()));
     expect(errors.splice(0), "worker errors").to.deep.equal([]);
   });
-  after(() => {
+  // The repositories go with what they loaded: other files' devices match no context of theirs.
+  after(async () => {
+    for (const id of created.splice(0)) await del(`${REPOS}${id}/`);
     for (const dir of temporary.splice(0)) rmSync(dir, { recursive: true, force: true });
   });
 

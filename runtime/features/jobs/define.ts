@@ -233,8 +233,8 @@ export function jobButtonReceiver(spec: JobButtonReceiverSpec): Job {
     async run(data: Record<string, unknown>, ctx: JobContext) {
       const model = String(data.object_model_name);
       const obj = await (ctx as ReceiverContext)[READ_ANY](model, String(data.object_pk));
-      // As Nautobot's `model.objects.get(pk=…)` fails: the run ends errored.
-      if (!obj) throw new Error(`${model} matching query does not exist.`);
+      // As Nautobot's `model.objects.get(pk=…)` fails, the run ends errored.
+      if (!obj) throw new Error(`no ${model} has the id ${String(data.object_pk)}`);
       return receiveJobButton(obj, ctx);
     },
     receiver: "jobButton",
