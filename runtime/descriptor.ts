@@ -113,6 +113,8 @@ export interface FkField extends FieldCommon {
   asId?: boolean;
   /** The target's fields shown for this link (`id`, `url`, `display` first) instead of its nested form. */
   shape?: string[];
+  /** The name the target's rows give the rows pointing at them (a GraphQL reverse list) where it is not the plural; `"+"`: none. */
+  relatedName?: string;
 }
 
 /** A tree model's link to its parent (same model); never part of its own cycle. */
@@ -122,6 +124,8 @@ export interface TreeParentField extends FieldCommon {
   target: string;
   /** Shown as the bare id (DRF's PrimaryKeyRelatedField), not nested. */
   asId?: boolean;
+  /** The name the target's rows give the rows pointing at them (a GraphQL reverse list) where it is not the plural; `"+"`: none. */
+  relatedName?: string;
 }
 
 /** A join table; shown as a list of nested objects, written as a list of references. */
@@ -262,6 +266,8 @@ export interface GenericField extends FieldCommon {
   targets: string[];
   /** Deleting a target row deletes the rows pointing at it. */
   onDelete?: "cascade";
+  /** The name the target's rows give the rows pointing at them (a GraphQL reverse list) where it is not the plural; `"+"`: none. */
+  relatedName?: string;
 }
 
 /**

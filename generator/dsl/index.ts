@@ -227,6 +227,11 @@ export interface FkField extends CommonFieldOptions {
    * `display` always), as a serializer made for one relation (a circuit's terminations).
    */
   shape?: string[];
+  /**
+   * The name the target's rows give the rows pointing at them (Django's `related_name`: a
+   * GraphQL type's reverse list), where it is not this model's plural; `"+"`: none.
+   */
+  relatedName?: string;
 }
 
 export interface M2mField extends CommonFieldOptions {
@@ -277,6 +282,11 @@ export interface GenericField extends CommonFieldOptions {
    * target, as an interface takes its IP addresses along). Otherwise nothing follows the target.
    */
   onDelete?: "cascade";
+  /**
+   * The name the target's rows give the rows pointing at them (Django's `related_name`: a
+   * GraphQL type's reverse list), where it is not this model's plural; `"+"`: none.
+   */
+  relatedName?: string;
 }
 
 /**
@@ -532,9 +542,10 @@ export interface ModelSpec {
    * shows it (inventory items); `depthName` names the depth field (`tree_depth` for locations);
    * `depthOnlyListed` makes the depth a property of the listed objects alone, null where the
    * object is embedded in another (Nautobot's `tree_depth` is a django-tree-queries annotation
-   * of the queried rows, absent from related objects).
+   * of the queried rows, absent from related objects); `relatedName` names the parent's list of
+   * its children (`children` when absent).
    */
-  tree?: { parentAsId?: boolean; depthName?: string; depthOnlyListed?: boolean };
+  tree?: { parentAsId?: boolean; depthName?: string; depthOnlyListed?: boolean; relatedName?: string };
   /**
    * Primary keys of this model's rows: `serial`, integers the database assigns (Django's
    * AutoField, as Nautobot's `auth.Group`), in an api whose other models have UUIDs. Links to

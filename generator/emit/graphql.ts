@@ -104,10 +104,11 @@ export function emitGraphql(api: IrApi): { path: string; contents: string } | nu
   };
   for (const m of models) {
     for (const f of m.fields) {
-      // A tree's parent link is reversed as its nodes' `children`, as Nautobot's TreeForeignKey names it.
-      if (f.kind === "treeParent") addReverse(f.target, { name: "children", source: m, field: f.name });
-      if (f.kind === "fk") addReverse(f.target, { name: names.list(m), source: m, field: f.name });
-      if (f.kind === "generic") for (const t of f.targets) addReverse(t, { name: names.list(m), source: m, field: f.name });
+      // A link's reverse list takes the related name the spec records (Nautobot's), else the model's plural; a tree's parent link is its nodes' `children`, as Nautobot's TreeForeignKey names it.
+      if ((f.kind === "treeParent" || f.kind === "fk" || f.kind === "generic") && f.relatedName === "+") continue;
+      if (f.kind === "treeParent") addReverse(f.target, { name: f.relatedName ?? "children", source: m, field: f.name });
+      if (f.kind === "fk") addReverse(f.target, { name: f.relatedName ?? names.list(m), source: m, field: f.name });
+      if (f.kind === "generic") for (const t of f.targets) addReverse(t, { name: f.relatedName ?? names.list(m), source: m, field: f.name });
     }
   }
   const enums: string[] = [];

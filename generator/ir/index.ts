@@ -187,6 +187,7 @@ function buildModel(api: ApiSpec, m: ModelSpec, file: string, byRef: Map<string,
     fields.push({
       ...base(FEATURE_FIELDS.treeParent, {}), kind: "treeParent", column: fkColumn(FEATURE_FIELDS.treeParent), target: key, nullable: true,
       ...(m.tree?.parentAsId ? { asId: true } : {}),
+      ...(m.tree?.relatedName ? { relatedName: m.tree.relatedName } : {}),
     });
     fields.push({ ...base(m.tree?.depthName ?? FEATURE_FIELDS.treeDepth, {}), kind: "depth", readOnly: true, ...(m.tree?.depthOnlyListed ? { onlyListed: true } : {}) });
   }

@@ -36,12 +36,12 @@ const FIELDS: { [K in FieldSpec["kind"]]: ReadonlyArray<string> } = {
   count: keysOf<CountField>()([...COMMON, "kind", "of", "descendants", "stored"]),
   reverse: keysOf<ReverseField>()([...COMMON, "kind", "of", "singleUntil", "through"]),
   firstSet: keysOf<FirstSetField>()([...COMMON, "kind", "fields"]),
-  fk: keysOf<FkField>()([...COMMON, "kind", "target", "onDelete", "fromRequestUser", "idWhenNested", "asId", "shape"]),
+  fk: keysOf<FkField>()([...COMMON, "kind", "target", "onDelete", "fromRequestUser", "idWhenNested", "asId", "shape", "relatedName"]),
   m2m: keysOf<M2mField>()([...COMMON, "kind", "target", "bySlug", "keyWhenNested"]),
   computed: keysOf<ComputedField>()([...COMMON, "kind", "schema", "excludable"]),
   contentType: keysOf<ContentTypeField>()([...COMMON, "kind", "models", "feature"]),
   contentTypes: keysOf<ContentTypesField>()([...COMMON, "kind", "feature", "models"]),
-  generic: keysOf<GenericField>()([...COMMON, "kind", "type", "id", "onDelete"]),
+  generic: keysOf<GenericField>()([...COMMON, "kind", "type", "id", "onDelete", "relatedName"]),
   status: keysOf<StatusField>()([...COMMON, "kind", "defaults"]),
 };
 

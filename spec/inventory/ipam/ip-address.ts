@@ -35,7 +35,7 @@ export default model("IPAddress", {
     assigned_object_type: field.contentType({ models: IP_ASSIGNMENT, nullable: true }),
     assigned_object_id: field.uuid({ nullable: true }),
     assigned_object: ref.generic({ type: "assigned_object_type", id: "assigned_object_id", onDelete: "cascade" }),
-    nat_inside: ref.fk("ipam.IPAddress", { nullable: true, onDelete: "setNull", label: "NAT (Inside)" }),
+    nat_inside: ref.fk("ipam.IPAddress", { relatedName: "nat_outside_list", nullable: true, onDelete: "setNull", label: "NAT (Inside)" }),
     nat_outside: ref.reverse("ipam.IPAddress.nat_inside", { singleUntil: "1.2", label: "NAT (Outside)" }),
     dns_name: field.string({
       maxLength: 255,

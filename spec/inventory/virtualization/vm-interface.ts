@@ -15,19 +15,19 @@ export default model("VMInterface", {
   features: ["tags", "customFields", "notes"],
   hooks: "virtualization/vm-interface",
   fields: {
-    virtual_machine: ref.fk("virtualization.VirtualMachine", { required: true, onDelete: "cascade" }),
+    virtual_machine: ref.fk("virtualization.VirtualMachine", { relatedName: "interfaces", required: true, onDelete: "cascade" }),
     name: field.string({ required: true, maxLength: 64 }),
     enabled: field.boolean({ default: true }),
     // API 1.2/1.3 show no status (VMInterfaceSerializerVersion12); the hook makes a write that
     // leaves it out active, in every version, as that serializer's validate (which 1.4 inherits).
     status: field.status({ required: true, since: "1.4", default: "active", backfill: "active", defaults: VMInterfaceStatus }),
-    parent_interface: ref.fk("virtualization.VMInterface", { nullable: true, onDelete: "cascade", description: "Assigned parent interface" }),
-    bridge: ref.fk("virtualization.VMInterface", { nullable: true, onDelete: "setNull", label: "Bridge interface", description: "Assigned bridge interface" }),
+    parent_interface: ref.fk("virtualization.VMInterface", { relatedName: "child_interfaces", nullable: true, onDelete: "cascade", description: "Assigned parent interface" }),
+    bridge: ref.fk("virtualization.VMInterface", { relatedName: "bridged_interfaces", nullable: true, onDelete: "setNull", label: "Bridge interface", description: "Assigned bridge interface" }),
     mtu: field.integer({ nullable: true, min: 1, max: 65536, label: "MTU" }),
     mac_address: field.string({ nullable: true, maxLength: 18, label: "MAC Address" }),
     description: field.string({ maxLength: 200 }),
     mode: field.choice(InterfaceMode, { blank: true, description: "802.1Q mode" }),
-    untagged_vlan: ref.fk("ipam.VLAN", { nullable: true, onDelete: "setNull" }),
+    untagged_vlan: ref.fk("ipam.VLAN", { relatedName: "vminterfaces_as_untagged", nullable: true, onDelete: "setNull" }),
     tagged_vlans: ref.m2m("ipam.VLAN"),
   },
   uniqueTogether: [["virtual_machine", "name"]],

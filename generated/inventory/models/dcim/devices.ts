@@ -80,6 +80,7 @@ export const dcim_Device: ModelDescriptor = {
         column: "device_type_id",
         target: "dcim.devicetype",
         onDelete: "protect",
+        relatedName: "instances",
       },
       {
         name: "device_role",
@@ -280,6 +281,7 @@ export const dcim_Device: ModelDescriptor = {
         column: "secrets_group_id",
         target: "extras.secretsgroup",
         onDelete: "setNull",
+        relatedName: "device_set",
       },
       {
         name: "cluster",
@@ -302,6 +304,7 @@ export const dcim_Device: ModelDescriptor = {
         column: "virtual_chassis_id",
         target: "dcim.virtualchassis",
         onDelete: "setNull",
+        relatedName: "members",
       },
       {
         name: "vc_position",
@@ -337,6 +340,7 @@ export const dcim_Device: ModelDescriptor = {
         column: "device_redundancy_group_id",
         target: "dcim.deviceredundancygroup",
         onDelete: "setNull",
+        relatedName: "members",
       },
       {
         name: "device_redundancy_group_priority",
@@ -373,6 +377,7 @@ export const dcim_Device: ModelDescriptor = {
         column: "local_context_schema_id",
         target: "extras.configcontextschema",
         onDelete: "setNull",
+        relatedName: "device_set",
       },
       {
         name: "local_context_data",
