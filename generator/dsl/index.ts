@@ -547,6 +547,12 @@ export interface ModelSpec {
    */
   tree?: { parentAsId?: boolean; depthName?: string; depthOnlyListed?: boolean; relatedName?: string };
   /**
+   * Fields GraphQL shows beyond the model's own: Nautobot's model fields its REST serializers
+   * leave out (an IP address's `host`, `prefix_length`), each an SQL expression over this row's
+   * fields, named in braces (`"host({address})"`), of a GraphQL scalar type.
+   */
+  graphqlFields?: Record<string, { type: "String" | "Int" | "Boolean"; sql: string; nullable?: boolean; description?: string }>;
+  /**
    * Primary keys of this model's rows: `serial`, integers the database assigns (Django's
    * AutoField, as Nautobot's `auth.Group`), in an api whose other models have UUIDs. Links to
    * the model are written and filtered by those integers. Such a model cannot carry the

@@ -110,6 +110,7 @@ const MODEL: OptionSchemas<ModelSpec> = {
   operations: listOf(oneOf(["list", "retrieve", "create", "update", "delete"])),
   actions: recordOf(object(ACTION, ["description", "response"])),
   tree: object({ parentAsId: bool, depthName: identifier, depthOnlyListed: bool, relatedName: identifierOrPlus }),
+  graphqlFields: recordOf(object({ type: oneOf(["String", "Int", "Boolean"]), sql: str, nullable: bool, description: str }, ["type", "sql"])),
   idType: oneOf(["uuid", "serial"]),
   rows: object({ key: identifier, values: listOf(recordOf({ type: ["string", "number", "boolean"] })) }, ["key", "values"]),
   view: str, bare: bool,

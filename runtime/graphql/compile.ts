@@ -161,6 +161,7 @@ export class QueryCompiler {
       const value = `(${col(a, source.column)}::jsonb -> ${lit(source.key)})`;
       return raw(source.json ? `(${value})::text` : value);
     }
+    if (source.kind === "sql") return raw(`(${source.expr.replace(/\{row\}/g, a).replace(/\?/g, "\\?")})`);
     if (source.kind === "computedField") return raw(`jsonb_build_object('obj', ${this.deps.shown(m, a)})`);
     if (source.kind === "relationship") return this.peers(source, target as GraphQLObjectType, sel, a, def.type, depth) ?? raw("NULL");
     if (source.kind !== "field") return raw("NULL");

@@ -16,7 +16,9 @@ export type FieldSource =
   /** A relationship's peers of an object at its `side` (either side when `symmetric`). */
   | { kind: "relationship"; id: string; side: "source" | "destination"; symmetric: boolean; peer: ModelDescriptor }
   /** A computed field (one definition: slug, template, fallback) of the objects the model's `field` renders them for. */
-  | { kind: "computedField"; field: ComputedFieldsField; definition: [string, string, string] };
+  | { kind: "computedField"; field: ComputedFieldsField; definition: [string, string, string] }
+  /** An SQL expression over the row, `{row}` standing for its alias. */
+  | { kind: "sql"; expr: string };
 
 export interface GraphqlApi {
   schema: GraphQLSchema;
@@ -59,7 +61,10 @@ export function buildGraphqlApi(sdl: string, index: ModelIndex): GraphqlApi {
     for (const f of Object.values(type.getFields()) as Array<GraphQLField<unknown, unknown>>) {
       const rows = directive(f.astNode, "rows");
       const reverse = directive(f.astNode, "reverse");
-      if (rows) {
+      const sql = argOf(directive(f.astNode, "sql"), "expr");
+      if (typeof sql === "string") {
+        sources.set(`${type.name}.${f.name}`, { kind: "sql", expr: sql });
+      } else if (rows) {
         sources.set(`${type.name}.${f.name}`, { kind: "rows", model: index.model(argOf(rows, "model") as string), many: argOf(rows, "many") === true });
       } else if (reverse) {
         const source = index.model(argOf(reverse, "model") as string);

@@ -210,6 +210,18 @@ describe("inventory e2e: GraphQL", () => {
     expect((await gql(`{ sites(slug: "${site.slug}") { slug } }`)).body).to.deep.equal({ data: { sites: [{ slug: site.slug }] } });
   });
 
+  it("shows the address parts Nautobot keeps as model fields: host, broadcast, prefix_length, network", async () => {
+    const prefix = await post("/api/ipam/prefixes/", { prefix: "10.77.2.0/24", status: "active" });
+    expect(prefix.status, JSON.stringify(prefix.body)).to.equal(201);
+    const got = await gql(`{ ip_addresses(address: "10.77.2.1/24") { address host broadcast prefix_length } prefix(id: "${prefix.body.id}") { network broadcast prefix_length } }`);
+    expect(got.status, JSON.stringify(got.body)).to.equal(200);
+    expect(got.body.data).to.deep.equal({
+      ip_addresses: [{ address: "10.77.2.1/24", host: "10.77.2.1", broadcast: "10.77.2.255", prefix_length: 24 }],
+      prefix: { network: "10.77.2.0", broadcast: "10.77.2.255", prefix_length: 24 },
+    });
+    expect((await del(`/api/ipam/prefixes/${prefix.body.id}/`)).status).to.equal(204);
+  });
+
   it("answers four levels (site → devices → interfaces → ip_addresses) with one statement", async () => {
     const got = await counted(`query ($slug: [String]) {
       sites(slug: $slug) { name devices { name interfaces { name type ip_addresses { address } } } }

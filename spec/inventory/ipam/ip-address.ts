@@ -24,6 +24,12 @@ export default model("IPAddress", {
   ordering: ["address"],
   features: ["tags", "customFields", "notes", "changeLogged"],
   hooks: "ipam/ip-address",
+  // Nautobot keeps these as model fields, which its GraphQL type shows and its REST serializer does not.
+  graphqlFields: {
+    host: { type: "String", sql: "host({address})" },
+    broadcast: { type: "String", sql: "host(broadcast({address}))" },
+    prefix_length: { type: "Int", sql: "masklen({address})" },
+  },
   fields: {
     family: field.ipFamily({ from: "address" }),
     address: field.ip({ required: true }),
