@@ -115,6 +115,8 @@ export interface FkField extends FieldCommon {
   shape?: string[];
   /** The name the target's rows give the rows pointing at them (a GraphQL reverse list) where it is not the plural; `"+"`: none. */
   relatedName?: string;
+  /** The target's reverse is one object, not a list (Django's OneToOneField). */
+  oneToOne?: boolean;
 }
 
 /** A tree model's link to its parent (same model); never part of its own cycle. */
@@ -137,6 +139,8 @@ export interface M2mField extends FieldCommon {
   bySlug?: boolean;
   /** Nested and brief forms show the targets' values of this field (a string field) instead of nested objects. */
   keyWhenNested?: string;
+  /** The name the targets give the rows linking them (a GraphQL reverse list); none when absent. */
+  relatedName?: string;
 }
 
 /** The tags feature: a list of the API's tag model, through one assignment table for all models. */

@@ -232,6 +232,8 @@ export interface FkField extends CommonFieldOptions {
    * GraphQL type's reverse list), where it is not this model's plural; `"+"`: none.
    */
   relatedName?: string;
+  /** Django's OneToOneField: the target's reverse (`relatedName`) is one object or null, not a list. */
+  oneToOne?: boolean;
 }
 
 export interface M2mField extends CommonFieldOptions {
@@ -245,6 +247,8 @@ export interface M2mField extends CommonFieldOptions {
    * usernames.
    */
   keyWhenNested?: string;
+  /** The name the targets give the rows linking them (Django's `related_name`: a GraphQL type's reverse list); none when absent. */
+  relatedName?: string;
 }
 
 export interface ComputedField extends CommonFieldOptions {

@@ -41,6 +41,7 @@ export const fkSpec: SpecRules<FkSpec, FkField> = {
     ...(f.idWhenNested ? { idWhenNested: true } : {}),
     ...(f.asId ? { asId: true } : {}),
     ...(f.relatedName ? { relatedName: f.relatedName } : {}),
+    ...(f.oneToOne ? { oneToOne: true } : {}),
     ...(f.shape ? { shape: ["id", "url", "display", ...f.shape.filter((n) => !["id", "url", "display"].includes(n))] } : {}),
   }),
 };

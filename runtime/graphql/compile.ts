@@ -154,7 +154,11 @@ export class QueryCompiler {
       const link = source.link;
       const where = link.kind === "generic"
         ? `${col("t0", link.idColumn)} = ${col(a, "id")} AND ${col("t0", link.typeColumn)} = ${lit(m.key)}`
-        : `${col("t0", storedColumn(link)!)} = ${col(a, "id")}`;
+        : link.kind === "m2m"
+          ? `EXISTS (SELECT 1 FROM ${ident(link.through.table)} j WHERE ${col("j", link.through.source)} = t0.id AND ${col("j", link.through.target)} = ${col(a, "id")})`
+          : `${col("t0", storedColumn(link)!)} = ${col(a, "id")}`;
+      const one = !((def.type instanceof GraphQLNonNull ? def.type.ofType : def.type) instanceof GraphQLList);
+      if (one) return this.single(source.model, target as GraphQLObjectType, sel, null, depth, where) ?? raw("NULL");
       return this.list(source.model, target as GraphQLObjectType, sel, args, where, depth) ?? raw("NULL");
     }
     if (source.kind === "custom") {

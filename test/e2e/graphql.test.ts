@@ -153,7 +153,7 @@ describe("inventory e2e: GraphQL", () => {
     expect(args.body.data.__type.fields.find((f: { name: string }) => f.name === "sites").args.some((a: { name: string }) => a.name.startsWith(`cf_${name}`))).to.equal(false);
   });
 
-  it("names reverse relations as Nautobot's related names: child, member and bridged interfaces, child items, components", async () => {
+  it("names reverse relations as Nautobot's related names: child, member and bridged interfaces, child items, components, many-to-many and one-to-one ones", async () => {
     const device = devices[0].id;
     const make = async (body: Record<string, unknown>) => {
       const r = await post("/api/dcim/interfaces/", { device, ...body });
@@ -164,6 +164,11 @@ describe("inventory e2e: GraphQL", () => {
     const bridge = await make({ name: "br0", type: "bridge" });
     const parent = await make({ name: "eth9", type: "1000base-t", lag, bridge });
     await make({ name: "eth9.10", type: "virtual", parent_interface: parent });
+    const vlan = await post("/api/ipam/vlans/", { vid: 77, name: `${tag}-vlan`, status: "active" });
+    expect(vlan.status, JSON.stringify(vlan.body)).to.equal(201);
+    await make({ name: "eth8", type: "1000base-t", mode: "tagged", tagged_vlans: [vlan.body.id] });
+    const ip = (await get(`/api/ipam/ip-addresses/?device_id=${device}&address=10.77.2.1/24`)).body.results[0];
+    expect((await patch(`/api/dcim/devices/${device}/`, { primary_ip4: ip.id })).status).to.equal(200);
     const item = await post("/api/dcim/inventory-items/", { device, name: `${tag}-chassis` });
     expect(item.status, JSON.stringify(item.body)).to.equal(201);
     expect((await post("/api/dcim/inventory-items/", { device, name: `${tag}-card`, parent: item.body.id })).status).to.equal(201);
@@ -171,21 +176,26 @@ describe("inventory e2e: GraphQL", () => {
       lag: interface(id: "${lag}") { member_interfaces { name } }
       bridge: interface(id: "${bridge}") { bridged_interfaces { name } }
       parent: interface(id: "${parent}") { child_interfaces { name } }
-      device(id: "${device}") { inventoryitems(name: "${tag}-chassis") { child_items { name } } consoleports { name } }
+      device(id: "${device}") { inventoryitems(name: "${tag}-chassis") { child_items { name } } consoleports { name } parent_bay { name } }
+      vlan(id: "${vlan.body.id}") { interfaces_as_tagged { name } }
+      ip_address(id: "${ip.id}") { primary_ip4_for { name } primary_ip6_for { name } }
     }`);
     expect(got.status, JSON.stringify(got.body)).to.equal(200);
     expect(got.body.data).to.deep.equal({
       lag: { member_interfaces: [{ name: "eth9" }] },
       bridge: { bridged_interfaces: [{ name: "eth9" }] },
       parent: { child_interfaces: [{ name: "eth9.10" }] },
-      device: { inventoryitems: [{ child_items: [{ name: `${tag}-card` }] }], consoleports: [] },
+      device: { inventoryitems: [{ child_items: [{ name: `${tag}-card` }] }], consoleports: [], parent_bay: null },
+      vlan: { interfaces_as_tagged: [{ name: "eth8" }] },
+      ip_address: { primary_ip4_for: { name: devices[0].name }, primary_ip6_for: null },
     });
     expect(got.sql).to.have.length(1);
     const fields = async (type: string) => (await gql(`{ __type(name: "${type}") { fields { name } } }`)).body.data.__type.fields.map((f: { name: string }) => f.name);
     expect(await fields("DeviceTypeType")).to.include.members(["instances", "interfacetemplates", "consoleporttemplates"]);
     expect(await fields("CableType")).to.not.include.members(["interfaces"]);
     expect(await fields("VirtualMachineType")).to.include.members(["interfaces"]);
-    for (const name of ["eth9.10", "eth9", "bond0", "br0"]) {
+    expect((await patch(`/api/dcim/devices/${device}/`, { primary_ip4: null })).status).to.equal(200);
+    for (const name of ["eth9.10", "eth9", "eth8", "bond0", "br0"]) {
       const found = await get(`/api/dcim/interfaces/?device_id=${device}&name=${name}`);
       expect((await del(`/api/dcim/interfaces/${found.body.results[0].id}/`)).status).to.equal(204);
     }

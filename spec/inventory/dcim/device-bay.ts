@@ -15,7 +15,7 @@ export default model("DeviceBay", {
     name: field.string({ required: true, maxLength: 64 }),
     label: field.string({ maxLength: 64, description: "Physical label" }),
     // A one-to-one link the serializer declares itself: Django's model validation checks it.
-    installed_device: ref.fk("dcim.Device", { relatedName: "+", nullable: true, unique: true, uniqueCheckedBy: "django", onDelete: "setNull" }),
+    installed_device: ref.fk("dcim.Device", { relatedName: "parent_bay", oneToOne: true, nullable: true, unique: true, uniqueCheckedBy: "django", onDelete: "setNull" }),
     description: field.string({ maxLength: 200 }),
   },
   uniqueTogether: [["device", "name"]],

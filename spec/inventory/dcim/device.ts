@@ -34,8 +34,8 @@ export default model("Device", {
     status: field.status({ required: true, defaults: DeviceStatus }),
     // IPv6 first, as Nautobot with PREFER_IPV4 off (its default).
     primary_ip: ref.firstSet(["primary_ip6", "primary_ip4"], { label: "Primary IP" }),
-    primary_ip4: ref.fk("ipam.IPAddress", { nullable: true, onDelete: "setNull", label: "Primary IPv4", verboseName: "Primary IPv4" }),
-    primary_ip6: ref.fk("ipam.IPAddress", { nullable: true, onDelete: "setNull", label: "Primary IPv6", verboseName: "Primary IPv6" }),
+    primary_ip4: ref.fk("ipam.IPAddress", { relatedName: "primary_ip4_for", oneToOne: true, nullable: true, onDelete: "setNull", label: "Primary IPv4", verboseName: "Primary IPv4" }),
+    primary_ip6: ref.fk("ipam.IPAddress", { relatedName: "primary_ip6_for", oneToOne: true, nullable: true, onDelete: "setNull", label: "Primary IPv6", verboseName: "Primary IPv6" }),
     secrets_group: ref.fk("extras.SecretsGroup", { relatedName: "device_set", nullable: true, onDelete: "setNull" }),
     cluster: ref.fk("virtualization.Cluster", { nullable: true, onDelete: "setNull" }),
     virtual_chassis: ref.fk("dcim.VirtualChassis", { relatedName: "members", nullable: true, onDelete: "setNull" }),

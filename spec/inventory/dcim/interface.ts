@@ -36,7 +36,7 @@ export default model("Interface", {
     description: field.string({ maxLength: 200 }),
     mode: field.choice(InterfaceMode, { blank: true, description: "802.1Q mode" }),
     untagged_vlan: ref.fk("ipam.VLAN", { relatedName: "interfaces_as_untagged", nullable: true, onDelete: "setNull" }),
-    tagged_vlans: ref.m2m("ipam.VLAN"),
+    tagged_vlans: ref.m2m("ipam.VLAN", { relatedName: "interfaces_as_tagged" }),
     ...cableEnd(),
     ...pathEndpoint(),
     count_ipaddresses: field.count({ of: "ipam.IPAddress.assigned_object" }),

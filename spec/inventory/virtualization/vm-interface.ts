@@ -28,7 +28,7 @@ export default model("VMInterface", {
     description: field.string({ maxLength: 200 }),
     mode: field.choice(InterfaceMode, { blank: true, description: "802.1Q mode" }),
     untagged_vlan: ref.fk("ipam.VLAN", { relatedName: "vminterfaces_as_untagged", nullable: true, onDelete: "setNull" }),
-    tagged_vlans: ref.m2m("ipam.VLAN"),
+    tagged_vlans: ref.m2m("ipam.VLAN", { relatedName: "vminterfaces_as_tagged" }),
   },
   uniqueTogether: [["virtual_machine", "name"]],
   naturalKey: "name",

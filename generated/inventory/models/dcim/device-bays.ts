@@ -86,7 +86,8 @@ export const dcim_DeviceBay: ModelDescriptor = {
         column: "installed_device_id",
         target: "dcim.device",
         onDelete: "setNull",
-        relatedName: "+",
+        relatedName: "parent_bay",
+        oneToOne: true,
       },
       {
         name: "description",

@@ -258,6 +258,8 @@ export const dcim_Device: ModelDescriptor = {
         column: "primary_ip4_id",
         target: "ipam.ipaddress",
         onDelete: "setNull",
+        relatedName: "primary_ip4_for",
+        oneToOne: true,
       },
       {
         name: "primary_ip6",
@@ -270,6 +272,8 @@ export const dcim_Device: ModelDescriptor = {
         column: "primary_ip6_id",
         target: "ipam.ipaddress",
         onDelete: "setNull",
+        relatedName: "primary_ip6_for",
+        oneToOne: true,
       },
       {
         name: "secrets_group",

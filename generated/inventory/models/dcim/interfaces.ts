@@ -349,6 +349,7 @@ export const dcim_Interface: ModelDescriptor = {
         kind: "m2m",
         target: "ipam.vlan",
         through: { table: "dcim_interface_tagged_vlans", source: "source_id", target: "vlan_id" },
+        relatedName: "interfaces_as_tagged",
       },
       {
         name: "cable",

@@ -195,6 +195,7 @@ export const virtualization_VMInterface: ModelDescriptor = {
         kind: "m2m",
         target: "ipam.vlan",
         through: { table: "virtualization_vminterface_tagged_vlans", source: "source_id", target: "vlan_id" },
+        relatedName: "vminterfaces_as_tagged",
       },
       {
         name: "tags",
