@@ -2,7 +2,8 @@
 # Runs the Ansible collection's GraphQL clients against this repository's server: the
 # `gql_inventory` inventory plugin (`ansible-inventory --list`, its default query and one with
 # filters, nested reverse lists and group_by) and a playbook using the `query_graphql` module
-# (through pynautobot's `nb.graphql.query()`), then checks what they got. Prints each check and
+# and the `lookup_graphql` lookup (both through pynautobot's `nb.graphql.query()`), then checks
+# what they got. Prints each check and
 # exits non-zero when one fails.
 #
 #   test/clients/run-graphql.sh
@@ -177,6 +178,13 @@ cat >"$work/query.yml" <<EOF
       ansible.builtin.copy:
         dest: "$work/query-out.json"
         content: "{{ {'data': result.data, 'sites': sites} | to_json }}"
+    - name: The same through the lookup_graphql lookup plugin
+      ansible.builtin.copy:
+        dest: "$work/lookup-out.json"
+        content: "{{ query('networktocode.nautobot.lookup_graphql', lookup_query, graph_variables={'name': 'gql-dev1'}, url='$url', token='$token') | to_json }}"
+      vars:
+        lookup_query: |
+          query (\$name: [String]) { devices(name: \$name) { name primary_ip4 { host prefix_length } tags { slug } } }
     - name: A query Nautobot refuses fails the task
       networktocode.nautobot.query_graphql:
         url: "$url"
@@ -194,6 +202,8 @@ if (cd "$work" && ansible-playbook -i localhost, "$work/query.yml") >"$work/play
 want = [{"name": "GQL Site", "devices": [{"name": f"gql-dev{n}", "interfaces": [{"name": "Ethernet1", "ip_addresses": [{"address": f"192.0.2.{n}/24", "host": f"192.0.2.{n}"}]}]} for n in (1, 2)]}]
 assert data["data"] == {"sites": want}, data["data"]
 assert data["sites"] == want, data["sites"]'
+  check "lookup_graphql lookup" "$work/lookup-out.json" '
+assert data == [{"data": {"devices": [{"name": "gql-dev1", "primary_ip4": {"host": "192.0.2.1", "prefix_length": 24}, "tags": [{"slug": "gql-tag"}]}]}}], data'
   check "query_graphql refusal" "$work/query-refused.json" '
 assert data.get("failed") is True, data
 assert "no_such_field" in json.dumps(data), data'
