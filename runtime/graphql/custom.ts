@@ -23,7 +23,7 @@ export interface CustomDefinition { name: string; type: string; label: string; f
 export interface ComputedDefinition { content_type: string; slug: string; template: string; fallback: string }
 
 /** A relationship definition, by the columns the api's relationship models have (ApiSpec.relationships). */
-export interface RelationshipDefinition { id: string; slug: string; type: string; source_type: string; destination_type: string }
+export interface RelationshipDefinition { id: string; slug: string; type: string; source_type: string; destination_type: string; source_hidden: boolean; destination_hidden: boolean }
 
 /** What the schema is extended from, and the fingerprint of it. */
 export interface Dynamic { fingerprint: string; defs: CustomDefinition[]; relationships: RelationshipDefinition[]; computed: ComputedDefinition[] }
@@ -62,7 +62,7 @@ export function fingerprintSql(d: CustomFieldDefinitions | undefined, relationsh
   if (d) parts.push(`(SELECT coalesce(string_agg(d.name || ':' || d.type || ':' || d.filter_logic || ':' || ${labelOf(d.registry, "r")}, ',' ORDER BY d.name, ${labelOf(d.registry, "r")}), '') ${joined(d)})`);
   // A template's text counts too: the schema carries it to render with.
   if (computed) parts.push(`(SELECT coalesce(string_agg(md5(d.content_type || ':' || d.slug || ':' || d.template || ':' || d.fallback), ',' ORDER BY d.content_type, d.slug), '') FROM ${computedRows(computed)} d)`);
-  if (relationships) parts.push(`(SELECT coalesce(string_agg(d.id::text || ':' || d.slug || ':' || d.type || ':' || d.source_type || ':' || d.destination_type, ',' ORDER BY d.id), '') FROM ${ident(relationships)} d)`);
+  if (relationships) parts.push(`(SELECT coalesce(string_agg(d.id::text || ':' || d.slug || ':' || d.type || ':' || d.source_type || ':' || d.destination_type || ':' || d.source_hidden::text || ':' || d.destination_hidden::text, ',' ORDER BY d.id), '') FROM ${ident(relationships)} d)`);
   return `md5(${parts.length ? parts.join(" || '|' || ") : "''"})`;
 }
 
@@ -71,7 +71,7 @@ export async function loadDynamic(db: Knex, d: CustomFieldDefinitions | undefine
     ? `coalesce((SELECT json_agg(json_build_object('name', d.name, 'type', d.type, 'filter_logic', d.filter_logic, 'label', ${labelOf(d.registry, "r")}) ORDER BY d.name) ${joined(d)}), '[]'::json)`
     : "'[]'::json";
   const rels = relationships
-    ? `coalesce((SELECT json_agg(json_build_object('id', d.id, 'slug', d.slug, 'type', d.type, 'source_type', d.source_type, 'destination_type', d.destination_type) ORDER BY d.slug) FROM ${ident(relationships)} d), '[]'::json)`
+    ? `coalesce((SELECT json_agg(json_build_object('id', d.id, 'slug', d.slug, 'type', d.type, 'source_type', d.source_type, 'destination_type', d.destination_type, 'source_hidden', d.source_hidden, 'destination_hidden', d.destination_hidden) ORDER BY d.slug) FROM ${ident(relationships)} d), '[]'::json)`
     : "'[]'::json";
   const cpfs = computed
     ? `coalesce((SELECT json_agg(json_build_object('content_type', d.content_type, 'slug', d.slug, 'template', d.template, 'fallback', d.fallback) ORDER BY d.slug) FROM ${computedRows(computed)} d), '[]'::json)`
@@ -129,8 +129,19 @@ export function withDynamic(base: GraphqlApi, { defs, relationships, computed }:
       if (field) add(type, name, `${name}: String`, { kind: "computedField", field, definition: [def.slug, def.template, def.fallback] });
     }
   }
+  const filterBy = (model: string, hidden: boolean, name: string) => {
+    if (!hidden && SAFE.test(name) && varName(name) === name) filters.set(model, [...(filters.get(model) ?? []), `${name}: [String]`]);
+  };
   for (const r of relationships) {
     const symmetric = r.type.startsWith("symmetric-");
+    // Nautobot's RelationshipFilter per visible side: named by the side it picks objects of (graphene: a list of strings).
+    if (symmetric) {
+      filterBy(r.source_type, r.source_hidden, `cr_${r.slug}__peer`);
+      if (r.destination_type !== r.source_type) filterBy(r.destination_type, r.destination_hidden, `cr_${r.slug}__peer`);
+    } else {
+      filterBy(r.source_type, r.source_hidden, `cr_${r.slug}__destination`);
+      filterBy(r.destination_type, r.destination_hidden, `cr_${r.slug}__source`);
+    }
     for (const side of ["source", "destination"] as const) {
       const peerSide = side === "source" ? "destination" : "source";
       const at = types.get(side === "source" ? r.source_type : r.destination_type);
@@ -144,7 +155,7 @@ export function withDynamic(base: GraphqlApi, { defs, relationships, computed }:
   }
   if (!byType.size && !filters.size) return base;
   const extensions = [...byType].map(([type, fields]) => `extend type ${type} {\n  ${fields.join("\n  ")}\n}`);
-  const argsOf = new Map([...filters].filter(([, a]) => a.length).map(([key, a]) => [key, (parse(`type X { f(${a.join(", ")}): Int }`).definitions[0] as ObjectTypeDefinitionNode).fields![0].arguments ?? []]));
+  const argsOf = new Map([...filters].filter(([, a]) => a.length).map(([key, a]) => [key, (parse(`type X { f(${[...new Set(a)].join(", ")}): Int }`).definitions[0] as ObjectTypeDefinitionNode).fields![0].arguments ?? []]));
   // Each list of a model (its query, and the reverse lists of its rows) takes its filters.
   const document = visit(base.document, {
     FieldDefinition(node): FieldDefinitionNode | undefined {

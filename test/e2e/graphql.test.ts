@@ -73,7 +73,7 @@ describe("inventory e2e: GraphQL", () => {
     expect((await gql(`{ sites { cf_${name} } }`)).status).to.equal(400);
   });
 
-  it("shows relationships as rel_<slug>: one peer or a list, from either end, symmetric ones both ways", async () => {
+  it("shows relationships as rel_<slug>: one peer or a list, from either end, symmetric ones both ways; filters by them as cr_<slug>__<side>", async () => {
     const slug = `gql_rel_${process.pid}`;
     const r = await post("/api/extras/relationships/", { name: slug, slug, type: "one-to-many", source_type: "dcim.site", destination_type: "dcim.device" });
     expect(r.status, JSON.stringify(r.body)).to.equal(201);
@@ -86,6 +86,9 @@ describe("inventory e2e: GraphQL", () => {
     }
     const p = await post("/api/extras/relationship-associations/", { relationship: peers.body.id, source_type: "dcim.device", source_id: devices[0].id, destination_type: "dcim.device", destination_id: devices[1].id });
     expect(p.status, JSON.stringify(p.body)).to.equal(201);
+    const filtered = await gql(`{ devices(cr_${slug}__source: ["${site.id}"], name__isw: "${tag}") { name } by_peer: devices(cr_${peerSlug}__peer: ["${devices[0].id}"]) { name } sites(cr_${slug}__destination: ["${devices[1].id}"]) { slug } }`);
+    expect(filtered.status, JSON.stringify(filtered.body)).to.equal(200);
+    expect(filtered.body.data).to.deep.equal({ devices: [{ name: `${tag}-a` }, { name: `${tag}-b` }], by_peer: [{ name: `${tag}-a` }], sites: [{ slug: site.slug }] });
     const got = await gql(`{ sites(slug: "${site.slug}") { rel_${slug} { name } } devices(name__isw: "${tag}") { name rel_${slug} { slug } rel_${peerSlug} { name } } }`);
     expect(got.status, JSON.stringify(got.body)).to.equal(200);
     expect(got.body.data).to.deep.equal({
