@@ -115,6 +115,10 @@ export interface FkField extends FieldCommon {
   asId?: boolean;
   /** The target's fields shown for this link (`id`, `url`, `display` first) instead of its nested form. */
   shape?: string[];
+  /** The name the target's rows give the rows pointing at them (a GraphQL reverse list) where it is not the plural; `"+"`: none. */
+  relatedName?: string;
+  /** The target's reverse is one object, not a list (Django's OneToOneField). */
+  oneToOne?: boolean;
 }
 
 /** A tree model's link to its parent (same model); never part of its own cycle. */
@@ -124,6 +128,8 @@ export interface TreeParentField extends FieldCommon {
   target: string;
   /** Shown as the bare id (DRF's PrimaryKeyRelatedField), not nested. */
   asId?: boolean;
+  /** The name the target's rows give the rows pointing at them (a GraphQL reverse list) where it is not the plural; `"+"`: none. */
+  relatedName?: string;
 }
 
 /** A join table; shown as a list of nested objects, written as a list of references. */
@@ -135,6 +141,8 @@ export interface M2mField extends FieldCommon {
   bySlug?: boolean;
   /** Nested and brief forms show the targets' values of this field (a string field) instead of nested objects. */
   keyWhenNested?: string;
+  /** The name the targets give the rows linking them (a GraphQL reverse list); none when absent. */
+  relatedName?: string;
 }
 
 /** The tags feature: a list of the API's tag model, through one assignment table for all models. */
@@ -264,6 +272,8 @@ export interface GenericField extends FieldCommon {
   targets: string[];
   /** Deleting a target row deletes the rows pointing at it. */
   onDelete?: "cascade";
+  /** The name the target's rows give the rows pointing at them (a GraphQL reverse list) where it is not the plural; `"+"`: none. */
+  relatedName?: string;
 }
 
 /**

@@ -232,6 +232,13 @@ export interface FkField extends CommonFieldOptions {
    * `display` always), as a serializer made for one relation (a circuit's terminations).
    */
   shape?: string[];
+  /**
+   * The name the target's rows give the rows pointing at them (Django's `related_name`: a
+   * GraphQL type's reverse list), where it is not this model's plural; `"+"`: none.
+   */
+  relatedName?: string;
+  /** Django's OneToOneField: the target's reverse (`relatedName`) is one object or null, not a list. */
+  oneToOne?: boolean;
 }
 
 export interface M2mField extends CommonFieldOptions {
@@ -245,6 +252,8 @@ export interface M2mField extends CommonFieldOptions {
    * usernames.
    */
   keyWhenNested?: string;
+  /** The name the targets give the rows linking them (Django's `related_name`: a GraphQL type's reverse list); none when absent. */
+  relatedName?: string;
 }
 
 export interface ComputedField extends CommonFieldOptions {
@@ -282,6 +291,11 @@ export interface GenericField extends CommonFieldOptions {
    * target, as an interface takes its IP addresses along). Otherwise nothing follows the target.
    */
   onDelete?: "cascade";
+  /**
+   * The name the target's rows give the rows pointing at them (Django's `related_name`: a
+   * GraphQL type's reverse list), where it is not this model's plural; `"+"`: none.
+   */
+  relatedName?: string;
 }
 
 /**
@@ -554,9 +568,16 @@ export interface ModelSpec {
    * shows it (inventory items); `depthName` names the depth field (`tree_depth` for locations);
    * `depthOnlyListed` makes the depth a property of the listed objects alone, null where the
    * object is embedded in another (Nautobot's `tree_depth` is a django-tree-queries annotation
-   * of the queried rows, absent from related objects).
+   * of the queried rows, absent from related objects); `relatedName` names the parent's list of
+   * its children (`children` when absent).
    */
-  tree?: { parentAsId?: boolean; depthName?: string; depthOnlyListed?: boolean };
+  tree?: { parentAsId?: boolean; depthName?: string; depthOnlyListed?: boolean; relatedName?: string };
+  /**
+   * Fields GraphQL shows beyond the model's own: Nautobot's model fields its REST serializers
+   * leave out (an IP address's `host`, `prefix_length`), each an SQL expression over this row's
+   * fields, named in braces (`"host({address})"`), of a GraphQL scalar type.
+   */
+  graphqlFields?: Record<string, { type: "String" | "Int" | "Boolean"; sql: string; nullable?: boolean; description?: string }>;
   /**
    * Primary keys of this model's rows: `serial`, integers the database assigns (Django's
    * AutoField, as Nautobot's `auth.Group`), in an api whose other models have UUIDs. Links to

@@ -37,7 +37,7 @@ function exportName(m: IrModel): string {
 }
 
 function emitModel(api: IrApi, m: IrModel): EmittedFile {
-  const { file: _file, migration: _migration, indexes: _indexes, rows: _rows, ...data } = m;
+  const { file: _file, migration: _migration, indexes: _indexes, rows: _rows, graphqlFields: _graphql, ...data } = m;
   const descriptor = { ...data, ...(m.hookModule ? { hooks: new Code(HOOKS_IMPORT) } : {}) };
   return render(modelModulePath(api, m), m.file, (f) => {
     f.addImportDeclaration({ isTypeOnly: true, namedImports: ["ModelDescriptor"], moduleSpecifier: "../../../../runtime/descriptor.js" });

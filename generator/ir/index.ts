@@ -41,6 +41,8 @@ export interface IrModel extends ModelDescriptor {
      */
     blankDefaults: string[];
   };
+  /** Fields only GraphQL shows (spec `graphqlFields`; not part of the descriptor). */
+  graphqlFields: NonNullable<ModelSpec["graphqlFields"]>;
   /** The rows the table starts with (spec `rows`), by key: column → SQL literal (not part of the descriptor). */
   rows: Record<string, Record<string, string>>;
 }
@@ -189,6 +191,7 @@ function buildModel(api: ApiSpec, m: ModelSpec, file: string, byRef: Map<string,
     fields.push({
       ...base(FEATURE_FIELDS.treeParent, {}), kind: "treeParent", column: fkColumn(FEATURE_FIELDS.treeParent), target: key, nullable: true,
       ...(m.tree?.parentAsId ? { asId: true } : {}),
+      ...(m.tree?.relatedName ? { relatedName: m.tree.relatedName } : {}),
     });
     fields.push({ ...base(m.tree?.depthName ?? FEATURE_FIELDS.treeDepth, {}), kind: "depth", readOnly: true, ...(m.tree?.depthOnlyListed ? { onlyListed: true } : {}) });
   }
@@ -229,6 +232,7 @@ function buildModel(api: ApiSpec, m: ModelSpec, file: string, byRef: Map<string,
   const nested = m.nested === "all" ? fields.map((f) => f.name) : m.nested;
   return {
     file,
+    graphqlFields: m.graphqlFields ?? {},
     indexes: (m.indexes ?? []).map((ix) => ({ columns: ix.fields.map((n) => storedColumn(fields.find((f) => f.name === n)!)!), using: ix.using ?? "btree" })),
     migration: migrationIntent(m, fields),
     rows: startingRows(m, fields),

@@ -40,6 +40,8 @@ export const fkSpec: SpecRules<FkSpec, FkField> = {
     ...(f.fromRequestUser ? { fromRequestUser: true, readOnly: true } : {}),
     ...(f.idWhenNested ? { idWhenNested: true } : {}),
     ...(f.asId ? { asId: true } : {}),
+    ...(f.relatedName ? { relatedName: f.relatedName } : {}),
+    ...(f.oneToOne ? { oneToOne: true } : {}),
     ...(f.shape ? { shape: ["id", "url", "display", ...f.shape.filter((n) => !["id", "url", "display"].includes(n))] } : {}),
   }),
 };

@@ -23,6 +23,7 @@ export const genericSpec: SpecRules<GenericSpec, GenericField> = {
       idColumn: id.column ?? f.id,
       targets: contentTypeModels(type, byRef, api),
       ...(f.onDelete ? { onDelete: f.onDelete } : {}),
+      ...(f.relatedName ? { relatedName: f.relatedName } : {}),
     };
   },
 };

@@ -24,6 +24,7 @@ export const m2mSpec: SpecRules<M2mSpec, M2mField> = {
     through: { table: m2mTable(table, name), ...m2mColumns(byRef.get(f.target)!.name) },
     ...(f.bySlug ? { bySlug: true } : {}),
     ...(f.keyWhenNested ? { keyWhenNested: f.keyWhenNested } : {}),
+    ...(f.relatedName ? { relatedName: f.relatedName } : {}),
   }),
 };
 

@@ -18,7 +18,7 @@ const API = keysOf<ApiSpec>()([
 ]);
 const MODEL = keysOf<ModelSpec>()([
   "kind", "name", "app", "route", "verboseName", "description", "display", "ordering", "features", "fields", "nested", "brief",
-  "naturalKey", "changeLogRelated", "filters", "uniqueTogether", "indexes", "sql", "operations", "wordpress", "hooks", "actions", "listings", "view", "bare", "tree", "rows", "idType",
+  "naturalKey", "changeLogRelated", "filters", "uniqueTogether", "indexes", "sql", "operations", "wordpress", "hooks", "actions", "listings", "view", "bare", "tree", "graphqlFields", "rows", "idType",
 ]);
 const FILTERS = keysOf<FilterSpec>()(["q", "qAddress", "extra", "exclude", "via", "related", "aliases", "present", "membership", "methods"]);
 const COMMON = keysOf<CommonFieldOptions>()([
@@ -36,12 +36,12 @@ const FIELDS: { [K in FieldSpec["kind"]]: ReadonlyArray<string> } = {
   count: keysOf<CountField>()([...COMMON, "kind", "of", "descendants", "stored"]),
   reverse: keysOf<ReverseField>()([...COMMON, "kind", "of", "singleUntil", "through"]),
   firstSet: keysOf<FirstSetField>()([...COMMON, "kind", "fields"]),
-  fk: keysOf<FkField>()([...COMMON, "kind", "target", "onDelete", "fromRequestUser", "idWhenNested", "asId", "shape"]),
-  m2m: keysOf<M2mField>()([...COMMON, "kind", "target", "bySlug", "keyWhenNested"]),
+  fk: keysOf<FkField>()([...COMMON, "kind", "target", "onDelete", "fromRequestUser", "idWhenNested", "asId", "shape", "relatedName", "oneToOne"]),
+  m2m: keysOf<M2mField>()([...COMMON, "kind", "target", "bySlug", "keyWhenNested", "relatedName"]),
   computed: keysOf<ComputedField>()([...COMMON, "kind", "schema", "excludable"]),
   contentType: keysOf<ContentTypeField>()([...COMMON, "kind", "models", "feature"]),
   contentTypes: keysOf<ContentTypesField>()([...COMMON, "kind", "feature", "models"]),
-  generic: keysOf<GenericField>()([...COMMON, "kind", "type", "id", "onDelete"]),
+  generic: keysOf<GenericField>()([...COMMON, "kind", "type", "id", "onDelete", "relatedName"]),
   imageFile: keysOf<ImageField>()([...COMMON, "kind", "uploadTo", "height", "width", "maxLength"]),
   status: keysOf<StatusField>()([...COMMON, "kind", "defaults"]),
 };

@@ -30,6 +30,8 @@ const object = (properties: Record<string, Schema>, required: string[] = []): Sc
 const anyObject: Schema = { type: "object" };
 const anything: Schema = {};
 const identifier: Schema = { type: "string", pattern: "^[a-z_][a-z0-9_]*$" };
+/** An identifier, or `+` for none (Django's related_name). */
+const identifierOrPlus: Schema = { type: "string", pattern: "^([a-z_][a-z0-9_]*|\\+)$" };
 /** `"app.Model"`. */
 const modelRef: Schema = { type: "string", pattern: "^[a-z][a-z0-9_]*\\.[A-Z][A-Za-z0-9]*$" };
 /** `"app.Model.field"`. */
@@ -65,12 +67,12 @@ const FIELDS: { [K in FieldSpec["kind"]]: OptionSchemas<Extract<FieldSpec, { kin
   count: { ...COMMON, of: { anyOf: [fieldRef, { const: "tags" }] }, descendants: bool, stored: bool },
   reverse: { ...COMMON, of: fieldRef, singleUntil: str, through: object({ show: identifier, as: identifier }, ["show", "as"]) },
   firstSet: { ...COMMON, fields: { ...listOf(identifier), minItems: 1 } },
-  fk: { ...COMMON, target: modelRef, onDelete: oneOf(["protect", "cascade", "setNull"]), fromRequestUser: bool, idWhenNested: bool, asId: bool, shape: names },
-  m2m: { ...COMMON, target: modelRef, bySlug: bool, keyWhenNested: identifier },
+  fk: { ...COMMON, target: modelRef, onDelete: oneOf(["protect", "cascade", "setNull"]), fromRequestUser: bool, idWhenNested: bool, asId: bool, shape: names, relatedName: identifierOrPlus, oneToOne: bool },
+  m2m: { ...COMMON, target: modelRef, bySlug: bool, keyWhenNested: identifier, relatedName: identifier },
   computed: { ...COMMON, schema: anyObject, excludable: bool },
   contentType: { ...COMMON, models: listOf(modelRef), feature: oneOf(CONTENT_TYPE_SCOPES) },
   contentTypes: { ...COMMON, feature: oneOf(CONTENT_TYPE_SCOPES), models: listOf(modelRef) },
-  generic: { ...COMMON, type: identifier, id: identifier, onDelete: oneOf(["cascade"]) },
+  generic: { ...COMMON, type: identifier, id: identifier, onDelete: oneOf(["cascade"]), relatedName: identifierOrPlus },
   status: { ...COMMON, defaults: choiceSet },
   imageFile: { ...COMMON, uploadTo: str, height: identifier, width: identifier, maxLength: { type: "integer", minimum: 1 } },
 };
@@ -108,7 +110,8 @@ const MODEL: OptionSchemas<ModelSpec> = {
   sql: sqlBlocks,
   operations: listOf(oneOf(["list", "retrieve", "create", "update", "delete"])),
   actions: recordOf(object(ACTION, ["description", "response"])),
-  tree: object({ parentAsId: bool, depthName: identifier, depthOnlyListed: bool }),
+  tree: object({ parentAsId: bool, depthName: identifier, depthOnlyListed: bool, relatedName: identifierOrPlus }),
+  graphqlFields: recordOf(object({ type: oneOf(["String", "Int", "Boolean"]), sql: str, nullable: bool, description: str }, ["type", "sql"])),
   idType: oneOf(["uuid", "serial"]),
   rows: object({ key: identifier, values: listOf(recordOf({ type: ["string", "number", "boolean"] })) }, ["key", "values"]),
   view: str, bare: bool,

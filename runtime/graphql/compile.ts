@@ -10,7 +10,7 @@ import {
 import type { Knex } from "knex";
 import { storedColumn, type ModelDescriptor } from "../descriptor.js";
 import type { ModelIndex } from "../models.js";
-import { checkColumns, isUuid, type FilterCompiler, type FilterErrors, type FilterPlan } from "../query/filters.js";
+import { checkColumns, isUuid, type DynamicFilters, type FilterCompiler, type FilterErrors, type FilterPlan } from "../query/filters.js";
 import { orderSql } from "../query/order.js";
 import { col, ident, literal } from "../query/sql.js";
 import type { FieldSource, GraphqlApi } from "./schema.js";
@@ -27,6 +27,8 @@ export interface Compiled {
   checks: Array<{ key: string; plan: FilterPlan; prefix: string }>;
   /** Root fields refused before any SQL (bad filter arguments), by response key. */
   refused: Map<string, { errors: FilterErrors; plan: FilterPlan }>;
+  /** Models whose lists take filters named by data that `CompileDeps.dynamic` lacks: load them and compile again. */
+  needs: Map<ModelDescriptor, Set<string>>;
 }
 
 export interface CompileDeps {
@@ -36,6 +38,10 @@ export interface CompileDeps {
   filters: FilterCompiler;
   /** The condition rows of `m` aliased `alias` must meet for the requester to view them (null: all rows; "false": none). */
   permitted(m: ModelDescriptor, alias: string): { sql: string; bindings: unknown[] } | null;
+  /** The JSON the REST read of the row of `m` aliased `alias` selects: what computed fields render from. */
+  shown(m: ModelDescriptor, alias: string): string;
+  /** The lists' filters whose names are data (custom fields…), by model key, loaded for this request. */
+  dynamic: Map<string, DynamicFilters[]>;
 }
 
 /** A descriptor literal in SQL that Knex's raw placeholders leave alone. */
@@ -49,6 +55,7 @@ export class QueryCompiler {
   private root = "";
   private readonly checks: Compiled["checks"] = [];
   private readonly refused: Compiled["refused"] = new Map();
+  private readonly needs: Compiled["needs"] = new Map();
 
   constructor(
     private readonly deps: CompileDeps,
@@ -77,7 +84,7 @@ export class QueryCompiler {
       for (const c of checkColumns(plan.checks)) parts.push({ sql: c.sql.replace(/ AS "([^"]+)"$/, ` AS "${prefix}$1"`), bindings: c.bindings });
     });
     const statement = parts.length ? join(parts, ", ") : { sql: "1 AS _none", bindings: [] };
-    return { statement: { sql: `SELECT ${statement.sql}`, bindings: statement.bindings }, checks: this.checks, refused: this.refused };
+    return { statement: { sql: `SELECT ${statement.sql}`, bindings: statement.bindings }, checks: this.checks, refused: this.refused, needs: this.needs };
   }
 
   /** The selections of a set by response key, fragments spread and @skip/@include honoured. */
@@ -147,13 +154,19 @@ export class QueryCompiler {
       const link = source.link;
       const where = link.kind === "generic"
         ? `${col("t0", link.idColumn)} = ${col(a, "id")} AND ${col("t0", link.typeColumn)} = ${lit(m.key)}`
-        : `${col("t0", storedColumn(link)!)} = ${col(a, "id")}`;
+        : link.kind === "m2m"
+          ? `EXISTS (SELECT 1 FROM ${ident(link.through.table)} j WHERE ${col("j", link.through.source)} = t0.id AND ${col("j", link.through.target)} = ${col(a, "id")})`
+          : `${col("t0", storedColumn(link)!)} = ${col(a, "id")}`;
+      const one = !((def.type instanceof GraphQLNonNull ? def.type.ofType : def.type) instanceof GraphQLList);
+      if (one) return this.single(source.model, target as GraphQLObjectType, sel, null, depth, where) ?? raw("NULL");
       return this.list(source.model, target as GraphQLObjectType, sel, args, where, depth) ?? raw("NULL");
     }
     if (source.kind === "custom") {
       const value = `(${col(a, source.column)}::jsonb -> ${lit(source.key)})`;
       return raw(source.json ? `(${value})::text` : value);
     }
+    if (source.kind === "sql") return raw(`(${source.expr.replace(/\{row\}/g, a).replace(/\?/g, "\\?")})`);
+    if (source.kind === "computedField") return raw(`jsonb_build_object('obj', ${this.deps.shown(m, a)})`);
     if (source.kind === "relationship") return this.peers(source, target as GraphQLObjectType, sel, a, def.type, depth) ?? raw("NULL");
     if (source.kind !== "field") return raw("NULL");
     const f = source.field;
@@ -241,7 +254,13 @@ export class QueryCompiler {
       params.set(name === "_type" ? "type" : name, values);
     }
     if (params.size) {
-      const { errors, plan } = this.deps.filters.compile(m, params, { strict: true, reserved: new Set() });
+      const dynamic = this.deps.dynamic.get(m.key);
+      const named = [...params.keys()].filter((p) => !m.filters.some((f) => f.param === p));
+      if (named.length && !dynamic) {
+        this.needs.set(m, new Set([...(this.needs.get(m) ?? []), ...named]));
+        return null;
+      }
+      const { errors, plan } = this.deps.filters.compile(m, params, { strict: true, reserved: new Set(), dynamic });
       // A bad argument below the root fails its root field, as the resolver raising it fails the query's branch.
       if (Object.keys(errors).length) {
         if (!this.refused.has(this.root)) this.refused.set(this.root, { errors, plan });

@@ -10,11 +10,15 @@ import {
 import type { Knex } from "knex";
 import type { ModelDescriptor } from "../descriptor.js";
 import type { ModelIndex } from "../models.js";
-import { filterErrors, FilterCompiler, type FilterErrors } from "../query/filters.js";
+import { filterErrors, FilterCompiler, type DynamicFilterProvider, type DynamicFilters, type FilterErrors } from "../query/filters.js";
+import { ReadPlans, type RenderContext } from "../query/read-plan.js";
+import { ident } from "../query/sql.js";
+import { dynamicFilters } from "../features/index.js";
+import { renderComputed } from "../kinds/computed-fields.js";
 import { buildGraphqlApi, type GraphqlApi } from "./schema.js";
-import { QueryCompiler, type Limits } from "./compile.js";
-import { definitionsOf, fingerprintSql, loadDynamic, withDynamic } from "./custom.js";
-import type { CustomFieldDefinitions } from "../descriptor.js";
+import { QueryCompiler, type Compiled, type Limits } from "./compile.js";
+import { computedOf, definitionsOf, fingerprintSql, loadDynamic, withDynamic } from "./custom.js";
+import type { ComputedFieldsField, CustomFieldDefinitions } from "../descriptor.js";
 
 export interface GraphqlRequest {
   query?: unknown;
@@ -27,6 +31,9 @@ export interface Requester {
   permitted(m: ModelDescriptor, alias: string): { sql: string; bindings: unknown[] } | null;
   /** A root field's filter errors as the message its error carries. */
   word(errors: FilterErrors): string;
+  /** The API version and URL the REST reads computed fields render from would answer in (the API's defaults when absent). */
+  version?: string;
+  apiUrl?: string;
 }
 
 /** What a request gets: the body to send and whether it was refused before it ran (a 400). */
@@ -36,7 +43,10 @@ export interface GraphqlAnswer {
 }
 
 /** Bounds a query must keep, so a hostile one is refused before it costs anything. */
-export const LIMITS: Limits & { maxTokens: number } = { maxDepth: 10, maxFields: 1000, maxTokens: 20_000 };
+export const LIMITS: Limits & { maxTokens: number; statementTimeoutMs: number } = { maxDepth: 10, maxFields: 1000, maxTokens: 20_000, statementTimeoutMs: 30_000 };
+
+/** PostgreSQL's SQLSTATE for a statement cancelled by statement_timeout. */
+const QUERY_CANCELED = "57014";
 
 const refuse = (message: string): GraphqlAnswer => ({ status: 400, body: { errors: [{ message }] } });
 
@@ -49,6 +59,9 @@ export class GraphqlService {
   private readonly custom?: CustomFieldDefinitions;
   /** The relationship definitions' table, when the api has relationships. */
   private readonly relationships?: string;
+  private readonly computed?: ComputedFieldsField["definitions"];
+  private readonly plans: ReadPlans;
+  private readonly providers: DynamicFilterProvider[];
   /** The schema with the custom fields last read, and their fingerprint then. */
   private current?: { fingerprint: string; api: GraphqlApi };
 
@@ -58,13 +71,16 @@ export class GraphqlService {
     this.custom = definitionsOf(index);
     const r = index.api.relationships;
     this.relationships = r ? index.model(r.definitions).table : undefined;
+    this.computed = computedOf(index);
+    this.plans = new ReadPlans(index);
+    this.providers = dynamicFilters(index);
   }
 
   /** The schema as the custom-field and relationship definitions make it: read once, and again whenever a statement finds them changed. */
   private async schemaOf(db: Knex, reread: boolean): Promise<{ api: GraphqlApi; fingerprint?: string }> {
-    if (!this.custom && !this.relationships) return { api: this.base };
+    if (!this.custom && !this.relationships && !this.computed) return { api: this.base };
     if (!this.current || reread) {
-      const dynamic = await loadDynamic(db, this.custom, this.relationships);
+      const dynamic = await loadDynamic(db, this.custom, this.relationships, this.computed);
       this.current = { fingerprint: dynamic.fingerprint, api: withDynamic(this.base, dynamic) };
     }
     return this.current;
@@ -102,21 +118,47 @@ export class GraphqlService {
     const fragments: Record<string, FragmentDefinitionNode> = {};
     for (const d of document.definitions) if (d.kind === "FragmentDefinition") fragments[d.name.value] = d;
 
-    const compiler = new QueryCompiler({ db, index: this.index, api, filters: this.filters, permitted: requester.permitted }, fragments, coerced.coerced, LIMITS);
-    let compiled;
-    try {
-      compiled = compiler.compile(api.schema.getQueryType()!, operation.selectionSet);
-    } catch (err) {
-      if (err instanceof GraphQLError) return { status: 400, body: { errors: [err.toJSON()] } };
-      throw err;
+    const version = requester.version ?? this.index.api.versions.default;
+    const shown = (m: ModelDescriptor, alias: string) => {
+      const plan = this.plans.get(m, "full", version);
+      const select = plan.select.replace(/\?/g, "\\?");
+      return `(SELECT to_jsonb(r) FROM (SELECT ${select} FROM ${ident(m.table)} t0 WHERE t0.id = ${alias}.id) r)`;
+    };
+    const dynamic = new Map<string, DynamicFilters[]>();
+    let compiled: Compiled;
+    // Filters named by data are loaded for the models whose lists the query filters by them, then the query compiled again.
+    for (;;) {
+      try {
+        const compiler = new QueryCompiler({ db, index: this.index, api, filters: this.filters, permitted: requester.permitted, shown, dynamic }, fragments, coerced.coerced, LIMITS);
+        compiled = compiler.compile(api.schema.getQueryType()!, operation.selectionSet);
+      } catch (err) {
+        if (err instanceof GraphQLError) return { status: 400, body: { errors: [err.toJSON()] } };
+        throw err;
+      }
+      if (!compiled.needs.size) break;
+      for (const [m, params] of compiled.needs) {
+        const loaded: DynamicFilters[] = [];
+        for (const provide of this.providers) {
+          const filters = await provide(db, m, [...params], { strict: true });
+          if (filters) loaded.push(filters);
+        }
+        dynamic.set(m.key, loaded);
+      }
     }
+    const rctx: RenderContext = { apiUrl: requester.apiUrl ?? this.index.api.basePath.replace(/\/$/, "") };
     const root: Record<string, unknown> = {};
     for (const [key, { errors, plan }] of compiled.refused) {
       root[key] = new GraphQLError(requester.word(filterErrors(plan, errors, undefined) ?? errors));
     }
     if (compiled.statement.sql !== "SELECT 1 AS _none") {
-      const probe = fingerprint !== undefined ? `, ${fingerprintSql(this.custom, this.relationships)} AS ${FINGERPRINT}` : "";
-      const result = await db.raw(compiled.statement.sql + probe, compiled.statement.bindings as Knex.RawBinding[]);
+      const probe = fingerprint !== undefined ? `, ${fingerprintSql(this.custom, this.relationships, this.computed)} AS ${FINGERPRINT}` : "";
+      let result;
+      try {
+        result = await this.bounded(db, compiled.statement.sql + probe, compiled.statement.bindings as Knex.RawBinding[]);
+      } catch (err) {
+        if ((err as { code?: string }).code === QUERY_CANCELED) return { status: 200, body: { errors: [{ message: `Query took too long: at most ${LIMITS.statementTimeoutMs} ms.` }], data: null } };
+        throw err;
+      }
       const { [FINGERPRINT]: found, ...row } = (result.rows as Array<Record<string, unknown>>)[0] ?? {};
       if (probe && found !== fingerprint && !reread) return this.run(db, request, requester, true);
       for (const [key, value] of Object.entries(row)) if (!(key in root)) root[key] = value;
@@ -132,9 +174,28 @@ export class GraphqlService {
       rootValue: root,
       variableValues: coerced.coerced,
       operationName: operationName ?? undefined,
-      fieldResolver: (source, _args, _ctx, info) => (source as Record<string, unknown> | null)?.[info.path.key as string],
+      fieldResolver: (source, _args, _ctx, info) => {
+        const value = (source as Record<string, unknown> | null)?.[info.path.key as string];
+        const how = api.sources.get(`${info.parentType.name}.${info.fieldName}`);
+        if (how?.kind !== "computedField" || !value) return value;
+        const m = api.models.get(info.parentType.name)!;
+        const obj = this.plans.get(m, "full", version).render((value as { obj: Record<string, unknown> }).obj, rctx);
+        return renderComputed([how.definition], rctx, obj)[how.definition[0]];
+      },
     }) as ExecutionResult;
     return { status: 200, body: { ...(executed.errors ? { errors: executed.errors.map((e) => e.toJSON()) } : {}), data: executed.data ?? null } };
+  }
+
+  /**
+   * The statement under PostgreSQL's statement_timeout, set for its own transaction only. The
+   * embedded database runs in this process and cannot be interrupted: it takes the setting and
+   * ignores it, so there the depth and width limits are what bound a query.
+   */
+  private bounded(db: Knex, sql: string, bindings: Knex.RawBinding[]): Promise<{ rows: Array<Record<string, unknown>> }> {
+    return db.transaction(async (trx): Promise<{ rows: Array<Record<string, unknown>> }> => {
+      await trx.raw(`SET LOCAL statement_timeout = ${Math.max(1, Math.floor(LIMITS.statementTimeoutMs))}`);
+      return trx.raw(sql, bindings);
+    }) as Promise<{ rows: Array<Record<string, unknown>> }>;
   }
 }
 

@@ -1,9 +1,9 @@
 // The GraphQL schema of an API, built once from the SDL the generator emitted, and what each
 // field of it is read from: the directives the SDL carries (a type's model, a reverse list's
 // link, a query's model, an enum value's stored choice) tied to the API's descriptors.
-import { buildSchema, GraphQLEnumType, GraphQLObjectType, type GraphQLField, type GraphQLSchema } from "graphql";
+import { buildASTSchema, GraphQLEnumType, GraphQLObjectType, parse, type DocumentNode, type GraphQLField, type GraphQLSchema } from "graphql";
 import type { ConstDirectiveNode } from "graphql";
-import type { FieldDescriptor, ModelDescriptor } from "../descriptor.js";
+import type { ComputedFieldsField, FieldDescriptor, ModelDescriptor } from "../descriptor.js";
 import type { ModelIndex } from "../models.js";
 
 /** How one GraphQL field is read. */
@@ -14,10 +14,16 @@ export type FieldSource =
   /** A custom field: the value under `key` in the JSON `column`, as JSON text when `json`. */
   | { kind: "custom"; column: string; key: string; json: boolean }
   /** A relationship's peers of an object at its `side` (either side when `symmetric`). */
-  | { kind: "relationship"; id: string; side: "source" | "destination"; symmetric: boolean; peer: ModelDescriptor };
+  | { kind: "relationship"; id: string; side: "source" | "destination"; symmetric: boolean; peer: ModelDescriptor }
+  /** A computed field (one definition: slug, template, fallback) of the objects the model's `field` renders them for. */
+  | { kind: "computedField"; field: ComputedFieldsField; definition: [string, string, string] }
+  /** An SQL expression over the row, `{row}` standing for its alias. */
+  | { kind: "sql"; expr: string };
 
 export interface GraphqlApi {
   schema: GraphQLSchema;
+  /** The SDL the schema was built from, parsed: what definitions read at run time extend. */
+  document: DocumentNode;
   /** The model each object type stands for, by type name. */
   models: Map<string, ModelDescriptor>;
   /** How each field is read, by `<Type>.<field>`. */
@@ -34,7 +40,8 @@ const directive = (node: { directives?: readonly ConstDirectiveNode[] } | undefi
   node?.directives?.find((d) => d.name.value === name);
 
 export function buildGraphqlApi(sdl: string, index: ModelIndex): GraphqlApi {
-  const schema = buildSchema(sdl);
+  const document = parse(sdl);
+  const schema = buildASTSchema(document);
   const models = new Map<string, ModelDescriptor>();
   const sources = new Map<string, FieldSource>();
   const choices = new Map<string, Map<string, string>>();
@@ -54,7 +61,10 @@ export function buildGraphqlApi(sdl: string, index: ModelIndex): GraphqlApi {
     for (const f of Object.values(type.getFields()) as Array<GraphQLField<unknown, unknown>>) {
       const rows = directive(f.astNode, "rows");
       const reverse = directive(f.astNode, "reverse");
-      if (rows) {
+      const sql = argOf(directive(f.astNode, "sql"), "expr");
+      if (typeof sql === "string") {
+        sources.set(`${type.name}.${f.name}`, { kind: "sql", expr: sql });
+      } else if (rows) {
         sources.set(`${type.name}.${f.name}`, { kind: "rows", model: index.model(argOf(rows, "model") as string), many: argOf(rows, "many") === true });
       } else if (reverse) {
         const source = index.model(argOf(reverse, "model") as string);
@@ -65,5 +75,5 @@ export function buildGraphqlApi(sdl: string, index: ModelIndex): GraphqlApi {
       }
     }
   }
-  return { schema, models, sources, choices };
+  return { schema, document, models, sources, choices };
 }

@@ -18,6 +18,23 @@ const RESPONSE_BUDGET = 1000;
 /** Milliseconds spent so far, by the response's render context (one per request). */
 const spent = new WeakMap<object, number>();
 
+/** The definitions rendered against `obj` (the object as a response shows it), within the budget of the response `rctx` stands for. */
+export function renderComputed(definitions: Definition[], rctx: object, obj: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [slug, template, fallback] of definitions) {
+    const used = spent.get(rctx) ?? 0;
+    if (used > RESPONSE_BUDGET) {
+      out[slug] = fallback;
+      continue;
+    }
+    const started = performance.now();
+    const rendered = render(template, { obj });
+    spent.set(rctx, used + performance.now() - started);
+    out[slug] = rendered.ok ? rendered.value : fallback;
+  }
+  return out;
+}
+
 export const computedFields: RuntimeFieldKind<ComputedFieldsField> = {
   read(f) {
     const d = f.definitions;
@@ -25,21 +42,6 @@ export const computedFields: RuntimeFieldKind<ComputedFieldsField> = {
     return `(SELECT coalesce(json_agg(json_build_array(${c(d.slug)}, ${c(d.template)}, ${c(d.fallback)}) ORDER BY ${c(d.weight)}, ${c(d.slug)}), '[]'::json) ` +
       `FROM ${ident(d.table)} cfd WHERE ${c(d.contentType)} = ${literal(f.contentType)})`;
   },
-  render: () => (value, rctx, _row, shown) => {
-    const definitions = (typeof value === "string" ? JSON.parse(value) : value ?? []) as Definition[];
-    const out: Record<string, string> = {};
-    for (const [slug, template, fallback] of definitions) {
-      const used = spent.get(rctx) ?? 0;
-      if (used > RESPONSE_BUDGET) {
-        out[slug] = fallback;
-        continue;
-      }
-      const started = performance.now();
-      const rendered = render(template, { obj: shown });
-      spent.set(rctx, used + performance.now() - started);
-      out[slug] = rendered.ok ? rendered.value : fallback;
-    }
-    return out;
-  },
+  render: () => (value, rctx, _row, shown) => renderComputed((typeof value === "string" ? JSON.parse(value) : value ?? []) as Definition[], rctx, shown),
   options: { type: () => "field" },
 };

@@ -3,9 +3,10 @@
 // REST filter sets validate them, refusals of bad and hostile queries (never a 5xx), and
 // object permissions applied at every level.
 import { expect } from "chai";
-import { get, patch, post, type CallOptions } from "../support/http.js";
+import { del, get, patch, post, type CallOptions } from "../support/http.js";
 import { startTestServer } from "../support/server.js";
 import { uniq } from "./inventory/support.js";
+import { LIMITS } from "../../runtime/graphql/index.js";
 
 const GQL = "/api/graphql/";
 
@@ -16,6 +17,8 @@ async function counted(query: string, variables?: Record<string, unknown>): Prom
   const { db } = await startTestServer();
   const sql: string[] = [];
   const listen = (q: { sql: string }) => {
+    // The transaction carrying the statement's time limit is no statement of the query's.
+    if (/^(BEGIN|COMMIT|ROLLBACK);?$|^SET LOCAL statement_timeout/.test(q.sql)) return;
     if (!q.sql.includes('"users_token"') && !q.sql.includes('"users_objectpermission"')) sql.push(q.sql);
   };
   db.on("query", listen);
@@ -70,7 +73,7 @@ describe("inventory e2e: GraphQL", () => {
     expect((await gql(`{ sites { cf_${name} } }`)).status).to.equal(400);
   });
 
-  it("shows relationships as rel_<slug>: one peer or a list, from either end, symmetric ones both ways", async () => {
+  it("shows relationships as rel_<slug>: one peer or a list, from either end, symmetric ones both ways; filters by them as cr_<slug>__<side>", async () => {
     const slug = `gql_rel_${process.pid}`;
     const r = await post("/api/extras/relationships/", { name: slug, slug, type: "one-to-many", source_type: "dcim.site", destination_type: "dcim.device" });
     expect(r.status, JSON.stringify(r.body)).to.equal(201);
@@ -83,6 +86,9 @@ describe("inventory e2e: GraphQL", () => {
     }
     const p = await post("/api/extras/relationship-associations/", { relationship: peers.body.id, source_type: "dcim.device", source_id: devices[0].id, destination_type: "dcim.device", destination_id: devices[1].id });
     expect(p.status, JSON.stringify(p.body)).to.equal(201);
+    const filtered = await gql(`{ devices(cr_${slug}__source: ["${site.id}"], name__isw: "${tag}") { name } by_peer: devices(cr_${peerSlug}__peer: ["${devices[0].id}"]) { name } sites(cr_${slug}__destination: ["${devices[1].id}"]) { slug } }`);
+    expect(filtered.status, JSON.stringify(filtered.body)).to.equal(200);
+    expect(filtered.body.data).to.deep.equal({ devices: [{ name: `${tag}-a` }, { name: `${tag}-b` }], by_peer: [{ name: `${tag}-a` }], sites: [{ slug: site.slug }] });
     const got = await gql(`{ sites(slug: "${site.slug}") { rel_${slug} { name } } devices(name__isw: "${tag}") { name rel_${slug} { slug } rel_${peerSlug} { name } } }`);
     expect(got.status, JSON.stringify(got.body)).to.equal(200);
     expect(got.body.data).to.deep.equal({
@@ -92,6 +98,141 @@ describe("inventory e2e: GraphQL", () => {
         { name: `${tag}-b`, [`rel_${slug}`]: { slug: site.slug }, [`rel_${peerSlug}`]: [{ name: `${tag}-a` }] },
       ],
     });
+  });
+
+  it("shows computed fields as cpf_<slug>, rendered from the object as REST shows it, in one statement", async () => {
+    const slug = `gql_cpf_${process.pid}`;
+    const made = await post("/api/extras/computed-fields/", {
+      content_type: "dcim.device", slug, label: slug, template: "{{ obj.name }}@{{ obj.site.slug }}/{{ obj.status.value }}", fallback_value: "none",
+    });
+    expect(made.status, JSON.stringify(made.body)).to.equal(201);
+    const broken = `gql_cpf_bad_${process.pid}`;
+    expect((await post("/api/extras/computed-fields/", { content_type: "dcim.device", slug: broken, label: broken, template: "{{ obj.name | nosuchfilter }}", fallback_value: "fell back" })).status).to.equal(201);
+    const query = `{ sites(slug: "${site.slug}") { devices { name cpf_${slug} cpf_${broken} } } device(id: "${devices[0].id}") { cpf_${slug} } }`;
+    // The first request after new definitions reads them to extend the schema; the next ones are the query alone.
+    expect((await gql(query)).status).to.equal(200);
+    const got = await counted(query);
+    expect(got.status, JSON.stringify(got.body)).to.equal(200);
+    expect(got.body.data).to.deep.equal({
+      sites: [{ devices: [`${tag}-a`, `${tag}-b`].map((name) => ({ name, [`cpf_${slug}`]: `${name}@${site.slug}/active`, [`cpf_${broken}`]: "fell back" })) }],
+      device: { [`cpf_${slug}`]: `${tag}-b@${site.slug}/active` },
+    });
+    expect(got.sql).to.have.length(1);
+    const rest = await get(`/api/dcim/devices/${devices[0].id}/?include=computed_fields`);
+    expect(rest.body.computed_fields[slug]).to.equal(got.body.data.device[`cpf_${slug}`]);
+    expect((await gql(`{ sites { cpf_${slug} } }`)).status).to.equal(400);
+  });
+
+  it("takes custom-field filters cf_<name> and their lookups on lists and reverse lists, validated as REST", async () => {
+    const name = `gql_cff_${process.pid}`;
+    const cf = await post("/api/extras/custom-fields/", { name, type: "integer", content_types: ["dcim.device"] });
+    expect(cf.status, JSON.stringify(cf.body)).to.equal(201);
+    const text = `gql_cft_${process.pid}`;
+    expect((await post("/api/extras/custom-fields/", { name: text, type: "text", content_types: ["dcim.device"] })).status).to.equal(201);
+    expect((await patch(`/api/dcim/devices/${devices[1].id}/`, { custom_fields: { [name]: 7, [text]: "Blue Leaf" } })).status).to.equal(200);
+    expect((await patch(`/api/dcim/devices/${devices[0].id}/`, { custom_fields: { [name]: 12 } })).status).to.equal(200);
+    const names = async (args: string) => {
+      const got = await gql(`{ devices(name__isw: "${tag}", ${args}) { name } sites(slug: "${site.slug}") { devices(${args}) { name } } }`);
+      expect(got.status, JSON.stringify(got.body)).to.equal(200);
+      expect(got.body.errors, JSON.stringify(got.body.errors)).to.equal(undefined);
+      expect(got.body.data.sites[0].devices).to.deep.equal(got.body.data.devices);
+      return got.body.data.devices.map((d: { name: string }) => d.name);
+    };
+    expect(await names(`cf_${name}: "7"`)).to.deep.equal([`${tag}-a`]);
+    expect(await names(`cf_${name}__gte: [10]`)).to.deep.equal([`${tag}-b`]);
+    expect(await names(`cf_${name}__n: [7]`)).to.deep.equal([`${tag}-b`]);
+    expect(await names(`cf_${text}: "blue"`)).to.deep.equal([`${tag}-a`]);
+    expect(await names(`cf_${text}__ie: ["blue leaf"]`)).to.deep.equal([`${tag}-a`]);
+    const rest = await get(`/api/dcim/devices/?cf_${name}=x`);
+    expect(rest.status).to.equal(400);
+    const bad = await gql(`{ devices(cf_${name}: "x") { name } }`);
+    expect(bad.body.data).to.deep.equal({ devices: null });
+    expect(bad.body.errors[0].message).to.equal(`{'cf_${name}': ['${rest.body[`cf_${name}`][0]}']}`);
+    const args = await gql(`{ __type(name: "Query") { fields { name args { name type { name kind ofType { name } } } } } }`);
+    const list = args.body.data.__type.fields.find((f: { name: string }) => f.name === "devices").args;
+    expect(list.find((a: { name: string }) => a.name === `cf_${name}`).type).to.deep.equal({ name: "String", kind: "SCALAR", ofType: null });
+    expect(list.find((a: { name: string }) => a.name === `cf_${name}__lt`).type).to.deep.equal({ name: null, kind: "LIST", ofType: { name: "Int" } });
+    expect(list.some((a: { name: string }) => a.name === `cf_${name}`)).to.equal(true);
+    expect(args.body.data.__type.fields.find((f: { name: string }) => f.name === "sites").args.some((a: { name: string }) => a.name.startsWith(`cf_${name}`))).to.equal(false);
+  });
+
+  it("names reverse relations as Nautobot's related names: child, member and bridged interfaces, child items, components, many-to-many and one-to-one ones", async () => {
+    const device = devices[0].id;
+    const make = async (body: Record<string, unknown>) => {
+      const r = await post("/api/dcim/interfaces/", { device, ...body });
+      expect(r.status, JSON.stringify(r.body)).to.equal(201);
+      return r.body.id as string;
+    };
+    const lag = await make({ name: "bond0", type: "lag" });
+    const bridge = await make({ name: "br0", type: "bridge" });
+    const parent = await make({ name: "eth9", type: "1000base-t", lag, bridge });
+    await make({ name: "eth9.10", type: "virtual", parent_interface: parent });
+    const vlan = await post("/api/ipam/vlans/", { vid: 77, name: `${tag}-vlan`, status: "active" });
+    expect(vlan.status, JSON.stringify(vlan.body)).to.equal(201);
+    await make({ name: "eth8", type: "1000base-t", mode: "tagged", tagged_vlans: [vlan.body.id] });
+    const ip = (await get(`/api/ipam/ip-addresses/?device_id=${device}&address=10.77.2.1/24`)).body.results[0];
+    expect((await patch(`/api/dcim/devices/${device}/`, { primary_ip4: ip.id })).status).to.equal(200);
+    const item = await post("/api/dcim/inventory-items/", { device, name: `${tag}-chassis` });
+    expect(item.status, JSON.stringify(item.body)).to.equal(201);
+    expect((await post("/api/dcim/inventory-items/", { device, name: `${tag}-card`, parent: item.body.id })).status).to.equal(201);
+    const got = await counted(`{
+      lag: interface(id: "${lag}") { member_interfaces { name } }
+      bridge: interface(id: "${bridge}") { bridged_interfaces { name } }
+      parent: interface(id: "${parent}") { child_interfaces { name } }
+      device(id: "${device}") { inventoryitems(name: "${tag}-chassis") { child_items { name } } consoleports { name } parent_bay { name } }
+      vlan(id: "${vlan.body.id}") { interfaces_as_tagged { name } }
+      ip_address(id: "${ip.id}") { primary_ip4_for { name } primary_ip6_for { name } }
+    }`);
+    expect(got.status, JSON.stringify(got.body)).to.equal(200);
+    expect(got.body.data).to.deep.equal({
+      lag: { member_interfaces: [{ name: "eth9" }] },
+      bridge: { bridged_interfaces: [{ name: "eth9" }] },
+      parent: { child_interfaces: [{ name: "eth9.10" }] },
+      device: { inventoryitems: [{ child_items: [{ name: `${tag}-card` }] }], consoleports: [], parent_bay: null },
+      vlan: { interfaces_as_tagged: [{ name: "eth8" }] },
+      ip_address: { primary_ip4_for: { name: devices[0].name }, primary_ip6_for: null },
+    });
+    expect(got.sql).to.have.length(1);
+    const fields = async (type: string) => (await gql(`{ __type(name: "${type}") { fields { name } } }`)).body.data.__type.fields.map((f: { name: string }) => f.name);
+    expect(await fields("DeviceTypeType")).to.include.members(["instances", "interfacetemplates", "consoleporttemplates"]);
+    expect(await fields("CableType")).to.not.include.members(["interfaces"]);
+    expect(await fields("VirtualMachineType")).to.include.members(["interfaces"]);
+    expect((await patch(`/api/dcim/devices/${device}/`, { primary_ip4: null })).status).to.equal(200);
+    for (const name of ["eth9.10", "eth9", "eth8", "bond0", "br0"]) {
+      const found = await get(`/api/dcim/interfaces/?device_id=${device}&name=${name}`);
+      expect((await del(`/api/dcim/interfaces/${found.body.results[0].id}/`)).status).to.equal(204);
+    }
+  });
+
+  it("ends a statement past its time limit (PostgreSQL) with a GraphQL error, never a 5xx", async function () {
+    const server = await startTestServer();
+    if (server.engine !== "postgresql") this.skip();
+    const before = LIMITS.statementTimeoutMs;
+    LIMITS.statementTimeoutMs = 500;
+    try {
+      // A lock held by another transaction makes the statement wait until its time limit ends it.
+      await server.db.transaction(async (trx) => {
+        await trx.raw("LOCK TABLE dcim_site IN ACCESS EXCLUSIVE MODE");
+        const got = await gql(`{ sites { slug } }`);
+        expect(got.status, JSON.stringify(got.body)).to.equal(200);
+        expect(got.body).to.deep.equal({ errors: [{ message: "Query took too long: at most 500 ms." }], data: null });
+      });
+    } finally {
+      LIMITS.statementTimeoutMs = before;
+    }
+    expect((await gql(`{ sites(slug: "${site.slug}") { slug } }`)).body).to.deep.equal({ data: { sites: [{ slug: site.slug }] } });
+  });
+
+  it("shows the address parts Nautobot keeps as model fields: host, broadcast, prefix_length, network", async () => {
+    const prefix = await post("/api/ipam/prefixes/", { prefix: "10.77.2.0/24", status: "active" });
+    expect(prefix.status, JSON.stringify(prefix.body)).to.equal(201);
+    const got = await gql(`{ ip_addresses(address: "10.77.2.1/24") { address host broadcast prefix_length } prefix(id: "${prefix.body.id}") { network broadcast prefix_length } }`);
+    expect(got.status, JSON.stringify(got.body)).to.equal(200);
+    expect(got.body.data).to.deep.equal({
+      ip_addresses: [{ address: "10.77.2.1/24", host: "10.77.2.1", broadcast: "10.77.2.255", prefix_length: 24 }],
+      prefix: { network: "10.77.2.0", broadcast: "10.77.2.255", prefix_length: 24 },
+    });
+    expect((await del(`/api/ipam/prefixes/${prefix.body.id}/`)).status).to.equal(204);
   });
 
   it("answers four levels (site → devices → interfaces → ip_addresses) with one statement", async () => {

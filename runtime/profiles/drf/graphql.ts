@@ -31,8 +31,9 @@ export interface GraphqlDeps {
 }
 
 /** The requester's view of every model, as the REST lists apply it. */
-export function requesterOf(deps: GraphqlDeps, identity: Identity | null, grants: Grants | undefined): Requester {
+export function requesterOf(deps: GraphqlDeps, identity: Identity | null, grants: Grants | undefined, at?: { version: string; apiUrl: string }): Requester {
   return {
+    ...at,
     permitted(m, alias) {
       if (deps.exemptView(m)) return null;
       if (!identity) return NONE;

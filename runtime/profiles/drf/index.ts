@@ -226,7 +226,7 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
     const type = contentType(ctx.req);
     const body = type === "application/graphql" ? { query: raw.toString("utf8") } : type === "application/json" ? readJson(ctx) : {};
     const grants = ctx.identity && permissions ? await grantsOf(ctx) : undefined;
-    const answer = await answerGraphql(deps, (body ?? {}) as Record<string, unknown>, requesterOf(deps, ctx.identity, grants));
+    const answer = await answerGraphql(deps, (body ?? {}) as Record<string, unknown>, requesterOf(deps, ctx.identity, grants, { version: ctx.version, apiUrl: ctx.apiUrl }));
     ctx.res.status(answer.status).json(answer.body);
   }
 

@@ -14,7 +14,7 @@ export default model("CircuitTermination", {
   features: ["tags", "customFields", "notes", "changeLogged"],
   hooks: "circuits/circuit-termination",
   fields: {
-    circuit: ref.fk("circuits.Circuit", { required: true, onDelete: "cascade" }),
+    circuit: ref.fk("circuits.Circuit", { relatedName: "terminations", required: true, onDelete: "cascade" }),
     // DRF's own ChoiceField: Nautobot's serializer leaves this model field as it is.
     term_side: field.choice(TermSide, { required: true, plain: true, label: "Termination" }),
     site: ref.fk("dcim.Site", { nullable: true, onDelete: "protect" }),

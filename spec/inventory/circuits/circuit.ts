@@ -25,8 +25,8 @@ export default model("Circuit", {
     commit_rate: field.integer({ nullable: true, min: 0, max: 2147483647, label: "Commit rate (Kbps)" }),
     description: field.string({ maxLength: 200 }),
     // Kept by the terminations' hook: the A and Z ends, as Nautobot caches them on the circuit.
-    termination_a: ref.fk("circuits.CircuitTermination", { nullable: true, readOnly: true, onDelete: "setNull", shape: TERMINATION }),
-    termination_z: ref.fk("circuits.CircuitTermination", { nullable: true, readOnly: true, onDelete: "setNull", shape: TERMINATION }),
+    termination_a: ref.fk("circuits.CircuitTermination", { relatedName: "+", nullable: true, readOnly: true, onDelete: "setNull", shape: TERMINATION }),
+    termination_z: ref.fk("circuits.CircuitTermination", { relatedName: "+", nullable: true, readOnly: true, onDelete: "setNull", shape: TERMINATION }),
     comments: field.text(),
   },
   uniqueTogether: [["provider", "cid"]],

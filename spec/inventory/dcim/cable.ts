@@ -31,8 +31,8 @@ const internal = { nullable: true, readOnly: true, writeOnly: true } as const;
  * kept by the cable's hook (hooks/inventory/lib/cabling.ts), never written by clients.
  */
 export const cableEnd = () => ({
-  cable: ref.fk("dcim.Cable", { nullable: true, readOnly: true, onDelete: "setNull", idWhenNested: true }),
-  cable_peer: ref.generic({ type: "cable_peer_type", id: "cable_peer_id" }),
+  cable: ref.fk("dcim.Cable", { relatedName: "+", nullable: true, readOnly: true, onDelete: "setNull", idWhenNested: true }),
+  cable_peer: ref.generic({ type: "cable_peer_type", id: "cable_peer_id", relatedName: "+" }),
   cable_peer_type: field.contentType({ models: CABLE_ENDS, nullable: true, readOnly: true }),
   cable_peer_id: field.uuid(internal),
 });
@@ -42,7 +42,7 @@ export const cableEnd = () => ({
  * the way is connected (null without a path). Copied from the stored path when it is traced.
  */
 export const pathEndpoint = () => ({
-  connected_endpoint: ref.generic({ type: "connected_endpoint_type", id: "connected_endpoint_id" }),
+  connected_endpoint: ref.generic({ type: "connected_endpoint_type", id: "connected_endpoint_id", relatedName: "+" }),
   connected_endpoint_type: field.contentType({ models: PATH_ENDPOINTS, nullable: true, readOnly: true }),
   connected_endpoint_id: field.uuid(internal),
   connected_endpoint_reachable: field.boolean({ nullable: true, readOnly: true }),

@@ -19,7 +19,7 @@ export default model("ConsolePortTemplate", {
   ordering: ["device_type.manufacturer.name", "device_type.model", "name"],
   features: ["customFields", "changeLogged"],
   fields: {
-    device_type: ref.fk("dcim.DeviceType", { required: true, onDelete: "cascade" }),
+    device_type: ref.fk("dcim.DeviceType", { relatedName: "consoleporttemplates", required: true, onDelete: "cascade" }),
     name: field.string({ required: true, maxLength: 64 }),
     label: field.string({ maxLength: 64, description: "Physical label" }),
     type: field.choice(ConsolePortType, { blank: true }),

@@ -11,11 +11,11 @@ export default model("DeviceBay", {
   features: ["tags", "customFields", "notes", "changeLogged"],
   hooks: "dcim/device-bay",
   fields: {
-    device: ref.fk("dcim.Device", { required: true, onDelete: "cascade" }),
+    device: ref.fk("dcim.Device", { relatedName: "devicebays", required: true, onDelete: "cascade" }),
     name: field.string({ required: true, maxLength: 64 }),
     label: field.string({ maxLength: 64, description: "Physical label" }),
     // A one-to-one link the serializer declares itself: Django's model validation checks it.
-    installed_device: ref.fk("dcim.Device", { nullable: true, unique: true, uniqueCheckedBy: "django", onDelete: "setNull" }),
+    installed_device: ref.fk("dcim.Device", { relatedName: "parent_bay", oneToOne: true, nullable: true, unique: true, uniqueCheckedBy: "django", onDelete: "setNull" }),
     description: field.string({ maxLength: 200 }),
   },
   uniqueTogether: [["device", "name"]],

@@ -19,7 +19,7 @@ export default model("DeviceRedundancyGroup", {
     status: field.status({ required: true, defaults: RedundancyGroupStatus }),
     description: field.string({ maxLength: 200 }),
     failover_strategy: field.choice(FailoverStrategy, { blank: true, label: "Failover strategy" }),
-    secrets_group: ref.fk("extras.SecretsGroup", { nullable: true, onDelete: "setNull" }),
+    secrets_group: ref.fk("extras.SecretsGroup", { relatedName: "deviceredundancygroup_set", nullable: true, onDelete: "setNull" }),
     comments: field.text(),
   },
   nested: ["name", "slug"],

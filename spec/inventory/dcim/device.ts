@@ -18,7 +18,7 @@ export default model("Device", {
   hooks: "dcim/device",
   fields: {
     name: field.string({ nullable: true, maxLength: 64 }),
-    device_type: ref.fk("dcim.DeviceType", { required: true, onDelete: "protect" }),
+    device_type: ref.fk("dcim.DeviceType", { relatedName: "instances", required: true, onDelete: "protect" }),
     device_role: ref.fk("dcim.DeviceRole", { required: true, onDelete: "protect" }),
     tenant: ref.fk("tenancy.Tenant", { nullable: true, onDelete: "protect" }),
     platform: ref.fk("dcim.Platform", { nullable: true, onDelete: "setNull" }),
@@ -34,19 +34,19 @@ export default model("Device", {
     status: field.status({ required: true, defaults: DeviceStatus }),
     // IPv6 first, as Nautobot with PREFER_IPV4 off (its default).
     primary_ip: ref.firstSet(["primary_ip6", "primary_ip4"], { label: "Primary IP" }),
-    primary_ip4: ref.fk("ipam.IPAddress", { nullable: true, onDelete: "setNull", label: "Primary IPv4", verboseName: "Primary IPv4" }),
-    primary_ip6: ref.fk("ipam.IPAddress", { nullable: true, onDelete: "setNull", label: "Primary IPv6", verboseName: "Primary IPv6" }),
-    secrets_group: ref.fk("extras.SecretsGroup", { nullable: true, onDelete: "setNull" }),
+    primary_ip4: ref.fk("ipam.IPAddress", { relatedName: "primary_ip4_for", oneToOne: true, nullable: true, onDelete: "setNull", label: "Primary IPv4", verboseName: "Primary IPv4" }),
+    primary_ip6: ref.fk("ipam.IPAddress", { relatedName: "primary_ip6_for", oneToOne: true, nullable: true, onDelete: "setNull", label: "Primary IPv6", verboseName: "Primary IPv6" }),
+    secrets_group: ref.fk("extras.SecretsGroup", { relatedName: "device_set", nullable: true, onDelete: "setNull" }),
     cluster: ref.fk("virtualization.Cluster", { nullable: true, onDelete: "setNull" }),
-    virtual_chassis: ref.fk("dcim.VirtualChassis", { nullable: true, onDelete: "setNull" }),
+    virtual_chassis: ref.fk("dcim.VirtualChassis", { relatedName: "members", nullable: true, onDelete: "setNull" }),
     vc_position: field.integer({ nullable: true, min: 0, max: 255 }),
     vc_priority: field.integer({ nullable: true, min: 0, max: 255 }),
-    device_redundancy_group: ref.fk("dcim.DeviceRedundancyGroup", { nullable: true, onDelete: "setNull", label: "Device Redundancy Group" }),
+    device_redundancy_group: ref.fk("dcim.DeviceRedundancyGroup", { relatedName: "members", nullable: true, onDelete: "setNull", label: "Device Redundancy Group" }),
     device_redundancy_group_priority: field.integer({
       nullable: true, min: 1, max: 32767, label: "Device Redundancy Group Priority", description: "The priority the device has in the device redundancy group.",
     }),
     comments: field.text(),
-    local_context_schema: ref.fk("extras.ConfigContextSchema", { nullable: true, onDelete: "setNull", description: "Optional schema to validate the structure of the data" }),
+    local_context_schema: ref.fk("extras.ConfigContextSchema", { relatedName: "device_set", nullable: true, onDelete: "setNull", description: "Optional schema to validate the structure of the data" }),
     local_context_data: field.json({ nullable: true }),
     // Every active config context assigned to the device, merged by weight, then its local data
     // (Nautobot's get_config_context), computed in the read by the hook's SQL.

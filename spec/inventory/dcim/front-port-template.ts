@@ -12,11 +12,11 @@ export default model("FrontPortTemplate", {
   features: ["customFields", "changeLogged"],
   hooks: "dcim/same-parent",
   fields: {
-    device_type: ref.fk("dcim.DeviceType", { required: true, onDelete: "cascade" }),
+    device_type: ref.fk("dcim.DeviceType", { relatedName: "frontporttemplates", required: true, onDelete: "cascade" }),
     name: field.string({ required: true, maxLength: 64 }),
     label: field.string({ maxLength: 64, description: "Physical label" }),
     type: field.choice(PortType, { required: true }),
-    rear_port: ref.fk("dcim.RearPortTemplate", { required: true, onDelete: "cascade" }),
+    rear_port: ref.fk("dcim.RearPortTemplate", { relatedName: "frontport_templates", required: true, onDelete: "cascade" }),
     rear_port_position: field.integer({ default: 1, min: 1, max: 1024 }),
     description: field.string({ maxLength: 200 }),
   },

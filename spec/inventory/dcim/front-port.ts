@@ -13,11 +13,11 @@ export default model("FrontPort", {
   features: ["tags", "customFields", "notes", "changeLogged"],
   hooks: "dcim/front-port",
   fields: {
-    device: ref.fk("dcim.Device", { required: true, onDelete: "cascade" }),
+    device: ref.fk("dcim.Device", { relatedName: "frontports", required: true, onDelete: "cascade" }),
     name: field.string({ required: true, maxLength: 64 }),
     label: field.string({ maxLength: 64, description: "Physical label" }),
     type: field.choice(PortType, { required: true }),
-    rear_port: ref.fk("dcim.RearPort", { required: true, onDelete: "cascade" }),
+    rear_port: ref.fk("dcim.RearPort", { relatedName: "frontports", required: true, onDelete: "cascade" }),
     rear_port_position: field.integer({ default: 1, min: 1, max: 1024 }),
     description: field.string({ maxLength: 200 }),
     ...cableEnd(),

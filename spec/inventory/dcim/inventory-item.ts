@@ -9,9 +9,9 @@ export default model("InventoryItem", {
   display: "{name}",
   ordering: ["device", "parent", "name"],
   features: ["tree", "tags", "customFields", "notes", "changeLogged"],
-  tree: { parentAsId: true },
+  tree: { parentAsId: true, relatedName: "child_items" },
   fields: {
-    device: ref.fk("dcim.Device", { required: true, onDelete: "cascade" }),
+    device: ref.fk("dcim.Device", { relatedName: "inventoryitems", required: true, onDelete: "cascade" }),
     name: field.string({ required: true, maxLength: 64 }),
     label: field.string({ maxLength: 64, description: "Physical label" }),
     manufacturer: ref.fk("dcim.Manufacturer", { nullable: true, onDelete: "protect" }),

@@ -15,8 +15,8 @@ export default model("PowerFeed", {
   features: ["tags", "customFields", "notes", "changeLogged"],
   hooks: "dcim/power-feed",
   fields: {
-    power_panel: ref.fk("dcim.PowerPanel", { required: true, onDelete: "protect" }),
-    rack: ref.fk("dcim.Rack", { nullable: true, onDelete: "protect" }),
+    power_panel: ref.fk("dcim.PowerPanel", { relatedName: "powerfeeds", required: true, onDelete: "protect" }),
+    rack: ref.fk("dcim.Rack", { relatedName: "powerfeed_set", nullable: true, onDelete: "protect" }),
     name: field.string({ required: true, maxLength: 100 }),
     status: field.status({ required: true, defaults: PowerFeedStatus }),
     type: field.choice(PowerFeedType, { default: "primary" }),

@@ -49,11 +49,11 @@ export default model("PowerOutletTemplate", {
   features: ["customFields", "changeLogged"],
   hooks: "dcim/same-parent",
   fields: {
-    device_type: ref.fk("dcim.DeviceType", { required: true, onDelete: "cascade" }),
+    device_type: ref.fk("dcim.DeviceType", { relatedName: "poweroutlettemplates", required: true, onDelete: "cascade" }),
     name: field.string({ required: true, maxLength: 64 }),
     label: field.string({ maxLength: 64, description: "Physical label" }),
     type: field.choice(PowerOutletType, { blank: true }),
-    power_port: ref.fk("dcim.PowerPortTemplate", { nullable: true, onDelete: "cascade" }),
+    power_port: ref.fk("dcim.PowerPortTemplate", { relatedName: "poweroutlet_templates", nullable: true, onDelete: "cascade" }),
     feed_leg: field.choice(PowerOutletFeedLeg, { blank: true, description: "Phase (for three-phase feeds)" }),
     description: field.string({ maxLength: 200 }),
   },

@@ -13,11 +13,11 @@ export default model("PowerOutlet", {
   features: ["tags", "customFields", "notes", "changeLogged"],
   hooks: "dcim/power-outlet",
   fields: {
-    device: ref.fk("dcim.Device", { required: true, onDelete: "cascade" }),
+    device: ref.fk("dcim.Device", { relatedName: "poweroutlets", required: true, onDelete: "cascade" }),
     name: field.string({ required: true, maxLength: 64 }),
     label: field.string({ maxLength: 64, description: "Physical label" }),
     type: field.choice(PowerOutletType, { blank: true }),
-    power_port: ref.fk("dcim.PowerPort", { nullable: true, onDelete: "setNull" }),
+    power_port: ref.fk("dcim.PowerPort", { relatedName: "poweroutlets", nullable: true, onDelete: "setNull" }),
     feed_leg: field.choice(PowerOutletFeedLeg, { blank: true, description: "Phase (for three-phase feeds)" }),
     description: field.string({ maxLength: 200 }),
     ...cableEnd(),

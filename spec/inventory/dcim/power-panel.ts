@@ -9,9 +9,9 @@ export default model("PowerPanel", {
   features: ["tags", "customFields", "notes", "changeLogged"],
   hooks: "dcim/power-panel",
   fields: {
-    site: ref.fk("dcim.Site", { required: true, onDelete: "protect" }),
-    location: ref.fk("dcim.Location", { nullable: true, onDelete: "protect" }),
-    rack_group: ref.fk("dcim.RackGroup", { nullable: true, onDelete: "protect" }),
+    site: ref.fk("dcim.Site", { relatedName: "powerpanel_set", required: true, onDelete: "protect" }),
+    location: ref.fk("dcim.Location", { relatedName: "powerpanels", nullable: true, onDelete: "protect" }),
+    rack_group: ref.fk("dcim.RackGroup", { relatedName: "powerpanel_set", nullable: true, onDelete: "protect" }),
     name: field.string({ required: true, maxLength: 100 }),
     powerfeed_count: field.count({ of: "dcim.PowerFeed.power_panel" }),
   },

@@ -47,7 +47,7 @@ export default model("PowerPortTemplate", {
   ordering: ["device_type.manufacturer.name", "device_type.model", "name"],
   features: ["customFields", "changeLogged"],
   fields: {
-    device_type: ref.fk("dcim.DeviceType", { required: true, onDelete: "cascade" }),
+    device_type: ref.fk("dcim.DeviceType", { relatedName: "powerporttemplates", required: true, onDelete: "cascade" }),
     name: field.string({ required: true, maxLength: 64 }),
     label: field.string({ maxLength: 64, description: "Physical label" }),
     type: field.choice(PowerPortType, { blank: true }),

@@ -13,7 +13,7 @@ export default model("PowerPort", {
   features: ["tags", "customFields", "notes", "changeLogged"],
   hooks: "dcim/cable-end",
   fields: {
-    device: ref.fk("dcim.Device", { required: true, onDelete: "cascade" }),
+    device: ref.fk("dcim.Device", { relatedName: "powerports", required: true, onDelete: "cascade" }),
     name: field.string({ required: true, maxLength: 64 }),
     label: field.string({ maxLength: 64, description: "Physical label" }),
     type: field.choice(PowerPortType, { blank: true }),

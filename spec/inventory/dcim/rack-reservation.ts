@@ -9,11 +9,11 @@ export default model("RackReservation", {
   features: ["tags", "customFields", "notes", "changeLogged"],
   hooks: "dcim/rack-reservation",
   fields: {
-    rack: ref.fk("dcim.Rack", { required: true, onDelete: "cascade" }),
+    rack: ref.fk("dcim.Rack", { relatedName: "reservations", required: true, onDelete: "cascade" }),
     // Unit numbers, checked against the rack by the hook.
     units: field.json({ required: true, schema: { type: "array", items: { type: "integer", minimum: 0, maximum: 32767 }, minItems: 1 } }),
     user: ref.fk("users.User", { required: true, onDelete: "protect" }),
-    tenant: ref.fk("tenancy.Tenant", { nullable: true, onDelete: "protect" }),
+    tenant: ref.fk("tenancy.Tenant", { relatedName: "rackreservations", nullable: true, onDelete: "protect" }),
     description: field.string({ required: true, maxLength: 200 }),
   },
   nested: ["user", "units"],

@@ -24,7 +24,7 @@ export default model("RearPortTemplate", {
   ordering: ["device_type.manufacturer.name", "device_type.model", "name"],
   features: ["customFields", "changeLogged"],
   fields: {
-    device_type: ref.fk("dcim.DeviceType", { required: true, onDelete: "cascade" }),
+    device_type: ref.fk("dcim.DeviceType", { relatedName: "rearporttemplates", required: true, onDelete: "cascade" }),
     name: field.string({ required: true, maxLength: 64 }),
     label: field.string({ maxLength: 64, description: "Physical label" }),
     type: field.choice(PortType, { required: true }),

@@ -13,7 +13,7 @@ export default model("RearPort", {
   features: ["tags", "customFields", "notes", "changeLogged"],
   hooks: "dcim/rear-port",
   fields: {
-    device: ref.fk("dcim.Device", { required: true, onDelete: "cascade" }),
+    device: ref.fk("dcim.Device", { relatedName: "rearports", required: true, onDelete: "cascade" }),
     name: field.string({ required: true, maxLength: 64 }),
     label: field.string({ maxLength: 64, description: "Physical label" }),
     type: field.choice(PortType, { required: true }),

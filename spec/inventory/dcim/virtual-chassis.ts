@@ -13,7 +13,7 @@ export default model("VirtualChassis", {
     name: field.string({ required: true, maxLength: 64 }),
     domain: field.string({ maxLength: 30 }),
     // A one-to-one link the serializer declares itself: Django's model validation checks it.
-    master: ref.fk("dcim.Device", { nullable: true, unique: true, uniqueCheckedBy: "django", onDelete: "protect" }),
+    master: ref.fk("dcim.Device", { relatedName: "vc_master_for", oneToOne: true, nullable: true, unique: true, uniqueCheckedBy: "django", onDelete: "protect" }),
     member_count: field.count({ of: "dcim.Device.virtual_chassis" }),
   },
   nested: ["name", "master"],

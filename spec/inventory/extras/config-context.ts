@@ -16,7 +16,7 @@ export default model("ConfigContext", {
     owner: field.json({ nullable: true, readOnly: true }),
     weight: field.integer({ default: 1000, min: 0, max: 32767 }),
     description: field.string({ maxLength: 200 }),
-    schema: ref.fk("extras.ConfigContextSchema", { nullable: true, onDelete: "setNull", description: "Optional schema to validate the structure of the data" }),
+    schema: ref.fk("extras.ConfigContextSchema", { relatedName: "configcontext_set", nullable: true, onDelete: "setNull", description: "Optional schema to validate the structure of the data" }),
     is_active: field.boolean({ default: true }),
     regions: ref.m2m("dcim.Region"),
     sites: ref.m2m("dcim.Site"),

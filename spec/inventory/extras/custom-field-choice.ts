@@ -11,7 +11,7 @@ export default model("CustomFieldChoice", {
   features: ["changeLogged"],
   hooks: "extras/custom-field-choice",
   fields: {
-    field: ref.fk("extras.CustomField", { required: true, onDelete: "cascade" }),
+    field: ref.fk("extras.CustomField", { relatedName: "choices", required: true, onDelete: "cascade" }),
     value: field.string({ required: true, maxLength: 100 }),
     weight: field.integer({ default: 100, min: 0, max: 32767 }),
   },

@@ -11,8 +11,8 @@ export default model("DynamicGroupMembership", {
   ordering: ["parent_group", "weight", "group"],
   hooks: "extras/dynamic-group-membership",
   fields: {
-    group: ref.fk("extras.DynamicGroup", { required: true, onDelete: "cascade" }),
-    parent_group: ref.fk("extras.DynamicGroup", { required: true, onDelete: "cascade" }),
+    group: ref.fk("extras.DynamicGroup", { relatedName: "+", required: true, onDelete: "cascade" }),
+    parent_group: ref.fk("extras.DynamicGroup", { relatedName: "dynamic_group_memberships", required: true, onDelete: "cascade" }),
     operator: field.choice(DynamicGroupOperator, { required: true, plain: true }),
     weight: field.integer({ required: true, min: 0, max: 32767 }),
   },

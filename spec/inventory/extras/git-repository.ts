@@ -18,7 +18,7 @@ export default model("GitRepository", {
     remote_url: field.string({ required: true, maxLength: 255, description: "HTTP, HTTPS and file:// URLs are supported" }),
     branch: field.string({ maxLength: 64, default: "main", blank: false }),
     current_head: field.string({ maxLength: 48, description: "Commit hash of the most recent fetch from the selected branch. Used for syncing between workers." }),
-    secrets_group: ref.fk("extras.SecretsGroup", { nullable: true, onDelete: "setNull" }),
+    secrets_group: ref.fk("extras.SecretsGroup", { relatedName: "gitrepository_set", nullable: true, onDelete: "setNull" }),
     // Nautobot's MultipleChoiceJSONField: a list of the content identifiers of
     // runtime/features/git's contents, checked by the hook.
     provided_contents: field.json({ default: [], schema: { type: "array", items: { type: "string" } } }),

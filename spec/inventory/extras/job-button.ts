@@ -15,7 +15,7 @@ export default model("JobButton", {
   features: ["notes", "changeLogged"],
   hooks: "extras/job-button",
   fields: {
-    job: ref.fk("extras.Job", { required: true, onDelete: "cascade" }),
+    job: ref.fk("extras.Job", { relatedName: "jobbutton_set", required: true, onDelete: "cascade" }),
     name: field.string({ required: true, unique: true, maxLength: 100 }),
     content_types: field.contentTypes({ feature: "all", required: true, verboseName: "Object types" }),
     // Jinja2 rendered with the object as `obj`; a button rendered empty is not shown.

@@ -15,7 +15,7 @@ export default model("JobHook", {
     // The models whose changes run it: those whose changes are recorded.
     content_types: field.contentTypes({ feature: "changeLogged", required: true, verboseName: "Object types" }),
     // Its job must be a job-hook receiver (the hook module refuses others).
-    job: ref.fk("extras.Job", { required: true, onDelete: "cascade", verboseName: "Job" }),
+    job: ref.fk("extras.Job", { relatedName: "job_hook", required: true, onDelete: "cascade", verboseName: "Job" }),
     enabled: field.boolean({ default: true }),
     name: field.string({ required: true, unique: true, maxLength: 100 }),
     // Nautobot's AutoSlugField from the name: its serializer leaves it out, its filters take it.

@@ -17,7 +17,7 @@ export default model("JobLogEntry", {
   operations: ["list", "retrieve"],
   fields: {
     // Its serializer leaves the link to DRF: the result's bare id.
-    job_result: ref.fk("extras.JobResult", { readOnly: true, onDelete: "cascade", asId: true }),
+    job_result: ref.fk("extras.JobResult", { relatedName: "logs", readOnly: true, onDelete: "cascade", asId: true }),
     log_level: field.choice(LogLevel, { plain: true, readOnly: true, default: "default" }),
     grouping: field.string({ readOnly: true, maxLength: 100, default: "main" }),
     message: field.text({ readOnly: true }),

@@ -20,10 +20,10 @@ export default model("JobResult", {
     completed: field.datetime({ nullable: true, readOnly: true }),
     // The job's class path (source/module/Class), kept when the job record goes.
     name: field.string({ readOnly: true, maxLength: 255 }),
-    job_model: ref.fk("extras.Job", { nullable: true, readOnly: true, onDelete: "setNull" }),
+    job_model: ref.fk("extras.Job", { relatedName: "results", nullable: true, readOnly: true, onDelete: "setNull" }),
     obj_type: field.contentType({ models: ["extras.Job"], readOnly: true, verboseName: "Object types" }),
     status: field.choice(JobResultStatus, { readOnly: true, default: "pending" }),
-    user: ref.fk("users.User", { nullable: true, readOnly: true, onDelete: "setNull" }),
+    user: ref.fk("users.User", { relatedName: "+", nullable: true, readOnly: true, onDelete: "setNull" }),
     // `{"output": …}`: what the job's run gave.
     data: field.json({ nullable: true, readOnly: true }),
     // The run's own id (Nautobot's Celery task id), given when the result is made.

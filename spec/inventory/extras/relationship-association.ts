@@ -10,7 +10,7 @@ export default model("RelationshipAssociation", {
   ordering: ["relationship", "source_id", "destination_id"],
   hooks: "extras/relationship-association",
   fields: {
-    relationship: ref.fk("extras.Relationship", { required: true, onDelete: "cascade" }),
+    relationship: ref.fk("extras.Relationship", { relatedName: "associations", required: true, onDelete: "cascade" }),
     source_type: sideType(),
     source_id: field.uuid({ required: true }),
     destination_type: sideType(),

@@ -16,10 +16,10 @@ export default model("SecretsGroupAssociation", {
   display: "{group.name}: {access_type} {secret_type}: {secret.name}",
   ordering: ["group", "access_type", "secret_type"],
   fields: {
-    group: ref.fk("extras.SecretsGroup", { required: true, onDelete: "cascade" }),
+    group: ref.fk("extras.SecretsGroup", { relatedName: "secretsgroupassociation_set", required: true, onDelete: "cascade" }),
     access_type: field.choice(AccessType, { required: true }),
     secret_type: field.choice(SecretType, { required: true }),
-    secret: ref.fk("extras.Secret", { required: true, onDelete: "cascade" }),
+    secret: ref.fk("extras.Secret", { relatedName: "secretsgroupassociation_set", required: true, onDelete: "cascade" }),
   },
   uniqueTogether: [["group", "access_type", "secret_type"]],
   nested: ["access_type", "secret_type", "secret"],

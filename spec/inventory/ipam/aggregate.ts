@@ -8,6 +8,12 @@ export default model("Aggregate", {
   ordering: ["prefix"],
   features: ["tags", "customFields", "notes", "changeLogged"],
   hooks: "ipam/aggregate",
+  // Nautobot keeps these as model fields, which its GraphQL type shows and its REST serializer does not.
+  graphqlFields: {
+    network: { type: "String", sql: "host(network({prefix}))" },
+    broadcast: { type: "String", sql: "host(broadcast({prefix}))" },
+    prefix_length: { type: "Int", sql: "masklen({prefix})" },
+  },
   fields: {
     family: field.ipFamily({ from: "prefix" }),
     prefix: field.cidr({ required: true }),

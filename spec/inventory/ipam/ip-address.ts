@@ -24,6 +24,12 @@ export default model("IPAddress", {
   ordering: ["address"],
   features: ["tags", "customFields", "notes", "changeLogged"],
   hooks: "ipam/ip-address",
+  // Nautobot keeps these as model fields, which its GraphQL type shows and its REST serializer does not.
+  graphqlFields: {
+    host: { type: "String", sql: "host({address})" },
+    broadcast: { type: "String", sql: "host(broadcast({address}))" },
+    prefix_length: { type: "Int", sql: "masklen({address})" },
+  },
   fields: {
     family: field.ipFamily({ from: "address" }),
     address: field.ip({ required: true }),
@@ -35,7 +41,7 @@ export default model("IPAddress", {
     assigned_object_type: field.contentType({ models: IP_ASSIGNMENT, nullable: true }),
     assigned_object_id: field.uuid({ nullable: true }),
     assigned_object: ref.generic({ type: "assigned_object_type", id: "assigned_object_id", onDelete: "cascade" }),
-    nat_inside: ref.fk("ipam.IPAddress", { nullable: true, onDelete: "setNull", label: "NAT (Inside)" }),
+    nat_inside: ref.fk("ipam.IPAddress", { relatedName: "nat_outside_list", nullable: true, onDelete: "setNull", label: "NAT (Inside)" }),
     nat_outside: ref.reverse("ipam.IPAddress.nat_inside", { singleUntil: "1.2", label: "NAT (Outside)" }),
     dns_name: field.string({
       maxLength: 255,

@@ -24,6 +24,12 @@ export default model("Prefix", {
   ordering: ["vrf", "prefix"],
   features: ["tags", "customFields", "notes", "changeLogged"],
   hooks: "ipam/prefix",
+  // Nautobot keeps these as model fields, which its GraphQL type shows and its REST serializer does not.
+  graphqlFields: {
+    network: { type: "String", sql: "host(network({prefix}))" },
+    broadcast: { type: "String", sql: "host(broadcast({prefix}))" },
+    prefix_length: { type: "Int", sql: "masklen({prefix})" },
+  },
   fields: {
     family: field.ipFamily({ from: "prefix" }),
     prefix: field.cidr({ required: true }),

@@ -20,7 +20,7 @@ export default model("Service", {
     // Optional in the serializer, yet the model's full_clean refuses it blank (the hook says so).
     // The nested serializer leaves it to DRF: a bare value there.
     protocol: field.choice(ServiceProtocol, { plainWhenNested: true }),
-    ipaddresses: ref.m2m("ipam.IPAddress"),
+    ipaddresses: ref.m2m("ipam.IPAddress", { relatedName: "services" }),
     description: field.string({ maxLength: 200 }),
   },
   indexes: [{ fields: ["ports"], using: "gin" }],

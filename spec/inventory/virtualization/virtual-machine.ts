@@ -26,14 +26,14 @@ export default model("VirtualMachine", {
     platform: ref.fk("dcim.Platform", { nullable: true, onDelete: "setNull" }),
     // IPv6 first, as Nautobot with PREFER_IPV4 off (its default).
     primary_ip: ref.firstSet(["primary_ip6", "primary_ip4"], { label: "Primary IP" }),
-    primary_ip4: ref.fk("ipam.IPAddress", { nullable: true, onDelete: "setNull", label: "Primary IPv4", verboseName: "Primary IPv4" }),
-    primary_ip6: ref.fk("ipam.IPAddress", { nullable: true, onDelete: "setNull", label: "Primary IPv6", verboseName: "Primary IPv6" }),
+    primary_ip4: ref.fk("ipam.IPAddress", { relatedName: "+", nullable: true, onDelete: "setNull", label: "Primary IPv4", verboseName: "Primary IPv4" }),
+    primary_ip6: ref.fk("ipam.IPAddress", { relatedName: "+", nullable: true, onDelete: "setNull", label: "Primary IPv6", verboseName: "Primary IPv6" }),
     vcpus: field.integer({ nullable: true, min: 0, max: 32767, label: "vCPUs" }),
     memory: field.integer({ nullable: true, min: 0, max: 2147483647, label: "Memory (MB)" }),
     disk: field.integer({ nullable: true, min: 0, max: 2147483647, label: "Disk (GB)" }),
     comments: field.text(),
     local_context_data: field.json({ nullable: true }),
-    local_context_schema: ref.fk("extras.ConfigContextSchema", { nullable: true, onDelete: "setNull", description: "Optional schema to validate the structure of the data" }),
+    local_context_schema: ref.fk("extras.ConfigContextSchema", { relatedName: "virtualmachine_set", nullable: true, onDelete: "setNull", description: "Optional schema to validate the structure of the data" }),
     // As a device's: matching config contexts merged by weight, then the local data.
     config_context: field.computed({ excludable: true, schema: { type: "object", additionalProperties: {} } }),
   },

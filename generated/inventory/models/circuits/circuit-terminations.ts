@@ -62,6 +62,7 @@ export const circuits_CircuitTermination: ModelDescriptor = {
         column: "circuit_id",
         target: "circuits.circuit",
         onDelete: "cascade",
+        relatedName: "terminations",
       },
       {
         name: "term_side",
@@ -183,6 +184,7 @@ export const circuits_CircuitTermination: ModelDescriptor = {
         target: "dcim.cable",
         onDelete: "setNull",
         idWhenNested: true,
+        relatedName: "+",
       },
       {
         name: "cable_peer",
@@ -194,6 +196,7 @@ export const circuits_CircuitTermination: ModelDescriptor = {
         typeColumn: "cable_peer_type",
         idColumn: "cable_peer_id",
         targets: ["circuits.circuittermination", "dcim.consoleport", "dcim.consoleserverport", "dcim.frontport", "dcim.interface", "dcim.powerfeed", "dcim.poweroutlet", "dcim.powerport", "dcim.rearport"],
+        relatedName: "+",
       },
       {
         name: "cable_peer_type",
@@ -232,6 +235,7 @@ export const circuits_CircuitTermination: ModelDescriptor = {
         typeColumn: "connected_endpoint_type",
         idColumn: "connected_endpoint_id",
         targets: ["circuits.circuittermination", "dcim.consoleport", "dcim.consoleserverport", "dcim.interface", "dcim.powerfeed", "dcim.poweroutlet", "dcim.powerport"],
+        relatedName: "+",
       },
       {
         name: "connected_endpoint_type",

@@ -147,6 +147,7 @@ export const circuits_Circuit: ModelDescriptor = {
         column: "termination_a_id",
         target: "circuits.circuittermination",
         onDelete: "setNull",
+        relatedName: "+",
         shape: ["id", "url", "display", "site", "location", "provider_network", "connected_endpoint", "port_speed", "upstream_speed", "xconnect_id"],
       },
       {
@@ -159,6 +160,7 @@ export const circuits_Circuit: ModelDescriptor = {
         column: "termination_z_id",
         target: "circuits.circuittermination",
         onDelete: "setNull",
+        relatedName: "+",
         shape: ["id", "url", "display", "site", "location", "provider_network", "connected_endpoint", "port_speed", "upstream_speed", "xconnect_id"],
       },
       {

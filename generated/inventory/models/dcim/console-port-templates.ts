@@ -40,6 +40,7 @@ export const dcim_ConsolePortTemplate: ModelDescriptor = {
         column: "device_type_id",
         target: "dcim.devicetype",
         onDelete: "cascade",
+        relatedName: "consoleporttemplates",
       },
       {
         name: "name",

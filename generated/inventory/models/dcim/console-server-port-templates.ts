@@ -40,6 +40,7 @@ export const dcim_ConsoleServerPortTemplate: ModelDescriptor = {
         column: "device_type_id",
         target: "dcim.devicetype",
         onDelete: "cascade",
+        relatedName: "consoleserverporttemplates",
       },
       {
         name: "name",

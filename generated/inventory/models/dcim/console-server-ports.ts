@@ -47,6 +47,7 @@ export const dcim_ConsoleServerPort: ModelDescriptor = {
         column: "device_id",
         target: "dcim.device",
         onDelete: "cascade",
+        relatedName: "consoleserverports",
       },
       {
         name: "name",
@@ -123,6 +124,7 @@ export const dcim_ConsoleServerPort: ModelDescriptor = {
         target: "dcim.cable",
         onDelete: "setNull",
         idWhenNested: true,
+        relatedName: "+",
       },
       {
         name: "cable_peer",
@@ -134,6 +136,7 @@ export const dcim_ConsoleServerPort: ModelDescriptor = {
         typeColumn: "cable_peer_type",
         idColumn: "cable_peer_id",
         targets: ["circuits.circuittermination", "dcim.consoleport", "dcim.consoleserverport", "dcim.frontport", "dcim.interface", "dcim.powerfeed", "dcim.poweroutlet", "dcim.powerport", "dcim.rearport"],
+        relatedName: "+",
       },
       {
         name: "cable_peer_type",
@@ -172,6 +175,7 @@ export const dcim_ConsoleServerPort: ModelDescriptor = {
         typeColumn: "connected_endpoint_type",
         idColumn: "connected_endpoint_id",
         targets: ["circuits.circuittermination", "dcim.consoleport", "dcim.consoleserverport", "dcim.interface", "dcim.powerfeed", "dcim.poweroutlet", "dcim.powerport"],
+        relatedName: "+",
       },
       {
         name: "connected_endpoint_type",

@@ -40,6 +40,7 @@ export const dcim_DeviceBayTemplate: ModelDescriptor = {
         column: "device_type_id",
         target: "dcim.devicetype",
         onDelete: "cascade",
+        relatedName: "devicebaytemplates",
       },
       {
         name: "name",

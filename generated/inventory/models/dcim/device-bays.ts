@@ -47,6 +47,7 @@ export const dcim_DeviceBay: ModelDescriptor = {
         column: "device_id",
         target: "dcim.device",
         onDelete: "cascade",
+        relatedName: "devicebays",
       },
       {
         name: "name",
@@ -85,6 +86,8 @@ export const dcim_DeviceBay: ModelDescriptor = {
         column: "installed_device_id",
         target: "dcim.device",
         onDelete: "setNull",
+        relatedName: "parent_bay",
+        oneToOne: true,
       },
       {
         name: "description",

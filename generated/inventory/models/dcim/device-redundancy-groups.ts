@@ -120,6 +120,7 @@ export const dcim_DeviceRedundancyGroup: ModelDescriptor = {
         column: "secrets_group_id",
         target: "extras.secretsgroup",
         onDelete: "setNull",
+        relatedName: "deviceredundancygroup_set",
       },
       {
         name: "comments",

@@ -80,6 +80,7 @@ export const dcim_Device: ModelDescriptor = {
         column: "device_type_id",
         target: "dcim.devicetype",
         onDelete: "protect",
+        relatedName: "instances",
       },
       {
         name: "device_role",
@@ -257,6 +258,8 @@ export const dcim_Device: ModelDescriptor = {
         column: "primary_ip4_id",
         target: "ipam.ipaddress",
         onDelete: "setNull",
+        relatedName: "primary_ip4_for",
+        oneToOne: true,
       },
       {
         name: "primary_ip6",
@@ -269,6 +272,8 @@ export const dcim_Device: ModelDescriptor = {
         column: "primary_ip6_id",
         target: "ipam.ipaddress",
         onDelete: "setNull",
+        relatedName: "primary_ip6_for",
+        oneToOne: true,
       },
       {
         name: "secrets_group",
@@ -280,6 +285,7 @@ export const dcim_Device: ModelDescriptor = {
         column: "secrets_group_id",
         target: "extras.secretsgroup",
         onDelete: "setNull",
+        relatedName: "device_set",
       },
       {
         name: "cluster",
@@ -302,6 +308,7 @@ export const dcim_Device: ModelDescriptor = {
         column: "virtual_chassis_id",
         target: "dcim.virtualchassis",
         onDelete: "setNull",
+        relatedName: "members",
       },
       {
         name: "vc_position",
@@ -337,6 +344,7 @@ export const dcim_Device: ModelDescriptor = {
         column: "device_redundancy_group_id",
         target: "dcim.deviceredundancygroup",
         onDelete: "setNull",
+        relatedName: "members",
       },
       {
         name: "device_redundancy_group_priority",
@@ -373,6 +381,7 @@ export const dcim_Device: ModelDescriptor = {
         column: "local_context_schema_id",
         target: "extras.configcontextschema",
         onDelete: "setNull",
+        relatedName: "device_set",
       },
       {
         name: "local_context_data",

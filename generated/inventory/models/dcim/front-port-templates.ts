@@ -41,6 +41,7 @@ export const dcim_FrontPortTemplate: ModelDescriptor = {
         column: "device_type_id",
         target: "dcim.devicetype",
         onDelete: "cascade",
+        relatedName: "frontporttemplates",
       },
       {
         name: "name",
@@ -132,6 +133,7 @@ export const dcim_FrontPortTemplate: ModelDescriptor = {
         column: "rear_port_id",
         target: "dcim.rearporttemplate",
         onDelete: "cascade",
+        relatedName: "frontport_templates",
       },
       {
         name: "rear_port_position",

@@ -47,6 +47,7 @@ export const dcim_FrontPort: ModelDescriptor = {
         column: "device_id",
         target: "dcim.device",
         onDelete: "cascade",
+        relatedName: "frontports",
       },
       {
         name: "name",
@@ -138,6 +139,7 @@ export const dcim_FrontPort: ModelDescriptor = {
         column: "rear_port_id",
         target: "dcim.rearport",
         onDelete: "cascade",
+        relatedName: "frontports",
       },
       {
         name: "rear_port_position",
@@ -175,6 +177,7 @@ export const dcim_FrontPort: ModelDescriptor = {
         target: "dcim.cable",
         onDelete: "setNull",
         idWhenNested: true,
+        relatedName: "+",
       },
       {
         name: "cable_peer",
@@ -186,6 +189,7 @@ export const dcim_FrontPort: ModelDescriptor = {
         typeColumn: "cable_peer_type",
         idColumn: "cable_peer_id",
         targets: ["circuits.circuittermination", "dcim.consoleport", "dcim.consoleserverport", "dcim.frontport", "dcim.interface", "dcim.powerfeed", "dcim.poweroutlet", "dcim.powerport", "dcim.rearport"],
+        relatedName: "+",
       },
       {
         name: "cable_peer_type",

@@ -236,6 +236,7 @@ export const dcim_Interface: ModelDescriptor = {
         column: "parent_interface_id",
         target: "dcim.interface",
         onDelete: "setNull",
+        relatedName: "child_interfaces",
       },
       {
         name: "bridge",
@@ -248,6 +249,7 @@ export const dcim_Interface: ModelDescriptor = {
         column: "bridge_id",
         target: "dcim.interface",
         onDelete: "setNull",
+        relatedName: "bridged_interfaces",
       },
       {
         name: "lag",
@@ -260,6 +262,7 @@ export const dcim_Interface: ModelDescriptor = {
         column: "lag_id",
         target: "dcim.interface",
         onDelete: "setNull",
+        relatedName: "member_interfaces",
       },
       {
         name: "mtu",
@@ -335,6 +338,7 @@ export const dcim_Interface: ModelDescriptor = {
         column: "untagged_vlan_id",
         target: "ipam.vlan",
         onDelete: "setNull",
+        relatedName: "interfaces_as_untagged",
       },
       {
         name: "tagged_vlans",
@@ -345,6 +349,7 @@ export const dcim_Interface: ModelDescriptor = {
         kind: "m2m",
         target: "ipam.vlan",
         through: { table: "dcim_interface_tagged_vlans", source: "source_id", target: "vlan_id" },
+        relatedName: "interfaces_as_tagged",
       },
       {
         name: "cable",
@@ -357,6 +362,7 @@ export const dcim_Interface: ModelDescriptor = {
         target: "dcim.cable",
         onDelete: "setNull",
         idWhenNested: true,
+        relatedName: "+",
       },
       {
         name: "cable_peer",
@@ -368,6 +374,7 @@ export const dcim_Interface: ModelDescriptor = {
         typeColumn: "cable_peer_type",
         idColumn: "cable_peer_id",
         targets: ["circuits.circuittermination", "dcim.consoleport", "dcim.consoleserverport", "dcim.frontport", "dcim.interface", "dcim.powerfeed", "dcim.poweroutlet", "dcim.powerport", "dcim.rearport"],
+        relatedName: "+",
       },
       {
         name: "cable_peer_type",
@@ -406,6 +413,7 @@ export const dcim_Interface: ModelDescriptor = {
         typeColumn: "connected_endpoint_type",
         idColumn: "connected_endpoint_id",
         targets: ["circuits.circuittermination", "dcim.consoleport", "dcim.consoleserverport", "dcim.interface", "dcim.powerfeed", "dcim.poweroutlet", "dcim.powerport"],
+        relatedName: "+",
       },
       {
         name: "connected_endpoint_type",

@@ -47,6 +47,7 @@ export const dcim_InventoryItem: ModelDescriptor = {
         column: "device_id",
         target: "dcim.device",
         onDelete: "cascade",
+        relatedName: "inventoryitems",
       },
       {
         name: "name",
@@ -158,6 +159,7 @@ export const dcim_InventoryItem: ModelDescriptor = {
         column: "parent_id",
         target: "dcim.inventoryitem",
         asId: true,
+        relatedName: "child_items",
       },
       { name: "_depth", label: "Depth", required: false, nullable: false, readOnly: true, kind: "depth" },
       {

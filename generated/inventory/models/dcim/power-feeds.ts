@@ -47,6 +47,7 @@ export const dcim_PowerFeed: ModelDescriptor = {
         column: "power_panel_id",
         target: "dcim.powerpanel",
         onDelete: "protect",
+        relatedName: "powerfeeds",
       },
       {
         name: "rack",
@@ -58,6 +59,7 @@ export const dcim_PowerFeed: ModelDescriptor = {
         column: "rack_id",
         target: "dcim.rack",
         onDelete: "protect",
+        relatedName: "powerfeed_set",
       },
       {
         name: "name",
@@ -200,6 +202,7 @@ export const dcim_PowerFeed: ModelDescriptor = {
         target: "dcim.cable",
         onDelete: "setNull",
         idWhenNested: true,
+        relatedName: "+",
       },
       {
         name: "cable_peer",
@@ -211,6 +214,7 @@ export const dcim_PowerFeed: ModelDescriptor = {
         typeColumn: "cable_peer_type",
         idColumn: "cable_peer_id",
         targets: ["circuits.circuittermination", "dcim.consoleport", "dcim.consoleserverport", "dcim.frontport", "dcim.interface", "dcim.powerfeed", "dcim.poweroutlet", "dcim.powerport", "dcim.rearport"],
+        relatedName: "+",
       },
       {
         name: "cable_peer_type",
@@ -249,6 +253,7 @@ export const dcim_PowerFeed: ModelDescriptor = {
         typeColumn: "connected_endpoint_type",
         idColumn: "connected_endpoint_id",
         targets: ["circuits.circuittermination", "dcim.consoleport", "dcim.consoleserverport", "dcim.interface", "dcim.powerfeed", "dcim.poweroutlet", "dcim.powerport"],
+        relatedName: "+",
       },
       {
         name: "connected_endpoint_type",

@@ -41,6 +41,7 @@ export const dcim_PowerOutletTemplate: ModelDescriptor = {
         column: "device_type_id",
         target: "dcim.devicetype",
         onDelete: "cascade",
+        relatedName: "poweroutlettemplates",
       },
       {
         name: "name",
@@ -179,6 +180,7 @@ export const dcim_PowerOutletTemplate: ModelDescriptor = {
         column: "power_port_id",
         target: "dcim.powerporttemplate",
         onDelete: "cascade",
+        relatedName: "poweroutlet_templates",
       },
       {
         name: "feed_leg",

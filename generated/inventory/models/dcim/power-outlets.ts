@@ -47,6 +47,7 @@ export const dcim_PowerOutlet: ModelDescriptor = {
         column: "device_id",
         target: "dcim.device",
         onDelete: "cascade",
+        relatedName: "poweroutlets",
       },
       {
         name: "name",
@@ -185,6 +186,7 @@ export const dcim_PowerOutlet: ModelDescriptor = {
         column: "power_port_id",
         target: "dcim.powerport",
         onDelete: "setNull",
+        relatedName: "poweroutlets",
       },
       {
         name: "feed_leg",
@@ -225,6 +227,7 @@ export const dcim_PowerOutlet: ModelDescriptor = {
         target: "dcim.cable",
         onDelete: "setNull",
         idWhenNested: true,
+        relatedName: "+",
       },
       {
         name: "cable_peer",
@@ -236,6 +239,7 @@ export const dcim_PowerOutlet: ModelDescriptor = {
         typeColumn: "cable_peer_type",
         idColumn: "cable_peer_id",
         targets: ["circuits.circuittermination", "dcim.consoleport", "dcim.consoleserverport", "dcim.frontport", "dcim.interface", "dcim.powerfeed", "dcim.poweroutlet", "dcim.powerport", "dcim.rearport"],
+        relatedName: "+",
       },
       {
         name: "cable_peer_type",
@@ -274,6 +278,7 @@ export const dcim_PowerOutlet: ModelDescriptor = {
         typeColumn: "connected_endpoint_type",
         idColumn: "connected_endpoint_id",
         targets: ["circuits.circuittermination", "dcim.consoleport", "dcim.consoleserverport", "dcim.interface", "dcim.powerfeed", "dcim.poweroutlet", "dcim.powerport"],
+        relatedName: "+",
       },
       {
         name: "connected_endpoint_type",

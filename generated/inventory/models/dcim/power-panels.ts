@@ -47,6 +47,7 @@ export const dcim_PowerPanel: ModelDescriptor = {
         column: "site_id",
         target: "dcim.site",
         onDelete: "protect",
+        relatedName: "powerpanel_set",
       },
       {
         name: "location",
@@ -58,6 +59,7 @@ export const dcim_PowerPanel: ModelDescriptor = {
         column: "location_id",
         target: "dcim.location",
         onDelete: "protect",
+        relatedName: "powerpanels",
       },
       {
         name: "rack_group",
@@ -69,6 +71,7 @@ export const dcim_PowerPanel: ModelDescriptor = {
         column: "rack_group_id",
         target: "dcim.rackgroup",
         onDelete: "protect",
+        relatedName: "powerpanel_set",
       },
       {
         name: "name",

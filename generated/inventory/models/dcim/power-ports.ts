@@ -47,6 +47,7 @@ export const dcim_PowerPort: ModelDescriptor = {
         column: "device_id",
         target: "dcim.device",
         onDelete: "cascade",
+        relatedName: "powerports",
       },
       {
         name: "name",
@@ -231,6 +232,7 @@ export const dcim_PowerPort: ModelDescriptor = {
         target: "dcim.cable",
         onDelete: "setNull",
         idWhenNested: true,
+        relatedName: "+",
       },
       {
         name: "cable_peer",
@@ -242,6 +244,7 @@ export const dcim_PowerPort: ModelDescriptor = {
         typeColumn: "cable_peer_type",
         idColumn: "cable_peer_id",
         targets: ["circuits.circuittermination", "dcim.consoleport", "dcim.consoleserverport", "dcim.frontport", "dcim.interface", "dcim.powerfeed", "dcim.poweroutlet", "dcim.powerport", "dcim.rearport"],
+        relatedName: "+",
       },
       {
         name: "cable_peer_type",
@@ -280,6 +283,7 @@ export const dcim_PowerPort: ModelDescriptor = {
         typeColumn: "connected_endpoint_type",
         idColumn: "connected_endpoint_id",
         targets: ["circuits.circuittermination", "dcim.consoleport", "dcim.consoleserverport", "dcim.interface", "dcim.powerfeed", "dcim.poweroutlet", "dcim.powerport"],
+        relatedName: "+",
       },
       {
         name: "connected_endpoint_type",

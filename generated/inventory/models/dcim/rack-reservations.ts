@@ -47,6 +47,7 @@ export const dcim_RackReservation: ModelDescriptor = {
         column: "rack_id",
         target: "dcim.rack",
         onDelete: "cascade",
+        relatedName: "reservations",
       },
       {
         name: "units",
@@ -84,6 +85,7 @@ export const dcim_RackReservation: ModelDescriptor = {
         column: "tenant_id",
         target: "tenancy.tenant",
         onDelete: "protect",
+        relatedName: "rackreservations",
       },
       {
         name: "description",

@@ -47,6 +47,7 @@ export const dcim_RearPort: ModelDescriptor = {
         column: "device_id",
         target: "dcim.device",
         onDelete: "cascade",
+        relatedName: "rearports",
       },
       {
         name: "name",
@@ -164,6 +165,7 @@ export const dcim_RearPort: ModelDescriptor = {
         target: "dcim.cable",
         onDelete: "setNull",
         idWhenNested: true,
+        relatedName: "+",
       },
       {
         name: "cable_peer",
@@ -175,6 +177,7 @@ export const dcim_RearPort: ModelDescriptor = {
         typeColumn: "cable_peer_type",
         idColumn: "cable_peer_id",
         targets: ["circuits.circuittermination", "dcim.consoleport", "dcim.consoleserverport", "dcim.frontport", "dcim.interface", "dcim.powerfeed", "dcim.poweroutlet", "dcim.powerport", "dcim.rearport"],
+        relatedName: "+",
       },
       {
         name: "cable_peer_type",

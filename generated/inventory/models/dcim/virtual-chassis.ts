@@ -72,6 +72,8 @@ export const dcim_VirtualChassis: ModelDescriptor = {
         column: "master_id",
         target: "dcim.device",
         onDelete: "protect",
+        relatedName: "vc_master_for",
+        oneToOne: true,
       },
       {
         name: "member_count",

@@ -117,6 +117,7 @@ export const extras_ConfigContext: ModelDescriptor = {
         column: "schema_id",
         target: "extras.configcontextschema",
         onDelete: "setNull",
+        relatedName: "configcontext_set",
       },
       {
         name: "is_active",

@@ -41,6 +41,7 @@ export const extras_CustomFieldChoice: ModelDescriptor = {
         column: "field_id",
         target: "extras.customfield",
         onDelete: "cascade",
+        relatedName: "choices",
       },
       {
         name: "value",

@@ -47,6 +47,7 @@ export const extras_DynamicGroupMembership: ModelDescriptor = {
         column: "group_id",
         target: "extras.dynamicgroup",
         onDelete: "cascade",
+        relatedName: "+",
       },
       {
         name: "parent_group",
@@ -58,6 +59,7 @@ export const extras_DynamicGroupMembership: ModelDescriptor = {
         column: "parent_group_id",
         target: "extras.dynamicgroup",
         onDelete: "cascade",
+        relatedName: "dynamic_group_memberships",
       },
       {
         name: "operator",

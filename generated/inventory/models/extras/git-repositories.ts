@@ -112,6 +112,7 @@ export const extras_GitRepository: ModelDescriptor = {
         column: "secrets_group_id",
         target: "extras.secretsgroup",
         onDelete: "setNull",
+        relatedName: "gitrepository_set",
       },
       {
         name: "provided_contents",

@@ -48,6 +48,7 @@ export const extras_JobButton: ModelDescriptor = {
         column: "job_id",
         target: "extras.job",
         onDelete: "cascade",
+        relatedName: "jobbutton_set",
       },
       {
         name: "name",

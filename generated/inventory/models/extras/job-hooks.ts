@@ -64,6 +64,7 @@ export const extras_JobHook: ModelDescriptor = {
         column: "job_id",
         target: "extras.job",
         onDelete: "cascade",
+        relatedName: "job_hook",
       },
       {
         name: "enabled",

@@ -39,6 +39,7 @@ export const extras_JobLogEntry: ModelDescriptor = {
         target: "extras.jobresult",
         onDelete: "cascade",
         asId: true,
+        relatedName: "logs",
       },
       {
         name: "log_level",

@@ -73,6 +73,7 @@ export const extras_JobResult: ModelDescriptor = {
         column: "job_model_id",
         target: "extras.job",
         onDelete: "setNull",
+        relatedName: "results",
       },
       {
         name: "obj_type",
@@ -119,6 +120,7 @@ export const extras_JobResult: ModelDescriptor = {
         column: "user_id",
         target: "users.user",
         onDelete: "setNull",
+        relatedName: "+",
       },
       {
         name: "data",

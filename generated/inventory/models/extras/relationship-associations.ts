@@ -45,6 +45,7 @@ export const extras_RelationshipAssociation: ModelDescriptor = {
         column: "relationship_id",
         target: "extras.relationship",
         onDelete: "cascade",
+        relatedName: "associations",
       },
       {
         name: "source_type",

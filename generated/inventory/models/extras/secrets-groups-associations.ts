@@ -46,6 +46,7 @@ export const extras_SecretsGroupAssociation: ModelDescriptor = {
         column: "group_id",
         target: "extras.secretsgroup",
         onDelete: "cascade",
+        relatedName: "secretsgroupassociation_set",
       },
       {
         name: "access_type",
@@ -95,6 +96,7 @@ export const extras_SecretsGroupAssociation: ModelDescriptor = {
         column: "secret_id",
         target: "extras.secret",
         onDelete: "cascade",
+        relatedName: "secretsgroupassociation_set",
       },
     ],
     nested: ["id", "url", "display", "access_type", "secret_type", "secret"],

@@ -167,6 +167,7 @@ export const ipam_IPAddress: ModelDescriptor = {
         column: "nat_inside_id",
         target: "ipam.ipaddress",
         onDelete: "setNull",
+        relatedName: "nat_outside_list",
       },
       {
         name: "nat_outside",

@@ -110,6 +110,7 @@ export const ipam_Service: ModelDescriptor = {
         kind: "m2m",
         target: "ipam.ipaddress",
         through: { table: "ipam_service_ipaddresses", source: "source_id", target: "ipaddress_id" },
+        relatedName: "services",
       },
       {
         name: "description",

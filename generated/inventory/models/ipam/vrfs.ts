@@ -117,6 +117,7 @@ export const ipam_VRF: ModelDescriptor = {
         kind: "m2m",
         target: "ipam.routetarget",
         through: { table: "ipam_vrf_import_targets", source: "source_id", target: "routetarget_id" },
+        relatedName: "importing_vrfs",
       },
       {
         name: "export_targets",
@@ -127,6 +128,7 @@ export const ipam_VRF: ModelDescriptor = {
         kind: "m2m",
         target: "ipam.routetarget",
         through: { table: "ipam_vrf_export_targets", source: "source_id", target: "routetarget_id" },
+        relatedName: "exporting_vrfs",
       },
       {
         name: "prefix_count",

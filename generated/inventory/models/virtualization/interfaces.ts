@@ -47,6 +47,7 @@ export const virtualization_VMInterface: ModelDescriptor = {
         column: "virtual_machine_id",
         target: "virtualization.virtualmachine",
         onDelete: "cascade",
+        relatedName: "interfaces",
       },
       {
         name: "name",
@@ -106,6 +107,7 @@ export const virtualization_VMInterface: ModelDescriptor = {
         column: "parent_interface_id",
         target: "virtualization.vminterface",
         onDelete: "cascade",
+        relatedName: "child_interfaces",
       },
       {
         name: "bridge",
@@ -118,6 +120,7 @@ export const virtualization_VMInterface: ModelDescriptor = {
         column: "bridge_id",
         target: "virtualization.vminterface",
         onDelete: "setNull",
+        relatedName: "bridged_interfaces",
       },
       {
         name: "mtu",
@@ -181,6 +184,7 @@ export const virtualization_VMInterface: ModelDescriptor = {
         column: "untagged_vlan_id",
         target: "ipam.vlan",
         onDelete: "setNull",
+        relatedName: "vminterfaces_as_untagged",
       },
       {
         name: "tagged_vlans",
@@ -191,6 +195,7 @@ export const virtualization_VMInterface: ModelDescriptor = {
         kind: "m2m",
         target: "ipam.vlan",
         through: { table: "virtualization_vminterface_tagged_vlans", source: "source_id", target: "vlan_id" },
+        relatedName: "vminterfaces_as_tagged",
       },
       {
         name: "tags",

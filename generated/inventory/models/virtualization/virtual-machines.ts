@@ -157,6 +157,7 @@ export const virtualization_VirtualMachine: ModelDescriptor = {
         column: "primary_ip4_id",
         target: "ipam.ipaddress",
         onDelete: "setNull",
+        relatedName: "+",
       },
       {
         name: "primary_ip6",
@@ -169,6 +170,7 @@ export const virtualization_VirtualMachine: ModelDescriptor = {
         column: "primary_ip6_id",
         target: "ipam.ipaddress",
         onDelete: "setNull",
+        relatedName: "+",
       },
       {
         name: "vcpus",
@@ -238,6 +240,7 @@ export const virtualization_VirtualMachine: ModelDescriptor = {
         column: "local_context_schema_id",
         target: "extras.configcontextschema",
         onDelete: "setNull",
+        relatedName: "virtualmachine_set",
       },
       {
         name: "config_context",
