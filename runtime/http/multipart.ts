@@ -15,6 +15,10 @@ const MAX_PARTS = 1000;
 
 /** The parts of a multipart body whose Content-Type header is `contentType`, by name. */
 export function parseMultipart(body: Buffer, contentType: string): Promise<Record<string, string | Upload>> {
+  // Checked before busboy, in Django's words, as Nautobot's MultiPartParser refuses it.
+  const boundary = /;\s*boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(contentType);
+  const given = boundary?.[1] ?? boundary?.[2];
+  if (!given || given.length > 70) return Promise.reject(new BodyProblem("syntax", `Invalid boundary in multipart: ${given ?? "None"}`));
   return new Promise((resolvePromise, reject) => {
     const out: Record<string, string | Upload> = Object.create(null);
     const fail = (message: string) => reject(new BodyProblem("syntax", message));

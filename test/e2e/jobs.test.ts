@@ -82,11 +82,14 @@ describe("jobs", function () {
         expect(res.headers.get("api-version")).to.equal("1.2");
         expect(res.body).to.be.an("array");
         const tagWriter = res.body.find((c: { id: string }) => c.id === "local/api_test_jobs/TagWriter");
-        expect(tagWriter).to.deep.equal({
+        const { result, ...jobClass } = tagWriter;
+        expect(jobClass).to.deep.equal({
           url: `${server.url}${JOBS}local/api_test_jobs/TagWriter/`, id: "local/api_test_jobs/TagWriter", pk: job("TagWriter").id,
           name: "Tag writer", description: "Creates a tag (named by its data) and logs it; with `fail`, then throws.",
-          test_methods: [], vars: { name: "StringVar", fail: "BooleanVar" }, result: null,
+          test_methods: [], vars: { name: "StringVar", fail: "BooleanVar" },
         });
+        // Other files sharing the server may have run the job first: its latest result, or none.
+        if (result !== null) expect(result).to.include({ name: "local/api_test_jobs/TagWriter" });
         expect(res.body.map((c: { id: string }) => c.id)).to.include.members([
           "local/prefix_utilisation/PrefixUtilisation", "local/device_onboarding/DeviceOnboarding", "local/data_quality/DevicesWithoutPrimaryIp",
         ]);

@@ -226,7 +226,7 @@ describe("inventory e2e: content types", () => {
     expect(await labels(`id=${prefix.id}`)).to.deep.equal(["ipam.prefix"]);
     expect(await labels(`id__gte=${prefix.id}&app_label=ipam`)).to.deep.equal(all.filter((c) => c.app_label === "ipam" && c.id >= prefix.id).map((c) => `ipam.${c.model}`));
     expect(await labels("app_label=ipam&model=vlan&model=vrf")).to.deep.equal(["ipam.vlan", "ipam.vrf"]);
-    expect(await labels("model__ic=TEMPLATE&app_label__n=circuits")).to.deep.equal(all.filter((c) => c.model.endsWith("template")).map((c) => `dcim.${c.model}`));
+    expect(await labels("model__ic=TEMPLATE&app_label__n=circuits")).to.deep.equal(all.filter((c) => c.model.endsWith("template")).map((c) => `${c.app_label}.${c.model}`));
     expect(await labels("q=virtualm")).to.deep.equal(["virtualization.virtualmachine"]);
     expect(await labels("q=tenancy")).to.deep.equal(["tenancy.tenant", "tenancy.tenantgroup"]);
     const bad = await get(`${CONTENT_TYPES}?id=abc`);
