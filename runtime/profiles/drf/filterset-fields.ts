@@ -79,10 +79,15 @@ export function filterDomElement(model: ModelDescriptor, field: string, modelOf:
   if (filter.kind === "datetime") {
     return `<input type="text" name="${name}" class="form-control datetime-picker" placeholder="YYYY-MM-DD hh:mm:ss" id="${id}">`;
   }
-  const target = described && "target" in described ? modelOf(described.target) : filter.takes ? modelOf(filter.takes) : undefined;
+  const status = described?.kind === "status";
+  const targetKey = status ? described.statuses.model : described && "target" in described ? described.target : filter.takes;
+  const target = targetKey ? modelOf(targetKey) : undefined;
   if (target) {
     const url = escapeHtml(`${basePath}${target.app}/${target.route}/`);
-    return select(`class="form-control nautobot-select2-api" data-multiple="1" data-url="${url}" display-field="display" value-field="id"`, [], true);
+    // Statuses and tags are offered only where they apply to this model, as Nautobot's form asks the API.
+    const scoped = status || filter.kind === "tag" ? ` data-query-param-content_types="${escapeHtml(JSON.stringify([model.key]))}"` : "";
+    const valueField = filter.idOnly ? "id" : target.naturalKey ?? "id";
+    return select(`class="form-control nautobot-select2-api" data-multiple="1"${scoped} data-url="${url}" display-field="display" value-field="${valueField}"`, [], true);
   }
   return select(`class="form-control nautobot-select2-multi-value-char" data-multiple="1"`, [], true);
 }

@@ -114,6 +114,8 @@ describe("inventory e2e: the API root, app roots and core paths", () => {
     expect(name.body.results).to.deep.include({ id: "name__ic", name: "contains (ic)" });
     expect(name.body.results).to.deep.include({ id: "name__nie", name: "not exact (nie)" });
     expect(name.body.results).to.deep.include({ id: "name__niew", name: "not ends with (niew)" });
+    const hasRacks = await get(`${LOOKUPS}?content_type=dcim.site&field_name=has_racks`);
+    expect(hasRacks.body.results).to.deep.equal([{ id: "has_racks", name: "exact" }]);
     const asn = await get(`${LOOKUPS}?content_type=dcim.site&field_name=asn`);
     expect(asn.body.results).to.deep.include({ id: "asn__gte", name: "is greater than or equal to (gte)" });
     expect(asn.body.count).to.equal(asn.body.results.length);
@@ -139,7 +141,18 @@ describe("inventory e2e: the API root, app roots and core paths", () => {
     expect(role.body.dom_element).to.match(/^<select name="role" class="form-control nautobot-select2-static"/);
     expect(role.body.dom_element).to.include('<option value="loopback">Loopback</option>');
     const site = await get(`${DOM_ELEMENT}?content_type=dcim.device&field_name=site`);
-    expect(site.body.dom_element).to.include('data-url="/api/dcim/sites/"');
+    expect(site.body.dom_element).to.include('data-url="/api/dcim/sites/" display-field="display" value-field="slug"');
+    const siteId = await get(`${DOM_ELEMENT}?content_type=dcim.device&field_name=site_id`);
+    expect(siteId.body.dom_element).to.include('data-url="/api/dcim/sites/" display-field="display" value-field="id"');
+    const status = await get(`${DOM_ELEMENT}?content_type=dcim.site&field_name=status`);
+    expect(status.body.dom_element).to.include('data-query-param-content_types="[&quot;dcim.site&quot;]" data-url="/api/extras/statuses/"');
+    const hasRacks = await get(`${DOM_ELEMENT}?content_type=dcim.site&field_name=has_racks`);
+    expect(hasRacks.body.dom_element).to.equal(
+      '<select name="has_racks" class="form-control nautobot-select2-static" id="id_for_has_racks">\n  <option value="">---------</option>\n'
+      + '  <option value="True">Yes</option>\n  <option value="False">No</option>\n</select>',
+    );
+    const created = await get(`${DOM_ELEMENT}?content_type=dcim.site&field_name=created`);
+    expect(created.body.dom_element).to.include('class="form-control date-picker"');
     expect((await get(DOM_ELEMENT)).body).to.equal("content_type and field_name are required parameters");
     const badField = await get(`${DOM_ELEMENT}?content_type=dcim.site&field_name=fake`);
     expect([badField.status, badField.body]).to.deep.equal([404, "field_name not found"]);
