@@ -305,7 +305,8 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
   function schema(ctx: Ctx, yaml: boolean, yamlOnly = false): void {
     const format = ctx.params.get("format")?.at(-1);
     const wanted = parseAccept(ctx.req.get("accept")).find((t) => t.q > 0 && (SCHEMA_TYPES.includes(t.type) || ["*/*", "application/*", "text/html"].includes(t.type)));
-    if (format === "json" && yamlOnly) throw notFound();
+    // DRF answers a format none of the view's renderers has with 404.
+    if ((format === "json" && yamlOnly) || format === "openapi" || format === "api") throw notFound();
     let type = yaml ? "application/vnd.oai.openapi" : "application/vnd.oai.openapi+json";
     if (format === "json") type = "application/vnd.oai.openapi+json";
     else if (format === "yaml" && yaml) type = "application/vnd.oai.openapi";

@@ -84,6 +84,8 @@ describe("inventory e2e: the API root, app roots and core paths", () => {
     expect(file.headers.get("content-type")).to.match(/^application\/vnd\.oai\.openapi(;|$)/);
     expect(parseYaml(file.text)).to.deep.equal(json.body);
     expect((await get("/api/swagger.yaml?format=json")).status).to.equal(404);
+    expect((await get("/api/swagger/?format=openapi")).status).to.equal(404);
+    expect((await get("/api/swagger.json?format=yaml")).status).to.equal(404);
     expect((await get("/api/swagger.yaml", { headers: { Accept: "application/json" } })).status).to.equal(406);
     // The version asked, as swagger.json gives it.
     const older = await get("/api/swagger/?format=json&api_version=1.2");
@@ -98,6 +100,9 @@ describe("inventory e2e: the API root, app roots and core paths", () => {
     expect(page.status).to.equal(200);
     expect(page.headers.get("content-type")).to.match(/^text\/html/);
     expect(page.text).to.include('"/api/swagger/?api_version=1.2"');
+    // Its inline script runs under the page's nonce, as the CSP asks.
+    const nonce = /'nonce-([^']+)'/.exec(page.headers.get("content-security-policy") ?? "")![1];
+    expect(page.text).to.include(`<script nonce="${nonce}">`);
     const script = /<script src="([^"]+)"/.exec(page.text)![1];
     const asset = await get(script);
     expect(asset.status).to.equal(200);
