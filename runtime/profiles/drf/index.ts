@@ -50,14 +50,16 @@ const NOTES_ROUTE = "notes";
 const RESERVED = new Set(["api_version", "brief", "format", "include", "limit", "offset", "exclude", "cursor"]);
 const SAFE = new Set(["GET", "HEAD", "OPTIONS"]);
 
-/** DRF's refusal of an anonymous request that needs a user. */
-/** The OpenAPI document's media types (drf-spectacular's renderers), besides JSON. */
-const SCHEMA_TYPES = ["application/vnd.oai.openapi", "application/yaml", "application/vnd.oai.openapi+json", "application/json"];
+/** The OpenAPI document's media types (drf-spectacular's renderers): YAML ones, then JSON ones. */
+const YAML_TYPES = ["application/vnd.oai.openapi", "application/yaml"];
+const SCHEMA_TYPES = [...YAML_TYPES, "application/vnd.oai.openapi+json", "application/json"];
+/** What the document's paths render besides JSON, for negotiation. */
 const SCHEMA_RENDERERS: Record<string, ExtraRenderers> = {
   "/swagger/": { types: SCHEMA_TYPES, formats: ["yaml"] },
   "/swagger.yaml": { types: SCHEMA_TYPES, formats: ["yaml"] },
   "/swagger.json": { types: SCHEMA_TYPES, formats: [] },
 };
+/** DRF's refusal of an anonymous request that needs a user. */
 const unauthenticated = () => new HttpError(403, "Authentication credentials were not provided.", "forbidden");
 
 interface Ctx {
@@ -177,11 +179,11 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
       if (seg[0] === "status") return only(ctx, ["GET"], () => status(ctx));
       if (seg[0] === "docs") return only(ctx, ["GET"], () => docs(ctx));
       if (seg[0] === "redoc") return only(ctx, ["GET"], () => redoc(ctx));
-      if (seg[0] === "swagger") return only(ctx, ["GET"], () => schema(ctx, true));
+      if (seg[0] === "swagger") return only(ctx, ["GET"], () => schema(ctx, { yaml: true, json: true }));
       if (api.apps.includes(seg[0])) return only(ctx, ["GET"], () => send(ctx, 200, appRoot(ctx, seg[0])));
     }
-    if (seg.length === 1 && seg[0] === "swagger.json") return only(ctx, ["GET"], () => schema(ctx, false));
-    if (seg.length === 1 && seg[0] === "swagger.yaml") return only(ctx, ["GET"], () => schema(ctx, true, true));
+    if (seg.length === 1 && seg[0] === "swagger.json") return only(ctx, ["GET"], () => schema(ctx, { yaml: false, json: true }));
+    if (seg.length === 1 && seg[0] === "swagger.yaml") return only(ctx, ["GET"], () => schema(ctx, { yaml: true, json: false }));
     if (seg.length === 4 && seg[0] === "core" && seg[1] === "filterset-fields" && seg[3] === "") {
       if (seg[2] === "lookup-choices") return only(ctx, ["GET"], () => filtersetLookups(ctx));
       if (seg[2] === "lookup-value-dom-element") return only(ctx, ["GET"], () => filtersetDomElement(ctx));
@@ -302,17 +304,17 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
    * The OpenAPI document as drf-spectacular's views render it: `swagger/` in YAML unless JSON is
    * asked for (`?format=json` or a JSON media type), `swagger.yaml` only in YAML, `swagger.json` only in JSON.
    */
-  function schema(ctx: Ctx, yaml: boolean, yamlOnly = false): void {
-    const format = ctx.params.get("format")?.at(-1);
-    const wanted = parseAccept(ctx.req.get("accept")).find((t) => t.q > 0 && (SCHEMA_TYPES.includes(t.type) || ["*/*", "application/*", "text/html"].includes(t.type)));
+  function schema(ctx: Ctx, offers: { yaml: boolean; json: boolean }): void {
+    const format = ctx.params.get("format")?.at(-1) || undefined;
     // DRF answers a format none of the view's renderers has with 404.
-    if ((format === "json" && yamlOnly) || format === "openapi" || format === "api") throw notFound();
-    let type = yaml ? "application/vnd.oai.openapi" : "application/vnd.oai.openapi+json";
-    if (format === "json") type = "application/vnd.oai.openapi+json";
-    else if (format === "yaml" && yaml) type = "application/vnd.oai.openapi";
-    else if (!format && wanted && SCHEMA_TYPES.includes(wanted.type)) type = wanted.type;
-    const asYaml = type.includes("yaml") || type === "application/vnd.oai.openapi";
-    if (asYaml ? !yaml : yamlOnly) throw new HttpError(406, "Could not satisfy the request Accept header.", "not_acceptable");
+    if (format !== undefined && !((format === "yaml" && offers.yaml) || (format === "json" && offers.json))) throw notFound();
+    const accepted = parseAccept(ctx.req.get("accept")).find((t) => t.q > 0 && (SCHEMA_TYPES.includes(t.type) || ["*/*", "application/*", "text/html"].includes(t.type)));
+    const type = format === "json" ? "application/vnd.oai.openapi+json"
+      : format === "yaml" ? "application/vnd.oai.openapi"
+      : accepted && SCHEMA_TYPES.includes(accepted.type) ? accepted.type
+      : offers.yaml ? "application/vnd.oai.openapi" : "application/vnd.oai.openapi+json";
+    const asYaml = YAML_TYPES.includes(type);
+    if (!(asYaml ? offers.yaml : offers.json)) throw new HttpError(406, "Could not satisfy the request Accept header.", "not_acceptable");
     const document = api.openapi[ctx.version];
     ctx.res.status(200).type(type).send(asYaml ? toYaml(document, { aliasDuplicateObjects: false }) : JSON.stringify(document));
   }
