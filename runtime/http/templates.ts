@@ -14,6 +14,7 @@ function load(name: string): HandlebarsTemplateDelegate {
 export const templates = {
   browsable: load("browsable.html.hbs"),
   swagger: load("swagger.html.hbs"),
+  redoc: load("redoc.html.hbs"),
   graphiql: load("graphiql.html.hbs"),
   login: load("login.html.hbs"),
 };

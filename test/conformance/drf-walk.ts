@@ -503,6 +503,25 @@ function conformance(api: ApiDescriptor, version: string, full: boolean, shard: 
       contract.check("get", `${api.basePath}status/`, anonymous);
     });
 
+    if (shard.index === 0) it("serves the document's other forms, ReDoc and the filter-set lookups as documented", async () => {
+      for (const [path, format] of [["swagger/", undefined], ["swagger/", "json"], ["swagger.yaml", undefined], ["redoc/", undefined]]) {
+        const query = new URLSearchParams({ ...(format ? { format } : {}), api_version: version });
+        const reply = await call("GET", `${api.basePath}${path}?${query}`, { headers: {} });
+        expect(reply.status, path).to.equal(200);
+        contract.check("get", `${api.basePath}${path}`, reply);
+      }
+      const m = api.models.find((x) => x.filters.length)!;
+      const field = m.filters[0].param;
+      for (const name of ["lookup-choices", "lookup-value-dom-element"]) {
+        const template = `${api.basePath}core/filterset-fields/${name}/`;
+        for (const [query, status] of [[`content_type=${m.key}&field_name=${field}`, 200], ["", 400], [`content_type=${m.key}&field_name=${field}x`, 404]] as const) {
+          const reply = await req("get", `${template}?${query}`);
+          expect(reply.status, `${name}?${query}`).to.equal(status);
+          contract.check("get", template, reply);
+        }
+      }
+    });
+
     if (!full) return;
     for (const m of api.models.filter((_, i) => i % shard.of === shard.index)) {
       // A model whose writes need an upload (a multipart body) is read here; its own suite writes it.

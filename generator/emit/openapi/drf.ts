@@ -544,6 +544,54 @@ function documentPaths(api: IrApi, paths: Record<string, Schema>): void {
     operationId: "schema", summary: "The OpenAPI document of the version asked (`api_version` or the Accept header)", security: [],
     responses: { "200": { description: "The document", content: { "application/vnd.oai.openapi+json": { schema: doc }, "application/json": { schema: doc } } } },
   });
+  const yaml = { type: "string", description: "The document in YAML" };
+  const format = { name: "format", in: "query", required: false, schema: { enum: ["yaml", "json"] }, description: "`json` answers in JSON, as a JSON media type in the Accept header does." };
+  paths[`${api.basePath}swagger/`] = getOnly({
+    operationId: "schema_negotiated", summary: "The OpenAPI document of the version asked, in YAML unless JSON is asked for", security: [], parameters: [format],
+    responses: { "200": { description: "The document", content: {
+      "application/vnd.oai.openapi": { schema: yaml }, "application/yaml": { schema: yaml },
+      "application/vnd.oai.openapi+json": { schema: doc }, "application/json": { schema: doc },
+    } } },
+  });
+  paths[`${api.basePath}swagger.yaml`] = getOnly({
+    operationId: "schema_yaml", summary: "The OpenAPI document of the version asked, in YAML", security: [],
+    responses: { "200": { description: "The document", content: { "application/vnd.oai.openapi": { schema: yaml }, "application/yaml": { schema: yaml } } } },
+  });
+  paths[`${api.basePath}redoc/`] = getOnly({
+    operationId: "redoc", summary: "ReDoc for this version's document", security: [],
+    responses: { "200": { description: "The page", content: { "text/html": { schema: { type: "string" } } } } },
+  });
+}
+
+/** `/core/filterset-fields/…`: what the filter form asks of a model's filter set (Nautobot's core API). */
+function filtersetPaths(api: IrApi, paths: Record<string, Schema>): void {
+  const parameters = [
+    { name: "content_type", in: "query", required: true, schema: { type: "string" }, description: "The model, as `<app>.<model>`" },
+    { name: "field_name", in: "query", required: true, schema: { type: "string" }, description: "A filter parameter of the model's list" },
+  ];
+  const refusal = (description: string) => ({ description, content: json({ type: "string" }) });
+  const refusals = {
+    "400": refusal("`content_type and field_name are required parameters`"),
+    "404": refusal("`content_type not found`, `field_name not found`, or an `api_version` this server does not offer"),
+  };
+  const path = (name: string, operation: Schema) => {
+    paths[`${api.basePath}core/filterset-fields/${name}/`] = {
+      get: { ...operation, parameters, tags: ["core"], responses: { ...(operation.responses as Schema), ...NEGOTIATED, ...refusals } },
+      options: { ...optionsOperation(`${String(operation.operationId)}_options`, ["core"]), security: [] },
+    };
+  };
+  const choice = { type: "object", properties: { id: { type: "string" }, name: { type: "string" } }, required: ["id", "name"], additionalProperties: false };
+  path("lookup-choices", {
+    operationId: "core_filterset_fields_lookup_choices", summary: "The lookup expressions the filter set offers for a field (`name__ic`: contains (ic)), with their labels (authenticated users)",
+    responses: { "200": { description: "The lookups", content: json({
+      type: "object", required: ["count", "next", "previous", "results"], additionalProperties: false,
+      properties: { count: { type: "integer", minimum: 0 }, next: { type: "null" }, previous: { type: "null" }, results: { type: "array", items: choice } },
+    }) } },
+  });
+  path("lookup-value-dom-element", {
+    operationId: "core_filterset_fields_lookup_value_dom_element", summary: "The HTML form input of a filter field (authenticated users)",
+    responses: { "200": { description: "The input", content: json({ type: "object", properties: { dom_element: { type: "string" } }, required: ["dom_element"], additionalProperties: false }) } },
+  });
 }
 
 export function emitDrfOpenApi(api: IrApi, version: string): Schema {
@@ -575,6 +623,7 @@ export function emitDrfOpenApi(api: IrApi, version: string): Schema {
     responses: { "200": { description: "Versions and installed applications", content: json(statusSchema(api)) } },
   });
   documentPaths(api, paths);
+  filtersetPaths(api, paths);
   if (settingsApp) paths[`${api.basePath}${settingsApp}/${SETTINGS_ROUTE}/`] = settingsPaths(settingsApp);
   tokenProvisioning(api, paths);
   browserLogin(api, paths);

@@ -22,7 +22,10 @@ import { identified } from "../../http/request-log.js";
 import { bulkIds, expectObject, notAnObject, requireAll } from "./bulk.js";
 import { cspNonce } from "../../http/security.js";
 import { templates } from "../../http/templates.js";
-import { negotiate, type Renderer } from "./versioning.js";
+import { negotiate, type ExtraRenderers, type Renderer } from "./versioning.js";
+import { filterDomElement, filtersetQuery, lookupChoices } from "./filterset-fields.js";
+import { parseAccept } from "../../http/request.js";
+import { stringify as toYaml } from "yaml";
 import { cursorLinks, decodeCursor, pageLinks, pageParams } from "./pagination.js";
 import { notesOf } from "../../features/notes/index.js";
 import { EXPORT_PARAM, exportTemplates } from "../../features/export-templates/index.js";
@@ -47,6 +50,15 @@ const NOTES_ROUTE = "notes";
 const RESERVED = new Set(["api_version", "brief", "format", "include", "limit", "offset", "exclude", "cursor"]);
 const SAFE = new Set(["GET", "HEAD", "OPTIONS"]);
 
+/** The OpenAPI document's media types (drf-spectacular's renderers): YAML ones, then JSON ones. */
+const YAML_TYPES = ["application/vnd.oai.openapi", "application/yaml"];
+const SCHEMA_TYPES = [...YAML_TYPES, "application/vnd.oai.openapi+json", "application/json"];
+/** What the document's paths render besides JSON, for negotiation. */
+const SCHEMA_RENDERERS: Record<string, ExtraRenderers> = {
+  "/swagger/": { types: SCHEMA_TYPES, formats: ["yaml"] },
+  "/swagger.yaml": { types: SCHEMA_TYPES, formats: ["yaml"] },
+  "/swagger.json": { types: SCHEMA_TYPES, formats: [] },
+};
 /** DRF's refusal of an anonymous request that needs a user. */
 const unauthenticated = () => new HttpError(403, "Authentication credentials were not provided.", "forbidden");
 
@@ -102,6 +114,7 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
   const graphql: GraphqlDeps | undefined = api.graphql ? { db, index, sdl: api.graphql, permissions, exemptView, userModel } : undefined;
   const swaggerAssets = dirname(createRequire(import.meta.url).resolve("swagger-ui-dist/package.json"));
   const browsableAssets = fileURLToPath(new URL("../../../templates/static/", import.meta.url));
+  const redocAssets = `${dirname(createRequire(import.meta.url).resolve("redoc/package.json"))}/bundles`;
 
   const sessions: SessionDeps | undefined = identities && tokenModel
     ? { db, identities, tokens: new Tokens(index, store, tokenModel), basePath: api.basePath, apiTitle: api.title }
@@ -114,6 +127,7 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
 
   const router = express.Router({ strict: true, caseSensitive: true });
   router.use("/docs/static", express.static(browsableAssets, { index: false }), express.static(swaggerAssets, { index: false }));
+  router.use("/redoc/static", express.static(redocAssets, { index: false }));
   if (graphql) serveGraphiqlAssets(router);
   // Uploads (models with image fields) come as multipart bodies, which may carry a whole file.
   const uploadBodyLimit = config.uploadLimit + 64 * 1024;
@@ -127,7 +141,7 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
     }
     try {
       const params = queryParams(req);
-      const { version, renderer } = negotiate(req.get("accept"), params.get("api_version")?.at(-1), params.get("format")?.at(-1), api.versions);
+      const { version, renderer } = negotiate(req.get("accept"), params.get("api_version")?.at(-1), params.get("format")?.at(-1), api.versions, SCHEMA_RENDERERS[req.path]);
       res.set("API-Version", version);
       res.set("Vary", "Accept");
       const segments = req.path.split("/").slice(1);
@@ -164,9 +178,16 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
       if (graphql && seg[0] === GRAPHQL_ROUTE) return graphqlRoute(ctx, graphql);
       if (seg[0] === "status") return only(ctx, ["GET"], () => status(ctx));
       if (seg[0] === "docs") return only(ctx, ["GET"], () => docs(ctx));
+      if (seg[0] === "redoc") return only(ctx, ["GET"], () => redoc(ctx));
+      if (seg[0] === "swagger") return only(ctx, ["GET"], () => schema(ctx, { yaml: true, json: true }));
       if (api.apps.includes(seg[0])) return only(ctx, ["GET"], () => send(ctx, 200, appRoot(ctx, seg[0])));
     }
-    if (seg.length === 1 && seg[0] === "swagger.json") return only(ctx, ["GET"], () => schema(ctx));
+    if (seg.length === 1 && seg[0] === "swagger.json") return only(ctx, ["GET"], () => schema(ctx, { yaml: false, json: true }));
+    if (seg.length === 1 && seg[0] === "swagger.yaml") return only(ctx, ["GET"], () => schema(ctx, { yaml: true, json: false }));
+    if (seg.length === 4 && seg[0] === "core" && seg[1] === "filterset-fields" && seg[3] === "") {
+      if (seg[2] === "lookup-choices") return only(ctx, ["GET"], () => filtersetLookups(ctx));
+      if (seg[2] === "lookup-value-dom-element") return only(ctx, ["GET"], () => filtersetDomElement(ctx));
+    }
     const listing = seg.length === 3 && seg[2] === "" ? index.listings.get(`${seg[0]}/${seg[1]}`) : undefined;
     if (listing) return listingRoute(ctx, listing);
     if (settingsColumn && seg.length === 3 && seg[0] === userModel!.app && seg[1] === SETTINGS_ROUTE && seg[2] === "") return settingsRoute(ctx);
@@ -274,8 +295,41 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
     ctx.res.type("html").send(templates.swagger({ title: api.title, assets: `${api.basePath}docs/static`, schemaUrl: JSON.stringify(url), nonce: cspNonce(ctx.res) }));
   }
 
-  function schema(ctx: Ctx): void {
-    ctx.res.status(200).type("application/vnd.oai.openapi+json").send(JSON.stringify(api.openapi[ctx.version]));
+  function redoc(ctx: Ctx): void {
+    const url = `${api.basePath}swagger/?api_version=${encodeURIComponent(ctx.version)}`;
+    ctx.res.type("html").send(templates.redoc({ title: api.title, assets: `${api.basePath}redoc/static`, schemaUrl: JSON.stringify(url), nonce: cspNonce(ctx.res) }));
+  }
+
+  /**
+   * The OpenAPI document as drf-spectacular's views render it: `swagger/` in YAML unless JSON is
+   * asked for (`?format=json` or a JSON media type), `swagger.yaml` only in YAML, `swagger.json` only in JSON.
+   */
+  function schema(ctx: Ctx, offers: { yaml: boolean; json: boolean }): void {
+    const format = ctx.params.get("format")?.at(-1) || undefined;
+    // DRF answers a format none of the view's renderers has with 404.
+    if (format !== undefined && !((format === "yaml" && offers.yaml) || (format === "json" && offers.json))) throw notFound();
+    const accepted = parseAccept(ctx.req.get("accept")).find((t) => t.q > 0 && (SCHEMA_TYPES.includes(t.type) || ["*/*", "application/*", "text/html"].includes(t.type)));
+    const type = format === "json" ? "application/vnd.oai.openapi+json"
+      : format === "yaml" ? "application/vnd.oai.openapi"
+      : accepted && SCHEMA_TYPES.includes(accepted.type) ? accepted.type
+      : offers.yaml ? "application/vnd.oai.openapi" : "application/vnd.oai.openapi+json";
+    const asYaml = YAML_TYPES.includes(type);
+    if (!(asYaml ? offers.yaml : offers.json)) throw new HttpError(406, "Could not satisfy the request Accept header.", "not_acceptable");
+    const document = api.openapi[ctx.version];
+    ctx.res.status(200).type(type).send(asYaml ? toYaml(document, { aliasDuplicateObjects: false }) : JSON.stringify(document));
+  }
+
+  function filtersetLookups(ctx: Ctx): void {
+    if (!ctx.identity) throw unauthenticated();
+    const { model, field } = filtersetQuery(ctx.params, index.byKey);
+    const results = lookupChoices(model, field);
+    send(ctx, 200, { count: results.length, next: null, previous: null, results });
+  }
+
+  function filtersetDomElement(ctx: Ctx): void {
+    if (!ctx.identity) throw unauthenticated();
+    const { model, field } = filtersetQuery(ctx.params, index.byKey);
+    send(ctx, 200, { dom_element: filterDomElement(model, field, (key) => index.byKey.get(key), api.basePath) });
   }
 
   /**

@@ -6,19 +6,22 @@ import { HttpError } from "../../errors.js";
 
 export type Renderer = "json" | "html";
 
+/** What a view renders besides JSON and the browsable page (the OpenAPI document's YAML and its media types). */
+export interface ExtraRenderers { types: string[]; formats: string[] }
+
 export function negotiate(accept: string | undefined, queryVersion: string | undefined, formatParam: string | undefined,
-  versions: { default: string; supported: string[] }): { version: string; renderer: Renderer } {
+  versions: { default: string; supported: string[] }, extra: ExtraRenderers = { types: [], formats: [] }): { version: string; renderer: Renderer } {
   const types = parseAccept(accept);
   let renderer: Renderer = "json";
   let headerVersion: string | undefined;
   // DRF answers an unknown `?format=` with 404; `openapi` is the docs page's legacy alias.
   if (formatParam === "api") renderer = "html";
-  else if (formatParam !== undefined && !["json", "openapi", ""].includes(formatParam)) throw new HttpError(404, "Not found.", "not_found");
+  else if (formatParam !== undefined && ![...extra.formats, "json", "openapi", ""].includes(formatParam)) throw new HttpError(404, "Not found.", "not_found");
   if (types.length) {
-    const usable = types.find((t) => t.q > 0 && ["application/json", "application/*", "*/*", "text/html"].includes(t.type));
+    const usable = types.find((t) => t.q > 0 && [...extra.types, "application/json", "application/*", "*/*", "text/html"].includes(t.type));
     if (!usable) throw new HttpError(406, "Could not satisfy the request Accept header.", "not_acceptable");
     if (!formatParam && usable.type === "text/html") renderer = "html";
-    const json = types.find((t) => t.type === "application/json" && t.params.version !== undefined);
+    const json = types.find((t) => [...extra.types, "application/json"].includes(t.type) && t.params.version !== undefined);
     headerVersion = json?.params.version || undefined;
   }
   // DRF tests both versions for truth, so an empty one (`?api_version=`) counts as not given.
