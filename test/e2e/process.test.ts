@@ -5,10 +5,11 @@
 // directory in use refuses to start, and a killed holder never leaves it locked. The built
 // server (plain node) answers, logs each request as a JSON line without secrets, tells its
 // liveness and readiness, and serves from several workers on one port. PostgreSQL when
-// DATABASE_URL is set (a scratch database per test), otherwise PGlite in a temporary DATA_DIR.
+// DATABASE_URL is set (a scratch database per test), otherwise PGlite in a temporary DATA_DIR;
+// a test that needs no empty database starts from a copy of one the command line migrated once.
 import { expect } from "chai";
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import http from "node:http";
 import net, { type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -26,19 +27,25 @@ interface Scratch {
   env: NodeJS.ProcessEnv;
   /** The PGlite directory; undefined on PostgreSQL. */
   dataDir?: string;
+  /** The PostgreSQL database; undefined on PGlite. */
+  database?: string;
   open(): Promise<Database>;
   drop(): Promise<void>;
 }
 
 let scratches = 0;
 
-/** A fresh, empty database for one test: a new PostgreSQL database or a new PGlite directory. */
-async function scratchDatabase(): Promise<Scratch> {
+/**
+ * A database for one test: a new PostgreSQL database or a new PGlite directory, empty or a copy
+ * of `template` (PostgreSQL's CREATE DATABASE … TEMPLATE, a copy of the directory on PGlite).
+ */
+async function scratchDatabase(template?: Scratch): Promise<Scratch> {
   const env: NodeJS.ProcessEnv = { ...process.env, LOG_REQUESTS: "0" };
   delete env.PORT;
   delete env.HOST;
   if (!postgresUrl) {
     const dataDir = mkdtempSync(join(tmpdir(), "armature-process-"));
+    if (template) cpSync(template.dataDir!, dataDir, { recursive: true });
     delete env.DATABASE_URL;
     return {
       env: { ...env, DATA_DIR: dataDir },
@@ -49,10 +56,11 @@ async function scratchDatabase(): Promise<Scratch> {
   }
   const url = new URL(postgresUrl);
   const name = `${url.pathname.slice(1)}_process_${process.pid}_${++scratches}`;
-  await admin(`CREATE DATABASE "${name}"`);
+  await admin(`CREATE DATABASE "${name}"${template ? ` TEMPLATE "${template.database}"` : ""}`);
   url.pathname = `/${name}`;
   return {
     env: { ...env, DATABASE_URL: url.href },
+    database: name,
     open: () => openDatabase({ databaseUrl: url.href, dataDir: "" }),
     drop: () => admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
   };
@@ -66,6 +74,18 @@ async function admin(sql: string): Promise<void> {
   } finally {
     await client.end();
   }
+}
+
+/** Migrated, with the admin and TOKEN, by the command line once for the file: copied by each test that needs no empty database. */
+let migrated: Promise<Scratch> | undefined;
+
+function migratedDatabase(): Promise<Scratch> {
+  migrated ??= (async () => {
+    const template = await scratchDatabase();
+    await cli(template.env, "createsuperuser", "--username", "admin", "--password", "admin-password", "--token", TOKEN);
+    return template;
+  })();
+  return migrated.then(scratchDatabase);
 }
 
 interface Armature {
@@ -198,6 +218,10 @@ describe(`server process (${postgresUrl ? "postgresql" : "pglite"})`, function (
   this.timeout(180000);
   let scratch: Scratch | undefined;
 
+  after(async () => {
+    await (await migrated?.catch(() => undefined))?.drop();
+  });
+
   afterEach(async () => {
     for (const child of children) {
       if (child.exitCode === null && child.signalCode === null) {
@@ -219,8 +243,7 @@ describe(`server process (${postgresUrl ? "postgresql" : "pglite"})`, function (
     });
 
     it("answers under plain node: /health/ without credentials, readiness 200, one JSON log line per request with its fields and no token or password", async () => {
-      scratch = await scratchDatabase();
-      await ranToEnd(await built(scratch.env, "createsuperuser", "--username", "admin", "--password", "admin-password", "--token", TOKEN));
+      scratch = await migratedDatabase();
       // `serve` logs requests unless LOG_REQUESTS says otherwise.
       const env = { ...scratch.env };
       delete env.LOG_REQUESTS;
@@ -306,7 +329,7 @@ describe(`server process (${postgresUrl ? "postgresql" : "pglite"})`, function (
     it("--workers 2: both workers answer on one port, one killed is replaced, SIGTERM stops them all and exits 0", async function () {
       // PGlite is an in-process engine: one process owns its DATA_DIR.
       if (!postgresUrl) this.skip();
-      scratch = await scratchDatabase();
+      scratch = await migratedDatabase();
       const env = { ...scratch.env };
       delete env.LOG_REQUESTS;
       const server = await built(env, "serve", "--port", "0", "--workers", "2");
@@ -331,8 +354,7 @@ describe(`server process (${postgresUrl ? "postgresql" : "pglite"})`, function (
   });
 
   it("SIGTERM during a slow bulk create: the client gets its 201 with every object, the rows are stored, new connections are refused, exit 0", async () => {
-    scratch = await scratchDatabase();
-    await cli(scratch.env, "createsuperuser", "--username", "admin", "--password", "admin-password", "--token", TOKEN);
+    scratch = await migratedDatabase();
     const server = armature(scratch.env, "serve", "--port", "0");
     const base = await servingOrExit(server);
     const port = Number(new URL(base).port);
@@ -442,7 +464,7 @@ describe(`server process (${postgresUrl ? "postgresql" : "pglite"})`, function (
   });
 
   it("the served process answers requests Node's parser refuses in the API's own error format", async () => {
-    scratch = await scratchDatabase();
+    scratch = await migratedDatabase();
     const server = armature(scratch.env, "serve", "--port", "0");
     const port = Number(new URL(await servingOrExit(server)).port);
     const reply = await new Promise<string>((resolve, reject) => {
@@ -457,7 +479,7 @@ describe(`server process (${postgresUrl ? "postgresql" : "pglite"})`, function (
   });
 
   it("a busy port: a clear error naming host and port on stderr, a non-zero exit, no claim to be serving", async () => {
-    scratch = await scratchDatabase();
+    scratch = await migratedDatabase();
     const squatter = net.createServer();
     await new Promise<void>((resolve) => squatter.listen(0, "127.0.0.1", resolve));
     const { port } = squatter.address() as AddressInfo;
@@ -476,8 +498,7 @@ describe(`server process (${postgresUrl ? "postgresql" : "pglite"})`, function (
     if (postgresUrl) this.skip();
     // Five processes start one after another here.
     this.timeout(180000);
-    scratch = await scratchDatabase();
-    await cli(scratch.env, "createsuperuser", "--username", "admin", "--password", "admin-password", "--token", TOKEN);
+    scratch = await migratedDatabase();
     const first = armature(scratch.env, "serve", "--port", "0");
     const base = await servingOrExit(first);
 
@@ -504,7 +525,7 @@ describe(`server process (${postgresUrl ? "postgresql" : "pglite"})`, function (
   });
 
   it("serve runs a queue worker unless QUEUE_WORKER=0; `armature worker` delivers what another instance enqueued and stops on SIGTERM", async () => {
-    scratch = await scratchDatabase();
+    scratch = await migratedDatabase();
     const off = armature({ ...scratch.env, QUEUE_WORKER: "0" }, "serve", "--port", "0");
     await servingOrExit(off);
     await until(off, /queue worker: off \(QUEUE_WORKER=0\)/);
