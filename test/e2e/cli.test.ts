@@ -19,9 +19,10 @@ const env = () => {
   return e;
 };
 
+// Node with tsx as a loader, as `make run` starts it: the tsx command would add a process of its own to every start.
 function cli(...args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn("node_modules/.bin/tsx", ["bin/armature.ts", ...args], { env: env() });
+    const child = spawn(process.execPath, ["--import", "tsx", "bin/armature.ts", ...args], { env: env() });
     let out = "";
     child.stdout.on("data", (d) => (out += d));
     child.stderr.on("data", (d) => (out += d));
@@ -32,7 +33,7 @@ function cli(...args: string[]): Promise<string> {
 /** Starts `run`, resolving with its output once it printed `last`. */
 function run(last: RegExp): Promise<{ child: ChildProcess; out: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn("node_modules/.bin/tsx", ["bin/armature.ts", "run"], { env: env() });
+    const child = spawn(process.execPath, ["--import", "tsx", "bin/armature.ts", "run"], { env: env() });
     let out = "";
     const onData = (d: Buffer) => {
       out += d;

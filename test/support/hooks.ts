@@ -6,8 +6,9 @@
 // server wipes the schema it starts on.
 import pg from "pg";
 import { stopTestServer } from "./server.js";
+import { removeRunBuild } from "./build.js";
+import { inWorker } from "./run.js";
 
-const inWorker = /[\\/]worker\.c?js$/.test(process.argv[1] ?? "");
 const workerPrefix = (url: URL): string => `${url.pathname.slice(1)}_w`;
 
 async function admin(databaseUrl: string, sql: string, params: unknown[] = []): Promise<pg.QueryResult> {
@@ -45,9 +46,11 @@ export const mochaHooks = inWorker
     };
 
 export async function mochaGlobalSetup(): Promise<void> {
+  removeRunBuild(process.pid);
   if (process.env.DATABASE_URL) await dropWorkerDatabases(process.env.DATABASE_URL);
 }
 
 export async function mochaGlobalTeardown(): Promise<void> {
+  removeRunBuild(process.pid);
   if (process.env.DATABASE_URL) await dropWorkerDatabases(process.env.DATABASE_URL);
 }

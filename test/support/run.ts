@@ -1,0 +1,7 @@
+// Which test run this process belongs to. In parallel mode mocha runs the files in worker
+// processes it starts (workerpool's worker.js); serially, in its own process.
+
+export const inWorker = /[\\/]worker\.c?js$/.test(process.argv[1] ?? "");
+
+/** The mocha process of this run: the parent of a worker, or this process. */
+export const runPid = inWorker ? process.ppid : process.pid;
