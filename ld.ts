@@ -1,0 +1,15 @@
+import { PGlite } from "@electric-sql/pglite";
+let t = performance.now();
+const a = new PGlite(); await a.waitReady;
+console.log("fresh", (performance.now() - t) | 0);
+t = performance.now();
+const dump = await a.dumpDataDir("none");
+console.log("dump", (performance.now() - t) | 0, dump.size);
+const gz = await a.dumpDataDir("gzip");
+console.log("gz", gz.size);
+t = performance.now();
+const b = new PGlite({ loadDataDir: dump }); await b.waitReady;
+console.log("load", (performance.now() - t) | 0);
+t = performance.now();
+const c = new PGlite({ loadDataDir: gz }); await c.waitReady;
+console.log("load gz", (performance.now() - t) | 0, (await c.query("select 1 as x")).rows);
