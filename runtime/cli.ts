@@ -91,11 +91,15 @@ export function loadDemoOnce(db: Knex, apis: ApiDescriptor[], demo: Record<strin
   });
 }
 
-/** Serves the APIs on config.host and config.port; rejects, naming both, when it cannot bind. */
-export function listen(apis: ApiDescriptor[], db: Database, config: Config): Promise<Server> {
+/** The HTTP server of the APIs, its connection timeouts as configured; not yet listening. */
+function httpServer(apis: ApiDescriptor[], db: Database, config: Config): Server {
   const server = createServer(createApp(apis, db.knex, config));
   answerClientErrors(server, config);
-  return listenOn(server, config.host, config.port);
+  server.keepAliveTimeout = config.keepAliveTimeout * 1000;
+  // Kept above the keep-alive timeout, as load balancers' guides ask of Node servers: a request
+  // arriving as an idle connection's time runs out must not meet the headers timer first.
+  server.headersTimeout = Math.max(server.headersTimeout, server.keepAliveTimeout + 1000);
+  return server;
 }
 
 /** A queue worker over `db` with the process's handlers and settings, started. */
@@ -222,8 +226,7 @@ async function serve(apis: ApiDescriptor[], config: Config, opts: CliOptions): P
 
 /** Serves the APIs in this process with its queue worker, until SIGTERM or SIGINT drains and stops it. */
 async function serveHere(apis: ApiDescriptor[], db: Database, config: Config): Promise<Server> {
-  const server = createServer(createApp(apis, db.knex, config));
-  answerClientErrors(server, config);
+  const server = httpServer(apis, db, config);
   let worker: Worker | undefined;
   // Before listening: a signal that comes as soon as this process serves (a cluster primary
   // announces it then) must find the handler, not the default that kills at once.

@@ -42,6 +42,12 @@ export interface Config {
   corsOrigins: string[];
   /** Seconds a stopping server waits for requests in flight before cutting them off. */
   shutdownTimeout: number;
+  /**
+   * Seconds an idle keep-alive connection stays open (KEEP_ALIVE_TIMEOUT, Node's 5 by default):
+   * behind a load balancer it must outlast the balancer's own idle timeout, or the balancer
+   * sends requests on connections the server is closing.
+   */
+  keepAliveTimeout: number;
   /** Whether `serve` and `run` run a queue worker in the process (QUEUE_WORKER=0: this instance only enqueues). */
   queueWorker: boolean;
   /** The queue worker's settings (runtime/queue/worker.ts), from QUEUE_* in seconds and days. */
@@ -75,6 +81,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     authFailureWindow: wholeNumber(env, "AUTH_FAILURE_WINDOW", 300),
     corsOrigins: (env.CORS_ALLOWED_ORIGINS ?? "").split(",").map((o) => o.trim().replace(/\/$/, "")).filter(Boolean),
     shutdownTimeout: wholeNumber(env, "SHUTDOWN_TIMEOUT", 30),
+    keepAliveTimeout: wholeNumber(env, "KEEP_ALIVE_TIMEOUT", 5) || 5,
     queueWorker: env.QUEUE_WORKER?.trim() !== "0",
     queue: {
       concurrency: wholeNumber(env, "QUEUE_CONCURRENCY", DEFAULT_WORKER_SETTINGS.concurrency) || 1,
