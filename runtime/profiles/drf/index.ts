@@ -59,7 +59,7 @@ const SCHEMA_RENDERERS: Record<string, ExtraRenderers> = {
   "/swagger.yaml": { types: SCHEMA_TYPES, formats: ["yaml"] },
   "/swagger.json": { types: SCHEMA_TYPES, formats: [] },
 };
-/** DRF's refusal of an anonymous request that needs a user. */
+
 /**
  * The documents' texts, each rendered once: a document never changes while the process runs,
  * and rendering one takes some 60 ms (JSON) to 700 ms (YAML) of the event loop.
@@ -71,6 +71,7 @@ function renderedDocument(document: object, as: "json" | "yaml"): string {
   return (texts[as] ??= as === "yaml" ? toYaml(document, { aliasDuplicateObjects: false }) : JSON.stringify(document));
 }
 
+/** DRF's refusal of an anonymous request that needs a user. */
 const unauthenticated = () => new HttpError(403, "Authentication credentials were not provided.", "forbidden");
 
 interface Ctx {
