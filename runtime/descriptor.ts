@@ -768,9 +768,14 @@ export const HOOK_NAMES: ReadonlyArray<keyof ModelHooks> = ["beforeSave", "befor
 
 /** An argument of a WordPress route, as the REST index lists it. */
 export interface WpArg { type?: string; description?: string; default?: unknown; enum?: unknown[]; items?: Record<string, unknown>; required: boolean }
-export interface WpEndpoint { methods: string[]; args: Record<string, WpArg> }
-/** A WordPress route: its regex as WordPress shows it, and its endpoints in registration order. */
-export interface WpRoute { regex: string; endpoints: WpEndpoint[] }
+/**
+ * What serves a WordPress endpoint: the namespace's index or document, a model's archive or
+ * create, or one record's read, update or delete (the record named by the route's `id` or `slug`).
+ */
+export type WpView = "namespace" | "doc" | "archive" | "create" | "read" | "update" | "delete";
+export interface WpEndpoint { methods: string[]; view: WpView; args: Record<string, WpArg> }
+/** A WordPress route: its regex as WordPress shows it, the model it serves, and its endpoints in registration order. */
+export interface WpRoute { regex: string; model?: string; endpoints: WpEndpoint[] }
 
 /** Settings of the DRF-style profile (the names are Nautobot's). */
 export interface DrfSettings {

@@ -26,6 +26,7 @@ export const calendar: ApiDescriptor = {
         endpoints: [
           {
             methods: ["GET"],
+            view: "namespace",
             args: {
               namespace: { default: "calendar/events/v1", required: false },
               context: { default: "view", required: false },
@@ -38,15 +39,18 @@ export const calendar: ApiDescriptor = {
         endpoints: [
           {
             methods: ["GET"],
+            view: "doc",
             args: {},
           },
         ],
       },
       {
         regex: "/calendar/events/v1/events",
+        model: "events.event",
         endpoints: [
           {
             methods: ["GET"],
+            view: "archive",
             args: {
               page: { type: "integer", description: "The archive page to return.", default: 1, required: false },
               per_page: { type: "integer", description: "The number of results per page.", default: 10, required: false },
@@ -110,6 +114,7 @@ export const calendar: ApiDescriptor = {
           },
           {
             methods: ["POST"],
+            view: "create",
             args: {
               author: { type: "string", description: "The user who wrote the event.", required: false },
               status: {
@@ -145,15 +150,18 @@ export const calendar: ApiDescriptor = {
       },
       {
         regex: "/calendar/events/v1/events/(?P<id>\\d+)",
+        model: "events.event",
         endpoints: [
           {
             methods: ["GET"],
+            view: "read",
             args: {
               id: { type: "integer", description: "Record id.", required: true },
             },
           },
           {
             methods: ["DELETE"],
+            view: "delete",
             args: {
               id: { type: "integer", description: "Record id.", required: true },
               force: {
@@ -166,6 +174,7 @@ export const calendar: ApiDescriptor = {
           },
           {
             methods: ["POST", "PUT", "PATCH"],
+            view: "update",
             args: {
               id: { type: "integer", description: "Record id.", required: true },
               author: { type: "string", description: "The user who wrote the event.", required: false },
@@ -202,15 +211,18 @@ export const calendar: ApiDescriptor = {
       },
       {
         regex: "/calendar/events/v1/events/by-slug/(?P<slug>[^/]+)",
+        model: "events.event",
         endpoints: [
           {
             methods: ["GET"],
+            view: "read",
             args: {
               slug: { type: "string", description: "Record slug.", required: true },
             },
           },
           {
             methods: ["DELETE"],
+            view: "delete",
             args: {
               slug: { type: "string", description: "Record slug.", required: true },
               force: {
@@ -223,6 +235,7 @@ export const calendar: ApiDescriptor = {
           },
           {
             methods: ["POST", "PUT", "PATCH"],
+            view: "update",
             args: {
               slug: { type: "string", required: false },
               author: { type: "string", description: "The user who wrote the event.", required: false },
@@ -258,9 +271,11 @@ export const calendar: ApiDescriptor = {
       },
       {
         regex: "/calendar/events/v1/venues",
+        model: "venues.venue",
         endpoints: [
           {
             methods: ["GET"],
+            view: "archive",
             args: {
               page: { type: "integer", description: "The archive page to return.", default: 1, required: false },
               per_page: { type: "integer", description: "The number of results per page.", default: 10, required: false },
@@ -273,6 +288,7 @@ export const calendar: ApiDescriptor = {
           },
           {
             methods: ["POST"],
+            view: "create",
             args: {
               author: { type: "string", required: false },
               status: {
@@ -305,15 +321,18 @@ export const calendar: ApiDescriptor = {
       },
       {
         regex: "/calendar/events/v1/venues/(?P<id>\\d+)",
+        model: "venues.venue",
         endpoints: [
           {
             methods: ["GET"],
+            view: "read",
             args: {
               id: { type: "integer", description: "Record id.", required: true },
             },
           },
           {
             methods: ["DELETE"],
+            view: "delete",
             args: {
               id: { type: "integer", description: "Record id.", required: true },
               force: {
@@ -326,6 +345,7 @@ export const calendar: ApiDescriptor = {
           },
           {
             methods: ["POST", "PUT", "PATCH"],
+            view: "update",
             args: {
               id: { type: "integer", description: "Record id.", required: true },
               author: { type: "string", required: false },
@@ -359,15 +379,18 @@ export const calendar: ApiDescriptor = {
       },
       {
         regex: "/calendar/events/v1/venues/by-slug/(?P<slug>[^/]+)",
+        model: "venues.venue",
         endpoints: [
           {
             methods: ["GET"],
+            view: "read",
             args: {
               slug: { type: "string", description: "Record slug.", required: true },
             },
           },
           {
             methods: ["DELETE"],
+            view: "delete",
             args: {
               slug: { type: "string", description: "Record slug.", required: true },
               force: {
@@ -380,6 +403,7 @@ export const calendar: ApiDescriptor = {
           },
           {
             methods: ["POST", "PUT", "PATCH"],
+            view: "update",
             args: {
               slug: { type: "string", required: false },
               author: { type: "string", required: false },
@@ -412,9 +436,11 @@ export const calendar: ApiDescriptor = {
       },
       {
         regex: "/calendar/events/v1/organizers",
+        model: "organizers.organizer",
         endpoints: [
           {
             methods: ["GET"],
+            view: "archive",
             args: {
               page: { type: "integer", description: "The archive page to return.", default: 1, required: false },
               per_page: { type: "integer", description: "The number of results per page.", default: 10, required: false },
@@ -427,6 +453,7 @@ export const calendar: ApiDescriptor = {
           },
           {
             methods: ["POST"],
+            view: "create",
             args: {
               author: { type: "string", required: false },
               status: {
@@ -449,15 +476,18 @@ export const calendar: ApiDescriptor = {
       },
       {
         regex: "/calendar/events/v1/organizers/(?P<id>\\d+)",
+        model: "organizers.organizer",
         endpoints: [
           {
             methods: ["GET"],
+            view: "read",
             args: {
               id: { type: "integer", description: "Record id.", required: true },
             },
           },
           {
             methods: ["DELETE"],
+            view: "delete",
             args: {
               id: { type: "integer", description: "Record id.", required: true },
               force: {
@@ -470,6 +500,7 @@ export const calendar: ApiDescriptor = {
           },
           {
             methods: ["POST", "PUT", "PATCH"],
+            view: "update",
             args: {
               id: { type: "integer", description: "Record id.", required: true },
               author: { type: "string", required: false },
@@ -493,15 +524,18 @@ export const calendar: ApiDescriptor = {
       },
       {
         regex: "/calendar/events/v1/organizers/by-slug/(?P<slug>[^/]+)",
+        model: "organizers.organizer",
         endpoints: [
           {
             methods: ["GET"],
+            view: "read",
             args: {
               slug: { type: "string", description: "Record slug.", required: true },
             },
           },
           {
             methods: ["DELETE"],
+            view: "delete",
             args: {
               slug: { type: "string", description: "Record slug.", required: true },
               force: {
@@ -514,6 +548,7 @@ export const calendar: ApiDescriptor = {
           },
           {
             methods: ["POST", "PUT", "PATCH"],
+            view: "update",
             args: {
               slug: { type: "string", required: false },
               author: { type: "string", required: false },
@@ -536,9 +571,11 @@ export const calendar: ApiDescriptor = {
       },
       {
         regex: "/calendar/events/v1/categories",
+        model: "events.category",
         endpoints: [
           {
             methods: ["GET"],
+            view: "archive",
             args: {
               page: { type: "integer", description: "The archive page to return.", default: 1, required: false },
               per_page: { type: "integer", description: "The number of results per page.", default: 10, required: false },
@@ -566,6 +603,7 @@ export const calendar: ApiDescriptor = {
           },
           {
             methods: ["POST"],
+            view: "create",
             args: {
               name: { type: "string", required: true },
               slug: { type: "string", required: false },
@@ -577,15 +615,18 @@ export const calendar: ApiDescriptor = {
       },
       {
         regex: "/calendar/events/v1/categories/(?P<id>\\d+)",
+        model: "events.category",
         endpoints: [
           {
             methods: ["GET"],
+            view: "read",
             args: {
               id: { type: "integer", description: "Record id.", required: true },
             },
           },
           {
             methods: ["POST", "PUT", "PATCH"],
+            view: "update",
             args: {
               id: { type: "integer", description: "Record id.", required: true },
               name: { type: "string", required: false },
@@ -596,6 +637,7 @@ export const calendar: ApiDescriptor = {
           },
           {
             methods: ["DELETE"],
+            view: "delete",
             args: {
               id: { type: "integer", description: "Record id.", required: true },
             },
@@ -604,9 +646,11 @@ export const calendar: ApiDescriptor = {
       },
       {
         regex: "/calendar/events/v1/tags",
+        model: "events.tag",
         endpoints: [
           {
             methods: ["GET"],
+            view: "archive",
             args: {
               page: { type: "integer", description: "The archive page to return.", default: 1, required: false },
               per_page: { type: "integer", description: "The number of results per page.", default: 10, required: false },
@@ -633,6 +677,7 @@ export const calendar: ApiDescriptor = {
           },
           {
             methods: ["POST"],
+            view: "create",
             args: {
               name: { type: "string", required: true },
               slug: { type: "string", required: false },
@@ -643,15 +688,18 @@ export const calendar: ApiDescriptor = {
       },
       {
         regex: "/calendar/events/v1/tags/(?P<id>\\d+)",
+        model: "events.tag",
         endpoints: [
           {
             methods: ["GET"],
+            view: "read",
             args: {
               id: { type: "integer", description: "Record id.", required: true },
             },
           },
           {
             methods: ["POST", "PUT", "PATCH"],
+            view: "update",
             args: {
               id: { type: "integer", description: "Record id.", required: true },
               name: { type: "string", required: false },
@@ -661,6 +709,7 @@ export const calendar: ApiDescriptor = {
           },
           {
             methods: ["DELETE"],
+            view: "delete",
             args: {
               id: { type: "integer", description: "Record id.", required: true },
             },

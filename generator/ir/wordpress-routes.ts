@@ -1,7 +1,8 @@
 // The route table of a WordPress-style API, decided at generate time from its models: per
-// route its regex (as WordPress shows it) and endpoints with their verbs and args, in
-// registration order. Emitted into the API descriptor: the runtime profile mounts and lists
-// what it says, and the OpenAPI emitter documents the same table.
+// route its regex (as WordPress shows it), the model it serves, and endpoints with their verbs,
+// the view that serves them and their args, in registration order. Emitted into the API
+// descriptor: the runtime profile dispatches and lists what it says, and the OpenAPI emitter
+// documents the same table.
 import type { ApiDescriptor, FieldDescriptor, ModelDescriptor, WpArg, WpRoute } from "../../runtime/descriptor.js";
 
 type RouteSource = Pick<ApiDescriptor, "basePath" | "apps" | "models" | "settings">;
@@ -84,8 +85,8 @@ function archiveArgs(api: RouteSource, m: ModelDescriptor): Record<string, WpArg
 export function wordpressRoutes(api: RouteSource): WpRoute[] {
   const ns = `/${api.basePath.replace(/^\/|\/$/g, "")}`;
   const routes: WpRoute[] = [
-    { regex: ns, endpoints: [{ methods: ["GET"], args: { namespace: { default: ns.slice(1), required: false }, context: { default: "view", required: false } } }] },
-    { regex: `${ns}/doc`, endpoints: [{ methods: ["GET"], args: {} }] },
+    { regex: ns, endpoints: [{ methods: ["GET"], view: "namespace", args: { namespace: { default: ns.slice(1), required: false }, context: { default: "view", required: false } } }] },
+    { regex: `${ns}/doc`, endpoints: [{ methods: ["GET"], view: "doc", args: {} }] },
   ];
   // The index lists routes in registration order, and WordPress plugins register their post
   // types' routes (in the order of the spec's apps) before their taxonomies' ones.
@@ -97,20 +98,25 @@ export function wordpressRoutes(api: RouteSource): WpRoute[] {
     const base = `${ns}/${wp.listKey}`;
     const idArg = { id: { type: "integer", description: "Record id.", required: true } };
     const update = { ...idArg, ...writeArgs(m, false) };
-    routes.push({ regex: base, endpoints: [{ methods: ["GET"], args: archiveArgs(api, m) }, { methods: ["POST"], args: writeArgs(m, true) }] });
+    routes.push({ regex: base, model: m.key, endpoints: [{ methods: ["GET"], view: "archive", args: archiveArgs(api, m) }, { methods: ["POST"], view: "create", args: writeArgs(m, true) }] });
     const del: Record<string, WpArg> = wp.kind === "post" ? { ...idArg, force: { type: "boolean", description: "Delete permanently instead of moving to the trash.", default: false, required: false } } : idArg;
     routes.push({
       regex: `${base}/(?P<id>\\d+)`,
+      model: m.key,
       endpoints: wp.kind === "post"
-        ? [{ methods: ["GET"], args: idArg }, { methods: ["DELETE"], args: del }, { methods: EDITABLE, args: update }]
-        : [{ methods: ["GET"], args: idArg }, { methods: EDITABLE, args: update }, { methods: ["DELETE"], args: del }],
+        ? [{ methods: ["GET"], view: "read", args: idArg }, { methods: ["DELETE"], view: "delete", args: del }, { methods: EDITABLE, view: "update", args: update }]
+        : [{ methods: ["GET"], view: "read", args: idArg }, { methods: EDITABLE, view: "update", args: update }, { methods: ["DELETE"], view: "delete", args: del }],
     });
     if (wp.slugRoutes) {
       const slugArg = { slug: { type: "string", description: "Record slug.", required: true } };
       const { id: _id, ...rest } = update;
       routes.push({
         regex: `${base}/by-slug/(?P<slug>[^/]+)`,
-        endpoints: [{ methods: ["GET"], args: slugArg }, { methods: ["DELETE"], args: { ...slugArg, force: del.force } }, { methods: EDITABLE, args: { ...slugArg, ...rest } }],
+        model: m.key,
+        endpoints: [
+          { methods: ["GET"], view: "read", args: slugArg }, { methods: ["DELETE"], view: "delete", args: { ...slugArg, force: del.force } },
+          { methods: EDITABLE, view: "update", args: { ...slugArg, ...rest } },
+        ],
       });
     }
   }

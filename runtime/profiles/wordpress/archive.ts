@@ -16,8 +16,6 @@ import { boolParam, idListParam, intParam, listParam, MAX_ID, textParam, toBool,
 
 export const STATUSES = ["publish", "future", "draft", "pending", "private", "trash"];
 
-export interface Paging { page: number; perPage: number }
-
 /**
  * A planned archive: the engine's filter plan and order, the parameters to echo in paging
  * links, and the error that stopped planning, if one did (checks planned before it still
@@ -62,19 +60,6 @@ function planned(p: Planning, plan: () => Ordering[]): ArchivePlan {
 
 const asc = (field: string): Ordering => ({ field, desc: false });
 const desc = (field: string): Ordering => ({ field, desc: true });
-
-export function paging(params: Params, settings: Record<string, unknown>): Paging {
-  const bad: string[] = [];
-  // A bracketed parameter is an object without a prototype, which Number() cannot convert.
-  const num = (v: unknown) => (typeof v === "string" || typeof v === "number" ? Number(v) : NaN);
-  const page = params.page === undefined ? 1 : num(params.page);
-  const per = params.per_page === undefined ? Number(settings.PER_PAGE ?? 10) : num(params.per_page);
-  const ok = (v: unknown, n: number) => n > 0 && /^\s*\d+\s*$/.test(String(v));
-  if (params.page !== undefined && !ok(params.page, page)) bad.push("page");
-  if (params.per_page !== undefined && !ok(params.per_page, per)) bad.push("per_page");
-  if (bad.length) throw new WpError(400, "rest_invalid_param", `Invalid parameter(s): ${bad.join(", ")}`, { params: Object.fromEntries(bad.map((b) => [b, "Invalid parameter."])), details: [] });
-  return { page, perPage: Math.min(per, Number(settings.MAX_PER_PAGE ?? 50)) };
-}
 
 /** Which statuses a requester sees in a post archive, given the `status` parameter. */
 function statuses(params: Params, who: Requester | null): string[] {

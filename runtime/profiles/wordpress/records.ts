@@ -177,7 +177,11 @@ export class Shaper {
           out[f.name] = v;
       }
     }
-    if (!wp.dropEmpty) return out;
+    return wp.dropEmpty ? this.withoutEmpty(m, out) : out;
+  }
+
+  /** A post without its empty values (the plugin's linked posts), false flags kept. */
+  private withoutEmpty(m: ModelDescriptor, out: Record<string, unknown>): Record<string, unknown> {
     const kept: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(out)) {
       if (v === "" || v === null || v === false || v === 0 || (Array.isArray(v) && !v.length && k !== "global_id_lineage")) {

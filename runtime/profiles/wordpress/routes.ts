@@ -1,5 +1,5 @@
 // The REST index's view of a WordPress-style API's routes (the table itself is generated:
-// ApiDescriptor.routes); dispatching is in index.ts.
+// ApiDescriptor.routes); dispatching from it is in dispatch.ts.
 import type { WpRoute } from "../../descriptor.js";
 
 /** A route as the REST index shows it. */

@@ -7,15 +7,17 @@
 // Every check-then-insert (slugs, term names, de-duplication) holds an advisory lock on what
 // it checks, so concurrent writes end as some sequential order of them would.
 import type { Knex } from "knex";
-import { storedColumn, type FieldDescriptor, type M2mField, type ModelDescriptor } from "../../descriptor.js";
+import type { FieldDescriptor, FkField, M2mField, ModelDescriptor } from "../../descriptor.js";
 import type { Catalog, Row } from "./records.js";
 import type { Requester } from "./auth.js";
-import { formatWall, inRange, parseDate, validZone, wallToUtc } from "./dates.js";
-import { INVALID, invalidParam, invalidParams, missingParams, notOfType, paramMessage, WpError } from "./errors.js";
-import { listValue, MAX_ID, positiveInt, toBool, type Params } from "./params.js";
+import { formatWall, inRange, validZone, wallToUtc } from "./dates.js";
+import { INVALID, invalidParams, missingParams, notOfType, paramMessage, WpError } from "./errors.js";
+import { listValue, MAX_ID, positiveInt, type Params } from "./params.js";
 import { advisoryLock } from "../../db/locks.js";
-import type { Actor, Operations } from "../../operations/index.js";
 import { ValidationError } from "../../errors.js";
+import { termKey } from "./write-transaction.js";
+import { slugBase, uniqueSlug } from "./slugs.js";
+import { ofType, REFUSED, scalarValue, scaleStatus } from "./field-values.js";
 import { replaceLinks } from "../../kinds/m2m.js";
 import type { WriteContext } from "../../kinds/types.js";
 import type { Store } from "../../store.js";
@@ -26,41 +28,20 @@ type Links = Map<M2mField, number[]>;
 
 const maxLength = (f: FieldDescriptor | undefined): number | undefined => (f?.kind === "scalar" ? f.maxLength : undefined);
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** Room a slug keeps for the longest `-N` suffix (`-2147483647`). */
-const SUFFIX_ROOM = 11;
-/**
- * What a write is run again after, besides the conflicts every operation is retried on: a
- * unique or foreign key violation (a race lost to a concurrent insert or delete; the re-run
- * sees the winner and answers as a sequential request would).
- */
-const RACES = ["23505", "23503"];
-
-/**
- * Runs a write as an operation, again when it lost a race (see RACES); a violation that
- * persists becomes the 400 naming the parameter of the offending column.
- */
-export async function writeTransaction<T>(operations: Operations, actor: Actor, m: ModelDescriptor, run: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
-  try {
-    return await operations.run(actor, run, { retryOn: RACES });
-  } catch (err) {
-    const { code, detail } = err as { code?: unknown; detail?: string };
-    if (typeof code !== "string" || !RACES.includes(code)) throw err;
-    const column = /Key \(([^)]+)\)=/.exec(detail ?? "")?.[1];
-    const f = m.fields.find((x) => storedColumn(x) === column || (x.kind === "m2m" && x.through.target === column));
-    if (!f) throw err;
-    throw invalidParam(f.name);
-  }
+/** A write's parameters as read so far: column values, link lists, and refusals in the order met. */
+interface Reading {
+  values: Values;
+  links: Links;
+  errors: Record<string, string>;
+  /** The JSON type of each parameter refused for its type. */
+  types: Record<string, string>;
+  bad(name: string, message?: string): void;
 }
 
-const termKey = (name: string) => `name:${name.trim().toLowerCase()}`;
-
-/** The lock on a term name, taken before checking whether the name is free. */
-export function lockTermName(trx: Knex, m: ModelDescriptor, name: string): Promise<void> {
-  return advisoryLock(trx, m.table, termKey(name));
+function reading(): Reading {
+  const errors: Record<string, string> = {};
+  return { values: {}, links: new Map(), errors, types: {}, bad: (name, message = "Invalid parameter.") => { errors[name] = message; } };
 }
-
-
 export class Writer {
   constructor(
     private readonly cat: Catalog,
@@ -112,107 +93,92 @@ export class Writer {
   /** Column values and m2m links for a create (`current` null) or an update. */
   private async prepare(db: Knex, m: ModelDescriptor, params: Params, who: Requester, current: Row | null): Promise<{ values: Values; links: Links }> {
     const wp = this.cat.wp(m);
-    const errors: Record<string, string> = {};
-    const types: Record<string, string> = {};
-    const values: Values = {};
-    const links: Links = new Map();
-    const bad = (name: string, message = "Invalid parameter.") => { errors[name] = message; };
+    const r = reading();
     if (!current) {
       const missing = m.fields.filter((f) => f.required && !f.readOnly && (params[f.name] === undefined || params[f.name] === null)).map((f) => f.name);
       if (missing.length) throw missingParams(missing);
     }
     const clock = wp.wallClock;
     const derived = new Set(clock ? [clock.utcStart, clock.utcEnd] : []);
-    const zoneParam = clock ? params[clock.timezone] : undefined;
-    const zoneOk = typeof zoneParam === "string" && !!zoneParam && validZone(zoneParam);
-    const zone = zoneOk ? zoneParam as string : (current && clock ? current[this.cat.col(m, clock.timezone)] : "") || this.tz;
-    if (clock && zoneParam !== undefined && (typeof zoneParam !== "string" || (zoneParam && !validZone(zoneParam)))) bad(clock.timezone);
-
+    const zone = this.zone(m, params, current, r);
     for (const f of m.fields) {
       const v = params[f.name];
       if (v === undefined || f.readOnly || derived.has(f.name) || ["id", "url", "display"].includes(f.name)) continue;
-      const type = f.kind === "scalar" || f.kind === "choice" ? this.cat.argType(m, f.name) : undefined;
-      if (type && !ofType(v, type, f, wp.money === f.name)) {
-        bad(f.name, notOfType(f.name, type));
-        types[f.name] = type;
-        continue;
-      }
-      const text = typeof v === "string" ? v.trim() : typeof v === "number" ? String(v) : null;
-      switch (f.kind) {
-        case "choice":
-          if (text === null || !f.choices.some(([c]) => c === text)) bad(f.name);
-          else values[f.column] = scaleStatus(text, who, f.name === "status");
-          break;
-        case "scalar":
-          switch (f.type) {
-            case "boolean":
-              values[f.column] = toBool(v);
-              break;
-            case "datetime": {
-              // Wall-clock fields are stored as read; others in UTC, which must stay in range too.
-              const local = !!clock && [clock.start, clock.end].includes(f.name);
-              const w = text ? parseDate(text, local ? zone : this.tz) : null;
-              const utc = w && !local ? wallToUtc(w, this.tz) : null;
-              if (!w || (utc && !inRange(utc))) bad(f.name);
-              else values[f.column] = utc ? utc.toISOString() : `${formatWall(w)}+00`;
-              break;
-            }
-            case "float": {
-              const n = v === null || (typeof v === "string" && !v.trim()) ? null : Number(v);
-              if (n === null ? !f.nullable : (f.min !== undefined && n < f.min) || (f.max !== undefined && n > f.max)) bad(f.name);
-              else values[f.column] = n;
-              break;
-            }
-            case "uuid":
-              if (text && UUID.test(text)) values[f.column] = text; else bad(f.name);
-              break;
-            default: {
-              const s = Array.isArray(v) ? v.map(String).join(", ") : text;
-              if (s === null) { bad(f.name); break; }
-              if ((f.required || f.blank === false || f.name === "slug") && !s) { bad(f.name); break; }
-              if (f.maxLength && s.length > f.maxLength) { bad(f.name); break; }
-              if (f.format === "url" && s && !isUrl(s)) { bad(f.name); break; }
-              if (wp.images?.includes(f.name) && s && !isUrl(s)) { bad(f.name); break; }
-              if (clock && f.name === clock.timezone) { values[f.column] = s; break; }
-              values[f.column] = f.name === "slug" ? slugify(s) : s;
-            }
-          }
-          break;
-        case "fk": {
-          const target = this.cat.model(f.target);
-          if (v === "" || v === 0 || v === "0" || v === null) { values[f.column] = null; break; }
-          try {
-            const [id] = await this.linked(db, target, f.target === m.key ? [v] : Array.isArray(v) ? v.slice(0, 1) : [v], who, f.name);
-            values[f.column] = id;
-          } catch (err) {
-            if (err instanceof WpError && err.status === 400 && err.code === "rest_invalid_param") bad(f.name, err.message); else throw err;
-          }
-          break;
-        }
-        case "m2m": {
-          const target = this.cat.model(f.target);
-          try {
-            if (target.wordpress?.kind === "term") {
-              const names = listValue(v);
-              if (names === null) { bad(f.name); break; }
-              links.set(f, await this.terms(db, target, names));
-            } else {
-              const list = v === "" ? [] : Array.isArray(v) ? v : [v];
-              links.set(f, await this.linked(db, target, list, who, f.name));
-            }
-          } catch (err) {
-            if (err instanceof WpError && err.status === 400 && err.code === "rest_invalid_param") bad(f.name, err.message); else throw err;
-          }
-          break;
-        }
-        default:
-          break;
-      }
+      await this.readField(db, m, f, v, who, zone, r);
     }
-    if (typeof values.author === "string" && !(await this.userExists(db, values.author))) bad("author");
-    if (Object.keys(errors).length) throw invalidParams(errors, types);
+    if (typeof r.values.author === "string" && !(await this.userExists(db, r.values.author))) r.bad("author");
+    if (Object.keys(r.errors).length) throw invalidParams(r.errors, r.types);
 
-    if (clock) this.clock(m, values, params, current, zone);
+    if (clock) this.clock(m, r.values, params, current, zone);
+    await this.complete(db, m, r.values, who, current);
+    return { values: r.values, links: r.links };
+  }
+
+  /** The zone of a wall-clock record: the valid one given, else the record's, else the site's. */
+  private zone(m: ModelDescriptor, params: Params, current: Row | null, r: Reading): string {
+    const clock = this.cat.wp(m).wallClock;
+    const zoneParam = clock ? params[clock.timezone] : undefined;
+    const zoneOk = typeof zoneParam === "string" && !!zoneParam && validZone(zoneParam);
+    const zone = zoneOk ? zoneParam as string : (current && clock ? current[this.cat.col(m, clock.timezone)] : "") || this.tz;
+    if (clock && zoneParam !== undefined && (typeof zoneParam !== "string" || (zoneParam && !validZone(zoneParam)))) r.bad(clock.timezone);
+    return zone;
+  }
+
+  /** Reads parameter `v` of field `f` into `r`: a value, a link list, or a refusal. */
+  private async readField(db: Knex, m: ModelDescriptor, f: FieldDescriptor, v: unknown, who: Requester, zone: string, r: Reading): Promise<void> {
+    const wp = this.cat.wp(m);
+    const type = f.kind === "scalar" || f.kind === "choice" ? this.cat.argType(m, f.name) : undefined;
+    if (type && !ofType(v, type, !!f.nullable, wp.money === f.name)) {
+      r.bad(f.name, notOfType(f.name, type));
+      r.types[f.name] = type;
+      return;
+    }
+    const text = typeof v === "string" ? v.trim() : typeof v === "number" ? String(v) : null;
+    switch (f.kind) {
+      case "choice":
+        if (text === null || !f.choices.some(([c]) => c === text)) r.bad(f.name);
+        else r.values[f.column] = scaleStatus(text, who, f.name === "status");
+        return;
+      case "scalar": {
+        const value = scalarValue(wp, f, v, text, { zone, tz: this.tz });
+        if (value === REFUSED) r.bad(f.name); else r.values[f.column] = value;
+        return;
+      }
+      case "fk":
+      case "m2m":
+        try {
+          await this.readLink(db, m, f, v, who, r);
+        } catch (err) {
+          if (err instanceof WpError && err.status === 400 && err.code === "rest_invalid_param") r.bad(f.name, err.message); else throw err;
+        }
+        return;
+      default:
+        return;
+    }
+  }
+
+  /** A link's parameter: a linked post (id, `{id}` or data), or for a list terms or posts. */
+  private async readLink(db: Knex, m: ModelDescriptor, f: FkField | M2mField, v: unknown, who: Requester, r: Reading): Promise<void> {
+    const target = this.cat.model(f.target);
+    if (f.kind === "fk") {
+      if (v === "" || v === 0 || v === "0" || v === null) { r.values[f.column] = null; return; }
+      const [id] = await this.linked(db, target, f.target === m.key ? [v] : Array.isArray(v) ? v.slice(0, 1) : [v], who, f.name);
+      r.values[f.column] = id;
+      return;
+    }
+    if (target.wordpress?.kind === "term") {
+      const names = listValue(v);
+      if (names === null) { r.bad(f.name); return; }
+      r.links.set(f, await this.terms(db, target, names));
+      return;
+    }
+    const list = v === "" ? [] : Array.isArray(v) ? v : [v];
+    r.links.set(f, await this.linked(db, target, list, who, f.name));
+  }
+
+  /** What every write sets besides its parameters: a unique slug, a post's author, status and modification time. */
+  private async complete(db: Knex, m: ModelDescriptor, values: Values, who: Requester, current: Row | null): Promise<void> {
+    const wp = this.cat.wp(m);
     const title = wp.titleField ?? "name";
     if (!current || values.slug !== undefined) {
       const base = (values.slug as string | undefined) ?? slugify(String(values[this.cat.col(m, title)] ?? current?.[this.cat.col(m, title)] ?? ""));
@@ -225,7 +191,6 @@ export class Writer {
       }
       values.modified = db.fn.now();
     }
-    return { values, links };
   }
 
   /** Wall-clock rules: all-day spans whole days, the end may not precede the start, UTC follows. */
@@ -329,56 +294,4 @@ export class Writer {
     }
     return usable ? (await q.first())?.id : undefined;
   }
-}
-
-/** Contributors cannot publish: `publish`/`future` become `pending`. */
-function scaleStatus(value: string, who: Requester, isStatus: boolean): string {
-  if (!isStatus || who.role === "editor") return value;
-  return value === "publish" || value === "future" ? "pending" : value;
-}
-
-/**
- * Whether `v` has the JSON type a field's argument declares, with WordPress's coercions of
- * request values: numbers pass as strings, numeric strings as numbers, `""` or null clear a
- * nullable number, and the money field also takes a list of prices.
- */
-function ofType(v: unknown, type: string, f: FieldDescriptor, money: boolean): boolean {
-  switch (type) {
-    case "boolean":
-      return toBool(v) !== null;
-    case "number":
-      return typeof v === "number" || (typeof v === "string" && (!v.trim() || Number.isFinite(Number(v)))) || (v === null && !!f.nullable);
-    default:
-      return typeof v === "string" || typeof v === "number" || (money && Array.isArray(v) && v.every((x) => typeof x === "string" || typeof x === "number"));
-  }
-}
-
-function isUrl(s: string): boolean {
-  try { const u = new URL(s); return u.protocol === "http:" || u.protocol === "https:"; } catch { return false; }
-}
-
-const cutSlug = (s: string, n: number) => s.slice(0, n).replace(/-+$/, "");
-
-/**
- * A wanted slug cut to the slug column (WordPress cuts slugs to 200 characters), the prefix
- * every `-N` variant of it starts with, and the lock key of that prefix without its numeric
- * tail, so `room` and an explicit `room-2` (which `room` may also become) share a lock.
- */
-function slugBase(m: ModelDescriptor, wanted: string): { base: string; prefix: string; key: string; max: number } {
-  const max = maxLength(m.fields.find((f) => f.name === "slug")) ?? 200;
-  const base = cutSlug(wanted, max);
-  const prefix = cutSlug(base, max - SUFFIX_ROOM);
-  return { base, prefix, key: `slug:${prefix.replace(/(-\d+)+$/, "")}`, max };
-}
-
-/** `wanted`, or WordPress's `wanted-2`, `-3`… when taken; under the lock of its prefix. */
-async function uniqueSlug(db: Knex, m: ModelDescriptor, wanted: string, except?: number): Promise<string> {
-  const { base, prefix, key, max } = slugBase(m, wanted);
-  await advisoryLock(db, m.table, key);
-  const like = `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  const taken = new Set<string>(await db(m.table).pluck("slug")
-    .where((w) => w.where("slug", base).orWhere((x) => x.where("slug", "like", like).whereRaw("slug ~ '-[0-9]+$'")))
-    .modify((q) => { if (except) q.whereNot("id", except); }));
-  const candidate = (i: number) => (i === 1 ? base : `${cutSlug(base, max - String(i).length - 1)}-${i}`);
-  for (let i = 1; ; i++) if (!taken.has(candidate(i))) return candidate(i);
 }

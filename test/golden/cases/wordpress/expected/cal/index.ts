@@ -21,6 +21,7 @@ export const cal: ApiDescriptor = {
         endpoints: [
           {
             methods: ["GET"],
+            view: "namespace",
             args: {
               namespace: { default: "cal/v1", required: false },
               context: { default: "view", required: false },
@@ -33,15 +34,18 @@ export const cal: ApiDescriptor = {
         endpoints: [
           {
             methods: ["GET"],
+            view: "doc",
             args: {},
           },
         ],
       },
       {
         regex: "/cal/v1/events",
+        model: "events.event",
         endpoints: [
           {
             methods: ["GET"],
+            view: "archive",
             args: {
               page: { type: "integer", description: "The archive page to return.", default: 1, required: false },
               per_page: { type: "integer", description: "The number of results per page.", default: 10, required: false },
@@ -74,6 +78,7 @@ export const cal: ApiDescriptor = {
           },
           {
             methods: ["POST"],
+            view: "create",
             args: {
               author: { type: "string", required: false },
               status: { type: "string", enum: ["publish", "draft", "trash"], required: false },
@@ -91,15 +96,18 @@ export const cal: ApiDescriptor = {
       },
       {
         regex: "/cal/v1/events/(?P<id>\\d+)",
+        model: "events.event",
         endpoints: [
           {
             methods: ["GET"],
+            view: "read",
             args: {
               id: { type: "integer", description: "Record id.", required: true },
             },
           },
           {
             methods: ["DELETE"],
+            view: "delete",
             args: {
               id: { type: "integer", description: "Record id.", required: true },
               force: {
@@ -112,6 +120,7 @@ export const cal: ApiDescriptor = {
           },
           {
             methods: ["POST", "PUT", "PATCH"],
+            view: "update",
             args: {
               id: { type: "integer", description: "Record id.", required: true },
               author: { type: "string", required: false },
@@ -130,15 +139,18 @@ export const cal: ApiDescriptor = {
       },
       {
         regex: "/cal/v1/events/by-slug/(?P<slug>[^/]+)",
+        model: "events.event",
         endpoints: [
           {
             methods: ["GET"],
+            view: "read",
             args: {
               slug: { type: "string", description: "Record slug.", required: true },
             },
           },
           {
             methods: ["DELETE"],
+            view: "delete",
             args: {
               slug: { type: "string", description: "Record slug.", required: true },
               force: {
@@ -151,6 +163,7 @@ export const cal: ApiDescriptor = {
           },
           {
             methods: ["POST", "PUT", "PATCH"],
+            view: "update",
             args: {
               slug: { type: "string", required: false },
               author: { type: "string", required: false },
@@ -168,9 +181,11 @@ export const cal: ApiDescriptor = {
       },
       {
         regex: "/cal/v1/tags",
+        model: "events.tag",
         endpoints: [
           {
             methods: ["GET"],
+            view: "archive",
             args: {
               page: { type: "integer", description: "The archive page to return.", default: 1, required: false },
               per_page: { type: "integer", description: "The number of results per page.", default: 10, required: false },
@@ -197,6 +212,7 @@ export const cal: ApiDescriptor = {
           },
           {
             methods: ["POST"],
+            view: "create",
             args: {
               name: { type: "string", required: true },
               slug: { type: "string", required: false },
@@ -207,15 +223,18 @@ export const cal: ApiDescriptor = {
       },
       {
         regex: "/cal/v1/tags/(?P<id>\\d+)",
+        model: "events.tag",
         endpoints: [
           {
             methods: ["GET"],
+            view: "read",
             args: {
               id: { type: "integer", description: "Record id.", required: true },
             },
           },
           {
             methods: ["POST", "PUT", "PATCH"],
+            view: "update",
             args: {
               id: { type: "integer", description: "Record id.", required: true },
               name: { type: "string", required: false },
@@ -225,6 +244,7 @@ export const cal: ApiDescriptor = {
           },
           {
             methods: ["DELETE"],
+            view: "delete",
             args: {
               id: { type: "integer", description: "Record id.", required: true },
             },

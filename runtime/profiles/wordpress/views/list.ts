@@ -1,0 +1,44 @@
+// GET of an archive: the model's archive parameters planned as the engine's filter (term
+// archives, post archives linking to other posts, and the linked posts' own archives), one
+// page read, and the paginator's answer.
+import { ValidationError } from "../../../errors.js";
+import type { ModelDescriptor } from "../../../descriptor.js";
+import type { ArchivePlan } from "../archive.js";
+import { invalidParam, type WpError } from "../errors.js";
+import { Shaper } from "../records.js";
+import type { WpContext } from "../context.js";
+import { readOptions } from "./record.js";
+
+/** The first parameter an archive's plan or its checks refuse, as WordPress reports it. */
+function firstInvalid(errors: Record<string, unknown>): WpError {
+  return invalidParam(Object.keys(errors)[0]);
+}
+
+function plan(ctx: WpContext, m: ModelDescriptor): ArchivePlan {
+  const { archive, cat } = ctx.wp;
+  const wp = m.wordpress!;
+  if (wp.kind === "term") return archive.terms(m, ctx.params);
+  const linksPosts = m.fields.some((f) => (f.kind === "fk" || f.kind === "m2m") && cat.model(f.target).wordpress);
+  return linksPosts ? archive.posts(m, ctx.params, ctx.who) : archive.linked(m, ctx.params, ctx.who);
+}
+
+export async function listView(ctx: WpContext): Promise<void> {
+  const { db, store, cat, policy } = ctx.wp;
+  const m = ctx.model!;
+  const paged = policy.paginator.paging(ctx.params);
+  const planned = plan(ctx, m);
+  if (planned.stopped) {
+    // A parameter met before the one that stopped planning may be refuted by the data.
+    const earlier = await store.filterErrors(db, planned.filter, {});
+    throw earlier ? firstInvalid(earlier) : planned.stopped;
+  }
+  let page: { count: number; results: Array<Record<string, unknown>> };
+  try {
+    page = await store.list(db, m, planned.filter, policy.paginator.window(paged), { ...readOptions(ctx), ordering: planned.ordering });
+  } catch (err) {
+    if (err instanceof ValidationError && !Array.isArray(err.errors)) throw firstInvalid(err.errors);
+    throw err;
+  }
+  const shaper = new Shaper(cat, ctx.site);
+  policy.paginator.respond(ctx, m, paged, page, planned.echo, (values) => shaper.record(m, values));
+}
