@@ -22,7 +22,7 @@ import { boolParam, MAX_ID, positiveInt, requestParams, type Params } from "./pa
 import { WpAuth, type Requester } from "./auth.js";
 import { Catalog, Shaper, type Row, type Site } from "./records.js";
 import { Archive, paging, type ArchivePlan } from "./archive.js";
-import { Store, type Db, type ReadOptions, type RowId } from "../../store.js";
+import type { Db, ReadOptions, RowId } from "../../store.js";
 import { ValidationError } from "../../errors.js";
 import { lockTermName, writeTransaction, Writer } from "./writes.js";
 import type { Actor } from "../../operations/index.js";
@@ -404,10 +404,11 @@ export function wordpressNoRoute(config: Config): express.RequestHandler {
   };
 }
 
-/** Loads fixtures through the same writer as the API, as an editor. */
+/** Loads fixtures through the same writer and write features as the API, as an editor, in the caller's operation. */
 export async function loadWordpressFixtures(db: Knex, api: ApiDescriptor, fixtures: Fixture[], userId?: string): Promise<number> {
-  const cat = new Catalog(api);
-  const writer = new Writer(cat, new Store(cat.index), String(api.settings.timezone ?? "UTC"), async () => true);
+  const { index, store } = new Engine(api, db);
+  const cat = new Catalog(api, index);
+  const writer = new Writer(cat, store, String(api.settings.timezone ?? "UTC"), async () => true);
   const who: Requester = { userId: userId ?? "", username: "fixtures", role: "editor" };
   await db.transaction(async (trx) => {
     for (const f of fixtures) await writer.create(trx, cat.model(f.model), f.data, who);
