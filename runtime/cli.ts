@@ -91,6 +91,18 @@ export function loadDemoOnce(db: Knex, apis: ApiDescriptor[], demo: Record<strin
   });
 }
 
+/**
+ * Runs a command a profile contributes over that profile's APIs, as a system operation of the
+ * command's name: whatever it writes goes through the write features. Gives the line to print.
+ */
+export async function profileCommand(db: Knex, apis: ApiDescriptor[], command: string, opts: CliOptions): Promise<string> {
+  const owner = Object.entries(profiles).find(([, p]) => p.commands?.[command]);
+  if (!owner) throw new UsageError(`unknown command ${command}`);
+  const [name, profile] = owner;
+  return new Operations(db).run(Operations.system(command),
+    (trx) => profile.commands![command]({ db: trx, apis: apis.filter((a) => a.profile === name), identities: identitiesFor(apis), opts }));
+}
+
 /** The HTTP server of the APIs, its connection timeouts as configured; not yet listening. */
 function httpServer(apis: ApiDescriptor[], db: Database, config: Config): Server {
   const server = createServer(createApp(apis, db.knex, config));
@@ -182,17 +194,9 @@ export async function runCommand(command: string, opts: CliOptions, apis: ApiDes
       });
       return;
     }
-    default: {
-      // A command a profile contributes runs over that profile's APIs.
-      const owner = Object.entries(profiles).find(([, p]) => p.commands?.[command]);
-      if (!owner) throw new UsageError(`unknown command ${command}`);
-      const [name, profile] = owner;
-      // As a system operation: whatever the command writes goes through the write features.
-      const line = await new Operations(db.knex).run(Operations.system(command),
-        (trx) => profile.commands![command]({ db: trx, apis: apis.filter((a) => a.profile === name), identities: identitiesFor(apis), opts }));
-      console.log(line);
+    default:
+      console.log(await profileCommand(db.knex, apis, command, opts));
       return db.close();
-    }
   }
 }
 

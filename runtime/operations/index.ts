@@ -63,6 +63,8 @@ const current = new AsyncLocalStorage<Context>();
 
 /** The change log's user name for the changes of a system operation, which no user makes. */
 export const SYSTEM_NAME = "system";
+/** A system operation's change context (Nautobot's for changes made outside requests and jobs). */
+export const SYSTEM_CONTEXT = "orm";
 
 /** The actor of the operation this code runs in; none outside operations (migrations, reads). */
 export const actorOf = (): Actor | undefined => current.getStore()?.actor;
@@ -133,7 +135,7 @@ export class Operations {
    * request id of its own, shared by everything the operation writes.
    */
   static system(name: string): Actor {
-    return { userId: null, username: SYSTEM_NAME, requestId: randomUUID(), context: "orm", contextDetail: name };
+    return { userId: null, username: SYSTEM_NAME, requestId: randomUUID(), context: SYSTEM_CONTEXT, contextDetail: name };
   }
 
   /**

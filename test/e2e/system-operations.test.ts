@@ -5,7 +5,7 @@
 // database of its own, so that every change-logged row there is one the commands wrote.
 import { expect } from "chai";
 import { openDatabase, type Database } from "../../runtime/db/connect.js";
-import { ensureSuperuser, loadDemoOnce, migrateAll } from "../../runtime/cli.js";
+import { ensureSuperuser, loadDemoOnce, migrateAll, profileCommand } from "../../runtime/cli.js";
 import { loadFixtures } from "../../runtime/fixtures.js";
 import { actorOf, Operations, SYSTEM_NAME, type Actor } from "../../runtime/operations/index.js";
 import { Store } from "../../runtime/store.js";
@@ -41,6 +41,14 @@ describe("system operations: what the command line writes goes through the pipel
       expect(actor!.grants, "the system holds every permission").to.equal(undefined);
     }
     expect(seen[1].actor!.requestId).to.equal(seen[0].actor!.requestId);
+  });
+
+  it("create-app-password runs as a system operation, writing on its transaction (the one connection)", async () => {
+    const line = await profileCommand(db.knex, apis, "create-app-password", { username: "root", name: "from a test" });
+    expect(line).to.match(/^application password for root \(from a test\): (\w{4} ){5}\w{4}$/);
+    const calendar = apis.find((a) => a.appPasswords)!;
+    const passwords = calendar.models.find((m) => m.key === calendar.appPasswords)!;
+    expect(Number((await db.knex(passwords.table).count({ n: "*" }).first())?.n)).to.equal(1);
   });
 
   it("demo-data leaves a create record of every change-logged object, with no user, as the system's, under one request id", async () => {
