@@ -16,15 +16,14 @@ import { createApp, identitiesFor } from "./server.js";
 import { createServer, listenOn, RELEASE_MS, shutDownOnSignals } from "./http/lifecycle.js";
 import { superviseWorkers } from "./http/cluster.js";
 import { answerClientErrors } from "./http/client-errors.js";
-import { ModelIndex } from "./models.js";
-import { Store } from "./store.js";
 import { Tokens } from "./auth/tokens.js";
 import { loadFixtures, type Fixture } from "./fixtures.js";
 import type { ApiDescriptor } from "./descriptor.js";
 import { profiles } from "./profiles/index.js";
 import { Worker } from "./queue/worker.js";
 import { periodicTasks, taskHandlers } from "./features/index.js";
-import { enginesOn } from "./engine.js";
+import { Engine, enginesOn } from "./engine.js";
+import { Operations } from "./operations/index.js";
 import { syncJobs } from "./features/jobs/index.js";
 
 export interface CliOptions {
@@ -49,17 +48,17 @@ export async function migrateAll(db: Knex, apis: ApiDescriptor[]): Promise<strin
 /**
  * Creates a superuser and a token for it, or gives a write-enabled, unexpired token it already
  * has (`issued` says whether the token is new). Instances starting together take turns (an
- * advisory lock on the username), so one creates the user and the others find it.
+ * advisory lock on the username), so one creates the user and the others find it. One
+ * system operation: its writes are recorded as the `createsuperuser` command's.
  */
 export async function ensureSuperuser(db: Knex, apis: ApiDescriptor[], username: string, password: string, key?: string): Promise<{ key: string; created: boolean; issued: boolean }> {
   const owner = apis.find((a) => a.auth);
   if (!owner?.auth?.tokens) throw new Error("no API declares auth users and tokens");
-  const index = new ModelIndex(owner);
-  const store = new Store(index);
+  const { index, store, operations } = new Engine(owner, db);
   const users = index.model(owner.auth.users);
   const tokens = new Tokens(index, store, index.model(owner.auth.tokens));
   const version = owner.versions.supported.at(-1)!;
-  return db.transaction(async (trx) => {
+  return operations.run(Operations.system("createsuperuser"), async (trx) => {
     await advisoryLock(trx, users.table, `username:${username}`);
     const existing = await trx(users.table).select("id").where(index.column(users, "username"), username).first();
     const userId = existing?.id ?? await store.create(trx, users, { username, password, is_superuser: true, is_staff: true }, { version, partial: false });
@@ -72,11 +71,12 @@ export async function ensureSuperuser(db: Knex, apis: ApiDescriptor[], username:
 
 /**
  * Loads each API's demo fixtures once; a marker table remembers what was loaded. One
- * transaction under an advisory lock: instances starting together load the data exactly once,
- * and a failed load leaves neither records nor marker behind.
+ * operation under an advisory lock: instances starting together load the data exactly once,
+ * and a failed load leaves neither records nor marker behind. A system operation: every
+ * record is in the change log as the `demo-data` command's, under one request id.
  */
 export function loadDemoOnce(db: Knex, apis: ApiDescriptor[], demo: Record<string, Fixture[]>, userId?: string): Promise<string[]> {
-  return db.transaction(async (trx) => {
+  return new Operations(db).run(Operations.system("demo-data"), async (trx) => {
     await advisoryLock(trx, "armature_demo", "load");
     await trx.raw("CREATE TABLE IF NOT EXISTS armature_demo (api text PRIMARY KEY, loaded timestamptz NOT NULL DEFAULT now())");
     const loaded: string[] = [];
@@ -89,6 +89,18 @@ export function loadDemoOnce(db: Knex, apis: ApiDescriptor[], demo: Record<strin
     }
     return loaded;
   });
+}
+
+/**
+ * Runs a command a profile contributes over that profile's APIs, as a system operation of the
+ * command's name: whatever it writes goes through the write features. Gives the line to print.
+ */
+export async function profileCommand(db: Knex, apis: ApiDescriptor[], command: string, opts: CliOptions): Promise<string> {
+  const owner = Object.entries(profiles).find(([, p]) => p.commands?.[command]);
+  if (!owner) throw new UsageError(`unknown command ${command}`);
+  const [name, profile] = owner;
+  return new Operations(db).run(Operations.system(command),
+    (trx) => profile.commands![command]({ db: trx, apis: apis.filter((a) => a.profile === name), identities: identitiesFor(apis), opts }));
 }
 
 /** The HTTP server of the APIs, its connection timeouts as configured; not yet listening. */
@@ -182,14 +194,9 @@ export async function runCommand(command: string, opts: CliOptions, apis: ApiDes
       });
       return;
     }
-    default: {
-      // A command a profile contributes runs over that profile's APIs.
-      const owner = Object.entries(profiles).find(([, p]) => p.commands?.[command]);
-      if (!owner) throw new UsageError(`unknown command ${command}`);
-      const [name, profile] = owner;
-      console.log(await profile.commands![command]({ db: db.knex, apis: apis.filter((a) => a.profile === name), identities: identitiesFor(apis), opts }));
+    default:
+      console.log(await profileCommand(db.knex, apis, command, opts));
       return db.close();
-    }
   }
 }
 

@@ -1,10 +1,11 @@
 // Loads fixture records (demo data) through the same store and validation as the API, so
-// a fixture can only hold what a client could have written. Related objects are named by
-// attribute dictionaries, exactly as in API requests.
+// a fixture can only hold what a client could have written, and the same write features:
+// they are recorded in the change log, call webhooks and job hooks, as the caller's
+// operation's (a system one: Operations.system). Related objects are named by attribute
+// dictionaries, exactly as in API requests.
 import type { Knex } from "knex";
 import type { ApiDescriptor } from "./descriptor.js";
-import { ModelIndex } from "./models.js";
-import { Store } from "./store.js";
+import { Engine } from "./engine.js";
 import { ValidationError } from "./errors.js";
 import { profiles } from "./profiles/index.js";
 
@@ -25,23 +26,21 @@ export interface Fixture {
   version?: string;
 }
 
-export async function loadFixtures(db: Knex, api: ApiDescriptor, fixtures: Fixture[], userId?: string): Promise<number> {
+/** Loads `fixtures` in the operation `db` is the transaction of (all or none). */
+export async function loadFixtures(db: Knex.Transaction, api: ApiDescriptor, fixtures: Fixture[], userId?: string): Promise<number> {
   const own = profiles[api.profile]?.loadFixtures;
   if (own) return own(db, api, fixtures, userId);
-  const index = new ModelIndex(api);
-  const store = new Store(index);
-  await db.transaction(async (trx) => {
-    for (const f of fixtures) {
-      try {
-        const data = { ...f.data };
-        const idOf = (ref: FixtureRef) => store.idOf(trx, ref.model, ref.match);
-        for (const [field, ref] of Object.entries(f.ids ?? {})) data[field] = Array.isArray(ref) ? await Promise.all(ref.map(idOf)) : await idOf(ref);
-        await store.create(trx, index.model(f.model), data, { version: f.version ?? api.versions.supported.at(-1)!, userId, partial: false });
-      } catch (err) {
-        if (err instanceof ValidationError) throw new Error(`fixture ${f.model} ${JSON.stringify(f.data)}: ${JSON.stringify(err.errors)}`);
-        throw err;
-      }
+  const { index, store } = new Engine(api, db);
+  for (const f of fixtures) {
+    try {
+      const data = { ...f.data };
+      const idOf = (ref: FixtureRef) => store.idOf(db, ref.model, ref.match);
+      for (const [field, ref] of Object.entries(f.ids ?? {})) data[field] = Array.isArray(ref) ? await Promise.all(ref.map(idOf)) : await idOf(ref);
+      await store.create(db, index.model(f.model), data, { version: f.version ?? api.versions.supported.at(-1)!, userId, partial: false });
+    } catch (err) {
+      if (err instanceof ValidationError) throw new Error(`fixture ${f.model} ${JSON.stringify(f.data)}: ${JSON.stringify(err.errors)}`);
+      throw err;
     }
-  });
+  }
   return fixtures.length;
 }

@@ -1,7 +1,8 @@
 // The model store: list, fetch, create, update and delete for any model, driven by its
 // descriptor. Reads use the single-statement read plans; writes validate, resolve related
 // objects, persist and report field-keyed errors. Callers own the transaction; the store
-// never opens one, so bulk work stays all-or-none.
+// never opens one, so bulk work stays all-or-none. Every write runs in an operation
+// (operations/index.ts), whose features hear of it; a write outside one is refused.
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Knex } from "knex";
 import { isLink, storedColumn, type FieldDescriptor, type FkField, type ModelDescriptor, type Ordering } from "./descriptor.js";
@@ -22,7 +23,7 @@ import { kindOf } from "./kinds/index.js";
 import { doAfterSave, FieldProblem, isPlainObject, type WriteContext } from "./kinds/types.js";
 import { duplicateErrors } from "./text/uniqueness.js";
 import type { Dependent, Problem } from "./problems.js";
-import { actorOf, tellAtEnd, type RowId, type WriteFeature } from "./operations/index.js";
+import { actorOf, tellAtEnd, type Actor, type RowId, type WriteFeature } from "./operations/index.js";
 
 export type { RowId } from "./operations/index.js";
 
@@ -72,6 +73,16 @@ function checkSelects(db: Db, filter: FilterPlan): Knex.Raw[] {
   return checkColumns(filter.checks).map((c) => db.raw(c.sql, c.bindings as Knex.RawBinding[]));
 }
 
+/**
+ * The actor of the operation a write of `Store.<method>` runs in. A write outside any operation
+ * would pass the change log, webhooks, job hooks and permission checks by: it is a bug.
+ */
+function operating(method: string): Actor {
+  const actor = actorOf();
+  if (!actor) throw new Error(`Store.${method}: a write outside an operation (run it in Operations.run, as Operations.system(…) when no request makes it)`);
+  return actor;
+}
+
 /** The index of the field whose write is running, for the after-save work it queues. */
 const writingField = new AsyncLocalStorage<number>();
 
@@ -110,10 +121,10 @@ export class Store {
     this.features.push(feature);
   }
 
-  /** Tells the features, within an operation, that rows of `m` were created or updated. */
+  /** Tells the features, within the operation, that rows of `m` were created or updated. */
   private async saved(db: Db, m: ModelDescriptor, ids: RowId[], action: "create" | "update"): Promise<void> {
-    const actor = actorOf();
-    if (!actor || !ids.length) return;
+    const actor = operating("save");
+    if (!ids.length) return;
     for (const f of this.features) {
       if (!f.watches(m)) continue;
       if (f.savedAtEnd) tellAtEnd(f, m, action, ids);
@@ -308,6 +319,7 @@ export class Store {
   }
 
   async create(db: Db, m: ModelDescriptor, body: unknown, opts: WriteOptions): Promise<string> {
+    operating("create");
     const ctx = await this.prepare(db, m, body, { ...opts, partial: false }, null);
     return String(await this.persist(m, () => this.save(ctx)));
   }
@@ -322,6 +334,7 @@ export class Store {
    * rolled back to a savepoint and the rest are still tried, only to report their errors.
    */
   async createMany(trx: Knex.Transaction, m: ModelDescriptor, bodies: unknown[], opts: Omit<WriteOptions, "partial">): Promise<string[]> {
+    operating("createMany");
     const drafts = await Promise.allSettled(bodies.map((b) => this.prepare(trx, m, b, { ...opts, partial: false }, null)));
     // A failed statement aborts the transaction; rolled back to here, the rest can still be tried.
     await trx.raw("SAVEPOINT bulk_elements");
@@ -401,6 +414,7 @@ export class Store {
   }
 
   async update(db: Db, m: ModelDescriptor, id: string, body: unknown, opts: WriteOptions): Promise<void> {
+    operating("update");
     await this.persist(m, () => this.save(this.prepare(db, m, body, opts, id)));
   }
 
@@ -422,6 +436,7 @@ export class Store {
    * features hear of the row unless the caller tells them of a whole set itself (`observed`).
    */
   async save(draft: WriteContext | Promise<WriteContext>, observed = true): Promise<RowId> {
+    operating("save");
     const ctx = await draft;
     const { db, model: m } = ctx;
     for (const f of m.fields) {
@@ -451,6 +466,7 @@ export class Store {
 
   /** Removes every link other rows hold to `ids`: their foreign keys become null, join rows go. */
   async detach(db: Db, m: ModelDescriptor, ids: RowId[]): Promise<void> {
+    operating("detach");
     for (const other of this.index.api.models.filter((x) => !x.view)) {
       for (const f of other.fields) {
         if (f.kind === "fk" && f.target === m.key) await db(other.table).whereIn(f.column, ids).update({ [f.column]: null });
@@ -461,6 +477,7 @@ export class Store {
 
   /** Deletes all of `ids` or, when anything protects one of them, nothing (409). */
   async remove(db: Db, m: ModelDescriptor, ids: RowId[]): Promise<void> {
+    const actor = operating("remove");
     if (!ids.length) return;
     const { valid, cast } = this.keys(m, ids);
     const blockers: Dependent[] = [];
@@ -479,8 +496,7 @@ export class Store {
     const rows = () => (stored ??= storedRows(db, m, ids));
     if (m.hooks?.protectedBy) blockers.push(...await m.hooks.protectedBy({ db, model: m, ids, rows }));
     if (blockers.length) throw new HttpError(409, { code: "protected", dependents: blockers });
-    const actor = actorOf();
-    if (actor) for (const f of this.features) if (f.watches(m)) await f.deleting?.(db, m, ids, actor);
+    for (const f of this.features) if (f.watches(m)) await f.deleting?.(db, m, ids, actor);
     // What a cascade takes along goes through the store first where hooks or kinds keep rules
     // or rows for it: the database's own ON DELETE CASCADE would pass them by.
     for (const dep of this.index.dependents(m)) {

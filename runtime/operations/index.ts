@@ -3,8 +3,10 @@
 // everything inside it can see. The store tells the write features (change records, webhooks)
 // about each row it writes, inside the operation's transaction: what a rolled-back operation
 // wrote, they wrote nothing of. Profiles turn requests into operations; nothing else opens a
-// write transaction.
+// write transaction; what no request makes (fixtures, the command line) runs as a system
+// operation (`Operations.system`), and the store refuses a write outside any operation.
 import { AsyncLocalStorage } from "node:async_hooks";
+import { randomUUID } from "node:crypto";
 import type { Knex } from "knex";
 import type { ModelDescriptor } from "../descriptor.js";
 import type { Grants } from "../features/permissions/grants.js";
@@ -15,7 +17,7 @@ export interface Actor {
   username: string | null;
   /** One per HTTP request (the X-Request-Id it answers with), shared by every change it makes. */
   requestId: string;
-  /** What the change came through: `api` for a REST request. */
+  /** What the change came through: `api` for a REST request, `orm` for a system operation. */
   context: string;
   /** Where, within it: the route's name. */
   contextDetail: string;
@@ -59,7 +61,12 @@ interface Context { actor: Actor; pending: Pending[] }
 
 const current = new AsyncLocalStorage<Context>();
 
-/** The actor of the operation this code runs in; none for writes outside operations (migrations, fixtures, the CLI). */
+/** The change log's user name for the changes of a system operation, which no user makes. */
+export const SYSTEM_NAME = "system";
+/** A system operation's change context (Nautobot's for changes made outside requests and jobs). */
+export const SYSTEM_CONTEXT = "orm";
+
+/** The actor of the operation this code runs in; none outside operations (migrations, reads). */
 export const actorOf = (): Actor | undefined => current.getStore()?.actor;
 
 /** Runs `work` as `actor`'s, within an operation that is already open (one batch serving many requests). */
@@ -120,6 +127,16 @@ export interface RunOptions {
 
 export class Operations {
   constructor(private readonly db: Knex) {}
+
+  /**
+   * The actor of writes no request makes: `name` (the command, `demo-data`) is their change
+   * context's detail. No user, so the change log records them as the system's rather than
+   * leaving them out as Nautobot does; no grants, so no permission check refuses them; a
+   * request id of its own, shared by everything the operation writes.
+   */
+  static system(name: string): Actor {
+    return { userId: null, username: SYSTEM_NAME, requestId: randomUUID(), context: SYSTEM_CONTEXT, contextDetail: name };
+  }
 
   /**
    * Runs `work` in a transaction as `actor`'s operation. When PostgreSQL aborts it for a

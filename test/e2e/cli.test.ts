@@ -73,6 +73,13 @@ describe("command line on a fresh embedded database", function () {
     expect(sites.status).to.equal(200);
     const count = ((await sites.json()) as { count: number }).count;
     expect(count).to.be.greaterThan(0);
+    // The demo data is in the change log, as the system's: no user, one request of its own.
+    const changes = await fetch(`${base}/api/extras/object-changes/?limit=1000`, { headers: { Authorization: `Token ${token}` } });
+    const logged = ((await changes.json()) as { results: Array<{ user: unknown; user_name: string; request_id: string; changed_object_type: string }> }).results;
+    const demoSites = logged.filter((c) => c.changed_object_type === "dcim.site");
+    expect(demoSites).to.have.length(count);
+    expect(new Set(logged.map((c) => `${c.user} ${c.user_name} ${c.request_id}`)).size).to.equal(1);
+    expect(logged[0]).to.deep.include({ user: null, user_name: "system" });
     const write = await fetch(`${base}/api/extras/tags/`, {
       method: "POST", headers: { Authorization: `Token ${token}`, "Content-Type": "application/json" }, body: JSON.stringify({ name: "from-cli-test" }),
     });

@@ -10,6 +10,8 @@ import { apis } from "../../generated/server.js";
 import { enginesOn } from "../../runtime/engine.js";
 import { Worker } from "../../runtime/queue/worker.js";
 import { JOB_TASK, jobHandler } from "../../runtime/features/jobs/index.js";
+import { loadFixtures } from "../../runtime/fixtures.js";
+import { Operations, SYSTEM_NAME } from "../../runtime/operations/index.js";
 import { del, get, patch, post, put } from "../support/http.js";
 import { waitFor } from "../support/queue.js";
 import { startTestServer, type TestServer } from "../support/server.js";
@@ -245,6 +247,26 @@ describe("job hooks", function () {
       for (const r of after) await ended(r.id);
       // The hook's own tags ran nothing more.
       expect((await resultsOf(recorder)).length - start).to.equal(7);
+    });
+
+    it("a change of a system operation (fixtures, the command line) runs the hook as the system's, with no user", async () => {
+      const recorder = job("RecordChange").id;
+      const start = (await resultsOf(recorder)).length;
+      await hook({ name: uniq("hook"), content_types: ["dcim.site"], job: recorder, type_create: true });
+      const name = uniq("system-site");
+      await new Operations(server.db).run(Operations.system("fixtures"), (trx) =>
+        loadFixtures(trx, apis.find((a) => a.changeLog)!, [{ model: "dcim.site", data: { name, slug: name, status: "active" } }]));
+      const queued = (await resultsOf(recorder)).slice(start);
+      expect(queued).to.have.length(1);
+      expect(queued[0]).to.include({ status: "pending", user_id: null });
+      startWorker();
+      const result = await ended(queued[0].id);
+      expect(result.status.value, JSON.stringify(await logsOf(queued[0].id))).to.equal("completed");
+      const site = await server.db("dcim_site").where("name", name).first("id");
+      expect(result.data.output).to.equal(`\ncreate ${site.id}`);
+      // The receiver's own write is the system's too: recorded with no user, as a job hook's.
+      const [tag] = await server.db("extras_objectchange").where("changed_object_type", "extras.tag").where("request_id", queued[0].id).select("user_id", "user_name", "change_context");
+      expect(tag).to.deep.equal({ user_id: null, user_name: SYSTEM_NAME, change_context: "job-hook" });
     });
 
     it("the shipped device check logs an active device's gaps and ends failed", async () => {

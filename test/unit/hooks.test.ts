@@ -5,12 +5,14 @@
 // Hooks meet rows by field name (a link's field, not its column), JSON parsed: the stored
 // row before the write, the values it stores, the row after it and the fields it changes.
 import { expect } from "chai";
+import type { Knex } from "knex";
 import type { ApiDescriptor, FieldDescriptor, FieldRow, ModelDescriptor, ModelHooks, SaveEvent } from "../../runtime/descriptor.js";
 import { openDatabase, type Database } from "../../runtime/db/connect.js";
 import { ValidationError } from "../../runtime/errors.js";
 import { Refusal } from "../../runtime/hooks.js";
 import { ModelIndex } from "../../runtime/models.js";
 import { Store } from "../../runtime/store.js";
+import { Operations } from "../../runtime/operations/index.js";
 
 const common = { required: false, nullable: false, readOnly: false };
 const fields: FieldDescriptor[] = [
@@ -81,6 +83,8 @@ const read = { shape: "full" as const, version: "1", ctx: { apiUrl: "http://x/ap
 describe("unit: model hooks in the engine", () => {
   let db: Database;
   const store = new Store(new ModelIndex(api));
+  /** `work` as a system operation's, as every write runs. */
+  const writing = <T>(work: (trx: Knex.Transaction) => Promise<T>) => new Operations(db.knex).run(Operations.system("test"), work);
   before(async () => {
     db = await openDatabase({ dataDir: "memory://" });
     await db.knex.raw(`CREATE TABLE core_thing (id uuid PRIMARY KEY DEFAULT gen_random_uuid(), name varchar(20) NOT NULL DEFAULT '')`);
@@ -90,7 +94,7 @@ describe("unit: model hooks in the engine", () => {
   after(() => db.close());
 
   it("a computed field is read by the hook's SQL in the one statement", async () => {
-    const id = await store.create(db.knex, model, { name: "  widget " }, { version: "1", partial: false });
+    const id = await writing((trx) => store.create(trx, model, { name: "  widget " }, { version: "1", partial: false }));
     const queries: string[] = [];
     db.knex.on("query", (q: { sql: string }) => queries.push(q.sql));
     const page = await store.list(db.knex, model, { apply: () => undefined, checks: [], order: [], valueSensitive: false }, { limit: 10, offset: 0 }, read);
@@ -104,17 +108,17 @@ describe("unit: model hooks in the engine", () => {
   it("a Refusal from beforeSave is a field-keyed validation error and nothing is written", async () => {
     const before = await db.knex("core_thing").count({ n: "*" }).first();
     let error: unknown;
-    try { await store.create(db.knex, model, { name: "forbidden" }, { version: "1", partial: false }); } catch (err) { error = err; }
+    try { await writing((trx) => store.create(trx, model, { name: "forbidden" }, { version: "1", partial: false })); } catch (err) { error = err; }
     expect(error).to.be.instanceOf(ValidationError);
     expect((error as ValidationError).errors).to.deep.equal({ name: ["Not this name."] });
     expect(await db.knex("core_thing").count({ n: "*" }).first()).to.deep.equal(before);
   });
 
   it("delete hooks run in the caller's transaction: a failing afterDelete undoes the delete", async () => {
-    const a = await store.create(db.knex, model, { name: "a" }, { version: "1", partial: false });
-    const b = await store.create(db.knex, model, { name: "b" }, { version: "1", partial: false });
+    const a = await writing((trx) => store.create(trx, model, { name: "a" }, { version: "1", partial: false }));
+    const b = await writing((trx) => store.create(trx, model, { name: "b" }, { version: "1", partial: false }));
     let error: unknown;
-    try { await db.knex.transaction((trx) => store.remove(trx, model, [a, b])); } catch (err) { error = err; }
+    try { await writing((trx) => store.remove(trx, model, [a, b])); } catch (err) { error = err; }
     expect((error as Error).message).to.equal("after-delete failure");
     expect(calls).to.include("deleting 2");
     expect(Number((await db.knex("core_thing").whereIn("id", [a, b]).count({ n: "*" }).first())?.n)).to.equal(2);
@@ -123,17 +127,17 @@ describe("unit: model hooks in the engine", () => {
   describe("the rows a hook is given", () => {
     const opts = { version: "1", partial: false };
     let thing: string;
-    before(async () => { thing = await store.create(db.knex, model, { name: "holder" }, opts); });
+    before(async () => { thing = await writing((trx) => store.create(trx, model, { name: "holder" }, opts)); });
 
     it("on create: the values by field name, JSON parsed, each changed, and no stored row", async () => {
-      await store.create(db.knex, part, { name: "p1", thing, data: { b: 1, a: [2] }, ports: [22, 80] }, opts);
+      await writing((trx) => store.create(trx, part, { name: "p1", thing, data: { b: 1, a: [2] }, ports: [22, 80] }, opts));
       const values = { name: "p1", thing, data: { b: 1, a: [2] }, ports: [22, 80] };
       expect(seen.beforeSave).to.deep.equal({ values, before: null, after: values, changed: ["data", "name", "ports", "thing"] });
     });
 
     it("on update: the stored row before, the row after, and only the fields whose value changes", async () => {
-      const id = await store.create(db.knex, part, { name: "p2", thing, data: { b: 1 }, ports: [22] }, opts);
-      await store.update(db.knex, part, id, { name: "p2", data: { b: 1 }, ports: [22, 443] }, { ...opts, partial: true });
+      const id = await writing((trx) => store.create(trx, part, { name: "p2", thing, data: { b: 1 }, ports: [22] }, opts));
+      await writing((trx) => store.update(trx, part, id, { name: "p2", data: { b: 1 }, ports: [22, 443] }, { ...opts, partial: true }));
       const before = { id, name: "p2", thing, data: { b: 1 }, ports: [22] };
       expect(seen.beforeSave).to.deep.equal({
         values: { name: "p2", data: { b: 1 }, ports: [22, 443] }, before, after: { ...before, ports: [22, 443] }, changed: ["ports"],
@@ -141,23 +145,57 @@ describe("unit: model hooks in the engine", () => {
     });
 
     it("a value a hook changes is stored, and afterSave sees it in the row after", async () => {
-      const id = await store.create(db.knex, part, { name: "relabel", thing, data: { b: 1 } }, opts);
+      const id = await writing((trx) => store.create(trx, part, { name: "relabel", thing, data: { b: 1 } }, opts));
       expect((await db.knex("core_part").where("id", id).first()).data_json).to.deep.equal({ relabelled: true });
       expect((seen.afterSave as SaveEvent<FieldRow>).after).to.deep.equal({ name: "relabel", thing, data: { relabelled: true } });
     });
 
     it("a JSON value the hooks leave alone is stored as it was written, every digit", async () => {
-      const id = await store.create(db.knex, part, { name: "big", thing, ports: ["9007199254740993"] }, opts);
+      const id = await writing((trx) => store.create(trx, part, { name: "big", thing, ports: ["9007199254740993"] }, opts));
       expect((await db.knex("core_part").where("id", id).first(db.knex.raw("ports::text AS ports"))).ports).to.equal("[9007199254740993]");
     });
 
     it("beforeDelete reads the rows being deleted, once, by field name, in the order asked", async () => {
-      const a = await store.create(db.knex, part, { name: "da", thing, ports: [1] }, opts);
-      const b = await store.create(db.knex, part, { name: "db", thing, ports: [2] }, opts);
-      await db.knex.transaction((trx) => store.remove(trx, part, [b, a]));
+      const a = await writing((trx) => store.create(trx, part, { name: "da", thing, ports: [1] }, opts));
+      const b = await writing((trx) => store.create(trx, part, { name: "db", thing, ports: [2] }, opts));
+      await writing((trx) => store.remove(trx, part, [b, a]));
       const rows = [{ id: b, name: "db", thing, data: null, ports: [2] }, { id: a, name: "da", thing, data: null, ports: [1] }];
       expect(seen.deleting).to.deep.equal({ ids: [b, a], rows, once: true });
       expect(seen.deleted).to.deep.equal([b, a]);
+    });
+  });
+
+  describe("a write outside an operation", () => {
+    const opts = { version: "1", partial: false };
+    const refusals: Array<[string, () => Promise<unknown>]> = [
+      ["create", () => store.create(db.knex, model, { name: "stray" }, opts)],
+      ["createMany", () => db.knex.transaction((trx) => store.createMany(trx, model, [{ name: "stray" }], opts))],
+      ["save", () => store.save(store.draft(db.knex, model, null))],
+    ];
+    for (const [method, write] of refusals) {
+      it(`Store.${method} throws, naming the method, and writes nothing`, async () => {
+        const before = await db.knex("core_thing").count({ n: "*" }).first();
+        let error: unknown;
+        try { await write(); } catch (err) { error = err; }
+        expect(error).to.be.instanceOf(Error);
+        expect((error as Error).message).to.match(new RegExp(`^Store\\.${method}: a write outside an operation`));
+        expect(await db.knex("core_thing").count({ n: "*" }).first()).to.deep.equal(before);
+      });
+    }
+
+    it("Store.update, Store.remove and Store.detach throw and leave the row as it was", async () => {
+      const id = await writing((trx) => store.create(trx, model, { name: "kept" }, opts));
+      const tries: Array<[string, () => Promise<unknown>]> = [
+        ["update", () => store.update(db.knex, model, id, { name: "changed" }, { ...opts, partial: true })],
+        ["remove", () => store.remove(db.knex, model, [id])],
+        ["detach", () => store.detach(db.knex, model, [id])],
+      ];
+      for (const [method, write] of tries) {
+        let error: unknown;
+        try { await write(); } catch (err) { error = err; }
+        expect((error as Error | undefined)?.message, method).to.match(new RegExp(`^Store\\.${method}: a write outside an operation`));
+      }
+      expect(await db.knex("core_thing").where("id", id).first()).to.deep.equal({ id, name: "kept" });
     });
   });
 });

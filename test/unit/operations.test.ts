@@ -4,7 +4,7 @@
 import { expect } from "chai";
 import type { Knex } from "knex";
 import type { ModelDescriptor } from "../../runtime/descriptor.js";
-import { Operations, tellAtEnd, type Actor, type WriteFeature, type Written } from "../../runtime/operations/index.js";
+import { actorOf, Operations, SYSTEM_NAME, tellAtEnd, type Actor, type WriteFeature, type Written } from "../../runtime/operations/index.js";
 
 const model = (key: string) => ({ key }) as ModelDescriptor;
 const actor = (name: string): Actor => ({ userId: name, username: name, requestId: `req-${name}`, context: "api", contextDetail: "" });
@@ -67,5 +67,19 @@ describe("operations: what features hear at the end", () => {
     });
     expect(attempts).to.equal(2);
     expect(told).to.deep.equal([{ model: "dcim.site", action: "create", rows: [["try2", "carol"]] }]);
+  });
+
+  it("a system operation's actor: no user, no grants, the system's name, the command as detail, a request id of its own", async () => {
+    const first = Operations.system("demo-data");
+    const second = Operations.system("demo-data");
+    expect(first).to.deep.include({ userId: null, username: SYSTEM_NAME, context: "orm", contextDetail: "demo-data" });
+    expect(first.grants).to.equal(undefined);
+    expect(first.requestId).to.match(/^[0-9a-f-]{36}$/).and.not.equal(second.requestId);
+    const { feature, told } = recorder();
+    await new Operations(db).run(first, async () => {
+      expect(actorOf()).to.equal(first);
+      tellAtEnd(feature, model("dcim.site"), "create", ["s1"]);
+    });
+    expect(told).to.deep.equal([{ model: "dcim.site", action: "create", rows: [["s1", SYSTEM_NAME]] }]);
   });
 });

@@ -32,13 +32,13 @@ export class RunContext implements JobContext {
     private readonly log: RunLog,
     private readonly signal: AbortSignal,
     readonly resultId: string,
-    readonly user: { id: string; username: string },
+    readonly user: { id: string | null; username: string },
     readonly commit: boolean,
   ) {
     this.filters = new FilterCompiler(engine.index);
     const api = engine.api;
     // The latest version's shape, with relative URLs: there is no request to take a host from.
-    this.read = { shape: "full", version: api.versions.supported.at(-1) ?? api.versions.default, include: "all", ctx: { apiUrl: api.basePath }, userId: user.id };
+    this.read = { shape: "full", version: api.versions.supported.at(-1) ?? api.versions.default, include: "all", ctx: { apiUrl: api.basePath }, userId: user.id ?? undefined };
   }
 
   private line(level: LogLevel, objOrMessage: Loggable | string | null | undefined, message?: string): Promise<void> {
@@ -138,12 +138,12 @@ export class RunContext implements JobContext {
   /** Locks the object for a change or delete, when the user may `action` it; else not found, as the API answers. */
   private async reach(m: ModelDescriptor, id: string, action: string): Promise<void> {
     const { store } = this.engine;
-    if (!store.isKey(m, id) || !(await store.existing(this.db, m, [id], this.user.id, this.allowed(m, action), true)).length) throw notFound();
+    if (!store.isKey(m, id) || !(await store.existing(this.db, m, [id], this.user.id ?? undefined, this.allowed(m, action), true)).length) throw notFound();
   }
 
   async create(model: string, body: Record<string, unknown>): Promise<ApiObject> {
     const m = this.model(model);
-    const id = await this.writing(m, () => this.engine.store.create(this.db, m, body, { version: this.read.version, userId: this.user.id, partial: false }));
+    const id = await this.writing(m, () => this.engine.store.create(this.db, m, body, { version: this.read.version, userId: this.user.id ?? undefined, partial: false }));
     return this.shown(m, id);
   }
 
@@ -151,7 +151,7 @@ export class RunContext implements JobContext {
     const m = this.model(model);
     await this.writing(m, async () => {
       await this.reach(m, id, "change");
-      await this.engine.store.update(this.db, m, id, body, { version: this.read.version, userId: this.user.id, partial: true });
+      await this.engine.store.update(this.db, m, id, body, { version: this.read.version, userId: this.user.id ?? undefined, partial: true });
     });
     return this.shown(m, id);
   }

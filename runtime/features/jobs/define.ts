@@ -97,7 +97,8 @@ export interface JobContext {
   readonly commit: boolean;
   /** The job result's id: the request id of every change the job makes. */
   readonly resultId: string;
-  readonly user: { id: string; username: string };
+  /** Who ran the job; a job hook of a change the system made runs as the system (no id, `system`). */
+  readonly user: { id: string | null; username: string };
   /** Nautobot's log levels: `log_debug` is its `default` level; a failure marks the run failed. */
   log_debug(message: string): Promise<void>;
   log_info(message: string): Promise<void>;

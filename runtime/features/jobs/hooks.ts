@@ -2,7 +2,8 @@
 // kind of change an enabled job hook names, a run of the hook's job, queued in the write's own
 // transaction as webhooks are (a rolled-back write runs nothing; a committed one is run by a
 // queue worker after the commit). Each run is given the change's record in the change log
-// (its `object_change`) and runs as the user who made the change; what a hook's job changes
+// (its `object_change`) and runs as the user who made the change (the system, for a change of
+// a system operation: Operations.system); what a hook's job changes
 // is recorded as a job hook's and runs no hooks itself. One statement finds, for a set of
 // rows, their change records and the hooks for them; two more record the results and queue
 // the runs, only when there are any.
@@ -10,7 +11,7 @@ import { randomUUID } from "node:crypto";
 import type { Knex } from "knex";
 import type { ContentTypesField, ModelDescriptor } from "../../descriptor.js";
 import type { ModelIndex } from "../../models.js";
-import type { ChangeAction, WriteFeature, Written } from "../../operations/index.js";
+import { SYSTEM_CONTEXT, type ChangeAction, type WriteFeature, type Written } from "../../operations/index.js";
 import { enqueueMany } from "../../queue/tasks.js";
 import { col, ident } from "../../query/sql.js";
 import { labelOf } from "../../kinds/content-types.js";
@@ -26,6 +27,7 @@ const FLAG: Record<ChangeAction, string> = { create: "type_create", update: "typ
 interface Found {
   change: string;
   user: string | null;
+  context: string;
   job: string;
   source: string;
   module_name: string;
@@ -49,10 +51,10 @@ export function jobHooks(index: ModelIndex): WriteFeature | undefined {
   const t = types.through;
   // For each object, its last record of this kind of change in the request that made it.
   const query = (flag: string) =>
-    `WITH ch AS (SELECT DISTINCT ON (${c("changed_object_id")}) c.id::text AS change, ${c("user")}::text AS "user" FROM ${ident(log.table)} c ` +
+    `WITH ch AS (SELECT DISTINCT ON (${c("changed_object_id")}) c.id::text AS change, ${c("user")}::text AS "user", ${c("change_context")} AS context FROM ${ident(log.table)} c ` +
     `WHERE ${c("changed_object_type")} = ? AND ${c("action")} = ? AND ${c("request_id")} = ANY(?::uuid[]) AND ${c("changed_object_id")}::text = ANY(?::text[]) ` +
     `ORDER BY ${c("changed_object_id")}, ${c("time")} DESC) ` +
-    `SELECT ch.change, ch."user", jb.id::text AS job, ${j("source")} AS source, ${j("module_name")} AS module_name, ${j("job_class_name")} AS job_class_name, ` +
+    `SELECT ch.change, ch."user", ch.context, jb.id::text AS job, ${j("source")} AS source, ${j("module_name")} AS module_name, ${j("job_class_name")} AS job_class_name, ` +
     `${j("has_sensitive_variables")} AS has_sensitive_variables FROM ch ` +
     `CROSS JOIN ${ident(hooks.table)} h JOIN ${ident(records.jobs.table)} jb ON jb.id = ${h("job")} ` +
     `WHERE ${h("enabled")} AND ${h(flag)} AND EXISTS (SELECT 1 FROM ${ident(t.table)} l JOIN ${ident(r.table)} r ON r.id = ${col("l", t.target)} ` +
@@ -79,7 +81,10 @@ export function jobHooks(index: ModelIndex): WriteFeature | undefined {
       [records.c(res, "job_id")]: randomUUID(),
       [records.c(res, "job_kwargs")]: kwargs === null ? null : JSON.stringify(kwargs),
     })));
-    await enqueueMany(db, runs.map(({ id, data }) => ({ kind: JOB_TASK, payload: { api: index.api.name, result: id, data, commit: true } satisfies JobTask })));
+    // A system operation's change: its run is the system's too (a result with no user is otherwise a gone user's).
+    await enqueueMany(db, runs.map(({ f, id, data }) => ({
+      kind: JOB_TASK, payload: { api: index.api.name, result: id, data, commit: true, ...(f.user === null && f.context === SYSTEM_CONTEXT ? { system: true as const } : {}) } satisfies JobTask,
+    })));
   }
 
   return {

@@ -9,7 +9,7 @@ import type { Knex } from "knex";
 import type { ApiDescriptor } from "../../descriptor.js";
 import type { Engine } from "../../engine.js";
 import { ValidationError } from "../../errors.js";
-import type { Actor } from "../../operations/index.js";
+import { Operations, SYSTEM_NAME, type Actor } from "../../operations/index.js";
 import { TaskFailure, type TaskContext, type TaskHandler } from "../../queue/worker.js";
 import type { CatalogEntry } from "./catalog.js";
 import { entryOf } from "./sources.js";
@@ -105,7 +105,7 @@ class JobRun {
     if (!job.enabled) return this.refuse(`Job ${job.name} is not enabled to be run!`);
     const entry = job.installed ? await entryOf(this.db, job, this.opts.roots) : undefined;
     if (!entry) return this.refuse(`Unable to locate job "${classPathOf(job)}" to run it!`);
-    const actor = result.user ? await this.actorOf(result.user, job) : null;
+    const actor = result.user ? await this.actorOf(result.user, job) : this.run.system ? this.systemActor(job) : null;
     if (!actor) return this.refuse("The user who ran this job no longer exists, or is no longer active.");
     const commit = job.read_only ? false : this.run.commit;
     // Once: a transaction PostgreSQL aborts (a deadlock) ends the run errored rather than running the job again.
@@ -130,6 +130,11 @@ class JobRun {
       userId, username: user.username, requestId: this.run.result, context: job.is_job_hook_receiver ? "job-hook" : "job", contextDetail: job.slug,
       ...(permissions ? { grants: await permissions.grants(this.db, userId, user.superuser) } : {}),
     };
+  }
+
+  /** The system as the actor of a hook run of its own change: every permission, no user. */
+  private systemActor(job: JobRow): Actor {
+    return { ...Operations.system(job.slug), requestId: this.run.result, context: job.is_job_hook_receiver ? "job-hook" : "job" };
   }
 
   /**
@@ -158,7 +163,7 @@ class JobRun {
   private async inTransaction(trx: Knex.Transaction, job: JobRow, entry: CatalogEntry, actor: Actor, commit: boolean): Promise<ResultStatus> {
     const { operations } = this.engine;
     this.log.target = trx;
-    const user = { id: actor.userId!, username: actor.username! };
+    const user = { id: actor.userId, username: actor.username ?? SYSTEM_NAME };
     let status: ResultStatus = "completed";
     let output = "";
     let data: Record<string, unknown> | undefined;

@@ -9,8 +9,11 @@ import { JobRecords, type JobRow } from "./records.js";
 /** The queue task kind of a job run. */
 export const JOB_TASK = "job";
 
-/** What a job task carries: the run's API and result, its data (objects by id) and whether it commits. */
-export interface JobTask { api: string; result: string; data: Record<string, unknown>; commit: boolean }
+/**
+ * What a job task carries: the run's API and result, its data (objects by id) and whether it
+ * commits; `system`: the run is the system's, a job hook of a change no user made.
+ */
+export interface JobTask { api: string; result: string; data: Record<string, unknown>; commit: boolean; system?: true }
 
 /**
  * Records a pending result of `job` for `actor` (its `job_kwargs` as given: null keeps none)

@@ -13,6 +13,8 @@ import type { Identities, Identity } from "../../auth/identities.js";
 import type { Tokens } from "../../auth/tokens.js";
 import { AuthThrottle, Throttled, type ThrottleLimits } from "../../auth/throttle.js";
 import { templates } from "../../http/templates.js";
+import { requestId } from "../../http/failures.js";
+import type { Operations } from "../../operations/index.js";
 
 export const SESSION_COOKIE = "armature_session";
 const LIFETIME_MS = 14 * 24 * 3600 * 1000;
@@ -52,6 +54,7 @@ export interface SessionDeps {
   db: Knex;
   identities: Identities;
   tokens: Tokens;
+  operations: Operations;
   basePath: string;
   apiTitle: string;
 }
@@ -74,7 +77,9 @@ export async function login(req: Request, res: Response, d: SessionDeps, limits:
   }
   if (!who) return loginPage(res, d, next, 403, "Invalid username/password.", username);
   const expires = new Date(Date.now() + LIFETIME_MS);
-  const key = await d.tokens.issue(d.db, who.userId, { write_enabled: false, expires: expires.toISOString(), description: "browser session" });
+  // The user's own write, as through the API: an operation whose actor they are.
+  const actor = { userId: who.userId, username: who.username, requestId: requestId(res), context: "api", contextDetail: "login" };
+  const key = await d.operations.run(actor, (trx) => d.tokens.issue(trx, who.userId, { write_enabled: false, expires: expires.toISOString(), description: "browser session" }));
   res.cookie(SESSION_COOKIE, key, { httpOnly: true, sameSite: "lax", path: d.basePath, expires });
   res.redirect(302, next);
 }

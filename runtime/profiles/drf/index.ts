@@ -129,7 +129,7 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
   const redocAssets = `${dirname(createRequire(import.meta.url).resolve("redoc/package.json"))}/bundles`;
 
   const sessions: SessionDeps | undefined = identities && tokenModel
-    ? { db, identities, tokens: new Tokens(index, store, tokenModel), basePath: api.basePath, apiTitle: api.title }
+    ? { db, identities, tokens: new Tokens(index, store, tokenModel), operations, basePath: api.basePath, apiTitle: api.title }
     : undefined;
   const isLogout = (req: Request) => req.method === "POST" && req.path === "/logout/";
   const nextParam = (ctx: Ctx) => {

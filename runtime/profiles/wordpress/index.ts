@@ -17,8 +17,8 @@ import { origin } from "../../http/request.js";
 import { noRoute } from "./errors.js";
 import { WpAuth, type Requester } from "./auth.js";
 import { Catalog } from "./records.js";
-import { Store } from "../../store.js";
 import { Writer } from "./writes.js";
+import { Engine } from "../../engine.js";
 import type { ProfileCommand } from "../index.js";
 import { servedApi, type WpDeps } from "./context.js";
 import { WpDispatcher } from "./dispatch.js";
@@ -50,10 +50,11 @@ export function wordpressNoRoute(config: Config): express.RequestHandler {
   };
 }
 
-/** Loads fixtures through the same writer as the API, as an editor. */
+/** Loads fixtures through the same writer and write features as the API, as an editor, in the caller's operation. */
 export async function loadWordpressFixtures(db: Knex, api: ApiDescriptor, fixtures: Fixture[], userId?: string): Promise<number> {
-  const cat = new Catalog(api);
-  const writer = new Writer(cat, new Store(cat.index), String(api.settings.timezone ?? "UTC"), async () => true);
+  const { index, store } = new Engine(api, db);
+  const cat = new Catalog(api, index);
+  const writer = new Writer(cat, store, String(api.settings.timezone ?? "UTC"), async () => true);
   const who: Requester = { userId: userId ?? "", username: "fixtures", role: "editor" };
   await db.transaction(async (trx) => {
     for (const f of fixtures) await writer.create(trx, cat.model(f.model), f.data, who);
