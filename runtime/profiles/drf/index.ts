@@ -7,7 +7,7 @@ import type { Knex } from "knex";
 import { createRequire } from "node:module";
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
-import { listServedBy, type ActionEvent, type ActionPage, type ApiDescriptor, type ModelDescriptor } from "../../descriptor.js";
+import { listServedBy, type ActionEvent, type DrfRoute, type DrfView, type ActionPage, type ApiDescriptor, type ModelDescriptor } from "../../descriptor.js";
 import type { Config } from "../../config.js";
 import { FilterCompiler, type FilterPlan } from "../../query/filters.js";
 import { dynamicFilters } from "../../features/index.js";
@@ -40,24 +40,25 @@ import { Allocations } from "../../operations/allocations.js";
 import { requestId } from "../../http/failures.js";
 import { actionOf, type Grants } from "../../features/permissions/index.js";
 import type { Condition } from "../../features/permissions/constraints.js";
-import { deepmerge, SETTINGS_ROUTE } from "./user-settings.js";
+import { deepmerge } from "./user-settings.js";
 import { wordErrors, wordProblem } from "./wording.js";
+import { RouteTable, type RouteMatch } from "./routes.js";
 import { answerGraphql, GRAPHQL_ROUTE, requesterOf, serveGraphiqlAssets, type GraphqlDeps } from "./graphql.js";
 
-/** The route below an object with notes (Nautobot's NotesViewSetMixin). */
-const NOTES_ROUTE = "notes";
 /** Query parameters that are never filters. */
 const RESERVED = new Set(["api_version", "brief", "format", "include", "limit", "offset", "exclude", "cursor"]);
 const SAFE = new Set(["GET", "HEAD", "OPTIONS"]);
+/** The views an app's root links to. */
+const APP_LISTED = new Set<DrfView>(["list", "listing", "action", "settings"]);
 
 /** The OpenAPI document's media types (drf-spectacular's renderers): YAML ones, then JSON ones. */
 const YAML_TYPES = ["application/vnd.oai.openapi", "application/yaml"];
 const SCHEMA_TYPES = [...YAML_TYPES, "application/vnd.oai.openapi+json", "application/json"];
 /** What the document's paths render besides JSON, for negotiation. */
-const SCHEMA_RENDERERS: Record<string, ExtraRenderers> = {
-  "/swagger/": { types: SCHEMA_TYPES, formats: ["yaml"] },
-  "/swagger.yaml": { types: SCHEMA_TYPES, formats: ["yaml"] },
-  "/swagger.json": { types: SCHEMA_TYPES, formats: [] },
+const SCHEMA_RENDERERS: Record<NonNullable<DrfRoute["document"]>, ExtraRenderers> = {
+  both: { types: SCHEMA_TYPES, formats: ["yaml"] },
+  yaml: { types: SCHEMA_TYPES, formats: ["yaml"] },
+  json: { types: SCHEMA_TYPES, formats: [] },
 };
 
 /**
@@ -131,11 +132,18 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
   const sessions: SessionDeps | undefined = identities && tokenModel
     ? { db, identities, tokens: new Tokens(index, store, tokenModel), basePath: api.basePath, apiTitle: api.title }
     : undefined;
-  const isLogout = (req: Request) => req.method === "POST" && req.path === "/logout/";
+  // Sign-in needs identities; without them the table's login and logout routes are not served.
+  const table = new RouteTable((api.drfRoutes ?? []).filter((r) => sessions || (r.view !== "login" && r.view !== "logout")));
   const nextParam = (ctx: Ctx) => {
     const next = ctx.params.get("next")?.at(-1) ?? "";
     return next.startsWith("/") && !next.startsWith("//") ? next : api.basePath;
   };
+
+  // What each app's root lists: the routes one segment below it.
+  const appRoutes = new Map(api.apps.map((app) => [app, table.routes.flatMap((r) => {
+    const [first, name, end, ...rest] = r.path.split("/");
+    return first === app && end === "" && !rest.length && !r.params.length && APP_LISTED.has(r.view) ? [name] : [];
+  }).sort()]));
 
   const router = express.Router({ strict: true, caseSensitive: true });
   router.use("/docs/static", express.static(browsableAssets, { index: false }), express.static(swaggerAssets, { index: false }));
@@ -153,18 +161,19 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
     }
     try {
       const params = queryParams(req);
-      const { version, renderer } = negotiate(req.get("accept"), params.get("api_version")?.at(-1), params.get("format")?.at(-1), api.versions, SCHEMA_RENDERERS[req.path]);
+      const found = table.match(req.path.slice(1), req.method);
+      const document = found?.route.view === "swagger" ? SCHEMA_RENDERERS[found.route.document!] : undefined;
+      const { version, renderer } = negotiate(req.get("accept"), params.get("api_version")?.at(-1), params.get("format")?.at(-1), api.versions, document);
       res.set("API-Version", version);
       res.set("Vary", "Accept");
-      const segments = req.path.split("/").slice(1);
-      const tokenProvisioning = !!tokenModel && req.method === "POST" && req.path === `/${tokenModel.app}/${tokenModel.route}/`;
+      const tokenProvisioning = !!tokenModel && req.method === "POST" && found?.route.view === "list" && found.route.model === tokenModel.key;
       // A GraphQL POST only reads, and a page elsewhere cannot send its JSON without a preflight: GraphiQL may use the session.
-      const graphqlPost = !!graphql && req.method === "POST" && req.path === `/${GRAPHQL_ROUTE}/`;
-      const session = sessionFor(req, SAFE.has(req.method) || isLogout(req) || graphqlPost);
+      const graphqlPost = req.method === "POST" && found?.route.view === "graphql";
+      const session = sessionFor(req, SAFE.has(req.method) || (req.method === "POST" && found?.route.view === "logout") || graphqlPost);
       const identity = await authenticate(db, identities, req.get("authorization"), tokenProvisioning, session, { address: req.ip, limits: config });
       identified(res, identity?.username);
       ctx = { req, res, version, renderer, identity, apiUrl: `${origin(req, config.publicUrl)}${api.basePath}`, params, session: req.get("authorization") ? undefined : session };
-      await route(ctx, segments);
+      await route(ctx, found);
     } catch (err) {
       sendError(res, err, ctx);
     }
@@ -173,66 +182,37 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
   router.use((err: unknown, _req: Request, res: Response, _next: express.NextFunction) => sendError(res, err));
   return router;
 
-  async function route(ctx: Ctx, seg: string[]): Promise<void> {
+  /** Answers the request with the view of the route it matched. */
+  async function route(ctx: Ctx, found: RouteMatch | undefined): Promise<void> {
     const { req } = ctx;
-    // seg is the path after the base path split on "/": "" is the root, a trailing "" marks a slash.
-    if (seg.length === 1 && seg[0] === "") return only(ctx, ["GET"], () => send(ctx, 200, apiRoot(ctx)));
-    if (seg.length === 2 && seg[1] === "") {
-      if (sessions && seg[0] === "login") {
-        return only(ctx, ["POST"], () => (req.method === "POST" ? login(req, ctx.res, sessions, config) : loginPage(ctx.res, sessions, nextParam(ctx))));
-      }
-      if (sessions && seg[0] === "logout") {
+    if (!found) throw notFound();
+    const { route: r, params: p } = found;
+    const m = r.model ? index.model(r.model) : undefined;
+    switch (r.view) {
+      case "root": return only(ctx, ["GET"], () => send(ctx, 200, apiRoot(ctx)));
+      case "login": return only(ctx, ["POST"], () => (req.method === "POST" ? login(req, ctx.res, sessions!, config) : loginPage(ctx.res, sessions!, nextParam(ctx))));
+      case "logout":
         // POST only: a link or image elsewhere must not be able to log a browser out.
         ctx.res.set("Allow", "POST, OPTIONS");
         if (req.method !== "POST") throw new HttpError(405, `Method "${req.method}" not allowed.`, "method_not_allowed");
-        return logout(req, ctx.res, sessions);
-      }
-      if (graphql && seg[0] === GRAPHQL_ROUTE) return graphqlRoute(ctx, graphql);
-      if (seg[0] === "status") return only(ctx, ["GET"], () => status(ctx));
-      if (seg[0] === "docs") return only(ctx, ["GET"], () => docs(ctx));
-      if (seg[0] === "redoc") return only(ctx, ["GET"], () => redoc(ctx));
-      if (seg[0] === "swagger") return only(ctx, ["GET"], () => schema(ctx, { yaml: true, json: true }));
-      if (api.apps.includes(seg[0])) return only(ctx, ["GET"], () => send(ctx, 200, appRoot(ctx, seg[0])));
+        return logout(req, ctx.res, sessions!);
+      case "graphql": return graphqlRoute(ctx, graphql!);
+      case "status": return only(ctx, ["GET"], () => status(ctx));
+      case "docs": return only(ctx, ["GET"], () => docs(ctx));
+      case "redoc": return only(ctx, ["GET"], () => redoc(ctx));
+      case "swagger": return only(ctx, ["GET"], () => schema(ctx, { yaml: r.document !== "json", json: r.document !== "yaml" }));
+      case "app-root": return only(ctx, ["GET"], () => send(ctx, 200, appRoot(ctx, r.app!)));
+      case "filterset-fields": return only(ctx, ["GET"], () => (r.action === "lookup-choices" ? filtersetLookups(ctx) : filtersetDomElement(ctx)));
+      case "listing": return listingRoute(ctx, index.listings.get(r.path.slice(0, -1))!);
+      case "settings": return settingsRoute(ctx, r.path.split("/")[1]);
+      case "action": return actionRoute(ctx, m!, p.id ?? null, r.action!, r.pathAction ? p : {});
+      case "list": return listRoute(ctx, m!);
+      case "detail": return detailRoute(ctx, m!, p.id);
+      case "notes": return notesRoute(ctx, m!, p.id);
+      case "redirect":
+        // A list or detail path without its trailing slash (seed rule 3).
+        ctx.res.redirect(302, slashed(req));
     }
-    if (seg.length === 1 && seg[0] === "swagger.json") return only(ctx, ["GET"], () => schema(ctx, { yaml: false, json: true }));
-    if (seg.length === 1 && seg[0] === "swagger.yaml") return only(ctx, ["GET"], () => schema(ctx, { yaml: true, json: false }));
-    if (seg.length === 4 && seg[0] === "core" && seg[1] === "filterset-fields" && seg[3] === "") {
-      if (seg[2] === "lookup-choices") return only(ctx, ["GET"], () => filtersetLookups(ctx));
-      if (seg[2] === "lookup-value-dom-element") return only(ctx, ["GET"], () => filtersetDomElement(ctx));
-    }
-    const listing = seg.length === 3 && seg[2] === "" ? index.listings.get(`${seg[0]}/${seg[1]}`) : undefined;
-    if (listing) return listingRoute(ctx, listing);
-    if (settingsColumn && seg.length === 3 && seg[0] === userModel!.app && seg[1] === SETTINGS_ROUTE && seg[2] === "") return settingsRoute(ctx);
-    const appAction = seg.length === 3 && seg[2] === "" ? index.appActions.get(`${seg[0]}/${seg[1]}`) : undefined;
-    if (appAction) return actionRoute(ctx, appAction.model, null, appAction.name);
-    const m = seg.length >= 2 ? index.byRoute.get(`${seg[0]}/${seg[1]}`) : undefined;
-    if (m && seg.length === 3 && seg[2] === "") return listRoute(ctx, m);
-    if (m && seg.length === 4 && seg[3] === "") return detailRoute(ctx, m, seg[2]);
-    if (m && seg.length === 5 && seg[4] === "" && m.actions?.some((a) => a.name === seg[3] && !a.onApp && !a.path && !a.servesList)) return actionRoute(ctx, m, seg[2], seg[3]);
-    const at = m && seg.length > 5 && seg.at(-1) === "" ? pathAction(m, seg.slice(2, -1)) : undefined;
-    if (at) return actionRoute(ctx, m!, null, at.name, at.path);
-    if (m && seg.length === 5 && seg[3] === NOTES_ROUTE && seg[4] === "" && notesOf(index, m)) return notesRoute(ctx, m, seg[2]);
-    // A list or detail path without its trailing slash (seed rule 3).
-    if (m && (seg.length === 2 || (seg.length === 3 && seg[2] !== "" && req.method !== "POST"))) {
-      ctx.res.redirect(302, slashed(req));
-      return;
-    }
-    throw notFound();
-  }
-
-  /** The action of `m` served at these path segments, with what its placeholders took. */
-  function pathAction(m: ModelDescriptor, segments: string[]): { name: string; path: Record<string, string> } | undefined {
-    for (const a of m.actions ?? []) {
-      if (a.path?.length !== segments.length) continue;
-      const path: Record<string, string> = {};
-      const fits = a.path.every((part, i) => {
-        const placeholder = /^\{(.+)\}$/.exec(part);
-        if (placeholder) path[placeholder[1]] = decodeURIComponent(segments[i]);
-        return placeholder ? segments[i] !== "" : part === segments[i];
-      });
-      if (fits) return { name: a.name, path };
-    }
-    return undefined;
   }
 
   function only(ctx: Ctx, methods: string[], run: () => Promise<void> | void): Promise<void> | void {
@@ -269,10 +249,7 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
   }
 
   function appRoot(ctx: Ctx, app: string): Record<string, string> {
-    const routes = [...api.models.filter((m) => m.app === app).flatMap((m) => [
-      m.route, ...(m.listings ?? []).map((l) => l.route), ...(m.actions ?? []).filter((a) => a.onApp).map((a) => a.name),
-    ]), ...(settingsColumn && app === userModel!.app ? [SETTINGS_ROUTE] : [])].sort();
-    return Object.fromEntries(routes.map((r) => [r, `${ctx.apiUrl}${app}/${r}/`]));
+    return Object.fromEntries(appRoutes.get(app)!.map((r) => [r, `${ctx.apiUrl}${app}/${r}/`]));
   }
 
   async function status(ctx: Ctx): Promise<void> {
@@ -554,7 +531,7 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
   }
 
   /** The requester's own settings: GET reads them, PATCH merges a JSON object into them (Nautobot's `deepmerge`). */
-  async function settingsRoute(ctx: Ctx): Promise<void> {
+  async function settingsRoute(ctx: Ctx, name: string): Promise<void> {
     const users = userModel!;
     const column = settingsColumn!;
     return only(ctx, ["GET", "PATCH"], async () => {
@@ -567,7 +544,7 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
       }
       if (readOnly(ctx)) throw forbidden();
       const body = expectObject(readJson(ctx));
-      const merged = await operations.run(actor(ctx, users, SETTINGS_ROUTE), async (trx) => {
+      const merged = await operations.run(actor(ctx, users, name), async (trx) => {
         const row = await own(trx(users.table)).forUpdate().first(column);
         const next = deepmerge((row?.[column] as Record<string, unknown> | null) ?? {}, body);
         await own(trx(users.table)).update({ [column]: JSON.stringify(next) });
