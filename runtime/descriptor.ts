@@ -777,6 +777,39 @@ export interface WpEndpoint { methods: string[]; view: WpView; args: Record<stri
 /** A WordPress route: its regex as WordPress shows it, the model it serves, and its endpoints in registration order. */
 export interface WpRoute { regex: string; model?: string; endpoints: WpEndpoint[] }
 
+/** What a DRF-style route serves: the view module (runtime/profiles/drf/views/) that answers it. */
+export type DrfView =
+  | "root" | "app-root" | "list" | "detail" | "listing" | "action" | "notes" | "settings" | "status"
+  | "docs" | "redoc" | "swagger" | "graphql" | "login" | "logout" | "filterset-fields" | "redirect";
+
+/**
+ * A route of a DRF-style API, decided by the generator (generator/ir/drf-routes.ts): the
+ * runtime dispatches from this table, in its order (the first route that fits a path takes it).
+ */
+export interface DrfRoute {
+  /** Below the base path: `/`-separated literal segments and `{name}` placeholders; a trailing `/` is its own (empty) segment. */
+  path: string;
+  view: DrfView;
+  /** The methods it answers besides OPTIONS (HEAD with GET); `*` any method. */
+  methods: string[];
+  /** The placeholders of `path`, in order. */
+  params: string[];
+  /** The model served (list, detail, listing, notes, settings) or whose hook answers the action. */
+  model?: string;
+  /** The action's name (action), or the lookup served (filterset-fields: `lookup-choices`, `lookup-value-dom-element`). */
+  action?: string;
+  /** app-root: the app listed. */
+  app?: string;
+  /** swagger: the forms the document is offered in. */
+  document?: "json" | "yaml" | "both";
+  /** An action at a path of its own: its placeholders take non-empty segments only, URL-decoded. */
+  pathAction?: boolean;
+  /** list: the action answering the list's GET instead in the API versions given (bounds included). */
+  listedBy?: { action: string; since?: string; until?: string };
+  /** redirect: methods answered 404 rather than redirected. */
+  except?: string[];
+}
+
 /** Settings of the DRF-style profile (the names are Nautobot's). */
 export interface DrfSettings {
   /** Page size when a list request gives no `limit` (default 50). */
@@ -857,6 +890,8 @@ export interface ApiDescriptor {
   appPasswords?: string;
   /** WordPress-style APIs: the route table, decided by the generator. */
   routes?: WpRoute[];
+  /** DRF-style APIs: the route table, decided by the generator. */
+  drfRoutes?: DrfRoute[];
   models: ModelDescriptor[];
   /** OpenAPI document per API version, as emitted. */
   openapi: Record<string, unknown>;

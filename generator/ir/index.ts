@@ -7,6 +7,7 @@ import { kindOf, specKindOf } from "../kinds/index.js";
 import { sqlLiteral } from "../kinds/sql-literal.js";
 import { contentTypesThrough, registryOf } from "../kinds/content-types.js";
 import { wordpressRoutes } from "./wordpress-routes.js";
+import { drfRoutes } from "./drf-routes.js";
 import { storedCountSql } from "../kinds/count.js";
 import type { AddFilter } from "../kinds/types.js";
 import {
@@ -109,6 +110,7 @@ export function buildIr(loaded: LoadedApi): IrApi {
     ].map(([k, b]) => [k, { up: b.up, ...(b.down !== undefined ? { down: b.down } : {}) }])),
   };
   if (api.profile === "wordpress") ir.routes = wordpressRoutes(ir);
+  if (api.profile === "drf") ir.drfRoutes = drfRoutes(ir);
   if (api.contentTypes) ir.contentTypeRows = contentTypeRows(api, models);
   return ir;
 }

@@ -16,9 +16,6 @@ import { graphqlService, type GraphqlAnswer, type GraphqlRequest, type Requester
 import { pyRepr } from "../../text/python.js";
 import { wordErrors } from "./wording.js";
 
-/** The route below the base path (Nautobot's `/api/graphql/`). */
-export const GRAPHQL_ROUTE = "graphql";
-
 const NONE = { sql: "false", bindings: [] };
 
 export interface GraphqlDeps {
@@ -49,10 +46,10 @@ export function requesterOf(deps: GraphqlDeps, identity: Identity | null, grants
  * GraphiQL's files, served from the installed packages (no CDN): its prebuilt bundle and the
  * React builds it runs on, below `<base>graphql/static/`.
  */
-export function serveGraphiqlAssets(router: Router): void {
+export function serveGraphiqlAssets(router: Router, route: string): void {
   const require = createRequire(import.meta.url);
   const dir = (pkg: string) => dirname(require.resolve(`${pkg}/package.json`));
-  const at = `/${GRAPHQL_ROUTE}/static`;
+  const at = `/${route}static`;
   router.use(`${at}/graphiql`, express.static(dir("graphiql"), { index: false }));
   router.use(`${at}/react`, express.static(join(dir("react"), "umd"), { index: false }));
   router.use(`${at}/react-dom`, express.static(join(dir("react-dom"), "umd"), { index: false }));

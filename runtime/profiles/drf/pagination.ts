@@ -2,7 +2,11 @@
 // and absolute `next`/`previous` links that keep every other parameter (re-encoded in
 // sorted key order). Pure functions over plain values. Deep pages may instead be asked for by
 // cursor (`cursor`, empty for the first page): `next` then carries the cursor of the page
-// after, read from the order's index wherever it is; there is no `previous`.
+// after, read from the order's index wherever it is; there is no `previous`. The Paginator
+// is the one place a request's page is read and its envelope, `{count, next, previous,
+// results}`, is made.
+import type { Request } from "express";
+import { origin } from "../../http/request.js";
 
 export interface PageSettings {
   defaultLimit: number;
@@ -59,4 +63,56 @@ export function decodeCursor(raw: string): Array<string | null> | null {
 export function cursorLinks(url: URL, limit: number | null, cursor: Array<string | null> | null | undefined): { next: string | null; previous: null } {
   const next = cursor ? withParams(url, { cursor: Buffer.from(JSON.stringify(cursor)).toString("base64url"), offset: null, ...(limit === null ? {} : { limit: String(limit) }) }) : null;
   return { next, previous: null };
+}
+
+/** What a page is read from: the request (for its URL) and its query parameters. */
+export interface PageRequest {
+  req: Request;
+  params: Map<string, string[]>;
+}
+
+/** A page as DRF's LimitOffsetPagination (and CursorPagination) answers it. */
+export interface Page<T = unknown> {
+  count: number;
+  next: string | null;
+  previous: string | null;
+  results: T[];
+}
+
+/** Limit/offset paging of one API: its settings, and the public URL links are made from. */
+export class Paginator {
+  constructor(private readonly settings: PageSettings, private readonly publicUrl: string | undefined) {}
+
+  /** The page the request asks for. */
+  params(r: PageRequest): { limit: number | null; offset: number } {
+    return pageParams(r.params.get("limit")?.at(-1), r.params.get("offset")?.at(-1), this.settings);
+  }
+
+  /** Rows `offset` on of `count`, with links to the pages beside them. */
+  page<T>(r: PageRequest, at: { limit: number | null; offset: number }, count: number, results: T[]): Page<T> {
+    const links = pageLinks(this.url(r), at.limit, at.offset, count);
+    return { count, next: links.next, previous: links.previous, results };
+  }
+
+  /** A page reached by cursor: `next` carries the cursor of the page after it. */
+  cursorPage<T>(r: PageRequest, limit: number | null, count: number, results: T[], cursor: Array<string | null> | null | undefined): Page<T> {
+    const links = cursorLinks(this.url(r), limit, cursor);
+    return { count, next: links.next, previous: links.previous, results };
+  }
+
+  /** A whole list cut to the page asked for, or a page already chosen (`count` of all, `results` of this page). */
+  cut<T>(r: PageRequest, answer: T[] | { count: number; results: T[] }): Page<T> {
+    const at = this.params(r);
+    if (!Array.isArray(answer)) return this.page(r, at, answer.count, answer.results);
+    return this.page(r, at, answer.length, answer.slice(at.offset, at.limit === null ? undefined : at.offset + at.limit));
+  }
+
+  /** Every result on one page. */
+  whole<T>(results: T[]): Page<T> {
+    return { count: results.length, next: null, previous: null, results };
+  }
+
+  private url(r: PageRequest): URL {
+    return new URL(`${origin(r.req, this.publicUrl)}${r.req.originalUrl}`);
+  }
 }

@@ -2,9 +2,6 @@
 // the user's row, which only that user reads, and into which a PATCH merges its body.
 import { isPlainObject } from "../../kinds/types.js";
 
-/** The route, in the users' app, of the requester's settings. */
-export const SETTINGS_ROUTE = "config";
-
 type Json = Record<string, unknown>;
 
 /**

@@ -55,111 +55,110 @@ export function wordCustomFieldReason(r: CustomFieldReason): string {
   }
 }
 
+/** Each problem in DRF's (or Django's, or Nautobot's) words, by code. */
+const WORDS: { [C in Problem["code"]]: (p: Extract<Problem, { code: C }>) => string } = {
+  required: () => "This field is required.",
+  null: () => "This field may not be null.",
+  blank: () => "This field may not be blank.",
+  invalid_integer: () => "A valid integer is required.",
+  invalid_number: () => "A valid number is required.",
+  invalid_boolean: () => "Must be a valid boolean.",
+  invalid_string: () => "Not a valid string.",
+  invalid_uuid: () => "Must be a valid UUID.",
+  invalid_email: () => "Enter a valid email address.",
+  invalid_url: () => "Enter a valid URL.",
+  invalid_color: () => "Enter a valid hexadecimal RGB color code.",
+  invalid_date_format: () => "Date has wrong format. Use one of these formats instead: YYYY-MM-DD.",
+  invalid_datetime_format: () => "Datetime has wrong format. Use one of these formats instead: YYYY-MM-DDThh:mm[:ss[.uuuuuu]][+HH:MM|-HH:MM|Z].",
+  invalid_value: (p) => p.message ?? "Enter a valid value.",
+  schema_violation: (p) => p.message ?? "Invalid value.",
+  not_a_list: (p) => `Expected a list of items but got type "${pyType(p.given)}".`,
+  not_a_dict: (p) => `Expected a dictionary of items but got type "${pyType(p.given)}".`,
+  not_an_object: (p) => `Invalid data. Expected a dictionary, but got ${pyType(p.given)}.`,
+  max_length: (p) => `Ensure this field has no more than ${p.limit} characters.`,
+  not_a_file: () => "The submitted data was not a file. Check the encoding type on the form.",
+  no_filename: () => "No filename could be determined.",
+  empty_file: () => "The submitted file is empty.",
+  filename_too_long: (p) => `Ensure this filename has at most ${p.limit} characters (it has ${p.length}).`,
+  file_too_large: (p) => `The submitted file is larger than the limit of ${p.limit} bytes.`,
+  invalid_image: () => "Upload a valid image. The file you uploaded was either not an image or a corrupted image.",
+  min_length: (p) => `Ensure this field has at least ${p.limit} characters.`,
+  max_value: (p) => `Ensure this value is less than or equal to ${p.limit}.`,
+  min_value: (p) => `Ensure this value is greater than or equal to ${p.limit}.`,
+  string_too_large: () => "String value too large.",
+  max_digits: (p) => `Ensure that there are no more than ${p.limit} digits in total.`,
+  max_decimal_places: (p) => `Ensure that there are no more than ${p.limit} decimal places.`,
+  max_whole_digits: (p) => `Ensure that there are no more than ${p.limit} digits before the decimal point.`,
+  choice_not_scalar: () => 'Value must be passed directly (e.g. "foo": 123); do not use a dictionary or list.',
+  // DRF's own ChoiceField (a plain choice) quotes the value; Nautobot's does not.
+  invalid_choice: (p) => p.plain ? `"${String(p.value)}" is not a valid choice.` : `${String(p.value)} is not a valid choice.`,
+  invalid_network: (p) => `Enter a valid IPv4 or IPv6 network in CIDR notation: ${String(p.value)}`,
+  invalid_ip_address: (p) => `Invalid IP address format: ${String(p.value)}`,
+  null_characters: () => "Null characters are not allowed.",
+  unknown_field: () => "Unknown field.",
+  invalid_items: () => "Invalid items.",
+  parent_is_self_or_child: () => "Cannot assign self or child as parent.",
+  content_type_format: () => "Invalid value. Specify a content type as '<app_label>.<model_name>'.",
+  invalid_content_type: (p) => `Invalid content type: ${p.value}`,
+  content_type_in_use: (p) => `Unable to remove ${p.label}. Dependent objects were found.`,
+  related_not_found_by_id: (p) => `Related object not found using the provided ID: ${String(p.value)}`,
+  related_not_found_by_attributes: (p) => `Related object not found using the provided attributes: ${pyRepr(p.value)}`,
+  related_multiple_match: (p) => `Multiple objects match the provided attributes: ${pyRepr(p.value)}`,
+  related_unrecognized: (p) => `Related objects must be referenced by ID or by dictionary of attributes. Received an unrecognized value: ${typeof p.value === "string" ? p.value : JSON.stringify(p.value)}`,
+  related_objects_not_found: () => "Related objects not found.",
+  pk_wrong_type: (p) => `Incorrect type. Expected pk value, received ${pyType(p.given)}.`,
+  invalid_pk: (p) => `Invalid pk "${p.value === null ? "None" : String(p.value)}" - object does not exist.`,
+  pk_not_uuid: (p) => `“${typeof p.value === "string" ? p.value : JSON.stringify(p.value)}” is not a valid UUID.`,
+  slug_not_string: () => "Invalid value.",
+  slug_not_found: (p) => `Object with slug=${p.slug} does not exist.`,
+  default_status_missing: (p) => `${p.model} default status '${p.slug}' does not exist, create '${p.slug}' status for ${p.model} or use the latest api_version`,
+  unique: (p) => unique(p),
+  unique_set: (p) => `The fields ${p.fields.join(", ")} must make a unique set.`,
+  invalid_db_value: (p) => `Invalid value: ${p.reason}`,
+  custom_fields_not_a_dict: () => "Expected a dictionary of custom field values.",
+  custom_field_invalid: (p) => `Invalid value for custom field '${p.name}': ${wordCustomFieldReason(p.reason)}`,
+  custom_field_missing: (p) => `Missing required custom field '${p.name}'.`,
+  not_a_relationship: (p) => `"${p.slug}" is not a relationship on ${p.model}`,
+  invalid_relationship_side: (p) => `"${p.side}" is not a valid side for "${p.relationship}" on ${p.model}`,
+  relationship_objects_missing: (p) => `"objects" must be specified under ["${p.slug}"]["${p.side}"] when present`,
+  relationship_objects_not_a_list: () => '"objects" must be a list, not a single value',
+  relationship_too_many: (p) => `For "${p.relationship}", "${p.side}" objects must include at most a single object`,
+  relationship_required_none_exist: (p) => `${capfirst(plural(p.model))} require ${p.many ? "at least one" : "a"} ${p.other}, but no ${plural(p.other)} exist yet. ` +
+    `Create a ${p.other} by posting to ${p.url}`,
+  relationship_required: (p) => `You need to specify ["relationships"]["${p.slug}"]["${p.side}"]["objects"].`,
+  association_type_mismatch: (p) => `${p.side}_type has a different value than defined in ${p.relationship}`,
+  association_with_itself: () => "An object cannot form a RelationshipAssociation with itself",
+  association_exists: (p) => `A ${p.relationship} association already exists between ${p.source} and ${p.destination}`,
+  association_cardinality: (p) => `Unable to create more than one ${p.relationship} association ${DIRECTION[p.end]} ${p.object} (${p.end})`,
+  association_filter: (p) => `${p.object} violates ${p.relationship} ${p.side}_filter restriction`,
+  invalid_constraint: (p) => `Invalid filter for ${p.model}: ${p.reason}`,
+  unknown_filter: () => "Unknown filter field",
+  filter_single_value: () => "Only one value may be given for this filter.",
+  filter_invalid_uuid: () => "Enter a valid UUID.",
+  filter_whole_number: () => "Enter a whole number.",
+  filter_number: () => "Enter a number.",
+  filter_date: () => "Enter a valid date.",
+  filter_datetime: () => "Enter a valid date/time.",
+  filter_invalid_choice: (p) => `Select a valid choice. ${p.value} is not one of the available choices.`,
+  filter_invalid_value: (p) => `“${p.value}” is not a valid value.`,
+  filter_invalid_regex: (p) => `"${p.value}" is not a valid regular expression.`,
+  filter_mask_length: () => "Enter a whole number between 0 and 128.",
+  filter_ip_address: () => "Enter a valid IPv4 or IPv6 address.",
+  filter_network: () => "Enter a valid IPv4 or IPv6 network in CIDR notation.",
+  invalid_token: () => "Invalid token",
+  token_expired: () => "Token expired",
+  user_inactive: () => "User inactive",
+  not_found: () => "Not found.",
+  forbidden: () => "You do not have permission to perform this action.",
+  invalid_cursor: () => "Invalid cursor",
+  export_template_error: (p) => `There was an error rendering the selected export template (${p.name}): ${p.error}`,
+  protected: (p) => `Unable to delete object. ${p.dependents.length} dependent objects were found: ${p.dependents.map((d) => `${d.display} (${d.id})`).join(", ")}`,
+  integrity: () => "Unable to complete the operation: a related object is referenced by, or missing for, another object.",
+  precondition_failed: (p) => `This object does not conform to pre-${p.version} behavior. Please correct data or use API version ${p.version}`,
+};
+
 export function wordProblem(p: Problem): string {
-  switch (p.code) {
-    case "required": return "This field is required.";
-    case "null": return "This field may not be null.";
-    case "blank": return "This field may not be blank.";
-    case "invalid_integer": return "A valid integer is required.";
-    case "invalid_number": return "A valid number is required.";
-    case "invalid_boolean": return "Must be a valid boolean.";
-    case "invalid_string": return "Not a valid string.";
-    case "invalid_uuid": return "Must be a valid UUID.";
-    case "invalid_email": return "Enter a valid email address.";
-    case "invalid_url": return "Enter a valid URL.";
-    case "invalid_color": return "Enter a valid hexadecimal RGB color code.";
-    case "invalid_date_format": return "Date has wrong format. Use one of these formats instead: YYYY-MM-DD.";
-    case "invalid_datetime_format": return "Datetime has wrong format. Use one of these formats instead: YYYY-MM-DDThh:mm[:ss[.uuuuuu]][+HH:MM|-HH:MM|Z].";
-    case "invalid_value": return p.message ?? "Enter a valid value.";
-    case "schema_violation": return p.message ?? "Invalid value.";
-    case "not_a_list": return `Expected a list of items but got type "${pyType(p.given)}".`;
-    case "not_a_dict": return `Expected a dictionary of items but got type "${pyType(p.given)}".`;
-    case "not_an_object": return `Invalid data. Expected a dictionary, but got ${pyType(p.given)}.`;
-    case "max_length": return `Ensure this field has no more than ${p.limit} characters.`;
-    case "not_a_file": return "The submitted data was not a file. Check the encoding type on the form.";
-    case "no_filename": return "No filename could be determined.";
-    case "empty_file": return "The submitted file is empty.";
-    case "filename_too_long": return `Ensure this filename has at most ${p.limit} characters (it has ${p.length}).`;
-    case "file_too_large": return `The submitted file is larger than the limit of ${p.limit} bytes.`;
-    case "invalid_image": return "Upload a valid image. The file you uploaded was either not an image or a corrupted image.";
-    case "min_length": return `Ensure this field has at least ${p.limit} characters.`;
-    case "max_value": return `Ensure this value is less than or equal to ${p.limit}.`;
-    case "min_value": return `Ensure this value is greater than or equal to ${p.limit}.`;
-    case "string_too_large": return "String value too large.";
-    case "max_digits": return `Ensure that there are no more than ${p.limit} digits in total.`;
-    case "max_decimal_places": return `Ensure that there are no more than ${p.limit} decimal places.`;
-    case "max_whole_digits": return `Ensure that there are no more than ${p.limit} digits before the decimal point.`;
-    case "choice_not_scalar": return 'Value must be passed directly (e.g. "foo": 123); do not use a dictionary or list.';
-    // DRF's own ChoiceField (a plain choice) quotes the value; Nautobot's does not.
-    case "invalid_choice": return p.plain ? `"${String(p.value)}" is not a valid choice.` : `${String(p.value)} is not a valid choice.`;
-    case "invalid_network": return `Enter a valid IPv4 or IPv6 network in CIDR notation: ${String(p.value)}`;
-    case "invalid_ip_address": return `Invalid IP address format: ${String(p.value)}`;
-    case "null_characters": return "Null characters are not allowed.";
-    case "unknown_field": return "Unknown field.";
-    case "invalid_items": return "Invalid items.";
-    case "parent_is_self_or_child": return "Cannot assign self or child as parent.";
-    case "content_type_format": return "Invalid value. Specify a content type as '<app_label>.<model_name>'.";
-    case "invalid_content_type": return `Invalid content type: ${p.value}`;
-    case "content_type_in_use": return `Unable to remove ${p.label}. Dependent objects were found.`;
-    case "related_not_found_by_id": return `Related object not found using the provided ID: ${String(p.value)}`;
-    case "related_not_found_by_attributes": return `Related object not found using the provided attributes: ${pyRepr(p.value)}`;
-    case "related_multiple_match": return `Multiple objects match the provided attributes: ${pyRepr(p.value)}`;
-    case "related_unrecognized":
-      return `Related objects must be referenced by ID or by dictionary of attributes. Received an unrecognized value: ${typeof p.value === "string" ? p.value : JSON.stringify(p.value)}`;
-    case "related_objects_not_found": return "Related objects not found.";
-    case "pk_wrong_type": return `Incorrect type. Expected pk value, received ${pyType(p.given)}.`;
-    case "invalid_pk": return `Invalid pk "${p.value === null ? "None" : String(p.value)}" - object does not exist.`;
-    case "pk_not_uuid": return `“${typeof p.value === "string" ? p.value : JSON.stringify(p.value)}” is not a valid UUID.`;
-    case "slug_not_string": return "Invalid value.";
-    case "slug_not_found": return `Object with slug=${p.slug} does not exist.`;
-    case "default_status_missing":
-      return `${p.model} default status '${p.slug}' does not exist, create '${p.slug}' status for ${p.model} or use the latest api_version`;
-    case "unique": return unique(p);
-    case "unique_set": return `The fields ${p.fields.join(", ")} must make a unique set.`;
-    case "invalid_db_value": return `Invalid value: ${p.reason}`;
-    case "custom_fields_not_a_dict": return "Expected a dictionary of custom field values.";
-    case "custom_field_invalid": return `Invalid value for custom field '${p.name}': ${wordCustomFieldReason(p.reason)}`;
-    case "custom_field_missing": return `Missing required custom field '${p.name}'.`;
-    case "not_a_relationship": return `"${p.slug}" is not a relationship on ${p.model}`;
-    case "invalid_relationship_side": return `"${p.side}" is not a valid side for "${p.relationship}" on ${p.model}`;
-    case "relationship_objects_missing": return `"objects" must be specified under ["${p.slug}"]["${p.side}"] when present`;
-    case "relationship_objects_not_a_list": return '"objects" must be a list, not a single value';
-    case "relationship_too_many": return `For "${p.relationship}", "${p.side}" objects must include at most a single object`;
-    case "relationship_required_none_exist":
-      return `${capfirst(plural(p.model))} require ${p.many ? "at least one" : "a"} ${p.other}, but no ${plural(p.other)} exist yet. ` +
-        `Create a ${p.other} by posting to ${p.url}`;
-    case "relationship_required": return `You need to specify ["relationships"]["${p.slug}"]["${p.side}"]["objects"].`;
-    case "association_type_mismatch": return `${p.side}_type has a different value than defined in ${p.relationship}`;
-    case "association_with_itself": return "An object cannot form a RelationshipAssociation with itself";
-    case "association_exists": return `A ${p.relationship} association already exists between ${p.source} and ${p.destination}`;
-    case "association_cardinality": return `Unable to create more than one ${p.relationship} association ${DIRECTION[p.end]} ${p.object} (${p.end})`;
-    case "association_filter": return `${p.object} violates ${p.relationship} ${p.side}_filter restriction`;
-    case "invalid_constraint": return `Invalid filter for ${p.model}: ${p.reason}`;
-    case "unknown_filter": return "Unknown filter field";
-    case "filter_single_value": return "Only one value may be given for this filter.";
-    case "filter_invalid_uuid": return "Enter a valid UUID.";
-    case "filter_whole_number": return "Enter a whole number.";
-    case "filter_number": return "Enter a number.";
-    case "filter_date": return "Enter a valid date.";
-    case "filter_datetime": return "Enter a valid date/time.";
-    case "filter_invalid_choice": return `Select a valid choice. ${p.value} is not one of the available choices.`;
-    case "filter_invalid_value": return `“${p.value}” is not a valid value.`;
-    case "filter_invalid_regex": return `"${p.value}" is not a valid regular expression.`;
-    case "filter_mask_length": return "Enter a whole number between 0 and 128.";
-    case "filter_ip_address": return "Enter a valid IPv4 or IPv6 address.";
-    case "filter_network": return "Enter a valid IPv4 or IPv6 network in CIDR notation.";
-    case "invalid_token": return "Invalid token";
-    case "token_expired": return "Token expired";
-    case "user_inactive": return "User inactive";
-    case "not_found": return "Not found.";
-    case "forbidden": return "You do not have permission to perform this action.";
-    case "invalid_cursor": return "Invalid cursor";
-    case "export_template_error": return `There was an error rendering the selected export template (${p.name}): ${p.error}`;
-    case "protected":
-      return `Unable to delete object. ${p.dependents.length} dependent objects were found: ${p.dependents.map((d) => `${d.display} (${d.id})`).join(", ")}`;
-    case "integrity": return "Unable to complete the operation: a related object is referenced by, or missing for, another object.";
-    case "precondition_failed": return `This object does not conform to pre-${p.version} behavior. Please correct data or use API version ${p.version}`;
-  }
+  return (WORDS[p.code] as (problem: Problem) => string)(p);
 }
 
 /** A leaf in DRF's words: a problem worded, text (a hook's, or this profile's) as it is. */

@@ -1,0 +1,26 @@
+// How an answer is rendered: JSON, or DRF's browsable HTML page when the request negotiated it.
+import { origin } from "../../http/request.js";
+import { templates } from "../../http/templates.js";
+import { csrfToken } from "./browser-session.js";
+import { browsablePage } from "./browsable.js";
+import type { Ctx } from "./context.js";
+
+export function send(ctx: Ctx, statusCode: number, body: unknown): void {
+  if (ctx.renderer !== "html") {
+    ctx.res.status(statusCode).json(body);
+    return;
+  }
+  const { api, index, config } = ctx.drf;
+  const page = browsablePage({
+    index, version: ctx.version, method: ctx.req.method, url: new URL(`${origin(ctx.req, config.publicUrl)}${ctx.req.originalUrl}`),
+    status: statusCode, body, view: ctx.view, user: !!ctx.identity,
+    allow: (ctx.res.get("Allow") ?? "").split(",").map((x) => x.trim()).filter(Boolean),
+  });
+  ctx.res.status(statusCode).type("html").send(templates.browsable({
+    ...page, title: page.name || api.title, apiTitle: api.title, version: ctx.version, docsUrl: `${api.basePath}docs/`,
+    user: ctx.identity?.username ?? "", logoutUrl: `${api.basePath}logout/`,
+    loginUrl: `${api.basePath}login/?next=${encodeURIComponent(ctx.req.originalUrl)}`,
+    method: ctx.req.method, path: ctx.req.originalUrl, status: statusCode,
+    csrfToken: ctx.session ? csrfToken(ctx.session) : "", script: `${api.basePath}docs/static/browsable.js`,
+  }));
+}

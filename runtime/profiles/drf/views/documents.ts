@@ -1,0 +1,70 @@
+// The OpenAPI documents and the pages that show them: `docs/` (Swagger UI, or the document
+// itself for `?format=openapi`), `redoc/`, and `swagger/`, `swagger.json`, `swagger.yaml` as
+// drf-spectacular's views render them.
+import { stringify as toYaml } from "yaml";
+import { HttpError, notFound } from "../../../errors.js";
+import { parseAccept } from "../../../http/request.js";
+import { cspNonce } from "../../../http/security.js";
+import { templates } from "../../../http/templates.js";
+import type { Ctx } from "../context.js";
+import { only } from "./allow.js";
+
+/** The OpenAPI document's media types (drf-spectacular's renderers): YAML ones, then JSON ones. */
+const YAML_TYPES = ["application/vnd.oai.openapi", "application/yaml"];
+export const SCHEMA_TYPES = [...YAML_TYPES, "application/vnd.oai.openapi+json", "application/json"];
+
+/**
+ * The documents' texts, each rendered once: a document never changes while the process runs,
+ * and rendering one takes some 60 ms (JSON) to 700 ms (YAML) of the event loop.
+ */
+const renderedDocuments = new WeakMap<object, { json?: string; yaml?: string }>();
+function renderedDocument(document: object, as: "json" | "yaml"): string {
+  let texts = renderedDocuments.get(document);
+  if (!texts) renderedDocuments.set(document, (texts = {}));
+  return (texts[as] ??= as === "yaml" ? toYaml(document, { aliasDuplicateObjects: false }) : JSON.stringify(document));
+}
+
+export function docs(ctx: Ctx): Promise<void> | void {
+  return only(ctx, ["GET"], () => {
+    const { api } = ctx.drf;
+    // The document itself, of the version negotiated here: a redirect to swagger.json (as
+    // Nautobot answers) would drop `api_version`, and clients such as pynautobot's openapi()
+    // expect JSON from this URL.
+    if (ctx.params.get("format")?.at(-1) === "openapi") {
+      ctx.res.status(200).type("json").send(renderedDocument(api.openapi[ctx.version] as object, "json"));
+      return;
+    }
+    const url = `${api.basePath}swagger.json?api_version=${encodeURIComponent(ctx.version)}`;
+    ctx.res.type("html").send(templates.swagger({ title: api.title, assets: `${api.basePath}docs/static`, schemaUrl: JSON.stringify(url), nonce: cspNonce(ctx.res) }));
+  });
+}
+
+export function redoc(ctx: Ctx): Promise<void> | void {
+  return only(ctx, ["GET"], () => {
+    const { api } = ctx.drf;
+    const url = `${api.basePath}swagger/?api_version=${encodeURIComponent(ctx.version)}`;
+    ctx.res.type("html").send(templates.redoc({ title: api.title, assets: `${api.basePath}redoc/static`, schemaUrl: JSON.stringify(url), nonce: cspNonce(ctx.res) }));
+  });
+}
+
+/**
+ * The OpenAPI document as drf-spectacular's views render it: `swagger/` in YAML unless JSON is
+ * asked for (`?format=json` or a JSON media type), `swagger.yaml` only in YAML, `swagger.json` only in JSON.
+ */
+export function schema(ctx: Ctx): Promise<void> | void {
+  const offered = ctx.match.route.document;
+  const offers = { yaml: offered !== "json", json: offered !== "yaml" };
+  return only(ctx, ["GET"], () => {
+    const format = ctx.params.get("format")?.at(-1) || undefined;
+    // DRF answers a format none of the view's renderers has with 404.
+    if (format !== undefined && !((format === "yaml" && offers.yaml) || (format === "json" && offers.json))) throw notFound();
+    const accepted = parseAccept(ctx.req.get("accept")).find((t) => t.q > 0 && (SCHEMA_TYPES.includes(t.type) || ["*/*", "application/*", "text/html"].includes(t.type)));
+    const type = format === "json" ? "application/vnd.oai.openapi+json"
+      : format === "yaml" ? "application/vnd.oai.openapi"
+      : accepted && SCHEMA_TYPES.includes(accepted.type) ? accepted.type
+      : offers.yaml ? "application/vnd.oai.openapi" : "application/vnd.oai.openapi+json";
+    const asYaml = YAML_TYPES.includes(type);
+    if (!(asYaml ? offers.yaml : offers.json)) throw new HttpError(406, "Could not satisfy the request Accept header.", "not_acceptable");
+    ctx.res.status(200).type(type).send(renderedDocument(ctx.drf.api.openapi[ctx.version] as object, asYaml ? "yaml" : "json"));
+  });
+}

@@ -1,0 +1,26 @@
+// `graphql/` (../graphql.ts): POST, as Nautobot's API view, the body JSON or the query itself; GraphiQL for a browser's GET.
+import { contentType } from "../../../http/request.js";
+import { cspNonce } from "../../../http/security.js";
+import { templates } from "../../../http/templates.js";
+import { answerGraphql, requesterOf } from "../graphql.js";
+import type { Ctx } from "../context.js";
+import { readJson } from "../request.js";
+import { notAllowed } from "./allow.js";
+
+export async function graphql(ctx: Ctx): Promise<void> {
+  const { api, permissions, policy } = ctx.drf;
+  const deps = ctx.drf.graphql!;
+  const at = `${api.basePath}${ctx.match.route.path}`;
+  ctx.res.set("Allow", "POST, OPTIONS");
+  if (ctx.req.method === "GET" && ctx.renderer === "html") {
+    ctx.res.type("html").send(templates.graphiql({ title: api.title, assets: `${at}static`, endpoint: JSON.stringify(at), nonce: cspNonce(ctx.res) }));
+    return;
+  }
+  if (ctx.req.method !== "POST") throw notAllowed(ctx.req.method);
+  const raw = Buffer.isBuffer(ctx.req.body) ? ctx.req.body : Buffer.alloc(0);
+  const type = contentType(ctx.req);
+  const body = type === "application/graphql" ? { query: raw.toString("utf8") } : type === "application/json" ? readJson(ctx) : {};
+  const grants = ctx.identity && permissions ? await policy.permission.grantsOf(ctx) : undefined;
+  const answer = await answerGraphql(deps, (body ?? {}) as Record<string, unknown>, requesterOf(deps, ctx.identity, grants, { version: ctx.version, apiUrl: ctx.apiUrl }));
+  ctx.res.status(answer.status).json(answer.body);
+}

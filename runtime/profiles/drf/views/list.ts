@@ -1,0 +1,94 @@
+// A model's list (`…/<route>/`): GET pages through the objects the filters pick (by offset, by
+// cursor, or rendered by an export template), POST creates one object or a list of them, and
+// PUT, PATCH and DELETE of a list of ids change or remove them all or none.
+import type { Knex } from "knex";
+import { inVersion, type ModelDescriptor } from "../../../descriptor.js";
+import { HttpError } from "../../../errors.js";
+import { EXPORT_PARAM } from "../../../features/export-templates/index.js";
+import { actionOf } from "../../../features/permissions/index.js";
+import { decodeCursor } from "../pagination.js";
+import type { Ctx } from "../context.js";
+import { bulkIds, requireAll } from "../bulk.js";
+import { actor, expectList, filterFor, isBrief, readBody, readOpts } from "../request.js";
+import { answerAction } from "./action.js";
+import { modelMethod } from "./allow.js";
+
+export async function list(ctx: Ctx): Promise<void> {
+  const { index, api } = ctx.drf;
+  const m = index.model(ctx.match.route.model!);
+  ctx.view = { model: m, kind: "list" };
+  const method = await modelMethod(ctx, m, ["POST", "PUT"]);
+  if (!method) return;
+  const listedBy = ctx.match.route.listedBy;
+  if (method === "GET" && listedBy && inVersion(listedBy, ctx.version, api.versions.supported)) {
+    return answerAction(ctx, m, m.actions!.find((a) => a.name === listedBy.action)!, null, {});
+  }
+  if (method === "GET") return read(ctx, m);
+  const body = await readBody(ctx, m);
+  if (method === "POST") return create(ctx, m, body);
+  return bulk(ctx, m, method, expectList(body));
+}
+
+async function read(ctx: Ctx, m: ModelDescriptor): Promise<void> {
+  const { exports, store, db, policy } = ctx.drf;
+  const where = policy.permission.within(ctx, m, await filterFor(ctx, m));
+  const exportName = exports && ctx.params.get(EXPORT_PARAM)?.at(-1);
+  if (exports && exportName !== undefined) {
+    const file = await exports.render(db, store, m, exportName, where, readOpts(ctx));
+    // As Django's HttpResponse sends them: the template's type as given, no charset added.
+    ctx.res.status(200).setHeader("Content-Type", file.mimeType);
+    ctx.res.setHeader("Content-Disposition", `attachment; filename="${file.filename}"`);
+    ctx.res.end(file.body);
+    return;
+  }
+  const at = policy.paginator.params(ctx);
+  const rawCursor = ctx.params.get("cursor")?.at(-1);
+  if (rawCursor !== undefined) {
+    const after = decodeCursor(rawCursor);
+    // DRF's CursorPagination answers a cursor it cannot read so.
+    if (!after) throw new HttpError(404, { code: "invalid_cursor" });
+    const { count, results, cursor } = await store.list(db, m, where, { limit: at.limit, offset: 0, after }, readOpts(ctx, isBrief(ctx)));
+    return policy.renderer(ctx, 200, policy.paginator.cursorPage(ctx, at.limit, count, results, cursor));
+  }
+  const { count, results } = await store.list(db, m, where, at, readOpts(ctx, isBrief(ctx)));
+  return policy.renderer(ctx, 200, policy.paginator.page(ctx, at, count, results));
+}
+
+async function create(ctx: Ctx, m: ModelDescriptor, body: unknown): Promise<void> {
+  const { store, db, operations, policy } = ctx.drf;
+  const opts = { version: ctx.version, userId: ctx.identity?.userId };
+  const many = Array.isArray(body);
+  const ids = await operations.run(actor(ctx, m, "list"), async (trx) => (many
+    ? store.createMany(trx, m, body, opts)
+    : [await store.create(trx, m, body, { ...opts, partial: false })]));
+  const objects = await store.fetch(db, m, ids, readOpts(ctx));
+  if (!many) ctx.res.set("Location", String(objects[0].url));
+  return policy.renderer(ctx, 201, many ? objects : objects[0]);
+}
+
+async function bulk(ctx: Ctx, m: ModelDescriptor, method: string, items: unknown[]): Promise<void> {
+  const { index, store, db, operations, policy } = ctx.drf;
+  const wanted = bulkIds(items, index.integerKeys(m));
+  const userId = ctx.identity?.userId;
+  // The rows are locked before anything is written: an id deleted meanwhile is unknown, not
+  // skipped, as is one the requester may not change or delete.
+  const allowed = policy.permission.permitted(ctx, m, actionOf(method));
+  const lockAll = async (trx: Knex.Transaction) => requireAll(wanted, await store.existing(trx, m, wanted, userId, allowed, true));
+  if (method === "DELETE") {
+    await operations.run(actor(ctx, m, "list"), async (trx) => {
+      await lockAll(trx);
+      await store.remove(trx, m, wanted);
+    });
+    ctx.res.status(204).end();
+    return;
+  }
+  // As Nautobot's bulk update, elements are validated one by one: the first invalid one is the error.
+  await operations.run(actor(ctx, m, "list"), async (trx) => {
+    await lockAll(trx);
+    for (const [i, item] of items.entries()) {
+      const { id: _id, ...changes } = item as Record<string, unknown>;
+      await store.update(trx, m, wanted[i], changes, { version: ctx.version, userId, partial: method === "PATCH" });
+    }
+  });
+  return policy.renderer(ctx, 200, await store.fetch(db, m, wanted, readOpts(ctx)));
+}

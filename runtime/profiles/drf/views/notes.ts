@@ -1,0 +1,30 @@
+// `<detail>/notes/`, as Nautobot's NotesViewSetMixin: a GET pages through the object's notes
+// (no filters), a POST of a note's fields attaches one to it, made by the requester.
+import { notFound } from "../../../errors.js";
+import { notesOf } from "../../../features/notes/index.js";
+import type { Ctx } from "../context.js";
+import { expectObject } from "../bulk.js";
+import { actor, readJson, readOpts, RESERVED } from "../request.js";
+import { only } from "./allow.js";
+
+export function notes(ctx: Ctx): Promise<void> | void {
+  const { index, filters, strict, store, db, operations, policy } = ctx.drf;
+  const m = index.model(ctx.match.route.model!);
+  const objectNotes = notesOf(index, m)!;
+  return only(ctx, ["GET", "POST"], async () => {
+    await policy.permission.authorize(ctx, m);
+    const id = ctx.match.params.id.toLowerCase();
+    const userId = ctx.identity?.userId;
+    if (!(await policy.permission.visible(ctx, m, id))) throw notFound();
+    if (ctx.req.method === "POST") {
+      const body = expectObject(readJson(ctx));
+      const made = await operations.run(actor(ctx, m, "notes"), (trx) => store.create(trx, objectNotes.model, objectNotes.attach(body, id), { version: ctx.version, userId, partial: false }));
+      return policy.renderer(ctx, 201, (await store.fetch(db, objectNotes.model, [made], readOpts(ctx)))[0]);
+    }
+    const { plan } = filters.compile(objectNotes.model, new Map(), { strict, reserved: RESERVED });
+    const where = { ...plan, apply: objectNotes.of(id) };
+    const at = policy.paginator.params(ctx);
+    const { count, results } = await store.list(db, objectNotes.model, where, at, readOpts(ctx));
+    policy.renderer(ctx, 200, policy.paginator.page(ctx, at, count, results));
+  });
+}

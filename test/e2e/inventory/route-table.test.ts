@@ -1,0 +1,86 @@
+// The generated route table (ApiDescriptor.drfRoutes) is what the DRF profile serves: each
+// entry answers at its view (an OPTIONS a view answers, never the generic 404), no entry is
+// shadowed by another, every path the OpenAPI documents describe is one of the table's with
+// its methods, and a path outside the table is the 404.
+import { expect } from "chai";
+import { apis } from "../../../generated/server.js";
+import type { DrfRoute } from "../../../runtime/descriptor.js";
+import { RouteTable } from "../../../runtime/profiles/drf/routes.js";
+import { call } from "../../support/http.js";
+import { MISSING_ID } from "./support.js";
+
+const api = apis.find((a) => a.profile === "drf")!;
+const routes = api.drfRoutes!;
+const table = new RouteTable(routes);
+/** What every route answers besides its methods (HEAD with GET), and a path item's shared parameters. */
+const IMPLIED = new Set(["OPTIONS", "HEAD", "PARAMETERS"]);
+
+/** The route's path with its placeholders filled: an id no object has, or a name. */
+const filled = (r: DrfRoute) => r.path.replace(/\{([^}]+)\}/g, (_, name: string) => (name === "id" ? MISSING_ID : "x"));
+
+describe("inventory e2e: the route table", () => {
+  it("covers every kind of view, each path once", () => {
+    const views = new Set(routes.map((r) => r.view));
+    for (const v of ["root", "app-root", "list", "detail", "listing", "action", "notes", "settings", "status", "docs", "redoc", "swagger", "graphql", "login", "logout", "filterset-fields", "redirect"]) {
+      expect(views, v).to.include(v);
+    }
+    const paths = routes.map((r) => r.path);
+    expect(paths.length).to.equal(new Set(paths).size);
+  });
+
+  it("matches each entry's own path to that entry, with its placeholders", () => {
+    for (const r of routes) {
+      const found = table.match(filled(r), r.except?.includes("GET") ? "PUT" : "GET");
+      expect(found?.route, r.path).to.equal(r);
+      expect(Object.keys(found!.params)).to.deep.equal(r.params);
+    }
+  });
+
+  it("serves every entry at its view", async function () {
+    this.timeout(300000);
+    const replies = [];
+    // A few at a time: the answers are independent, and one by one they take the longest.
+    for (let i = 0; i < routes.length; i += 8) {
+      replies.push(...await Promise.all(routes.slice(i, i + 8).map((r) => call("OPTIONS", `${api.basePath}${filled(r)}`))));
+    }
+    for (const [i, r] of routes.entries()) {
+      const reply = replies[i];
+      if (r.view === "redirect") {
+        expect(reply.status, r.path).to.equal(302);
+        expect(reply.headers.get("location"), r.path).to.match(/\/$/);
+        continue;
+      }
+      // Sign-out and GraphQL take POST alone, and say so; every other view answers OPTIONS.
+      if (r.view === "logout" || r.view === "graphql") {
+        expect([reply.status, reply.headers.get("allow")], r.path).to.deep.equal([405, "POST, OPTIONS"]);
+        continue;
+      }
+      expect(reply.status, `${r.path}: ${reply.text.slice(0, 200)}`).to.equal(200);
+      const allowed = (reply.headers.get("allow") ?? "").split(", ");
+      // Every view that answers GET also answers HEAD; sign-in's Allow names POST alone, though its page answers a GET.
+      for (const m of r.methods) expect(allowed, r.path).to.include(m === "GET" ? "HEAD" : m);
+    }
+  });
+
+  it("holds every path and method the OpenAPI documents describe", () => {
+    for (const [version, document] of Object.entries(api.openapi)) {
+      const paths = (document as { paths: Record<string, Record<string, unknown>> }).paths;
+      for (const [path, operations] of Object.entries(paths)) {
+        const below = path.slice(api.basePath.length).replace(/\{[^}]+\}/g, "x");
+        for (const method of Object.keys(operations).map((k) => k.toUpperCase()).filter((k) => !IMPLIED.has(k))) {
+          const found = table.match(below, method);
+          expect(found, `${version} ${method} ${path}`).to.not.equal(undefined);
+          expect(found!.route.methods, `${version} ${method} ${path}`).to.include(method);
+        }
+      }
+    }
+  });
+
+  it("answers a path outside the table with the 404", async () => {
+    for (const path of ["nothing/", "dcim/devices/x/y/z/", `dcim/devices/${MISSING_ID}/notes`, "dcim", "extras/jobs/a//c/"]) {
+      expect(table.match(path, "GET"), path).to.equal(undefined);
+      const reply = await call("GET", `${api.basePath}${path}`);
+      expect([reply.status, reply.body], path).to.deep.equal([404, { detail: "Not found." }]);
+    }
+  });
+});
