@@ -8,9 +8,8 @@ import type { Leaf } from "./problems.js";
 
 import type { HookDb, MethodFilter, ModelDescriptor } from "./descriptor.js";
 
-export type {
-  ActionEvent, AllocateEvent, Allocation, DeleteEvent, DeletingEvent, FieldRow, HookDb, MethodFilter, ModelHooks, ReadValue, SaveEvent, SavedEvent, StoredTime,
-} from "./descriptor.js";
+export type { Allocation, DeleteEvent, DeletingEvent, FieldRow, HookDb, MethodFilter, ModelHooks, ReadValue, StoredTime } from "./descriptor.js";
+export type { ActionEvent, AllocateEvent, SaveEvent, SavedEvent } from "./hook-events.js";
 
 /** What a method filter's condition is given. */
 export type MethodQuery = Parameters<MethodFilter>[0];

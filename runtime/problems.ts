@@ -2,12 +2,9 @@
 // problems in its own dialect (the DRF profile in DRF's and Django's texts, runtime/profiles/
 // drf/wording.ts); the union is closed, so the compiler checks that a wording covers every code.
 // Parameters are what the client sent (`given`, `value`) or what the data says (names, limits).
+import type { Dependent } from "./descriptor.js";
 
-/** Data whose `str()` a message shows: a related object's display text and id. */
-export interface Dependent {
-  display: string;
-  id: string;
-}
+export type { Dependent } from "./descriptor.js";
 
 export type Problem =
   // A written value, as a serializer field refuses it.
