@@ -23,9 +23,8 @@ import { loadFixtures, type Fixture } from "./fixtures.js";
 import type { ApiDescriptor } from "./descriptor.js";
 import { profiles } from "./profiles/index.js";
 import { Worker } from "./queue/worker.js";
-import { periodicTasks, taskHandlers } from "./features/index.js";
+import { periodicTasks, syncJobs, taskHandlers } from "./features/index.js";
 import { enginesOn } from "./engine.js";
-import { syncJobs } from "./features/jobs/index.js";
 
 export interface CliOptions {
   port?: number;

@@ -2,7 +2,7 @@
 // serializer fields and validators, Django's forms and model validation, Nautobot's own
 // checks. Takes a problem, gives its text; an error tree, gives the body DRF would send.
 import { pyRepr } from "../../text/python.js";
-import { plural } from "../../features/relationships/definitions.js";
+import { plural } from "../../text/plural.js";
 import { wordTree, type CustomFieldReason, type ErrorTree, type Leaf, type Problem } from "../../problems.js";
 
 /** Python's name for a JSON value's type, as DRF's messages name it. */
@@ -120,6 +120,7 @@ export function wordProblem(p: Problem): string {
     case "custom_fields_not_a_dict": return "Expected a dictionary of custom field values.";
     case "custom_field_invalid": return `Invalid value for custom field '${p.name}': ${wordCustomFieldReason(p.reason)}`;
     case "custom_field_missing": return `Missing required custom field '${p.name}'.`;
+    case "custom_field_default_invalid": return `Invalid default value "${pyStr(p.value)}": ${wordCustomFieldReason(p.reason)}`;
     case "not_a_relationship": return `"${p.slug}" is not a relationship on ${p.model}`;
     case "invalid_relationship_side": return `"${p.side}" is not a valid side for "${p.relationship}" on ${p.model}`;
     case "relationship_objects_missing": return `"objects" must be specified under ["${p.slug}"]["${p.side}"] when present`;
@@ -148,6 +149,7 @@ export function wordProblem(p: Problem): string {
     case "filter_mask_length": return "Enter a whole number between 0 and 128.";
     case "filter_ip_address": return "Enter a valid IPv4 or IPv6 address.";
     case "filter_network": return "Enter a valid IPv4 or IPv6 network in CIDR notation.";
+    case "filter_parameter_invalid": return `'${p.param}': ${p.problems.map(wordProblem).join(", ")}`;
     case "invalid_token": return "Invalid token";
     case "token_expired": return "Token expired";
     case "user_inactive": return "User inactive";
