@@ -21,10 +21,9 @@ import { loadFixtures, type Fixture } from "./fixtures.js";
 import type { ApiDescriptor } from "./descriptor.js";
 import { profiles } from "./profiles/index.js";
 import { Worker } from "./queue/worker.js";
-import { periodicTasks, taskHandlers } from "./features/index.js";
+import { periodicTasks, syncJobs, taskHandlers } from "./features/index.js";
 import { Engine, enginesOn } from "./engine.js";
 import { Operations } from "./operations/index.js";
-import { syncJobs } from "./features/jobs/index.js";
 
 export interface CliOptions {
   port?: number;

@@ -1,12 +1,10 @@
 // The shapes generated code hands to the runtime: an API descriptor holding model descriptors.
 // Pure types and a few total functions over them; the generator fills them from the spec,
 // the runtime interprets them. Nothing here names a model or does I/O.
+// The hook events here are the part the contract states; the engine's own types they also
+// carry (its model index, the engine, the actor) are added in runtime/hook-events.ts, so this
+// file imports nothing of the runtime and the runtime's types never loop back through it.
 import type { Knex } from "knex";
-import type { ModelIndex } from "./models.js";
-import type { Engine } from "./engine.js";
-import type { Actor } from "./operations/index.js";
-import type { FilterPlan } from "./query/filters.js";
-import type { Dependent } from "./problems.js";
 
 export type ScalarType =
   | "uuid" | "string" | "text" | "integer" | "float" | "decimal" | "boolean" | "date" | "datetime" | "json"
@@ -598,12 +596,11 @@ export type FieldRow = Record<string, unknown>;
 
 /**
  * A save of one row, as the model's save hooks are given it: rows by field name (`R`, the
- * model's type from `generated/<api>/rows.ts`), JSON values parsed, links as ids.
+ * model's type from `generated/<api>/rows.ts`), JSON values parsed, links as ids. Hooks are
+ * given runtime/hook-events.ts's SaveEvent, which adds every model of the api.
  */
-export interface SaveEvent<R extends object = FieldRow> {
+export interface SaveEventBase<R extends object = FieldRow> {
   db: HookDb;
-  /** Every model of the api. */
-  index: ModelIndex;
   model: ModelDescriptor;
   /** The row being updated, or null on create. */
   id: string | number | null;
@@ -630,7 +627,7 @@ export interface SaveEvent<R extends object = FieldRow> {
 }
 
 /** A save once the row (and its links) are written: `id` is the saved row's, `created` whether it is new. */
-export interface SavedEvent<R extends object = FieldRow> extends SaveEvent<R> {
+export interface SavedEventBase<R extends object = FieldRow> extends SaveEventBase<R> {
   id: string | number;
   created: boolean;
 }
@@ -639,6 +636,12 @@ export interface DeleteEvent {
   db: HookDb;
   model: ModelDescriptor;
   ids: Array<string | number>;
+}
+
+/** Data whose `str()` a message shows: a related object's display text and id (a protecting object, runtime/problems.ts). */
+export interface Dependent {
+  display: string;
+  id: string;
 }
 
 /** Rows about to be deleted, which a hook may read. */
@@ -659,21 +662,31 @@ export type MethodFilter = (q: { alias: string; model: ModelDescriptor; ids?: st
 export type ReadValue = (row: { alias: string; model: ModelDescriptor }) => string;
 
 /**
+ * An action's answer. Declared as a method so that a hook may take the whole event the
+ * engine gives (runtime/hook-events.ts's ActionEvent) where this contract states only its base.
+ */
+export type ActionHook = { answer(event: ActionEventBase): Promise<unknown> }["answer"];
+/** What a POST to an action that creates objects creates (runtime/hook-events.ts's AllocateEvent; see ActionHook). */
+export type AllocateHook = { allocate(event: AllocateEventBase): Promise<Allocation> }["allocate"];
+
+/**
  * What a model's hook module (`hooks/<api>/<name>.ts`, named by the spec's `hooks`) may export.
- * The engine calls the write hooks inside the write's transaction, on every profile.
+ * The engine calls the write hooks inside the write's transaction, on every profile. Each is
+ * given its event with the engine's own parts as well (runtime/hook-events.ts), which a hook's
+ * parameter type may name: hooks are methods, so the wider event is accepted.
  */
 export interface ModelHooks<R extends object = FieldRow> {
   /** After every field is valid and before the row is written: check across fields, or fill values. */
-  beforeSave?(event: SaveEvent<R>): void | Promise<void>;
+  beforeSave?(event: SaveEventBase<R>): void | Promise<void>;
   /**
    * Instead of `beforeSave`, for checks that cost a statement: the rows of a bulk create in one
    * call (checked together, and against each other as well as the stored rows), any other save
    * as a set of one. A refusal of a set is looked for again row by row, one save at a time, so
    * that the error names its element: the hook may refuse a set at the first row it finds wrong.
    */
-  beforeSaveSet?(events: Array<SaveEvent<R>>): void | Promise<void>;
+  beforeSaveSet?(events: Array<SaveEventBase<R>>): void | Promise<void>;
   /** After the row (and its links) are written. */
-  afterSave?(event: SavedEvent<R>): void | Promise<void>;
+  afterSave?(event: SavedEventBase<R>): void | Promise<void>;
   /**
    * Objects the rows' own rules say must stay while the rows do (Django's ProtectedError from a
    * model's delete()), asked with the protecting foreign keys, before anything is taken along:
@@ -689,9 +702,9 @@ export interface ModelHooks<R extends object = FieldRow> {
   /** The conditions of the model's method filters, by parameter (the spec's `filters.methods`). */
   filters?: Record<string, MethodFilter>;
   /** The answers of the model's actions, by action name (undefined: an empty 200). */
-  actions?: Record<string, (event: ActionEvent) => Promise<unknown>>;
+  actions?: Record<string, ActionHook>;
   /** What a POST to an action that `creates` objects creates, by action name. */
-  allocate?: Record<string, (event: AllocateEvent) => Promise<Allocation>>;
+  allocate?: Record<string, AllocateHook>;
 }
 
 /**
@@ -701,7 +714,7 @@ export interface ModelHooks<R extends object = FieldRow> {
  * Requests that arrive together run in one transaction, one after another, each in a
  * savepoint: a request sees what the ones before it created.
  */
-export interface AllocateEvent extends ActionEvent {
+export interface AllocateEventBase extends ActionEventBase {
   items: Array<Record<string, unknown>>;
   /**
    * What the hook kept from the request before this one, on the same object and in the same
@@ -716,8 +729,12 @@ export interface AllocateEvent extends ActionEvent {
 /** The bodies of the objects to create, one per item; or, when there is no room, why (a 204). */
 export type Allocation = { create: Array<Record<string, unknown>> } | { shortage: string };
 
-/** A request for an action of one object: the object exists and the requester may view it. */
-export interface ActionEvent {
+/**
+ * A request for an action of one object: the object exists and the requester may view it.
+ * Hooks are given runtime/hook-events.ts's ActionEvent, which adds the engine, the actor and
+ * lists by filter plan.
+ */
+export interface ActionEventBase {
   db: HookDb;
   model: ModelDescriptor;
   /** The object's id; null for an action served on the app. */
@@ -731,12 +748,6 @@ export interface ActionEvent {
    * in the order asked; null for a row that does not exist. One statement per model.
    */
   read(refs: Array<{ model: string; id: string }>, shape: "nested" | "full"): Promise<Array<Record<string, unknown> | null>>;
-  /**
-   * The page the request asks for of the rows of `m` that `filter` selects, as `m`'s list shows
-   * them (less the excludable fields `exclude` names, as the request's `exclude` would), with
-   * how many there are: one statement. A paginated action answers with it as is.
-   */
-  list(m: ModelDescriptor, filter: FilterPlan, exclude?: string[]): Promise<ActionPage>;
   /** The request's API version. */
   version: string;
   /** What the placeholders of an action served at a `path` took, by name (empty otherwise). */
@@ -752,13 +763,9 @@ export interface ActionEvent {
   permitted(m: ModelDescriptor, action: string, alias: string): { sql: string; bindings: unknown[] } | null;
   /** Runs a GraphQL request as the requester, when the api serves GraphQL: what /graphql/ would answer, and its status. */
   graphql?(request: { query: unknown; variables?: unknown }): Promise<{ status: number; body: unknown }>;
-  /** The api's engine, for an action that writes: its operations run as `actor`. */
-  engine: Engine;
-  /** The requester as the actor of the operations the action runs. */
-  actor: Actor;
 }
 
-/** A page an action chose itself (ActionEvent.list), rather than a whole list for the profile to cut. */
+/** A page an action chose itself (hook-events.ts's ActionEvent.list), rather than a whole list for the profile to cut. */
 export interface ActionPage {
   count: number;
   results: Array<Record<string, unknown>>;

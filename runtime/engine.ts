@@ -1,15 +1,15 @@
-// One API's engine: its models, its store, its operations and the write features its spec
-// calls for (object permissions, change records and webhooks), wired once per API and
-// process. Profiles turn requests into this engine's operations and its results into
+// One API's engine: its models, its store, its operations and what the features its spec
+// calls for bring it (runtime/features/index.ts: object permissions, change records, webhooks,
+// jobs…), wired once per API and process. This is the composition root of an api: it reaches
+// the features through their registry only. Profiles turn requests into this engine's operations and its results into
 // responses; whatever else writes for a user (jobs, the CLI) takes the same engine, so every
 // write goes through the one pipeline.
 import type { Knex } from "knex";
-import type { ApiDescriptor } from "./descriptor.js";
+import type { ApiDescriptor, ModelDescriptor } from "./descriptor.js";
 import { ModelIndex } from "./models.js";
 import { Store } from "./store.js";
-import { Operations } from "./operations/index.js";
-import { Permissions } from "./features/permissions/index.js";
-import { FEATURES } from "./features/index.js";
+import { Operations, type Actor } from "./operations/index.js";
+import { engineFeatures, type Permissions, type ReadScope, type RowCondition } from "./features/index.js";
 
 /** Each API's engine on `db`, made once (a queue worker's, whose tasks run on its database). */
 export function enginesOn(db: Knex): (api: ApiDescriptor) => Engine {
@@ -25,20 +25,28 @@ export class Engine {
   readonly index: ModelIndex;
   readonly store: Store;
   readonly operations: Operations;
-  /** The api's object permissions, when its spec has them. */
+  /** The api's object permissions, when its spec has them (lent by their feature). */
   readonly permissions?: Permissions;
+  private readonly scopes: ReadScope[];
 
   constructor(readonly api: ApiDescriptor, readonly db: Knex) {
     this.index = new ModelIndex(api);
     this.store = new Store(this.index);
     this.operations = new Operations(db);
-    this.permissions = Permissions.of(this.index, api.auth ? this.index.model(api.auth.users) : undefined);
-    for (const feature of FEATURES) {
-      const part = feature.write?.(this);
-      if (part) this.store.use(part);
-    }
-    // This instance's own writes to users, groups and permissions count at once, not after the trust period.
-    const permissions = this.permissions;
-    if (permissions) this.store.onWrite((m) => { if (permissions.sources.has(m)) permissions.forget(); });
+    const features = engineFeatures(this.index, this.store);
+    this.permissions = features.services.permissions;
+    for (const part of features.writes) this.store.use(part);
+    for (const observer of features.observers) this.store.onWrite(observer);
+    this.scopes = features.scopes;
+  }
+
+  /**
+   * The condition rows of `m` aliased `alias` must meet for `actor` to read them, from every
+   * feature that narrows reads (object permissions): null when every row does.
+   */
+  readScope(actor: Actor, m: ModelDescriptor, alias: string): RowCondition | null {
+    const parts = this.scopes.flatMap((s) => s.narrow(actor, m, alias) ?? []);
+    if (parts.length < 2) return parts[0] ?? null;
+    return { sql: parts.map((p) => `(${p.sql})`).join(" AND "), bindings: parts.flatMap((p) => p.bindings) };
   }
 }

@@ -1,16 +1,63 @@
-// The hook authors' module: the hook types (defined with the descriptors), the refusals a
-// hook throws, and the helpers that turn a model's generated names (generated/<api>/tables.ts)
-// into SQL, so a hook never spells a table or column. A refusal becomes a 4xx in the API's
-// own format and rolls back the write, like any validation error.
+// The hook authors' module, and the one runtime module hook modules import
+// (test/unit/layering.test.ts checks): the hook types (the contract's, runtime/descriptor.ts,
+// and the engine's parts of the events, runtime/hook-events.ts), the refusals a hook throws,
+// the helpers that turn a model's generated names (generated/<api>/tables.ts) into SQL, so a
+// hook never spells a table or column, and the engine's and the features' helpers that hooks
+// share. A refusal becomes a 4xx in the API's own format and rolls back the write, like any
+// validation error; a refusal a profile words is a problem (runtime/problems.ts), never text
+// of another profile's.
 import { ValidationError } from "./errors.js";
 import { duplicateErrors } from "./text/uniqueness.js";
 import type { Leaf } from "./problems.js";
-
 import type { HookDb, MethodFilter, ModelDescriptor } from "./descriptor.js";
+import type { ModelIndex } from "./models.js";
+import type { FilterErrors, FilterPlan } from "./query/filters.js";
+import * as membership from "./query/membership.js";
+import { dynamicFilters } from "./features/index.js";
 
 export type {
-  ActionEvent, AllocateEvent, Allocation, DeleteEvent, DeletingEvent, FieldRow, HookDb, MethodFilter, ModelHooks, ReadValue, SaveEvent, SavedEvent, StoredTime,
+  Allocation, ContentTypeField, ContentTypesField, DeleteEvent, DeletingEvent, Dependent, FieldRow, HookDb, M2mField, MethodFilter, ModelDescriptor, ModelHooks,
+  ReadValue, StatusField, StoredTime,
 } from "./descriptor.js";
+export type { ActionEvent, AllocateEvent, SaveEvent, SavedEvent } from "./hook-events.js";
+export type { Leaf, Problem } from "./problems.js";
+export type { Engine } from "./engine.js";
+export type { Actor } from "./operations/index.js";
+export type { MemberSet, SetOperator } from "./query/membership.js";
+
+// The engine's helpers hooks share.
+export { Answer, forbidden, HttpError, notFound, ValidationError, type FieldErrors } from "./errors.js";
+export { col, ident, literal } from "./query/sql.js";
+export { canonicalUuid, FilterCompiler, isUuid } from "./query/filters.js";
+export { labelOf, linkedTypes } from "./kinds/content-types.js";
+export { setDefaultStatus } from "./kinds/status.js";
+export { subtreeIds } from "./kinds/tree.js";
+export { bitsOf, blocksOf, formatAddress, parseAddress, withLength, type Family } from "./text/addresses.js";
+export { slugify } from "./text/slugs.js";
+export { render } from "./templates/jinja.js";
+export { dataProblem, schemaProblem } from "./write/json-schema.js";
+export { validFilename } from "./media/index.js";
+export { environmentValue, isFile, readText } from "./host.js";
+
+// The features' helpers hooks share (their models' rules: custom fields, relationships, jobs, Git).
+export {
+  checkAssociation, classPathOf, compileRegex, contentChoices, CrontabError, filterValueErrors, JobRecords, parseCrontab, queueRun, queueSync, registerGitSource,
+  Schedules, TERMINAL, valueProblem,
+  type Content, type GitSource, type Interval, type JobRow, type RepositoryRecord, type SyncContext, type VariableRecord,
+} from "./features/index.js";
+
+/** The models of `index`'s api and the providers of their filters named by data, as stored filters are planned over. */
+const memberFilters = (index: ModelIndex): membership.MemberFilters => ({ index, providers: dynamicFilters(index) });
+
+/** What the REST list of `m` would answer a 400 with for this stored filter as its query, by parameter; null when it would list. */
+export function filterProblems(db: HookDb, index: ModelIndex, m: ModelDescriptor, filter: Record<string, unknown>): Promise<FilterErrors | null> {
+  return membership.filterProblems(db, memberFilters(index), m, filter);
+}
+
+/** The rows of `m` in a set of stored filters, as a filter plan on the row aliased `t0` (runtime/query/membership.ts). */
+export function membershipPlan(db: HookDb, index: ModelIndex, m: ModelDescriptor, set: membership.MemberSet): Promise<FilterPlan> {
+  return membership.membershipPlan(db, memberFilters(index), m, set);
+}
 
 /** What a method filter's condition is given. */
 export type MethodQuery = Parameters<MethodFilter>[0];

@@ -2,12 +2,9 @@
 // problems in its own dialect (the DRF profile in DRF's and Django's texts, runtime/profiles/
 // drf/wording.ts); the union is closed, so the compiler checks that a wording covers every code.
 // Parameters are what the client sent (`given`, `value`) or what the data says (names, limits).
+import type { Dependent } from "./descriptor.js";
 
-/** Data whose `str()` a message shows: a related object's display text and id. */
-export interface Dependent {
-  display: string;
-  id: string;
-}
+export type { Dependent } from "./descriptor.js";
 
 export type Problem =
   // A written value, as a serializer field refuses it.
@@ -91,6 +88,8 @@ export type Problem =
   | { code: "custom_fields_not_a_dict" }
   | { code: "custom_field_invalid"; name: string; reason: CustomFieldReason }
   | { code: "custom_field_missing"; name: string }
+  /** A custom field's default that its own rules refuse (a custom field definition's write). */
+  | { code: "custom_field_default_invalid"; value: unknown; reason: CustomFieldReason }
   // Relationships of a written object.
   | { code: "not_a_relationship"; slug: string; model: string }
   | { code: "invalid_relationship_side"; side: string; relationship: string; model: string }
@@ -124,6 +123,8 @@ export type Problem =
   | { code: "filter_mask_length" }
   | { code: "filter_ip_address" }
   | { code: "filter_network" }
+  /** A stored filter's parameter `param` (a relationship side's filter) whose values its filter set refuses. */
+  | { code: "filter_parameter_invalid"; param: string; problems: Problem[] }
   // Credentials (a token that names no usable identity).
   | TokenProblem
   // Refusals of a whole request (HttpError).

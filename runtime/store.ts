@@ -10,8 +10,7 @@ import type { ModelIndex } from "./models.js";
 import { orderSql, orderTerms, type OrderTerm } from "./query/order.js";
 import { afterBranches, cursorTypes, cursorValues } from "./query/keyset.js";
 import { ReadPlans, type ReadPlan, type RenderContext, type Shape } from "./query/read-plan.js";
-import { canonicalUuid, checkColumns, FilterCompiler, filterErrors, integerKey, isUuid, MAX_SERIAL, type FilterErrors, type FilterPlan } from "./query/filters.js";
-import { lendObjectQueries } from "./features/relationships/objects.js";
+import { canonicalUuid, checkColumns, filterErrors, integerKey, isUuid, MAX_SERIAL, type FilterErrors, type FilterPlan } from "./query/filters.js";
 import { lookupsOf } from "./write/lookups.js";
 import { HookValues, storedRows } from "./write/hook-rows.js";
 import { col, ident } from "./query/sql.js";
@@ -103,12 +102,6 @@ export class Store {
     this.plans = new ReadPlans(index);
     this.validators = new WriteValidators(index.api);
     this.strictFields = index.api.settings.STRICT_WRITE_FIELDS === true;
-    const filters = new FilterCompiler(index);
-    lendObjectQueries(index, {
-      displayExpr: (m, alias) => this.plans.displayExpr(m, alias),
-      // Relationship filters are Nautobot filter-set parameters, loosely read: unknown ones are ignored.
-      compileFilter: (m, params) => filters.compile(m, params, { strict: false, reserved: new Set() }),
-    });
   }
 
   /** Calls `listener` with the model of every row this store writes or deletes, once the statement ran. */

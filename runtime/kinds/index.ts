@@ -1,5 +1,7 @@
 // The runtime's field kinds, by kind: adding a kind means adding its module here, or to the
-// feature that brings it (the table's type makes a missing entry a compile error).
+// feature that brings it (runtime/features/). The features' registry completes the table as it
+// loads, so this module knows no feature; the table's type makes a kind that neither gives a
+// compile error there.
 import type { FieldDescriptor } from "../descriptor.js";
 import { choice } from "./choice.js";
 import { computed } from "./computed.js";
@@ -22,18 +24,25 @@ import { scalar } from "./scalar.js";
 import { status } from "./status.js";
 import { treeParent } from "./tree-parent.js";
 import type { RuntimeFieldKind, RuntimeKindTable } from "./types.js";
-import { feature as tagsFeature } from "../features/tags/index.js";
-import { feature as customFieldsFeature } from "../features/custom-fields/index.js";
-import { feature as relationshipsFeature } from "../features/relationships/index.js";
 import { url } from "./url.js";
 
-const KINDS: RuntimeKindTable = {
+const CORE = {
   id, url, display, scalar, choice, list, fk, treeParent, m2m, ipFamily, count, reverse, firstSet, depth, computedFields, computed, contentType, contentTypes, generic, status, imageFile: image,
-  // The kinds the cross-cutting features bring (runtime/features/).
-  ...tagsFeature.kinds, ...customFieldsFeature.kinds, ...relationshipsFeature.kinds,
-};
+} satisfies Partial<RuntimeKindTable>;
+
+/** The kinds the cross-cutting features bring: every kind the core table lacks. */
+export type FeatureKinds = Omit<RuntimeKindTable, keyof typeof CORE>;
+
+const KINDS: Partial<RuntimeKindTable> = { ...CORE };
+
+/** Completes the table with the features' kinds (runtime/features/index.ts calls it as it loads). */
+export function registerKinds(kinds: FeatureKinds): void {
+  Object.assign(KINDS, kinds);
+}
 
 /** The runtime module of a field's kind. */
 export function kindOf<F extends FieldDescriptor>(f: F): RuntimeFieldKind<F> {
-  return KINDS[f.kind] as unknown as RuntimeFieldKind<F>;
+  const kind = KINDS[f.kind];
+  if (!kind) throw new Error(`no runtime kind "${f.kind}": the feature that brings it is not registered (runtime/features/index.ts)`);
+  return kind as unknown as RuntimeFieldKind<F>;
 }

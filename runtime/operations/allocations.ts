@@ -5,7 +5,8 @@
 // transaction: one lock and one search for room serve many of them, where one lock per
 // request would make each wait for all the searches before it.
 import type { Knex } from "knex";
-import type { ActionEvent, ModelDescriptor } from "../descriptor.js";
+import type { ModelDescriptor } from "../descriptor.js";
+import type { ActionEvent } from "../hook-events.js";
 import { advisoryLock } from "../db/locks.js";
 import { Batches, type Outcome } from "../batches.js";
 import type { Store, WriteOptions } from "../store.js";

@@ -9,7 +9,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { randomUUID } from "node:crypto";
 import type { Knex } from "knex";
 import type { ModelDescriptor } from "../descriptor.js";
-import type { Grants } from "../features/permissions/grants.js";
+import type { Grants } from "../features/index.js";
 
 /** Who makes an operation, and through what (Nautobot's change context). */
 export interface Actor {

@@ -2,12 +2,12 @@
 // dictionary of the model's filter-set parameters) and child sets folded in by set operators,
 // gives the filter plan that selects them, so a list reads the members in its one statement,
 // never loading rows to compute them. Validates a stored filter as the REST list validates its
-// query string. Knows nothing of the model whose rows hold the sets: a hook hands the tree over.
+// query string. Knows nothing of the model whose rows hold the sets: a hook hands the tree over;
+// nor of the features whose filters' names are data: the caller hands their providers over.
 import type { Knex } from "knex";
 import type { HookDb, ModelDescriptor } from "../descriptor.js";
-import { dynamicFilters } from "../features/index.js";
 import type { ModelIndex } from "../models.js";
-import { checkColumns, FilterCompiler, filterErrors, type FilterErrors, type FilterPlan } from "./filters.js";
+import { checkColumns, FilterCompiler, filterErrors, type DynamicFilterProvider, type FilterErrors, type FilterPlan } from "./filters.js";
 
 type Where = (qb: Knex.QueryBuilder) => void;
 
@@ -42,18 +42,24 @@ export function filterParams(filter: Record<string, unknown>): Map<string, strin
   return new Map(Object.entries(filter).map(([k, v]) => [k, v === null ? [] : (Array.isArray(v) ? v : [v]).filter((x) => x !== null).map(text)]));
 }
 
-/** The filter planned as the REST list plans its query: the API's strictness, filters named by rows (custom fields…) included. */
-async function plan(db: HookDb, index: ModelIndex, m: ModelDescriptor, filter: Record<string, unknown>) {
+/** The models a stored filter is planned over, and the providers of the filters their rows name (custom fields…). */
+export interface MemberFilters {
+  index: ModelIndex;
+  providers: DynamicFilterProvider[];
+}
+
+/** The filter planned as the REST list plans its query: the API's strictness, filters named by rows included. */
+async function plan(db: HookDb, { index, providers }: MemberFilters, m: ModelDescriptor, filter: Record<string, unknown>) {
   const params = filterParams(filter);
   const strict = index.api.settings.STRICT_FILTERING !== false;
   const names = [...params.keys()];
-  const dynamic = (await Promise.all(dynamicFilters(index).map((load) => load(db, m, names, { strict })))).filter((d) => d !== null);
+  const dynamic = (await Promise.all(providers.map((load) => load(db, m, names, { strict })))).filter((d) => d !== null);
   return compilerOf(index).compile(m, params, { strict, reserved: new Set(), dynamic });
 }
 
 /** What the REST list of `m` would answer a 400 with for this filter as its query, by parameter; null when it would list. */
-export async function filterProblems(db: HookDb, index: ModelIndex, m: ModelDescriptor, filter: Record<string, unknown>): Promise<FilterErrors | null> {
-  const { errors, plan: planned } = await plan(db, index, m, filter);
+export async function filterProblems(db: HookDb, filters: MemberFilters, m: ModelDescriptor, filter: Record<string, unknown>): Promise<FilterErrors | null> {
+  const { errors, plan: planned } = await plan(db, filters, m, filter);
   const row = planned.checks.length ? await db.select(...checkColumns(planned.checks).map((c) => db.raw(c.sql, c.bindings as Knex.RawBinding[]))).first() : undefined;
   return filterErrors(planned, errors, row);
 }
@@ -63,10 +69,10 @@ export async function filterProblems(db: HookDb, index: ModelIndex, m: ModelDesc
  * sub-select of ids, so the operators are exact set operations (a row whose column is null
  * stays out of an intersection and in a difference, as Django's `~Q` keeps it).
  */
-export async function membershipPlan(db: HookDb, index: ModelIndex, m: ModelDescriptor, set: MemberSet): Promise<FilterPlan> {
+export async function membershipPlan(db: HookDb, filters: MemberFilters, m: ModelDescriptor, set: MemberSet): Promise<FilterPlan> {
   const own = async (s: MemberSet): Promise<Where | null> => {
     if (!Object.keys(s.filter).length) return null;
-    return (await plan(db, index, m, s.filter)).plan.apply;
+    return (await plan(db, filters, m, s.filter)).plan.apply;
   };
   const ids = (where: Where) => {
     const sub = db(`${m.table} as t0`).select("t0.id");

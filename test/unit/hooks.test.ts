@@ -6,10 +6,10 @@
 // row before the write, the values it stores, the row after it and the fields it changes.
 import { expect } from "chai";
 import type { Knex } from "knex";
-import type { ApiDescriptor, FieldDescriptor, FieldRow, ModelDescriptor, ModelHooks, SaveEvent } from "../../runtime/descriptor.js";
+import type { ApiDescriptor, FieldDescriptor, FieldRow, ModelDescriptor, ModelHooks, SaveEventBase } from "../../runtime/descriptor.js";
 import { openDatabase, type Database } from "../../runtime/db/connect.js";
 import { ValidationError } from "../../runtime/errors.js";
-import { Refusal } from "../../runtime/hooks.js";
+import { Refusal, type SaveEvent } from "../../runtime/hooks.js";
 import { ModelIndex } from "../../runtime/models.js";
 import { Store } from "../../runtime/store.js";
 import { Operations } from "../../runtime/operations/index.js";
@@ -43,7 +43,7 @@ const write = { type: "object", properties: { name: { type: "string", maxLength:
 
 /** What the part's hooks were given, by hook. */
 const seen: { beforeSave?: SaveEvent; afterSave?: SaveEvent; deleting?: unknown; deleted?: unknown } = {};
-const copy = (e: SaveEvent) => structuredClone({ values: e.values, before: e.before, after: e.after, changed: [...e.changed].sort() }) as unknown as SaveEvent;
+const copy = (e: SaveEventBase) => structuredClone({ values: e.values, before: e.before, after: e.after, changed: [...e.changed].sort() }) as unknown as SaveEvent;
 const partHooks: ModelHooks = {
   beforeSave: (e) => {
     seen.beforeSave = copy(e);

@@ -102,6 +102,34 @@ describe("layering", () => {
     expect(imports.filter((i) => !/runtime\/descriptor\.js$/.test(i))).to.deep.equal([]);
   });
 
+  /** Every module a source imports or re-exports from, type-only ones included, as written. */
+  const specifiers = (text: string) => [...text.matchAll(/^(?:import|export)\s[^;]*?from\s+["']([^"']+)["']/gm), ...text.matchAll(/import\(\s*["']([^"']+)["']\s*\)/g)].map((m) => m[1]);
+
+  it("that reading of imports counts type-only imports, re-exports and type queries", () => {
+    const sample = [
+      `import type { Engine } from "./engine.js";`, `import { a,\n  type B } from "../x.js";`, `export type { C } from "./c.js";`,
+      `export * from "./d.js";`, `type E = import("./e.js").E;`, `const f = "from './not-an-import.js'";`,
+    ].join("\n");
+    expect(specifiers(sample)).to.deep.equal(["./engine.js", "../x.js", "./c.js", "./d.js", "./e.js"]);
+  });
+
+  it("runtime/descriptor.ts, the contract, imports nothing of the runtime, not even a type", () => {
+    const text = readFileSync(join("runtime", "descriptor.ts"), "utf8");
+    expect(specifiers(text)).to.not.be.empty;
+    expect(specifiers(text).filter((s) => s.startsWith("."))).to.deep.equal([]);
+  });
+
+  it("no module outside runtime/features/ imports a particular feature: the registry (runtime/features/index.ts) gives what they name", () => {
+    const features = join("runtime", "features");
+    const layers = [...runtime, ...sources("hooks").map((path) => ({ path, text: readFileSync(path, "utf8") }))]
+      .filter(({ path }) => !path.startsWith(features + sep));
+    const hits = layers.flatMap(({ path, text }) => specifiers(text).filter((s) => s.startsWith("."))
+      .filter((s) => join(dirname(path), s).startsWith(features + sep) && dirname(join(dirname(path), s)) !== features)
+      .map((s) => `${path}: ${s}`));
+    expect(layers.filter(({ text }) => /features\/index\.js/.test(text))).to.not.be.empty;
+    expect(hits).to.deep.equal([]);
+  });
+
   it("only a profile and the profile registry import a profile's modules, and nothing else names a profile", () => {
     const outside = runtime.filter(({ path }) => !path.startsWith(join("runtime", "profiles")) && path !== join("runtime", "descriptor.ts"));
     expect(outside.filter(({ text }) => /from\s+["'][./]*profiles\/(?!index\.js)/.test(text)).map((f) => f.path)).to.deep.equal([]);
@@ -127,18 +155,21 @@ describe("layering", () => {
     expect(outside.flatMap(({ path, text }) => drfWording(text).map((w) => `${path}: ${w}`))).to.deep.equal([]);
   });
 
-  // A hook module imports the runtime, its API's helpers (hooks/<api>/lib/), hook modules of
-  // its API whose hooks it shares, and its API's generated names; a helper imports no hook module.
+  // A hook module imports the hook authors' module (runtime/hooks.ts, which re-exports the
+  // runtime's helpers hooks share), its API's helpers (hooks/<api>/lib/), hook modules of its API
+  // whose hooks it shares, its API's generated names, and packages; a helper imports no hook
+  // module. Type-only imports count: a hook that names the DRF profile's wording speaks its dialect.
   const hooks = sources("hooks").map((path) => ({ path, text: readFileSync(path, "utf8") }));
   const helper = (path: string) => path.split(sep)[2] === "lib";
   const importsOf = (text: string) => [...text.matchAll(/from\s+["']([^"']+)["']/g)].map((m) => m[1]);
 
-  it("hook modules import only the runtime, their API's helpers and names, and hook modules they share hooks with", () => {
+  it("hook modules import only runtime/hooks.ts, their API's helpers and names, and hook modules they share hooks with", () => {
     const imports = hooks.flatMap(({ path, text }) => importsOf(text).map((i) => ({ path, i, to: join(dirname(path), i) })));
     expect(imports).to.not.be.empty;
     const allowed = ({ path, i, to }: { path: string; i: string; to: string }) => {
       const api = path.split(sep)[1];
-      if (/^(\.\.\/)+runtime\//.test(i) && to.startsWith(`runtime${sep}`)) return true;
+      if (!i.startsWith(".")) return true;
+      if (to === join("runtime", "hooks.js")) return true;
       if (to === join("generated", api, "tables.js") || to === join("generated", api, "rows.js")) return true;
       if (!to.startsWith(join("hooks", api) + sep)) return false;
       return helper(path) ? helper(to) : true;

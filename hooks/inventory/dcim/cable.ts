@@ -1,8 +1,7 @@
 // Nautobot's Cable.clean and the signals around a cable's life: the two ends must exist, suit
 // each other and have no other cable; once made, a cable's ends never change. Saving records
 // the cable on its ends and retraces the paths it is on; deleting takes it off them.
-import { columns, duplicate, readRow, Refusal, type DeletingEvent, type HookDb, type SaveEvent, type SavedEvent } from "../../../runtime/hooks.js";
-import { canonicalUuid } from "../../../runtime/query/filters.js";
+import { columns, duplicate, readRow, Refusal, type DeletingEvent, type HookDb, type SaveEvent, type SavedEvent, canonicalUuid } from "../../../runtime/hooks.js";
 import { connect, disconnect, retraceThrough } from "../lib/cabling.js";
 import { namesOf } from "../lib/tables.js";
 import { tables } from "../../../generated/inventory/tables.js";

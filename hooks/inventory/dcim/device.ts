@@ -2,8 +2,9 @@
 // checked in its order against the device as it will be saved. The rack row is locked first,
 // so two writers placing devices in one rack take turns and cannot both claim a unit. A new
 // device gets the components its type's templates describe, in the same transaction.
-import { parseAddress, withLength } from "../../../runtime/text/addresses.js";
-import { columns, fields, readRow, Refusal, type HookDb, type MethodQuery, type ModelNames, type SaveEvent, type SavedEvent } from "../../../runtime/hooks.js";
+import {
+  parseAddress, withLength, columns, fields, readRow, Refusal, type HookDb, type MethodQuery, type ModelNames, type SaveEvent, type SavedEvent,
+} from "../../../runtime/hooks.js";
 import { checkLocations, locationWithin } from "../lib/located.js";
 import { onOwnInterface } from "../lib/addressing.js";
 import { checkLocalContext, configContextSql } from "../lib/context-data.js";

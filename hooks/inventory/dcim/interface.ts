@@ -2,9 +2,8 @@
 // same device; virtual interfaces in no LAG; only virtual interfaces have parents; an untagged
 // VLAN of the device's site or global), the VLAN rules of its serializer (interface-vlans.ts),
 // and its MAC address field (mac.ts).
-import { columns, fields, readRow, Refusal, type ActionEvent, type MethodQuery, type SaveEvent } from "../../../runtime/hooks.js";
+import { columns, fields, readRow, Refusal, type ActionEvent, type MethodQuery, type SaveEvent, HttpError, notFound } from "../../../runtime/hooks.js";
 
-import { HttpError, notFound } from "../../../runtime/errors.js";
 import { trace } from "../lib/cabling.js";
 import { carries, checkTaggedVlans, checkUntaggedMode, vlanName } from "../lib/interface-vlans.js";
 import { normalizeMac } from "../lib/mac.js";

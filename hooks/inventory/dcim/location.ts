@@ -1,8 +1,7 @@
 // Nautobot's Location.clean: a location's type never changes; a location of a top-level type
 // has a site and no parent (or, nestable, a parent of its own type); one of a nested type has
 // a parent of the parent type (or its own, when nestable) and no site.
-import { columns, readRow, Refusal, type MethodQuery, type SaveEvent } from "../../../runtime/hooks.js";
-import { subtreeIds } from "../../../runtime/kinds/tree.js";
+import { columns, readRow, Refusal, type MethodQuery, type SaveEvent, subtreeIds } from "../../../runtime/hooks.js";
 import { tables } from "../../../generated/inventory/tables.js";
 import type { DcimLocation, DcimLocationType } from "../../../generated/inventory/rows.js";
 

@@ -1,6 +1,5 @@
 // Nautobot's ConfigContextSchema.clean: the data schema is itself a valid JSON Schema (draft 7).
-import { Refusal, type SaveEvent } from "../../../runtime/hooks.js";
-import { schemaProblem } from "../../../runtime/write/json-schema.js";
+import { Refusal, type SaveEvent, schemaProblem } from "../../../runtime/hooks.js";
 import type { ExtrasConfigContextSchema } from "../../../generated/inventory/rows.js";
 
 export function beforeSave({ values }: SaveEvent<ExtrasConfigContextSchema>): void {

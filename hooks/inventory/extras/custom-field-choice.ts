@@ -2,9 +2,7 @@
 // field's regular expression; a renamed value is renamed in the objects holding it
 // (update_custom_field_choice_data); a value that is the field's default or in use cannot be
 // deleted (ProtectedError, a 409).
-import { HttpError } from "../../../runtime/errors.js";
-import { fields, readRow, Refusal, type DeletingEvent, type HookDb, type SaveEvent } from "../../../runtime/hooks.js";
-import { compileRegex } from "../../../runtime/features/custom-fields/values.js";
+import { HttpError, fields, readRow, Refusal, type DeletingEvent, type HookDb, type SaveEvent, compileRegex } from "../../../runtime/hooks.js";
 import { dataOf, labelsOf, labelsOfEach } from "../lib/custom-field-data.js";
 import { tables } from "../../../generated/inventory/tables.js";
 import type { ExtrasCustomField, ExtrasCustomFieldChoice } from "../../../generated/inventory/rows.js";

@@ -4,11 +4,9 @@
 // and its signals and tasks: a field gets its default into every object of a content type it is
 // given (one UPDATE per type added), and loses its values where a type is taken away or it is
 // deleted. A write that leaves content_types alone touches no object.
-import type { ContentTypesField } from "../../../runtime/descriptor.js";
-import { columns, duplicate, Refusal, type DeletingEvent, type HookDb, type SaveEvent } from "../../../runtime/hooks.js";
-import { compileRegex, valueProblem } from "../../../runtime/features/custom-fields/values.js";
-import { pyStr, wordCustomFieldReason } from "../../../runtime/profiles/drf/wording.js";
-import { slugify } from "../../../runtime/text/slugs.js";
+import {
+  type ContentTypesField, columns, duplicate, Refusal, type DeletingEvent, type HookDb, type SaveEvent, compileRegex, valueProblem, slugify,
+} from "../../../runtime/hooks.js";
 import { dataOf, labelsOf, labelsOfEach } from "../lib/custom-field-data.js";
 import { tables } from "../../../generated/inventory/tables.js";
 import type { ExtrasCustomField } from "../../../generated/inventory/rows.js";
@@ -41,7 +39,7 @@ export async function beforeSave({ db, model, id, values, before, changed, links
     const c = columns(tables.extras.customfieldchoice);
     const choices = id === null ? [] : (await db(tables.extras.customfieldchoice.table).where(c.field, id).orderBy([c.weight, c.value]).pluck(c.value));
     const problem = valueProblem({ ...cf, default: fallback, choices } as never, fallback);
-    if (problem) throw new Refusal({ default: `Invalid default value "${pyStr(fallback)}": ${wordCustomFieldReason(problem)}` });
+    if (problem) throw new Refusal({ default: { code: "custom_field_default_invalid", value: fallback, reason: problem } });
   }
   if (cf.validation_minimum !== null && cf.validation_minimum !== undefined && cf.type !== "integer") {
     throw new Refusal({ validation_minimum: "A minimum value may be set only for numeric fields" });

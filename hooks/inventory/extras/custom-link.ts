@@ -3,9 +3,7 @@
 // empty is not shown; then the URL; a template error shows the link disabled with the error).
 // Nautobot has no API for this; the object is the one the API shows (`obj.site.name`), read in
 // one statement, and only an object the requester may view is rendered.
-import { readRow, Refusal, type ActionEvent } from "../../../runtime/hooks.js";
-import { isUuid } from "../../../runtime/query/filters.js";
-import { render as renderTemplate } from "../../../runtime/templates/jinja.js";
+import { readRow, Refusal, type ActionEvent, isUuid, render as renderTemplate } from "../../../runtime/hooks.js";
 import { tables } from "../../../generated/inventory/tables.js";
 import type { ExtrasCustomLink } from "../../../generated/inventory/rows.js";
 

@@ -1,8 +1,7 @@
 // Nautobot 1.5's DynamicGroupMembership.clean: a parent group has a filter or children, not
 // both; both groups are of one content type; and no group becomes its own ancestor. The `q`
 // search over the operator and both groups' names and slugs.
-import { readRow, Refusal, type MethodQuery, type SaveEvent } from "../../../runtime/hooks.js";
-import { col, ident } from "../../../runtime/query/sql.js";
+import { readRow, Refusal, type MethodQuery, type SaveEvent, col, ident } from "../../../runtime/hooks.js";
 import { tables } from "../../../generated/inventory/tables.js";
 import type { ExtrasDynamicGroup, ExtrasDynamicGroupMembership } from "../../../generated/inventory/rows.js";
 

@@ -2,11 +2,10 @@
 // dictionary the content type's filter set accepts, worded as its REST list words a bad
 // query), delete() (refused while the group is another's child), the `q` search, and the
 // `members` action, whose rows one list statement selects (runtime/query/membership.ts).
-import { ValidationError } from "../../../runtime/errors.js";
-import type { Dependent } from "../../../runtime/problems.js";
-import { readRow, Refusal, type ActionEvent, type DeletingEvent, type MethodQuery, type SaveEvent } from "../../../runtime/hooks.js";
-import { filterProblems, membershipPlan, type MemberSet, type SetOperator } from "../../../runtime/query/membership.js";
-import { col, ident } from "../../../runtime/query/sql.js";
+import {
+  ValidationError, type Dependent, readRow, Refusal, type ActionEvent, type DeletingEvent, type MethodQuery, type SaveEvent, filterProblems,
+  membershipPlan, type MemberSet, type SetOperator, col, ident,
+} from "../../../runtime/hooks.js";
 import { tables } from "../../../generated/inventory/tables.js";
 import type { ExtrasDynamicGroup } from "../../../generated/inventory/rows.js";
 

@@ -4,9 +4,10 @@
 // repository), and the model's registration as a source of the Git feature (runtime/features/git/),
 // with what it provides besides jobs (lib/git-contents.ts). Credentials are the secrets group's
 // HTTP(S) token and username.
-import { HttpError, notFound } from "../../../runtime/errors.js";
-import { Refusal, type ActionEvent, type DeletingEvent, type HookDb, type SaveEvent, type SavedEvent } from "../../../runtime/hooks.js";
-import { contentChoices, queueSync, registerGitSource, type GitSource, type RepositoryRecord } from "../../../runtime/features/git/index.js";
+import {
+  HttpError, notFound, Refusal, type ActionEvent, type DeletingEvent, type HookDb, type SaveEvent, type SavedEvent, contentChoices, queueSync,
+  registerGitSource, type GitSource, type RepositoryRecord,
+} from "../../../runtime/hooks.js";
 import { tables } from "../../../generated/inventory/tables.js";
 import type { ExtrasGitRepository } from "../../../generated/inventory/rows.js";
 import { configContexts, configContextSchemas, exportTemplates, OWNER_TYPE } from "../lib/git-contents.js";

@@ -2,10 +2,7 @@
 // query's own variable definitions with their default values, as written in the query, or ""
 // (save), and `run` answers the query as /api/graphql/ would, as the requester.
 import { GraphQLError, Kind, parse, print, type ConstValueNode } from "graphql";
-import type { ActionEvent } from "../../../runtime/descriptor.js";
-import { Answer } from "../../../runtime/errors.js";
-import { Refusal, type SaveEvent } from "../../../runtime/hooks.js";
-import { notFound } from "../../../runtime/errors.js";
+import { type ActionEvent, Answer, Refusal, type SaveEvent, notFound } from "../../../runtime/hooks.js";
 import { tables } from "../../../generated/inventory/tables.js";
 import type { ExtrasGraphQLQuery } from "../../../generated/inventory/rows.js";
 

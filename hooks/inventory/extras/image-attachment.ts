@@ -3,11 +3,7 @@
 // `image-attachments/<model>_<object id>_<file name>`, the file name being the attachment's
 // name (with the file's extension, when that is an image's) where it has one. Also the
 // `content_type_id` filter (content types by id; the type is kept as its label).
-import type { ContentTypeField, ModelDescriptor } from "../../../runtime/descriptor.js";
-import { Refusal, type MethodQuery, type SaveEvent } from "../../../runtime/hooks.js";
-import { labelOf } from "../../../runtime/kinds/content-types.js";
-import { validFilename } from "../../../runtime/media/index.js";
-import { col, ident } from "../../../runtime/query/sql.js";
+import { type ContentTypeField, type ModelDescriptor, Refusal, type MethodQuery, type SaveEvent, labelOf, validFilename, col, ident } from "../../../runtime/hooks.js";
 import type { ExtrasImageAttachment } from "../../../generated/inventory/rows.js";
 
 const IMAGE_EXTENSIONS = ["bmp", "gif", "jpeg", "jpg", "png"];

@@ -3,11 +3,7 @@
 // here as the button's `run` action. As that view, it needs the permission to run jobs and
 // queues the run at once (a disabled job's run ends `errored`, as run_job ends it); unlike
 // that page, an object that does not exist, or is of a type the button is not for, is a 400.
-import { forbidden } from "../../../runtime/errors.js";
-import { Refusal, type ActionEvent, type SaveEvent } from "../../../runtime/hooks.js";
-import { JobRecords, queueRun } from "../../../runtime/features/jobs/index.js";
-import { labelOf, linkedTypes } from "../../../runtime/kinds/content-types.js";
-import type { ContentTypesField } from "../../../runtime/descriptor.js";
+import { forbidden, Refusal, type ActionEvent, type SaveEvent, JobRecords, queueRun, labelOf, linkedTypes, type ContentTypesField } from "../../../runtime/hooks.js";
 import type { ExtrasJobButton } from "../../../generated/inventory/rows.js";
 import { receiverJob } from "../lib/job-receivers.js";
 

@@ -2,11 +2,7 @@
 // limit_choices_to), at least one kind of change (JobHook.clean), and no two hooks of one
 // job for the same kind of change of the same content type (JobHook.check_for_conflicts, as
 // JobHookSerializer.validate calls it: a write that names no job is not checked).
-import type { ContentTypesField } from "../../../runtime/descriptor.js";
-import { ValidationError, type FieldErrors } from "../../../runtime/errors.js";
-import type { SaveEvent } from "../../../runtime/hooks.js";
-import { labelOf, linkedTypes } from "../../../runtime/kinds/content-types.js";
-import { col, ident } from "../../../runtime/query/sql.js";
+import { type ContentTypesField, ValidationError, type FieldErrors, type SaveEvent, labelOf, linkedTypes, col, ident } from "../../../runtime/hooks.js";
 import { tables } from "../../../generated/inventory/tables.js";
 import type { ExtrasJobHook } from "../../../generated/inventory/rows.js";
 import { receiverJob } from "../lib/job-receivers.js";

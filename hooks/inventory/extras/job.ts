@@ -2,9 +2,7 @@
 // class-path routes (detail and run), a job's variables, and its run (lib/job-runs.ts checks
 // the request as Nautobot does, then the run is queued or scheduled); and JobSerializer.validate's rule
 // that a job with sensitive variables cannot need approval.
-import { notFound } from "../../../runtime/errors.js";
-import { Refusal, type ActionEvent, type SaveEvent } from "../../../runtime/hooks.js";
-import { classPathOf, JobRecords, type JobRow } from "../../../runtime/features/jobs/index.js";
+import { notFound, Refusal, type ActionEvent, type SaveEvent, classPathOf, JobRecords, type JobRow } from "../../../runtime/hooks.js";
 import { jobByClassPath, jobClasses } from "../lib/job-classes.js";
 import { describe as describeVariable } from "../lib/job-data.js";
 import { requestRun } from "../lib/job-runs.js";

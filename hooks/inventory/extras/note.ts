@@ -1,8 +1,7 @@
 // Nautobot's Note.save and its slug: the author's username is kept as text ("Undefined"
 // without one), and a note made without a slug gets one from what it is attached to and the
 // time, as slugify(f"{...[:50]}-{datetime.now().isoformat()}").
-import { fields, type SaveEvent } from "../../../runtime/hooks.js";
-import { slugify } from "../../../runtime/text/slugs.js";
+import { fields, type SaveEvent, slugify } from "../../../runtime/hooks.js";
 import { tables } from "../../../generated/inventory/tables.js";
 import type { ExtrasNote } from "../../../generated/inventory/rows.js";
 

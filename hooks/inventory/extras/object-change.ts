@@ -1,9 +1,6 @@
 // The object changes' `changed_object_type_id` filters: changes of objects of the content types
 // named by id, as Nautobot's filter over the foreign key (here the type is kept as its label).
-import type { ContentTypeField } from "../../../runtime/descriptor.js";
-import type { MethodQuery } from "../../../runtime/hooks.js";
-import { labelOf } from "../../../runtime/kinds/content-types.js";
-import { col, ident } from "../../../runtime/query/sql.js";
+import { type ContentTypeField, type MethodQuery, labelOf, col, ident } from "../../../runtime/hooks.js";
 
 function ofTypes({ alias, model, ids }: MethodQuery): string {
   const type = model.fields.find((f): f is ContentTypeField => f.kind === "contentType" && f.name === "changed_object_type")!;

@@ -1,7 +1,6 @@
 // Nautobot's RelationshipAssociation.clean, which the relationship rules module states once
 // for this endpoint and for the `relationships` written with any object.
-import { columns, type MethodQuery, type SaveEvent } from "../../../runtime/hooks.js";
-import { checkAssociation } from "../../../runtime/features/relationships/associations.js";
+import { columns, type MethodQuery, type SaveEvent, checkAssociation } from "../../../runtime/hooks.js";
 import { tables } from "../../../generated/inventory/tables.js";
 import type { ExtrasRelationshipAssociation } from "../../../generated/inventory/rows.js";
 

@@ -2,10 +2,7 @@
 // parameters with valid values; a symmetric relationship has one model, one label, one hidden
 // flag and one filter on both ends and is never required; and a relationship with associations
 // keeps its type and its models.
-import { ValidationError } from "../../../runtime/errors.js";
-import type { SaveEvent } from "../../../runtime/hooks.js";
-import { filterValueErrors } from "../../../runtime/features/relationships/objects.js";
-import { wordProblem } from "../../../runtime/profiles/drf/wording.js";
+import { ValidationError, type Leaf, type SaveEvent, filterValueErrors } from "../../../runtime/hooks.js";
 import { tables } from "../../../generated/inventory/tables.js";
 import type { ExtrasRelationship } from "../../../generated/inventory/rows.js";
 
@@ -23,8 +20,8 @@ const DEFAULTS: Row = {
 /** Python's falsiness, which lets Nautobot skip a side's filter (None, {}, [], "", 0, False). */
 const falsy = (v: unknown) => v === null || v === undefined || v === "" || v === 0 || v === false || (typeof v === "object" && !Object.keys(v!).length);
 
-function filterErrors({ index }: SaveEvent<ExtrasRelationship>, r: Row): Record<string, string[]> {
-  const errors: Record<string, string[]> = {};
+function filterErrors({ index }: SaveEvent<ExtrasRelationship>, r: Row): Record<string, Leaf[]> {
+  const errors: Record<string, Leaf[]> = {};
   for (const side of SIDES) {
     const filter = r[`${side}_filter`];
     if (falsy(filter)) continue;
@@ -38,8 +35,8 @@ function filterErrors({ index }: SaveEvent<ExtrasRelationship>, r: Row): Record<
     const dict = filter as Record<string, unknown>;
     const valueErrors = filterValueErrors(index, m, dict);
     const params = new Set(m.filters.map((f) => f.param));
-    const messages = [
-      ...Object.entries(valueErrors).filter(([k]) => params.has(k)).map(([k, v]) => `'${k}': ${v.map(wordProblem).join(", ")}`),
+    const messages: Leaf[] = [
+      ...Object.entries(valueErrors).filter(([k]) => params.has(k)).map(([k, v]) => ({ code: "filter_parameter_invalid" as const, param: k, problems: v })),
       ...Object.keys(dict).filter((k) => !params.has(k)).map((k) => `'${k}' is not a valid filter parameter for ${label} object`),
     ];
     // Nautobot checks one side at a time and stops at the first with errors.

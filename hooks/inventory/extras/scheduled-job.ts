@@ -3,9 +3,7 @@
 // only with `force`), `deny` (deletes it) and `dry-run` (runs its job now with its data and
 // commit false, as the requester of the dry run). The scheduler fires it once approved.
 import type { Knex } from "knex";
-import { Answer, HttpError, notFound } from "../../../runtime/errors.js";
-import type { ActionEvent } from "../../../runtime/hooks.js";
-import { JobRecords, queueRun, Schedules, type JobRow } from "../../../runtime/features/jobs/index.js";
+import { Answer, HttpError, notFound, type ActionEvent, JobRecords, queueRun, Schedules, type JobRow } from "../../../runtime/hooks.js";
 
 /** The scheduled job the route names (the profile found it, and the requester may reach it). */
 async function addressed(e: ActionEvent): Promise<{ schedules: Schedules; row: NonNullable<Awaited<ReturnType<Schedules["get"]>>> }> {

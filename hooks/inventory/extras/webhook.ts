@@ -1,11 +1,9 @@
 // Nautobot's Webhook.clean (at least one kind of change; no CA file without SSL verification)
 // and its serializer's conflict check: no two webhooks send the same kind of change of the
 // same content type to the same URL.
-import type { ContentTypesField, ModelDescriptor } from "../../../runtime/descriptor.js";
-import { ValidationError } from "../../../runtime/errors.js";
-import { Refusal, type HookDb, type SaveEvent } from "../../../runtime/hooks.js";
-import { labelOf, linkedTypes } from "../../../runtime/kinds/content-types.js";
-import { col, ident } from "../../../runtime/query/sql.js";
+import {
+  type ContentTypesField, type ModelDescriptor, ValidationError, Refusal, type HookDb, type SaveEvent, labelOf, linkedTypes, col, ident,
+} from "../../../runtime/hooks.js";
 import { tables } from "../../../generated/inventory/tables.js";
 import type { ExtrasWebhook } from "../../../generated/inventory/rows.js";
 

@@ -1,8 +1,7 @@
 // Nautobot's IPAddress.clean() and its filter set's methods: the assignment to an interface
 // names one existing object (both halves or neither), an address stays on the device or
 // virtual machine it is primary for, unique space is enforced where the VRF asks for it.
-import { parseAddress, withLength } from "../../../runtime/text/addresses.js";
-import { columns, fields, readRow, Refusal, type HookDb, type MethodQuery, type SaveEvent } from "../../../runtime/hooks.js";
+import { parseAddress, withLength, columns, fields, readRow, Refusal, type HookDb, type MethodQuery, type SaveEvent } from "../../../runtime/hooks.js";
 import { vrfLabel, vrfScopeFilters } from "../lib/vrf-scope.js";
 import { ASSIGNABLE, hostOf, onOwners } from "../lib/addressing.js";
 import { tables } from "../../../generated/inventory/tables.js";

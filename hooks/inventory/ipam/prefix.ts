@@ -5,12 +5,11 @@
 // statement, by index, however many children there are); only the gaps reach this process.
 import {
   columns, readRow, Refusal, type ActionEvent, type AllocateEvent, type Allocation, type HookDb, type MethodQuery, type ModelNames, type SaveEvent,
+  ValidationError, type FieldErrors, bitsOf, blocksOf, formatAddress, parseAddress, type Family,
 } from "../../../runtime/hooks.js";
 import { checkLocations } from "../lib/located.js";
 import { vrfLabel, vrfScopeFilters } from "../lib/vrf-scope.js";
 import { hostOf } from "../lib/addressing.js";
-import { ValidationError, type FieldErrors } from "../../../runtime/errors.js";
-import { bitsOf, blocksOf, formatAddress, parseAddress, type Family } from "../../../runtime/text/addresses.js";
 import { tables } from "../../../generated/inventory/tables.js";
 import type { IpamPrefix } from "../../../generated/inventory/rows.js";
 

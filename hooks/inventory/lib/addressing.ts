@@ -1,8 +1,7 @@
 // Where IP addresses sit: in host order whatever their masks (the spec's host index), and on
 // interfaces of devices or virtual machines (IPADDRESS_ASSIGNMENT_MODELS). Shared by the IP
 // address, prefix, device and virtual machine hooks.
-import { columns, type HookDb, type ModelNames } from "../../../runtime/hooks.js";
-import { literal } from "../../../runtime/query/sql.js";
+import { columns, type HookDb, type ModelNames, literal } from "../../../runtime/hooks.js";
 import { tables } from "../../../generated/inventory/tables.js";
 import type { IpamIPAddress } from "../../../generated/inventory/rows.js";
 

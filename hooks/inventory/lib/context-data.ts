@@ -2,9 +2,7 @@
 // machines): ConfigContextModel.clean for their local data, ConfigContextSchemaValidationMixin
 // for data that follows a schema, and ConfigContextQuerySet.get_for_object for the contexts
 // that apply to an object.
-import { columns, readRow, Refusal, type HookDb, type ModelNames } from "../../../runtime/hooks.js";
-import { ValidationError } from "../../../runtime/errors.js";
-import { dataProblem } from "../../../runtime/write/json-schema.js";
+import { columns, readRow, Refusal, type HookDb, type ModelNames, ValidationError, dataProblem } from "../../../runtime/hooks.js";
 import { tables } from "../../../generated/inventory/tables.js";
 import type { ExtrasConfigContextSchema } from "../../../generated/inventory/rows.js";
 

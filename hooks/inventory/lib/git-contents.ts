@@ -9,9 +9,7 @@
 import { readdir, readFile, stat } from "node:fs/promises";
 import { extname, join } from "node:path";
 import { parse as parseYaml } from "yaml";
-import type { Content, SyncContext } from "../../../runtime/features/git/index.js";
-import type { ModelDescriptor } from "../../../runtime/descriptor.js";
-import { ValidationError } from "../../../runtime/errors.js";
+import { type Content, type SyncContext, type ModelDescriptor, ValidationError } from "../../../runtime/hooks.js";
 import { tables } from "../../../generated/inventory/tables.js";
 
 /** The content type owned rows name their owner by. */

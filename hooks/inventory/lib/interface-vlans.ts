@@ -1,8 +1,7 @@
 // The VLAN rules device and VM interfaces share in Nautobot 1.5: InterfaceCommonSerializer's
 // checks of tagged VLANs, BaseInterface.clean's mode for an untagged VLAN, and BaseInterface.save
 // keeping tagged VLANs on tagged interfaces only. Sites alone decide; 1.5 ignores locations here.
-import { columns, fields, Refusal, type MethodQuery, type SaveEvent, type SavedEvent } from "../../../runtime/hooks.js";
-import type { M2mField, ModelDescriptor } from "../../../runtime/descriptor.js";
+import { columns, fields, Refusal, type MethodQuery, type SaveEvent, type SavedEvent, type M2mField, type ModelDescriptor } from "../../../runtime/hooks.js";
 import { tables } from "../../../generated/inventory/tables.js";
 import type { IpamVLAN } from "../../../generated/inventory/rows.js";
 import { namesOf } from "./tables.js";

@@ -1,8 +1,7 @@
 // API 1.2's view of jobs (Nautobot's JobClassSerializer and JobClassDetailSerializer): each
 // installed job as its class, by class path, with its source's name and description, its
 // variables' types and its latest finished result, nested or in full.
-import type { ActionEvent } from "../../../runtime/hooks.js";
-import { classPathOf, JobRecords, TERMINAL, type JobRow } from "../../../runtime/features/jobs/index.js";
+import { type ActionEvent, classPathOf, JobRecords, TERMINAL, type JobRow } from "../../../runtime/hooks.js";
 import { tables } from "../../../generated/inventory/tables.js";
 
 /** Each job's latest finished result, by class path (the result's name). */

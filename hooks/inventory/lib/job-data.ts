@@ -3,8 +3,7 @@
 // fields behind Nautobot's variable classes clean it, refused in their words. Objects are
 // looked up through a function the caller gives; nothing here opens a connection.
 import { isIP } from "node:net";
-import { bitsOf, formatAddress, parseAddress } from "../../../runtime/text/addresses.js";
-import type { VariableRecord } from "../../../runtime/features/jobs/index.js";
+import { bitsOf, formatAddress, parseAddress, type VariableRecord } from "../../../runtime/hooks.js";
 
 /** What the variables endpoint shows of a variable (Nautobot's JobViewSet.variables), in its key order. */
 export function describe(r: VariableRecord): Record<string, unknown> {

@@ -2,8 +2,7 @@
 // JobMultiPartInputSerializer: `_commit`, `_task_queue` and the `_schedule_*` fields are the
 // run's settings, every other field and every file is the job's data (a file as its text, as a
 // FileVar takes it here). Gives the body a JSON request would have sent, for the same checks.
-import { ValidationError, type FieldErrors } from "../../../runtime/errors.js";
-import type { ActionEvent } from "../../../runtime/hooks.js";
+import { ValidationError, type FieldErrors, type ActionEvent } from "../../../runtime/hooks.js";
 
 type Form = NonNullable<ActionEvent["form"]>;
 

@@ -1,7 +1,6 @@
 // The job a job hook or a job button names, when it is the kind of receiver they need
 // (Nautobot's limit_choices_to on their `job` foreign keys).
-import type { HookDb } from "../../../runtime/hooks.js";
-import { col, ident } from "../../../runtime/query/sql.js";
+import { type HookDb, col, ident } from "../../../runtime/hooks.js";
 import { tables } from "../../../generated/inventory/tables.js";
 
 const J = tables.extras.job.columns;

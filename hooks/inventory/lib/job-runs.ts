@@ -4,11 +4,10 @@
 // variables (job-data.ts); then the run is queued, or scheduled (to run later, on a schedule,
 // or once approved). Refusals carry Nautobot's words and statuses.
 import type { Knex } from "knex";
-import type { Engine } from "../../../runtime/engine.js";
-import type { Actor } from "../../../runtime/operations/index.js";
-import { HttpError, ValidationError, type FieldErrors } from "../../../runtime/errors.js";
-import { FilterCompiler } from "../../../runtime/query/filters.js";
-import { CrontabError, parseCrontab, queueRun, Schedules, type Interval, type JobRow } from "../../../runtime/features/jobs/index.js";
+import {
+  type Engine, type Actor, HttpError, ValidationError, type FieldErrors, FilterCompiler, CrontabError, parseCrontab, queueRun, Schedules,
+  type Interval, type JobRow,
+} from "../../../runtime/hooks.js";
 import { JobDataError, validateData, type ObjectLookup } from "./job-data.js";
 
 /** Nautobot's CELERY_TASK_DEFAULT_QUEUE: the queue of a job that names none. */

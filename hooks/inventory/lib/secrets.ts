@@ -2,9 +2,7 @@
 // (`path`), each parameter a Jinja2 template rendered against the object the secret is read
 // for (none here), as Nautobot's Secret.rendered_parameters; and a secrets group's secret of
 // an access type and secret type (SecretsGroup.get_secret_value).
-import { environmentValue, isFile, readText } from "../../../runtime/host.js";
-import type { HookDb } from "../../../runtime/hooks.js";
-import { render } from "../../../runtime/templates/jinja.js";
+import { environmentValue, isFile, readText, type HookDb, render } from "../../../runtime/hooks.js";
 import { tables } from "../../../generated/inventory/tables.js";
 import type { ExtrasSecret } from "../../../generated/inventory/rows.js";
 

@@ -3,9 +3,7 @@
 // that are neither an object of lookups nor a list of them (what the permission backend reads).
 // Whether the lookups name real fields is the server's check, made against the object types.
 // Also the `object_types` filters: permissions for any of the content types named by id.
-import type { ContentTypesField } from "../../../runtime/descriptor.js";
-import { Refusal, type MethodQuery, type SaveEvent } from "../../../runtime/hooks.js";
-import { col, ident } from "../../../runtime/query/sql.js";
+import { type ContentTypesField, Refusal, type MethodQuery, type SaveEvent, col, ident } from "../../../runtime/hooks.js";
 import type { UsersObjectPermission } from "../../../generated/inventory/rows.js";
 
 const isObject = (v: unknown) => typeof v === "object" && v !== null && !Array.isArray(v);

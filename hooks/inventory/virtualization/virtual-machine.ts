@@ -3,8 +3,7 @@
 // name's uniqueness in its cluster (validate_unique). The machine shows its cluster's site and
 // location; its config context matches by them, its role, platform, cluster (and group),
 // tenancy and tags.
-import { withLength } from "../../../runtime/text/addresses.js";
-import { columns, duplicate, readRow, Refusal, type MethodQuery, type SaveEvent } from "../../../runtime/hooks.js";
+import { withLength, columns, duplicate, readRow, Refusal, type MethodQuery, type SaveEvent } from "../../../runtime/hooks.js";
 import { checkLocalContext, configContextSql } from "../lib/context-data.js";
 import { macDigits } from "../lib/mac.js";
 import { onOwnInterface } from "../lib/addressing.js";

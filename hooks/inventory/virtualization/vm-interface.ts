@@ -4,9 +4,7 @@
 // no clean of its own), and its parent and bridge may be any VM interface (the same-machine rules
 // are its forms' alone). That serializer's validate, which the 1.4 one inherits, makes every write
 // that leaves the status out active, creates and updates alike, in every version.
-import type { StatusField } from "../../../runtime/descriptor.js";
-import { readRow, type SaveEvent } from "../../../runtime/hooks.js";
-import { setDefaultStatus } from "../../../runtime/kinds/status.js";
+import { type StatusField, readRow, type SaveEvent, setDefaultStatus } from "../../../runtime/hooks.js";
 import { normalizeMac } from "../lib/mac.js";
 import { checkTaggedVlans, checkUntaggedMode } from "../lib/interface-vlans.js";
 

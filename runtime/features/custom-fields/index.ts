@@ -5,6 +5,13 @@ import type { Feature } from "../types.js";
 import { customFieldFilters } from "./filters.js";
 import { customFields } from "./kind.js";
 
+import { describeCustomFields } from "./options.js";
+
 export { describeCustomFields } from "./options.js";
 
-export const feature = { name: "custom fields", kinds: { customFields }, filters: () => customFieldFilters } satisfies Feature;
+export const feature = {
+  name: "custom fields",
+  kinds: { customFields },
+  filters: () => customFieldFilters,
+  options: () => describeCustomFields,
+} satisfies Feature;

@@ -9,7 +9,7 @@ import type { ModelIndex } from "../../models.js";
 import type { FilterPlan } from "../../query/filters.js";
 import type { ReadOptions, Store } from "../../store.js";
 import { render, type Bounds } from "../../templates/jinja.js";
-import { plural } from "../relationships/definitions.js";
+import { plural } from "../../text/plural.js";
 
 /**
  * A template over a whole list may do far more than one over an object: about ten steps a

@@ -1,7 +1,7 @@
 // Notes: free text attached to any object of a model with the `notes` feature through the note
 // model's generic link (the api's `noteModel`, attachment.ts). An object's notes are the
 // sub-collection a profile serves below it (`<object>/notes/`): its notes listed, and a note
-// written as the object's.
+// written as the object's. The route is the feature's (`routes`); a profile serves it.
 import type { Knex } from "knex";
 import type { ModelDescriptor } from "../../descriptor.js";
 import type { ModelIndex } from "../../models.js";
@@ -29,4 +29,9 @@ export function notesOf(index: ModelIndex, target: ModelDescriptor): ObjectNotes
   };
 }
 
-export const feature = { name: "notes" } satisfies Feature;
+export const feature = {
+  name: "notes",
+  routes: (index) => (index.api.noteModel
+    ? [{ below: "detail", path: "notes/", view: "notes", methods: ["GET", "POST"], serves: (m) => notesOf(index, m) !== undefined }]
+    : []),
+} satisfies Feature;

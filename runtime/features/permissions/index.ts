@@ -5,6 +5,9 @@
 // hold everything. Reads take the condition inside their one statement; writes are checked
 // in their operation's transaction: the rows after a create or update must meet an add or
 // change constraint, the rows before a delete a delete constraint, else nothing is written.
+// The feature lends the engine its Permissions (the profiles' and jobs' checks), narrows every
+// read to the rows a user may view, checks every write, and forgets remembered grants when
+// this instance writes users, groups or permissions.
 import type { Knex } from "knex";
 import { forbidden, ValidationError } from "../../errors.js";
 import type { ContentTypesField, M2mField, ModelDescriptor } from "../../descriptor.js";
@@ -14,7 +17,7 @@ import { col, ident } from "../../query/sql.js";
 import { labelOf, linkedTypes } from "../../kinds/content-types.js";
 import { ConstraintCompiler, ConstraintError, type Condition } from "./constraints.js";
 import type { Grants } from "./grants.js";
-import type { Feature } from "../types.js";
+import type { Feature, ReadScope } from "../types.js";
 
 export type { Grants } from "./grants.js";
 
@@ -180,6 +183,21 @@ export class Permissions {
     }
   }
 
+  /**
+   * The rows of a model an actor may view: those meeting a view constraint of theirs (none
+   * when they hold no view on the model); every row for an actor whom object permissions do
+   * not restrict. Views the api exempts from permissions are the profile's to lift.
+   */
+  readScope(): ReadScope {
+    return {
+      narrow: (actor, m, alias) => {
+        const grants = actor.grants;
+        if (!grants) return null;
+        return this.holds(grants, m, "view") ? this.condition(grants, m, "view", alias) : { sql: "false", bindings: [] };
+      },
+    };
+  }
+
   /** The write check every operation's writes go through (see the header). */
   feature(): WriteFeature {
     const check = async (db: Knex | Knex.Transaction, m: ModelDescriptor, ids: RowId[], action: string, actor: Actor) => {
@@ -202,5 +220,14 @@ export class Permissions {
   }
 }
 
-/** The write part of the api's object permissions, which the engine makes (profiles also ask them about reads). */
-export const feature = { name: "object permissions", write: ({ permissions }) => permissions?.feature() } satisfies Feature;
+export const feature = {
+  name: "object permissions",
+  services: (index) => {
+    const permissions = Permissions.of(index, index.api.auth ? index.model(index.api.auth.users) : undefined);
+    return permissions ? { permissions } : {};
+  },
+  write: ({ services }) => services.permissions?.feature(),
+  readScope: ({ services }) => services.permissions?.readScope(),
+  // This instance's own writes to users, groups and permissions count at once, not after the trust period.
+  observe: ({ services: { permissions } }) => permissions && ((m) => { if (permissions.sources.has(m)) permissions.forget(); }),
+} satisfies Feature;

@@ -4,6 +4,7 @@
 import type { Db } from "../../kinds/types.js";
 import type { ModelDescriptor } from "../../descriptor.js";
 import type { ModelIndex } from "../../models.js";
+import { plural } from "../../text/plural.js";
 
 export type Side = "source" | "destination" | "peer";
 
@@ -51,9 +52,6 @@ export const relationshipText = (r: Pick<Relationship, "name">): string => r.nam
 export async function relationshipsOf(db: Db, index: ModelIndex, m: ModelDescriptor): Promise<Relationship[]> {
   return db(tablesOf(index).definitions).where("source_type", m.key).orWhere("destination_type", m.key).orderBy("name");
 }
-
-/** Django's default plural of a verbose name. */
-export const plural = (name: string): string => `${name}${/(s|x|z|ch|sh)$/.test(name) ? "es" : "s"}`;
 
 /**
  * The label shown for the objects at the other end, seen from `side` (Nautobot's

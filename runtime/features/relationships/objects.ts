@@ -3,27 +3,29 @@
 import type { Db } from "../../kinds/types.js";
 import type { ModelDescriptor } from "../../descriptor.js";
 import type { ModelIndex } from "../../models.js";
-import type { FilterErrors, FilterPlan } from "../../query/filters.js";
+import { FilterCompiler, type FilterErrors, type FilterPlan } from "../../query/filters.js";
+import { ReadPlans } from "../../query/read-plan.js";
 
-/**
- * What these rules borrow from the engine's query builders, lent by the store that owns them
- * for its model index: the builders depend on the field kinds, which depend on these rules,
- * so importing them here would close a loop.
- */
-export interface ObjectQueries {
+/** What these rules ask of the engine's query builders: objects' display text, and their filter sets. */
+interface ObjectQueries {
   displayExpr(m: ModelDescriptor, alias: string): string;
   compileFilter(m: ModelDescriptor, params: Map<string, string[]>): { errors: FilterErrors; plan: FilterPlan };
 }
 
-const lent = new WeakMap<ModelIndex, ObjectQueries>();
+const made = new WeakMap<ModelIndex, ObjectQueries>();
 
-export function lendObjectQueries(index: ModelIndex, queries: ObjectQueries): void {
-  lent.set(index, queries);
-}
-
+/** The query builders over the api's models, made once per model index. */
 function toolsOf(index: ModelIndex): ObjectQueries {
-  const q = lent.get(index);
-  if (!q) throw new Error(`no store serves the models of API ${index.api.name}`);
+  let q = made.get(index);
+  if (!q) {
+    const plans = new ReadPlans(index);
+    const filters = new FilterCompiler(index);
+    made.set(index, (q = {
+      displayExpr: (m, alias) => plans.displayExpr(m, alias),
+      // Relationship filters are Nautobot filter-set parameters, loosely read: unknown ones are ignored.
+      compileFilter: (m, params) => filters.compile(m, params, { strict: false, reserved: new Set() }),
+    }));
+  }
   return q;
 }
 

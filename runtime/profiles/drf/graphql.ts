@@ -10,7 +10,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import type { ModelDescriptor } from "../../descriptor.js";
 import type { ModelIndex } from "../../models.js";
-import type { Grants, Permissions } from "../../features/permissions/index.js";
+import type { Grants, Permissions } from "../../features/index.js";
 import type { Identity } from "../../auth/identities.js";
 import { graphqlService, type GraphqlAnswer, type GraphqlRequest, type Requester } from "../../graphql/index.js";
 import { pyRepr } from "../../text/python.js";

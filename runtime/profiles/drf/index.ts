@@ -15,7 +15,7 @@ import { dynamicFilters } from "../../features/index.js";
 import { notFound } from "../../errors.js";
 import type { Identities } from "../../auth/identities.js";
 import { origin, queryParams, slashed } from "../../http/request.js";
-import { EXPORT_PARAM, exportTemplates } from "../../features/export-templates/index.js";
+import { EXPORT_PARAM, exportTemplates } from "../../features/index.js";
 import { Tokens } from "../../auth/tokens.js";
 import { Engine } from "../../engine.js";
 import { Allocations } from "../../operations/allocations.js";

@@ -6,8 +6,8 @@ import type { Knex } from "knex";
 import type { ModelDescriptor } from "../../descriptor.js";
 import { HttpError, forbidden } from "../../errors.js";
 import type { FilterPlan } from "../../query/filters.js";
-import { actionOf, type Grants } from "../../features/permissions/index.js";
-import type { Condition } from "../../features/permissions/constraints.js";
+import { actionOf, type Grants } from "../../features/index.js";
+import type { Condition } from "../../features/index.js";
 import type { Ctx } from "./context.js";
 
 export const SAFE = new Set(["GET", "HEAD", "OPTIONS"]);

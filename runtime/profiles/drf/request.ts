@@ -1,6 +1,7 @@
 // What views read from a request: its body (JSON or multipart), its filters, how its answer
 // is shaped, and the actor its writes run as.
-import type { ActionEvent, ModelDescriptor } from "../../descriptor.js";
+import type { ModelDescriptor } from "../../descriptor.js";
+import type { ActionEvent } from "../../hook-events.js";
 import { HttpError, ValidationError } from "../../errors.js";
 import { contentType } from "../../http/request.js";
 import { BodyProblem, parseJson } from "../../http/body.js";

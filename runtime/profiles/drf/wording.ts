@@ -2,7 +2,7 @@
 // serializer fields and validators, Django's forms and model validation, Nautobot's own
 // checks. Takes a problem, gives its text; an error tree, gives the body DRF would send.
 import { pyRepr } from "../../text/python.js";
-import { plural } from "../../features/relationships/definitions.js";
+import { plural } from "../../text/plural.js";
 import { wordTree, type CustomFieldReason, type ErrorTree, type Leaf, type Problem } from "../../problems.js";
 
 /** Python's name for a JSON value's type, as DRF's messages name it. */
@@ -118,6 +118,7 @@ const WORDS: { [C in Problem["code"]]: (p: Extract<Problem, { code: C }>) => str
   custom_fields_not_a_dict: () => "Expected a dictionary of custom field values.",
   custom_field_invalid: (p) => `Invalid value for custom field '${p.name}': ${wordCustomFieldReason(p.reason)}`,
   custom_field_missing: (p) => `Missing required custom field '${p.name}'.`,
+  custom_field_default_invalid: (p) => `Invalid default value "${pyStr(p.value)}": ${wordCustomFieldReason(p.reason)}`,
   not_a_relationship: (p) => `"${p.slug}" is not a relationship on ${p.model}`,
   invalid_relationship_side: (p) => `"${p.side}" is not a valid side for "${p.relationship}" on ${p.model}`,
   relationship_objects_missing: (p) => `"objects" must be specified under ["${p.slug}"]["${p.side}"] when present`,
@@ -145,6 +146,7 @@ const WORDS: { [C in Problem["code"]]: (p: Extract<Problem, { code: C }>) => str
   filter_mask_length: () => "Enter a whole number between 0 and 128.",
   filter_ip_address: () => "Enter a valid IPv4 or IPv6 address.",
   filter_network: () => "Enter a valid IPv4 or IPv6 network in CIDR notation.",
+  filter_parameter_invalid: (p) => `'${p.param}': ${p.problems.map(wordProblem).join(", ")}`,
   invalid_token: () => "Invalid token",
   token_expired: () => "Token expired",
   user_inactive: () => "User inactive",

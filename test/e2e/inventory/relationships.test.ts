@@ -59,6 +59,9 @@ describe("inventory e2e: relationships", () => {
   it("filters are dictionaries of the side model's filter parameters", async () => {
     const bad = await post(REL, { name: `${tag} f`, source_type: "dcim.site", destination_type: "ipam.vrf", source_filter: { colour: "red" } });
     expect([bad.status, bad.body]).to.deep.equal([400, { source_filter: ["'colour' is not a valid filter parameter for dcim.Site object"] }]);
+    // A parameter's refused values: a problem the hook gives and the profile words.
+    const value = await post(REL, { name: `${tag} f`, source_type: "dcim.site", destination_type: "ipam.vrf", source_filter: { id: ["nope"] } });
+    expect([value.status, value.body]).to.deep.equal([400, { source_filter: ["'id': Enter a valid UUID."] }]);
     const list = await post(REL, { name: `${tag} f`, source_type: "dcim.site", destination_type: "ipam.vrf", destination_filter: ["name"] });
     expect([list.status, list.body]).to.deep.equal([400, { destination_filter: ["Filter for ipam.VRF must be a dictionary"] }]);
     const ok = await relationship({ name: `${tag} f`, source_type: "dcim.site", destination_type: "ipam.vrf", source_filter: { status: ["active"] } });

@@ -2,10 +2,11 @@
 // answered by its hook module: a GET, a POST (`method`), or both for one that creates objects.
 // The requester needs the action's permission (or the method's) on the model, and the object
 // must be one that permission lets them reach.
-import type { ActionEvent, ModelDescriptor } from "../../../descriptor.js";
+import type { ModelDescriptor } from "../../../descriptor.js";
+import type { ActionEvent } from "../../../hook-events.js";
 import { Answer, ValidationError, notFound, type FieldErrors } from "../../../errors.js";
 import { contentType } from "../../../http/request.js";
-import { actionOf } from "../../../features/permissions/index.js";
+import { actionOf } from "../../../features/index.js";
 import { answerGraphql, requesterOf } from "../graphql.js";
 import type { Ctx } from "../context.js";
 import { notAnObject } from "../bulk.js";

@@ -3,8 +3,8 @@
 // the model and the writes this requester may use.
 import { HttpError } from "../../../errors.js";
 import type { ModelDescriptor } from "../../../descriptor.js";
-import { describeCustomFields } from "../../../features/custom-fields/options.js";
-import { actionOf } from "../../../features/permissions/index.js";
+import { describeCustomFields } from "../../../features/index.js";
+import { actionOf } from "../../../features/index.js";
 import { describeModel } from "../metadata.js";
 import type { FieldInfo } from "../browsable.js";
 import { unauthenticated } from "../permission.js";

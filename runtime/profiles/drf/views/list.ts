@@ -4,8 +4,8 @@
 import type { Knex } from "knex";
 import { inVersion, type ModelDescriptor } from "../../../descriptor.js";
 import { HttpError } from "../../../errors.js";
-import { EXPORT_PARAM } from "../../../features/export-templates/index.js";
-import { actionOf } from "../../../features/permissions/index.js";
+import { EXPORT_PARAM } from "../../../features/index.js";
+import { actionOf } from "../../../features/index.js";
 import { decodeCursor } from "../pagination.js";
 import type { Ctx } from "../context.js";
 import { bulkIds, requireAll } from "../bulk.js";

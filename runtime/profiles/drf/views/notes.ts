@@ -1,7 +1,7 @@
 // `<detail>/notes/`, as Nautobot's NotesViewSetMixin: a GET pages through the object's notes
 // (no filters), a POST of a note's fields attaches one to it, made by the requester.
 import { notFound } from "../../../errors.js";
-import { notesOf } from "../../../features/notes/index.js";
+import { notesOf } from "../../../features/index.js";
 import type { Ctx } from "../context.js";
 import { expectObject } from "../bulk.js";
 import { actor, readJson, readOpts, RESERVED } from "../request.js";
