@@ -514,29 +514,39 @@ function settingsPaths(app: string): Schema {
   };
 }
 
+/**
+ * The documents derived from this one with one exchange per operation, for typed clients
+ * (runtime/profiles/drf/documents.ts derives them; an unknown form is a 404).
+ */
+const FORM = {
+  name: "form", in: "query", required: false, schema: { enum: ["full", "brief", "bulk"] },
+  description: "A document with one exchange per operation instead of this one: `full` (GETs in the full form, POSTs of one object), "
+    + "`brief` (the GETs that have a brief form, in it) or `bulk` (the POSTs that take an array, with arrays).",
+};
+
 /** `/docs/` (Swagger UI, or with `?format=openapi` this document) and `/swagger.json`, for the version asked. */
 function documentPaths(api: IrApi, paths: Record<string, Schema>): void {
   const doc = { type: "object", properties: { openapi: { type: "string" } }, required: ["openapi", "info", "paths"] };
   paths[`${api.basePath}docs/`] = getOnly({
     operationId: "docs", summary: "Swagger UI for this version's document; with `?format=openapi`, the document itself (as pynautobot's `openapi()` reads it)", security: [],
-    parameters: [{ name: "format", in: "query", required: false, schema: { enum: ["openapi", "json", "api"] }, description: "`openapi` answers with the OpenAPI document of the version asked (`api_version` or the Accept header)." }],
+    parameters: [{ name: "format", in: "query", required: false, schema: { enum: ["openapi", "json", "api"] }, description: "`openapi` answers with the OpenAPI document of the version asked (`api_version` or the Accept header)." }, FORM],
     responses: { "200": { description: "The page, or the document", content: { "text/html": { schema: { type: "string" } }, "application/json": { schema: doc } } } },
   });
   paths[`${api.basePath}swagger.json`] = getOnly({
-    operationId: "schema", summary: "The OpenAPI document of the version asked (`api_version` or the Accept header)", security: [],
+    operationId: "schema", summary: "The OpenAPI document of the version asked (`api_version` or the Accept header)", security: [], parameters: [FORM],
     responses: { "200": { description: "The document", content: { "application/vnd.oai.openapi+json": { schema: doc }, "application/json": { schema: doc } } } },
   });
   const yaml = { type: "string", description: "The document in YAML" };
   const format = { name: "format", in: "query", required: false, schema: { enum: ["yaml", "json"] }, description: "`json` answers in JSON, as a JSON media type in the Accept header does." };
   paths[`${api.basePath}swagger/`] = getOnly({
-    operationId: "schema_negotiated", summary: "The OpenAPI document of the version asked, in YAML unless JSON is asked for", security: [], parameters: [format],
+    operationId: "schema_negotiated", summary: "The OpenAPI document of the version asked, in YAML unless JSON is asked for", security: [], parameters: [format, FORM],
     responses: { "200": { description: "The document", content: {
       "application/vnd.oai.openapi": { schema: yaml }, "application/yaml": { schema: yaml },
       "application/vnd.oai.openapi+json": { schema: doc }, "application/json": { schema: doc },
     } } },
   });
   paths[`${api.basePath}swagger.yaml`] = getOnly({
-    operationId: "schema_yaml", summary: "The OpenAPI document of the version asked, in YAML", security: [],
+    operationId: "schema_yaml", summary: "The OpenAPI document of the version asked, in YAML", security: [], parameters: [FORM],
     responses: { "200": { description: "The document", content: { "application/vnd.oai.openapi": { schema: yaml }, "application/yaml": { schema: yaml } } } },
   });
   paths[`${api.basePath}redoc/`] = getOnly({

@@ -27,6 +27,7 @@ import { filterDomElement, filtersetQuery, lookupChoices } from "./filterset-fie
 import { parseAccept } from "../../http/request.js";
 import { stringify as toYaml } from "yaml";
 import { cursorLinks, decodeCursor, pageLinks, pageParams } from "./pagination.js";
+import { servedDocument } from "./documents.js";
 import { notesOf } from "../../features/notes/index.js";
 import { EXPORT_PARAM, exportTemplates } from "../../features/export-templates/index.js";
 import { authenticate } from "./authentication.js";
@@ -300,7 +301,7 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
     // Nautobot answers) would drop `api_version`, and clients such as pynautobot's openapi()
     // expect JSON from this URL.
     if (ctx.params.get("format")?.at(-1) === "openapi") {
-      ctx.res.status(200).type("json").send(renderedDocument(api.openapi[ctx.version] as object, "json"));
+      ctx.res.status(200).type("json").send(renderedDocument(servedDocument(api, ctx.version, ctx.params.get("form")?.at(-1)), "json"));
       return;
     }
     const url = `${api.basePath}swagger.json?api_version=${encodeURIComponent(ctx.version)}`;
@@ -327,7 +328,7 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
       : offers.yaml ? "application/vnd.oai.openapi" : "application/vnd.oai.openapi+json";
     const asYaml = YAML_TYPES.includes(type);
     if (!(asYaml ? offers.yaml : offers.json)) throw new HttpError(406, "Could not satisfy the request Accept header.", "not_acceptable");
-    ctx.res.status(200).type(type).send(renderedDocument(api.openapi[ctx.version] as object, asYaml ? "yaml" : "json"));
+    ctx.res.status(200).type(type).send(renderedDocument(servedDocument(api, ctx.version, ctx.params.get("form")?.at(-1)), asYaml ? "yaml" : "json"));
   }
 
   function filtersetLookups(ctx: Ctx): void {
