@@ -301,7 +301,8 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
     // Nautobot answers) would drop `api_version`, and clients such as pynautobot's openapi()
     // expect JSON from this URL.
     if (ctx.params.get("format")?.at(-1) === "openapi") {
-      ctx.res.status(200).type("json").send(renderedDocument(servedDocument(api, ctx.version, ctx.params.get("form")?.at(-1)), "json"));
+      const document = servedDocument(api, ctx.version, ctx.params.get("form")?.at(-1));
+      ctx.res.status(200).type("json").send(renderedDocument(document, "json"));
       return;
     }
     const url = `${api.basePath}swagger.json?api_version=${encodeURIComponent(ctx.version)}`;
@@ -328,7 +329,8 @@ export function drfProfile({ api, db, config, identities }: DrfDeps): Router {
       : offers.yaml ? "application/vnd.oai.openapi" : "application/vnd.oai.openapi+json";
     const asYaml = YAML_TYPES.includes(type);
     if (!(asYaml ? offers.yaml : offers.json)) throw new HttpError(406, "Could not satisfy the request Accept header.", "not_acceptable");
-    ctx.res.status(200).type(type).send(renderedDocument(servedDocument(api, ctx.version, ctx.params.get("form")?.at(-1)), asYaml ? "yaml" : "json"));
+    const document = servedDocument(api, ctx.version, ctx.params.get("form")?.at(-1));
+    ctx.res.status(200).type(type).send(renderedDocument(document, asYaml ? "yaml" : "json"));
   }
 
   function filtersetLookups(ctx: Ctx): void {
