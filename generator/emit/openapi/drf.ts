@@ -125,6 +125,7 @@ function modelComponents(api: IrApi, m: IrModel, version: string): Record<string
   const nested = readable(m, version, versions, m.nested);
   const brief = readable(m, version, versions, m.brief);
   const writes = writable(m, version, versions);
+  const required = writes.filter((f) => requiredIn(f, version, versions)).map((f) => f.name);
   // The server ignores read-only keys, and unknown ones unless STRICT_WRITE_FIELDS: described as
   // such. The read-only ones carry no `readOnly`, which validators read as "must not be sent".
   const writeProperties = Object.fromEntries(m.fields.filter((f) => inVersion(f, version, versions)).flatMap((f): Array<[string, Schema]> =>
@@ -136,12 +137,9 @@ function modelComponents(api: IrApi, m: IrModel, version: string): Record<string
     [componentName.full(m.name)]: objectSchema(full.map((f) => [f.name, describe(readSchema(api, m, f, false, version), f)]),
       full.filter((f) => !(f.kind === "computed" && f.excludable) && !f.optIn).map((f) => f.name), { description: m.description }),
     [componentName.nested(m.name)]: objectSchema(nested.map((f) => [f.name, readSchema(api, m, f, true, version)]), nested.map((f) => f.name)),
-    [componentName.writable(m.name)]: {
-      type: "object",
-      properties: writeProperties,
-      required: writes.filter((f) => requiredIn(f, version, versions)).map((f) => f.name),
-      ...unknownKeys(api),
-    },
+    // A full write is a partial one with its required fields: written once, in the partial one.
+    // The required ones first, as a schema with both checks them first (write errors keep their order).
+    [componentName.writable(m.name)]: required.length ? { allOf: [{ required }, ref(componentName.patched(m.name))] } : ref(componentName.patched(m.name)),
     [componentName.patched(m.name)]: {
       type: "object",
       properties: writeProperties,
