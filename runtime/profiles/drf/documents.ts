@@ -50,7 +50,7 @@ const jsonSchema = (holder: Json | undefined): Json | undefined => holder?.conte
 /** A GET answering in the full or the brief form: `anyOf` [full, brief], with a `brief` parameter. */
 function forms(doc: Json, method: string, op: Json): [Json, Json] | undefined {
   const schema = jsonSchema(op.responses?.["200"]);
-  return method === "get" && schema?.anyOf?.length === 2 && (op.parameters ?? []).some((p: Json) => isBrief(doc, p)) ? schema.anyOf : undefined;
+  return method === "get" && schema?.anyOf?.length === 2 && (op.parameters ?? []).some((p: Json) => briefParameter(doc, p)) ? schema.anyOf : undefined;
 }
 
 /** One object or an array of it: `oneOf` [one, {type: array, items: one}]. */
@@ -59,9 +59,10 @@ function oneOrMany(schema: Json | undefined): [Json, Json] | undefined {
   return schema?.oneOf?.length === 2 && many?.type === "array" && JSON.stringify(many.items) === JSON.stringify(one) ? [one, many] : undefined;
 }
 
-function isBrief(doc: Json, p: Json): boolean {
+/** The `brief` parameter `p` is (shared ones followed), if it is. */
+function briefParameter(doc: Json, p: Json): Json | undefined {
   const param = typeof p.$ref === "string" ? doc.components?.parameters?.[p.$ref.split("/").at(-1) ?? ""] : p;
-  return param?.in === "query" && param.name === "brief";
+  return param?.name === "brief" ? param : undefined;
 }
 
 const withJson = (holder: Json, schema: Json): Json => ({ ...holder, content: { ...holder.content, "application/json": { schema } } });
@@ -74,8 +75,9 @@ function exchange(doc: Json, method: string, op: Json, form: Form): Json | undef
   // Which branch of each union this form takes: the first is the one-object, full-form one.
   const branch = form === "full" ? 0 : 1;
   if (briefable && form !== "bulk") {
-    const parameters = (op.parameters as Json[]).filter((p) => !isBrief(doc, p));
-    const brief = { name: "brief", in: "query", required: true, schema: { type: "string", minLength: 1 }, description: "Any non-empty value: the brief form." };
+    const parameters = (op.parameters as Json[]).filter((p) => !briefParameter(doc, p));
+    const served = (op.parameters as Json[]).map((p) => briefParameter(doc, p)).find((p) => p);
+    const brief = { ...served, required: true, schema: { type: "string", minLength: 1 }, description: "Any non-empty value: the brief form." };
     return {
       ...op,
       ...(form === "brief" ? { operationId: `${op.operationId}_brief` } : {}),
