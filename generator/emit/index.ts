@@ -10,6 +10,7 @@ import { emitMigrations, type MigrationIntents, type MigrationState } from "./mi
 import { storedColumn } from "../../runtime/descriptor.js";
 import { emitDrfOpenApi } from "./openapi/drf.js";
 import { emitWordpressOpenApi } from "./openapi/wordpress.js";
+import { openApiText } from "./openapi/text.js";
 
 export interface EmittedFile {
   /** Path under `generated/`, `/`-separated. */
@@ -28,8 +29,8 @@ const openApiEmitters: Record<IrApi["profile"], OpenApiEmitter> = {
 };
 
 /** OpenAPI documents keep their authored key order; emitters sort what needs sorting. */
-function jsonFile(path: string, value: unknown): EmittedFile {
-  return { path, contents: JSON.stringify(value, null, 2) + "\n" };
+function openApiFile(path: string, value: unknown): EmittedFile {
+  return { path, contents: openApiText(value) };
 }
 
 /** The spec's renames, backfills and discards, and where each table and column comes from. */
@@ -55,7 +56,7 @@ export function emitAll(apis: IrApi[], previous: PreviousState): { files: Emitte
   const refusals: string[] = [];
   for (const api of apis) {
     for (const version of api.versions.supported) {
-      files.push(jsonFile(generatedPaths.openapi(api.name, version), openApiEmitters[api.profile](api, version)));
+      files.push(openApiFile(generatedPaths.openapi(api.name, version), openApiEmitters[api.profile](api, version)));
     }
     files.push(emitRows(api, modelColumns(api)));
     const graphql = emitGraphql(api);

@@ -1,7 +1,8 @@
 // Requests and replies checked against one emitted OpenAPI document with ajv: the
 // conformance walks assert with it, and the recorded client sessions are replayed through it
 // (`violations`), as a validating proxy would judge them. Shared response objects
-// (`components/responses`) are followed; nothing here talks to a server.
+// (`components/responses`) and parameters (`components/parameters`) are followed; nothing
+// here talks to a server.
 import { expect } from "chai";
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsPlugin from "ajv-formats";
@@ -13,18 +14,6 @@ const addFormats = addFormatsPlugin as unknown as (ajv: Ajv2020) => Ajv2020;
 
 type Json = Record<string, any>;
 export type Method = "get" | "post" | "put" | "patch" | "delete" | "options";
-/**
- * The exchanges an operation documents in an extension rather than as its own: the brief form
- * of a GET (`brief` non-empty) and the bulk form of a POST (a JSON array body).
- */
-export type Variant = "x-brief" | "x-bulk";
-
-/** Which documented exchange a request is: the operation's own, or one of its variants. */
-export function variantOf(method: string, query: URLSearchParams, body: unknown): Variant | undefined {
-  if (method.toLowerCase() === "get" && query.getAll("brief").some((v) => v !== "")) return "x-brief";
-  if (method.toLowerCase() === "post" && Array.isArray(body)) return "x-bulk";
-  return undefined;
-}
 
 export class Contract {
   private readonly ajv = new Ajv2020({ strict: false, allErrors: true });
@@ -69,69 +58,65 @@ export class Contract {
     return this.templates.find((t) => t.pattern.test(path))?.template;
   }
 
-  /**
-   * The JSON pointer parts of the operation, or of its variant where the operation has one
-   * (a variant's refusals are the operation's own, as is a body the variant does not describe).
-   */
-  private at(method: Method, template: string, variant?: Variant): string[] {
-    return variant && this.doc.paths?.[template]?.[method]?.[variant] ? ["paths", template, method, variant] : ["paths", template, method];
-  }
-
-  private node(parts: string[]): Json | undefined {
-    return parts.reduce<Json | undefined>((o, k) => o?.[k], this.doc);
-  }
-
   /** The response object for a status, and the JSON pointer parts where it lives (shared ones followed). */
-  private response(method: Method, template: string, status: number, variant?: Variant): { response: Json; at: string[] } | undefined {
-    const base = this.at(method, template, variant);
-    const inVariant = base.length > 3 && this.node([...base, "responses", String(status)]);
-    const at = inVariant ? base : ["paths", template, method];
-    const own = this.node([...at, "responses", String(status)]);
+  private response(method: Method, template: string, status: number): { response: Json; at: string[] } | undefined {
+    const own = this.doc.paths?.[template]?.[method]?.responses?.[String(status)];
     if (!own) return undefined;
     const shared = typeof own.$ref === "string" ? /^#\/components\/responses\/(.+)$/.exec(own.$ref)?.[1] : undefined;
     if (shared) return { response: this.doc.components.responses[shared], at: ["components", "responses", shared] };
-    return { response: own, at: [...at, "responses", String(status)] };
+    return { response: own, at: ["paths", template, method, "responses", String(status)] };
   }
 
-  /** The pointer parts of the request body schema a body falls under (a POST's array: its bulk variant). */
-  private requestAt(method: Method, template: string, body: unknown): string[] {
-    const base = this.at(method, template, variantOf(method, new URLSearchParams(), body));
-    return [...(this.node([...base, "requestBody"]) ? base : ["paths", template, method]), "requestBody", "content", "application/json", "schema"];
+  /** The pointer parts of an operation's JSON request body schema. */
+  private requestAt(method: Method, template: string): string[] {
+    return ["paths", template, method, "requestBody", "content", "application/json", "schema"];
+  }
+
+  /** A parameter object, shared ones (`components/parameters`) followed. */
+  private parameter(p: Json): Json {
+    const shared = typeof p.$ref === "string" ? /^#\/components\/parameters\/(.+)$/.exec(p.$ref)?.[1] : undefined;
+    return shared ? this.doc.components.parameters[shared] : p;
+  }
+
+  /** The query and path parameters of an operation: its path's and its own. */
+  private parametersOf(template: string, method: Method): Json[] {
+    const item = this.doc.paths?.[template];
+    return [...(item?.parameters ?? []), ...(item?.[method]?.parameters ?? [])].map((p: Json) => this.parameter(p));
   }
 
   /** A body the server accepted must be one the document's request schema accepts too. */
   checkRequest(method: Method, template: string, body: unknown): void {
     expect(this.doc.paths?.[template]?.[method]?.requestBody, `${method.toUpperCase()} ${template} documents no request body`).to.be.an("object");
-    this.verdict(this.validator(this.pointer(...this.requestAt(method, template, body))), `${method.toUpperCase()} ${template} request`, body);
+    this.verdict(this.validator(this.pointer(...this.requestAt(method, template))), `${method.toUpperCase()} ${template} request`, body);
   }
 
   /** Whether the documented request schema accepts a body (no assertion). */
   acceptsBody(method: Method, template: string, body: unknown): boolean {
-    return this.validator(this.pointer(...this.requestAt(method, template, body)))(body) as boolean;
+    return this.validator(this.pointer(...this.requestAt(method, template)))(body) as boolean;
   }
 
   /** Query parameters the list operation documents. */
   parameters(template: string): string[] {
-    return (this.doc.paths?.[template]?.get?.parameters ?? []).map((p: Json) => p.name);
+    return this.parametersOf(template, "get").filter((p) => p.in === "query").map((p) => p.name);
   }
 
   /** Whether the documented schema of a list query parameter accepts one value. */
   acceptsQuery(template: string, name: string, value: string): boolean {
-    const param = (this.doc.paths?.[template]?.get?.parameters ?? []).find((p: Json) => p.name === name);
+    const param = this.parametersOf(template, "get").find((p) => p.name === name && p.in === "query");
     expect(param, `${name} is not a documented parameter of GET ${template}`).to.be.an("object");
-    return this.queryAjv.validate(param.schema, value) as boolean;
+    return this.queryAjv.validate(param!.schema, value) as boolean;
   }
 
-  /** The reply's status must be documented for the operation (or the variant the request was), and its body must match. */
-  check(method: Method, template: string, reply: Reply, variant?: Variant): void {
-    const problems = this.replyProblems(method, template, reply.status, reply.headers.get("content-type"), reply.body, reply.text, variant);
+  /** The reply's status must be documented for the operation, and its body must match. */
+  check(method: Method, template: string, reply: Reply): void {
+    const problems = this.replyProblems(method, template, reply.status, reply.headers.get("content-type"), reply.body, reply.text);
     expect(problems, problems.join("\n")).to.deep.equal([]);
   }
 
-  private replyProblems(method: Method, template: string, status: number, type: string | null, body: unknown, text: string, variant?: Variant): string[] {
-    const label = `${method.toUpperCase()} ${template}${variant ? ` (${variant})` : ""}`;
+  private replyProblems(method: Method, template: string, status: number, type: string | null, body: unknown, text: string): string[] {
+    const label = `${method.toUpperCase()} ${template}`;
     if (!this.doc.paths?.[template]?.[method]) return [`${label} is not in the OpenAPI document`];
-    const found = this.response(method, template, status, variant);
+    const found = this.response(method, template, status);
     if (!found) return [`${label}: status ${status} is undocumented (body ${text.slice(0, 300)})`];
     const { response, at } = found;
     if (!response.content) return text === "" ? [] : [`${label} ${status} documents no body, got ${text.slice(0, 200)}`];
@@ -158,9 +143,8 @@ export class Contract {
     const op = this.doc.paths[template][method];
     if (!op) return [`${label}: ${x.method} is not documented on ${template}`];
     const out: string[] = [];
-    const variant = variantOf(method, url.searchParams, x.request.body);
     if (x.response.status < 300) {
-      const params: Json[] = [...(this.doc.paths[template].parameters ?? []), ...(op.parameters ?? [])];
+      const params = this.parametersOf(template, method);
       for (const name of new Set(url.searchParams.keys())) {
         const param = params.find((p) => p.name === name && p.in === "query");
         if (!param) continue;
@@ -171,12 +155,12 @@ export class Contract {
         const media = (x.request.headers["content-type"] ?? "application/json").split(";")[0].trim();
         if (!op.requestBody.content?.[media]) out.push(`${label}: request content type ${media} is not documented`);
         else if (media.endsWith("json")) {
-          const validate = this.validator(this.pointer(...this.requestAt(method, template, x.request.body)));
+          const validate = this.validator(this.pointer(...this.requestAt(method, template)));
           if (!validate(x.request.body)) out.push(`${label}: request body refused by the document: ${this.errors(validate)}\nbody: ${JSON.stringify(x.request.body).slice(0, 300)}`);
         }
       }
     }
     const text = x.response.body === null ? "" : typeof x.response.body === "string" ? x.response.body : JSON.stringify(x.response.body);
-    return [...out, ...this.replyProblems(method, template, x.response.status, x.response.headers["content-type"] ?? null, x.response.body, text, variant).map((p) => `${label}: ${p}`)];
+    return [...out, ...this.replyProblems(method, template, x.response.status, x.response.headers["content-type"] ?? null, x.response.body, text).map((p) => `${label}: ${p}`)];
   }
 }

@@ -1,31 +1,32 @@
-// Writes the client types of one inventory OpenAPI document into ./types/: `inventory.ts`
+// Writes the client types of the inventory's OpenAPI documents into ./types/: `inventory.ts`
 // (every operation: full forms, one-object creates), `inventory-brief.ts` (GETs in the brief
-// form) and `inventory-bulk.ts` (POSTs of a list). Run: npx tsx generate-types.ts <document>
+// form) and `inventory-bulk.ts` (POSTs of a list), from the documents the server serves with
+// `form=full`, `form=brief` and `form=bulk`.
+// Run: npx tsx generate-types.ts <full document> <brief document> <bulk document>
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import openapiTS, { astToString } from "openapi-typescript";
-import { variantDocument, type VariantName } from "./variants.js";
 
-export async function generateTypes(documentPath: string, outDir = fileURLToPath(new URL("./types/", import.meta.url))): Promise<string[]> {
-  const doc = JSON.parse(readFileSync(documentPath, "utf8"));
+export const FORMS = { full: "inventory.ts", brief: "inventory-brief.ts", bulk: "inventory-bulk.ts" } as const;
+export type Form = keyof typeof FORMS;
+
+export async function generateTypes(documents: Record<Form, string>, outDir = fileURLToPath(new URL("./types/", import.meta.url))): Promise<string[]> {
   mkdirSync(outDir, { recursive: true });
   const written: string[] = [];
-  const write = async (file: string, source: object) => {
+  for (const [form, file] of Object.entries(FORMS) as Array<[Form, string]>) {
     const target = join(outDir, file);
-    writeFileSync(target, astToString(await openapiTS(source as never)));
+    writeFileSync(target, astToString(await openapiTS(JSON.parse(readFileSync(documents[form], "utf8")))));
     written.push(target);
-  };
-  await write("inventory.ts", doc);
-  for (const name of ["brief", "bulk"] as VariantName[]) await write(`inventory-${name}.ts`, variantDocument(doc, name));
+  }
   return written;
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const [documentPath] = process.argv.slice(2);
-  if (!documentPath) {
-    console.error("usage: tsx generate-types.ts <openapi document>");
+  const [full, brief, bulk] = process.argv.slice(2);
+  if (!full || !brief || !bulk) {
+    console.error("usage: tsx generate-types.ts <full document> <brief document> <bulk document>");
     process.exit(2);
   }
-  for (const file of await generateTypes(documentPath)) console.log(`wrote ${file}`);
+  for (const file of await generateTypes({ full, brief, bulk })) console.log(`wrote ${file}`);
 }

@@ -1,10 +1,15 @@
 // OpenAPI 3.1 emitter for the DRF-style profile: one document per API version with the
 // list/detail/bulk paths of every model, the pagination envelope, the brief form, the
 // query filters, token security and the DRF error shapes. Pure: IR in, document out.
+// The document describes every exchange the server accepts, as a validating proxy must see
+// them: a GET answers in the full or the brief form (`anyOf`), a list's POST takes one object
+// or an array and answers in kind (`oneOf`). Typed clients want one exchange per operation:
+// runtime/profiles/drf/documents.ts derives those documents from this one, by these shapes.
 import { FILTER_FALSE, FILTER_TRUE, inVersion, listServedBy, requiredIn, shownSingle, type FieldDescriptor } from "../../../runtime/descriptor.js";
 import type { IrApi, IrModel } from "../../ir/index.js";
 import { byCodePoint, operationId } from "../../ir/names.js";
 import { kindOf } from "../../kinds/index.js";
+import { SharedParameters } from "./parameters.js";
 import { componentName, describe, modelByKey, ref, type Schema } from "./schemas.js";
 
 const ERROR_DETAIL: Schema = {
@@ -120,6 +125,7 @@ function modelComponents(api: IrApi, m: IrModel, version: string): Record<string
   const nested = readable(m, version, versions, m.nested);
   const brief = readable(m, version, versions, m.brief);
   const writes = writable(m, version, versions);
+  const required = writes.filter((f) => requiredIn(f, version, versions)).map((f) => f.name);
   // The server ignores read-only keys, and unknown ones unless STRICT_WRITE_FIELDS: described as
   // such. The read-only ones carry no `readOnly`, which validators read as "must not be sent".
   const writeProperties = Object.fromEntries(m.fields.filter((f) => inVersion(f, version, versions)).flatMap((f): Array<[string, Schema]> =>
@@ -131,12 +137,9 @@ function modelComponents(api: IrApi, m: IrModel, version: string): Record<string
     [componentName.full(m.name)]: objectSchema(full.map((f) => [f.name, describe(readSchema(api, m, f, false, version), f)]),
       full.filter((f) => !(f.kind === "computed" && f.excludable) && !f.optIn).map((f) => f.name), { description: m.description }),
     [componentName.nested(m.name)]: objectSchema(nested.map((f) => [f.name, readSchema(api, m, f, true, version)]), nested.map((f) => f.name)),
-    [componentName.writable(m.name)]: {
-      type: "object",
-      properties: writeProperties,
-      required: writes.filter((f) => requiredIn(f, version, versions)).map((f) => f.name),
-      ...unknownKeys(api),
-    },
+    // A full write is a partial one with its required fields: written once, in the partial one.
+    // The required ones first, as a schema with both checks them first (write errors keep their order).
+    [componentName.writable(m.name)]: required.length ? { allOf: [{ required }, ref(componentName.patched(m.name))] } : ref(componentName.patched(m.name)),
     [componentName.patched(m.name)]: {
       type: "object",
       properties: writeProperties,
@@ -200,31 +203,12 @@ function filterParameters(api: IrApi, m: IrModel, only?: string[]): Schema[] {
 const json = (schema: Schema) => ({ "application/json": { schema } });
 
 /**
- * The brief form of a GET: what a non-empty `brief` parameter makes the server answer instead
- * of the operation's own 200. OpenAPI cannot make a response depend on a parameter, and a
- * union of both forms would type every reply as either; so the operation documents the full
- * form and this extension the brief one (docs/clients/typed-client/ reads it).
+ * A GET's reply: the full form, or the brief one when `brief` is not empty. `anyOf`, not
+ * `oneOf`: an empty page is a page of either form.
  */
-export const BRIEF = "x-brief";
-/**
- * A POST that also takes a list: what a JSON array body makes the server answer instead of
- * the operation's own one-object exchange, all or nothing.
- */
-export const BULK = "x-bulk";
-
-function briefVariant(summary: string, schema: Schema): Schema {
-  return {
-    summary, parameters: [{ name: "brief", in: "query", required: true, schema: { type: "string", minLength: 1 } }],
-    responses: { "200": { description: "The brief form", content: json(schema) } },
-  };
-}
-
-function bulkVariant(summary: string, item: Schema, made: Schema): Schema {
-  return {
-    summary, requestBody: { required: true, content: json({ type: "array", items: item }) },
-    responses: { "201": { description: "Created, in the order sent", content: json({ type: "array", items: made }) } },
-  };
-}
+const fullOrBrief = (full: Schema, brief: Schema): Schema => ({ anyOf: [full, brief] });
+/** What a POST that also takes a list takes and answers: one object, or an array of them (all or none). */
+const oneOrMany = (one: Schema): Schema => ({ oneOf: [one, { type: "array", items: one }] });
 
 /** A page of a list: DRF's limit/offset envelope around items of `item`. */
 function pageOf(item: Schema): Schema {
@@ -260,7 +244,7 @@ function modelPaths(api: IrApi, m: IrModel, version: string): Record<string, Sch
   const single = m.fields.some((f) => f.kind === "reverse" && shownSingle(f, version, api.versions.supported));
   const common = { ...NEGOTIATED, ...(single ? { "412": respond("PreconditionFailed") } : {}) };
   const withBody = { ...common, ...WITH_BODY };
-  const brief = { name: "brief", in: "query", required: false, schema: { type: "string" }, description: `Any non-empty value selects the brief form, which \`${BRIEF}\` documents; without it the reply is the full form.` };
+  const brief = { name: "brief", in: "query", required: false, schema: { type: "string" }, description: "Any non-empty value selects the brief form; without it the reply is the full form." };
   const excludable = m.fields.filter((f) => f.kind === "computed" && f.excludable).map((f) => f.name);
   const exclude = excludable.length
     ? [{ name: "exclude", in: "query", required: false, schema: { type: "string" }, description: `Fields to leave out, comma-separated: ${excludable.join(", ")}.` }]
@@ -294,8 +278,13 @@ function modelPaths(api: IrApi, m: IrModel, version: string): Record<string, Sch
         ...exportParam,
         ...filterParameters(api, m),
       ],
-      responses: { "200": { description: "A page of objects (the full form)", content: { ...json(ref(componentName.paginated(m.name))), ...exported } }, ...common },
-      [BRIEF]: briefVariant(`List ${m.verboseName} objects in the brief form`, ref(componentName.paginated(componentName.brief(m.name)))),
+      responses: {
+        "200": {
+          description: "A page of objects, in the full form or the brief one",
+          content: { ...json(fullOrBrief(ref(componentName.paginated(m.name)), ref(componentName.paginated(componentName.brief(m.name))))), ...exported },
+        },
+        ...common,
+      },
     };
   }
   // A model with an image field also takes one object as multipart/form-data, the image a file part.
@@ -304,10 +293,9 @@ function modelPaths(api: IrApi, m: IrModel, version: string): Record<string, Sch
   if (ops.has("create")) {
     list.post = {
       operationId: operationId(m.app, m.route, "create"), tags: tag,
-      summary: `Create a ${m.verboseName}`, description: `A JSON array instead creates several (all or none): \`${BULK}\` documents that exchange.`,
-      requestBody: { required: true, content: orForm(json(ref(componentName.writable(m.name))), ref(componentName.writable(m.name))) },
-      responses: { "201": { description: "Created", content: json(full) }, ...withBody },
-      [BULK]: bulkVariant(`Create several ${m.verboseName} objects (all or none)`, ref(componentName.writable(m.name)), full),
+      summary: `Create a ${m.verboseName}, or several from a JSON array (all or none)`,
+      requestBody: { required: true, content: orForm(json(oneOrMany(ref(componentName.writable(m.name)))), ref(componentName.writable(m.name))) },
+      responses: { "201": { description: "Created: the object, or the objects in the order sent", content: json(oneOrMany(full)) }, ...withBody },
     };
   }
   if (ops.has("update")) {
@@ -345,8 +333,7 @@ function modelPaths(api: IrApi, m: IrModel, version: string): Record<string, Sch
     detail.get = {
       operationId: operationId(m.app, m.route, "retrieve"), tags: tag, summary: `Get a ${m.verboseName}`,
       parameters: [brief, ...exclude, ...include],
-      responses: { "200": { description: "The object (the full form)", content: json(full) }, ...common },
-      [BRIEF]: briefVariant(`Get a ${m.verboseName} in the brief form`, ref(componentName.brief(m.name))),
+      responses: { "200": { description: "The object, in the full form or the brief one", content: json(fullOrBrief(full, ref(componentName.brief(m.name)))) }, ...common },
     };
   }
   const listings = Object.fromEntries((m.listings ?? []).map((l) => [`${api.basePath}${m.app}/${l.route}/`, {
@@ -414,25 +401,18 @@ function modelPaths(api: IrApi, m: IrModel, version: string): Record<string, Sch
   return { [base]: list, [`${base}{id}/`]: detail, ...listings, ...actions, ...notes };
 }
 
-/** A POST to an action that creates objects of another model: one or a list in, the same out. */
+/** A POST to an action that creates objects of another model: one or a list in, in kind out. */
 function createsOperation(api: IrApi, m: IrModel, name: string, creates: { model: string; request: Schema }, withBody: Schema): Schema {
   const made = api.models.find((x) => x.key === creates.model)!;
   const full = ref(componentName.full(made.name));
   return {
-    operationId: operationId(m.app, m.route, `${name}_create`), tags: [m.app], summary: `Create a ${made.verboseName} in the free space of a ${m.verboseName}`,
-    description: `A JSON array instead creates several (all or none): \`${BULK}\` documents that exchange.`,
-    requestBody: { required: true, content: json(creates.request) },
+    operationId: operationId(m.app, m.route, `${name}_create`), tags: [m.app],
+    summary: `Create a ${made.verboseName} in the free space of a ${m.verboseName}, or several from a JSON array (all or none)`,
+    requestBody: { required: true, content: json(oneOrMany(creates.request)) },
     responses: {
-      "201": { description: "Created", content: json(full) },
+      "201": { description: "Created: the object, or the objects in the order sent", content: json(oneOrMany(full)) },
       "204": { description: "Not enough free space for what was asked: nothing was created" },
       ...withBody,
-    },
-    [BULK]: {
-      ...bulkVariant(`Create several ${made.verboseName} objects in the free space of a ${m.verboseName}`, creates.request, full),
-      responses: {
-        "201": { description: "Created, in the order sent", content: json({ type: "array", items: full }) },
-        "204": { description: "Not enough free space for what was asked: nothing was created" },
-      },
     },
   };
 }
@@ -532,29 +512,39 @@ function settingsPaths(app: string): Schema {
   };
 }
 
+/**
+ * The documents derived from this one with one exchange per operation, for typed clients
+ * (runtime/profiles/drf/documents.ts derives them; an unknown form is a 404).
+ */
+const FORM = {
+  name: "form", in: "query", required: false, schema: { enum: ["full", "brief", "bulk"] },
+  description: "A document with one exchange per operation instead of this one: `full` (GETs in the full form, POSTs of one object), "
+    + "`brief` (the GETs that have a brief form, in it) or `bulk` (the POSTs that take an array, with arrays).",
+};
+
 /** `/docs/` (Swagger UI, or with `?format=openapi` this document) and `/swagger.json`, for the version asked. */
 function documentPaths(api: IrApi, paths: Record<string, Schema>): void {
   const doc = { type: "object", properties: { openapi: { type: "string" } }, required: ["openapi", "info", "paths"] };
   paths[`${api.basePath}docs/`] = getOnly({
     operationId: "docs", summary: "Swagger UI for this version's document; with `?format=openapi`, the document itself (as pynautobot's `openapi()` reads it)", security: [],
-    parameters: [{ name: "format", in: "query", required: false, schema: { enum: ["openapi", "json", "api"] }, description: "`openapi` answers with the OpenAPI document of the version asked (`api_version` or the Accept header)." }],
+    parameters: [{ name: "format", in: "query", required: false, schema: { enum: ["openapi", "json", "api"] }, description: "`openapi` answers with the OpenAPI document of the version asked (`api_version` or the Accept header)." }, FORM],
     responses: { "200": { description: "The page, or the document", content: { "text/html": { schema: { type: "string" } }, "application/json": { schema: doc } } } },
   });
   paths[`${api.basePath}swagger.json`] = getOnly({
-    operationId: "schema", summary: "The OpenAPI document of the version asked (`api_version` or the Accept header)", security: [],
+    operationId: "schema", summary: "The OpenAPI document of the version asked (`api_version` or the Accept header)", security: [], parameters: [FORM],
     responses: { "200": { description: "The document", content: { "application/vnd.oai.openapi+json": { schema: doc }, "application/json": { schema: doc } } } },
   });
   const yaml = { type: "string", description: "The document in YAML" };
   const format = { name: "format", in: "query", required: false, schema: { enum: ["yaml", "json"] }, description: "`json` answers in JSON, as a JSON media type in the Accept header does." };
   paths[`${api.basePath}swagger/`] = getOnly({
-    operationId: "schema_negotiated", summary: "The OpenAPI document of the version asked, in YAML unless JSON is asked for", security: [], parameters: [format],
+    operationId: "schema_negotiated", summary: "The OpenAPI document of the version asked, in YAML unless JSON is asked for", security: [], parameters: [format, FORM],
     responses: { "200": { description: "The document", content: {
       "application/vnd.oai.openapi": { schema: yaml }, "application/yaml": { schema: yaml },
       "application/vnd.oai.openapi+json": { schema: doc }, "application/json": { schema: doc },
     } } },
   });
   paths[`${api.basePath}swagger.yaml`] = getOnly({
-    operationId: "schema_yaml", summary: "The OpenAPI document of the version asked, in YAML", security: [],
+    operationId: "schema_yaml", summary: "The OpenAPI document of the version asked, in YAML", security: [], parameters: [FORM],
     responses: { "200": { description: "The document", content: { "application/vnd.oai.openapi": { schema: yaml }, "application/yaml": { schema: yaml } } } },
   });
   paths[`${api.basePath}redoc/`] = getOnly({
@@ -597,9 +587,13 @@ function filtersetPaths(api: IrApi, paths: Record<string, Schema>): void {
 export function emitDrfOpenApi(api: IrApi, version: string): Schema {
   const schemas: Record<string, Schema> = { Error: ERROR_DETAIL, ValidationError: VALIDATION_ERROR, Metadata: METADATA, MetadataField: METADATA_FIELD };
   let paths: Record<string, Schema> = {};
+  // Who uses each path's parameters: a model's name names its variant of a shared parameter.
+  const owners = new Map<string, string>();
   for (const m of api.models) {
     Object.assign(schemas, modelComponents(api, m, version));
-    Object.assign(paths, modelPaths(api, m, version));
+    const own = modelPaths(api, m, version);
+    for (const path of Object.keys(own)) owners.set(path, m.name);
+    Object.assign(paths, own);
   }
   const rootLinks = [...api.apps, ...api.rootLinks].sort(byCodePoint);
   paths[api.basePath] = getOnly({
@@ -627,7 +621,8 @@ export function emitDrfOpenApi(api: IrApi, version: string): Schema {
   if (settingsApp) paths[`${api.basePath}${settingsApp}/${SETTINGS_ROUTE}/`] = settingsPaths(settingsApp);
   tokenProvisioning(api, paths);
   browserLogin(api, paths);
-  paths = Object.fromEntries(Object.keys(paths).sort(byCodePoint).map((k) => [k, paths[k]]));
+  const parameters = new SharedParameters();
+  paths = Object.fromEntries(Object.keys(paths).sort(byCodePoint).map((k) => [k, parameters.share(paths[k], owners.get(k) ?? k.slice(api.basePath.length))]));
   return {
     openapi: "3.1.0",
     info: { title: api.title, version, description: api.description },
@@ -637,6 +632,7 @@ export function emitDrfOpenApi(api: IrApi, version: string): Schema {
     paths,
     components: {
       schemas: Object.fromEntries(Object.keys(schemas).sort(byCodePoint).map((k) => [k, schemas[k]])),
+      parameters: parameters.components(),
       responses: RESPONSES,
       securitySchemes: {
         tokenAuth: { type: "apiKey", in: "header", name: "Authorization", description: "`Token <40 hex characters>`" },

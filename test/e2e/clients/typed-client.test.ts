@@ -1,7 +1,8 @@
 // The typed-client example (docs/clients/typed-client/) as a user would run it: types made by
-// openapi-typescript from the served document, the example type-checked by tsc --strict, then
-// run against the real server. Its replies must be what its types say, so it also checks that
-// the document keeps the full and brief forms, and one-object and bulk creates, apart.
+// openapi-typescript from the documents served with one exchange per operation (`form=full`,
+// `brief`, `bulk`), the example type-checked by tsc --strict, then run against the real server.
+// Its replies must be what its types say, so it also checks that those documents keep the full
+// and brief forms, and one-object and bulk creates, apart, and the served one has them all.
 import { expect } from "chai";
 import { execFile } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
@@ -31,12 +32,17 @@ interface TourResult {
 describe("typed client: openapi-typescript + openapi-fetch under --strict", () => {
   before(async function () {
     this.timeout(300_000);
-    // The types come from the document the server serves, as a user would fetch it.
-    const served = await get("/api/docs/?format=openapi&api_version=1.3");
-    const documentPath = join(mkdtempSync(join(tmpdir(), "typed-client-")), "inventory-1.3.json");
-    writeFileSync(documentPath, served.text);
-    const { generateTypes } = await load<{ generateTypes: (path: string) => Promise<string[]> }>("generate-types.ts");
-    await generateTypes(documentPath);
+    // The types come from the documents the server serves, as a user would fetch them.
+    const folder = mkdtempSync(join(tmpdir(), "typed-client-"));
+    const documents: Record<string, string> = {};
+    for (const form of ["full", "brief", "bulk"]) {
+      const served = await get(`/api/docs/?format=openapi&api_version=1.3&form=${form}`);
+      expect(served.status).to.equal(200);
+      documents[form] = join(folder, `inventory-1.3-${form}.json`);
+      writeFileSync(documents[form], served.text);
+    }
+    const { generateTypes } = await load<{ generateTypes: (documents: Record<string, string>) => Promise<string[]> }>("generate-types.ts");
+    await generateTypes(documents);
   });
 
   it("type-checks the example with tsc --strict", async function () {
@@ -59,15 +65,31 @@ describe("typed client: openapi-typescript + openapi-fetch under --strict", () =
     expect(await rows("dcim_manufacturer", { slug: `typed-${suffix}` })).to.equal(0);
   });
 
-  it("documents the full form as the GET's reply and the brief form apart", async () => {
-    const doc = (await get("/api/docs/?format=openapi&api_version=1.3")).body;
-    const list = doc.paths["/api/dcim/devices/"];
-    expect(list.get.responses["200"].content["application/json"].schema).to.deep.equal({ $ref: "#/components/schemas/PaginatedDeviceList" });
-    expect(list.get["x-brief"].responses["200"].content["application/json"].schema).to.deep.equal({ $ref: "#/components/schemas/PaginatedBriefDeviceList" });
-    expect(doc.components.schemas.PaginatedDeviceList.properties.results.items).to.deep.equal({ $ref: "#/components/schemas/Device" });
-    const sites = doc.paths["/api/dcim/sites/"].post;
-    expect(sites.requestBody.content["application/json"].schema).to.deep.equal({ $ref: "#/components/schemas/WritableSiteRequest" });
-    expect(sites.responses["201"].content["application/json"].schema).to.deep.equal({ $ref: "#/components/schemas/Site" });
-    expect(sites["x-bulk"].responses["201"].content["application/json"].schema).to.deep.equal({ type: "array", items: { $ref: "#/components/schemas/Site" } });
+  it("serves every exchange in one document, and each form's in a document of its own", async () => {
+    const doc = async (form: string) => (await get(`/api/docs/?format=openapi&api_version=1.3${form}`)).body;
+    const schema = (holder: { content: Record<string, { schema: unknown }> }) => holder.content["application/json"].schema;
+    const $ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+    const all = await doc("");
+    expect(schema(all.paths["/api/dcim/devices/"].get.responses["200"])).to.deep.equal({ anyOf: [$ref("PaginatedDeviceList"), $ref("PaginatedBriefDeviceList")] });
+    expect(schema(all.paths["/api/dcim/sites/"].post.requestBody)).to.deep.equal({ oneOf: [$ref("WritableSiteRequest"), { type: "array", items: $ref("WritableSiteRequest") }] });
+    expect(schema(all.paths["/api/dcim/sites/"].post.responses["201"])).to.deep.equal({ oneOf: [$ref("Site"), { type: "array", items: $ref("Site") }] });
+    expect(JSON.stringify(all)).to.not.match(/"x-(brief|bulk)"/);
+
+    const one = await doc("&form=full");
+    expect(schema(one.paths["/api/dcim/devices/"].get.responses["200"])).to.deep.equal($ref("PaginatedDeviceList"));
+    expect(schema(one.paths["/api/dcim/sites/"].post.requestBody)).to.deep.equal($ref("WritableSiteRequest"));
+    expect(schema(one.paths["/api/dcim/sites/"].post.responses["201"])).to.deep.equal($ref("Site"));
+    expect(one.components.schemas.PaginatedDeviceList.properties.results.items).to.deep.equal($ref("Device"));
+
+    const briefs = await doc("&form=brief");
+    expect(briefs.paths["/api/dcim/devices/"].get.operationId).to.equal("dcim_devices_list_brief");
+    expect(schema(briefs.paths["/api/dcim/devices/"].get.responses["200"])).to.deep.equal($ref("PaginatedBriefDeviceList"));
+    expect(schema(briefs.paths["/api/dcim/devices/{id}/"].get.responses["200"])).to.deep.equal($ref("BriefDevice"));
+    expect(briefs.paths["/api/dcim/sites/"]).to.not.have.property("post");
+
+    const lists = await doc("&form=bulk");
+    expect(schema(lists.paths["/api/dcim/sites/"].post.requestBody)).to.deep.equal({ type: "array", items: $ref("WritableSiteRequest") });
+    expect(schema(lists.paths["/api/dcim/sites/"].post.responses["201"])).to.deep.equal({ type: "array", items: $ref("Site") });
+    expect(lists.paths["/api/dcim/sites/"]).to.not.have.property("get");
   });
 });

@@ -6,7 +6,7 @@
 import { expect } from "chai";
 import { randomUUID } from "node:crypto";
 import { apis } from "../../../generated/server.js";
-import { Contract, variantOf, type Method } from "../../support/contract.js";
+import { Contract, type Method } from "../../support/contract.js";
 import { call, get, patch, post, type Reply } from "../../support/http.js";
 import { startTestServer } from "../../support/server.js";
 import { rows, uniq } from "./support.js";
@@ -18,7 +18,7 @@ const WEBHOOKS = "/api/extras/webhooks/";
 
 async function checked(method: Method, path: string, template: string, body?: unknown): Promise<Reply> {
   const reply = await call(method.toUpperCase(), path, body === undefined ? {} : { body });
-  contract.check(method, template, reply, variantOf(method, new URL(path, "http://x").searchParams, body));
+  contract.check(method, template, reply);
   return reply;
 }
 

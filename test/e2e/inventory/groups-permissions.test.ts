@@ -4,7 +4,7 @@
 // are checked. Every reply is checked against the emitted OpenAPI document.
 import { expect } from "chai";
 import { apis } from "../../../generated/server.js";
-import { Contract, variantOf, type Method } from "../../support/contract.js";
+import { Contract, type Method } from "../../support/contract.js";
 import { call, del, get, post, type Reply } from "../../support/http.js";
 import { startTestServer } from "../../support/server.js";
 import { rows, uniq, UUID_RE } from "./support.js";
@@ -18,7 +18,7 @@ const PERMISSIONS = "/api/users/permissions/";
 /** A request whose reply must be one the document describes. */
 async function checked(method: Method, path: string, template: string, body?: unknown): Promise<Reply> {
   const reply = await call(method.toUpperCase(), path, body === undefined ? {} : { body });
-  contract.check(method, template, reply, variantOf(method, new URL(path, "http://x").searchParams, body));
+  contract.check(method, template, reply);
   return reply;
 }
 

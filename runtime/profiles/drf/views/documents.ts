@@ -8,6 +8,7 @@ import { cspNonce } from "../../../http/security.js";
 import { templates } from "../../../http/templates.js";
 import type { Ctx } from "../context.js";
 import { only } from "./allow.js";
+import { servedDocument } from "../documents.js";
 
 /** The OpenAPI document's media types (drf-spectacular's renderers): YAML ones, then JSON ones. */
 const YAML_TYPES = ["application/vnd.oai.openapi", "application/yaml"];
@@ -31,7 +32,7 @@ export function docs(ctx: Ctx): Promise<void> | void {
     // Nautobot answers) would drop `api_version`, and clients such as pynautobot's openapi()
     // expect JSON from this URL.
     if (ctx.params.get("format")?.at(-1) === "openapi") {
-      ctx.res.status(200).type("json").send(renderedDocument(api.openapi[ctx.version] as object, "json"));
+      ctx.res.status(200).type("json").send(renderedDocument(servedDocument(api, ctx.version, ctx.params.get("form")?.at(-1)), "json"));
       return;
     }
     const url = `${api.basePath}swagger.json?api_version=${encodeURIComponent(ctx.version)}`;
@@ -65,6 +66,7 @@ export function schema(ctx: Ctx): Promise<void> | void {
       : offers.yaml ? "application/vnd.oai.openapi" : "application/vnd.oai.openapi+json";
     const asYaml = YAML_TYPES.includes(type);
     if (!(asYaml ? offers.yaml : offers.json)) throw new HttpError(406, "Could not satisfy the request Accept header.", "not_acceptable");
-    ctx.res.status(200).type(type).send(renderedDocument(ctx.drf.api.openapi[ctx.version] as object, asYaml ? "yaml" : "json"));
+    const document = servedDocument(ctx.drf.api, ctx.version, ctx.params.get("form")?.at(-1));
+    ctx.res.status(200).type(type).send(renderedDocument(document, asYaml ? "yaml" : "json"));
   });
 }

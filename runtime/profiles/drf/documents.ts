@@ -1,0 +1,101 @@
+// Which OpenAPI document the docs views serve. Without `form`, the generated one: it describes
+// every exchange the server accepts, as a validating proxy must see them (a GET's reply in the
+// full or the brief form, a POST of one object or of an array). With `form`, a document derived
+// from it with one exchange per operation, which typed clients want (a union type would make
+// every field access a type error): `full` (every operation; GETs in the full form, POSTs of
+// one object), `brief` (the GETs that have a brief form, in it) and `bulk` (the POSTs that take
+// an array, with arrays). Each is derived once per process, on its first request.
+import type { ApiDescriptor } from "../../descriptor.js";
+import { notFound } from "../../errors.js";
+
+type Json = Record<string, any>;
+
+export const FORMS = ["full", "brief", "bulk"] as const;
+export type Form = (typeof FORMS)[number];
+
+const METHODS = new Set(["get", "put", "post", "delete", "options", "head", "patch", "trace"]);
+const derived = new WeakMap<object, Map<Form, Json>>();
+
+/**
+ * The document of `version` in `form` (absent or empty: the generated one). An unknown form is
+ * a 404, as DRF answers a `format` no renderer has: both name a rendering of the same resource.
+ */
+export function servedDocument(api: ApiDescriptor, version: string, form: string | undefined): object {
+  const doc = api.openapi[version] as Json;
+  if (!form) return doc;
+  if (!(FORMS as readonly string[]).includes(form)) throw notFound();
+  let forms = derived.get(doc);
+  if (!forms) derived.set(doc, (forms = new Map()));
+  let out = forms.get(form as Form);
+  if (!out) forms.set(form as Form, (out = deriveDocument(doc, form as Form)));
+  return out;
+}
+
+/** `doc` with each operation as `form` has it, and without the operations `form` has not. */
+export function deriveDocument(doc: Json, form: Form): Json {
+  const paths: Json = {};
+  for (const [path, item] of Object.entries<Json>(doc.paths)) {
+    const ops = Object.entries<Json>(item).filter(([key]) => METHODS.has(key))
+      .map(([method, op]) => [method, exchange(doc, method, op, form)] as const)
+      .filter(([, op]) => op !== undefined);
+    if (form !== "full" && !ops.length) continue;
+    const shared = Object.fromEntries(Object.entries(item).filter(([key]) => !METHODS.has(key)));
+    paths[path] = { ...shared, ...Object.fromEntries(ops) };
+  }
+  return { ...doc, paths };
+}
+
+const jsonSchema = (holder: Json | undefined): Json | undefined => holder?.content?.["application/json"]?.schema;
+
+/** A GET answering in the full or the brief form: `anyOf` [full, brief], with a `brief` parameter. */
+function forms(doc: Json, method: string, op: Json): [Json, Json] | undefined {
+  const schema = jsonSchema(op.responses?.["200"]);
+  return method === "get" && schema?.anyOf?.length === 2 && (op.parameters ?? []).some((p: Json) => briefParameter(doc, p)) ? schema.anyOf : undefined;
+}
+
+/** One object or an array of it: `oneOf` [one, {type: array, items: one}]. */
+function oneOrMany(schema: Json | undefined): [Json, Json] | undefined {
+  const [one, many] = schema?.oneOf ?? [];
+  return schema?.oneOf?.length === 2 && many?.type === "array" && JSON.stringify(many.items) === JSON.stringify(one) ? [one, many] : undefined;
+}
+
+/** The `brief` parameter `p` is (shared ones followed), if it is. */
+function briefParameter(doc: Json, p: Json): Json | undefined {
+  const param = typeof p.$ref === "string" ? doc.components?.parameters?.[p.$ref.split("/").at(-1) ?? ""] : p;
+  return param?.name === "brief" ? param : undefined;
+}
+
+const withJson = (holder: Json, schema: Json): Json => ({ ...holder, content: { ...holder.content, "application/json": { schema } } });
+const onlyJson = (holder: Json, schema: Json): Json => ({ ...holder, content: { "application/json": { schema } } });
+
+/** The operation as `form` has it, or undefined where `form` has no such exchange. */
+function exchange(doc: Json, method: string, op: Json, form: Form): Json | undefined {
+  const briefable = forms(doc, method, op);
+  const bulk = method === "post" ? oneOrMany(jsonSchema(op.requestBody)) : undefined;
+  // Which branch of each union this form takes: the first is the one-object, full-form one.
+  const branch = form === "full" ? 0 : 1;
+  if (briefable && form !== "bulk") {
+    const parameters = (op.parameters as Json[]).filter((p) => !briefParameter(doc, p));
+    const served = (op.parameters as Json[]).map((p) => briefParameter(doc, p)).find((p) => p);
+    const brief = { ...served, required: true, schema: { type: "string", minLength: 1 }, description: "Any non-empty value: the brief form." };
+    return {
+      ...op,
+      ...(form === "brief" ? { operationId: `${op.operationId}_brief` } : {}),
+      parameters: form === "brief" ? [...parameters, brief] : parameters,
+      responses: { ...op.responses, "200": (form === "brief" ? onlyJson : withJson)(op.responses["200"], briefable[branch]) },
+    };
+  }
+  if (bulk && form !== "brief") {
+    const responses = Object.fromEntries(Object.entries<Json>(op.responses).map(([status, r]) => {
+      const made = oneOrMany(jsonSchema(r));
+      return [status, made ? (form === "bulk" ? onlyJson : withJson)(r, made[branch]) : r];
+    }));
+    return {
+      ...op,
+      ...(form === "bulk" ? { operationId: `${op.operationId}_bulk` } : {}),
+      requestBody: (form === "bulk" ? onlyJson : withJson)(op.requestBody, bulk[branch]),
+      responses,
+    };
+  }
+  return form === "full" ? op : undefined;
+}
