@@ -25,7 +25,6 @@ export type * from "./types.js";
 
 // What callers name of particular features: the profiles (notes, export templates, custom
 // fields' OPTIONS, permissions), the CLI (jobs) and, through runtime/hooks.ts, the hook modules.
-export { describeCustomFields } from "./custom-fields/index.js";
 export { compileRegex, valueProblem } from "./custom-fields/values.js";
 export { filterValueErrors } from "./relationships/objects.js";
 export { checkAssociation } from "./relationships/associations.js";

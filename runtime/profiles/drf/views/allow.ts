@@ -3,8 +3,7 @@
 // the model and the writes this requester may use.
 import { HttpError } from "../../../errors.js";
 import type { ModelDescriptor } from "../../../descriptor.js";
-import { describeCustomFields } from "../../../features/index.js";
-import { actionOf } from "../../../features/index.js";
+import { actionOf, optionsContributions } from "../../../features/index.js";
 import { describeModel } from "../metadata.js";
 import type { FieldInfo } from "../browsable.js";
 import { unauthenticated } from "../permission.js";
@@ -36,7 +35,10 @@ export async function modelMethod(ctx: Ctx, m: ModelDescriptor, actions: string[
     const mayWrite = !policy.permission.readOnly(ctx) && (permissions ? true : !(m === userModel && !ctx.identity.isSuperuser));
     const grants = permissions && await policy.permission.grantsOf(ctx);
     const allowed = methods.filter((x) => actions.includes(x) && (!grants || permissions!.holds(grants, m, actionOf(x)!)));
-    policy.renderer(ctx, 200, await describeCustomFields(db, m, ctx.version, api.versions.supported, await describeModel(db, index, m, ctx.version, mayWrite ? allowed : [])));
+    let info = await describeModel(db, index, m, ctx.version, mayWrite ? allowed : []);
+    // What the features add (custom fields' own metadata), in the registry's order.
+    for (const add of optionsContributions(index)) info = await add(db, m, ctx.version, api.versions.supported, info);
+    policy.renderer(ctx, 200, info);
     return null;
   }
   if (!methods.includes(method)) throw notAllowed(ctx.req.method);
