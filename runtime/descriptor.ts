@@ -817,6 +817,27 @@ export interface DrfRoute {
   except?: string[];
 }
 
+/**
+ * A route a cross-cutting feature serves below each object of a model that has the feature, as
+ * data: the generator's route table takes it from here (so the server and the documents have
+ * it), and the feature claims it (runtime/features/, `Feature.routes`). One declaration.
+ */
+export interface FeatureRoute {
+  /** The feature, as a model's `features` names it. */
+  feature: "notes";
+  /** Where it hangs: below one object's detail route. */
+  below: "detail";
+  /** Its path below that, with the trailing slash. */
+  path: string;
+  view: DrfView;
+  methods: string[];
+}
+
+export const FEATURE_ROUTES: readonly FeatureRoute[] = [
+  // Nautobot's NotesViewSetMixin: an object's notes listed, and a note written as the object's.
+  { feature: "notes", below: "detail", path: "notes/", view: "notes", methods: ["GET", "POST"] },
+];
+
 /** Settings of the DRF-style profile (the names are Nautobot's). */
 export interface DrfSettings {
   /** Page size when a list request gives no `limit` (default 50). */

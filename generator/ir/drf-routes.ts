@@ -1,12 +1,10 @@
 // The route table of a DRF-style API, decided at generate time from its models: every path
 // the profile serves, with the view that answers it, its methods and placeholders. Emitted
 // into the API descriptor (`drfRoutes`): the runtime profile dispatches from it, in order.
-import type { ApiDescriptor, DrfRoute, ModelDescriptor, Operation } from "../../runtime/descriptor.js";
+import { FEATURE_ROUTES, type ApiDescriptor, type DrfRoute, type ModelDescriptor, type Operation } from "../../runtime/descriptor.js";
 
-type RouteSource = Pick<ApiDescriptor, "apps" | "models" | "auth" | "noteModel">;
+type RouteSource = Pick<ApiDescriptor, "apps" | "models" | "auth">;
 
-/** The route below an object with notes (Nautobot's NotesViewSetMixin). */
-const NOTES_ROUTE = "notes";
 /** The route, in the users' app, of the requester's own settings (Nautobot's UserConfigViewSet). */
 const SETTINGS_ROUTE = "config";
 /** GraphQL below the base path (Nautobot's `/api/graphql/`). */
@@ -73,7 +71,7 @@ function modelRoutes(api: RouteSource, m: ModelDescriptor): DrfRoute[] {
     const path = a.path ? `${base}/${a.path.join("/")}/` : `${base}/{id}/${a.name}/`;
     routes.push(route(path, "action", actionMethods(a), { model: m.key, action: a.name, ...(a.path ? { pathAction: true } : {}) }));
   }
-  if (api.noteModel && m.features.notes) routes.push(route(`${base}/{id}/${NOTES_ROUTE}/`, "notes", ["GET", "POST"], { model: m.key }));
+  for (const f of FEATURE_ROUTES) if (m.features[f.feature]) routes.push(route(`${base}/{id}/${f.path}`, f.view, f.methods, { model: m.key }));
   routes.push(route(base, "redirect", ["*"]), route(`${base}/{id}`, "redirect", ["*"], { except: ["POST"] }));
   return routes;
 }

@@ -10,7 +10,8 @@ import type { DynamicFilterProvider } from "../query/filters.js";
 import type { PeriodicTask, TaskHandler } from "../queue/worker.js";
 import type { Store } from "../store.js";
 import { registerKinds } from "../kinds/index.js";
-import type { Feature, FeatureEngine, FeatureRoute, FeatureServices, OptionsContribution, ReadScope, TaskSetting, WriteObserver } from "./types.js";
+import type { FeatureRoute } from "../descriptor.js";
+import type { Feature, FeatureEngine, FeatureServices, OptionsContribution, ReadScope, TaskSetting, WriteObserver } from "./types.js";
 import { feature as tags } from "./tags/index.js";
 import { feature as customFields } from "./custom-fields/index.js";
 import { feature as relationships } from "./relationships/index.js";
@@ -70,7 +71,7 @@ export function dynamicFilters(index: ModelIndex): DynamicFilterProvider[] {
 }
 
 /** The routes the features serve below models' own, for an api. */
-export function featureRoutes(index: ModelIndex): FeatureRoute[] {
+export function featureRoutes(index: ModelIndex): readonly FeatureRoute[] {
   return FEATURES.flatMap((f) => f.routes?.(index) ?? []);
 }
 

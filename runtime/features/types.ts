@@ -3,11 +3,12 @@
 // Each says what it brings and the engine asks for it, through the registry (index.ts) only:
 // field kinds for the kinds table, filter parameters whose names are data for the filter
 // sets, what it lends the engine, its part in every write operation, the narrowing of every
-// read, what it is told of writes, the routes it serves below a model's own, what it adds to
-// OPTIONS and to the OpenAPI documents, and the queue tasks it runs. A feature the api's spec
-// does not call for brings nothing.
+// read, what it is told of writes, the routes it serves below a model's own (entries of the
+// contract's FEATURE_ROUTES, which the generated route tables and so the OpenAPI documents
+// carry), what it adds to OPTIONS, and the queue tasks it runs. A feature the api's spec does
+// not call for brings nothing.
 import type { Config } from "../config.js";
-import type { ApiDescriptor, ModelDescriptor } from "../descriptor.js";
+import type { ApiDescriptor, FeatureRoute, ModelDescriptor } from "../descriptor.js";
 import type { Engine } from "../engine.js";
 import type { Db } from "../kinds/types.js";
 import type { ModelIndex } from "../models.js";
@@ -54,34 +55,10 @@ export interface ReadScope {
 export type WriteObserver = (m: ModelDescriptor) => void;
 
 /**
- * A route a feature serves below a model's own routes (notes' `<object>/notes/`), for the
- * profile's route table: where it hangs, what it is called, what it answers.
- */
-export interface FeatureRoute {
-  /** Below one object's detail route, below a model's list route, or at the api's root. */
-  below: "detail" | "list" | "root";
-  /** Its path below that, with the trailing slash (`notes/`). */
-  path: string;
-  /** Its view kind, as the profile's route table names view kinds. */
-  view: string;
-  methods: string[];
-  /** Whether it is served below the routes of `m` (a model with the feature). */
-  serves(m: ModelDescriptor): boolean;
-}
-
-/**
  * What a feature adds to a model's OPTIONS description (DRF's metadata), given the request's
  * version, every version the api serves, and the description so far: it, with the addition.
  */
 export type OptionsContribution = (db: Db, m: ModelDescriptor, version: string, versions: string[], info: Record<string, unknown>) => Promise<Record<string, unknown>>;
-
-/** What a feature adds to the api's OpenAPI documents: its routes' operations and the parameters they share. */
-export interface OpenApiContribution {
-  /** Path items by path template below the route `FeatureRoute.below` names, for a model it serves. */
-  paths?(m: ModelDescriptor): Record<string, unknown>;
-  /** Shared parameters (`components.parameters`), by name. */
-  parameters?: Record<string, unknown>;
-}
 
 export interface Feature {
   /** As documentation names it. */
@@ -98,12 +75,10 @@ export interface Feature {
   readScope?(engine: FeatureEngine): ReadScope | undefined;
   /** What it is told of the store's writes, operation or not (to forget what they make stale). */
   observe?(engine: FeatureEngine): WriteObserver | undefined;
-  /** The routes it serves below models' own. */
-  routes?(index: ModelIndex): FeatureRoute[];
+  /** The routes it serves below models' own: its entries of the contract's FEATURE_ROUTES. */
+  routes?(index: ModelIndex): readonly FeatureRoute[];
   /** What it adds to a model's OPTIONS description. */
   options?(index: ModelIndex): OptionsContribution | undefined;
-  /** What it adds to the api's OpenAPI documents. */
-  openapi?(index: ModelIndex): OpenApiContribution | undefined;
   /** The queue tasks it runs, by task kind. */
   tasks?(setting: TaskSetting): Record<string, TaskHandler>;
   /** What every queue worker does each poll interval besides its tasks, by name. */

@@ -3,7 +3,7 @@
 // sub-collection a profile serves below it (`<object>/notes/`): its notes listed, and a note
 // written as the object's. The route is the feature's (`routes`); a profile serves it.
 import type { Knex } from "knex";
-import type { ModelDescriptor } from "../../descriptor.js";
+import { FEATURE_ROUTES, type ModelDescriptor } from "../../descriptor.js";
 import type { ModelIndex } from "../../models.js";
 import type { Feature } from "../types.js";
 import { attachment } from "./attachment.js";
@@ -31,7 +31,5 @@ export function notesOf(index: ModelIndex, target: ModelDescriptor): ObjectNotes
 
 export const feature = {
   name: "notes",
-  routes: (index) => (index.api.noteModel
-    ? [{ below: "detail", path: "notes/", view: "notes", methods: ["GET", "POST"], serves: (m) => notesOf(index, m) !== undefined }]
-    : []),
+  routes: (index) => (index.api.noteModel ? FEATURE_ROUTES.filter((r) => r.feature === "notes") : []),
 } satisfies Feature;

@@ -49,9 +49,12 @@ describe("inventory e2e: the features' registry", () => {
     const index = new ModelIndex(inventory);
     const [notes, ...others] = featureRoutes(index);
     expect(others).to.deep.equal([]);
-    expect({ ...notes, serves: undefined }).to.deep.equal({ below: "detail", path: "notes/", view: "notes", methods: ["GET", "POST"], serves: undefined });
-    expect(notes.serves(index.model("dcim.site"))).to.equal(true);
-    expect(notes.serves(index.model("dcim.consoleporttemplate"))).to.equal(false);
+    expect(notes).to.deep.equal({ feature: "notes", below: "detail", path: "notes/", view: "notes", methods: ["GET", "POST"] });
+    // The generated route table carries it below the detail of the models with the feature, and only there.
+    const table = inventory.drfRoutes!.filter((r) => r.view === "notes");
+    expect(table.find((r) => r.model === "dcim.site")).to.include({ path: "dcim/sites/{id}/notes/" });
+    expect(table.find((r) => r.model === "dcim.consoleporttemplate")).to.equal(undefined);
+    expect(table.map((r) => r.model).sort()).to.deep.equal(inventory.models.filter((m) => m.features.notes).map((m) => m.key).sort());
     expect(optionsContributions(index)).to.have.length(1);
   });
 });
