@@ -130,7 +130,7 @@ describe("inventory e2e: interface VLANs", () => {
         for (const name of ["Interface", "VMInterface"]) {
           expect(schemas[name].properties.untagged_vlan, `${version} ${name}`).to.deep.equal({ anyOf: [{ $ref: "#/components/schemas/NestedVLAN" }, { type: "null" }] });
           expect(schemas[name].properties.tagged_vlans, `${version} ${name}`).to.deep.equal({ type: "array", items: { $ref: "#/components/schemas/NestedVLAN" } });
-          expect(schemas[`Writable${name}Request`].properties, `${version} ${name}`).to.include.keys("untagged_vlan", "tagged_vlans");
+          expect(schemas[`PatchedWritable${name}Request`].properties, `${version} ${name}`).to.include.keys("untagged_vlan", "tagged_vlans");
         }
       }
     });

@@ -91,9 +91,10 @@ describe("inventory e2e: tags by content type", () => {
     const doc12 = (await get("/api/swagger.json?api_version=1.2")).body.components.schemas;
     const doc13 = (await get("/api/swagger.json?api_version=1.3")).body.components.schemas;
     expect(doc12.Tag.properties).to.not.have.property("content_types");
-    expect(doc12.WritableTagRequest.properties).to.not.have.property("content_types");
+    expect(doc12.PatchedWritableTagRequest.properties).to.not.have.property("content_types");
+    expect(doc12.WritableTagRequest.allOf[0].required).to.not.include("content_types");
     expect(doc13.Tag.properties.content_types.items.enum).to.deep.equal(TAGGABLE);
-    expect(doc13.WritableTagRequest.required).to.include("content_types");
+    expect(doc13.WritableTagRequest.allOf[0].required).to.include("content_types");
 
     // A 1.2 write leaves the list alone.
     const renamed = await patch(`${TAGS}${t.id}/`, { description: "through 1.2" });
