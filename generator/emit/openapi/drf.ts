@@ -5,7 +5,8 @@
 // them: a GET answers in the full or the brief form (`anyOf`), a list's POST takes one object
 // or an array and answers in kind (`oneOf`). Typed clients want one exchange per operation:
 // runtime/profiles/drf/documents.ts derives those documents from this one, by these shapes.
-import { FILTER_FALSE, FILTER_TRUE, inVersion, listServedBy, requiredIn, shownSingle, type FieldDescriptor } from "../../../runtime/descriptor.js";
+import { FILTER_FALSE, FILTER_TRUE, inVersion, listServedBy, requiredIn, shownSingle, type DrfRoute, type DrfView, type FieldDescriptor } from "../../../runtime/descriptor.js";
+import { drfRoutes } from "../../ir/drf-routes.js";
 import type { IrApi, IrModel } from "../../ir/index.js";
 import { byCodePoint, operationId } from "../../ir/names.js";
 import { kindOf } from "../../kinds/index.js";
@@ -236,169 +237,205 @@ function optionsOperation(id: string, tags: string[]): Schema {
   };
 }
 
-function modelPaths(api: IrApi, m: IrModel, version: string): Record<string, Schema> {
-  const base = `${api.basePath}${m.app}/${m.route}/`;
-  const full = ref(componentName.full(m.name));
-  const tag = [m.app];
+/** What the paths of a model share: its tag, the refusals its answers may get, its query and id parameters. */
+function modelContext(api: IrApi, m: IrModel, version: string) {
   // A field that older versions show as one object cannot show several: those replies are 412.
   const single = m.fields.some((f) => f.kind === "reverse" && shownSingle(f, version, api.versions.supported));
   const common = { ...NEGOTIATED, ...(single ? { "412": respond("PreconditionFailed") } : {}) };
-  const withBody = { ...common, ...WITH_BODY };
-  const brief = { name: "brief", in: "query", required: false, schema: { type: "string" }, description: "Any non-empty value selects the brief form; without it the reply is the full form." };
   const excludable = m.fields.filter((f) => f.kind === "computed" && f.excludable).map((f) => f.name);
-  const exclude = excludable.length
-    ? [{ name: "exclude", in: "query", required: false, schema: { type: "string" }, description: `Fields to leave out, comma-separated: ${excludable.join(", ")}.` }]
-    : [];
   const optIn = m.fields.filter((f) => f.optIn).map((f) => f.name);
-  const include = optIn.length
-    ? [{ name: "include", in: "query", required: false, schema: { type: "string" }, description: `Opt-in fields to show, comma-separated: ${optIn.join(", ")}.` }]
-    : [];
-  const idParam = { name: "id", in: "path", required: true, schema: idSchema(api, m.key) };
+  // A bulk element names its object by id; PUT validates the rest as a full write, PATCH as a partial one.
+  const byId = { type: "object", properties: { id: idSchema(api, m.key) }, required: ["id"] };
+  // A model with an image field also takes one object as multipart/form-data, the image a file part.
+  const uploads = m.fields.some((f) => f.kind === "imageFile");
+  return {
+    m, tag: [m.app], full: ref(componentName.full(m.name)), common, withBody: { ...common, ...WITH_BODY }, byId,
+    brief: { name: "brief", in: "query", required: false, schema: { type: "string" }, description: "Any non-empty value selects the brief form; without it the reply is the full form." },
+    exclude: excludable.length
+      ? [{ name: "exclude", in: "query", required: false, schema: { type: "string" }, description: `Fields to leave out, comma-separated: ${excludable.join(", ")}.` }]
+      : [],
+    include: optIn.length
+      ? [{ name: "include", in: "query", required: false, schema: { type: "string" }, description: `Opt-in fields to show, comma-separated: ${optIn.join(", ")}.` }]
+      : [],
+    idParam: { name: "id", in: "path", required: true, schema: idSchema(api, m.key) },
+    bulkItem: (component: string) => ({ allOf: [ref(component), byId] }),
+    orForm: (content: Record<string, unknown>, one: Schema) => (uploads ? { ...content, "multipart/form-data": { schema: one } } : content),
+  };
+}
+type ModelContext = ReturnType<typeof modelContext>;
+
+/** The model a route serves. */
+const routeModel = (api: IrApi, route: DrfRoute): IrModel => modelByKey(api, route.model!);
+
+/** A list's GET: a page of objects, or (in the versions an action serves the list) that action's answer. */
+function listGet(api: IrApi, c: ModelContext, version: string): Schema {
+  const { m, tag } = c;
+  const serving = listServedBy(m, version, api.versions.supported);
+  if (serving) {
+    return {
+      operationId: operationId(m.app, m.route, "list"), tags: tag, summary: serving.description,
+      responses: { [String(serving.status ?? 200)]: { description: serving.description, content: json(serving.response) }, ...c.common },
+    };
+  }
   // `?export=<name>`: the list as the file an export template of the model renders.
   const exportParam = api.exportTemplates
     ? [{ name: "export", in: "query", required: false, schema: { type: "string" }, description: "An export template's name: the answer is the file it renders over every object selected." }]
     : [];
   const exported = api.exportTemplates ? { "*/*": { schema: { type: "string" } } } : {};
-  // A bulk element names its object by id; PUT validates the rest as a full write, PATCH as a partial one.
-  const byId = { type: "object", properties: { id: idSchema(api, m.key) }, required: ["id"] };
-  const bulkItem = (component: string) => ({ allOf: [ref(component), byId] });
-  const ops = new Set(m.operations);
-  const list: Schema = { options: optionsOperation(operationId(m.app, m.route, "list_options"), tag) };
-  const detail: Schema = { parameters: [idParam], options: optionsOperation(operationId(m.app, m.route, "options"), tag) };
-  if (ops.has("list")) {
-    list.get = {
-      operationId: operationId(m.app, m.route, "list"), tags: tag, summary: `List ${m.verboseName} objects`,
-      parameters: [
-        limitParam,
-        offsetParam,
-        cursorParam,
-        brief,
-        ...exclude,
-        ...include,
-        ...exportParam,
-        ...filterParameters(api, m),
-      ],
-      responses: {
-        "200": {
-          description: "A page of objects, in the full form or the brief one",
-          content: { ...json(fullOrBrief(ref(componentName.paginated(m.name)), ref(componentName.paginated(componentName.brief(m.name))))), ...exported },
-        },
-        ...common,
+  return {
+    operationId: operationId(m.app, m.route, "list"), tags: tag, summary: `List ${m.verboseName} objects`,
+    parameters: [limitParam, offsetParam, cursorParam, c.brief, ...c.exclude, ...c.include, ...exportParam, ...filterParameters(api, m)],
+    responses: {
+      "200": {
+        description: "A page of objects, in the full form or the brief one",
+        content: { ...json(fullOrBrief(ref(componentName.paginated(m.name)), ref(componentName.paginated(componentName.brief(m.name))))), ...exported },
       },
-    };
-  }
-  // A model with an image field also takes one object as multipart/form-data, the image a file part.
-  const uploads = m.fields.some((f) => f.kind === "imageFile");
-  const orForm = (content: Record<string, unknown>, one: Schema) => (uploads ? { ...content, "multipart/form-data": { schema: one } } : content);
-  if (ops.has("create")) {
+      ...c.common,
+    },
+  };
+}
+
+/** `<app>/<model>/`: the list, its creates (one or several), and its bulk updates and deletes. */
+function listPath(api: IrApi, route: DrfRoute, version: string): Schema {
+  const c = modelContext(api, routeModel(api, route), version);
+  const { m, tag } = c;
+  const has = (method: string) => route.methods.includes(method);
+  const list: Schema = { options: optionsOperation(operationId(m.app, m.route, "list_options"), tag) };
+  if (has("GET")) list.get = listGet(api, c, version);
+  if (has("POST")) {
     list.post = {
       operationId: operationId(m.app, m.route, "create"), tags: tag,
       summary: `Create a ${m.verboseName}, or several from a JSON array (all or none)`,
-      requestBody: { required: true, content: orForm(json(oneOrMany(ref(componentName.writable(m.name)))), ref(componentName.writable(m.name))) },
-      responses: { "201": { description: "Created: the object, or the objects in the order sent", content: json(oneOrMany(full)) }, ...withBody },
+      requestBody: { required: true, content: c.orForm(json(oneOrMany(ref(componentName.writable(m.name)))), ref(componentName.writable(m.name))) },
+      responses: { "201": { description: "Created: the object, or the objects in the order sent", content: json(oneOrMany(c.full)) }, ...c.withBody },
+    };
+    if (m.key === api.auth?.tokens) provisionsTokens(list.post as Schema);
+  }
+  for (const method of ["put", "patch"] as const) {
+    if (!has(method.toUpperCase())) continue;
+    list[method] = {
+      operationId: operationId(m.app, m.route, method === "put" ? "bulk_update" : "bulk_partial_update"), tags: tag,
+      summary: `Update several ${m.verboseName} objects (all or none)`,
+      requestBody: { required: true, content: json({ type: "array", items: c.bulkItem(method === "put" ? componentName.writable(m.name) : componentName.patched(m.name)) }) },
+      responses: { "200": { description: "Updated objects", content: json({ type: "array", items: c.full }) }, ...c.withBody },
     };
   }
-  if (ops.has("update")) {
-    for (const method of ["put", "patch"] as const) {
-      list[method] = {
-        operationId: operationId(m.app, m.route, method === "put" ? "bulk_update" : "bulk_partial_update"), tags: tag,
-        summary: `Update several ${m.verboseName} objects (all or none)`,
-        requestBody: { required: true, content: json({ type: "array", items: bulkItem(method === "put" ? componentName.writable(m.name) : componentName.patched(m.name)) }) },
-        responses: { "200": { description: "Updated objects", content: json({ type: "array", items: full }) }, ...withBody },
-      };
-    }
-    detail.put = {
-      operationId: operationId(m.app, m.route, "update"), tags: tag, summary: `Replace a ${m.verboseName}`,
-      requestBody: { required: true, content: orForm(json(ref(componentName.writable(m.name))), ref(componentName.writable(m.name))) },
-      responses: { "200": { description: "Updated", content: json(full) }, ...withBody },
-    };
-    detail.patch = {
-      operationId: operationId(m.app, m.route, "partial_update"), tags: tag, summary: `Change some fields of a ${m.verboseName}`,
-      requestBody: { required: true, content: orForm(json(ref(componentName.patched(m.name))), ref(componentName.patched(m.name))) },
-      responses: { "200": { description: "Updated", content: json(full) }, ...withBody },
-    };
-  }
-  if (ops.has("delete")) {
+  if (has("DELETE")) {
     list.delete = {
       operationId: operationId(m.app, m.route, "bulk_destroy"), tags: tag, summary: `Delete several ${m.verboseName} objects (all or none)`,
-      requestBody: { required: true, content: json({ type: "array", items: byId }) },
+      requestBody: { required: true, content: json({ type: "array", items: c.byId }) },
       responses: { "204": { description: "Deleted" }, ...WITH_BODY },
     };
+  }
+  return list;
+}
+
+/** `<app>/<model>/{id}/`: one object, read, replaced, changed or deleted. */
+function detailPath(api: IrApi, route: DrfRoute, version: string): Schema {
+  const c = modelContext(api, routeModel(api, route), version);
+  const { m, tag } = c;
+  const has = (method: string) => route.methods.includes(method);
+  const detail: Schema = { parameters: [c.idParam], options: optionsOperation(operationId(m.app, m.route, "options"), tag) };
+  if (has("PUT")) {
+    detail.put = {
+      operationId: operationId(m.app, m.route, "update"), tags: tag, summary: `Replace a ${m.verboseName}`,
+      requestBody: { required: true, content: c.orForm(json(ref(componentName.writable(m.name))), ref(componentName.writable(m.name))) },
+      responses: { "200": { description: "Updated", content: json(c.full) }, ...c.withBody },
+    };
+  }
+  if (has("PATCH")) {
+    detail.patch = {
+      operationId: operationId(m.app, m.route, "partial_update"), tags: tag, summary: `Change some fields of a ${m.verboseName}`,
+      requestBody: { required: true, content: c.orForm(json(ref(componentName.patched(m.name))), ref(componentName.patched(m.name))) },
+      responses: { "200": { description: "Updated", content: json(c.full) }, ...c.withBody },
+    };
+  }
+  if (has("DELETE")) {
     detail.delete = {
       operationId: operationId(m.app, m.route, "destroy"), tags: tag, summary: `Delete a ${m.verboseName}`,
       responses: { "204": { description: "Deleted" }, ...NEGOTIATED, "409": respond("Conflict") },
     };
   }
-  if (ops.has("retrieve")) {
+  if (has("GET")) {
     detail.get = {
       operationId: operationId(m.app, m.route, "retrieve"), tags: tag, summary: `Get a ${m.verboseName}`,
-      parameters: [brief, ...exclude, ...include],
-      responses: { "200": { description: "The object, in the full form or the brief one", content: json(fullOrBrief(full, ref(componentName.brief(m.name)))) }, ...common },
+      parameters: [c.brief, ...c.exclude, ...c.include],
+      responses: { "200": { description: "The object, in the full form or the brief one", content: json(fullOrBrief(c.full, ref(componentName.brief(m.name)))) }, ...c.common },
     };
   }
-  const listings = Object.fromEntries((m.listings ?? []).map((l) => [`${api.basePath}${m.app}/${l.route}/`, {
+  return detail;
+}
+
+/** `<app>/<listing>/`: a model's objects whose column is set, with the filters the listing takes. */
+function listingPath(api: IrApi, route: DrfRoute, version: string): Schema {
+  const c = modelContext(api, routeModel(api, route), version);
+  const { m, tag } = c;
+  const l = m.listings!.find((x) => route.path === `${m.app}/${x.route}/`)!;
+  return {
     get: {
       operationId: operationId(m.app, l.route, "list"), tags: tag, summary: `List ${m.verboseName} objects whose ${l.column} is set`,
       parameters: [limitParam, offsetParam, ...filterParameters(api, m, l.filters)],
-      responses: { "200": { description: "A page of objects", content: json(ref(componentName.paginated(m.name))) }, ...common },
+      responses: { "200": { description: "A page of objects", content: json(ref(componentName.paginated(m.name))) }, ...c.common },
     },
     options: optionsOperation(operationId(m.app, l.route, "list_options"), tag),
-  }]));
-  const actionPath = (a: NonNullable<IrModel["actions"]>[number]) =>
-    (a.onApp ? `${api.basePath}${m.app}/${a.name}/` : a.path ? `${base}${a.path.join("/")}/` : `${base}{id}/${a.name}/`);
-  const pathParams = (a: NonNullable<IrModel["actions"]>[number]) => (a.onApp ? [] : a.path
-    ? a.path.filter((s) => s.startsWith("{")).map((s) => ({ name: s.slice(1, -1), in: "path", required: true, schema: { type: "string" } }))
-    : [idParam]);
-  const actionId = (a: NonNullable<IrModel["actions"]>[number], verb: string) =>
-    operationId(m.app, a.onApp ? a.name : m.route, a.onApp ? verb : verb === "list" ? a.name : `${a.name}_${verb}`);
-  const actions = Object.fromEntries((m.actions ?? []).filter((a) => !a.servesList).map((a) => [actionPath(a), {
-    ...(pathParams(a).length ? { parameters: pathParams(a) } : {}),
-    ...(a.method === "POST" ? {
-      post: {
-        operationId: actionId(a, "create"), tags: tag, summary: a.description,
-        requestBody: { required: true, content: { ...json(a.request ?? {}), ...(a.multipart ? { "multipart/form-data": { schema: a.multipart } } : {}) } },
-        responses: { [String(a.status ?? 200)]: { description: a.description, content: json(a.response) }, ...withBody },
-      },
-    } : {
-      get: {
-        operationId: actionId(a, "list"), tags: tag, summary: a.description,
-        parameters: [
-          ...(a.paginated ? [limitParam, offsetParam] : []),
-          ...Object.entries(a.parameters ?? {}).map(([name, p]) => ({ name, in: "query", required: p.required ?? false, description: p.description, schema: { type: "string" } })),
-        ],
-        responses: {
-          [String(a.status ?? 200)]: { description: a.description, content: json(a.paginated ? pageOf(a.response) : a.response) },
-          ...common,
-        },
-      },
-    }),
-    ...(a.creates ? { post: createsOperation(api, m, a.name, a.creates, withBody) } : {}),
-    options: optionsOperation(actionId(a, a.onApp ? "list_options" : "options"), tag),
-  }]));
-  // A version whose list an action answers (Nautobot's versioned list views) documents that answer.
-  const serving = listServedBy(m, version, api.versions.supported);
-  if (serving && list.get) {
-    list.get = {
-      operationId: operationId(m.app, m.route, "list"), tags: tag, summary: serving.description,
-      responses: { [String(serving.status ?? 200)]: { description: serving.description, content: json(serving.response) }, ...common },
-    };
+  };
+}
+
+type Action = NonNullable<IrModel["actions"]>[number];
+
+/** An action's GET: its answer (a page of it when paginated), with the query parameters it reads. */
+function actionGet(a: Action, c: ModelContext, id: string): Schema {
+  return {
+    operationId: id, tags: c.tag, summary: a.description,
+    parameters: [
+      ...(a.paginated ? [limitParam, offsetParam] : []),
+      ...Object.entries(a.parameters ?? {}).map(([name, p]) => ({ name, in: "query", required: p.required ?? false, description: p.description, schema: { type: "string" } })),
+    ],
+    responses: { [String(a.status ?? 200)]: { description: a.description, content: json(a.paginated ? pageOf(a.response) : a.response) }, ...c.common },
+  };
+}
+
+/** An action's path: on the app, at a path of its own, or below an object; a POST action, or a GET one that may also create. */
+function actionPath(api: IrApi, route: DrfRoute, version: string): Schema {
+  const c = modelContext(api, routeModel(api, route), version);
+  const { m, tag } = c;
+  const a = m.actions!.find((x) => x.name === route.action)!;
+  const id = (verb: string) => operationId(m.app, a.onApp ? a.name : m.route, a.onApp ? verb : verb === "list" ? a.name : `${a.name}_${verb}`);
+  const parameters = route.pathAction
+    ? route.params.map((name) => ({ name, in: "path", required: true, schema: { type: "string" } }))
+    : route.params.length ? [c.idParam] : [];
+  const item: Schema = parameters.length ? { parameters } : {};
+  if (route.methods.includes("GET")) item.get = actionGet(a, c, id("list"));
+  if (route.methods.includes("POST")) {
+    item.post = a.method === "POST" ? {
+      operationId: id("create"), tags: tag, summary: a.description,
+      requestBody: { required: true, content: { ...json(a.request ?? {}), ...(a.multipart ? { "multipart/form-data": { schema: a.multipart } } : {}) } },
+      responses: { [String(a.status ?? 200)]: { description: a.description, content: json(a.response) }, ...c.withBody },
+    } : createsOperation(api, m, a.name, a.creates!, c.withBody);
   }
-  const noteModel = m.features.notes ? api.models.find((x) => x.key === api.noteModel) : undefined;
-  const notes = noteModel ? { [`${base}{id}/notes/`]: {
-    parameters: [idParam],
+  item.options = optionsOperation(id(a.onApp ? "list_options" : "options"), tag);
+  return item;
+}
+
+/** `<app>/<model>/{id}/notes/`: the notes of an object, listed, and a new one attached. */
+function notesPath(api: IrApi, route: DrfRoute, version: string): Schema {
+  const c = modelContext(api, routeModel(api, route), version);
+  const { m, tag } = c;
+  const noteModel = modelByKey(api, api.noteModel!);
+  return {
+    parameters: [c.idParam],
     get: {
       operationId: operationId(m.app, m.route, "notes_list"), tags: tag, summary: `List the notes of a ${m.verboseName}`,
       parameters: [limitParam, offsetParam],
-      responses: { "200": { description: "A page of notes", content: json(ref(componentName.paginated(noteModel.name))) }, ...common },
+      responses: { "200": { description: "A page of notes", content: json(ref(componentName.paginated(noteModel.name))) }, ...c.common },
     },
     post: {
       operationId: operationId(m.app, m.route, "notes_create"), tags: tag, summary: `Attach a note to a ${m.verboseName}`,
       requestBody: { required: true, content: json({ type: "object", properties: { note: { type: "string" } }, required: ["note"], ...unknownKeys(api) }) },
-      responses: { "201": { description: "Created", content: json(ref(componentName.full(noteModel.name))) }, ...withBody },
+      responses: { "201": { description: "Created", content: json(ref(componentName.full(noteModel.name))) }, ...c.withBody },
     },
     options: optionsOperation(operationId(m.app, m.route, "notes_options"), tag),
-  } } : {};
-  return { [base]: list, [`${base}{id}/`]: detail, ...listings, ...actions, ...notes };
+  };
 }
 
 /** A POST to an action that creates objects of another model: one or a list in, in kind out. */
@@ -425,23 +462,21 @@ function throttled(response: (description: string) => Schema): Schema {
   };
 }
 
-function tokenProvisioning(api: IrApi, paths: Record<string, Schema>): void {
-  if (!api.auth?.tokens) return;
-  const tokens = modelByKey(api, api.auth.tokens);
-  const path = `${api.basePath}${tokens.app}/${tokens.route}/`;
-  const post = paths[path]?.post as Schema | undefined;
-  if (!post) return;
+
+/** The tokens' list POST: with HTTP Basic credentials and no token, it provisions a token (throttled as passwords are). */
+function provisionsTokens(post: Schema): Schema {
   post.description = "With HTTP Basic credentials and no token, creates a token for that user (write-enabled, no expiry).";
   post.security = [{ tokenAuth: [] }, { basicAuth: [] }];
   post.responses = { ...(post.responses as Schema), "429": throttled(errorResponse) };
+  return post;
 }
 
-/** The browsable view's login: a session token in an HttpOnly cookie, writing only with its CSRF token (needs auth tokens). */
-function browserLogin(api: IrApi, paths: Record<string, Schema>): void {
-  if (!api.auth?.tokens) return;
-  const html = { "text/html": { schema: { type: "string" } } };
-  const redirect = { description: "Logged in (or out); redirect to `next` or the API root", headers: { Location: { schema: { type: "string" } } } };
-  paths[`${api.basePath}login/`] = {
+const html = { "text/html": { schema: { type: "string" } } };
+const signedRedirect = { description: "Logged in (or out); redirect to `next` or the API root", headers: { Location: { schema: { type: "string" } } } };
+
+/** `login/`, the browsable view's: a session token in an HttpOnly cookie, writing only with its CSRF token. */
+function loginPath(): Schema {
+  return {
     get: {
       operationId: "login_form", summary: "The browser login form", security: [],
       parameters: [{ name: "next", in: "query", required: false, schema: { type: "string" }, description: "Where to go after logging in (a path on this site)." }],
@@ -455,16 +490,53 @@ function browserLogin(api: IrApi, paths: Record<string, Schema>): void {
       },
       responses: {
         ...NEGOTIATED,
-        "302": redirect, "403": { description: "Invalid username/password (the form again), or a malformed Authorization header", content: { ...html, ...json(ref("Error")) } },
+        "302": signedRedirect, "403": { description: "Invalid username/password (the form again), or a malformed Authorization header", content: { ...html, ...json(ref("Error")) } },
         "429": throttled((description) => ({ description, content: html })),
       },
     },
     options: { ...optionsOperation("login_options", []), security: [] },
   };
-  paths[`${api.basePath}logout/`] = {
+}
+
+/** `logout/`: POST alone (its OPTIONS is a 405). */
+function logoutPath(): Schema {
+  return {
     post: {
       operationId: "logout", summary: "Log a browser out: deletes its session token and cookie", security: [],
-      responses: { "302": redirect, ...NEGOTIATED },
+      responses: { "302": signedRedirect, ...NEGOTIATED },
+    },
+  };
+}
+
+/**
+ * `graphql/`: a query POSTed as JSON or as `application/graphql` text, and GraphiQL for a
+ * browser's GET (runtime/profiles/drf/views/graphql.ts). Its OPTIONS is a 405, as any other
+ * method: it answers POST alone, and GET only in HTML.
+ */
+function graphqlPath(): Schema {
+  const answer = {
+    type: "object",
+    properties: { data: { description: "The query's result: null when a field failed at the root" }, errors: { type: "array", items: { type: "object", properties: { message: { type: "string" } }, required: ["message"] } } },
+    additionalProperties: false,
+  };
+  const query = {
+    type: "object",
+    properties: { query: { type: "string" }, variables: { type: ["object", "null"] }, operationName: { type: ["string", "null"] } },
+    required: ["query"],
+  };
+  return {
+    get: {
+      operationId: "graphql_graphiql", summary: "GraphiQL, for a browser (an Accept that prefers HTML, or `?format=api`); any other GET is a 405",
+      responses: { "200": { description: "The GraphiQL page", content: html }, "405": errorResponse("GraphQL takes POST"), ...NEGOTIATED },
+    },
+    post: {
+      operationId: "graphql", summary: "Run a GraphQL query: each model's rows are those the requester may view",
+      requestBody: { required: true, content: { ...json(query), "application/graphql": { schema: { type: "string", description: "The query itself" } } } },
+      responses: {
+        "200": { description: "The query ran: its data, and the errors of the fields that failed", content: json({ ...answer, required: ["data"] }) },
+        "400": { description: "The query was refused before it ran (unreadable, invalid, too deep or too large): its errors", content: json({ ...answer, required: ["errors"] }) },
+        "403": respond("Forbidden"), "404": respond("NotFound"), "406": respond("NotAcceptable"), "413": respond("TooLarge"),
+      },
     },
   };
 }
@@ -495,11 +567,9 @@ function getOnly(operation: Schema, tags: string[] = []): Schema {
   };
 }
 
-/** The route of each user's own settings in the users' app (Nautobot's `users/config/`). */
-const SETTINGS_ROUTE = "config";
-
 /** `<users app>/config/`: the requester's own settings, read, and merged into by a PATCH. */
-function settingsPaths(app: string): Schema {
+function settingsPath(api: IrApi, route: DrfRoute): Schema {
+  const app = routeModel(api, route).app;
   const settings = { type: "object", additionalProperties: true };
   const answer = { "200": { description: "The requester's settings", content: json(settings) }, ...NEGOTIATED };
   return {
@@ -512,6 +582,34 @@ function settingsPaths(app: string): Schema {
   };
 }
 
+/** A reply of links, one per name. */
+const links = (names: string[]): Schema => ({
+  "200": { description: "Links", content: json({ type: "object", properties: Object.fromEntries(names.map((a) => [a, { type: "string", format: "uri" }])), required: names, additionalProperties: false }) },
+});
+
+function rootPath(api: IrApi): Schema {
+  return getOnly({ operationId: "api_root", summary: "The API root: a link to each application", security: [], responses: links([...api.apps, ...api.rootLinks].sort(byCodePoint)) });
+}
+
+/** The views an app's root links to: the routes one segment below it (as the runtime lists them). */
+const APP_LISTED = new Set<DrfView>(["list", "listing", "action", "settings"]);
+
+function appRootPath(api: IrApi, route: DrfRoute): Schema {
+  const app = route.app!;
+  const names = routesOf(api).flatMap((r) => {
+    const [first, name, end, ...rest] = r.path.split("/");
+    return first === app && end === "" && !rest.length && !r.params.length && APP_LISTED.has(r.view) ? [name] : [];
+  }).sort(byCodePoint);
+  return getOnly({ operationId: `${app}_root`, summary: `The ${app} application: a link to each model`, tags: [app], security: [], responses: links(names) }, [app]);
+}
+
+function statusPath(api: IrApi): Schema {
+  return getOnly({
+    operationId: "status", summary: "Server status (authenticated users)",
+    responses: { "200": { description: "Versions and installed applications", content: json(statusSchema(api)) } },
+  });
+}
+
 /**
  * The documents derived from this one with one exchange per operation, for typed clients
  * (runtime/profiles/drf/documents.ts derives them; an unknown form is a 404).
@@ -521,40 +619,66 @@ const FORM = {
   description: "A document with one exchange per operation instead of this one: `full` (GETs in the full form, POSTs of one object), "
     + "`brief` (the GETs that have a brief form, in it) or `bulk` (the POSTs that take an array, with arrays).",
 };
+const DOCUMENT = { type: "object", properties: { openapi: { type: "string" } }, required: ["openapi", "info", "paths"] };
+const YAML = { type: "string", description: "The document in YAML" };
 
-/** `/docs/` (Swagger UI, or with `?format=openapi` this document) and `/swagger.json`, for the version asked. */
-function documentPaths(api: IrApi, paths: Record<string, Schema>): void {
-  const doc = { type: "object", properties: { openapi: { type: "string" } }, required: ["openapi", "info", "paths"] };
-  paths[`${api.basePath}docs/`] = getOnly({
+/** `docs/`: Swagger UI, or with `?format=openapi` the document of the version asked. */
+function docsPath(): Schema {
+  return getOnly({
     operationId: "docs", summary: "Swagger UI for this version's document; with `?format=openapi`, the document itself (as pynautobot's `openapi()` reads it)", security: [],
     parameters: [{ name: "format", in: "query", required: false, schema: { enum: ["openapi", "json", "api"] }, description: "`openapi` answers with the OpenAPI document of the version asked (`api_version` or the Accept header)." }, FORM],
-    responses: { "200": { description: "The page, or the document", content: { "text/html": { schema: { type: "string" } }, "application/json": { schema: doc } } } },
+    responses: { "200": { description: "The page, or the document", content: { "text/html": { schema: { type: "string" } }, "application/json": { schema: DOCUMENT } } } },
   });
-  paths[`${api.basePath}swagger.json`] = getOnly({
-    operationId: "schema", summary: "The OpenAPI document of the version asked (`api_version` or the Accept header)", security: [], parameters: [FORM],
-    responses: { "200": { description: "The document", content: { "application/vnd.oai.openapi+json": { schema: doc }, "application/json": { schema: doc } } } },
-  });
-  const yaml = { type: "string", description: "The document in YAML" };
-  const format = { name: "format", in: "query", required: false, schema: { enum: ["yaml", "json"] }, description: "`json` answers in JSON, as a JSON media type in the Accept header does." };
-  paths[`${api.basePath}swagger/`] = getOnly({
-    operationId: "schema_negotiated", summary: "The OpenAPI document of the version asked, in YAML unless JSON is asked for", security: [], parameters: [format, FORM],
-    responses: { "200": { description: "The document", content: {
-      "application/vnd.oai.openapi": { schema: yaml }, "application/yaml": { schema: yaml },
-      "application/vnd.oai.openapi+json": { schema: doc }, "application/json": { schema: doc },
-    } } },
-  });
-  paths[`${api.basePath}swagger.yaml`] = getOnly({
-    operationId: "schema_yaml", summary: "The OpenAPI document of the version asked, in YAML", security: [], parameters: [FORM],
-    responses: { "200": { description: "The document", content: { "application/vnd.oai.openapi": { schema: yaml }, "application/yaml": { schema: yaml } } } },
-  });
-  paths[`${api.basePath}redoc/`] = getOnly({
+}
+
+function redocPath(): Schema {
+  return getOnly({
     operationId: "redoc", summary: "ReDoc for this version's document", security: [],
     responses: { "200": { description: "The page", content: { "text/html": { schema: { type: "string" } } } } },
   });
 }
 
-/** `/core/filterset-fields/…`: what the filter form asks of a model's filter set (Nautobot's core API). */
-function filtersetPaths(api: IrApi, paths: Record<string, Schema>): void {
+/** `swagger.json`, `swagger.yaml` and `swagger/` (either, negotiated): the document of the version asked. */
+function swaggerPath(_api: IrApi, route: DrfRoute): Schema {
+  const asJson = { "application/vnd.oai.openapi+json": { schema: DOCUMENT }, "application/json": { schema: DOCUMENT } };
+  const asYaml = { "application/vnd.oai.openapi": { schema: YAML }, "application/yaml": { schema: YAML } };
+  const answer = (content: Schema) => ({ "200": { description: "The document", content } });
+  switch (route.document) {
+    case "json": return getOnly({
+      operationId: "schema", summary: "The OpenAPI document of the version asked (`api_version` or the Accept header)", security: [], parameters: [FORM], responses: answer(asJson),
+    });
+    case "yaml": return getOnly({
+      operationId: "schema_yaml", summary: "The OpenAPI document of the version asked, in YAML", security: [], parameters: [FORM], responses: answer(asYaml),
+    });
+    default: {
+      const format = { name: "format", in: "query", required: false, schema: { enum: ["yaml", "json"] }, description: "`json` answers in JSON, as a JSON media type in the Accept header does." };
+      return getOnly({
+        operationId: "schema_negotiated", summary: "The OpenAPI document of the version asked, in YAML unless JSON is asked for", security: [], parameters: [format, FORM],
+        responses: answer({ ...asYaml, ...asJson }),
+      });
+    }
+  }
+}
+
+const LOOKUP_CHOICE = { type: "object", properties: { id: { type: "string" }, name: { type: "string" } }, required: ["id", "name"], additionalProperties: false };
+/** What each filter-form helper answers. */
+const FILTERSET_LOOKUPS: Record<string, Schema> = {
+  "lookup-choices": {
+    operationId: "core_filterset_fields_lookup_choices", summary: "The lookup expressions the filter set offers for a field (`name__ic`: contains (ic)), with their labels (authenticated users)",
+    responses: { "200": { description: "The lookups", content: json({
+      type: "object", required: ["count", "next", "previous", "results"], additionalProperties: false,
+      properties: { count: { type: "integer", minimum: 0 }, next: { type: "null" }, previous: { type: "null" }, results: { type: "array", items: LOOKUP_CHOICE } },
+    }) } },
+  },
+  "lookup-value-dom-element": {
+    operationId: "core_filterset_fields_lookup_value_dom_element", summary: "The HTML form input of a filter field (authenticated users)",
+    responses: { "200": { description: "The input", content: json({ type: "object", properties: { dom_element: { type: "string" } }, required: ["dom_element"], additionalProperties: false }) } },
+  },
+};
+
+/** `core/filterset-fields/…`: what the filter form asks of a model's filter set (Nautobot's core API). */
+function filtersetPath(_api: IrApi, route: DrfRoute): Schema {
+  const operation = FILTERSET_LOOKUPS[route.action!];
   const parameters = [
     { name: "content_type", in: "query", required: true, schema: { type: "string" }, description: "The model, as `<app>.<model>`" },
     { name: "field_name", in: "query", required: true, schema: { type: "string" }, description: "A filter parameter of the model's list" },
@@ -564,65 +688,40 @@ function filtersetPaths(api: IrApi, paths: Record<string, Schema>): void {
     "400": refusal("`content_type and field_name are required parameters`"),
     "404": refusal("`content_type not found`, `field_name not found`, or an `api_version` this server does not offer"),
   };
-  const path = (name: string, operation: Schema) => {
-    paths[`${api.basePath}core/filterset-fields/${name}/`] = {
-      get: { ...operation, parameters, tags: ["core"], responses: { ...(operation.responses as Schema), ...NEGOTIATED, ...refusals } },
-      options: { ...optionsOperation(`${String(operation.operationId)}_options`, ["core"]), security: [] },
-    };
+  return {
+    get: { ...operation, parameters, tags: ["core"], responses: { ...(operation.responses as Schema), ...NEGOTIATED, ...refusals } },
+    options: { ...optionsOperation(`${String(operation.operationId)}_options`, ["core"]), security: [] },
   };
-  const choice = { type: "object", properties: { id: { type: "string" }, name: { type: "string" } }, required: ["id", "name"], additionalProperties: false };
-  path("lookup-choices", {
-    operationId: "core_filterset_fields_lookup_choices", summary: "The lookup expressions the filter set offers for a field (`name__ic`: contains (ic)), with their labels (authenticated users)",
-    responses: { "200": { description: "The lookups", content: json({
-      type: "object", required: ["count", "next", "previous", "results"], additionalProperties: false,
-      properties: { count: { type: "integer", minimum: 0 }, next: { type: "null" }, previous: { type: "null" }, results: { type: "array", items: choice } },
-    }) } },
-  });
-  path("lookup-value-dom-element", {
-    operationId: "core_filterset_fields_lookup_value_dom_element", summary: "The HTML form input of a filter field (authenticated users)",
-    responses: { "200": { description: "The input", content: json({ type: "object", properties: { dom_element: { type: "string" } }, required: ["dom_element"], additionalProperties: false }) } },
-  });
+}
+
+/** The path item each kind of view is documented by. */
+const PATHS: Record<Exclude<DrfView, "redirect">, (api: IrApi, route: DrfRoute, version: string) => Schema> = {
+  list: listPath, detail: detailPath, listing: listingPath, action: actionPath, notes: notesPath,
+  settings: settingsPath, status: statusPath, root: rootPath, "app-root": appRootPath,
+  docs: docsPath, redoc: redocPath, swagger: swaggerPath, "filterset-fields": filtersetPath,
+  login: loginPath, logout: logoutPath, graphql: graphqlPath,
+};
+
+/** The API's route table: the one generator/ir put on it, the one the runtime serves. */
+const routesOf = (api: IrApi): DrfRoute[] => api.drfRoutes ?? drfRoutes(api);
+
+/** Every route of the table but its redirects, documented at its path; their parameters shared, by model where a model owns the path. */
+function documentedPaths(api: IrApi, version: string): { paths: Record<string, Schema>; parameters: SharedParameters } {
+  const byPath = new Map<string, { item: Schema; owner: string }>();
+  for (const route of routesOf(api)) {
+    if (route.view === "redirect") continue;
+    const owner = route.model && route.view !== "settings" ? modelByKey(api, route.model).name : route.path;
+    byPath.set(`${api.basePath}${route.path}`, { item: PATHS[route.view](api, route, version), owner });
+  }
+  const parameters = new SharedParameters();
+  const paths = Object.fromEntries([...byPath.keys()].sort(byCodePoint).map((k) => [k, parameters.share(byPath.get(k)!.item, byPath.get(k)!.owner)]));
+  return { paths, parameters };
 }
 
 export function emitDrfOpenApi(api: IrApi, version: string): Schema {
   const schemas: Record<string, Schema> = { Error: ERROR_DETAIL, ValidationError: VALIDATION_ERROR, Metadata: METADATA, MetadataField: METADATA_FIELD };
-  let paths: Record<string, Schema> = {};
-  // Who uses each path's parameters: a model's name names its variant of a shared parameter.
-  const owners = new Map<string, string>();
-  for (const m of api.models) {
-    Object.assign(schemas, modelComponents(api, m, version));
-    const own = modelPaths(api, m, version);
-    for (const path of Object.keys(own)) owners.set(path, m.name);
-    Object.assign(paths, own);
-  }
-  const rootLinks = [...api.apps, ...api.rootLinks].sort(byCodePoint);
-  paths[api.basePath] = getOnly({
-    operationId: "api_root", summary: "The API root: a link to each application",
-    security: [],
-    responses: { "200": { description: "Links", content: json({ type: "object", properties: Object.fromEntries(rootLinks.map((a) => [a, { type: "string", format: "uri" }])), required: rootLinks, additionalProperties: false }) } },
-  });
-  const settingsApp = api.auth?.settings ? modelByKey(api, api.auth.users).app : undefined;
-  for (const app of api.apps) {
-    const routes = [...api.models.filter((m) => m.app === app).flatMap((m) => [
-      m.route, ...(m.listings ?? []).map((l) => l.route), ...(m.actions ?? []).filter((a) => a.onApp).map((a) => a.name),
-    ]), ...(app === settingsApp ? [SETTINGS_ROUTE] : [])].sort(byCodePoint);
-    paths[`${api.basePath}${app}/`] = getOnly({
-      operationId: `${app}_root`, summary: `The ${app} application: a link to each model`, tags: [app],
-      security: [],
-      responses: { "200": { description: "Links", content: json({ type: "object", properties: Object.fromEntries(routes.map((r) => [r, { type: "string", format: "uri" }])), required: routes, additionalProperties: false }) } },
-    }, [app]);
-  }
-  paths[`${api.basePath}status/`] = getOnly({
-    operationId: "status", summary: "Server status (authenticated users)",
-    responses: { "200": { description: "Versions and installed applications", content: json(statusSchema(api)) } },
-  });
-  documentPaths(api, paths);
-  filtersetPaths(api, paths);
-  if (settingsApp) paths[`${api.basePath}${settingsApp}/${SETTINGS_ROUTE}/`] = settingsPaths(settingsApp);
-  tokenProvisioning(api, paths);
-  browserLogin(api, paths);
-  const parameters = new SharedParameters();
-  paths = Object.fromEntries(Object.keys(paths).sort(byCodePoint).map((k) => [k, parameters.share(paths[k], owners.get(k) ?? k.slice(api.basePath.length))]));
+  for (const m of api.models) Object.assign(schemas, modelComponents(api, m, version));
+  const { paths, parameters } = documentedPaths(api, version);
   return {
     openapi: "3.1.0",
     info: { title: api.title, version, description: api.description },
