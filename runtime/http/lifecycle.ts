@@ -114,12 +114,14 @@ export function shutDownOnSignals(server: Server, opts: ShutdownOptions): void {
     }
     const started = (firstAt = Date.now());
     const inFlight = traffic.get(server)?.inFlight.size ?? 0;
-    console.log(`${signal}: shutting down; no new connections, waiting up to ${opts.timeoutSeconds} s for ${inFlight} request(s) in flight`);
     setTimeout(() => {
       console.error("shutdown did not finish: exiting without releasing the database");
       process.exit(1);
     }, opts.timeoutSeconds * 1000 + RELEASE_MS).unref();
-    drain(server, opts.timeoutSeconds * 1000)
+    const drained = drain(server, opts.timeoutSeconds * 1000);
+    // Only now, with the listening socket closed: whoever reads this may rely on it.
+    console.log(`${signal}: shutting down; no new connections, waiting up to ${opts.timeoutSeconds} s for ${inFlight} request(s) in flight`);
+    drained
       .then(async (cut) => {
         await opts.release();
         const took = ((Date.now() - started) / 1000).toFixed(1);
