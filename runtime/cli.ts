@@ -57,13 +57,14 @@ export async function ensureSuperuser(db: Knex, apis: ApiDescriptor[], username:
   const users = index.model(owner.auth.users);
   const tokens = new Tokens(index, store, index.model(owner.auth.tokens));
   const version = owner.versions.supported.at(-1)!;
-  return operations.run(Operations.system("createsuperuser"), async (trx) => {
+  return operations.run(Operations.system("createsuperuser"), async (op) => {
+    const { trx } = op;
     await advisoryLock(trx, users.table, `username:${username}`);
     const existing = await trx(users.table).select("id").where(index.column(users, "username"), username).first();
-    const userId = existing?.id ?? await store.create(trx, users, { username, password, is_superuser: true, is_staff: true }, { version, partial: false });
+    const userId = existing?.id ?? await store.create(op, users, { username, password, is_superuser: true, is_staff: true }, { version, partial: false });
     // Re-running with the same --token (a deploy script at every start) finds the token it made.
     const reusable = key ? ((await tokens.holds(trx, userId, key)) ? key : undefined) : await tokens.writableKey(trx, userId);
-    const issued = reusable ?? await tokens.issue(trx, userId, { ...(key ? { key } : {}), description: "created by createsuperuser" });
+    const issued = reusable ?? await tokens.issue(op, userId, { ...(key ? { key } : {}), description: "created by createsuperuser" });
     return { key: issued, created: !existing, issued: !reusable };
   });
 }
@@ -75,14 +76,15 @@ export async function ensureSuperuser(db: Knex, apis: ApiDescriptor[], username:
  * record is in the change log as the `demo-data` command's, under one request id.
  */
 export function loadDemoOnce(db: Knex, apis: ApiDescriptor[], demo: Record<string, Fixture[]>, userId?: string): Promise<string[]> {
-  return new Operations(db).run(Operations.system("demo-data"), async (trx) => {
+  return new Operations(db).run(Operations.system("demo-data"), async (op) => {
+    const { trx } = op;
     await advisoryLock(trx, "armature_demo", "load");
     await trx.raw("CREATE TABLE IF NOT EXISTS armature_demo (api text PRIMARY KEY, loaded timestamptz NOT NULL DEFAULT now())");
     const loaded: string[] = [];
     for (const api of apis) {
       const fixtures = demo[api.name];
       if (!fixtures || (await trx("armature_demo").where("api", api.name).first())) continue;
-      await loadFixtures(trx, api, fixtures, userId);
+      await loadFixtures(op, api, fixtures, userId);
       await trx("armature_demo").insert({ api: api.name });
       loaded.push(`${api.name} (${fixtures.length} records)`);
     }
@@ -99,7 +101,7 @@ export async function profileCommand(db: Knex, apis: ApiDescriptor[], command: s
   if (!owner) throw new UsageError(`unknown command ${command}`);
   const [name, profile] = owner;
   return new Operations(db).run(Operations.system(command),
-    (trx) => profile.commands![command]({ db: trx, apis: apis.filter((a) => a.profile === name), identities: identitiesFor(apis), opts }));
+    (op) => profile.commands![command]({ op, apis: apis.filter((a) => a.profile === name), identities: identitiesFor(apis), opts }));
 }
 
 /** The HTTP server of the APIs, its connection timeouts as configured; not yet listening. */

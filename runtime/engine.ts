@@ -5,7 +5,8 @@
 // responses; whatever else writes for a user (jobs, the CLI) takes the same engine, so every
 // write goes through the one pipeline.
 import type { Knex } from "knex";
-import type { ApiDescriptor, ModelDescriptor } from "./descriptor.js";
+import type { ApiDescriptor, FkField, ModelDescriptor } from "./descriptor.js";
+import { col } from "./query/sql.js";
 import { ModelIndex } from "./models.js";
 import { Store } from "./store.js";
 import { Operations, type Actor } from "./operations/index.js";
@@ -32,7 +33,7 @@ export class Engine {
   constructor(readonly api: ApiDescriptor, readonly db: Knex) {
     this.index = new ModelIndex(api);
     this.store = new Store(this.index);
-    this.operations = new Operations(db);
+    this.operations = new Operations(db, (actor) => (m, alias, action = "view") => this.scope(actor, m, alias, action));
     const features = engineFeatures(this.index, this.store);
     this.permissions = features.services.permissions;
     for (const part of features.writes) this.store.use(part);
@@ -41,11 +42,14 @@ export class Engine {
   }
 
   /**
-   * The condition rows of `m` aliased `alias` must meet for `actor` to read them, from every
-   * feature that narrows reads (object permissions): null when every row does.
+   * The condition rows of `m` aliased `alias` must meet for `actor` to `action` them (to view
+   * them, to read): those of every feature that narrows (object permissions), and for a model
+   * owned by its requester, the actor's own rows. Null when every row does.
    */
-  readScope(actor: Actor, m: ModelDescriptor, alias: string): RowCondition | null {
-    const parts = this.scopes.flatMap((s) => s.narrow(actor, m, alias) ?? []);
+  scope(actor: Actor, m: ModelDescriptor, alias: string, action = "view"): RowCondition | null {
+    const parts = this.scopes.flatMap((s) => s.narrow(actor, m, alias, action) ?? []);
+    const owner = m.features.ownedByRequester ? m.fields.find((f): f is FkField => f.kind === "fk" && !!f.fromRequestUser) : undefined;
+    if (owner) parts.push({ sql: `${col(alias, owner.column)} = ?`, bindings: [actor.userId] });
     if (parts.length < 2) return parts[0] ?? null;
     return { sql: parts.map((p) => `(${p.sql})`).join(" AND "), bindings: parts.flatMap((p) => p.bindings) };
   }

@@ -3,11 +3,11 @@
 // they are recorded in the change log, call webhooks and job hooks, as the caller's
 // operation's (a system one: Operations.system). Related objects are named by attribute
 // dictionaries, exactly as in API requests.
-import type { Knex } from "knex";
 import type { ApiDescriptor } from "./descriptor.js";
 import { Engine } from "./engine.js";
 import { ValidationError } from "./errors.js";
 import { profiles } from "./profiles/index.js";
+import type { WriteOperation } from "./operations/index.js";
 
 /** A row named by its attributes. */
 export interface FixtureRef { model: string; match: Record<string, unknown> }
@@ -26,17 +26,17 @@ export interface Fixture {
   version?: string;
 }
 
-/** Loads `fixtures` in the operation `db` is the transaction of (all or none). */
-export async function loadFixtures(db: Knex.Transaction, api: ApiDescriptor, fixtures: Fixture[], userId?: string): Promise<number> {
+/** Loads `fixtures` in the operation `op` (all or none); rows owned by a requester are `userId`'s. */
+export async function loadFixtures(op: WriteOperation, api: ApiDescriptor, fixtures: Fixture[], userId?: string): Promise<number> {
   const own = profiles[api.profile]?.loadFixtures;
-  if (own) return own(db, api, fixtures, userId);
-  const { index, store } = new Engine(api, db);
+  if (own) return own(op, api, fixtures, userId);
+  const { index, store } = new Engine(api, op.trx);
   for (const f of fixtures) {
     try {
       const data = { ...f.data };
-      const idOf = (ref: FixtureRef) => store.idOf(db, ref.model, ref.match);
+      const idOf = (ref: FixtureRef) => store.idOf(op, ref.model, ref.match);
       for (const [field, ref] of Object.entries(f.ids ?? {})) data[field] = Array.isArray(ref) ? await Promise.all(ref.map(idOf)) : await idOf(ref);
-      await store.create(db, index.model(f.model), data, { version: f.version ?? api.versions.supported.at(-1)!, userId, partial: false });
+      await store.create(op, index.model(f.model), data, { version: f.version ?? api.versions.supported.at(-1)!, owner: userId, partial: false });
     } catch (err) {
       if (err instanceof ValidationError) throw new Error(`fixture ${f.model} ${JSON.stringify(f.data)}: ${JSON.stringify(err.errors)}`);
       throw err;

@@ -4,7 +4,7 @@
 import type { ActionEventBase, ActionPage, AllocateEventBase, FieldRow, ModelDescriptor, SavedEventBase, SaveEventBase } from "./descriptor.js";
 import type { Engine } from "./engine.js";
 import type { ModelIndex } from "./models.js";
-import type { Actor } from "./operations/index.js";
+import type { Actor, Operation } from "./operations/index.js";
 import type { FilterPlan } from "./query/filters.js";
 
 /** A save of one row (see SaveEventBase), with every model of the api. */
@@ -29,6 +29,8 @@ interface ActionEngine {
   engine: Engine;
   /** The requester as the actor of the operations the action runs. */
   actor: Actor;
+  /** The request's reads, as `actor`'s: the store's calls take it, and it says which rows the requester may reach. */
+  op: Operation;
 }
 
 /** A request for an action of one object (see ActionEventBase). */

@@ -22,7 +22,7 @@ export type {
 export type { ActionEvent, AllocateEvent, SaveEvent, SavedEvent } from "./hook-events.js";
 export type { Leaf, Problem } from "./problems.js";
 export type { Engine } from "./engine.js";
-export type { Actor } from "./operations/index.js";
+export type { Actor, Operation, WriteOperation } from "./operations/index.js";
 export type { MemberSet, SetOperator } from "./query/membership.js";
 
 // The engine's helpers hooks share.

@@ -1,11 +1,11 @@
 // The model store: list, fetch, create, update and delete for any model, driven by its
 // descriptor. Reads use the single-statement read plans; writes validate, resolve related
-// objects, persist and report field-keyed errors. Callers own the transaction; the store
-// never opens one, so bulk work stays all-or-none. Every write runs in an operation
-// (operations/index.ts), whose features hear of it; a write outside one is refused.
+// objects, persist and report field-keyed errors. Every call is given its operation
+// (operations/index.ts): reads see only the rows its actor may, writes run in its transaction
+// (the store never opens one, so bulk work stays all-or-none) and its features hear of them.
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Knex } from "knex";
-import { isLink, storedColumn, type FieldDescriptor, type FkField, type ModelDescriptor, type Ordering } from "./descriptor.js";
+import { isLink, storedColumn, type FieldDescriptor, type ModelDescriptor, type Ordering } from "./descriptor.js";
 import type { ModelIndex } from "./models.js";
 import { orderSql, orderTerms, type OrderTerm } from "./query/order.js";
 import { afterBranches, cursorTypes, cursorValues } from "./query/keyset.js";
@@ -22,7 +22,7 @@ import { kindOf } from "./kinds/index.js";
 import { doAfterSave, FieldProblem, isPlainObject, type WriteContext } from "./kinds/types.js";
 import { duplicateErrors } from "./text/uniqueness.js";
 import type { Dependent, Problem } from "./problems.js";
-import { actorOf, tellAtEnd, type Actor, type RowId, type WriteFeature } from "./operations/index.js";
+import { tellAtEnd, type Operation, type RowId, type WriteFeature, type WriteOperation } from "./operations/index.js";
 
 export type { RowId } from "./operations/index.js";
 
@@ -36,8 +36,11 @@ export interface ReadOptions {
   /** Opt-in fields to show (the request's `include`), or all of them. */
   include?: string[] | "all";
   ctx: RenderContext;
-  /** The requesting user, for models owned by their requester. */
-  userId?: string;
+  /**
+   * Whatever rows the operation's actor may view: those it just wrote, as Nautobot answers a
+   * write with the object it saved, or a job hook's object.
+   */
+  unscoped?: boolean;
   /** A list's order when not the model's own; naming `id` replaces the final tie-break on it. */
   ordering?: Ordering[];
 }
@@ -54,7 +57,8 @@ export interface Page {
 
 export interface WriteOptions {
   version: string;
-  userId?: string;
+  /** Whose a new row of a model owned by its requester is, when not the actor's (a command making a user's token). */
+  owner?: string;
   /** PATCH semantics: only given fields change, nothing is required. */
   partial: boolean;
 }
@@ -72,14 +76,20 @@ function checkSelects(db: Db, filter: FilterPlan): Knex.Raw[] {
   return checkColumns(filter.checks).map((c) => db.raw(c.sql, c.bindings as Knex.RawBinding[]));
 }
 
-/**
- * The actor of the operation a write of `Store.<method>` runs in. A write outside any operation
- * would pass the change log, webhooks, job hooks and permission checks by: it is a bug.
- */
-function operating(method: string): Actor {
-  const actor = actorOf();
-  if (!actor) throw new Error(`Store.${method}: a write outside an operation (run it in Operations.run, as Operations.system(…) when no request makes it)`);
-  return actor;
+/** `qb` (rows `t0` of `m`) narrowed to those `op`'s actor may `action`. */
+function scoped(op: Operation, m: ModelDescriptor, qb: Knex.QueryBuilder, action = "view"): Knex.QueryBuilder {
+  const cond = op.scope(m, "t0", action);
+  return cond ? qb.whereRaw(cond.sql, cond.bindings as Knex.RawBinding[]) : qb;
+}
+
+/** Options of `Store.existing`. */
+export interface ExistingOptions {
+  /** Further conditions (a detail route's filters). */
+  where?: (qb: Knex.QueryBuilder) => void;
+  /** What the actor is to do with the rows (view, change, delete): they must be ones it may. */
+  action?: string;
+  /** Lock the rows until the operation ends. */
+  lock?: boolean;
 }
 
 /** The index of the field whose write is running, for the after-save work it queues. */
@@ -115,13 +125,12 @@ export class Store {
   }
 
   /** Tells the features, within the operation, that rows of `m` were created or updated. */
-  private async saved(db: Db, m: ModelDescriptor, ids: RowId[], action: "create" | "update"): Promise<void> {
-    const actor = operating("save");
+  private async saved(op: WriteOperation, m: ModelDescriptor, ids: RowId[], action: "create" | "update"): Promise<void> {
     if (!ids.length) return;
     for (const f of this.features) {
       if (!f.watches(m)) continue;
-      if (f.savedAtEnd) tellAtEnd(f, m, action, ids);
-      else await f.saved?.(db, m, ids, action, actor);
+      if (f.savedAtEnd) tellAtEnd(op, f, m, action, ids);
+      else await f.saved?.(op, m, ids, action);
     }
   }
 
@@ -141,25 +150,18 @@ export class Store {
     return this.keys(m, [id]).valid.length === 1;
   }
 
-
-  private scope(m: ModelDescriptor, qb: Knex.QueryBuilder, userId?: string): void {
-    if (!m.features.ownedByRequester) return;
-    const owner = m.fields.find((f): f is FkField => f.kind === "fk" && !!f.fromRequestUser)!;
-    qb.whereRaw(`${col("t0", owner.column)} = ?`, [userId ?? null]);
-  }
-
   /**
    * One statement: the count, and the page's rows chosen first (ordering and offset over bare
    * rows, which the ordering index serves) and only then projected, so related-object
    * sub-selects run for the rows returned, not for every row an offset skips.
    */
-  async list(db: Db, m: ModelDescriptor, filter: FilterPlan, page: Page, opts: ReadOptions):
+  async list(op: Operation, m: ModelDescriptor, filter: FilterPlan, page: Page, opts: ReadOptions):
     Promise<{ count: number; results: Array<Record<string, unknown>>; cursor?: Cursor | null }> {
+    const db = op.trx;
     const base = () => {
       const qb = db(`${m.table} as t0`);
       filter.apply(qb);
-      this.scope(m, qb, opts.userId);
-      return qb;
+      return opts.unscoped ? qb : scoped(op, m, qb);
     };
     const ordering = opts.ordering ?? m.ordering;
     const keyset = page.after !== undefined;
@@ -248,23 +250,24 @@ export class Store {
   }
 
   /** Rows of any models, by model key and id, in the order asked (null where none): one read per model. */
-  async readRefs(db: Db, refs: Array<{ model: string; id: string }>, opts: ReadOptions): Promise<Array<Record<string, unknown> | null>> {
+  async readRefs(op: Operation, refs: Array<{ model: string; id: string }>, opts: ReadOptions): Promise<Array<Record<string, unknown> | null>> {
     const found = new Map<string, Record<string, unknown>>();
     for (const key of new Set(refs.map((r) => r.model))) {
-      const rows = await this.fetch(db, this.index.model(key), refs.filter((r) => r.model === key).map((r) => r.id), opts);
+      const rows = await this.fetch(op, this.index.model(key), refs.filter((r) => r.model === key).map((r) => r.id), opts);
       for (const row of rows) found.set(`${key}:${row.id}`, row);
     }
     return refs.map((r) => found.get(`${r.model}:${r.id}`) ?? null);
   }
 
   /** The objects with these ids, in the order given; missing ids are left out. Filter checks run in the same statement. */
-  async fetch(db: Db, m: ModelDescriptor, ids: RowId[], opts: ReadOptions, filter?: FilterPlan): Promise<Array<Record<string, unknown>>> {
+  async fetch(op: Operation, m: ModelDescriptor, ids: RowId[], opts: ReadOptions, filter?: FilterPlan): Promise<Array<Record<string, unknown>>> {
     const { valid, cast } = this.keys(m, ids);
     if (!valid.length) return [];
+    const db = op.trx;
     return this.withPlan(m, opts, async (plan) => {
       const qb = db(`${m.table} as t0`).select(db.raw(plan.select), ...ReadPlans.checks(plan).map((c) => db.raw(c)))
         .whereRaw(`t0.id = ANY(?::${cast})`, [valid]);
-      this.scope(m, qb, opts.userId);
+      if (!opts.unscoped) scoped(op, m, qb);
       filter?.apply(qb);
       let rows: Array<Record<string, unknown>>;
       if (filter?.checks.length) {
@@ -290,30 +293,29 @@ export class Store {
    * A filter plan's verdict on its own, for paths whose statement cannot carry the checks
    * (locking reads, or planning already failed): the errors in request order, or null.
    */
-  async filterErrors(db: Db, filter: FilterPlan, planning: FilterErrors): Promise<FilterErrors | null> {
-    const row = filter.checks.length ? (await db.select(...checkSelects(db, filter)))[0] : undefined;
+  async filterErrors(op: Operation, filter: FilterPlan, planning: FilterErrors): Promise<FilterErrors | null> {
+    const row = filter.checks.length ? (await op.trx.select(...checkSelects(op.trx, filter)))[0] : undefined;
     return filterErrors(filter, planning, row);
   }
 
   /**
-   * Ids among `ids` that exist, are visible to the requester and pass `where` (a detail route's
-   * filters). With `lock`, inside a transaction, the rows are locked (in id order, so writers
-   * locking overlapping sets cannot deadlock) until it ends: a concurrent delete either
-   * happened before, and the id is missing, or waits.
+   * Ids among `ids` that exist, the actor may `action` (view, when not given) and pass `where`
+   * (a detail route's filters). With `lock`, inside a transaction, the rows are locked (in id
+   * order, so writers locking overlapping sets cannot deadlock) until it ends: a concurrent
+   * delete either happened before, and the id is missing, or waits.
    */
-  async existing(db: Db, m: ModelDescriptor, ids: string[], userId?: string, where?: (qb: Knex.QueryBuilder) => void, lock = false): Promise<string[]> {
+  async existing(op: Operation, m: ModelDescriptor, ids: string[], opts: ExistingOptions = {}): Promise<string[]> {
     const { valid, cast } = this.keys(m, ids);
     if (!valid.length) return [];
-    const qb = db(`${m.table} as t0`).select("t0.id").whereRaw(`t0.id = ANY(?::${cast})`, [valid]);
-    this.scope(m, qb, userId);
-    where?.(qb);
-    if (lock) qb.orderBy("t0.id").forUpdate();
+    const qb = op.trx(`${m.table} as t0`).select("t0.id").whereRaw(`t0.id = ANY(?::${cast})`, [valid]);
+    scoped(op, m, qb, opts.action);
+    opts.where?.(qb);
+    if (opts.lock) qb.orderBy("t0.id").forUpdate();
     return (await qb).map((r: { id: RowId }) => String(r.id));
   }
 
-  async create(db: Db, m: ModelDescriptor, body: unknown, opts: WriteOptions): Promise<string> {
-    operating("create");
-    const ctx = await this.prepare(db, m, body, { ...opts, partial: false }, null);
+  async create(op: WriteOperation, m: ModelDescriptor, body: unknown, opts: WriteOptions): Promise<string> {
+    const ctx = await this.prepare(op, m, body, { ...opts, partial: false }, null);
     return String(await this.persist(m, () => this.save(ctx)));
   }
 
@@ -326,15 +328,15 @@ export class Store {
    * by one, to find which elements it refused; once one element failed, what was saved is
    * rolled back to a savepoint and the rest are still tried, only to report their errors.
    */
-  async createMany(trx: Knex.Transaction, m: ModelDescriptor, bodies: unknown[], opts: Omit<WriteOptions, "partial">): Promise<string[]> {
-    operating("createMany");
-    const drafts = await Promise.allSettled(bodies.map((b) => this.prepare(trx, m, b, { ...opts, partial: false }, null)));
+  async createMany(op: WriteOperation, m: ModelDescriptor, bodies: unknown[], opts: Omit<WriteOptions, "partial">): Promise<string[]> {
+    const trx = op.trx;
+    const drafts = await Promise.allSettled(bodies.map((b) => this.prepare(op, m, b, { ...opts, partial: false }, null)));
     // A failed statement aborts the transaction; rolled back to here, the rest can still be tried.
     await trx.raw("SAVEPOINT bulk_elements");
     if (drafts.length && this.writesSets(m) && drafts.every((d) => d.status === "fulfilled")) {
       try {
         const ids = (await this.persist(m, () => this.saveSet(drafts.map((d) => (d as PromiseFulfilledResult<WriteContext>).value)))).map(String);
-        await this.saved(trx, m, ids, "create");
+        await this.saved(op, m, ids, "create");
         return ids;
       } catch (err) {
         if (!(err instanceof ValidationError)) throw err;
@@ -342,7 +344,7 @@ export class Store {
       }
     }
     const ids = await this.createOneByOne(trx, drafts);
-    await this.saved(trx, m, ids, "create");
+    await this.saved(op, m, ids, "create");
     return ids;
   }
 
@@ -406,18 +408,18 @@ export class Store {
     return ids;
   }
 
-  async update(db: Db, m: ModelDescriptor, id: string, body: unknown, opts: WriteOptions): Promise<void> {
-    operating("update");
-    await this.persist(m, () => this.save(this.prepare(db, m, body, opts, id)));
+  async update(op: WriteOperation, m: ModelDescriptor, id: string, body: unknown, opts: WriteOptions): Promise<void> {
+    await this.persist(m, () => this.save(this.prepare(op, m, body, opts, id)));
   }
 
   /**
    * An empty write of `m` (a create when `id` is null): a profile that reads request values
    * its own way fills `row` and `afterSave`, then hands the draft to `save`.
    */
-  draft(db: Db, m: ModelDescriptor, id: RowId | null, userId?: string, version = this.index.api.versions.default): WriteContext {
+  draft(op: WriteOperation, m: ModelDescriptor, id: RowId | null, version = this.index.api.versions.default, owner?: string): WriteContext {
+    const db = op.trx;
     return {
-      db, index: this.index, model: m, id, userId, version, row: {}, links: {}, afterSave: [], written: new Set(),
+      op, db, index: this.index, model: m, id, userId: owner ?? op.actor.userId ?? undefined, version, row: {}, links: {}, afterSave: [], written: new Set(),
       resolve: (target, value, nullable, where) => this.resolve(db, target, value, nullable, where),
     };
   }
@@ -429,7 +431,6 @@ export class Store {
    * features hear of the row unless the caller tells them of a whole set itself (`observed`).
    */
   async save(draft: WriteContext | Promise<WriteContext>, observed = true): Promise<RowId> {
-    operating("save");
     const ctx = await draft;
     const { db, model: m } = ctx;
     for (const f of m.fields) {
@@ -453,13 +454,13 @@ export class Store {
     for (const listener of this.writeListeners) listener(m);
     await doAfterSave(db, [{ id: id!, work: ctx.afterSave }]);
     if (seen && hooks?.afterSave) await hooks.afterSave({ ...event, ...seen.rows(), id: id!, created: ctx.id === null });
-    if (observed) await this.saved(db, m, [id!], ctx.id === null ? "create" : "update");
+    if (observed) await this.saved(ctx.op, m, [id!], ctx.id === null ? "create" : "update");
     return id!;
   }
 
   /** Removes every link other rows hold to `ids`: their foreign keys become null, join rows go. */
-  async detach(db: Db, m: ModelDescriptor, ids: RowId[]): Promise<void> {
-    operating("detach");
+  async detach(op: WriteOperation, m: ModelDescriptor, ids: RowId[]): Promise<void> {
+    const db = op.trx;
     for (const other of this.index.api.models.filter((x) => !x.view)) {
       for (const f of other.fields) {
         if (f.kind === "fk" && f.target === m.key) await db(other.table).whereIn(f.column, ids).update({ [f.column]: null });
@@ -469,9 +470,9 @@ export class Store {
   }
 
   /** Deletes all of `ids` or, when anything protects one of them, nothing (409). */
-  async remove(db: Db, m: ModelDescriptor, ids: RowId[]): Promise<void> {
-    const actor = operating("remove");
+  async remove(op: WriteOperation, m: ModelDescriptor, ids: RowId[]): Promise<void> {
     if (!ids.length) return;
+    const db = op.trx;
     const { valid, cast } = this.keys(m, ids);
     const blockers: Dependent[] = [];
     for (const dep of this.index.dependents(m)) {
@@ -489,7 +490,7 @@ export class Store {
     const rows = () => (stored ??= storedRows(db, m, ids));
     if (m.hooks?.protectedBy) blockers.push(...await m.hooks.protectedBy({ db, model: m, ids, rows }));
     if (blockers.length) throw new HttpError(409, { code: "protected", dependents: blockers });
-    for (const f of this.features) if (f.watches(m)) await f.deleting?.(db, m, ids, actor);
+    for (const f of this.features) if (f.watches(m)) await f.deleting?.(op, m, ids);
     // What a cascade takes along goes through the store first where hooks or kinds keep rules
     // or rows for it: the database's own ON DELETE CASCADE would pass them by.
     for (const dep of this.index.dependents(m)) {
@@ -497,13 +498,13 @@ export class Store {
       const taken = await db(dep.model.table).whereRaw(`${col(dep.model.table, dep.field.column)} = ANY(?::${cast})`, [valid])
         .modify((q) => { if (dep.model.key === m.key) q.whereRaw(`NOT (id = ANY(?::${cast}))`, [valid]); })
         .pluck("id");
-      await this.remove(db, dep.model, taken);
+      await this.remove(op, dep.model, taken);
     }
     for (const dep of this.index.genericDependents(m)) {
       if (dep.field.onDelete !== "cascade") continue;
       const taken = await db(dep.model.table).where(dep.field.typeColumn, m.key)
         .whereRaw(`${col(dep.model.table, dep.field.idColumn)} = ANY(?::${cast})`, [valid]).pluck("id");
-      await this.remove(db, dep.model, taken);
+      await this.remove(op, dep.model, taken);
     }
     await m.hooks?.beforeDelete?.({ db, model: m, ids, rows });
     for (const f of m.fields) await kindOf(f).onDelete?.(f, db, m, ids);
@@ -551,7 +552,7 @@ export class Store {
   }
 
   /** Checks and converts a write body into column values and after-save work; throws ValidationError with every problem. */
-  private async prepare(db: Db, m: ModelDescriptor, body: unknown, opts: WriteOptions, id: string | null): Promise<WriteContext> {
+  private async prepare(op: WriteOperation, m: ModelDescriptor, body: unknown, opts: WriteOptions, id: string | null): Promise<WriteContext> {
     if (!isPlainObject(body)) {
       throw new ValidationError({ non_field_errors: [{ code: "not_an_object", given: body }] });
     }
@@ -567,7 +568,7 @@ export class Store {
     }
     const schemaErrors = this.validators.check(m, opts.version, opts.partial ? "patch" : "write", body);
     Object.assign(errors, schemaErrors ?? {});
-    const ctx = this.draft(db, m, id, opts.userId, opts.version);
+    const ctx = this.draft(op, m, id, opts.version, opts.owner);
     // The fields are taken at the same time, so the lookups they make share one statement
     // (write/lookups.ts); their errors and after-save work are then kept in field order, the
     // work by the field whose write queued it (kinds keep state keyed by the context itself,
@@ -596,8 +597,8 @@ export class Store {
   }
 
   /** The id of the one `targetKey` row an attribute dictionary names (as a related object is written). */
-  async idOf(db: Db, targetKey: string, attributes: Record<string, unknown>): Promise<string> {
-    return (await this.resolve(db, targetKey, attributes, false))!;
+  async idOf(op: Operation, targetKey: string, attributes: Record<string, unknown>): Promise<string> {
+    return (await this.resolve(op.trx, targetKey, attributes, false))!;
   }
 
   /** A related object given as an id or an attribute dictionary → its id; `where` narrows the rows it may be. */

@@ -5,6 +5,7 @@ import type { Knex } from "knex";
 import type { ModelDescriptor } from "../descriptor.js";
 import type { ModelIndex } from "../models.js";
 import type { Store } from "../store.js";
+import type { WriteOperation } from "../operations/index.js";
 
 export class Tokens {
   private readonly key: string;
@@ -21,10 +22,10 @@ export class Tokens {
   }
 
   /** Creates a token for `userId` from API-shaped `data` and gives its key. */
-  async issue(db: Knex, userId: string, data: Record<string, unknown>): Promise<string> {
+  async issue(op: WriteOperation, userId: string, data: Record<string, unknown>): Promise<string> {
     const version = this.index.api.versions.supported.at(-1)!;
-    const id = await this.store.create(db, this.model, data, { version, userId, partial: false });
-    return (await db(this.model.table).select(this.key).where("id", id).first())[this.key];
+    const id = await this.store.create(op, this.model, data, { version, owner: userId, partial: false });
+    return (await op.trx(this.model.table).select(this.key).where("id", id).first())[this.key];
   }
 
   /** A key of `userId` that can write and has not expired, if there is one. */

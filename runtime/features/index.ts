@@ -31,7 +31,7 @@ export { filterValueErrors } from "./relationships/objects.js";
 export { checkAssociation } from "./relationships/associations.js";
 export { notesOf, type ObjectNotes } from "./notes/index.js";
 export { EXPORT_PARAM, exportTemplates, type ExportTemplates } from "./export-templates/index.js";
-export { actionOf, Permissions, type Grants } from "./permissions/index.js";
+export { actionOf, Permissions, viewExempt, type Grants } from "./permissions/index.js";
 export type { Condition } from "./permissions/constraints.js";
 export {
   classPathOf, CrontabError, JobRecords, parseCrontab, queueRun, Schedules, syncJobs, TERMINAL, type Interval, type JobRow, type VariableRecord,

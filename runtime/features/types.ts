@@ -12,7 +12,7 @@ import type { ApiDescriptor, FeatureRoute, ModelDescriptor } from "../descriptor
 import type { Engine } from "../engine.js";
 import type { Db } from "../kinds/types.js";
 import type { ModelIndex } from "../models.js";
-import type { Actor, WriteFeature } from "../operations/index.js";
+import type { Actor, RowCondition, WriteFeature } from "../operations/index.js";
 import type { DynamicFilterProvider } from "../query/filters.js";
 import type { PeriodicTask, TaskHandler } from "../queue/worker.js";
 import type { Store } from "../store.js";
@@ -40,15 +40,12 @@ export interface TaskSetting {
 }
 
 /** An SQL condition on one row (its alias given when asked), with its bound values. */
-export interface RowCondition {
-  sql: string;
-  bindings: unknown[];
-}
+export type { RowCondition };
 
 /** A narrowing of every read: the engine asks each feature that has one and reads only rows meeting all of them. */
 export interface ReadScope {
-  /** The condition the rows of `m` aliased `alias` must meet for `actor` to read them: null when every row does. */
-  narrow(actor: Actor, m: ModelDescriptor, alias: string): RowCondition | null;
+  /** The condition the rows of `m` aliased `alias` must meet for `actor` to `action` them (view them, to read): null when every row does. */
+  narrow(actor: Actor, m: ModelDescriptor, alias: string, action: string): RowCondition | null;
 }
 
 /** Told of the model of every row the engine's store writes or deletes, once the statement ran (in or out of an operation). */

@@ -2,13 +2,15 @@
 // generator emitted, refuses what is too deep or too wide, compiles the operation into one SQL
 // statement (compile.ts), runs it, and lets graphql-js shape the answer from the JSON that
 // statement built (each field read by its response key). Knows models only through the
-// schema's directives; the caller gives who may view what and how filter errors are worded.
+// schema's directives; the caller gives the operation (whose actor's rows are read) and how
+// filter errors are worded.
 import {
   execute, getOperationAST, getVariableValues, GraphQLError, OperationTypeNode, parse, specifiedRules, validate,
   type DocumentNode, type ExecutionResult, type FragmentDefinitionNode, type GraphQLFormattedError,
 } from "graphql";
 import type { Knex } from "knex";
 import type { ModelDescriptor } from "../descriptor.js";
+import type { Operation } from "../operations/index.js";
 import type { ModelIndex } from "../models.js";
 import { filterErrors, FilterCompiler, type DynamicFilterProvider, type DynamicFilters, type FilterErrors } from "../query/filters.js";
 import { ReadPlans, type RenderContext } from "../query/read-plan.js";
@@ -27,8 +29,6 @@ export interface GraphqlRequest {
 }
 
 export interface Requester {
-  /** The condition rows of `m` aliased `alias` must meet to be viewed: null for every row, `false` SQL for none. */
-  permitted(m: ModelDescriptor, alias: string): { sql: string; bindings: unknown[] } | null;
   /** A root field's filter errors as the message its error carries. */
   word(errors: FilterErrors): string;
   /** The API version and URL the REST reads computed fields render from would answer in (the API's defaults when absent). */
@@ -86,7 +86,9 @@ export class GraphqlService {
     return this.current;
   }
 
-  async run(db: Knex, request: GraphqlRequest, requester: Requester, reread = false): Promise<GraphqlAnswer> {
+  /** Answers `request` as `op`'s reads: every model's rows at every level those its actor may view. */
+  async run(op: Operation, request: GraphqlRequest, requester: Requester, reread = false): Promise<GraphqlAnswer> {
+    const db: Knex = op.trx;
     const { query, operationName } = request;
     if (typeof query !== "string" || query === "") return refuse("Must provide query string.");
     let variables = request.variables ?? {};
@@ -108,7 +110,7 @@ export class GraphqlService {
     const { api, fingerprint } = await this.schemaOf(db, reread);
     const invalid = validate(api.schema, document, specifiedRules, { maxErrors: 20 });
     // A custom field or relationship another instance just defined is not in this schema yet: read the definitions once more.
-    if (invalid.length && fingerprint !== undefined && !reread && invalid.some((e) => /"(cf|rel)_/.test(e.message))) return this.run(db, request, requester, true);
+    if (invalid.length && fingerprint !== undefined && !reread && invalid.some((e) => /"(cf|rel)_/.test(e.message))) return this.run(op, request, requester, true);
     if (invalid.length) return { status: 400, body: { errors: invalid.map((e) => e.toJSON()) } };
     const operation = getOperationAST(document, operationName ?? undefined);
     if (!operation) return refuse(operationName ? `Unknown operation named "${operationName}".` : "Must provide operation name if query contains multiple operations.");
@@ -129,7 +131,7 @@ export class GraphqlService {
     // Filters named by data are loaded for the models whose lists the query filters by them, then the query compiled again.
     for (;;) {
       try {
-        const compiler = new QueryCompiler({ db, index: this.index, api, filters: this.filters, permitted: requester.permitted, shown, dynamic }, fragments, coerced.coerced, LIMITS);
+        const compiler = new QueryCompiler({ db, index: this.index, api, filters: this.filters, permitted: (m, alias) => op.scope(m, alias), shown, dynamic }, fragments, coerced.coerced, LIMITS);
         compiled = compiler.compile(api.schema.getQueryType()!, operation.selectionSet);
       } catch (err) {
         if (err instanceof GraphQLError) return { status: 400, body: { errors: [err.toJSON()] } };
@@ -160,7 +162,7 @@ export class GraphqlService {
         throw err;
       }
       const { [FINGERPRINT]: found, ...row } = (result.rows as Array<Record<string, unknown>>)[0] ?? {};
-      if (probe && found !== fingerprint && !reread) return this.run(db, request, requester, true);
+      if (probe && found !== fingerprint && !reread) return this.run(op, request, requester, true);
       for (const [key, value] of Object.entries(row)) if (!(key in root)) root[key] = value;
       for (const { key, plan, prefix } of compiled.checks) {
         const found = Object.fromEntries(Object.entries(row).filter(([k]) => k.startsWith(prefix)).map(([k, v]) => [k.slice(prefix.length), v]));

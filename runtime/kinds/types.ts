@@ -7,6 +7,7 @@ import type { Knex } from "knex";
 import type { DisplayTransform, FieldDescriptor, FieldKind, FieldOf, ModelDescriptor } from "../descriptor.js";
 import type { ModelIndex } from "../models.js";
 import type { ErrorTree, Problem } from "../problems.js";
+import type { WriteOperation } from "../operations/index.js";
 
 export type Db = Knex | Knex.Transaction;
 export type Shape = "full" | "nested" | "brief";
@@ -84,6 +85,8 @@ export async function doAfterSave(db: Db, rows: Array<{ id: string | number; wor
 
 /** A write in progress: what a kind may add to the row, and the help it may ask for. */
 export interface WriteContext {
+  /** The operation writing (its transaction is `db`). */
+  op: WriteOperation;
   db: Db;
   index: ModelIndex;
   model: ModelDescriptor;

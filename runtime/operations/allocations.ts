@@ -4,13 +4,12 @@
 // the hook read, so parallel requests never take the same room. Parallel requests share that
 // transaction: one lock and one search for room serve many of them, where one lock per
 // request would make each wait for all the searches before it.
-import type { Knex } from "knex";
 import type { ModelDescriptor } from "../descriptor.js";
 import type { ActionEvent } from "../hook-events.js";
 import { advisoryLock } from "../db/locks.js";
 import { Batches, type Outcome } from "../batches.js";
 import type { Store, WriteOptions } from "../store.js";
-import { actingAs, type Actor, type Operations } from "./index.js";
+import type { Actor, Operations } from "./index.js";
 
 /** One request's allocation: its items, and how its objects are created. */
 export interface AllocationRequest {
@@ -56,20 +55,20 @@ export class Allocations {
     jobs.forEach((j, i) => { if (!first.has(j.event.id)) first.set(j.event.id, i); });
     const order = [...jobs.keys()].sort((a, b) => first.get(jobs[a].event.id)! - first.get(jobs[b].event.id)! || a - b);
     const outcomes: Array<Outcome<Allocated>> = [];
-    await this.operations.run(jobs[0].actor, async (trx: Knex.Transaction) => {
-      await advisoryLock(trx, m.table, name);
+    await this.operations.run(jobs[0].actor, async (op) => {
+      await advisoryLock(op.trx, m.table, name);
       let memo: Record<string, unknown> = {};
       for (const [k, i] of order.entries()) {
         const { actor, event, items, many, opts } = jobs[i];
         if (k > 0 && jobs[order[k - 1]].event.id !== event.id) memo = {};
         const queued = order.slice(k).filter((j) => jobs[j].event.id === event.id).reduce((n, j) => n + jobs[j].items.length, 0);
         try {
-          outcomes[i] = { value: await actingAs(actor, () => this.operations.savepoint(trx, async (sp): Promise<Allocated> => {
-            const allocation = await m.hooks!.allocate![name]({ ...event, db: sp, items, memo, queued });
+          outcomes[i] = { value: await this.operations.savepoint(this.operations.acting(op, actor), async (sp): Promise<Allocated> => {
+            const allocation = await m.hooks!.allocate![name]({ ...event, db: sp.trx, items, memo, queued });
             if ("shortage" in allocation) return allocation;
             const { create } = allocation;
             return { ids: many ? await this.store.createMany(sp, made, create, opts) : [await this.store.create(sp, made, create[0], opts)] };
-          })) };
+          }) };
         } catch (error) {
           outcomes[i] = { error };
           memo = {};

@@ -1,11 +1,11 @@
-// Every write is an operation: one transaction, run again when PostgreSQL aborted it to break
-// a deadlock or a serialization conflict, whose actor (who, in which request, through what)
-// everything inside it can see. The store tells the write features (change records, webhooks)
-// about each row it writes, inside the operation's transaction: what a rolled-back operation
-// wrote, they wrote nothing of. Profiles turn requests into operations; nothing else opens a
-// write transaction; what no request makes (fixtures, the command line) runs as a system
-// operation (`Operations.system`), and the store refuses a write outside any operation.
-import { AsyncLocalStorage } from "node:async_hooks";
+// Every read and write is an operation: a value (`Operation`) naming its actor (who, in which
+// request, through what), its connection and the rows that actor may reach, handed explicitly
+// to every store call. A write's is one transaction, run again when PostgreSQL aborted it to
+// break a deadlock or a serialization conflict. The store tells the write features (change
+// records, webhooks) about each row it writes, inside the operation's transaction: what a
+// rolled-back operation wrote, they wrote nothing of. Profiles turn requests into operations;
+// nothing else opens a write transaction; what no request makes (fixtures, the command line)
+// runs as a system operation (`Operations.system`).
 import { randomUUID } from "node:crypto";
 import type { Knex } from "knex";
 import type { ModelDescriptor } from "../descriptor.js";
@@ -23,6 +23,10 @@ export interface Actor {
   contextDetail: string;
   /** What the actor may do, when object permissions restrict it (none: anything). */
   grants?: Grants;
+  /** A request that gave no credentials: it reads only what needs no permission. */
+  anonymous?: boolean;
+  /** A superuser's request (where no object permissions say so through `grants`). */
+  superuser?: boolean;
   /** The model the request addresses: writes of its rows are checked against the grants; what they cause elsewhere is not, as in Nautobot. */
   subject?: string;
 }
@@ -43,45 +47,59 @@ export interface WriteFeature {
   /** Whether the feature wants to hear of writes to rows of `m`. */
   watches(m: ModelDescriptor): boolean;
   /** Rows of `m` just created or updated, with their links and after-save work done. */
-  saved?(db: Knex.Transaction | Knex, m: ModelDescriptor, ids: RowId[], action: "create" | "update", actor: Actor): Promise<void>;
+  saved?(op: WriteOperation, m: ModelDescriptor, ids: RowId[], action: "create" | "update"): Promise<void>;
   /**
    * Instead of `saved`: every row of `m` the operation created (or updated), told once, at its
    * end, still inside its transaction; rows written in a savepoint later rolled back are left
    * out. For work that costs per statement more than per row (one read, one insert for all).
    */
-  savedAtEnd?(db: Knex.Transaction, m: ModelDescriptor, action: "create" | "update", rows: Written): Promise<void>;
+  savedAtEnd?(op: WriteOperation, m: ModelDescriptor, action: "create" | "update", rows: Written): Promise<void>;
   /** Rows of `m` about to be deleted, still there to be read. */
-  deleting?(db: Knex.Transaction | Knex, m: ModelDescriptor, ids: RowId[], actor: Actor): Promise<void>;
+  deleting?(op: WriteOperation, m: ModelDescriptor, ids: RowId[]): Promise<void>;
 }
 
 /** What features are to hear at an operation's end. */
 interface Pending { feature: WriteFeature; m: ModelDescriptor; action: "create" | "update"; rows: Written }
 
-interface Context { actor: Actor; pending: Pending[] }
+/** A condition on rows, as SQL with its bindings. */
+export interface RowCondition {
+  sql: string;
+  bindings: unknown[];
+}
 
-const current = new AsyncLocalStorage<Context>();
+/**
+ * The rows of `m` (aliased `alias`) an actor may `action` (view, when not given): the
+ * condition they must meet, or null when every row does.
+ */
+export type Scope = (m: ModelDescriptor, alias: string, action?: string) => RowCondition | null;
+
+/**
+ * What every store read and write is given: whose it is, on which connection, and which rows
+ * that actor may reach. A read runs on the pool; a write runs in its transaction and gathers
+ * what the features are to hear at its end. Nothing reads or writes through the store without
+ * one, so nothing passes the permission checks, the change log or the webhooks by.
+ */
+export interface Operation {
+  /** The write's transaction (or one of its savepoints); the pool, for a read. */
+  readonly trx: Knex | Knex.Transaction;
+  readonly actor: Actor;
+  readonly scope: Scope;
+}
+
+/** An operation that writes: in a transaction, with the features' end-of-operation work. */
+export interface WriteOperation extends Operation {
+  readonly trx: Knex.Transaction;
+  readonly pending: Pending[];
+}
 
 /** The change log's user name for the changes of a system operation, which no user makes. */
 export const SYSTEM_NAME = "system";
 /** A system operation's change context (Nautobot's for changes made outside requests and jobs). */
 export const SYSTEM_CONTEXT = "orm";
 
-/** The actor of the operation this code runs in; none outside operations (migrations, reads). */
-export const actorOf = (): Actor | undefined => current.getStore()?.actor;
-
-/** Runs `work` as `actor`'s, within an operation that is already open (one batch serving many requests). */
-export function actingAs<T>(actor: Actor, work: () => Promise<T>): Promise<T> {
-  const ctx = current.getStore();
-  if (!ctx) throw new Error("actingAs outside an operation");
-  return current.run({ actor, pending: ctx.pending }, work);
-}
-
-/** Queues rows for a feature told at the operation's end; false outside an operation. */
-export function tellAtEnd(feature: WriteFeature, m: ModelDescriptor, action: "create" | "update", ids: RowId[]): boolean {
-  const ctx = current.getStore();
-  if (!ctx) return false;
-  ctx.pending.push({ feature, m, action, rows: ids.map((id) => ({ id, actor: ctx.actor })) });
-  return true;
+/** Queues rows for a feature told at the operation's end. */
+export function tellAtEnd(op: WriteOperation, feature: WriteFeature, m: ModelDescriptor, action: "create" | "update", ids: RowId[]): void {
+  op.pending.push({ feature, m, action, rows: ids.map((id) => ({ id, actor: op.actor })) });
 }
 
 /**
@@ -90,7 +108,8 @@ export function tellAtEnd(feature: WriteFeature, m: ModelDescriptor, action: "cr
  * Nautobot folds an object's later changes within a request into the record it made), one
  * changed twice is one change, each by the actor that first wrote it.
  */
-async function flush(trx: Knex.Transaction, pending: Pending[]): Promise<void> {
+async function flush(op: WriteOperation): Promise<void> {
+  const { pending } = op;
   const groups = new Map<WriteFeature, Map<string, Pending>>();
   const told = new Map<WriteFeature, Set<string>>();
   const created = new Set(pending.flatMap((p) => (p.action === "create" ? p.rows.map((r) => `${p.m.key} ${r.id}`) : [])));
@@ -111,7 +130,7 @@ async function flush(trx: Knex.Transaction, pending: Pending[]): Promise<void> {
     if (group) group.rows.push(...rows);
     else byModel.set(key, { ...p, rows });
   }
-  for (const byModel of groups.values()) for (const g of byModel.values()) await g.feature.savedAtEnd!(trx, g.m, g.action, g.rows);
+  for (const byModel of groups.values()) for (const g of byModel.values()) await g.feature.savedAtEnd!(op, g.m, g.action, g.rows);
 }
 
 /** PostgreSQL's codes for a transaction it aborted so that another could go on: deadlock, serialization failure. */
@@ -126,7 +145,11 @@ export interface RunOptions {
 }
 
 export class Operations {
-  constructor(private readonly db: Knex) {}
+  /**
+   * `scopeOf` gives the rows an actor may reach: an api's engine asks its features
+   * (runtime/engine.ts); without one, every row (system work spanning several APIs).
+   */
+  constructor(private readonly db: Knex, private readonly scopeOf: (actor: Actor) => Scope = () => () => null) {}
 
   /**
    * The actor of writes no request makes: `name` (the command, `demo-data`) is their change
@@ -138,22 +161,33 @@ export class Operations {
     return { userId: null, username: SYSTEM_NAME, requestId: randomUUID(), context: SYSTEM_CONTEXT, contextDetail: name };
   }
 
+  /** `actor`'s reads, on the pool. */
+  read(actor: Actor): Operation {
+    return { trx: this.db, actor, scope: this.scopeOf(actor) };
+  }
+
+  /** `op` as `actor`'s from here on: the same transaction, and what the features hear at its end told in one. */
+  acting(op: WriteOperation, actor: Actor): WriteOperation {
+    return { trx: op.trx, actor, scope: this.scopeOf(actor), pending: op.pending };
+  }
+
   /**
    * Runs `work` in a transaction as `actor`'s operation. When PostgreSQL aborts it for a
    * conflict (or an error of `retryOn`), the whole of it runs again on a fresh transaction,
    * up to the attempts; the last error passes through.
    */
-  async run<T>(actor: Actor, work: (trx: Knex.Transaction) => Promise<T>, opts: RunOptions = {}): Promise<T> {
+  async run<T>(actor: Actor, work: (op: WriteOperation) => Promise<T>, opts: RunOptions = {}): Promise<T> {
     const retried = new Set([...CONFLICTS, ...(opts.retryOn ?? [])]);
     const attempts = opts.attempts ?? ATTEMPTS;
+    const scope = this.scopeOf(actor);
     for (let attempt = 1; ; attempt++) {
       try {
-        const pending: Pending[] = [];
-        return await current.run({ actor, pending }, () => this.db.transaction(async (trx) => {
-          const result = await work(trx);
-          await flush(trx, pending);
+        return await this.db.transaction(async (trx) => {
+          const op: WriteOperation = { trx, actor, scope, pending: [] };
+          const result = await work(op);
+          await flush(op);
           return result;
-        }));
+        });
       } catch (err) {
         const code = (err as { code?: unknown }).code;
         if (typeof code !== "string" || !retried.has(code) || attempt >= attempts) throw err;
@@ -165,13 +199,12 @@ export class Operations {
    * Runs `work` in a savepoint of the operation's transaction: when it fails, what it wrote is
    * rolled back and the features hear nothing of it at the operation's end.
    */
-  async savepoint<T>(trx: Knex.Transaction, work: (sp: Knex.Transaction) => Promise<T>): Promise<T> {
-    const pending = current.getStore()?.pending;
-    const mark = pending?.length ?? 0;
+  async savepoint<T>(op: WriteOperation, work: (sp: WriteOperation) => Promise<T>): Promise<T> {
+    const mark = op.pending.length;
     try {
-      return await trx.transaction(work);
+      return await op.trx.transaction((trx) => work({ ...op, trx }));
     } catch (err) {
-      pending?.splice(mark);
+      op.pending.splice(mark);
       throw err;
     }
   }

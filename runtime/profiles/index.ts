@@ -6,6 +6,7 @@ import type { ApiDescriptor } from "../descriptor.js";
 import type { Config } from "../config.js";
 import type { Identities } from "../auth/identities.js";
 import type { Fixture } from "../fixtures.js";
+import type { WriteOperation } from "../operations/index.js";
 import { drfProfile } from "./drf/index.js";
 import { createAppPassword, loadWordpressFixtures, wordpressNoRoute, wordpressProfile } from "./wordpress/index.js";
 
@@ -25,7 +26,7 @@ export interface Profile {
   /** Answers what no API of the profile took under a path the profile owns (mounted after all APIs). */
   notFound?(config: Config): { path: string; handler: RequestHandler };
   /** Loads demo fixtures the profile's own way; the generic Store is used when absent. */
-  loadFixtures?(db: Knex, api: ApiDescriptor, fixtures: Fixture[], userId?: string): Promise<number>;
+  loadFixtures?(op: WriteOperation, api: ApiDescriptor, fixtures: Fixture[], userId?: string): Promise<number>;
   /** The lines `run` prints for the API: where it is served (under `base`, the server's URL) and its docs. */
   announce(api: ApiDescriptor, config: Config, base: string): string[];
   /** Command-line commands the profile adds, by name; each gives the line to print. */
@@ -38,7 +39,7 @@ export interface CommandOptions {
 }
 
 /** A profile's command: runs against the APIs of that profile (and the identities of all). */
-export type ProfileCommand = (deps: { db: Knex; apis: ApiDescriptor[]; identities?: Identities; opts: CommandOptions }) => Promise<string>;
+export type ProfileCommand = (deps: { op: WriteOperation; apis: ApiDescriptor[]; identities?: Identities; opts: CommandOptions }) => Promise<string>;
 
 export const profiles: Record<string, Profile> = {
   drf: {

@@ -7,7 +7,7 @@ import { expect } from "chai";
 import { openDatabase, type Database } from "../../runtime/db/connect.js";
 import { ensureSuperuser, loadDemoOnce, migrateAll, profileCommand } from "../../runtime/cli.js";
 import { loadFixtures } from "../../runtime/fixtures.js";
-import { actorOf, Operations, SYSTEM_NAME, type Actor } from "../../runtime/operations/index.js";
+import { Operations, SYSTEM_NAME, type Actor } from "../../runtime/operations/index.js";
 import { Store } from "../../runtime/store.js";
 import { WEBHOOK_TASK } from "../../runtime/features/webhooks/index.js";
 import { apis } from "../../generated/server.js";
@@ -27,7 +27,7 @@ describe("system operations: what the command line writes goes through the pipel
     const seen: Array<{ model: string; actor: Actor | undefined }> = [];
     const create = Store.prototype.create;
     Store.prototype.create = function (this: Store, ...args: Parameters<Store["create"]>) {
-      seen.push({ model: args[1].key, actor: actorOf() });
+      seen.push({ model: args[1].key, actor: args[0].actor });
       return create.apply(this, args);
     };
     try {

@@ -4,7 +4,7 @@
 import { expect } from "chai";
 import type { Knex } from "knex";
 import type { ModelDescriptor } from "../../runtime/descriptor.js";
-import { actorOf, Operations, SYSTEM_NAME, tellAtEnd, type Actor, type WriteFeature, type Written } from "../../runtime/operations/index.js";
+import { Operations, SYSTEM_NAME, tellAtEnd, type Actor, type WriteFeature, type Written } from "../../runtime/operations/index.js";
 
 const model = (key: string) => ({ key }) as ModelDescriptor;
 const actor = (name: string): Actor => ({ userId: name, username: name, requestId: `req-${name}`, context: "api", contextDetail: "" });
@@ -30,10 +30,10 @@ describe("operations: what features hear at the end", () => {
   it("tells a row created and then changed once, as a creation", async () => {
     const { feature, told } = recorder();
     const a = model("dcim.site");
-    await new Operations(db).run(actor("alice"), async () => {
-      tellAtEnd(feature, a, "create", ["s1", "s2"]);
-      tellAtEnd(feature, a, "update", ["s1", "s3"]);
-      tellAtEnd(feature, a, "update", ["s3"]);
+    await new Operations(db).run(actor("alice"), async (op) => {
+      tellAtEnd(op, feature, a, "create", ["s1", "s2"]);
+      tellAtEnd(op, feature, a, "update", ["s1", "s3"]);
+      tellAtEnd(op, feature, a, "update", ["s3"]);
     });
     expect(told).to.deep.equal([
       { model: "dcim.site", action: "create", rows: [["s1", "alice"], ["s2", "alice"]] },
@@ -44,13 +44,13 @@ describe("operations: what features hear at the end", () => {
   it("keeps rows of other models apart, and leaves out a rolled-back savepoint's", async () => {
     const { feature, told } = recorder();
     const ops = new Operations(db);
-    await ops.run(actor("bob"), async (trx) => {
-      tellAtEnd(feature, model("dcim.site"), "create", [1]);
-      await ops.savepoint(trx, async () => {
-        tellAtEnd(feature, model("dcim.rack"), "create", [1]);
+    await ops.run(actor("bob"), async (op) => {
+      tellAtEnd(op, feature, model("dcim.site"), "create", [1]);
+      await ops.savepoint(op, async (sp) => {
+        tellAtEnd(sp, feature, model("dcim.rack"), "create", [1]);
         throw new Error("refused");
       }).catch(() => undefined);
-      tellAtEnd(feature, model("dcim.rack"), "create", [2]);
+      tellAtEnd(op, feature, model("dcim.rack"), "create", [2]);
     });
     expect(told).to.deep.equal([
       { model: "dcim.site", action: "create", rows: [[1, "bob"]] },
@@ -61,8 +61,8 @@ describe("operations: what features hear at the end", () => {
   it("runs the whole operation again after a serialization failure, telling only the last attempt", async () => {
     const { feature, told } = recorder();
     let attempts = 0;
-    await new Operations(db).run(actor("carol"), async () => {
-      tellAtEnd(feature, model("dcim.site"), "create", [`try${++attempts}`]);
+    await new Operations(db).run(actor("carol"), async (op) => {
+      tellAtEnd(op, feature, model("dcim.site"), "create", [`try${++attempts}`]);
       if (attempts === 1) throw Object.assign(new Error("could not serialize access"), { code: "40001" });
     });
     expect(attempts).to.equal(2);
@@ -76,9 +76,9 @@ describe("operations: what features hear at the end", () => {
     expect(first.grants).to.equal(undefined);
     expect(first.requestId).to.match(/^[0-9a-f-]{36}$/).and.not.equal(second.requestId);
     const { feature, told } = recorder();
-    await new Operations(db).run(first, async () => {
-      expect(actorOf()).to.equal(first);
-      tellAtEnd(feature, model("dcim.site"), "create", ["s1"]);
+    await new Operations(db).run(first, async (op) => {
+      expect(op.actor).to.equal(first);
+      tellAtEnd(op, feature, model("dcim.site"), "create", ["s1"]);
     });
     expect(told).to.deep.equal([{ model: "dcim.site", action: "create", rows: [["s1", SYSTEM_NAME]] }]);
   });

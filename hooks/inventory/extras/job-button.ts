@@ -39,8 +39,7 @@ export const actions = {
     const types = e.model.fields.find((f): f is ContentTypesField => f.kind === "contentTypes")!;
     const { rows } = await e.db.raw(`SELECT 1 ${linkedTypes(types.through, types.registry, "?")} AND ${labelOf(types.registry, "r")} = ?`, [e.id, m.key]);
     if (!rows.length) throw new Refusal({ object_model_name: `This job button is not for ${m.key} objects.` });
-    const cond = e.permitted(m, "view", "t0");
-    const seen = engine.store.isKey(m, pk) && (await engine.store.existing(e.db, m, [pk], e.actor.userId ?? undefined, cond ? (qb) => { qb.whereRaw(cond.sql, cond.bindings as never[]); } : undefined)).length;
+    const seen = (await engine.store.existing(e.op, m, [pk])).length;
     if (!seen) throw new Refusal({ object_pk: `No ${m.key} with id ${pk}.` });
     const [button] = await e.db(e.model.table).where("id", e.id!).select(engine.index.column(e.model, "job") + " as job");
     const job = (await records.job(e.db, button.job))!;

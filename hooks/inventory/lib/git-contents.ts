@@ -44,7 +44,7 @@ async function filesOf(dir: string): Promise<string[]> {
 
 /** Work on one file in a savepoint: a statement the database refuses leaves the sync's transaction usable, to report the other files. */
 function inSavepoint(ctx: SyncContext, work: (c: SyncContext) => Promise<void>): Promise<void> {
-  return ctx.engine.operations.savepoint(ctx.db, (sp) => work({ ...ctx, db: sp }));
+  return ctx.engine.operations.savepoint(ctx.op, (sp) => work({ ...ctx, op: sp, db: sp.trx }));
 }
 
 /** A validation error's messages as one line. */
@@ -75,26 +75,26 @@ class Owned {
 
   /** The row in full, as the API shows it. */
   async shown(id: string): Promise<Data> {
-    const [row] = await this.ctx.engine.store.fetch(this.ctx.db, this.m, [id], { shape: "full", version: this.version, include: "all", ctx: { apiUrl: this.ctx.engine.api.basePath } });
+    const [row] = await this.ctx.engine.store.fetch(this.ctx.op, this.m, [id], { shape: "full", version: this.version, include: "all", ctx: { apiUrl: this.ctx.engine.api.basePath }, unscoped: true });
     return row as Data;
   }
 
   async create(body: Data): Promise<string> {
-    const id = await this.ctx.engine.store.create(this.ctx.db, this.m, body, { version: this.version, userId: this.ctx.userId ?? undefined, partial: false });
+    const id = await this.ctx.engine.store.create(this.ctx.op, this.m, body, { version: this.version, partial: false });
     const c = this.names.columns;
     await this.ctx.db(this.names.table).where("id", id).update({ [c.owner_content_type]: OWNER_TYPE, [c.owner_object_id]: this.ctx.repository.id });
     return id;
   }
 
   update(id: string, body: Data): Promise<void> {
-    return this.ctx.engine.store.update(this.ctx.db, this.m, id, body, { version: this.version, userId: this.ctx.userId ?? undefined, partial: true });
+    return this.ctx.engine.store.update(this.ctx.op, this.m, id, body, { version: this.version, partial: true });
   }
 
   /** Deletes the rows the repository owns but did not give this time, each logged. */
   async prune(keep: Set<string>, grouping: string, what: string): Promise<void> {
     for (const [name, id] of await this.rows()) {
       if (keep.has(name)) continue;
-      await this.ctx.engine.store.remove(this.ctx.db, this.m, [id]);
+      await this.ctx.engine.store.remove(this.ctx.op, this.m, [id]);
       await this.ctx.log("warning", grouping, `Deleted ${what} ${name}`);
     }
   }
@@ -112,7 +112,7 @@ async function relationValues(ctx: SyncContext, name: string, meta: Data): Promi
       let id: string;
       try {
         if (!plain(attrs)) throw new Error("not an object");
-        id = await ctx.engine.store.idOf(ctx.db, model, attrs);
+        id = await ctx.engine.store.idOf(ctx.op, model, attrs);
       } catch {
         throw new Error(`No matching ${label} found for ${JSON.stringify(attrs)}; unable to create/update context ${name}`);
       }

@@ -3,9 +3,8 @@
 // NestedScheduledJobSerializer checks it, `task_queue`), the data must suit the job's
 // variables (job-data.ts); then the run is queued, or scheduled (to run later, on a schedule,
 // or once approved). Refusals carry Nautobot's words and statuses.
-import type { Knex } from "knex";
 import {
-  type Engine, type Actor, HttpError, ValidationError, type FieldErrors, FilterCompiler, CrontabError, parseCrontab, queueRun, Schedules,
+  type Engine, type Actor, type Operation, HttpError, ValidationError, type FieldErrors, FilterCompiler, CrontabError, parseCrontab, queueRun, Schedules,
   type Interval, type JobRow,
 } from "../../../runtime/hooks.js";
 import { JobDataError, validateData, type ObjectLookup } from "./job-data.js";
@@ -138,20 +137,15 @@ function readBody(body: unknown): RunInput {
  * view that meet the variable's filters. The ids are checked in one statement (the store's
  * lookups batch them), then the filters and the permission in one more.
  */
-function objectLookup(engine: Engine, db: Knex, actor: Actor): ObjectLookup {
+function objectLookup(engine: Engine, op: Operation): ObjectLookup {
   const filters = new FilterCompiler(engine.index);
   return async (key, values, params) => {
     const m = engine.index.byKey.get(key);
     const compiled = m && filters.compile(m, new Map(Object.entries(params ?? {}).map(([k, v]) => [k, [v].flat().map(String)])), { strict: true, reserved: new Set() });
     if (!m || !compiled || Object.keys(compiled.errors).length) return values.map(() => null);
     const { plan } = compiled;
-    const ids = await Promise.all(values.map((v) => engine.store.idOf(db, key, v as Record<string, unknown>).catch(() => null)));
-    const grants = actor.grants;
-    const allowed = engine.permissions && grants ? engine.permissions.condition(grants, m, "view", "t0") : null;
-    const found = new Set(await engine.store.existing(db, m, ids.filter((id): id is string => id !== null), actor.userId ?? undefined, (qb) => {
-      plan.apply(qb);
-      if (allowed) qb.whereRaw(allowed.sql, allowed.bindings as Knex.RawBinding[]);
-    }));
+    const ids = await Promise.all(values.map((v) => engine.store.idOf(op, key, v as Record<string, unknown>).catch(() => null)));
+    const found = new Set(await engine.store.existing(op, m, ids.filter((id): id is string => id !== null), { where: plan.apply }));
     return ids.map((id) => (id !== null && found.has(id) ? id : null));
   };
 }
@@ -188,7 +182,7 @@ export async function requestRun(engine: Engine, actor: Actor, job: JobRow, body
   if (!queues.includes(queue)) throw new ValidationError({ task_queue: [{ code: "invalid_choice", value: queue, plain: true }] });
   let data: Record<string, unknown>;
   try {
-    data = await validateData(job.variables, input.data, objectLookup(engine, engine.db, actor));
+    data = await validateData(job.variables, input.data, objectLookup(engine, engine.operations.read(actor)));
   } catch (err) {
     if (err instanceof JobDataError) throw new ValidationError({ errors: err.errors });
     throw err;

@@ -13,7 +13,7 @@ import { createHash } from "node:crypto";
 import type { Knex } from "knex";
 import { storedColumn, type FieldDescriptor, type ModelDescriptor } from "../../descriptor.js";
 import type { ModelIndex } from "../../models.js";
-import type { Actor, ChangeAction, WriteFeature, Written } from "../../operations/index.js";
+import type { Actor, ChangeAction, WriteFeature, WriteOperation, Written } from "../../operations/index.js";
 import type { Db, Store } from "../../store.js";
 import { isUuid } from "../../query/filters.js";
 import { ident } from "../../query/sql.js";
@@ -75,8 +75,10 @@ export function changes(index: ModelIndex, store: Store): WriteFeature | undefin
   const log = logKey ? changeLog(index, index.model(logKey)) : undefined;
   const latest = index.api.versions.supported.at(-1) ?? index.api.versions.default;
 
-  async function record(db: Db, m: ModelDescriptor, rows: Written, action: ChangeAction): Promise<void> {
-    const fetched = await store.fetch(db, m, [...new Set(rows.map((r) => r.id))], { shape: "full", version: latest, include: "all", ctx: { apiUrl: index.api.basePath } });
+  async function record(op: WriteOperation, m: ModelDescriptor, rows: Written, action: ChangeAction): Promise<void> {
+    const db = op.trx;
+    // Every row written, whoever wrote it and whatever they may view.
+    const fetched = await store.fetch(op, m, [...new Set(rows.map((r) => r.id))], { shape: "full", version: latest, include: "all", ctx: { apiUrl: index.api.basePath }, unscoped: true });
     const byId = new Map(fetched.map((o) => [String(o.id), o]));
     // Recorded in the order written, each by its writer (a batch serves many requests).
     const changes = rows.flatMap(({ id, actor }) => {
@@ -99,8 +101,8 @@ export function changes(index: ModelIndex, store: Store): WriteFeature | undefin
     watches: (m) => m.features.changeLogged && m.key !== logKey,
     // Creates and updates are recorded together at the operation's end: one read and one
     // insert for every row of a model, however many requests a batch serves.
-    savedAtEnd: (db, m, action, rows) => record(db, m, rows, action),
-    deleting: (db, m, ids, actor) => record(db, m, ids.map((id) => ({ id, actor })), "delete"),
+    savedAtEnd: (op, m, action, rows) => record(op, m, rows, action),
+    deleting: (op, m, ids) => record(op, m, ids.map((id) => ({ id, actor: op.actor })), "delete"),
   };
 }
 

@@ -15,7 +15,7 @@ import type { Knex } from "knex";
 import type { ApiDescriptor } from "../../descriptor.js";
 import type { Engine } from "../../engine.js";
 import { advisoryLock } from "../../db/locks.js";
-import type { Actor } from "../../operations/index.js";
+import type { Actor, WriteOperation } from "../../operations/index.js";
 import { enqueue } from "../../queue/tasks.js";
 import { TaskFailure, type TaskContext, type TaskHandler } from "../../queue/worker.js";
 import type { Feature, TaskSetting } from "../types.js";
@@ -41,6 +41,8 @@ export interface RepositoryRecord {
 
 /** What a content's refresh is given: the sync's savepoint, the checkout of the commit synced, and the result's log. */
 export interface SyncContext {
+  /** The sync's operation (a savepoint of it); `db` is its transaction. */
+  op: WriteOperation;
   db: Knex.Transaction;
   engine: Engine;
   repository: RepositoryRecord;
@@ -94,7 +96,7 @@ interface SyncTask { api: string; model: string; repository: string; result: str
 /** Records a pending result of a sync of `repository` for `actor` (named after it, about its model, as Nautobot's) and queues it; gives the result's id. */
 export function queueSync(engine: Engine, actor: Actor, model: string, repository: { id: string; name: string }): Promise<string> {
   const records = new JobRecords(engine.index);
-  return engine.operations.run(actor, async (trx) => {
+  return engine.operations.run(actor, async ({ trx }) => {
     const result = await records.createTaskResult(trx, repository.name, model, actor.userId);
     await enqueue(trx, GIT_SYNC_TASK, { api: engine.api.name, model, repository: repository.id, result } satisfies SyncTask);
     return result;
@@ -169,7 +171,7 @@ class SyncRun {
       return "errored";
     }
     try {
-      return await this.engine.operations.run(await this.actor(), (trx) => this.refresh(trx, repo, dir, sha), { attempts: 1 });
+      return await this.engine.operations.run(await this.actor(), (op) => this.refresh(op, repo, dir, sha), { attempts: 1 });
     } catch (err) {
       this.log.target = undefined;
       await this.line("failure", "main", `Error while refreshing ${repo.name}: ${message(err)}`);
@@ -178,22 +180,23 @@ class SyncRun {
   }
 
   /** Every content refreshed in one savepoint, kept only when none logged a failure. */
-  private async refresh(trx: Knex.Transaction, repo: RepositoryRecord, dir: string, sha: string): Promise<ResultStatus> {
+  private async refresh(op: WriteOperation, repo: RepositoryRecord, dir: string, sha: string): Promise<ResultStatus> {
+    const { trx } = op;
     this.log.target = trx;
     // One load of a repository at a time: two would each create what the other did not find.
     await advisoryLock(trx, this.source.model, repo.id);
     // A content that threw errs the sync (Nautobot's STATUS_ERRORED); one that logged a failure fails it.
     const state = { errored: false };
     try {
-      await this.engine.operations.savepoint(trx, async (sp) => {
-        this.log.enter(sp);
-        await this.source.setHead(sp, repo.id, sha);
+      await this.engine.operations.savepoint(op, async (sp) => {
+        this.log.enter(sp.trx);
+        await this.source.setHead(sp.trx, repo.id, sha);
         await this.line("info", "main", `Refreshing data provided by ${repo.name}...`);
-        const ctx = { db: sp, engine: this.engine, repository: { ...repo, currentHead: sha }, dir, userId: this.userId, log: this.line.bind(this) };
+        const ctx = { op: sp, db: sp.trx, engine: this.engine, repository: { ...repo, currentHead: sha }, dir, userId: this.userId, log: this.line.bind(this) };
         for (const content of contentsOf(this.source, this.engine, this.root).sort((a, b) => a.weight - b.weight || a.name.localeCompare(b.name))) {
           await this.line("info", "main", `Refreshing ${content.name}...`);
           try {
-            await this.engine.operations.savepoint(sp, (inner) => content.refresh({ ...ctx, db: inner, provides: repo.providedContents.includes(content.identifier) }));
+            await this.engine.operations.savepoint(sp, (inner) => content.refresh({ ...ctx, op: inner, db: inner.trx, provides: repo.providedContents.includes(content.identifier) }));
           } catch (err) {
             await this.line("failure", "main", `Error while refreshing ${content.name}: ${message(err)}`);
             state.errored = true;

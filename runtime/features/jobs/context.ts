@@ -7,7 +7,7 @@ import type { Knex } from "knex";
 import type { ModelDescriptor } from "../../descriptor.js";
 import type { Engine } from "../../engine.js";
 import { forbidden, notFound } from "../../errors.js";
-import { actingAs, type Actor } from "../../operations/index.js";
+import type { WriteOperation } from "../../operations/index.js";
 import { FilterCompiler, type FilterPlan } from "../../query/filters.js";
 import type { ReadOptions } from "../../store.js";
 import { CHANGE_LOG_MODEL, READ_ANY, type ApiObject, type Filters, type JobContext, type Loggable } from "./define.js";
@@ -25,20 +25,22 @@ export class RunContext implements JobContext {
   private readonly filters: FilterCompiler;
   private readonly read: ReadOptions;
 
+  readonly db: Knex.Transaction;
+
   constructor(
     private readonly engine: Engine,
-    readonly db: Knex.Transaction,
-    private readonly actor: Actor,
+    private readonly op: WriteOperation,
     private readonly log: RunLog,
     private readonly signal: AbortSignal,
     readonly resultId: string,
     readonly user: { id: string | null; username: string },
     readonly commit: boolean,
   ) {
+    this.db = op.trx;
     this.filters = new FilterCompiler(engine.index);
     const api = engine.api;
     // The latest version's shape, with relative URLs: there is no request to take a host from.
-    this.read = { shape: "full", version: api.versions.supported.at(-1) ?? api.versions.default, include: "all", ctx: { apiUrl: api.basePath }, userId: user.id ?? undefined };
+    this.read = { shape: "full", version: api.versions.supported.at(-1) ?? api.versions.default, include: "all", ctx: { apiUrl: api.basePath } };
   }
 
   private line(level: LogLevel, objOrMessage: Loggable | string | null | undefined, message?: string): Promise<void> {
@@ -75,29 +77,30 @@ export class RunContext implements JobContext {
     return m;
   }
 
-  /** The condition the user's `action` permission puts on rows `t0` of `m`; refused when they hold none. */
-  private allowed(m: ModelDescriptor, action: string): ((qb: Knex.QueryBuilder) => void) | undefined {
+  /**
+   * Refuses `action` on `m` when the user holds no such permission, as the API's permission
+   * check does; which rows they reach, the operation's scope says. A model the scope opens to
+   * anyone (EXEMPT_VIEW_PERMISSIONS) needs none.
+   */
+  private authorize(m: ModelDescriptor, action: string): void {
     const { permissions } = this.engine;
-    const grants = this.actor.grants;
-    if (!permissions || !grants) return undefined;
-    if (!permissions.holds(grants, m, action)) throw forbidden();
-    const cond = permissions.condition(grants, m, action, "t0");
-    return cond ? (qb) => { qb.whereRaw(cond.sql, cond.bindings as Knex.RawBinding[]); } : undefined;
+    const grants = this.op.actor.grants;
+    if (permissions && grants && !permissions.holds(grants, m, action) && this.op.scope(m, "t0", action) !== null) throw forbidden();
   }
 
-  /** The filters as the list endpoint of `m` plans them, narrowed to what the user may view. */
+  /** The filters as the list endpoint of `m` plans them, for a user who may view `m`. */
   private viewable(m: ModelDescriptor, filters: Filters): FilterPlan {
     const params = new Map(Object.entries(filters).map(([k, v]) => [k, [v].flat().map(String)]));
     const { errors, plan } = this.filters.compile(m, params, { strict: true, reserved: new Set() });
     if (Object.keys(errors).length) throw new Error(`Invalid filters for ${m.key}: ${JSON.stringify(errors)}`);
-    const narrow = this.allowed(m, "view");
-    return narrow ? { ...plan, apply: (qb: Knex.QueryBuilder) => { plan.apply(qb); narrow(qb); } } : plan;
+    this.authorize(m, "view");
+    return plan;
   }
 
   async list(model: string, filters: Filters = {}): Promise<ApiObject[]> {
     this.live();
     const m = this.model(model);
-    const { results } = await this.engine.store.list(this.db, m, this.viewable(m, filters), { limit: null, offset: 0 }, this.read);
+    const { results } = await this.engine.store.list(this.op, m, this.viewable(m, filters), { limit: null, offset: 0 }, this.read);
     return results as ApiObject[];
   }
 
@@ -118,7 +121,8 @@ export class RunContext implements JobContext {
     this.live();
     const m = this.model(model);
     const valid = ids.filter((id) => this.engine.store.isKey(m, id));
-    return (await this.engine.store.fetch(this.db, m, valid, this.read, any ? undefined : this.viewable(m, {}))) as ApiObject[];
+    if (!any) this.authorize(m, "view");
+    return (await this.engine.store.fetch(this.op, m, valid, { ...this.read, unscoped: any })) as ApiObject[];
   }
 
   async [READ_ANY](model: string, id: string): Promise<ApiObject | null> {
@@ -126,41 +130,42 @@ export class RunContext implements JobContext {
   }
 
   /** A write of `m` as the user's request to it: its rows checked against the user's permissions on `m`. */
-  private writing<T>(m: ModelDescriptor, work: () => Promise<T>): Promise<T> {
+  private writing<T>(m: ModelDescriptor, work: (op: WriteOperation) => Promise<T>): Promise<T> {
     this.live();
-    return actingAs({ ...this.actor, subject: m.key }, work);
+    return work(this.engine.operations.acting(this.op, { ...this.op.actor, subject: m.key }));
   }
 
+  /** What the job wrote, as it wrote it: whatever the rows the user may view, as the API answers a write. */
   private async shown(m: ModelDescriptor, id: string): Promise<ApiObject> {
-    return (await this.engine.store.fetch(this.db, m, [id], this.read))[0] as ApiObject;
+    return (await this.engine.store.fetch(this.op, m, [id], { ...this.read, unscoped: true }))[0] as ApiObject;
   }
 
   /** Locks the object for a change or delete, when the user may `action` it; else not found, as the API answers. */
-  private async reach(m: ModelDescriptor, id: string, action: string): Promise<void> {
-    const { store } = this.engine;
-    if (!store.isKey(m, id) || !(await store.existing(this.db, m, [id], this.user.id ?? undefined, this.allowed(m, action), true)).length) throw notFound();
+  private async reach(op: WriteOperation, m: ModelDescriptor, id: string, action: string): Promise<void> {
+    this.authorize(m, action);
+    if (!(await this.engine.store.existing(op, m, [id], { action, lock: true })).length) throw notFound();
   }
 
   async create(model: string, body: Record<string, unknown>): Promise<ApiObject> {
     const m = this.model(model);
-    const id = await this.writing(m, () => this.engine.store.create(this.db, m, body, { version: this.read.version, userId: this.user.id ?? undefined, partial: false }));
+    const id = await this.writing(m, (op) => this.engine.store.create(op, m, body, { version: this.read.version, partial: false }));
     return this.shown(m, id);
   }
 
   async update(model: string, id: string, body: Record<string, unknown>): Promise<ApiObject> {
     const m = this.model(model);
-    await this.writing(m, async () => {
-      await this.reach(m, id, "change");
-      await this.engine.store.update(this.db, m, id, body, { version: this.read.version, userId: this.user.id ?? undefined, partial: true });
+    await this.writing(m, async (op) => {
+      await this.reach(op, m, id, "change");
+      await this.engine.store.update(op, m, id, body, { version: this.read.version, partial: true });
     });
     return this.shown(m, id);
   }
 
   async delete(model: string, id: string): Promise<void> {
     const m = this.model(model);
-    await this.writing(m, async () => {
-      await this.reach(m, id, "delete");
-      await this.engine.store.remove(this.db, m, [id]);
+    await this.writing(m, async (op) => {
+      await this.reach(op, m, id, "delete");
+      await this.engine.store.remove(op, m, [id]);
     });
   }
 }

@@ -89,7 +89,7 @@ export function jobHooks(index: ModelIndex): WriteFeature | undefined {
 
   return {
     watches: (m) => m.features.changeLogged && m.key !== logKey,
-    savedAtEnd: (db, m, action, rows) => enqueue(db, m, action, rows),
-    deleting: (db, m, ids, actor) => enqueue(db, m, "delete", ids.map((id) => ({ id, actor }))),
+    savedAtEnd: ({ trx }, m, action, rows) => enqueue(trx, m, action, rows),
+    deleting: ({ trx, actor }, m, ids) => enqueue(trx, m, "delete", ids.map((id) => ({ id, actor }))),
   };
 }

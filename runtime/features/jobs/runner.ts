@@ -9,7 +9,7 @@ import type { Knex } from "knex";
 import type { ApiDescriptor } from "../../descriptor.js";
 import type { Engine } from "../../engine.js";
 import { ValidationError } from "../../errors.js";
-import { Operations, SYSTEM_NAME, type Actor } from "../../operations/index.js";
+import { Operations, SYSTEM_NAME, type Actor, type WriteOperation } from "../../operations/index.js";
 import { TaskFailure, type TaskContext, type TaskHandler } from "../../queue/worker.js";
 import type { CatalogEntry } from "./catalog.js";
 import { entryOf } from "./sources.js";
@@ -109,7 +109,7 @@ class JobRun {
     if (!actor) return this.refuse("The user who ran this job no longer exists, or is no longer active.");
     const commit = job.read_only ? false : this.run.commit;
     // Once: a transaction PostgreSQL aborts (a deadlock) ends the run errored rather than running the job again.
-    const status = await this.engine.operations.run(actor, (trx) => this.inTransaction(trx, job, entry, actor, commit), { attempts: 1 });
+    const status = await this.engine.operations.run(actor, (op) => this.inTransaction(op, job, entry, commit), { attempts: 1 });
     return `${classPathOf(job)}: ${status}`;
   }
 
@@ -128,6 +128,7 @@ class JobRun {
     return {
       // A hook receiver's changes are recorded as a job hook's, and run no job hooks themselves.
       userId, username: user.username, requestId: this.run.result, context: job.is_job_hook_receiver ? "job-hook" : "job", contextDetail: job.slug,
+      superuser: user.superuser,
       ...(permissions ? { grants: await permissions.grants(this.db, userId, user.superuser) } : {}),
     };
   }
@@ -160,24 +161,25 @@ class JobRun {
   }
 
   /** The run inside the operation's transaction: gives how it ended, written in the same transaction. */
-  private async inTransaction(trx: Knex.Transaction, job: JobRow, entry: CatalogEntry, actor: Actor, commit: boolean): Promise<ResultStatus> {
+  private async inTransaction(op: WriteOperation, job: JobRow, entry: CatalogEntry, commit: boolean): Promise<ResultStatus> {
     const { operations } = this.engine;
+    const { trx, actor } = op;
     this.log.target = trx;
     const user = { id: actor.userId, username: actor.username ?? SYSTEM_NAME };
     let status: ResultStatus = "completed";
     let output = "";
     let data: Record<string, unknown> | undefined;
     try {
-      data = await this.data(new RunContext(this.engine, trx, actor, this.log, this.task.signal, this.run.result, user, commit), job);
+      data = await this.data(new RunContext(this.engine, op, this.log, this.task.signal, this.run.result, user, commit), job);
     } catch (err) {
       status = "errored";
       await this.log.write("failure", INITIALIZATION, `Error initializing job:\n${exceptionText(err)}`);
     }
     if (data) {
       try {
-        await operations.savepoint(trx, async (sp) => {
-          this.log.enter(sp);
-          const ctx = new RunContext(this.engine, sp, actor, this.log, this.task.signal, this.run.result, user, commit);
+        await operations.savepoint(op, async (sp) => {
+          this.log.enter(sp.trx);
+          const ctx = new RunContext(this.engine, sp, this.log, this.task.signal, this.run.result, user, commit);
           output = outputOf(await withinLimits(Promise.resolve(entry.job.run(data as never, ctx)), job, (err, once) => ctx.expire(err, once)));
           await this.log.settled();
           status = ctx.failed ? "failed" : "completed";

@@ -21,7 +21,7 @@ export interface JobTask { api: string; result: string; data: Record<string, unk
  */
 export function queueRun(engine: Engine, actor: Actor, job: JobRow, run: { data: Record<string, unknown>; commit: boolean; kwargs: Record<string, unknown> | null }): Promise<string> {
   const records = new JobRecords(engine.index);
-  return engine.operations.run(actor, async (trx) => {
+  return engine.operations.run(actor, async ({ trx }) => {
     const result = await records.createResult(trx, job, actor.userId, run.kwargs);
     await enqueue(trx, JOB_TASK, { api: engine.api.name, result, data: run.data, commit: run.commit } satisfies JobTask);
     return result;

@@ -105,7 +105,7 @@ export class Schedules {
     const kwargs: ScheduleKwargs = {
       data: s.data, commit: s.commit, user: actor.userId, name: classPathOf(job), task_queue: s.taskQueue, celery_kwargs: { queue: s.queue }, scheduled_job_pk: id,
     };
-    return this.engine.operations.run(actor, async (trx) => {
+    return this.engine.operations.run(actor, async ({ trx }) => {
       await trx(this.model.table).insert({
         id,
         [this.c("name")]: name,

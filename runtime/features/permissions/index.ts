@@ -17,7 +17,10 @@ import { col, ident } from "../../query/sql.js";
 import { labelOf, linkedTypes } from "../../kinds/content-types.js";
 import { ConstraintCompiler, ConstraintError, type Condition } from "./constraints.js";
 import type { Grants } from "./grants.js";
-import type { Feature, ReadScope } from "../types.js";
+import type { Feature } from "../types.js";
+import { requestScope } from "./scope.js";
+
+export { viewExempt } from "./scope.js";
 
 export type { Grants } from "./grants.js";
 
@@ -183,21 +186,6 @@ export class Permissions {
     }
   }
 
-  /**
-   * The rows of a model an actor may view: those meeting a view constraint of theirs (none
-   * when they hold no view on the model); every row for an actor whom object permissions do
-   * not restrict. Views the api exempts from permissions are the profile's to lift.
-   */
-  readScope(): ReadScope {
-    return {
-      narrow: (actor, m, alias) => {
-        const grants = actor.grants;
-        if (!grants) return null;
-        return this.holds(grants, m, "view") ? this.condition(grants, m, "view", alias) : { sql: "false", bindings: [] };
-      },
-    };
-  }
-
   /** The write check every operation's writes go through (see the header). */
   feature(): WriteFeature {
     const check = async (db: Knex | Knex.Transaction, m: ModelDescriptor, ids: RowId[], action: string, actor: Actor) => {
@@ -211,11 +199,11 @@ export class Permissions {
     };
     return {
       watches: () => true,
-      saved: async (db, m, ids, action, actor) => {
-        if (m === this.permissions) await this.validate(db, ids);
-        await check(db, m, ids, action === "create" ? "add" : "change", actor);
+      saved: async ({ trx, actor }, m, ids, action) => {
+        if (m === this.permissions) await this.validate(trx, ids);
+        await check(trx, m, ids, action === "create" ? "add" : "change", actor);
       },
-      deleting: (db, m, ids, actor) => check(db, m, ids, "delete", actor),
+      deleting: ({ trx, actor }, m, ids) => check(trx, m, ids, "delete", actor),
     };
   }
 }
@@ -227,7 +215,7 @@ export const feature = {
     return permissions ? { permissions } : {};
   },
   write: ({ services }) => services.permissions?.feature(),
-  readScope: ({ services }) => services.permissions?.readScope(),
+  readScope: ({ index, services }) => requestScope(index, services.permissions),
   // This instance's own writes to users, groups and permissions count at once, not after the trust period.
   observe: ({ services: { permissions } }) => permissions && ((m) => { if (permissions.sources.has(m)) permissions.forget(); }),
 } satisfies Feature;

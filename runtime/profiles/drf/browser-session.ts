@@ -79,7 +79,7 @@ export async function login(req: Request, res: Response, d: SessionDeps, limits:
   const expires = new Date(Date.now() + LIFETIME_MS);
   // The user's own write, as through the API: an operation whose actor they are.
   const actor = { userId: who.userId, username: who.username, requestId: requestId(res), context: "api", contextDetail: "login" };
-  const key = await d.operations.run(actor, (trx) => d.tokens.issue(trx, who.userId, { write_enabled: false, expires: expires.toISOString(), description: "browser session" }));
+  const key = await d.operations.run(actor, (op) => d.tokens.issue(op, who.userId, { write_enabled: false, expires: expires.toISOString(), description: "browser session" }));
   res.cookie(SESSION_COOKIE, key, { httpOnly: true, sameSite: "lax", path: d.basePath, expires });
   res.redirect(302, next);
 }

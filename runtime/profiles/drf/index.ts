@@ -8,10 +8,10 @@ import type { Knex } from "knex";
 import { createRequire } from "node:module";
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { ApiDescriptor, DrfRoute, DrfView, ModelDescriptor } from "../../descriptor.js";
+import type { ApiDescriptor, DrfRoute, DrfView } from "../../descriptor.js";
 import type { Config } from "../../config.js";
 import { FilterCompiler } from "../../query/filters.js";
-import { dynamicFilters } from "../../features/index.js";
+import { dynamicFilters, viewExempt } from "../../features/index.js";
 import { notFound } from "../../errors.js";
 import type { Identities } from "../../auth/identities.js";
 import { origin, queryParams, slashed } from "../../http/request.js";
@@ -106,17 +106,14 @@ function servicesOf({ api, db, config, identities }: DrfDeps): { services: DrfSe
   const { index, store, operations, permissions } = engine;
   const settings = api.settings;
   const exports = exportTemplates(api, index);
-  const exempt = new Set((settings.EXEMPT_VIEW_PERMISSIONS as string[] | undefined) ?? []);
   const tokenModel = api.auth?.tokens ? index.model(api.auth.tokens) : undefined;
   const userModel = api.auth ? index.model(api.auth.users) : undefined;
-  // Models whose view `EXEMPT_VIEW_PERMISSIONS: ["*"]` never exempts (Nautobot's EXEMPT_EXCLUDE_MODELS).
-  const neverExempt = new Set([userModel?.key, api.permissions?.objectPermissions, api.permissions?.groups]);
-  const exemptView = (m: ModelDescriptor) => exempt.has(m.key) || (exempt.has("*") && !neverExempt.has(m.key));
+  const exemptView = viewExempt(index);
   // This instance's own changes to users and tokens count at once, not after the trust period.
   store.onWrite((m) => {
     if (m === tokenModel || m === userModel) identities?.forget();
   });
-  const graphql = api.graphql ? { db, index, sdl: api.graphql, permissions, exemptView, userModel } : undefined;
+  const graphql = api.graphql ? { index, sdl: api.graphql } : undefined;
   const sessions = identities && tokenModel
     ? { db, identities, tokens: new Tokens(index, store, tokenModel), operations, basePath: api.basePath, apiTitle: api.title }
     : undefined;

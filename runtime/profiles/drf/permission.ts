@@ -1,13 +1,11 @@
-// Who may do what, as DRF's permission classes and Nautobot's object permissions decide it:
-// anonymous reads only where exempt, writes only with a write-enabled token, and with object
-// permissions the method's action on the model (superusers hold every one), narrowed to the
-// rows the requester's constraints reach.
-import type { Knex } from "knex";
+// Who may use a view, as DRF's permission classes decide it: anonymous reads only where
+// exempt, writes only with a write-enabled token, and with object permissions the method's
+// action on the model (superusers hold every one). Which rows they then reach is not the
+// profile's to say: the engine narrows every read and write of the request's operation to
+// them (features/permissions/scope.ts).
 import type { ModelDescriptor } from "../../descriptor.js";
 import { HttpError, forbidden } from "../../errors.js";
-import type { FilterPlan } from "../../query/filters.js";
 import { actionOf, type Grants } from "../../features/index.js";
-import type { Condition } from "../../features/index.js";
 import type { Ctx } from "./context.js";
 
 export const SAFE = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -42,31 +40,6 @@ async function grantsOf(ctx: Ctx): Promise<Grants> {
   return ctx.grants;
 }
 
-/** The condition on rows of `m` aliased `alias` that the requester's `action` constraints set (null: every row). */
-function condition(ctx: Ctx, m: ModelDescriptor, action: string | null, alias: string): Condition | null {
-  const { permissions, exemptView } = ctx.drf;
-  if (!permissions || !ctx.grants || action === null || (action === "view" && exemptView(m))) return null;
-  return permissions.condition(ctx.grants, m, action, alias);
-}
-
-/** The condition on rows `t0` of `m` that the requester's `action` constraints set (none: every row). */
-function permitted(ctx: Ctx, m: ModelDescriptor, action: string | null): ((qb: Knex.QueryBuilder) => void) | undefined {
-  const cond = condition(ctx, m, action, "t0");
-  return cond ? (qb) => { qb.whereRaw(cond.sql, cond.bindings as Knex.RawBinding[]); } : undefined;
-}
-
-/** `where` narrowed to the rows the requester may `action`. */
-function within(ctx: Ctx, m: ModelDescriptor, where: FilterPlan, action = actionOf(ctx.req.method)): FilterPlan {
-  const narrow = permitted(ctx, m, action);
-  return narrow ? { ...where, apply: (qb: Knex.QueryBuilder) => { where.apply(qb); narrow(qb); } } : where;
-}
-
-/** Whether the object `id` of `m` exists and the requester may `action` it (view it, by default). */
-async function visible(ctx: Ctx, m: ModelDescriptor, id: string, action = "view"): Promise<boolean> {
-  const { store, db } = ctx.drf;
-  return store.isKey(m, id) && (await store.existing(db, m, [id], ctx.identity?.userId, permitted(ctx, m, action))).length > 0;
-}
-
 /**
  * Whether the requester holds only a read-only token. A browser session's token is one (so
  * its key in an Authorization header never writes, and no tool hands it out as a writing
@@ -77,5 +50,5 @@ function readOnly(ctx: Ctx): boolean {
 }
 
 /** The policy's permission: what every view asks before it reads or writes. */
-export const permission = { authorize, grantsOf, condition, permitted, within, visible, readOnly };
+export const permission = { authorize, grantsOf, readOnly };
 export type Permission = typeof permission;

@@ -7,7 +7,7 @@ import { contentType } from "../../http/request.js";
 import { BodyProblem, parseJson } from "../../http/body.js";
 import { parseMultipart, Upload } from "../../http/multipart.js";
 import { requestId } from "../../http/failures.js";
-import type { Actor } from "../../operations/index.js";
+import type { Actor, Operation } from "../../operations/index.js";
 import type { FilterPlan } from "../../query/filters.js";
 import type { Ctx } from "./context.js";
 
@@ -72,7 +72,6 @@ export function readOpts(ctx: Ctx, brief = false) {
     // Opt-in fields answer a GET that names them, and every write.
     include: ctx.req.method === "GET" || ctx.req.method === "HEAD" ? (ctx.params.get("include") ?? []).flatMap((v) => v.split(",")) : "all" as const,
     ctx: { apiUrl: ctx.apiUrl },
-    userId: ctx.identity?.userId,
   };
 }
 
@@ -81,26 +80,39 @@ export function isBrief(ctx: Ctx): boolean {
 }
 
 /** The requester as the actor of an operation through `view` of `m` (Nautobot's view name, `dcim-api:site-list`). */
-export function actor(ctx: Ctx, m: ModelDescriptor, view: string, subject = m): Actor {
+export function actor(ctx: Ctx, m: ModelDescriptor, view: string, subject = m): Promise<Actor> {
+  return requestActor(ctx, `${m.app}-api:${m.key.split(".")[1]}-${view}`, subject.key);
+}
+
+/** The requester as an actor: their grants read (once a request) where object permissions apply. */
+export async function requestActor(ctx: Ctx, contextDetail: string, subject?: string): Promise<Actor> {
+  const { permissions, policy } = ctx.drf;
+  if (permissions && ctx.identity) await policy.permission.grantsOf(ctx);
   return {
     userId: ctx.identity?.userId ?? null, username: ctx.identity?.username ?? null, requestId: requestId(ctx.res),
-    context: "api", contextDetail: `${m.app}-api:${m.key.split(".")[1]}-${view}`, grants: ctx.grants, subject: subject.key,
+    context: "api", contextDetail, grants: ctx.grants, subject,
+    ...(ctx.identity ? { superuser: ctx.identity.isSuperuser } : { anonymous: true }),
   };
 }
 
+/** The request's reads of `m` through `view`: they see the rows its requester may. */
+export async function reading(ctx: Ctx, m: ModelDescriptor, view: string): Promise<Operation> {
+  return ctx.drf.operations.read(await actor(ctx, m, view));
+}
+
 /** The request's filters, planned without the database; checks left to the read that uses them. */
-export async function filterFor(ctx: Ctx, m: ModelDescriptor): Promise<FilterPlan> {
+export async function filterFor(ctx: Ctx, op: Operation, m: ModelDescriptor): Promise<FilterPlan> {
   const { db, providers, filters, strict, reserved, store } = ctx.drf;
   const names = [...ctx.params.keys()];
   const dynamic = (await Promise.all(providers.map((load) => load(db, m, names, { strict })))).filter((d) => d !== null);
   const { errors, plan } = filters.compile(m, ctx.params, { strict, reserved, dynamic });
   // One answer names every bad parameter, so the data's verdicts join the planning errors.
-  if (Object.keys(errors).length) throw new ValidationError((await store.filterErrors(db, plan, errors))!);
+  if (Object.keys(errors).length) throw new ValidationError((await store.filterErrors(op, plan, errors))!);
   return plan;
 }
 
 /** Runs the plan's checks now, for a path whose own statement cannot carry them. */
-export async function confirm(ctx: Ctx, plan: FilterPlan): Promise<void> {
-  const errors = plan.checks.length ? await ctx.drf.store.filterErrors(ctx.drf.db, plan, {}) : null;
+export async function confirm(ctx: Ctx, op: Operation, plan: FilterPlan): Promise<void> {
+  const errors = plan.checks.length ? await ctx.drf.store.filterErrors(op, plan, {}) : null;
   if (errors) throw new ValidationError(errors);
 }

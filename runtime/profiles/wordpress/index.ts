@@ -7,12 +7,12 @@
 // writer, every read and write through the engine's store, answers through the shaper; every
 // failure is a `{code, message, data}` error. Models are known only through their descriptors.
 import express, { type Request, type Response, type Router } from "express";
-import type { Knex } from "knex";
 import { createRequire } from "node:module";
 import { dirname } from "node:path";
 import type { ApiDescriptor } from "../../descriptor.js";
 import type { Config } from "../../config.js";
 import type { Fixture } from "../../fixtures.js";
+import type { WriteOperation } from "../../operations/index.js";
 import { origin } from "../../http/request.js";
 import { noRoute } from "./errors.js";
 import { WpAuth, type Requester } from "./auth.js";
@@ -51,19 +51,20 @@ export function wordpressNoRoute(config: Config): express.RequestHandler {
 }
 
 /** Loads fixtures through the same writer and write features as the API, as an editor, in the caller's operation. */
-export async function loadWordpressFixtures(db: Knex, api: ApiDescriptor, fixtures: Fixture[], userId?: string): Promise<number> {
-  const { index, store } = new Engine(api, db);
+export async function loadWordpressFixtures(op: WriteOperation, api: ApiDescriptor, fixtures: Fixture[], userId?: string): Promise<number> {
+  const { index, store, operations } = new Engine(api, op.trx);
   const cat = new Catalog(api, index);
   const writer = new Writer(cat, store, String(api.settings.timezone ?? "UTC"), async () => true);
   const who: Requester = { userId: userId ?? "", username: "fixtures", role: "editor" };
-  await db.transaction(async (trx) => {
-    for (const f of fixtures) await writer.create(trx, cat.model(f.model), f.data, who);
+  await operations.savepoint(op, async (sp) => {
+    for (const f of fixtures) await writer.create(sp, cat.model(f.model), f.data, who);
   });
   return fixtures.length;
 }
 
 /** `create-app-password --username U [--name N]`: a new application password for a user of the API that keeps them. */
-export const createAppPassword: ProfileCommand = async ({ db, apis, identities, opts }) => {
+export const createAppPassword: ProfileCommand = async ({ op, apis, identities, opts }) => {
+  const db = op.trx;
   if (!opts.username) throw new Error("create-app-password needs --username");
   const owner = apis.find((a) => a.appPasswords);
   if (!owner) throw new Error("no API declares appPasswords");

@@ -3,7 +3,7 @@
 import type { Knex } from "knex";
 import { storedColumn, type ModelDescriptor } from "../../descriptor.js";
 import { advisoryLock } from "../../db/locks.js";
-import type { Actor, Operations } from "../../operations/index.js";
+import type { Actor, Operations, WriteOperation } from "../../operations/index.js";
 import { invalidParam } from "./errors.js";
 
 /**
@@ -17,7 +17,7 @@ const RACES = ["23505", "23503"];
  * Runs a write as an operation, again when it lost a race (see RACES); a violation that
  * persists becomes the 400 naming the parameter of the offending column.
  */
-export async function writeTransaction<T>(operations: Operations, actor: Actor, m: ModelDescriptor, run: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
+export async function writeTransaction<T>(operations: Operations, actor: Actor, m: ModelDescriptor, run: (op: WriteOperation) => Promise<T>): Promise<T> {
   try {
     return await operations.run(actor, run, { retryOn: RACES });
   } catch (err) {

@@ -21,6 +21,7 @@ import { ofType, REFUSED, scalarValue, scaleStatus } from "./field-values.js";
 import { replaceLinks } from "../../kinds/m2m.js";
 import type { WriteContext } from "../../kinds/types.js";
 import type { Store } from "../../store.js";
+import type { WriteOperation } from "../../operations/index.js";
 import { sanitizeTitle as slugify } from "../../text/slugs.js";
 
 type Values = Record<string, unknown>;
@@ -54,18 +55,19 @@ export class Writer {
    * Creates a record and gives its id. A model with `dedupeOn` fields gives the id of an
    * existing record matching the (valid) parameters instead, as the plugin avoids duplicates.
    */
-  async create(db: Knex, m: ModelDescriptor, params: Params, who: Requester): Promise<number> {
+  async create(op: WriteOperation, m: ModelDescriptor, params: Params, who: Requester): Promise<number> {
+    const db = op.trx;
     await this.lockWrites(db, m, [params], true);
-    const { values, links } = await this.prepare(db, m, params, who, null);
+    const { values, links } = await this.prepare(op, m, params, who, null);
     const existing = await this.duplicate(db, m, params);
     if (existing !== undefined) return existing;
-    return Number(await this.save(this.draft(db, m, null, values, links)));
+    return Number(await this.save(this.draft(op, m, null, values, links)));
   }
 
-  async update(db: Knex, m: ModelDescriptor, current: Row, params: Params, who: Requester): Promise<void> {
-    await this.lockWrites(db, m, [params], false);
-    const { values, links } = await this.prepare(db, m, params, who, current);
-    await this.save(this.draft(db, m, current.id, values, links));
+  async update(op: WriteOperation, m: ModelDescriptor, current: Row, params: Params, who: Requester): Promise<void> {
+    await this.lockWrites(op.trx, m, [params], false);
+    const { values, links } = await this.prepare(op, m, params, who, current);
+    await this.save(this.draft(op, m, current.id, values, links));
   }
 
   /** Saves through the engine; a refusal (a hook's, or the engine's) becomes WordPress's invalid-parameter error. */
@@ -80,18 +82,18 @@ export class Writer {
     }
   }
 
-  private draft(db: Knex, m: ModelDescriptor, id: number | null, values: Values, links: Links): WriteContext {
-    const draft = this.store.draft(db, m, id);
+  private draft(op: WriteOperation, m: ModelDescriptor, id: number | null, values: Values, links: Links): WriteContext {
+    const draft = this.store.draft(op, m, id);
     Object.assign(draft.row, values);
     for (const [f, ids] of links) {
       draft.links[f.name] = ids;
-      draft.afterSave.push((saved) => replaceLinks(db, f, saved, ids));
+      draft.afterSave.push((saved) => replaceLinks(op.trx, f, saved, ids));
     }
     return draft;
   }
 
   /** Column values and m2m links for a create (`current` null) or an update. */
-  private async prepare(db: Knex, m: ModelDescriptor, params: Params, who: Requester, current: Row | null): Promise<{ values: Values; links: Links }> {
+  private async prepare(op: WriteOperation, m: ModelDescriptor, params: Params, who: Requester, current: Row | null): Promise<{ values: Values; links: Links }> {
     const wp = this.cat.wp(m);
     const r = reading();
     if (!current) {
@@ -104,13 +106,13 @@ export class Writer {
     for (const f of m.fields) {
       const v = params[f.name];
       if (v === undefined || f.readOnly || derived.has(f.name) || ["id", "url", "display"].includes(f.name)) continue;
-      await this.readField(db, m, f, v, who, zone, r);
+      await this.readField(op, m, f, v, who, zone, r);
     }
-    if (typeof r.values.author === "string" && !(await this.userExists(db, r.values.author))) r.bad("author");
+    if (typeof r.values.author === "string" && !(await this.userExists(op.trx, r.values.author))) r.bad("author");
     if (Object.keys(r.errors).length) throw invalidParams(r.errors, r.types);
 
     if (clock) this.clock(m, r.values, params, current, zone);
-    await this.complete(db, m, r.values, who, current);
+    await this.complete(op.trx, m, r.values, who, current);
     return { values: r.values, links: r.links };
   }
 
@@ -125,7 +127,7 @@ export class Writer {
   }
 
   /** Reads parameter `v` of field `f` into `r`: a value, a link list, or a refusal. */
-  private async readField(db: Knex, m: ModelDescriptor, f: FieldDescriptor, v: unknown, who: Requester, zone: string, r: Reading): Promise<void> {
+  private async readField(op: WriteOperation, m: ModelDescriptor, f: FieldDescriptor, v: unknown, who: Requester, zone: string, r: Reading): Promise<void> {
     const wp = this.cat.wp(m);
     const type = f.kind === "scalar" || f.kind === "choice" ? this.cat.argType(m, f.name) : undefined;
     if (type && !ofType(v, type, !!f.nullable, wp.money === f.name)) {
@@ -147,7 +149,7 @@ export class Writer {
       case "fk":
       case "m2m":
         try {
-          await this.readLink(db, m, f, v, who, r);
+          await this.readLink(op, m, f, v, who, r);
         } catch (err) {
           if (err instanceof WpError && err.status === 400 && err.code === "rest_invalid_param") r.bad(f.name, err.message); else throw err;
         }
@@ -158,22 +160,22 @@ export class Writer {
   }
 
   /** A link's parameter: a linked post (id, `{id}` or data), or for a list terms or posts. */
-  private async readLink(db: Knex, m: ModelDescriptor, f: FkField | M2mField, v: unknown, who: Requester, r: Reading): Promise<void> {
+  private async readLink(op: WriteOperation, m: ModelDescriptor, f: FkField | M2mField, v: unknown, who: Requester, r: Reading): Promise<void> {
     const target = this.cat.model(f.target);
     if (f.kind === "fk") {
       if (v === "" || v === 0 || v === "0" || v === null) { r.values[f.column] = null; return; }
-      const [id] = await this.linked(db, target, f.target === m.key ? [v] : Array.isArray(v) ? v.slice(0, 1) : [v], who, f.name);
+      const [id] = await this.linked(op, target, f.target === m.key ? [v] : Array.isArray(v) ? v.slice(0, 1) : [v], who, f.name);
       r.values[f.column] = id;
       return;
     }
     if (target.wordpress?.kind === "term") {
       const names = listValue(v);
       if (names === null) { r.bad(f.name); return; }
-      r.links.set(f, await this.terms(db, target, names));
+      r.links.set(f, await this.terms(op, target, names));
       return;
     }
     const list = v === "" ? [] : Array.isArray(v) ? v : [v];
-    r.links.set(f, await this.linked(db, target, list, who, f.name));
+    r.links.set(f, await this.linked(op, target, list, who, f.name));
   }
 
   /** What every write sets besides its parameters: a unique slug, a post's author, status and modification time. */
@@ -222,7 +224,8 @@ export class Writer {
   }
 
   /** Term ids for names, slugs or ids: unknown ids are skipped, unknown names created. */
-  private async terms(db: Knex, m: ModelDescriptor, items: string[]): Promise<number[]> {
+  private async terms(op: WriteOperation, m: ModelDescriptor, items: string[]): Promise<number[]> {
+    const db = op.trx;
     const names = items.filter((item) => !/^\d+$/.test(item));
     const max = maxLength(this.cat.field(m, "name"));
     if (max && names.some((n) => n.length > max)) throw new WpError(400, "rest_invalid_param", "Invalid parameter.");
@@ -237,27 +240,27 @@ export class Writer {
       }
       const row = await db(m.table).where("slug", item).orWhereRaw("lower(name) = lower(?)", [item]).first();
       if (row) { out.push(row.id); continue; }
-      out.push(Number(await this.save(this.draft(db, m, null, { name: item, slug: await uniqueSlug(db, m, slugify(item)) }, new Map()))));
+      out.push(Number(await this.save(this.draft(op, m, null, { name: item, slug: await uniqueSlug(db, m, slugify(item)) }, new Map()))));
     }
     return out;
   }
 
   /** Linked posts given as ids, `{id}` objects or data objects (created, or matched to an identical one). */
-  private async linked(db: Knex, m: ModelDescriptor, items: unknown[], who: Requester, param: string): Promise<number[]> {
+  private async linked(op: WriteOperation, m: ModelDescriptor, items: unknown[], who: Requester, param: string): Promise<number[]> {
     const data = items.filter((item): item is Params => !!item && typeof item === "object" && !Array.isArray(item) && !("id" in item));
-    await this.lockWrites(db, m, data, true);
+    await this.lockWrites(op.trx, m, data, true);
     const out: number[] = [];
     for (const item of items) {
       const byId = !!item && typeof item === "object" && !Array.isArray(item) && "id" in item;
       const id = byId ? positiveInt((item as Row).id) : positiveInt(item);
       if (id !== null || byId) {
-        if (id === null || !(await db(m.table).where("id", id).first())) throw new WpError(400, "rest_invalid_param", "The provided linked post ID is not valid");
+        if (id === null || !(await op.trx(m.table).where("id", id).first())) throw new WpError(400, "rest_invalid_param", "The provided linked post ID is not valid");
         out.push(id);
         continue;
       }
       if (!item || typeof item !== "object" || Array.isArray(item)) throw new WpError(400, "rest_invalid_param", "Invalid parameter.");
       try {
-        out.push(await this.create(db, m, item as Params, who));
+        out.push(await this.create(op, m, item as Params, who));
       } catch (err) {
         if (err instanceof WpError && err.status === 400) throw new WpError(400, "rest_invalid_param", `The ${this.cat.wp(m).noun} could not be created from the provided data`);
         throw err;

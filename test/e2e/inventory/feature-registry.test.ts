@@ -34,15 +34,24 @@ describe("inventory e2e: the features' registry", () => {
       grants: await engine.permissions!.grants(server.db, user.id, superuser),
     });
     const visible = async (actor: Actor, m = sites) => {
-      const scope = engine.readScope(actor, m, "t0");
+      const scope = engine.scope(actor, m, "t0");
       const q = server.db(`${m.table} as t0`).where("t0.name", "like", `${tag}-%`).orderBy("t0.name").pluck("t0.name");
       return scope ? q.whereRaw(scope.sql, scope.bindings as never[]) : q;
     };
     expect(await visible(await actorOf(false))).to.deep.equal([`${tag}-a1`]);
     expect(await visible(await actorOf(true))).to.deep.equal([`${tag}-a1`, `${tag}-b1`]);
     // No view held on the model: no row; an actor no permissions restrict (the system's): every row.
-    expect(engine.readScope(await actorOf(false), engine.index.model("dcim.region"), "t0")).to.deep.equal({ sql: "false", bindings: [] });
-    expect(engine.readScope({ userId: null, username: null, requestId: tag, context: "test", contextDetail: "" }, sites, "t0")).to.equal(null);
+    expect(engine.scope(await actorOf(false), engine.index.model("dcim.region"), "t0")).to.deep.equal({ sql: "false", bindings: [] });
+    expect(engine.scope({ userId: null, username: null, requestId: tag, context: "test", contextDetail: "" }, sites, "t0")).to.equal(null);
+    // An anonymous request reads nothing where no exemption says otherwise.
+    expect(engine.scope({ userId: null, username: null, requestId: tag, context: "test", contextDetail: "", anonymous: true }, sites, "t0"))
+      .to.deep.equal({ sql: "false", bindings: [] });
+    // The action asked narrows too: view held, change not.
+    expect(engine.scope(await actorOf(false), sites, "t0", "change")).to.deep.equal({ sql: "false", bindings: [] });
+    // And the store applies it to what it reads, given the operation.
+    const ids: string[] = await server.db(sites.table).where("name", "like", `${tag}-%`).orderBy("name").pluck("id");
+    expect(await engine.store.existing(engine.operations.read(await actorOf(false)), sites, ids)).to.deep.equal([ids[0]]);
+    expect(await engine.store.existing(engine.operations.read(await actorOf(true)), sites, ids)).to.have.members(ids);
   });
 
   it("notes bring their route below the detail of every model with notes, and custom fields their OPTIONS part", () => {

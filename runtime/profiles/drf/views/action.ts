@@ -24,39 +24,44 @@ export function action(ctx: Ctx): Promise<void> | void {
     throw notAllowed(ctx.req.method);
   }
   return only(ctx, act.method === "POST" ? ["POST"] : act.creates ? ["GET", "POST"] : ["GET"], async () => {
-    const { index, policy } = ctx.drf;
+    const { index, store, policy } = ctx.drf;
     const made = act.creates && ctx.req.method === "POST" ? index.model(act.creates.model) : undefined;
     const permission = act.permission ?? actionOf(ctx.req.method);
     await policy.permission.authorize(ctx, made ?? m, permission);
     const id = route.pathAction ? null : params.id?.toLowerCase() ?? null;
-    if (id !== null && !(await policy.permission.visible(ctx, m, id, made ? "view" : permission ?? "view"))) throw notFound();
-    const path = route.pathAction ? params : {};
-    if (made) return allocate(ctx, m, act.name, made, actionEvent(ctx, m, act.name, id, path));
-    return answerAction(ctx, m, act, id, path);
+    const event = await actionEvent(ctx, m, act.name, id, route.pathAction ? params : {}, made);
+    if (id !== null && !(await store.existing(event.op, m, [id], { action: made ? "view" : permission ?? "view" })).length) throw notFound();
+    if (made) return allocate(ctx, act.name, made, event);
+    return answerAction(ctx, m, act, id, event.path, event);
   });
 }
 
 /** What an action's hook is given (see ActionEvent). */
-function actionEvent(ctx: Ctx, m: ModelDescriptor, name: string, id: string | null, path: Record<string, string>): ActionEvent {
-  const { db, engine, store, graphql, policy } = ctx.drf;
+async function actionEvent(ctx: Ctx, m: ModelDescriptor, name: string, id: string | null, path: Record<string, string>, made?: ModelDescriptor): Promise<ActionEvent> {
+  const { db, engine, store, operations, graphql, policy } = ctx.drf;
   const { limit } = policy.paginator.params(ctx);
+  const by = await actor(ctx, m, name, made);
+  const op = operations.read(by);
   return {
-    db, model: m, id, params: ctx.params, limit, version: ctx.version, path, engine, actor: actor(ctx, m, name),
-    read: (refs, shape) => store.readRefs(db, refs, { ...readOpts(ctx), shape }),
+    db, model: m, id, params: ctx.params, limit, version: ctx.version, path, engine, actor: by, op,
+    // What the action chose to answer with, as Nautobot's action views serialize it: not
+    // narrowed to what the requester may view (a dynamic group's members are its members,
+    // nautobot/extras/api/views.py:349); a hook narrows with `permitted` where Nautobot does.
+    read: (refs, shape) => store.readRefs(op, refs, { ...readOpts(ctx), shape, unscoped: true }),
     list: (lm, filter, exclude = []) => {
       const opts = readOpts(ctx);
-      return store.list(db, lm, filter, policy.paginator.params(ctx), { ...opts, exclude: [...opts.exclude, ...exclude] });
+      return store.list(op, lm, filter, policy.paginator.params(ctx), { ...opts, exclude: [...opts.exclude, ...exclude], unscoped: true });
     },
-    permitted: (pm, action, alias) => policy.permission.condition(ctx, pm, action, alias),
-    ...(graphql ? { graphql: (request) => answerGraphql(graphql, request, requesterOf(graphql, ctx.identity, ctx.grants)) } : {}),
+    permitted: (pm, action, alias) => op.scope(pm, alias, action),
+    ...(graphql ? { graphql: (request) => answerGraphql(graphql, op, request, requesterOf()) } : {}),
   };
 }
 
 /** Runs the hook of an action the requester may use, and sends what it answers. */
-export async function answerAction(ctx: Ctx, m: ModelDescriptor, act: Action, id: string | null, path: Record<string, string>): Promise<void> {
-  const { permissions, policy } = ctx.drf;
-  if (permissions && ctx.identity) await policy.permission.grantsOf(ctx);
-  const event = actionEvent(ctx, m, act.name, id, path);
+export async function answerAction(ctx: Ctx, m: ModelDescriptor, act: Action, id: string | null, path: Record<string, string>,
+  given?: ActionEvent): Promise<void> {
+  const { policy } = ctx.drf;
+  const event = given ?? await actionEvent(ctx, m, act.name, id, path);
   if (ctx.req.method === "POST" && act.multipart && contentType(ctx.req) === "multipart/form-data") event.form = await readForm(ctx);
   else if (ctx.req.method === "POST") event.body = readJson(ctx);
   const answer = await m.hooks!.actions![act.name](event);
@@ -73,21 +78,21 @@ export async function answerAction(ctx: Ctx, m: ModelDescriptor, act: Action, id
 }
 
 /** A POST to an action that creates objects (operations/allocations.ts): one body or a list, all or none. */
-async function allocate(ctx: Ctx, m: ModelDescriptor, name: string, made: ModelDescriptor, event: ActionEvent): Promise<void> {
-  const { allocations, store, db, policy } = ctx.drf;
+async function allocate(ctx: Ctx, name: string, made: ModelDescriptor, event: ActionEvent): Promise<void> {
+  const { allocations, store, policy } = ctx.drf;
   const body = readJson(ctx);
   const many = Array.isArray(body);
   const items: unknown[] = many ? body : [body];
   // The hook meets objects only: anything else is refused as a create would refuse it.
   const shapes = items.map((i): FieldErrors => notAnObject(i) ?? {});
   if (shapes.some((x) => Object.keys(x).length)) throw new ValidationError(many ? shapes : shapes[0]);
-  const opts = { version: ctx.version, userId: ctx.identity?.userId, partial: false };
-  const result = await allocations.allocate({ actor: actor(ctx, m, name, made), m, name, made, event, items: items as Array<Record<string, unknown>>, many, opts });
+  const opts = { version: ctx.version, partial: false };
+  const result = await allocations.allocate({ actor: event.actor, m: event.model, name, made, event, items: items as Array<Record<string, unknown>>, many, opts });
   // DRF sends the detail with its 204; HTTP allows no body there, so only the status arrives.
   if ("shortage" in result) {
     ctx.res.status(204).end();
     return;
   }
-  const objects = await store.fetch(db, made, result.ids, readOpts(ctx));
+  const objects = await store.fetch(event.op, made, result.ids, { ...readOpts(ctx), unscoped: true });
   policy.renderer(ctx, 201, many ? objects : objects[0]);
 }

@@ -1,49 +1,51 @@
 // A model's detail (`…/<id>/`): GET reads one object, PUT and PATCH change it, DELETE removes it.
-import type { Knex } from "knex";
 import { notFound } from "../../../errors.js";
+import { actionOf } from "../../../features/index.js";
+import type { WriteOperation } from "../../../operations/index.js";
 import type { Ctx } from "../context.js";
 import { actor, confirm, filterFor, isBrief, readBody, readOpts } from "../request.js";
 import { modelMethod } from "./allow.js";
 
 export async function detail(ctx: Ctx): Promise<void> {
-  const { index, store, db, operations, policy } = ctx.drf;
+  const { index, store, operations, policy } = ctx.drf;
   const m = index.model(ctx.match.route.model!);
   ctx.view = { model: m, kind: "detail" };
   const method = await modelMethod(ctx, m, ["PUT"]);
   if (!method) return;
+  const by = await actor(ctx, m, "detail");
+  const op = operations.read(by);
   // As DRF's get_object, the detail lookup goes through the filter set: a bad filter is a
   // 400, and an object the filters (or the requester's constraints) exclude is not found.
-  const where = policy.permission.within(ctx, m, await filterFor(ctx, m));
+  const where = await filterFor(ctx, op, m);
   const id = ctx.match.params.id.toLowerCase();
   if (!store.isKey(m, id)) {
-    await confirm(ctx, where);
+    await confirm(ctx, op, where);
     throw notFound();
   }
   if (method === "GET") {
     // One statement: the read itself tells whether the object exists.
-    const [obj] = await store.fetch(db, m, [id], readOpts(ctx, isBrief(ctx)), where);
+    const [obj] = await store.fetch(op, m, [id], readOpts(ctx, isBrief(ctx)), where);
     if (!obj) throw notFound();
     return policy.renderer(ctx, 200, obj);
   }
   // The object is locked for the write: of parallel deletes one finds it, the others a 404.
-  const userId = ctx.identity?.userId;
-  await confirm(ctx, where);
-  const lockOne = async (trx: Knex.Transaction) => {
-    if (!(await store.existing(trx, m, [id], userId, where.apply, true)).length) throw notFound();
+  await confirm(ctx, op, where);
+  const lockOne = async (w: WriteOperation) => {
+    if (!(await store.existing(w, m, [id], { where: where.apply, action: actionOf(method) ?? undefined, lock: true })).length) throw notFound();
   };
   if (method === "DELETE") {
-    await operations.run(actor(ctx, m, "detail"), async (trx) => {
-      await lockOne(trx);
-      await store.remove(trx, m, [id]);
+    await operations.run(by, async (w) => {
+      await lockOne(w);
+      await store.remove(w, m, [id]);
     });
     ctx.res.status(204).end();
     return;
   }
   const body = await readBody(ctx, m);
-  await operations.run(actor(ctx, m, "detail"), async (trx) => {
-    await lockOne(trx);
-    await store.update(trx, m, id, body, { version: ctx.version, userId, partial: method === "PATCH" });
+  await operations.run(by, async (w) => {
+    await lockOne(w);
+    await store.update(w, m, id, body, { version: ctx.version, partial: method === "PATCH" });
   });
-  const [obj] = await store.fetch(db, m, [id], readOpts(ctx));
+  const [obj] = await store.fetch(op, m, [id], { ...readOpts(ctx), unscoped: true });
   return policy.renderer(ctx, 200, obj);
 }

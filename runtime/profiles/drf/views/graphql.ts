@@ -4,11 +4,11 @@ import { cspNonce } from "../../../http/security.js";
 import { templates } from "../../../http/templates.js";
 import { answerGraphql, requesterOf } from "../graphql.js";
 import type { Ctx } from "../context.js";
-import { readJson } from "../request.js";
+import { readJson, requestActor } from "../request.js";
 import { notAllowed } from "./allow.js";
 
 export async function graphql(ctx: Ctx): Promise<void> {
-  const { api, permissions, policy } = ctx.drf;
+  const { api, operations } = ctx.drf;
   const deps = ctx.drf.graphql!;
   const at = `${api.basePath}${ctx.match.route.path}`;
   ctx.res.set("Allow", "POST, OPTIONS");
@@ -20,7 +20,7 @@ export async function graphql(ctx: Ctx): Promise<void> {
   const raw = Buffer.isBuffer(ctx.req.body) ? ctx.req.body : Buffer.alloc(0);
   const type = contentType(ctx.req);
   const body = type === "application/graphql" ? { query: raw.toString("utf8") } : type === "application/json" ? readJson(ctx) : {};
-  const grants = ctx.identity && permissions ? await policy.permission.grantsOf(ctx) : undefined;
-  const answer = await answerGraphql(deps, (body ?? {}) as Record<string, unknown>, requesterOf(deps, ctx.identity, grants, { version: ctx.version, apiUrl: ctx.apiUrl }));
+  const op = operations.read(await requestActor(ctx, "graphql"));
+  const answer = await answerGraphql(deps, op, (body ?? {}) as Record<string, unknown>, requesterOf({ version: ctx.version, apiUrl: ctx.apiUrl }));
   ctx.res.status(answer.status).json(answer.body);
 }

@@ -1,7 +1,7 @@
 // A model's list (`…/<route>/`): GET pages through the objects the filters pick (by offset, by
 // cursor, or rendered by an export template), POST creates one object or a list of them, and
 // PUT, PATCH and DELETE of a list of ids change or remove them all or none.
-import type { Knex } from "knex";
+import type { WriteOperation } from "../../../operations/index.js";
 import { inVersion, type ModelDescriptor } from "../../../descriptor.js";
 import { HttpError } from "../../../errors.js";
 import { EXPORT_PARAM } from "../../../features/index.js";
@@ -9,7 +9,7 @@ import { actionOf } from "../../../features/index.js";
 import { decodeCursor } from "../pagination.js";
 import type { Ctx } from "../context.js";
 import { bulkIds, requireAll } from "../bulk.js";
-import { actor, expectList, filterFor, isBrief, readBody, readOpts } from "../request.js";
+import { actor, expectList, filterFor, isBrief, readBody, readOpts, reading } from "../request.js";
 import { answerAction } from "./action.js";
 import { modelMethod } from "./allow.js";
 
@@ -30,11 +30,12 @@ export async function list(ctx: Ctx): Promise<void> {
 }
 
 async function read(ctx: Ctx, m: ModelDescriptor): Promise<void> {
-  const { exports, store, db, policy } = ctx.drf;
-  const where = policy.permission.within(ctx, m, await filterFor(ctx, m));
+  const { exports, store, policy } = ctx.drf;
+  const op = await reading(ctx, m, "list");
+  const where = await filterFor(ctx, op, m);
   const exportName = exports && ctx.params.get(EXPORT_PARAM)?.at(-1);
   if (exports && exportName !== undefined) {
-    const file = await exports.render(db, store, m, exportName, where, readOpts(ctx));
+    const file = await exports.render(op, store, m, exportName, where, readOpts(ctx));
     // As Django's HttpResponse sends them: the template's type as given, no charset added.
     ctx.res.status(200).setHeader("Content-Type", file.mimeType);
     ctx.res.setHeader("Content-Disposition", `attachment; filename="${file.filename}"`);
@@ -47,48 +48,48 @@ async function read(ctx: Ctx, m: ModelDescriptor): Promise<void> {
     const after = decodeCursor(rawCursor);
     // DRF's CursorPagination answers a cursor it cannot read so.
     if (!after) throw new HttpError(404, { code: "invalid_cursor" });
-    const { count, results, cursor } = await store.list(db, m, where, { limit: at.limit, offset: 0, after }, readOpts(ctx, isBrief(ctx)));
+    const { count, results, cursor } = await store.list(op, m, where, { limit: at.limit, offset: 0, after }, readOpts(ctx, isBrief(ctx)));
     return policy.renderer(ctx, 200, policy.paginator.cursorPage(ctx, at.limit, count, results, cursor));
   }
-  const { count, results } = await store.list(db, m, where, at, readOpts(ctx, isBrief(ctx)));
+  const { count, results } = await store.list(op, m, where, at, readOpts(ctx, isBrief(ctx)));
   return policy.renderer(ctx, 200, policy.paginator.page(ctx, at, count, results));
 }
 
 async function create(ctx: Ctx, m: ModelDescriptor, body: unknown): Promise<void> {
-  const { store, db, operations, policy } = ctx.drf;
-  const opts = { version: ctx.version, userId: ctx.identity?.userId };
+  const { store, operations, policy } = ctx.drf;
+  const opts = { version: ctx.version };
   const many = Array.isArray(body);
-  const ids = await operations.run(actor(ctx, m, "list"), async (trx) => (many
-    ? store.createMany(trx, m, body, opts)
-    : [await store.create(trx, m, body, { ...opts, partial: false })]));
-  const objects = await store.fetch(db, m, ids, readOpts(ctx));
+  const by = await actor(ctx, m, "list");
+  const ids = await operations.run(by, async (op) => (many
+    ? store.createMany(op, m, body, opts)
+    : [await store.create(op, m, body, { ...opts, partial: false })]));
+  const objects = await store.fetch(operations.read(by), m, ids, { ...readOpts(ctx), unscoped: true });
   if (!many) ctx.res.set("Location", String(objects[0].url));
   return policy.renderer(ctx, 201, many ? objects : objects[0]);
 }
 
 async function bulk(ctx: Ctx, m: ModelDescriptor, method: string, items: unknown[]): Promise<void> {
-  const { index, store, db, operations, policy } = ctx.drf;
+  const { index, store, operations, policy } = ctx.drf;
   const wanted = bulkIds(items, index.integerKeys(m));
-  const userId = ctx.identity?.userId;
+  const by = await actor(ctx, m, "list");
   // The rows are locked before anything is written: an id deleted meanwhile is unknown, not
   // skipped, as is one the requester may not change or delete.
-  const allowed = policy.permission.permitted(ctx, m, actionOf(method));
-  const lockAll = async (trx: Knex.Transaction) => requireAll(wanted, await store.existing(trx, m, wanted, userId, allowed, true));
+  const lockAll = async (op: WriteOperation) => requireAll(wanted, await store.existing(op, m, wanted, { action: actionOf(method) ?? undefined, lock: true }));
   if (method === "DELETE") {
-    await operations.run(actor(ctx, m, "list"), async (trx) => {
-      await lockAll(trx);
-      await store.remove(trx, m, wanted);
+    await operations.run(by, async (op) => {
+      await lockAll(op);
+      await store.remove(op, m, wanted);
     });
     ctx.res.status(204).end();
     return;
   }
   // As Nautobot's bulk update, elements are validated one by one: the first invalid one is the error.
-  await operations.run(actor(ctx, m, "list"), async (trx) => {
-    await lockAll(trx);
+  await operations.run(by, async (op) => {
+    await lockAll(op);
     for (const [i, item] of items.entries()) {
       const { id: _id, ...changes } = item as Record<string, unknown>;
-      await store.update(trx, m, wanted[i], changes, { version: ctx.version, userId, partial: method === "PATCH" });
+      await store.update(op, m, wanted[i], changes, { version: ctx.version, partial: method === "PATCH" });
     }
   });
-  return policy.renderer(ctx, 200, await store.fetch(db, m, wanted, readOpts(ctx)));
+  return policy.renderer(ctx, 200, await store.fetch(operations.read(by), m, wanted, { ...readOpts(ctx), unscoped: true }));
 }

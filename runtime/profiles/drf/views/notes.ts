@@ -8,23 +8,24 @@ import { actor, readJson, readOpts, RESERVED } from "../request.js";
 import { only } from "./allow.js";
 
 export function notes(ctx: Ctx): Promise<void> | void {
-  const { index, filters, strict, store, db, operations, policy } = ctx.drf;
+  const { index, filters, strict, store, operations, policy } = ctx.drf;
   const m = index.model(ctx.match.route.model!);
   const objectNotes = notesOf(index, m)!;
   return only(ctx, ["GET", "POST"], async () => {
     await policy.permission.authorize(ctx, m);
     const id = ctx.match.params.id.toLowerCase();
-    const userId = ctx.identity?.userId;
-    if (!(await policy.permission.visible(ctx, m, id))) throw notFound();
+    const by = await actor(ctx, m, "notes");
+    const op = operations.read(by);
+    if (!(await store.existing(op, m, [id])).length) throw notFound();
     if (ctx.req.method === "POST") {
       const body = expectObject(readJson(ctx));
-      const made = await operations.run(actor(ctx, m, "notes"), (trx) => store.create(trx, objectNotes.model, objectNotes.attach(body, id), { version: ctx.version, userId, partial: false }));
-      return policy.renderer(ctx, 201, (await store.fetch(db, objectNotes.model, [made], readOpts(ctx)))[0]);
+      const made = await operations.run(by, (w) => store.create(w, objectNotes.model, objectNotes.attach(body, id), { version: ctx.version, partial: false }));
+      return policy.renderer(ctx, 201, (await store.fetch(op, objectNotes.model, [made], { ...readOpts(ctx), unscoped: true }))[0]);
     }
     const { plan } = filters.compile(objectNotes.model, new Map(), { strict, reserved: RESERVED });
     const where = { ...plan, apply: objectNotes.of(id) };
     const at = policy.paginator.params(ctx);
-    const { count, results } = await store.list(db, objectNotes.model, where, at, readOpts(ctx));
+    const { count, results } = await store.list(op, objectNotes.model, where, at, readOpts(ctx));
     policy.renderer(ctx, 200, policy.paginator.page(ctx, at, count, results));
   });
 }

@@ -24,7 +24,7 @@ export function settings(ctx: Ctx): Promise<void> | void {
     }
     if (policy.permission.readOnly(ctx)) throw forbidden();
     const body = expectObject(readJson(ctx));
-    const merged = await operations.run(actor(ctx, users, name), async (trx) => {
+    const merged = await operations.run(await actor(ctx, users, name), async ({ trx }) => {
       const row = await own(trx(users.table)).forUpdate().first(column);
       const next = deepmerge((row?.[column] as Record<string, unknown> | null) ?? {}, body);
       await own(trx(users.table)).update({ [column]: JSON.stringify(next) });

@@ -12,9 +12,9 @@ export async function createView(ctx: WpContext): Promise<void> {
   wp.policy.permission.checkCreate(who, m);
   const isTerm = m.wordpress!.kind === "term";
   const { id: _id, ...body } = ctx.params;
-  const created = await writeTransaction(wp.operations, writeActor(ctx, m), m, async (trx) => {
-    if (isTerm) await termNameFree(wp.cat, trx, m, body);
-    return shown(ctx, m, await wp.writer.create(trx, m, body, who), trx);
+  const created = await writeTransaction(wp.operations, writeActor(ctx, m), m, async (op) => {
+    if (isTerm) await termNameFree(wp.cat, op.trx, m, body);
+    return shown(ctx, m, await wp.writer.create(op, m, body, who), op);
   });
   const headers: Record<string, string> = isTerm ? { Location: `${ctx.site.nsUrl}/${m.wordpress!.listKey}/${created.id}` } : {};
   respond(ctx, 201, created, headers);

@@ -19,24 +19,25 @@ export async function deleteView(ctx: WpContext): Promise<void> {
     const row = await findRecord(ctx);
     if (!permission.mayChange(who, m, row)) throw forbidden(true);
     const force = m.wordpress!.kind === "term" || (boolParam(ctx.params, "force") ?? false);
-    const done = await writeTransaction(wp.operations, writeActor(ctx, m), m, async (trx) => {
+    const done = await writeTransaction(wp.operations, writeActor(ctx, m), m, async (op) => {
+      const { trx } = op;
       // Trashing changes no key: linking the row meanwhile (a key share) need not wait.
       const locked = trx(m.table).where("id", row.id);
       const current: Row | undefined = await (force ? locked.forUpdate() : locked.forNoKeyUpdate()).first();
       if (!current) return null;
       if (!permission.mayChange(who, m, current)) throw forbidden(true);
       if (force) {
-        const before = await shown(ctx, m, row.id, trx);
-        await wp.store.remove(trx, m, [row.id]);
+        const before = await shown(ctx, m, row.id, op);
+        await wp.store.remove(op, m, [row.id]);
         return before;
       }
       if (current.status === "trash") throw new WpError(410, `${noun}-is-in-trash`, `The ${noun} is already trashed`);
-      const trashed = wp.store.draft(trx, m, row.id);
+      const trashed = wp.store.draft(op, m, row.id);
       Object.assign(trashed.row, { status: "trash", modified: trx.fn.now() });
       await wp.writer.save(trashed);
       // The plugin unlinks a trashed venue or organizer from its events.
-      await wp.store.detach(trx, m, [row.id]);
-      return shown(ctx, m, row.id, trx);
+      await wp.store.detach(op, m, [row.id]);
+      return shown(ctx, m, row.id, op);
     });
     if (done !== null) return respond(ctx, 200, done);
   }

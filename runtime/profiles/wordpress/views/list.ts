@@ -7,7 +7,7 @@ import type { ArchivePlan } from "../archive.js";
 import { invalidParam, type WpError } from "../errors.js";
 import { Shaper } from "../records.js";
 import type { WpContext } from "../context.js";
-import { readOptions } from "./record.js";
+import { readOperation, readOptions } from "./record.js";
 
 /** The first parameter an archive's plan or its checks refuse, as WordPress reports it. */
 function firstInvalid(errors: Record<string, unknown>): WpError {
@@ -23,18 +23,19 @@ function plan(ctx: WpContext, m: ModelDescriptor): ArchivePlan {
 }
 
 export async function listView(ctx: WpContext): Promise<void> {
-  const { db, store, cat, policy } = ctx.wp;
+  const { store, cat, policy } = ctx.wp;
   const m = ctx.model!;
+  const op = readOperation(ctx, m);
   const paged = policy.paginator.paging(ctx.params);
   const planned = plan(ctx, m);
   if (planned.stopped) {
     // A parameter met before the one that stopped planning may be refuted by the data.
-    const earlier = await store.filterErrors(db, planned.filter, {});
+    const earlier = await store.filterErrors(op, planned.filter, {});
     throw earlier ? firstInvalid(earlier) : planned.stopped;
   }
   let page: { count: number; results: Array<Record<string, unknown>> };
   try {
-    page = await store.list(db, m, planned.filter, policy.paginator.window(paged), { ...readOptions(ctx), ordering: planned.ordering });
+    page = await store.list(op, m, planned.filter, policy.paginator.window(paged), { ...readOptions(ctx), ordering: planned.ordering });
   } catch (err) {
     if (err instanceof ValidationError && !Array.isArray(err.errors)) throw firstInvalid(err.errors);
     throw err;

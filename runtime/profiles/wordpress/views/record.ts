@@ -2,8 +2,8 @@
 // `slug`, shown as the API shows it (read on the pool or on a write's transaction), and
 // written as the requester.
 import type { ModelDescriptor } from "../../../descriptor.js";
-import type { Actor } from "../../../operations/index.js";
-import type { Db, ReadOptions, RowId } from "../../../store.js";
+import type { Actor, Operation } from "../../../operations/index.js";
+import type { ReadOptions, RowId } from "../../../store.js";
 import { requestId } from "../../../http/failures.js";
 import { invalidParam, WpError } from "../errors.js";
 import { MAX_ID } from "../params.js";
@@ -41,9 +41,9 @@ export function readOptions(ctx: WpContext): ReadOptions {
   return { shape: "full", version: ctx.wp.api.versions.default, ctx: { apiUrl: ctx.site.nsUrl } };
 }
 
-/** The record with this id as the API shows it, read on `conn` (a write's transaction, or the pool). */
-export async function shown(ctx: WpContext, m: ModelDescriptor, id: RowId, conn: Db = ctx.wp.db): Promise<Record<string, unknown>> {
-  const [values] = await ctx.wp.store.fetch(conn, m, [id], readOptions(ctx));
+/** The record with this id as the API shows it, read in `op` (a write's, or the request's reads). */
+export async function shown(ctx: WpContext, m: ModelDescriptor, id: RowId, op: Operation = readOperation(ctx, m)): Promise<Record<string, unknown>> {
+  const [values] = await ctx.wp.store.fetch(op, m, [id], readOptions(ctx));
   // Deleted since it was found: answered as a request arriving after the delete.
   if (!values) throw missing(m, id);
   return new Shaper(ctx.wp.cat, ctx.site).record(m, values);
@@ -51,5 +51,10 @@ export async function shown(ctx: WpContext, m: ModelDescriptor, id: RowId, conn:
 
 /** The requester as the actor of a write through the route of `m`. */
 export function writeActor(ctx: WpContext, m: ModelDescriptor): Actor {
-  return { userId: ctx.who?.userId ?? null, username: ctx.who?.username ?? null, requestId: requestId(ctx.res), context: "api", contextDetail: m.key };
+  return { userId: ctx.who?.userId ?? null, username: ctx.who?.username ?? null, requestId: requestId(ctx.res), context: "api", contextDetail: m.key, ...(ctx.who ? {} : { anonymous: true }) };
+}
+
+/** The request's reads of `m`. */
+export function readOperation(ctx: WpContext, m: ModelDescriptor): Operation {
+  return ctx.wp.operations.read(writeActor(ctx, m));
 }

@@ -20,15 +20,16 @@ export async function updateView(ctx: WpContext): Promise<void> {
   for (;;) {
     const row = await findRecord(ctx);
     if (!permission.mayChange(who, m, row)) throw forbidden(true);
-    const done = await writeTransaction(wp.operations, writeActor(ctx, m), m, async (trx) => {
+    const done = await writeTransaction(wp.operations, writeActor(ctx, m), m, async (op) => {
+      const { trx } = op;
       // No key update: events written alongside may take a key share on this row to link it.
       const current: Row | undefined = await trx(m.table).where("id", row.id).forNoKeyUpdate().first();
       if (!current) return null;
       if (!permission.mayChange(who, m, current)) throw forbidden(true);
       if (m.wordpress!.kind === "term") await termNameFree(wp.cat, trx, m, body, current);
-      await wp.writer.update(trx, m, current, body, who);
+      await wp.writer.update(op, m, current, body, who);
       // Read in the write's transaction: the answer shows this write, whatever commits next.
-      return shown(ctx, m, row.id, trx);
+      return shown(ctx, m, row.id, op);
     });
     if (done) return respond(ctx, 200, done);
   }
