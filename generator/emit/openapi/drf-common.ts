@@ -55,9 +55,11 @@ export const METADATA: Schema = {
 
 /**
  * Refusals any operation may get, each once under components/responses: versions and media
- * types are negotiated, and credentials checked, before any route is chosen.
+ * types are negotiated, and credentials checked, before any route is chosen. With them the
+ * answer to OPTIONS, which every path gives.
  */
 export const RESPONSES: Record<string, Schema> = {
+  Metadata: { description: "The endpoint's metadata: its name, renderers and parsers, and the fields each write method this requester may use takes", content: { "application/json": { schema: ref("Metadata") } } },
   BadRequest: { description: "Invalid input, an unknown or invalid filter, a malformed JSON body, or an Accept version that differs from `api_version`", content: { "application/json": { schema: ref("ValidationError") } } },
   Forbidden: { description: "No, invalid or expired credentials, a read-only token for a write, or no permission", content: { "application/json": { schema: ref("Error") } } },
   NotFound: { description: "No such object (or not visible to the requester), or an `api_version` or `format` this server does not offer", content: { "application/json": { schema: ref("Error") } } },
@@ -87,7 +89,7 @@ export function objectSchema(props: Array<[string, Schema]>, required: string[],
 export function unknownKeys(api: IrApi): Schema {
   return api.settings.STRICT_WRITE_FIELDS === true
     ? { additionalProperties: false }
-    : { additionalProperties: { description: "A key that names no field is ignored." } };
+    : { additionalProperties: { description: "A key that names no writable field (a read-only one too) is ignored." } };
 }
 export const json = (schema: Schema) => ({ "application/json": { schema } });
 
@@ -117,11 +119,11 @@ export const cursorParam = {
 };
 export const errorResponse = (description: string, schema: Schema = ERROR_DETAIL) => ({ description, content: json(schema) });
 
-/** OPTIONS on a path: DRF's metadata, the write methods' fields on list and detail paths. */
+/** OPTIONS on a path (its answer told once, in components.responses): DRF's metadata, the write methods' fields on list and detail paths. */
 export function optionsOperation(id: string, tags: string[]): Schema {
   return {
-    operationId: id, tags, summary: "Describe the endpoint: name, renderers, parsers and the fields each allowed write takes",
-    responses: { "200": { description: "The endpoint's metadata", content: json(ref("Metadata")) }, ...NEGOTIATED },
+    operationId: id, tags, summary: "Describe the endpoint",
+    responses: { "200": respond("Metadata"), ...NEGOTIATED },
   };
 }
 /** The model a route serves. */

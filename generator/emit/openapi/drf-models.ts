@@ -41,7 +41,9 @@ export function modelComponents(api: IrApi, m: IrModel, version: string): Record
   // such. The read-only ones carry no `readOnly`, which validators read as "must not be sent".
   const writeProperties = Object.fromEntries(m.fields.filter((f) => inVersion(f, version, versions)).flatMap((f): Array<[string, Schema]> =>
     writes.includes(f) ? [[f.name, describe(kindOf(f).writeSchema!(f, { idOf: (key) => idSchema(api, key) }), f)]]
-      : f.readOnly ? [[f.name, { description: "Read-only: ignored when sent." }]] : []));
+      // Where unknown keys are refused, a read-only one is named to be let through; elsewhere
+      // the body's `additionalProperties` says it: any key that names no writable field is ignored.
+      : f.readOnly && api.settings.STRICT_WRITE_FIELDS === true ? [[f.name, { description: "Read-only: ignored when sent." }]] : []));
   const out: Record<string, Schema> = {
     // An excludable field is absent from replies whose `exclude` names it, an opt-in one from
     // GETs whose `include` does not.

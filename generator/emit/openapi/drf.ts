@@ -12,6 +12,7 @@ import { ERROR_DETAIL, METADATA, METADATA_FIELD, RESPONSES, routesOf, VALIDATION
 import { actionPath, detailPath, listingPath, listPath, notesPath } from "./drf-model-paths.js";
 import { modelComponents } from "./drf-models.js";
 import { SharedParameters } from "./parameters.js";
+import { shareSchemas } from "./share-schemas.js";
 import { appRootPath, docsPath, filtersetPath, graphqlPath, loginPath, logoutPath, redocPath, rootPath, settingsPath, statusPath, swaggerPath } from "./drf-site-paths.js";
 import { modelByKey, type Schema } from "./schemas.js";
 
@@ -41,7 +42,7 @@ export function emitDrfOpenApi(api: IrApi, version: string): Schema {
   const schemas: Record<string, Schema> = { Error: ERROR_DETAIL, ValidationError: VALIDATION_ERROR, Metadata: METADATA, MetadataField: METADATA_FIELD };
   for (const m of api.models) Object.assign(schemas, modelComponents(api, m, version));
   const { paths, parameters } = documentedPaths(api, version);
-  return {
+  return shareSchemas({
     openapi: "3.1.0",
     info: { title: api.title, version, description: api.description },
     servers: [{ url: "/" }],
@@ -57,5 +58,5 @@ export function emitDrfOpenApi(api: IrApi, version: string): Schema {
         basicAuth: { type: "http", scheme: "basic" },
       },
     },
-  };
+  });
 }
