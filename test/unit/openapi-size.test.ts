@@ -15,7 +15,7 @@ import { apis } from "../../generated/server.js";
 const INVENTORY_BASELINE = 2_730_000;
 const INVENTORY_BOUND = 0.65;
 /** The calendar's document: 133,647 bytes before its request bodies became components. */
-const CALENDAR_BOUND = 90_000;
+const CALENDAR_BOUND = 85_000;
 
 describe("served OpenAPI documents' size", () => {
   for (const api of apis) {

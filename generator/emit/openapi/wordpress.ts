@@ -170,9 +170,10 @@ const json = (description: string, schema: Schema, headers?: Schema) => ({ descr
 /** A request body's schema, once under components: a reference to `name`, or to `name` and its method where that differs. */
 function bodySchema(schemas: Record<string, Schema>, name: string, method: string, schema: Schema): Schema {
   const text = JSON.stringify(schema);
-  let at = name;
-  if (schemas[at] && JSON.stringify(schemas[at]) !== text) at = `${name}${method[0]}${method.slice(1).toLowerCase()}`;
-  for (let n = 2; schemas[at] && JSON.stringify(schemas[at]) !== text; n++) at = `${name}${n}`;
+  const same = Object.keys(schemas).find((k) => k.startsWith(name) && JSON.stringify(schemas[k]) === text);
+  if (same) return ref(same);
+  let at = schemas[name] ? `${name}${method[0]}${method.slice(1).toLowerCase()}` : name;
+  for (let n = 2; schemas[at]; n++) at = `${name}${n}`;
   schemas[at] = schema;
   return ref(at);
 }
