@@ -1,7 +1,7 @@
 // Shared parameters: each distinct parameter object a document uses is written once, under
 // `components.parameters`, and every operation refers to it with `$ref`. A list's filters are
 // mostly the same objects from model to model (`name__ic`, `created__gte`…): written inline
-// they were a quarter of each DRF document.
+// they were a quarter of each DRF document. OpenAPI's defaults are left out of them.
 import { byCodePoint } from "../../ir/names.js";
 import type { Schema } from "./schemas.js";
 
@@ -30,7 +30,8 @@ export class SharedParameters {
     return out;
   }
 
-  private refer(parameter: Schema, user: string): { $ref: string } {
+  private refer(written: Schema, user: string): { $ref: string } {
+    const parameter = withoutDefaults(written);
     const key = JSON.stringify(parameter);
     let shared = this.byContent.get(key);
     if (!shared) this.byContent.set(key, (shared = { parameter, users: new Set(), refs: [] }));
@@ -67,4 +68,16 @@ export class SharedParameters {
     }
     return Object.fromEntries([...named.keys()].sort(byCodePoint).map((k) => [k, named.get(k)!]));
   }
+}
+
+/**
+ * A parameter without what OpenAPI assumes when it is absent: `required: false`, and for a
+ * query parameter `style: form` with `explode: true` (an array as `?tag=a&tag=b`).
+ */
+function withoutDefaults(parameter: Schema): Schema {
+  const out = { ...parameter };
+  if (out.required === false) delete out.required;
+  if (out.in === "query" && out.style === "form") delete out.style;
+  if (out.in === "query" && out.explode === true && out.style === undefined) delete out.explode;
+  return out;
 }

@@ -167,6 +167,17 @@ const TOTALS = Object.fromEntries(["X-TEC-Total", "X-TEC-TotalPages", "X-WP-Tota
 const error = (description: string) => ({ description, content: { "application/json": { schema: ref("Error") } } });
 const json = (description: string, schema: Schema, headers?: Schema) => ({ description, ...(headers ? { headers } : {}), content: { "application/json": { schema } } });
 
+/** A request body's schema, once under components: a reference to `name`, or to `name` and its method where that differs. */
+function bodySchema(schemas: Record<string, Schema>, name: string, method: string, schema: Schema): Schema {
+  const text = JSON.stringify(schema);
+  const same = Object.keys(schemas).find((k) => k.startsWith(name) && JSON.stringify(schemas[k]) === text);
+  if (same) return ref(same);
+  let at = schemas[name] ? `${name}${method[0]}${method.slice(1).toLowerCase()}` : name;
+  for (let n = 2; schemas[at]; n++) at = `${name}${n}`;
+  schemas[at] = schema;
+  return ref(at);
+}
+
 export function emitWordpressOpenApi(api: IrApi, version: string): Record<string, unknown> {
   const ns = `/${api.basePath.replace(/^\/|\/$/g, "")}`;
   const schemas: Record<string, Schema> = { ...SHARED };
@@ -191,7 +202,10 @@ export function emitWordpressOpenApi(api: IrApi, version: string): Record<string
         const bodyArgs = Object.entries(e.args).filter(([n]) => !inPath(n));
         const op: Record<string, unknown> = { parameters: params };
         if (body) {
-          const schema = { type: "object", properties: Object.fromEntries(bodyArgs.map(([n, a]) => [n, argSchema(a)])), required: bodyArgs.filter(([, a]) => a.required).map(([n]) => n) };
+          // Written once under components (JSON and form bodies take the same fields, PUT and PATCH alike).
+          const schema = bodySchema(schemas, `${m?.name ?? "Route"}${path.includes("{") ? "Update" : "Create"}`, method, {
+            type: "object", properties: Object.fromEntries(bodyArgs.map(([n, a]) => [n, argSchema(a)])), required: bodyArgs.filter(([, a]) => a.required).map(([n]) => n),
+          });
           op.requestBody = { content: { "application/json": { schema }, "application/x-www-form-urlencoded": { schema } } };
         }
         if (!m) {
@@ -212,7 +226,7 @@ export function emitWordpressOpenApi(api: IrApi, version: string): Record<string
           };
         }
         // Basic credentials are checked on every route, so any of them may refuse a throttled password.
-        op.responses = { ...(op.responses as Record<string, unknown>), 429: { ...error("Too many failed passwords for this user or from this address: wait and retry."), headers: { "Retry-After": { description: "Seconds until an attempt is allowed again", schema: { type: "integer" } } } } };
+        op.responses = { ...(op.responses as Record<string, unknown>), 429: { $ref: "#/components/responses/Throttled" } };
         ops[method.toLowerCase()] = op;
       }
     }
@@ -225,6 +239,9 @@ export function emitWordpressOpenApi(api: IrApi, version: string): Record<string
     paths,
     components: {
       schemas,
+      responses: {
+        Throttled: { ...error("Too many failed passwords for this user or from this address: wait and retry."), headers: { "Retry-After": { description: "Seconds until an attempt is allowed again", schema: { type: "integer" } } } },
+      },
       securitySchemes: {
         applicationPassword: { type: "http", scheme: "basic", description: "User name and an application password." },
         tokenAuth: { type: "apiKey", in: "header", name: "Authorization", description: "`Token <key>` of the identity API." },
