@@ -7,11 +7,11 @@
 // relative URLs) and as its model's field values (`object_data`: related objects by id,
 // choices by value, tags by name); a webhook's `prechange` is the object as the last record
 // before this one showed it, as Nautobot takes it. Records older than CHANGELOG_RETENTION
-// days (the api's setting, 90 by default, 0 keeps them) are purged by the writes that follow,
-// a batch at a time.
+// days (the api's setting, 90 by default, 0 keeps them) are purged by a periodic task of the
+// queue workers, not by writes: looking for them cost every write 4-8 ms at 100,000 records.
 import { createHash } from "node:crypto";
 import type { Knex } from "knex";
-import { storedColumn, type FieldDescriptor, type ModelDescriptor } from "../../descriptor.js";
+import { storedColumn, type ApiDescriptor, type FieldDescriptor, type ModelDescriptor } from "../../descriptor.js";
 import type { ModelIndex } from "../../models.js";
 import type { Actor, ChangeAction, WriteFeature, WriteOperation, Written } from "../../operations/index.js";
 import type { Db, Store } from "../../store.js";
@@ -19,7 +19,8 @@ import { isUuid } from "../../query/filters.js";
 import { ident } from "../../query/sql.js";
 import { prepared } from "../../db/prepared.js";
 import { enqueueWebhooks, webhooksQuery, type ChangeEvent, type FoundWebhook } from "../webhooks/index.js";
-import type { Feature } from "../types.js";
+import type { Feature, TaskSetting } from "../types.js";
+import type { PeriodicTask } from "../../queue/worker.js";
 
 /** Nautobot's CHANGELOG_MAX_OBJECT_REPR. */
 const MAX_REPR = 200;
@@ -27,11 +28,40 @@ const MAX_REPR = 200;
 const MAX_DETAIL = 400;
 /** Nautobot's default CHANGELOG_RETENTION, in days. */
 const RETENTION_DAYS = 90;
+/** Expired records one statement of the retention task removes, oldest first: each holds few locks for little time. */
+const PURGE_BATCH = 1000;
+/** How often a worker looks for expired records: retention is counted in days. */
+const PURGE_EVERY_MS = 60_000;
+
+/** How many days `api`'s change log keeps records (0: for ever). */
+function retentionOf(api: ApiDescriptor): number {
+  const setting = api.settings.CHANGELOG_RETENTION;
+  return typeof setting === "number" && setting >= 0 ? setting : RETENTION_DAYS;
+}
+
 /**
- * Expired records each write removes at most, oldest first: a steady trickle keeps the log
- * within its retention without any process keeping a schedule, as Nautobot purges on writes.
+ * The queue workers' purge of expired records, one batch a statement until none is left. Any
+ * number of workers may run it at once: rows another is deleting are skipped, not waited for.
  */
-const PURGE_BATCH = 100;
+function retentionTask(setting: TaskSetting): Record<string, PeriodicTask> {
+  const logged = setting.apis.filter((a) => a.changeLog && retentionOf(a) > 0);
+  if (!logged.length) return {};
+  let next = 0;
+  return {
+    "change log retention": async (db) => {
+      if (Date.now() < next) return;
+      next = Date.now() + PURGE_EVERY_MS;
+      for (const api of logged) {
+        const { index } = setting.engineOf(api);
+        const log = index.model(api.changeLog!);
+        const time = index.column(log, "time");
+        const expired = () => db(log.table).select("id").whereRaw(`${ident(time)} < now() - make_interval(days => ?)`, [retentionOf(api)])
+          .orderBy(time).limit(PURGE_BATCH).forUpdate().skipLocked();
+        while ((await db(log.table).whereIn("id", expired()).del()) === PURGE_BATCH);
+      }
+    },
+  };
+}
 
 /**
  * The request id as the log's UUID column holds it: a client's own X-Request-Id that is no
@@ -141,12 +171,7 @@ function changeLog(index: ModelIndex, log: ModelDescriptor) {
     dataV2: column("object_data_v2"), context: column("change_context"), detail: column("change_context_detail"),
     relatedType: column("related_object_type"), relatedId: column("related_object_id"),
   };
-  const setting = index.api.settings.CHANGELOG_RETENTION;
-  const retention = typeof setting === "number" && setting >= 0 ? setting : RETENTION_DAYS;
   const table = ident(log.table);
-  // Rows another writer is purging are skipped, not waited for.
-  const purge = `purged AS (DELETE FROM ${table} WHERE id IN (SELECT id FROM ${table} ` +
-    `WHERE ${ident(cols.time)} < now() - make_interval(days => ?) ORDER BY ${ident(cols.time)} LIMIT ${PURGE_BATCH} FOR UPDATE SKIP LOCKED))`;
   // The statement's snapshot is from before its own insert: the last records are the earlier ones.
   const last = `last AS (SELECT DISTINCT ON (${ident(cols.id)}) ${ident(cols.id)}::text AS id, ${ident(cols.dataV2)} AS data FROM ${table} ` +
     `WHERE ${ident(cols.type)} = ? AND ${ident(cols.id)} = ANY(?) ORDER BY ${ident(cols.id)}, ${ident(cols.time)} DESC)`;
@@ -176,8 +201,8 @@ function changeLog(index: ModelIndex, log: ModelDescriptor) {
         [cols.detail]: actor.contextDetail.slice(0, MAX_DETAIL),
         ...relatedColumns(m, o),
       }))).toSQL();
-      const ctes = [...(retention > 0 ? [purge] : []), `inserted AS (${insert.sql})`, last, ...(hooks ? [`hooks AS (${hooks})`] : [])];
-      const bindings = [...(retention > 0 ? [retention] : []), ...insert.bindings, m.key, changes.map((c) => c.object.id), ...(hooks ? [[m.key], [action]] : [])];
+      const ctes = [`inserted AS (${insert.sql})`, last, ...(hooks ? [`hooks AS (${hooks})`] : [])];
+      const bindings = [...insert.bindings, m.key, changes.map((c) => c.object.id), ...(hooks ? [[m.key], [action]] : [])];
       // The same text for every write of one model and row count: planned once per connection.
       const { rows: [found] } = await prepared(db.raw(
         `WITH ${ctes.join(", ")} SELECT (SELECT json_agg(l) FROM last l) AS before` + (hooks ? ", (SELECT coalesce(json_agg(h), '[]'::json) FROM hooks h) AS webhooks" : ""),
@@ -192,4 +217,8 @@ function changeLog(index: ModelIndex, log: ModelDescriptor) {
   };
 }
 
-export const feature = { name: "change log", write: ({ index, store }) => changes(index, store) } satisfies Feature;
+export const feature = {
+  name: "change log",
+  write: ({ index, store }) => changes(index, store),
+  periodic: retentionTask,
+} satisfies Feature;
