@@ -11,7 +11,7 @@ function nextParam(ctx: Ctx): string {
 
 export function signIn(ctx: Ctx): Promise<void> | void {
   const sessions = ctx.drf.sessions!;
-  return only(ctx, ["POST"], () => (ctx.req.method === "POST" ? login(ctx.req, ctx.res, sessions, ctx.drf.config) : loginPage(ctx.res, sessions, nextParam(ctx))));
+  return only(ctx, ["GET", "POST"], () => (ctx.req.method === "POST" ? login(ctx.req, ctx.res, sessions, ctx.drf.config) : loginPage(ctx.res, sessions, nextParam(ctx))));
 }
 
 export function signOut(ctx: Ctx): Promise<void> {
