@@ -26,9 +26,17 @@ export class Contract {
   constructor(private readonly doc: Json, private readonly id: string) {
     addFormats(this.ajv);
     this.ajv.addSchema({ ...doc, $id: id });
+    // A parameter's schema may name shared schemas: the query validator holds the document too.
+    this.queryAjv.addSchema({ ...doc, $id: id });
     this.templates = Object.keys(doc.paths ?? {})
       .map((template) => ({ template, pattern: new RegExp(`^${template.split(/\{[^}]+\}/).map((s) => s.replace(/[.*+?^$()|[\]\\]/g, "\\$&")).join("[^/]+")}$`) }))
       .sort((a, b) => (a.template.match(/\{/g)?.length ?? 0) - (b.template.match(/\{/g)?.length ?? 0));
+  }
+
+  /** Whether a query parameter's schema takes `value`, its references into the document followed. */
+  private queryAccepts(schema: Json, value: unknown): boolean {
+    const anchored = JSON.parse(JSON.stringify(schema).replace(/"#\/components\//g, `"${this.id}#/components/`));
+    return this.queryAjv.validate(anchored, value) as boolean;
   }
 
   private validator(key: string): ValidateFunction {
@@ -104,7 +112,7 @@ export class Contract {
   acceptsQuery(template: string, name: string, value: string): boolean {
     const param = this.parametersOf(template, "get").find((p) => p.name === name && p.in === "query");
     expect(param, `${name} is not a documented parameter of GET ${template}`).to.be.an("object");
-    return this.queryAjv.validate(param!.schema, value) as boolean;
+    return this.queryAccepts(param!.schema, value);
   }
 
   /** The reply's status must be documented for the operation, and its body must match. */
@@ -149,7 +157,7 @@ export class Contract {
         const param = params.find((p) => p.name === name && p.in === "query");
         if (!param) continue;
         const values = url.searchParams.getAll(name);
-        if (!this.queryAjv.validate(param.schema, param.schema.type === "array" ? values : values.at(-1))) out.push(`${label}: query ${name}=${values.join(",")} refused by the document`);
+        if (!this.queryAccepts(param.schema, param.schema.type === "array" ? values : values.at(-1))) out.push(`${label}: query ${name}=${values.join(",")} refused by the document`);
       }
       if (x.request.body !== null && x.request.body !== undefined && op.requestBody) {
         const media = (x.request.headers["content-type"] ?? "application/json").split(";")[0].trim();
