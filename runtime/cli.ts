@@ -111,7 +111,9 @@ function httpServer(apis: ApiDescriptor[], db: Database, config: Config): Server
   server.keepAliveTimeout = config.keepAliveTimeout * 1000;
   // Kept above the keep-alive timeout, as load balancers' guides ask of Node servers: a request
   // arriving as an idle connection's time runs out must not meet the headers timer first.
-  server.headersTimeout = Math.max(server.headersTimeout, server.keepAliveTimeout + 1000);
+  server.headersTimeout = Math.max(config.headersTimeout * 1000, server.keepAliveTimeout + 1000);
+  // A request still arriving after this is cut off: a few slow clients cannot hold the server.
+  server.requestTimeout = Math.max(config.requestTimeout * 1000, server.headersTimeout);
   return server;
 }
 

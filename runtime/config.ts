@@ -48,6 +48,11 @@ export interface Config {
    * sends requests on connections the server is closing.
    */
   keepAliveTimeout: number;
+  /** Seconds a request waits for a database connection (DATABASE_POOL_TIMEOUT) before it is answered 503. */
+  poolTimeout: number;
+  /** Seconds a client may take to send a request's headers (HEADERS_TIMEOUT), and the whole request (REQUEST_TIMEOUT): slow clients cannot hold connections. */
+  headersTimeout: number;
+  requestTimeout: number;
   /** Whether `serve` and `run` run a queue worker in the process (QUEUE_WORKER=0: this instance only enqueues). */
   queueWorker: boolean;
   /** The queue worker's settings (runtime/queue/worker.ts), from QUEUE_* in seconds and days. */
@@ -82,6 +87,9 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     corsOrigins: (env.CORS_ALLOWED_ORIGINS ?? "").split(",").map((o) => o.trim().replace(/\/$/, "")).filter(Boolean),
     shutdownTimeout: wholeNumber(env, "SHUTDOWN_TIMEOUT", 30),
     keepAliveTimeout: wholeNumber(env, "KEEP_ALIVE_TIMEOUT", 5) || 5,
+    poolTimeout: wholeNumber(env, "DATABASE_POOL_TIMEOUT", 5) || 5,
+    headersTimeout: wholeNumber(env, "HEADERS_TIMEOUT", 10) || 10,
+    requestTimeout: wholeNumber(env, "REQUEST_TIMEOUT", 60) || 60,
     queueWorker: env.QUEUE_WORKER?.trim() !== "0",
     queue: {
       concurrency: wholeNumber(env, "QUEUE_CONCURRENCY", DEFAULT_WORKER_SETTINGS.concurrency) || 1,

@@ -46,13 +46,24 @@ await db.close();`;
   execFileSync(process.execPath, ["--input-type=module", "-e", script], { stdio: ["ignore", "ignore", "pipe"] });
 }
 
-export async function openDatabase(opts: { databaseUrl?: string; dataDir: string; poolSize?: number }): Promise<Database> {
+/** Seconds to wait for a connection when the caller names no bound: never for ever. */
+const POOL_TIMEOUT = 5;
+
+export async function openDatabase(opts: { databaseUrl?: string; dataDir: string; poolSize?: number; poolTimeout?: number }): Promise<Database> {
+  // Waiting for a connection, from the pool or from the server, is bounded: a request then
+  // fails fast (503) instead of hanging while the database is away or every connection busy.
+  const waitMs = (opts.poolTimeout ?? POOL_TIMEOUT) * 1000;
   const client = preparingClient(new StatementNames());
   if (opts.databaseUrl) {
     // JIT compiling pays off for long analytic scans, not for reads made of many small
     // sub-selects: its cost estimate fires on a device list and compiling then takes seconds
     // (15 s for seven devices with config contexts, against 50 ms without JIT).
-    const db = knex({ client, connection: { connectionString: opts.databaseUrl, options: "-c jit=off" }, pool: { min: 0, max: opts.poolSize ?? 10 } });
+    const db = knex({
+      client,
+      connection: { connectionString: opts.databaseUrl, options: "-c jit=off", connectionTimeoutMillis: waitMs },
+      pool: { min: 0, max: opts.poolSize ?? 10, acquireTimeoutMillis: waitMs },
+      acquireConnectionTimeout: waitMs,
+    });
     return { knex: db, embedded: false, close: () => db.destroy() };
   }
   const { PGlite } = await import("@electric-sql/pglite");

@@ -261,7 +261,9 @@ describe(`server process (${postgresUrl ? "postgresql" : "pglite"})`, function (
         return res;
       };
       const health = await send("GET", "/health/", 200, null);
-      expect(await health.json()).to.deep.equal({ process: "working" });
+      expect(await health.json()).to.deep.equal({ database: "working" });
+      const live = await send("GET", "/health/live/", 200, null);
+      expect(await live.json()).to.deep.equal({ process: "working" });
       const ready = await send("GET", "/health/ready/", 200, null);
       expect(await ready.json()).to.deep.equal({ database: "working", migrations: "working" });
       const json = { Authorization: `Token ${TOKEN}`, "Content-Type": "application/json" };
@@ -291,12 +293,13 @@ describe(`server process (${postgresUrl ? "postgresql" : "pglite"})`, function (
       }
     });
 
-    it("readiness: 503 while migrations are pending (serve --no-migrate), 200 once `armature migrate` applied them; liveness 200 throughout", async () => {
+    it("readiness: 503 while migrations are pending (serve --no-migrate), 200 once `armature migrate` applied them; health and liveness 200 throughout", async () => {
       scratch = await scratchDatabase();
       let server = await built(scratch.env, "serve", "--port", "0", "--no-migrate");
       let base = await servingOrExit(server);
       expect(server.out()).to.not.include("migrated:");
-      expect(await get(`${base}/health/`)).to.deep.equal({ status: 200, body: '{"process":"working"}' });
+      expect(await get(`${base}/health/`)).to.deep.equal({ status: 200, body: '{"database":"working"}' });
+      expect(await get(`${base}/health/live/`)).to.deep.equal({ status: 200, body: '{"process":"working"}' });
       const pending = await get(`${base}/health/ready/`);
       expect(pending.status).to.equal(503);
       expect(JSON.parse(pending.body)).to.deep.include({ database: "working" }).and.have.property("migrations").that.matches(/^\d+ pending$/);
@@ -314,16 +317,24 @@ describe(`server process (${postgresUrl ? "postgresql" : "pglite"})`, function (
       expect(await get(`${base}/health/ready/`)).to.deep.equal({ status: 200, body: '{"database":"working","migrations":"working"}' });
     });
 
-    it("readiness: 503 when the database cannot be reached; liveness 200", async () => {
+    it("the database unreachable: health 500 and readiness 503 at once, liveness 200, an API request 503 with Retry-After", async () => {
       const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: `postgres://armature@127.0.0.1:${await closedPort()}/none`, QUEUE_WORKER: "0", LOG_REQUESTS: "0" };
       delete env.PORT;
       delete env.HOST;
       const server = await built(env, "serve", "--port", "0", "--no-migrate", "--workers", "1");
       const base = await servingOrExit(server);
-      expect((await get(`${base}/health/`)).status).to.equal(200);
+      expect(await get(`${base}/health/`)).to.deep.equal({ status: 500, body: '{"database":"unavailable (ECONNREFUSED)"}' });
+      expect((await get(`${base}/health/live/`)).status).to.equal(200);
       const ready = await get(`${base}/health/ready/`);
       expect(ready.status).to.equal(503);
       expect(JSON.parse(ready.body)).to.deep.equal({ database: "unavailable (ECONNREFUSED)", migrations: "unknown" });
+      for (const path of ["/api/dcim/sites/", "/wp-json/calendar/events/v1/events"]) {
+        const res = await fetch(`${base}${path}`, { headers: { Authorization: `Token ${TOKEN}` } });
+        expect(res.status, path).to.equal(503);
+        expect(res.headers.get("retry-after"), path).to.equal("5");
+        const body = await res.json() as Record<string, unknown>;
+        expect(body, path).to.satisfy((b: Record<string, unknown>) => (path.startsWith("/api") ? b.detail === "The database is unavailable; try again shortly." : b.code === "rest_database_unavailable"));
+      }
     });
 
     it("--workers 2: both workers answer on one port, one killed is replaced, SIGTERM stops them all and exits 0", async function () {

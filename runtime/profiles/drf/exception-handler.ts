@@ -4,7 +4,7 @@ import type { Response } from "express";
 import { Answer, HttpError, ValidationError } from "../../errors.js";
 import { contentType } from "../../http/request.js";
 import { reportFailure } from "../../http/failures.js";
-import { unstorableText } from "../../db/errors.js";
+import { databaseUnavailable, RETRY_AFTER_SECONDS, unstorableText } from "../../db/errors.js";
 import { wordErrors, wordProblem } from "./wording.js";
 import type { Ctx, DrfServices } from "./context.js";
 import { send } from "./renderer.js";
@@ -20,6 +20,11 @@ export function handleException(drf: DrfServices, res: Response, err: unknown, c
     statusCode = 413;
     const limit = contentType(res.req) === "multipart/form-data" ? `${drf.uploadBodyLimit} bytes` : drf.config.bodyLimit;
     body = { detail: `Request body is larger than the limit of ${limit}.` };
+  }
+  else if (databaseUnavailable(err)) {
+    statusCode = 503;
+    body = { detail: "The database is unavailable; try again shortly." };
+    res.set("Retry-After", String(RETRY_AFTER_SECONDS));
   }
   else if (unstorableText(err)) { statusCode = 400; body = { detail: wordProblem({ code: "null_characters" }) }; }
   else if (typeof e?.status === "number" && e.status >= 400 && e.status < 500) { statusCode = e.status; body = { detail: e.message ?? "Bad request." }; }

@@ -3,7 +3,7 @@
 // at the logged failure.
 import type { Response } from "express";
 import { reportFailure } from "../../http/failures.js";
-import { unstorableText } from "../../db/errors.js";
+import { databaseUnavailable, RETRY_AFTER_SECONDS, unstorableText } from "../../db/errors.js";
 import { WpError } from "./errors.js";
 import type { Params } from "./params.js";
 import type { WpRenderer } from "./renderer.js";
@@ -15,6 +15,10 @@ function wpError(res: Response, err: unknown): WpError {
   const status = (err as { status?: unknown }).status;
   if (err instanceof WpError) return err;
   if ((err as { type?: string }).type === "entity.too.large") return new WpError(413, "rest_request_too_large", "The request body is too large.");
+  if (databaseUnavailable(err)) {
+    res.set("Retry-After", String(RETRY_AFTER_SECONDS));
+    return new WpError(503, "rest_database_unavailable", "The database is unavailable; try again shortly.");
+  }
   if (unstorableText(err)) return new WpError(400, "rest_invalid_param", "Invalid parameter(s): null characters are not allowed.");
   // The body reader's other refusals (an unknown charset, a broken stream) are the client's.
   if (typeof status === "number" && status >= 400 && status < 500) return new WpError(status, "rest_invalid_request", "The request could not be read.");
