@@ -105,7 +105,7 @@ export async function profileCommand(db: Knex, apis: ApiDescriptor[], command: s
 }
 
 /** The HTTP server of the APIs, its connection timeouts as configured; not yet listening. */
-function httpServer(apis: ApiDescriptor[], db: Database, config: Config): Server {
+export function httpServer(apis: ApiDescriptor[], db: Database, config: Config): Server {
   const server = createServer(createApp(apis, db.knex, config));
   answerClientErrors(server, config);
   server.keepAliveTimeout = config.keepAliveTimeout * 1000;

@@ -16,7 +16,9 @@ const traffic = new WeakMap<Server, Traffic>();
 /** An HTTP server for `handler` whose requests in flight `drain` can wait for. */
 export function createServer(handler: RequestListener): Server {
   const t: Traffic = { inFlight: new Set(), draining: false };
-  const server = http.createServer((req, res) => {
+  // Connections are checked against the headers and request timeouts every second, not every
+  // 30 s (Node's default): a slow client is cut off near the bound it is given.
+  const server = http.createServer({ connectionsCheckingInterval: 1000 }, (req, res) => {
     t.inFlight.add(res);
     res.on("close", () => {
       t.inFlight.delete(res);

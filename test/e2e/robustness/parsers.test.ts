@@ -3,7 +3,10 @@
 // any recursive walk; requests Node's own HTTP parser refuses still get a body in the error
 // format of the API they were sent to.
 import { expect } from "chai";
-import { connect } from "node:net";
+import { connect, type AddressInfo } from "node:net";
+import { httpServer } from "../../../runtime/cli.js";
+import { configFromEnv } from "../../../runtime/config.js";
+import { apis } from "../../../generated/server.js";
 import { startTestServer } from "../../support/server.js";
 import { call, get, post } from "../../support/http.js";
 import { NS } from "../calendar/support.js";
@@ -177,5 +180,41 @@ describe("robustness: one parser policy for every request", () => {
       expect(reply.body).to.have.key("detail");
       await writesStillWork();
     });
+  });
+});
+
+describe("robustness: slow clients", () => {
+  it("one sending its headers a byte at a time is cut off at HEADERS_TIMEOUT, before it is done, while others are served", async function () {
+    this.timeout(120_000);
+    const { db } = await startTestServer();
+    const config = { ...configFromEnv(), dataDir: "memory://", logRequests: false, keepAliveTimeout: 1, headersTimeout: 2, requestTimeout: 4 };
+    const server = httpServer(apis, { knex: db, embedded: !process.env.DATABASE_URL, close: async () => undefined }, config);
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+    const { port } = server.address() as AddressInfo;
+    try {
+      // Each would take 40 s to send its headers: a line every half second.
+      const slow = Array.from({ length: 8 }, () => new Promise<{ reply: string; lines: number }>((resolve, reject) => {
+        const socket = connect(port, "127.0.0.1");
+        let reply = "";
+        let lines = 0;
+        const drip = setInterval(() => {
+          if (lines++ === 0) socket.write("GET /api/ HTTP/1.1\r\nHost: x\r\n");
+          else if (lines < 80) socket.write(`X-Slow-${lines}: y\r\n`);
+        }, 500);
+        socket.on("data", (d: Buffer) => (reply += d.toString("utf8")));
+        socket.on("error", () => undefined);
+        socket.on("close", () => { clearInterval(drip); resolve({ reply, lines }); });
+        setTimeout(() => reject(new Error("still connected after 60 s")), 60_000).unref();
+      }));
+      const meanwhile = await fetch(`http://127.0.0.1:${port}/api/`, { headers: { Authorization: `Token ${(await startTestServer()).token}` } });
+      expect(meanwhile.status).to.equal(200);
+      for (const { reply, lines } of await Promise.all(slow)) {
+        expect(lines, "header lines sent before the server closed").to.be.below(80);
+        expect(reply).to.match(/^HTTP\/1\.1 408 /);
+      }
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
