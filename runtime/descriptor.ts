@@ -711,15 +711,17 @@ export interface ModelHooks<R extends object = FieldRow> {
  * A POST to an action that creates objects: `items` is the body (a single object as a list of
  * one), `db` the transaction the objects will be created in. Runs one at a time per action
  * across every server instance (a transaction-scoped lock), so what it finds free stays free.
- * Requests that arrive together run in one transaction, one after another, each in a
- * savepoint: a request sees what the ones before it created.
+ * Requests that arrive together run in one transaction, one after another: a request sees
+ * what the requests on other objects before it created; the objects of the requests on the
+ * same object are created together once all of them were allocated, so what those before it
+ * took is in the memo only.
  */
 export interface AllocateEventBase extends ActionEventBase {
   items: Array<Record<string, unknown>>;
   /**
    * What the hook kept from the request before this one, on the same object and in the same
-   * transaction, with everything that request created still there (empty otherwise): room
-   * found once can serve the next requests without searching again.
+   * transaction (empty otherwise): what the requests before took, whose objects are not yet
+   * written, and room found once that can serve the next requests without searching again.
    */
   memo: Record<string, unknown>;
   /** Items asked for by this request and by those waiting after it on the same object: room worth finding at once. */

@@ -5,7 +5,7 @@ import { parseAddress, withLength, columns, fields, readRow, Refusal, type HookD
 import { vrfLabel, vrfScopeFilters } from "../lib/vrf-scope.js";
 import { ASSIGNABLE, hostOf, onOwners } from "../lib/addressing.js";
 import { tables } from "../../../generated/inventory/tables.js";
-import type { IpamIPAddress, IpamVRF } from "../../../generated/inventory/rows.js";
+import type { IpamIPAddress } from "../../../generated/inventory/rows.js";
 
 type Row = Record<string, unknown>;
 
@@ -14,35 +14,61 @@ const IPS = tables.ipam.ipaddress;
 /** Roles whose addresses may repeat in a unique space (IPADDRESS_ROLES_NONUNIQUE). */
 const NONUNIQUE = new Set(["anycast", "vip", "vrrp", "hsrp", "glbp", "carp"]);
 
-const HOST = hostOf(IPS.columns.address);
-
 const family = (address: unknown) => parseAddress(String(address)).family;
 
 /** An address as it will be stored. */
 type Address = SaveEvent<IpamIPAddress>["after"];
 
-export async function beforeSave({ db, id, values, after: ip }: SaveEvent<IpamIPAddress>): Promise<void> {
-  const { assigned_object_type: type, assigned_object_id: objectId } = ip;
-  if (!type !== !objectId) throw new Refusal({ __all__: "assigned_object_type and assigned_object_id must either both be null or both be non-null" });
-  if (typeof values.address === "string" && values.address.endsWith("/0")) throw new Refusal({ address: "Cannot create IP address with /0 mask." });
-  if (type && objectId && !(await db(ASSIGNABLE[type].names.table).where({ id: objectId }).first("id"))) {
-    throw new Refusal({ assigned_object_id: `No ${type} with ID ${objectId} exists.` });
+/**
+ * IPAddress.clean() for a set of addresses at once (a bulk create, an allocation batch, or one
+ * save): the duplicate check of every address whose VRF enforces unique space is one statement
+ * for the whole set, which is also checked against itself; each address's other rules run in
+ * the order Nautobot checks them, so a set of one is refused as a single save always was.
+ */
+export async function beforeSaveSet(events: Array<SaveEvent<IpamIPAddress>>): Promise<void> {
+  for (const { db, after: ip, values } of events) {
+    const { assigned_object_type: type, assigned_object_id: objectId } = ip;
+    if (!type !== !objectId) throw new Refusal({ __all__: "assigned_object_type and assigned_object_id must either both be null or both be non-null" });
+    if (typeof values.address === "string" && values.address.endsWith("/0")) throw new Refusal({ address: "Cannot create IP address with /0 mask." });
+    if (type && objectId && !(await db(ASSIGNABLE[type].names.table).where({ id: objectId }).first("id"))) {
+      throw new Refusal({ assigned_object_id: `No ${type} with ID ${objectId} exists.` });
+    }
   }
-  await checkUnique(db, id, ip);
-  if (id !== null) await checkStillPrimary(db, id, ip);
-  if (ip.status === "slaac" && family(ip.address) !== 6) throw new Refusal({ status: "Only IPv6 addresses can be assigned SLAAC status" });
-  if (typeof values.dns_name === "string") values.dns_name = values.dns_name.toLowerCase();
+  await checkUnique(events);
+  for (const { db, id, after: ip, values } of events) {
+    if (id !== null) await checkStillPrimary(db, id, ip);
+    if (ip.status === "slaac" && family(ip.address) !== 6) throw new Refusal({ status: "Only IPv6 addresses can be assigned SLAAC status" });
+    if (typeof values.dns_name === "string") values.dns_name = values.dns_name.toLowerCase();
+  }
 }
 
-/** Nautobot's duplicate check, made where the address's VRF enforces unique space. */
-async function checkUnique(db: HookDb, id: SaveEvent["id"], ip: Address): Promise<void> {
-  if (!ip.vrf || NONUNIQUE.has(String(ip.role ?? ""))) return;
-  const vrf = await readRow<IpamVRF>(db, tables.ipam.vrf, ip.vrf);
-  if (!vrf?.enforce_unique) return;
-  const a = columns(IPS);
-  const twin: Pick<IpamIPAddress, "address"> | undefined = await db(IPS.table).where({ [a.vrf]: ip.vrf }).whereRaw(`${HOST} = ${hostOf("?::inet")}`, [String(ip.address), String(ip.address)])
-    .modify((q) => { if (id !== null) q.whereNot({ id }); }).orderBy(a.address).first(fields(IPS, ["address"]));
-  if (twin) throw new Refusal({ address: `Duplicate IP address found in VRF ${vrfLabel(vrf)}: ${withLength(twin.address)}` });
+/**
+ * Nautobot's duplicate check, made where the address's VRF enforces unique space: against the
+ * stored addresses (one statement for the set) and against those before it in the set.
+ */
+async function checkUnique(events: Array<SaveEvent<IpamIPAddress>>): Promise<void> {
+  const asked = events.flatMap(({ id, after: ip }, n) =>
+    (ip.vrf && !NONUNIQUE.has(String(ip.role ?? "")) ? [{ n, vrf: String(ip.vrf), address: String(ip.address), id }] : []));
+  if (!asked.length) return;
+  const { db } = events[0];
+  const { vrf: vrfs } = tables.ipam;
+  const [t, v] = [columns(IPS, "t"), columns(vrfs, "v")];
+  const { rows } = await db.raw(
+    `SELECT e.n, e.vrf::text AS vrf, v.${vrfs.columns.name} AS name, v.${vrfs.columns.rd} AS rd, ${hostOf("e.address::inet")}::text AS host, ` +
+    "e.address::inet::text AS address, " +
+    `(SELECT ${t.address}::text FROM ${IPS.table} t WHERE ${t.vrf} = v.id AND ${hostOf(t.address)} = ${hostOf("e.address::inet")} ` +
+    `AND t.id IS DISTINCT FROM e.id ORDER BY ${t.address} LIMIT 1) AS twin ` +
+    `FROM unnest(?::int[], ?::uuid[], ?::text[], ?::uuid[]) AS e(n, vrf, address, id) JOIN ${vrfs.table} v ON v.id = e.vrf ` +
+    `WHERE ${v.enforce_unique} ORDER BY e.n`,
+    [asked.map((a) => a.n), asked.map((a) => a.vrf), asked.map((a) => a.address), asked.map((a) => a.id)] as unknown as string[][],
+  );
+  const earlier = new Map<string, string>();
+  for (const row of rows as Array<{ vrf: string; name: string; rd: string | null; host: string; address: string; twin: string | null }>) {
+    const key = `${row.vrf} ${row.host}`;
+    const twin = row.twin ?? earlier.get(key);
+    if (twin) throw new Refusal({ address: `Duplicate IP address found in VRF ${vrfLabel(row)}: ${withLength(twin)}` });
+    earlier.set(key, row.address);
+  }
 }
 
 /** An address that is some device's (or virtual machine's) primary IP must stay assigned to it. */

@@ -79,7 +79,7 @@ export async function answerAction(ctx: Ctx, m: ModelDescriptor, act: Action, id
 
 /** A POST to an action that creates objects (operations/allocations.ts): one body or a list, all or none. */
 async function allocate(ctx: Ctx, name: string, made: ModelDescriptor, event: ActionEvent): Promise<void> {
-  const { allocations, store, policy } = ctx.drf;
+  const { allocations, policy } = ctx.drf;
   const body = readJson(ctx);
   const many = Array.isArray(body);
   const items: unknown[] = many ? body : [body];
@@ -87,12 +87,11 @@ async function allocate(ctx: Ctx, name: string, made: ModelDescriptor, event: Ac
   const shapes = items.map((i): FieldErrors => notAnObject(i) ?? {});
   if (shapes.some((x) => Object.keys(x).length)) throw new ValidationError(many ? shapes : shapes[0]);
   const opts = { version: ctx.version, partial: false };
-  const result = await allocations.allocate({ actor: event.actor, m: event.model, name, made, event, items: items as Array<Record<string, unknown>>, many, opts });
+  const result = await allocations.allocate({ actor: event.actor, m: event.model, name, made, event, items: items as Array<Record<string, unknown>>, many, opts, read: readOpts(ctx) });
   // DRF sends the detail with its 204; HTTP allows no body there, so only the status arrives.
   if ("shortage" in result) {
     ctx.res.status(204).end();
     return;
   }
-  const objects = await store.fetch(event.op, made, result.ids, { ...readOpts(ctx), unscoped: true });
-  policy.renderer(ctx, 201, many ? objects : objects[0]);
+  policy.renderer(ctx, 201, many ? result.objects : result.objects[0]);
 }
