@@ -2,7 +2,7 @@
 NODE_MODULES := node_modules/.package-lock.json
 TSX := node_modules/.bin/tsx
 
-.PHONY: run build test fuzz generate check check-generated discard-migration migrate bench bench-profile lint typecheck clean
+.PHONY: run build test fuzz generate check check-generated discard-migration migrate bench bench-size bench-profile lint typecheck clean
 
 $(NODE_MODULES): package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
@@ -53,6 +53,10 @@ migrate: $(NODE_MODULES)
 ## bench: throughput and latency figures against a baseline measured in the same run
 bench: $(NODE_MODULES)
 	$(TSX) bench/run.ts
+
+## bench-size: `make bench` at 100,000 prefixes (BENCH_PREFIXES) and a change log record for each
+bench-size: $(NODE_MODULES)
+	BENCH_PREFIXES=$${BENCH_PREFIXES:-100000} $(TSX) bench/run.ts
 
 ## bench-profile: where the process's CPU goes per request (PROFILE_ONLY=<name part> picks workloads)
 bench-profile: $(NODE_MODULES)

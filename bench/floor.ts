@@ -88,7 +88,7 @@ const configContext = `(SELECT coalesce(jsonb_object_agg(m.k, CASE WHEN m.object
           ELSE (array_agg(e.value ORDER BY c.weight DESC, c.name DESC))[1] END AS v
       FROM extras_configcontext c, jsonb_each(c.data) e WHERE c.is_active AND ${applies()} GROUP BY e.key) m)`;
 
-/** A page of 50 devices by name with their nested relations and config contexts, and the count; binding: the offset. */
+/** A page of devices by name with their nested relations and config contexts, and the count; bindings: the limit, the offset. */
 const deviceList = `SELECT json_build_object(
     'count', (SELECT count(*) FROM dcim_device),
     'results', (SELECT coalesce(json_agg(json_build_object('id', d.id, 'name', d.name, 'status', d.status,
@@ -105,7 +105,49 @@ const deviceList = `SELECT json_build_object(
         'local_context_data', d.local_context_data, 'tags', ${assigned("dcim.device", "d.id")},
         'custom_fields', d.custom_field_data, 'config_context', ${configContext},
         'created', d.created, 'last_updated', d.last_updated) ORDER BY d.name, d.id), '[]'::json)
-      FROM (SELECT * FROM dcim_device ORDER BY name, id LIMIT 50 OFFSET ?) d)) AS j`;
+      FROM (SELECT * FROM dcim_device ORDER BY name, id LIMIT ? OFFSET ?) d)) AS j`;
+
+/** Interface `x` (an alias) nested: its device and cable, as a peer or an endpoint is shown. */
+const nestedInterface = (x: string, id: string) => `(SELECT json_build_object('id', ${x}.id, 'name', ${x}.name, 'cable', ${x}.cable_id,
+    'device', (SELECT json_build_object('id', xd.id, 'name', xd.name) FROM dcim_device xd WHERE xd.id = ${x}.device_id))
+  FROM dcim_interface ${x} WHERE ${x}.id = ${id})`;
+
+/**
+ * A page of interfaces by device name and name, each with its device, cable, cable peer and
+ * connected endpoint (the bench's peers are interfaces, which is all this floor shows), VLANs,
+ * tags and the count of its addresses, and the count of all; bindings: the limit, the offset.
+ */
+const interfaceList = `SELECT json_build_object(
+    'count', (SELECT count(*) FROM dcim_interface),
+    'results', (SELECT coalesce(json_agg(json_build_object('id', i.id, 'display', i.name,
+        'device', (SELECT json_build_object('id', d.id, 'name', d.name) FROM dcim_device d WHERE d.id = i.device_id),
+        'name', i.name, 'label', i.label, 'status', i.status, 'type', i.type, 'enabled', i.enabled,
+        'parent_interface', ${nestedInterface("pi", "i.parent_interface_id")}, 'bridge', ${nestedInterface("bi", "i.bridge_id")},
+        'lag', ${nestedInterface("li", "i.lag_id")}, 'mtu', i.mtu, 'mac_address', i.mac_address, 'mgmt_only', i.mgmt_only,
+        'description', i.description, 'mode', i.mode, 'untagged_vlan', ${nested.vlan("i.untagged_vlan_id")},
+        'tagged_vlans', (SELECT coalesce(json_agg(json_build_object('id', l.id, 'vid', l.vid, 'name', l.name) ORDER BY l.vid, l.id), '[]'::json)
+          FROM ipam_vlan l JOIN dcim_interface_tagged_vlans t ON t.vlan_id = l.id WHERE t.source_id = i.id),
+        'cable', (SELECT json_build_object('id', c.id, 'label', c.label) FROM dcim_cable c WHERE c.id = i.cable_id),
+        'cable_peer', CASE i.cable_peer_type WHEN 'dcim.interface' THEN ${nestedInterface("cp", "i.cable_peer_id")} END,
+        'cable_peer_type', i.cable_peer_type,
+        'connected_endpoint', CASE i.connected_endpoint_type WHEN 'dcim.interface' THEN ${nestedInterface("ce", "i.connected_endpoint_id")} END,
+        'connected_endpoint_type', i.connected_endpoint_type, 'connected_endpoint_reachable', i.connected_endpoint_reachable,
+        'count_ipaddresses', (SELECT count(*) FROM ipam_ipaddress a WHERE a.assigned_object_type = 'dcim.interface' AND a.assigned_object_id = i.id),
+        'created', i.created, 'last_updated', i.last_updated, 'tags', ${assigned("dcim.interface", "i.id")},
+        'custom_fields', i.custom_field_data) ORDER BY i.device_name, i.name, i.id), '[]'::json)
+      FROM (SELECT i.*, d.name AS device_name FROM dcim_interface i JOIN dcim_device d ON d.id = i.device_id
+        ORDER BY d.name, i.name, i.id LIMIT ? OFFSET ?) i)) AS j`;
+
+/**
+ * What the GraphQL workload's query answers: a page of devices by name, each with its
+ * interfaces by name and their addresses; bindings: the limit, the offset.
+ */
+const deviceTree = `SELECT json_build_object('data', json_build_object('devices', (SELECT coalesce(json_agg(json_build_object('name', d.name,
+    'interfaces', (SELECT coalesce(json_agg(json_build_object('name', i.name,
+        'ip_addresses', (SELECT coalesce(json_agg(json_build_object('address', a.address::text) ORDER BY a.address, a.id), '[]'::json)
+          FROM ipam_ipaddress a WHERE a.assigned_object_type = 'dcim.interface' AND a.assigned_object_id = i.id)) ORDER BY i.name, i.id), '[]'::json)
+      FROM dcim_interface i WHERE i.device_id = d.id)) ORDER BY d.name, d.id), '[]'::json)
+  FROM (SELECT * FROM dcim_device WHERE name LIKE 'bench-dev-%' ORDER BY name, id LIMIT ? OFFSET ?) d))) AS j`;
 
 /** A term `c` of `table` with the count of events it has, `link` the join table naming it by `column`. */
 const term = (link: string, column: string, parent: string) => `json_build_object('id', c.id, 'name', c.name, 'slug', c.slug,
@@ -136,7 +178,8 @@ const eventArchive = `SELECT json_build_object(
 
 /**
  * Routes: GET /prefixes/?offset= (with `within` and `status` filtering), GET /prefixes/<id>/,
- * POST /prefixes/ (an object or an array), GET /devices/?offset=, GET /events/?page=.
+ * POST /prefixes/ (an object or an array), GET /devices/?limit=&offset=,
+ * GET /interfaces/?limit=&offset=, GET /device-tree/?limit=&offset=, GET /events/?page=.
  */
 export function floor(db: Knex): http.Server {
   /** Answers the JSON `sql` builds; `first`: its array's first element (a create of one object). */
@@ -154,6 +197,7 @@ export function floor(db: Knex): http.Server {
     const url = new URL(req.url ?? "/", "http://floor");
     const [, collection, id] = url.pathname.split("/");
     const offset = Number(url.searchParams.get("offset") ?? 0);
+    const limit = Number(url.searchParams.get("limit") ?? 50);
     if (req.method === "POST" && collection === "prefixes") {
       let body = "";
       req.setEncoding("utf8");
@@ -170,7 +214,11 @@ export function floor(db: Knex): http.Server {
       if (status) where.push("p.status = ?"), bindings.push(status);
       answer(res, 200, prefixList(where.join(" AND ")), [...bindings, ...bindings, offset]);
     } else if (collection === "devices") {
-      answer(res, 200, deviceList, [offset]);
+      answer(res, 200, deviceList, [limit, offset]);
+    } else if (collection === "interfaces") {
+      answer(res, 200, interfaceList, [limit, offset]);
+    } else if (collection === "device-tree") {
+      answer(res, 200, deviceTree, [limit, offset]);
     } else if (collection === "events") {
       answer(res, 200, eventArchive, [(Number(url.searchParams.get("page") ?? 1) - 1) * 50]);
     } else {

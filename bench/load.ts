@@ -1,7 +1,8 @@
 // The load generator and the meters around it: keep-alive HTTP clients on loopback, the SQL
-// statements the process sends to the database, and the process's resident memory.
+// statements the server sends to the database, and the server's resident memory (this
+// process's, or a serving child's through bench/processes.ts).
 import http from "node:http";
-import pg from "pg";
+import { statementsSent } from "./statements.js";
 
 export interface Request {
   method: "GET" | "POST";
@@ -23,6 +24,8 @@ export interface Load {
   warmup: number;
   /** Sees each successful reply's body (the allocation scenario collects addresses). */
   onBody?: (body: string) => void;
+  /** The server's meter; this process's when the server runs in it. */
+  meter?: Meter;
 }
 
 export interface Result {
@@ -40,16 +43,25 @@ export interface Result {
   peakRss: number;
 }
 
-// Every statement reaches the database through pg's Client.query, whether Knex builds it or
-// the runtime sends it itself (a named prepared statement, a BEGIN): counting there counts
-// what the server really sends. Scenarios run one at a time, so the statements sent while one
-// runs are that server's.
-let statements = 0;
-const query = pg.Client.prototype.query;
-pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-  statements++;
-  return (query as (...a: unknown[]) => unknown).apply(this, args);
-} as typeof query;
+/**
+ * How long the servers keep an idle client connection open, in seconds: longer than any
+ * scenario. With Node's 5 s a client's socket left idle while slower requests finish (warm-up
+ * on a slow database) could be reused as the server closes it: a "socket hang up".
+ */
+export const KEEP_ALIVE_SECONDS = 600;
+
+/** What a scenario's server did while the measured requests ran. */
+export interface Metered {
+  statements: number;
+  /** Highest resident set size seen, in bytes. */
+  peakRss: number;
+}
+
+/** Meters the server a scenario runs against, from the first measured request to the last. */
+export interface Meter {
+  begin(): Promise<void>;
+  end(): Promise<Metered>;
+}
 
 // Sampled on a timer in the same event loop: a loop busy with requests samples late, but
 // still sees the memory they hold, since RSS only falls when pages go back to the system.
@@ -57,6 +69,23 @@ let peak = 0;
 setInterval(() => {
   peak = Math.max(peak, process.memoryUsage().rss);
 }, 20).unref();
+
+/**
+ * This process's meter, for servers that run in it. Scenarios run one at a time, so the
+ * statements sent while one runs are its server's.
+ */
+export const ownMeter: Meter = (() => {
+  let baseline = 0;
+  return {
+    async begin() {
+      baseline = statementsSent();
+      peak = process.memoryUsage().rss;
+    },
+    async end() {
+      return { statements: statementsSent() - baseline, peakRss: Math.max(peak, process.memoryUsage().rss) };
+    },
+  };
+})();
 
 export async function run(load: Load): Promise<Result> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: load.concurrency });
@@ -103,17 +132,17 @@ export async function run(load: Load): Promise<Result> {
   latencies.length = 0;
   errors = 0;
   firstError = undefined;
-  statements = 0;
-  peak = process.memoryUsage().rss;
+  const meter = load.meter ?? ownMeter;
+  await meter.begin();
   const began = process.hrtime.bigint();
   const sent = await clients(load.requests, began + span);
   const seconds = Number(process.hrtime.bigint() - began) / 1e9;
-  const counted = statements;
+  const metered = await meter.end();
   agent.destroy();
   latencies.sort((a, b) => a - b);
   const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))] ?? NaN;
   return {
     requests: sent, seconds, rps: sent / seconds, p50: pct(0.5), p99: pct(0.99),
-    errors, firstError, statements: counted / Math.max(1, sent), peakRss: Math.max(peak, process.memoryUsage().rss),
+    errors, firstError, statements: metered.statements / Math.max(1, sent), peakRss: metered.peakRss,
   };
 }

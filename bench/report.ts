@@ -18,7 +18,7 @@ export interface Row {
 
 const rate = (n: number) => (n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(2));
 const ms = (n: number) => (Number.isNaN(n) ? "—" : n >= 1000 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(2));
-const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(0);
+export const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(0);
 
 export const ratio = (row: Row): number | undefined => (row.floor ? row.result.rps / row.floor.rps : undefined);
 
