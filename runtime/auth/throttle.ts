@@ -1,8 +1,11 @@
-// Throttling of password guessing: after `authFailureLimit` failed attempts for a username,
-// or from a client address, within `authFailureWindow` seconds, further attempts for that
-// user or from that address are refused before the password is even checked, whether it is
-// right or not. Failures are rows in the database, so every server instance shares them.
-// Each profile turns `Throttled` into its own 429.
+// Throttling of password guessing, as django-axes counts it with the lockout parameters
+// [username, address] and [address]: after `authFailureLimit` failed attempts for a username
+// from one client address, or from that address for any usernames, within
+// `authFailureWindow` seconds, further attempts for that user from that address, or any from
+// that address, are refused before the password is even checked, whether it is right or not.
+// A user's own logins from elsewhere are untouched: nobody can hold another user's password
+// logins off by sending wrong passwords for them. Failures are rows in the database, so every
+// server instance shares them. Each profile turns `Throttled` into its own 429.
 import { createHash } from "node:crypto";
 import type { Knex } from "knex";
 import type { Config } from "../config.js";
@@ -31,19 +34,19 @@ const TABLE = "armature_auth_failures";
 const digest = (value: string) => createHash("sha256").update(value).digest("hex");
 
 // One statement prunes what the window left behind, finds the failure that blocks (the
-// limit-th newest for the user or the address) and, when none does, records this attempt
-// as a failure before the password is checked. Recording first means parallel guesses
+// limit-th newest for the user from this address, or from the address) and, when none does,
+// records this attempt as a failure before the password is checked. Recording first means parallel guesses
 // cannot all pass a check made before any of them failed.
 const BEGIN = `
 WITH pruned AS (
   DELETE FROM ${TABLE} WHERE at <= now() - ?::int * interval '1 second'
 ), blocking AS (
   SELECT greatest(
-    (SELECT at FROM ${TABLE} WHERE username_key = ? AND at > now() - ?::int * interval '1 second' ORDER BY at DESC OFFSET ?::int LIMIT 1),
+    (SELECT at FROM ${TABLE} WHERE attempt_key = ? AND at > now() - ?::int * interval '1 second' ORDER BY at DESC OFFSET ?::int LIMIT 1),
     (SELECT at FROM ${TABLE} WHERE address_key = ? AND at > now() - ?::int * interval '1 second' ORDER BY at DESC OFFSET ?::int LIMIT 1)
   ) AS at
 ), mine AS (
-  INSERT INTO ${TABLE} (username_key, address_key) SELECT ?, ? FROM blocking WHERE blocking.at IS NULL RETURNING id
+  INSERT INTO ${TABLE} (attempt_key, address_key) SELECT ?, ? FROM blocking WHERE blocking.at IS NULL RETURNING id
 )
 SELECT (SELECT id FROM mine) AS id,
   ceil(extract(epoch FROM blocking.at + ?::int * interval '1 second' - now()))::int AS retry_after
@@ -53,16 +56,17 @@ export class AuthThrottle {
   constructor(private readonly db: Knex, private readonly limits: ThrottleLimits) {}
 
   /**
-   * Runs `verify` (a password check giving whom it identified, or null) unless the user or
-   * the address is throttled, which throws `Throttled`. A failure stays counted; a success
+   * Runs `verify` (a password check giving whom it identified, or null) unless the user from
+   * this address, or the address, is throttled, which throws `Throttled`. A failure stays counted; a success
    * withdraws the attempt, so only failures ever count.
    */
   async attempt<T>(who: Attempt, verify: () => Promise<T | null>): Promise<T | null> {
     const { authFailureLimit: limit, authFailureWindow: window } = this.limits;
     if (limit <= 0 || window <= 0) return verify();
-    const user = digest(who.username);
+    // The pair as one key: the username's digest cannot be told from the address's.
+    const pair = digest(`${digest(who.username)}:${who.address ?? ""}`);
     const address = who.address === undefined ? null : digest(who.address);
-    const { rows } = await this.db.raw(BEGIN, [window, user, window, limit - 1, address, window, limit - 1, user, address, window]);
+    const { rows } = await this.db.raw(BEGIN, [window, pair, window, limit - 1, address, window, limit - 1, pair, address, window]);
     const { id, retry_after: retryAfter } = rows[0] as { id: string | null; retry_after: number | null };
     if (id === null) throw new Throttled(retryAfter!);
     const found = await verify();

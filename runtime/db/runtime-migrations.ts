@@ -98,6 +98,17 @@ CREATE TABLE armature_task_attempts (
 CREATE INDEX armature_task_attempts_task_idx ON armature_task_attempts (task_id, attempt);
 `,
     },
+    {
+      name: "0005_auth_failures_by_user_and_address",
+      // Failures counted per (username, address) rather than per username, so that nobody can
+      // hold another user's logins off by failing theirs (auth/throttle.ts). Rows counted the
+      // old way are dropped: they left the window minutes after they were written anyway.
+      sql: `
+DELETE FROM armature_auth_failures;
+ALTER TABLE armature_auth_failures RENAME COLUMN username_key TO attempt_key;
+ALTER INDEX armature_auth_failures_username_idx RENAME TO armature_auth_failures_attempt_idx;
+`,
+    },
   ],
 };
 

@@ -1,11 +1,13 @@
 // Throttling of failed passwords, on app instances of their own with a low limit over the
 // shared test database: the login form, token provisioning by HTTP Basic and the calendar's
-// application passwords count together per username and per client address, a throttled
+// application passwords count together per username from one client address and per client
+// address (never per username alone, which anyone could use against any user), a throttled
 // attempt is 429 with Retry-After even with the right password, and the counts live in the
 // database. Each test uses its own usernames and its own client addresses (X-Forwarded-For,
 // trusted from loopback), so it cannot disturb the shared server or another test.
 import { expect } from "chai";
 import { createHash } from "node:crypto";
+import http from "node:http";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { configFromEnv } from "../../runtime/config.js";
@@ -72,11 +74,13 @@ async function person(prefix: string): Promise<{ name: string; password: string;
   return { name, password: `${name}-password`, appPassword: ((await made.json()) as { password: string }).password };
 }
 
-async function failures(where: { username?: string; address?: string }): Promise<number> {
+/** The key failures of `username` from `address` are counted under. */
+const attemptKey = (username: string, address: string) => digest(`${digest(username)}:${address}`);
+
+async function failures(where: { username?: string; address: string }): Promise<number> {
   const { db } = await startTestServer();
-  const q = db("armature_auth_failures");
-  if (where.username !== undefined) q.where("username_key", digest(where.username));
-  if (where.address !== undefined) q.where("address_key", digest(where.address));
+  const q = db("armature_auth_failures").where("address_key", digest(where.address));
+  if (where.username !== undefined) q.where("attempt_key", attemptKey(where.username, where.address));
   return Number((await q.count({ n: "*" }).first())!.n);
 }
 
@@ -105,7 +109,7 @@ describe("throttling of failed passwords", () => {
     expect((await loginForm(base, from, victim.name, "wrong")).status).to.equal(403);
     expect((await provisionToken(base, from, victim.name, "wrong")).status).to.equal(403);
     expect((await calendar(base, from, victim.name, "wrong")).status).to.equal(401);
-    expect(await failures({ username: victim.name })).to.equal(LIMIT);
+    expect(await failures({ username: victim.name, address: from })).to.equal(LIMIT);
     const tokensBefore = await tokensOf(victim.name);
 
     const form = await loginForm(base, from, victim.name, victim.password);
@@ -128,19 +132,19 @@ describe("throttling of failed passwords", () => {
       data: { status: 429 },
     });
 
-    // The limit is per user: another address does not help.
-    expect((await provisionToken(base, address(), victim.name, victim.password)).status).to.equal(429);
     // Refused attempts are not tried and not counted, and nothing was issued.
     expect((await loginForm(base, from, victim.name, "still wrong")).status).to.equal(429);
-    expect(await failures({ username: victim.name })).to.equal(LIMIT);
+    expect(await failures({ username: victim.name, address: from })).to.equal(LIMIT);
     expect(await tokensOf(victim.name)).to.equal(tokensBefore);
+    // The limit is per user and address: the user from elsewhere is not held off by them.
+    expect((await provisionToken(base, address(), victim.name, victim.password)).status).to.equal(201);
 
     const bystander = await person("bystander");
     const elsewhere = address();
     expect((await provisionToken(base, elsewhere, bystander.name, bystander.password)).status).to.equal(201);
     expect((await loginForm(base, elsewhere, bystander.name, bystander.password)).status).to.equal(302);
     expect((await calendar(base, elsewhere, bystander.name, bystander.appPassword)).status).to.equal(200);
-    expect(await failures({ username: bystander.name }), "successes are not counted").to.equal(0);
+    expect(await failures({ username: bystander.name, address: elsewhere }), "successes are not counted").to.equal(0);
   });
 
   it("after the limit of wrong passwords from an address, any user from that address is refused, unknown usernames included", async () => {
@@ -175,10 +179,10 @@ describe("throttling of failed passwords", () => {
     const { db } = await startTestServer();
     const user = await person("stale");
     const from = address();
-    const aged = (seconds: number) => ({ username_key: digest(user.name), address_key: digest(from), at: db.raw(`now() - interval '${seconds} seconds'`) });
+    const aged = (seconds: number) => ({ attempt_key: attemptKey(user.name, from), address_key: digest(from), at: db.raw(`now() - interval '${seconds} seconds'`) });
     await db("armature_auth_failures").insert(Array.from({ length: LIMIT }, () => aged(WINDOW + 10)));
     expect((await provisionToken(base, from, user.name, user.password)).status).to.equal(201);
-    expect(await failures({ username: user.name }), "pruned").to.equal(0);
+    expect(await failures({ username: user.name, address: from }), "pruned").to.equal(0);
 
     await db("armature_auth_failures").insert([aged(WINDOW - 60), ...Array.from({ length: LIMIT - 2 }, () => aged(30))]);
     expect((await loginForm(base, from, user.name, user.password)).status, "one below the limit").to.equal(302);
@@ -195,7 +199,7 @@ describe("throttling of failed passwords", () => {
       const from = address();
       for (let i = 0; i < LIMIT * 2; i++) expect((await provisionToken(base, from, user.name, "wrong")).status).to.equal(403);
       expect((await provisionToken(base, from, user.name, user.password)).status, JSON.stringify(limits)).to.equal(201);
-      expect(await failures({ username: user.name })).to.equal(0);
+      expect(await failures({ username: user.name, address: from })).to.equal(0);
     }
   });
 
@@ -210,5 +214,23 @@ describe("throttling of failed passwords", () => {
     }
     expect((await send(`${base}/api/dcim/sites/`, { headers: { Authorization: `Token ${server.token}`, "X-Forwarded-For": from } })).status).to.equal(200);
     expect(await failures({ address: from })).to.equal(0);
+  });
+
+  it("from two loopback addresses: wrong passwords sent from 127.0.0.2 hold that address off, not the user's own logins from 127.0.0.1", async () => {
+    const base = await instance();
+    const victim = await person("targeted");
+    const { port } = new URL(base);
+    // The client's real address, not a forwarded one: the socket bound to a loopback address of its own.
+    const from = (localAddress: string, password: string) => new Promise<number>((resolve, reject) => {
+      http.request({ host: "127.0.0.1", port, path: "/api/users/tokens/", method: "POST", localAddress, headers: { Authorization: basic(victim.name, password) } }, (res) => {
+        res.resume();
+        res.on("end", () => resolve(res.statusCode!));
+      }).on("error", reject).end();
+    });
+    for (let i = 0; i < LIMIT; i++) expect(await from("127.0.0.2", "wrong")).to.equal(403);
+    expect(await from("127.0.0.2", victim.password), "the attacking address, right password or not").to.equal(429);
+    expect(await from("127.0.0.1", victim.password), "the user from their own address").to.equal(201);
+    expect(await failures({ username: victim.name, address: "127.0.0.2" })).to.equal(LIMIT);
+    expect(await failures({ username: victim.name, address: "127.0.0.1" })).to.equal(0);
   });
 });
