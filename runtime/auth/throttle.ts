@@ -9,13 +9,16 @@
 import { createHash } from "node:crypto";
 import type { Knex } from "knex";
 import type { Config } from "../config.js";
+import { securityLog } from "../http/request-log.js";
 
-export type ThrottleLimits = Pick<Config, "authFailureLimit" | "authFailureWindow">;
+export type ThrottleLimits = Pick<Config, "authFailureLimit" | "authFailureWindow"> & Partial<Pick<Config, "logRequests" | "logLevel">>;
 
-/** Who is trying a password: the username given and the client's address (Express's `req.ip`). */
+/** Who is trying a password: the username given and the client's address (Express's `req.ip`), and through what. */
 export interface Attempt {
   username: string;
   address: string | undefined;
+  /** What the password is for, as the security log names it: `login form`, `token provisioning`, `application password`. */
+  via: string;
 }
 
 /** The attempt was refused untried; `retryAfter` is whole seconds until a failure ages out (≥ 1). */
@@ -61,6 +64,23 @@ export class AuthThrottle {
    * withdraws the attempt, so only failures ever count.
    */
   async attempt<T>(who: Attempt, verify: () => Promise<T | null>): Promise<T | null> {
+    try {
+      const found = await this.checked(who, verify);
+      this.event(who, found === null ? "failure" : "success");
+      return found;
+    } catch (err) {
+      if (err instanceof Throttled) this.event(who, "throttled");
+      throw err;
+    }
+  }
+
+  /** A security event of the attempt: who (by the name given) from where, through what, and how it ended. */
+  private event(who: Attempt, outcome: "success" | "failure" | "throttled"): void {
+    const log = this.limits.logRequests && this.limits.logLevel ? securityLog({ logRequests: true, logLevel: this.limits.logLevel }) : undefined;
+    log?.[outcome === "success" ? "info" : "warn"]({ event: "password", via: who.via, outcome, user: who.username, address: who.address ?? null }, "security");
+  }
+
+  private async checked<T>(who: Attempt, verify: () => Promise<T | null>): Promise<T | null> {
     const { authFailureLimit: limit, authFailureWindow: window } = this.limits;
     if (limit <= 0 || window <= 0) return verify();
     // The pair as one key: the username's digest cannot be told from the address's.

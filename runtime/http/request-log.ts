@@ -20,6 +20,20 @@ export function jsonLogger(level: string): Logger {
   }, pino.destination({ dest: 1, sync: true }));
 }
 
+const securityLogs = new Map<string, Logger>();
+
+/**
+ * The log of security events (password logins and token provisioning: success, failure,
+ * throttled), as JSON lines beside the request lines: the user named and the client's
+ * address, never a password or a token. Undefined where request logging is off.
+ */
+export function securityLog(config: { logRequests: boolean; logLevel: string }): Logger | undefined {
+  if (!config.logRequests) return undefined;
+  let log = securityLogs.get(config.logLevel);
+  if (!log) securityLogs.set(config.logLevel, (log = jsonLogger(config.logLevel)));
+  return log;
+}
+
 /** Names the user a request came from in its log line. */
 export function identified(res: Response, username: string | undefined): void {
   res.locals.user = username;

@@ -288,6 +288,14 @@ describe(`server process (${postgresUrl ? "postgresql" : "pglite"})`, function (
         expect(new Date(line!.time as string).toISOString()).to.equal(line!.time);
         expect(line!.duration_ms).to.be.a("number");
       }
+      // Security events beside them: each password tried, by whom, from where, how it ended.
+      const security = await eventually(async () => {
+        const found = logLines(server).filter((l) => l.msg === "security");
+        return found.length >= 2 ? found : undefined;
+      }, "security events");
+      const events = security.map(({ event, via, outcome, user, address, level }) => ({ event, via, outcome, user, address, level }));
+      expect(events).to.deep.include({ event: "password", via: "token provisioning", outcome: "success", user: "logged", address: "127.0.0.1", level: "info" });
+      expect(events).to.deep.include({ event: "password", via: "login form", outcome: "failure", user: "logged", address: "127.0.0.1", level: "warn" });
       for (const secret of [TOKEN, password, basic.slice(6), wrongToken, newKey, "admin-password"]) {
         expect(server.out() + server.err()).to.not.include(secret);
       }

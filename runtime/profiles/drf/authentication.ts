@@ -45,7 +45,7 @@ export async function authenticate(db: Knex, identities: Identities | undefined,
     const creds = parseBasic(header);
     if (!creds) throw refuse("Invalid basic header. Credentials not correctly base64 encoded.");
     const throttle = new AuthThrottle(db, client.limits);
-    const identity = await throttle.attempt({ username: creds.username, address: client.address }, () => identities.byPassword(db, creds.username, creds.password))
+    const identity = await throttle.attempt({ username: creds.username, address: client.address, via: "token provisioning" }, () => identities.byPassword(db, creds.username, creds.password))
       .catch((err: unknown) => { throw err instanceof Throttled ? throttled(err) : err; });
     if (!identity) throw refuse("Invalid username/password.");
     return identity;

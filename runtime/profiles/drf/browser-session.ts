@@ -69,7 +69,7 @@ export async function login(req: Request, res: Response, d: SessionDeps, limits:
   const username = form.get("username") ?? "";
   let who: Identity | null;
   try {
-    who = await new AuthThrottle(d.db, limits).attempt({ username, address: req.ip }, () => d.identities.byPassword(d.db, username, form.get("password") ?? ""));
+    who = await new AuthThrottle(d.db, limits).attempt({ username, address: req.ip, via: "login form" }, () => d.identities.byPassword(d.db, username, form.get("password") ?? ""));
   } catch (err) {
     if (!(err instanceof Throttled)) throw err;
     res.set("Retry-After", String(err.retryAfter));

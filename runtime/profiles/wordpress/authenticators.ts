@@ -56,7 +56,7 @@ export function appPasswordAuthenticator(passwords: WpAuth, throttle: AuthThrott
       if (!basic) return undefined;
       let who: Requester | null;
       try {
-        who = await throttle.attempt({ username: basic.username, address }, () => passwords.verify(basic.username, basic.password));
+        who = await throttle.attempt({ username: basic.username, address, via: "application password" }, () => passwords.verify(basic.username, basic.password));
       } catch (err) {
         if (!(err instanceof Throttled)) throw err;
         res.set("Retry-After", String(err.retryAfter));
