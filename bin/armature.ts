@@ -73,6 +73,7 @@ async function main(argv: string[]): Promise<void> {
         port: values.port as number | undefined,
         workers: values.workers as number | undefined,
         migrate: !values["no-migrate"],
+        verbose: values.verbose === true,
         username: values.username as string | undefined,
         password: values.password as string | undefined,
         token: values.token as string | undefined,

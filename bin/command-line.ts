@@ -47,12 +47,13 @@ const SERVING = [
   "QUEUE_WORKER (1; 0: no queue worker in the server), QUEUE_* (README)",
   JOBS,
 ];
+const verbose: Option = { help: "name every migration applied, not just how many" };
 const port: Option = { value: "N", help: "port to listen on, 0 for any free one (default: PORT, else 8080)", parse: wholeNumber(0, 65535) };
 
 export const commands: Record<string, Command> = {
   generate: { summary: "compile spec/ into generated/", options: {} },
   check: { summary: "regenerate in memory; print a diff and exit 1 if generated/ drifted", options: {} },
-  migrate: { summary: "apply pending migrations to the database, and bring the job records in step with the jobs folders", options: {}, environment: [DATABASE, JOBS] },
+  migrate: { summary: "apply pending migrations to the database, and bring the job records in step with the jobs folders", options: { verbose }, environment: [DATABASE, JOBS] },
   serve: {
     summary: "migrate, then serve every API",
     description: "Migrate, then serve every API until SIGTERM or SIGINT, which let the requests in flight finish.\n"
@@ -61,6 +62,7 @@ export const commands: Record<string, Command> = {
       port,
       workers: { value: "N", help: "processes serving the port (default: the cores with DATABASE_URL; the embedded database takes one)", parse: wholeNumber(1, 1024) },
       "no-migrate": { help: "leave migrating to `armature migrate`; /health/ready/ answers 503 until it ran" },
+      verbose,
     },
     environment: SERVING,
   },
@@ -68,7 +70,7 @@ export const commands: Record<string, Command> = {
     summary: "migrate, load demo data once, ensure an admin and its token, serve (development)",
     description: "Migrate, create the administrator (ADMIN_USERNAME, ADMIN_PASSWORD: admin, admin) and load the demo data\n"
       + "once, then serve in one process. The admin's API token is printed at the start that made it.",
-    options: { port },
+    options: { port, verbose },
     environment: ["ADMIN_USERNAME (admin), ADMIN_PASSWORD (admin)", ...SERVING],
   },
   createsuperuser: {

@@ -31,6 +31,8 @@ export interface CliOptions {
   workers?: number;
   /** serve: false leaves the schema to `armature migrate` (readiness answers 503 until it ran). */
   migrate?: boolean;
+  /** Name every migration applied, not just how many. */
+  verbose?: boolean;
   username?: string;
   password?: string;
   token?: string;
@@ -39,6 +41,14 @@ export interface CliOptions {
 
 /** A command line refused before anything ran; the caller exits 2, as for a bad option. */
 export class UsageError extends Error {}
+
+/** What a migration run applied (`<api>/<name>`s): how many, per API, and by name only when asked. */
+export function migratedLine(applied: string[], verbose = false): string {
+  const perApi = new Map<string, number>();
+  for (const name of applied) perApi.set(name.split("/")[0], (perApi.get(name.split("/")[0]) ?? 0) + 1);
+  const counts = [...perApi].map(([api, n]) => `${api} ${n}`).join(", ");
+  return `migrated: ${applied.length} migration${applied.length === 1 ? "" : "s"} (${counts})${verbose ? `: ${applied.join(", ")}` : ""}`;
+}
 
 export async function migrateAll(db: Knex, apis: ApiDescriptor[]): Promise<string[]> {
   return migrate(db, migrationSets(apis));
@@ -170,7 +180,7 @@ export async function runCommand(command: string, opts: CliOptions, apis: ApiDes
   if (command === "serve") return serve(apis, config, opts);
   const db = await openDatabase(config);
   const applied = await migrateAll(db.knex, apis);
-  if (applied.length) console.log(`migrated: ${applied.join(", ")}`);
+  if (applied.length) console.log(migratedLine(applied, opts.verbose));
   await syncJobsAndSay(db.knex, apis, config);
   switch (command) {
     case "migrate":
@@ -217,7 +227,7 @@ async function serve(apis: ApiDescriptor[], config: Config, opts: CliOptions): P
   const db = await openDatabase(config);
   if (opts.migrate !== false) {
     const applied = await migrateAll(db.knex, apis);
-    if (applied.length) console.log(`migrated: ${applied.join(", ")}`);
+    if (applied.length) console.log(migratedLine(applied, opts.verbose));
     await syncJobsAndSay(db.knex, apis, config);
   }
   if (workers === 1) {

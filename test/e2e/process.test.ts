@@ -437,10 +437,10 @@ describe(`server process (${postgresUrl ? "postgresql" : "pglite"})`, function (
     // PGlite is an in-process engine: one process owns its DATA_DIR, so there is no second instance to race.
     if (!postgresUrl) this.skip();
     scratch = await scratchDatabase();
-    const a = armature(scratch.env, "serve", "--port", "0");
-    const b = armature(scratch.env, "serve", "--port", "0");
+    const a = armature(scratch.env, "serve", "--port", "0", "--verbose");
+    const b = armature(scratch.env, "serve", "--port", "0", "--verbose");
     const bases = await Promise.all([servingOrExit(a), servingOrExit(b)]);
-    const migrated = [a.out(), b.out()].map((out) => /^migrated: (.*)$/m.exec(out)?.[1]).filter((m) => m !== undefined);
+    const migrated = [a.out(), b.out()].map((out) => /^migrated: \d+ migrations \([^)]*\): (.*)$/m.exec(out)?.[1]).filter((m) => m !== undefined);
     expect(migrated).to.have.length(1);
     await cli(scratch.env, "createsuperuser", "--username", "admin", "--password", "admin-password", "--token", TOKEN);
     for (const base of bases) expect(await status(base)).to.equal(200);
