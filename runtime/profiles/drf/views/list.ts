@@ -83,13 +83,14 @@ async function bulk(ctx: Ctx, m: ModelDescriptor, method: string, items: unknown
     ctx.res.status(204).end();
     return;
   }
-  // As Nautobot's bulk update, elements are validated one by one: the first invalid one is the error.
+  // As Nautobot's bulk update, the first invalid element is the error (the store's updateMany).
+  const changes = items.map((item, i) => {
+    const { id: _id, ...body } = item as Record<string, unknown>;
+    return { id: wanted[i], body };
+  });
   await operations.run(by, async (op) => {
     await lockAll(op);
-    for (const [i, item] of items.entries()) {
-      const { id: _id, ...changes } = item as Record<string, unknown>;
-      await store.update(op, m, wanted[i], changes, { version: ctx.version, partial: method === "PATCH" });
-    }
+    await store.updateMany(op, m, changes, { version: ctx.version, partial: method === "PATCH" });
   });
   return policy.renderer(ctx, 200, await store.fetch(operations.read(by), m, wanted, { ...readOpts(ctx), unscoped: true }));
 }
