@@ -412,10 +412,34 @@ describe("inventory e2e: bulk writes are set-based", () => {
     expect(await row("ipam_prefix", made[1].id)).to.include({ prefix: "10.251.2.0/24" });
   });
 
+  it("a set the prefix hook refuses but one by one takes (a prefix moving into one an earlier element left) is written one by one", async () => {
+    const vrf = (await post("/api/ipam/vrfs/", { name: uniq("set vrf"), enforce_unique: true })).body;
+    const made = (await post("/api/ipam/prefixes/", [1, 2].map((n) => ({ prefix: `10.252.${n}.0/24`, status: "active", vrf: vrf.id })))).body;
+    const res = await patch("/api/ipam/prefixes/", [{ id: made[0].id, prefix: "10.252.9.0/24" }, { id: made[1].id, prefix: "10.252.1.0/24" }]);
+    expect(res.status, res.text).to.equal(200);
+    expect(res.body.map((p: { prefix: string }) => p.prefix)).to.deep.equal(["10.252.9.0/24", "10.252.1.0/24"]);
+    expect(await recorded(made.map((p: { id: string }) => p.id), "update")).to.equal(2);
+  });
+
   it("a tree's parents are updated one by one: a cycle the set closes is refused as before", async () => {
     const [a, b] = (await post("/api/dcim/regions/", [{ name: uniq("set region") }, { name: uniq("set region") }])).body;
     const res = await patch("/api/dcim/regions/", [{ id: a.id, parent: b.id }, { id: b.id, parent: a.id }]);
     expect([res.status, res.body]).to.deep.equal([400, { parent: ["Cannot assign self or child as parent."] }]);
     expect((await row("dcim_region", a.id))?.parent_id).to.equal(null);
+  });
+
+  it("a set a constrained user may not leave as written is refused as one by one refuses it, and one it may is written", async () => {
+    const server = await startTestServer();
+    const mark = uniq("setperm");
+    const user = await server.user(mark, { grants: [{ object_types: ["tenancy.tenant"], actions: ["view", "change"], constraints: { description__startswith: mark } }] });
+    const made = (await post("/api/tenancy/tenants/", [1, 2, 3].map((n) => ({ name: uniq("set tenant"), description: `${mark} ${n}` })))).body as Array<{ id: string }>;
+    const refused = await patch("/api/tenancy/tenants/", made.map((t, n) => ({ id: t.id, description: n === 1 ? "elsewhere" : `${mark} new` })), { token: user.key });
+    const alone = await patch("/api/tenancy/tenants/", [{ id: made[1].id, description: "elsewhere" }], { token: user.key });
+    expect(refused.status).to.be.oneOf([403, 404]);
+    expect([refused.status, refused.body]).to.deep.equal([alone.status, alone.body]);
+    for (const [n, t] of made.entries()) expect(await row("tenancy_tenant", t.id)).to.include({ description: `${mark} ${n + 1}` });
+    const ok = await patch("/api/tenancy/tenants/", made.map((t, n) => ({ id: t.id, description: `${mark} set ${n}` })), { token: user.key });
+    expect(ok.status, ok.text).to.equal(200);
+    for (const [n, t] of made.entries()) expect(await row("tenancy_tenant", t.id)).to.include({ description: `${mark} set ${n}` });
   });
 });
