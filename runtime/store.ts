@@ -103,6 +103,8 @@ export class Store {
   readonly validators: WriteValidators;
 
   private readonly writeListeners: Array<(m: ModelDescriptor) => void> = [];
+  /** Rows a write's answer read (`answer`), by transaction, until a read by the same statement takes them. */
+  private readonly kept = new WeakMap<object, { key: string; rows: Array<Record<string, unknown>> }>();
   private readonly features: WriteFeature[] = [];
   /** Types of order terms, by model and order: they change only with the schema. */
   private readonly orderTypes = new Map<string, string[]>();
@@ -262,6 +264,22 @@ export class Store {
 
   /** The objects with these ids, in the order given; missing ids are left out. Filter checks run in the same statement. */
   async fetch(op: Operation, m: ModelDescriptor, ids: RowId[], opts: ReadOptions, filter?: FilterPlan): Promise<Array<Record<string, unknown>>> {
+    return this.read(op, m, ids, opts, filter, false);
+  }
+
+  /**
+   * The objects a write made or changed, as its answer shows them (whatever its actor may
+   * view, as Nautobot answers a write with what it saved), read as the operation's last step. Where the change log is to read
+   * the same rows by the same statement at the operation's end (a request in the latest
+   * version), it takes these rows instead: a bulk write's objects are read once, rendered twice.
+   */
+  async answer(op: WriteOperation, m: ModelDescriptor, ids: RowId[], opts: ReadOptions): Promise<Array<Record<string, unknown>>> {
+    return this.read(op, m, ids, { ...opts, unscoped: true }, undefined, true);
+  }
+
+  /** `fetch`; with `keep`, the rows read are left for the next read of them by the same statement in the operation's transaction. */
+  private async read(op: Operation, m: ModelDescriptor, ids: RowId[], opts: ReadOptions, filter: FilterPlan | undefined, keep: boolean):
+    Promise<Array<Record<string, unknown>>> {
     const { valid, cast } = this.keys(m, ids);
     if (!valid.length) return [];
     const db = op.trx;
@@ -270,8 +288,14 @@ export class Store {
         .whereRaw(`t0.id = ANY(?::${cast})`, [valid]);
       if (!opts.unscoped) scoped(op, m, qb);
       filter?.apply(qb);
+      // Only an unscoped, unfiltered read is its plan and its ids: those are shared.
+      const shared = opts.unscoped && !filter ? `${m.key}|${plan.select}|${[...valid].map(String).sort().join(",")}` : undefined;
+      const kept = this.kept.get(db);
       let rows: Array<Record<string, unknown>>;
-      if (filter?.checks.length) {
+      if (shared !== undefined && kept?.key === shared) {
+        this.kept.delete(db);
+        rows = kept.rows;
+      } else if (filter?.checks.length) {
         const [result] = await prepared(db.select(
           db.raw("(SELECT coalesce(json_agg(r), '[]'::json) FROM (?) r) AS rows", [qb]),
           ...checkSelects(db, filter),
@@ -283,6 +307,8 @@ export class Store {
       return {
         row: rows[0],
         answer: () => {
+          // Kept only from the read that stands (not one whose plan turned out stale).
+          if (keep && shared !== undefined) this.kept.set(db, { key: shared, rows });
           const byId = new Map(rows.map((r) => [String(r.id), plan.render(r, opts.ctx)]));
           return valid.map((id) => byId.get(String(id).toLowerCase()) ?? byId.get(String(id))).filter((x): x is Record<string, unknown> => !!x);
         },
