@@ -23,10 +23,12 @@ const isRaw = (v: unknown): v is Knex.Raw => typeof v === "object" && v !== null
 
 /**
  * How a value is set from the bound JSON: `v` (as its column's type reads it), `json` (text a
- * JSON column parses, so numbers keep the form written), SQL text (the same for every row of
- * the shape), or null when JSON cannot carry it as the driver would bind it.
+ * JSON column, jsonb as the generator makes them all, parses: numbers keep the form written),
+ * SQL text (the same for every row of the shape), or null when JSON cannot carry it as the
+ * driver would bind it (undefined, a Date, an array, an object, a lone surrogate).
  */
 function setter(value: unknown, json: boolean): string | null {
+  if (value === undefined) return null;
   if (value === null) return "v";
   if (isRaw(value)) {
     const { sql, bindings } = value.toSQL();
@@ -43,7 +45,7 @@ export async function updateRows(db: Db, m: ModelDescriptor, changes: RowChange[
   const json = jsonColumns(m);
   const shapes = new Map<string, { columns: Array<[string, string]>; rows: RowChange[] }>();
   for (const change of changes) {
-    const columns = Object.entries(change.row).filter(([, v]) => v !== undefined).map(([c, v]): [string, string | null] => [c, setter(v, json.has(c))]);
+    const columns = Object.entries(change.row).map(([c, v]): [string, string | null] => [c, setter(v, json.has(c))]);
     if (!columns.length) continue;
     if (columns.some(([, s]) => s === null)) {
       await db(m.table).where("id", change.id).update(change.row);
