@@ -12,7 +12,8 @@ import { afterBranches, cursorTypes, cursorValues } from "./query/keyset.js";
 import { ReadPlans, type ReadPlan, type RenderContext, type Shape } from "./query/read-plan.js";
 import { canonicalUuid, checkColumns, filterErrors, integerKey, isUuid, MAX_SERIAL, type FilterErrors, type FilterPlan } from "./query/filters.js";
 import { lookupsOf } from "./write/lookups.js";
-import { HookValues, storedRows } from "./write/hook-rows.js";
+import { HookValues, storedRows, storedRowsAt } from "./write/hook-rows.js";
+import { updateRows } from "./write/update-set.js";
 import { col, ident } from "./query/sql.js";
 import { prepared } from "./db/prepared.js";
 import { chunksWithin } from "./db/chunks.js";
@@ -102,6 +103,8 @@ export class Store {
   readonly validators: WriteValidators;
 
   private readonly writeListeners: Array<(m: ModelDescriptor) => void> = [];
+  /** Rows a write's answer read (`answer`), by transaction, until a read by the same statement takes them. */
+  private readonly kept = new WeakMap<object, { key: string; rows: Array<Record<string, unknown>> }>();
   private readonly features: WriteFeature[] = [];
   /** Types of order terms, by model and order: they change only with the schema. */
   private readonly orderTypes = new Map<string, string[]>();
@@ -261,6 +264,22 @@ export class Store {
 
   /** The objects with these ids, in the order given; missing ids are left out. Filter checks run in the same statement. */
   async fetch(op: Operation, m: ModelDescriptor, ids: RowId[], opts: ReadOptions, filter?: FilterPlan): Promise<Array<Record<string, unknown>>> {
+    return this.read(op, m, ids, opts, filter, false);
+  }
+
+  /**
+   * The objects a write made or changed, as its answer shows them (whatever its actor may
+   * view, as Nautobot answers a write with what it saved), read as the operation's last step. Where the change log is to read
+   * the same rows by the same statement at the operation's end (a request in the latest
+   * version), it takes these rows instead: a bulk write's objects are read once, rendered twice.
+   */
+  async answer(op: WriteOperation, m: ModelDescriptor, ids: RowId[], opts: ReadOptions): Promise<Array<Record<string, unknown>>> {
+    return this.read(op, m, ids, { ...opts, unscoped: true }, undefined, true);
+  }
+
+  /** `fetch`; with `keep`, the rows read are left for the next read of them by the same statement in the operation's transaction. */
+  private async read(op: Operation, m: ModelDescriptor, ids: RowId[], opts: ReadOptions, filter: FilterPlan | undefined, keep: boolean):
+    Promise<Array<Record<string, unknown>>> {
     const { valid, cast } = this.keys(m, ids);
     if (!valid.length) return [];
     const db = op.trx;
@@ -269,8 +288,14 @@ export class Store {
         .whereRaw(`t0.id = ANY(?::${cast})`, [valid]);
       if (!opts.unscoped) scoped(op, m, qb);
       filter?.apply(qb);
+      // Only an unscoped, unfiltered read is its plan and its ids: those are shared.
+      const shared = opts.unscoped && !filter ? `${m.key}|${plan.select}|${[...valid].map(String).sort().join(",")}` : undefined;
+      const kept = this.kept.get(db);
       let rows: Array<Record<string, unknown>>;
-      if (filter?.checks.length) {
+      if (shared !== undefined && kept?.key === shared) {
+        this.kept.delete(db);
+        rows = kept.rows;
+      } else if (filter?.checks.length) {
         const [result] = await prepared(db.select(
           db.raw("(SELECT coalesce(json_agg(r), '[]'::json) FROM (?) r) AS rows", [qb]),
           ...checkSelects(db, filter),
@@ -282,6 +307,8 @@ export class Store {
       return {
         row: rows[0],
         answer: () => {
+          // Kept only from the read that stands (not one whose plan turned out stale).
+          if (keep && shared !== undefined) this.kept.set(db, { key: shared, rows });
           const byId = new Map(rows.map((r) => [String(r.id), plan.render(r, opts.ctx)]));
           return valid.map((id) => byId.get(String(id).toLowerCase()) ?? byId.get(String(id))).filter((x): x is Record<string, unknown> => !!x);
         },
@@ -385,6 +412,36 @@ export class Store {
   }
 
   /**
+   * Whether rows of `m` can be updated as one set: no hook of the model looks at rows one at a
+   * time, and no field's check must see the rows updated before it stored (a tree's cycles).
+   */
+  private updatesSets(m: ModelDescriptor): boolean {
+    return !m.hooks?.beforeSave && !m.hooks?.afterSave && !m.fields.some((f) => kindOf(f).updatesAlone?.(f));
+  }
+
+  /**
+   * Updates the rows of drafts of one model as a set: the kinds' update effects row by row, the
+   * model's `beforeSaveSet` hook once for all (the stored rows read in one statement), one
+   * statement per shape of change (write/update-set.ts), then the after-save work, what rows
+   * share done once. The write features are the caller's to tell.
+   */
+  private async saveUpdateSet(drafts: WriteContext[]): Promise<RowId[]> {
+    const { db, model: m } = drafts[0];
+    const ids = drafts.map((d) => d.id!);
+    for (const ctx of drafts) for (const f of m.fields) kindOf(f).onUpdate?.(f, ctx);
+    if (m.hooks?.beforeSaveSet) {
+      const before = await storedRowsAt(db, m, ids);
+      const seen = drafts.map((ctx, n) => new HookValues(m, ctx.row, before[n]));
+      await m.hooks.beforeSaveSet(drafts.map((ctx, n) => ({ db, index: this.index, model: m, id: ctx.id, links: ctx.links, ...seen[n].rows() })));
+      for (const s of seen) s.writeBack();
+    }
+    await updateRows(db, m, drafts.map((d) => ({ id: d.id!, row: d.row })));
+    for (const listener of this.writeListeners) listener(m);
+    await doAfterSave(db, drafts.map((d) => ({ id: d.id!, work: d.afterSave })));
+    return ids;
+  }
+
+  /**
    * Creates the rows of drafts of one model as a set: the kinds' create effects row by row
    * (in memory, or reads), then one insert (a few, for a set beyond the statement's
    * parameters), then the after-save work with what rows share done once for all of them.
@@ -410,6 +467,34 @@ export class Store {
 
   async update(op: WriteOperation, m: ModelDescriptor, id: string, body: unknown, opts: WriteOptions): Promise<void> {
     await this.persist(m, () => this.save(this.prepare(op, m, body, opts, id)));
+  }
+
+  /**
+   * Updates rows of `m`, each by its body, all or none, as a bulk update of a list does: every
+   * element is read first, together (their references one statement), then written as one set
+   * (see `saveUpdateSet`) and the write features told once. Where the model needs its rows one
+   * at a time, or an element or the set is refused, the elements are written one by one in
+   * order, as before, so that the error is the first failing element's, as in Nautobot's bulk
+   * update: a set refused is rolled back first.
+   */
+  async updateMany(op: WriteOperation, m: ModelDescriptor, changes: Array<{ id: string; body: unknown }>, opts: WriteOptions): Promise<void> {
+    const oneByOne = async () => {
+      for (const { id, body } of changes) await this.update(op, m, id, body, opts);
+    };
+    if (changes.length < 2 || !this.updatesSets(m)) return oneByOne();
+    const drafts = await Promise.allSettled(changes.map(({ id, body }) => this.prepare(op, m, body, opts, id)));
+    if (!drafts.every((d): d is PromiseFulfilledResult<WriteContext> => d.status === "fulfilled")) return oneByOne();
+    const told = op.pending.length;
+    await op.trx.raw("SAVEPOINT bulk_elements");
+    try {
+      const ids = await this.persist(m, () => this.saveUpdateSet(drafts.map((d) => d.value)));
+      await this.saved(op, m, ids, "update");
+    } catch (err) {
+      if (!(err instanceof ValidationError || err instanceof HttpError)) throw err;
+      await op.trx.raw("ROLLBACK TO SAVEPOINT bulk_elements");
+      op.pending.splice(told);
+      await oneByOne();
+    }
   }
 
   /**

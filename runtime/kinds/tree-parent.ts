@@ -18,5 +18,6 @@ export const treeParent: RuntimeFieldKind<TreeParentField> = {
     ctx.row[f.column] = parent;
   },
   checksOwnValue: true,
+  updatesAlone: () => true,
   options: link.options,
 };

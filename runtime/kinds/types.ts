@@ -145,6 +145,11 @@ export interface RuntimeFieldKind<F extends FieldDescriptor> {
    */
   createsAlone?(f: F): boolean;
   /**
+   * Whether an update's check of the value must see the rows updated before it in the same
+   * set stored (a tree's parent closing no cycle): such sets are updated one row at a time.
+   */
+  updatesAlone?(f: F): boolean;
+  /**
    * Called as a write starts, before any field is taken: reads the kind will need later in
    * the write, asked for now so that they share the statement of the write's reference
    * checks (write/lookups.ts). What it gives is awaited by whoever uses it, not here.

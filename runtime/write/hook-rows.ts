@@ -28,6 +28,18 @@ function storedOf(m: ModelDescriptor): { byColumn: Map<string, Stored>; byField:
   return found;
 }
 
+/** The columns of `m` that hold JSON (which `ctx.row` holds as the text written). */
+export function jsonColumns(m: ModelDescriptor): Set<string> {
+  let found = jsonOf.get(m);
+  if (!found) {
+    found = new Set([...storedOf(m).byColumn.values()].filter((s) => s.json).map((s) => s.column));
+    jsonOf.set(m, found);
+  }
+  return found;
+}
+
+const jsonOf = new WeakMap<ModelDescriptor, Set<string>>();
+
 /** A row as the database gives it (by column) by field name; columns no field stores are left out. */
 function fieldRow(m: ModelDescriptor, row: Record<string, unknown>): FieldRow {
   const out: FieldRow = {};
@@ -40,12 +52,14 @@ const spelling = (id: unknown) => String(id).toLowerCase().replace(/[{}-]/g, "")
 
 /** The stored rows of `m` with these ids, by field name, in the order of `ids` (missing ones left out). */
 export async function storedRows(db: Knex | Knex.Transaction, m: ModelDescriptor, ids: Array<string | number>): Promise<FieldRow[]> {
+  return (await storedRowsAt(db, m, ids)).filter((row): row is FieldRow => row !== null);
+}
+
+/** The stored rows of `m` with these ids, by field name, one for each of `ids` (null where none). */
+export async function storedRowsAt(db: Knex | Knex.Transaction, m: ModelDescriptor, ids: Array<string | number>): Promise<Array<FieldRow | null>> {
   const rows: Array<Record<string, unknown>> = await db(m.table).whereIn("id", ids);
   const byId = new Map(rows.map((r) => [spelling(r.id), fieldRow(m, r)]));
-  return ids.flatMap((id): FieldRow[] => {
-    const row = byId.get(spelling(id));
-    return row ? [row] : [];
-  });
+  return ids.map((id) => byId.get(spelling(id)) ?? null);
 }
 
 /** Whether two values are the same stored value: equal primitives, or JSON values equal key by key. */

@@ -8,6 +8,7 @@ import { ValidationError } from "../../errors.js";
 import { definitionsOf, keyColumn, writeDefinitions, type CustomFieldDefinition } from "./definitions.js";
 import { cleanData, defaults } from "./values.js";
 import { col, ident, literal } from "../../query/sql.js";
+import { lookupsOf } from "../../write/lookups.js";
 import { FieldProblem, isPlainObject, type RuntimeFieldKind, type WriteContext } from "../../kinds/types.js";
 
 /** What a write of the field found, for the check that follows the other fields'. */
@@ -45,9 +46,12 @@ export const customFields: RuntimeFieldKind<CustomFieldsField> = {
     if (!isPlainObject(given)) throw new FieldProblem({ code: "custom_fields_not_a_dict" });
     const value = await byName(f, given, ctx);
     const defs = f.definitions ? await writeDefinitions(ctx.db, f.definitions, ctx.model.key) : [];
+    // The stored values ride in the statement of the write's reference checks: a bulk update
+    // reads every element's in that one statement.
     const stored = ctx.id === null
       ? {}
-      : ((await ctx.db(ctx.model.table).where("id", ctx.id).first(f.column))?.[f.column] ?? {}) as Record<string, unknown>;
+      : ((await lookupsOf(ctx.db).rows<{ data: Record<string, unknown> | null }>(
+        `SELECT ${col("t", f.column)} AS data FROM ${ident(ctx.model.table)} t WHERE t.id = ?`, [ctx.id]))[0]?.data ?? {});
     pending.set(ctx, { defs, data: { ...stored, ...value } });
   },
   checksOwnValue: true,

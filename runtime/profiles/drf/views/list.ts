@@ -60,10 +60,10 @@ async function create(ctx: Ctx, m: ModelDescriptor, body: unknown): Promise<void
   const opts = { version: ctx.version };
   const many = Array.isArray(body);
   const by = await actor(ctx, m, "list");
-  const ids = await operations.run(by, async (op) => (many
-    ? store.createMany(op, m, body, opts)
-    : [await store.create(op, m, body, { ...opts, partial: false })]));
-  const objects = await store.fetch(operations.read(by), m, ids, { ...readOpts(ctx), unscoped: true });
+  const objects = await operations.run(by, async (op) => {
+    const ids = many ? await store.createMany(op, m, body, opts) : [await store.create(op, m, body, { ...opts, partial: false })];
+    return store.answer(op, m, ids, readOpts(ctx));
+  });
   if (!many) ctx.res.set("Location", String(objects[0].url));
   return policy.renderer(ctx, 201, many ? objects : objects[0]);
 }
@@ -83,13 +83,15 @@ async function bulk(ctx: Ctx, m: ModelDescriptor, method: string, items: unknown
     ctx.res.status(204).end();
     return;
   }
-  // As Nautobot's bulk update, elements are validated one by one: the first invalid one is the error.
-  await operations.run(by, async (op) => {
-    await lockAll(op);
-    for (const [i, item] of items.entries()) {
-      const { id: _id, ...changes } = item as Record<string, unknown>;
-      await store.update(op, m, wanted[i], changes, { version: ctx.version, partial: method === "PATCH" });
-    }
+  // As Nautobot's bulk update, the first invalid element is the error (the store's updateMany).
+  const changes = items.map((item, i) => {
+    const { id: _id, ...body } = item as Record<string, unknown>;
+    return { id: wanted[i], body };
   });
-  return policy.renderer(ctx, 200, await store.fetch(operations.read(by), m, wanted, { ...readOpts(ctx), unscoped: true }));
+  const objects = await operations.run(by, async (op) => {
+    await lockAll(op);
+    await store.updateMany(op, m, changes, { version: ctx.version, partial: method === "PATCH" });
+    return store.answer(op, m, wanted, readOpts(ctx));
+  });
+  return policy.renderer(ctx, 200, objects);
 }
