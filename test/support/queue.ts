@@ -1,7 +1,8 @@
 // Databases for the queue's tests, apart from the shared test server's: PostgreSQL (a pool of
 // its own per call, as another server instance would have) when DATABASE_URL is set, else one
-// in-memory PGlite per test file (test/support/fresh-db.ts); the runtime's migrations applied, nothing wiped. Tests keep
-// to task kinds of their own, so they neither see nor take each other's tasks.
+// in-memory PGlite per test file (test/support/fresh-db.ts); the runtime's migrations applied,
+// nothing wiped. Tests keep to task kinds of their own, so they neither see nor take each
+// other's tasks.
 import type { Knex } from "knex";
 import { randomUUID } from "node:crypto";
 import { openDatabase, type Database } from "../../runtime/db/connect.js";
