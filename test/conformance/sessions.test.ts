@@ -16,11 +16,8 @@ const DIR = join(import.meta.dirname, "sessions");
 /** Where the calendar's namespace is mounted in the recordings (the default WP_API_ROOT). */
 const WP_ROOT = "/wp-json";
 
-const contracts = new Map<string, Contract>();
 function contract(api: ApiDescriptor, version: string): Contract {
-  const key = `${api.name}-${version}`;
-  if (!contracts.has(key)) contracts.set(key, new Contract(api.openapi[version] as Record<string, unknown>, `${key}.json`));
-  return contracts.get(key)!;
+  return Contract.of(api.openapi[version] as Record<string, unknown>, `${api.name}-${version}.json`);
 }
 
 /** The API an exchange went to, its document's version, and its path as the document writes paths. */

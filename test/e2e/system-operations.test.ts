@@ -4,7 +4,8 @@
 // as any write does; createsuperuser writes as its own system operation. On a fresh embedded
 // database of its own, so that every change-logged row there is one the commands wrote.
 import { expect } from "chai";
-import { openDatabase, type Database } from "../../runtime/db/connect.js";
+import type { Database } from "../../runtime/db/connect.js";
+import { freshEmbeddedDatabase } from "../support/fresh-db.js";
 import { ensureSuperuser, loadDemoOnce, migrateAll, profileCommand } from "../../runtime/cli.js";
 import { loadFixtures } from "../../runtime/fixtures.js";
 import { Operations, SYSTEM_NAME, type Actor } from "../../runtime/operations/index.js";
@@ -18,7 +19,7 @@ const inventory = apis.find((a) => a.changeLog)!;
 describe("system operations: what the command line writes goes through the pipeline", () => {
   let db: Database;
   before(async () => {
-    db = await openDatabase({ dataDir: "memory://" });
+    db = await freshEmbeddedDatabase();
     await migrateAll(db.knex, apis);
   });
   after(() => db.close());

@@ -16,6 +16,21 @@ type Json = Record<string, any>;
 export type Method = "get" | "post" | "put" | "patch" | "delete" | "options";
 
 export class Contract {
+  private static readonly shared = new WeakMap<object, Map<string, Contract>>();
+
+  /**
+   * The process's one Contract for a document (by identity) under an id: its compiled validators
+   * are kept, so the files a worker runs that check against the same emitted document (the
+   * conformance shards, the recorded sessions) compile each schema once, not once a file.
+   */
+  static of(doc: Json, id: string): Contract {
+    let byId = Contract.shared.get(doc);
+    if (!byId) Contract.shared.set(doc, (byId = new Map()));
+    let contract = byId.get(id);
+    if (!contract) byId.set(id, (contract = new Contract(doc, id)));
+    return contract;
+  }
+
   private readonly ajv = new Ajv2020({ strict: false, allErrors: true });
   private readonly compiled = new Map<string, ValidateFunction>();
   // Query values arrive as strings, one or repeated: coerce as an OpenAPI form/explode reader would.

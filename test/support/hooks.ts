@@ -7,6 +7,7 @@
 import pg from "pg";
 import { stopTestServer } from "./server.js";
 import { removeRunBuild } from "./build.js";
+import { removeRunDumps } from "./fresh-db.js";
 import { inWorker } from "./run.js";
 
 const workerPrefix = (url: URL): string => `${url.pathname.slice(1)}_w`;
@@ -47,10 +48,12 @@ export const mochaHooks = inWorker
 
 export async function mochaGlobalSetup(): Promise<void> {
   removeRunBuild(process.pid);
+  removeRunDumps(process.pid);
   if (process.env.DATABASE_URL) await dropWorkerDatabases(process.env.DATABASE_URL);
 }
 
 export async function mochaGlobalTeardown(): Promise<void> {
   removeRunBuild(process.pid);
+  removeRunDumps(process.pid);
   if (process.env.DATABASE_URL) await dropWorkerDatabases(process.env.DATABASE_URL);
 }

@@ -1,19 +1,21 @@
 // Databases for the queue's tests, apart from the shared test server's: PostgreSQL (a pool of
 // its own per call, as another server instance would have) when DATABASE_URL is set, else one
-// in-memory PGlite per test file; the runtime's migrations applied, nothing wiped. Tests keep
-// to task kinds of their own, so they neither see nor take each other's tasks.
+// in-memory PGlite per test file (test/support/fresh-db.ts); the runtime's migrations applied,
+// nothing wiped. Tests keep to task kinds of their own, so they neither see nor take each
+// other's tasks.
 import type { Knex } from "knex";
 import { randomUUID } from "node:crypto";
 import { openDatabase, type Database } from "../../runtime/db/connect.js";
 import { migrate } from "../../runtime/db/migrate.js";
 import { runtimeMigrations } from "../../runtime/db/runtime-migrations.js";
+import { freshEmbeddedDatabase } from "./fresh-db.js";
 
 export const engine = process.env.DATABASE_URL ? "postgresql" : "pglite";
 
 /** A database with the runtime's tables; on PGlite, `shareWith` gives the other handle of the same (one-process) database. */
 export async function queueDatabase(shareWith?: Database): Promise<Database> {
   if (shareWith?.embedded) return { ...shareWith, close: async () => undefined };
-  const db = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir: "memory://", poolSize: 5 });
+  const db = process.env.DATABASE_URL ? await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir: "memory://", poolSize: 5 }) : await freshEmbeddedDatabase();
   await migrate(db.knex, [runtimeMigrations]);
   return db;
 }

@@ -6,7 +6,8 @@
 // row before the write, the values it stores, the row after it and the fields it changes.
 import { expect } from "chai";
 import type { ApiDescriptor, FieldDescriptor, FieldRow, ModelDescriptor, ModelHooks, SaveEventBase } from "../../runtime/descriptor.js";
-import { openDatabase, type Database } from "../../runtime/db/connect.js";
+import type { Database } from "../../runtime/db/connect.js";
+import { freshEmbeddedDatabase } from "../support/fresh-db.js";
 import { ValidationError } from "../../runtime/errors.js";
 import { Refusal, type SaveEvent } from "../../runtime/hooks.js";
 import { ModelIndex } from "../../runtime/models.js";
@@ -85,7 +86,7 @@ describe("unit: model hooks in the engine", () => {
   /** `work` as a system operation's, as every write runs. */
   const writing = <T>(work: (op: WriteOperation) => Promise<T>) => new Operations(db.knex).run(Operations.system("test"), work);
   before(async () => {
-    db = await openDatabase({ dataDir: "memory://" });
+    db = await freshEmbeddedDatabase();
     await db.knex.raw(`CREATE TABLE core_thing (id uuid PRIMARY KEY DEFAULT gen_random_uuid(), name varchar(20) NOT NULL DEFAULT '')`);
     await db.knex.raw(`CREATE TABLE core_part (id uuid PRIMARY KEY DEFAULT gen_random_uuid(), name text NOT NULL, ` +
       `thing_id uuid NOT NULL REFERENCES core_thing ON DELETE CASCADE, data_json jsonb, ports jsonb NOT NULL DEFAULT '[]')`);

@@ -5,14 +5,14 @@ import { expect } from "chai";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { openDatabase } from "../../runtime/db/connect.js";
+import { freshEmbeddedDatabase } from "../support/fresh-db.js";
 
 const caseDir = join(fileURLToPath(new URL(".", import.meta.url)), "../golden/cases/migration-safe");
 const read = (path: string) => readFileSync(join(caseDir, path), "utf8");
 
 describe("unit: migrations that keep data", () => {
   it("renames, widens, backfills and drops only what was discarded, on a table with rows", async () => {
-    const db = await openDatabase({ dataDir: "memory://" });
+    const db = await freshEmbeddedDatabase();
     try {
       await db.knex.raw(read("previous/shop/migrations/0001_initial.sql"));
       await db.knex("store_product").insert([{ name: "Anvil", price: 5, weight: null, code: "A1" }, { name: "Bell", price: 7, weight: 2.5 }]);
@@ -35,7 +35,7 @@ describe("unit: migrations that keep data", () => {
 describe("unit: hand-written SQL from the spec", () => {
   it("the migration-sql case's migration creates the extra index, the trigger and the view", async () => {
     const dir = join(fileURLToPath(new URL(".", import.meta.url)), "../golden/cases/migration-sql");
-    const db = await openDatabase({ dataDir: "memory://" });
+    const db = await freshEmbeddedDatabase();
     try {
       await db.knex.raw(readFileSync(join(dir, "previous/shop/migrations/0001_initial.sql"), "utf8"));
       const [next] = readdirSync(join(dir, "expected/shop/migrations")).filter((n) => n.startsWith("0002_"));
@@ -54,7 +54,7 @@ describe("unit: hand-written SQL from the spec", () => {
 describe("unit: the content-type registry's rows", () => {
   it("keep their ids when models come and go, new models get ids never given before, and existing labels get every tagged model", async () => {
     const dir = join(fileURLToPath(new URL(".", import.meta.url)), "../golden/cases/content-types");
-    const db = await openDatabase({ dataDir: "memory://" });
+    const db = await freshEmbeddedDatabase();
     try {
       await db.knex.raw(readFileSync(join(dir, "previous/ct/migrations/0001_initial.sql"), "utf8"));
       const before = await db.knex("core_kind").select("id", "model").orderBy("id");
@@ -81,7 +81,7 @@ describe("unit: statuses as rows", () => {
   const next = readdirSync(join(dir, "expected/st/migrations")).find((n) => n.startsWith("0002_"))!;
 
   it("a choice column with rows becomes a key to the status rows the migration inserts first, linked to the model", async () => {
-    const db = await openDatabase({ dataDir: "memory://" });
+    const db = await freshEmbeddedDatabase();
     try {
       await db.knex.raw(sql("previous/st/migrations/0001_initial.sql"));
       await db.knex("core_box").insert([{ name: "a", status: "active" }, { name: "b", status: "planned" }]);
@@ -110,7 +110,7 @@ describe("unit: statuses as rows", () => {
   });
 
   it("leaves statuses users made or changed before it alone (ON CONFLICT DO NOTHING)", async () => {
-    const db = await openDatabase({ dataDir: "memory://" });
+    const db = await freshEmbeddedDatabase();
     try {
       await db.knex.raw(sql("previous/st/migrations/0001_initial.sql"));
       await db.knex.raw(sql(`expected/st/migrations/${next}`));

@@ -7,9 +7,9 @@ import { expect } from "chai";
 import { readFileSync } from "node:fs";
 import { apis } from "../../../generated/server.js";
 import type { ContentTypesField } from "../../../runtime/descriptor.js";
-import { openDatabase } from "../../../runtime/db/connect.js";
 import { migrate } from "../../../runtime/db/migrate.js";
 import { runtimeMigrations } from "../../../runtime/db/runtime-migrations.js";
+import { freshEmbeddedDatabase } from "../../support/fresh-db.js";
 import { call, get, patch, post, put } from "../../support/http.js";
 import { rows, uniq } from "./support.js";
 
@@ -259,7 +259,7 @@ describe("inventory e2e: content types", () => {
 
     // Another database, migrated to just before the tags' content types arrive, holding a tag
     // then: once migrated, its content types are the same ids, and the old tag has every taggable type.
-    const other = await openDatabase({ dataDir: "memory://" });
+    const other = await freshEmbeddedDatabase();
     try {
       const arrives = inventory.migrations.findIndex((m) => m.sql.includes('CREATE TABLE "extras_tag_content_types"'));
       expect(arrives).to.be.greaterThan(0);

@@ -1,0 +1,94 @@
+// In-memory embedded databases for the tests, started from a dump of a data directory rather
+// than by initdb: a new PGlite cluster runs initdb, some 2.5 s of CPU, where one loaded from a
+// tarball (PGlite's loadDataDir) starts in about 0.5 s. A test run keeps the dump of an empty
+// cluster in a folder of its own (the mocha process's id, shared by its workers): the first
+// process to need one makes it; a process that finds none makes its own, so nobody waits.
+// PGlite only: nothing here talks to PostgreSQL.
+//
+// runtime/db/connect.ts opens a directory or a new cluster, never a dump, so the wiring is
+// repeated here as it is there (PGlite's settings, its node-postgres adapter, Knex with the
+// preparing client): keep the two alike.
+import knex, { type Knex } from "knex";
+import pg from "pg";
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Database } from "../../runtime/db/connect.js";
+import { preparingClient, StatementNames } from "../../runtime/db/prepared.js";
+import { inWorker, runPid } from "./run.js";
+
+/** runtime/db/connect.ts's EMBEDDED_SETTINGS. */
+const EMBEDDED_SETTINGS = ["shared_buffers=16MB", "wal_buffers=1MB", "maintenance_work_mem=8MB"];
+
+const runDirOf = (pid: number) => join(tmpdir(), `armature-test-${pid}`);
+
+/** Removes the dumps of the run whose mocha process is `pid` (hooks.ts, at the run's start and end). */
+export function removeRunDumps(pid: number): void {
+  rmSync(runDirOf(pid), { recursive: true, force: true });
+}
+
+// Run serially, this process is the run: its dumps go when it exits.
+if (!inWorker) process.on("exit", () => removeRunDumps(runPid));
+
+export interface EmbeddedDatabase extends Database {
+  /** The cluster as a tarball, for loadDataDir. */
+  dump(): Promise<Blob>;
+}
+
+/** An in-memory cluster, new (initdb) or loaded from `from`, opened as openDatabase opens the embedded engine. */
+export async function openEmbedded(from?: Blob): Promise<EmbeddedDatabase> {
+  const { PGlite } = await import("@electric-sql/pglite");
+  const { createPgConfig } = await import("@electric-sql/pglite/node-postgres");
+  const startParams = [...PGlite.defaultStartParams, ...EMBEDDED_SETTINGS.flatMap((s) => ["-c", s])];
+  const pglite = new PGlite(from ? { startParams, loadDataDir: from } : { startParams });
+  await pglite.waitReady;
+  const pool = new pg.Pool({ ...createPgConfig(pglite), connectionTimeoutMillis: 5000 } as pg.PoolConfig);
+  const db = knex({ client: preparingClient(new StatementNames()), connectionPool: pool } as unknown as Knex.Config);
+  return {
+    knex: db,
+    embedded: true,
+    dump: () => pglite.dumpDataDir("none"),
+    close: async () => {
+      await db.destroy();
+      await pool.end().catch(() => undefined);
+      await pglite.close();
+    },
+  };
+}
+
+/** The run's dump named `name`, if a process of the run saved it. */
+export function savedDump(name: string): Blob | undefined {
+  const path = join(runDirOf(runPid), `${name}.tar`);
+  return existsSync(path) ? new Blob([readFileSync(path)]) : undefined;
+}
+
+/** Saves a dump for the run's other processes; written aside and renamed, so a reader never sees half of one. */
+export async function saveDump(name: string, dump: Blob): Promise<void> {
+  const dir = runDirOf(runPid);
+  mkdirSync(dir, { recursive: true });
+  const partial = join(dir, `${name}.${process.pid}.partial`);
+  writeFileSync(partial, Buffer.from(await dump.arrayBuffer()));
+  renameSync(partial, join(dir, `${name}.tar`));
+}
+
+let empty: Promise<Blob> | undefined;
+
+/** A new, empty embedded database of the caller's own: what `openDatabase({ dataDir: "memory://" })` gives. */
+export async function freshEmbeddedDatabase(): Promise<Database> {
+  if (!empty) {
+    const found = savedDump("empty");
+    if (!found) {
+      // The run's first: a new cluster, dumped before anyone writes to it.
+      const made = openEmbedded();
+      empty = made.then(async (db) => {
+        const dump = await db.dump();
+        await saveDump("empty", dump);
+        return dump;
+      });
+      await empty;
+      return made;
+    }
+    empty = Promise.resolve(found);
+  }
+  return openEmbedded(await empty);
+}
