@@ -1,32 +1,49 @@
-// Reads what the generator emitted beside an API's index: the OpenAPI document of each
-// version (`openapi/<version>.json`), the migrations (`migrations/*.sql`), in order, and the
-// GraphQL schema (`schema.graphql`) when there is one.
-// Synchronous on purpose: it runs at import time, and for each OpenAPI document once, on its
-// first use, never again per request.
+// Reads what the generator emitted beside an API's index: where the OpenAPI document of each
+// version is (`openapi/<version>.json`), the migrations (`migrations/*.sql`), in order, and
+// where the GraphQL schema (`schema.graphql`) is when there is one.
+// Synchronous on purpose: it runs at import time, and a document or the schema is read when
+// first needed, never again per request.
 import { readdirSync, readFileSync, existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { join } from "node:path";
+import type { ApiDescriptor } from "./descriptor.js";
 
-export function loadArtifacts(dirUrl: URL): { openapi: Record<string, unknown>; migrations: Array<{ name: string; sql: string }>; graphql?: string } {
+type Artifacts = Pick<ApiDescriptor, "openapiFiles" | "openapi" | "migrations" | "graphqlFile">;
+
+export function loadArtifacts(dirUrl: URL): Artifacts {
   const dir = fileURLToPath(dirUrl);
-  const openapi: Record<string, unknown> = {};
   const docs = join(dir, "openapi");
-  if (existsSync(docs)) {
-    // Parsed when first asked for: each is megabytes of objects (some 25 MB of heap for four
-    // versions) that a process may never need, the documents' pages and writes of that
-    // version being their only readers.
-    for (const f of readdirSync(docs).filter((n) => n.endsWith(".json")).sort()) {
-      let doc: unknown;
-      Object.defineProperty(openapi, f.replace(/\.json$/, ""), {
-        enumerable: true,
-        get: () => (doc ??= JSON.parse(readFileSync(join(docs, f), "utf8"))),
-      });
-    }
+  const openapiFiles: Record<string, string> = Object.fromEntries(existsSync(docs)
+    ? readdirSync(docs).filter((n) => n.endsWith(".json")).sort().map((f) => [f.replace(/\.json$/, ""), join(docs, f)])
+    : []);
+  const openapi: Record<string, unknown> = {};
+  for (const [version, file] of Object.entries(openapiFiles)) {
+    // Parsed when first asked for, and then kept: some 4 MB of objects each, whose one reader
+    // in a serving process is the write validator (it compiles the write schemas from them).
+    let doc: unknown;
+    Object.defineProperty(openapi, version, { enumerable: true, get: () => (doc ??= parseDocument(file)) });
   }
   const migrationsDir = join(dir, "migrations");
   const migrations = existsSync(migrationsDir)
     ? readdirSync(migrationsDir).filter((n) => n.endsWith(".sql")).sort().map((name) => ({ name, sql: readFileSync(join(migrationsDir, name), "utf8") }))
     : [];
   const sdl = join(dir, "schema.graphql");
-  return { openapi, migrations, ...(existsSync(sdl) ? { graphql: readFileSync(sdl, "utf8") } : {}) };
+  return { openapiFiles, openapi, migrations, ...(existsSync(sdl) ? { graphqlFile: sdl } : {}) };
+}
+
+const parseDocument = (file: string): Record<string, unknown> => JSON.parse(readFileSync(file, "utf8"));
+
+/**
+ * The OpenAPI document of `version`, parsed afresh from its file: what a caller renders once and
+ * keeps only the rendering of, letting the megabytes of objects go.
+ */
+export function openApiDocument(api: ApiDescriptor, version: string): Record<string, unknown> {
+  const file = api.openapiFiles[version];
+  if (!file) throw new Error(`API ${api.name} has no OpenAPI document of version ${version}`);
+  return parseDocument(file);
+}
+
+/** The GraphQL schema's SDL, read from its file: the schema is built from it once and the text let go. */
+export function graphqlSdl(api: ApiDescriptor): string | undefined {
+  return api.graphqlFile === undefined ? undefined : readFileSync(api.graphqlFile, "utf8");
 }

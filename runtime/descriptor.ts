@@ -923,10 +923,18 @@ export interface ApiDescriptor {
   /** DRF-style APIs: the route table, decided by the generator. */
   drfRoutes?: DrfRoute[];
   models: ModelDescriptor[];
-  /** OpenAPI document per API version, as emitted. */
+  /**
+   * Where the OpenAPI document of each API version is (its file, as emitted), by version: read
+   * when first served (runtime/artifacts.ts `openApiDocument`), never held by the descriptor.
+   */
+  openapiFiles: Record<string, string>;
+  /**
+   * The same documents parsed, each when first asked for and then kept: for the write
+   * validator, which compiles the write schemas from them. Anything else reads `openapiFiles`.
+   */
   openapi: Record<string, unknown>;
-  /** The GraphQL schema (SDL) the generator emitted, when the API serves GraphQL. */
-  graphql?: string;
+  /** Where the GraphQL schema (SDL) the generator emitted is, when the API serves GraphQL. */
+  graphqlFile?: string;
   /** Migrations in order: file name and SQL. */
   migrations: Array<{ name: string; sql: string }>;
 }

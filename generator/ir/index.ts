@@ -48,7 +48,7 @@ export interface IrModel extends ModelDescriptor {
   rows: Record<string, Record<string, string>>;
 }
 
-export interface IrApi extends Omit<ApiDescriptor, "openapi" | "migrations" | "models"> {
+export interface IrApi extends Omit<ApiDescriptor, "openapiFiles" | "openapi" | "graphqlFile" | "migrations" | "models"> {
   file: string;
   models: IrModel[];
   /** Tables (`table`) and columns (`table.column`) the next migration may destroy. */

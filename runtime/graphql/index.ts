@@ -14,6 +14,7 @@ import type { Operation } from "../operations/index.js";
 import type { ModelIndex } from "../models.js";
 import { filterErrors, FilterCompiler, type DynamicFilterProvider, type DynamicFilters, type FilterErrors } from "../query/filters.js";
 import { ReadPlans, type RenderContext } from "../query/read-plan.js";
+import { graphqlSdl } from "../artifacts.js";
 import { ident } from "../query/sql.js";
 import { dynamicFilters } from "../features/index.js";
 import { renderComputed } from "../kinds/computed-fields.js";
@@ -204,8 +205,13 @@ export class GraphqlService {
 const services = new WeakMap<ModelIndex, GraphqlService>();
 
 /** The GraphQL service of an API's model index, built once. */
-export function graphqlService(index: ModelIndex, sdl: string): GraphqlService {
+export function graphqlService(index: ModelIndex): GraphqlService {
   let service = services.get(index);
-  if (!service) services.set(index, (service = new GraphqlService(index, sdl)));
+  if (!service) {
+    // The SDL (over a megabyte of text) is read for this once, not kept.
+    const sdl = graphqlSdl(index.api);
+    if (sdl === undefined) throw new Error(`API ${index.api.name} serves no GraphQL`);
+    services.set(index, (service = new GraphqlService(index, sdl)));
+  }
   return service;
 }

@@ -40,7 +40,9 @@ const directive = (node: { directives?: readonly ConstDirectiveNode[] } | undefi
   node?.directives?.find((d) => d.name.value === name);
 
 export function buildGraphqlApi(sdl: string, index: ModelIndex): GraphqlApi {
-  const document = parse(sdl);
+  // Without locations: each would keep a token of the SDL, and every token its neighbours, the
+  // whole text as tens of megabytes of tokens, for as long as the schema lives.
+  const document = parse(sdl, { noLocation: true });
   const schema = buildASTSchema(document);
   const models = new Map<string, ModelDescriptor>();
   const sources = new Map<string, FieldSource>();

@@ -4,7 +4,8 @@
 // from it with one exchange per operation, which typed clients want (a union type would make
 // every field access a type error): `full` (every operation; GETs in the full form, POSTs of
 // one object), `brief` (the GETs that have a brief form, in it) and `bulk` (the POSTs that take
-// an array, with arrays). Each is derived once per process, on its first request.
+// an array, with arrays). Each is read and derived afresh: the views keep its rendering only.
+import { openApiDocument } from "../../artifacts.js";
 import type { ApiDescriptor } from "../../descriptor.js";
 import { notFound } from "../../errors.js";
 
@@ -14,21 +15,21 @@ export const FORMS = ["full", "brief", "bulk"] as const;
 export type Form = (typeof FORMS)[number];
 
 const METHODS = new Set(["get", "put", "post", "delete", "options", "head", "patch", "trace"]);
-const derived = new WeakMap<object, Map<Form, Json>>();
 
 /**
- * The document of `version` in `form` (absent or empty: the generated one). An unknown form is
+ * The form a request names (absent or empty: none, the generated document). An unknown form is
  * a 404, as DRF answers a `format` no renderer has: both name a rendering of the same resource.
  */
-export function servedDocument(api: ApiDescriptor, version: string, form: string | undefined): object {
-  const doc = api.openapi[version] as Json;
-  if (!form) return doc;
+export function servedForm(form: string | undefined): Form | undefined {
+  if (!form) return undefined;
   if (!(FORMS as readonly string[]).includes(form)) throw notFound();
-  let forms = derived.get(doc);
-  if (!forms) derived.set(doc, (forms = new Map()));
-  let out = forms.get(form as Form);
-  if (!out) forms.set(form as Form, (out = deriveDocument(doc, form as Form)));
-  return out;
+  return form as Form;
+}
+
+/** The document of `version` in `form` (none: the generated one), read from its file. */
+export function servedDocument(api: ApiDescriptor, version: string, form: Form | undefined): Json {
+  const doc = openApiDocument(api, version);
+  return form ? deriveDocument(doc, form) : doc;
 }
 
 /** `doc` with each operation as `form` has it, and without the operations `form` has not. */

@@ -16,7 +16,6 @@ import { wordErrors } from "./wording.js";
 
 export interface GraphqlDeps {
   index: ModelIndex;
-  sdl: string;
 }
 
 /** How this API words a GraphQL request's filter errors, at the request's version and URL. */
@@ -39,5 +38,5 @@ export function serveGraphiqlAssets(router: Router, route: string): void {
 
 /** Answers one GraphQL request body, as `op`'s reads. */
 export function answerGraphql(deps: GraphqlDeps, op: Operation, body: GraphqlRequest, requester: Requester): Promise<GraphqlAnswer> {
-  return graphqlService(deps.index, deps.sdl).run(op, body, requester);
+  return graphqlService(deps.index).run(op, body, requester);
 }

@@ -113,7 +113,7 @@ function servicesOf({ api, db, config, identities }: DrfDeps): { services: DrfSe
   store.onWrite((m) => {
     if (m === tokenModel || m === userModel) identities?.forget();
   });
-  const graphql = api.graphql ? { index, sdl: api.graphql } : undefined;
+  const graphql = api.graphqlFile ? { index } : undefined;
   const sessions = identities && tokenModel
     ? { db, identities, tokens: new Tokens(index, store, tokenModel), operations, basePath: api.basePath, apiTitle: api.title }
     : undefined;

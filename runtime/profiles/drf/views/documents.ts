@@ -1,7 +1,7 @@
 // The OpenAPI documents and the pages that show them: `docs/` (Swagger UI, or the document
 // itself for `?format=openapi`), `redoc/`, and `swagger/`, `swagger.json`, `swagger.yaml` as
 // drf-spectacular's views render them.
-import { gzipSync } from "node:zlib";
+import { gunzipSync, gzipSync } from "node:zlib";
 import { stringify as toYaml } from "yaml";
 import { HttpError, notFound } from "../../../errors.js";
 import { parseAccept } from "../../../http/request.js";
@@ -9,40 +9,43 @@ import { cspNonce } from "../../../http/security.js";
 import { templates } from "../../../http/templates.js";
 import type { Ctx } from "../context.js";
 import { only } from "./allow.js";
-import { servedDocument } from "../documents.js";
+import type { ApiDescriptor } from "../../../descriptor.js";
+import { servedDocument, servedForm, type Form } from "../documents.js";
 
 /** The OpenAPI document's media types (drf-spectacular's renderers): YAML ones, then JSON ones. */
 const YAML_TYPES = ["application/vnd.oai.openapi", "application/yaml"];
 export const SCHEMA_TYPES = [...YAML_TYPES, "application/vnd.oai.openapi+json", "application/json"];
 
-/** A document's text, and the same gzipped for clients that take it. */
-interface Rendered { text: string; gzipped?: Buffer }
-
 /**
- * The documents' texts, each rendered once: a document never changes while the process runs,
- * and rendering one takes some 60 ms (JSON) to 700 ms (YAML) of the event loop.
+ * Each document rendered (by version, form and format), gzipped, of each API: a document never
+ * changes while the process runs, and rendering one takes some 60 ms (JSON) to 700 ms (YAML)
+ * of the event loop, where unzipping it again takes a few. Only the gzipped bytes are kept
+ * (a 1.7 MB document is some 90 kB so): every rendering there is, kept as text, would be
+ * tens of megabytes, and the parsed documents they come from as much again.
  */
-const renderedDocuments = new WeakMap<object, { json?: Rendered; yaml?: Rendered }>();
-function renderedDocument(document: object, as: "json" | "yaml"): Rendered {
-  let texts = renderedDocuments.get(document);
-  if (!texts) renderedDocuments.set(document, (texts = {}));
-  return (texts[as] ??= { text: as === "yaml" ? toYaml(document, { aliasDuplicateObjects: false }) : JSON.stringify(document) });
+const renderings = new WeakMap<ApiDescriptor, Map<string, Buffer>>();
+function rendering(api: ApiDescriptor, version: string, form: Form | undefined, as: "json" | "yaml"): Buffer {
+  let rendered = renderings.get(api);
+  if (!rendered) renderings.set(api, (rendered = new Map()));
+  const key = `${version} ${form ?? ""} ${as}`;
+  let gzipped = rendered.get(key);
+  if (!gzipped) {
+    const document = servedDocument(api, version, form);
+    rendered.set(key, (gzipped = gzipSync(as === "yaml" ? toYaml(document, { aliasDuplicateObjects: false }) : JSON.stringify(document))));
+  }
+  return gzipped;
 }
 
-/**
- * Sends a document as `type`: gzipped, once and then from memory, to a client that accepts
- * gzip (a 1.7 MB document is some 90 kB so), else as text.
- */
-function sendDocument(ctx: Ctx, type: string, rendered: Rendered): void {
+/** Sends a rendering as `type`: as it is kept to a client that accepts gzip, else as text. */
+function sendDocument(ctx: Ctx, type: string, gzipped: Buffer): void {
   ctx.res.status(200).type(type).vary("Accept-Encoding");
   const gzip = parseAccept(ctx.req.get("accept-encoding")).some((t) => t.q > 0 && (t.type === "gzip" || t.type === "*"));
   if (!gzip) {
-    ctx.res.send(rendered.text);
+    ctx.res.send(gunzipSync(gzipped).toString("utf8"));
     return;
   }
-  rendered.gzipped ??= gzipSync(rendered.text);
   ctx.res.setHeader("Content-Encoding", "gzip");
-  ctx.res.send(rendered.gzipped);
+  ctx.res.send(gzipped);
 }
 
 export function docs(ctx: Ctx): Promise<void> | void {
@@ -52,7 +55,7 @@ export function docs(ctx: Ctx): Promise<void> | void {
     // Nautobot answers) would drop `api_version`, and clients such as pynautobot's openapi()
     // expect JSON from this URL.
     if (ctx.params.get("format")?.at(-1) === "openapi") {
-      sendDocument(ctx, "json", renderedDocument(servedDocument(api, ctx.version, ctx.params.get("form")?.at(-1)), "json"));
+      sendDocument(ctx, "json", rendering(api, ctx.version, servedForm(ctx.params.get("form")?.at(-1)), "json"));
       return;
     }
     const url = `${api.basePath}swagger.json?api_version=${encodeURIComponent(ctx.version)}`;
@@ -86,7 +89,6 @@ export function schema(ctx: Ctx): Promise<void> | void {
       : offers.yaml ? "application/vnd.oai.openapi" : "application/vnd.oai.openapi+json";
     const asYaml = YAML_TYPES.includes(type);
     if (!(asYaml ? offers.yaml : offers.json)) throw new HttpError(406, "Could not satisfy the request Accept header.", "not_acceptable");
-    const document = servedDocument(ctx.drf.api, ctx.version, ctx.params.get("form")?.at(-1));
-    sendDocument(ctx, type, renderedDocument(document, asYaml ? "yaml" : "json"));
+    sendDocument(ctx, type, rendering(ctx.drf.api, ctx.version, servedForm(ctx.params.get("form")?.at(-1)), asYaml ? "yaml" : "json"));
   });
 }
