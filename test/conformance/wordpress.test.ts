@@ -75,7 +75,9 @@ describe("conformance: calendar API walked from its OpenAPI document", function 
   }
 
   function body(listKey: string, op: Op): Json {
-    const schema = op.requestBody?.content["application/json"].schema ?? { properties: {}, required: [] };
+    const given = op.requestBody?.content["application/json"].schema ?? { properties: {}, required: [] };
+    // A body's schema may be a shared one, named in components.
+    const schema = typeof given.$ref === "string" ? doc.components.schemas[given.$ref.split("/").at(-1)] : given;
     const out: Json = {};
     for (const name of schema.required ?? []) out[name] = /date/.test(name) ? "2031-03-01 10:00" : `Walk ${listKey} ${++serial}`;
     return out;
