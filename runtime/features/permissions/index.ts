@@ -58,6 +58,8 @@ export class Permissions {
   /** The permissions' object types. */
   private readonly types: ContentTypesField;
   private readonly remembered = new Map<string, { grants: Grants; until: number }>();
+  /** Conditions compiled for grants, which are not changed once read: by model, action and alias. */
+  private readonly compiled = new WeakMap<Grants, Map<string, Condition | null>>();
   /** The models whose changes here make remembered grants stale. */
   readonly sources: Set<ModelDescriptor>;
 
@@ -132,6 +134,17 @@ export class Permissions {
    */
   condition(grants: Grants, m: ModelDescriptor, action: string, alias: string): Condition | null {
     if (grants.superuser) return null;
+    // Compiled once for as long as these grants are trusted: every read and write of the user's
+    // requests asks, often more than once a request.
+    let known = this.compiled.get(grants);
+    if (!known) this.compiled.set(grants, (known = new Map()));
+    const k = `${key(m, action)}:${alias}`;
+    let found = known.get(k);
+    if (found === undefined) known.set(k, (found = this.compile(grants, m, action, alias)));
+    return found;
+  }
+
+  private compile(grants: Grants, m: ModelDescriptor, action: string, alias: string): Condition | null {
     const sets = grants.held.get(key(m, action)) ?? [];
     const parts: Condition[] = [];
     for (const constraints of sets) {
