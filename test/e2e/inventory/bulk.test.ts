@@ -419,13 +419,13 @@ describe("inventory e2e: bulk writes are set-based", () => {
 
   it("a set the prefix hook refuses is answered as one by one: the first failing element's error, nothing changed", async () => {
     const vrf = (await post("/api/ipam/vrfs/", { name: uniq("set vrf"), enforce_unique: true })).body;
-    const made = (await post("/api/ipam/prefixes/", [1, 2, 3].map((n) => ({ prefix: `10.251.${n}.0/24`, status: "active", vrf: vrf.id })))).body;
+    const made = (await post("/api/ipam/prefixes/", [1, 2, 3].map((n) => ({ prefix: `10.249.${n}.0/24`, status: "active", vrf: vrf.id })))).body;
     const res = await patch("/api/ipam/prefixes/", [
-      { id: made[0].id, description: "moved" }, { id: made[1].id, prefix: "10.251.9.0/24" }, { id: made[2].id, prefix: "10.251.9.0/24" },
+      { id: made[0].id, description: "moved" }, { id: made[1].id, prefix: "10.249.9.0/24" }, { id: made[2].id, prefix: "10.249.9.0/24" },
     ]);
-    expect([res.status, res.body]).to.deep.equal([400, { prefix: [`Duplicate prefix found in VRF ${vrf.name}: 10.251.9.0/24`] }]);
+    expect([res.status, res.body]).to.deep.equal([400, { prefix: [`Duplicate prefix found in VRF ${vrf.name}: 10.249.9.0/24`] }]);
     expect(await row("ipam_prefix", made[0].id)).to.include({ description: "" });
-    expect(await row("ipam_prefix", made[1].id)).to.include({ prefix: "10.251.2.0/24" });
+    expect(await row("ipam_prefix", made[1].id)).to.include({ prefix: "10.249.2.0/24" });
   });
 
   it("a set the prefix hook refuses but one by one takes (a prefix moving into one an earlier element left) is written one by one", async () => {
