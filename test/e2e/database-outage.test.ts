@@ -7,23 +7,13 @@
 import { expect } from "chai";
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { chmodSync, chownSync, existsSync, mkdtempSync, rmSync } from "node:fs";
-import net, { type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
+import { eventually, freePort } from "../support/waiting.js";
 
 const BIN = "/usr/lib/postgresql/15/bin";
 const TOKEN = "0123456789abcdef0123456789abcdef01234567";
-
-/** A free TCP port on loopback. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as AddressInfo;
-      s.close(() => resolve(port));
-    }).on("error", reject);
-  });
-}
 
 /** PostgreSQL refuses to run as root: its tools run as the postgres user. */
 function asPostgres(tool: string, args: string[]): string {
@@ -60,16 +50,6 @@ function armature(env: NodeJS.ProcessEnv, ...args: string[]): { child: ChildProc
   child.stdout!.on("data", (d) => (out += d));
   child.stderr!.on("data", (d) => (out += d));
   return { child, out: () => out, exited: new Promise((resolve) => child.on("close", (code) => resolve(code))) };
-}
-
-async function eventually<T>(probe: () => Promise<T | undefined>, what: string, boundMs = 120_000): Promise<T> {
-  const until = Date.now() + boundMs;
-  for (;;) {
-    const value = await probe().catch(() => undefined);
-    if (value !== undefined) return value;
-    if (Date.now() > until) throw new Error(`${what}: not within ${boundMs} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 describe("the database crashing and coming back under load", function () {

@@ -5,10 +5,10 @@
 import { expect } from "chai";
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import net, { type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { freePort } from "../support/waiting.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 /** Resident memory allowed once idle: the README's figure (about 200 MB) with a margin for a busy machine. */
@@ -24,15 +24,6 @@ function runRecipe(): { env: Record<string, string>; options: string[] } {
   if (!recipe) throw new Error("the Makefile's run recipe is not `[NAME=value ...] node <options> bin/armature.ts run`");
   const env = Object.fromEntries(recipe[1].trim().split(/\s+/).filter(Boolean).map((a) => [a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1)]));
   return { env, options: recipe[2].split(/\s+/) };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as AddressInfo;
-      s.close(() => resolve(port));
-    }).on("error", reject);
-  });
 }
 
 /** VmRSS of a process and of every process it started (the TypeScript loader's esbuild service), in MB. */

@@ -19,6 +19,7 @@ import { openDatabase, type Database } from "../../runtime/db/connect.js";
 import { enqueue } from "../../runtime/queue/tasks.js";
 import { WEBHOOK_TASK } from "../../runtime/features/webhooks/index.js";
 import { builtCli } from "../support/build.js";
+import { eventually } from "../support/waiting.js";
 
 const postgresUrl = process.env.DATABASE_URL;
 const TOKEN = "0123456789abcdef0123456789abcdef01234567";
@@ -175,17 +176,6 @@ function connectError(port: number): Promise<string | undefined> {
     });
     socket.on("error", (e: NodeJS.ErrnoException) => resolve(e.code));
   });
-}
-
-/** Polls `probe` until it gives a value; a generous bound, for hangs, not for the machine's speed. */
-async function eventually<T>(probe: () => Promise<T | undefined>, what: string, boundMs = 120_000): Promise<T> {
-  const until = Date.now() + boundMs;
-  for (;;) {
-    const value = await probe().catch(() => undefined);
-    if (value !== undefined) return value;
-    if (Date.now() > until) throw new Error(`${what}: not within ${boundMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 /** A GET on a new connection each time (a cluster hands out connections, not requests). */
