@@ -28,8 +28,26 @@ export function servedForm(form: string | undefined): Form | undefined {
 
 /** The document of `version` in `form` (none: the generated one), read from its file. */
 export function servedDocument(api: ApiDescriptor, version: string, form: Form | undefined): Json {
-  const doc = openApiDocument(api, version);
+  const doc = parametersInline(openApiDocument(api, version));
   return form ? deriveDocument(doc, form) : doc;
+}
+
+/**
+ * `doc` with each operation's parameters written out where the generated document shares them
+ * (`components.parameters`): real clients read them as drf-spectacular writes them, inline, and
+ * do not follow a `$ref` (the Ansible collection's inventory plugin takes `name` of each).
+ */
+export function parametersInline(doc: Json): Json {
+  const shared: Json = doc.components?.parameters ?? {};
+  const inline = (list: Json[] | undefined) => list?.map((p) => (typeof p.$ref === "string" ? shared[p.$ref.split("/").at(-1)!] ?? p : p));
+  const paths: Json = {};
+  for (const [path, item] of Object.entries<Json>(doc.paths)) {
+    paths[path] = Object.fromEntries(Object.entries<Json>(item).map(([key, value]) => {
+      if (key === "parameters") return [key, inline(value as unknown as Json[])];
+      return [key, METHODS.has(key) && value.parameters ? { ...value, parameters: inline(value.parameters) } : value];
+    }));
+  }
+  return { ...doc, paths };
 }
 
 /** `doc` with each operation as `form` has it, and without the operations `form` has not. */
