@@ -43,8 +43,9 @@ export function parametersInline(doc: Json): Json {
   const paths: Json = {};
   for (const [path, item] of Object.entries<Json>(doc.paths)) {
     paths[path] = Object.fromEntries(Object.entries<Json>(item).map(([key, value]) => {
-      if (key === "parameters") return [key, inline(value as unknown as Json[])];
-      return [key, METHODS.has(key) && value.parameters ? { ...value, parameters: inline(value.parameters) } : value];
+      // A path item's own list besides its operations is its shared parameters.
+      if (!METHODS.has(key)) return [key, Array.isArray(value) ? inline(value) : value];
+      return [key, value.parameters ? { ...value, parameters: inline(value.parameters) } : value];
     }));
   }
   return { ...doc, paths };
