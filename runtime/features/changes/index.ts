@@ -19,7 +19,7 @@ import { isUuid } from "../../query/filters.js";
 import { ident } from "../../query/sql.js";
 import { prepared } from "../../db/prepared.js";
 import { enqueueWebhooks, webhooksQuery, type ChangeEvent, type FoundWebhook } from "../webhooks/index.js";
-import type { Feature, TaskSetting } from "../types.js";
+import type { Feature, RecordedLookup, TaskSetting } from "../types.js";
 import type { PeriodicTask } from "../../queue/worker.js";
 
 /** Nautobot's CHANGELOG_MAX_OBJECT_REPR. */
@@ -99,10 +99,10 @@ function modelData(m: ModelDescriptor, shown: Record<string, unknown>): Record<s
 const isData = (f: FieldDescriptor) => !["id", "url", "display", "count", "reverse", "computed", "computedFields", "relationships", "depth"].includes(f.kind);
 
 /** Where an operation's changes go: the change log, the webhooks, or both, as the api names them. */
-export function changes(index: ModelIndex, store: Store): WriteFeature | undefined {
+export function changes(index: ModelIndex, store: Store, lookup?: RecordedLookup): WriteFeature | undefined {
   const { changeLog: logKey, webhooks } = index.api;
   if (!logKey && !webhooks) return undefined;
-  const log = logKey ? changeLog(index, index.model(logKey)) : undefined;
+  const log = logKey ? changeLog(index, index.model(logKey), lookup) : undefined;
   const latest = index.api.versions.supported.at(-1) ?? index.api.versions.default;
 
   async function record(op: WriteOperation, m: ModelDescriptor, rows: Written, action: ChangeAction): Promise<void> {
@@ -156,9 +156,10 @@ function relatedOf(m: ModelDescriptor, object: Record<string, unknown>): { type:
 
 /**
  * The change log's writer: `write` records the objects' change and, from the same statement,
- * gives what each object's last record before it showed and the webhooks the change calls for.
+ * gives what each object's last record before it showed and the webhooks the change calls for,
+ * and acts on what `lookup` (another feature's, over the records written) finds.
  */
-function changeLog(index: ModelIndex, log: ModelDescriptor) {
+function changeLog(index: ModelIndex, log: ModelDescriptor, lookup: RecordedLookup | undefined) {
   const column = (name: string): string => {
     const f = log.fields.find((x) => x.name === name);
     const c = f && storedColumn(f);
@@ -200,14 +201,18 @@ function changeLog(index: ModelIndex, log: ModelDescriptor) {
         [cols.context]: actor.context,
         [cols.detail]: actor.contextDetail.slice(0, MAX_DETAIL),
         ...relatedColumns(m, o),
-      }))).toSQL();
-      const ctes = [`inserted AS (${insert.sql})`, last, ...(hooks ? [`hooks AS (${hooks})`] : [])];
-      const bindings = [...insert.bindings, m.key, changes.map((c) => c.object.id), ...(hooks ? [[m.key], [action]] : [])];
+      }))).returning(["id", cols.id, cols.user, cols.context, cols.time]).toSQL();
+      const also = lookup?.query(m, action, "i");
+      const ctes = [`inserted AS (${insert.sql})`, last, ...(hooks ? [`hooks AS (${hooks})`] : []), ...(also ? [`also AS (${also.sql})`] : [])];
+      const bindings = [...insert.bindings, m.key, changes.map((c) => c.object.id), ...(hooks ? [[m.key], [action]] : []), ...(also?.bindings ?? [])];
       // The same text for every write of one model and row count: planned once per connection.
       const { rows: [found] } = await prepared(db.raw(
-        `WITH ${ctes.join(", ")} SELECT (SELECT json_agg(l) FROM last l) AS before` + (hooks ? ", (SELECT coalesce(json_agg(h), '[]'::json) FROM hooks h) AS webhooks" : ""),
+        `WITH ${ctes.join(", ")} SELECT (SELECT json_agg(l) FROM last l) AS before` +
+          (hooks ? ", (SELECT coalesce(json_agg(h), '[]'::json) FROM hooks h) AS webhooks" : "") +
+          (also ? ", (SELECT coalesce(json_agg(a), '[]'::json) FROM also a) AS also" : ""),
         bindings as Knex.RawBinding[],
       ));
+      if (also) await lookup!.found(db, found.also as Array<Record<string, unknown>>);
       const earlier = (found.before ?? []) as Array<{ id: string; data: Record<string, unknown> | null }>;
       return {
         before: new Map(earlier.filter((r) => r.data).map((r) => [r.id, r.data!])),
@@ -219,6 +224,6 @@ function changeLog(index: ModelIndex, log: ModelDescriptor) {
 
 export const feature = {
   name: "change log",
-  write: ({ index, store }) => changes(index, store),
+  write: ({ index, store, services }) => changes(index, store, services.recorded),
   periodic: retentionTask,
 } satisfies Feature;
