@@ -7,6 +7,7 @@ import { contentType, origin, queryString } from "../../http/request.js";
 import { identified } from "../../http/request-log.js";
 import { requestParams, type Params } from "./params.js";
 import { identify } from "./authenticators.js";
+import { chargeRefused } from "./rate-limit.js";
 import type { WpApi } from "./context.js";
 import type { WpDispatcher } from "./dispatch.js";
 
@@ -25,7 +26,10 @@ export function requestHandler(wp: WpApi, dispatcher: WpDispatcher): RequestHand
       params = requestParams(queryString(req), Buffer.isBuffer(req.body) ? req.body : undefined, contentType(req));
       const override = (req.get("x-http-method-override") ?? (typeof params._method === "string" ? params._method : "")).toUpperCase();
       const method = req.method === "POST" && OVERRIDABLE.has(override) ? override : req.method;
-      const who = await identify(policy.authenticators, req.get("authorization"), req.ip, res);
+      const who = await identify(policy.authenticators, req.get("authorization"), req.ip, res).catch(async (err: unknown) => {
+        await chargeRefused(wp.limits, req, res);
+        throw err;
+      });
       identified(res, who?.username);
       const site = { origin: origin(req, config.publicUrl), nsUrl: `${rootUrl}/${ns}`, tz };
       await dispatcher.dispatch({ wp, req, res, method, path, params, who, site, rootUrl });
