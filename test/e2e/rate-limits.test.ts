@@ -36,7 +36,7 @@ let lastAddress = 0;
 /** A client address no other test uses (TEST-NET-2). */
 const address = () => `198.51.100.${++lastAddress}`;
 
-interface Reply { status: number; body: any; limit: string | null; remaining: string | null; reset: string | null; retryAfter: string | null }
+interface Reply { status: number; body: any; limit: string | null; remaining: string | null; reset: string | null; retryAfter: string | null; exposed: string | null }
 
 async function send(url: string, init: { method?: string; token?: string; from?: string; json?: unknown } = {}): Promise<Reply> {
   const headers: Record<string, string> = { Accept: "application/json" };
@@ -48,7 +48,7 @@ async function send(url: string, init: { method?: string; token?: string; from?:
   let body: unknown = text;
   try { body = JSON.parse(text); } catch { /* not JSON */ }
   const h = (name: string) => res.headers.get(name);
-  return { status: res.status, body, limit: h("ratelimit-limit"), remaining: h("ratelimit-remaining"), reset: h("ratelimit-reset"), retryAfter: h("retry-after") };
+  return { status: res.status, body, limit: h("ratelimit-limit"), remaining: h("ratelimit-remaining"), reset: h("ratelimit-reset"), retryAfter: h("retry-after"), exposed: h("access-control-expose-headers") };
 }
 
 /** A user of the shared server with a token; gives the token and the user's id. */
@@ -157,6 +157,8 @@ describe("rate limits by cost", function () {
     expect(wp.status).to.equal(429);
     expect(wp.body).to.deep.equal({ code: "rest_too_many_requests", message: `Too many requests. Try again in ${wp.retryAfter} seconds.`, data: { status: 429 } });
     expect(wp.remaining).to.equal("0");
+    // A browser script of an allowed origin may read them, as WordPress lets it read its totals.
+    expect(wp.exposed).to.include("RateLimit-Remaining").and.include("Retry-After");
     expectDrfThrottled(await send(`${base}/api/`, { from }));
     // Another address, and a user from the same address, spend budgets of their own.
     expect((await send(`${base}${NS}/events`, { from: address() })).remaining).to.equal("2");

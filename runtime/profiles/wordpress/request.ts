@@ -13,12 +13,15 @@ import type { WpDispatcher } from "./dispatch.js";
 
 const OVERRIDABLE = new Set(["GET", "POST", "PUT", "PATCH", "DELETE"]);
 
+/** What a browser script may read of the rate limits, when they are on. */
+const RATE_LIMIT_HEADERS = ", Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset";
+
 export function requestHandler(wp: WpApi, dispatcher: WpDispatcher): RequestHandler {
   const { config, policy, ns, tz } = wp;
   return async (req, res, next) => {
     const rootUrl = `${origin(req, config.publicUrl)}${config.wpApiRoot}`;
     res.set("Link", `<${rootUrl}/>; rel="https://api.w.org/"`);
-    res.set("Access-Control-Expose-Headers", "X-WP-Total, X-WP-TotalPages, X-TEC-Total, X-TEC-TotalPages, Link");
+    res.set("Access-Control-Expose-Headers", `X-WP-Total, X-WP-TotalPages, X-TEC-Total, X-TEC-TotalPages, Link${wp.limits ? RATE_LIMIT_HEADERS : ""}`);
     const path = req.path.replace(/\/+$/, "") || "/";
     if (!dispatcher.claims(path)) return next();
     let params: Params = {};
