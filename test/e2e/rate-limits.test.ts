@@ -99,7 +99,7 @@ describe("rate limits by cost", function () {
     expect([other.status, other.remaining]).to.deep.equal([200, "4"]);
   });
 
-  it("charges a write more than a read, a bulk write per element, and a refused write as much as an accepted one", async () => {
+  it("charges a write more than a read, an array body per element, and a refused write as much as an accepted one", async () => {
     const base = await instance({ budget: 20, read: 1, write: 3 });
     const { token, id } = await person();
     const bad = await send(`${base}/api/dcim/sites/`, { method: "POST", token, json: { name: "" } });
@@ -112,6 +112,9 @@ describe("rate limits by cost", function () {
     expect(await bucket(`user:${id}`)).to.deep.equal({ tokens: 8, admitted: false });
     const read = await send(`${base}/api/dcim/sites/${"0".repeat(8)}-0000-0000-0000-${"0".repeat(12)}/`, { token });
     expect([read.status, read.remaining]).to.deep.equal([404, "7"]);
+    // An action's array body is as many writes: a batch of addresses from a prefix that is not there.
+    const batch = await send(`${base}/api/ipam/prefixes/${"0".repeat(8)}-0000-0000-0000-${"0".repeat(12)}/available-ips/`, { method: "POST", token, json: [{}, {}] });
+    expect([batch.status, batch.remaining]).to.deep.equal([404, "1"]);
   });
 
   it("prices a list by the page it asks for", async () => {

@@ -1,5 +1,5 @@
 // What a DRF request costs under rate limits (runtime/http/rate-limits.ts), read from its route
-// and request: a write its elements (a bulk body's array), a list the page its `limit` asks
+// and request: a write its elements (an array body's), a list the page its `limit` asks
 // for, a GraphQL query the fields it selects; charged to the user or the client's address.
 import type { Request, Response } from "express";
 import type { Identity } from "../../auth/identities.js";
@@ -28,7 +28,7 @@ export function chargeRefused(limits: RateLimits, req: Request, res: Response): 
 function demand(drf: Drf, req: Request, match: RouteMatch | undefined, params: Map<string, string[]>): Demand {
   const view = match?.route.view;
   if (view === "graphql" && req.method === "POST") return { writes: 0, fields: graphqlFields(req) };
-  if (!SAFE.has(req.method)) return { writes: view === "list" ? elements(req) : 1 };
+  if (!SAFE.has(req.method)) return { writes: elements(req) };
   if (view && PAGED.has(view) && req.method === "GET") {
     const { limit } = drf.policy.paginator.params({ req, params });
     return { writes: 0, rows: limit ?? Infinity };
@@ -36,7 +36,7 @@ function demand(drf: Drf, req: Request, match: RouteMatch | undefined, params: M
   return { writes: 0 };
 }
 
-/** The elements of a bulk write's array body; one for any other body. */
+/** The elements of an array body (a bulk write, a batch of allocations); one for any other body. */
 function elements(req: Request): number {
   const raw = Buffer.isBuffer(req.body) ? req.body : undefined;
   if (!raw || contentType(req) !== "application/json" || !/^\s*\[/.test(raw.subarray(0, 64).toString("latin1"))) return 1;
