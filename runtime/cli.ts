@@ -278,6 +278,8 @@ function announce(apis: ApiDescriptor[], config: Config, port: number, how: stri
  */
 async function run(apis: ApiDescriptor[], db: Database, config: Config, demo: Record<string, Fixture[]>, demoLogins: string[]): Promise<void> {
   config.logRequests ??= false;
+  // The demo shows what an operator turns on: clients see the RateLimit-* headers from the start.
+  config.rateLimits.enabled ??= true;
   const username = process.env.ADMIN_USERNAME ?? "admin";
   const password = process.env.ADMIN_PASSWORD ?? "admin";
   const admin = await ensureSuperuser(db.knex, apis, username, password);
@@ -286,6 +288,8 @@ async function run(apis: ApiDescriptor[], db: Database, config: Config, demo: Re
   if (loaded.length) console.log(`loaded demo data: ${loaded.join(", ")}`);
   const server = await serveHere(apis, db, config);
   announce(apis, config, (server.address() as AddressInfo).port, "");
+  const limits = config.rateLimits;
+  if (limits.enabled) console.log(`  rate limits: ${limits.budget} units per user or address, ${limits.refill} a second back (RATE_LIMIT_ENABLED=0 turns them off)`);
   if (admin.issued) {
     console.log(`  admin login: ${username} / ${password}`);
     console.log(`  API token: ${admin.key}   (Authorization: Token ${admin.key})`);

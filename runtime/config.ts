@@ -4,6 +4,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DEFAULT_WORKER_SETTINGS, type WorkerSettings } from "./queue/worker.js";
 import { LOG_LEVELS } from "./http/request-log.js";
+import { rateLimitsFromEnv, type RateLimitSettings } from "./http/rate-limits.js";
 
 export interface Config {
   /** PostgreSQL connection string; unset means the embedded PGlite database. */
@@ -38,6 +39,8 @@ export interface Config {
    */
   authFailureLimit: number;
   authFailureWindow: number;
+  /** Rate limits by cost per requester, RATE_LIMIT_* (runtime/http/rate-limits.ts). */
+  rateLimits: RateLimitSettings;
   /** Origins whose browser scripts may call the APIs (CORS); empty: none, `*`: any. */
   corsOrigins: string[];
   /** Seconds a stopping server waits for requests in flight before cutting them off. */
@@ -84,6 +87,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: oneOf(env, "LOG_LEVEL", LOG_LEVELS, "info")!,
     authFailureLimit: wholeNumber(env, "AUTH_FAILURE_LIMIT", 10),
     authFailureWindow: wholeNumber(env, "AUTH_FAILURE_WINDOW", 300),
+    rateLimits: rateLimitsFromEnv((name, fallback) => wholeNumber(env, name, fallback), (name) => flag(env, name)),
     corsOrigins: (env.CORS_ALLOWED_ORIGINS ?? "").split(",").map((o) => o.trim().replace(/\/$/, "")).filter(Boolean),
     shutdownTimeout: wholeNumber(env, "SHUTDOWN_TIMEOUT", 30),
     keepAliveTimeout: wholeNumber(env, "KEEP_ALIVE_TIMEOUT", 5) || 5,

@@ -109,6 +109,25 @@ ALTER TABLE armature_auth_failures RENAME COLUMN username_key TO attempt_key;
 ALTER INDEX armature_auth_failures_username_idx RENAME TO armature_auth_failures_attempt_idx;
 `,
     },
+    {
+      name: "0006_rate_limits",
+      // One bucket per requester (runtime/http/rate-limits.ts): what is left of its budget at
+      // `at`, and when the refill makes it whole (`expires`), after which the row is the same as
+      // none and requests delete it; `admitted` says whether the last charge was taken.
+      // Unlogged: a charge is a write on every request, and without the WAL it costs a third as
+      // much; after a crash the table is empty, which gives everyone a whole budget, and
+      // standbys hold none of it, which no read needs.
+      sql: `
+CREATE UNLOGGED TABLE armature_rate_limits (
+  bucket text PRIMARY KEY,
+  tokens double precision NOT NULL,
+  at timestamptz NOT NULL,
+  expires timestamptz NOT NULL,
+  admitted boolean NOT NULL
+);
+CREATE INDEX armature_rate_limits_expires_idx ON armature_rate_limits (expires);
+`,
+    },
   ],
 };
 

@@ -43,7 +43,7 @@ export function securityHeaders(): RequestHandler[] {
 }
 
 /** Headers a browser script on another origin may read (paging totals, links, version, ids). */
-const EXPOSED = ["API-Version", "Link", "Location", "Retry-After", "X-Request-Id",
+const EXPOSED = ["API-Version", "Link", "Location", "Retry-After", "X-Request-Id", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset",
   "X-WP-Total", "X-WP-TotalPages", "X-TEC-Total", "X-TEC-TotalPages"];
 
 /**

@@ -11,8 +11,8 @@ import { wordProblem } from "./wording.js";
 
 const refuse = (message: string) => new HttpError(403, message, "authentication_failed");
 
-/** DRF's `Throttled` exception: its wording, and `Retry-After` as its exception handler sets it. */
-export function throttled(err: Throttled): HttpError {
+/** DRF's `Throttled` exception (failed passwords, rate limits): its wording, and `Retry-After` as its exception handler sets it. */
+export function throttled(err: Pick<Throttled, "retryAfter" | "wait">): HttpError {
   return new HttpError(429, `Request was throttled. Expected available in ${err.wait}.`, "throttled", { "Retry-After": String(err.retryAfter) });
 }
 

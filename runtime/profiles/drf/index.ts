@@ -23,6 +23,8 @@ import { serveGraphiqlAssets } from "./graphql.js";
 import { RouteTable } from "./routes.js";
 import { drfPolicy } from "./policy.js";
 import { RESERVED } from "./request.js";
+import { RateLimits } from "../../http/rate-limits.js";
+import { chargeRefused, chargeRequest } from "./rate-limit.js";
 import type { Ctx, Drf, DrfServices, View } from "./context.js";
 import { action } from "./views/action.js";
 import { detail } from "./views/detail.js";
@@ -60,6 +62,7 @@ export function drfProfile(deps: DrfDeps): Router {
   const { services, table } = servicesOf(deps);
   const drf: Drf = { ...services, policy: drfPolicy(services) };
   const { policy } = drf;
+  const limits = RateLimits.of(deps.db, config.rateLimits);
   const router = express.Router({ strict: true, caseSensitive: true });
   mountAssets(router, table);
   router.use(express.raw({ type: "multipart/form-data", limit: drf.uploadBodyLimit }));
@@ -76,7 +79,11 @@ export function drfProfile(deps: DrfDeps): Router {
       const { version, renderer } = policy.negotiator(req, params, match);
       res.set("API-Version", version);
       res.set("Vary", "Accept");
-      const { identity, session } = await policy.authenticators(req, res, match);
+      const { identity, session } = await policy.authenticators(req, res, match).catch(async (err: unknown) => {
+        if (limits) await chargeRefused(limits, req, res);
+        throw err;
+      });
+      if (limits) await chargeRequest(drf, limits, req, res, match, params, identity);
       if (!match) throw notFound();
       ctx = { req, res, drf, match, version, renderer, identity, apiUrl: `${origin(req, config.publicUrl)}${api.basePath}`, params, session };
       await VIEWS[match.route.view](ctx);
