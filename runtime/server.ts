@@ -13,6 +13,7 @@ import { origin, originForm } from "./http/request.js";
 import { corsPolicy, securityHeaders } from "./http/security.js";
 import { reportFailure, requestIds } from "./http/failures.js";
 import { jsonLogger, requestLog } from "./http/request-log.js";
+import { favicon } from "./http/favicon.js";
 import { healthRoutes } from "./http/health.js";
 import { MEDIA_PATH, mediaRoutes, useMedia } from "./media/index.js";
 import { migrationSets } from "./db/runtime-migrations.js";
@@ -34,6 +35,7 @@ export function createApp(apis: ApiDescriptor[], db: Knex, config: Config): Expr
   if (cors) app.use(cors);
   // Before the APIs: a profile mounted at the site root must not take these paths.
   app.use(healthRoutes(db, migrationSets(apis)));
+  app.use(favicon());
   useMedia({ root: config.mediaRoot, maxBytes: config.uploadLimit });
   app.use(MEDIA_PATH, mediaRoutes());
   const identities = identitiesFor(apis);

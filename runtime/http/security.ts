@@ -27,6 +27,8 @@ export function securityHeaders(): RequestHandler[] {
           // Swagger UI and the browsable view style elements inline.
           "style-src": ["'self'", "'unsafe-inline'"],
           "img-src": ["'self'", "data:"],
+          // GraphiQL's stylesheet carries its fonts inline, as data: URLs.
+          "font-src": ["'self'", "data:"],
           "connect-src": ["'self'"],
           "object-src": ["'none'"],
           "base-uri": ["'self'"],

@@ -20,6 +20,7 @@ import { Tokens } from "../../auth/tokens.js";
 import { Engine } from "../../engine.js";
 import { Allocations } from "../../operations/allocations.js";
 import { serveGraphiqlAssets } from "./graphql.js";
+import { redocAssets } from "./redoc-assets.js";
 import { RouteTable } from "./routes.js";
 import { drfPolicy } from "./policy.js";
 import { RESERVED } from "./request.js";
@@ -100,9 +101,8 @@ export function drfProfile(deps: DrfDeps): Router {
 function mountAssets(router: Router, table: RouteTable): void {
   const swaggerAssets = dirname(createRequire(import.meta.url).resolve("swagger-ui-dist/package.json"));
   const browsableAssets = fileURLToPath(new URL("../../../templates/static/", import.meta.url));
-  const redocAssets = `${dirname(createRequire(import.meta.url).resolve("redoc/package.json"))}/bundles`;
   router.use("/docs/static", express.static(browsableAssets, { index: false }), express.static(swaggerAssets, { index: false }));
-  router.use("/redoc/static", express.static(redocAssets, { index: false }));
+  router.use("/redoc/static", redocAssets());
   const graphqlRoute = table.routes.find((r) => r.view === "graphql");
   if (graphqlRoute) serveGraphiqlAssets(router, graphqlRoute.path);
 }
