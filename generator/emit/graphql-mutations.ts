@@ -62,9 +62,10 @@ function fieldInput(f: FieldDescriptor): string | null {
 
 const describe = (text: string | undefined) => (text ? `  ${JSON.stringify(text.replace(/\s+/g, " ").trim())}\n` : "");
 
-/** A model's input type: `id` (the object a bulk update changes) and the fields REST writes in the API's default version. */
+/** A model's input type: `id` (the object a bulk update changes) and the fields REST writes in the API's latest version, the one GraphQL writes in. */
 function inputType(api: IrApi, m: IrModel, names: Names): string {
-  const { default: version, supported } = api.versions;
+  const { supported } = api.versions;
+  const version = supported[supported.length - 1];
   const lines = [`  "The object to change, in a bulk update (elsewhere ignored, as REST ignores it)."\n  id: ID`];
   for (const f of m.fields) {
     if (f.readOnly || f.name === "id" || !inVersion(f, version, supported)) continue;

@@ -3,7 +3,8 @@
 // route authorizes it (the model's add, change or delete permission, a write-enabled token),
 // the requester as the actor, so object permissions' constraints, the change log, webhooks and
 // job hooks see a GraphQL write as they see a REST one. A document's mutations are one
-// operation. Refusals are worded as REST words them, the field map in the error's extensions.
+// operation. GraphQL has no versions: writes take the fields of the API's latest one, as the
+// generated input types do, whatever version the request negotiated for its reads. Refusals are worded as REST words them, the field map in the error's extensions.
 import type { ModelDescriptor } from "../../descriptor.js";
 import { HttpError, notFound, ValidationError } from "../../errors.js";
 import { unstorableText } from "../../db/errors.js";
@@ -22,6 +23,9 @@ const PERMISSION: Record<WriteAction, string> = { create: "add", update: "change
 /** The change context's detail of GraphQL writes (a REST write's is its route's name). */
 const CONTEXT_DETAIL = "graphql";
 
+/** The version GraphQL writes in: the API's latest. */
+const latest = (ctx: Ctx) => ctx.drf.api.versions.supported.at(-1)!;
+
 export function graphqlWriter(ctx: Ctx): Writer {
   const { operations } = ctx.drf;
   return {
@@ -39,7 +43,7 @@ export function graphqlWriter(ctx: Ctx): Writer {
 
 async function create(ctx: Ctx, op: WriteOperation, m: ModelDescriptor, many: boolean, args: Record<string, unknown>): Promise<RowId[]> {
   const { store } = ctx.drf;
-  const opts = { version: ctx.version };
+  const opts = { version: latest(ctx) };
   if (many) return store.createMany(op, m, expectList(args.input), opts);
   return [await store.create(op, m, args.input, { ...opts, partial: false })];
 }
@@ -51,7 +55,7 @@ async function one(ctx: Ctx, op: WriteOperation, m: ModelDescriptor, action: Wri
   if (!store.isKey(m, id)) throw notFound();
   if (!(await store.existing(op, m, [id], { action: PERMISSION[action], lock: true })).length) throw notFound();
   if (action === "delete") await store.remove(op, m, [id]);
-  else await store.update(op, m, id, expectObject(args.input), { version: ctx.version, partial: true });
+  else await store.update(op, m, id, expectObject(args.input), { version: latest(ctx), partial: true });
   return [id];
 }
 
@@ -69,7 +73,7 @@ async function bulk(ctx: Ctx, op: WriteOperation, m: ModelDescriptor, action: Wr
     const { id: _id, ...body } = item as Record<string, unknown>;
     return { id: wanted[i], body };
   });
-  await store.updateMany(op, m, changes, { version: ctx.version, partial: true });
+  await store.updateMany(op, m, changes, { version: latest(ctx), partial: true });
   return wanted;
 }
 
