@@ -3,7 +3,7 @@
 // object permissions and their constraints, the change log), a document's mutations as one
 // transaction, and the answer's selection read as a query's is.
 import { expect } from "chai";
-import { get, post } from "../support/http.js";
+import { call, get, post } from "../support/http.js";
 import { startTestServer, type Grant } from "../support/server.js";
 import { rows, uniq } from "./inventory/support.js";
 
@@ -135,6 +135,25 @@ describe("inventory e2e: GraphQL mutations", () => {
     const anonymous = await gql(`mutation { create_site(input: { name: "${tag}-anon", status: "active" }) { id } }`, undefined, null as unknown as string);
     expect(anonymous.status, anonymous.text).to.equal(403);
     expect(await rows("dcim_site", { name: `${tag}-anon` })).to.equal(0);
+  });
+
+  it("queues the webhooks a REST write would, and none for a document rolled back", async () => {
+    const { db } = await startTestServer();
+    // Nothing listens there: the deliveries are only looked at on the queue.
+    const hook = await post("/api/extras/webhooks/", { name: `${tag} hook`, content_types: ["dcim.site"], type_create: true, payload_url: "http://127.0.0.1:9/gqlm" });
+    expect(hook.status, hook.text).to.equal(201);
+    const deliveries = async (name: string) => Number((await db("armature_tasks").where("kind", "webhook")
+      .whereRaw("payload::text LIKE ?", [`%${name}%`]).count({ n: "*" }).first() as { n: string }).n);
+    try {
+      const made = await gql(`mutation { create_site(input: { name: "${tag}-hooked", status: "active" }) { id } }`);
+      expect(made.status, made.text).to.equal(200);
+      expect(await deliveries(`${tag}-hooked`)).to.equal(1);
+      const refused = await gql(`mutation { a: create_site(input: { name: "${tag}-unhooked", status: "active" }) { id } b: create_site(input: {}) { id } }`);
+      expect(refused.status).to.equal(400);
+      expect(await deliveries(`${tag}-unhooked`)).to.equal(0);
+    } finally {
+      await call("DELETE", `/api/extras/webhooks/${hook.body.id}/`);
+    }
   });
 
   it("refuses subscriptions and documents that do not match the schema before writing anything", async () => {
