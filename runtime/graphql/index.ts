@@ -66,6 +66,13 @@ export interface GraphqlAnswer {
   body: { data?: unknown; errors?: GraphQLFormattedError[] };
 }
 
+/** A mutation's answer that failed: thrown so that its operation rolls back. */
+class Unanswered extends Error {
+  constructor(readonly errors: GraphQLFormattedError[]) {
+    super("the answer of a mutation failed");
+  }
+}
+
 /** A document being answered: what compiling and shaping its answer needs. */
 interface Reading {
   api: GraphqlApi;
@@ -212,10 +219,14 @@ export class GraphqlService {
           const result = await this.bounded(wop.trx, compiled.statement.sql, compiled.statement.bindings as Knex.RawBinding[]);
           Object.assign(root, result.rows[0]);
         }
-        return this.answer(read, compiled, root);
+        const answer = await this.answer(read, compiled, root);
+        // A selection that fails (a bad filter argument below a written object) fails the document: nothing is kept.
+        if (answer.body.errors) throw new Unanswered(answer.body.errors);
+        return answer;
       });
     } catch (err) {
       if (err instanceof GraphQLError) return { status: 400, body: { errors: [err.toJSON()], data: null } };
+      if (err instanceof Unanswered) return { status: 400, body: { errors: err.errors, data: null } };
       const refusal = writer.refusal(err);
       if (!refusal) throw err;
       return { status: refusal.status, body: { errors: [{ message: refusal.message, ...(at !== undefined ? { path: [at] } : {}), extensions: refusal.extensions }], data: null } };

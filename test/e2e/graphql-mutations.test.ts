@@ -112,6 +112,11 @@ describe("inventory e2e: GraphQL mutations", () => {
     expect(got.body.errors[0].extensions.errors).to.have.keys("status");
     expect(await rows("dcim_site", { name: first })).to.equal(0);
     expect((await get(`${SITES}${kept.id}/`)).body.description).to.equal("");
+    // An answer that cannot be read (a bad filter below the object written) fails the document too.
+    const unread = await gql(`mutation { create_site(input: { name: "${first}", status: "active" }) { devices(id: ["not-a-uuid"]) { id } } }`);
+    expect(unread.status, unread.text).to.equal(400);
+    expect(unread.body.data).to.equal(null);
+    expect(await rows("dcim_site", { name: first })).to.equal(0);
     const changes = await get(`/api/extras/object-changes/?changed_object_id=${kept.id}`);
     expect(changes.body.results.map((c: { action: { value: string } }) => c.action.value)).to.deep.equal(["create"]);
   });
