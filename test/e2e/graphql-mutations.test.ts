@@ -3,15 +3,24 @@
 // object permissions and their constraints, the change log), a document's mutations as one
 // transaction, and the answer's selection read as a query's is.
 import { expect } from "chai";
-import { call, get, post } from "../support/http.js";
+import { apis } from "../../generated/server.js";
+import { Contract } from "../support/contract.js";
+import { call, get, post, type Reply } from "../support/http.js";
 import { startTestServer, type Grant } from "../support/server.js";
 import { rows, uniq } from "./inventory/support.js";
 
 const GQL = "/api/graphql/";
 const SITES = "/api/dcim/sites/";
 
-const gql = (query: string, variables?: Record<string, unknown>, token?: string) =>
-  post(GQL, { query, ...(variables ? { variables } : {}) }, token === undefined ? {} : { token });
+const inventory = apis.find((a) => a.profile === "drf")!;
+const contract = new Contract(inventory.openapi[inventory.versions.default] as Record<string, unknown>, "graphql-mutations.json");
+
+/** A GraphQL request's reply, checked against what the served document says of the endpoint. */
+async function gql(query: string, variables?: Record<string, unknown>, token?: string): Promise<Reply> {
+  const reply = await post(GQL, { query, ...(variables ? { variables } : {}) }, token === undefined ? {} : { token });
+  contract.check("post", GQL, reply);
+  return reply;
+}
 
 describe("inventory e2e: GraphQL mutations", () => {
   const tag = uniq("gqlm").toLowerCase();
