@@ -71,9 +71,12 @@ describe("inventory e2e: GraphQL mutations", () => {
       expect(s.name).to.equal(names[i]);
       return s.id;
     });
-    const one = await gql(`mutation { update_site(id: "${ids[0]}", input: { description: "one", status: "active" }) { name description status { slug } } }`);
+    // Lookups written inline as object literals, a fragment on the mutation type, __typename at the root.
+    const one = await gql(`mutation { __typename ...F } fragment F on Mutation {
+      update_site(id: "${ids[0]}", input: { description: "one", status: "active", tags: [{ slug: "${tag}" }] }) { name description status { slug } tags { slug } }
+    }`);
     expect(one.status, one.text).to.equal(200);
-    expect(one.body.data.update_site).to.deep.equal({ name: names[0], description: "one", status: { slug: "active" } });
+    expect(one.body.data).to.deep.equal({ __typename: "Mutation", update_site: { name: names[0], description: "one", status: { slug: "active" }, tags: [{ slug: tag }] } });
     const many = await gql(`mutation($input: [SiteInput!]!) { update_sites(input: $input) { id description } }`,
       { input: [{ id: ids[2], description: "three" }, { id: ids[1], description: "two" }] });
     expect(many.status, many.text).to.equal(200);
