@@ -106,6 +106,11 @@ describe("inventory e2e: GraphQL mutations", () => {
     expect(bulk.status, bulk.text).to.equal(400);
     expect(bulk.body.errors[0].extensions.errors).to.deep.equal([{}, { status: ["This field is required."] }]);
     expect(await rows("dcim_site", { name: `${tag}-ok` })).to.equal(0);
+    // A NUL character, which PostgreSQL cannot store, is REST's 400 too.
+    const nul = await gql(`mutation($input: SiteInput!) { create_site(input: $input) { id } }`, { input: { name: `${tag}-nul\u0000`, status: "active" } });
+    expect(nul.status, nul.text).to.equal(400);
+    expect(JSON.stringify(nul.body.errors[0].extensions)).to.match(/Null characters are not allowed/);
+    expect((await get(`${SITES}?name__isw=${tag}-nul`)).body.count).to.equal(0);
     // An id that names nothing is REST's 404.
     const missing = await gql(`mutation { update_site(id: "00000000-0000-4000-8000-000000000000", input: { description: "x" }) { id } }`);
     expect([missing.status, missing.body.errors[0].extensions]).to.deep.equal([404, { code: "not_found", status: 404, detail: "Not found." }]);
