@@ -24,6 +24,7 @@ import { Worker } from "./queue/worker.js";
 import { periodicTasks, syncJobs, taskHandlers } from "./features/index.js";
 import { Engine, enginesOn } from "./engine.js";
 import { Operations } from "./operations/index.js";
+import { aggregateForWorkers } from "./metrics/index.js";
 
 export interface CliOptions {
   port?: number;
@@ -236,6 +237,7 @@ async function serve(apis: ApiDescriptor[], config: Config, opts: CliOptions): P
     return;
   }
   await db.close();
+  if (config.metrics.enabled) aggregateForWorkers();
   superviseWorkers({
     workers,
     // A worker's own bound (lifecycle.ts) and as much again for its exit to arrive.
