@@ -37,8 +37,8 @@ export function subscribe<K extends keyof Events>(name: K, listener: (message: E
   channelOf(name).subscribe((message) => listener(message as Events[K]));
 }
 
-/** Whether anyone listens to `name`: a publisher may skip building a message nobody reads. */
-export function heard(name: keyof Events): boolean {
+/** Whether anyone listens to `name`. */
+function heard(name: keyof Events): boolean {
   return channelOf(name).hasSubscribers;
 }
 
