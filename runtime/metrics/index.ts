@@ -7,7 +7,7 @@
 // other site-wide pieces rather than among the features: it observes every API, the database,
 // the queue and the features alike, and brings no model anything.
 import express, { type Request, type RequestHandler, type Response, type Router } from "express";
-import type { ServerResponse } from "node:http";
+import { createServer, type Server, type ServerResponse } from "node:http";
 import type { Knex } from "knex";
 import type { ApiDescriptor } from "../descriptor.js";
 import type { Config } from "../config.js";
@@ -62,6 +62,18 @@ export function metricsRoutes({ apis, db, config, identities }: MetricsDeps): Ro
   };
   router.get(PATHS, labelled, ...(guard ? [guard] : []), serve);
   return router;
+}
+
+/**
+ * The HTTP server of a process that serves no API (`armature worker`): `/metrics` alone, so
+ * that the attempts, deliveries and job runs of a worker of its own are counted too.
+ */
+export function metricsServer(deps: MetricsDeps): Server {
+  const app = express();
+  app.disable("x-powered-by");
+  app.use(metricsRoutes(deps));
+  app.use((_req, res) => res.status(404).json({ detail: "Not found." }));
+  return createServer(app);
 }
 
 /** Where each API is mounted, longest first: a request no profile routed is still its API's. */

@@ -71,6 +71,23 @@ function armature(env: NodeJS.ProcessEnv, ...args: string[]): Process {
   return { child, out: () => out, exited };
 }
 
+/** `armature worker` with its own `/metrics` on a free port, once it says where. */
+async function metricsWorker(env: NodeJS.ProcessEnv): Promise<Served> {
+  const port = await freePort();
+  const p = armature({ ...env, PORT: String(port), METRICS_ENABLED: "1" }, "worker");
+  await Promise.race([
+    eventually(async () => (/metrics: http:/.test(p.out()) ? true : undefined), "the worker's metrics", 200_000),
+    p.exited.then((code) => Promise.reject(new Error(`exited ${code}: ${p.out()}`))),
+  ]);
+  return {
+    url: `http://127.0.0.1:${port}`,
+    stop: async () => {
+      if (p.child.exitCode === null) process.kill(-p.child.pid!, "SIGTERM");
+      await p.exited;
+    },
+  };
+}
+
 async function cli(env: NodeJS.ProcessEnv, ...args: string[]): Promise<void> {
   const p = armature(env, ...args);
   const code = await p.exited;
@@ -296,6 +313,38 @@ describe(`metrics: /metrics through the real server (${postgresUrl ? "postgresql
       }
     } finally {
       await server.stop();
+    }
+  });
+
+  it("armature worker serves /metrics of its own: the deliveries it makes are counted there, not by a server that runs no worker", async function () {
+    if (!postgresUrl) this.skip(); // two processes on one database: the embedded one belongs to one
+    const rx = await receiver();
+    const server = await serve({ ...db.env, METRICS_ENABLED: "1", QUEUE_WORKER: "0" }, "--workers", "1");
+    const worker = await metricsWorker(db.env);
+    try {
+      const hook = await request(`${server.url}/api/extras/webhooks/`, {
+        method: "POST", token: TOKEN, body: { name: "metrics worker", content_types: ["dcim.region"], type_create: true, payload_url: `${rx.url}/ok` },
+      });
+      expect(hook.status, hook.text).to.equal(201);
+      expect((await request(`${worker.url}/metrics`)).status).to.equal(403);
+      const [serverBefore, workerBefore] = [await scrape(server), await scrape(worker)];
+      const created = await request(`${server.url}/api/dcim/regions/`, { method: "POST", token: TOKEN, body: { name: "metrics-worker-region", slug: "metrics-worker-region" } });
+      expect(created.status, created.text).to.equal(201);
+      const workerAfter = await eventually(async () => {
+        const now = await scrape(worker);
+        return total(now, "armature_webhook_deliveries_total", { result: "delivered" }) > total(workerBefore, "armature_webhook_deliveries_total", { result: "delivered" }) ? now : undefined;
+      }, "the worker's delivery counted");
+      expect(grew(workerBefore, workerAfter)("armature_webhook_deliveries_total", { result: "delivered" })).to.equal(1);
+      expect(grew(workerBefore, workerAfter)("armature_queue_attempts_total", { kind: "webhook", outcome: "succeeded" })).to.equal(1);
+      const serverAfter = await scrape(server);
+      expect(grew(serverBefore, serverAfter)("armature_webhook_deliveries_total")).to.equal(0);
+      expect(grew(serverBefore, serverAfter)("armature_change_records_total", { api: "inventory", action: "create" })).to.equal(1);
+      expect(rx.got).to.deep.equal(["/ok"]);
+      expect((await request(`${worker.url}/api/dcim/regions/`, { token: TOKEN })).status).to.equal(404);
+    } finally {
+      await worker.stop();
+      await server.stop();
+      await rx.close();
     }
   });
 });
