@@ -24,6 +24,7 @@ import { Worker } from "./queue/worker.js";
 import { periodicTasks, syncJobs, taskHandlers } from "./features/index.js";
 import { Engine, enginesOn } from "./engine.js";
 import { Operations } from "./operations/index.js";
+import { aggregateForWorkers, metricsServer } from "./metrics/index.js";
 
 export interface CliOptions {
   port?: number;
@@ -201,7 +202,10 @@ export async function runCommand(command: string, opts: CliOptions, apis: ApiDes
     case "worker": {
       const worker = startWorker(db.knex, config, apis);
       console.log(`queue worker ${worker.id} is running (${whereData(config)}), ${config.queue.concurrency} task(s) at a time`);
+      const metrics = config.metrics.enabled ? await listenOn(metricsServer({ apis, db: db.knex, config, identities: identitiesFor(apis) }), config.host, config.port) : undefined;
+      if (metrics) console.log(`  metrics: http://${config.host}:${(metrics.address() as AddressInfo).port}/metrics`);
       stopOnSignals(async () => {
+        await new Promise((closed) => (metrics ? metrics.close(closed) : closed(undefined)));
         await worker.stop();
         await db.close();
       });
@@ -236,6 +240,7 @@ async function serve(apis: ApiDescriptor[], config: Config, opts: CliOptions): P
     return;
   }
   await db.close();
+  if (config.metrics.enabled) aggregateForWorkers();
   superviseWorkers({
     workers,
     // A worker's own bound (lifecycle.ts) and as much again for its exit to arrive.

@@ -66,6 +66,8 @@ export interface Config {
   jobsRoots: string[];
   /** Where Git repositories are cloned and their commits checked out (GIT_ROOT, default `./.data/git`). */
   gitRoot: string;
+  /** `/metrics` (runtime/metrics/): served at all (METRICS_ENABLED, off), and only to a token's or a login's holder (METRICS_AUTHENTICATED, on). */
+  metrics: { enabled: boolean; authenticated: boolean };
 }
 
 /** The jobs folder beside the runtime's: `jobs/` of the checkout, or `dist/jobs/` of a build. */
@@ -107,6 +109,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     webhookTimeout: wholeNumber(env, "WEBHOOK_TIMEOUT", 10) || 10,
     jobsRoots: env.JOBS_ROOT ? env.JOBS_ROOT.split(":").filter(Boolean).map((p) => resolve(p)) : [SHIPPED_JOBS],
     gitRoot: resolve(env.GIT_ROOT || ".data/git"),
+    // Nautobot's setting is METRICS_AUTHENTICATED; its guide spells it METRICS_AUTHENTICATION, so both are read.
+    metrics: { enabled: flag(env, "METRICS_ENABLED") ?? false, authenticated: flag(env, "METRICS_AUTHENTICATED") ?? flag(env, "METRICS_AUTHENTICATION") ?? true },
   };
 }
 

@@ -8,6 +8,7 @@ import type { Identities } from "../auth/identities.js";
 import type { Fixture } from "../fixtures.js";
 import type { WriteOperation } from "../operations/index.js";
 import { drfProfile } from "./drf/index.js";
+import { requireAuthenticated } from "./drf/authentication.js";
 import { createAppPassword, loadWordpressFixtures, wordpressNoRoute, wordpressProfile } from "./wordpress/index.js";
 
 export interface ProfileDeps {
@@ -31,6 +32,8 @@ export interface Profile {
   announce(api: ApiDescriptor, config: Config, base: string): string[];
   /** Command-line commands the profile adds, by name; each gives the line to print. */
   commands?: Record<string, ProfileCommand>;
+  /** Lets on only requests its authentication takes (a site route of the API that owns the users: `/metrics`), answering others in its words. */
+  requireAuthenticated?(deps: ProfileDeps): RequestHandler;
 }
 
 export interface CommandOptions {
@@ -46,6 +49,7 @@ export const profiles: Record<string, Profile> = {
     mountPath: (api) => api.basePath.replace(/\/$/, ""),
     router: drfProfile,
     announce: (api, _config, base) => [`  ${api.title}: ${base}${api.basePath}`, `    docs: ${base}${api.basePath}docs/`],
+    requireAuthenticated,
   },
   wordpress: {
     mountPath: (_api, config) => config.wpApiRoot,

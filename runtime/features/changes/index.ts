@@ -18,6 +18,7 @@ import type { Db, Store } from "../../store.js";
 import { isUuid } from "../../query/filters.js";
 import { ident } from "../../query/sql.js";
 import { prepared } from "../../db/prepared.js";
+import { publishOnCommit } from "../../telemetry.js";
 import { enqueueWebhooks, webhooksQuery, type ChangeEvent, type FoundWebhook } from "../webhooks/index.js";
 import type { Feature, RecordedLookup, TaskSetting } from "../types.js";
 import type { PeriodicTask } from "../../queue/worker.js";
@@ -117,6 +118,7 @@ export function changes(index: ModelIndex, store: Store, lookup?: RecordedLookup
     });
     if (!changes.length) return;
     const { before, webhooks } = log ? await log.write(db, m, changes, action) : { before: new Map<string, Record<string, unknown>>(), webhooks: undefined };
+    if (log) publishOnCommit(db, "changes.recorded", { api: index.api.name, action, count: changes.length });
     const time = new Date();
     await enqueueWebhooks(db, index.api, changes.map(({ object: o, actor }): ChangeEvent => {
       const prechange = action === "create" ? null : before.get(String(o.id)) ?? null;

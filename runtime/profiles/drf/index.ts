@@ -19,6 +19,7 @@ import { EXPORT_PARAM, exportTemplates } from "../../features/index.js";
 import { Tokens } from "../../auth/tokens.js";
 import { Engine } from "../../engine.js";
 import { Allocations } from "../../operations/allocations.js";
+import { publish } from "../../telemetry.js";
 import { serveGraphiqlAssets } from "./graphql.js";
 import { redocAssets } from "./redoc-assets.js";
 import { RouteTable } from "./routes.js";
@@ -77,6 +78,7 @@ export function drfProfile(deps: DrfDeps): Router {
     try {
       const params = queryParams(req);
       const match = table.match(req.path.slice(1), req.method);
+      publish("http.routed", { res, api: api.name, route: match ? `${req.baseUrl}/${match.route.path}` : null });
       const { version, renderer } = policy.negotiator(req, params, match);
       res.set("API-Version", version);
       res.set("Vary", "Accept");

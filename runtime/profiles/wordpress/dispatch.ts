@@ -8,6 +8,7 @@ import type { WpApi, WpRequest } from "./context.js";
 import { VIEWS, type ViewKind } from "./views/index.js";
 import { optionsView } from "./views/options.js";
 import { chargeRequest } from "./rate-limit.js";
+import { publish } from "../../telemetry.js";
 
 /** The route of the application passwords of the requester (WordPress core's, under `wp/v2`). */
 const APP_PASSWORDS = "/wp/v2/users/me/application-passwords";
@@ -53,19 +54,29 @@ export class WpDispatcher {
     return path === "/" || path === this.nsPath || path.startsWith(`${this.nsPath}/`) || path.startsWith(APP_PASSWORDS);
   }
 
-  /** The route `path` matches, with its path arguments as written; a request no route takes is charged as a read first. */
+  /** The route the request's path matches, with its path arguments as written; a request no route takes is charged as a read first. */
   private async match(base: WpRequest): Promise<{ hit: Compiled; groups: Record<string, string> }> {
     for (const hit of this.compiled) {
       const m = hit.pattern.exec(base.path);
-      if (m) return { hit, groups: m.groups ?? {} };
+      if (m) {
+        this.routed(base, hit);
+        return { hit, groups: m.groups ?? {} };
+      }
     }
+    this.routed(base, undefined);
     await chargeRequest(base, undefined);
     throw noRoute();
+  }
+
+  /** Tells who listens (runtime/telemetry.ts) which route of the table, by its regex as WordPress names routes, served the request. */
+  private routed(base: WpRequest, hit: Compiled | undefined): void {
+    publish("http.routed", { res: base.res, api: base.wp.api.name, route: hit ? `${base.req.baseUrl}${hit.route.regex}` : null });
   }
 
   async dispatch(base: WpRequest): Promise<void> {
     if (base.method === "OPTIONS") {
       const hit = this.compiled.find((c) => c.listed && c.pattern.test(base.path));
+      this.routed(base, hit?.listed ? hit : undefined);
       await chargeRequest(base, undefined);
       if (!hit?.listed) throw noRoute();
       return optionsView({ ...base, args: {} }, hit.listed);
