@@ -11,11 +11,11 @@ export interface CustomFieldColumn {
   type: string;
 }
 
-/** The custom fields defined for `m`, sorted by key (Nautobot's CSV order); none for a model without them. */
+/** The custom fields defined for `m`, in their order (weight, name); none for a model without them. */
 export async function customFieldColumns(db: Db, m: ModelDescriptor, version: string, versions: string[]): Promise<CustomFieldColumn[]> {
   const f = m.fields.find((x): x is CustomFieldsField => x.kind === "customFields");
   if (!f?.definitions) return [];
   const key = keyColumn(f.definitions, version, versions);
   const defs = await loadDefinitions(db, f.definitions, m.key);
-  return defs.map((d) => ({ key: d[key], type: d.type })).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  return defs.map((d) => ({ key: d[key], type: d.type }));
 }

@@ -37,7 +37,7 @@ export function csvColumns(index: ModelIndex, m: ModelDescriptor, shown: Shown, 
   const cfColumn = m.fields.find((f) => f.kind === "customFields" && !f.writeOnly && index.inVersion(f, shown.version));
   return [
     ...ordered.map((f) => fieldColumn(index, f)),
-    ...(cfColumn ? customFieldKeys.map((key) => ({
+    ...(cfColumn ? [...customFieldKeys].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).map((key) => ({
       header: `cf_${key}`,
       cell: (o: Record<string, unknown>) => {
         const value = (o[cfColumn.name] as Record<string, unknown> | null | undefined)?.[key];
