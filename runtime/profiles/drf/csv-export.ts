@@ -23,8 +23,8 @@ function filename(m: ModelDescriptor): string {
 /**
  * Sends the rows `where` selects as CSV. On PostgreSQL the pages are read in one read-only
  * repeatable-read transaction, so the file is one snapshot; the embedded database has one
- * connection, which a slow client must not hold, so there each page is its own statement and
- * a row written meanwhile may or may not be in the file (none is twice: pages follow the order).
+ * connection, which a slow client must not hold, so there each page is its own statement: a row
+ * no one changes meanwhile is in the file once, one written meanwhile may or may not be.
  */
 export async function sendCsv(ctx: Ctx, m: ModelDescriptor, op: Operation, where: FilterPlan): Promise<void> {
   const { db, config } = ctx.drf;
