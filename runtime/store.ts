@@ -54,6 +54,8 @@ export interface Page {
   limit: number | null;
   offset: number;
   after?: Cursor;
+  /** Leave the count out (null): a read of every row in pages needs none. */
+  uncounted?: boolean;
 }
 
 export interface WriteOptions {
@@ -200,7 +202,7 @@ export class Store {
       const projected = db.select(db.raw(plan.select), ...(keyset ? [db.raw(`${cursorValues(terms)} AS _cursor`)] : []))
         .from(chosen.as("t0")).orderByRaw(orderSql(this.index, m, ordering, "t0"));
       const statement = db.select(
-        db.raw("(?) AS count", [base().count("*")]),
+        page.uncounted ? db.raw("NULL AS count") : db.raw("(?) AS count", [base().count("*")]),
         db.raw("(SELECT coalesce(json_agg(r), '[]'::json) FROM (?) r) AS rows", [projected]),
         ...checkSelects(db, filter),
         ...ReadPlans.checks(plan).map((c) => db.raw(c)),
@@ -226,6 +228,20 @@ export class Store {
         },
       };
     });
+  }
+
+  /**
+   * Every row `filter` selects, in the list's order, as pages of `size` read one after the
+   * other by keyset (each one statement, a range of the ordering index): what the caller holds
+   * at once is one page, whatever the number of rows.
+   */
+  async *pages(op: Operation, m: ModelDescriptor, filter: FilterPlan, opts: ReadOptions, size: number): AsyncGenerator<Array<Record<string, unknown>>> {
+    let after: Cursor | null = [];
+    while (after) {
+      const { results, cursor } = await this.list(op, m, filter, { limit: size, offset: 0, after, uncounted: true }, opts);
+      if (results.length) yield results;
+      after = cursor ?? null;
+    }
   }
 
   /** The types of an order's terms, asked once per model and order: a cursor's values are read back as them. */
