@@ -419,12 +419,9 @@ export class Store {
     return ids;
   }
 
-  /**
-   * Whether new rows of `m` can be written as one set: no hook of the model looks at rows one
-   * at a time, and no field's creation needs the rows before it stored.
-   */
+  /** Whether new rows of `m` can be written as one set: no hook of the model looks at rows one at a time. */
   private writesSets(m: ModelDescriptor): boolean {
-    return !m.hooks?.beforeSave && !m.hooks?.afterSave && !m.fields.some((f) => kindOf(f).createsAlone?.(f));
+    return !m.hooks?.beforeSave && !m.hooks?.afterSave;
   }
 
   /**
@@ -466,7 +463,11 @@ export class Store {
    */
   private async saveSet(drafts: WriteContext[]): Promise<RowId[]> {
     const { db, model: m } = drafts[0];
-    for (const ctx of drafts) for (const f of m.fields) await kindOf(f).onCreate?.(f, ctx);
+    for (const f of m.fields) {
+      const kind = kindOf(f);
+      if (kind.onCreateSet) await kind.onCreateSet(f, drafts);
+      else for (const ctx of drafts) await kind.onCreate?.(f, ctx);
+    }
     if (m.hooks?.beforeSaveSet) {
       const seen = drafts.map((ctx) => new HookValues(m, ctx.row, null));
       await m.hooks.beforeSaveSet(drafts.map((ctx, n) => ({ db, index: this.index, model: m, id: null, links: ctx.links, ...seen[n].rows() })));
