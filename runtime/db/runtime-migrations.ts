@@ -109,6 +109,18 @@ ALTER TABLE armature_auth_failures RENAME COLUMN username_key TO attempt_key;
 ALTER INDEX armature_auth_failures_username_idx RENAME TO armature_auth_failures_attempt_idx;
 `,
     },
+    {
+      name: "0006_read_positions",
+      // Each user's position in the primary's WAL just after their latest write committed:
+      // a replica takes their reads only once it has replayed that far (runtime/db/replicas.ts).
+      sql: `
+CREATE TABLE armature_read_positions (
+  actor text PRIMARY KEY,
+  lsn pg_lsn NOT NULL,
+  at timestamptz NOT NULL DEFAULT now()
+);
+`,
+    },
   ],
 };
 
