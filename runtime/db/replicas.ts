@@ -86,12 +86,12 @@ export class ReplicaRouting implements ReadRouting {
   private timer: NodeJS.Timeout;
   private polling: Promise<void> | undefined;
 
-  constructor(private readonly primary: Knex, private readonly primaryReads: Knex, primaryUrl: string, private readonly settings: ReplicaSettings, pool: PoolFactory, log: (line: string) => void = console.warn) {
+  constructor(private readonly primary: Knex, private readonly primaryReads: Knex, primaryUrl: string, private readonly settings: ReplicaSettings, pool: PoolFactory, private readonly log: (line: string) => void = console.warn) {
     this.primaryProbe = probePool(primaryUrl);
     this.replicas = settings.urls.map((url) => {
       const replica: Replica = { name: redact(url), pool: undefined as unknown as Knex, probe: probePool(url), up: false, replayed: null, caughtUpAt: 0 };
       const down = () => {
-        if (replica.up) log(`Read replica ${replica.name} failed: its reads go to the primary until it answers again.`);
+        if (replica.up) this.log(`Read replica ${replica.name} failed: its reads go to the primary until it answers again.`);
         replica.up = false;
       };
       replica.pool = pool(url, settings.poolSize, failingOver(primaryReads, () => replica.up, down));
@@ -151,6 +151,7 @@ export class ReplicaRouting implements ReadRouting {
         // The primary's latest sample it has replayed past: it held everything committed by then.
         const passed = this.samples.filter((s) => s.lsn <= r.replayed!);
         if (passed.length) r.caughtUpAt = Math.max(r.caughtUpAt, passed[passed.length - 1].at);
+        if (!r.up) this.log(`Read replica ${r.name} answers: it takes reads while it lags no more than DATABASE_REPLICA_MAX_LAG.`);
         r.up = true;
       } catch {
         r.up = false;
