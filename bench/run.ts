@@ -7,7 +7,8 @@
 // ratios, and writes them to bench/RESULTS.md; asserts nothing. Bounded in count and time,
 // loopback only. BENCH_PROCESSES=1 runs Armature's `serve` and the floor as child processes
 // of their own (bench/processes.ts), so that each one's memory is measured apart from the
-// load generator's and the other's.
+// load generator's and the other's. BENCH_REPLICA=1 measures reads on a streaming replica
+// against the primary alone instead (bench/replica.ts).
 import http from "node:http";
 import os from "node:os";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -26,6 +27,7 @@ import {
 import { floor } from "./floor.js";
 import { armatureServe, floorServer, freePort } from "./processes.js";
 import { table, failures, mb, peak, type Row, type Target } from "./report.js";
+import { replicaBench } from "./replica.js";
 
 const PREFIXES = Number(process.env.BENCH_PREFIXES ?? 20000);
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 2000);
@@ -117,6 +119,7 @@ const underTenthOfASecond: Target = { text: "p50 < 100 ms at 8 clients", met: (r
 const atLeast = (x: number): Target => ({ text: `≥ ${x.toFixed(1)}× floor`, met: (_r, ratio) => (ratio ?? 0) >= x });
 
 async function main(): Promise<void> {
+  if (process.env.BENCH_REPLICA === "1") return replicaBench();
   // Serving processes on the embedded database open a data directory of their own in turn.
   const dataDir = process.env.DATABASE_URL ? "" : PROCESSES ? mkdtempSync(join(os.tmpdir(), "armature-bench-")) : "memory://";
   const config = { ...configFromEnv(), logRequests: false, dataDir };

@@ -51,6 +51,17 @@ export interface Config {
    * sends requests on connections the server is closing.
    */
   keepAliveTimeout: number;
+  /**
+   * Streaming replicas of the primary that take reads (DATABASE_REPLICA_URLS, comma-separated;
+   * PostgreSQL only), each with a pool of `replicaPoolSize` (DATABASE_REPLICA_POOL_SIZE, default
+   * the primary's); one lagging more than `replicaMaxLagMs` (DATABASE_REPLICA_MAX_LAG, seconds,
+   * default 5) gets no reads. See docs/operating/replicas.md.
+   */
+  replicaUrls: string[];
+  replicaPoolSize: number;
+  replicaMaxLagMs: number;
+  /** Milliseconds a REST read's statement may run (STATEMENT_TIMEOUT, seconds, default 30; 0: unbounded) before it is cancelled and answered 503. */
+  statementTimeoutMs: number;
   /** Seconds a request waits for a database connection (DATABASE_POOL_TIMEOUT) before it is answered 503. */
   poolTimeout: number;
   /** Seconds a client may take to send a request's headers (HEADERS_TIMEOUT), and the whole request (REQUEST_TIMEOUT): slow clients cannot hold connections. */
@@ -74,10 +85,17 @@ export interface Config {
 const SHIPPED_JOBS = resolve(dirname(fileURLToPath(import.meta.url)), "..", "jobs");
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
+  const replicaUrls = (env.DATABASE_REPLICA_URLS ?? "").split(",").map((u) => u.trim()).filter(Boolean);
+  if (replicaUrls.length && !env.DATABASE_URL) throw new Error("DATABASE_REPLICA_URLS needs DATABASE_URL: the embedded database has no replicas");
+  const poolSize = wholeNumber(env, "DATABASE_POOL_SIZE", 10) || 10;
   return {
     databaseUrl: env.DATABASE_URL || undefined,
     dataDir: env.DATA_DIR === "memory://" ? "memory://" : resolve(env.DATA_DIR || ".data/pglite"),
-    poolSize: wholeNumber(env, "DATABASE_POOL_SIZE", 10) || 10,
+    poolSize,
+    replicaUrls,
+    replicaPoolSize: wholeNumber(env, "DATABASE_REPLICA_POOL_SIZE", poolSize) || poolSize,
+    replicaMaxLagMs: wholeNumber(env, "DATABASE_REPLICA_MAX_LAG", 5) * 1000,
+    statementTimeoutMs: wholeNumber(env, "STATEMENT_TIMEOUT", 30) * 1000,
     host: env.HOST || "127.0.0.1",
     port: Number(env.PORT || 8080),
     publicUrl: env.PUBLIC_URL?.replace(/\/$/, "") || undefined,

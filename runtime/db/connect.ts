@@ -9,6 +9,7 @@ import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { lockDataDir, type DirLock } from "./dir-lock.js";
 import { preparingClient, StatementNames } from "./prepared.js";
+import { PrimaryRouting, ReplicaRouting, routeReads, type ClientWrapper, type ReadRouting } from "./replicas.js";
 
 export interface Database {
   knex: Knex;
@@ -49,23 +50,50 @@ await db.close();`;
 /** Seconds to wait for a connection when the caller names no bound: never for ever. */
 const POOL_TIMEOUT = 5;
 
-export async function openDatabase(opts: { databaseUrl?: string; dataDir: string; poolSize?: number; poolTimeout?: number }): Promise<Database> {
+export interface DatabaseOptions {
+  databaseUrl?: string;
+  dataDir: string;
+  poolSize?: number;
+  poolTimeout?: number;
+  /** Streaming replicas of `databaseUrl` that take reads (runtime/db/replicas.ts), each with a pool of `replicaPoolSize`. */
+  replicaUrls?: string[];
+  replicaPoolSize?: number;
+  /** Milliseconds a replica may lag behind the primary and still take reads. */
+  replicaMaxLagMs?: number;
+  /** Milliseconds a read's statement may run before PostgreSQL cancels it (0: no bound). */
+  statementTimeoutMs?: number;
+}
+
+export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   // Waiting for a connection, from the pool or from the server, is bounded: a request then
   // fails fast (503) instead of hanging while the database is away or every connection busy.
   const waitMs = (opts.poolTimeout ?? POOL_TIMEOUT) * 1000;
-  const client = preparingClient(new StatementNames());
+  // One naming of prepared statements for every pool: a statement a replica's pool named and
+  // then ran again on the primary's (runtime/db/replicas.ts) means the same there.
+  const names = new StatementNames();
+  const client = preparingClient(names);
   if (opts.databaseUrl) {
     // JIT compiling pays off for long analytic scans, not for reads made of many small
     // sub-selects: its cost estimate fires on a device list and compiling then takes seconds
     // (15 s for seven devices with config contexts, against 50 ms without JIT).
-    const db = knex({
-      client,
-      connection: { connectionString: opts.databaseUrl, options: "-c jit=off", connectionTimeoutMillis: waitMs },
-      pool: { min: 0, max: opts.poolSize ?? 10, acquireTimeoutMillis: waitMs },
+    const pool = (url: string, size: number, options: string, wrap: ClientWrapper = (c) => c) => knex({
+      client: wrap(client),
+      connection: { connectionString: url, options, connectionTimeoutMillis: waitMs },
+      pool: { min: 0, max: size, acquireTimeoutMillis: waitMs },
       acquireConnectionTimeout: waitMs,
     });
-    return { knex: db, embedded: false, close: () => db.destroy() };
+    const db = pool(opts.databaseUrl, opts.poolSize ?? 10, "-c jit=off");
+    const routing = readRoutingFor(db, opts, (url, size, wrap) => {
+      const timeout = opts.statementTimeoutMs ? ` -c statement_timeout=${opts.statementTimeoutMs}` : "";
+      const reads = pool(url, size, `-c jit=off${timeout}`, wrap);
+      // Whoever watches the database's statements (logs, counts) watches them all on `db`.
+      for (const event of "query query-response query-error".split(" ")) reads.on(event, (...args: unknown[]) => db.emit(event, ...args));
+      return reads;
+    });
+    if (routing) routeReads(db, routing);
+    return { knex: db, embedded: false, close: async () => { await routing?.close(); await db.destroy(); } };
   }
+  if (opts.replicaUrls?.length) throw new Error("DATABASE_REPLICA_URLS needs DATABASE_URL: the embedded database has no replicas");
   const { PGlite } = await import("@electric-sql/pglite");
   const { createPgConfig } = await import("@electric-sql/pglite/node-postgres");
   let lock: DirLock | undefined;
@@ -95,4 +123,17 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir: string
       await lock?.release();
     },
   };
+}
+
+/**
+ * Reads get pools of their own when they differ from writes: bounded by the statement timeout
+ * (which a write, a migration or a job's transaction must not be), and on replicas when there are.
+ */
+function readRoutingFor(db: Knex, opts: DatabaseOptions, pool: (url: string, size: number, wrap?: ClientWrapper) => Knex): ReadRouting | undefined {
+  const replicas = opts.replicaUrls ?? [];
+  if (!replicas.length && !opts.statementTimeoutMs) return undefined;
+  const primaryReads = pool(opts.databaseUrl!, opts.poolSize ?? 10);
+  if (!replicas.length) return new PrimaryRouting(primaryReads);
+  const settings = { urls: replicas, poolSize: opts.replicaPoolSize ?? opts.poolSize ?? 10, maxLagMs: opts.replicaMaxLagMs ?? 5000 };
+  return new ReplicaRouting(db, primaryReads, opts.databaseUrl!, settings, pool);
 }

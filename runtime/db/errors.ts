@@ -31,5 +31,13 @@ export function databaseUnavailable(err: unknown): boolean {
   return typeof e.message === "string" && /Connection terminated|Client has encountered a connection error|connection timeout expired/i.test(e.message);
 }
 
+/** query_canceled: a statement PostgreSQL stopped at the statement timeout. */
+const QUERY_CANCELED = "57014";
+
+/** Whether `err` is a read's statement cancelled for running past the statement timeout (STATEMENT_TIMEOUT). */
+export function statementTimedOut(err: unknown): boolean {
+  return (err as { code?: unknown } | null)?.code === QUERY_CANCELED;
+}
+
 /** Seconds a client is told to wait before retrying while the database is away. */
 export const RETRY_AFTER_SECONDS = 5;

@@ -128,6 +128,18 @@ CREATE UNLOGGED TABLE armature_rate_limits (
 CREATE INDEX armature_rate_limits_expires_idx ON armature_rate_limits (expires);
 `,
     },
+    {
+      name: "0007_read_positions",
+      // Each user's position in the primary's WAL just after their latest write committed:
+      // a replica takes their reads only once it has replayed that far (runtime/db/replicas.ts).
+      sql: `
+CREATE TABLE armature_read_positions (
+  actor text PRIMARY KEY,
+  lsn pg_lsn NOT NULL,
+  at timestamptz NOT NULL DEFAULT now()
+);
+`,
+    },
   ],
 };
 

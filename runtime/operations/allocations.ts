@@ -157,7 +157,7 @@ export class Allocations {
     const answered = [...made.keys()].filter((i) => { const o = made[i]; return "value" in o && "ids" in o.value; });
     const idsOf = (i: number) => (made[i] as { value: { ids: string[] } }).value.ids;
     const fetch = (i: number, ids: string[]) =>
-      this.store.fetch(this.operations.read(jobs[i].actor), jobs[i].made, ids, { ...jobs[i].read, unscoped: true });
+      this.store.fetch(this.operations.readPrimary(jobs[i].actor), jobs[i].made, ids, { ...jobs[i].read, unscoped: true });
     for (const group of groupBy(answered, (i) => [jobs[i].actor.userId, jobs[i].read])) {
       const ids = group.flatMap(idsOf);
       const objects = await fetch(group[0], ids);

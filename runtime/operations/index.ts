@@ -10,6 +10,7 @@ import { randomUUID } from "node:crypto";
 import type { Knex } from "knex";
 import type { ModelDescriptor } from "../descriptor.js";
 import type { Grants } from "../features/index.js";
+import { readRouting } from "../db/replicas.js";
 
 /** Who makes an operation, and through what (Nautobot's change context). */
 export interface Actor {
@@ -75,7 +76,8 @@ export type Scope = (m: ModelDescriptor, alias: string, action?: string) => RowC
 
 /**
  * What every store read and write is given: whose it is, on which connection, and which rows
- * that actor may reach. A read runs on the pool; a write runs in its transaction and gathers
+ * that actor may reach. A read runs on a read pool (a replica's that has the actor's own writes,
+ * or the primary's: runtime/db/replicas.ts); a write runs in its transaction and gathers
  * what the features are to hear at its end. Nothing reads or writes through the store without
  * one, so nothing passes the permission checks, the change log or the webhooks by.
  */
@@ -90,6 +92,8 @@ export interface Operation {
 export interface WriteOperation extends Operation {
   readonly trx: Knex.Transaction;
   readonly pending: Pending[];
+  /** The users the operation wrote for: their next reads, through any instance, are to see it. */
+  readonly writers: Set<string>;
 }
 
 /** The change log's user name for the changes of a system operation, which no user makes. */
@@ -161,14 +165,24 @@ export class Operations {
     return { userId: null, username: SYSTEM_NAME, requestId: randomUUID(), context: SYSTEM_CONTEXT, contextDetail: name };
   }
 
-  /** `actor`'s reads, on the pool. */
-  read(actor: Actor): Operation {
+  /**
+   * `actor`'s reads: where the database routes them (a replica that has the actor's writes, or
+   * the primary), or in the transaction these operations were made on.
+   */
+  async read(actor: Actor): Promise<Operation> {
+    const routing = readRouting(this.db);
+    return { trx: routing ? await routing.readsFor(actor) : this.db, actor, scope: this.scopeOf(actor) };
+  }
+
+  /** `actor`'s reads of what was just written for others too: on the primary. */
+  readPrimary(actor: Actor): Operation {
     return { trx: this.db, actor, scope: this.scopeOf(actor) };
   }
 
   /** `op` as `actor`'s from here on: the same transaction, and what the features hear at its end told in one. */
   acting(op: WriteOperation, actor: Actor): WriteOperation {
-    return { trx: op.trx, actor, scope: this.scopeOf(actor), pending: op.pending };
+    if (actor.userId) op.writers.add(actor.userId);
+    return { trx: op.trx, actor, scope: this.scopeOf(actor), pending: op.pending, writers: op.writers };
   }
 
   /**
@@ -180,14 +194,20 @@ export class Operations {
     const retried = new Set([...CONFLICTS, ...(opts.retryOn ?? [])]);
     const attempts = opts.attempts ?? ATTEMPTS;
     const scope = this.scopeOf(actor);
+    const routing = readRouting(this.db);
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.db.transaction(async (trx) => {
-          const op: WriteOperation = { trx, actor, scope, pending: [] };
+        const writers = new Set<string>(actor.userId ? [actor.userId] : []);
+        const result = await this.db.transaction(async (trx) => {
+          const op: WriteOperation = { trx, actor, scope, pending: [], writers };
           const result = await work(op);
           await flush(op);
           return result;
         });
+        // Committed; should this fail, the write stands but is answered as the failure it is
+        // (503), as the writer's next reads could otherwise miss it.
+        await routing?.wrote(writers);
+        return result;
       } catch (err) {
         const code = (err as { code?: unknown }).code;
         if (typeof code !== "string" || !retried.has(code) || attempt >= attempts) throw err;

@@ -5,52 +5,11 @@
 // fast with 503 and Retry-After rather than hang, nothing is a 500; afterwards the server
 // answers again by itself, with no restart, and every write it acknowledged is there.
 import { expect } from "chai";
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { chmodSync, chownSync, existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import pg from "pg";
 import { eventually, freePort } from "../support/waiting.js";
+import { armature, Cluster, clustersAvailable, kill, serverEnv } from "../support/clusters.js";
 
-const BIN = "/usr/lib/postgresql/15/bin";
 const TOKEN = "0123456789abcdef0123456789abcdef01234567";
-
-/** PostgreSQL refuses to run as root: its tools run as the postgres user. */
-function asPostgres(tool: string, args: string[]): string {
-  return execFileSync("runuser", ["-u", "postgres", "--", join(BIN, tool), ...args], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
-}
-
-class Cluster {
-  readonly dir = mkdtempSync(join(tmpdir(), "armature-outage-"));
-  constructor(readonly port: number) {
-    chownSync(this.dir, uid("postgres"), gid("postgres"));
-    chmodSync(this.dir, 0o700);
-    asPostgres("initdb", ["-D", join(this.dir, "data"), "-A", "trust", "-U", "postgres", "--no-sync"]);
-  }
-  get url(): string { return `postgresql://postgres@127.0.0.1:${this.port}/postgres`; }
-  start(): void {
-    asPostgres("pg_ctl", ["-D", join(this.dir, "data"), "-l", join(this.dir, "log"), "-w", "-o", `-p ${this.port} -k ${this.dir} -c listen_addresses=127.0.0.1`, "start"]);
-  }
-  /** As a crash: no checkpoint, the WAL replayed at the next start. */
-  crash(): void {
-    asPostgres("pg_ctl", ["-D", join(this.dir, "data"), "-m", "immediate", "-w", "stop"]);
-  }
-  remove(): void {
-    try { asPostgres("pg_ctl", ["-D", join(this.dir, "data"), "-m", "immediate", "-w", "stop"]); } catch { /* not running */ }
-    rmSync(this.dir, { recursive: true, force: true });
-  }
-}
-
-const uid = (user: string) => Number(execFileSync("id", ["-u", user], { encoding: "utf8" }).trim());
-const gid = (user: string) => Number(execFileSync("id", ["-g", user], { encoding: "utf8" }).trim());
-
-function armature(env: NodeJS.ProcessEnv, ...args: string[]): { child: ChildProcess; out: () => string; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, ["--import", "tsx", "bin/armature.ts", ...args], { env, detached: true });
-  let out = "";
-  child.stdout!.on("data", (d) => (out += d));
-  child.stderr!.on("data", (d) => (out += d));
-  return { child, out: () => out, exited: new Promise((resolve) => child.on("close", (code) => resolve(code))) };
-}
 
 describe("the database crashing and coming back under load", function () {
   this.timeout(300_000);
@@ -59,19 +18,17 @@ describe("the database crashing and coming back under load", function () {
 
   before(function () {
     // Run with the PostgreSQL pass (the server it tests), where PostgreSQL's own tools are at hand.
-    if (!process.env.DATABASE_URL || !existsSync(join(BIN, "initdb"))) this.skip();
+    if (!process.env.DATABASE_URL || !clustersAvailable()) this.skip();
   });
   after(async () => {
-    if (server?.child.pid) try { process.kill(-server.child.pid, "SIGKILL"); } catch { /* gone */ }
+    kill(server);
     cluster?.remove();
   });
 
   it("answers 503 with Retry-After meanwhile, never a 500 or a hang, recovers by itself, and loses no acknowledged write", async () => {
-    cluster = new Cluster(await freePort());
+    cluster = Cluster.init(await freePort());
     cluster.start();
-    const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: cluster.url, LOG_REQUESTS: "0", QUEUE_WORKER: "0", DATABASE_POOL_TIMEOUT: "3" };
-    delete env.PORT;
-    delete env.HOST;
+    const env = serverEnv(cluster.url, { DATABASE_POOL_TIMEOUT: "3" });
     const setup = armature(env, "createsuperuser", "--username", "admin", "--password", "admin-password", "--token", TOKEN);
     expect(await setup.exited, setup.out()).to.equal(0);
     server = armature(env, "serve", "--port", "0");

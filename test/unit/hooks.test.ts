@@ -97,7 +97,7 @@ describe("unit: model hooks in the engine", () => {
     const id = await writing((op) => store.create(op, model, { name: "  widget " }, { version: "1", partial: false }));
     const queries: string[] = [];
     db.knex.on("query", (q: { sql: string }) => queries.push(q.sql));
-    const page = await store.list(new Operations(db.knex).read(Operations.system("test")), model, { apply: () => undefined, checks: [], order: [], valueSensitive: false }, { limit: 10, offset: 0 }, read);
+    const page = await store.list(await new Operations(db.knex).read(Operations.system("test")), model, { apply: () => undefined, checks: [], order: [], valueSensitive: false }, { limit: 10, offset: 0 }, read);
     db.knex.removeAllListeners("query");
     expect(page.results).to.deep.equal([{ id, name: "widget", name_length: 6 }]);
     expect(queries).to.have.length(1);

@@ -182,7 +182,7 @@ export async function requestRun(engine: Engine, actor: Actor, job: JobRow, body
   if (!queues.includes(queue)) throw new ValidationError({ task_queue: [{ code: "invalid_choice", value: queue, plain: true }] });
   let data: Record<string, unknown>;
   try {
-    data = await validateData(job.variables, input.data, objectLookup(engine, engine.operations.read(actor)));
+    data = await validateData(job.variables, input.data, objectLookup(engine, await engine.operations.read(actor)));
   } catch (err) {
     if (err instanceof JobDataError) throw new ValidationError({ errors: err.errors });
     throw err;

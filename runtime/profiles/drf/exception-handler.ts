@@ -4,7 +4,7 @@ import type { Response } from "express";
 import { Answer, HttpError, ValidationError } from "../../errors.js";
 import { contentType } from "../../http/request.js";
 import { reportFailure } from "../../http/failures.js";
-import { databaseUnavailable, RETRY_AFTER_SECONDS, unstorableText } from "../../db/errors.js";
+import { databaseUnavailable, RETRY_AFTER_SECONDS, statementTimedOut, unstorableText } from "../../db/errors.js";
 import { wordErrors, wordProblem } from "./wording.js";
 import type { Ctx, DrfServices } from "./context.js";
 import { send } from "./renderer.js";
@@ -28,6 +28,12 @@ export function handleException(drf: DrfServices, res: Response, failure: unknow
     statusCode = 503;
     body = { detail: "The database is unavailable; try again shortly." };
     res.set("Retry-After", String(RETRY_AFTER_SECONDS));
+  }
+  else if (statementTimedOut(err)) {
+    // The server declining to spend more on one read, as a busy server declines (503): no
+    // Retry-After, since the same read is as slow again; narrower filters or pages are not.
+    statusCode = 503;
+    body = { detail: `The query took longer than ${drf.config.statementTimeoutMs / 1000} s and was cancelled; narrow it with filters or a smaller limit.` };
   }
   else if (unstorableText(err)) { statusCode = 400; body = { detail: wordProblem({ code: "null_characters" }) }; }
   else if (typeof e?.status === "number" && e.status >= 400 && e.status < 500) { statusCode = e.status; body = { detail: e.message ?? "Bad request." }; }

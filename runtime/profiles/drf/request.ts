@@ -97,7 +97,7 @@ export async function requestActor(ctx: Ctx, contextDetail: string, subject?: st
 
 /** The request's reads of `m` through `view`: they see the rows its requester may. */
 export async function reading(ctx: Ctx, m: ModelDescriptor, view: string): Promise<Operation> {
-  return ctx.drf.operations.read(await actor(ctx, m, view));
+  return await ctx.drf.operations.read(await actor(ctx, m, view));
 }
 
 /** The request's filters, planned without the database; checks left to the read that uses them. */

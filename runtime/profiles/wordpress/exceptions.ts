@@ -3,7 +3,7 @@
 // at the logged failure.
 import type { Response } from "express";
 import { reportFailure } from "../../http/failures.js";
-import { databaseUnavailable, RETRY_AFTER_SECONDS, unstorableText } from "../../db/errors.js";
+import { databaseUnavailable, RETRY_AFTER_SECONDS, statementTimedOut, unstorableText } from "../../db/errors.js";
 import { WpError } from "./errors.js";
 import { RateLimited } from "../../http/rate-limits.js";
 import { tooManyRequests } from "./rate-limit.js";
@@ -22,6 +22,7 @@ function wpError(res: Response, err: unknown): WpError {
     res.set("Retry-After", String(RETRY_AFTER_SECONDS));
     return new WpError(503, "rest_database_unavailable", "The database is unavailable; try again shortly.");
   }
+  if (statementTimedOut(err)) return new WpError(503, "rest_query_timeout", "The query took too long and was cancelled; narrow it with filters or a smaller per_page.");
   if (unstorableText(err)) return new WpError(400, "rest_invalid_param", "Invalid parameter(s): null characters are not allowed.");
   // The body reader's other refusals (an unknown charset, a broken stream) are the client's.
   if (typeof status === "number" && status >= 400 && status < 500) return new WpError(status, "rest_invalid_request", "The request could not be read.");

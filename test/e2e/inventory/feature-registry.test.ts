@@ -50,8 +50,8 @@ describe("inventory e2e: the features' registry", () => {
     expect(engine.scope(await actorOf(false), sites, "t0", "change")).to.deep.equal({ sql: "false", bindings: [] });
     // And the store applies it to what it reads, given the operation.
     const ids: string[] = await server.db(sites.table).where("name", "like", `${tag}-%`).orderBy("name").pluck("id");
-    expect(await engine.store.existing(engine.operations.read(await actorOf(false)), sites, ids)).to.deep.equal([ids[0]]);
-    expect(await engine.store.existing(engine.operations.read(await actorOf(true)), sites, ids)).to.have.members(ids);
+    expect(await engine.store.existing(await engine.operations.read(await actorOf(false)), sites, ids)).to.deep.equal([ids[0]]);
+    expect(await engine.store.existing(await engine.operations.read(await actorOf(true)), sites, ids)).to.have.members(ids);
   });
 
   it("notes bring their route below the detail of every model with notes, and custom fields their OPTIONS part", () => {

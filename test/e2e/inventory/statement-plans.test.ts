@@ -18,8 +18,9 @@ describe("inventory e2e: statement plans", () => {
   it("a read that is hot runs as a named prepared statement of that connection", async () => {
     const server = await startTestServer();
     // On PostgreSQL, an instance of its own with one connection, so that connection's
-    // prepared statements can be read; PGlite has only one.
-    const own = server.engine === "postgresql" ? await openDatabase({ ...configFromEnv(), dataDir: "memory://", poolSize: 1 }) : undefined;
+    // prepared statements can be read; PGlite has only one. No statement timeout, so reads
+    // share that connection rather than a read pool's.
+    const own = server.engine === "postgresql" ? await openDatabase({ ...configFromEnv(), dataDir: "memory://", poolSize: 1, statementTimeoutMs: 0 }) : undefined;
     const db = own?.knex ?? server.db;
     const listener = own && await new Promise<import("node:http").Server>((resolve) => {
       const s = createApp(apis, db, { ...configFromEnv(), logRequests: false }).listen(0, "127.0.0.1", () => resolve(s));

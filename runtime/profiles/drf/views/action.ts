@@ -41,7 +41,7 @@ async function actionEvent(ctx: Ctx, m: ModelDescriptor, name: string, id: strin
   const { db, engine, store, operations, graphql, policy } = ctx.drf;
   const { limit } = policy.paginator.params(ctx);
   const by = await actor(ctx, m, name, made);
-  const op = operations.read(by);
+  const op = await operations.read(by);
   return {
     db, model: m, id, params: ctx.params, limit, version: ctx.version, path, engine, actor: by, op,
     // What the action chose to answer with, as Nautobot's action views serialize it: not

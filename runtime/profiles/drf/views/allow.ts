@@ -8,6 +8,7 @@ import { describeModel } from "../metadata.js";
 import type { FieldInfo } from "../browsable.js";
 import { unauthenticated } from "../permission.js";
 import type { Ctx } from "../context.js";
+import { requestActor } from "../request.js";
 
 export const notAllowed = (method: string) => new HttpError(405, `Method "${method}" not allowed.`, "method_not_allowed");
 
@@ -35,9 +36,11 @@ export async function modelMethod(ctx: Ctx, m: ModelDescriptor, actions: string[
     const mayWrite = !policy.permission.readOnly(ctx) && (permissions ? true : !(m === userModel && !ctx.identity.isSuperuser));
     const grants = permissions && await policy.permission.grantsOf(ctx);
     const allowed = methods.filter((x) => actions.includes(x) && (!grants || permissions!.holds(grants, m, actionOf(x)!)));
-    let info = await describeModel(db, index, m, ctx.version, mayWrite ? allowed : []);
+    // The choices are reads like any other: a replica's, where the requester's writes are.
+    const { trx: reads } = await ctx.drf.operations.read(await requestActor(ctx, "options", m.key));
+    let info = await describeModel(reads, index, m, ctx.version, mayWrite ? allowed : []);
     // What the features add (custom fields' own metadata), in the registry's order.
-    for (const add of optionsContributions(index)) info = await add(db, m, ctx.version, api.versions.supported, info);
+    for (const add of optionsContributions(index)) info = await add(reads, m, ctx.version, api.versions.supported, info);
     policy.renderer(ctx, 200, info);
     return null;
   }

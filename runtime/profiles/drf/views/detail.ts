@@ -13,7 +13,7 @@ export async function detail(ctx: Ctx): Promise<void> {
   const method = await modelMethod(ctx, m, ["PUT"]);
   if (!method) return;
   const by = await actor(ctx, m, "detail");
-  const op = operations.read(by);
+  const op = await operations.read(by);
   // As DRF's get_object, the detail lookup goes through the filter set: a bad filter is a
   // 400, and an object the filters (or the requester's constraints) exclude is not found.
   const where = await filterFor(ctx, op, m);
@@ -46,6 +46,7 @@ export async function detail(ctx: Ctx): Promise<void> {
     await lockOne(w);
     await store.update(w, m, id, body, { version: ctx.version, partial: method === "PATCH" });
   });
-  const [obj] = await store.fetch(op, m, [id], { ...readOpts(ctx), unscoped: true });
+  // Routed again: the write is to be seen wherever its writer reads now.
+  const [obj] = await store.fetch(await operations.read(by), m, [id], { ...readOpts(ctx), unscoped: true });
   return policy.renderer(ctx, 200, obj);
 }

@@ -21,7 +21,7 @@ export async function graphql(ctx: Ctx): Promise<void> {
   const raw = Buffer.isBuffer(ctx.req.body) ? ctx.req.body : Buffer.alloc(0);
   const type = contentType(ctx.req);
   const body = type === "application/graphql" ? { query: raw.toString("utf8") } : type === "application/json" ? readJson(ctx) : {};
-  const op = operations.read(await requestActor(ctx, "graphql"));
+  const op = await operations.read(await requestActor(ctx, "graphql"));
   const answer = await answerGraphql(deps, op, (body ?? {}) as Record<string, unknown>, requesterOf({ version: ctx.version, apiUrl: ctx.apiUrl }, graphqlWriter(ctx)));
   ctx.res.status(answer.status).json(answer.body);
 }

@@ -15,12 +15,12 @@ export function notes(ctx: Ctx): Promise<void> | void {
     await policy.permission.authorize(ctx, m);
     const id = ctx.match.params.id.toLowerCase();
     const by = await actor(ctx, m, "notes");
-    const op = operations.read(by);
+    const op = await operations.read(by);
     if (!(await store.existing(op, m, [id])).length) throw notFound();
     if (ctx.req.method === "POST") {
       const body = expectObject(readJson(ctx));
       const made = await operations.run(by, (w) => store.create(w, objectNotes.model, objectNotes.attach(body, id), { version: ctx.version, partial: false }));
-      return policy.renderer(ctx, 201, (await store.fetch(op, objectNotes.model, [made], { ...readOpts(ctx), unscoped: true }))[0]);
+      return policy.renderer(ctx, 201, (await store.fetch(await operations.read(by), objectNotes.model, [made], { ...readOpts(ctx), unscoped: true }))[0]);
     }
     const { plan } = filters.compile(objectNotes.model, new Map(), { strict, reserved: RESERVED });
     const where = { ...plan, apply: objectNotes.of(id) };

@@ -25,7 +25,7 @@ function plan(ctx: WpContext, m: ModelDescriptor): ArchivePlan {
 export async function listView(ctx: WpContext): Promise<void> {
   const { store, cat, policy } = ctx.wp;
   const m = ctx.model!;
-  const op = readOperation(ctx, m);
+  const op = await readOperation(ctx, m);
   const paged = policy.paginator.paging(ctx.params);
   const planned = plan(ctx, m);
   if (planned.stopped) {

@@ -42,7 +42,8 @@ export function readOptions(ctx: WpContext): ReadOptions {
 }
 
 /** The record with this id as the API shows it, read in `op` (a write's, or the request's reads). */
-export async function shown(ctx: WpContext, m: ModelDescriptor, id: RowId, op: Operation = readOperation(ctx, m)): Promise<Record<string, unknown>> {
+export async function shown(ctx: WpContext, m: ModelDescriptor, id: RowId, op?: Operation): Promise<Record<string, unknown>> {
+  op ??= await readOperation(ctx, m);
   const [values] = await ctx.wp.store.fetch(op, m, [id], readOptions(ctx));
   // Deleted since it was found: answered as a request arriving after the delete.
   if (!values) throw missing(m, id);
@@ -55,6 +56,6 @@ export function writeActor(ctx: WpContext, m: ModelDescriptor): Actor {
 }
 
 /** The request's reads of `m`. */
-export function readOperation(ctx: WpContext, m: ModelDescriptor): Operation {
+export function readOperation(ctx: WpContext, m: ModelDescriptor): Promise<Operation> {
   return ctx.wp.operations.read(writeActor(ctx, m));
 }

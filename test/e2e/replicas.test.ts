@@ -1,0 +1,177 @@
+// Read replicas, for real: a PostgreSQL cluster this test makes for itself, a streaming replica
+// of it (pg_basebackup -R, pg_ctl on a free port) that replays each commit 100 ms late, and two
+// `serve` instances reading from it. Shown from the databases' own pg_stat_statements: reads
+// are served by the replica; a client's write is seen by its next read through the other
+// instance (500 times); the replica stopped and started under load costs no request an error;
+// the primary restarted under load answers 503 meanwhile, loses no acknowledged write and
+// serves again by itself.
+import { expect } from "chai";
+import pg from "pg";
+import { eventually, freePort } from "../support/waiting.js";
+import { armature, Cluster, clustersAvailable, kill, serve, serverEnv } from "../support/clusters.js";
+
+const TOKEN = "0123456789abcdef0123456789abcdef01234567";
+const headers = { Authorization: `Token ${TOKEN}`, "Content-Type": "application/json" };
+/** A user who only reads: with no writes of their own to wait for, their reads may go to the replica whatever the writers do. */
+const READER = "abcdef0123456789abcdef0123456789abcdef01";
+const reader = { Authorization: `Token ${READER}` };
+
+async function query<T>(url: string, sql: string, params: unknown[] = []): Promise<T[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query(sql, params)).rows as T[];
+  } finally {
+    await client.end();
+  }
+}
+
+/** The server's reads of tenants a cluster has run, as its pg_stat_statements counts them (this test's own left out). */
+async function tenantReads(url: string): Promise<number> {
+  const [row] = await query<{ n: number }>(url, `SELECT coalesce(sum(calls), 0)::int AS n FROM pg_stat_statements
+    WHERE query ILIKE '%tenancy_tenant%' AND query !~* '^\\s*(insert|update|delete|SELECT 1 FROM tenancy_tenant)' AND query NOT ILIKE '%pg_stat_statements%'`);
+  return row.n;
+}
+
+/**
+ * Requests from `lanes` clients until `stop` says so, each status counted: the admin's writes
+ * (named `prefix-n`) and the reader's reads of them.
+ */
+function load(prefix: string, bases: string[], lanes: number) {
+  const statuses = new Map<number, number>();
+  const acknowledged: string[] = [];
+  let running = true;
+  let n = 0;
+  const lane = async (k: number) => {
+    while (running) {
+      const i = n++;
+      const base = bases[(i + k) % bases.length];
+      const write = i % 3 === 0;
+      const name = `${prefix}-${i}`;
+      const res = await fetch(`${base}/api/tenancy/tenants/${write ? "" : acknowledged.length ? `${acknowledged[i % acknowledged.length]}/` : "?limit=5"}`, write
+        ? { method: "POST", headers, body: JSON.stringify({ name, slug: name }) }
+        : { headers: reader }).catch(() => undefined);
+      if (!res) continue;
+      // A read of an object made a moment ago, before the replica replayed it, is rightly not found.
+      if (res.status === 404 && !write) continue;
+      statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+      const body = await res.json().catch(() => ({})) as { id?: string };
+      if (res.status === 201) acknowledged.push(body.id!);
+      if (res.status === 503) await new Promise((r) => setTimeout(r, 50));
+    }
+  };
+  const done = Promise.all(Array.from({ length: lanes }, (_, k) => lane(k)));
+  const ok = () => (statuses.get(200) ?? 0) + (statuses.get(201) ?? 0);
+  return {
+    statuses, acknowledged,
+    /** Until `more` further requests succeeded. */
+    succeeded: (more: number) => { const mark = ok(); return eventually(async () => (ok() >= mark + more ? true : undefined), `${more} more successes`); },
+    stop: async () => { running = false; await done; return Object.fromEntries(statuses); },
+  };
+}
+
+describe("read replicas: a real streaming replica under two instances", function () {
+  this.timeout(600_000);
+  let primary: Cluster | undefined;
+  let replica: Cluster | undefined;
+  let a: Awaited<ReturnType<typeof serve>> | undefined;
+  let b: Awaited<ReturnType<typeof serve>> | undefined;
+
+  before(async function () {
+    // The PostgreSQL pass, where PostgreSQL's own tools are at hand; PGlite has no replicas.
+    if (!process.env.DATABASE_URL || !clustersAvailable()) this.skip();
+    const stats = "shared_preload_libraries=pg_stat_statements";
+    primary = Cluster.init(await freePort(), [stats]);
+    primary.start();
+    const setup = armature(serverEnv(primary.url), "createsuperuser", "--username", "admin", "--password", "admin-password", "--token", TOKEN);
+    expect(await setup.exited, setup.out()).to.equal(0);
+    const second = armature(serverEnv(primary.url), "createsuperuser", "--username", "reader", "--password", "reader-password", "--token", READER);
+    expect(await second.exited, second.out()).to.equal(0);
+    await query(primary.url, "CREATE EXTENSION pg_stat_statements");
+    // Each commit replayed 100 ms after it was made: a read that reached the replica straight
+    // after its write would miss it.
+    replica = Cluster.replicaOf(primary, await freePort(), [stats, "recovery_min_apply_delay=100ms"]);
+    replica.start();
+    const env = serverEnv(primary.url, { DATABASE_REPLICA_URLS: replica.url, DATABASE_POOL_TIMEOUT: "3" });
+    [a, b] = await Promise.all([serve(env), serve(env)]);
+  });
+  after(() => {
+    kill(a);
+    kill(b);
+    replica?.remove();
+    primary?.remove();
+  });
+
+  it("serves reads from the replica, none from the primary", async () => {
+    // Once each instance has seen the replica caught up (it polls every 200 ms).
+    await eventually(async () => {
+      const before = await tenantReads(replica!.url);
+      for (const s of [a!, b!]) expect((await fetch(`${s.base}/api/tenancy/tenants/?limit=5`, { headers })).status).to.equal(200);
+      return (await tenantReads(replica!.url)) >= before + 2 ? true : undefined;
+    }, "the replica serving both instances");
+    const [onReplica, onPrimary] = await Promise.all([tenantReads(replica!.url), tenantReads(primary!.url)]);
+    for (let i = 0; i < 40; i++) {
+      const res = await fetch(`${[a!, b!][i % 2].base}/api/tenancy/tenants/?limit=5&offset=${i}`, { headers });
+      expect(res.status).to.equal(200);
+    }
+    expect((await tenantReads(replica!.url)) - onReplica, "reads on the replica").to.be.at.least(40);
+    expect((await tenantReads(primary!.url)) - onPrimary, "reads on the primary").to.equal(0);
+  });
+
+  it("shows each write to its writer's next read through the other instance, 500 times", async () => {
+    let missedOnReplica = 0;
+    const pairs = async (lane: number) => {
+      for (let i = lane; i < 500; i += 5) {
+        const [writer, reader] = i % 2 ? [a!, b!] : [b!, a!];
+        const name = `ryw-${i}`;
+        const made = await fetch(`${writer.base}/api/tenancy/tenants/`, { method: "POST", headers, body: JSON.stringify({ name, slug: name }) });
+        expect(made.status, await made.clone().text()).to.equal(201);
+        const { id } = await made.json() as { id: string };
+        const read = await fetch(`${reader.base}/api/tenancy/tenants/${id}/`, { headers });
+        expect(read.status, `pair ${i}`).to.equal(200);
+        expect(((await read.json()) as { name: string }).name).to.equal(name);
+        // What the replica itself held at that moment: the write, often not yet.
+        if (!(await query(replica!.url, "SELECT 1 FROM tenancy_tenant WHERE id = $1", [id])).length) missedOnReplica++;
+      }
+    };
+    await Promise.all([0, 1, 2, 3, 4].map(pairs));
+    expect(missedOnReplica, "reads the replica alone would have missed").to.be.above(0);
+    // Once the replica has replayed the writes, the writer's reads go back to it.
+    const before = await tenantReads(replica!.url);
+    await eventually(async () => {
+      expect((await fetch(`${a!.base}/api/tenancy/tenants/?limit=5`, { headers })).status).to.equal(200);
+      return (await tenantReads(replica!.url)) > before ? true : undefined;
+    }, "the writer's reads on the replica again");
+  });
+
+  it("moves reads to the primary when the replica stops, and back when it returns, with no error", async () => {
+    const traffic = load("replica-stop", [a!.base, b!.base], 4);
+    await traffic.succeeded(30);
+    replica!.stop();
+    await traffic.succeeded(60);
+    replica!.start();
+    const back = await tenantReads(replica!.url);
+    await eventually(async () => ((await tenantReads(replica!.url)) > back + 10 ? true : undefined), "reads on the replica again");
+    await traffic.succeeded(30);
+    const seen = await traffic.stop();
+    expect(Object.keys(seen).map(Number).filter((s) => s !== 200 && s !== 201), `${JSON.stringify(seen)}\n${a!.out()}\n${b!.out()}`).to.deep.equal([]);
+  });
+
+  it("answers 503 while the primary restarts, none after, and keeps every acknowledged write", async () => {
+    const traffic = load("primary-crash", [a!.base, b!.base], 4);
+    await traffic.succeeded(30);
+    primary!.crash();
+    await eventually(async () => ((traffic.statuses.get(503) ?? 0) >= 8 ? true : undefined), "503s while the primary is away");
+    primary!.start();
+    await eventually(async () => ((await fetch(`${a!.base}/health/`)).status === 200 && (await fetch(`${b!.base}/health/`)).status === 200 ? true : undefined), "healthy again");
+    await traffic.succeeded(20);
+    const failedBefore = traffic.statuses.get(503) ?? 0;
+    await traffic.succeeded(60);
+    const seen = await traffic.stop();
+    expect(Object.keys(seen).map(Number).filter((s) => ![200, 201, 503].includes(s)), `${JSON.stringify(seen)}\n${a!.out()}\n${b!.out()}`).to.deep.equal([]);
+    expect((traffic.statuses.get(503) ?? 0) - failedBefore, "503s once recovered").to.equal(0);
+    expect(a!.child.exitCode ?? b!.child.exitCode, "both servers kept running").to.equal(null);
+    const found = await query<{ id: string }>(primary!.url, "SELECT id::text FROM tenancy_tenant WHERE id = ANY($1::uuid[])", [traffic.acknowledged]);
+    expect(found.length, "acknowledged writes present after the crash").to.equal(traffic.acknowledged.length);
+  });
+});

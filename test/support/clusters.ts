@@ -1,0 +1,94 @@
+// PostgreSQL clusters a test makes for itself (initdb, pg_ctl on a free port; never the
+// machine's shared server), a streaming replica of one (pg_basebackup -R), and `armature`
+// processes on them: for the tests that crash, stop and restart databases and servers.
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { chmodSync, chownSync, existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { eventually } from "./waiting.js";
+
+export const PG_BIN = "/usr/lib/postgresql/15/bin";
+
+/** Whether PostgreSQL's own tools are here to make clusters with. */
+export const clustersAvailable = () => existsSync(join(PG_BIN, "initdb"));
+
+/** PostgreSQL refuses to run as root: its tools run as the postgres user. */
+function asPostgres(tool: string, args: string[]): string {
+  return execFileSync("runuser", ["-u", "postgres", "--", join(PG_BIN, tool), ...args], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+}
+
+const uid = (user: string) => Number(execFileSync("id", ["-u", user], { encoding: "utf8" }).trim());
+const gid = (user: string) => Number(execFileSync("id", ["-g", user], { encoding: "utf8" }).trim());
+
+export class Cluster {
+  readonly dir = mkdtempSync(join(tmpdir(), "armature-cluster-"));
+  /** `settings`: `-c` options every start passes. */
+  constructor(readonly port: number, private readonly settings: string[] = []) {
+    chownSync(this.dir, uid("postgres"), gid("postgres"));
+    chmodSync(this.dir, 0o700);
+  }
+  get data(): string { return join(this.dir, "data"); }
+  get url(): string { return `postgresql://postgres@127.0.0.1:${this.port}/postgres`; }
+
+  /** A new, empty cluster. */
+  static init(port: number, settings: string[] = []): Cluster {
+    const cluster = new Cluster(port, settings);
+    asPostgres("initdb", ["-D", cluster.data, "-A", "trust", "-U", "postgres", "--no-sync"]);
+    return cluster;
+  }
+
+  /** A streaming replica of `primary` (running), as `pg_basebackup -R` makes it: started by `start`. */
+  static replicaOf(primary: Cluster, port: number, settings: string[] = []): Cluster {
+    const replica = new Cluster(port, settings);
+    asPostgres("pg_basebackup", ["-h", "127.0.0.1", "-p", String(primary.port), "-U", "postgres", "-D", replica.data, "-R", "-X", "stream", "--no-sync"]);
+    return replica;
+  }
+
+  start(): void {
+    const options = [`-p ${this.port}`, `-k ${this.dir}`, "-c listen_addresses=127.0.0.1", ...this.settings.map((s) => `-c ${s}`)].join(" ");
+    asPostgres("pg_ctl", ["-D", this.data, "-l", join(this.dir, "log"), "-w", "-o", options, "start"]);
+  }
+  /** As an operator stops it: sessions ended, a checkpoint. */
+  stop(): void {
+    asPostgres("pg_ctl", ["-D", this.data, "-m", "fast", "-w", "stop"]);
+  }
+  /** As a crash: no checkpoint, the WAL replayed at the next start. */
+  crash(): void {
+    asPostgres("pg_ctl", ["-D", this.data, "-m", "immediate", "-w", "stop"]);
+  }
+  remove(): void {
+    try { this.crash(); } catch { /* not running */ }
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+export interface Armature { child: ChildProcess; out: () => string; exited: Promise<number | null> }
+
+/** `bin/armature.ts` with `args`, in a process group of its own (to kill it whole). */
+export function armature(env: NodeJS.ProcessEnv, ...args: string[]): Armature {
+  const child = spawn(process.execPath, ["--import", "tsx", "bin/armature.ts", ...args], { env, detached: true });
+  let out = "";
+  child.stdout!.on("data", (d) => (out += d));
+  child.stderr!.on("data", (d) => (out += d));
+  return { child, out: () => out, exited: new Promise((resolve) => child.on("close", (code) => resolve(code))) };
+}
+
+/** `serve` on a port of its own choosing: the process and its base URL once it serves. */
+export async function serve(env: NodeJS.ProcessEnv): Promise<Armature & { base: string }> {
+  const server = armature(env, "serve", "--port", "0");
+  const base = await eventually(async () => /Armature is serving[^\n]*\n[^\n]*?(http:\/\/[^/\s]+)\//.exec(server.out())?.[1], "serving");
+  return { ...server, base };
+}
+
+/** The environment for an `armature` process on `databaseUrl`, with none of the test's own server settings. */
+export function serverEnv(databaseUrl: string, more: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: databaseUrl, LOG_REQUESTS: "0", QUEUE_WORKER: "0", ...more };
+  delete env.PORT;
+  delete env.HOST;
+  return env;
+}
+
+/** Kills `server`'s process group, if it still runs. */
+export function kill(server: Armature | undefined, signal: NodeJS.Signals = "SIGKILL"): void {
+  if (server?.child.pid) try { process.kill(-server.child.pid, signal); } catch { /* gone */ }
+}
