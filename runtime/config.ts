@@ -1,5 +1,6 @@
 // Process configuration, read once from the environment. Gives a plain object; the rest
 // of the runtime takes it as an argument and never reads process.env itself.
+import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DEFAULT_WORKER_SETTINGS, type WorkerSettings } from "./queue/worker.js";
@@ -63,6 +64,11 @@ export interface Config {
   jobsRoots: string[];
   /** Where Git repositories are cloned and their commits checked out (GIT_ROOT, default `./.data/git`). */
   gitRoot: string;
+  /**
+   * The apps served (PLUGINS, Nautobot's setting: names separated by commas or spaces, each an
+   * app's folder name under `apps/` or its label); empty: none. A disabled app's tables stay.
+   */
+  plugins: string[];
 }
 
 /** The jobs folder beside the runtime's: `jobs/` of the checkout, or `dist/jobs/` of a build. */
@@ -101,9 +107,20 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
       retentionDays: wholeNumber(env, "QUEUE_RETENTION", DEFAULT_WORKER_SETTINGS.retentionDays),
     },
     webhookTimeout: wholeNumber(env, "WEBHOOK_TIMEOUT", 10) || 10,
-    jobsRoots: env.JOBS_ROOT ? env.JOBS_ROOT.split(":").filter(Boolean).map((p) => resolve(p)) : [SHIPPED_JOBS],
+    jobsRoots: [
+      ...(env.JOBS_ROOT ? env.JOBS_ROOT.split(":").filter(Boolean).map((p) => resolve(p)) : [SHIPPED_JOBS]),
+      ...pluginNames(env).map((name) => resolve(SHIPPED_APPS, name, "jobs")).filter((dir) => existsSync(dir)),
+    ],
     gitRoot: resolve(env.GIT_ROOT || ".data/git"),
+    plugins: pluginNames(env),
   };
+}
+
+/** The apps folder beside the runtime's, each app's jobs in its `jobs/`. */
+const SHIPPED_APPS = resolve(dirname(fileURLToPath(import.meta.url)), "..", "apps");
+
+function pluginNames(env: NodeJS.ProcessEnv): string[] {
+  return [...new Set((env.PLUGINS ?? "").split(/[\s,]+/).filter(Boolean))];
 }
 
 /** A setting given in whole seconds, as milliseconds. */

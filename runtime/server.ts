@@ -16,6 +16,7 @@ import { jsonLogger, requestLog } from "./http/request-log.js";
 import { healthRoutes } from "./http/health.js";
 import { MEDIA_PATH, mediaRoutes, useMedia } from "./media/index.js";
 import { migrationSets } from "./db/runtime-migrations.js";
+import { checkPluginNames } from "./plugins.js";
 
 export function identitiesFor(apis: ApiDescriptor[]): Identities | undefined {
   const owner = apis.find((a) => a.auth);
@@ -23,6 +24,7 @@ export function identitiesFor(apis: ApiDescriptor[]): Identities | undefined {
 }
 
 export function createApp(apis: ApiDescriptor[], db: Knex, config: Config): Express {
+  checkPluginNames(apis, config.plugins);
   const app = express();
   app.disable("x-powered-by");
   app.set("etag", false);
