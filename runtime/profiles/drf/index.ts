@@ -115,11 +115,13 @@ function servicesOf({ api, db, config, identities }: DrfDeps): { services: DrfSe
   store.onWrite((m) => {
     if (m === tokenModel || m === userModel) identities?.forget();
   });
-  const graphql = api.graphqlFile ? { index } : undefined;
+
   const sessions = identities && tokenModel
     ? { db, identities, tokens: new Tokens(index, store, tokenModel), operations, basePath: api.basePath, apiTitle: api.title }
     : undefined;
   const enabled = enabledPlugins(api, config.plugins);
+  const hidden = new Set(api.models.filter((m) => m.plugin && !enabled.some((p) => p.name === m.plugin!.name)).map((m) => m.key));
+  const graphql = api.graphqlFile ? { index, hidden } : undefined;
   // Routes whose view has what it needs: sign-in needs identities, GraphQL its schema; an app's, the app enabled.
   const served = (r: DrfRoute) => (r.plugin !== undefined ? enabled.some((p) => p.name === r.plugin)
     : r.view === "login" || r.view === "logout" ? !!sessions : r.view === "graphql" ? !!graphql : true);

@@ -157,6 +157,12 @@ describe("inventory e2e: apps (PLUGINS=bgp)", () => {
     expect((await post("/api/plugins/bgp/autonomous-systems/", { asn: asn + 9, status: "active" })).status).to.equal(404);
     expect(await rows("nautobot_bgp_models_autonomoussystem", { asn })).to.equal(1);
     expect((await get("/api/status/")).body.plugins).to.deep.equal({});
+    const gql = await post("/api/graphql/", { query: "{ autonomous_systems { asn } }" });
+    expect(gql.status).to.equal(400);
+    expect(gql.body.errors[0].message).to.equal('Cannot query field "autonomous_systems" on type "Query".');
+    const reverse = await post("/api/graphql/", { query: "{ devices(limit: 1) { name bgp_routing_instances { id } } }" });
+    expect(reverse.body.errors[0].message).to.equal('Cannot query field "bgp_routing_instances" on type "DeviceType".');
+    expect((await post("/api/graphql/", { query: "{ devices(limit: 1) { name } }" })).status).to.equal(200);
     const doc = (await get("/api/swagger.json")).body;
     expect(Object.keys(doc.paths).filter((p) => p.startsWith(`${BGP}/`))).to.deep.equal([]);
     const served = (await get(on("/api/swagger.json"))).body;
