@@ -163,7 +163,8 @@ run_ansible() {
     - latest
 EOF
   local pass=0 fail=0 failed=() tag
-  local wanted=" ${LATEST_TAGS//,/ } "
+  local tags="${LATEST_TAGS:-}"
+  local wanted=" ${tags//,/ } "
   for tag in $(sed -n 's/^ *file: "\(.*\)\.yml"$/\1/p' "$it/targets/latest/tasks/main.yml"); do
     [[ -n "${LATEST_TAGS:-}" && "$wanted" != *" $tag "* ]] && continue
     if (cd "$work" && ansible-playbook -i inventory latest.yml --tags "$tag") >"$work/latest/$tag.log" 2>&1; then

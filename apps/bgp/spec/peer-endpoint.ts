@@ -8,7 +8,7 @@ export default model("PeerEndpoint", {
   display: "[{routing_instance.device.name}]",
   ordering: ["id"],
   features: ["tags", "customFields", "changeLogged"],
-  hooks: "source",
+  hooks: "peer-endpoint",
   fields: {
     routing_instance: ref.fk("nautobot_bgp_models.BGPRoutingInstance", { nullable: true, onDelete: "cascade", label: "BGP Routing Instance", relatedName: "endpoints" }),
     source_ip: ref.fk("ipam.IPAddress", { nullable: true, onDelete: "protect", label: "BGP Peer IP", relatedName: "bgp_peer_endpoints" }),

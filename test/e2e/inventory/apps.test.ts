@@ -130,9 +130,18 @@ describe("inventory e2e: apps (PLUGINS=bgp)", () => {
     expect(both.body).to.deep.equal({ __all__: ["Can not set both IP and Update source options"] });
     const endpoint = await post(on(`${BGP}/peer-endpoints/`), { peering: peering.body.id, routing_instance: instance.body.id, source_ip: ip.id });
     expect(endpoint.status, endpoint.text).to.equal(201);
-    const read = (await get(on(`${BGP}/peerings/${peering.body.id}/`))).body;
-    expect(read.endpoints.map((e: any) => e.id)).to.deep.equal([endpoint.body.id]);
+    expect(endpoint.body.peer).to.equal(null);
     expect((await get(on(`${BGP}/routing-instances/${instance.body.id}/`))).body.endpoints.map((e: any) => e.id)).to.deep.equal([endpoint.body.id]);
+    // The second endpoint of a peering makes each the other's peer (the app's Peering.update_peers).
+    const provider = (await post("/api/circuits/providers/", { name: `${tag}-isp` })).body;
+    const remote = (await post(on(`${BGP}/autonomous-systems/`), { asn: asn + 4, status: "active", provider: provider.id })).body;
+    const ip2 = (await post("/api/ipam/ip-addresses/", { address: "198.51.100.1/24", status: "active" })).body;
+    const far = await post(on(`${BGP}/peer-endpoints/`), { peering: peering.body.id, autonomous_system: remote.id, source_ip: ip2.id });
+    expect(far.status, far.text).to.equal(201);
+    expect(far.body.peer).to.include({ id: endpoint.body.id });
+    expect((await get(on(`${BGP}/peer-endpoints/${endpoint.body.id}/`))).body.peer).to.include({ id: far.body.id });
+    const read = (await get(on(`${BGP}/peerings/${peering.body.id}/`))).body;
+    expect(read.endpoints.map((e: any) => e.id).sort()).to.deep.equal([endpoint.body.id, far.body.id].sort());
     expect((await get(on(`${BGP}/peer-endpoints/?device=${tag}-dev`))).body.count).to.equal(1);
     const family = await post(on(`${BGP}/address-families/`), { routing_instance: instance.body.id, afi_safi: "ipv4_unicast" });
     expect(family.status, family.text).to.equal(201);
