@@ -1,5 +1,6 @@
 // Process configuration, read once from the environment. Gives a plain object; the rest
 // of the runtime takes it as an argument and never reads process.env itself.
+import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DEFAULT_WORKER_SETTINGS, type WorkerSettings } from "./queue/worker.js";
@@ -79,6 +80,11 @@ export interface Config {
   gitRoot: string;
   /** `/metrics` (runtime/metrics/): served at all (METRICS_ENABLED, off), and only to a token's or a login's holder (METRICS_AUTHENTICATED, on). */
   metrics: { enabled: boolean; authenticated: boolean };
+  /**
+   * The apps served (PLUGINS, Nautobot's setting: names separated by commas or spaces, each an
+   * app's folder name under `apps/` or its label); empty: none. A disabled app's tables stay.
+   */
+  plugins: string[];
 }
 
 /** The jobs folder beside the runtime's: `jobs/` of the checkout, or `dist/jobs/` of a build. */
@@ -125,11 +131,22 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
       retentionDays: wholeNumber(env, "QUEUE_RETENTION", DEFAULT_WORKER_SETTINGS.retentionDays),
     },
     webhookTimeout: wholeNumber(env, "WEBHOOK_TIMEOUT", 10) || 10,
-    jobsRoots: env.JOBS_ROOT ? env.JOBS_ROOT.split(":").filter(Boolean).map((p) => resolve(p)) : [SHIPPED_JOBS],
+    jobsRoots: [
+      ...(env.JOBS_ROOT ? env.JOBS_ROOT.split(":").filter(Boolean).map((p) => resolve(p)) : [SHIPPED_JOBS]),
+      ...pluginNames(env).map((name) => resolve(SHIPPED_APPS, name, "jobs")).filter((dir) => existsSync(dir)),
+    ],
     gitRoot: resolve(env.GIT_ROOT || ".data/git"),
     // Nautobot's setting is METRICS_AUTHENTICATED; its guide spells it METRICS_AUTHENTICATION, so both are read.
     metrics: { enabled: flag(env, "METRICS_ENABLED") ?? false, authenticated: flag(env, "METRICS_AUTHENTICATED") ?? flag(env, "METRICS_AUTHENTICATION") ?? true },
+    plugins: pluginNames(env),
   };
+}
+
+/** The apps folder beside the runtime's, each app's jobs in its `jobs/`. */
+const SHIPPED_APPS = resolve(dirname(fileURLToPath(import.meta.url)), "..", "apps");
+
+function pluginNames(env: NodeJS.ProcessEnv): string[] {
+  return [...new Set((env.PLUGINS ?? "").split(/[\s,]+/).filter(Boolean))];
 }
 
 /** A setting given in whole seconds, as milliseconds. */

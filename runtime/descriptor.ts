@@ -537,6 +537,31 @@ export interface ModelDescriptor {
   /** The model's hook module, as the spec names it (`ipam/prefix`), and what it exports once loaded. */
   hookModule?: string;
   hooks?: ModelHooks;
+  /**
+   * The app that brings the model (its name in `PLUGINS`, `bgp`), and where its routes start below
+   * the base path (`plugins/bgp`, instead of the model's app label): served only while enabled.
+   */
+  plugin?: { name: string; base: string };
+}
+
+/** Where a model's list is below the API's base path, without the trailing slash: `ipam/prefixes`, `plugins/bgp/peerings`. */
+export function modelRoute(m: Pick<ModelDescriptor, "app" | "route" | "plugin">): string {
+  return `${m.plugin?.base ?? m.app}/${m.route}`;
+}
+
+/** An app (Nautobot's plugin) that extends the API, as its PluginConfig describes it (`apps/<name>/app.ts`). */
+export interface PluginDescriptor {
+  /** Its name in `PLUGINS` and below `plugins/` (Nautobot's `base_url`). */
+  name: string;
+  /** The Django app label of its models (Nautobot's package name, `nautobot_bgp_models`). */
+  label: string;
+  /** Where its routes start below the base path (`plugins/bgp`). */
+  base: string;
+  verboseName: string;
+  version: string;
+  author: string;
+  authorEmail: string;
+  description: string;
 }
 
 /**
@@ -789,7 +814,8 @@ export interface WpRoute { regex: string; model?: string; endpoints: WpEndpoint[
 /** What a DRF-style route serves: the view module (runtime/profiles/drf/views/) that answers it. */
 export type DrfView =
   | "root" | "app-root" | "list" | "detail" | "listing" | "action" | "notes" | "settings" | "status"
-  | "docs" | "redoc" | "swagger" | "graphql" | "login" | "logout" | "filterset-fields" | "redirect";
+  | "docs" | "redoc" | "swagger" | "graphql" | "login" | "logout" | "filterset-fields" | "redirect"
+  | "plugins" | "installed-plugins";
 
 /**
  * A route of a DRF-style API, decided by the generator (generator/ir/drf-routes.ts): the
@@ -807,8 +833,10 @@ export interface DrfRoute {
   model?: string;
   /** The action's name (action), or the lookup served (filterset-fields: `lookup-choices`, `lookup-value-dom-element`). */
   action?: string;
-  /** app-root: the app listed. */
+  /** app-root: the app listed (an app's label, or where an app's routes start: `plugins/bgp`). */
   app?: string;
+  /** The app (`PLUGINS` name) whose route this is: served only while the app is enabled. */
+  plugin?: string;
   /** swagger: the forms the document is offered in. */
   document?: "json" | "yaml" | "both";
   /** An action at a path of its own: its placeholders take non-empty segments only, URL-decoded. */
@@ -922,6 +950,8 @@ export interface ApiDescriptor {
   routes?: WpRoute[];
   /** DRF-style APIs: the route table, decided by the generator. */
   drfRoutes?: DrfRoute[];
+  /** The apps that extend the API (served while `PLUGINS` names them), by name. */
+  plugins?: PluginDescriptor[];
   models: ModelDescriptor[];
   /**
    * Where the OpenAPI document of each API version is (its file, as emitted), by version: read

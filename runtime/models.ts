@@ -1,6 +1,6 @@
 // An API's models indexed for the runtime: by key, by route, by field name, and the
 // version filter. Built once at startup from the generated descriptors.
-import { inVersion, requiredIn, storedColumn, type ApiDescriptor, type FieldDescriptor, type FkField, type GenericField, type ModelDescriptor } from "./descriptor.js";
+import { inVersion, modelRoute, requiredIn, storedColumn, type ApiDescriptor, type FieldDescriptor, type FkField, type GenericField, type ModelDescriptor } from "./descriptor.js";
 
 /** A column of another model pointing at rows of a model: at their ids, or (`by`) at another column of theirs. */
 export type Dependent = Pick<FkField, "column" | "onDelete"> & { by?: string };
@@ -17,7 +17,7 @@ export class ModelIndex {
   constructor(readonly api: ApiDescriptor) {
     for (const m of api.models) {
       this.byKey.set(m.key, m);
-      this.byRoute.set(`${m.app}/${m.route}`, m);
+      this.byRoute.set(modelRoute(m), m);
       for (const a of m.actions ?? []) if (a.onApp) this.appActions.set(`${m.app}/${a.name}`, { model: m, name: a.name });
       for (const l of m.listings ?? []) this.listings.set(`${m.app}/${l.route}`, { model: m, column: l.column, filters: new Set(l.filters) });
       this.fieldMaps.set(m.key, new Map(m.fields.map((f) => [f.name, f])));

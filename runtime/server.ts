@@ -18,6 +18,7 @@ import { healthRoutes } from "./http/health.js";
 import { MEDIA_PATH, mediaRoutes, useMedia } from "./media/index.js";
 import { migrationSets } from "./db/runtime-migrations.js";
 import { metricsRoutes } from "./metrics/index.js";
+import { checkPluginNames } from "./plugins.js";
 
 export function identitiesFor(apis: ApiDescriptor[]): Identities | undefined {
   const owner = apis.find((a) => a.auth);
@@ -25,6 +26,7 @@ export function identitiesFor(apis: ApiDescriptor[]): Identities | undefined {
 }
 
 export function createApp(apis: ApiDescriptor[], db: Knex, config: Config): Express {
+  checkPluginNames(apis, config.plugins);
   const app = express();
   app.disable("x-powered-by");
   app.set("etag", false);

@@ -1257,6 +1257,123 @@ export interface IpamVRF {
   custom_fields: unknown;
 }
 
+/** A stored row of nautobot_bgp_models.addressfamily (apps/bgp/spec/address-family.ts), by field name. */
+export interface NautobotBgpModelsAddressFamily {
+  id: string;
+  afi_safi: string;
+  routing_instance: string;
+  vrf: string | null;
+  export_policy: string;
+  import_policy: string;
+  created: StoredTime;
+  last_updated: StoredTime;
+  custom_fields: unknown;
+}
+
+/** A stored row of nautobot_bgp_models.autonomoussystem (apps/bgp/spec/autonomous-system.ts), by field name. */
+export interface NautobotBgpModelsAutonomousSystem {
+  id: string;
+  asn: number | string;
+  description: string;
+  status: string;
+  provider: string | null;
+  created: StoredTime;
+  last_updated: StoredTime;
+  custom_fields: unknown;
+}
+
+/** A stored row of nautobot_bgp_models.bgproutinginstance (apps/bgp/spec/routing-instance.ts), by field name. */
+export interface NautobotBgpModelsBGPRoutingInstance {
+  id: string;
+  device: string;
+  description: string;
+  router_id: string | null;
+  autonomous_system: string;
+  extra_attributes: unknown;
+  created: StoredTime;
+  last_updated: StoredTime;
+  custom_fields: unknown;
+}
+
+/** A stored row of nautobot_bgp_models.peerendpoint (apps/bgp/spec/peer-endpoint.ts), by field name. */
+export interface NautobotBgpModelsPeerEndpoint {
+  id: string;
+  routing_instance: string | null;
+  source_ip: string | null;
+  source_interface: string | null;
+  autonomous_system: string | null;
+  peer_group: string | null;
+  peer: string | null;
+  import_policy: string;
+  export_policy: string;
+  peering: string;
+  secret: string | null;
+  enabled: boolean;
+  extra_attributes: unknown;
+  created: StoredTime;
+  last_updated: StoredTime;
+  custom_fields: unknown;
+}
+
+/** A stored row of nautobot_bgp_models.peergroup (apps/bgp/spec/peer-group.ts), by field name. */
+export interface NautobotBgpModelsPeerGroup {
+  id: string;
+  name: string;
+  source_ip: string | null;
+  source_interface: string | null;
+  description: string;
+  enabled: boolean;
+  autonomous_system: string | null;
+  routing_instance: string;
+  template: string | null;
+  secret: string | null;
+  extra_attributes: unknown;
+  role: string | null;
+  import_policy: string;
+  export_policy: string;
+  created: StoredTime;
+  last_updated: StoredTime;
+  custom_fields: unknown;
+}
+
+/** A stored row of nautobot_bgp_models.peergrouptemplate (apps/bgp/spec/peer-group-template.ts), by field name. */
+export interface NautobotBgpModelsPeerGroupTemplate {
+  id: string;
+  name: string;
+  role: string | null;
+  description: string;
+  enabled: boolean;
+  autonomous_system: string | null;
+  import_policy: string;
+  export_policy: string;
+  extra_attributes: unknown;
+  secret: string | null;
+  created: StoredTime;
+  last_updated: StoredTime;
+  custom_fields: unknown;
+}
+
+/** A stored row of nautobot_bgp_models.peering (apps/bgp/spec/peering.ts), by field name. */
+export interface NautobotBgpModelsPeering {
+  id: string;
+  status: string;
+  created: StoredTime;
+  last_updated: StoredTime;
+  custom_fields: unknown;
+}
+
+/** A stored row of nautobot_bgp_models.peeringrole (apps/bgp/spec/peering-role.ts), by field name. */
+export interface NautobotBgpModelsPeeringRole {
+  id: string;
+  name: string;
+  slug: string;
+  color: string;
+  description: string;
+  created: StoredTime;
+  last_updated: StoredTime;
+  custom_fields: unknown;
+}
+
 /** A stored row of tenancy.tenant (spec/inventory/tenancy/tenant.ts), by field name. */
 export interface TenancyTenant {
   id: string;

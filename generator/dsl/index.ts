@@ -679,6 +679,32 @@ export function model(name: string, spec: Omit<ModelSpec, "kind" | "name">): Mod
   return { kind: "model", name, ...spec };
 }
 
+/**
+ * An app (Nautobot's plugin): a folder `apps/<name>/` holding this declaration as `app.ts`, its
+ * models under `spec/`, their hook modules under `hooks/` and its jobs under `jobs/`. Its models
+ * join the API it names, served below `<basePath>plugins/<baseUrl>/` while the app is enabled
+ * (`PLUGINS`); they keep the Django app label `label` in their tables and content types.
+ */
+export interface AppSpec {
+  kind: "app";
+  /** The API the app extends (`inventory`). */
+  api: string;
+  /** The Django app label (`nautobot_bgp_models`): every model of the app has it as its `app`. */
+  label: string;
+  /** Where its routes hang below `plugins/` (Nautobot's `base_url`), and the name `PLUGINS` enables it by. */
+  baseUrl: string;
+  /** As Nautobot's PluginConfig: the name shown, the release, who wrote it and what it is. */
+  verboseName: string;
+  version: string;
+  author: string;
+  authorEmail?: string;
+  description: string;
+}
+
+export function app(spec: Omit<AppSpec, "kind">): AppSpec {
+  return { kind: "app", ...spec };
+}
+
 export type Profile = "drf" | "wordpress";
 
 export interface ApiSpec {

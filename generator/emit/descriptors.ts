@@ -41,7 +41,7 @@ function emitModel(api: IrApi, m: IrModel): EmittedFile {
   const descriptor = { ...data, ...(m.hookModule ? { hooks: new Code(HOOKS_IMPORT) } : {}) };
   return render(modelModulePath(api, m), m.file, (f) => {
     f.addImportDeclaration({ isTypeOnly: true, namedImports: ["ModelDescriptor"], moduleSpecifier: "../../../../runtime/descriptor.js" });
-    if (m.hookModule) f.addImportDeclaration({ namespaceImport: HOOKS_IMPORT, moduleSpecifier: `../../../../${hookModulePath(api.name, m.hookModule)}.js` });
+    if (m.hookModule) f.addImportDeclaration({ namespaceImport: HOOKS_IMPORT, moduleSpecifier: `../../../../${hookModulePath(api.name, m.hookModule, m.plugin?.name)}.js` });
     f.addVariableStatement({
       isExported: true,
       declarationKind: VariableDeclarationKind.Const,

@@ -1,9 +1,13 @@
 // The route table of a DRF-style API, decided at generate time from its models: every path
 // the profile serves, with the view that answers it, its methods and placeholders. Emitted
 // into the API descriptor (`drfRoutes`): the runtime profile dispatches from it, in order.
-import { FEATURE_ROUTES, type ApiDescriptor, type DrfRoute, type ModelDescriptor, type Operation } from "../../runtime/descriptor.js";
+import { FEATURE_ROUTES, modelRoute, type ApiDescriptor, type DrfRoute, type ModelDescriptor, type Operation } from "../../runtime/descriptor.js";
+import { PLUGINS_ROUTE } from "./names.js";
 
-type RouteSource = Pick<ApiDescriptor, "apps" | "models" | "auth">;
+type RouteSource = Pick<ApiDescriptor, "apps" | "models" | "auth" | "plugins">;
+
+/** Nautobot's list of the installed apps, below `plugins/`. */
+const INSTALLED_PLUGINS_ROUTE = "installed-plugins";
 
 /** The route, in the users' app, of the requester's own settings (Nautobot's UserConfigViewSet). */
 const SETTINGS_ROUTE = "config";
@@ -43,24 +47,29 @@ export function drfRoutes(api: RouteSource): DrfRoute[] {
     route("docs/", "docs", ["GET"]),
     route("redoc/", "redoc", ["GET"]),
     route("swagger/", "swagger", ["GET"], { document: "both" }),
-    ...api.apps.map((app) => route(`${app}/`, "app-root", ["GET"], { app })),
+    ...api.apps.map((app) => (app === PLUGINS_ROUTE ? route(`${app}/`, "plugins", ["GET"]) : route(`${app}/`, "app-root", ["GET"], { app }))),
     route("swagger.json", "swagger", ["GET"], { document: "json" }),
     route("swagger.yaml", "swagger", ["GET"], { document: "yaml" }),
     ...FILTERSET_LOOKUPS.map((lookup) => route(`core/filterset-fields/${lookup}/`, "filterset-fields", ["GET"], { action: lookup })),
   );
+  if (api.apps.includes(PLUGINS_ROUTE)) routes.push(route(`${PLUGINS_ROUTE}/${INSTALLED_PLUGINS_ROUTE}/`, "installed-plugins", ["GET"]));
+  for (const p of api.plugins ?? []) routes.push(route(`${p.base}/`, "app-root", ["GET"], { app: p.base, plugin: p.name }));
   for (const m of api.models) for (const l of m.listings ?? []) routes.push(route(`${m.app}/${l.route}/`, "listing", ["GET"], { model: m.key }));
   const users = api.auth?.settings ? api.models.find((m) => m.key === api.auth!.users) : undefined;
   if (users) routes.push(route(`${users.app}/${SETTINGS_ROUTE}/`, "settings", ["GET", "PATCH"], { model: users.key }));
   for (const m of api.models) {
     for (const a of m.actions ?? []) if (a.onApp) routes.push(route(`${m.app}/${a.name}/`, "action", actionMethods(a), { model: m.key, action: a.name }));
   }
-  for (const m of api.models) routes.push(...modelRoutes(api, m));
+  for (const m of api.models) {
+    const own = modelRoutes(api, m);
+    routes.push(...(m.plugin ? own.map((r) => ({ ...r, plugin: m.plugin!.name })) : own));
+  }
   return routes;
 }
 
 /** A model's list and detail, its actions and notes, and the redirects of its paths written without their trailing slash. */
 function modelRoutes(api: RouteSource, m: ModelDescriptor): DrfRoute[] {
-  const base = `${m.app}/${m.route}`;
+  const base = modelRoute(m);
   const listedBy = m.actions?.find((a) => a.servesList);
   const routes = [
     route(`${base}/`, "list", modelMethods(m, true), { model: m.key, ...(listedBy ? { listedBy: { action: listedBy.name, ...listedBy.servesList } } : {}) }),

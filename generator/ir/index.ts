@@ -15,7 +15,7 @@ import {
   type Ordering, type ScalarType, type UniqueGroup,
 } from "../../runtime/descriptor.js";
 import {
-  appVerboseName, byCodePoint, componentName, COMPUTED_FIELD_COLUMNS, CONTENT_TYPE_FIELDS, CUSTOM_FIELDS_COLUMN, FEATURE_FIELDS, fieldLabel, fkColumn, m2mTable, modelKey, refKey, tableName,
+  appRouteBase, appVerboseName, byCodePoint, componentName, COMPUTED_FIELD_COLUMNS, CONTENT_TYPE_FIELDS, CUSTOM_FIELDS_COLUMN, FEATURE_FIELDS, fieldLabel, fkColumn, m2mTable, modelKey, refKey, tableName,
   sentenceName, sqlBlockKey, TAG_ASSIGNMENT_COLUMNS, tagAssignmentTable, verboseName,
 } from "./names.js";
 
@@ -62,11 +62,20 @@ export interface IrApi extends Omit<ApiDescriptor, "openapiFiles" | "openapi" | 
 
 export function buildIr(loaded: LoadedApi): IrApi {
   const api = loaded.api.value as ApiSpec;
-  const specs = loaded.models.map((m) => ({ spec: m.value as ModelSpec, file: m.file }));
+  const specs = loaded.models.map((m) => ({ spec: m.value as ModelSpec, file: m.file, app: m.app }));
   const byRef = new Map(specs.map((s) => [`${s.spec.app}.${s.spec.name}`, s.spec]));
+  const plugins = loaded.apps.map(({ value: a, app }) => ({
+    name: app!, label: a.label, base: appRouteBase(a.baseUrl), verboseName: a.verboseName, version: a.version,
+    author: a.author, authorEmail: a.authorEmail ?? "", description: a.description,
+  })).sort((a, b) => byCodePoint(a.name, b.name));
   const models = specs
-    .map(({ spec, file }) => buildModel(api, spec, file, byRef))
+    .map(({ spec, file, app }) => {
+      const m = buildModel(api, spec, file, byRef);
+      const plugin = plugins.find((p) => p.name === app);
+      return plugin ? { ...m, plugin: { name: plugin.name, base: plugin.base } } : m;
+    })
     .sort((a, b) => byCodePoint(a.key, b.key));
+  const appNames = { ...api.appNames, ...Object.fromEntries(plugins.map((p) => [p.label, p.verboseName])) };
   const ir: IrApi = {
     file: loaded.api.file,
     name: api.name,
@@ -92,6 +101,7 @@ export function buildIr(loaded: LoadedApi): IrApi {
     ...(api.appPasswords ? { appPasswords: refKey(api.appPasswords) } : {}),
     ...(api.jobs ? { jobs: { jobs: refKey(api.jobs.jobs), results: refKey(api.jobs.results), logs: refKey(api.jobs.logs),
       ...(api.jobs.schedules ? { schedules: refKey(api.jobs.schedules) } : {}), ...(api.jobs.hooks ? { hooks: refKey(api.jobs.hooks) } : {}) } } : {}),
+    ...(plugins.length ? { plugins } : {}),
     models,
     discard: (api.discard ?? []).flatMap(discarded),
     sql: Object.fromEntries([
@@ -111,7 +121,7 @@ export function buildIr(loaded: LoadedApi): IrApi {
   };
   if (api.profile === "wordpress") ir.routes = wordpressRoutes(ir);
   if (api.profile === "drf") ir.drfRoutes = drfRoutes(ir);
-  if (api.contentTypes) ir.contentTypeRows = contentTypeRows(api, models);
+  if (api.contentTypes) ir.contentTypeRows = contentTypeRows({ ...api, appNames }, models);
   return ir;
 }
 

@@ -97,9 +97,31 @@ export const componentName = {
 /** The folder of an API's hooks that holds helpers the hook modules share, never a model's hook module. */
 export const HOOK_HELPERS = "lib";
 
-/** Where a model's hook module lives, from the project root, without extension: `hooks/<api>/<name>`. */
-export function hookModulePath(api: string, name: string): string {
-  return `hooks/${api}/${name}`;
+/** The folder of the apps (Nautobot's plugins), one folder each, and where an app keeps its models, hooks and jobs. */
+export const APPS_DIR = "apps";
+export const APP_SPEC_DIR = "spec";
+export const APP_HOOKS_DIR = "hooks";
+export const APP_JOBS_DIR = "jobs";
+
+/** The route below the API's base path that the apps hang below (Nautobot's `/api/plugins/`). */
+export const PLUGINS_ROUTE = "plugins";
+
+/** Where an app's routes start below the base path: `plugins/<baseUrl>`. */
+export function appRouteBase(baseUrl: string): string {
+  return `${PLUGINS_ROUTE}/${baseUrl}`;
+}
+
+/**
+ * Where a model's hook module lives, from the project root, without extension: `hooks/<api>/<name>`,
+ * or `apps/<app>/hooks/<name>` for a model of an app.
+ */
+export function hookModulePath(api: string, name: string, app?: string): string {
+  return app ? `${APPS_DIR}/${app}/${APP_HOOKS_DIR}/${name}` : `hooks/${api}/${name}`;
+}
+
+/** A hook module's key among the loaded ones: two apps (or an app and the core) may use one name. */
+export function hookKey(name: string, app?: string): string {
+  return app ? `${app}:${name}` : name;
 }
 
 /** Migration file names: zero-padded sequence and a summary of what changed. */

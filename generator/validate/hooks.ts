@@ -3,9 +3,9 @@
 import { HOOK_NAMES } from "../../runtime/descriptor.js";
 import type { ModelSpec } from "../dsl/index.js";
 import type { LoadedApi } from "../load/index.js";
-import { HOOK_HELPERS } from "../ir/names.js";
+import { HOOK_HELPERS, hookKey } from "../ir/names.js";
 
-export function checkHooks(m: ModelSpec, hooks: LoadedApi["hooks"], err: (message: string, field?: string) => void): void {
+export function checkHooks(m: ModelSpec, hooks: LoadedApi["hooks"], err: (message: string, field?: string) => void, app?: string): void {
   const computed = Object.entries(m.fields ?? {}).filter(([, f]) => f.kind === "computed").map(([name]) => name);
   const actions = Object.keys(m.actions ?? {});
   const methods = Object.keys(m.filters?.methods ?? {});
@@ -39,7 +39,7 @@ export function checkHooks(m: ModelSpec, hooks: LoadedApi["hooks"], err: (messag
     for (const name of allocating) err(`action "${name}" creates objects: the model's hook module must give allocate.${name}`);
     return;
   }
-  const found = typeof m.hooks === "string" ? hooks.get(m.hooks) : undefined;
+  const found = typeof m.hooks === "string" ? hooks.get(hookKey(m.hooks, app)) : undefined;
   if (!found) {
     err(`hooks must name a module, like "ipam/prefix"`);
     return;

@@ -7,6 +7,7 @@ import { specKindOf } from "../kinds/index.js";
 import { inScope } from "../kinds/content-type.js";
 import { COMPUTED_FIELD_COLUMNS, CONTENT_TYPE_FIELDS } from "../ir/names.js";
 import { checkHooks } from "./hooks.js";
+import { checkApps } from "./apps.js";
 import { checkApiKeys, checkModelKeys } from "./keys.js";
 import { checkApiOptions, checkFieldOptions, checkModelOptions } from "./options.js";
 import { checkSettings } from "./settings.js";
@@ -60,19 +61,23 @@ export function validate(loaded: LoadedApi): Diagnostic[] {
     err(apiFile, `default version "${api.versions.default}" is not among supported versions ${versions.join(", ")}`);
   }
 
-  const models = new Map<string, { spec: ModelSpec; file: string }>();
+  const models = new Map<string, { spec: ModelSpec; file: string; app?: string }>();
   const routes = new Map<string, string>();
-  for (const { file, value } of loaded.models) {
+  const apps = checkApps(loaded, (file, message) => err(file, message));
+  for (const { file, value, app } of loaded.models) {
     if (!value || value.kind !== "model") {
       err(file, "default export must be model(name, {...})");
       continue;
     }
     const m = checkModelOptions(value, (message) => err(file, message, value.name));
     if (!/^[A-Z][A-Za-z0-9]*$/.test(m.name)) err(file, `model name must be PascalCase`, m.name);
-    if (!api.apps?.includes(m.app)) err(file, `app "${m.app}" is not listed in ${apiFile}`, m.name);
+    const owner = app === undefined ? undefined : apps.get(app);
+    if (owner) {
+      if (m.app !== owner.spec.label) err(file, `app "${m.app}" must be the label of the app it belongs to, "${owner.spec.label}" (${owner.file})`, m.name);
+    } else if (!api.apps?.includes(m.app)) err(file, `app "${m.app}" is not listed in ${apiFile}`, m.name);
     const ref = `${m.app}.${m.name}`;
     if (models.has(ref)) err(file, `model ${ref} is also defined in ${models.get(ref)!.file}`, m.name);
-    models.set(ref, { spec: m, file });
+    models.set(ref, { spec: m, file, app });
     if (!/^[a-z0-9][a-z0-9-]*$/.test(m.route ?? "")) err(file, `route "${m.route}" must be lower-case letters, digits and dashes`, m.name);
     const routeKey = `${m.app}/${m.route}`;
     if (routes.has(routeKey)) err(file, `route ${routeKey} is also used by ${routes.get(routeKey)}`, m.name);
@@ -80,9 +85,17 @@ export function validate(loaded: LoadedApi): Diagnostic[] {
   }
 
   const resolve = (target: string) => models.get(target);
+  const appOfFile = new Map([...models.values()].map((x) => [x.file, x.app]));
   const checkRef = (file: string, model: string, fieldName: string, target: string) => {
-    if (!resolve(target)) {
+    const found = resolve(target);
+    if (!found) {
       err(file, `unknown model "${target}" (known: ${[...models.keys()].sort().join(", ")})`, model, fieldName);
+      return false;
+    }
+    // The core and every app are served whichever apps are enabled: only the app itself may lean on its models.
+    const from = appOfFile.get(file);
+    if (found.app !== undefined && found.app !== from) {
+      err(file, `"${target}" is a model of app ${found.app}, which only that app's own models may refer to`, model, fieldName);
       return false;
     }
     return true;
@@ -156,7 +169,7 @@ export function validate(loaded: LoadedApi): Diagnostic[] {
     }
     checkModelKeys(m, (message, field) => err(file, message, m.name, field));
     checkIdType(api, m, (message) => err(file, message, m.name));
-    checkHooks(m, loaded.hooks, (message, field) => err(file, message, m.name, field));
+    checkHooks(m, loaded.hooks, (message, field) => err(file, message, m.name, field), appOfFile.get(file));
     checkWordpressOptions(m, api.profile, has, (n) => (n in fields ? fields[n].kind : undefined), (message) => err(file, message, m.name));
     if (features.includes("ownedByRequester") && !Object.values(fields).some((f) => f.kind === "fk" && f.fromRequestUser)) {
       err(file, `feature "ownedByRequester" needs a foreign key with fromRequestUser`, m.name);

@@ -107,8 +107,8 @@ export class GraphqlService {
   /** The schema with the custom fields last read, and their fingerprint then. */
   private current?: { fingerprint: string; api: GraphqlApi };
 
-  constructor(private readonly index: ModelIndex, sdl: string) {
-    this.base = buildGraphqlApi(sdl, index);
+  constructor(private readonly index: ModelIndex, sdl: string, hidden: ReadonlySet<string> = new Set()) {
+    this.base = buildGraphqlApi(sdl, index, hidden);
     this.filters = new FilterCompiler(index);
     this.custom = definitionsOf(index);
     const r = index.api.relationships;
@@ -310,14 +310,14 @@ export class GraphqlService {
 
 const services = new WeakMap<ModelIndex, GraphqlService>();
 
-/** The GraphQL service of an API's model index, built once. */
-export function graphqlService(index: ModelIndex): GraphqlService {
+/** The GraphQL service of an API's model index, built once, without the models of apps not enabled (`hidden`, model keys). */
+export function graphqlService(index: ModelIndex, hidden: ReadonlySet<string> = new Set()): GraphqlService {
   let service = services.get(index);
   if (!service) {
     // The SDL (over a megabyte of text) is read for this once, not kept.
     const sdl = graphqlSdl(index.api);
     if (sdl === undefined) throw new Error(`API ${index.api.name} serves no GraphQL`);
-    services.set(index, (service = new GraphqlService(index, sdl)));
+    services.set(index, (service = new GraphqlService(index, sdl, hidden)));
   }
   return service;
 }

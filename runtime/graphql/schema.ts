@@ -2,7 +2,7 @@
 // field of it is read from: the directives the SDL carries (a type's model, a reverse list's
 // link, a query's model, a mutation's model and action, an enum value's stored choice) tied to
 // the API's descriptors.
-import { buildASTSchema, GraphQLEnumType, GraphQLObjectType, parse, type DocumentNode, type GraphQLField, type GraphQLSchema } from "graphql";
+import { buildASTSchema, GraphQLEnumType, GraphQLObjectType, Kind, parse, type DefinitionNode, type DocumentNode, type GraphQLField, type ObjectTypeDefinitionNode, type GraphQLSchema, type TypeNode } from "graphql";
 import type { ConstDirectiveNode } from "graphql";
 import type { ComputedFieldsField, FieldDescriptor, ModelDescriptor } from "../descriptor.js";
 import type { ModelIndex } from "../models.js";
@@ -45,10 +45,10 @@ const argOf = (d: ConstDirectiveNode | undefined, name: string): string | boolea
 const directive = (node: { directives?: readonly ConstDirectiveNode[] } | undefined | null, name: string) =>
   node?.directives?.find((d) => d.name.value === name);
 
-export function buildGraphqlApi(sdl: string, index: ModelIndex): GraphqlApi {
+export function buildGraphqlApi(sdl: string, index: ModelIndex, hidden: ReadonlySet<string> = new Set()): GraphqlApi {
   // Without locations: each would keep a token of the SDL, and every token its neighbours, the
   // whole text as tens of megabytes of tokens, for as long as the schema lives.
-  const document = parse(sdl, { noLocation: true });
+  const document = without(parse(sdl, { noLocation: true }), hidden);
   const schema = buildASTSchema(document);
   const models = new Map<string, ModelDescriptor>();
   const sources = new Map<string, FieldSource>();
@@ -87,4 +87,31 @@ export function buildGraphqlApi(sdl: string, index: ModelIndex): GraphqlApi {
     }
   }
   return { schema, document, models, sources, choices };
+}
+
+/**
+ * The SDL without the models of `hidden` (a disabled app's): their types, the queries that list
+ * them, the mutations that write them and their input types, and the reverse lists that reach
+ * them. Nothing else names them: no core model links to an app's model (the generator refuses it).
+ */
+function without(document: DocumentNode, hidden: ReadonlySet<string>): DocumentNode {
+  if (!hidden.size) return document;
+  const named = (node: { directives?: readonly ConstDirectiveNode[] }) => {
+    const d = directive(node, "model") ?? directive(node, "rows") ?? directive(node, "reverse") ?? directive(node, "write");
+    const key = argOf(d, d?.name.value === "model" ? "key" : "model");
+    return typeof key === "string" && hidden.has(key);
+  };
+  const typeName = (t: TypeNode): string => (t.kind === Kind.NAMED_TYPE ? t.name.value : typeName(t.type));
+  // The input types only the hidden models' mutations take.
+  const inputs = new Set(document.definitions.flatMap((d) => (d.kind === Kind.OBJECT_TYPE_DEFINITION
+    ? (d.fields ?? []).filter((f) => directive(f, "write") && named(f)).flatMap((f) => (f.arguments ?? []).map((a) => typeName(a.type)))
+    : [])));
+  const definitions = document.definitions.flatMap((d): DefinitionNode[] => {
+    if (d.kind === Kind.INPUT_OBJECT_TYPE_DEFINITION) return inputs.has(d.name.value) ? [] : [d];
+    if (d.kind !== Kind.OBJECT_TYPE_DEFINITION) return [d];
+    if (named(d)) return [];
+    const kept: ObjectTypeDefinitionNode = { ...d, fields: d.fields?.filter((f) => !named(f)) };
+    return [kept];
+  });
+  return { ...document, definitions };
 }

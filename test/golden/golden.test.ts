@@ -86,14 +86,14 @@ describe("golden: generator output and diagnostics", function () {
     });
   }
 
-  it("every diagnostic names the spec file it comes from", () => {
+  it("every diagnostic names the spec file it comes from (an app's own: apps/<name>/)", () => {
     for (const name of cases) {
       const errors = outputs.get(name)?.errors;
       if (!errors) continue;
       for (const line of errors.trimEnd().split("\n")) {
-        expect(line, `${name}: ${line}`).to.match(/^spec\/[a-z0-9-]+\/[\w./-]+\.ts: /);
+        expect(line, `${name}: ${line}`).to.match(/^(spec\/[a-z0-9-]+|apps\/[a-z0-9-]+(\/spec)?)\/[\w./-]+\.ts: /);
         // A model file's diagnostics name the model, unless the file holds no model at all.
-        if (!/\/api\.ts: /.test(line) && !/: (default export must be|has no default export|cannot be loaded)/.test(line)) {
+        if (!/\/(api|app)\.ts: /.test(line) && !/: (default export must be|has no default export|cannot be loaded)/.test(line)) {
           expect(line, `${name}: ${line}`).to.match(/\.ts: model [A-Za-z0-9_]+(, field [A-Za-z0-9_]+)?: /);
         }
       }

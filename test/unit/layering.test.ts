@@ -42,7 +42,8 @@ describe("layering", () => {
     // also `field`, DRF's OPTIONS type of a plain field).
     const customFieldContract = ["name", "slug", "label", "type", "required", "filter_logic", "default", "weight", "validation_minimum", "validation_maximum", "validation_regex", "field", "value"];
     // The relationship contract (api `relationships`: its two models' fields, and the field it adds).
-    const relationshipContract = ["relationships", "relationship", "source_type", "source_id", "destination_type", "destination_id", "required_on"];
+    // (`peer`: the side of a symmetric relationship, as Nautobot names it.)
+    const relationshipContract = ["relationships", "relationship", "source_type", "source_id", "destination_type", "destination_id", "required_on", "peer"];
     // The status contract (the `status` field kind, over a statuses model whose rows the
     // generator checks have a `slug` and a `name`).
     const statusContract = ["status", "slug", "name"];
@@ -95,7 +96,7 @@ describe("layering", () => {
     const generated = sources("generated").map((path) => readFileSync(path, "utf8"));
     const imports = generated.flatMap((text) => [...text.matchAll(/from\s+["']([^"']+)["']/g)].map((m) => m[1]));
     expect(imports).to.not.be.empty;
-    expect(imports.filter((i) => !/^(\.\/|(\.\.\/)+(runtime|hooks)\/)/.test(i))).to.deep.equal([]);
+    expect(imports.filter((i) => !/^(\.\/|(\.\.\/)+(runtime|hooks|apps\/[a-z0-9-]+\/hooks)\/)/.test(i))).to.deep.equal([]);
   });
 
   it("generator/ imports nothing from runtime/ but the descriptor types", () => {
@@ -163,6 +164,10 @@ describe("layering", () => {
   // module. Type-only imports count: a hook that names the DRF profile's wording speaks its dialect.
   const hooks = sources("hooks").map((path) => ({ path, text: readFileSync(path, "utf8") }));
   const helper = (path: string) => path.split(sep)[2] === "lib";
+  // An app's hook modules (apps/<app>/hooks/), by the API its models join: the same rules, its own folder for hooks/<api>/.
+  const appApi = (app: string) => apis.find((a) => a.plugins?.some((p) => p.name === app))!.name;
+  const appHooks = readdirSync("apps").filter((app) => statSync(join("apps", app, "hooks"), { throwIfNoEntry: false })?.isDirectory())
+    .flatMap((app) => sources(join("apps", app, "hooks")).map((path) => ({ path, text: readFileSync(path, "utf8"), api: appApi(app), own: join("apps", app, "hooks") })));
   const importsOf = (text: string) => [...text.matchAll(/from\s+["']([^"']+)["']/g)].map((m) => m[1]);
 
   it("hook modules import only runtime/hooks.ts, their API's helpers and names, and hook modules they share hooks with", () => {
@@ -176,6 +181,14 @@ describe("layering", () => {
       if (!to.startsWith(join("hooks", api) + sep)) return false;
       return helper(path) ? helper(to) : true;
     };
+    expect(imports.filter((x) => !allowed(x)).map(({ path, i }) => `${path}: ${i}`)).to.deep.equal([]);
+  });
+
+  it("an app's hook modules import only runtime/hooks.ts, its API's generated names and the app's own hook modules", () => {
+    expect(appHooks).to.not.be.empty;
+    const imports = appHooks.flatMap(({ path, text, api, own }) => importsOf(text).map((i) => ({ path, i, to: join(dirname(path), i), api, own })));
+    const allowed = ({ i, to, api, own }: { i: string; to: string; api: string; own: string }) => !i.startsWith(".") || to === join("runtime", "hooks.js")
+      || to === join("generated", api, "tables.js") || to === join("generated", api, "rows.js") || to.startsWith(own + sep);
     expect(imports.filter((x) => !allowed(x)).map(({ path, i }) => `${path}: ${i}`)).to.deep.equal([]);
   });
 
@@ -216,7 +229,7 @@ describe("layering", () => {
 
   it("hook modules spell no table or column: the generated names give them", () => {
     expect(generatedNames).to.include.keys("dcim_device", "site_id", "custom_field_data", "dcim_interface_tagged_vlans", "vlan_id", "venue_id");
-    expect(hooks.flatMap(({ path, text }) => spelled(path, text, generatedNames))).to.deep.equal([]);
+    expect([...hooks, ...appHooks].flatMap(({ path, text }) => spelled(path, text, generatedNames))).to.deep.equal([]);
   });
 
   it("that check finds a table or column spelled in SQL, in a Knex call or in a row read by column", () => {
@@ -233,5 +246,10 @@ describe("layering", () => {
   it("every hook module outside lib/ is one a model names", () => {
     const named = new Set(apis.flatMap((a) => a.models.flatMap((m) => (m.hookModule ? [join("hooks", a.name, `${m.hookModule}.ts`)] : []))));
     expect(hooks.map((h) => h.path).filter((p) => !helper(p) && !named.has(p))).to.deep.equal([]);
+  });
+
+  it("every hook module of an app is one of the app's models names", () => {
+    const named = new Set(apis.flatMap((a) => a.models.flatMap((m) => (m.hookModule && m.plugin ? [join("apps", m.plugin.name, "hooks", `${m.hookModule}.ts`)] : []))));
+    expect(appHooks.map((h) => h.path).filter((p) => !named.has(p))).to.deep.equal([]);
   });
 });

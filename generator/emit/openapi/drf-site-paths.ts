@@ -144,10 +144,39 @@ const APP_LISTED = new Set<DrfView>(["list", "listing", "action", "settings"]);
 export function appRootPath(api: IrApi, route: DrfRoute): Schema {
   const app = route.app!;
   const names = routesOf(api).flatMap((r) => {
-    const [first, name, end, ...rest] = r.path.split("/");
-    return first === app && end === "" && !rest.length && !r.params.length && APP_LISTED.has(r.view) ? [name] : [];
+    if (!r.path.startsWith(`${app}/`) || r.params.length || !APP_LISTED.has(r.view)) return [];
+    const [name, end, ...rest] = r.path.slice(app.length + 1).split("/");
+    return end === "" && !rest.length ? [name] : [];
   }).sort(byCodePoint);
-  return getOnly({ operationId: `${app}_root`, summary: `The ${app} application: a link to each model`, tags: [app], security: [], responses: links(names) }, [app]);
+  const plugin = api.plugins?.find((p) => p.name === route.plugin);
+  const summary = plugin ? `The ${plugin.verboseName} app: a link to each model (served while PLUGINS enables ${plugin.name})` : `The ${app} application: a link to each model`;
+  const tag = plugin ? plugin.label : app;
+  return getOnly({ operationId: `${app.replace(/\//g, "_")}_root`, summary, tags: [tag], security: [], responses: links(names) }, [tag]);
+}
+
+/** `plugins/`: the installed apps' link, and a link to each app's root that PLUGINS enables. */
+export function pluginsPath(api: IrApi, route: DrfRoute): Schema {
+  const names = (api.plugins ?? []).map((p) => p.name);
+  const properties = Object.fromEntries(["installed-plugins", ...names].map((a) => [a, { type: "string", format: "uri" }]));
+  const reply = { type: "object", properties, required: ["installed-plugins"], additionalProperties: false };
+  return getOnly({
+    operationId: "plugins_root", summary: "The enabled apps (PLUGINS): a link to each one's root", tags: [route.path.split("/")[0]], security: [],
+    responses: { "200": { description: "Links", content: json(reply) } },
+  }, [route.path.split("/")[0]]);
+}
+
+/** `plugins/installed-plugins/`: each enabled app as its PluginConfig describes it (superusers only). */
+export function installedPluginsPath(_api: IrApi, route: DrfRoute): Schema {
+  const text = { type: "string" };
+  const item = {
+    type: "object", additionalProperties: false,
+    properties: { name: text, package: text, author: text, author_email: text, description: text, verison: text, version: text },
+    required: ["name", "package", "author", "author_email", "description", "verison", "version"],
+  };
+  return getOnly({
+    operationId: "plugins_installed_plugins_list", summary: "The enabled apps, as each one's configuration describes it", tags: [route.path.split("/")[0]],
+    responses: { "200": { description: "The enabled apps", content: json({ type: "array", items: item }) } },
+  }, [route.path.split("/")[0]]);
 }
 
 export function statusPath(api: IrApi): Schema {

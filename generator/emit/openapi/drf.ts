@@ -13,7 +13,7 @@ import { actionPath, detailPath, listingPath, listPath, notesPath } from "./drf-
 import { modelComponents } from "./drf-models.js";
 import { SharedParameters } from "./parameters.js";
 import { shareSchemas } from "./share-schemas.js";
-import { appRootPath, docsPath, filtersetPath, graphqlPath, loginPath, logoutPath, redocPath, rootPath, settingsPath, statusPath, swaggerPath } from "./drf-site-paths.js";
+import { appRootPath, installedPluginsPath, pluginsPath, docsPath, filtersetPath, graphqlPath, loginPath, logoutPath, redocPath, rootPath, settingsPath, statusPath, swaggerPath } from "./drf-site-paths.js";
 import { modelByKey, type Schema } from "./schemas.js";
 
 /** The path item each kind of view is documented by. */
@@ -21,7 +21,7 @@ const PATHS: Record<Exclude<DrfView, "redirect">, (api: IrApi, route: DrfRoute, 
   list: listPath, detail: detailPath, listing: listingPath, action: actionPath, notes: notesPath,
   settings: settingsPath, status: statusPath, root: rootPath, "app-root": appRootPath,
   docs: docsPath, redoc: redocPath, swagger: swaggerPath, "filterset-fields": filtersetPath,
-  login: loginPath, logout: logoutPath, graphql: graphqlPath,
+  login: loginPath, logout: logoutPath, graphql: graphqlPath, plugins: pluginsPath, "installed-plugins": installedPluginsPath,
 };
 
 
@@ -47,7 +47,7 @@ export function emitDrfOpenApi(api: IrApi, version: string): Schema {
     info: { title: api.title, version, description: api.description },
     servers: [{ url: "/" }],
     security: [{ tokenAuth: [] }],
-    tags: api.apps.map((a) => ({ name: a })),
+    tags: [...api.apps, ...(api.plugins ?? []).map((p) => p.label)].map((a) => ({ name: a })),
     paths,
     components: {
       schemas: Object.fromEntries(Object.keys(schemas).sort(byCodePoint).map((k) => [k, schemas[k]])),

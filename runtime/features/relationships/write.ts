@@ -2,7 +2,7 @@
 // RelationshipModelSerializerMixin): each side given replaces that side's associations, inside
 // the write's transaction; relationships required on this model must be satisfied.
 import { randomUUID } from "node:crypto";
-import type { ModelDescriptor } from "../../descriptor.js";
+import { modelRoute, type ModelDescriptor } from "../../descriptor.js";
 import { ValidationError } from "../../errors.js";
 import { FieldProblem, isPlainObject, type Db, type WriteContext } from "../../kinds/types.js";
 import type { ModelIndex } from "../../models.js";
@@ -112,7 +112,7 @@ async function requiredErrors(ctx: WriteContext, id: string, wanted: Wanted, cre
     if (!(await db(other.table).first("id"))) {
       problems.push({
         code: "relationship_required_none_exist", model: m.sentenceName, other: other.sentenceName, many: hasMany(r, opposite),
-        url: `${index.api.basePath}${other.app}/${other.route}/`,
+        url: `${index.api.basePath}${modelRoute(other)}/`,
       });
     }
     if (!supplied?.length) problems.push({ code: "relationship_required", slug: r.slug, side: opposite });

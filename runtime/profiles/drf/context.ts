@@ -2,7 +2,7 @@
 // services and policy (built once per API by index.ts).
 import type { Request, Response } from "express";
 import type { Knex } from "knex";
-import type { ApiDescriptor, ModelDescriptor } from "../../descriptor.js";
+import type { ApiDescriptor, ModelDescriptor, PluginDescriptor } from "../../descriptor.js";
 import type { Config } from "../../config.js";
 import type { Identities, Identity } from "../../auth/identities.js";
 import type { Engine } from "../../engine.js";
@@ -48,6 +48,8 @@ export interface DrfServices {
   sessions?: SessionDeps;
   /** What each app's root lists: the routes one segment below it. */
   appRoutes: Map<string, string[]>;
+  /** The API's apps PLUGINS enables, in its order (runtime/plugins.ts). */
+  plugins: PluginDescriptor[];
   /** The largest multipart body taken (an upload and its form). */
   uploadBodyLimit: number;
 }

@@ -6,7 +6,7 @@
 // one object), `brief` (the GETs that have a brief form, in it) and `bulk` (the POSTs that take
 // an array, with arrays). Each is read and derived afresh: the views keep its rendering only.
 import { openApiDocument } from "../../artifacts.js";
-import type { ApiDescriptor } from "../../descriptor.js";
+import type { ApiDescriptor, PluginDescriptor } from "../../descriptor.js";
 import { notFound } from "../../errors.js";
 
 type Json = Record<string, any>;
@@ -26,10 +26,17 @@ export function servedForm(form: string | undefined): Form | undefined {
   return form as Form;
 }
 
-/** The document of `version` in `form` (none: the generated one), read from its file. */
-export function servedDocument(api: ApiDescriptor, version: string, form: Form | undefined): Json {
-  const doc = parametersInline(openApiDocument(api, version));
+/** The document of `version` in `form` (none: the generated one), read from its file, without the paths of apps not enabled. */
+export function servedDocument(api: ApiDescriptor, version: string, form: Form | undefined, enabled: readonly PluginDescriptor[] = []): Json {
+  const doc = parametersInline(withoutDisabledApps(api, openApiDocument(api, version), enabled));
   return form ? deriveDocument(doc, form) : doc;
+}
+
+/** The generated document documents every app; the server serves the enabled ones only. */
+function withoutDisabledApps(api: ApiDescriptor, doc: Json, enabled: readonly PluginDescriptor[]): Json {
+  const off = (api.plugins ?? []).filter((p) => !enabled.includes(p)).map((p) => `${api.basePath}${p.base}/`);
+  if (!off.length) return doc;
+  return { ...doc, paths: Object.fromEntries(Object.entries<Json>(doc.paths).filter(([path]) => !off.some((base) => path.startsWith(base)))) };
 }
 
 /**

@@ -2,7 +2,7 @@
 // filter form asks: the lookup expressions a filter field offers, and the HTML input of one.
 // Built from the generated filter descriptors; the wording is Nautobot's (django-filter's
 // verbose lookups, its form widgets' markup).
-import type { FieldDescriptor, FilterDescriptor, ModelDescriptor } from "../../descriptor.js";
+import { modelRoute, type FieldDescriptor, type FilterDescriptor, type ModelDescriptor } from "../../descriptor.js";
 import { Answer } from "../../errors.js";
 import { escapeHtml } from "../../http/templates.js";
 
@@ -83,7 +83,7 @@ export function filterDomElement(model: ModelDescriptor, field: string, modelOf:
   const targetKey = status ? described.statuses.model : described && "target" in described ? described.target : filter.takes;
   const target = targetKey ? modelOf(targetKey) : undefined;
   if (target) {
-    const url = escapeHtml(`${basePath}${target.app}/${target.route}/`);
+    const url = escapeHtml(`${basePath}${modelRoute(target)}/`);
     // Statuses and tags are offered only where they apply to this model, as Nautobot's form asks the API.
     const scoped = status || filter.kind === "tag" ? ` data-query-param-content_types="${escapeHtml(JSON.stringify([model.key]))}"` : "";
     const valueField = filter.idOnly ? "id" : target.naturalKey ?? "id";

@@ -16,6 +16,8 @@ import { wordErrors } from "./wording.js";
 
 export interface GraphqlDeps {
   index: ModelIndex;
+  /** The models of the apps PLUGINS does not enable: the schema leaves them out. */
+  hidden: ReadonlySet<string>;
 }
 
 /** How this API words a GraphQL request's filter errors, at the request's version and URL; with `writer`, how its mutations write. */
@@ -38,5 +40,5 @@ export function serveGraphiqlAssets(router: Router, route: string): void {
 
 /** Answers one GraphQL request body, as `op`'s reads. */
 export function answerGraphql(deps: GraphqlDeps, op: Operation, body: GraphqlRequest, requester: Requester): Promise<GraphqlAnswer> {
-  return graphqlService(deps.index).run(op, body, requester);
+  return graphqlService(deps.index, deps.hidden).run(op, body, requester);
 }

@@ -37,6 +37,8 @@ import { list } from "./views/list.js";
 import { listing } from "./views/listing.js";
 import { notes } from "./views/notes.js";
 import { appRoot, root } from "./views/roots.js";
+import { installedPlugins, plugins } from "./views/plugins.js";
+import { enabledPlugins } from "../../plugins.js";
 import { signIn, signOut } from "./views/session.js";
 import { settings } from "./views/settings.js";
 import { status } from "./views/status.js";
@@ -44,7 +46,7 @@ import { status } from "./views/status.js";
 /** The view of each kind of route. */
 const VIEWS: Record<DrfView, View> = {
   root, "app-root": appRoot, list, detail, listing, action, notes, settings, status, docs, redoc, swagger: schema, graphql,
-  login: signIn, logout: signOut, "filterset-fields": filtersetLookups,
+  login: signIn, logout: signOut, "filterset-fields": filtersetLookups, plugins, "installed-plugins": installedPlugins,
   // A list or detail path without its trailing slash (seed rule 3).
   redirect: (ctx) => ctx.res.redirect(302, slashed(ctx.req)),
 };
@@ -122,12 +124,16 @@ function servicesOf({ api, db, config, identities }: DrfDeps): { services: DrfSe
   store.onWrite((m) => {
     if (m === tokenModel || m === userModel) identities?.forget();
   });
-  const graphql = api.graphqlFile ? { index } : undefined;
+
   const sessions = identities && tokenModel
     ? { db, identities, tokens: new Tokens(index, store, tokenModel), operations, basePath: api.basePath, apiTitle: api.title }
     : undefined;
-  // Routes whose view has what it needs: sign-in needs identities, GraphQL its schema.
-  const served = (r: DrfRoute) => (r.view === "login" || r.view === "logout" ? !!sessions : r.view === "graphql" ? !!graphql : true);
+  const enabled = enabledPlugins(api, config.plugins);
+  const hidden = new Set(api.models.filter((m) => m.plugin && !enabled.some((p) => p.name === m.plugin!.name)).map((m) => m.key));
+  const graphql = api.graphqlFile ? { index, hidden } : undefined;
+  // Routes whose view has what it needs: sign-in needs identities, GraphQL its schema; an app's, the app enabled.
+  const served = (r: DrfRoute) => (r.plugin !== undefined ? enabled.some((p) => p.name === r.plugin)
+    : r.view === "login" || r.view === "logout" ? !!sessions : r.view === "graphql" ? !!graphql : true);
   const table = new RouteTable((api.drfRoutes ?? []).filter(served));
   const services: DrfServices = {
     api, db, config, identities, engine, index, store, operations, permissions, exports, tokenModel, userModel, exemptView, graphql, sessions,
@@ -138,17 +144,20 @@ function servicesOf({ api, db, config, identities }: DrfDeps): { services: DrfSe
     // `export` names a template rather than a filter where the api has export templates.
     reserved: exports ? new Set([...RESERVED, EXPORT_PARAM]) : RESERVED,
     settingsColumn: api.auth?.settings && userModel ? index.column(userModel, api.auth.settings) : undefined,
-    appRoutes: appRoutes(api, table),
+    appRoutes: appRoutes(table),
+    plugins: enabled,
     // Uploads (models with image fields) come as multipart bodies, which may carry a whole file.
     uploadBodyLimit: config.uploadLimit + 64 * 1024,
   };
   return { services, table };
 }
 
-/** What each app's root lists: the routes one segment below it. */
-function appRoutes(api: ApiDescriptor, table: RouteTable): Map<string, string[]> {
-  return new Map(api.apps.map((app) => [app, table.routes.flatMap((r) => {
-    const [first, name, end, ...rest] = r.path.split("/");
-    return first === app && end === "" && !rest.length && !r.params.length && APP_LISTED.has(r.view) ? [name] : [];
+/** What each app's root lists (an app's own, `plugins/bgp/`, too): the routes one segment below it. */
+function appRoutes(table: RouteTable): Map<string, string[]> {
+  const roots = table.routes.filter((r) => r.view === "app-root").map((r) => r.app!);
+  return new Map(roots.map((app) => [app, table.routes.flatMap((r) => {
+    if (!r.path.startsWith(`${app}/`) || r.params.length || !APP_LISTED.has(r.view)) return [];
+    const [name, end, ...rest] = r.path.slice(app.length + 1).split("/");
+    return end === "" && !rest.length ? [name] : [];
   }).sort()]));
 }

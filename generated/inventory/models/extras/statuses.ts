@@ -43,7 +43,7 @@ export const extras_Status: ModelDescriptor = {
         nullable: false,
         readOnly: false,
         kind: "contentTypes",
-        models: ["circuits.circuit", "dcim.cable", "dcim.device", "dcim.deviceredundancygroup", "dcim.interface", "dcim.location", "dcim.powerfeed", "dcim.rack", "dcim.site", "ipam.ipaddress", "ipam.prefix", "ipam.vlan", "virtualization.virtualmachine", "virtualization.vminterface"],
+        models: ["circuits.circuit", "dcim.cable", "dcim.device", "dcim.deviceredundancygroup", "dcim.interface", "dcim.location", "dcim.powerfeed", "dcim.rack", "dcim.site", "ipam.ipaddress", "ipam.prefix", "ipam.vlan", "nautobot_bgp_models.autonomoussystem", "nautobot_bgp_models.peering", "virtualization.virtualmachine", "virtualization.vminterface"],
         through: { table: "extras_status_content_types", source: "source_id", target: "contenttype_id" },
         registry: {
           table: "extras_contenttype",

@@ -12,7 +12,7 @@ export function status(ctx: Ctx): Promise<void> | void {
     const claimed = Object.fromEntries(Object.entries({
       ...(api.settings.STATUS as Record<string, string> | undefined),
       "installed-apps": Object.fromEntries(api.apps.map((a) => [a, null])),
-      plugins: {},
+      plugins: Object.fromEntries(ctx.drf.plugins.map((p) => [p.label, p.version])),
     }).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
     policy.renderer(ctx, 200, {
       ...claimed,

@@ -1,0 +1,30 @@
+import { model, field, ref } from "../../../generator/dsl/index.js";
+
+export default model("PeerGroup", {
+  app: "nautobot_bgp_models",
+  route: "peer-groups",
+  verboseName: "BGP Peer Group",
+  description: "Peer endpoints of a routing instance that share their settings.",
+  display: "{name}",
+  ordering: ["name"],
+  features: ["customFields", "changeLogged"],
+  hooks: "source",
+  fields: {
+    name: field.string({ required: true, maxLength: 100 }),
+    source_ip: ref.fk("ipam.IPAddress", { nullable: true, onDelete: "protect", label: "Source IP Address", relatedName: "bgp_peer_groups" }),
+    source_interface: ref.fk("dcim.Interface", { nullable: true, onDelete: "protect", relatedName: "bgp_peer_groups" }),
+    description: field.string({ maxLength: 200 }),
+    enabled: field.boolean({ default: true }),
+    autonomous_system: ref.fk("nautobot_bgp_models.AutonomousSystem", { nullable: true, onDelete: "protect", relatedName: "peer_groups" }),
+    routing_instance: ref.fk("nautobot_bgp_models.BGPRoutingInstance", { required: true, onDelete: "cascade", label: "Routing Instance", relatedName: "peer_groups" }),
+    template: ref.fk("nautobot_bgp_models.PeerGroupTemplate", { nullable: true, onDelete: "protect", relatedName: "peer_groups" }),
+    secret: ref.fk("extras.Secret", { nullable: true, onDelete: "protect", relatedName: "bgp_peer_groups" }),
+    extra_attributes: field.json({ nullable: true, description: "Additional BGP attributes (JSON format)" }),
+    role: ref.fk("nautobot_bgp_models.PeeringRole", { nullable: true, onDelete: "protect", asId: true, relatedName: "peer_groups" }),
+    import_policy: field.string({ maxLength: 100 }),
+    export_policy: field.string({ maxLength: 100 }),
+  },
+  uniqueTogether: [["name", "routing_instance"]],
+  nested: ["name", "role", "enabled"],
+  filters: { q: ["name", "description"] },
+});
