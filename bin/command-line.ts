@@ -132,6 +132,37 @@ export const commands: Record<string, Command> = {
     arguments: [{ name: "FILE", help: "the dump (plain or gzip)", required: true }],
     environment: [DATABASE, MEDIA],
   },
+  health_check: {
+    summary: "check the database, the migrations, a queue worker and the media folder; exit 1 naming what fails",
+    description: "Check what /health/ready/ checks (the database answers, every migration of this build is applied) and\n"
+      + "what the install needs besides: a queue worker (in a server or `armature worker`, on any machine) seen in\n"
+      + "the last minute, and a media folder files can be written to. One line per check; exit 0 when all work,\n"
+      + "1 otherwise. Migrates nothing. The embedded database can only be checked while no server has it open.",
+    options: {},
+    environment: [DATABASE, MEDIA],
+  },
+  upgrade: {
+    summary: "after installing a new build: migrate, sync job records, remove stale content types and expired sessions",
+    description: "What Nautobot's post_upgrade does that applies here: apply pending migrations, bring the job records in\n"
+      + "step with the jobs folders, remove the content types of models this build no longer has, and remove expired\n"
+      + "browser sessions (clearsessions). The removals are system operations of `upgrade`: change-logged deletes.",
+    options: { verbose },
+    environment: [DATABASE, JOBS],
+  },
+  clearsessions: {
+    summary: "remove expired browser sessions (Django's clearsessions)",
+    options: {},
+    environment: [DATABASE],
+  },
+  shell: {
+    summary: "a REPL with the engine loaded (as nbshell): apis, engines, db, run(api, work)",
+    description: "Migrate, then start a Node REPL (top-level await) whose context holds `apis` (the descriptors), `engines`\n"
+      + "(per API: index, store, operations), `db` (Knex) and `run(api, async (op) => …)`, which runs work as a\n"
+      + "system operation of `shell`: writes go through the write pipeline and are change-logged. Reads stdin,\n"
+      + "so statements can be piped in.",
+    options: {},
+    environment: [DATABASE, JOBS],
+  },
   worker: {
     summary: "migrate, then run a queue worker (webhook deliveries and jobs) without serving",
     options: {},

@@ -25,6 +25,9 @@ import { periodicTasks, syncJobs, taskHandlers } from "./features/index.js";
 import { Engine, enginesOn } from "./engine.js";
 import { Operations } from "./operations/index.js";
 import { dumpCommand, loadCommand } from "./dump/index.js";
+import { healthCheck } from "./operator/health-check.js";
+import { removeStaleContentTypes } from "./operator/upgrade.js";
+import { shell } from "./operator/shell.js";
 import type { Excludable } from "./dump/format.js";
 
 export interface CliOptions {
@@ -186,6 +189,13 @@ export async function runCommand(command: string, opts: CliOptions, apis: ApiDes
   // Neither migrates first: a dump reads the schema as it is, a load migrates to the dump's.
   if (command === "dump") return void console.error(await dumpCommand(apis, config, opts.file, opts.exclude ?? []));
   if (command === "load") return void console.log(await loadCommand(apis, config, opts.file!, opts.exclude ?? []));
+  if (command === "health_check") {
+    // Asks, never mends: no migration runs first.
+    const { healthy, lines } = await healthCheck(apis, config);
+    for (const line of lines) console.log(line);
+    if (!healthy) process.exitCode = 1;
+    return;
+  }
   const db = await openDatabase(config);
   const applied = await migrateAll(db.knex, apis);
   if (applied.length) console.log(migratedLine(applied, opts.verbose));
@@ -206,6 +216,14 @@ export async function runCommand(command: string, opts: CliOptions, apis: ApiDes
     }
     case "run":
       return run(apis, db, config, demo, demoLogins);
+    case "upgrade":
+      // The migrations and the job records ran above, as for every command.
+      console.log(applied.length ? `upgraded the schema (${whereData(config)})` : `schema already up to date (${whereData(config)})`);
+      console.log(await removeStaleContentTypes(db.knex, apis));
+      console.log(await profileCommand(db.knex, apis, "clearsessions", opts));
+      return db.close();
+    case "shell":
+      return shell(db, apis);
     case "worker": {
       const worker = startWorker(db.knex, config, apis);
       console.log(`queue worker ${worker.id} is running (${whereData(config)}), ${config.queue.concurrency} task(s) at a time`);

@@ -8,6 +8,7 @@ import type { Identities } from "../auth/identities.js";
 import type { Fixture } from "../fixtures.js";
 import type { WriteOperation } from "../operations/index.js";
 import { drfProfile } from "./drf/index.js";
+import { clearSessions } from "./drf/commands.js";
 import { createAppPassword, loadWordpressFixtures, wordpressNoRoute, wordpressProfile } from "./wordpress/index.js";
 
 export interface ProfileDeps {
@@ -46,6 +47,7 @@ export const profiles: Record<string, Profile> = {
     mountPath: (api) => api.basePath.replace(/\/$/, ""),
     router: drfProfile,
     announce: (api, _config, base) => [`  ${api.title}: ${base}${api.basePath}`, `    docs: ${base}${api.basePath}docs/`],
+    commands: { clearsessions: clearSessions },
   },
   wordpress: {
     mountPath: (_api, config) => config.wpApiRoot,
