@@ -20,9 +20,10 @@ export async function shell(db: Database, apis: ApiDescriptor[]): Promise<void> 
   const interactive = process.stdin.isTTY === true;
   if (interactive) {
     console.log(`Armature shell. In scope: apis, engines (${Object.keys(engines).join(", ")}), db, run(api, async (op) => …).`);
-    console.log(`Example: await run("${apis[0].name}", (op) => engines.${apis[0].name}.store.create(op, engines.${apis[0].name}.index.model("<app>.<Model>"), {…}, { version: "${apis[0].versions.supported.at(-1)}", partial: false }))`);
+    console.log(`Example: await run("${apis[0].name}", (op) => engines.${apis[0].name}.store.create(op, engines.${apis[0].name}.index.model("<app>.<model>"), {…}, { version: "${apis[0].versions.supported.at(-1)}", partial: false }))`);
   }
-  const server = repl.start({ prompt: interactive ? "armature> " : "", useGlobal: false, terminal: interactive, ignoreUndefined: true });
+  // The process's own realm: objects typed at the prompt are then plain objects to the engine's checks.
+  const server = repl.start({ prompt: interactive ? "armature> " : "", useGlobal: true, terminal: interactive, ignoreUndefined: true });
   Object.assign(server.context, { apis, engines, db: db.knex, run });
   await once(server, "exit");
   await db.close();
