@@ -193,9 +193,10 @@ describe("dump and load: embedded → PostgreSQL → embedded", function () {
   it("loads it into a new PostgreSQL database, which answers the same and dumps the same", async () => {
     const loaded = await ok(postgres, "load", join(work, "a.ndjson"));
     expect(loaded.out).to.match(/^loaded \d+ rows of \d+ tables and 1 media file\(s\) into PostgreSQL/m).and.include("rows written directly");
+    // Dumped before a server starts on it: a start brings the job records in step, which dates them anew.
+    await ok(postgres, "dump", join(work, "b.ndjson.gz"));
     const after = await serving(postgres, answers);
     expect(differences(after, original)).to.deep.equal([]);
-    await ok(postgres, "dump", join(work, "b.ndjson.gz"));
   });
 
   it("loads that (gzip) into a new embedded database: the same answers, the first dump line for line, serial ids going on after the loaded ones", async () => {
