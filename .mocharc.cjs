@@ -24,6 +24,7 @@ function testFiles(dir) {
 const longestFirst = [
   "test/e2e/cli.test.ts", // seven process starts on a fresh data directory, then the build
   "test/e2e/process.test.ts", // a dozen server processes, the build under plain node
+  "test/e2e/browser.test.ts", // Chromium laying out the inventory's megabyte documents in Swagger UI and ReDoc
   "test/conformance/drf-0.test.ts",
   "test/conformance/drf-1.test.ts",
   "test/conformance/drf-2.test.ts",

@@ -56,7 +56,7 @@ const SERVING = [
   "PORT (8080), HOST (127.0.0.1), PUBLIC_URL, WP_API_ROOT (/wp-json), BODY_LIMIT (1mb), CORS_ALLOWED_ORIGINS",
   "SHUTDOWN_TIMEOUT (30: seconds SIGTERM/SIGINT waits for requests in flight)",
   "LOG_REQUESTS (1 or 0: one JSON line per request on stdout), LOG_LEVEL (info)",
-  "QUEUE_WORKER (1; 0: no queue worker in the server), QUEUE_* (README)",
+  "QUEUE_WORKER (1; 0: no queue worker in the server), QUEUE_* (docs/operating/settings.md)",
   JOBS,
 ];
 const MEDIA = "MEDIA_ROOT (uploaded files; default: media beside the embedded database's folder)";
@@ -166,7 +166,7 @@ export const commands: Record<string, Command> = {
   worker: {
     summary: "migrate, then run a queue worker (webhook deliveries and jobs) without serving",
     options: {},
-    environment: [DATABASE, "QUEUE_CONCURRENCY, QUEUE_POLL_INTERVAL, QUEUE_LEASE, QUEUE_* (README)", JOBS],
+    environment: [DATABASE, "QUEUE_CONCURRENCY, QUEUE_POLL_INTERVAL, QUEUE_LEASE, QUEUE_* (docs/operating/settings.md)", JOBS],
   },
 };
 

@@ -29,6 +29,7 @@ import { healthCheck } from "./operator/health-check.js";
 import { removeStaleContentTypes } from "./operator/upgrade.js";
 import { shell } from "./operator/shell.js";
 import type { Excludable } from "./dump/format.js";
+import { aggregateForWorkers, metricsServer } from "./metrics/index.js";
 
 export interface CliOptions {
   port?: number;
@@ -227,7 +228,10 @@ export async function runCommand(command: string, opts: CliOptions, apis: ApiDes
     case "worker": {
       const worker = startWorker(db.knex, config, apis);
       console.log(`queue worker ${worker.id} is running (${whereData(config)}), ${config.queue.concurrency} task(s) at a time`);
+      const metrics = config.metrics.enabled ? await listenOn(metricsServer({ apis, db: db.knex, config, identities: identitiesFor(apis) }), config.host, config.port) : undefined;
+      if (metrics) console.log(`  metrics: http://${config.host}:${(metrics.address() as AddressInfo).port}/metrics`);
       stopOnSignals(async () => {
+        await new Promise((closed) => (metrics ? metrics.close(closed) : closed(undefined)));
         await worker.stop();
         await db.close();
       });
@@ -262,6 +266,7 @@ async function serve(apis: ApiDescriptor[], config: Config, opts: CliOptions): P
     return;
   }
   await db.close();
+  if (config.metrics.enabled) aggregateForWorkers();
   superviseWorkers({
     workers,
     // A worker's own bound (lifecycle.ts) and as much again for its exit to arrive.
@@ -304,6 +309,8 @@ function announce(apis: ApiDescriptor[], config: Config, port: number, how: stri
  */
 async function run(apis: ApiDescriptor[], db: Database, config: Config, demo: Record<string, Fixture[]>, demoLogins: string[]): Promise<void> {
   config.logRequests ??= false;
+  // The demo shows what an operator turns on: clients see the RateLimit-* headers from the start.
+  config.rateLimits.enabled ??= true;
   const username = process.env.ADMIN_USERNAME ?? "admin";
   const password = process.env.ADMIN_PASSWORD ?? "admin";
   const admin = await ensureSuperuser(db.knex, apis, username, password);
@@ -312,6 +319,8 @@ async function run(apis: ApiDescriptor[], db: Database, config: Config, demo: Re
   if (loaded.length) console.log(`loaded demo data: ${loaded.join(", ")}`);
   const server = await serveHere(apis, db, config);
   announce(apis, config, (server.address() as AddressInfo).port, "");
+  const limits = config.rateLimits;
+  if (limits.enabled) console.log(`  rate limits: ${limits.budget} units per user or address, ${limits.refill} a second back (RATE_LIMIT_ENABLED=0 turns them off)`);
   if (admin.issued) {
     console.log(`  admin login: ${username} / ${password}`);
     console.log(`  API token: ${admin.key}   (Authorization: Token ${admin.key})`);

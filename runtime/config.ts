@@ -4,6 +4,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DEFAULT_WORKER_SETTINGS, type WorkerSettings } from "./queue/worker.js";
 import { LOG_LEVELS } from "./http/request-log.js";
+import { rateLimitsFromEnv, type RateLimitSettings } from "./http/rate-limits.js";
 
 export interface Config {
   /** PostgreSQL connection string; unset means the embedded PGlite database. */
@@ -38,6 +39,8 @@ export interface Config {
    */
   authFailureLimit: number;
   authFailureWindow: number;
+  /** Rate limits by cost per requester, RATE_LIMIT_* (runtime/http/rate-limits.ts). */
+  rateLimits: RateLimitSettings;
   /** Origins whose browser scripts may call the APIs (CORS); empty: none, `*`: any. */
   corsOrigins: string[];
   /** Seconds a stopping server waits for requests in flight before cutting them off. */
@@ -63,6 +66,8 @@ export interface Config {
   jobsRoots: string[];
   /** Where Git repositories are cloned and their commits checked out (GIT_ROOT, default `./.data/git`). */
   gitRoot: string;
+  /** `/metrics` (runtime/metrics/): served at all (METRICS_ENABLED, off), and only to a token's or a login's holder (METRICS_AUTHENTICATED, on). */
+  metrics: { enabled: boolean; authenticated: boolean };
 }
 
 /** The jobs folder beside the runtime's: `jobs/` of the checkout, or `dist/jobs/` of a build. */
@@ -84,6 +89,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: oneOf(env, "LOG_LEVEL", LOG_LEVELS, "info")!,
     authFailureLimit: wholeNumber(env, "AUTH_FAILURE_LIMIT", 10),
     authFailureWindow: wholeNumber(env, "AUTH_FAILURE_WINDOW", 300),
+    rateLimits: rateLimitsFromEnv((name, fallback) => wholeNumber(env, name, fallback), (name) => flag(env, name)),
     corsOrigins: (env.CORS_ALLOWED_ORIGINS ?? "").split(",").map((o) => o.trim().replace(/\/$/, "")).filter(Boolean),
     shutdownTimeout: wholeNumber(env, "SHUTDOWN_TIMEOUT", 30),
     keepAliveTimeout: wholeNumber(env, "KEEP_ALIVE_TIMEOUT", 5) || 5,
@@ -103,6 +109,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     webhookTimeout: wholeNumber(env, "WEBHOOK_TIMEOUT", 10) || 10,
     jobsRoots: env.JOBS_ROOT ? env.JOBS_ROOT.split(":").filter(Boolean).map((p) => resolve(p)) : [SHIPPED_JOBS],
     gitRoot: resolve(env.GIT_ROOT || ".data/git"),
+    // Nautobot's setting is METRICS_AUTHENTICATED; its guide spells it METRICS_AUTHENTICATION, so both are read.
+    metrics: { enabled: flag(env, "METRICS_ENABLED") ?? false, authenticated: flag(env, "METRICS_AUTHENTICATED") ?? flag(env, "METRICS_AUTHENTICATION") ?? true },
   };
 }
 

@@ -13,9 +13,11 @@ import { origin, originForm } from "./http/request.js";
 import { corsPolicy, securityHeaders } from "./http/security.js";
 import { reportFailure, requestIds } from "./http/failures.js";
 import { jsonLogger, requestLog } from "./http/request-log.js";
+import { favicon } from "./http/favicon.js";
 import { healthRoutes } from "./http/health.js";
 import { MEDIA_PATH, mediaRoutes, useMedia } from "./media/index.js";
 import { migrationSets } from "./db/runtime-migrations.js";
+import { metricsRoutes } from "./metrics/index.js";
 
 export function identitiesFor(apis: ApiDescriptor[]): Identities | undefined {
   const owner = apis.find((a) => a.auth);
@@ -32,8 +34,11 @@ export function createApp(apis: ApiDescriptor[], db: Knex, config: Config): Expr
   app.use(...securityHeaders());
   const cors = corsPolicy(config);
   if (cors) app.use(cors);
+  // Before everything it measures, and its `/metrics` before the APIs, as health's below.
+  if (config.metrics.enabled) app.use(metricsRoutes({ apis, db, config, identities: identitiesFor(apis) }));
   // Before the APIs: a profile mounted at the site root must not take these paths.
   app.use(healthRoutes(db, migrationSets(apis)));
+  app.use(favicon());
   useMedia({ root: config.mediaRoot, maxBytes: config.uploadLimit });
   app.use(MEDIA_PATH, mediaRoutes());
   const identities = identitiesFor(apis);

@@ -54,6 +54,8 @@ export interface Page {
   limit: number | null;
   offset: number;
   after?: Cursor;
+  /** Leave the count out (null): a read of every row in pages needs none. */
+  uncounted?: boolean;
 }
 
 export interface WriteOptions {
@@ -200,7 +202,7 @@ export class Store {
       const projected = db.select(db.raw(plan.select), ...(keyset ? [db.raw(`${cursorValues(terms)} AS _cursor`)] : []))
         .from(chosen.as("t0")).orderByRaw(orderSql(this.index, m, ordering, "t0"));
       const statement = db.select(
-        db.raw("(?) AS count", [base().count("*")]),
+        page.uncounted ? db.raw("NULL AS count") : db.raw("(?) AS count", [base().count("*")]),
         db.raw("(SELECT coalesce(json_agg(r), '[]'::json) FROM (?) r) AS rows", [projected]),
         ...checkSelects(db, filter),
         ...ReadPlans.checks(plan).map((c) => db.raw(c)),
@@ -226,6 +228,20 @@ export class Store {
         },
       };
     });
+  }
+
+  /**
+   * Every row `filter` selects, in the list's order, as pages of `size` read one after the
+   * other by keyset (each one statement, a range of the ordering index): what the caller holds
+   * at once is one page, whatever the number of rows.
+   */
+  async *pages(op: Operation, m: ModelDescriptor, filter: FilterPlan, opts: ReadOptions, size: number): AsyncGenerator<Array<Record<string, unknown>>> {
+    let after: Cursor | null = [];
+    while (after) {
+      const { results, cursor } = await this.list(op, m, filter, { limit: size, offset: 0, after, uncounted: true }, opts);
+      if (results.length) yield results;
+      after = cursor ?? null;
+    }
   }
 
   /** The types of an order's terms, asked once per model and order: a cursor's values are read back as them. */
@@ -403,12 +419,9 @@ export class Store {
     return ids;
   }
 
-  /**
-   * Whether new rows of `m` can be written as one set: no hook of the model looks at rows one
-   * at a time, and no field's creation needs the rows before it stored.
-   */
+  /** Whether new rows of `m` can be written as one set: no hook of the model looks at rows one at a time. */
   private writesSets(m: ModelDescriptor): boolean {
-    return !m.hooks?.beforeSave && !m.hooks?.afterSave && !m.fields.some((f) => kindOf(f).createsAlone?.(f));
+    return !m.hooks?.beforeSave && !m.hooks?.afterSave;
   }
 
   /**
@@ -450,7 +463,11 @@ export class Store {
    */
   private async saveSet(drafts: WriteContext[]): Promise<RowId[]> {
     const { db, model: m } = drafts[0];
-    for (const ctx of drafts) for (const f of m.fields) await kindOf(f).onCreate?.(f, ctx);
+    for (const f of m.fields) {
+      const kind = kindOf(f);
+      if (kind.onCreateSet) await kind.onCreateSet(f, drafts);
+      else for (const ctx of drafts) await kind.onCreate?.(f, ctx);
+    }
     if (m.hooks?.beforeSaveSet) {
       const seen = drafts.map((ctx) => new HookValues(m, ctx.row, null));
       await m.hooks.beforeSaveSet(drafts.map((ctx, n) => ({ db, index: this.index, model: m, id: null, links: ctx.links, ...seen[n].rows() })));

@@ -174,6 +174,10 @@ export function graphqlNames(models: Array<{ key: string; name: string; app: str
   for (const m of models) routes.set(m.route, (routes.get(m.route) ?? 0) + 1);
   return {
     type: (m: { name: string }) => `${m.name}Type`,
+    /** The input type a model's mutations take (graphene's `<Model>Input` convention). */
+    input: (m: { name: string }) => `${m.name}Input`,
+    /** A mutation's name: `create_device` for one object, `create_devices` (the list query's name) for a list. */
+    mutation: (action: "create" | "update" | "delete", name: string) => `${action}_${name}`,
     single: (m: { verboseName: string }) => snake(m.verboseName),
     list: (m: { route: string; verboseName: string }) => (routes.get(m.route)! > 1 && snake(m.verboseName) + "s" !== snake(m.route) ? `${snake(m.verboseName)}s` : snake(m.route)),
     enumName: (m: { app: string; name: string }, field: string) => `${camel(m.app)}${m.name}${camel(field)}Choices`,

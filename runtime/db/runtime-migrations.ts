@@ -110,7 +110,26 @@ ALTER INDEX armature_auth_failures_username_idx RENAME TO armature_auth_failures
 `,
     },
     {
-      name: "0006_demo_marker",
+      name: "0006_rate_limits",
+      // One bucket per requester (runtime/http/rate-limits.ts): what is left of its budget at
+      // `at`, and when the refill makes it whole (`expires`), after which the row is the same as
+      // none and requests delete it; `admitted` says whether the last charge was taken.
+      // Unlogged: a charge is a write on every request, and without the WAL it costs a third as
+      // much; after a crash the table is empty, which gives everyone a whole budget, and
+      // standbys hold none of it, which no read needs.
+      sql: `
+CREATE UNLOGGED TABLE armature_rate_limits (
+  bucket text PRIMARY KEY,
+  tokens double precision NOT NULL,
+  at timestamptz NOT NULL,
+  expires timestamptz NOT NULL,
+  admitted boolean NOT NULL
+);
+CREATE INDEX armature_rate_limits_expires_idx ON armature_rate_limits (expires);
+`,
+    },
+    {
+      name: "0007_demo_marker",
       // Which APIs' demo data was loaded (runtime/cli.ts loadDemoOnce), made by the migrations so
       // that a dump carries it and a loaded database does not get the demo data a second time.
       // IF NOT EXISTS: databases that loaded demo data before this migration made it already.
@@ -119,7 +138,7 @@ CREATE TABLE IF NOT EXISTS armature_demo (api text PRIMARY KEY, loaded timestamp
 `,
     },
     {
-      name: "0007_queue_workers",
+      name: "0008_queue_workers",
       // The queue workers running, each seen again every minute or so (runtime/queue/worker.ts):
       // how `armature health_check` knows a worker serves the queue, on whichever machine it runs.
       sql: `

@@ -27,6 +27,7 @@ export type * from "./types.js";
 // What callers name of particular features: the profiles (notes, export templates, custom
 // fields' OPTIONS, permissions), the CLI (jobs) and, through runtime/hooks.ts, the hook modules.
 export { compileRegex, valueProblem } from "./custom-fields/values.js";
+export { customFieldColumns, type CustomFieldColumn } from "./custom-fields/index.js";
 export { filterValueErrors } from "./relationships/objects.js";
 export { checkAssociation } from "./relationships/associations.js";
 export { notesOf, type ObjectNotes } from "./notes/index.js";

@@ -23,6 +23,20 @@ import type { Permissions } from "./permissions/index.js";
 export interface FeatureServices {
   /** The api's object permissions (permissions/): what a user holds, and on which rows. */
   permissions?: Permissions;
+  /** What the change log's statement also looks up over the records it writes (jobs/: the job hooks they call for). */
+  recorded?: RecordedLookup;
+}
+
+/**
+ * A lookup over the change records a write makes, run by the change log's own statement (a
+ * common table expression over `inserted`, the records as written, aliased as the lookup
+ * says): what follows from a change record costs the write no statement of its own.
+ */
+export interface RecordedLookup {
+  /** The SELECT over `inserted AS <alias>` for changes of `m` by `action`, with its bindings; none when it can find nothing. */
+  query(m: ModelDescriptor, action: "create" | "update" | "delete", alias: string): { sql: string; bindings: unknown[] } | undefined;
+  /** Acts on the rows the query found (as JSON), in the write's transaction. */
+  found(trx: Db, rows: Array<Record<string, unknown>>): Promise<void>;
 }
 
 /** What a feature's part in one api's engine is made with: the engine's pieces, and what the features lent. */

@@ -1,8 +1,9 @@
 // Compiles a GraphQL operation into ONE SQL statement: each root field a sub-select, each
 // nested object or list a correlated sub-select building JSON keyed by response key (the
 // same nested JSON aggregation the REST reads use), filter arguments planned by the REST
-// filter sets, and the requester's view permission applied at every level. Gives the
-// statement and, per root field, the filter checks riding in it; runs nothing.
+// filter sets, and the requester's view permission applied at every level. A mutation's
+// answer is compiled the same way over the rows it wrote. Gives the statement and, per root
+// field, the filter checks riding in it; runs nothing.
 import {
   getArgumentValues, GraphQLError, GraphQLList, GraphQLNonNull, GraphQLObjectType, Kind,
   type FieldNode, type FragmentDefinitionNode, type GraphQLField, type GraphQLOutputType, type GraphQLType, type SelectionSetNode,
@@ -17,6 +18,9 @@ import type { FieldSource, GraphqlApi } from "./schema.js";
 
 /** A piece of SQL with `?` placeholders and their values (values may be Knex builders or raws). */
 interface Frag { sql: string; bindings: unknown[] }
+
+/** The rows a mutation's root field wrote: one object, or a list in the order written. */
+export interface Written { model: ModelDescriptor; ids: Array<string | number>; many: boolean }
 
 /** Limits a query must keep: nesting of selections, and fields selected once fragments are spread. */
 export interface Limits { maxDepth: number; maxFields: number }
@@ -80,6 +84,39 @@ export class QueryCompiler {
         : this.single(source.model, type, sel, args.id as string, 2);
       if (expr) parts.push({ sql: `${expr.sql} AS ${ident(key)}`, bindings: expr.bindings });
     }
+    return this.finish(parts);
+  }
+
+  /** The root fields of a selection set by response key: a mutation's, to run in order. */
+  roots(type: GraphQLObjectType, selection: SelectionSetNode): Map<string, FieldNode[]> {
+    return this.collect(type, selection, 1);
+  }
+
+  /**
+   * The statement for a mutation's answer: each root field that wrote rows selects them (by
+   * id, in the order written), read for their writer whatever they may view, as REST answers
+   * a write; what they link to is read as the requester may view it, as in a query.
+   */
+  compileWritten(mutation: GraphQLObjectType, selection: SelectionSetNode, written: Map<string, Written>): Compiled {
+    const parts: Frag[] = [];
+    for (const [key, nodes] of this.collect(mutation, selection, 1)) {
+      const w = written.get(key);
+      if (!w) continue;
+      this.root = key;
+      const type = unwrap(mutation.getFields()[nodes[0].name.value].type) as GraphQLObjectType;
+      const g = `g${++this.alias}`;
+      const { db } = this.deps;
+      const rows = db.queryBuilder()
+        .from(db.raw(`${ident(w.model.table)} AS t0 JOIN jsonb_array_elements_text(?::jsonb) WITH ORDINALITY AS _gq_w(id, n) ON t0.id::text = _gq_w.id`, [JSON.stringify(w.ids.map(String))]))
+        .select("t0.*", db.raw("_gq_w.n AS _gq_n"));
+      const obj = this.object(w.model, type, g, this.merged(nodes), 2);
+      const sql = w.many ? `(SELECT coalesce(jsonb_agg(${obj.sql} ORDER BY ${g}._gq_n), '[]'::jsonb) FROM (?) ${g})` : `(SELECT ${obj.sql} FROM (?) ${g})`;
+      parts.push({ sql: `${sql} AS ${ident(key)}`, bindings: [...obj.bindings, rows] });
+    }
+    return this.finish(parts);
+  }
+
+  private finish(parts: Frag[]): Compiled {
     this.checks.forEach(({ plan, prefix }) => {
       for (const c of checkColumns(plan.checks)) parts.push({ sql: c.sql.replace(/ AS "([^"]+)"$/, ` AS "${prefix}$1"`), bindings: c.bindings });
     });

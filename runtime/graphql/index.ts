@@ -1,16 +1,17 @@
 // GraphQL over an API's engine: parses and validates a request against the schema the
 // generator emitted, refuses what is too deep or too wide, compiles the operation into one SQL
 // statement (compile.ts), runs it, and lets graphql-js shape the answer from the JSON that
-// statement built (each field read by its response key). Knows models only through the
-// schema's directives; the caller gives the operation (whose actor's rows are read) and how
-// filter errors are worded.
+// statement built (each field read by its response key). A mutation's root fields are written
+// in order by the profile's writer, in one transaction, and what they wrote is read back by one
+// such statement. Knows models only through the schema's directives; the caller gives the
+// operation (whose actor's rows are read), how it writes, and how refusals are worded.
 import {
-  execute, getOperationAST, getVariableValues, GraphQLError, OperationTypeNode, parse, specifiedRules, validate,
-  type DocumentNode, type ExecutionResult, type FragmentDefinitionNode, type GraphQLFormattedError,
+  execute, getArgumentValues, getOperationAST, getVariableValues, GraphQLError, OperationTypeNode, parse, specifiedRules, validate,
+  type DocumentNode, type ExecutionResult, type FragmentDefinitionNode, type GraphQLFormattedError, type GraphQLObjectType, type SelectionSetNode,
 } from "graphql";
 import type { Knex } from "knex";
 import type { ModelDescriptor } from "../descriptor.js";
-import type { Operation } from "../operations/index.js";
+import type { Operation, RowId, WriteOperation } from "../operations/index.js";
 import type { ModelIndex } from "../models.js";
 import { filterErrors, FilterCompiler, type DynamicFilterProvider, type DynamicFilters, type FilterErrors } from "../query/filters.js";
 import { ReadPlans, type RenderContext } from "../query/read-plan.js";
@@ -18,8 +19,8 @@ import { graphqlSdl } from "../artifacts.js";
 import { ident } from "../query/sql.js";
 import { dynamicFilters } from "../features/index.js";
 import { renderComputed } from "../kinds/computed-fields.js";
-import { buildGraphqlApi, type GraphqlApi } from "./schema.js";
-import { QueryCompiler, type Compiled, type Limits } from "./compile.js";
+import { buildGraphqlApi, type GraphqlApi, type WriteAction } from "./schema.js";
+import { QueryCompiler, type Compiled, type Limits, type Written } from "./compile.js";
 import { computedOf, definitionsOf, fingerprintSql, loadDynamic, withDynamic } from "./custom.js";
 import type { ComputedFieldsField, CustomFieldDefinitions } from "../descriptor.js";
 
@@ -35,12 +36,52 @@ export interface Requester {
   /** The API version and URL the REST reads computed fields render from would answer in (the API's defaults when absent). */
   version?: string;
   apiUrl?: string;
+  /** How the requester's mutations write; without one, mutations are refused. */
+  writer?: Writer;
 }
 
-/** What a request gets: the body to send and whether it was refused before it ran (a 400). */
+/** A mutation's refusal, as the API words it: the answer's HTTP status, the error's message and its extensions. */
+export interface Refusal {
+  status: number;
+  message: string;
+  extensions: Record<string, unknown>;
+}
+
+/**
+ * How a profile writes for GraphQL: through the same operations, permission checks and store
+ * calls as its own write routes. A mutation document is one `run`; each root field one `write`.
+ */
+export interface Writer {
+  /** Runs `work` as one write operation: one transaction, all or none. */
+  run<T>(work: (op: WriteOperation) => Promise<T>): Promise<T>;
+  /** Does one mutation within `op`: the ids of the rows it created, changed or deleted. */
+  write(op: WriteOperation, mutation: { model: ModelDescriptor; action: WriteAction; many: boolean }, args: Record<string, unknown>): Promise<RowId[]>;
+  /** A write's failure as the API words it; undefined for one it does not expect (a bug: thrown on). */
+  refusal(err: unknown): Refusal | undefined;
+}
+
+/** What a request gets: the body to send and its status (a 400 for a document refused before it ran, a mutation's refusal its own 4xx). */
 export interface GraphqlAnswer {
-  status: 200 | 400;
+  status: number;
   body: { data?: unknown; errors?: GraphQLFormattedError[] };
+}
+
+/** A mutation's answer that failed: thrown so that its operation rolls back. */
+class Unanswered extends Error {
+  constructor(readonly errors: GraphQLFormattedError[]) {
+    super("the answer of a mutation failed");
+  }
+}
+
+/** A document being answered: what compiling and shaping its answer needs. */
+interface Reading {
+  api: GraphqlApi;
+  document: DocumentNode;
+  operationName?: string;
+  fragments: Record<string, FragmentDefinitionNode>;
+  variables: Record<string, unknown>;
+  requester: Requester;
+  version: string;
 }
 
 /** Bounds a query must keep, so a hostile one is refused before it costs anything. */
@@ -115,44 +156,21 @@ export class GraphqlService {
     if (invalid.length) return { status: 400, body: { errors: invalid.map((e) => e.toJSON()) } };
     const operation = getOperationAST(document, operationName ?? undefined);
     if (!operation) return refuse(operationName ? `Unknown operation named "${operationName}".` : "Must provide operation name if query contains multiple operations.");
-    if (operation.operation !== OperationTypeNode.QUERY) return refuse(`'${operation.operation}' is not a supported operation, Only query are supported.`);
+    const mutations = requester.writer ? api.schema.getMutationType() : undefined;
+    const mutation = operation.operation === OperationTypeNode.MUTATION ? mutations : undefined;
+    if (operation.operation !== OperationTypeNode.QUERY && !mutation) {
+      return refuse(`'${operation.operation}' is not a supported operation, Only ${mutations ? `${OperationTypeNode.QUERY} and ${OperationTypeNode.MUTATION}` : OperationTypeNode.QUERY} are supported.`);
+    }
     const coerced = getVariableValues(api.schema, operation.variableDefinitions ?? [], variables as Record<string, unknown>);
     if (coerced.errors) return { status: 400, body: { errors: coerced.errors.map((e) => e.toJSON()) } };
     const fragments: Record<string, FragmentDefinitionNode> = {};
     for (const d of document.definitions) if (d.kind === "FragmentDefinition") fragments[d.name.value] = d;
+    const read: Reading = { api, document, operationName: operationName ?? undefined, fragments, variables: coerced.coerced, requester, version: requester.version ?? this.index.api.versions.default };
+    if (mutation) return this.mutate(op, read, mutation, operation.selectionSet, requester.writer!);
 
-    const version = requester.version ?? this.index.api.versions.default;
-    const shown = (m: ModelDescriptor, alias: string) => {
-      const plan = this.plans.get(m, "full", version);
-      const select = plan.select.replace(/\?/g, "\\?");
-      return `(SELECT to_jsonb(r) FROM (SELECT ${select} FROM ${ident(m.table)} t0 WHERE t0.id = ${alias}.id) r)`;
-    };
-    const dynamic = new Map<string, DynamicFilters[]>();
-    let compiled: Compiled;
-    // Filters named by data are loaded for the models whose lists the query filters by them, then the query compiled again.
-    for (;;) {
-      try {
-        const compiler = new QueryCompiler({ db, index: this.index, api, filters: this.filters, permitted: (m, alias) => op.scope(m, alias), shown, dynamic }, fragments, coerced.coerced, LIMITS);
-        compiled = compiler.compile(api.schema.getQueryType()!, operation.selectionSet);
-      } catch (err) {
-        if (err instanceof GraphQLError) return { status: 400, body: { errors: [err.toJSON()] } };
-        throw err;
-      }
-      if (!compiled.needs.size) break;
-      for (const [m, params] of compiled.needs) {
-        const loaded: DynamicFilters[] = [];
-        for (const provide of this.providers) {
-          const filters = await provide(db, m, [...params], { strict: true });
-          if (filters) loaded.push(filters);
-        }
-        dynamic.set(m.key, loaded);
-      }
-    }
-    const rctx: RenderContext = { apiUrl: requester.apiUrl ?? this.index.api.basePath.replace(/\/$/, "") };
+    const compiled = await this.compiled(db, op, read, (c) => c.compile(api.schema.getQueryType()!, operation.selectionSet));
+    if (compiled instanceof GraphQLError) return { status: 400, body: { errors: [compiled.toJSON()] } };
     const root: Record<string, unknown> = {};
-    for (const [key, { errors, plan }] of compiled.refused) {
-      root[key] = new GraphQLError(requester.word(filterErrors(plan, errors, undefined) ?? errors));
-    }
     if (compiled.statement.sql !== "SELECT 1 AS _none") {
       const probe = fingerprint !== undefined ? `, ${fingerprintSql(this.custom, this.relationships, this.computed)} AS ${FINGERPRINT}` : "";
       let result;
@@ -162,21 +180,109 @@ export class GraphqlService {
         if ((err as { code?: string }).code === QUERY_CANCELED) return { status: 200, body: { errors: [{ message: `Query took too long: at most ${LIMITS.statementTimeoutMs} ms.` }], data: null } };
         throw err;
       }
-      const { [FINGERPRINT]: found, ...row } = (result.rows as Array<Record<string, unknown>>)[0] ?? {};
+      const { [FINGERPRINT]: found, ...row } = result.rows[0] ?? {};
       if (probe && found !== fingerprint && !reread) return this.run(op, request, requester, true);
-      for (const [key, value] of Object.entries(row)) if (!(key in root)) root[key] = value;
-      for (const { key, plan, prefix } of compiled.checks) {
-        const found = Object.fromEntries(Object.entries(row).filter(([k]) => k.startsWith(prefix)).map(([k, v]) => [k.slice(prefix.length), v]));
-        const errors = filterErrors(plan, {}, found);
-        if (errors && !(root[key] instanceof GraphQLError)) root[key] = new GraphQLError(requester.word(errors));
+      Object.assign(root, row);
+    }
+    return this.answer(read, compiled, root);
+  }
+
+  /**
+   * Runs a mutation document as one write operation: each root field in order, through the
+   * profile's writer, then the rows written read for the answer by one statement in the same
+   * transaction. The first refusal rolls everything back and is the answer, with its status.
+   */
+  private async mutate(op: Operation, read: Reading, mutation: GraphQLObjectType, selection: SelectionSetNode, writer: Writer): Promise<GraphqlAnswer> {
+    const { api } = read;
+    let at: string | undefined;
+    try {
+      return await writer.run(async (wop) => {
+        // The roots are collected inside the operation so that a retried one starts afresh.
+        const compiler = this.compiler(wop.trx, op, read, new Map());
+        const written = new Map<string, Written>();
+        const root: Record<string, unknown> = {};
+        for (const [key, nodes] of compiler.roots(mutation, selection)) {
+          const name = nodes[0].name.value;
+          if (name === "__typename") continue;
+          const def = mutation.getFields()[name];
+          const source = api.sources.get(`${mutation.name}.${name}`);
+          if (source?.kind !== "write") continue;
+          at = key;
+          const ids = await writer.write(wop, source, getArgumentValues(def, nodes[0], read.variables));
+          if (source.action === "delete") root[key] = source.many ? ids.map(String) : String(ids[0]);
+          else written.set(key, { model: source.model, ids, many: source.many });
+        }
+        at = undefined;
+        const compiled = await this.compiled(wop.trx, op, read, (c) => c.compileWritten(mutation, selection, written));
+        if (compiled instanceof GraphQLError) throw compiled;
+        if (compiled.statement.sql !== "SELECT 1 AS _none") {
+          const result = await this.bounded(wop.trx, compiled.statement.sql, compiled.statement.bindings as Knex.RawBinding[]);
+          Object.assign(root, result.rows[0]);
+        }
+        const answer = await this.answer(read, compiled, root);
+        // A selection that fails (a bad filter argument below a written object) fails the document: nothing is kept.
+        if (answer.body.errors) throw new Unanswered(answer.body.errors);
+        return answer;
+      });
+    } catch (err) {
+      if (err instanceof GraphQLError) return { status: 400, body: { errors: [err.toJSON()], data: null } };
+      if (err instanceof Unanswered) return { status: 400, body: { errors: err.errors, data: null } };
+      const refusal = writer.refusal(err);
+      if (!refusal) throw err;
+      return { status: refusal.status, body: { errors: [{ message: refusal.message, ...(at !== undefined ? { path: [at] } : {}), extensions: refusal.extensions }], data: null } };
+    }
+  }
+
+  private compiler(db: Knex, op: Operation, read: Reading, dynamic: Map<string, DynamicFilters[]>): QueryCompiler {
+    const shown = (m: ModelDescriptor, alias: string) => {
+      const plan = this.plans.get(m, "full", read.version);
+      const select = plan.select.replace(/\?/g, "\\?");
+      return `(SELECT to_jsonb(r) FROM (SELECT ${select} FROM ${ident(m.table)} t0 WHERE t0.id = ${alias}.id) r)`;
+    };
+    return new QueryCompiler({ db, index: this.index, api: read.api, filters: this.filters, permitted: (m, alias) => op.scope(m, alias), shown, dynamic }, read.fragments, read.variables, LIMITS);
+  }
+
+  /** What `build` compiles, with the filters named by data loaded for the models whose lists it filters by them; a refused document as its error. */
+  private async compiled(db: Knex, op: Operation, read: Reading, build: (c: QueryCompiler) => Compiled): Promise<Compiled | GraphQLError> {
+    const dynamic = new Map<string, DynamicFilters[]>();
+    for (;;) {
+      let compiled: Compiled;
+      try {
+        compiled = build(this.compiler(db, op, read, dynamic));
+      } catch (err) {
+        if (err instanceof GraphQLError) return err;
+        throw err;
       }
+      if (!compiled.needs.size) return compiled;
+      for (const [m, params] of compiled.needs) {
+        const loaded: DynamicFilters[] = [];
+        for (const provide of this.providers) {
+          const filters = await provide(db, m, [...params], { strict: true });
+          if (filters) loaded.push(filters);
+        }
+        dynamic.set(m.key, loaded);
+      }
+    }
+  }
+
+  /** The answer graphql-js shapes from the root values the statement read: filter errors failing their root fields, computed fields rendered. */
+  private async answer(read: Reading, compiled: Compiled, root: Record<string, unknown>): Promise<GraphqlAnswer> {
+    const { api, requester, version } = read;
+    const rctx: RenderContext = { apiUrl: requester.apiUrl ?? this.index.api.basePath.replace(/\/$/, "") };
+    for (const [key, { errors, plan }] of compiled.refused) {
+      root[key] = new GraphQLError(requester.word(filterErrors(plan, errors, undefined) ?? errors));
+    }
+    for (const { key, plan, prefix } of compiled.checks) {
+      const found = Object.fromEntries(Object.entries(root).filter(([k]) => k.startsWith(prefix)).map(([k, v]) => [k.slice(prefix.length), v]));
+      const errors = filterErrors(plan, {}, found);
+      if (errors && !(root[key] instanceof GraphQLError)) root[key] = new GraphQLError(requester.word(errors));
     }
     const executed = await execute({
       schema: api.schema,
-      document,
+      document: read.document,
       rootValue: root,
-      variableValues: coerced.coerced,
-      operationName: operationName ?? undefined,
+      variableValues: read.variables,
+      operationName: read.operationName,
       fieldResolver: (source, _args, _ctx, info) => {
         const value = (source as Record<string, unknown> | null)?.[info.path.key as string];
         const how = api.sources.get(`${info.parentType.name}.${info.fieldName}`);

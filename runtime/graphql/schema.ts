@@ -1,6 +1,7 @@
 // The GraphQL schema of an API, built once from the SDL the generator emitted, and what each
 // field of it is read from: the directives the SDL carries (a type's model, a reverse list's
-// link, a query's model, an enum value's stored choice) tied to the API's descriptors.
+// link, a query's model, a mutation's model and action, an enum value's stored choice) tied to
+// the API's descriptors.
 import { buildASTSchema, GraphQLEnumType, GraphQLObjectType, parse, type DocumentNode, type GraphQLField, type GraphQLSchema } from "graphql";
 import type { ConstDirectiveNode } from "graphql";
 import type { ComputedFieldsField, FieldDescriptor, ModelDescriptor } from "../descriptor.js";
@@ -18,7 +19,12 @@ export type FieldSource =
   /** A computed field (one definition: slug, template, fallback) of the objects the model's `field` renders them for. */
   | { kind: "computedField"; field: ComputedFieldsField; definition: [string, string, string] }
   /** An SQL expression over the row, `{row}` standing for its alias. */
-  | { kind: "sql"; expr: string };
+  | { kind: "sql"; expr: string }
+  /** A mutation: `action` of one object of `model`, or of a list when `many`. */
+  | { kind: "write"; model: ModelDescriptor; action: WriteAction; many: boolean };
+
+/** What a mutation does. */
+export type WriteAction = "create" | "update" | "delete";
 
 export interface GraphqlApi {
   schema: GraphQLSchema;
@@ -64,7 +70,10 @@ export function buildGraphqlApi(sdl: string, index: ModelIndex): GraphqlApi {
       const rows = directive(f.astNode, "rows");
       const reverse = directive(f.astNode, "reverse");
       const sql = argOf(directive(f.astNode, "sql"), "expr");
-      if (typeof sql === "string") {
+      const write = directive(f.astNode, "write");
+      if (write) {
+        sources.set(`${type.name}.${f.name}`, { kind: "write", model: index.model(argOf(write, "model") as string), action: argOf(write, "action") as WriteAction, many: argOf(write, "many") === true });
+      } else if (typeof sql === "string") {
         sources.set(`${type.name}.${f.name}`, { kind: "sql", expr: sql });
       } else if (rows) {
         sources.set(`${type.name}.${f.name}`, { kind: "rows", model: index.model(argOf(rows, "model") as string), many: argOf(rows, "many") === true });

@@ -27,6 +27,8 @@ export function securityHeaders(): RequestHandler[] {
           // Swagger UI and the browsable view style elements inline.
           "style-src": ["'self'", "'unsafe-inline'"],
           "img-src": ["'self'", "data:"],
+          // GraphiQL's stylesheet carries its fonts inline, as data: URLs.
+          "font-src": ["'self'", "data:"],
           "connect-src": ["'self'"],
           "object-src": ["'none'"],
           "base-uri": ["'self'"],
@@ -43,7 +45,7 @@ export function securityHeaders(): RequestHandler[] {
 }
 
 /** Headers a browser script on another origin may read (paging totals, links, version, ids). */
-const EXPOSED = ["API-Version", "Link", "Location", "Retry-After", "X-Request-Id",
+const EXPOSED = ["API-Version", "Link", "Location", "Retry-After", "X-Request-Id", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset",
   "X-WP-Total", "X-WP-TotalPages", "X-TEC-Total", "X-TEC-TotalPages"];
 
 /**

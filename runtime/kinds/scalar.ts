@@ -5,7 +5,7 @@ import { hashPassword, randomHex } from "../auth/passwords.js";
 import { col } from "../query/sql.js";
 import { parseInterface, parseNetwork } from "../query/network.js";
 import { slugify } from "../text/slugs.js";
-import { freeSlug } from "./unique-slug.js";
+import { freeSlugs } from "./unique-slug.js";
 import { FieldProblem, isPlainObject, type RuntimeFieldKind, type WriteContext } from "./types.js";
 
 const OPTIONS_TYPE: Record<ScalarType, string> = {
@@ -52,16 +52,47 @@ async function coerce(f: ScalarField, value: unknown): Promise<unknown> {
   }
 }
 
-/** The text a slug is made from: a field of the row being written, or (`fk.field`) of the row it points to. */
-async function sourceText(path: string, { db, index, model, row }: WriteContext): Promise<string | undefined> {
+/**
+ * The text each row's slug is made from: a field of the row being written, or (`fk.field`) of
+ * the row it points to, those read in one statement for the whole set.
+ */
+async function sourceTexts(path: string, ctxs: WriteContext[]): Promise<Array<string | undefined>> {
   const [name, far] = path.split(".");
+  const { db, index, model } = ctxs[0];
   const field = index.field(model, name);
-  const value = field && "column" in field ? row[field.column] : undefined;
-  if (far === undefined || value === undefined || value === null) return typeof value === "string" ? value : undefined;
+  const values = ctxs.map(({ row }) => (field && "column" in field ? row[field.column] : undefined));
+  if (far === undefined) return values.map((v) => (typeof v === "string" ? v : undefined));
   const target = index.model((field as FkField).target);
-  const related = await db(target.table).where({ id: value }).first();
-  const text = related?.[storedColumn(index.field(target, far)!)!];
-  return typeof text === "string" ? text : undefined;
+  const ids = [...new Set(values.filter((v) => v !== undefined && v !== null))];
+  const column = storedColumn(index.field(target, far)!)!;
+  const texts = new Map(ids.length ? (await db(target.table).whereIn("id", ids as string[]).select("id", column)).map((r) => [String(r.id), r[column]]) : []);
+  return values.map((v) => {
+    const text = v === undefined || v === null ? undefined : texts.get(String(v));
+    return typeof text === "string" ? text : undefined;
+  });
+}
+
+/** Slugs for the rows of a set that were given none: as django-extensions joins populate_from, each part slugified, empty parts dropped. */
+async function slugs(f: ScalarField, ctxs: WriteContext[]): Promise<void> {
+  const wanting = ctxs.filter(({ row }) => row[f.column] === undefined);
+  if (!wanting.length) return;
+  const parts = await Promise.all(f.slugFrom!.map((path) => sourceTexts(path, wanting)));
+  const wanted = wanting.flatMap((ctx, n) => {
+    const texts = parts.map((p) => p[n]);
+    if (texts[texts.length - 1] === undefined) return [];
+    const joined = texts.map((p) => slugify(p ?? "")).filter(Boolean).join("-");
+    return [{ base: (f.slugUnderscores ? joined.replace(/-/g, "_") : joined).slice(0, f.maxLength ?? 100), ctx }];
+  });
+  const free = await freeSlugs(f, wanted, ctxs);
+  wanted.forEach(({ ctx }, n) => (ctx.row[f.column] = free[n]));
+}
+
+/** The values a new row is given when its writer gave none: a slug, a random token. */
+async function created(f: ScalarField, ctxs: WriteContext[]): Promise<void> {
+  if (f.slugFrom) return slugs(f, ctxs);
+  if (isPlainObject(f.default) && "randomHex" in f.default) {
+    for (const { row } of ctxs) if (row[f.column] === undefined) row[f.column] = randomHex(Number(f.default.randomHex));
+  }
 }
 
 export const scalar: RuntimeFieldKind<ScalarField> = {
@@ -83,21 +114,9 @@ export const scalar: RuntimeFieldKind<ScalarField> = {
     ? `(to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS') || CASE WHEN extract(microseconds FROM ${column})::bigint % 1000000 = 0 THEN '' ` +
       `ELSE to_char(${column} AT TIME ZONE 'UTC', '.US') END || '+00:00')`
     : `${column}::text`),
-  createsAlone: (f) => !!f.slugFrom,
   storesJson: (f) => f.type === "json",
-  async onCreate(f, ctx) {
-    const { row } = ctx;
-    if (row[f.column] !== undefined) return;
-    if (f.slugFrom) {
-      // As django-extensions joins populate_from: each part slugified, empty parts dropped.
-      const parts = await Promise.all(f.slugFrom.map((path) => sourceText(path, ctx)));
-      if (parts[parts.length - 1] === undefined) return;
-      const joined = parts.map((p) => slugify(p ?? "")).filter(Boolean).join("-");
-      const base = (f.slugUnderscores ? joined.replace(/-/g, "_") : joined).slice(0, f.maxLength ?? 100);
-      row[f.column] = await freeSlug(f, base, ctx);
-    }
-    else if (isPlainObject(f.default) && "randomHex" in f.default) row[f.column] = randomHex(Number(f.default.randomHex));
-  },
+  onCreate: (f, ctx) => created(f, [ctx]),
+  onCreateSet: created,
   onUpdate(f, { db, row }) {
     if (f.autoNow === "update") row[f.column] = db.fn.now();
   },

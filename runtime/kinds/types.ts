@@ -140,10 +140,10 @@ export interface RuntimeFieldKind<F extends FieldDescriptor> {
   /** Fills the column on create when the body left it out. */
   onCreate?(f: F, ctx: WriteContext): void | Promise<void>;
   /**
-   * Whether a row's creation must see the rows created before it in the same set stored
-   * (a slug kept free of the stored ones): such sets are written one row at a time.
+   * `onCreate` for the rows of a set written together, where a row's value must see the
+   * others' as well as the stored rows (a slug kept free of both): given them all at once.
    */
-  createsAlone?(f: F): boolean;
+  onCreateSet?(f: F, ctxs: WriteContext[]): Promise<void>;
   /**
    * Whether an update's check of the value must see the rows updated before it in the same
    * set stored (a tree's parent closing no cycle): such sets are updated one row at a time.

@@ -1,10 +1,12 @@
 // django-extensions' AutoSlugField, which Nautobot's slugs are: a slug made from another field
 // is kept free by a "-2", "-3"… suffix (the stem cut short to leave room for it), among the rows
-// that share the values of every field it is unique together with.
+// that share the values of every field it is unique together with. Rows written together (a
+// bulk create) get theirs at once: one statement finds which candidates are taken, and each
+// row takes the first one free of the stored rows and of the set's rows before it.
 import { storedColumn, type ScalarField } from "../descriptor.js";
 import type { WriteContext } from "./types.js";
 
-/** Candidates tried per query. */
+/** Candidates tried per row and pass, beyond those the set's own rows of the same stem may take. */
 const BATCH = 20;
 
 function candidate(base: string, i: number, maxLength: number): string {
@@ -14,18 +16,40 @@ function candidate(base: string, i: number, maxLength: number): string {
   return `${stem}${end}`;
 }
 
-export async function freeSlug(f: ScalarField, base: string, { db, index, model, row }: WriteContext): Promise<string> {
+/**
+ * A free slug for each of `wanted` (a base and the row it is for), in order, all rows of one
+ * model and set: `ctxs` are the set's rows, whose slugs given by their writers count as taken.
+ */
+export async function freeSlugs(f: ScalarField, wanted: Array<{ base: string; ctx: WriteContext }>, ctxs: WriteContext[]): Promise<string[]> {
+  if (!wanted.length) return [];
+  const { db, index, model } = wanted[0].ctx;
   const together = model.uniqueTogether.filter((g) => g.fields.includes(f.name)).flatMap((g) => g.fields).filter((name) => name !== f.name);
-  if (!f.unique && !together.length) return base;
-  const scope = Object.fromEntries([...new Set(together)].map((name) => {
-    const column = storedColumn(index.field(model, name)!)!;
-    return [column, row[column] ?? null];
-  }));
+  if (!f.unique && !together.length) return wanted.map((w) => w.base);
+  const scope = [...new Set(together)].map((name) => storedColumn(index.field(model, name)!)!);
+  // A slug as taken within its scope: the values of the fields it is unique together with.
+  const key = (row: Record<string, unknown>, slug: unknown) => JSON.stringify([...scope.map((c) => row[c] ?? null), slug]);
+  const taken = new Set(ctxs.filter((ctx) => ctx.row[f.column] !== undefined).map((ctx) => key(ctx.row, ctx.row[f.column])));
   const maxLength = f.maxLength ?? 100;
-  for (let first = 1; ; first += BATCH) {
-    const tried = Array.from({ length: BATCH }, (_, k) => candidate(base, first + k, maxLength));
-    const taken = new Set((await db(model.table).where(scope).whereIn(f.column, tried).pluck(f.column)).map(String));
-    const free = tried.find((slug) => !taken.has(slug));
-    if (free !== undefined) return free;
+  const out: string[] = [];
+  let pending = wanted.map((_, n) => n);
+  for (let first = 1; pending.length; ) {
+    const size = BATCH + pending.length;
+    const tried = new Set(pending.flatMap((n) => Array.from({ length: size }, (_, k) => candidate(wanted[n].base, first + k, maxLength))));
+    const found = await db(model.table).whereIn(f.column, [...tried]).select(f.column, ...scope);
+    for (const row of found) taken.add(key(row, String(row[f.column])));
+    const left: number[] = [];
+    for (const n of pending) {
+      const { base, ctx } = wanted[n];
+      const free = Array.from({ length: size }, (_, k) => candidate(base, first + k, maxLength)).find((slug) => !taken.has(key(ctx.row, slug)));
+      if (free === undefined) {
+        left.push(n);
+        continue;
+      }
+      taken.add(key(ctx.row, free));
+      out[n] = free;
+    }
+    pending = left;
+    first += size;
   }
+  return out;
 }

@@ -9,6 +9,7 @@ import type { Fixture } from "../fixtures.js";
 import type { WriteOperation } from "../operations/index.js";
 import { drfProfile } from "./drf/index.js";
 import { clearSessions } from "./drf/commands.js";
+import { requireAuthenticated } from "./drf/authentication.js";
 import { createAppPassword, loadWordpressFixtures, wordpressNoRoute, wordpressProfile } from "./wordpress/index.js";
 
 export interface ProfileDeps {
@@ -32,6 +33,8 @@ export interface Profile {
   announce(api: ApiDescriptor, config: Config, base: string): string[];
   /** Command-line commands the profile adds, by name; each gives the line to print. */
   commands?: Record<string, ProfileCommand>;
+  /** Lets on only requests its authentication takes (a site route of the API that owns the users: `/metrics`), answering others in its words. */
+  requireAuthenticated?(deps: ProfileDeps): RequestHandler;
 }
 
 export interface CommandOptions {
@@ -48,6 +51,7 @@ export const profiles: Record<string, Profile> = {
     router: drfProfile,
     announce: (api, _config, base) => [`  ${api.title}: ${base}${api.basePath}`, `    docs: ${base}${api.basePath}docs/`],
     commands: { clearsessions: clearSessions },
+    requireAuthenticated,
   },
   wordpress: {
     mountPath: (_api, config) => config.wpApiRoot,

@@ -8,6 +8,7 @@ import type { Knex } from "knex";
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import { forget, markSeen, SEEN_EVERY_MS } from "./workers.js";
+import { publish } from "../telemetry.js";
 import { backoff, claim, finish, onEnqueued, prune, renewLease, type AttemptReport, type ClaimedTask, type Ending } from "./tasks.js";
 
 export interface TaskContext {
@@ -240,6 +241,8 @@ export class Worker {
     }
     const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
     await finish(this.db, this.id, task, ending, durationMs);
+    const final = ending.outcome === "succeeded" || (ending.outcome === "failed" && ending.retryInMs === null);
+    publish("queue.attempt", { kind: task.kind, outcome: ending.outcome, final, seconds: durationMs / 1000 });
     if (ending.outcome === "failed" && ending.retryInMs !== null) this.retries.push(Date.now() + ending.retryInMs + RETRY_MARGIN_MS);
   }
 

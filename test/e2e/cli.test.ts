@@ -77,6 +77,9 @@ describe("command line on a fresh embedded database", function () {
     const base = `http://127.0.0.1:${port}`;
     const sites = await fetch(`${base}/api/dcim/sites/`, { headers: { Authorization: `Token ${token}` } });
     expect(sites.status).to.equal(200);
+    // The demo limits rates (RATE_LIMIT_ENABLED unset): its answers say what is left.
+    expect(first.out).to.include("rate limits: 600 units per user or address");
+    expect([sites.headers.get("ratelimit-limit"), sites.headers.get("ratelimit-remaining")]).to.deep.equal(["600", "594"]);
     const count = ((await sites.json()) as { count: number }).count;
     expect(count).to.be.greaterThan(0);
     // The demo data is in the change log, as the system's: no user, one request of its own.

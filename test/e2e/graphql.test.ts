@@ -296,11 +296,12 @@ describe("inventory e2e: GraphQL", () => {
     expect(planned.body.errors[0].message).to.match(/^\{'created__gte': \['Enter a valid date.'\]\}$/);
   });
 
-  it("refuses malformed, invalid, mutating, deep and wide queries with 400s", async () => {
+  it("refuses malformed, invalid, subscribing, deep and wide queries with 400s", async () => {
     for (const [query, message] of [
       ["{ devices { name ", /Syntax Error/],
       ["{ devices { nope } }", /Cannot query field "nope" on type "DeviceType"/],
-      ["mutation { x }", /Schema is not configured for mutations|not a supported operation/],
+      ["mutation { x }", /Cannot query field "x" on type "Mutation"/],
+      ["subscription { x }", /Schema is not configured for subscriptions|not a supported operation/],
       [`{ sites { devices { site { devices { site { devices { site { devices { site { devices { name } } } } } } } } } } }`, /too deep/],
       [`{ ${Array.from({ length: 1100 }, (_, i) => `a${i}: devices { name }`).join(" ")} }`, /too many fields/],
     ] as Array<[string, RegExp]>) {

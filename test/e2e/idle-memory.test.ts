@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import { freePort } from "../support/waiting.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
-/** Resident memory allowed once idle: the README's figure (about 200 MB) with a margin for a busy machine. */
+/** Resident memory allowed once idle: docs/operating/memory.md's figure (about 200 MB) with a margin for a busy machine. */
 const LIMIT_MB = 250;
 
 /**

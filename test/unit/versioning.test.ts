@@ -63,4 +63,14 @@ describe("unit: DRF version negotiation", () => {
     expect(negotiate("text/html", undefined, "json", versions).renderer).to.equal("json");
     expect(negotiate("text/plain, application/json;q=0.5", undefined, undefined, versions).renderer).to.equal("json");
   });
+
+  it("renders CSV only where the view offers it: ?format=csv or an Accept of text/csv, with the version still negotiated", () => {
+    const csv = { types: ["text/csv"], formats: ["csv"] };
+    expect(negotiate(undefined, undefined, "csv", versions, csv)).to.deep.equal({ version: "1.2", renderer: "csv" });
+    expect(negotiate("text/csv", "1.3", undefined, versions, csv)).to.deep.equal({ version: "1.3", renderer: "csv" });
+    expect(negotiate("text/csv;q=0.5, application/json", undefined, undefined, versions, csv).renderer).to.equal("json");
+    expect(negotiate("text/csv", undefined, "json", versions, csv).renderer).to.equal("json");
+    expect(failure(() => negotiate(undefined, undefined, "csv", versions)).status).to.equal(404);
+    expect(failure(() => negotiate("text/csv", undefined, undefined, versions)).status).to.equal(406);
+  });
 });

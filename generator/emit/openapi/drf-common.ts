@@ -67,7 +67,7 @@ export const RESPONSES: Record<string, Schema> = {
   Conflict: { description: "Other objects depend on it (a protected delete), or a related object changed meanwhile", content: { "application/json": { schema: ref("Error") } } },
   PreconditionFailed: { description: "An object has several values where this API version shows one; use a newer version", content: { "application/json": { schema: ref("Error") } } },
   TooLarge: { description: "The request body is larger than the server's limit (`BODY_LIMIT`)", content: { "application/json": { schema: ref("Error") } } },
-  UnsupportedMediaType: { description: "The request body is not application/json", content: { "application/json": { schema: ref("Error") } } },
+  UnsupportedMediaType: { description: "The request body is not application/json (nor text/csv, which a list's create also takes)", content: { "application/json": { schema: ref("Error") } } },
 };
 export const respond = (name: keyof typeof RESPONSES) => ({ $ref: `#/components/responses/${name}` });
 /** What every operation may answer besides its own outcomes. */
@@ -111,6 +111,36 @@ export function pageOf(item: Schema): Schema {
   ], ["count", "next", "previous", "results"]);
 }
 
+/** A list's `format`: `csv` answers every selected object as a CSV file (as `Accept: text/csv`); `api`, the browsable page. */
+export const formatParam = {
+  name: "format", in: "query", required: false, schema: { enum: ["json", "api", "csv"] },
+  description: "`csv`: every object the filters select (no page), as a CSV file in Nautobot 2.x's columns; `api`: the browsable page.",
+};
+/** A list as CSV: one header line, then a line per object (docs/using/csv.md). */
+export const CSV_FILE = { "text/csv": { schema: { type: "string" } } };
+/** A list's create from CSV: a header naming fields (`site__slug`, `cf_<key>`), then a line per object. */
+export const CSV_BODY = {
+  "text/csv": {
+    schema: {
+      type: "string",
+      description: "CSV: a header of field names (a related object by id, or by `<field>__<key>`; a custom field as `cf_<key>`), then one line per object, created together, all or none.",
+    },
+  },
+};
+/** A CSV create's refusal: each problem with its line (1 the first after the header) and field. */
+export const CSV_REFUSAL = {
+  description: "Invalid input: for a CSV body, each problem by row and field; else as BadRequest",
+  content: {
+    "application/json": {
+      schema: {
+        anyOf: [
+          { type: "array", items: { type: "object", properties: { row: { type: "integer" }, field: { type: "string" }, errors: {} }, required: ["row", "field", "errors"] } },
+          ref("ValidationError"),
+        ],
+      },
+    },
+  },
+};
 export const limitParam = { name: "limit", in: "query", required: false, schema: { type: "integer" } };
 export const offsetParam = { name: "offset", in: "query", required: false, schema: { type: "integer" } };
 export const cursorParam = {

@@ -4,7 +4,7 @@
 import { listServedBy, shownSingle, type DrfRoute } from "../../../runtime/descriptor.js";
 import type { IrApi, IrModel } from "../../ir/index.js";
 import { operationId } from "../../ir/names.js";
-import { cursorParam, errorResponse, fullOrBrief, idSchema, json, limitParam, NEGOTIATED, offsetParam, oneOrMany, optionsOperation, pageOf, respond, routeModel, throttled, unknownKeys, WITH_BODY } from "./drf-common.js";
+import { CSV_BODY, CSV_FILE, CSV_REFUSAL, cursorParam, errorResponse, formatParam, fullOrBrief, idSchema, json, limitParam, NEGOTIATED, offsetParam, oneOrMany, optionsOperation, pageOf, respond, routeModel, throttled, unknownKeys, WITH_BODY } from "./drf-common.js";
 import { filterParameters } from "./drf-models.js";
 import { componentName, modelByKey, ref, type Schema } from "./schemas.js";
 
@@ -52,11 +52,11 @@ function listGet(api: IrApi, c: ModelContext, version: string): Schema {
   const exported = api.exportTemplates ? { "*/*": { schema: { type: "string" } } } : {};
   return {
     operationId: operationId(m.app, m.route, "list"), tags: tag, summary: `List ${m.verboseName} objects`,
-    parameters: [limitParam, offsetParam, cursorParam, c.brief, ...c.exclude, ...c.include, ...exportParam, ...filterParameters(api, m)],
+    parameters: [limitParam, offsetParam, cursorParam, c.brief, ...c.exclude, ...c.include, formatParam, ...exportParam, ...filterParameters(api, m)],
     responses: {
       "200": {
-        description: "A page of objects, in the full form or the brief one",
-        content: { ...json(fullOrBrief(ref(componentName.paginated(m.name)), ref(componentName.paginated(componentName.brief(m.name))))), ...exported },
+        description: "A page of objects, in the full form or the brief one; with `format=csv` or `Accept: text/csv`, every object selected as CSV",
+        content: { ...json(fullOrBrief(ref(componentName.paginated(m.name)), ref(componentName.paginated(componentName.brief(m.name))))), ...CSV_FILE, ...exported },
       },
       ...c.common,
     },
@@ -73,9 +73,12 @@ export function listPath(api: IrApi, route: DrfRoute, version: string): Schema {
   if (has("POST")) {
     list.post = {
       operationId: operationId(m.app, m.route, "create"), tags: tag,
-      summary: `Create a ${m.verboseName}, or several from a JSON array (all or none)`,
-      requestBody: { required: true, content: c.orForm(json(oneOrMany(ref(componentName.writable(m.name)))), ref(componentName.writable(m.name))) },
-      responses: { "201": { description: "Created: the object, or the objects in the order sent", content: json(oneOrMany(c.full)) }, ...c.withBody },
+      summary: `Create a ${m.verboseName}, or several from a JSON array or CSV lines (all or none)`,
+      requestBody: { required: true, content: { ...c.orForm(json(oneOrMany(ref(componentName.writable(m.name)))), ref(componentName.writable(m.name))), ...CSV_BODY } },
+      responses: {
+        "201": { description: "Created: the object, or the objects in the order sent (a list for CSV)", content: json(oneOrMany(c.full)) },
+        ...c.withBody, "400": CSV_REFUSAL,
+      },
     };
     if (m.key === api.auth?.tokens) provisionsTokens(list.post as Schema);
   }

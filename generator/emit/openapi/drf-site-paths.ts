@@ -4,7 +4,7 @@
 import type { DrfRoute, DrfView } from "../../../runtime/descriptor.js";
 import type { IrApi } from "../../ir/index.js";
 import { byCodePoint } from "../../ir/names.js";
-import { errorResponse, json, NEGOTIATED, optionsOperation, respond, routeModel, routesOf, throttled } from "./drf-common.js";
+import { errorResponse, json, NEGOTIATED, optionsOperation, respond, RESPONSES, routeModel, routesOf, throttled } from "./drf-common.js";
 import { ref, type Schema } from "./schemas.js";
 
 const html = { "text/html": { schema: { type: "string" } } };
@@ -45,11 +45,18 @@ export function logoutPath(): Schema {
 }
 
 /**
- * `graphql/`: a query POSTed as JSON or as `application/graphql` text, and GraphiQL for a
+ * `graphql/`: a query or mutation POSTed as JSON or as `application/graphql` text (a refused
+ * mutation answers with the REST write's status, in GraphQL's form), and GraphiQL for a
  * browser's GET (runtime/profiles/drf/views/graphql.ts). Its OPTIONS is a 405, as any other
  * method: it answers POST alone, and GET only in HTML.
  */
 export function graphqlPath(): Schema {
+  const refusal = { type: "object", properties: { data: { type: "null" }, errors: { type: "array", items: { type: "object", properties: { message: { type: "string" }, path: { type: "array" }, extensions: { type: "object" } }, required: ["message", "extensions"] } } }, required: ["data", "errors"], additionalProperties: false };
+  // The API's own error (`{"detail": …}`), or a refused mutation's answer in GraphQL's form.
+  const refusedOr = (name: "Forbidden" | "NotFound" | "Conflict", what: string) => ({
+    description: `${String(RESPONSES[name].description)}; or ${what.charAt(0).toLowerCase()}${what.slice(1)}`,
+    content: json({ anyOf: [ref("Error"), refusal] }),
+  });
   const answer = {
     type: "object",
     properties: { data: { description: "The query's result: null when a field failed at the root" }, errors: { type: "array", items: { type: "object", properties: { message: { type: "string" } }, required: ["message"] } } },
@@ -66,12 +73,16 @@ export function graphqlPath(): Schema {
       responses: { "200": { description: "The GraphiQL page", content: html }, "405": errorResponse("GraphQL takes POST"), ...NEGOTIATED },
     },
     post: {
-      operationId: "graphql", summary: "Run a GraphQL query: each model's rows are those the requester may view",
+      operationId: "graphql",
+      summary: "Run a GraphQL query (each model's rows are those the requester may view) or mutation (all of a document's mutations written as REST writes them, or none)",
       requestBody: { required: true, content: { ...json(query), "application/graphql": { schema: { type: "string", description: "The query itself" } } } },
       responses: {
-        "200": { description: "The query ran: its data, and the errors of the fields that failed", content: json({ ...answer, required: ["data"] }) },
-        "400": { description: "The query was refused before it ran (unreadable, invalid, too deep or too large): its errors", content: json({ ...answer, required: ["errors"] }) },
-        "403": respond("Forbidden"), "404": respond("NotFound"), "406": respond("NotAcceptable"), "413": respond("TooLarge"),
+        "200": { description: "The query ran: its data, and the errors of the fields that failed; or every mutation was written", content: json({ ...answer, required: ["data"] }) },
+        "400": { description: "The document was refused before it ran (unreadable, invalid, too deep or too large), or a mutation's input was refused and nothing written: its errors", content: json({ ...answer, required: ["errors"] }) },
+        "403": refusedOr("Forbidden", "A mutation the requester may not make: nothing written"),
+        "404": refusedOr("NotFound", "A mutation of an object the requester cannot reach: nothing written"),
+        "409": refusedOr("Conflict", "A delete other objects protect: nothing written"),
+        "406": respond("NotAcceptable"), "413": respond("TooLarge"),
       },
     },
   };

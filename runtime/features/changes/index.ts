@@ -18,12 +18,17 @@ import type { Db, Store } from "../../store.js";
 import { isUuid } from "../../query/filters.js";
 import { ident } from "../../query/sql.js";
 import { prepared } from "../../db/prepared.js";
+import { publishOnCommit } from "../../telemetry.js";
 import { enqueueWebhooks, webhooksQuery, type ChangeEvent, type FoundWebhook } from "../webhooks/index.js";
-import type { Feature, TaskSetting } from "../types.js";
+import type { Feature, RecordedLookup, TaskSetting } from "../types.js";
 import type { PeriodicTask } from "../../queue/worker.js";
 
 /** Nautobot's CHANGELOG_MAX_OBJECT_REPR. */
 const MAX_REPR = 200;
+
+/** Change records one statement inserts: each binds 13 values, so 52,000 at most, within MAX_PARAMETERS. */
+const RECORDS_PER_STATEMENT = 4_000;
+
 /** Nautobot's CHANGELOG_MAX_CHANGE_CONTEXT_DETAIL. */
 const MAX_DETAIL = 400;
 /** Nautobot's default CHANGELOG_RETENTION, in days. */
@@ -99,10 +104,10 @@ function modelData(m: ModelDescriptor, shown: Record<string, unknown>): Record<s
 const isData = (f: FieldDescriptor) => !["id", "url", "display", "count", "reverse", "computed", "computedFields", "relationships", "depth"].includes(f.kind);
 
 /** Where an operation's changes go: the change log, the webhooks, or both, as the api names them. */
-export function changes(index: ModelIndex, store: Store): WriteFeature | undefined {
+export function changes(index: ModelIndex, store: Store, lookup?: RecordedLookup): WriteFeature | undefined {
   const { changeLog: logKey, webhooks } = index.api;
   if (!logKey && !webhooks) return undefined;
-  const log = logKey ? changeLog(index, index.model(logKey)) : undefined;
+  const log = logKey ? changeLog(index, index.model(logKey), lookup) : undefined;
   const latest = index.api.versions.supported.at(-1) ?? index.api.versions.default;
 
   async function record(op: WriteOperation, m: ModelDescriptor, rows: Written, action: ChangeAction): Promise<void> {
@@ -117,6 +122,7 @@ export function changes(index: ModelIndex, store: Store): WriteFeature | undefin
     });
     if (!changes.length) return;
     const { before, webhooks } = log ? await log.write(db, m, changes, action) : { before: new Map<string, Record<string, unknown>>(), webhooks: undefined };
+    if (log) publishOnCommit(db, "changes.recorded", { api: index.api.name, action, count: changes.length });
     const time = new Date();
     await enqueueWebhooks(db, index.api, changes.map(({ object: o, actor }): ChangeEvent => {
       const prechange = action === "create" ? null : before.get(String(o.id)) ?? null;
@@ -156,9 +162,10 @@ function relatedOf(m: ModelDescriptor, object: Record<string, unknown>): { type:
 
 /**
  * The change log's writer: `write` records the objects' change and, from the same statement,
- * gives what each object's last record before it showed and the webhooks the change calls for.
+ * gives what each object's last record before it showed and the webhooks the change calls for,
+ * and acts on what `lookup` (another feature's, over the records written) finds.
  */
-function changeLog(index: ModelIndex, log: ModelDescriptor) {
+function changeLog(index: ModelIndex, log: ModelDescriptor, lookup: RecordedLookup | undefined) {
   const column = (name: string): string => {
     const f = log.fields.find((x) => x.name === name);
     const c = f && storedColumn(f);
@@ -181,44 +188,63 @@ function changeLog(index: ModelIndex, log: ModelDescriptor) {
     return { [cols.relatedType]: related?.type ?? null, [cols.relatedId]: related?.id ?? null };
   };
 
+  type Change = { object: Record<string, unknown>; actor: Actor };
+  type Found = { before: Map<string, Record<string, unknown>>; webhooks?: FoundWebhook[] };
+
+  /** One statement's part of a write: records that bind fewer values than the protocol counts. */
+  async function writePart(db: Db, m: ModelDescriptor, changes: Change[], action: ChangeAction): Promise<Found> {
+    const insert = db(log.table).insert(changes.map(({ object: o, actor }, n) => ({
+      // Each row its own instant, in the order written (rows of one statement may share a
+      // microsecond): a request's changes sort as they were made.
+      [cols.time]: db.raw(`clock_timestamp() + make_interval(secs => ${n} * 0.000001)`),
+      [cols.user]: actor.userId,
+      [cols.userName]: actor.username ?? "Undefined",
+      [cols.requestId]: requestUuid(actor.requestId),
+      [cols.action]: action,
+      [cols.type]: m.key,
+      [cols.id]: o.id,
+      [cols.repr]: String(o.display ?? o.id).slice(0, MAX_REPR),
+      [cols.data]: JSON.stringify(modelData(m, o)),
+      [cols.dataV2]: JSON.stringify(o),
+      [cols.context]: actor.context,
+      [cols.detail]: actor.contextDetail.slice(0, MAX_DETAIL),
+      ...relatedColumns(m, o),
+    }))).returning(["id", cols.id, cols.user, cols.context, cols.time]).toSQL();
+    const also = lookup?.query(m, action, "i");
+    const ctes = [`inserted AS (${insert.sql})`, last, ...(hooks ? [`hooks AS (${hooks})`] : []), ...(also ? [`also AS (${also.sql})`] : [])];
+    const bindings = [...insert.bindings, m.key, changes.map((c) => c.object.id), ...(hooks ? [[m.key], [action]] : []), ...(also?.bindings ?? [])];
+    // The same text for every write of one model and row count: planned once per connection.
+    const { rows: [found] } = await prepared(db.raw(
+      `WITH ${ctes.join(", ")} SELECT (SELECT json_agg(l) FROM last l) AS before` +
+        (hooks ? ", (SELECT coalesce(json_agg(h), '[]'::json) FROM hooks h) AS webhooks" : "") +
+        (also ? ", (SELECT coalesce(json_agg(a), '[]'::json) FROM also a) AS also" : ""),
+      bindings as Knex.RawBinding[],
+    ));
+    if (also) await lookup!.found(db, found.also as Array<Record<string, unknown>>);
+    const earlier = (found.before ?? []) as Array<{ id: string; data: Record<string, unknown> | null }>;
+    return {
+      before: new Map(earlier.filter((r) => r.data).map((r) => [r.id, r.data!])),
+      ...(hooks ? { webhooks: found.webhooks as FoundWebhook[] } : {}),
+    };
+  }
+
   return {
-    async write(db: Db, m: ModelDescriptor, changes: Array<{ object: Record<string, unknown>; actor: Actor }>, action: ChangeAction):
-      Promise<{ before: Map<string, Record<string, unknown>>; webhooks?: FoundWebhook[] }> {
-      const insert = db(log.table).insert(changes.map(({ object: o, actor }, n) => ({
-        // Each row its own instant, in the order written (rows of one statement may share a
-        // microsecond): a request's changes sort as they were made.
-        [cols.time]: db.raw(`clock_timestamp() + make_interval(secs => ${n} * 0.000001)`),
-        [cols.user]: actor.userId,
-        [cols.userName]: actor.username ?? "Undefined",
-        [cols.requestId]: requestUuid(actor.requestId),
-        [cols.action]: action,
-        [cols.type]: m.key,
-        [cols.id]: o.id,
-        [cols.repr]: String(o.display ?? o.id).slice(0, MAX_REPR),
-        [cols.data]: JSON.stringify(modelData(m, o)),
-        [cols.dataV2]: JSON.stringify(o),
-        [cols.context]: actor.context,
-        [cols.detail]: actor.contextDetail.slice(0, MAX_DETAIL),
-        ...relatedColumns(m, o),
-      }))).toSQL();
-      const ctes = [`inserted AS (${insert.sql})`, last, ...(hooks ? [`hooks AS (${hooks})`] : [])];
-      const bindings = [...insert.bindings, m.key, changes.map((c) => c.object.id), ...(hooks ? [[m.key], [action]] : [])];
-      // The same text for every write of one model and row count: planned once per connection.
-      const { rows: [found] } = await prepared(db.raw(
-        `WITH ${ctes.join(", ")} SELECT (SELECT json_agg(l) FROM last l) AS before` + (hooks ? ", (SELECT coalesce(json_agg(h), '[]'::json) FROM hooks h) AS webhooks" : ""),
-        bindings as Knex.RawBinding[],
-      ));
-      const earlier = (found.before ?? []) as Array<{ id: string; data: Record<string, unknown> | null }>;
-      return {
-        before: new Map(earlier.filter((r) => r.data).map((r) => [r.id, r.data!])),
-        ...(hooks ? { webhooks: found.webhooks as FoundWebhook[] } : {}),
-      };
+    /** Records in statements of RECORDS_PER_STATEMENT: a bulk of 10,000 rows binds more values than one statement may. */
+    async write(db: Db, m: ModelDescriptor, changes: Change[], action: ChangeAction): Promise<Found> {
+      const all: Found = { before: new Map() };
+      for (let i = 0; i < changes.length; i += RECORDS_PER_STATEMENT) {
+        const part = await writePart(db, m, changes.slice(i, i + RECORDS_PER_STATEMENT), action);
+        for (const [id, data] of part.before) all.before.set(id, data);
+        // The webhooks a change calls for depend on its model and action alone, the same for every part.
+        all.webhooks ??= part.webhooks;
+      }
+      return all;
     },
   };
 }
 
 export const feature = {
   name: "change log",
-  write: ({ index, store }) => changes(index, store),
+  write: ({ index, store, services }) => changes(index, store, services.recorded),
   periodic: retentionTask,
 } satisfies Feature;

@@ -4,18 +4,18 @@
 // queue worker after the commit). Each run is given the change's record in the change log
 // (its `object_change`) and runs as the user who made the change (the system, for a change of
 // a system operation: Operations.system); what a hook's job changes
-// is recorded as a job hook's and runs no hooks itself. One statement finds, for a set of
-// rows, their change records and the hooks for them; two more record the results and queue
-// the runs, only when there are any.
+// is recorded as a job hook's and runs no hooks itself. The hooks a set of changes calls for
+// are found by the change log's own statement, over the records it inserts (a RecordedLookup):
+// two more statements record the results and queue the runs, only when there are any.
 import { randomUUID } from "node:crypto";
-import type { Knex } from "knex";
-import type { ContentTypesField, ModelDescriptor } from "../../descriptor.js";
+import type { ContentTypesField } from "../../descriptor.js";
 import type { ModelIndex } from "../../models.js";
-import { SYSTEM_CONTEXT, type ChangeAction, type WriteFeature, type Written } from "../../operations/index.js";
+import { SYSTEM_CONTEXT, type ChangeAction } from "../../operations/index.js";
+import type { Db } from "../../kinds/types.js";
+import type { RecordedLookup } from "../types.js";
 import { enqueueMany } from "../../queue/tasks.js";
 import { col, ident } from "../../query/sql.js";
 import { labelOf } from "../../kinds/content-types.js";
-import { requestUuid } from "../changes/index.js";
 import { classPathOf, JobRecords } from "./records.js";
 import { JOB_TASK, type JobTask } from "./runs.js";
 
@@ -35,8 +35,8 @@ interface Found {
   has_sensitive_variables: boolean;
 }
 
-/** The write feature of an api with job hooks and a change log; none otherwise. */
-export function jobHooks(index: ModelIndex): WriteFeature | undefined {
+/** The lookup of the job hooks an api's changes call for, when it has job hooks and a change log. */
+export function jobHooks(index: ModelIndex): RecordedLookup | undefined {
   const role = index.api.jobs;
   const logKey = index.api.changeLog;
   if (!role?.hooks || !logKey) return undefined;
@@ -45,26 +45,22 @@ export function jobHooks(index: ModelIndex): WriteFeature | undefined {
   const log = index.model(logKey);
   const types = hooks.fields.find((f): f is ContentTypesField => f.kind === "contentTypes" && f.name === "content_types")!;
   const h = (field: string) => col("h", index.column(hooks, field));
-  const c = (field: string) => col("c", index.column(log, field));
   const j = (field: string) => col("jb", records.c(records.jobs, field));
   const r = types.registry;
   const t = types.through;
-  // For each object, its last record of this kind of change in the request that made it.
-  const query = (flag: string) =>
-    `WITH ch AS (SELECT DISTINCT ON (${c("changed_object_id")}) c.id::text AS change, ${c("user")}::text AS "user", ${c("change_context")} AS context FROM ${ident(log.table)} c ` +
-    `WHERE ${c("changed_object_type")} = ? AND ${c("action")} = ? AND ${c("request_id")} = ANY(?::uuid[]) AND ${c("changed_object_id")}::text = ANY(?::text[]) ` +
-    `ORDER BY ${c("changed_object_id")}, ${c("time")} DESC) ` +
-    `SELECT ch.change, ch."user", ch.context, jb.id::text AS job, ${j("source")} AS source, ${j("module_name")} AS module_name, ${j("job_class_name")} AS job_class_name, ` +
-    `${j("has_sensitive_variables")} AS has_sensitive_variables FROM ch ` +
-    `CROSS JOIN ${ident(hooks.table)} h JOIN ${ident(records.jobs.table)} jb ON jb.id = ${h("job")} ` +
-    `WHERE ${h("enabled")} AND ${h(flag)} AND EXISTS (SELECT 1 FROM ${ident(t.table)} l JOIN ${ident(r.table)} r ON r.id = ${col("l", t.target)} ` +
-    `WHERE ${col("l", t.source)} = h.id AND ${labelOf(r, "r")} = ?) ORDER BY ch.change, ${h("name")}`;
+  // For each object, its last record of the write: a hook receiver's own changes call for none.
+  const query = (flag: string, alias: string) => {
+    const c = (field: string) => col(alias, index.column(log, field));
+    return `SELECT ch.change, ch."user", ch.context, jb.id::text AS job, ${j("source")} AS source, ${j("module_name")} AS module_name, ` +
+      `${j("job_class_name")} AS job_class_name, ${j("has_sensitive_variables")} AS has_sensitive_variables ` +
+      `FROM (SELECT DISTINCT ON (${c("changed_object_id")}) ${col(alias, "id")}::text AS change, ${c("user")}::text AS "user", ${c("change_context")} AS context ` +
+      `FROM inserted ${alias} WHERE ${c("change_context")} <> '${JOB_HOOK_CONTEXT}' ORDER BY ${c("changed_object_id")}, ${c("time")} DESC) ch ` +
+      `CROSS JOIN ${ident(hooks.table)} h JOIN ${ident(records.jobs.table)} jb ON jb.id = ${h("job")} ` +
+      `WHERE ${h("enabled")} AND ${h(flag)} AND EXISTS (SELECT 1 FROM ${ident(t.table)} l JOIN ${ident(r.table)} r ON r.id = ${col("l", t.target)} ` +
+      `WHERE ${col("l", t.source)} = h.id AND ${labelOf(r, "r")} = ?) ORDER BY ch.change, ${h("name")}`;
+  };
 
-  async function enqueue(db: Knex.Transaction | Knex, m: ModelDescriptor, action: ChangeAction, rows: Written): Promise<void> {
-    const made = rows.filter((row) => row.actor.context !== JOB_HOOK_CONTEXT);
-    if (!made.length) return;
-    const requests = [...new Set(made.map((row) => requestUuid(row.actor.requestId)))];
-    const found: Found[] = (await db.raw(query(FLAG[action]), [m.key, action, requests, made.map((row) => String(row.id)), m.key])).rows;
+  async function enqueue(db: Db, found: Found[]): Promise<void> {
     if (!found.length) return;
     const res = records.results;
     const runs = found.map((f) => {
@@ -88,8 +84,7 @@ export function jobHooks(index: ModelIndex): WriteFeature | undefined {
   }
 
   return {
-    watches: (m) => m.features.changeLogged && m.key !== logKey,
-    savedAtEnd: ({ trx }, m, action, rows) => enqueue(trx, m, action, rows),
-    deleting: ({ trx, actor }, m, ids) => enqueue(trx, m, "delete", ids.map((id) => ({ id, actor }))),
+    query: (m, action, alias) => (m.features.changeLogged && m.key !== logKey ? { sql: query(FLAG[action], alias), bindings: [m.key] } : undefined),
+    found: (db, rows) => enqueue(db, rows as unknown as Found[]),
   };
 }

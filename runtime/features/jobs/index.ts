@@ -2,7 +2,7 @@
 // who ran them, through the engine. The records of the folders' jobs are brought in step at
 // start-up (`syncJobs`), a run is queued with its pending result (`queueRun`), and the
 // feature's task runs it (`jobHandler`); every queue worker also fires the scheduled jobs that
-// are due (schedules.ts). Its part in writes queues the runs job hooks call for (hooks.ts).
+// are due (schedules.ts). It lends the change log the lookup of the runs job hooks call for (hooks.ts).
 // Which runs an API takes, and how it words its refusals, is the API's business (the
 // inventory's Job and ScheduledJob hook modules).
 import type { Knex } from "knex";
@@ -41,7 +41,7 @@ export async function syncJobs(db: Knex, apis: ApiDescriptor[], roots: string[])
 
 export const feature = {
   name: "jobs",
-  write: ({ index }) => jobHooks(index),
+  services: (index) => ({ recorded: jobHooks(index) }),
   tasks: ({ config, apis, engineOf }): Record<string, TaskHandler> => (apis.some((a) => a.jobs)
     // The embedded database's one connection is the job's transaction's while it runs: its log goes there too.
     ? { [JOB_TASK]: jobHandler({ apis, engineOf, roots: config.jobsRoots, logs: config.databaseUrl ? "apart" : "inTransaction" }) }

@@ -11,6 +11,7 @@ import type { Engine } from "../../engine.js";
 import { ValidationError } from "../../errors.js";
 import { Operations, SYSTEM_NAME, type Actor, type WriteOperation } from "../../operations/index.js";
 import { TaskFailure, type TaskContext, type TaskHandler } from "../../queue/worker.js";
+import { publish } from "../../telemetry.js";
 import type { CatalogEntry } from "./catalog.js";
 import { entryOf } from "./sources.js";
 import { RUN_GROUPING, RunContext } from "./context.js";
@@ -62,6 +63,8 @@ export function jobHandler(opts: JobRunnerOptions): TaskHandler {
 class JobRun {
   private readonly records: JobRecords;
   private readonly log: RunLog;
+  /** The job's class path, once its code began to run: its end is then told (runtime/telemetry.ts). */
+  private running?: string;
 
   constructor(private readonly engine: Engine, private readonly run: JobTask, private readonly opts: JobRunnerOptions, private readonly task: TaskContext) {
     this.records = new JobRecords(engine.index);
@@ -79,6 +82,7 @@ class JobRun {
     } catch (err) {
       // The run could not be carried to its end (the database failed it): its writes were rolled back.
       await this.end("errored", `An exception occurred: ${exceptionText(err)}`);
+      if (this.running) publish("jobs.run", { job: this.running, phase: "ended", status: "errored" });
       return { detail: `errored: ${err instanceof Error ? err.message : String(err)}` };
     }
   }
@@ -108,8 +112,11 @@ class JobRun {
     const actor = result.user ? await this.actorOf(result.user, job) : this.run.system ? this.systemActor(job) : null;
     if (!actor) return this.refuse("The user who ran this job no longer exists, or is no longer active.");
     const commit = job.read_only ? false : this.run.commit;
+    this.running = classPathOf(job);
+    publish("jobs.run", { job: this.running, phase: "started" });
     // Once: a transaction PostgreSQL aborts (a deadlock) ends the run errored rather than running the job again.
     const status = await this.engine.operations.run(actor, (op) => this.inTransaction(op, job, entry, commit), { attempts: 1 });
+    publish("jobs.run", { job: this.running, phase: "ended", status });
     return `${classPathOf(job)}: ${status}`;
   }
 

@@ -8,6 +8,7 @@ import http from "node:http";
 import https from "node:https";
 import { readFile } from "node:fs/promises";
 import { TaskFailure, type TaskHandler } from "../../queue/worker.js";
+import { publish, type Events } from "../../telemetry.js";
 import type { Delivery } from "./render.js";
 
 /** How much of an answer's body is kept with the attempt. */
@@ -42,8 +43,29 @@ function send(url: URL, d: Delivery, body: Buffer, ca: Buffer | undefined, signa
   });
 }
 
-/** The handler of WEBHOOK_TASK deliveries; `timeoutMs` bounds one attempt, connection and answer together. */
+/** The handler of WEBHOOK_TASK deliveries, each attempt's result told (runtime/telemetry.ts) unless the worker cut it short. */
 export function webhookHandler(opts: { timeoutMs: number }): TaskHandler {
+  const deliver = delivery(opts);
+  return async (payload, task) => {
+    try {
+      const report = await deliver(payload, task);
+      publish("webhooks.delivery", { result: "delivered" });
+      return report;
+    } catch (err) {
+      if (!task.signal.aborted) publish("webhooks.delivery", { result: resultOf(err) });
+      throw err;
+    }
+  };
+}
+
+/** A failed attempt: answered otherwise than 2xx, impossible to make, or unanswered. */
+function resultOf(err: unknown): Events["webhooks.delivery"]["result"] {
+  if (err instanceof TaskFailure && err.statusCode !== null) return "refused";
+  return err instanceof TaskFailure && !err.retry ? "invalid" : "unreachable";
+}
+
+/** One delivery attempt; `timeoutMs` bounds it, connection and answer together. */
+function delivery(opts: { timeoutMs: number }): TaskHandler {
   return async (payload, { signal }) => {
     const d = payload as Delivery;
     if (d.error) throw new TaskFailure(d.error, { retry: false });

@@ -2,8 +2,14 @@
 // where a route allows it (token provisioning), and a browser login's session token when
 // the caller passes one. Every failure is a 403, as DRF sends when its first
 // authentication class offers no challenge; too many failed passwords are DRF's 429.
+import type { RequestHandler } from "express";
 import type { Knex } from "knex";
 import { HttpError } from "../../errors.js";
+import { databaseUnavailable, RETRY_AFTER_SECONDS } from "../../db/errors.js";
+import { identified } from "../../http/request-log.js";
+import type { ProfileDeps } from "../index.js";
+import { sessionFor } from "./browser-session.js";
+import { unauthenticated } from "./permission.js";
 import type { Identities, Identity } from "../../auth/identities.js";
 import { parseBasic } from "../../auth/identities.js";
 import { AuthThrottle, Throttled, type ThrottleLimits } from "../../auth/throttle.js";
@@ -11,8 +17,8 @@ import { wordProblem } from "./wording.js";
 
 const refuse = (message: string) => new HttpError(403, message, "authentication_failed");
 
-/** DRF's `Throttled` exception: its wording, and `Retry-After` as its exception handler sets it. */
-export function throttled(err: Throttled): HttpError {
+/** DRF's `Throttled` exception (failed passwords, rate limits): its wording, and `Retry-After` as its exception handler sets it. */
+export function throttled(err: Pick<Throttled, "retryAfter" | "wait">): HttpError {
   return new HttpError(429, `Request was throttled. Expected available in ${err.wait}.`, "throttled", { "Retry-After": String(err.retryAfter) });
 }
 
@@ -51,4 +57,25 @@ export async function authenticate(db: Knex, identities: Identities | undefined,
     return identity;
   }
   return null;
+}
+
+/**
+ * A route of the site's own that only a requester DRF would call authenticated may use
+ * (Nautobot's `/metrics` under METRICS_AUTHENTICATED, IsAuthenticated): a token, or a browser
+ * login's session. Anything else is the 403 DRF answers, in its words; credentials are never
+ * taken by password here.
+ */
+export function requireAuthenticated({ db, identities, config }: ProfileDeps): RequestHandler {
+  return async (req, res, next) => {
+    try {
+      const identity = await authenticate(db, identities, req.get("authorization"), false, sessionFor(req, true), { address: req.ip, limits: config });
+      if (!identity) throw unauthenticated();
+      identified(res, identity.username);
+      next();
+    } catch (err) {
+      if (err instanceof HttpError) res.status(err.status).set(err.headers).json({ detail: err.problem ? wordProblem(err.problem) : err.message });
+      else if (databaseUnavailable(err)) res.status(503).set("Retry-After", String(RETRY_AFTER_SECONDS)).json({ detail: "The database is unavailable; try again shortly." });
+      else next(err);
+    }
+  };
 }

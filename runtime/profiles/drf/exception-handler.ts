@@ -8,8 +8,11 @@ import { databaseUnavailable, RETRY_AFTER_SECONDS, unstorableText } from "../../
 import { wordErrors, wordProblem } from "./wording.js";
 import type { Ctx, DrfServices } from "./context.js";
 import { send } from "./renderer.js";
+import { throttled } from "./authentication.js";
+import { RateLimited } from "../../http/rate-limits.js";
 
-export function handleException(drf: DrfServices, res: Response, err: unknown, ctx?: Ctx): void {
+export function handleException(drf: DrfServices, res: Response, failure: unknown, ctx?: Ctx): void {
+  const err = failure instanceof RateLimited ? throttled(failure) : failure;
   const e = err as { type?: string; status?: number; message?: string };
   let statusCode: number;
   let body: unknown;

@@ -2,7 +2,7 @@
 // `operationName`) or an `application/graphql` one, authenticated as any API request; anyone
 // may ask, and the request's operation reads each model's rows the requester may view (the
 // engine's scope: none for a model they may not, every one where EXEMPT_VIEW_PERMISSIONS says
-// so). A refused query is a 400 with
+// so). Mutations write as REST writes (graphql-writes.ts). A refused query is a 400 with
 // `errors`; a bad filter argument fails its root field with the filter set's errors as
 // Nautobot words them (the Python dict). GET from a browser gives GraphiQL.
 import express, { type Router } from "express";
@@ -10,7 +10,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import type { ModelIndex } from "../../models.js";
 import type { Operation } from "../../operations/index.js";
-import { graphqlService, type GraphqlAnswer, type GraphqlRequest, type Requester } from "../../graphql/index.js";
+import { graphqlService, type GraphqlAnswer, type GraphqlRequest, type Requester, type Writer } from "../../graphql/index.js";
 import { pyRepr } from "../../text/python.js";
 import { wordErrors } from "./wording.js";
 
@@ -18,9 +18,9 @@ export interface GraphqlDeps {
   index: ModelIndex;
 }
 
-/** How this API words a GraphQL request's filter errors, at the request's version and URL. */
-export function requesterOf(at?: { version: string; apiUrl: string }): Requester {
-  return { ...at, word: (errors) => pyRepr(wordErrors(errors)) };
+/** How this API words a GraphQL request's filter errors, at the request's version and URL; with `writer`, how its mutations write. */
+export function requesterOf(at?: { version: string; apiUrl: string }, writer?: Writer): Requester {
+  return { ...at, word: (errors) => pyRepr(wordErrors(errors)), ...(writer ? { writer } : {}) };
 }
 
 /**

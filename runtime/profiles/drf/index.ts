@@ -19,10 +19,14 @@ import { EXPORT_PARAM, exportTemplates } from "../../features/index.js";
 import { Tokens } from "../../auth/tokens.js";
 import { Engine } from "../../engine.js";
 import { Allocations } from "../../operations/allocations.js";
+import { publish } from "../../telemetry.js";
 import { serveGraphiqlAssets } from "./graphql.js";
+import { redocAssets } from "./redoc-assets.js";
 import { RouteTable } from "./routes.js";
 import { drfPolicy } from "./policy.js";
 import { RESERVED } from "./request.js";
+import { RateLimits } from "../../http/rate-limits.js";
+import { chargeRefused, chargeRequest } from "./rate-limit.js";
 import type { Ctx, Drf, DrfServices, View } from "./context.js";
 import { action } from "./views/action.js";
 import { detail } from "./views/detail.js";
@@ -60,6 +64,7 @@ export function drfProfile(deps: DrfDeps): Router {
   const { services, table } = servicesOf(deps);
   const drf: Drf = { ...services, policy: drfPolicy(services) };
   const { policy } = drf;
+  const limits = RateLimits.of(deps.db, config.rateLimits);
   const router = express.Router({ strict: true, caseSensitive: true });
   mountAssets(router, table);
   router.use(express.raw({ type: "multipart/form-data", limit: drf.uploadBodyLimit }));
@@ -73,10 +78,15 @@ export function drfProfile(deps: DrfDeps): Router {
     try {
       const params = queryParams(req);
       const match = table.match(req.path.slice(1), req.method);
+      publish("http.routed", { res, api: api.name, route: match ? `${req.baseUrl}/${match.route.path}` : null });
       const { version, renderer } = policy.negotiator(req, params, match);
       res.set("API-Version", version);
       res.set("Vary", "Accept");
-      const { identity, session } = await policy.authenticators(req, res, match);
+      const { identity, session } = await policy.authenticators(req, res, match).catch(async (err: unknown) => {
+        if (limits) await chargeRefused(limits, req, res);
+        throw err;
+      });
+      if (limits) await chargeRequest(drf, limits, req, res, match, params, identity);
       if (!match) throw notFound();
       ctx = { req, res, drf, match, version, renderer, identity, apiUrl: `${origin(req, config.publicUrl)}${api.basePath}`, params, session };
       await VIEWS[match.route.view](ctx);
@@ -93,9 +103,8 @@ export function drfProfile(deps: DrfDeps): Router {
 function mountAssets(router: Router, table: RouteTable): void {
   const swaggerAssets = dirname(createRequire(import.meta.url).resolve("swagger-ui-dist/package.json"));
   const browsableAssets = fileURLToPath(new URL("../../../templates/static/", import.meta.url));
-  const redocAssets = `${dirname(createRequire(import.meta.url).resolve("redoc/package.json"))}/bundles`;
   router.use("/docs/static", express.static(browsableAssets, { index: false }), express.static(swaggerAssets, { index: false }));
-  router.use("/redoc/static", express.static(redocAssets, { index: false }));
+  router.use("/redoc/static", redocAssets());
   const graphqlRoute = table.routes.find((r) => r.view === "graphql");
   if (graphqlRoute) serveGraphiqlAssets(router, graphqlRoute.path);
 }

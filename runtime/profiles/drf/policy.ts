@@ -23,6 +23,9 @@ const SCHEMA_RENDERERS: Record<NonNullable<DrfRoute["document"]>, ExtraRenderers
   json: { types: SCHEMA_TYPES, formats: [] },
 };
 
+/** A list renders itself as a CSV file too (Nautobot 2.x's NautobotCSVRenderer). */
+const LIST_RENDERERS: ExtraRenderers = { types: ["text/csv"], formats: ["csv"] };
+
 export interface Policy {
   /** Who the request acts as (a token, a password where the route allows one, or a browser session), and that session. */
   authenticators(req: Request, res: Response, found: RouteMatch | undefined): Promise<{ identity: Identity | null; session?: string }>;
@@ -56,8 +59,9 @@ export function drfPolicy(drf: DrfServices): Policy {
     renderer: send,
     exceptionHandler: (res, err, ctx) => handleException(drf, res, err, ctx),
     negotiator(req, params, found) {
-      const document = found?.route.view === "swagger" ? SCHEMA_RENDERERS[found.route.document!] : undefined;
-      return negotiate(req.get("accept"), params.get("api_version")?.at(-1), params.get("format")?.at(-1), api.versions, document);
+      const view = found?.route.view;
+      const extra = view === "swagger" ? SCHEMA_RENDERERS[found!.route.document!] : view === "list" ? LIST_RENDERERS : undefined;
+      return negotiate(req.get("accept"), params.get("api_version")?.at(-1), params.get("format")?.at(-1), api.versions, extra);
     },
   };
 }

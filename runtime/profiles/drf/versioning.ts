@@ -4,7 +4,8 @@
 import { parseAccept } from "../../http/request.js";
 import { HttpError } from "../../errors.js";
 
-export type Renderer = "json" | "html";
+/** `csv`: a list as a file (csv-export.ts), where the route renders one; answers of other kinds are JSON. */
+export type Renderer = "json" | "html" | "csv";
 
 /** What a view renders besides JSON and the browsable page (the OpenAPI document's YAML and its media types). */
 export interface ExtraRenderers { types: string[]; formats: string[] }
@@ -16,11 +17,13 @@ export function negotiate(accept: string | undefined, queryVersion: string | und
   let headerVersion: string | undefined;
   // DRF answers an unknown `?format=` with 404; `openapi` is the docs page's legacy alias.
   if (formatParam === "api") renderer = "html";
+  else if (formatParam === "csv" && extra.formats.includes("csv")) renderer = "csv";
   else if (formatParam !== undefined && ![...extra.formats, "json", "openapi", ""].includes(formatParam)) throw new HttpError(404, "Not found.", "not_found");
   if (types.length) {
     const usable = types.find((t) => t.q > 0 && [...extra.types, "application/json", "application/*", "*/*", "text/html"].includes(t.type));
     if (!usable) throw new HttpError(406, "Could not satisfy the request Accept header.", "not_acceptable");
     if (!formatParam && usable.type === "text/html") renderer = "html";
+    if (!formatParam && usable.type === "text/csv") renderer = "csv";
     const json = types.find((t) => [...extra.types, "application/json"].includes(t.type) && t.params.version !== undefined);
     headerVersion = json?.params.version || undefined;
   }

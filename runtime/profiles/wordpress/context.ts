@@ -16,6 +16,7 @@ import { Archive } from "./archive.js";
 import { Writer } from "./writes.js";
 import type { Params } from "./params.js";
 import { wordpressPolicy, type WpPolicy } from "./policy.js";
+import { RateLimits } from "../../http/rate-limits.js";
 
 export interface WpDeps {
   api: ApiDescriptor;
@@ -39,6 +40,8 @@ export interface WpApi {
   readonly archive: Archive;
   readonly appPasswords: WpAuth;
   readonly policy: WpPolicy;
+  /** The rate limits requests are charged against, when they are on. */
+  readonly limits?: RateLimits;
 }
 
 /** A request as read, before routing. */
@@ -82,6 +85,7 @@ export function servedApi({ api, db, config, identities }: WpDeps): WpApi {
     writer: new Writer(cat, store, tz, userExists),
     archive: new Archive(db, cat, api.settings, tz),
     policy: wordpressPolicy(api, db, identities, passwordsModel ? appPasswords : undefined, config),
+    limits: RateLimits.of(db, config.rateLimits),
   };
 }
 

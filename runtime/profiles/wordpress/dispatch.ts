@@ -7,6 +7,8 @@ import { invalidParam, noRoute } from "./errors.js";
 import type { WpApi, WpRequest } from "./context.js";
 import { VIEWS, type ViewKind } from "./views/index.js";
 import { optionsView } from "./views/options.js";
+import { chargeRequest } from "./rate-limit.js";
+import { publish } from "../../telemetry.js";
 
 /** The route of the application passwords of the requester (WordPress core's, under `wp/v2`). */
 const APP_PASSWORDS = "/wp/v2/users/me/application-passwords";
@@ -52,28 +54,41 @@ export class WpDispatcher {
     return path === "/" || path === this.nsPath || path.startsWith(`${this.nsPath}/`) || path.startsWith(APP_PASSWORDS);
   }
 
-  /** The route `path` matches, with its path arguments as written. */
-  private match(path: string): { hit: Compiled; groups: Record<string, string> } {
+  /** The route the request's path matches, with its path arguments as written; a request no route takes is charged as a read first. */
+  private async match(base: WpRequest): Promise<{ hit: Compiled; groups: Record<string, string> }> {
     for (const hit of this.compiled) {
-      const m = hit.pattern.exec(path);
-      if (m) return { hit, groups: m.groups ?? {} };
+      const m = hit.pattern.exec(base.path);
+      if (m) {
+        this.routed(base, hit);
+        return { hit, groups: m.groups ?? {} };
+      }
     }
+    this.routed(base, undefined);
+    await chargeRequest(base, undefined);
     throw noRoute();
+  }
+
+  /** Tells who listens (runtime/telemetry.ts) which route of the table, by its regex as WordPress names routes, served the request. */
+  private routed(base: WpRequest, hit: Compiled | undefined): void {
+    publish("http.routed", { res: base.res, api: base.wp.api.name, route: hit ? `${base.req.baseUrl}${hit.route.regex}` : null });
   }
 
   async dispatch(base: WpRequest): Promise<void> {
     if (base.method === "OPTIONS") {
       const hit = this.compiled.find((c) => c.listed && c.pattern.test(base.path));
+      this.routed(base, hit?.listed ? hit : undefined);
+      await chargeRequest(base, undefined);
       if (!hit?.listed) throw noRoute();
       return optionsView({ ...base, args: {} }, hit.listed);
     }
-    const { hit, groups } = this.match(base.path);
-    const args = decodeArgs(groups);
+    const { hit, groups } = await this.match(base);
     const endpoints = hit.route.endpoints;
     const varies = endpoints.map((e) => VIEWS[e.view].varies).find(Boolean);
     if (varies) base.res.vary(varies);
     const endpoint = endpoints.find((e) => e.methods.includes(base.method))
       ?? (base.method === "HEAD" ? endpoints.find((e) => e.methods.includes("GET") && VIEWS[e.view].head) : undefined);
+    await chargeRequest(base, endpoint?.view);
+    const args = decodeArgs(groups);
     if (!endpoint) throw noRoute();
     return VIEWS[endpoint.view].run({ ...base, args, model: hit.model });
   }

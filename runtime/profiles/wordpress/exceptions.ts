@@ -5,6 +5,8 @@ import type { Response } from "express";
 import { reportFailure } from "../../http/failures.js";
 import { databaseUnavailable, RETRY_AFTER_SECONDS, unstorableText } from "../../db/errors.js";
 import { WpError } from "./errors.js";
+import { RateLimited } from "../../http/rate-limits.js";
+import { tooManyRequests } from "./rate-limit.js";
 import type { Params } from "./params.js";
 import type { WpRenderer } from "./renderer.js";
 
@@ -14,6 +16,7 @@ export type WpExceptionHandler = (res: Response, err: unknown, params: Params) =
 function wpError(res: Response, err: unknown): WpError {
   const status = (err as { status?: unknown }).status;
   if (err instanceof WpError) return err;
+  if (err instanceof RateLimited) return tooManyRequests(err);
   if ((err as { type?: string }).type === "entity.too.large") return new WpError(413, "rest_request_too_large", "The request body is too large.");
   if (databaseUnavailable(err)) {
     res.set("Retry-After", String(RETRY_AFTER_SECONDS));

@@ -129,6 +129,33 @@ describe("inventory e2e: bulk operations", () => {
     }
   });
 
+  it("bulk create of a model with made slugs is one set: each slug free of the stored ones and of the set's, whatever its size", async () => {
+    const { db } = await startTestServer();
+    const name = uniq("Net");
+    const base = name.toLowerCase();
+    const providers = (await post("/api/circuits/providers/", Array.from({ length: 34 }, () => ({ name: uniq("set provider") })))).body as Array<{ id: string }>;
+    expect((await post("/api/circuits/provider-networks/", { name, provider: providers[0].id })).body.slug).to.equal(base);
+    const create = async (body: Array<Record<string, unknown>>) => {
+      const sql: string[] = [];
+      const listen = (q: { sql: string }) => { if (!/"users_(token|objectpermission)"/.test(q.sql)) sql.push(q.sql); };
+      db.on("query", listen);
+      try {
+        const res = await post("/api/circuits/provider-networks/", body);
+        expect(res.status, res.text).to.equal(201);
+        return { slugs: (res.body as Array<{ slug: string }>).map((n) => n.slug), sql };
+      } finally {
+        db.removeListener("query", listen);
+      }
+    };
+    // A slug given in the set is taken for the made ones, wherever it stands in it.
+    const few = await create([{ name, provider: providers[1].id }, { name, provider: providers[2].id, slug: `${base}-3` }, { name, provider: providers[3].id }]);
+    expect(few.slugs).to.deep.equal([`${base}-2`, `${base}-3`, `${base}-4`]);
+    const many = await create(providers.slice(4).map((p) => ({ name, provider: p.id })));
+    expect(many.slugs).to.deep.equal(Array.from({ length: 30 }, (_, i) => `${base}-${i + 5}`));
+    expect(many.sql.filter((s) => /^insert into "circuits_providernetwork"/.test(s))).to.have.length(1);
+    expect(many.sql.length, many.sql.join("\n")).to.equal(few.sql.length);
+  });
+
   it("a set the database refuses (a unique value twice) names the element, as one by one would; nothing is created", async () => {
     const before = await rows("ipam_vrf");
     const rd = uniq("rd");

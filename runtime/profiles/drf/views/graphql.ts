@@ -1,8 +1,9 @@
-// `graphql/` (../graphql.ts): POST, as Nautobot's API view, the body JSON or the query itself; GraphiQL for a browser's GET.
+// `graphql/` (../graphql.ts): POST, as Nautobot's API view, the body JSON or the query itself (a mutation writing as REST does); GraphiQL for a browser's GET.
 import { contentType } from "../../../http/request.js";
 import { cspNonce } from "../../../http/security.js";
 import { templates } from "../../../http/templates.js";
 import { answerGraphql, requesterOf } from "../graphql.js";
+import { graphqlWriter } from "../graphql-writes.js";
 import type { Ctx } from "../context.js";
 import { readJson, requestActor } from "../request.js";
 import { notAllowed } from "./allow.js";
@@ -21,6 +22,6 @@ export async function graphql(ctx: Ctx): Promise<void> {
   const type = contentType(ctx.req);
   const body = type === "application/graphql" ? { query: raw.toString("utf8") } : type === "application/json" ? readJson(ctx) : {};
   const op = operations.read(await requestActor(ctx, "graphql"));
-  const answer = await answerGraphql(deps, op, (body ?? {}) as Record<string, unknown>, requesterOf({ version: ctx.version, apiUrl: ctx.apiUrl }));
+  const answer = await answerGraphql(deps, op, (body ?? {}) as Record<string, unknown>, requesterOf({ version: ctx.version, apiUrl: ctx.apiUrl }, graphqlWriter(ctx)));
   ctx.res.status(answer.status).json(answer.body);
 }

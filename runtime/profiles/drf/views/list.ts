@@ -1,15 +1,19 @@
 // A model's list (`…/<route>/`): GET pages through the objects the filters pick (by offset, by
-// cursor, or rendered by an export template), POST creates one object or a list of them, and
-// PUT, PATCH and DELETE of a list of ids change or remove them all or none.
+// cursor, rendered by an export template, or all as CSV), POST creates one object or a list of
+// them (JSON, or CSV rows), and PUT, PATCH and DELETE of a list of ids change or remove them all
+// or none.
 import type { WriteOperation } from "../../../operations/index.js";
 import { inVersion, type ModelDescriptor } from "../../../descriptor.js";
-import { HttpError } from "../../../errors.js";
+import { HttpError, ValidationError } from "../../../errors.js";
+import { contentType } from "../../../http/request.js";
 import { EXPORT_PARAM } from "../../../features/index.js";
-import { actionOf } from "../../../features/index.js";
+import { actionOf, customFieldColumns } from "../../../features/index.js";
 import { decodeCursor } from "../pagination.js";
 import type { Ctx } from "../context.js";
 import { bulkIds, requireAll } from "../bulk.js";
 import { actor, expectList, filterFor, isBrief, readBody, readOpts, reading } from "../request.js";
+import { csvBodies, csvRecords, csvRefusal } from "../csv-import.js";
+import { sendCsv } from "../csv-export.js";
 import { answerAction } from "./action.js";
 import { modelMethod } from "./allow.js";
 
@@ -24,6 +28,7 @@ export async function list(ctx: Ctx): Promise<void> {
     return answerAction(ctx, m, m.actions!.find((a) => a.name === listedBy.action)!, null, {});
   }
   if (method === "GET") return read(ctx, m);
+  if (method === "POST" && contentType(ctx.req) === "text/csv") return importCsv(ctx, m);
   const body = await readBody(ctx, m);
   if (method === "POST") return create(ctx, m, body);
   return bulk(ctx, m, method, expectList(body));
@@ -34,6 +39,7 @@ async function read(ctx: Ctx, m: ModelDescriptor): Promise<void> {
   const op = await reading(ctx, m, "list");
   const where = await filterFor(ctx, op, m);
   const exportName = exports && ctx.params.get(EXPORT_PARAM)?.at(-1);
+  if (ctx.renderer === "csv" && exportName === undefined) return sendCsv(ctx, m, op, where);
   if (exports && exportName !== undefined) {
     const file = await exports.render(op, store, m, exportName, where, readOpts(ctx));
     // As Django's HttpResponse sends them: the template's type as given, no charset added.
@@ -66,6 +72,21 @@ async function create(ctx: Ctx, m: ModelDescriptor, body: unknown): Promise<void
   });
   if (!many) ctx.res.set("Location", String(objects[0].url));
   return policy.renderer(ctx, 201, many ? objects : objects[0]);
+}
+
+/** A CSV body: its rows created as one bulk, answered as the JSON bulk's list; refusals by row and field. */
+async function importCsv(ctx: Ctx, m: ModelDescriptor): Promise<void> {
+  const { index, api, store, operations, policy } = ctx.drf;
+  const { header, rows } = csvRecords(Buffer.isBuffer(ctx.req.body) ? ctx.req.body : Buffer.alloc(0));
+  const by = await actor(ctx, m, "list");
+  const objects = await operations.run(by, async (op) => {
+    const bodies = csvBodies(index, m, header, rows, await customFieldColumns(op.trx, m, ctx.version, api.versions.supported));
+    const ids = await store.createMany(op, m, bodies, { version: ctx.version }).catch((err: unknown) => {
+      throw err instanceof ValidationError ? csvRefusal(m, err) : err;
+    });
+    return store.answer(op, m, ids, readOpts(ctx));
+  });
+  return policy.renderer(ctx, 201, objects);
 }
 
 async function bulk(ctx: Ctx, m: ModelDescriptor, method: string, items: unknown[]): Promise<void> {
