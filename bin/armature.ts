@@ -1,5 +1,5 @@
 // The command line: generate, check, migrate, serve, run, createsuperuser, demo-data,
-// create-app-password, worker. Parses arguments (bin/command-line.ts) and calls the generator
+// create-app-password, worker, dump, load, health_check, upgrade, shell. Parses arguments (bin/command-line.ts) and calls the generator
 // or the runtime; holds no logic of its own beyond wiring and printing.
 import { fileURLToPath } from "node:url";
 import { dirname, join } from "node:path";
@@ -78,6 +78,8 @@ async function main(argv: string[]): Promise<void> {
         password: values.password as string | undefined,
         token: values.token as string | undefined,
         name: values.name as string | undefined,
+        file: values.file as string | undefined,
+        exclude: values.exclude as Array<"changes" | "media"> | undefined,
       };
       try {
         await runCommand(command, opts, apis, demo, demoLogins);

@@ -3,8 +3,9 @@
 // text to print and the exit status: 0 for help, 2 for a command line it refuses. Reads no
 // environment and touches no file or database, so a wrong command line costs nothing.
 import { parseArgs } from "node:util";
+import { EXCLUDABLE } from "../runtime/dump/format.js";
 
-type Value = string | number | boolean;
+type Value = string | number | boolean | string[];
 
 interface Option {
   /** The value's placeholder in the help (`N`, `NAME`); absent for a flag. */
@@ -13,6 +14,15 @@ interface Option {
   required?: boolean;
   /** Turns the text given into the value, or throws why it is refused. */
   parse?: (text: string) => Value;
+  /** May be given more than once; the value is then every text given, in order. */
+  multiple?: boolean;
+}
+
+/** A positional argument: its placeholder in the help (`FILE`). */
+interface Argument {
+  name: string;
+  help: string;
+  required?: boolean;
 }
 
 interface Command {
@@ -22,6 +32,8 @@ interface Command {
   options: Record<string, Option>;
   /** The environment the command reads, for its own help. */
   environment?: string[];
+  /** Positional arguments, in order; their values are under their names, lower-cased. */
+  arguments?: Argument[];
 }
 
 function wholeNumber(min: number, max: number) {
@@ -47,6 +59,16 @@ const SERVING = [
   "QUEUE_WORKER (1; 0: no queue worker in the server), QUEUE_* (docs/operating/settings.md)",
   JOBS,
 ];
+const MEDIA = "MEDIA_ROOT (uploaded files; default: media beside the embedded database's folder)";
+const exclude: Option = {
+  value: "WHAT",
+  help: `leave out ${EXCLUDABLE.map((e) => `\`${e}\``).join(" or ")} (the change log, the uploaded files); repeat or separate with commas`,
+  multiple: true,
+  parse: (text) => {
+    if (!(EXCLUDABLE as readonly string[]).includes(text)) throw new Error(`must be one of ${EXCLUDABLE.join(", ")}, not "${text}"`);
+    return text;
+  },
+};
 const verbose: Option = { help: "name every migration applied, not just how many" };
 const port: Option = { value: "N", help: "port to listen on, 0 for any free one (default: PORT, else 8080)", parse: wholeNumber(0, 65535) };
 
@@ -91,6 +113,56 @@ export const commands: Record<string, Command> = {
     },
     environment: [DATABASE],
   },
+  dump: {
+    summary: "write every object of every API, the change log and the media files to one file (stdout without FILE)",
+    description: "Write the whole database (every table, in dependency order, from one consistent snapshot), its\n"
+      + "sequences and the media folder's files as newline-delimited JSON (gzip when FILE ends in .gz).\n"
+      + "Reads only; the embedded database must not be open in a running server. docs/operating/dump-and-load.md.",
+    options: { exclude },
+    arguments: [{ name: "FILE", help: "where to write the dump (default: stdout)" }],
+    environment: [DATABASE, MEDIA],
+  },
+  load: {
+    summary: "fill an empty database from a dump, in one transaction (ids, timestamps and change records kept)",
+    description: "Fill an empty database (embedded or PostgreSQL) from a dump made by `armature dump`, in one transaction,\n"
+      + "then apply the migrations this build adds. A bulk restore: rows are written directly, not through the\n"
+      + "write pipeline (no change records, webhooks or permission checks are made for them). A database holding\n"
+      + "any row is refused, and so is a dump cut short; either way nothing changes.",
+    options: { exclude },
+    arguments: [{ name: "FILE", help: "the dump (plain or gzip)", required: true }],
+    environment: [DATABASE, MEDIA],
+  },
+  health_check: {
+    summary: "check the database, the migrations, a queue worker and the media folder; exit 1 naming what fails",
+    description: "Check what /health/ready/ checks (the database answers, every migration of this build is applied) and\n"
+      + "what the install needs besides: a queue worker (in a server or `armature worker`, on any machine) seen in\n"
+      + "the last minute, and a media folder files can be written to. One line per check; exit 0 when all work,\n"
+      + "1 otherwise. Migrates nothing. The embedded database can only be checked while no server has it open.",
+    options: {},
+    environment: [DATABASE, MEDIA],
+  },
+  upgrade: {
+    summary: "after installing a new build: migrate, sync job records, remove stale content types and expired sessions",
+    description: "What Nautobot's post_upgrade does that applies here: apply pending migrations, bring the job records in\n"
+      + "step with the jobs folders, remove the content types of models this build no longer has, and remove expired\n"
+      + "browser sessions (clearsessions). The removals are system operations of `upgrade`: change-logged deletes.",
+    options: { verbose },
+    environment: [DATABASE, JOBS],
+  },
+  clearsessions: {
+    summary: "remove expired browser sessions (Django's clearsessions)",
+    options: {},
+    environment: [DATABASE],
+  },
+  shell: {
+    summary: "a REPL with the engine loaded (as nbshell): apis, engines, db, run(api, work)",
+    description: "Migrate, then start a Node REPL (top-level await) whose context holds `apis` (the descriptors), `engines`\n"
+      + "(per API: index, store, operations), `db` (Knex) and `run(api, async (op) => …)`, which runs work as a\n"
+      + "system operation of `shell`: writes go through the write pipeline and are change-logged. Reads stdin,\n"
+      + "so statements can be piped in.",
+    options: {},
+    environment: [DATABASE, JOBS],
+  },
   worker: {
     summary: "migrate, then run a queue worker (webhook deliveries and jobs) without serving",
     options: {},
@@ -120,11 +192,13 @@ export function commandHelp(name: string): string {
   const c = commands[name];
   const flags = Object.entries(c.options).map(([o, spec]) => [`--${o}${spec.value ? ` ${spec.value}` : ""}`, `${spec.required ? "required: " : ""}${spec.help}`]);
   flags.push(["-h, --help", "show this help and do nothing else"]);
+  for (const a of [...(c.arguments ?? [])].reverse()) flags.unshift([a.name, a.help]);
   const width = Math.max(...flags.map(([f]) => f.length)) + 2;
   const usage = Object.entries(c.options).map(([o, spec]) => {
     const text = `--${o}${spec.value ? ` ${spec.value}` : ""}`;
     return spec.required ? text : `[${text}]`;
   });
+  for (const a of c.arguments ?? []) usage.push(a.required ? a.name : `[${a.name}]`);
   return [
     `usage: armature ${[name, ...usage].join(" ")}`,
     "",
@@ -155,17 +229,22 @@ export function parseCommandLine(argv: string[]): Parsed {
   if ((end < 0 ? args : args.slice(0, end)).some((a) => HELP.has(a))) return { exit: 0, text: commandHelp(name) };
 
   const spec = commands[name].options;
-  let parsed: Record<string, string | boolean | undefined>;
+  const positional = commands[name].arguments ?? [];
+  let parsed: Record<string, string | boolean | Array<string | boolean> | undefined>;
+  let positionals: string[];
   try {
-    parsed = parseArgs({
+    ({ values: parsed, positionals } = parseArgs({
       args,
-      options: Object.fromEntries(Object.entries(spec).map(([o, s]) => [o, { type: s.value ? "string" as const : "boolean" as const }])),
+      options: Object.fromEntries(Object.entries(spec).map(([o, s]) => [o, { type: s.value ? "string" as const : "boolean" as const, multiple: s.multiple ?? false }])),
       strict: true,
-      allowPositionals: false,
-    }).values;
+      allowPositionals: positional.length > 0,
+    }));
   } catch (err) {
     return refuse(name, (err as Error).message.split("\n")[0]);
   }
+  if (positionals.length > positional.length) return refuse(name, `Unexpected argument '${positionals[positional.length]}'`);
+  const absent = positional.filter((a, n) => a.required && positionals[n] === undefined).map((a) => a.name);
+  if (absent.length) return refuse(name, `${absent.join(" and ")} ${absent.length > 1 ? "are" : "is"} required`);
   const missing = Object.entries(spec).filter(([o, s]) => s.required && parsed[o] === undefined).map(([o]) => `--${o}`);
   if (missing.length) return refuse(name, `${missing.join(" and ")} ${missing.length > 1 ? "are" : "is"} required`);
   const values: Record<string, Value> = {};
@@ -173,10 +252,11 @@ export function parseCommandLine(argv: string[]): Parsed {
     const given = parsed[o];
     if (given === undefined) continue;
     try {
-      values[o] = typeof given === "string" && s.parse ? s.parse(given) : given;
+      values[o] = Array.isArray(given) ? given.flatMap((g) => String(g).split(",")).map((g) => (s.parse ? String(s.parse(g)) : g)) : typeof given === "string" && s.parse ? s.parse(given) : given;
     } catch (err) {
       return refuse(name, `--${o} ${(err as Error).message}`);
     }
   }
+  positional.forEach((a, n) => { if (positionals[n] !== undefined) values[a.name.toLowerCase()] = positionals[n]; });
   return { run: name, values };
 }

@@ -24,6 +24,11 @@ import { Worker } from "./queue/worker.js";
 import { periodicTasks, syncJobs, taskHandlers } from "./features/index.js";
 import { Engine, enginesOn } from "./engine.js";
 import { Operations } from "./operations/index.js";
+import { dumpCommand, loadCommand } from "./dump/index.js";
+import { healthCheck } from "./operator/health-check.js";
+import { removeStaleContentTypes } from "./operator/upgrade.js";
+import { shell } from "./operator/shell.js";
+import type { Excludable } from "./dump/format.js";
 import { aggregateForWorkers, metricsServer } from "./metrics/index.js";
 
 export interface CliOptions {
@@ -38,6 +43,10 @@ export interface CliOptions {
   password?: string;
   token?: string;
   name?: string;
+  /** dump: where to write (stdout when absent); load: the dump to read. */
+  file?: string;
+  /** dump, load: what to leave out. */
+  exclude?: Excludable[];
 }
 
 /** A command line refused before anything ran; the caller exits 2, as for a bad option. */
@@ -81,7 +90,7 @@ export async function ensureSuperuser(db: Knex, apis: ApiDescriptor[], username:
 }
 
 /**
- * Loads each API's demo fixtures once; a marker table remembers what was loaded. One
+ * Loads each API's demo fixtures once; a marker table (a runtime migration's) remembers what was loaded. One
  * operation under an advisory lock: instances starting together load the data exactly once,
  * and a failed load leaves neither records nor marker behind. A system operation: every
  * record is in the change log as the `demo-data` command's, under one request id.
@@ -90,7 +99,6 @@ export function loadDemoOnce(db: Knex, apis: ApiDescriptor[], demo: Record<strin
   return new Operations(db).run(Operations.system("demo-data"), async (op) => {
     const { trx } = op;
     await advisoryLock(trx, "armature_demo", "load");
-    await trx.raw("CREATE TABLE IF NOT EXISTS armature_demo (api text PRIMARY KEY, loaded timestamptz NOT NULL DEFAULT now())");
     const loaded: string[] = [];
     for (const api of apis) {
       const fixtures = demo[api.name];
@@ -179,6 +187,16 @@ export async function runCommand(command: string, opts: CliOptions, apis: ApiDes
   if (opts.port !== undefined) config.port = opts.port;
   checkArguments(command, opts, apis, config);
   if (command === "serve") return serve(apis, config, opts);
+  // Neither migrates first: a dump reads the schema as it is, a load migrates to the dump's.
+  if (command === "dump") return void console.error(await dumpCommand(apis, config, opts.file, opts.exclude ?? []));
+  if (command === "load") return void console.log(await loadCommand(apis, config, opts.file!, opts.exclude ?? []));
+  if (command === "health_check") {
+    // Asks, never mends: no migration runs first.
+    const { healthy, lines } = await healthCheck(apis, config);
+    for (const line of lines) console.log(line);
+    if (!healthy) process.exitCode = 1;
+    return;
+  }
   const db = await openDatabase(config);
   const applied = await migrateAll(db.knex, apis);
   if (applied.length) console.log(migratedLine(applied, opts.verbose));
@@ -199,6 +217,14 @@ export async function runCommand(command: string, opts: CliOptions, apis: ApiDes
     }
     case "run":
       return run(apis, db, config, demo, demoLogins);
+    case "upgrade":
+      // The migrations and the job records ran above, as for every command.
+      console.log(applied.length ? `upgraded the schema (${whereData(config)})` : `schema already up to date (${whereData(config)})`);
+      console.log(await removeStaleContentTypes(db.knex, apis));
+      console.log(await profileCommand(db.knex, apis, "clearsessions", opts));
+      return db.close();
+    case "shell":
+      return shell(db, apis);
     case "worker": {
       const worker = startWorker(db.knex, config, apis);
       console.log(`queue worker ${worker.id} is running (${whereData(config)}), ${config.queue.concurrency} task(s) at a time`);

@@ -28,6 +28,17 @@ export class Tokens {
     return (await op.trx(this.model.table).select(this.key).where("id", id).first())[this.key];
   }
 
+  /**
+   * Removes the expired tokens whose description is `description` (the browser's sessions), as
+   * `op`'s deletes: Django's clearsessions. Gives how many there were.
+   */
+  async removeExpired(op: WriteOperation, description: string): Promise<number> {
+    const ids = await op.trx(this.model.table).pluck("id")
+      .where(this.index.column(this.model, "description"), description).where(this.expires, "<", op.trx.fn.now()).orderBy("id");
+    if (ids.length) await this.store.remove(op, this.model, ids);
+    return ids.length;
+  }
+
   /** A key of `userId` that can write and has not expired, if there is one. */
   async writableKey(db: Knex, userId: string): Promise<string | undefined> {
     const row = await db(this.model.table).select(this.key)

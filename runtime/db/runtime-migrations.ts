@@ -140,6 +140,27 @@ CREATE TABLE armature_read_positions (
 );
 `,
     },
+    {
+      name: "0008_demo_marker",
+      // Which APIs' demo data was loaded (runtime/cli.ts loadDemoOnce), made by the migrations so
+      // that a dump carries it and a loaded database does not get the demo data a second time.
+      // IF NOT EXISTS: databases that loaded demo data before this migration made it already.
+      sql: `
+CREATE TABLE IF NOT EXISTS armature_demo (api text PRIMARY KEY, loaded timestamptz NOT NULL DEFAULT now());
+`,
+    },
+    {
+      name: "0009_queue_workers",
+      // The queue workers running, each seen again every minute or so (runtime/queue/worker.ts):
+      // how `armature health_check` knows a worker serves the queue, on whichever machine it runs.
+      sql: `
+CREATE TABLE armature_queue_workers (
+  id text PRIMARY KEY,
+  started timestamptz NOT NULL DEFAULT now(),
+  seen timestamptz NOT NULL DEFAULT now()
+);
+`,
+    },
   ],
 };
 

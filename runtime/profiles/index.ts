@@ -8,6 +8,7 @@ import type { Identities } from "../auth/identities.js";
 import type { Fixture } from "../fixtures.js";
 import type { WriteOperation } from "../operations/index.js";
 import { drfProfile } from "./drf/index.js";
+import { clearSessions } from "./drf/commands.js";
 import { requireAuthenticated } from "./drf/authentication.js";
 import { createAppPassword, loadWordpressFixtures, wordpressNoRoute, wordpressProfile } from "./wordpress/index.js";
 
@@ -49,6 +50,7 @@ export const profiles: Record<string, Profile> = {
     mountPath: (api) => api.basePath.replace(/\/$/, ""),
     router: drfProfile,
     announce: (api, _config, base) => [`  ${api.title}: ${base}${api.basePath}`, `    docs: ${base}${api.basePath}docs/`],
+    commands: { clearsessions: clearSessions },
     requireAuthenticated,
   },
   wordpress: {

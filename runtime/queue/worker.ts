@@ -7,6 +7,7 @@
 import type { Knex } from "knex";
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
+import { forget, markSeen, SEEN_EVERY_MS } from "./workers.js";
 import { publish } from "../telemetry.js";
 import { backoff, claim, finish, onEnqueued, prune, renewLease, type AttemptReport, type ClaimedTask, type Ending } from "./tasks.js";
 
@@ -85,6 +86,7 @@ export class Worker {
   /** When tasks this worker failed become due again: it looks for them then rather than at the next poll. */
   private retries: number[] = [];
   private lastPrune = 0;
+  private lastSeen = 0;
   private loop?: Promise<void>;
   private unsubscribe?: () => void;
   private periodicTimer?: NodeJS.Timeout;
@@ -143,6 +145,7 @@ export class Worker {
     await this.loop;
     await this.periodicRun;
     await Promise.all([...this.active.values()].map((a) => a.promise));
+    await forget(this.db, this.id).catch(this.onError);
   }
 
   private nudge(): void {
@@ -172,6 +175,7 @@ export class Worker {
 
   private async run(): Promise<void> {
     while (!this.stopping) {
+      await this.markSeen().catch(this.onError);
       const free = this.settings.concurrency - this.active.size;
       if (free <= 0) {
         await this.pause();
@@ -192,6 +196,13 @@ export class Worker {
       for (const task of claimed) this.launch(task);
       if (claimed.length < free || this.stopping) await this.pause();
     }
+  }
+
+  /** Busy or idle, the loop passes here at least every poll interval, so the mark stays fresh. */
+  private async markSeen(): Promise<void> {
+    if (Date.now() - this.lastSeen < SEEN_EVERY_MS) return;
+    this.lastSeen = Date.now();
+    await markSeen(this.db, this.id);
   }
 
   private async pruneNow(): Promise<void> {

@@ -35,9 +35,10 @@ describe("command line", () => {
   });
 
   it("every command refuses an unknown option and a stray argument, naming them", () => {
-    for (const name of Object.keys(commands)) {
+    for (const [name, command] of Object.entries(commands)) {
       expect(refusal([name, "--prot", "18611"])).to.include(`armature ${name}: Unknown option '--prot'`).and.include(`armature ${name} --help`);
-      expect(refusal([name, "extra"])).to.include("Unexpected argument 'extra'");
+      const taken = (command.arguments ?? []).map((a) => a.name.toLowerCase());
+      expect(refusal([name, ...taken, "extra"])).to.include("Unexpected argument 'extra'");
     }
   });
 
@@ -59,5 +60,16 @@ describe("command line", () => {
     expect(parseCommandLine(["createsuperuser", "--username=admin", "--password", "p", "--token", "k"]))
       .to.deep.equal({ run: "createsuperuser", values: { username: "admin", password: "p", token: "k" } });
     expect(parseCommandLine(["migrate"])).to.deep.equal({ run: "migrate", values: {} });
+  });
+
+  it("positional arguments and repeated options: dump's FILE is optional, load's required; --exclude takes known values, repeated or comma-separated", () => {
+    expect(parseCommandLine(["dump"])).to.deep.equal({ run: "dump", values: {} });
+    expect(parseCommandLine(["dump", "out.ndjson", "--exclude", "changes", "--exclude=media"]))
+      .to.deep.equal({ run: "dump", values: { file: "out.ndjson", exclude: ["changes", "media"] } });
+    expect(parseCommandLine(["load", "in.ndjson.gz", "--exclude", "changes,media"]))
+      .to.deep.equal({ run: "load", values: { file: "in.ndjson.gz", exclude: ["changes", "media"] } });
+    expect(refusal(["load"])).to.include("armature load: FILE is required");
+    expect(refusal(["dump", "--exclude", "tags"])).to.include('--exclude must be one of changes, media, not "tags"');
+    expect(parseCommandLine(["dump", "--help"])).to.have.property("text").that.include("usage: armature dump [--exclude WHAT] [FILE]");
   });
 });

@@ -17,6 +17,8 @@ import { requestId } from "../../http/failures.js";
 import type { Operations } from "../../operations/index.js";
 
 export const SESSION_COOKIE = "armature_session";
+/** What a browser session's token says it is: how `clearsessions` tells sessions from API tokens. */
+export const SESSION_DESCRIPTION = "browser session";
 const LIFETIME_MS = 14 * 24 * 3600 * 1000;
 
 /** The session token key from the request's cookies, if any. */
@@ -79,7 +81,7 @@ export async function login(req: Request, res: Response, d: SessionDeps, limits:
   const expires = new Date(Date.now() + LIFETIME_MS);
   // The user's own write, as through the API: an operation whose actor they are.
   const actor = { userId: who.userId, username: who.username, requestId: requestId(res), context: "api", contextDetail: "login" };
-  const key = await d.operations.run(actor, (op) => d.tokens.issue(op, who.userId, { write_enabled: false, expires: expires.toISOString(), description: "browser session" }));
+  const key = await d.operations.run(actor, (op) => d.tokens.issue(op, who.userId, { write_enabled: false, expires: expires.toISOString(), description: SESSION_DESCRIPTION }));
   res.cookie(SESSION_COOKIE, key, { httpOnly: true, sameSite: "lax", path: d.basePath, expires });
   res.redirect(302, next);
 }

@@ -1,0 +1,34 @@
+// `armature upgrade`: what Nautobot's post_upgrade does that applies here, after the migrations
+// and the job records' sync every command begins with: the content types of models this build
+// no longer has removed (remove_stale_contenttypes), and expired browser sessions removed
+// (clearsessions, a profile's command). Each a system operation of the command: the deletes go
+// through the store, change-logged and cascading as any delete.
+import type { Knex } from "knex";
+import type { ApiDescriptor, ContentTypeRegistry } from "../descriptor.js";
+import { Engine } from "../engine.js";
+import { Operations } from "../operations/index.js";
+
+/** Each API's content-type registry (found through a field that names it) and the labels of its models. */
+function registries(apis: ApiDescriptor[]): Array<{ api: ApiDescriptor; registry: ContentTypeRegistry; labels: Set<string> }> {
+  return apis.flatMap((api) => {
+    const registry = api.models.flatMap((m) => m.fields).map((f) => (f.kind === "contentType" ? f.registry : undefined)).find((r) => r);
+    return registry ? [{ api, registry, labels: new Set(api.models.map((m) => m.key.toLowerCase())) }] : [];
+  });
+}
+
+/** Removes the registry rows naming no model of this build; gives a line naming them. */
+export async function removeStaleContentTypes(db: Knex, apis: ApiDescriptor[]): Promise<string> {
+  const removed: string[] = [];
+  for (const { api, registry, labels } of registries(apis)) {
+    const engine = new Engine(api, db);
+    const model = api.models.find((m) => m.table === registry.table);
+    if (!model) continue;
+    await engine.operations.run(Operations.system("upgrade"), async (op) => {
+      const rows = (await op.trx(registry.table).select("id", registry.appLabel, registry.model).orderBy("id")) as Array<Record<string, string>>;
+      const stale = rows.filter((r) => !labels.has(`${r[registry.appLabel]}.${r[registry.model]}`));
+      if (stale.length) await engine.store.remove(op, model, stale.map((r) => r.id));
+      removed.push(...stale.map((r) => `${r[registry.appLabel]}.${r[registry.model]}`));
+    });
+  }
+  return removed.length ? `stale content types removed: ${removed.join(", ")}` : "stale content types removed: none";
+}

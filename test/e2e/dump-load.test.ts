@@ -1,0 +1,250 @@
+// `armature dump` and `armature load` as an operator runs them, each a process of its own:
+// the demo data and objects of the models it lacks (a webhook with its queued deliveries, an
+// image attachment and its file, a config context, a calendar event, tokens and application
+// passwords) go from an embedded database to PostgreSQL and back to a new embedded one, and
+// every API answers the same at each step; the last dump is the first one line for line. A
+// database holding rows and a dump cut short are refused with exit 1 and change nothing.
+// PostgreSQL: a database of the test's own on the server of DATABASE_URL (default: the
+// local test server), made and dropped by the test, in both passes of the suite.
+import { expect } from "chai";
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import knex from "knex";
+import { freePort } from "../support/waiting.js";
+
+const work = mkdtempSync(join(tmpdir(), "armature-dumpload-"));
+const adminUrl = process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/test";
+const pgName = `dumpload_rt_${process.pid}`;
+const pgUrl = (() => {
+  const u = new URL(adminUrl);
+  u.pathname = `/${pgName}`;
+  return u.toString();
+})();
+const TOKEN = "0123456789abcdef0123456789abcdef01234567";
+
+interface Place { env: NodeJS.ProcessEnv; media: string }
+
+/** An embedded database in a folder of its own, or the test's PostgreSQL database; each with its media folder. */
+function embedded(name: string): Place {
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: join(work, name), MEDIA_ROOT: join(work, `${name}-media`), ADMIN_PASSWORD: "admin-pw", QUEUE_RETRY_DELAY: "3600", RATE_LIMIT_ENABLED: "0" };
+  delete env.DATABASE_URL;
+  return { env, media: env.MEDIA_ROOT! };
+}
+// `run` turns rate limits on (the demo's setting); the test reads more than a budget at once.
+const postgres: Place = { env: { ...process.env, DATABASE_URL: pgUrl, MEDIA_ROOT: join(work, "pg-media"), QUEUE_RETRY_DELAY: "3600", RATE_LIMIT_ENABLED: "0" }, media: join(work, "pg-media") };
+
+interface Ran { code: number | null; out: string; err: string }
+
+function armature(place: Place, ...args: string[]): Promise<Ran> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ["--import", "tsx", "bin/armature.ts", ...args], { env: place.env });
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (d) => (out += d));
+    child.stderr.on("data", (d) => (err += d));
+    child.on("close", (code) => resolve({ code, out, err }));
+  });
+}
+
+async function ok(place: Place, ...args: string[]): Promise<Ran> {
+  const ran = await armature(place, ...args);
+  expect(ran.code, `armature ${args.join(" ")}: ${ran.out}${ran.err}`).to.equal(0);
+  return ran;
+}
+
+/** Serves `place` (`run`: demo data once, the admin), runs `work` against its base URL, then stops it. */
+async function serving<T>(place: Place, work: (base: string) => Promise<T>): Promise<T> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ["--import", "tsx", "bin/armature.ts", "run", "--port", String(port)], { env: place.env });
+  let out = "";
+  const closed = new Promise<void>((resolve) => child.on("close", () => resolve()));
+  await new Promise<void>((resolve, reject) => {
+    const onData = (d: Buffer) => {
+      out += d;
+      if (/admin login/.test(out)) resolve();
+    };
+    child.stdout.on("data", onData);
+    child.stderr.on("data", onData);
+    child.on("close", (code) => reject(new Error(`run exited ${code}: ${out}`)));
+  });
+  try {
+    return await work(`http://127.0.0.1:${port}`);
+  } finally {
+    child.kill("SIGTERM");
+    await closed;
+  }
+}
+
+const auth = { Authorization: `Token ${TOKEN}` };
+
+async function send(base: string, method: string, path: string, body?: unknown, headers: Record<string, string> = auth): Promise<any> {
+  const res = await fetch(`${base}${path}`, { method, headers: { ...headers, "Content-Type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await res.text();
+  expect(res.status, `${method} ${path}: ${text}`).to.be.oneOf([200, 201]);
+  return JSON.parse(text);
+}
+
+/** Lists the test compares, each answer with the server's own address taken out. */
+const LISTS = [
+  "/api/dcim/sites/?limit=1000", "/api/dcim/devices/?limit=1000", "/api/dcim/interfaces/?limit=1000", "/api/dcim/cables/?limit=1000",
+  "/api/ipam/prefixes/?limit=1000", "/api/ipam/ip-addresses/?limit=1000", "/api/extras/object-changes/?limit=1000",
+  "/api/extras/image-attachments/", "/api/extras/config-contexts/", "/api/extras/webhooks/", "/api/extras/content-types/?limit=1000",
+  "/api/extras/statuses/?limit=1000", "/api/extras/tags/?limit=1000", "/api/extras/jobs/?limit=1000", "/api/users/tokens/", "/api/users/users/",
+  "/api/tenancy/tenants/?limit=1000", "/api/virtualization/virtual-machines/?limit=1000",
+  "/wp-json/calendar/events/v1/events?per_page=50&start_date=2000-01-01&end_date=2100-01-01", "/wp-json/calendar/events/v1/categories?per_page=50",
+  "/wp-json/calendar/events/v1/venues?per_page=50", "/wp-json/calendar/events/v1/organizers?per_page=50", "/wp-json/calendar/events/v1/tags?per_page=50",
+];
+
+async function answers(base: string): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const path of LISTS) {
+    const res = await fetch(`${base}${path}`, { headers: auth });
+    // The calendar's global ids name the host without the scheme.
+    out[path] = `${res.status} ${(await res.text()).split(base).join("BASE").split(new URL(base).host).join("HOST")}`;
+  }
+  const attachments = JSON.parse(out["/api/extras/image-attachments/"].slice(4)).results as Array<{ image: string }>;
+  for (const a of attachments) {
+    const file = await fetch(a.image.replace("BASE", base));
+    out[a.image] = `${file.status} ${Buffer.from(await file.arrayBuffer()).toString("base64")}`;
+  }
+  return out;
+}
+
+/** The answers that differ, each with where it first does: an assertion that says what is wrong. */
+function differences(got: Record<string, string>, want: Record<string, string>): string[] {
+  return Object.keys({ ...got, ...want }).filter((k) => got[k] !== want[k]).map((k) => {
+    const [a, b] = [got[k] ?? "", want[k] ?? ""];
+    let i = 0;
+    while (a[i] === b[i]) i++;
+    return `${k}: …${a.slice(Math.max(0, i - 80), i + 80)}… where it was …${b.slice(Math.max(0, i - 80), i + 80)}…`;
+  });
+}
+
+/** A dump's lines but its header, and the header without its time and source. */
+function dumpBody(file: string): { header: Record<string, unknown>; lines: string[] } {
+  const [first, ...lines] = readFileSync(file, "utf8").trimEnd().split("\n");
+  const { created: _c, database: _d, ...header } = JSON.parse(first);
+  return { header, lines };
+}
+
+function png(): Buffer {
+  return Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGP8z8DAwMDAxMDAwMDAAAANHQEDasKb6QAAAABJRU5ErkJggg==", "base64");
+}
+
+describe("dump and load: embedded → PostgreSQL → embedded", function () {
+  // A dozen process starts, three of them migrating a new database: minutes on a busy machine.
+  this.timeout(1_200_000);
+  const source = embedded("source");
+  const back = embedded("back");
+  let original: Record<string, string>;
+  let appPassword: string;
+
+  before(async () => {
+    const admin = knex({ client: "pg", connection: adminUrl });
+    try {
+      await admin.raw(`DROP DATABASE IF EXISTS ${pgName}`);
+      await admin.raw(`CREATE DATABASE ${pgName}`);
+    } finally {
+      await admin.destroy();
+    }
+  });
+
+  after(async () => {
+    rmSync(work, { recursive: true, force: true });
+    const admin = knex({ client: "pg", connection: adminUrl });
+    await admin.raw(`DROP DATABASE IF EXISTS ${pgName}`).finally(() => admin.destroy());
+  });
+
+  it("dumps an embedded database with the demo data and objects of the models it lacks, media files included", async () => {
+    await ok(source, "createsuperuser", "--username", "admin", "--password", "admin-pw", "--token", TOKEN);
+    appPassword = /\(cli\): (.*)$/m.exec((await ok(source, "create-app-password", "--username", "admin")).out)![1].trim();
+    original = await serving(source, async (base) => {
+      const site = (await send(base, "GET", "/api/dcim/sites/?limit=1")).results[0];
+      await send(base, "POST", "/api/extras/webhooks/", { name: "dump hook", content_types: ["dcim.site"], type_create: true, type_update: true, payload_url: "http://127.0.0.1:9/hook" });
+      await send(base, "POST", "/api/extras/config-contexts/", { name: "dump context", data: { ntp: ["10.0.0.1"] }, sites: [site.id] });
+      await send(base, "PATCH", `/api/dcim/sites/${site.id}/`, { description: "changed before the dump" });
+      const form = new FormData();
+      for (const [k, v] of Object.entries({ content_type: "dcim.site", object_id: site.id, name: "plan" })) form.append(k, v);
+      form.append("image", new Blob([new Uint8Array(png())]), "plan.png");
+      const upload = await fetch(`${base}/api/extras/image-attachments/`, { method: "POST", body: form, headers: auth });
+      expect(upload.status, await upload.clone().text()).to.equal(201);
+      const basic = { Authorization: `Basic ${Buffer.from(`admin:${appPassword}`).toString("base64")}` };
+      await send(base, "POST", "/wp-json/calendar/events/v1/events", { title: "Dumped event", start_date: "2031-05-01 10:00:00", end_date: "2031-05-01 11:00:00", categories: [] }, basic);
+      return answers(base);
+    });
+    expect(Object.keys(original).filter((k) => k.includes("/media/"))).to.have.length(1);
+    const dumped = await ok(source, "dump", join(work, "a.ndjson"));
+    expect(dumped.err).to.match(/^dumped \d+ rows of \d+ tables and 1 media file\(s\) to /m);
+    const { header, lines } = dumpBody(join(work, "a.ndjson"));
+    expect(header).to.include({ format: "armature-dump", version: 1 });
+    // Every table the migrations made is in it, the runtime's own included.
+    const tables = lines.filter((l) => l.startsWith('{"table":')).map((l) => JSON.parse(l));
+    const names = tables.map((t) => t.table);
+    for (const t of ["users_user", "users_token", "auth_applicationpassword", "armature_tasks", "armature_task_attempts", "armature_demo", "extras_objectchange", "events_event", "extras_imageattachment"]) {
+      expect(names).to.include(t);
+    }
+    const rows = Object.fromEntries(tables.map((t) => [t.table, t.rows]));
+    expect(rows.armature_tasks, "the webhook's deliveries").to.be.greaterThan(0);
+    expect(rows.extras_configcontext_sites).to.equal(1);
+    expect(JSON.parse(lines.at(-1)!)).to.include({ end: true, files: 1 });
+  });
+
+  it("loads it into a new PostgreSQL database, which answers the same and dumps the same", async () => {
+    const loaded = await ok(postgres, "load", join(work, "a.ndjson"));
+    expect(loaded.out).to.match(/^loaded \d+ rows of \d+ tables and 1 media file\(s\) into PostgreSQL/m).and.include("rows written directly");
+    // Dumped before a server starts on it: a start brings the job records in step, which dates them anew.
+    await ok(postgres, "dump", join(work, "b.ndjson.gz"));
+    const after = await serving(postgres, answers);
+    expect(differences(after, original)).to.deep.equal([]);
+  });
+
+  it("loads that (gzip) into a new embedded database: the same answers, the first dump line for line, serial ids going on after the loaded ones", async () => {
+    await ok(back, "load", join(work, "b.ndjson.gz"));
+    await ok(back, "dump", join(work, "c.ndjson"));
+    const first = dumpBody(join(work, "a.ndjson"));
+    const last = dumpBody(join(work, "c.ndjson"));
+    expect(last.header).to.deep.equal(first.header);
+    const changed = last.lines.map((l, n) => [l, first.lines[n]]).filter(([a, b]) => a !== b);
+    expect(changed.slice(0, 3).flat().join("\n"), "lines that differ (now, then)").to.equal("");
+    expect(last.lines.length).to.equal(first.lines.length);
+    await serving(back, async (base) => {
+      expect(differences(await answers(base), original)).to.deep.equal([]);
+      const events = await send(base, "GET", "/wp-json/calendar/events/v1/events?per_page=50&start_date=2000-01-01&end_date=2100-01-01");
+      const highest = Math.max(...events.events.map((e: { id: number }) => e.id));
+      const basic = { Authorization: `Basic ${Buffer.from(`admin:${appPassword}`).toString("base64")}` };
+      const made = await send(base, "POST", "/wp-json/calendar/events/v1/events", { title: "After the load", start_date: "2031-06-01 10:00:00", end_date: "2031-06-01 11:00:00" }, basic);
+      expect(made.id).to.be.greaterThan(highest);
+    });
+  });
+
+  it("refuses a database holding rows and a dump cut short, with exit 1, changing nothing", async () => {
+    const again = await armature(back, "load", join(work, "a.ndjson"));
+    expect(again.code).to.equal(1);
+    expect(again.err).to.include("the database is not empty");
+
+    const lines = readFileSync(join(work, "a.ndjson"), "utf8").split("\n");
+    writeFileSync(join(work, "cut.ndjson"), lines.slice(0, Math.floor(lines.length / 2)).join("\n"));
+    const fresh = embedded("cut");
+    const cut = await armature(fresh, "load", join(work, "cut.ndjson"));
+    expect(cut.code).to.equal(1);
+    expect(cut.err).to.include("cut short");
+    // Not even the schema: it was made in the load's transaction.
+    const empty = await armature(fresh, "dump");
+    expect(empty.code).to.equal(1);
+    expect(empty.err).to.include("never migrated");
+
+    const notDump = await armature(fresh, "load", join(work, "..", "nothing-here.ndjson"));
+    expect(notDump.code).to.equal(1);
+    expect(notDump.err).to.include("no such file");
+  });
+
+  it("--exclude changes leaves the change log out", async () => {
+    const ran = await ok(back, "dump", "--exclude", "changes");
+    const [header, ...rest] = ran.out.trimEnd().split("\n");
+    expect(JSON.parse(header).excluded).to.deep.equal(["changes"]);
+    expect(rest.some((l) => l.startsWith('{"table":"extras_objectchange"'))).to.equal(false);
+    expect(rest.some((l) => l.startsWith('{"table":"dcim_site"'))).to.equal(true);
+  });
+});
