@@ -1,12 +1,13 @@
 // django-extensions' AutoSlugField, which Nautobot's slugs are: a slug made from another field
 // is kept free by a "-2", "-3"… suffix (the stem cut short to leave room for it), among the rows
 // that share the values of every field it is unique together with. Rows written together (a
-// bulk create) get theirs at once: one statement finds which candidates are taken, and each
+// bulk create) get theirs at once: a statement finds which candidates are taken, and each
 // row takes the first one free of the stored rows and of the set's rows before it.
 import { storedColumn, type ScalarField } from "../descriptor.js";
 import type { WriteContext } from "./types.js";
+import { chunksWithin } from "../db/chunks.js";
 
-/** Candidates tried per row and pass, beyond those the set's own rows of the same stem may take. */
+/** Candidates a pass after the first tries per stem, beyond one for each row of the set made from it. */
 const BATCH = 20;
 
 function candidate(base: string, i: number, maxLength: number): string {
@@ -32,15 +33,27 @@ export async function freeSlugs(f: ScalarField, wanted: Array<{ base: string; ct
   const maxLength = f.maxLength ?? 100;
   const out: string[] = [];
   let pending = wanted.map((_, n) => n);
-  for (let first = 1; pending.length; ) {
-    const size = BATCH + pending.length;
-    const tried = new Set(pending.flatMap((n) => Array.from({ length: size }, (_, k) => candidate(wanted[n].base, first + k, maxLength))));
-    const found = await db(model.table).whereIn(f.column, [...tried]).select(f.column, ...scope);
-    for (const row of found) taken.add(key(row, String(row[f.column])));
+  // Where each stem's next window starts; the first tries only as many as the set has rows of
+  // it (most stems are free), a later one some more.
+  const next = new Map<string, number>();
+  for (let pass = 0; pending.length; pass++) {
+    const sharing = new Map<string, number>();
+    for (const n of pending) sharing.set(wanted[n].base, (sharing.get(wanted[n].base) ?? 0) + 1);
+    const windows = new Map([...sharing].map(([base, rows]) => {
+      const first = next.get(base) ?? 1;
+      const size = rows + (pass ? BATCH : 0);
+      next.set(base, first + size);
+      return [base, Array.from({ length: size }, (_, k) => candidate(base, first + k, maxLength))];
+    }));
+    const tried = [...new Set([...windows.values()].flat())];
+    for (const part of chunksWithin(tried.map((slug) => ({ slug })))) {
+      const found = await db(model.table).whereIn(f.column, part.map((p) => p.slug)).select(f.column, ...scope);
+      for (const row of found) taken.add(key(row, String(row[f.column])));
+    }
     const left: number[] = [];
     for (const n of pending) {
       const { base, ctx } = wanted[n];
-      const free = Array.from({ length: size }, (_, k) => candidate(base, first + k, maxLength)).find((slug) => !taken.has(key(ctx.row, slug)));
+      const free = windows.get(base)!.find((slug) => !taken.has(key(ctx.row, slug)));
       if (free === undefined) {
         left.push(n);
         continue;
@@ -49,7 +62,6 @@ export async function freeSlugs(f: ScalarField, wanted: Array<{ base: string; ct
       out[n] = free;
     }
     pending = left;
-    first += size;
   }
   return out;
 }

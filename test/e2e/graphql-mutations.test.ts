@@ -5,7 +5,7 @@
 import { expect } from "chai";
 import { apis } from "../../generated/server.js";
 import { Contract } from "../support/contract.js";
-import { call, get, post, type Reply } from "../support/http.js";
+import { call, del, get, post, type Reply } from "../support/http.js";
 import { startTestServer, type Grant } from "../support/server.js";
 import { rows, uniq } from "./inventory/support.js";
 
@@ -32,12 +32,20 @@ describe("inventory e2e: GraphQL mutations", () => {
     tagId = t.body.id;
   });
 
+  // The worker's server is shared: a custom field left defined would show in every later site.
+  let madeField: string | undefined;
+  after(async () => {
+    if (madeField) expect((await del(`/api/extras/custom-fields/${madeField}/`)).status).to.equal(204);
+  });
+
   const as = async (grants: Grant[]) => (await (await startTestServer()).user(uniq(`${tag}-u`), { grants })).key;
 
   it("creates one object from its input type, answers the selection as a query would, and records the change as the requester's", async () => {
     const name = `${tag}-one`;
     const cf = `gqlm_cf_${process.pid}`;
-    expect((await post("/api/extras/custom-fields/", { name: cf, type: "integer", content_types: ["dcim.site"] })).status).to.equal(201);
+    const field = await post("/api/extras/custom-fields/", { name: cf, type: "integer", content_types: ["dcim.site"] });
+    expect(field.status).to.equal(201);
+    madeField = field.body.id;
     const got = await gql(`mutation($input: SiteInput!) { made: create_site(input: $input) { id name status { slug } tags { name } cf_${cf} } }`,
       { input: { name, slug: name, status: "active", tags: [{ slug: tag }], description: "by graphql", custom_fields: { [cf]: 7 } } });
     expect(got.status, got.text).to.equal(200);
