@@ -26,7 +26,7 @@ import { Engine, enginesOn } from "./engine.js";
 import { Operations } from "./operations/index.js";
 import { dumpCommand, loadCommand } from "./dump/index.js";
 import { healthCheck } from "./operator/health-check.js";
-import { removeStaleContentTypes } from "./operator/upgrade.js";
+import { removeStaleContentTypes, removeStaleSchedules } from "./operator/upgrade.js";
 import { shell } from "./operator/shell.js";
 import type { Excludable } from "./dump/format.js";
 import { aggregateForWorkers, metricsServer } from "./metrics/index.js";
@@ -221,6 +221,7 @@ export async function runCommand(command: string, opts: CliOptions, apis: ApiDes
       // The migrations and the job records ran above, as for every command.
       console.log(applied.length ? `upgraded the schema (${whereData(config)})` : `schema already up to date (${whereData(config)})`);
       console.log(await removeStaleContentTypes(db.knex, apis));
+      console.log(await removeStaleSchedules(db.knex, apis));
       console.log(await profileCommand(db.knex, apis, "clearsessions", opts));
       return db.close();
     case "shell":

@@ -1,12 +1,14 @@
 // `armature upgrade`: what Nautobot's post_upgrade does that applies here, after the migrations
 // and the job records' sync every command begins with: the content types of models this build
-// no longer has removed (remove_stale_contenttypes), and expired browser sessions removed
-// (clearsessions, a profile's command). Each a system operation of the command: the deletes go
-// through the store, change-logged and cascading as any delete.
+// no longer has removed (remove_stale_contenttypes), schedules of one run long past removed
+// (Nautobot's remove_stale_scheduled_jobs, a command of its own there), and expired browser
+// sessions removed (clearsessions, a profile's command). Each a system operation of the
+// command: the deletes go through the store, change-logged and cascading as any delete.
 import type { Knex } from "knex";
 import type { ApiDescriptor, ContentTypeRegistry } from "../descriptor.js";
 import { Engine } from "../engine.js";
 import { Operations } from "../operations/index.js";
+import { Schedules } from "../features/index.js";
 
 /** Each API's content-type registry (found through a field that names it) and the labels of its models. */
 function registries(apis: ApiDescriptor[]): Array<{ api: ApiDescriptor; registry: ContentTypeRegistry; labels: Set<string> }> {
@@ -31,4 +33,14 @@ export async function removeStaleContentTypes(db: Knex, apis: ApiDescriptor[]): 
     });
   }
   return removed.length ? `stale content types removed: ${removed.join(", ")}` : "stale content types removed: none";
+}
+
+/** How long a schedule of one run is kept after its time: a month, as an operator reviews what ran. */
+export const STALE_SCHEDULE_DAYS = 30;
+
+/** Removes, in each API with job schedules, those of one run due more than `maxAgeDays` ago; gives a line saying how many. */
+export async function removeStaleSchedules(db: Knex, apis: ApiDescriptor[], maxAgeDays = STALE_SCHEDULE_DAYS): Promise<string> {
+  let removed = 0;
+  for (const api of apis.filter((a) => a.jobs?.schedules)) removed += await new Schedules(new Engine(api, db)).removeStale(Operations.system("upgrade"), maxAgeDays);
+  return `stale schedules removed (one run, due over ${maxAgeDays} days ago): ${removed}`;
 }

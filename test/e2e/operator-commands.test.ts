@@ -105,18 +105,28 @@ describe("operator commands: health_check, upgrade, shell", function () {
         { id: "00000000-0000-4000-8000-000000000001", key: "1".repeat(40), user_id: user.id, write_enabled: false, description: "browser session", expires: new Date(Date.now() - 3_600_000), created: new Date() },
         { id: "00000000-0000-4000-8000-000000000002", key: "2".repeat(40), user_id: user.id, write_enabled: false, description: "browser session", expires: new Date(Date.now() + 3_600_000), created: new Date() },
       ]);
+      // As Nautobot's remove_stale_scheduled_jobs: a schedule of one run due long ago goes; one due
+      // lately, and a recurring one however old, stay.
+      const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000);
+      await db("extras_scheduledjob").insert([
+        { name: "stale one-off", task: "t", interval: "future", one_off: true, start_time: daysAgo(40) },
+        { name: "recent one-off", task: "t", interval: "future", one_off: true, start_time: daysAgo(10) },
+        { name: "old daily", task: "t", interval: "daily", start_time: daysAgo(180) },
+      ]);
       return 99999;
     });
     const ran = await armature(["upgrade"]);
     expect(ran.code, ran.out + ran.err).to.equal(0);
-    expect(ran.out).to.include("stale content types removed: gone.oldmodel").and.include("expired sessions removed: 1");
+    expect(ran.out).to.include("stale content types removed: gone.oldmodel").and.include("expired sessions removed: 1")
+      .and.include("stale schedules removed (one run, due over 30 days ago): 1");
     await withDb(async (db) => {
+      expect(await db("extras_scheduledjob").whereIn("name", ["stale one-off", "recent one-off", "old daily"]).orderBy("name").pluck("name")).to.deep.equal(["old daily", "recent one-off"]);
       expect(await db("extras_contenttype").where("id", stale).first()).to.equal(undefined);
       expect(await db("extras_contenttype").count("* as n").first()).to.have.property("n").that.is.not.equal("0");
       expect((await db("users_token").whereIn("key", ["1".repeat(40), "2".repeat(40)]).pluck("key"))).to.deep.equal(["2".repeat(40)]);
     });
     const again = await armature(["upgrade"]);
-    expect(again.out).to.include("stale content types removed: none").and.include("expired sessions removed: 0");
+    expect(again.out).to.include("stale content types removed: none").and.include("expired sessions removed: 0").and.include("stale schedules removed (one run, due over 30 days ago): 0");
   });
 
   it("shell: statements piped in run with the engine in scope; a write through run() is a change-logged system operation", async () => {

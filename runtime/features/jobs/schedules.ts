@@ -11,6 +11,7 @@ import type { ModelDescriptor } from "../../descriptor.js";
 import type { Engine } from "../../engine.js";
 import type { Actor } from "../../operations/index.js";
 import { enqueue } from "../../queue/tasks.js";
+import { ident } from "../../query/sql.js";
 import { nextFiring, parseCrontab, type Crontab } from "./crontab.js";
 import { JobRecords, classPathOf, type JobRow } from "./records.js";
 import { JOB_TASK, type JobTask } from "./runs.js";
@@ -92,6 +93,20 @@ export class Schedules {
 
   c(field: string): string {
     return this.engine.index.column(this.model, field);
+  }
+
+  /**
+   * Removes the schedules of one run (`future`) due more than `maxAgeDays` ago, as Nautobot's
+   * `remove_stale_scheduled_jobs`, through the store (change-logged, cascading) as `actor`.
+   * Gives how many.
+   */
+  async removeStale(actor: Actor, maxAgeDays: number): Promise<number> {
+    return this.engine.operations.run(actor, async (op) => {
+      const ids = (await op.trx(this.model.table).where(this.c("interval"), "future")
+        .whereRaw(`${ident(this.c("start_time"))} < now() - make_interval(days => ?)`, [maxAgeDays]).orderBy("id").pluck("id")).map(String);
+      if (ids.length) await this.engine.store.remove(op, this.model, ids);
+      return ids.length;
+    });
   }
 
   /**
