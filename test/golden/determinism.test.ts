@@ -67,7 +67,7 @@ describe("golden: determinism and drift", function () {
 
   it("check: exit 0 on a clean tree, 1 with a diff after a spec change", () => {
     const copy = temp("armature-check-");
-    for (const dir of ["bin", "generator", "runtime", "spec", "hooks", "generated"]) cpSync(join(root, dir), join(copy, dir), { recursive: true });
+    for (const dir of ["bin", "generator", "runtime", "spec", "hooks", "apps", "generated"]) cpSync(join(root, dir), join(copy, dir), { recursive: true });
     cpSync(join(root, "package.json"), join(copy, "package.json"));
     symlinkSync(join(root, "node_modules"), join(copy, "node_modules"));
 

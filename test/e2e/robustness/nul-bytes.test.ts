@@ -59,7 +59,9 @@ describe("robustness: a NUL byte anywhere is the API's 400, never a 5xx", functi
   });
 
   it("inventory: in every parameter the profile reads itself, on every list", async () => {
-    const lists = inventory.drfRoutes!.filter((r) => r.view === "list" || r.view === "listing");
+    // An app's lists are served only while it is enabled, which the shared server's are not.
+    const apps = (inventory.plugins ?? []).map((p) => `${p.base}/`);
+    const lists = inventory.drfRoutes!.filter((r) => (r.view === "list" || r.view === "listing") && !apps.some((base) => r.path.startsWith(base)));
     const what = lists.flatMap((r) => RESERVED.map((p) => `GET ${r.path}?${p}`));
     const replies = await sendAll(lists.flatMap((r) => RESERVED.map((p) => () => call("GET", `${inventory.basePath}${r.path}?${p.includes("%00") ? `${p}=1` : `${p}=${NUL}`}`))));
     expectNoFailures(what, replies, drfShape);
