@@ -330,13 +330,19 @@ describe(`metrics: /metrics through the real server (${postgresUrl ? "postgresql
       const [serverBefore, workerBefore] = [await scrape(server), await scrape(worker)];
       const created = await request(`${server.url}/api/dcim/regions/`, { method: "POST", token: TOKEN, body: { name: "metrics-worker-region", slug: "metrics-worker-region" } });
       expect(created.status, created.text).to.equal(201);
+      // The delivery is counted as it is made, its attempt once recorded after it, and the
+      // change record once its transaction committed: each may lag the answer a little.
       const workerAfter = await eventually(async () => {
         const now = await scrape(worker);
-        return total(now, "armature_webhook_deliveries_total", { result: "delivered" }) > total(workerBefore, "armature_webhook_deliveries_total", { result: "delivered" }) ? now : undefined;
-      }, "the worker's delivery counted");
+        const grown = grew(workerBefore, now);
+        return grown("armature_webhook_deliveries_total", { result: "delivered" }) > 0 && grown("armature_queue_attempts_total", { kind: "webhook", outcome: "succeeded" }) > 0 ? now : undefined;
+      }, "the worker's delivery and its attempt counted");
       expect(grew(workerBefore, workerAfter)("armature_webhook_deliveries_total", { result: "delivered" })).to.equal(1);
       expect(grew(workerBefore, workerAfter)("armature_queue_attempts_total", { kind: "webhook", outcome: "succeeded" })).to.equal(1);
-      const serverAfter = await scrape(server);
+      const serverAfter = await eventually(async () => {
+        const now = await scrape(server);
+        return grew(serverBefore, now)("armature_change_records_total", { api: "inventory", action: "create" }) > 0 ? now : undefined;
+      }, "the server's change record counted");
       expect(grew(serverBefore, serverAfter)("armature_webhook_deliveries_total")).to.equal(0);
       expect(grew(serverBefore, serverAfter)("armature_change_records_total", { api: "inventory", action: "create" })).to.equal(1);
       expect(rx.got).to.deep.equal(["/ok"]);
