@@ -10,7 +10,7 @@
 // chromium`) the tests skip and say so.
 import { expect } from "chai";
 import { existsSync } from "node:fs";
-import { chromium, type Browser, type Page } from "playwright-core";
+import { chromium, type Browser, type Page, type Request } from "playwright-core";
 import { startTestServer, type TestServer } from "../support/server.js";
 import { summarizePng } from "../support/png.js";
 import { rows, uniq } from "./inventory/support.js";
@@ -23,10 +23,14 @@ const CANDIDATES = [process.env.CHROMIUM_PATH, "/usr/bin/chromium", "/usr/bin/ch
  * loads are console errors too), script errors, requests that failed or were answered with an
  * error status, and every origin it loaded from.
  */
-async function open(browser: Browser): Promise<{ page: Page; problems: string[]; origins: Set<string> }> {
+async function open(browser: Browser): Promise<Opened> {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   const problems: string[] = [];
   const origins = new Set<string>();
+  const pending = new Set<Request>();
+  page.on("request", (r) => pending.add(r));
+  page.on("requestfinished", (r) => pending.delete(r));
+  page.on("requestfailed", (r) => pending.delete(r));
   page.on("console", (m) => {
     if (m.type() === "error") problems.push(`console: ${m.text().slice(0, 300)} (${m.location().url})`);
   });
@@ -38,7 +42,15 @@ async function open(browser: Browser): Promise<{ page: Page; problems: string[];
   page.on("request", (r) => {
     if (!r.url().startsWith("data:")) origins.add(new URL(r.url()).origin);
   });
-  return { page, problems, origins };
+  return { page, problems, origins, pending };
+}
+
+interface Opened {
+  page: Page;
+  problems: string[];
+  origins: Set<string>;
+  /** Requests the page made that have neither finished nor failed. */
+  pending: Set<Request>;
 }
 
 /** Logs `name` in through the login form, landing on `next`. */
@@ -49,9 +61,16 @@ async function logIn(page: Page, server: TestServer, name: string, next: string)
   await Promise.all([page.waitForURL((u) => `${u.pathname}${u.search}` === next), page.click('button[type="submit"], input[type="submit"]')]);
 }
 
-/** Asserts the page, once its network is quiet, logged no error and loaded only from the server. */
-async function clean(page: Page, problems: string[], origins: Set<string>, server: TestServer): Promise<void> {
-  await page.waitForLoadState("networkidle");
+/**
+ * Asserts the page, once every request it made has ended, logged no error and loaded only from
+ * the server. Counted here rather than with playwright's "networkidle" (no request for 500 ms,
+ * within 30 s): on a loaded machine a page that is still laying out a document can miss that
+ * window, and a timeout would not say which request was still open.
+ */
+async function clean({ page, problems, origins, pending }: Opened, server: TestServer): Promise<void> {
+  const until = Date.now() + 180_000;
+  while (pending.size > 0 && Date.now() < until) await page.waitForTimeout(100);
+  expect([...pending].map((r) => `${r.method()} ${r.url()}`), "requests still open").to.deep.equal([]);
   expect(problems, "no console error, script error or failed request").to.deep.equal([]);
   expect([...origins]).to.deep.equal([server.url]);
 }
@@ -84,7 +103,8 @@ describe("browser: the browsable API and Swagger UI in headless Chromium", funct
     const server = await startTestServer();
     const name = uniq("chromium");
     await server.user(name, { grants: [{ object_types: ["dcim.site"], actions: ["view", "add"] }] });
-    const { page, problems, origins } = await open(browser!);
+    const opened = await open(browser!);
+    const { page } = opened;
 
     await logIn(page, server, name, "/api/dcim/sites/?limit=1");
 
@@ -132,7 +152,7 @@ describe("browser: the browsable API and Swagger UI in headless Chromium", funct
     await page.waitForFunction(() => document.querySelector(".request")?.textContent?.startsWith("OPTIONS"));
     expect(await page.textContent("#response")).to.include('"actions"');
 
-    await clean(page, problems, origins, server);
+    await clean(opened, server);
     await page.close();
   });
 
@@ -140,14 +160,15 @@ describe("browser: the browsable API and Swagger UI in headless Chromium", funct
   // shows the page works at a fraction of the time.
   it("shows Swagger UI for the calendar API from this server's assets", async () => {
     const server = await startTestServer();
-    const { page, problems, origins } = await open(browser!);
+    const opened = await open(browser!);
+    const { page } = opened;
     const reply = await page.goto(`${server.url}${NS}/doc`);
     expect(reply?.status()).to.equal(200);
     await page.waitForSelector(".opblock", { timeout: 120_000 });
     expect(await page.locator(".opblock").count()).to.be.above(5);
     expect(await page.locator(".info .title").textContent()).to.not.equal("");
     await screenshotLooksDrawn(page);
-    await clean(page, problems, origins, server);
+    await clean(opened, server);
     await page.close();
   });
 
@@ -155,23 +176,25 @@ describe("browser: the browsable API and Swagger UI in headless Chromium", funct
   it("shows Swagger UI for the inventory API without a console error", async function () {
     this.timeout(600_000);
     const server = await startTestServer();
-    const { page, problems, origins } = await open(browser!);
+    const opened = await open(browser!);
+    const { page } = opened;
     expect((await page.goto(`${server.url}/api/docs/`))?.status()).to.equal(200);
     await page.waitForSelector(".opblock", { timeout: 540_000 });
     expect(await page.locator(".opblock").count()).to.be.above(5);
     await screenshotLooksDrawn(page);
-    await clean(page, problems, origins, server);
+    await clean(opened, server);
     await page.close();
   });
 
   it("shows ReDoc for the inventory API with nothing fetched from elsewhere", async function () {
     this.timeout(600_000);
     const server = await startTestServer();
-    const { page, problems, origins } = await open(browser!);
+    const opened = await open(browser!);
+    const { page } = opened;
     expect((await page.goto(`${server.url}/api/redoc/`))?.status()).to.equal(200);
     await page.waitForSelector(".api-content h1", { timeout: 540_000 });
     await screenshotLooksDrawn(page);
-    await clean(page, problems, origins, server);
+    await clean(opened, server);
     await page.close();
   });
 
@@ -179,7 +202,8 @@ describe("browser: the browsable API and Swagger UI in headless Chromium", funct
     const server = await startTestServer();
     const name = uniq("graphiql");
     await server.user(name, { grants: [{ object_types: ["dcim.site"], actions: ["view"] }] });
-    const { page, problems, origins } = await open(browser!);
+    const opened = await open(browser!);
+    const { page } = opened;
     await logIn(page, server, name, "/api/dcim/sites/");
 
     // The page's first POST asks the schema; it is answered from the session's login.
@@ -200,7 +224,7 @@ describe("browser: the browsable API and Swagger UI in headless Chromium", funct
     expect(icon.status()).to.equal(200);
     expect(icon.headers()["content-type"]).to.equal("image/x-icon");
     expect((await icon.body()).subarray(0, 4)).to.deep.equal(Buffer.from([0, 0, 1, 0]));
-    await clean(page, problems, origins, server);
+    await clean(opened, server);
     await page.close();
   });
 });

@@ -9,6 +9,7 @@ import { stopTestServer } from "./server.js";
 import { removeRunBuild } from "./build.js";
 import { removeRunDumps } from "./fresh-db.js";
 import { inWorker } from "./run.js";
+import { appendFileSync } from "node:fs";
 
 const workerPrefix = (url: URL): string => `${url.pathname.slice(1)}_w`;
 
@@ -38,8 +39,23 @@ if (inWorker && process.env.DATABASE_URL) {
   process.env.DATABASE_URL = url.href;
 }
 
+// TEST_TIMINGS=FILE appends one line per test file, its wall time from its first hook to its
+// last: how `.mocharc.cjs`'s longest-first order is measured.
+let fileStarted = 0;
+const timings = process.env.TEST_TIMINGS
+  ? {
+      beforeAll(): void {
+        fileStarted = performance.now();
+      },
+      afterAll(this: Mocha.Context): void {
+        const file = this.test?.parent?.suites[0]?.file ?? "?";
+        appendFileSync(process.env.TEST_TIMINGS!, `${((performance.now() - fileStarted) / 1000).toFixed(1)}\t${file}\n`);
+      },
+    }
+  : {};
+
 export const mochaHooks = inWorker
-  ? {}
+  ? timings
   : {
       async afterAll(): Promise<void> {
         await stopTestServer();
