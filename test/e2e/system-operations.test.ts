@@ -5,8 +5,8 @@
 // database of its own, so that every change-logged row there is one the commands wrote.
 import { expect } from "chai";
 import type { Database } from "../../runtime/db/connect.js";
-import { freshEmbeddedDatabase } from "../support/fresh-db.js";
-import { ensureSuperuser, loadDemoOnce, migrateAll, profileCommand } from "../../runtime/cli.js";
+import { migratedEmbeddedDatabase } from "../support/fresh-db.js";
+import { ensureSuperuser, loadDemoOnce, profileCommand } from "../../runtime/cli.js";
 import { loadFixtures } from "../../runtime/fixtures.js";
 import { Operations, SYSTEM_NAME, type Actor } from "../../runtime/operations/index.js";
 import { Store } from "../../runtime/store.js";
@@ -19,8 +19,7 @@ const inventory = apis.find((a) => a.changeLog)!;
 describe("system operations: what the command line writes goes through the pipeline", () => {
   let db: Database;
   before(async () => {
-    db = await freshEmbeddedDatabase();
-    await migrateAll(db.knex, apis);
+    db = await migratedEmbeddedDatabase();
   });
   after(() => db.close());
 

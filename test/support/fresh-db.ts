@@ -16,6 +16,8 @@ import { join } from "node:path";
 import type { Database } from "../../runtime/db/connect.js";
 import { preparingClient, StatementNames } from "../../runtime/db/prepared.js";
 import { inWorker, runPid } from "./run.js";
+import { migrateAll } from "../../runtime/cli.js";
+import { apis } from "../../generated/server.js";
 
 /** runtime/db/connect.ts's EMBEDDED_SETTINGS. */
 const EMBEDDED_SETTINGS = ["shared_buffers=16MB", "wal_buffers=1MB", "maintenance_work_mem=8MB"];
@@ -71,24 +73,44 @@ export async function saveDump(name: string, dump: Blob): Promise<void> {
   renameSync(partial, join(dir, `${name}.tar`));
 }
 
-let empty: Promise<Blob> | undefined;
+const dumps = new Map<string, Promise<Blob>>();
+
+/**
+ * The run's dump `name`: the first process of the run to ask makes it (`make`, dumped and
+ * closed) and saves it for the others; a process that finds none saved makes its own, so
+ * nobody waits on another process.
+ */
+function runDump(name: string, make: () => Promise<EmbeddedDatabase>): Promise<Blob> {
+  let dump = dumps.get(name);
+  if (!dump) {
+    const found = savedDump(name);
+    dump = found ? Promise.resolve(found) : make().then(async (db) => {
+      const made = await db.dump();
+      await db.close();
+      await saveDump(name, made);
+      return made;
+    });
+    dumps.set(name, dump);
+  }
+  return dump;
+}
+
+const emptyDump = () => runDump("empty", () => openEmbedded());
 
 /** A new, empty embedded database of the caller's own: what `openDatabase({ dataDir: "memory://" })` gives. */
 export async function freshEmbeddedDatabase(): Promise<Database> {
-  if (!empty) {
-    const found = savedDump("empty");
-    if (!found) {
-      // The run's first: a new cluster, dumped before anyone writes to it.
-      const made = openEmbedded();
-      empty = made.then(async (db) => {
-        const dump = await db.dump();
-        await saveDump("empty", dump);
-        return dump;
-      });
-      await empty;
-      return made;
-    }
-    empty = Promise.resolve(found);
-  }
-  return openEmbedded(await empty);
+  return openEmbedded(await emptyDump());
+}
+
+/**
+ * A new embedded database of the caller's own with every API's migrations applied: what
+ * `migrateAll` makes of a fresh one, its CPU (initdb and 52 migrations) spent once a run.
+ */
+export async function migratedEmbeddedDatabase(): Promise<Database> {
+  const migrated = await runDump("migrated", async () => {
+    const db = await openEmbedded(await emptyDump());
+    await migrateAll(db.knex, apis);
+    return db;
+  });
+  return openEmbedded(migrated);
 }

@@ -14,6 +14,7 @@ import { createApp } from "../../runtime/server.js";
 import { answerClientErrors } from "../../runtime/http/client-errors.js";
 import { migrateAll, ensureSuperuser, loadDemoOnce } from "../../runtime/cli.js";
 import { syncJobs } from "../../runtime/features/jobs/index.js";
+import { migratedEmbeddedDatabase } from "./fresh-db.js";
 import { apis } from "../../generated/server.js";
 import { demo } from "../../demo/index.js";
 
@@ -51,7 +52,8 @@ export async function startTestServer(): Promise<TestServer> {
   // Uploads go to a folder of this run's own.
   const mediaRoot = await mkdtemp(join(tmpdir(), "armature-media-"));
   const config = { ...configFromEnv(), dataDir: "memory://", mediaRoot, logRequests: false, authFailureLimit: 1_000_000, jobsRoots };
-  const db = await openDatabase(config);
+  // PGlite: the run's migrated cluster, where a new one would run initdb and every migration again.
+  const db = config.databaseUrl ? await openDatabase(config) : await migratedEmbeddedDatabase();
   if (config.databaseUrl) {
     await db.knex.raw("DROP SCHEMA public CASCADE; CREATE SCHEMA public;");
   }
