@@ -3,32 +3,32 @@
 // responses, generator/emit/openapi/share-schemas.ts) from quietly coming undone.
 import { expect } from "chai";
 import { apis } from "../../generated/server.js";
+import { servedDocument } from "../../runtime/profiles/drf/documents.js";
 
 /**
  * The inventory documents at 055a8b5, the baseline of issue 31: 2,730,000 bytes of compact
- * JSON each (1.3: 2,729,952). Issue 31 asks for at most 40 % of that (1,092,000 bytes). Not
- * met yet: the documents are at about 64 %, and what remains is mostly one `$ref` per refusal
- * per operation (7,536 of them, 386 kB) and one per filter parameter per list (6,849, 318 kB),
- * which OpenAPI offers no way to share. The bound below is what was reached; lower it as the
- * documents shrink, down to the issue's 40 %. It has since grown by what the documents came to
- * say (CSV bodies and answers on every list, GraphQL mutations: 3.5 kB) and by the schemas of
- * the BGP app's models (41 kB), which stay among the components; its paths, served only when it
- * is enabled, are not counted.
+ * JSON each (1.3: 2,729,952). Issue 31 asks for at most 40 % of that (1,092,000 bytes), which
+ * the served document cannot reach and keep its clients: the Ansible collection reads `name`
+ * of every list's parameters (plugins/inventory/inventory.py:1068, module_utils/utils.py:566
+ * at v4.5.1), so each of the 6,849 filter parameters is written out in full (650 kB), and
+ * OpenAPI 3.1 allows no `name` beside a `$ref`. What is shared is shared: responses, request
+ * bodies and schemas are components, and the parameters' components are left out once nothing
+ * refers to them. The bound is what was reached; the documents with apps enabled grow by the
+ * apps' paths, not counted here.
  */
 const INVENTORY_BASELINE = 2_730_000;
-const INVENTORY_BOUND = 0.67;
+const INVENTORY_BOUND = 0.735;
 /** The calendar's document: 133,647 bytes before its request bodies became components. */
 const CALENDAR_BOUND = 85_000;
 
 describe("served OpenAPI documents' size", () => {
   for (const api of apis) {
-    for (const [version, doc] of Object.entries(api.openapi)) {
+    for (const version of Object.keys(api.openapi)) {
       const bound = api.name === "inventory" ? Math.floor(INVENTORY_BASELINE * INVENTORY_BOUND) : api.name === "calendar" ? CALENDAR_BOUND : undefined;
       if (bound === undefined) continue;
-      it(`${api.name} ${version}: at most ${bound} bytes of compact JSON, without its apps`, () => {
-        const apps = (api.plugins ?? []).map((p) => `${api.basePath}${p.base}/`);
-        const paths = Object.fromEntries(Object.entries((doc as { paths: Record<string, unknown> }).paths).filter(([path]) => !apps.some((base) => path.startsWith(base))));
-        expect(Buffer.byteLength(JSON.stringify({ ...(doc as object), paths }))).to.be.at.most(bound);
+      it(`${api.name} ${version}: at most ${bound} bytes of compact JSON as served, no app enabled`, () => {
+        const served = api.profile === "drf" ? servedDocument(api, version, undefined, []) : api.openapi[version];
+        expect(Buffer.byteLength(JSON.stringify(served))).to.be.at.most(bound);
       });
     }
   }

@@ -55,7 +55,10 @@ export function parametersInline(doc: Json): Json {
       return [key, value.parameters ? { ...value, parameters: inline(value.parameters) } : value];
     }));
   }
-  return { ...doc, paths };
+  // Nothing refers to the shared parameters any more: some 180 kB a client would download for nothing.
+  const { parameters, ...components } = doc.components ?? {};
+  const referred = parameters !== undefined && JSON.stringify(paths).includes('"#/components/parameters/');
+  return { ...doc, paths, ...(doc.components ? { components: referred ? doc.components : components } : {}) };
 }
 
 /** `doc` with each operation as `form` has it, and without the operations `form` has not. */
