@@ -19,7 +19,12 @@ export type RequestLabels = Record<"api" | "route" | "method" | "status", string
 /** The process's series, and what it was told. */
 export class ProcessSeries {
   readonly registry = new Registry();
-  private readonly databases = new Set<Knex>();
+  /**
+   * The databases whose pools a scrape reads, held weakly: a process that makes apps and closes
+   * them again (the tests, a reload) would otherwise keep every one it ever watched alive.
+   */
+  private readonly databases = new Set<WeakRef<Knex>>();
+  private readonly watched = new WeakSet<Knex>();
   private readonly requests: Counter;
   private readonly duration: Histogram;
   private readonly requestSize: Histogram;
@@ -42,7 +47,13 @@ export class ProcessSeries {
     const pool = (name: string, help: string, read: (p: PoolState) => number) => new Gauge({
       name, help, registers,
       collect() {
-        this.set([...databases].reduce((sum, db) => sum + read(poolState(db)), 0));
+        let sum = 0;
+        for (const ref of databases) {
+          const db = ref.deref();
+          if (db) sum += read(poolState(db));
+          else databases.delete(ref);
+        }
+        this.set(sum);
       },
     });
     pool("armature_db_pool_in_use", "Database connections lent to a request or task now.", (p) => p.inUse);
@@ -77,8 +88,9 @@ export class ProcessSeries {
 
   /** Counts `db`'s statements and errors from now on, and reads its pool at each scrape. */
   watch(db: Knex): void {
-    if (this.databases.has(db)) return;
-    this.databases.add(db);
+    if (this.watched.has(db)) return;
+    this.watched.add(db);
+    this.databases.add(new WeakRef(db));
     db.on("query", () => this.statements.inc());
     db.on("query-error", (err: unknown) => this.dbErrors.inc({ code: errorCode(err) }));
   }
