@@ -12,12 +12,12 @@ import { servedDocument } from "../../runtime/profiles/drf/documents.js";
  * of every list's parameters (plugins/inventory/inventory.py:1068, module_utils/utils.py:566
  * at v4.5.1), so each of the 6,849 filter parameters is written out in full (650 kB), and
  * OpenAPI 3.1 allows no `name` beside a `$ref`. What is shared is shared: responses, request
- * bodies and schemas are components, and the parameters' components are left out once nothing
- * refers to them. The bound is what was reached; the documents with apps enabled grow by the
- * apps' paths, not counted here.
+ * bodies and schemas are components; the parameters' components are left out once nothing
+ * refers to them, and so are the schemas no path reaches (a disabled app's). The bound is what
+ * was reached; with apps enabled a document grows by their paths and schemas.
  */
 const INVENTORY_BASELINE = 2_730_000;
-const INVENTORY_BOUND = 0.735;
+const INVENTORY_BOUND = 0.72;
 /** The calendar's document: 133,647 bytes before its request bodies became components. */
 const CALENDAR_BOUND = 85_000;
 

@@ -28,7 +28,7 @@ export function servedForm(form: string | undefined): Form | undefined {
 
 /** The document of `version` in `form` (none: the generated one), read from its file, without the paths of apps not enabled. */
 export function servedDocument(api: ApiDescriptor, version: string, form: Form | undefined, enabled: readonly PluginDescriptor[] = []): Json {
-  const doc = parametersInline(withoutDisabledApps(api, openApiDocument(api, version), enabled));
+  const doc = withoutUnreachedSchemas(parametersInline(withoutDisabledApps(api, openApiDocument(api, version), enabled)));
   return form ? deriveDocument(doc, form) : doc;
 }
 
@@ -37,6 +37,30 @@ function withoutDisabledApps(api: ApiDescriptor, doc: Json, enabled: readonly Pl
   const off = (api.plugins ?? []).filter((p) => !enabled.includes(p)).map((p) => `${api.basePath}${p.base}/`);
   if (!off.length) return doc;
   return { ...doc, paths: Object.fromEntries(Object.entries<Json>(doc.paths).filter(([path]) => !off.some((base) => path.startsWith(base)))) };
+}
+
+/**
+ * `doc` without the schemas no path reaches, directly or through other components: those of
+ * apps not enabled (the generated document describes every app) and forms nothing answers with.
+ */
+function withoutUnreachedSchemas(doc: Json): Json {
+  const schemas: Json | undefined = doc.components?.schemas;
+  if (!schemas) return doc;
+  const reached = new Set<string>();
+  const walk = (value: unknown): void => {
+    if (Array.isArray(value)) return value.forEach(walk);
+    if (!value || typeof value !== "object") return;
+    const ref = (value as Json).$ref;
+    if (typeof ref === "string" && !reached.has(ref)) {
+      reached.add(ref);
+      const [, , kind, name] = ref.split("/");
+      walk(doc.components[kind]?.[name]);
+    }
+    Object.values(value).forEach(walk);
+  };
+  walk(doc.paths);
+  const kept = Object.fromEntries(Object.entries(schemas).filter(([name]) => reached.has(`#/components/schemas/${name}`)));
+  return { ...doc, components: { ...doc.components, schemas: kept } };
 }
 
 /**
