@@ -9,7 +9,7 @@ import { isLink, storedColumn, type FieldDescriptor, type ModelDescriptor, type 
 import type { ModelIndex } from "./models.js";
 import { orderSql, orderTerms, type OrderTerm } from "./query/order.js";
 import { afterBranches, cursorTypes, cursorValues } from "./query/keyset.js";
-import { ReadPlans, type ReadPlan, type RenderContext, type Shape } from "./query/read-plan.js";
+import { assumptionColumn, ReadPlans, type ReadPlan, type RenderContext, type Shape } from "./query/read-plan.js";
 import { canonicalUuid, checkColumns, filterErrors, integerKey, isUuid, MAX_SERIAL, type FilterErrors, type FilterPlan } from "./query/filters.js";
 import { lookupsOf } from "./write/lookups.js";
 import { HookValues, storedRows, storedRowsAt } from "./write/hook-rows.js";
@@ -95,6 +95,9 @@ export interface ExistingOptions {
   lock?: boolean;
 }
 
+/** The name a column read for an anticipated read (Store.anticipate) goes by beside the answer's own. */
+const alongAlias = (alias: string) => `_along_${alias}`;
+
 /** The index of the field whose write is running, for the after-save work it queues. */
 const writingField = new AsyncLocalStorage<number>();
 
@@ -107,6 +110,8 @@ export class Store {
   private readonly writeListeners: Array<(m: ModelDescriptor) => void> = [];
   /** Rows a write's answer read (`answer`), by transaction, until a read by the same statement takes them. */
   private readonly kept = new WeakMap<object, { key: string; rows: Array<Record<string, unknown>> }>();
+  /** Reads that follow a write's answer of the same rows in its operation (`anticipate`). */
+  private readonly followingReads: Array<(m: ModelDescriptor) => ReadOptions | undefined> = [];
   private readonly features: WriteFeature[] = [];
   /** Types of order terms, by model and order: they change only with the schema. */
   private readonly orderTypes = new Map<string, string[]>();
@@ -117,6 +122,16 @@ export class Store {
     this.plans = new ReadPlans(index);
     this.validators = new WriteValidators(index.api);
     this.strictFields = index.api.settings.STRICT_WRITE_FIELDS === true;
+  }
+
+  /**
+   * Says which read of a model's written rows will follow a write's answer in the same
+   * operation (the change log's, in the API's latest version): where the answer's own plan
+   * differs (a request in an older version), its statement reads those columns too, and the
+   * following read takes its rows from there rather than reading them again.
+   */
+  anticipate(reads: (m: ModelDescriptor) => ReadOptions | undefined): void {
+    this.followingReads.push(reads);
   }
 
   /** Calls `listener` with the model of every row this store writes or deletes, once the statement ran. */
@@ -299,13 +314,16 @@ export class Store {
     const { valid, cast } = this.keys(m, ids);
     if (!valid.length) return [];
     const db = op.trx;
+    const sharedKey = (plan: ReadPlan) => `${m.key}|${plan.select}|${[...valid].map(String).sort().join(",")}`;
     return this.withPlan(m, opts, async (plan) => {
-      const qb = db(`${m.table} as t0`).select(db.raw(plan.select), ...ReadPlans.checks(plan).map((c) => db.raw(c)))
+      // Only an unscoped, unfiltered read is its plan and its ids: those are shared.
+      const shared = opts.unscoped && !filter ? sharedKey(plan) : undefined;
+      const along = keep && shared !== undefined ? this.readAlong(m, plan) : undefined;
+      const qb = db(`${m.table} as t0`).select(db.raw(plan.select), ...ReadPlans.checks(plan).map((c) => db.raw(c)),
+        ...(along?.extra ?? []).map((c) => db.raw(`${c.expr} AS ${ident(alongAlias(c.alias))}`)))
         .whereRaw(`t0.id = ANY(?::${cast})`, [valid]);
       if (!opts.unscoped) scoped(op, m, qb);
       filter?.apply(qb);
-      // Only an unscoped, unfiltered read is its plan and its ids: those are shared.
-      const shared = opts.unscoped && !filter ? `${m.key}|${plan.select}|${[...valid].map(String).sort().join(",")}` : undefined;
       const kept = this.kept.get(db);
       let rows: Array<Record<string, unknown>>;
       if (shared !== undefined && kept?.key === shared) {
@@ -324,12 +342,43 @@ export class Store {
         row: rows[0],
         answer: () => {
           // Kept only from the read that stands (not one whose plan turned out stale).
-          if (keep && shared !== undefined) this.kept.set(db, { key: shared, rows });
+          if (keep && shared !== undefined) this.keep(db, along ? { key: sharedKey(along.plan), plan: along.plan, rows: rows.map((r) => along.rowOf(r)) } : { key: shared, rows });
           const byId = new Map(rows.map((r) => [String(r.id), plan.render(r, opts.ctx)]));
           return valid.map((id) => byId.get(String(id).toLowerCase()) ?? byId.get(String(id))).filter((x): x is Record<string, unknown> => !!x);
         },
       };
     });
+  }
+
+  /**
+   * Leaves `rows` for the next read by the statement `key` names; rows made for another plan
+   * only while the facts it was sized by still hold (else that read builds a new plan anyway).
+   */
+  private keep(db: object, kept: { key: string; rows: Array<Record<string, unknown>>; plan?: ReadPlan }): void {
+    if (kept.plan && this.plans.learn(kept.plan, kept.rows[0])) return;
+    this.kept.set(db, { key: kept.key, rows: kept.rows });
+  }
+
+  /**
+   * The read anticipated after a write's answer read by `plan`, when it reads otherwise: the
+   * columns it needs that `plan` has not (its checks of the facts it was sized by among them),
+   * and how to make its row from the answer's.
+   */
+  private readAlong(m: ModelDescriptor, plan: ReadPlan): { plan: ReadPlan; extra: ReadPlan["columns"]; rowOf: (row: Record<string, unknown>) => Record<string, unknown> } | undefined {
+    const next = this.followingReads.map((reads) => reads(m)).find((o) => o !== undefined);
+    if (!next) return undefined;
+    const following = this.plans.get(m, next.shape, next.version, next.exclude, next.include);
+    if (following.select === plan.select) return undefined;
+    const same = new Set(plan.columns.map((c) => `${c.alias} ${c.expr}`));
+    const checks = following.assumptions.map((a, n) => ({ expr: a.probe, alias: assumptionColumn(n) }));
+    const extra = [...following.columns.filter((c) => !same.has(`${c.alias} ${c.expr}`)), ...checks];
+    const extraNames = new Set(extra.map((c) => c.alias));
+    const names = [...following.columns, ...checks].map((c) => c.alias);
+    return {
+      plan: following,
+      extra,
+      rowOf: (row) => Object.fromEntries(names.map((alias) => [alias, row[extraNames.has(alias) ? alongAlias(alias) : alias]])),
+    };
   }
 
   /**

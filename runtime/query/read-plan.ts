@@ -23,6 +23,8 @@ export interface Assumption {
 export interface ReadPlan {
   /** Select list over the alias `t0`. */
   select: string;
+  /** The select list's entries, each an expression and the name it is read as. */
+  columns: ReadonlyArray<{ expr: string; alias: string }>;
   render: (row: Record<string, unknown>, ctx: RenderContext) => Record<string, unknown>;
   /** Facts about the data the select list was sized by; empty for most plans. */
   assumptions: Assumption[];
@@ -97,16 +99,17 @@ export class ReadPlans {
   private build(m: ModelDescriptor, shape: Shape, version: string, left: Set<string>): ReadPlan {
     const assumptions: Assumption[] = [];
     const ctx = this.context(m, "t0", 0, shape, version, assumptions);
-    const parts: string[] = [];
+    const columns: Array<{ expr: string; alias: string }> = [];
     const renders: Array<[string, Render]> = [];
     for (const f of this.fieldsOf(m, shape, version).filter((x) => !left.has(x.name))) {
       const kind = kindOf(f);
       const expr = kind.read?.(f, ctx);
-      if (expr) parts.push(`${expr} AS ${ident(f.name)}`);
+      if (expr) columns.push({ expr, alias: f.name });
       renders.push([f.name, kind.render?.(f, ctx) ?? identity]);
     }
     return {
-      select: parts.join(", "),
+      select: columns.map((c) => `${c.expr} AS ${ident(c.alias)}`).join(", "),
+      columns,
       assumptions,
       render: (row, rctx) => {
         const out: Record<string, unknown> = {};

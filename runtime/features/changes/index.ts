@@ -14,7 +14,7 @@ import type { Knex } from "knex";
 import { storedColumn, type ApiDescriptor, type FieldDescriptor, type ModelDescriptor } from "../../descriptor.js";
 import type { ModelIndex } from "../../models.js";
 import type { Actor, ChangeAction, WriteFeature, WriteOperation, Written } from "../../operations/index.js";
-import type { Db, Store } from "../../store.js";
+import type { Db, ReadOptions, Store } from "../../store.js";
 import { isUuid } from "../../query/filters.js";
 import { ident } from "../../query/sql.js";
 import { prepared } from "../../db/prepared.js";
@@ -109,11 +109,15 @@ export function changes(index: ModelIndex, store: Store, lookup?: RecordedLookup
   if (!logKey && !webhooks) return undefined;
   const log = logKey ? changeLog(index, index.model(logKey), lookup) : undefined;
   const latest = index.api.versions.supported.at(-1) ?? index.api.versions.default;
+  // Every row written, whoever wrote it and whatever they may view.
+  const recorded: ReadOptions = { shape: "full", version: latest, include: "all", ctx: { apiUrl: index.api.basePath }, unscoped: true };
+  const watches = (m: ModelDescriptor) => m.features.changeLogged && m.key !== logKey;
+  // A write's answer in an older version reads what the record shows in the same statement.
+  store.anticipate((m) => (watches(m) ? recorded : undefined));
 
   async function record(op: WriteOperation, m: ModelDescriptor, rows: Written, action: ChangeAction): Promise<void> {
     const db = op.trx;
-    // Every row written, whoever wrote it and whatever they may view.
-    const fetched = await store.fetch(op, m, [...new Set(rows.map((r) => r.id))], { shape: "full", version: latest, include: "all", ctx: { apiUrl: index.api.basePath }, unscoped: true });
+    const fetched = await store.fetch(op, m, [...new Set(rows.map((r) => r.id))], recorded);
     const byId = new Map(fetched.map((o) => [String(o.id), o]));
     // Recorded in the order written, each by its writer (a batch serves many requests).
     const changes = rows.flatMap(({ id, actor }) => {
@@ -134,7 +138,7 @@ export function changes(index: ModelIndex, store: Store, lookup?: RecordedLookup
   }
 
   return {
-    watches: (m) => m.features.changeLogged && m.key !== logKey,
+    watches,
     // Creates and updates are recorded together at the operation's end: one read and one
     // insert for every row of a model, however many requests a batch serves.
     savedAtEnd: (op, m, action, rows) => record(op, m, rows, action),

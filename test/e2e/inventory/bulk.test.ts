@@ -1,7 +1,7 @@
 // Bulk create, update and delete on list URLs, and their all-or-none guarantee: one bad
 // element fails the whole request and leaves the database exactly as it was.
 import { expect } from "chai";
-import { call, post, put, patch, del } from "../../support/http.js";
+import { call, get, post, put, patch, del } from "../../support/http.js";
 import { startTestServer } from "../../support/server.js";
 import { row, rows, uniq, MISSING_ID } from "./support.js";
 
@@ -363,19 +363,25 @@ describe("inventory e2e: bulk writes are set-based", () => {
     expect(await recorded(ids, "create")).to.equal(1000);
   });
 
-  it("a bulk create in the latest version reads its objects once, for its answer and its change records alike", async () => {
+  it("a bulk create reads its objects once, for its answer and its change records alike, in the latest version and in an older one", async () => {
     const reads = (sql: string[]) => sql.filter((s) => /^select t0\."id" AS "id"/.test(s) && s.includes('from "ipam_prefix" as "t0"')).length;
     const latest = { headers: { Accept: "application/json; version=1.5" } };
     const older = await counted(() => post("/api/ipam/prefixes/", prefixes(5), { headers: { Accept: "application/json; version=1.2" } }));
     const newest = await counted(() => post("/api/ipam/prefixes/", prefixes(5), latest));
     expect([older.reply.status, newest.reply.status]).to.deep.equal([201, 201]);
-    expect(reads(older.sql), older.sql.join("\n")).to.equal(2);
+    // In 1.2 custom fields are keyed by name, in the change record (1.5's form) by slug: the one statement reads both.
+    expect(reads(older.sql), older.sql.join("\n")).to.equal(1);
     expect(reads(newest.sql), newest.sql.join("\n")).to.equal(1);
     const { db, url } = await startTestServer();
+    const relative = (object: unknown) => JSON.parse(JSON.stringify(object).replaceAll(url, ""));
     for (const object of newest.reply.body as Array<Record<string, unknown>>) {
       const [change] = await db("extras_objectchange").where({ changed_object_id: object.id, action: "create" });
       // The change record shows the object answered, with relative links, as a request-less serializer does.
-      expect(change.object_data_v2).to.deep.equal(JSON.parse(JSON.stringify(object).replaceAll(url, "")));
+      expect(change.object_data_v2).to.deep.equal(relative(object));
+    }
+    for (const object of older.reply.body as Array<Record<string, unknown>>) {
+      const [change] = await db("extras_objectchange").where({ changed_object_id: object.id, action: "create" });
+      expect(change.object_data_v2).to.deep.equal(relative((await get(`/api/ipam/prefixes/${object.id}/?include=relationships,computed_fields`, latest)).body));
     }
   });
 
