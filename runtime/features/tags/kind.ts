@@ -9,7 +9,7 @@ import { oncePerTransaction } from "../../write/lookups.js";
 import { listOptions, listRender } from "../../kinds/related.js";
 import { FieldProblem, setWork, type Db, type RuntimeFieldKind, type WriteContext } from "../../kinds/types.js";
 import type { ErrorTree } from "../../problems.js";
-import { chunksWithin } from "../../db/chunks.js";
+import { chunksWithin, MAX_PARAMETERS } from "../../db/chunks.js";
 
 /** SQL condition: the tag aliased `alias` applies to the model written. */
 function inScope(f: TagsField, ctx: WriteContext, alias: string): string {
@@ -35,38 +35,68 @@ async function resolveTags(f: TagsField, items: unknown[], ctx: WriteContext): P
 }
 
 /**
- * Holds the tags (FOR KEY SHARE, in id order), then checks their scope again: a write changing
- * a tag's scope holds its row (FOR UPDATE) until it commits, so either it waited for this
- * write and sees its assignments, or this one waited for it and sees the new scope here. The
- * check is a statement of its own, after the lock: one statement would judge the scope as it
- * was before the wait. Once held in this transaction, a tag's scope cannot change before it
- * ends, so a bulk write does this once for each set of tags.
+ * Holds the tags (FOR KEY SHARE, in id order) until the transaction ends: a write changing a
+ * tag's scope holds its row (FOR UPDATE) until it commits, so either it waited for this write
+ * and sees its assignments, or this one waited for it, and the statement after this one (the
+ * assignments' insert, which checks the scope again) sees the new scope. In the lock's own
+ * statement the check would judge the scope as it was before the wait. Held once per set of
+ * tags in a transaction: a bulk write's rows share it.
  */
-async function stillInScope(f: TagsField, items: unknown[], ids: string[], ctx: WriteContext): Promise<void> {
+function holdTags(f: TagsField, ids: string[], ctx: WriteContext): Promise<void> {
   const tagTable = ctx.index.model(f.target).table;
-  const sorted = [...ids].sort();
-  const applying = await oncePerTransaction(ctx.db, `tags-held:${ctx.model.key}:${sorted.join(",")}`, async () => {
-    await ctx.db(tagTable).whereIn("id", sorted).orderBy("id").forKeyShare().select("id");
-    return (await ctx.db(`${tagTable} as t0`).whereIn("t0.id", sorted).whereRaw(inScope(f, ctx, "t0")).count({ n: "*" }))[0].n;
+  return oncePerTransaction(ctx.db, `tags-held:${ids.join(",")}`, async () => {
+    await ctx.db(tagTable).whereIn("id", ids).orderBy("id").forKeyShare().select("id");
   });
-  if (Number(applying) === ids.length) return;
-  const { errors } = await resolveTags(f, items, ctx);
-  if (errors) throw new ValidationError({ [f.name]: errors });
 }
 
 /**
- * Gives each written row the tags its write named, for a whole set of rows at once: one scope
- * check per distinct set of tags, one delete of what updated rows had, one insert.
+ * Inserts `links` only if every one of `tags` still applies to the model written: the scope
+ * check and the insert are one statement. Gives the rows inserted (none: a tag fell out of scope).
+ */
+async function insertInScope(f: TagsField, db: Db, links: Array<Record<string, string | number>>, tags: string[], ctx: WriteContext): Promise<number> {
+  const t = f.through;
+  const keyType = (integer: boolean) => (integer ? "integer" : "uuid");
+  const sourceType = keyType(ctx.index.integerKeys(ctx.model));
+  const tagType = keyType(ctx.index.integerKeys(ctx.index.model(f.target)));
+  const values = links.map(() => `(?::${sourceType}, ?::text, ?::${tagType})`).join(", ");
+  const result = await db.raw(
+    `insert into ${ident(t.table)} (${ident(t.source)}, ${ident(t.type)}, ${ident(t.target)}) ` +
+    `SELECT v.s, v.k, v.t FROM (VALUES ${values}) AS v(s, k, t) ` +
+    `WHERE (SELECT count(*) FROM ${ident(ctx.index.model(f.target).table)} t0 WHERE t0.id = ANY(?::${tagType}[]) AND ${inScope(f, ctx, "t0")}) = ?`,
+    [...links.flatMap((l) => [l[t.source], l[t.type], l[t.target]]), tags, tags.length],
+  );
+  return Number((result as { rowCount?: number }).rowCount ?? 0);
+}
+
+/** Refuses the first row whose tags do not all apply to its model, with the errors its list of tags gets. */
+async function refuseOutOfScope(f: TagsField, payloads: Array<{ items: unknown[]; ctx: WriteContext }>): Promise<never> {
+  for (const p of payloads) {
+    const { errors } = await resolveTags(f, p.items, p.ctx);
+    if (errors) throw new ValidationError({ [f.name]: errors });
+  }
+  throw new Error(`tags ${f.name}: out of scope when inserted, but each found in scope again`);
+}
+
+/**
+ * Gives each written row the tags its write named, for a whole set of rows at once: one lock
+ * of their tags, one delete of what updated rows had, one insert (the scope check in it).
  */
 async function assign(f: TagsField, db: Db, rows: Array<{ id: string | number; payload: { items: unknown[]; ids: string[]; ctx: WriteContext } }>): Promise<void> {
   const t = f.through;
-  const type = rows[0].payload.ctx.model.key;
-  if (f.scope) for (const { payload: p } of rows) if (p.ids.length) await stillInScope(f, p.items, p.ids, p.ctx);
+  const { ctx } = rows[0].payload;
+  const type = ctx.model.key;
+  const tags = [...new Set(rows.flatMap((r) => r.payload.ids))].sort();
+  const checked = !!f.scope && tags.length > 0;
+  if (checked) await holdTags(f, tags, ctx);
   // A row just made has no tags to replace.
   const updated = rows.filter((r) => r.payload.ctx.id !== null).map((r) => r.id);
   if (updated.length) await db(t.table).where(t.type, type).whereIn(t.source, updated).del();
   const links = rows.flatMap(({ id, payload }) => payload.ids.map((tag) => ({ [t.target]: tag, [t.type]: type, [t.source]: id })));
-  for (const part of chunksWithin(links)) await db(t.table).insert(part);
+  const [first, ...rest] = chunksWithin(links, MAX_PARAMETERS - 2);
+  if (!first) return;
+  if (!checked) await db(t.table).insert(first);
+  else if ((await insertInScope(f, db, first, tags, ctx)) === 0) await refuseOutOfScope(f, rows.map((r) => r.payload));
+  for (const part of rest) await db(t.table).insert(part);
 }
 
 export const tags: RuntimeFieldKind<TagsField> = {
