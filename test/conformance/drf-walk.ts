@@ -1043,7 +1043,11 @@ function conformance(api: ApiDescriptor, version: string, walked: Walked, shard:
 
 /**
  * The paths of a model's list, detail and actions (or only its list's parameters), with every
- * component they reach, as `version` documents them.
+ * component they reach, as `version` documents them. A component is named by the order it is
+ * first reached in, not by its name: the generator names a shared schema after the first
+ * parameter that uses it (a yes/no filter's is `AssignedToInterface` in one version and
+ * `ApprovalRequired` in another), and a name alone changes neither what the server does nor
+ * what the document accepts.
  */
 function documentedAs(api: ApiDescriptor, version: string, m: ModelDescriptor, part: "paths" | "filters"): string {
   const doc = api.openapi[version] as Json;
@@ -1051,22 +1055,22 @@ function documentedAs(api: ApiDescriptor, version: string, m: ModelDescriptor, p
   const paths = part === "filters"
     ? [[list, doc.paths[list]?.get?.parameters]]
     : Object.keys(doc.paths).filter((p) => p === list || p.startsWith(`${list}{id}/`)).sort().map((p) => [p, doc.paths[p]]);
-  const reached = new Map<string, unknown>();
-  const visit = (x: unknown): void => {
-    if (Array.isArray(x)) x.forEach(visit);
-    else if (x !== null && typeof x === "object") {
-      for (const [key, value] of Object.entries(x)) {
-        if (key !== "$ref" || typeof value !== "string") visit(value);
-        else if (!reached.has(value)) {
-          const target = value.replace(/^#\//, "").split("/").reduce((at: Json, part) => at?.[part], doc);
-          reached.set(value, target);
-          visit(target);
-        }
-      }
+  const order = new Map<string, number>();
+  const reached: unknown[] = [];
+  const reach = (ref: string): string => {
+    let n = order.get(ref);
+    if (n === undefined) {
+      order.set(ref, (n = order.size));
+      reached[n] = canonical(ref.replace(/^#\//, "").split("/").reduce((at: Json, key) => at?.[key], doc));
     }
+    return `#${n}`;
   };
-  visit(paths);
-  return JSON.stringify([paths, [...reached].sort(([a], [b]) => a.localeCompare(b))]);
+  const canonical = (x: unknown): unknown => {
+    if (Array.isArray(x)) return x.map(canonical);
+    if (x === null || typeof x !== "object") return x;
+    return Object.fromEntries(Object.entries(x).map(([key, value]) => [key, key === "$ref" && typeof value === "string" ? reach(value) : canonical(value)]));
+  };
+  return JSON.stringify([canonical(paths), reached]);
 }
 
 /** One of `of` shares of the walk: every `of`-th model from the `index`-th, in each version. */
