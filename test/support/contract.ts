@@ -35,6 +35,7 @@ export class Contract {
   private readonly compiled = new Map<string, ValidateFunction>();
   // Query values arrive as strings, one or repeated: coerce as an OpenAPI form/explode reader would.
   private readonly queryAjv = addFormats(new Ajv2020({ strict: false, coerceTypes: "array" }));
+  private readonly queryCompiled = new Map<string, ValidateFunction>();
   /** Path templates, literal ones first, each with the pattern a concrete path must match. */
   private readonly templates: Array<{ template: string; pattern: RegExp }>;
 
@@ -50,8 +51,19 @@ export class Contract {
 
   /** Whether a query parameter's schema takes `value`, its references into the document followed. */
   private queryAccepts(schema: Json, value: unknown): boolean {
-    const anchored = JSON.parse(JSON.stringify(schema).replace(/"#\/components\//g, `"${this.id}#/components/`));
-    return this.queryAjv.validate(anchored, value) as boolean;
+    return this.queryValidator(schema)(value) as boolean;
+  }
+
+  /**
+   * One compiled validator per distinct parameter schema: the walk asks about thousands of
+   * filters whose schemas are a few dozen shapes, and ajv's own cache is by object identity,
+   * which a schema rewritten per call never hits (each call compiled it again).
+   */
+  private queryValidator(schema: Json): ValidateFunction {
+    const anchored = JSON.stringify(schema).replace(/"#\/components\//g, `"${this.id}#/components/`);
+    let validate = this.queryCompiled.get(anchored);
+    if (!validate) this.queryCompiled.set(anchored, (validate = this.queryAjv.compile(JSON.parse(anchored))));
+    return validate;
   }
 
   private validator(key: string): ValidateFunction {
