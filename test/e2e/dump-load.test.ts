@@ -4,24 +4,39 @@
 // passwords) go from an embedded database to PostgreSQL and back to a new embedded one, and
 // every API answers the same at each step; the last dump is the first one line for line. A
 // database holding rows and a dump cut short are refused with exit 1 and change nothing.
-// PostgreSQL: a database of the test's own on the server of DATABASE_URL (default: the
-// local test server), made and dropped by the test, in both passes of the suite.
+// PostgreSQL: databases of the test's own on the server of DATABASE_URL (default: the local
+// test server), made and dropped by the test, in both passes of the suite.
+//
+// The source starts as a migrated data directory with the administrator, made in this process
+// (test/support/dump-fixtures.ts) rather than by `armature createsuperuser` on a new DATA_DIR:
+// what is dumped is what `armature run` then loads and serves there. The new embedded database
+// is a new cluster written there the same way, not initdb run again. The refusals are asked of
+// PostgreSQL databases: load refuses the same on either engine, and a refusal there needs no
+// embedded database opened for each.
 import { expect } from "chai";
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import knex from "knex";
+import { ensureSuperuser, profileCommand } from "../../runtime/cli.js";
+import { apis } from "../../generated/server.js";
+import { builtCli } from "../support/build.js";
+import { migratedDataDir, newDataDir } from "../support/dump-fixtures.js";
 import { freePort } from "../support/waiting.js";
 
 const work = mkdtempSync(join(tmpdir(), "armature-dumpload-"));
 const adminUrl = process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/test";
 const pgName = `dumpload_rt_${process.pid}`;
-const pgUrl = (() => {
+/** The database a dump cut short is loaded into: new, and left as it was. */
+const cutName = `dumpload_cut_${process.pid}`;
+
+function urlOf(name: string): string {
   const u = new URL(adminUrl);
-  u.pathname = `/${pgName}`;
+  u.pathname = `/${name}`;
   return u.toString();
-})();
+}
+const pgUrl = urlOf(pgName);
 const TOKEN = "0123456789abcdef0123456789abcdef01234567";
 
 interface Place { env: NodeJS.ProcessEnv; media: string }
@@ -33,13 +48,23 @@ function embedded(name: string): Place {
   return { env, media: env.MEDIA_ROOT! };
 }
 // `run` turns rate limits on (the demo's setting); the test reads more than a budget at once.
-const postgres: Place = { env: { ...process.env, DATABASE_URL: pgUrl, MEDIA_ROOT: join(work, "pg-media"), QUEUE_RETRY_DELAY: "3600", RATE_LIMIT_ENABLED: "0" }, media: join(work, "pg-media") };
+function postgresPlace(url: string, media: string): Place {
+  return { env: { ...process.env, DATABASE_URL: url, MEDIA_ROOT: join(work, media), QUEUE_RETRY_DELAY: "3600", RATE_LIMIT_ENABLED: "0" }, media: join(work, media) };
+}
+const postgres = postgresPlace(pgUrl, "pg-media");
 
 interface Ran { code: number | null; out: string; err: string }
 
+/**
+ * The command line as `npm start` runs it, from the run's build (test/support/build.ts, which
+ * the run's other process tests build first): under plain node a process starts in a third of
+ * the CPU it takes under tsx, and the test starts a dozen.
+ */
+let cli: string;
+
 function armature(place: Place, ...args: string[]): Promise<Ran> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "bin/armature.ts", ...args], { env: place.env });
+    const child = spawn(process.execPath, [cli, ...args], { env: place.env });
     let out = "";
     let err = "";
     child.stdout.on("data", (d) => (out += d));
@@ -57,7 +82,7 @@ async function ok(place: Place, ...args: string[]): Promise<Ran> {
 /** Serves `place` (`run`: demo data once, the admin), runs `work` against its base URL, then stops it. */
 async function serving<T>(place: Place, work: (base: string) => Promise<T>): Promise<T> {
   const port = await freePort();
-  const child = spawn(process.execPath, ["--import", "tsx", "bin/armature.ts", "run", "--port", String(port)], { env: place.env });
+  const child = spawn(process.execPath, [cli, "run", "--port", String(port)], { env: place.env });
   let out = "";
   const closed = new Promise<void>((resolve) => child.on("close", () => resolve()));
   await new Promise<void>((resolve, reject) => {
@@ -129,12 +154,30 @@ function dumpBody(file: string): { header: Record<string, unknown>; lines: strin
   return { header, lines };
 }
 
+/** Each table of the database at `url` with its number of rows: what a refused load must leave as it was. */
+async function rowCounts(url: string): Promise<Record<string, number>> {
+  const db = knex({ client: "pg", connection: url });
+  try {
+    const tables = (await db.raw("SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename")).rows as Array<{ tablename: string }>;
+    if (!tables.length) return {};
+    const counts = tables.map((t) => `SELECT '${t.tablename}' AS t, count(*)::int AS n FROM "${t.tablename}"`).join(" UNION ALL ");
+    return Object.fromEntries(((await db.raw(counts)).rows as Array<{ t: string; n: number }>).map((r) => [r.t, r.n]));
+  } finally {
+    await db.destroy();
+  }
+}
+
+/** The files below `dir`, none when it is absent. */
+function filesIn(dir: string): string[] {
+  return existsSync(dir) ? readdirSync(dir, { recursive: true, encoding: "utf8" }).sort() : [];
+}
+
 function png(): Buffer {
   return Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGP8z8DAwMDAxMDAwMDAAAANHQEDasKb6QAAAABJRU5ErkJggg==", "base64");
 }
 
 describe("dump and load: embedded → PostgreSQL → embedded", function () {
-  // A dozen process starts, three of them migrating a new database: minutes on a busy machine.
+  // A dozen process starts, five of them opening an embedded database: minutes on a busy machine.
   this.timeout(1_200_000);
   const source = embedded("source");
   const back = embedded("back");
@@ -142,10 +185,13 @@ describe("dump and load: embedded → PostgreSQL → embedded", function () {
   let appPassword: string;
 
   before(async () => {
+    cli = await builtCli();
     const admin = knex({ client: "pg", connection: adminUrl });
     try {
-      await admin.raw(`DROP DATABASE IF EXISTS ${pgName}`);
-      await admin.raw(`CREATE DATABASE ${pgName}`);
+      for (const name of [pgName, cutName]) {
+        await admin.raw(`DROP DATABASE IF EXISTS ${name}`);
+        await admin.raw(`CREATE DATABASE ${name}`);
+      }
     } finally {
       await admin.destroy();
     }
@@ -154,12 +200,19 @@ describe("dump and load: embedded → PostgreSQL → embedded", function () {
   after(async () => {
     rmSync(work, { recursive: true, force: true });
     const admin = knex({ client: "pg", connection: adminUrl });
-    await admin.raw(`DROP DATABASE IF EXISTS ${pgName}`).finally(() => admin.destroy());
+    try {
+      for (const name of [pgName, cutName]) await admin.raw(`DROP DATABASE IF EXISTS ${name}`);
+    } finally {
+      await admin.destroy();
+    }
   });
 
   it("dumps an embedded database with the demo data and objects of the models it lacks, media files included", async () => {
-    await ok(source, "createsuperuser", "--username", "admin", "--password", "admin-pw", "--token", TOKEN);
-    appPassword = /\(cli\): (.*)$/m.exec((await ok(source, "create-app-password", "--username", "admin")).out)![1].trim();
+    // What `createsuperuser --token` and `create-app-password` would leave on a new DATA_DIR.
+    appPassword = await migratedDataDir(source.env.DATA_DIR!, async (db) => {
+      await ensureSuperuser(db, apis, "admin", "admin-pw", TOKEN);
+      return /\(cli\): (.*)$/m.exec(await profileCommand(db, apis, "create-app-password", { username: "admin" }))![1].trim();
+    });
     original = await serving(source, async (base) => {
       const site = (await send(base, "GET", "/api/dcim/sites/?limit=1")).results[0];
       await send(base, "POST", "/api/extras/webhooks/", { name: "dump hook", content_types: ["dcim.site"], type_create: true, type_update: true, payload_url: "http://127.0.0.1:9/hook" });
@@ -201,6 +254,8 @@ describe("dump and load: embedded → PostgreSQL → embedded", function () {
   });
 
   it("loads that (gzip) into a new embedded database: the same answers, the first dump line for line, serial ids going on after the loaded ones", async () => {
+    // A new DATA_DIR as its first open leaves it, which load then migrates itself.
+    await newDataDir(back.env.DATA_DIR!);
     await ok(back, "load", join(work, "b.ndjson.gz"));
     await ok(back, "dump", join(work, "c.ndjson"));
     const first = dumpBody(join(work, "a.ndjson"));
@@ -220,28 +275,34 @@ describe("dump and load: embedded → PostgreSQL → embedded", function () {
   });
 
   it("refuses a database holding rows and a dump cut short, with exit 1, changing nothing", async () => {
-    const again = await armature(back, "load", join(work, "a.ndjson"));
-    expect(again.code).to.equal(1);
-    expect(again.err).to.include("the database is not empty");
-
     const lines = readFileSync(join(work, "a.ndjson"), "utf8").split("\n");
     writeFileSync(join(work, "cut.ndjson"), lines.slice(0, Math.floor(lines.length / 2)).join("\n"));
-    const fresh = embedded("cut");
-    const cut = await armature(fresh, "load", join(work, "cut.ndjson"));
+    const fresh = postgresPlace(urlOf(cutName), "cut-media");
+    const held = await rowCounts(pgUrl);
+    const media = filesIn(postgres.media);
+    expect(media.filter((f) => f.endsWith(".png")), "the loaded image").to.have.length(1);
+    // Each refusal reads a database of its own or none, so they run together.
+    const [again, cut, notDump] = await Promise.all([
+      armature(postgres, "load", join(work, "a.ndjson")),
+      armature(fresh, "load", join(work, "cut.ndjson")),
+      armature(postgres, "load", join(work, "..", "nothing-here.ndjson")),
+    ]);
+    expect(again.code).to.equal(1);
+    expect(again.err).to.include("the database is not empty");
     expect(cut.code).to.equal(1);
     expect(cut.err).to.include("cut short");
-    // Not even the schema: it was made in the load's transaction.
-    const empty = await armature(fresh, "dump");
-    expect(empty.code).to.equal(1);
-    expect(empty.err).to.include("never migrated");
-
-    const notDump = await armature(fresh, "load", join(work, "..", "nothing-here.ndjson"));
     expect(notDump.code).to.equal(1);
     expect(notDump.err).to.include("no such file");
+
+    expect(await rowCounts(pgUrl)).to.deep.equal(held);
+    expect(filesIn(postgres.media)).to.deep.equal(media);
+    // Not even the schema: it was made in the load's transaction.
+    expect(await rowCounts(urlOf(cutName))).to.deep.equal({});
+    expect(filesIn(fresh.media)).to.deep.equal([]);
   });
 
   it("--exclude changes leaves the change log out", async () => {
-    const ran = await ok(back, "dump", "--exclude", "changes");
+    const ran = await ok(postgres, "dump", "--exclude", "changes");
     const [header, ...rest] = ran.out.trimEnd().split("\n");
     expect(JSON.parse(header).excluded).to.deep.equal(["changes"]);
     expect(rest.some((l) => l.startsWith('{"table":"extras_objectchange"'))).to.equal(false);
