@@ -184,9 +184,16 @@ describe("dump and load: embedded → PostgreSQL → embedded", function () {
   let original: Record<string, string>;
   let appPassword: string;
 
-  before(async () => {
-    cli = await builtCli();
+  before(async function () {
     const admin = knex({ client: "pg", connection: adminUrl });
+    // `make test` on a machine with only Node.js: without DATABASE_URL and no server at the
+    // default address, there is no PostgreSQL to round-trip through, and the test says so.
+    if (!process.env.DATABASE_URL && !(await admin.raw("SELECT 1").then(() => true, () => false))) {
+      await admin.destroy();
+      console.log(`    (skipped: no PostgreSQL at ${adminUrl}; set DATABASE_URL)`);
+      this.skip();
+    }
+    cli = await builtCli();
     try {
       for (const name of [pgName, cutName]) {
         await admin.raw(`DROP DATABASE IF EXISTS ${name}`);
@@ -197,8 +204,9 @@ describe("dump and load: embedded → PostgreSQL → embedded", function () {
     }
   });
 
-  after(async () => {
+  after(async function () {
     rmSync(work, { recursive: true, force: true });
+    if (!cli) return;
     const admin = knex({ client: "pg", connection: adminUrl });
     try {
       for (const name of [pgName, cutName]) await admin.raw(`DROP DATABASE IF EXISTS ${name}`);
