@@ -59,6 +59,8 @@ describe("command line on a fresh embedded database", function () {
   // Six process starts, each migrating or opening PGlite: about 40 s on an idle machine and
   // past 120 s on a busy one. A bound for hangs, not for the machine's speed.
   this.timeout(600000);
+  // The build the next tests run, meanwhile: these processes run one at a time. Its failure is theirs to report.
+  before(() => void builtCli().catch(() => undefined));
   after(() => rmSync(dataDir, { recursive: true, force: true }));
 
   it("run migrates, loads demo data once, prints both API URLs, the docs URL and a working token at the first start only; the rest is idempotent", async () => {
@@ -133,7 +135,8 @@ function built(cli: string, env: NodeJS.ProcessEnv, ...args: string[]): Promise<
 }
 
 describe("command line, built: help runs nothing, a wrong command line is refused before any database", function () {
-  // The build (tsc over the sources) and a few dozen short processes: a bound for hangs only.
+  // The build (tsc over the sources) and a few dozen short processes, each test's started
+  // together (they share nothing): a bound for hangs only.
   this.timeout(600000);
   let cli: string;
   const scratch = mkdtempSync(join(tmpdir(), "armature-cli-args-"));
@@ -152,17 +155,18 @@ describe("command line, built: help runs nothing, a wrong command line is refuse
   after(() => rmSync(scratch, { recursive: true, force: true }));
 
   it("--help lists the commands and exits 0; no command at all exits 2 with the same list on stderr", async () => {
-    const help = await built(cli, env(), "--help");
+    const [help, none] = await Promise.all([built(cli, env(), "--help"), built(cli, env())]);
     expect(help.status).to.equal(0);
     for (const name of Object.keys(commands)) expect(help.out).to.match(new RegExp(`^  ${name} `, "m"));
-    const none = await built(cli, env());
     expect(none.status).to.equal(2);
     expect(none.err).to.include("usage: armature <command>");
   });
 
   it("every command's --help prints its usage and exits 0 without doing anything", async () => {
-    for (const name of Object.keys(commands)) {
-      const res = await built(cli, env(), name, "--help");
+    const names = Object.keys(commands);
+    const answers = await Promise.all(names.map((name) => built(cli, env(), name, "--help")));
+    for (const [i, name] of names.entries()) {
+      const res = answers[i];
       expect(res.status, `${name} --help: ${res.err}`).to.equal(0);
       expect(res.out).to.match(new RegExp(`^usage: armature ${name}\\b`));
       expect(res.err).to.equal("");
@@ -188,8 +192,9 @@ describe("command line, built: help runs nothing, a wrong command line is refuse
       [["create-app-password", "--name", "x"], "--username is required"],
       [["frob"], 'no command "frob"'],
     ];
-    for (const [args, message] of cases) {
-      const res = await built(cli, env(), ...args);
+    const answers = await Promise.all(cases.map(([args]) => built(cli, env(), ...args)));
+    for (const [i, [args, message]] of cases.entries()) {
+      const res = answers[i];
       expect(res.status, args.join(" ")).to.equal(2);
       expect(res.err, args.join(" ")).to.include(message);
       expect(res.out, args.join(" ")).to.equal("");
@@ -197,8 +202,10 @@ describe("command line, built: help runs nothing, a wrong command line is refuse
   });
 
   it("generate and check in the build say they run from the sources", async () => {
-    for (const command of ["generate", "check"]) {
-      const res = await built(cli, env(), command);
+    const fromSources = ["generate", "check"];
+    const answers = await Promise.all(fromSources.map((command) => built(cli, env(), command)));
+    for (const [i, command] of fromSources.entries()) {
+      const res = answers[i];
       expect(res.status).to.equal(2);
       expect(res.err).to.include(`make ${command}`);
     }

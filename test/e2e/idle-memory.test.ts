@@ -92,7 +92,7 @@ describe("e2e: the embedded default's idle memory", function () {
       const ready = await fetch(`http://127.0.0.1:${port}/health/ready/`).then((r) => r.status === 200, () => false);
       if (ready) break;
       expect(Date.now(), `not ready in time:\n${output}`).to.be.below(deadline);
-      await sleep(1000);
+      await sleep(250);
     }
     // Idle: nothing asks anything while start-up's garbage is collected. It settles once two
     // readings a second apart are both under the bound; a bound on the wait, for hangs only.

@@ -4,8 +4,8 @@
 // by route template and status, the change records the database holds, the webhook deliveries
 // by result and the job runs by job. Under `serve --workers 2` (PostgreSQL: the embedded
 // database serves one process) the series are the whole server's: requests answered by both
-// workers add up. PostgreSQL when DATABASE_URL is set (a database of this file's own), else
-// PGlite in a temporary DATA_DIR.
+// workers add up. PostgreSQL when DATABASE_URL is set (a database of this file's own, migrated
+// by the command line), else PGlite in a copy of the run's migrated template (test/support/data-dirs.ts).
 import { expect } from "chai";
 import { spawn, type ChildProcess } from "node:child_process";
 import http from "node:http";
@@ -15,10 +15,11 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import pg from "pg";
 import { eventually, freePort } from "../support/waiting.js";
+import { dataDirFrom, TEMPLATE_ADMIN } from "../support/data-dirs.js";
 import { parsePrometheus, total, type Family } from "../support/prometheus.js";
 
 const postgresUrl = process.env.DATABASE_URL;
-const TOKEN = "0123456789abcdef0123456789abcdef01234567";
+const TOKEN = TEMPLATE_ADMIN.token;
 const SITES = "/api/dcim/sites/";
 /** The jobs API of records and runs by id (1.2, the default version, lists job classes). */
 const V13 = { Accept: "application/json; version=1.3" };
@@ -35,12 +36,12 @@ async function admin(sql: string): Promise<void> {
   }
 }
 
-/** An empty database of this file's own. */
-async function scratchDatabase(): Promise<Scratch> {
+/** A migrated database of this file's own with the administrator and TOKEN. */
+async function migratedDatabase(): Promise<Scratch> {
   const env: NodeJS.ProcessEnv = { ...process.env, LOG_REQUESTS: "0", JOBS_ROOT: `${resolve("jobs")}:${resolve("test/jobs")}` };
   for (const name of ["PORT", "HOST", "METRICS_ENABLED", "METRICS_AUTHENTICATED", "METRICS_AUTHENTICATION"]) delete env[name];
   if (!postgresUrl) {
-    const dataDir = mkdtempSync(join(tmpdir(), "armature-metrics-"));
+    const dataDir = await dataDirFrom("migrated", "armature-metrics-");
     delete env.DATABASE_URL;
     return { env: { ...env, DATA_DIR: dataDir, MEDIA_ROOT: join(dataDir, "media") }, drop: async () => rmSync(dataDir, { recursive: true, force: true }) };
   }
@@ -50,13 +51,20 @@ async function scratchDatabase(): Promise<Scratch> {
   await admin(`CREATE DATABASE "${name}"`);
   url.pathname = `/${name}`;
   const mediaRoot = mkdtempSync(join(tmpdir(), "armature-metrics-media-"));
-  return {
+  const scratch = {
     env: { ...env, DATABASE_URL: url.href, MEDIA_ROOT: mediaRoot },
     drop: async () => {
       rmSync(mediaRoot, { recursive: true, force: true });
       await admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
     },
   };
+  try {
+    await cli(scratch.env, "createsuperuser", "--username", TEMPLATE_ADMIN.username, "--password", TEMPLATE_ADMIN.password, "--token", TOKEN);
+  } catch (err) {
+    await scratch.drop();
+    throw err;
+  }
+  return scratch;
 }
 
 interface Process { child: ChildProcess; out(): string; exited: Promise<number | null> }
@@ -164,8 +172,7 @@ describe(`metrics: /metrics through the real server (${postgresUrl ? "postgresql
   let db: Scratch;
 
   before(async () => {
-    db = await scratchDatabase();
-    await cli(db.env, "createsuperuser", "--username", "admin", "--password", "admin-password", "--token", TOKEN);
+    db = await migratedDatabase();
   });
   after(async () => db?.drop());
 

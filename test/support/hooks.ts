@@ -8,6 +8,7 @@ import pg from "pg";
 import { stopTestServer } from "./server.js";
 import { removeRunBuild } from "./build.js";
 import { removeRunDumps } from "./fresh-db.js";
+import { removeRunDataDirs } from "./data-dirs.js";
 import { inWorker } from "./run.js";
 import { appendFileSync } from "node:fs";
 
@@ -65,11 +66,13 @@ export const mochaHooks = inWorker
 export async function mochaGlobalSetup(): Promise<void> {
   removeRunBuild(process.pid);
   removeRunDumps(process.pid);
+  removeRunDataDirs(process.pid);
   if (process.env.DATABASE_URL) await dropWorkerDatabases(process.env.DATABASE_URL);
 }
 
 export async function mochaGlobalTeardown(): Promise<void> {
   removeRunBuild(process.pid);
   removeRunDumps(process.pid);
+  removeRunDataDirs(process.pid);
   if (process.env.DATABASE_URL) await dropWorkerDatabases(process.env.DATABASE_URL);
 }
