@@ -20,27 +20,28 @@ function testFiles(dir) {
 // started near the end holds one worker while the other has nothing left (on two cores, the
 // whole end of the run on one): so the files that take longest go first, longest first, and
 // the many short ones fill in behind them. Measured per file on a 2-core machine (wall, with
-// the processes a file starts); a file missing here just runs in its folder's turn.
+// the processes a file starts: TEST_TIMINGS=FILE, test/support/hooks.ts); a file missing here
+// just runs in its folder's turn.
 const longestFirst = [
-  "test/e2e/cli.test.ts", // seven process starts on a fresh data directory, then the build
   "test/e2e/process.test.ts", // a dozen server processes, the build under plain node
-  "test/e2e/browser.test.ts", // Chromium laying out the inventory's megabyte documents in Swagger UI and ReDoc
-  "test/conformance/drf-0.test.ts",
-  "test/conformance/drf-1.test.ts",
-  "test/conformance/drf-2.test.ts",
+  "test/e2e/cli.test.ts", // seven process starts on a fresh data directory, then the built command line
+  "test/e2e/dump-load.test.ts", // dump and load through PostgreSQL and back, as processes
+  "test/e2e/browser.test.ts", // Chromium laying out the inventory's megabyte document in Swagger UI
   "test/e2e/idle-memory.test.ts", // `make run` on an empty directory, in a process of its own
+  "test/conformance/drf-0.test.ts",
+  "test/e2e/inventory/csv.test.ts", // 100,000 rows out, 10,000 in
+  "test/e2e/operator-commands.test.ts",
+  "test/conformance/drf-2.test.ts",
+  "test/golden/determinism.test.ts", // `check` on the real spec, twice
   "test/e2e/dynamic-groups.test.ts",
+  "test/conformance/drf-1.test.ts",
+  "test/e2e/inventory/permissions.test.ts",
+  "test/e2e/clients/typed-client.test.ts", // tsc --strict over the example
   "test/conformance/drf-3.test.ts",
   "test/e2e/git-repositories.test.ts",
-  "test/e2e/inventory/permissions.test.ts",
-  "test/e2e/inventory/changes-recording.test.ts",
-  "test/e2e/clients/typed-client.test.ts", // tsc --strict over the example
-  "test/golden/determinism.test.ts", // the real spec generated twice, `check` twice
-  "test/e2e/inventory/prism.test.ts", // Prism's own process
-  "test/unit/migration-safety.test.ts",
+  "test/e2e/metrics.test.ts",
   "test/golden/openapi-documents.test.ts",
-  "test/e2e/system-operations.test.ts",
-  "test/e2e/inventory/api-roots.test.ts",
+  "test/e2e/inventory/prism.test.ts", // Prism's own process
 ];
 
 const all = ["test/conformance", "test/e2e", "test/golden", "test/unit"].flatMap(testFiles);
