@@ -8,7 +8,7 @@ import { execFile } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { inWorker, runPid } from "./run.js";
+import { alive, inWorker, runPid } from "./run.js";
 
 const run = promisify(execFile);
 let building: Promise<string> | undefined;
@@ -18,15 +18,6 @@ const buildOf = (pid: number) => join(".build", `test-${pid}`);
 /** Removes the build of the run whose mocha process is `pid`. */
 export function removeRunBuild(pid: number): void {
   rmSync(buildOf(pid), { recursive: true, force: true });
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** The path of the built command line (`<out>/bin/armature.js`), building it on the run's first call. */

@@ -7,16 +7,12 @@
 // opens as any other. Made once per run whichever of the run's worker processes asks first, the
 // others waiting for it, as test/support/build.ts builds the CLI; the run's global setup and
 // teardown remove them (removeRunDataDirs), a serial run as it exits. PGlite only.
-import { execFile } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import type { Knex } from "knex";
-import { openEmbedded, saveDump, savedDump } from "./fresh-db.js";
-import { inWorker, runPid } from "./run.js";
-
-const run = promisify(execFile);
+import { emptyClusterDump, openEmbedded, unpackCluster } from "./fresh-db.js";
+import { alive, inWorker, runPid } from "./run.js";
 
 /** The administrator the migrated template holds, as `armature createsuperuser` makes it. */
 export const TEMPLATE_ADMIN = { username: "admin", password: "admin-password", token: "0123456789abcdef0123456789abcdef01234567" } as const;
@@ -45,44 +41,18 @@ async function migrateLikeTheCommandLine(db: Knex): Promise<void> {
   await ensureSuperuser(db, apis, TEMPLATE_ADMIN.username, TEMPLATE_ADMIN.password, TEMPLATE_ADMIN.token);
 }
 
-/**
- * The template of `kind` as a dump, made in memory from the run's dump of an empty cluster (or,
- * the run's first, from a new one, dumped for the run before anything is written to it).
- */
+/** The template of `kind` as a dump, made in memory from the run's dump of an empty cluster. */
 async function clusterDump(kind: Template): Promise<Blob> {
-  const saved = savedDump("empty");
-  if (saved && kind === "initialized") return saved;
-  const db = await openEmbedded(saved);
+  const empty = await emptyClusterDump();
+  if (kind === "initialized") return empty;
+  const db = await openEmbedded(empty);
   try {
-    const empty = saved ?? (await db.dump());
-    if (!saved) await saveDump("empty", empty);
-    if (kind === "initialized") return empty;
     await migrateLikeTheCommandLine(db.knex);
     // Its pages written to the files: a copy then starts without replaying the migrations' log.
     await db.knex.raw("CHECKPOINT");
     return await db.dump();
   } finally {
     await db.close();
-  }
-}
-
-/** Unpacks a dump (a tarball of the cluster's files) into `dataDir`, a directory PGlite then opens. */
-async function unpack(dump: Blob, dataDir: string): Promise<void> {
-  mkdirSync(dataDir, { recursive: true });
-  const tarball = `${dataDir}.tar`;
-  writeFileSync(tarball, Buffer.from(await dump.arrayBuffer()));
-  await run("tar", ["-xf", tarball, "-C", dataDir]);
-  rmSync(tarball);
-  // Dumped from a running cluster; no process runs on the copies.
-  rmSync(join(dataDir, "postmaster.pid"), { force: true });
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
   }
 }
 
@@ -116,7 +86,7 @@ function template(kind: Template): Promise<string> {
       }
       writeFileSync(join(slot, ".maker"), String(process.pid));
       try {
-        await unpack(await clusterDump(kind), dataDir);
+        await unpackCluster(await clusterDump(kind), dataDir);
       } catch (err) {
         writeFileSync(join(slot, ".failed"), err instanceof Error ? err.message : String(err));
         throw err;

@@ -10,6 +10,7 @@
 // preparing client): keep the two alike.
 import knex, { type Knex } from "knex";
 import pg from "pg";
+import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -95,11 +96,26 @@ function runDump(name: string, make: () => Promise<EmbeddedDatabase>): Promise<B
   return dump;
 }
 
-const emptyDump = () => runDump("empty", () => openEmbedded());
+/** The run's dump of an empty cluster (initdb's), made by the first process of the run to ask. */
+export const emptyClusterDump = (): Promise<Blob> => runDump("empty", () => openEmbedded());
+
+/**
+ * Unpacks a cluster's dump (PGlite's dumpDataDir: a tarball of its files, paths from "/") into
+ * `dir`, a data directory PGlite then opens as any other.
+ */
+export function unpackCluster(dump: Blob, dir: string): Promise<void> {
+  mkdirSync(dir, { recursive: true });
+  return dump.arrayBuffer().then((bytes) => {
+    // tar takes the leading "/" off and says so on stderr.
+    execFileSync("tar", ["-x", "-f", "-", "-C", dir], { input: Buffer.from(bytes), stdio: ["pipe", "ignore", "pipe"] });
+    // Dumped from a running cluster; no process runs on the copy.
+    rmSync(join(dir, "postmaster.pid"), { force: true });
+  });
+}
 
 /** A new, empty embedded database of the caller's own: what `openDatabase({ dataDir: "memory://" })` gives. */
 export async function freshEmbeddedDatabase(): Promise<Database> {
-  return openEmbedded(await emptyDump());
+  return openEmbedded(await emptyClusterDump());
 }
 
 /**
@@ -108,7 +124,7 @@ export async function freshEmbeddedDatabase(): Promise<Database> {
  */
 export async function migratedEmbeddedDatabase(): Promise<Database> {
   const migrated = await runDump("migrated", async () => {
-    const db = await openEmbedded(await emptyDump());
+    const db = await openEmbedded(await emptyClusterDump());
     await migrateAll(db.knex, apis);
     return db;
   });
