@@ -88,6 +88,9 @@ describe("inventory e2e: bulk operations", () => {
     expect(checks, sql.join("\n")).to.have.length(1);
     expect(sql.filter((s) => /^insert into "ipam_prefix"/.test(s))).to.have.length(1);
     expect(sql.filter((s) => /^insert into "extras_tag_assignment"/.test(s))).to.have.length(1);
+    // The tags' scope is checked again inside that insert, after their lock: not a count of its own.
+    expect(sql.filter((s) => /^insert into "extras_tag_assignment"/.test(s))[0]).to.include('"extras_tag_content_types"');
+    expect(sql.filter((s) => /count\(\*\)/.test(s) && s.includes('from "extras_tag"')), "a scope count of its own").to.deep.equal([]);
     expect(sql.filter((s) => s.includes("network(e.prefix::inet)")), "the hook's check").to.have.length(1);
     expect(sql.filter((s) => s.includes("WITH RECURSIVE up")), "the hook's location check").to.have.length(1);
     expect(sql.length, sql.join("\n")).to.be.at.most(20);
