@@ -24,10 +24,9 @@ function testFiles(dir) {
 // just runs in its folder's turn.
 const longestFirst = [
   "test/e2e/process.test.ts", // a dozen server processes, the build under plain node
-  "test/e2e/cli.test.ts", // seven process starts on a fresh data directory, then the built command line
+  "test/e2e/cli.test.ts", // `make run` on a fresh data directory, its idle memory, then the built command line
   "test/e2e/dump-load.test.ts", // dump and load through PostgreSQL and back, as processes
   "test/e2e/browser.test.ts", // Chromium laying out the inventory's megabyte document in Swagger UI
-  "test/e2e/idle-memory.test.ts", // `make run` on an empty directory, in a process of its own
   "test/conformance/drf-0.test.ts",
   "test/e2e/inventory/csv.test.ts", // 100,000 rows out, 10,000 in
   "test/e2e/operator-commands.test.ts",

@@ -12,7 +12,7 @@ $(NODE_MODULES): package.json package-lock.json
 # Not the tsx CLI: it SIGKILLs a child whose event loop is busy 60 ms after a signal (PGlite
 # queries block it), which would cut off the requests a graceful shutdown lets finish.
 # V8 sized for a development server's light load: a small young generation and a heap that
-# favours size over speed keep the idle process some 70 MB smaller (test/e2e/idle-memory.test.ts).
+# favours size over speed keep the idle process some 70 MB smaller (test/e2e/cli.test.ts).
 # glibc's malloc keeps what start-up freed (V8's compiler zones, 16-32 KB each, scattered among
 # live blocks): some 100 MB it never gives back. From 16 KB up, blocks are mapped on their own and
 # unmapped when freed, and one arena rather than one per thread; other C libraries ignore it.

@@ -1,28 +1,35 @@
-// The command line as a newcomer uses it, on a fresh on-disk embedded database: `run`
-// migrates, loads demo data once, prints the URLs and an admin token that works, one that can
-// write (never a browser's read-only session token), at the first start only; `migrate`,
-// `demo-data` and `createsuperuser` are idempotent. And as the built command line (plain node)
-// meets a wrong or curious command line: help runs nothing, refusals exit 2 before any database.
+// The command line as a newcomer uses it, on a fresh on-disk embedded database: `make run`'s
+// command migrates, loads demo data once, prints the URLs and an admin token that works, one
+// that can write (never a browser's read-only session token), at the first start only, and
+// then idles in little memory; `migrate`, `demo-data` and `createsuperuser` are idempotent. And
+// as the built command line (plain node) meets a wrong or curious command line: help runs
+// nothing, refusals exit 2 before any database.
 import { expect } from "chai";
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { builtCli } from "../support/build.js";
+import { residentMb, root, runRecipe } from "../support/make-run.js";
 import { commands } from "../../bin/command-line.js";
 
 const dataDir = mkdtempSync(join(tmpdir(), "armature-cli-"));
 const port = 20000 + (process.pid % 20000);
+const base = `http://127.0.0.1:${port}`;
 const env = () => {
-  const e: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), ADMIN_PASSWORD: "cli-admin" };
+  const e: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: join(dataDir, "pglite"), PORT: String(port), HOST: "127.0.0.1", ADMIN_PASSWORD: "cli-admin", LOG_REQUESTS: "0" };
   delete e.DATABASE_URL;
   return e;
 };
+/** Resident memory allowed once idle: docs/operating/memory.md's figure (about 200 MB) with a margin for a busy machine. */
+const LIMIT_MB = 250;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-// Node with tsx as a loader, as `make run` starts it: the tsx command would add a process of its own to every start.
-function cli(...args: string[]): Promise<string> {
+/** A command of the built command line to its end; rejects unless it exits 0. */
+async function cli(...args: string[]): Promise<string> {
+  const built = await builtCli();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "bin/armature.ts", ...args], { env: env() });
+    const child = spawn(process.execPath, [built, ...args], { env: env() });
     let out = "";
     child.stdout.on("data", (d) => (out += d));
     child.stderr.on("data", (d) => (out += d));
@@ -30,14 +37,15 @@ function cli(...args: string[]): Promise<string> {
   });
 }
 
-/** Starts `run`, resolving with its output once it printed `last`. */
-function run(last: RegExp): Promise<{ child: ChildProcess; out: string }> {
+/** Starts `make run`'s command, its environment and node options included, resolving with its output once it printed `last`. */
+function run(last: RegExp): Promise<{ child: ChildProcess; out: () => string }> {
+  const recipe = runRecipe();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "bin/armature.ts", "run"], { env: env() });
+    const child = spawn(process.execPath, [...recipe.options, "bin/armature.ts", "run"], { cwd: root, env: { ...env(), ...recipe.env } });
     let out = "";
     const onData = (d: Buffer) => {
       out += d;
-      if (last.test(out)) resolve({ child, out });
+      if (last.test(out)) resolve({ child, out: () => out });
     };
     child.stdout.on("data", onData);
     child.stderr.on("data", onData);
@@ -46,6 +54,7 @@ function run(last: RegExp): Promise<{ child: ChildProcess; out: string }> {
 }
 
 function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
     child.removeAllListeners("close");
     child.on("close", () => resolve());
@@ -55,32 +64,56 @@ function stop(child: ChildProcess): Promise<void> {
 
 const tokenOf = (out: string) => /API token: ([0-9a-f]{40})/.exec(out)![1];
 
-describe("command line on a fresh embedded database", function () {
-  // Six process starts, each migrating or opening PGlite: about 40 s on an idle machine and
-  // past 120 s on a busy one. A bound for hangs, not for the machine's speed.
+describe("make run on a fresh embedded database", function () {
+  // Process starts, the first migrating a new on-disk database: about 40 s on an idle machine
+  // and past 120 s on a busy one. A bound for hangs, not for the machine's speed.
   this.timeout(600000);
-  // The build the next tests run, meanwhile: these processes run one at a time. Its failure is theirs to report.
-  before(() => void builtCli().catch(() => undefined));
-  after(() => rmSync(dataDir, { recursive: true, force: true }));
+  let first: { child: ChildProcess; out: () => string };
 
-  it("run migrates, loads demo data once, prints both API URLs, the docs URL and a working token at the first start only; the rest is idempotent", async () => {
-    const first = await run(/API token: [0-9a-f]{40}/);
+  before(async () => {
+    // The build the idempotence test runs, meanwhile. Its failure is that test's to report.
+    void builtCli().catch(() => undefined);
+    first = await run(/API token: [0-9a-f]{40}/);
+    for (;;) {
+      if (await fetch(`${base}/health/ready/`).then((r) => r.status === 200, () => false)) break;
+      expect(first.child.exitCode, `the server exited:\n${first.out()}`).to.equal(null);
+      await sleep(250);
+    }
+  });
+  after(async () => {
+    await stop(first.child);
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it(`idles under ${LIMIT_MB} MB resident once migrated, loaded and serving`, async () => {
+    if (process.platform !== "linux") return; // the figure comes from /proc
+    // Idle: nothing asks anything while start-up's garbage is collected. It settles once two
+    // readings a second apart are both under the bound; a bound on the wait, for hangs only.
+    const readings: number[] = [];
+    const settleBy = Date.now() + 60_000;
+    while (readings.length < 2 || readings.slice(-2).some((mb) => mb >= LIMIT_MB)) {
+      expect(Date.now(), `resident memory after start-up, with the processes it started: ${readings.map((mb) => mb.toFixed(0)).join(", ")} MB`).to.be.below(settleBy);
+      await sleep(1000);
+      readings.push(residentMb(first.child.pid!));
+    }
+  });
+
+  it("migrates, loads demo data, prints both API URLs, the docs URL and a token that can write; the changes are the system's", async () => {
+    const out = first.out();
     // How many ran, per API, on one line; their names only with --verbose.
-    const migrated = /^migrated: (\d+) migrations \((.*)\)$/m.exec(first.out);
-    expect(migrated, first.out).to.not.equal(null);
+    const migrated = /^migrated: (\d+) migrations \((.*)\)$/m.exec(out);
+    expect(migrated, out).to.not.equal(null);
     const perApi = Object.fromEntries(migrated![2].split(", ").map((p) => p.split(" ")).map(([api, n]) => [api, Number(n)]));
     expect(Object.keys(perApi).sort()).to.deep.equal(["armature", "calendar", "inventory"]);
     expect(Object.values(perApi).reduce((a, b) => a + b)).to.equal(Number(migrated![1]));
-    expect(first.out).to.not.include("0001_initial.sql");
-    expect(first.out).to.match(/loaded demo data: .*inventory \(\d+ records\)/);
-    expect(first.out).to.include(`http://127.0.0.1:${port}/api/`).and.include(`http://127.0.0.1:${port}/api/docs/`)
-      .and.include(`http://127.0.0.1:${port}/wp-json/calendar/events/v1/`);
-    const token = tokenOf(first.out);
-    const base = `http://127.0.0.1:${port}`;
+    expect(out).to.not.include("0001_initial.sql");
+    expect(out).to.match(/loaded demo data: .*inventory \(\d+ records\)/);
+    expect(out).to.include(`${base}/api/`).and.include(`${base}/api/docs/`).and.include(`${base}/wp-json/calendar/events/v1/`);
+    const token = tokenOf(out);
     const sites = await fetch(`${base}/api/dcim/sites/`, { headers: { Authorization: `Token ${token}` } });
     expect(sites.status).to.equal(200);
     // The demo limits rates (RATE_LIMIT_ENABLED unset): its answers say what is left.
-    expect(first.out).to.include("rate limits: 600 units per user or address");
+    expect(out).to.include("rate limits: 600 units per user or address");
     expect([sites.headers.get("ratelimit-limit"), sites.headers.get("ratelimit-remaining")]).to.deep.equal(["600", "594"]);
     const count = ((await sites.json()) as { count: number }).count;
     expect(count).to.be.greaterThan(0);
@@ -100,6 +133,11 @@ describe("command line on a fresh embedded database", function () {
       method: "POST", redirect: "manual", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: "username=admin&password=cli-admin",
     });
     expect(login.status).to.equal(302);
+  });
+
+  it("the rest is idempotent: migrate, demo-data and createsuperuser change nothing; a second run loads nothing and prints no secret", async () => {
+    const token = tokenOf(first.out());
+    const count = ((await (await fetch(`${base}/api/dcim/sites/`, { headers: { Authorization: `Token ${token}` } })).json()) as { count: number }).count;
     await stop(first.child);
 
     expect(await cli("migrate")).to.include("nothing to migrate");
@@ -107,12 +145,15 @@ describe("command line on a fresh embedded database", function () {
     expect(tokenOf((await cli("createsuperuser", "--username", "admin", "--password", "cli-admin")).replace("superuser admin; API token:", "API token:"))).to.equal(token);
 
     const second = await run(/admin login: .*\n/);
-    expect(second.out).to.not.include("loaded demo data");
-    expect(second.out, "a secret printed into every start's log").to.not.include(token).and.not.include("cli-admin");
-    expect(second.out).to.include("armature createsuperuser --username admin");
-    const again = await fetch(`${base}/api/dcim/sites/`, { headers: { Authorization: `Token ${token}` } });
-    expect(((await again.json()) as { count: number }).count).to.equal(count);
-    await stop(second.child);
+    try {
+      expect(second.out()).to.not.include("loaded demo data");
+      expect(second.out(), "a secret printed into every start's log").to.not.include(token).and.not.include("cli-admin");
+      expect(second.out()).to.include("armature createsuperuser --username admin");
+      const again = await fetch(`${base}/api/dcim/sites/`, { headers: { Authorization: `Token ${token}` } });
+      expect(((await again.json()) as { count: number }).count).to.equal(count);
+    } finally {
+      await stop(second.child);
+    }
 
     const given = "abcdef0123456789abcdef0123456789abcdef01";
     for (let i = 0; i < 2; i++) {

@@ -2,9 +2,10 @@
 // write in flight finish and answer before the process exits 0; instances started together
 // on an empty database all come up (migrations, the admin and the demo data happen once);
 // a busy port is a clear error and a non-zero exit; a second process on an embedded data
-// directory in use refuses to start, and a killed holder never leaves it locked. The built
-// server (plain node) answers, logs each request as a JSON line without secrets, tells its
-// liveness and readiness, and serves from several workers on one port. PostgreSQL when
+// directory in use refuses to start, and a killed holder never leaves it locked. The server
+// answers, logs each request as a JSON line without secrets, tells its liveness and readiness,
+// and serves from several workers on one port. Every process is the built command line under
+// plain node (`npm start`): tsx would add two seconds of compiling to each. PostgreSQL when
 // DATABASE_URL is set (a scratch database per test), otherwise PGlite in a temporary DATA_DIR;
 // a test that needs no empty database starts from a copy of a migrated one: the run's template
 // on PGlite (test/support/data-dirs.ts), one the command line migrated for the file on PostgreSQL.
@@ -106,17 +107,13 @@ interface Armature {
 }
 
 const children = new Set<ChildProcess>();
+/** The built command line, once the file's before hook has it. */
+let cliPath: string | undefined;
 
+/** The built command line under plain node, as `npm start` runs it (test/e2e/cli.test.ts starts `make run`'s tsx). */
 function armature(env: NodeJS.ProcessEnv, ...args: string[]): Armature {
-  // Node with tsx as a loader, as `make run` starts it: one process, which gets the test's
-  // signals itself (the tsx CLI relays them and kills a child that is slow to answer, which on
-  // a busy machine turned a graceful exit into 143).
-  return started(["--import", "tsx", "bin/armature.ts"], env, args);
-}
-
-/** The built command line under plain node, as `npm start` runs it. */
-async function built(env: NodeJS.ProcessEnv, ...args: string[]): Promise<Armature> {
-  return started([await builtCli()], env, args);
+  if (!cliPath) throw new Error("the build is made in the file's before hook");
+  return started([cliPath], env, args);
 }
 
 function started(entry: string[], env: NodeJS.ProcessEnv, args: string[]): Armature {
@@ -210,19 +207,19 @@ async function status(base: string): Promise<number> {
 }
 
 describe(`server process (${postgresUrl ? "postgresql" : "pglite"})`, function () {
-  // A bound for hangs, not a speed check: each test starts processes that load the TypeScript
-  // sources and open a database, which took over 30 s on a busy two-core machine.
+  // A bound for hangs, not a speed check: each test starts processes that load the server and
+  // open a database, which took over 30 s on a busy two-core machine.
   this.timeout(180000);
   let scratch: Scratch | undefined;
 
   before(async function () {
-    // The build "the built server" runs, meanwhile: this file's processes run one at a time.
-    // Its failure is that suite's to report.
-    void builtCli().catch(() => undefined);
-    // The run's templates, before any test's bound starts: on a busy machine making them
-    // (a new cluster, its migrations) took as long as a whole test may.
+    // The build every process runs (tsc over the sources, once for the run) and the run's
+    // templates, before any test's bound starts: on a busy machine making them took as long as
+    // a whole test may.
     this.timeout(600000);
+    const building = builtCli();
     if (!postgresUrl) await makeTemplates("initialized", "migrated");
+    cliPath = await building;
   });
 
   after(async () => {
@@ -242,19 +239,13 @@ describe(`server process (${postgresUrl ? "postgresql" : "pglite"})`, function (
     scratch = undefined;
   });
 
-  describe("the built server", () => {
-    before(async function () {
-      // tsc over the sources, once for every test that runs the build.
-      this.timeout(600000);
-      await builtCli();
-    });
-
+  describe("health, readiness, logs and workers", () => {
     it("answers under plain node: /health/ without credentials, readiness 200, one JSON log line per request with its fields and no token or password", async () => {
       scratch = await scratchDatabase("migrated");
       // `serve` logs requests unless LOG_REQUESTS says otherwise.
       const env = { ...scratch.env };
       delete env.LOG_REQUESTS;
-      const server = await built(env, "serve", "--port", "0");
+      const server = armature(env, "serve", "--port", "0");
       const base = await servingOrExit(server);
 
       const password = "never-in-a-log-0451";
@@ -310,7 +301,7 @@ describe(`server process (${postgresUrl ? "postgresql" : "pglite"})`, function (
 
     it("readiness: 503 while migrations are pending (serve --no-migrate), 200 once `armature migrate` applied them; health and liveness 200 throughout", async () => {
       scratch = await scratchDatabase("initialized");
-      let server = await built(scratch.env, "serve", "--port", "0", "--no-migrate");
+      let server = armature(scratch.env, "serve", "--port", "0", "--no-migrate");
       let base = await servingOrExit(server);
       expect(server.out()).to.not.include("migrated:");
       expect(await get(`${base}/health/`)).to.deep.equal({ status: 200, body: '{"database":"working"}' });
@@ -323,9 +314,9 @@ describe(`server process (${postgresUrl ? "postgresql" : "pglite"})`, function (
         process.kill(-server.child.pid!, "SIGTERM");
         expect(await server.exited).to.equal(0);
       }
-      expect(await ranToEnd(await built(scratch.env, "migrate"))).to.include("database up to date");
+      expect(await ranToEnd(armature(scratch.env, "migrate"))).to.include("database up to date");
       if (!postgresUrl) {
-        server = await built(scratch.env, "serve", "--port", "0", "--no-migrate");
+        server = armature(scratch.env, "serve", "--port", "0", "--no-migrate");
         base = await servingOrExit(server);
       }
       await eventually(async () => ((await get(`${base}/health/ready/`)).status === 200 ? true : undefined), "ready once migrated");
@@ -336,7 +327,7 @@ describe(`server process (${postgresUrl ? "postgresql" : "pglite"})`, function (
       const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: `postgres://armature@127.0.0.1:${await closedPort()}/none`, QUEUE_WORKER: "0", LOG_REQUESTS: "0" };
       delete env.PORT;
       delete env.HOST;
-      const server = await built(env, "serve", "--port", "0", "--no-migrate", "--workers", "1");
+      const server = armature(env, "serve", "--port", "0", "--no-migrate", "--workers", "1");
       const base = await servingOrExit(server);
       expect(await get(`${base}/health/`)).to.deep.equal({ status: 500, body: '{"database":"unavailable (ECONNREFUSED)"}' });
       expect((await get(`${base}/health/live/`)).status).to.equal(200);
@@ -358,7 +349,7 @@ describe(`server process (${postgresUrl ? "postgresql" : "pglite"})`, function (
       scratch = await scratchDatabase("migrated");
       const env = { ...scratch.env };
       delete env.LOG_REQUESTS;
-      const server = await built(env, "serve", "--port", "0", "--workers", "2");
+      const server = armature(env, "serve", "--port", "0", "--workers", "2");
       const base = await servingOrExit(server);
       expect(server.out()).to.match(/Armature is serving .* from 2 worker processes:/);
       const answering = () => new Set(logLines(server).filter((l) => l.path === "/health/" && l.status === 200).map((l) => l.pid as number));
