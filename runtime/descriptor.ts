@@ -749,6 +749,13 @@ export interface AllocateEventBase extends ActionEventBase {
    * written, and room found once that can serve the next requests without searching again.
    */
   memo: Record<string, unknown>;
+  /**
+   * What the hook leaves for the next batch on the same object, kept for a moment after this
+   * one committed and dropped by any update or delete of the model it creates: hints, not
+   * facts, since other transactions may have written in between, so the hook checks what it
+   * takes from here before relying on it.
+   */
+  carried: Record<string, unknown>;
   /** Items asked for by this request and by those waiting after it on the same object: room worth finding at once. */
   queued: number;
 }

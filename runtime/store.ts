@@ -29,6 +29,9 @@ export type { RowId } from "./operations/index.js";
 
 export type Db = Knex | Knex.Transaction;
 
+/** What a statement did to the rows of a model, as write listeners are told. */
+export type Change = "create" | "update" | "delete";
+
 export interface ReadOptions {
   shape: Shape;
   version: string;
@@ -107,7 +110,7 @@ export class Store {
   readonly plans: ReadPlans;
   readonly validators: WriteValidators;
 
-  private readonly writeListeners: Array<(m: ModelDescriptor) => void> = [];
+  private readonly writeListeners: Array<(m: ModelDescriptor, change: Change) => void> = [];
   /** Rows a write's answer read (`answer`), by transaction, until a read by the same statement takes them. */
   private readonly kept = new WeakMap<object, { key: string; rows: Array<Record<string, unknown>> }>();
   /** Reads that follow a write's answer of the same rows in its operation (`anticipate`). */
@@ -134,8 +137,8 @@ export class Store {
     this.followingReads.push(reads);
   }
 
-  /** Calls `listener` with the model of every row this store writes or deletes, once the statement ran. */
-  onWrite(listener: (m: ModelDescriptor) => void): void {
+  /** Calls `listener` with the model of every row this store writes or deletes, and how, once the statement ran. */
+  onWrite(listener: (m: ModelDescriptor, change: Change) => void): void {
     this.writeListeners.push(listener);
   }
 
@@ -498,7 +501,7 @@ export class Store {
       for (const s of seen) s.writeBack();
     }
     await updateRows(db, m, drafts.map((d) => ({ id: d.id!, row: d.row })));
-    for (const listener of this.writeListeners) listener(m);
+    for (const listener of this.writeListeners) listener(m, "update");
     await doAfterSave(db, drafts.map((d) => ({ id: d.id!, work: d.afterSave })));
     return ids;
   }
@@ -526,7 +529,7 @@ export class Store {
     for (const rows of chunksWithin(drafts.map((d) => d.row))) {
       ids.push(...(await db(m.table).insert(rows).returning("id")).map((r: { id: RowId }) => r.id));
     }
-    for (const listener of this.writeListeners) listener(m);
+    for (const listener of this.writeListeners) listener(m, "create");
     await doAfterSave(db, drafts.map((d, n) => ({ id: ids[n], work: d.afterSave })));
     return ids;
   }
@@ -602,7 +605,7 @@ export class Store {
     let id = ctx.id;
     if (id === null) [{ id }] = await prepared(db(m.table).insert(ctx.row).returning("id"));
     else if (Object.keys(ctx.row).length) await db(m.table).where("id", id).update(ctx.row);
-    for (const listener of this.writeListeners) listener(m);
+    for (const listener of this.writeListeners) listener(m, ctx.id === null ? "create" : "update");
     await doAfterSave(db, [{ id: id!, work: ctx.afterSave }]);
     if (seen && hooks?.afterSave) await hooks.afterSave({ ...event, ...seen.rows(), id: id!, created: ctx.id === null });
     if (observed) await this.saved(ctx.op, m, [id!], ctx.id === null ? "create" : "update");
@@ -660,7 +663,7 @@ export class Store {
     await m.hooks?.beforeDelete?.({ db, model: m, ids, rows });
     for (const f of m.fields) await kindOf(f).onDelete?.(f, db, m, ids);
     const deleted = await this.persist(m, () => db(m.table).whereIn("id", ids).del());
-    for (const listener of this.writeListeners) listener(m);
+    for (const listener of this.writeListeners) listener(m, "delete");
     // Another request deleted some of them first: this one found nothing to delete (404).
     if (deleted < ids.length) throw notFound();
     await m.hooks?.afterDelete?.({ db, model: m, ids });

@@ -4,7 +4,9 @@
 // the hook read, so parallel requests never take the same room. Parallel requests share that
 // transaction: one lock and one search for room serve many of them, where one lock per
 // request would make each wait for all the searches before it; their objects are written as
-// one set and read back for their answers in one statement.
+// one set and read back for their answers in one statement. What a batch's hooks found is
+// carried to the next batch of the action for a moment (AllocateEventBase.carried), so a burst
+// of requests does not search for room once per batch.
 import type { ModelDescriptor } from "../descriptor.js";
 import type { ActionEvent } from "../hook-events.js";
 import { advisoryLock } from "../db/locks.js";
@@ -36,6 +38,19 @@ type Made = { ids: string[] } | { shortage: string };
 /** Requests one batch takes at most: a bound on how long its lock is held. */
 const BATCH = 64;
 
+/** What the hooks of a batch carry to the next, by object id. */
+type Carried = Map<string | null, Record<string, unknown>>;
+
+/**
+ * How long what a batch carried stays for the next. Hooks check what they take from it against
+ * the rows (another instance may have allocated meanwhile); what they cannot check is room
+ * that grew below it, which this instance's own updates and deletes drop at once and another
+ * instance's show after this long.
+ */
+const CARRY_MS = 1000;
+
+const batchKey = (request: AllocationRequest) => `${request.m.table}\0${request.name}`;
+
 /** `items` in groups of equal keys, each group in the items' order. */
 function groupBy<T>(items: T[], keyOf: (item: T) => unknown[]): T[][] {
   const groups = new Map<string, T[]>();
@@ -48,14 +63,21 @@ function groupBy<T>(items: T[], keyOf: (item: T) => unknown[]): T[][] {
 
 export class Allocations {
   private readonly batches: Batches<AllocationRequest, Allocated>;
+  /** By batch key: what the last batch's hooks carried, the model it made and when it ended. */
+  private readonly carried = new Map<string, { made: ModelDescriptor; at: number; objects: Carried }>();
 
   constructor(private readonly operations: Operations, private readonly store: Store) {
     this.batches = new Batches((jobs) => this.run(jobs), BATCH);
+    // An update or delete may free room below what was carried: the next batch searches again.
+    store.onWrite((m, change) => {
+      if (change === "create") return;
+      for (const [key, kept] of this.carried) if (kept.made === m) this.carried.delete(key);
+    });
   }
 
   /** Allocates for one request, in a batch with the requests of the same action waiting with it. */
   allocate(request: AllocationRequest): Promise<Allocated> {
-    return this.batches.submit(`${request.m.table}\0${request.name}`, request);
+    return this.batches.submit(batchKey(request), request);
   }
 
   /**
@@ -64,18 +86,26 @@ export class Allocations {
    * own actor, so one that fails takes nothing from the others. Requests on the same object
    * run one after another and hand the hook's memo on. The objects of every request are first
    * tried as one set; when anything of it fails, that is undone and each request runs again
-   * in a savepoint of its own, with a fresh memo, to find which ones fail.
+   * in a savepoint of its own, with a fresh memo, to find which ones fail. Only a batch that
+   * went through as one set carries anything on.
    */
   private async run(jobs: AllocationRequest[]): Promise<Array<Outcome<Allocated>>> {
     const { m, name } = jobs[0];
+    const key = batchKey(jobs[0]);
+    const kept = this.carried.get(key);
+    this.carried.delete(key);
+    const carried: Carried = kept && Date.now() - kept.at < CARRY_MS ? kept.objects : new Map();
     const first = new Map<string | null, number>();
     jobs.forEach((j, i) => { if (!first.has(j.event.id)) first.set(j.event.id, i); });
     const order = [...jobs.keys()].sort((a, b) => first.get(jobs[a].event.id)! - first.get(jobs[b].event.id)! || a - b);
     const made = await this.operations.run(jobs[0].actor, async (op) => {
       await advisoryLock(op.trx, m.table, name);
-      return await this.operations.savepoint(op, (sp) => this.together(sp, jobs, order)).catch(() => undefined)
-        ?? await this.oneByOne(op, jobs, order);
+      const together = await this.operations.savepoint(op, (sp) => this.together(sp, jobs, order, carried)).catch(() => undefined);
+      if (together) return together;
+      carried.clear();
+      return await this.oneByOne(op, jobs, order);
     });
+    if (carried.size) this.carried.set(key, { made: jobs[0].made, at: Date.now(), objects: carried });
     return this.answers(jobs, made);
   }
 
@@ -85,12 +115,14 @@ export class Allocations {
    * that requests on another object, whose room may overlap, see them. One set per version and
    * user: each is checked as that user's write.
    */
-  private async together(op: WriteOperation, jobs: AllocationRequest[], order: number[]): Promise<Array<Outcome<Made>>> {
+  private async together(op: WriteOperation, jobs: AllocationRequest[], order: number[], carried: Carried): Promise<Array<Outcome<Made>>> {
     const made: Array<Outcome<Made>> = [];
     let bodies: Array<{ i: number; create: Array<Record<string, unknown>> }> = [];
     let memo: Record<string, unknown> = {};
     for (const [k, i] of order.entries()) {
-      const allocation = await this.find(op, jobs, order, k, memo);
+      const id = jobs[i].event.id;
+      if (!carried.has(id)) carried.set(id, {});
+      const allocation = await this.find(op, jobs, order, k, memo, carried.get(id)!);
       if ("shortage" in allocation) made[i] = { value: allocation };
       else bodies.push({ i, create: allocation.create });
       if (k + 1 < order.length && jobs[order[k + 1]].event.id === jobs[i].event.id) continue;
@@ -128,7 +160,7 @@ export class Allocations {
       if (k > 0 && jobs[order[k - 1]].event.id !== jobs[i].event.id) memo = {};
       try {
         outcomes[i] = { value: await this.operations.savepoint(this.operations.acting(op, actor), async (sp): Promise<Made> => {
-          const allocation = await this.find(sp, jobs, order, k, memo);
+          const allocation = await this.find(sp, jobs, order, k, memo, {});
           if ("shortage" in allocation) return allocation;
           const { create } = allocation;
           return { ids: many ? await this.store.createMany(sp, made, create, opts) : [await this.store.create(sp, made, create[0], opts)] };
@@ -142,10 +174,10 @@ export class Allocations {
   }
 
   /** The hook's allocation for the `k`th request in `order`, told how many items wait on the same object from it on. */
-  private find(op: WriteOperation, jobs: AllocationRequest[], order: number[], k: number, memo: Record<string, unknown>) {
+  private find(op: WriteOperation, jobs: AllocationRequest[], order: number[], k: number, memo: Record<string, unknown>, carried: Record<string, unknown>) {
     const { m, name, event, items } = jobs[order[k]];
     const queued = order.slice(k).filter((j) => jobs[j].event.id === event.id).reduce((n, j) => n + jobs[j].items.length, 0);
-    return m.hooks!.allocate![name]({ ...event, db: op.trx, items, memo, queued });
+    return m.hooks!.allocate![name]({ ...event, db: op.trx, items, memo, carried, queued });
   }
 
   /**

@@ -182,6 +182,31 @@ export const actions = {
 /** Free ranges a request left in its memo for the next: of the first `valid` free addresses, or all of them when fewer. */
 interface Room { p: Parent; free: Range[]; valid: number }
 
+/**
+ * Room for at least this many addresses is sought at once: the walk to the first free
+ * addresses costs what the used ones below them cost (a dense prefix of 100,000 addresses,
+ * some 100 ms), however few are asked for, so a burst of requests carries it from batch to
+ * batch and walks again once per this many.
+ */
+const ROOM = 1024;
+
+/**
+ * The room the batch before this one carried, when the prefix still scopes its addresses as
+ * it did and none of the addresses this batch's requests would take has been taken meanwhile
+ * (by another instance, or by an allocation in a child prefix): an index probe, where a walk
+ * would cost what the used addresses below them cost.
+ */
+async function carriedRoom(e: AllocateEvent): Promise<Room | undefined> {
+  const room = e.carried.room as Room | undefined;
+  if (!room) return undefined;
+  const p = await parent(e.db, e.id!);
+  if (p.prefix !== room.p.prefix || p.vrf !== room.p.vrf || p.status !== room.p.status || p.is_pool !== room.p.is_pool) return undefined;
+  const candidates = firstAddresses(room.free, Math.min(room.valid, e.queued)).map((a) => formatAddress(p.family, a));
+  if (!candidates.length) return undefined;
+  const { rows } = await e.db.raw(`SELECT 1 FROM ${ADDRESSES.table} a WHERE ${inScope(p, ADDRESSES, "a")} AND ${HOST} = ANY(?::inet[]) LIMIT 1`, [candidates] as unknown as string[]);
+  return rows.length ? undefined : { ...room, p };
+}
+
 /** The ranges without their addresses up to `last`. */
 const after = (free: Range[], last: bigint): Range[] => free.flatMap((r) => (r.hi <= last ? [] : [{ lo: r.lo > last ? r.lo : last + 1n, hi: r.hi }]));
 
@@ -221,20 +246,21 @@ export const allocate = {
    */
   async "available-ips"(e: AllocateEvent): Promise<Allocation> {
     const wanted = e.items.length;
-    let room = e.memo.room as Room | undefined;
+    let room = (e.memo.room as Room | undefined) ?? await carriedRoom(e);
     if (!room || room.valid < wanted) {
       const p = room?.p ?? await parent(e.db, e.id!);
-      room = { p, free: await freeAddresses(e.db, p, e.queued), valid: e.queued };
+      const n = Math.max(e.queued, ROOM);
+      room = { p, free: await freeAddresses(e.db, p, n), valid: n };
     }
     const { p } = room;
     const addresses = firstAddresses(room.free, wanted);
     if (addresses.length < wanted) {
-      e.memo.room = room;
+      e.memo.room = e.carried.room = room;
       const size = await freeCount(e.db, p);
       return { shortage: `An insufficient number of IP addresses are available within the prefix ${p.prefix} (${wanted} requested, ${size} available)` };
     }
     const last = addresses.at(-1);
-    e.memo.room = last === undefined ? room : { p, free: after(room.free, last), valid: room.valid - wanted };
+    e.memo.room = e.carried.room = last === undefined ? room : { p, free: after(room.free, last), valid: room.valid - wanted };
     // The parent may be named in the item too (the Ansible collection sends `prefix`):
     // Nautobot's serializer ignores it, and so does this.
     return { create: e.items.map(({ prefix: _prefix, ...item }, i) => ({ ...item, address: `${formatAddress(p.family, addresses[i])}/${p.length}`, vrf: p.vrf })) };

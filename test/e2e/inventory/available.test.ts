@@ -4,7 +4,7 @@
 // none), Nautobot's refusals, and concurrent allocations (of one prefix, or of a prefix and its
 // child) that never hand out one address twice nor leave a hole where a failed request was.
 import { expect } from "chai";
-import { get, post } from "../../support/http.js";
+import { del, get, patch, post } from "../../support/http.js";
 import { rows, uniq } from "./support.js";
 import { startTestServer } from "../../support/server.js";
 
@@ -152,6 +152,34 @@ describe("inventory e2e: available prefixes and IP addresses", () => {
   });
 
   const host = (address: string) => Number(address.split("/")[0].split(".")[3]);
+
+  // What one batch found is carried to the next for a moment, so that a burst searches once:
+  // it must never hide room a delete or an update just freed, nor hand out an address that
+  // was taken outside an allocation since.
+  it("hands out room a delete or an update just freed, and skips an address created meanwhile", async () => {
+    // A VRF that takes duplicates: nothing but the allocation's own check keeps it from handing out a taken address.
+    const lax = (await post("/api/ipam/vrfs/", { name: `${tag}-lax`, enforce_unique: false })).body;
+    const p = await prefix(`10.${n}.221.0/28`, { vrf: lax.id });
+    const url = `/api/ipam/prefixes/${p.id}/available-ips/`;
+    const next = async () => {
+      const res = await post(url, { status: "active" });
+      expect(res.status, res.text).to.equal(201);
+      return res.body;
+    };
+    const first = await next();
+    const second = await next();
+    expect([first.address, second.address]).to.deep.equal([`10.${n}.221.1/28`, `10.${n}.221.2/28`]);
+    expect((await del(`/api/ipam/ip-addresses/${first.id}/`)).status).to.equal(204);
+    expect((await next()).address).to.equal(`10.${n}.221.1/28`);
+    const moved = await patch(`/api/ipam/ip-addresses/${second.id}/`, { address: `10.${n}.221.14/28` });
+    expect(moved.status, moved.text).to.equal(200);
+    expect((await next()).address).to.equal(`10.${n}.221.2/28`);
+    const outside = await post("/api/ipam/ip-addresses/", { address: `10.${n}.221.3/28`, vrf: lax.id, status: "active" });
+    expect(outside.status, outside.text).to.equal(201);
+    expect((await next()).address).to.equal(`10.${n}.221.4/28`);
+    expect((await get(`/api/ipam/ip-addresses/?parent=10.${n}.221.0/28&vrf_id=${lax.id}&limit=100`)).body.results.map((x: any) => host(x.address)).sort((a: number, b: number) => a - b))
+      .to.deep.equal([1, 2, 3, 4, 14]);
+  });
 
   it("gives parallel singles and lists the first free addresses once each; a list that fails or finds too little takes none", async () => {
     const p = await prefix(`10.${n}.214.0/27`);
