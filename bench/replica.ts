@@ -33,7 +33,7 @@ async function serveOn(db: Database, config: ReturnType<typeof configFromEnv>): 
 }
 
 export async function replicaBench(): Promise<void> {
-  if (!clustersAvailable()) throw new Error("BENCH_REPLICA=1 needs PostgreSQL's tools (initdb, pg_basebackup) in /usr/lib/postgresql/15/bin");
+  if (!clustersAvailable()) throw new Error("BENCH_REPLICA=1 needs PostgreSQL's server tools (initdb, pg_basebackup): set PG_BIN, or install them as .ci/run does");
   const primary = Cluster.init(await freePort());
   let replica: Cluster | undefined;
   const opened: Database[] = [];

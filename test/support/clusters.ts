@@ -2,19 +2,39 @@
 // machine's shared server), a streaming replica of one (pg_basebackup -R), and `armature`
 // processes on them: for the tests that crash, stop and restart databases and servers.
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { chmodSync, chownSync, existsSync, mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { eventually } from "./waiting.js";
 
-export const PG_BIN = "/usr/lib/postgresql/15/bin";
+/**
+ * Where PostgreSQL's server tools are: PG_BIN, else the newest Debian/Ubuntu install
+ * (`/usr/lib/postgresql/<major>/bin`, which `.ci/run` installs), else `pg_config --bindir`
+ * (other distributions, Homebrew). Undefined when none has `initdb`.
+ */
+export const PG_BIN: string | undefined = (() => {
+  const candidates: string[] = [];
+  if (process.env.PG_BIN) candidates.push(process.env.PG_BIN);
+  const debian = "/usr/lib/postgresql";
+  if (existsSync(debian)) {
+    candidates.push(...readdirSync(debian).filter((v) => /^\d+$/.test(v)).sort((x, y) => Number(y) - Number(x)).map((v) => join(debian, v, "bin")));
+  }
+  try {
+    candidates.push(execFileSync("pg_config", ["--bindir"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim());
+  } catch { /* no pg_config on PATH */ }
+  return candidates.find((dir) => existsSync(join(dir, "initdb")) && existsSync(join(dir, "pg_basebackup")));
+})();
 
 /** Whether PostgreSQL's own tools are here to make clusters with. */
-export const clustersAvailable = () => existsSync(join(PG_BIN, "initdb"));
+export const clustersAvailable = () => PG_BIN !== undefined;
 
-/** PostgreSQL refuses to run as root: its tools run as the postgres user. */
+const asRoot = process.getuid?.() === 0;
+
+/** PostgreSQL refuses to run as root: as root, its tools run as the postgres user; otherwise as whoever runs the tests. */
 function asPostgres(tool: string, args: string[]): string {
-  return execFileSync("runuser", ["-u", "postgres", "--", join(PG_BIN, tool), ...args], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+  const bin = join(PG_BIN!, tool);
+  const [file, argv] = asRoot ? ["runuser", ["-u", "postgres", "--", bin, ...args]] : [bin, args];
+  return execFileSync(file, argv, { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
 }
 
 const uid = (user: string) => Number(execFileSync("id", ["-u", user], { encoding: "utf8" }).trim());
@@ -24,7 +44,7 @@ export class Cluster {
   readonly dir = mkdtempSync(join(tmpdir(), "armature-cluster-"));
   /** `settings`: `-c` options every start passes. */
   constructor(readonly port: number, private readonly settings: string[] = []) {
-    chownSync(this.dir, uid("postgres"), gid("postgres"));
+    if (asRoot) chownSync(this.dir, uid("postgres"), gid("postgres"));
     chmodSync(this.dir, 0o700);
   }
   get data(): string { return join(this.dir, "data"); }
