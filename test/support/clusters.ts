@@ -1,7 +1,8 @@
 // PostgreSQL clusters a test makes for itself (initdb, pg_ctl on a free port; never the
 // machine's shared server), a streaming replica of one (pg_basebackup -R), and `armature`
 // processes on them: for the tests that crash, stop and restart databases and servers.
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { execFile, execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { promisify } from "node:util";
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -30,11 +31,18 @@ export const clustersAvailable = () => PG_BIN !== undefined;
 
 const asRoot = process.getuid?.() === 0;
 
-/** PostgreSQL refuses to run as root: as root, its tools run as the postgres user; otherwise as whoever runs the tests. */
-function asPostgres(tool: string, args: string[]): string {
+const run = promisify(execFile);
+
+/**
+ * PostgreSQL refuses to run as root: as root, its tools run as the postgres user; otherwise as
+ * whoever runs the tests. Never synchronously: a test's clients keep sending (and reading their
+ * answers) while a cluster stops or starts, which is the load the test puts it under; a blocked
+ * event loop would also leave their keep-alive connections to close under them unseen.
+ */
+async function asPostgres(tool: string, args: string[]): Promise<void> {
   const bin = join(PG_BIN!, tool);
   const [file, argv] = asRoot ? ["runuser", ["-u", "postgres", "--", bin, ...args]] : [bin, args];
-  return execFileSync(file, argv, { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+  await run(file, argv, { encoding: "utf8" });
 }
 
 const uid = (user: string) => Number(execFileSync("id", ["-u", user], { encoding: "utf8" }).trim());
@@ -51,33 +59,33 @@ export class Cluster {
   get url(): string { return `postgresql://postgres@127.0.0.1:${this.port}/postgres`; }
 
   /** A new, empty cluster. */
-  static init(port: number, settings: string[] = []): Cluster {
+  static async init(port: number, settings: string[] = []): Promise<Cluster> {
     const cluster = new Cluster(port, settings);
-    asPostgres("initdb", ["-D", cluster.data, "-A", "trust", "-U", "postgres", "--no-sync"]);
+    await asPostgres("initdb", ["-D", cluster.data, "-A", "trust", "-U", "postgres", "--no-sync"]);
     return cluster;
   }
 
   /** A streaming replica of `primary` (running), as `pg_basebackup -R` makes it: started by `start`. */
-  static replicaOf(primary: Cluster, port: number, settings: string[] = []): Cluster {
+  static async replicaOf(primary: Cluster, port: number, settings: string[] = []): Promise<Cluster> {
     const replica = new Cluster(port, settings);
-    asPostgres("pg_basebackup", ["-h", "127.0.0.1", "-p", String(primary.port), "-U", "postgres", "-D", replica.data, "-R", "-X", "stream", "--no-sync"]);
+    await asPostgres("pg_basebackup", ["-h", "127.0.0.1", "-p", String(primary.port), "-U", "postgres", "-D", replica.data, "-R", "-X", "stream", "--no-sync"]);
     return replica;
   }
 
-  start(): void {
+  async start(): Promise<void> {
     const options = [`-p ${this.port}`, `-k ${this.dir}`, "-c listen_addresses=127.0.0.1", ...this.settings.map((s) => `-c ${s}`)].join(" ");
-    asPostgres("pg_ctl", ["-D", this.data, "-l", join(this.dir, "log"), "-w", "-o", options, "start"]);
+    await asPostgres("pg_ctl", ["-D", this.data, "-l", join(this.dir, "log"), "-w", "-o", options, "start"]);
   }
   /** As an operator stops it: sessions ended, a checkpoint. */
-  stop(): void {
-    asPostgres("pg_ctl", ["-D", this.data, "-m", "fast", "-w", "stop"]);
+  async stop(): Promise<void> {
+    await asPostgres("pg_ctl", ["-D", this.data, "-m", "fast", "-w", "stop"]);
   }
   /** As a crash: no checkpoint, the WAL replayed at the next start. */
-  crash(): void {
-    asPostgres("pg_ctl", ["-D", this.data, "-m", "immediate", "-w", "stop"]);
+  async crash(): Promise<void> {
+    await asPostgres("pg_ctl", ["-D", this.data, "-m", "immediate", "-w", "stop"]);
   }
-  remove(): void {
-    try { this.crash(); } catch { /* not running */ }
+  async remove(): Promise<void> {
+    try { await this.crash(); } catch { /* not running */ }
     rmSync(this.dir, { recursive: true, force: true });
   }
 }
