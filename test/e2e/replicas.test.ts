@@ -117,7 +117,10 @@ describe("read replicas: a real streaming replica under two instances", function
     expect(await password.exited, password.out()).to.equal(0);
     appPassword = /([A-Za-z0-9]{4}(?: [A-Za-z0-9]{4}){5})/.exec(password.out())![1];
     await query(primary.url, "CREATE EXTENSION pg_stat_statements");
-    replica = await Cluster.replicaOf(primary, await freePort(), [stats]);
+    // Replay is paused below for longer than max_standby_streaming_delay's 30 s: by default,
+    // resuming would then cancel at once whatever query on the replica stands in its way (the
+    // test's own among them). Here replay waits for them instead.
+    replica = await Cluster.replicaOf(primary, await freePort(), [stats, "max_standby_streaming_delay=-1"]);
     await replica.start();
     // A lag bound the paused replays below stay well within: those tests are about whose reads
     // the replica may serve, the lag test about the bound (with an instance of its own).
