@@ -33,13 +33,13 @@ async function serveOn(db: Database, config: ReturnType<typeof configFromEnv>): 
 }
 
 export async function replicaBench(): Promise<void> {
-  if (!clustersAvailable()) throw new Error("BENCH_REPLICA=1 needs PostgreSQL's tools (initdb, pg_basebackup) in /usr/lib/postgresql/15/bin");
-  const primary = Cluster.init(await freePort());
+  if (!clustersAvailable()) throw new Error("BENCH_REPLICA=1 needs PostgreSQL's server tools (initdb, pg_basebackup): set PG_BIN, or install them as .ci/run does");
+  const primary = await Cluster.init(await freePort());
   let replica: Cluster | undefined;
   const opened: Database[] = [];
   const servers: Array<{ close: () => void }> = [];
   try {
-    primary.start();
+    await primary.start();
     const base = { ...configFromEnv({ DATABASE_URL: primary.url }), logRequests: false };
     const seeding = await openDatabase(base);
     opened.push(seeding);
@@ -47,8 +47,8 @@ export async function replicaBench(): Promise<void> {
     const { key } = await ensureSuperuser(seeding.knex, apis, "bench", "bench-password");
     const { ids, relations } = await seedPrefixes(seeding.knex, PREFIXES);
     await seeding.knex.raw("VACUUM ANALYZE");
-    replica = Cluster.replicaOf(primary, await freePort());
-    replica.start();
+    replica = await Cluster.replicaOf(primary, await freePort());
+    await replica.start();
 
     const alone = await openDatabase(base);
     const withReplica = { ...base, replicaUrls: [replica.url] };
@@ -91,7 +91,7 @@ export async function replicaBench(): Promise<void> {
   } finally {
     for (const s of servers) s.close();
     for (const db of opened) await db.close();
-    replica?.remove();
-    primary.remove();
+    await replica?.remove();
+    await primary.remove();
   }
 }

@@ -31,6 +31,17 @@ export function databaseUnavailable(err: unknown): boolean {
   return typeof e.message === "string" && /Connection terminated|Client has encountered a connection error|connection timeout expired/i.test(e.message);
 }
 
+/**
+ * A standby cancelling a statement whose snapshot or locks stood in the way of replaying the
+ * primary's WAL ("canceling statement due to conflict with recovery": 40001, or 40P01 for a
+ * buffer-pin deadlock). A standby runs no serializable transactions, so on a replica's
+ * connection these codes mean nothing else.
+ */
+export function recoveryConflict(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === "40001" || code === "40P01";
+}
+
 /** query_canceled: a statement PostgreSQL stopped at the statement timeout. */
 const QUERY_CANCELED = "57014";
 

@@ -13,10 +13,11 @@
 //
 // A replica that fails (refuses connections, or drops one under a statement) is taken out at
 // once and the statement runs again on the primary, so a reader sees no error; the poll brings
-// the replica back once it answers and has caught up.
+// the replica back once it answers and has caught up. A statement the replica cancels for a
+// conflict with its replay runs again on the primary too, the replica staying in.
 import type { Knex } from "knex";
 import pg from "pg";
-import { databaseUnavailable } from "./errors.js";
+import { databaseUnavailable, recoveryConflict } from "./errors.js";
 
 /** How often each instance asks the primary and the replicas where they are. */
 const POLL_MS = 200;
@@ -237,8 +238,14 @@ function failingOver(fallback: Knex, up: () => boolean, down: () => void): Clien
         try {
           return await super._query(connection, obj);
         } catch (err) {
-          if (borrowed.has(connection) || this.transacting || !databaseUnavailable(err)) throw err;
-          down();
+          if (borrowed.has(connection) || this.transacting) throw err;
+          // Cancelled for a conflict with the replica's replay (vacuum on the primary removed
+          // rows its snapshot needed): the replica is well, this read just runs again where
+          // nothing is replayed under it, rather than answering 500.
+          if (!recoveryConflict(err)) {
+            if (!databaseUnavailable(err)) throw err;
+            down();
+          }
           const again = await primary.acquireConnection();
           try {
             return await primary._query(again, obj);

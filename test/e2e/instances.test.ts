@@ -42,15 +42,15 @@ describe("many instances on one database, one killed mid-job", function () {
     // The PostgreSQL pass, where PostgreSQL's own tools are at hand.
     if (!process.env.DATABASE_URL || !clustersAvailable()) this.skip();
   });
-  after(() => {
+  after(async () => {
     for (const s of servers) kill(s);
-    cluster?.remove();
+    await cluster?.remove();
     if (jobsRoot) rmSync(jobsRoot, { recursive: true, force: true });
   });
 
   it("another instance ends the killed one's job once its lease runs out; every other run runs exactly once", async () => {
-    cluster = Cluster.init(await freePort());
-    cluster.start();
+    cluster = await Cluster.init(await freePort());
+    await cluster.start();
     jobsRoot = mkdtempSync(join(tmpdir(), "armature-instance-jobs-"));
     writeFileSync(join(jobsRoot, "sleepers.ts"), JOB);
     // A lease short enough to wait out, long enough that a busy machine's late renewal never loses one.

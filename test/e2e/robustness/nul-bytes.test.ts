@@ -105,6 +105,25 @@ describe("robustness: a NUL byte anywhere is the API's 400, never a 5xx", functi
     for (const g of graphql) expect(graphqlShape(g.body), g.text).to.equal(true);
   });
 
+  it("both APIs: in the headers whose values reach the database", async () => {
+    // A header cannot carry a raw NUL (Node's parser refuses it before any route), but Basic
+    // credentials are base64 and a cookie is percent-decoded: both reach the user look-ups.
+    const basic = { Authorization: `Basic ${Buffer.from("a\u0000b:pass\u0000word").toString("base64")}` };
+    const cookie = { Cookie: "sessionid=a%00b; csrftoken=a%00b" };
+    const drf = [
+      await call("GET", `${inventory.basePath}dcim/sites/`, { token: null, headers: basic }),
+      await call("POST", `${inventory.basePath}users/tokens/provision/`, { token: null, headers: basic, body: {} }),
+      await call("GET", `${inventory.basePath}dcim/sites/`, { token: null, headers: cookie }),
+      await call("POST", `${inventory.basePath}dcim/sites/`, { token: null, headers: cookie, body: { name: "x", slug: "x", status: "active" } }),
+    ];
+    expectRefusals(["Basic on a list", "Basic on token provisioning", "session cookie on a list", "session cookie on a write"], drf, drfShape);
+    const wp = [
+      await call("GET", `${NS}/events`, { token: null, headers: basic }),
+      await call("POST", `${NS}/events`, { token: null, headers: basic, body: { title: "x" } }),
+    ];
+    expectRefusals(["Basic on a read", "Basic on a write"], wp, wpShape);
+  });
+
   it("calendar: in every route's path and its search and slug parameters", async () => {
     const paths = ["/events", "/venues", "/organizers", "/categories", "/tags"];
     const what: string[] = [];

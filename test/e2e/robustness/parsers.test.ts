@@ -217,4 +217,41 @@ describe("robustness: slow clients", () => {
       await new Promise((resolve) => server.close(resolve));
     }
   });
+
+  it("one sending its body a byte at a time is cut off at REQUEST_TIMEOUT, before it is done, while others are served", async function () {
+    this.timeout(120_000);
+    const { db, token } = await startTestServer();
+    const config = { ...configFromEnv(), dataDir: "memory://", logRequests: false, keepAliveTimeout: 1, headersTimeout: 2, requestTimeout: 4 };
+    const server = httpServer(apis, { knex: db, embedded: !process.env.DATABASE_URL, close: async () => undefined }, config);
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+    const { port } = server.address() as AddressInfo;
+    const name = uniq("slow-body");
+    const body = JSON.stringify({ name, slug: name }).padEnd(80, " ");
+    try {
+      // Headers at once, then a body that would take 40 s: a byte every half second.
+      const slow = Array.from({ length: 8 }, () => new Promise<{ reply: string; sent: number }>((resolve, reject) => {
+        const socket = connect(port, "127.0.0.1");
+        let reply = "";
+        let sent = 0;
+        socket.write(`POST /api/tenancy/tenants/ HTTP/1.1\r\nHost: x\r\nAuthorization: Token ${token}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`);
+        const drip = setInterval(() => {
+          if (sent < body.length) socket.write(body[sent++]);
+        }, 500);
+        socket.on("data", (d: Buffer) => (reply += d.toString("utf8")));
+        socket.on("error", () => undefined);
+        socket.on("close", () => { clearInterval(drip); resolve({ reply, sent }); });
+        setTimeout(() => reject(new Error("still connected after 60 s")), 60_000).unref();
+      }));
+      const meanwhile = await fetch(`http://127.0.0.1:${port}/api/`, { headers: { Authorization: `Token ${token}` } });
+      expect(meanwhile.status).to.equal(200);
+      for (const { reply, sent } of await Promise.all(slow)) {
+        expect(sent, "body bytes sent before the server closed").to.be.below(body.length);
+        expect(reply).to.match(/^HTTP\/1\.1 408 /);
+      }
+      expect(await rows("tenancy_tenant", { name }), "nothing written from a cut-off body").to.equal(0);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
 });
