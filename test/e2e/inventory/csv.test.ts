@@ -83,6 +83,49 @@ describe("inventory e2e: CSV through the REST API", () => {
     expect((await get(`${TENANTS}?q=${tag}`)).body.count).to.equal(2);
   });
 
+  it("exports every kind of list: a model's further listings and an object's notes too", async () => {
+    const note = await post(`${TENANTS}${first.id}/notes/`, { note: "first note, with a comma" });
+    expect(note.status, note.text).to.equal(201);
+    const notes = await call("GET", `${TENANTS}${first.id}/notes/?format=csv`);
+    expect([notes.status, notes.headers.get("content-type")]).to.deep.equal([200, "text/csv; charset=utf-8"]);
+    const [noteRow, ...others] = byHeader(parse(notes.text));
+    expect(others).to.deep.equal([]);
+    expect(noteRow).to.include({ id: note.body.id, note: "first note, with a comma", assigned_object_id: first.id });
+    const viaAccept = await call("GET", `${TENANTS}${first.id}/notes/`, { headers: { Accept: "text/csv" } });
+    expect(parse(viaAccept.text)).to.deep.equal(parse(notes.text));
+    // A listing (the console ports that are connected): every row it selects, in the columns of its model.
+    const listing = await call("GET", "/api/dcim/console-connections/?format=csv&limit=1");
+    expect([listing.status, listing.headers.get("content-type")]).to.deep.equal([200, "text/csv; charset=utf-8"]);
+    const json = await get("/api/dcim/console-connections/?limit=0");
+    const records = byHeader(parse(listing.text));
+    expect(records.map((r) => r.id).sort()).to.deep.equal(json.body.results.map((r: { id: string }) => r.id).sort());
+    expect(parse(listing.text)[0].slice(0, 3)).to.deep.equal(["name", "display", "id"]);
+  });
+
+  it("documents CSV on every list of every OpenAPI document it serves", async () => {
+    for (const version of ["1.2", "1.3", "1.4", "1.5"]) {
+      const doc = (await get(`/api/swagger.json?api_version=${version}`)).body;
+      const lists: string[] = [];
+      for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
+        const content = item.get?.responses?.["200"]?.content;
+        if (!/Paginated/.test(JSON.stringify(content?.["application/json"] ?? {}))) continue;
+        lists.push(path);
+        const params = (item.get.parameters as Array<Record<string, any>>).map((p) => (p.$ref ? doc.components.parameters[p.$ref.split("/").at(-1)] : p));
+        const format = params.find((p) => p.name === "format");
+        expect({ path, csv: !!content["text/csv"], format: format?.schema?.enum?.includes("csv") }, version).to.deep.equal({ path, csv: true, format: true });
+        if (item.post?.operationId?.endsWith("_create") && !path.endsWith("/notes/")) {
+          expect(item.post.requestBody.content, `${version} ${path}`).to.have.property("text/csv");
+          // The per-row refusal: a list of {row, field, errors}, its item schema perhaps among the components.
+          const branches = item.post.responses["400"].content["application/json"].schema.anyOf as Array<Record<string, any>>;
+          const items = branches.find((b) => b.type === "array")?.items;
+          const item400 = items?.$ref ? doc.components.schemas[items.$ref.split("/").at(-1)] : items;
+          expect(item400?.required, `${version} ${path}`).to.deep.equal(["row", "field", "errors"]);
+        }
+      }
+      expect(lists, version).to.include.members([TENANTS, "/api/dcim/console-connections/", "/api/tenancy/tenants/{id}/notes/"]);
+    }
+  });
+
   it("exports only the rows the requester may view", async () => {
     const server = await startTestServer();
     const viewer = await server.user(uniq(`${tag}-viewer`), { grants: [{ object_types: ["tenancy.tenant"], actions: ["view"], constraints: { name: `${tag}-b` } }] });
