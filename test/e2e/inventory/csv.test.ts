@@ -135,7 +135,7 @@ describe("inventory e2e: CSV through the REST API", () => {
     expect((await get(`${TENANTS}?format=csv`, { token: none.key })).status).to.equal(403);
   });
 
-  it("reads the rows in keyset pages of the list's order", async () => {
+  it("reads a file of fewer rows than a page with one statement", async () => {
     const { sql, status } = await statements(`${TENANTS}?q=${tag}&format=csv`);
     expect(status).to.equal(200);
     expect(sql.filter((s) => s.includes('"tenancy_tenant"'))).to.have.length(1);
@@ -234,7 +234,7 @@ describe("inventory e2e: CSV through the REST API", () => {
       expect(await rows("tenancy_tenant", { group_id: bulk.id })).to.equal(10_000);
     });
 
-    it("exports 100,000 rows, streamed", async () => {
+    it("exports 100,000 rows, streamed: two statements on PostgreSQL, keyset pages on the embedded database", async () => {
       const { db } = await startTestServer();
       // Set-based: the rows are the test's setting, not what it checks.
       await db.raw(
@@ -242,12 +242,32 @@ describe("inventory e2e: CSV through the REST API", () => {
         [tag, tag, bulk.id],
       );
       const server = await startTestServer();
-      const res = await fetch(`${server.url}${TENANTS}?group=${bulk.slug}&format=csv`, { headers: { Authorization: `Token ${server.token}` } });
-      expect(res.status).to.equal(200);
-      // Sent as it is read, so no length is known up front.
-      expect(res.headers.get("content-length")).to.equal(null);
-      expect(res.headers.get("transfer-encoding")).to.equal("chunked");
-      const records: string[][] = parse(await res.text());
+      const sql: string[] = [];
+      const listen = (q: { sql: string }) => sql.push(q.sql);
+      db.on("query", listen);
+      let text: string;
+      try {
+        const res = await fetch(`${server.url}${TENANTS}?group=${bulk.slug}&format=csv`, { headers: { Authorization: `Token ${server.token}` } });
+        expect(res.status).to.equal(200);
+        // Sent as it is read, so no length is known up front.
+        expect(res.headers.get("content-length")).to.equal(null);
+        expect(res.headers.get("transfer-encoding")).to.equal("chunked");
+        text = await res.text();
+      } finally {
+        db.removeListener("query", listen);
+      }
+      // The statements that read rows (not the one, made once, that asks the ordering's types).
+      const reads = sql.filter((s) => s.includes('"tenancy_tenant"') && !s.includes("pg_typeof"));
+      const fetches = sql.filter((s) => /^FETCH FORWARD 1000 FROM /.test(s));
+      if (server.engine === "pglite") {
+        // One connection, which no client may hold: keyset pages of 1,000, each its own statement.
+        expect([reads.length, fetches.length]).to.deep.equal([100, 0]);
+      } else {
+        // Two statements: the first page's, then one cursor over the other 99,000 rows, fetched 1,000 at a time.
+        expect(reads.map((s) => s.slice(0, 8))).to.deep.equal(["select N", "DECLARE "]);
+        expect(fetches).to.have.length(100);
+      }
+      const records: string[][] = parse(text);
       expect(records).to.have.length(100_001);
       const names = records.slice(1).map((r) => r[0]);
       expect(new Set(names).size).to.equal(100_000);
