@@ -70,6 +70,32 @@ describe("inventory e2e: GraphQL mutations", () => {
     expect(stored).to.deep.equal([{ change_context: "api", change_context_detail: "graphql" }]);
   });
 
+  it("reads the answer of a whole document, whatever it selects, with one statement as a query's is", async () => {
+    const { db } = await startTestServer();
+    const tenant = (await post("/api/tenancy/tenants/", { name: `${tag}-st-tenant` })).body;
+    const kept = (await post(SITES, { name: `${tag}-st-kept`, status: "active" })).body;
+    const sql: string[] = [];
+    const listen = (q: { sql: string }) => sql.push(q.sql);
+    db.on("query", listen);
+    let got: Reply;
+    try {
+      got = await gql(`mutation($input: [SiteInput!]!) {
+        a: create_sites(input: $input) { name status { slug } tenant { name sites { name } } tags { slug } devices { id } }
+        b: update_site(id: "${kept.id}", input: { tenant: "${tenant.id}" }) { name tenant { slug } }
+      }`, { input: [{ name: `${tag}-st1`, status: "active", tenant: tenant.id, tags: [tagId] }, { name: `${tag}-st2`, status: "planned" }] });
+    } finally {
+      db.removeListener("query", listen);
+    }
+    expect(got.status, got.text).to.equal(200);
+    expect(got.body.data.a.map((s: { name: string }) => s.name)).to.deep.equal([`${tag}-st1`, `${tag}-st2`]);
+    expect(got.body.data.a[0].tenant.sites.map((s: { name: string }) => s.name).sort()).to.deep.equal([`${tag}-st-kept`, `${tag}-st1`]);
+    expect(got.body.data.b).to.deep.equal({ name: `${tag}-st-kept`, tenant: { slug: tenant.slug } });
+    // The query compiler runs each statement it makes under its own statement_timeout: one here, after the writes.
+    const bounded = sql.flatMap((s, i) => (/^SET LOCAL statement_timeout/.test(s) ? [i] : []));
+    expect(bounded, "the answer's statements").to.have.length(1);
+    expect(sql[bounded[0] + 1]).to.include('"dcim_site"').and.include('"tenancy_tenant"').and.include('"extras_tag"');
+  });
+
   it("updates and deletes one object, and lists of them, in the order given", async () => {
     const names = ["l1", "l2", "l3"].map((n) => `${tag}-${n}`);
     const made = await gql(`mutation($input: [SiteInput!]!) { create_sites(input: $input) { id name } }`,
