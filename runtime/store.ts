@@ -69,6 +69,9 @@ export interface WriteOptions {
   partial: boolean;
 }
 
+/** The server-side cursor of `Store.streamed`: one at a time in a transaction, which is one export's. */
+const STREAM_CURSOR = "armature_stream";
+
 /** PostgreSQL text cannot hold NUL, so any string with one (keys too) is refused up front. */
 function hasNul(v: unknown): boolean {
   if (typeof v === "string") return v.includes("\0");
@@ -181,46 +184,15 @@ export class Store {
   async list(op: Operation, m: ModelDescriptor, filter: FilterPlan, page: Page, opts: ReadOptions):
     Promise<{ count: number; results: Array<Record<string, unknown>>; cursor?: Cursor | null }> {
     const db = op.trx;
-    const base = () => {
-      const qb = db(`${m.table} as t0`);
-      filter.apply(qb);
-      return opts.unscoped ? qb : scoped(op, m, qb);
-    };
     const ordering = opts.ordering ?? m.ordering;
     const keyset = page.after !== undefined;
     const terms = keyset ? orderTerms(this.index, m, ordering, "t0") : [];
     const types = keyset ? await this.cursorTypes(db, m, ordering, terms) : [];
     if (keyset && page.after!.length && page.after!.length !== terms.length) throw new HttpError(404, { code: "invalid_cursor" });
     return this.withPlan(m, opts, async (plan) => {
-      // The page is chosen over rows joined to those its ordering reads; the chosen page is
-      // re-sorted by sub-selects, fifty lookups rather than joins the projection would not need.
-      // A keyset page reads one row more, to tell whether another page follows.
-      const take = page.limit === null ? null : page.limit + (keyset ? 1 : 0);
-      const ordered = (where?: { sql: string; bindings: string[] }) => {
-        const joins: string[] = [];
-        const qb = base().select("t0.*").orderByRaw(orderSql(this.index, m, ordering, "t0", joins));
-        for (const join of joins) qb.joinRaw(join);
-        if (where) qb.whereRaw(where.sql, where.bindings);
-        if (take !== null) qb.limit(take);
-        return qb;
-      };
-      let chosen: ReturnType<typeof ordered>;
-      if (keyset && page.after!.length) {
-        // Each branch a range of the ordering index, merged in order; none: nothing sorts later.
-        const branches = afterBranches(terms, types, page.after!).map((b) => ordered(b));
-        chosen = branches.length
-          ? db.queryBuilder().select("t0.*").from(db.raw(`(${branches.map(() => "(?)").join(" UNION ALL ")}) t0`, branches))
-            .orderByRaw(orderSql(this.index, m, ordering, "t0")) as unknown as ReturnType<typeof ordered>
-          : ordered({ sql: "false", bindings: [] });
-        if (take !== null) chosen.limit(take);
-      } else {
-        chosen = ordered();
-        if (!keyset) chosen.offset(page.offset);
-      }
-      const projected = db.select(db.raw(plan.select), ...(keyset ? [db.raw(`${cursorValues(terms)} AS _cursor`)] : []))
-        .from(chosen.as("t0")).orderByRaw(orderSql(this.index, m, ordering, "t0"));
+      const projected = this.projected(op, m, filter, page, opts, plan, terms, types);
       const statement = db.select(
-        page.uncounted ? db.raw("NULL AS count") : db.raw("(?) AS count", [base().count("*")]),
+        page.uncounted ? db.raw("NULL AS count") : db.raw("(?) AS count", [this.selected(op, m, filter, opts).count("*")]),
         db.raw("(SELECT coalesce(json_agg(r), '[]'::json) FROM (?) r) AS rows", [projected]),
         ...checkSelects(db, filter),
         ...ReadPlans.checks(plan).map((c) => db.raw(c)),
@@ -246,6 +218,85 @@ export class Store {
         },
       };
     });
+  }
+
+  /** The rows `t0` of `m` that `filter` selects and `op`'s actor may view (all of them, `unscoped`). */
+  private selected(op: Operation, m: ModelDescriptor, filter: FilterPlan, opts: ReadOptions): Knex.QueryBuilder {
+    const qb = op.trx(`${m.table} as t0`);
+    filter.apply(qb);
+    return opts.unscoped ? qb : scoped(op, m, qb);
+  }
+
+  /**
+   * The rows of `page`, projected by `plan`, in the list's order: what a list's statement
+   * aggregates. The page is chosen over rows joined to those its ordering reads; the chosen page
+   * is re-sorted by sub-selects, fifty lookups rather than joins the projection would not need.
+   * A keyset page reads one row more, to tell whether another page follows; with `after` and no
+   * limit, every row past the cursor (`_cursor` then left out).
+   */
+  private projected(op: Operation, m: ModelDescriptor, filter: FilterPlan, page: Page, opts: ReadOptions, plan: ReadPlan,
+    terms: OrderTerm[], types: string[]): Knex.QueryBuilder {
+    const db = op.trx;
+    const ordering = opts.ordering ?? m.ordering;
+    const keyset = page.after !== undefined;
+    const take = page.limit === null ? null : page.limit + (keyset ? 1 : 0);
+    const ordered = (where?: { sql: string; bindings: string[] }) => {
+      const joins: string[] = [];
+      const qb = this.selected(op, m, filter, opts).select("t0.*").orderByRaw(orderSql(this.index, m, ordering, "t0", joins));
+      for (const join of joins) qb.joinRaw(join);
+      if (where) qb.whereRaw(where.sql, where.bindings);
+      if (take !== null) qb.limit(take);
+      return qb;
+    };
+    let chosen: Knex.QueryBuilder;
+    if (keyset && page.after!.length) {
+      // Each branch a range of the ordering index, merged in order; none: nothing sorts later.
+      const branches = afterBranches(terms, types, page.after!).map((b) => ordered(b));
+      chosen = branches.length
+        ? db.queryBuilder().select("t0.*").from(db.raw(`(${branches.map(() => "(?)").join(" UNION ALL ")}) t0`, branches))
+          .orderByRaw(orderSql(this.index, m, ordering, "t0"))
+        : ordered({ sql: "false", bindings: [] });
+      if (take !== null) chosen.limit(take);
+    } else {
+      chosen = ordered();
+      if (!keyset) chosen.offset(page.offset);
+    }
+    const cursor = keyset && take !== null;
+    return db.select(db.raw(plan.select), ...(cursor ? [db.raw(`${cursorValues(terms)} AS _cursor`)] : []))
+      .from(chosen.as("t0")).orderByRaw(orderSql(this.index, m, ordering, "t0"));
+  }
+
+  /**
+   * Every row `filter` selects, in the list's order, read by two statements however many there
+   * are: the first page by a list's statement (which checks the filters and the read plan's
+   * assumptions, so a bad filter is still refused before anything is sent), the rest by one
+   * server-side cursor over the rows past it, fetched `size` at a time. What the caller holds at
+   * once is one page. `op.trx` must be a transaction that lasts until the last page is taken
+   * (the cursor lives in it); the read plan's assumptions, checked by the first statement, hold
+   * for the rest when that transaction is one snapshot (REPEATABLE READ).
+   */
+  async *streamed(op: Operation, m: ModelDescriptor, filter: FilterPlan, opts: ReadOptions, size: number): AsyncGenerator<Array<Record<string, unknown>>> {
+    const first = await this.list(op, m, filter, { limit: size, offset: 0, after: [], uncounted: true }, opts);
+    if (first.results.length) yield first.results;
+    if (!first.cursor) return;
+    const db = op.trx;
+    const ordering = opts.ordering ?? m.ordering;
+    const terms = orderTerms(this.index, m, ordering, "t0");
+    const types = await this.cursorTypes(db, m, ordering, terms);
+    const plan = this.plans.get(m, opts.shape, opts.version, opts.exclude, opts.include);
+    const rest = this.projected(op, m, filter, { limit: null, offset: 0, after: first.cursor }, opts, plan, terms, types);
+    // Each row as json_agg gives a list's rows, so that they render alike.
+    await db.raw(`DECLARE ${STREAM_CURSOR} NO SCROLL CURSOR FOR SELECT to_json(r) AS row FROM (?) r`, [rest]);
+    try {
+      for (;;) {
+        const { rows } = await db.raw(`FETCH FORWARD ${Math.floor(size)} FROM ${STREAM_CURSOR}`) as { rows: Array<{ row: Record<string, unknown> }> };
+        if (!rows.length) return;
+        yield rows.map((r) => plan.render(r.row, opts.ctx));
+      }
+    } finally {
+      // A transaction that failed has dropped its cursors, and its error is the one to tell.
+      await db.raw(`CLOSE ${STREAM_CURSOR}`).catch(() => undefined);
+    }
   }
 
   /**

@@ -5,7 +5,7 @@
 import { expect } from "chai";
 import { apis } from "../../generated/server.js";
 import { Contract } from "../support/contract.js";
-import { call, del, get, post, type Reply } from "../support/http.js";
+import { call, del, get, patch, post, type Reply } from "../support/http.js";
 import { startTestServer, type Grant } from "../support/server.js";
 import { rows, uniq } from "./inventory/support.js";
 
@@ -68,6 +68,32 @@ describe("inventory e2e: GraphQL mutations", () => {
     const { db } = await startTestServer();
     const stored = await db("extras_objectchange").where("changed_object_id", made.id).select("change_context", "change_context_detail");
     expect(stored).to.deep.equal([{ change_context: "api", change_context_detail: "graphql" }]);
+  });
+
+  it("reads the answer of a whole document, whatever it selects, with one statement as a query's is", async () => {
+    const { db } = await startTestServer();
+    const tenant = (await post("/api/tenancy/tenants/", { name: `${tag}-st-tenant` })).body;
+    const kept = (await post(SITES, { name: `${tag}-st-kept`, status: "active" })).body;
+    const sql: string[] = [];
+    const listen = (q: { sql: string }) => sql.push(q.sql);
+    db.on("query", listen);
+    let got: Reply;
+    try {
+      got = await gql(`mutation($input: [SiteInput!]!) {
+        a: create_sites(input: $input) { name status { slug } tenant { name sites { name } } tags { slug } devices { id } }
+        b: update_site(id: "${kept.id}", input: { tenant: "${tenant.id}" }) { name tenant { slug } }
+      }`, { input: [{ name: `${tag}-st1`, status: "active", tenant: tenant.id, tags: [tagId] }, { name: `${tag}-st2`, status: "planned" }] });
+    } finally {
+      db.removeListener("query", listen);
+    }
+    expect(got.status, got.text).to.equal(200);
+    expect(got.body.data.a.map((s: { name: string }) => s.name)).to.deep.equal([`${tag}-st1`, `${tag}-st2`]);
+    expect(got.body.data.a[0].tenant.sites.map((s: { name: string }) => s.name).sort()).to.deep.equal([`${tag}-st-kept`, `${tag}-st1`]);
+    expect(got.body.data.b).to.deep.equal({ name: `${tag}-st-kept`, tenant: { slug: tenant.slug } });
+    // The query compiler runs each statement it makes under its own statement_timeout: one here, after the writes.
+    const bounded = sql.flatMap((s, i) => (/^SET LOCAL statement_timeout/.test(s) ? [i] : []));
+    expect(bounded, "the answer's statements").to.have.length(1);
+    expect(sql[bounded[0] + 1]).to.include('"dcim_site"').and.include('"tenancy_tenant"').and.include('"extras_tag"');
   });
 
   it("updates and deletes one object, and lists of them, in the order given", async () => {
@@ -165,6 +191,89 @@ describe("inventory e2e: GraphQL mutations", () => {
     const anonymous = await gql(`mutation { create_site(input: { name: "${tag}-anon", status: "active" }) { id } }`, undefined, null as unknown as string);
     expect(anonymous.status, anonymous.text).to.equal(403);
     expect(await rows("dcim_site", { name: `${tag}-anon` })).to.equal(0);
+  });
+
+  it("takes a related object by id or by attributes, as REST's nested writes do, and refuses one that names nothing as REST does", async () => {
+    const tenant = (await post("/api/tenancy/tenants/", { name: `${tag}-tenant` })).body;
+    const got = await gql(`mutation($a: SiteInput!, $b: SiteInput!, $c: SiteInput!) {
+      a: create_site(input: $a) { tenant { id } } b: create_site(input: $b) { tenant { id } } c: create_site(input: $c) { tenant { id } }
+    }`, {
+      a: { name: `${tag}-lk1`, status: "active", tenant: tenant.id },
+      b: { name: `${tag}-lk2`, status: "active", tenant: { slug: tenant.slug } },
+      c: { name: `${tag}-lk3`, status: "active", tenant: { name: tenant.name, slug: tenant.slug } },
+    });
+    expect(got.status, got.text).to.equal(200);
+    expect(got.body.data).to.deep.equal({ a: { tenant: { id: tenant.id } }, b: { tenant: { id: tenant.id } }, c: { tenant: { id: tenant.id } } });
+    for (const wrong of [{ slug: `${tag}-nobody` }, "00000000-0000-4000-8000-000000000000", { name: "x", nonsense: 1 }]) {
+      const body = { name: `${tag}-lk4`, status: "active", tenant: wrong };
+      const rest = await post(SITES, body);
+      expect(rest.status).to.equal(400);
+      const refused = await gql(`mutation($input: SiteInput!) { create_site(input: $input) { id } }`, { input: body });
+      expect([refused.status, refused.body.errors[0].extensions], JSON.stringify(wrong)).to.deep.equal([400, { code: "invalid", status: 400, errors: rest.body }]);
+    }
+    expect(await rows("dcim_site", { name: `${tag}-lk4` })).to.equal(0);
+  });
+
+  it("holds deletes and list writes to the constraints as REST's detail and bulk routes do", async () => {
+    const inside = (await post(SITES, { name: `${tag}-c-in`, status: "active" })).body;
+    const outside = (await post(SITES, { name: `${tag}-d-out`, status: "active" })).body;
+    const key = await as([{ object_types: ["dcim.site"], actions: ["view", "change", "delete"], constraints: { name__startswith: `${tag}-c` } }]);
+    const viewAll = await as([{ object_types: ["dcim.site"], actions: ["view"] }]);
+    // Each refusal is the one REST gives the same requester for the same write.
+    const cases: Array<[string, () => Promise<Reply>]> = [
+      [`mutation { delete_site(id: "${outside.id}") }`, () => call("DELETE", `${SITES}${outside.id}/`, { token: key })],
+      [`mutation { delete_sites(ids: ["${inside.id}", "${outside.id}"]) }`, () => call("DELETE", SITES, { token: key, body: [{ id: inside.id }, { id: outside.id }] })],
+      [`mutation { update_sites(input: [{ id: "${inside.id}", description: "x" }, { id: "${outside.id}", description: "x" }]) { id } }`,
+        () => call("PATCH", SITES, { token: key, body: [{ id: inside.id, description: "x" }, { id: outside.id, description: "x" }] })],
+    ];
+    for (const [query, rest] of cases) {
+      const refused = await gql(query, undefined, key);
+      const answer = await rest();
+      expect(answer.status, query).to.be.within(400, 404);
+      expect([refused.status, refused.body.data], query).to.deep.equal([answer.status, null]);
+      const { extensions } = refused.body.errors[0];
+      expect(extensions.status === 400 && extensions.errors ? extensions.errors : { detail: extensions.detail }, query).to.deep.equal(answer.body);
+    }
+    // A delete permission is needed for a delete, whatever else the requester may do.
+    const noDelete = await gql(`mutation { delete_site(id: "${inside.id}") }`, undefined, viewAll);
+    expect(noDelete.status).to.equal(403);
+    for (const site of [inside, outside]) expect((await get(`${SITES}${site.id}/`)).body.description, site.name).to.equal("");
+    const gone = await gql(`mutation { delete_sites(ids: ["${inside.id}"]) }`, undefined, key);
+    expect([gone.status, gone.body.data]).to.deep.equal([200, { delete_sites: [inside.id] }]);
+    expect(await rows("dcim_site", { id: inside.id })).to.equal(0);
+    expect(await rows("dcim_site", { id: outside.id })).to.equal(1);
+  });
+
+  it("queues the job hooks a REST write would, and none for a document rolled back", async () => {
+    const { db } = await startTestServer();
+    const V13 = { headers: { Accept: "application/json; version=1.3" } };
+    const job = (await get("/api/extras/jobs/?job_class_name=RecordChange", V13)).body.results[0];
+    expect(job, "the test receiver job").to.not.equal(undefined);
+    const enabled = job.enabled;
+    if (!enabled) expect((await patch(`/api/extras/jobs/${job.id}/`, { enabled: true }, V13)).status).to.equal(200);
+    const hook = await post("/api/extras/job-hooks/", { name: `${tag} job hook`, content_types: ["dcim.site"], job: job.id, type_create: true });
+    expect(hook.status, hook.text).to.equal(201);
+    const runsFor = async (name: string) => db("extras_jobresult as r").where("r.job_model_id", job.id)
+      .whereRaw("(r.job_kwargs -> 'data' ->> 'object_change')::uuid IN (SELECT c.id FROM extras_objectchange c WHERE c.object_repr = ?)", [name]).select("r.id");
+    const made: string[] = [];
+    try {
+      const got = await gql(`mutation { create_site(input: { name: "${tag}-jh", status: "active" }) { id } }`);
+      expect(got.status, got.text).to.equal(200);
+      const runs = await runsFor(`${tag}-jh`);
+      made.push(...runs.map((r: { id: string }) => r.id));
+      expect(runs).to.have.length(1);
+      const refused = await gql(`mutation { a: create_site(input: { name: "${tag}-jh2", status: "active" }) { id } b: create_site(input: {}) { id } }`);
+      expect(refused.status).to.equal(400);
+      expect(await runsFor(`${tag}-jh2`)).to.have.length(0);
+    } finally {
+      // Not run here: the runs and their queued tasks go, so no later worker runs them.
+      if (made.length) {
+        await db("armature_tasks").whereRaw("payload::text LIKE ANY (?)", [made.map((id) => `%${id}%`)]).del();
+        await db("extras_jobresult").whereIn("id", made).del();
+      }
+      expect((await del(`/api/extras/job-hooks/${hook.body.id}/`)).status).to.equal(204);
+      if (!enabled) await patch(`/api/extras/jobs/${job.id}/`, { enabled: false }, V13);
+    }
   });
 
   it("queues the webhooks a REST write would, and none for a document rolled back", async () => {

@@ -1,11 +1,14 @@
 // The BGP app's PeerEndpoint: its source check (shared with peer groups), and what its API
 // serializer does after a save, Peering.update_peers: once a peering has its two endpoints,
-// each one's peer is the other.
+// each one's peer is the other. Its search, by the routing instance's device name.
 import { columns, type SavedEvent } from "../../../runtime/hooks.js";
 import { tables } from "../../../generated/inventory/tables.js";
 import type { NautobotBgpModelsPeerEndpoint } from "../../../generated/inventory/rows.js";
+import { peerEndpointSearch } from "./lib/search.js";
 
 export { beforeSave } from "./source.js";
+
+export const filters = { q: peerEndpointSearch };
 
 const E = tables.nautobot_bgp_models.peerendpoint;
 

@@ -11,6 +11,7 @@ export default model("AutonomousSystem", {
   display: "AS {asn}",
   ordering: ["asn"],
   features: ["tags", "customFields", "changeLogged"],
+  hooks: "autonomous-system",
   fields: {
     asn: field.integer({ required: true, unique: true, min: 1, max: 4294967295, label: "ASN", description: "32-bit autonomous system number" }),
     description: field.string({ maxLength: 200 }),
@@ -19,5 +20,6 @@ export default model("AutonomousSystem", {
   },
   naturalKey: "asn",
   nested: ["asn"],
-  filters: { q: ["asn", "description"] },
+  // `q` matches part of the number too (the app's `asn__icontains`), which a plain search of an integer does not.
+  filters: { methods: { q: { takes: "string" } } },
 });

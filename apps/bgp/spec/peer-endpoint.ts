@@ -24,5 +24,5 @@ export default model("PeerEndpoint", {
     extra_attributes: field.json({ nullable: true, description: "Additional BGP attributes (JSON format)" }),
   },
   nested: [],
-  filters: { via: { device: "routing_instance.device" } },
+  filters: { via: { device: "routing_instance.device" }, methods: { q: { takes: "string" } } },
 });

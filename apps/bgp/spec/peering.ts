@@ -14,10 +14,12 @@ export default model("Peering", {
   display: "Peering {id}",
   ordering: ["id"],
   features: ["customFields", "changeLogged"],
+  hooks: "peering",
   fields: {
     status: field.status({ required: true, defaults: PeeringStatus }),
     endpoints: ref.reverse("nautobot_bgp_models.PeerEndpoint.peering"),
   },
   nested: ["status"],
-  filters: {},
+  // `device`: the peerings with an endpoint on the device (by id or name), as the app's.
+  filters: { methods: { device: { takes: "dcim.Device" } } },
 });

@@ -8,6 +8,7 @@ export default model("BGPRoutingInstance", {
   display: "{device.name} - AS {autonomous_system.asn}",
   ordering: ["device", "autonomous_system"],
   features: ["customFields", "changeLogged"],
+  hooks: "routing-instance",
   fields: {
     device: ref.fk("dcim.Device", { required: true, onDelete: "protect", relatedName: "bgp_routing_instances" }),
     description: field.string({ maxLength: 200 }),
@@ -18,5 +19,6 @@ export default model("BGPRoutingInstance", {
   },
   uniqueTogether: [["device", "autonomous_system"]],
   nested: [],
-  filters: { q: ["description"], via: { device_id: "device" } },
+  // `device` (id or name) and `device_id` come from the field, as the app's two filters; `q` searches the device's name.
+  filters: { methods: { q: { takes: "string" } } },
 });

@@ -145,8 +145,8 @@ export function listingPath(api: IrApi, route: DrfRoute, version: string): Schem
   return {
     get: {
       operationId: operationId(m.app, l.route, "list"), tags: tag, summary: `List ${m.verboseName} objects whose ${l.column} is set`,
-      parameters: [limitParam, offsetParam, ...filterParameters(api, m, l.filters)],
-      responses: { "200": { description: "A page of objects", content: json(ref(componentName.paginated(m.name))) }, ...c.common },
+      parameters: [limitParam, offsetParam, formatParam, ...filterParameters(api, m, l.filters)],
+      responses: { "200": { description: "A page of objects; with `format=csv` or `Accept: text/csv`, every object selected as CSV", content: { ...json(ref(componentName.paginated(m.name))), ...CSV_FILE } }, ...c.common },
     },
     options: optionsOperation(operationId(m.app, l.route, "list_options"), tag),
   };
@@ -197,8 +197,8 @@ export function notesPath(api: IrApi, route: DrfRoute, version: string): Schema 
     parameters: [c.idParam],
     get: {
       operationId: operationId(m.app, m.route, "notes_list"), tags: tag, summary: `List the notes of a ${m.verboseName}`,
-      parameters: [limitParam, offsetParam],
-      responses: { "200": { description: "A page of notes", content: json(ref(componentName.paginated(noteModel.name))) }, ...c.common },
+      parameters: [limitParam, offsetParam, formatParam],
+      responses: { "200": { description: "A page of notes; with `format=csv` or `Accept: text/csv`, every note as CSV", content: { ...json(ref(componentName.paginated(noteModel.name))), ...CSV_FILE } }, ...c.common },
     },
     post: {
       operationId: operationId(m.app, m.route, "notes_create"), tags: tag, summary: `Attach a note to a ${m.verboseName}`,

@@ -1,7 +1,7 @@
 // A list as a CSV file (`?format=csv`, `Accept: text/csv`): every row the filters and the
 // requester's permissions select, not a page, in Nautobot 2.x's columns (csv-columns.ts).
-// The rows are read in keyset pages of the list's order and each page is written before the
-// next is read, waiting for the client to take it: memory holds one page, whatever the count.
+// The rows are read a page at a time, each page written before the next is read, waiting for
+// the client to take it: memory holds one page, whatever the count.
 import { stringify } from "csv-stringify/sync";
 import type { ModelDescriptor } from "../../descriptor.js";
 import { customFieldColumns } from "../../features/index.js";
@@ -21,24 +21,29 @@ function filename(m: ModelDescriptor): string {
 }
 
 /**
- * Sends the rows `where` selects as CSV. On PostgreSQL the pages are read in one read-only
- * repeatable-read transaction, so the file is one snapshot; the embedded database has one
- * connection, which a slow client must not hold, so there each page is its own statement: a row
- * no one changes meanwhile is in the file once, one written meanwhile may or may not be.
+ * Sends the rows `where` selects as CSV. On PostgreSQL they are read by one query in one
+ * read-only repeatable-read transaction (Store.streamed: the first page, then one server-side
+ * cursor over the rest), so the file is one snapshot. The embedded database has one connection,
+ * which a slow client must not hold in a transaction, so there each page is its own keyset
+ * statement (Store.pages): a row no one changes meanwhile is in the file once, one written
+ * meanwhile may or may not be.
  */
 export async function sendCsv(ctx: Ctx, m: ModelDescriptor, op: Operation, where: FilterPlan): Promise<void> {
-  const { db, config } = ctx.drf;
-  if (!config.databaseUrl) return writeFile(ctx, m, op, where);
-  await db.transaction((trx) => writeFile(ctx, m, { ...op, trx }, where), { isolationLevel: "repeatable read", readOnly: true });
+  const { db, config, store } = ctx.drf;
+  if (!config.databaseUrl) return writeFile(ctx, m, op, where, (o, opts) => store.pages(o, m, where, opts, CSV_PAGE));
+  await db.transaction((trx) => writeFile(ctx, m, { ...op, trx }, where, (o, opts) => store.streamed(o, m, where, opts, CSV_PAGE)),
+    { isolationLevel: "repeatable read", readOnly: true });
 }
 
-async function writeFile(ctx: Ctx, m: ModelDescriptor, op: Operation, where: FilterPlan): Promise<void> {
-  const { index, store, api } = ctx.drf;
+type Pages = (op: Operation, opts: ReturnType<typeof readOpts>) => AsyncGenerator<Array<Record<string, unknown>>>;
+
+async function writeFile(ctx: Ctx, m: ModelDescriptor, op: Operation, where: FilterPlan, read: Pages): Promise<void> {
+  const { index, api } = ctx.drf;
   const opts = readOpts(ctx);
   const include = opts.include === "all" ? [] : opts.include;
   const cfs = await customFieldColumns(op.trx, m, ctx.version, api.versions.supported);
   const columns = csvColumns(index, m, { version: ctx.version, exclude: opts.exclude, include }, cfs.map((c) => c.key));
-  const pages = store.pages(op, m, where, opts, CSV_PAGE);
+  const pages = read(op, opts);
   // The first page is read before anything is sent: a bad filter is still the API's own 400.
   let page = await pages.next();
   const { res } = ctx;

@@ -25,6 +25,8 @@ const SCHEMA_RENDERERS: Record<NonNullable<DrfRoute["document"]>, ExtraRenderers
 
 /** A list renders itself as a CSV file too (Nautobot 2.x's NautobotCSVRenderer). */
 const LIST_RENDERERS: ExtraRenderers = { types: ["text/csv"], formats: ["csv"] };
+/** The views that answer a list: a model's own, its further listings (`dcim/console-connections/`), an object's notes. */
+const LIST_VIEWS = new Set<string | undefined>(["list", "listing", "notes"]);
 
 export interface Policy {
   /** Who the request acts as (a token, a password where the route allows one, or a browser session), and that session. */
@@ -60,7 +62,7 @@ export function drfPolicy(drf: DrfServices): Policy {
     exceptionHandler: (res, err, ctx) => handleException(drf, res, err, ctx),
     negotiator(req, params, found) {
       const view = found?.route.view;
-      const extra = view === "swagger" ? SCHEMA_RENDERERS[found!.route.document!] : view === "list" ? LIST_RENDERERS : undefined;
+      const extra = view === "swagger" ? SCHEMA_RENDERERS[found!.route.document!] : LIST_VIEWS.has(view) ? LIST_RENDERERS : undefined;
       return negotiate(req.get("accept"), params.get("api_version")?.at(-1), params.get("format")?.at(-1), api.versions, extra);
     },
   };

@@ -155,6 +155,107 @@ describe("inventory e2e: apps (PLUGINS=bgp)", () => {
     expect(await rows("nautobot_bgp_models_peerendpoint", { peering_id: peering.body.id })).to.equal(0);
   });
 
+  it("every model of the app: the app's filters, nested and brief forms, custom fields, relationships, change log and GraphQL", async () => {
+    const key = `${tag.replace(/-/g, "_")}_every`;
+    const site = (await post("/api/dcim/sites/", { name: `${tag}-site2`, status: "active" })).body;
+    const maker = (await post("/api/dcim/manufacturers/", { name: `${tag}-maker2` })).body;
+    const type = (await post("/api/dcim/device-types/", { manufacturer: maker.id, model: `${tag}-model2` })).body;
+    const drole = (await post("/api/dcim/device-roles/", { name: `${tag}-role2` })).body;
+    const device = (await post("/api/dcim/devices/", { name: `${tag}-R1`, device_type: type.id, device_role: drole.id, site: site.id, status: "active" })).body;
+    const ip = (await post("/api/ipam/ip-addresses/", { address: "203.0.113.7/24", status: "active" })).body;
+    const vrf = (await post("/api/ipam/vrfs/", { name: `${tag}-vrf` })).body;
+    const number = asn + 20;
+    const made = async (route: string, body: Record<string, unknown>) => {
+      const res = await post(on(`${BGP}/${route}/`), body);
+      expect(res.status, `${route} ${res.text}`).to.equal(201);
+      return res.body as Record<string, any>;
+    };
+    const as = await made("autonomous-systems", { asn: number, status: "active", description: `${tag} transit` });
+    const other = await made("autonomous-systems", { asn: number + 1, status: "planned" });
+    const role = await made("peering-roles", { name: `${tag} Role` });
+    const instance = await made("routing-instances", { device: device.id, autonomous_system: as.id, router_id: ip.id });
+    const template = await made("peer-group-templates", { name: `${tag}-tpl`, role: role.id, autonomous_system: as.id });
+    const group = await made("peer-groups", { name: `${tag}-pg`, routing_instance: instance.id, role: role.id, template: template.id, autonomous_system: as.id });
+    const peering = await made("peerings", { status: "active" });
+    const endpoint = await made("peer-endpoints", { peering: peering.id, routing_instance: instance.id, peer_group: group.id, source_ip: ip.id });
+    const family = await made("address-families", { routing_instance: instance.id, afi_safi: "ipv4_unicast", vrf: vrf.id });
+    // Per model: its object, its GraphQL list and type, its nested form's fields (the app's
+    // nested_serializers.py), where another object shows it nested, and the app's filters
+    // (filters.py) that select it, each beside one that selects nothing.
+    const models: Array<{ route: string; model: string; object: Record<string, any>; list: string; nested: string[]; shownIn?: () => Promise<unknown>;
+      filters: string[]; misses: string[] }> = [
+      { route: "autonomous-systems", model: "autonomoussystem", object: as, list: "autonomous_systems", nested: ["asn"],
+        shownIn: async () => (await get(on(`${BGP}/routing-instances/${instance.id}/`))).body.autonomous_system,
+        filters: [`q=${String(number).slice(4)}`, `q=${tag}%20TRANSIT`, `asn=${number}&status=active`, `id=${as.id}`], misses: [`q=${tag}-nothing`, `asn=${number}&status=planned`] },
+      { route: "peering-roles", model: "peeringrole", object: role, list: "peering_roles", nested: ["name", "slug", "color"],
+        filters: [`q=${tag}%20role`, `slug=${role.slug}`, `name=${tag}%20Role&color=9e9e9e`], misses: [`q=${tag}-nothing`, `slug=${role.slug}&color=ffffff`] },
+      { route: "routing-instances", model: "bgproutinginstance", object: instance, list: "routing_instances", nested: [],
+        shownIn: async () => (await get(on(`${BGP}/peer-groups/${group.id}/`))).body.routing_instance,
+        filters: [`q=${tag}-r`, `device=${tag}-R1`, `device_id=${device.id}`, `autonomous_system=${number}&device=${tag}-R1`],
+        misses: [`q=${tag}-nothing`, `autonomous_system=${other.asn}&device=${tag}-R1`] },
+      { route: "peer-group-templates", model: "peergrouptemplate", object: template, list: "peer_group_templates", nested: ["name"],
+        shownIn: async () => (await get(on(`${BGP}/peer-groups/${group.id}/`))).body.template,
+        filters: [`q=${tag}-tpl`, `autonomous_system=${number}&role=${role.slug}`, `name=${tag}-tpl&enabled=true`], misses: [`q=${tag}-nothing`, `name=${tag}-tpl&enabled=false`] },
+      { route: "peer-groups", model: "peergroup", object: group, list: "peer_groups", nested: ["name", "role", "enabled"],
+        shownIn: async () => (await get(on(`${BGP}/peer-endpoints/${endpoint.id}/`))).body.peer_group,
+        filters: [`q=${tag}-pg`, `autonomous_system=${number}&routing_instance=${instance.id}`, `role=${role.slug}&name=${tag}-pg`, `enabled=true&name=${tag}-pg`],
+        misses: [`q=${tag}-nothing`, `enabled=false&name=${tag}-pg`] },
+      { route: "peer-endpoints", model: "peerendpoint", object: endpoint, list: "peer_endpoints", nested: [],
+        shownIn: async () => (await get(on(`${BGP}/routing-instances/${instance.id}/`))).body.endpoints[0],
+        filters: [`q=${tag.toUpperCase()}-r1`, `device=${tag}-R1`, `peer_group=${group.id}&enabled=true`], misses: [`q=${tag}-r`, `peer_group=${group.id}&enabled=false`] },
+      { route: "peerings", model: "peering", object: peering, list: "peerings", nested: ["status"],
+        shownIn: async () => (await get(on(`${BGP}/peer-endpoints/${endpoint.id}/`))).body.peering,
+        filters: [`device=${tag}-R1`, `device=${device.id}&status=active`], misses: [`device=${device.id}&status=planned`] },
+      { route: "address-families", model: "addressfamily", object: family, list: "address_families", nested: ["afi_safi"],
+        filters: [`routing_instance=${instance.id}&afi_safi=ipv4_unicast`, `vrf=${vrf.id}`], misses: [`routing_instance=${instance.id}&afi_safi=ipv6_unicast`] },
+    ];
+    const cf = await post(on("/api/extras/custom-fields/"), { name: key, type: "text", content_types: models.map((m) => `nautobot_bgp_models.${m.model}`) });
+    expect(cf.status, cf.text).to.equal(201);
+    const relationships: string[] = [];
+    try {
+      for (const m of models) {
+        const at = on(`${BGP}/${m.route}/${m.object.id}/`);
+        const brief = await get(`${at}?brief=1`);
+        expect(brief.status, m.route).to.equal(200);
+        expect(Object.keys(brief.body), m.route).to.have.members(["id", "url", "display", ...m.nested]);
+        if (m.shownIn) expect(await m.shownIn(), m.route).to.deep.equal(brief.body);
+        for (const filter of m.filters) {
+          const listed = await get(on(`${BGP}/${m.route}/?${filter}`));
+          expect([listed.status, listed.body.results?.map((o: any) => o.id)], `${m.route}?${filter}`).to.deep.equal([200, [m.object.id]]);
+        }
+        for (const filter of m.misses) expect((await get(on(`${BGP}/${m.route}/?${filter}`))).body.count, `${m.route}?${filter}`).to.equal(0);
+        // A custom field's value written and filtered by.
+        const value = `v-${m.route}`;
+        const changed = await patch(at, { custom_fields: { [key]: value } });
+        expect([changed.status, changed.body.custom_fields?.[key]], m.route).to.deep.equal([200, value]);
+        expect((await get(on(`${BGP}/${m.route}/?cf_${key}=${value}`))).body.results.map((o: any) => o.id), m.route).to.deep.equal([m.object.id]);
+        // A relationship from a core model to this one, written from the app's side and read from both.
+        const rel = await post(on("/api/extras/relationships/"), { name: `${tag} dev ${m.model}`, source_type: "dcim.device", destination_type: `nautobot_bgp_models.${m.model}` });
+        expect(rel.status, rel.text).to.equal(201);
+        relationships.push(rel.body.id);
+        const linked = await patch(at, { relationships: { [rel.body.slug]: { source: { objects: [device.id] } } } });
+        expect(linked.status, `${m.route} ${linked.text}`).to.equal(200);
+        const shown = (await get(`${at}?include=relationships`)).body.relationships[rel.body.slug];
+        expect(shown.source.objects.map((o: any) => o.id), m.route).to.deep.equal([device.id]);
+        const other = (await get(`/api/dcim/devices/${device.id}/?include=relationships`)).body.relationships[rel.body.slug];
+        expect(other.destination.objects.map((o: any) => o.id), m.route).to.deep.equal([m.object.id]);
+        // The change log: the create and the update above, under the app's content type.
+        const changes = await get(on(`/api/extras/object-changes/?changed_object_id=${m.object.id}`));
+        expect(changes.body.results.map((c: any) => c.changed_object_type), m.route).to.include(`nautobot_bgp_models.${m.model}`);
+        expect(changes.body.results.map((c: any) => c.action.value), m.route).to.include.members(["create", "update"]);
+        // GraphQL: the list by id, with the custom field.
+        const gql = await post(on("/api/graphql/"), { query: `{ ${m.list}(id: "${m.object.id}") { id cf_${key} } }` });
+        expect([gql.status, gql.body], m.route).to.deep.equal([200, { data: { [m.list]: [{ id: m.object.id, [`cf_${key}`]: value }] } }]);
+      }
+      // GraphQL mutations reach an enabled app's models too.
+      const mutated = await post(on("/api/graphql/"), { query: `mutation { update_autonomous_system(id: "${as.id}", input: { description: "by graphql" }) { asn description } }` });
+      expect([mutated.status, mutated.body]).to.deep.equal([200, { data: { update_autonomous_system: { asn: number, description: "by graphql" } } }]);
+    } finally {
+      for (const id of relationships) expect((await del(on(`/api/extras/relationships/${id}/`))).status).to.equal(204);
+      expect((await del(on(`/api/extras/custom-fields/${cf.body.id}/`))).status).to.equal(204);
+    }
+  });
+
   it("a disabled app serves nothing, its rows stay; a PLUGINS name no app has stops the start", async () => {
     expect((await get("/api/plugins/")).body).to.deep.equal({ "installed-plugins": `${server.url}/api/plugins/installed-plugins/` });
     expect((await get("/api/plugins/installed-plugins/")).body).to.deep.equal([]);
@@ -172,6 +273,8 @@ describe("inventory e2e: apps (PLUGINS=bgp)", () => {
     const reverse = await post("/api/graphql/", { query: "{ devices(limit: 1) { name bgp_routing_instances { id } } }" });
     expect(reverse.body.errors[0].message).to.equal('Cannot query field "bgp_routing_instances" on type "DeviceType".');
     expect((await post("/api/graphql/", { query: "{ devices(limit: 1) { name } }" })).status).to.equal(200);
+    const mutation = await post("/api/graphql/", { query: `mutation { create_autonomous_system(input: { asn: ${asn + 9}, status: "active" }) { id } }` });
+    expect([mutation.status, mutation.body.errors[0].message]).to.deep.equal([400, 'Cannot query field "create_autonomous_system" on type "Mutation".']);
     const doc = (await get("/api/swagger.json")).body;
     expect(Object.keys(doc.paths).filter((p) => p.startsWith(`${BGP}/`))).to.deep.equal([]);
     const served = (await get(on("/api/swagger.json"))).body;

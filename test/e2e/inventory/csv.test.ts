@@ -83,6 +83,49 @@ describe("inventory e2e: CSV through the REST API", () => {
     expect((await get(`${TENANTS}?q=${tag}`)).body.count).to.equal(2);
   });
 
+  it("exports every kind of list: a model's further listings and an object's notes too", async () => {
+    const note = await post(`${TENANTS}${first.id}/notes/`, { note: "first note, with a comma" });
+    expect(note.status, note.text).to.equal(201);
+    const notes = await call("GET", `${TENANTS}${first.id}/notes/?format=csv`);
+    expect([notes.status, notes.headers.get("content-type")]).to.deep.equal([200, "text/csv; charset=utf-8"]);
+    const [noteRow, ...others] = byHeader(parse(notes.text));
+    expect(others).to.deep.equal([]);
+    expect(noteRow).to.include({ id: note.body.id, note: "first note, with a comma", assigned_object_id: first.id });
+    const viaAccept = await call("GET", `${TENANTS}${first.id}/notes/`, { headers: { Accept: "text/csv" } });
+    expect(parse(viaAccept.text)).to.deep.equal(parse(notes.text));
+    // A listing (the console ports that are connected): every row it selects, in the columns of its model.
+    const listing = await call("GET", "/api/dcim/console-connections/?format=csv&limit=1");
+    expect([listing.status, listing.headers.get("content-type")]).to.deep.equal([200, "text/csv; charset=utf-8"]);
+    const json = await get("/api/dcim/console-connections/?limit=0");
+    const records = byHeader(parse(listing.text));
+    expect(records.map((r) => r.id).sort()).to.deep.equal(json.body.results.map((r: { id: string }) => r.id).sort());
+    expect(parse(listing.text)[0].slice(0, 3)).to.deep.equal(["name", "display", "id"]);
+  });
+
+  it("documents CSV on every list of every OpenAPI document it serves", async () => {
+    for (const version of ["1.2", "1.3", "1.4", "1.5"]) {
+      const doc = (await get(`/api/swagger.json?api_version=${version}`)).body;
+      const lists: string[] = [];
+      for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
+        const content = item.get?.responses?.["200"]?.content;
+        if (!/Paginated/.test(JSON.stringify(content?.["application/json"] ?? {}))) continue;
+        lists.push(path);
+        const params = (item.get.parameters as Array<Record<string, any>>).map((p) => (p.$ref ? doc.components.parameters[p.$ref.split("/").at(-1)] : p));
+        const format = params.find((p) => p.name === "format");
+        expect({ path, csv: !!content["text/csv"], format: format?.schema?.enum?.includes("csv") }, version).to.deep.equal({ path, csv: true, format: true });
+        if (item.post?.operationId?.endsWith("_create") && !path.endsWith("/notes/")) {
+          expect(item.post.requestBody.content, `${version} ${path}`).to.have.property("text/csv");
+          // The per-row refusal: a list of {row, field, errors}, its item schema perhaps among the components.
+          const branches = item.post.responses["400"].content["application/json"].schema.anyOf as Array<Record<string, any>>;
+          const items = branches.find((b) => b.type === "array")?.items;
+          const item400 = items?.$ref ? doc.components.schemas[items.$ref.split("/").at(-1)] : items;
+          expect(item400?.required, `${version} ${path}`).to.deep.equal(["row", "field", "errors"]);
+        }
+      }
+      expect(lists, version).to.include.members([TENANTS, "/api/dcim/console-connections/", "/api/tenancy/tenants/{id}/notes/"]);
+    }
+  });
+
   it("exports only the rows the requester may view", async () => {
     const server = await startTestServer();
     const viewer = await server.user(uniq(`${tag}-viewer`), { grants: [{ object_types: ["tenancy.tenant"], actions: ["view"], constraints: { name: `${tag}-b` } }] });
@@ -92,7 +135,7 @@ describe("inventory e2e: CSV through the REST API", () => {
     expect((await get(`${TENANTS}?format=csv`, { token: none.key })).status).to.equal(403);
   });
 
-  it("reads the rows in keyset pages of the list's order", async () => {
+  it("reads a file of fewer rows than a page with one statement", async () => {
     const { sql, status } = await statements(`${TENANTS}?q=${tag}&format=csv`);
     expect(status).to.equal(200);
     expect(sql.filter((s) => s.includes('"tenancy_tenant"'))).to.have.length(1);
@@ -191,7 +234,7 @@ describe("inventory e2e: CSV through the REST API", () => {
       expect(await rows("tenancy_tenant", { group_id: bulk.id })).to.equal(10_000);
     });
 
-    it("exports 100,000 rows, streamed", async () => {
+    it("exports 100,000 rows, streamed: two statements on PostgreSQL, keyset pages on the embedded database", async () => {
       const { db } = await startTestServer();
       // Set-based: the rows are the test's setting, not what it checks.
       await db.raw(
@@ -199,12 +242,32 @@ describe("inventory e2e: CSV through the REST API", () => {
         [tag, tag, bulk.id],
       );
       const server = await startTestServer();
-      const res = await fetch(`${server.url}${TENANTS}?group=${bulk.slug}&format=csv`, { headers: { Authorization: `Token ${server.token}` } });
-      expect(res.status).to.equal(200);
-      // Sent as it is read, so no length is known up front.
-      expect(res.headers.get("content-length")).to.equal(null);
-      expect(res.headers.get("transfer-encoding")).to.equal("chunked");
-      const records: string[][] = parse(await res.text());
+      const sql: string[] = [];
+      const listen = (q: { sql: string }) => sql.push(q.sql);
+      db.on("query", listen);
+      let text: string;
+      try {
+        const res = await fetch(`${server.url}${TENANTS}?group=${bulk.slug}&format=csv`, { headers: { Authorization: `Token ${server.token}` } });
+        expect(res.status).to.equal(200);
+        // Sent as it is read, so no length is known up front.
+        expect(res.headers.get("content-length")).to.equal(null);
+        expect(res.headers.get("transfer-encoding")).to.equal("chunked");
+        text = await res.text();
+      } finally {
+        db.removeListener("query", listen);
+      }
+      // The statements that read rows (not the one, made once, that asks the ordering's types).
+      const reads = sql.filter((s) => s.includes('"tenancy_tenant"') && !s.includes("pg_typeof"));
+      const fetches = sql.filter((s) => /^FETCH FORWARD 1000 FROM /.test(s));
+      if (server.engine === "pglite") {
+        // One connection, which no client may hold: keyset pages of 1,000, each its own statement.
+        expect([reads.length, fetches.length]).to.deep.equal([100, 0]);
+      } else {
+        // Two statements: the first page's, then one cursor over the other 99,000 rows, fetched 1,000 at a time.
+        expect(reads.map((s) => s.slice(0, 8))).to.deep.equal(["select N", "DECLARE "]);
+        expect(fetches).to.have.length(100);
+      }
+      const records: string[][] = parse(text);
       expect(records).to.have.length(100_001);
       const names = records.slice(1).map((r) => r[0]);
       expect(new Set(names).size).to.equal(100_000);

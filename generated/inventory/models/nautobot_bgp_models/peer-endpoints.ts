@@ -400,6 +400,7 @@ export const nautobot_bgp_models_PeerEndpoint: ModelDescriptor = {
         lookup: "n",
         idOnly: true,
       },
+      { param: "q", kind: "method", lookup: "exact", takes: "string" },
     ],
     uniqueTogether: [],
     operations: ["list", "retrieve", "create", "update", "delete"],

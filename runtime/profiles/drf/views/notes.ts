@@ -1,9 +1,10 @@
 // `<detail>/notes/`, as Nautobot's NotesViewSetMixin: a GET pages through the object's notes
-// (no filters), a POST of a note's fields attaches one to it, made by the requester.
+// (no filters; as CSV, as any list), a POST of a note's fields attaches one to it, made by the requester.
 import { notFound } from "../../../errors.js";
 import { notesOf } from "../../../features/index.js";
 import type { Ctx } from "../context.js";
 import { expectObject } from "../bulk.js";
+import { sendCsv } from "../csv-export.js";
 import { actor, readJson, readOpts, RESERVED } from "../request.js";
 import { only } from "./allow.js";
 
@@ -24,6 +25,7 @@ export function notes(ctx: Ctx): Promise<void> | void {
     }
     const { plan } = filters.compile(objectNotes.model, new Map(), { strict, reserved: RESERVED });
     const where = { ...plan, apply: objectNotes.of(id) };
+    if (ctx.renderer === "csv") return sendCsv(ctx, objectNotes.model, op, where);
     const at = policy.paginator.params(ctx);
     const { count, results } = await store.list(op, objectNotes.model, where, at, readOpts(ctx));
     policy.renderer(ctx, 200, policy.paginator.page(ctx, at, count, results));
