@@ -3,8 +3,11 @@
 // the user who ran it, then runs the job in one operation of that user's, with the job's
 // result as its request id: the job's writes in a savepoint, rolled back for a dry run or a
 // failure, and the result's end in the same transaction, so a result says `completed` exactly
-// when the writes are kept. A result found `running` belongs to a worker that died (its lease
-// ran out, or its process went): it ends `errored`, and the job never runs a second time.
+// when the writes are kept. A result found `running` belongs to a worker that died (the queue
+// gives a task again only once its lease ran out): nothing that worker's run wrote was kept,
+// so the job runs again, from the start, up to RUNS_PER_RESULT times; should the worker that
+// seemed dead still finish, the result's end decides which of the two runs is kept (one
+// statement moves it from `running` once).
 import type { Knex } from "knex";
 import type { ApiDescriptor } from "../../descriptor.js";
 import type { Engine } from "../../engine.js";
@@ -22,6 +25,9 @@ import type { JobTask } from "./runs.js";
 
 /** Nautobot's grouping of what is logged before a job's own code runs. */
 const INITIALIZATION = "initialization";
+
+/** Runs of one result at most: a job whose worker died this often may be what takes them down. */
+const RUNS_PER_RESULT = 3;
 
 export interface JobRunnerOptions {
   /** The APIs whose jobs it runs, each through its engine on the worker's database. */
@@ -76,7 +82,10 @@ class JobRun {
   }
 
   async go(): Promise<{ detail: string }> {
-    if (!(await this.records.move(this.db, this.run.result, ["pending"], "running"))) return { detail: await this.alreadyTaken() };
+    if (!(await this.records.move(this.db, this.run.result, ["pending"], "running"))) {
+      const left = await this.alreadyTaken();
+      if (left) return { detail: left };
+    }
     try {
       return { detail: await this.execute() };
     } catch (err) {
@@ -87,10 +96,22 @@ class JobRun {
     }
   }
 
-  /** A result not pending: ended already (nothing to do), or left running by a worker that died. */
-  private async alreadyTaken(): Promise<string> {
-    const ended = await this.end("errored", "The worker running this job stopped before the job ended (its lease on the task ran out). Nothing the job wrote was kept; it was not run again.");
-    return ended ? "errored: its worker died while running it" : "already ended";
+  /**
+   * A result not pending: ended already (nothing to do), or left running by a worker that died,
+   * which this worker runs again (undefined) unless it has been run too often.
+   */
+  private async alreadyTaken(): Promise<string | undefined> {
+    const found = await this.records.result(this.db, this.run.result);
+    if (found?.status !== "running") return "already ended";
+    if (this.task.task.attempt >= RUNS_PER_RESULT) {
+      const ended = await this.end("errored", `The worker running this job stopped before the job ended (its lease on the task ran out), ${RUNS_PER_RESULT - 1} times. Nothing the job wrote was kept; it was not run again.`);
+      return ended ? "errored: its workers died while running it" : "already ended";
+    }
+    await this.db(this.records.logs.table).insert(this.records.logRow(this.db, this.run.result, {
+      level: "warning", grouping: INITIALIZATION, logObject: null, absoluteUrl: null,
+      message: "The worker running this job stopped before the job ended (its lease on the task ran out). Nothing it wrote was kept; the job runs again.",
+    }));
+    return undefined;
   }
 
   /** Ends a result still `running` with a failure line; false when it had ended already. */
