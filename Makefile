@@ -9,6 +9,7 @@ $(NODE_MODULES): package.json package-lock.json
 	@touch $(NODE_MODULES)
 
 ## run: install, migrate the embedded database in ./.data, load demo data once, serve both APIs
+## (ARGS: options of `armature run`, e.g. `make run ARGS=--verbose` to name each migration applied)
 # Not the tsx CLI: it SIGKILLs a child whose event loop is busy 60 ms after a signal (PGlite
 # queries block it), which would cut off the requests a graceful shutdown lets finish.
 # V8 sized for a development server's light load: a small young generation and a heap that
@@ -18,7 +19,7 @@ $(NODE_MODULES): package.json package-lock.json
 # unmapped when freed, and one arena rather than one per thread; other C libraries ignore it.
 run: $(NODE_MODULES)
 	GLIBC_TUNABLES=glibc.malloc.mmap_threshold=16384:glibc.malloc.trim_threshold=16384:glibc.malloc.arena_max=1 \
-	  node --max-semi-space-size=2 --optimize-for-size --import tsx bin/armature.ts run
+	  node --max-semi-space-size=2 --optimize-for-size --import tsx bin/armature.ts run $(ARGS)
 
 ## build: compile into dist/ for plain node (`npm start`, `node dist/bin/armature.js serve`)
 build: $(NODE_MODULES)

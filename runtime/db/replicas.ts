@@ -35,6 +35,8 @@ export interface ReadRouting {
   wrote(userIds: Iterable<string>): Promise<void>;
   /** Stops polling and closes the pools it opened. */
   close(): Promise<void>;
+  /** The pools it opened, whose connections in use and waiting the metrics count with the primary's. */
+  pools(): Knex[];
 }
 
 const routings = new WeakMap<object, ReadRouting>();
@@ -166,6 +168,10 @@ export class ReplicaRouting implements ReadRouting {
     await Promise.all(this.replicas.flatMap((r) => [r.pool.destroy(), r.probe.end()]));
     await Promise.all([this.primaryProbe.end(), this.primaryReads.destroy()]);
   }
+
+  pools(): Knex[] {
+    return [this.primaryReads, ...this.replicas.map((r) => r.pool)];
+  }
 }
 
 /** Reads without replicas: on the primary, through the pool bounded by the statement timeout. */
@@ -174,6 +180,7 @@ export class PrimaryRouting implements ReadRouting {
   async readsFor(): Promise<Knex> { return this.primaryReads; }
   async wrote(): Promise<void> {}
   async close(): Promise<void> { await this.primaryReads.destroy(); }
+  pools(): Knex[] { return [this.primaryReads]; }
 }
 
 function probePool(url: string): pg.Pool {

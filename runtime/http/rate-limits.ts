@@ -5,7 +5,7 @@
 // over budget, which each profile words as its own 429. The buckets are rows of
 // `armature_rate_limits`, charged by one upsert, so every worker and instance sharing the
 // database shares them; a bucket the refill has made whole is the same as none and is deleted.
-import type { Response } from "express";
+import type { Request, Response } from "express";
 import type { Knex } from "knex";
 
 export interface RateLimitSettings {
@@ -114,6 +114,23 @@ export class RateLimits {
     const retryAfter = Math.max(1, Math.ceil(refill > 0 ? (cost - tokens) / refill - 1e-9 : reset));
     res.set("Retry-After", String(retryAfter));
     throw new RateLimited(retryAfter);
+  }
+}
+
+/**
+ * For an answer refused before its requester was charged (a body over BODY_LIMIT or unreadable,
+ * an API version not served): charges the client's address a read, so that every answer of an
+ * API carries the RateLimit headers while limits are on, and an address over budget is refused
+ * as such. Gives what to answer with: `err`, or the address's `RateLimited`. A charge that fails
+ * (the database away) leaves `err` as it was.
+ */
+export async function chargeUnread(limits: RateLimits | undefined, req: Request, res: Response, err: unknown): Promise<unknown> {
+  if (!limits || err instanceof RateLimited || res.headersSent || res.get("RateLimit-Limit") !== undefined) return err;
+  try {
+    await limits.charge(res, requester(undefined, req.ip), price(limits.settings, { writes: 0 }));
+    return err;
+  } catch (refused) {
+    return refused instanceof RateLimited ? refused : err;
   }
 }
 

@@ -6,6 +6,7 @@
 import type { Knex } from "knex";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import { subscribe } from "../telemetry.js";
+import { readRouting } from "../db/replicas.js";
 
 /** Seconds: from a fast detail read to a slow bulk write or export. */
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -50,15 +51,16 @@ export class ProcessSeries {
         let sum = 0;
         for (const ref of databases) {
           const db = ref.deref();
-          if (db) sum += read(poolState(db));
+          // The pools its reads are routed to (STATEMENT_TIMEOUT's, the replicas') are its too.
+          if (db) for (const pool of [db, ...(readRouting(db)?.pools() ?? [])]) sum += read(poolState(pool));
           else databases.delete(ref);
         }
         this.set(sum);
       },
     });
-    pool("armature_db_pool_in_use", "Database connections lent to a request or task now.", (p) => p.inUse);
-    pool("armature_db_pool_waiting", "Requests and tasks waiting for a database connection now.", (p) => p.waiting);
-    pool("armature_db_pool_max", "Database connections the pools may hold at most.", (p) => p.max);
+    pool("armature_db_pool_in_use", "Database connections lent to a request or task now (reads' and replicas' pools included).", (p) => p.inUse);
+    pool("armature_db_pool_waiting", "Requests and tasks waiting for a database connection now (reads' and replicas' pools included).", (p) => p.waiting);
+    pool("armature_db_pool_max", "Database connections the pools may hold at most (reads' and replicas' pools included).", (p) => p.max);
     this.countFeatures(registers);
     collectDefaultMetrics({ register: this.registry });
   }

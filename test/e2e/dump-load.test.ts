@@ -1,7 +1,8 @@
 // `armature dump` and `armature load` as an operator runs them, each a process of its own:
 // the demo data and objects of the models it lacks (a webhook with its queued deliveries, an
 // image attachment and its file, a config context, a calendar event, tokens and application
-// passwords) go from an embedded database to PostgreSQL and back to a new embedded one, and
+// passwords, and one of every other model, the BGP app's and the jobs' included, with rows in
+// every link table: every table but the runtime's passing state holds rows) go from an embedded database to PostgreSQL and back to a new embedded one, and
 // every API answers the same at each step; the last dump is the first one line for line. A
 // database holding rows and a dump cut short are refused with exit 1 and change nothing.
 // PostgreSQL: databases of the test's own on the server of DATABASE_URL (default: the local
@@ -15,15 +16,16 @@
 // embedded database opened for each.
 import { expect } from "chai";
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { pathToFileURL } from "node:url";
 import knex from "knex";
 import { ensureSuperuser, profileCommand } from "../../runtime/cli.js";
 import { apis } from "../../generated/server.js";
 import { builtCli } from "../support/build.js";
 import { migratedDataDir, newDataDir } from "../support/dump-fixtures.js";
-import { freePort } from "../support/waiting.js";
+import { eventually, freePort } from "../support/waiting.js";
 
 const work = mkdtempSync(join(tmpdir(), "armature-dumpload-"));
 const adminUrl = process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/test";
@@ -41,15 +43,40 @@ const TOKEN = "0123456789abcdef0123456789abcdef01234567";
 
 interface Place { env: NodeJS.ProcessEnv; media: string }
 
+/**
+ * The BGP app served, and a job-button receiver found beside the shipped jobs, in every place:
+ * their models get objects too. JOBS_ROOT is set once the build is known (`jobsFolders`).
+ */
+const EVERY_APP: Record<string, string> = { PLUGINS: "bgp" };
+
+/**
+ * The build's shipped jobs and a folder with a job-button receiver (the shipped jobs have none),
+ * as JavaScript the built command line loads: test/jobs is TypeScript, which plain node does not.
+ */
+function jobsFolders(cliPath: string): string {
+  const folder = join(work, "jobs");
+  mkdirSync(folder, { recursive: true });
+  const define = pathToFileURL(join(dirname(dirname(cliPath)), "runtime", "features", "jobs", "define.js")).href;
+  writeFileSync(join(folder, "dump_jobs.mjs"), [
+    `import { jobButtonReceiver } from ${JSON.stringify(define)};`,
+    `export const grouping = "Dump";`,
+    `export const DumpButton = jobButtonReceiver({ name: "Dump button", hasSensitiveVariables: false, async receiveJobButton(obj) { return String(obj.id); } });`,
+    "",
+  ].join("\n"));
+  return `${join(dirname(dirname(cliPath)), "jobs")}:${folder}`;
+}
+/** Tables of the runtime's passing state, not objects: throttled logins, live workers, rate-limit buckets, replicas' read positions. */
+const STATE_TABLES = ["armature_auth_failures", "armature_queue_workers", "armature_rate_limits", "armature_read_positions"];
+
 /** An embedded database in a folder of its own, or the test's PostgreSQL database; each with its media folder. */
 function embedded(name: string): Place {
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: join(work, name), MEDIA_ROOT: join(work, `${name}-media`), ADMIN_PASSWORD: "admin-pw", QUEUE_RETRY_DELAY: "3600", RATE_LIMIT_ENABLED: "0" };
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: join(work, name), MEDIA_ROOT: join(work, `${name}-media`), ADMIN_PASSWORD: "admin-pw", QUEUE_RETRY_DELAY: "3600", RATE_LIMIT_ENABLED: "0", ...EVERY_APP };
   delete env.DATABASE_URL;
   return { env, media: env.MEDIA_ROOT! };
 }
 // `run` turns rate limits on (the demo's setting); the test reads more than a budget at once.
 function postgresPlace(url: string, media: string): Place {
-  return { env: { ...process.env, DATABASE_URL: url, MEDIA_ROOT: join(work, media), QUEUE_RETRY_DELAY: "3600", RATE_LIMIT_ENABLED: "0" }, media: join(work, media) };
+  return { env: { ...process.env, DATABASE_URL: url, MEDIA_ROOT: join(work, media), QUEUE_RETRY_DELAY: "3600", RATE_LIMIT_ENABLED: "0", ...EVERY_APP }, media: join(work, media) };
 }
 const postgres = postgresPlace(pgUrl, "pg-media");
 
@@ -104,11 +131,78 @@ async function serving<T>(place: Place, work: (base: string) => Promise<T>): Pro
 
 const auth = { Authorization: `Token ${TOKEN}` };
 
+const V15 = { Accept: "application/json; version=1.5" };
+
 async function send(base: string, method: string, path: string, body?: unknown, headers: Record<string, string> = auth): Promise<any> {
+  return sendJson(base, method, path, body, headers);
+}
+
+async function sendJson(base: string, method: string, path: string, body: unknown, headers: Record<string, string>): Promise<any> {
   const res = await fetch(`${base}${path}`, { method, headers: { ...headers, "Content-Type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
   const text = await res.text();
   expect(res.status, `${method} ${path}: ${text}`).to.be.oneOf([200, 201]);
   return JSON.parse(text);
+}
+
+/**
+ * Objects of every model the demo data and the test's other objects leave empty, and rows of
+ * every link table, through the API: what "every model" in the round trip means.
+ */
+async function everyModel(base: string): Promise<void> {
+  const send = (method: string, path: string, body?: unknown) => sendJson(base, method, path, body, { ...auth, ...V15 });
+  const first = async (path: string) => (await send("GET", `${path}?limit=1`)).results[0];
+  const site = await first("/api/dcim/sites/");
+  const admin = (await send("GET", "/api/users/users/?username=admin")).results[0] ?? await first("/api/users/users/");
+  const mfr = await send("POST", "/api/dcim/manufacturers/", { name: "Dump Maker", slug: "dump-maker" });
+  const role = await send("POST", "/api/dcim/device-roles/", { name: "Dump Role", slug: "dump-role" });
+  const dt = await send("POST", "/api/dcim/device-types/", { manufacturer: mfr.id, model: "Dump Chassis", slug: "dump-chassis", subdevice_role: "parent" });
+  await send("POST", "/api/dcim/device-bay-templates/", { device_type: dt.id, name: "bay 1" });
+  await send("POST", "/api/dcim/power-outlet-templates/", { device_type: dt.id, name: "outlet 1" });
+  const vc = await send("POST", "/api/dcim/virtual-chassis/", { name: "dump-vc" });
+  const device = await send("POST", "/api/dcim/devices/", { name: "dump-chassis-1", device_type: dt.id, device_role: role.id, site: site.id, status: "active", virtual_chassis: vc.id, vc_position: 1 });
+  const rack = await send("POST", "/api/dcim/racks/", { name: "dump-rack", site: site.id, status: "active" });
+  await send("POST", "/api/dcim/rack-reservations/", { rack: rack.id, units: [1, 2], user: admin.id, description: "held for the dump" });
+  await send("POST", "/api/extras/custom-links/", { name: "dump link", content_type: "dcim.site", text: "Map", target_url: "https://maps.example/{{ obj.slug }}", new_window: false });
+  await send("POST", "/api/extras/export-templates/", { name: "dump export", content_type: "dcim.site", template_code: "{% for s in queryset %}{{ s.name }}\n{% endfor %}" });
+  await send("POST", "/api/extras/git-repositories/", { name: "dump repo", slug: "dump-repo", remote_url: "https://git.example.invalid/repo.git", branch: "main", provided_contents: [] });
+  await send("POST", "/api/extras/graphql-queries/", { name: "dump query", query: "{ sites { name } }" });
+  // The BGP app's models (PLUGINS=bgp in every place).
+  const asn = await send("POST", "/api/plugins/bgp/autonomous-systems/", { asn: 4200000123, status: "active" });
+  await send("POST", "/api/plugins/bgp/peering-roles/", { name: "dump peers", slug: "dump-peers", color: "00ff00" });
+  const ri = await send("POST", "/api/plugins/bgp/routing-instances/", { device: device.id, autonomous_system: asn.id, status: "active" });
+  await send("POST", "/api/plugins/bgp/peer-group-templates/", { name: "dump template" });
+  await send("POST", "/api/plugins/bgp/peer-groups/", { name: "dump group", routing_instance: ri.id });
+  await send("POST", "/api/plugins/bgp/address-families/", { afi_safi: "ipv4_unicast", routing_instance: ri.id });
+  const peering = await send("POST", "/api/plugins/bgp/peerings/", { status: "active" });
+  await send("POST", "/api/plugins/bgp/peer-endpoints/", { peering: peering.id, routing_instance: ri.id });
+  // Link tables: tagged VLANs of both interface kinds, and each of a config context's.
+  const vlan = await send("POST", "/api/ipam/vlans/", { name: "dump vlan", vid: 3999, status: "active" });
+  await send("POST", "/api/dcim/interfaces/", { device: device.id, name: "eth0", type: "1000base-t", status: "active", mode: "tagged", tagged_vlans: [vlan.id] });
+  const ctype = await send("POST", "/api/virtualization/cluster-types/", { name: "dump ct", slug: "dump-ct" });
+  const cgroup = await send("POST", "/api/virtualization/cluster-groups/", { name: "dump cg", slug: "dump-cg" });
+  const cl = await send("POST", "/api/virtualization/clusters/", { name: "dump cluster", type: ctype.id, group: cgroup.id });
+  const vm = await send("POST", "/api/virtualization/virtual-machines/", { name: "dump vm", cluster: cl.id, status: "active" });
+  await send("POST", "/api/virtualization/interfaces/", { virtual_machine: vm.id, name: "vnic0", status: "active", mode: "tagged", tagged_vlans: [vlan.id] });
+  const platform = await send("POST", "/api/dcim/platforms/", { name: "dump os", slug: "dump-os" });
+  const tg = await send("POST", "/api/tenancy/tenant-groups/", { name: "dump tg", slug: "dump-tg" });
+  const tenant = await send("POST", "/api/tenancy/tenants/", { name: "dump tenant", slug: "dump-tenant", group: tg.id });
+  const tag = await send("POST", "/api/extras/tags/", { name: "dump tag", slug: "dump-tag", content_types: ["dcim.device"] });
+  const ltype = await send("POST", "/api/dcim/location-types/", { name: "dump lt", slug: "dump-lt", content_types: [] });
+  const loc = await send("POST", "/api/dcim/locations/", { name: "dump loc", slug: "dump-loc", location_type: ltype.id, site: site.id, status: "active" });
+  await send("POST", "/api/extras/config-contexts/", { name: "dump every link", weight: 2000, data: { a: 1 }, cluster_groups: [cgroup.id], device_types: [dt.id], locations: [loc.id], platforms: [platform.id], tags: [tag.slug], tenant_groups: [tg.id], tenants: [tenant.id] });
+  // A job button and a job hook (their receivers), a schedule, and a run with its result and log.
+  const jobs = (await send("GET", "/api/extras/jobs/?limit=1000")).results as Array<{ id: string; job_class_name: string }>;
+  const byName = (n: string) => jobs.find((j) => j.job_class_name === n) ?? expect.fail(`no job ${n} among ${jobs.map((j) => j.job_class_name).join(", ")}`);
+  for (const n of ["DumpButton", "DeviceChangeCheck", "DevicesWithoutPrimaryIp"]) await send("PATCH", `/api/extras/jobs/${byName(n).id}/`, { enabled: true });
+  await send("POST", "/api/extras/job-buttons/", { name: "dump button", text: "Press", job: byName("DumpButton").id, content_types: ["dcim.site"] });
+  await send("POST", "/api/extras/job-hooks/", { name: "dump hook", job: byName("DeviceChangeCheck").id, content_types: ["dcim.device"], type_delete: true });
+  await send("POST", `/api/extras/jobs/${byName("DevicesWithoutPrimaryIp").id}/run/`, { data: {}, schedule: { name: "dump schedule", interval: "future", start_time: "2099-01-01T00:00:00Z" } });
+  await send("POST", `/api/extras/jobs/${byName("DevicesWithoutPrimaryIp").id}/run/`, { data: {} });
+  // Each run ended (the git repository's sync, which cannot reach its remote, too): their state is what is dumped.
+  await eventually(async () => {
+    const results = (await send("GET", "/api/extras/job-results/?limit=1000")).results as Array<{ status: { value: string } }>;
+    return results.length > 0 && results.every((r) => !["pending", "running"].includes(r.status.value)) ? true : undefined;
+  }, "every job result ended");
 }
 
 /** Lists the test compares, each answer with the server's own address taken out. */
@@ -120,6 +214,12 @@ const LISTS = [
   "/api/tenancy/tenants/?limit=1000", "/api/virtualization/virtual-machines/?limit=1000",
   "/wp-json/calendar/events/v1/events?per_page=50&start_date=2000-01-01&end_date=2100-01-01", "/wp-json/calendar/events/v1/categories?per_page=50",
   "/wp-json/calendar/events/v1/venues?per_page=50", "/wp-json/calendar/events/v1/organizers?per_page=50", "/wp-json/calendar/events/v1/tags?per_page=50",
+  "/api/dcim/device-bays/", "/api/dcim/device-bay-templates/", "/api/dcim/power-outlets/", "/api/dcim/power-outlet-templates/", "/api/dcim/rack-reservations/",
+  "/api/dcim/virtual-chassis/", "/api/extras/custom-links/", "/api/extras/export-templates/", "/api/extras/git-repositories/", "/api/extras/graphql-queries/",
+  "/api/extras/job-buttons/", "/api/extras/job-hooks/", "/api/extras/job-results/?limit=1000", "/api/extras/job-logs/?limit=1000", "/api/extras/scheduled-jobs/",
+  "/api/plugins/bgp/autonomous-systems/", "/api/plugins/bgp/peering-roles/", "/api/plugins/bgp/routing-instances/", "/api/plugins/bgp/peer-groups/",
+  "/api/plugins/bgp/peer-group-templates/", "/api/plugins/bgp/peerings/", "/api/plugins/bgp/peer-endpoints/", "/api/plugins/bgp/address-families/",
+  "/api/virtualization/interfaces/?limit=1000", "/api/ipam/vlans/?limit=1000",
 ];
 
 async function answers(base: string): Promise<Record<string, string>> {
@@ -194,6 +294,8 @@ describe("dump and load: embedded → PostgreSQL → embedded", function () {
       this.skip();
     }
     cli = await builtCli();
+    EVERY_APP.JOBS_ROOT = jobsFolders(cli);
+    for (const place of [source, back, postgres]) Object.assign(place.env, EVERY_APP);
     try {
       for (const name of [pgName, cutName]) {
         await admin.raw(`DROP DATABASE IF EXISTS ${name}`);
@@ -233,6 +335,7 @@ describe("dump and load: embedded → PostgreSQL → embedded", function () {
       expect(upload.status, await upload.clone().text()).to.equal(201);
       const basic = { Authorization: `Basic ${Buffer.from(`admin:${appPassword}`).toString("base64")}` };
       await send(base, "POST", "/wp-json/calendar/events/v1/events", { title: "Dumped event", start_date: "2031-05-01 10:00:00", end_date: "2031-05-01 11:00:00", categories: [] }, basic);
+      await everyModel(base);
       return answers(base);
     });
     expect(Object.keys(original).filter((k) => k.includes("/media/"))).to.have.length(1);
@@ -247,6 +350,8 @@ describe("dump and load: embedded → PostgreSQL → embedded", function () {
       expect(names).to.include(t);
     }
     const rows = Object.fromEntries(tables.map((t) => [t.table, t.rows]));
+    // Every model's table and every link table holds rows: the round trip carries each kind.
+    expect(names.filter((t) => rows[t] === 0)).to.deep.equal(STATE_TABLES);
     expect(rows.armature_tasks, "the webhook's deliveries").to.be.greaterThan(0);
     expect(rows.extras_configcontext_sites).to.equal(1);
     expect(JSON.parse(lines.at(-1)!)).to.include({ end: true, files: 1 });

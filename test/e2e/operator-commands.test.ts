@@ -104,6 +104,21 @@ describe("operator commands: health_check, upgrade, shell", function () {
       expect(ran.code, ran.out + ran.err).to.equal(1);
       expect(ran.out).to.match(/^migrations: \d+ pending$/m).and.match(/^queue worker: /m).and.include("unhealthy: migrations");
     });
+
+    it("health_check: exit 1 naming the database when it cannot be reached", async () => {
+      // A port nothing listens on: the connection is refused at once.
+      const ran = await armature(["health_check"], { env: { ...env(), DATABASE_URL: "postgresql://postgres@127.0.0.1:1/armature" } });
+      expect(ran.code, ran.out + ran.err).to.equal(1);
+      expect(ran.out).to.match(/^database: unavailable \(ECONNREFUSED\)$/m).and.include("migrations: unknown").and.include("unhealthy: database");
+    });
+
+    it("upgrade: applies the migrations of a database never migrated, which health_check then finds applied", async () => {
+      const ran = await armature(["upgrade"]);
+      expect(ran.code, ran.out + ran.err).to.equal(0);
+      expect(ran.out).to.match(/^migrated: \d+ migrations \((?=.*armature \d+)(?=.*inventory \d+)(?=.*calendar \d+).*\)$/m);
+      const checked = await armature(["health_check"]);
+      expect(checked.out, checked.out + checked.err).to.include("migrations: working");
+    });
   });
 
   describe("migrated, with an administrator", () => {

@@ -242,8 +242,9 @@ describe(`server process (${postgresUrl ? "postgresql" : "pglite"})`, function (
   describe("health, readiness, logs and workers", () => {
     it("answers under plain node: /health/ without credentials, readiness 200, one JSON log line per request with its fields and no token or password", async () => {
       scratch = await scratchDatabase("migrated");
-      // `serve` logs requests unless LOG_REQUESTS says otherwise.
-      const env = { ...scratch.env };
+      // `serve` logs requests unless LOG_REQUESTS says otherwise. Three failed passwords of a
+      // user from one address throttle the next attempt, so every outcome is logged below.
+      const env: NodeJS.ProcessEnv = { ...scratch.env, AUTH_FAILURE_LIMIT: "3" };
       delete env.LOG_REQUESTS;
       const server = armature(env, "serve", "--port", "0");
       const base = await servingOrExit(server);
@@ -294,6 +295,25 @@ describe(`server process (${postgresUrl ? "postgresql" : "pglite"})`, function (
       const events = security.map(({ event, via, outcome, user, address, level }) => ({ event, via, outcome, user, address, level }));
       expect(events).to.deep.include({ event: "password", via: "token provisioning", outcome: "success", user: "logged", address: "127.0.0.1", level: "info" });
       expect(events).to.deep.include({ event: "password", via: "login form", outcome: "failure", user: "logged", address: "127.0.0.1", level: "warn" });
+
+      // The other outcomes: a login that succeeds, provisioning refused, then throttled.
+      const form = (pw: string) => fetch(`${base}/api/login/`, { method: "POST", redirect: "manual", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: `username=logged&password=${pw}` });
+      const provision = (auth: string) => fetch(`${base}/api/users/tokens/`, { method: "POST", headers: { Authorization: auth, "Content-Type": "application/json" }, body: "{}" });
+      expect((await form(password)).status).to.equal(302);
+      expect((await provision(`Basic ${Buffer.from(`logged:${password}-wrong`).toString("base64")}`)).status).to.equal(403);
+      expect((await form(`${password}-wrong`)).status).to.equal(403);
+      const throttled = await provision(basic);
+      expect(throttled.status, await throttled.clone().text()).to.equal(429);
+      const outcomes = await eventually(async () => {
+        const found = logLines(server).filter((l) => l.msg === "security").map(({ via, outcome, user, address, level }) => ({ via, outcome, user, address, level }));
+        return found.length >= 6 ? found : undefined;
+      }, "the security events of the other outcomes");
+      expect(outcomes.slice(2)).to.deep.equal([
+        { via: "login form", outcome: "success", user: "logged", address: "127.0.0.1", level: "info" },
+        { via: "token provisioning", outcome: "failure", user: "logged", address: "127.0.0.1", level: "warn" },
+        { via: "login form", outcome: "failure", user: "logged", address: "127.0.0.1", level: "warn" },
+        { via: "token provisioning", outcome: "throttled", user: "logged", address: "127.0.0.1", level: "warn" },
+      ]);
       for (const secret of [TOKEN, password, basic.slice(6), wrongToken, newKey, "admin-password"]) {
         expect(server.out() + server.err()).to.not.include(secret);
       }

@@ -149,6 +149,23 @@ describe("rate limits by cost", function () {
     expect([wide.status, wide.remaining]).to.deep.equal([200, "945"]);
   });
 
+  it("prices a GraphQL mutation as the writes it makes, a bulk one per element, as REST would", async () => {
+    const base = await instance({ budget: 1000, read: 1, write: 10, field: 1 });
+    const { token } = await person();
+    const one = uniq("rl-gql");
+    const single = await send(`${base}/api/graphql/`, { method: "POST", token, json: { query: `mutation { create_tenant(input: { name: "${one}", slug: "${one}" }) { id } }` } });
+    // One write (10) and two fields: what the same create costs through REST, and its fields.
+    expect([single.status, single.remaining], JSON.stringify(single.body)).to.deep.equal([200, "988"]);
+    expect(single.body.data.create_tenant.id).to.be.a("string");
+    const names = [uniq("rl-gql"), uniq("rl-gql"), uniq("rl-gql")];
+    const bulk = await send(`${base}/api/graphql/`, {
+      method: "POST", token,
+      json: { query: "mutation Bulk($t: [TenantInput!]!) { create_tenants(input: $t) { id } }", operationName: "Bulk", variables: { t: names.map((name) => ({ name, slug: name })) } },
+    });
+    expect([bulk.status, bulk.remaining], JSON.stringify(bulk.body)).to.deep.equal([200, "956"]);
+    expect(bulk.body.data.create_tenants).to.have.length(3);
+  });
+
   it("limits anonymous clients by address, across both APIs, in each API's error shape", async () => {
     const base = await instance({ budget: 3, read: 1, pageRows: 0 });
     const from = address();
@@ -167,6 +184,36 @@ describe("rate limits by cost", function () {
     expect((await send(`${base}${NS}/events`, { from: address() })).remaining).to.equal("2");
     expect((await send(`${base}/api/`, { from, token: (await person()).token })).status).to.equal(200);
     expect(await bucket(`address:${from}`)).to.deep.equal({ tokens: 0, admitted: false });
+  });
+
+  it("sends the RateLimit headers on every kind of API answer: pages, documents, errors, refusals", async () => {
+    const base = await instance({ budget: 10_000, read: 1 });
+    const { token } = await person();
+    const html = { Accept: "text/html" };
+    const asked: Array<[string, string, Record<string, string>, string?]> = [
+      ["GET", "/api/", {}], ["OPTIONS", "/api/dcim/sites/", {}], ["GET", "/api/dcim/sites/", html], ["GET", "/api/login/", html],
+      ["GET", "/api/docs/", html], ["GET", "/api/swagger/", { Accept: "application/json" }], ["GET", "/api/graphql/", html],
+      ["GET", "/api/no/such/path/", {}], ["PUT", "/api/status/", {}], ["POST", "/api/dcim/sites/", { "Content-Type": "application/json" }, "{not json"],
+      ["GET", `${NS}/events`, {}], ["GET", `${NS}/no-such-route`, {}], ["OPTIONS", `${NS}/events`, {}], ["GET", `${NS}/doc`, html],
+      // Refused before the requester is known: the API root without its slash, a version not
+      // served, an unreadable body, bodies over BODY_LIMIT (1mb).
+      ["GET", "/api", {}], ["GET", "/api/dcim/sites/", { Accept: "application/json; version=9.9" }],
+      ["POST", `${NS}/events`, { "Content-Type": "application/json" }, "{not json"],
+      ["POST", "/api/dcim/sites/", { "Content-Type": "application/json" }, "x".repeat(1_100_000)],
+      ["POST", `${NS}/events`, { "Content-Type": "application/json" }, "x".repeat(1_100_000)],
+    ];
+    const missing: string[] = [];
+    const statuses: number[] = [];
+    for (const [method, path, headers, body] of asked) {
+      const res = await fetch(`${base}${path}`, { method, headers: { Authorization: `Token ${token}`, ...headers }, body, redirect: "manual" });
+      await res.arrayBuffer();
+      statuses.push(res.status);
+      const got = ["ratelimit-limit", "ratelimit-remaining", "ratelimit-reset"].map((h) => res.headers.get(h));
+      if (got.some((v) => v === null) || got[0] !== "10000") missing.push(`${method} ${path} ${res.status}: ${JSON.stringify(got)}`);
+    }
+    expect(missing).to.deep.equal([]);
+    // What each was answered, that the list is the kinds it says.
+    expect(statuses).to.deep.equal([200, 200, 200, 200, 200, 200, 200, 404, 405, 400, 200, 404, 200, 200, 302, 406, 400, 413, 413]);
   });
 
   it("charges a request with refused credentials to its address", async () => {

@@ -100,10 +100,15 @@ function parseSample(line: string, fail: (why: string) => never): Sample {
   return { name, labels, value: number(parts[1], fail) };
 }
 
+/**
+ * A value as the format defines it, by Go's ParseFloat, which Prometheus reads it with: the
+ * special values in any case. prom-client writes NaN as `Nan` (a histogram's mean over no
+ * samples, such as `nodejs_eventloop_lag_mean_seconds` between two close scrapes).
+ */
 function number(text: string, fail: (why: string) => never): number {
-  if (text === "+Inf") return Infinity;
-  if (text === "-Inf") return -Infinity;
-  if (text === "NaN") return NaN;
+  if (/^\+?inf(inity)?$/i.test(text)) return Infinity;
+  if (/^-inf(inity)?$/i.test(text)) return -Infinity;
+  if (/^nan$/i.test(text)) return NaN;
   if (!/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(text)) fail(`bad value ${text}`);
   return Number(text);
 }

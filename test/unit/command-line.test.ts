@@ -2,6 +2,7 @@
 // refuses what it does not know or lacks (exit 2, naming the option), and hands over checked values.
 import { expect } from "chai";
 import { commands, parseCommandLine, type Parsed } from "../../bin/command-line.js";
+import { migratedLine } from "../../runtime/cli.js";
 
 function refusal(argv: string[]): string {
   const parsed = parseCommandLine(argv);
@@ -71,5 +72,15 @@ describe("command line", () => {
     expect(refusal(["load"])).to.include("armature load: FILE is required");
     expect(refusal(["dump", "--exclude", "tags"])).to.include('--exclude must be one of changes, media, not "tags"');
     expect(parseCommandLine(["dump", "--help"])).to.have.property("text").that.include("usage: armature dump [--exclude WHAT] [FILE]");
+  });
+
+  it("migrate, serve, run and upgrade take --verbose; the migrated line names migrations only then", () => {
+    for (const name of ["migrate", "serve", "run", "upgrade"]) {
+      expect(parseCommandLine([name, "--verbose"]), name).to.deep.equal({ run: name, values: { verbose: true } } satisfies Parsed);
+    }
+    const applied = ["armature/0001_queue.sql", "inventory/0001_initial.sql", "inventory/0002_more.sql", "calendar/0001_initial.sql"];
+    expect(migratedLine(applied)).to.equal("migrated: 4 migrations (armature 1, inventory 2, calendar 1)");
+    expect(migratedLine(applied, true)).to.equal(`migrated: 4 migrations (armature 1, inventory 2, calendar 1): ${applied.join(", ")}`);
+    expect(migratedLine(applied.slice(0, 1))).to.equal("migrated: 1 migration (armature 1)");
   });
 });

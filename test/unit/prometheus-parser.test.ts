@@ -1,7 +1,7 @@
 // The tests' Prometheus text reader (test/support/prometheus.ts) takes what prom-client writes
 // and refuses what the format does not allow: the metrics tests can only pass on a valid scrape.
 import { expect } from "chai";
-import { Counter, Histogram, Registry } from "prom-client";
+import { Counter, Gauge, Histogram, Registry } from "prom-client";
 import { parsePrometheus, total } from "../support/prometheus.js";
 
 describe("the tests' Prometheus text reader", () => {
@@ -22,7 +22,19 @@ describe("the tests' Prometheus text reader", () => {
     expect(total(families, "t_seconds_sum")).to.equal(5.5);
   });
 
+  it("reads the special values as Prometheus does (Go's ParseFloat, any case), prom-client's `Nan` included", async () => {
+    const registry = new Registry();
+    const g = new Gauge({ name: "t_mean", help: "a mean of nothing", registers: [registry] });
+    g.set(NaN);
+    const text = await registry.metrics();
+    expect(text).to.include("t_mean Nan");
+    expect(Number.isNaN(total(parsePrometheus(text), "t_mean"))).to.equal(true);
+    const families = parsePrometheus("# TYPE a gauge\na{x=\"1\"} NaN\na{x=\"2\"} +Inf\na{x=\"3\"} -inf\na{x=\"4\"} Infinity\n");
+    expect(families.get("a")!.samples.map((s) => s.value)).to.deep.equal([NaN, Infinity, -Infinity, Infinity]);
+  });
+
   const refused: Array<[string, string]> = [
+    ["a word for a value", "# TYPE a gauge\na nano\n"],
     ["no final newline", "# TYPE a counter\na 1"],
     ["a sample of no typed family", "# TYPE a counter\nb 1\n"],
     ["a bad value", "# TYPE a gauge\na one\n"],

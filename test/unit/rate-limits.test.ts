@@ -1,9 +1,9 @@
 // The pieces of rate limits that need no server: the settings as read from RATE_LIMIT_*, what a
-// request's demand costs, and the fields a GraphQL query selects.
+// request's demand costs, and the fields a GraphQL query selects and the writes a mutation makes.
 import { expect } from "chai";
 import { configFromEnv } from "../../runtime/config.js";
 import { price, RATE_LIMIT_DEFAULTS } from "../../runtime/http/rate-limits.js";
-import { fieldsSelected } from "../../runtime/graphql/cost.js";
+import { fieldsSelected, graphqlDemand } from "../../runtime/graphql/cost.js";
 
 describe("rate limits", () => {
   it("reads RATE_LIMIT_* settings, off unless enabled, and refuses a mistyped or empty budget", () => {
@@ -40,5 +40,21 @@ describe("rate limits", () => {
     // A fragment bomb is counted only so far: far beyond what validation lets through.
     const bomb = `query { ...F0 } ${Array.from({ length: 40 }, (_, i) => `fragment F${i} on Query { sites { slug } ...F${i + 1} ...F${i + 1} }`).join(" ")} fragment F40 on Query { sites { slug } }`;
     expect(fieldsSelected(bomb)).to.be.above(10_000);
+  });
+
+  it("counts a mutation's writes: one a mutation field, a bulk one's elements, literal or from its variables", () => {
+    expect(graphqlDemand("{ sites { id } }")).to.deep.equal({ fields: 2, writes: 0 });
+    expect(graphqlDemand('mutation { create_tenant(input: { name: "a", slug: "a" }) { id } }')).to.deep.equal({ fields: 2, writes: 1 });
+    expect(graphqlDemand('mutation { a: create_tenant(input: { name: "a" }) { id } b: delete_tenant(id: "x") }')).to.deep.equal({ fields: 3, writes: 2 });
+    // A list inside the input object is a field's value, not more writes.
+    expect(graphqlDemand('mutation { create_site(input: { name: "a", tags: [{ slug: "x" }, { slug: "y" }] }) { id } }')?.writes).to.equal(1);
+    expect(graphqlDemand('mutation { create_tenants(input: [{ name: "a" }, { name: "b" }, { name: "c" }]) { id } }')?.writes).to.equal(3);
+    const bulk = "mutation M($t: [TenantInput!]!, $ids: [ID!]!) { create_tenants(input: $t) { id } delete_tenants(ids: $ids) }";
+    expect(graphqlDemand(bulk, "M", { t: [{}, {}], ids: ["1", "2", "3", "4"] })?.writes).to.equal(6);
+    // Variables missing or not a list: the field's one write.
+    expect(graphqlDemand(bulk, "M", { t: "nope" })?.writes).to.equal(2);
+    expect(graphqlDemand("mutation { ...W } fragment W on Mutation { delete_tenant(id: \"x\") __typename }")).to.deep.equal({ fields: 2, writes: 1 });
+    // The operation chosen by name: a query beside a mutation costs no write.
+    expect(graphqlDemand('query Q { sites { id } } mutation W { delete_tenant(id: "x") }', "Q")?.writes).to.equal(0);
   });
 });

@@ -25,7 +25,7 @@ import { redocAssets } from "./redoc-assets.js";
 import { RouteTable } from "./routes.js";
 import { drfPolicy } from "./policy.js";
 import { RESERVED } from "./request.js";
-import { RateLimits } from "../../http/rate-limits.js";
+import { chargeUnread, RateLimits } from "../../http/rate-limits.js";
 import { chargeRefused, chargeRequest } from "./rate-limit.js";
 import type { Ctx, Drf, DrfServices, View } from "./context.js";
 import { action } from "./views/action.js";
@@ -74,7 +74,9 @@ export function drfProfile(deps: DrfDeps): Router {
   router.use(async (req, res) => {
     let ctx: Ctx | undefined;
     if (req.originalUrl.split("?")[0] === req.baseUrl) {
-      res.redirect(302, slashed(req));
+      const refused = await chargeUnread(limits, req, res, undefined);
+      if (refused) policy.exceptionHandler(res, refused);
+      else res.redirect(302, slashed(req));
       return;
     }
     try {
@@ -93,11 +95,11 @@ export function drfProfile(deps: DrfDeps): Router {
       ctx = { req, res, drf, match, version, renderer, identity, apiUrl: `${origin(req, config.publicUrl)}${api.basePath}`, params, session };
       await VIEWS[match.route.view](ctx);
     } catch (err) {
-      policy.exceptionHandler(res, err, ctx);
+      policy.exceptionHandler(res, await chargeUnread(limits, req, res, err), ctx);
     }
   });
   // Body-parser failures (oversized or unreadable bodies) arrive here, before the handler.
-  router.use((err: unknown, _req: Request, res: Response, _next: express.NextFunction) => policy.exceptionHandler(res, err));
+  router.use(async (err: unknown, req: Request, res: Response, _next: express.NextFunction) => policy.exceptionHandler(res, await chargeUnread(limits, req, res, err)));
   return router;
 }
 

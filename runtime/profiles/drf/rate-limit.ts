@@ -1,11 +1,12 @@
 // What a DRF request costs under rate limits (runtime/http/rate-limits.ts), read from its route
 // and request: a write its elements (an array body's), a list the page its `limit` asks
-// for, a GraphQL query the fields it selects; charged to the user or the client's address.
+// for, a GraphQL query the fields it selects (and a mutation its writes, as REST's would cost);
+// charged to the user or the client's address.
 import type { Request, Response } from "express";
 import type { Identity } from "../../auth/identities.js";
 import { price, requester, type Demand, type RateLimits } from "../../http/rate-limits.js";
 import { contentType } from "../../http/request.js";
-import { fieldsSelected } from "../../graphql/cost.js";
+import { graphqlDemand } from "../../graphql/cost.js";
 import type { DrfView } from "../../descriptor.js";
 import type { Drf } from "./context.js";
 import { SAFE } from "./permission.js";
@@ -27,7 +28,7 @@ export function chargeRefused(limits: RateLimits, req: Request, res: Response): 
 
 function demand(drf: Drf, req: Request, match: RouteMatch | undefined, params: Map<string, string[]>): Demand {
   const view = match?.route.view;
-  if (view === "graphql" && req.method === "POST") return { writes: 0, fields: graphqlFields(req) };
+  if (view === "graphql" && req.method === "POST") return graphqlCost(req);
   if (!SAFE.has(req.method)) return { writes: elements(req) };
   if (view && PAGED.has(view) && req.method === "GET") {
     const { limit } = drf.policy.paginator.params({ req, params });
@@ -49,19 +50,20 @@ function elements(req: Request): number {
   }
 }
 
-/** The fields a GraphQL POST's query selects, as the view reads its body; 0 for one that is refused unread. */
-function graphqlFields(req: Request): number {
+/** The fields a GraphQL POST's query selects and the writes its mutations make, as the view reads its body; a read for one that is refused unread. */
+function graphqlCost(req: Request): Demand {
   const raw = Buffer.isBuffer(req.body) ? req.body.toString("utf8") : "";
   const type = contentType(req);
   let query: unknown = type === "application/graphql" ? raw : undefined;
   let operationName: unknown;
+  let variables: unknown;
   if (type === "application/json") {
     try {
-      ({ query, operationName } = JSON.parse(raw) as { query?: unknown; operationName?: unknown });
+      ({ query, operationName, variables } = JSON.parse(raw) as { query?: unknown; operationName?: unknown; variables?: unknown });
     } catch {
-      return 0;
+      return { writes: 0 };
     }
   }
-  if (typeof query !== "string") return 0;
-  return fieldsSelected(query, typeof operationName === "string" ? operationName : undefined) ?? 0;
+  if (typeof query !== "string") return { writes: 0 };
+  return graphqlDemand(query, typeof operationName === "string" ? operationName : undefined, variables) ?? { writes: 0 };
 }

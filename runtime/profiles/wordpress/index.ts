@@ -23,6 +23,7 @@ import type { ProfileCommand } from "../index.js";
 import { servedApi, type WpDeps } from "./context.js";
 import { WpDispatcher } from "./dispatch.js";
 import { requestHandler } from "./request.js";
+import { chargeUnread } from "../../http/rate-limits.js";
 
 export type { WpDeps } from "./context.js";
 
@@ -34,7 +35,7 @@ export function wordpressProfile(deps: WpDeps): Router {
   router.use(`/${wp.ns}/doc/static`, express.static(dirname(createRequire(import.meta.url).resolve("swagger-ui-dist/package.json")), { index: false }));
   router.use(express.raw({ type: () => true, limit: deps.config.bodyLimit }));
   router.use(requestHandler(wp, dispatcher));
-  router.use((err: unknown, _req: Request, res: Response, _next: express.NextFunction) => wp.policy.exceptionHandler(res, err, {}));
+  router.use(async (err: unknown, req: Request, res: Response, _next: express.NextFunction) => wp.policy.exceptionHandler(res, await chargeUnread(wp.limits, req, res, err), {}));
   return router;
 }
 

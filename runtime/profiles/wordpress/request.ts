@@ -8,6 +8,7 @@ import { identified } from "../../http/request-log.js";
 import { requestParams, type Params } from "./params.js";
 import { identify } from "./authenticators.js";
 import { chargeRefused } from "./rate-limit.js";
+import { chargeUnread } from "../../http/rate-limits.js";
 import type { WpApi } from "./context.js";
 import type { WpDispatcher } from "./dispatch.js";
 
@@ -37,7 +38,7 @@ export function requestHandler(wp: WpApi, dispatcher: WpDispatcher): RequestHand
       const site = { origin: origin(req, config.publicUrl), nsUrl: `${rootUrl}/${ns}`, tz };
       await dispatcher.dispatch({ wp, req, res, method, path, params, who, site, rootUrl });
     } catch (err) {
-      policy.exceptionHandler(res, err, params);
+      policy.exceptionHandler(res, await chargeUnread(wp.limits, req, res, err), params);
     }
   };
 }
