@@ -9,12 +9,12 @@ export const root = fileURLToPath(new URL("../..", import.meta.url));
 
 /**
  * The Makefile's `run` recipe as environment and node options:
- * `[NAME=value ...] node <options> bin/armature.ts run`, over continued lines.
+ * `[NAME=value ...] node <options> bin/armature.ts run [$(ARGS)]`, over continued lines.
  */
 export function runRecipe(): { env: Record<string, string>; options: string[] } {
   const makefile = readFileSync(join(root, "Makefile"), "utf8").replace(/\\\n\t\s*/g, " ");
-  const recipe = /^run:.*\n\t((?:\w+=\S+\s+)*)node (.*) bin\/armature\.ts run$/m.exec(makefile);
-  if (!recipe) throw new Error("the Makefile's run recipe is not `[NAME=value ...] node <options> bin/armature.ts run`");
+  const recipe = /^run:.*\n\t((?:\w+=\S+\s+)*)node (.*) bin\/armature\.ts run(?: \$\(ARGS\))?$/m.exec(makefile);
+  if (!recipe) throw new Error("the Makefile's run recipe is not `[NAME=value ...] node <options> bin/armature.ts run [$(ARGS)]`");
   const env = Object.fromEntries(recipe[1].trim().split(/\s+/).filter(Boolean).map((a) => [a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1)]));
   return { env, options: recipe[2].split(/\s+/) };
 }

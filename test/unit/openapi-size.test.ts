@@ -14,10 +14,11 @@ import { servedDocument } from "../../runtime/profiles/drf/documents.js";
  * OpenAPI 3.1 allows no `name` beside a `$ref`. What is shared is shared: responses, request
  * bodies and schemas are components; the parameters' components are left out once nothing
  * refers to them, and so are the schemas no path reaches (a disabled app's). The bound is what
- * was reached; with apps enabled a document grows by their paths and schemas.
+ * was reached, and then CSV documented on every list (some 16 kB); with apps enabled a document
+ * grows by their paths and schemas.
  */
 const INVENTORY_BASELINE = 2_730_000;
-const INVENTORY_BOUND = 0.72;
+const INVENTORY_BOUND = 0.73;
 /** The calendar's document: 133,647 bytes before its request bodies became components. */
 const CALENDAR_BOUND = 85_000;
 
