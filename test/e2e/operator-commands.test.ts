@@ -12,6 +12,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import knex, { type Knex } from "knex";
+import { builtCli } from "../support/build.js";
 import { dataDirFrom, TEMPLATE_ADMIN, type Template } from "../support/data-dirs.js";
 
 const work = mkdtempSync(join(tmpdir(), "armature-operator-"));
@@ -63,9 +64,11 @@ async function drop(t: Target): Promise<void> {
 
 interface Ran { code: number | null; out: string; err: string }
 
-function armature(args: string[], opts: { env?: NodeJS.ProcessEnv; input?: string } = {}): Promise<Ran> {
+/** A command of the built command line under plain node (tsx would compile the sources again in each), to its end. */
+async function armature(args: string[], opts: { env?: NodeJS.ProcessEnv; input?: string } = {}): Promise<Ran> {
+  const cli = await builtCli();
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "bin/armature.ts", ...args], { env: opts.env ?? env() });
+    const child = spawn(process.execPath, [cli, ...args], { env: opts.env ?? env() });
     let out = "";
     let err = "";
     child.stdout.on("data", (d) => (out += d));
