@@ -65,12 +65,15 @@ export class Allocations {
   private readonly batches: Batches<AllocationRequest, Allocated>;
   /** By batch key: what the last batch's hooks carried, the model it made and when it ended. */
   private readonly carried = new Map<string, { made: ModelDescriptor; at: number; objects: Carried }>();
+  /** Updates and deletes seen, by model: a batch they overlapped carries nothing on. */
+  private readonly freed = new Map<ModelDescriptor, number>();
 
   constructor(private readonly operations: Operations, private readonly store: Store) {
     this.batches = new Batches((jobs) => this.run(jobs), BATCH);
     // An update or delete may free room below what was carried: the next batch searches again.
     store.onWrite((m, change) => {
       if (change === "create") return;
+      this.freed.set(m, (this.freed.get(m) ?? 0) + 1);
       for (const [key, kept] of this.carried) if (kept.made === m) this.carried.delete(key);
     });
   }
@@ -94,18 +97,22 @@ export class Allocations {
     const key = batchKey(jobs[0]);
     const kept = this.carried.get(key);
     this.carried.delete(key);
-    const carried: Carried = kept && Date.now() - kept.at < CARRY_MS ? kept.objects : new Map();
+    const start: Carried = kept && Date.now() - kept.at < CARRY_MS ? kept.objects : new Map();
+    const freed = this.freed.get(jobs[0].made) ?? 0;
+    let carried: Carried = new Map();
     const first = new Map<string | null, number>();
     jobs.forEach((j, i) => { if (!first.has(j.event.id)) first.set(j.event.id, i); });
     const order = [...jobs.keys()].sort((a, b) => first.get(jobs[a].event.id)! - first.get(jobs[b].event.id)! || a - b);
     const made = await this.operations.run(jobs[0].actor, async (op) => {
+      // Each attempt of the transaction from what was carried in: hooks replace what they carry, never change it.
+      carried = new Map([...start].map(([id, c]) => [id, { ...c }]));
       await advisoryLock(op.trx, m.table, name);
       const together = await this.operations.savepoint(op, (sp) => this.together(sp, jobs, order, carried)).catch(() => undefined);
       if (together) return together;
-      carried.clear();
+      carried = new Map();
       return await this.oneByOne(op, jobs, order);
     });
-    if (carried.size) this.carried.set(key, { made: jobs[0].made, at: Date.now(), objects: carried });
+    if (carried.size && (this.freed.get(jobs[0].made) ?? 0) === freed) this.carried.set(key, { made: jobs[0].made, at: Date.now(), objects: carried });
     return this.answers(jobs, made);
   }
 

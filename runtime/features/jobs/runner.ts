@@ -103,8 +103,8 @@ class JobRun {
   private async alreadyTaken(): Promise<string | undefined> {
     const found = await this.records.result(this.db, this.run.result);
     if (found?.status !== "running") return "already ended";
-    if (this.task.task.attempt >= RUNS_PER_RESULT) {
-      const ended = await this.end("errored", `The worker running this job stopped before the job ended (its lease on the task ran out), ${RUNS_PER_RESULT - 1} times. Nothing the job wrote was kept; it was not run again.`);
+    if (this.task.task.attempt > RUNS_PER_RESULT) {
+      const ended = await this.end("errored", `The worker running this job stopped before the job ended (its lease on the task ran out), ${RUNS_PER_RESULT} times. Nothing the job wrote was kept; it was not run again.`);
       return ended ? "errored: its workers died while running it" : "already ended";
     }
     await this.db(this.records.logs.table).insert(this.records.logRow(this.db, this.run.result, {
