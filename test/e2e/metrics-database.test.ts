@@ -9,39 +9,19 @@
 import { expect } from "chai";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import knex, { type Knex } from "knex";
-import pg from "pg";
+import type { Knex } from "knex";
 import { configFromEnv } from "../../runtime/config.js";
 import { openDatabase, type Database } from "../../runtime/db/connect.js";
 import { readRouting } from "../../runtime/db/replicas.js";
 import { processSeries } from "../../runtime/metrics/series.js";
 import { createApp } from "../../runtime/server.js";
 import { apis } from "../../generated/server.js";
-import { emptyClusterDump } from "../support/fresh-db.js";
+import { emptyClusterDump, openEmbedded } from "../support/fresh-db.js";
 import { startTestServer } from "../support/server.js";
 import { eventually } from "../support/waiting.js";
 import { parsePrometheus, total, type Family } from "../support/prometheus.js";
 
 const postgresUrl = process.env.DATABASE_URL;
-
-/** An embedded database in memory whose pool, as the server's, is a pg.Pool over the engine; of one connection. */
-async function embedded(): Promise<Database> {
-  const { PGlite } = await import("@electric-sql/pglite");
-  const { createPgConfig } = await import("@electric-sql/pglite/node-postgres");
-  const pglite = new PGlite({ loadDataDir: await emptyClusterDump() });
-  await pglite.waitReady;
-  const pool = new pg.Pool({ ...createPgConfig(pglite), max: 1, connectionTimeoutMillis: 0 } as pg.PoolConfig);
-  const db = knex({ client: "pg", connectionPool: pool } as unknown as Knex.Config);
-  return {
-    knex: db,
-    embedded: true,
-    close: async () => {
-      await db.destroy();
-      await pool.end().catch(() => undefined);
-      await pglite.close();
-    },
-  };
-}
 
 describe(`metrics: the database's series (${postgresUrl ? "postgresql" : "pglite"})`, function () {
   this.timeout(240_000);
@@ -60,7 +40,7 @@ describe(`metrics: the database's series (${postgresUrl ? "postgresql" : "pglite
     });
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     // No bound on waiting for a connection: the one asked for waits as long as the test holds them.
-    own = postgresUrl ? await openDatabase({ databaseUrl: postgresUrl, dataDir: "", poolSize: 2, poolTimeout: 3600, statementTimeoutMs: 60_000 }) : await embedded();
+    own = postgresUrl ? await openDatabase({ databaseUrl: postgresUrl, dataDir: "", poolSize: 2, poolTimeout: 3600, statementTimeoutMs: 60_000 }) : await openEmbedded(await emptyClusterDump(), 0);
     processSeries().watch(own.knex);
     pools = [own.knex, ...(readRouting(own.knex)?.pools() ?? [])];
     expect(pools).to.have.length(postgresUrl ? 2 : 1);

@@ -38,14 +38,17 @@ export interface EmbeddedDatabase extends Database {
   dump(): Promise<Blob>;
 }
 
-/** An in-memory cluster, new (initdb) or loaded from `from`, opened as openDatabase opens the embedded engine. */
-export async function openEmbedded(from?: Blob): Promise<EmbeddedDatabase> {
+/**
+ * An in-memory cluster, new (initdb) or loaded from `from`, opened as openDatabase opens the
+ * embedded engine; `waitMs`: how long a query waits for the one connection (0: for as long as it takes).
+ */
+export async function openEmbedded(from?: Blob, waitMs = 5000): Promise<EmbeddedDatabase> {
   const { PGlite } = await import("@electric-sql/pglite");
   const { createPgConfig } = await import("@electric-sql/pglite/node-postgres");
   const startParams = [...PGlite.defaultStartParams, ...EMBEDDED_SETTINGS.flatMap((s) => ["-c", s])];
   const pglite = new PGlite(from ? { startParams, loadDataDir: from } : { startParams });
   await pglite.waitReady;
-  const pool = new pg.Pool({ ...createPgConfig(pglite), connectionTimeoutMillis: 5000 } as pg.PoolConfig);
+  const pool = new pg.Pool({ ...createPgConfig(pglite), connectionTimeoutMillis: waitMs } as pg.PoolConfig);
   const db = knex({ client: preparingClient(new StatementNames()), connectionPool: pool } as unknown as Knex.Config);
   return {
     knex: db,
