@@ -44,8 +44,8 @@ type Carried = Map<string | null, Record<string, unknown>>;
 /**
  * How long what a batch carried stays for the next. Hooks check what they take from it against
  * the rows (another instance may have allocated meanwhile); what they cannot check is room
- * that grew below it, which this instance's own updates and deletes drop at once and another
- * instance's show after this long.
+ * that grew below it: after an update or delete of the model made in this instance nothing
+ * carried is taken, and another instance's show after this long.
  */
 const CARRY_MS = 1000;
 
@@ -63,18 +63,16 @@ function groupBy<T>(items: T[], keyOf: (item: T) => unknown[]): T[][] {
 
 export class Allocations {
   private readonly batches: Batches<AllocationRequest, Allocated>;
-  /** By batch key: what the last batch's hooks carried, the model it made and when it ended. */
-  private readonly carried = new Map<string, { made: ModelDescriptor; at: number; objects: Carried }>();
-  /** Updates and deletes seen, by model: a batch they overlapped carries nothing on. */
+  /** By batch key: what the last batch's hooks carried, when it ended and `freed` of its model as it began. */
+  private readonly carried = new Map<string, { at: number; freed: number; objects: Carried }>();
+  /** Updates and deletes seen, by model: what was carried across one of them is not taken. */
   private readonly freed = new Map<ModelDescriptor, number>();
 
   constructor(private readonly operations: Operations, private readonly store: Store) {
     this.batches = new Batches((jobs) => this.run(jobs), BATCH);
     // An update or delete may free room below what was carried: the next batch searches again.
     store.onWrite((m, change) => {
-      if (change === "create") return;
-      this.freed.set(m, (this.freed.get(m) ?? 0) + 1);
-      for (const [key, kept] of this.carried) if (kept.made === m) this.carried.delete(key);
+      if (change !== "create") this.freed.set(m, (this.freed.get(m) ?? 0) + 1);
     });
   }
 
@@ -95,10 +93,10 @@ export class Allocations {
   private async run(jobs: AllocationRequest[]): Promise<Array<Outcome<Allocated>>> {
     const { m, name } = jobs[0];
     const key = batchKey(jobs[0]);
+    const freed = this.freed.get(jobs[0].made) ?? 0;
     const kept = this.carried.get(key);
     this.carried.delete(key);
-    const start: Carried = kept && Date.now() - kept.at < CARRY_MS ? kept.objects : new Map();
-    const freed = this.freed.get(jobs[0].made) ?? 0;
+    const start: Carried = kept && kept.freed === freed && Date.now() - kept.at < CARRY_MS ? kept.objects : new Map();
     let carried: Carried = new Map();
     const first = new Map<string | null, number>();
     jobs.forEach((j, i) => { if (!first.has(j.event.id)) first.set(j.event.id, i); });
@@ -112,7 +110,7 @@ export class Allocations {
       carried = new Map();
       return await this.oneByOne(op, jobs, order);
     });
-    if (carried.size && (this.freed.get(jobs[0].made) ?? 0) === freed) this.carried.set(key, { made: jobs[0].made, at: Date.now(), objects: carried });
+    if (carried.size) this.carried.set(key, { at: Date.now(), freed, objects: carried });
     return this.answers(jobs, made);
   }
 
