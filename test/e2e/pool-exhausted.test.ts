@@ -6,21 +6,14 @@
 // PostgreSQL only: the embedded database is one connection in the process, which a lock
 // cannot hold from outside.
 import { expect } from "chai";
-import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import pg from "pg";
-import { configFromEnv } from "../../runtime/config.js";
-import { openDatabase, type Database } from "../../runtime/db/connect.js";
-import { createApp } from "../../runtime/server.js";
-import { apis } from "../../generated/server.js";
-import { startTestServer } from "../support/server.js";
+import { ownInstance, startTestServer, type OwnInstance } from "../support/server.js";
 import { eventually } from "../support/waiting.js";
 import { uniq } from "./inventory/support.js";
 
 describe("an exhausted connection pool answers 503 after DATABASE_POOL_TIMEOUT", function () {
   this.timeout(240_000);
-  let db: Database | undefined;
-  let server: Server | undefined;
+  let own: OwnInstance | undefined;
   let base = "";
   let token = "";
   let locker: pg.Client | undefined;
@@ -28,21 +21,15 @@ describe("an exhausted connection pool answers 503 after DATABASE_POOL_TIMEOUT",
   before(async function () {
     if (!process.env.DATABASE_URL) this.skip();
     token = (await startTestServer()).token;
-    const config = { ...configFromEnv(), publicUrl: undefined, logRequests: false, poolSize: 1, poolTimeout: 1 };
-    db = await openDatabase(config);
-    const app = createApp(apis, db.knex, config);
-    server = await new Promise<Server>((resolve) => {
-      const s = app.listen(0, "127.0.0.1", () => resolve(s));
-    });
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    own = await ownInstance({ poolSize: 1, poolTimeout: 1 });
+    base = own.base;
   });
   afterEach(async () => {
     await locker?.end().catch(() => undefined);
     locker = undefined;
   });
   after(async () => {
-    server?.close();
-    await db?.close();
+    await own?.close();
   });
 
   /** Takes an ACCESS EXCLUSIVE lock on the tenants' table, held until `release`. */
@@ -105,7 +92,7 @@ describe("an exhausted connection pool answers 503 after DATABASE_POOL_TIMEOUT",
     expect(firstEnded, "the request holding the connection still waits").to.equal(false);
     await lock.release();
     expect((await first).status).to.equal(201);
-    const { rows } = await db!.knex.raw("SELECT name FROM tenancy_tenant WHERE name = ANY(?) ORDER BY name", [[held, refused]]);
+    const { rows } = await own!.db.knex.raw("SELECT name FROM tenancy_tenant WHERE name = ANY(?) ORDER BY name", [[held, refused]]);
     expect(rows.map((r: { name: string }) => r.name)).to.deep.equal([held]);
   });
 });

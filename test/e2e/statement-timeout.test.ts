@@ -3,37 +3,24 @@
 // answers the cancellation as a 503 in its own error format, never a 500; writes are not bounded.
 // PostgreSQL only: the embedded database runs in the process and cannot be interrupted.
 import { expect } from "chai";
-import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { configFromEnv } from "../../runtime/config.js";
-import { openDatabase, type Database } from "../../runtime/db/connect.js";
-import { createApp } from "../../runtime/server.js";
-import { apis } from "../../generated/server.js";
-import { startTestServer } from "../support/server.js";
+import { ownInstance, startTestServer, type OwnInstance } from "../support/server.js";
 import { eventually } from "../support/waiting.js";
 import { uniq } from "./inventory/support.js";
 
 describe("STATEMENT_TIMEOUT on reads", function () {
   this.timeout(240_000);
-  let db: Database | undefined;
-  let server: Server | undefined;
+  let own: OwnInstance | undefined;
   let base = "";
   let token = "";
 
   before(async function () {
     if (!process.env.DATABASE_URL) this.skip();
     token = (await startTestServer()).token;
-    const config = { ...configFromEnv(), publicUrl: undefined, logRequests: false, statementTimeoutMs: 1 };
-    db = await openDatabase(config);
-    const app = createApp(apis, db.knex, config);
-    server = await new Promise<Server>((resolve) => {
-      const s = app.listen(0, "127.0.0.1", () => resolve(s));
-    });
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    own = await ownInstance({ statementTimeoutMs: 1 });
+    base = own.base;
   });
   after(async () => {
-    server?.close();
-    await db?.close();
+    await own?.close();
   });
 
   /** Asks until one answer is not a 200 (a cancelled statement); gives it. */

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { AddressInfo } from "node:net";
 import type { Knex } from "knex";
-import { configFromEnv } from "../../runtime/config.js";
+import { configFromEnv, type Config } from "../../runtime/config.js";
 import { openDatabase, type Database } from "../../runtime/db/connect.js";
 import { createApp } from "../../runtime/server.js";
 import { answerClientErrors } from "../../runtime/http/client-errors.js";
@@ -122,4 +122,32 @@ export async function stopTestServer(): Promise<void> {
   current = undefined;
   await new Promise<void>((resolve) => server.close(() => resolve()));
   await db.close();
+}
+
+/** A server of a test's own, for settings the shared one cannot have (see ownInstance). */
+export interface OwnInstance {
+  base: string;
+  db: Database;
+  close(): Promise<void>;
+}
+
+/**
+ * A server of the test's own on the database of DATABASE_URL, through a database handle of its
+ * own opened with `settings` (a pool of one, a short statement timeout…): its URL, that
+ * handle, and how to stop both. PostgreSQL only: the embedded engine belongs to the test server.
+ */
+export async function ownInstance(settings: Partial<Config>): Promise<OwnInstance> {
+  const config = { ...configFromEnv(), publicUrl: undefined, logRequests: false, ...settings };
+  const db = await openDatabase(config);
+  const server: Server = await new Promise((resolve) => {
+    const s = createApp(apis, db.knex, config).listen(0, "127.0.0.1", () => resolve(s));
+  });
+  return {
+    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    db,
+    close: async () => {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await db.close();
+    },
+  };
 }
