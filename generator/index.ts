@@ -55,9 +55,11 @@ function committedStateFrom(generatedDir: string, current: (api: string) => Migr
     if (tracked === null) return { ...now, drafts: [] };
     const committed = new Set(tracked.split("\n").filter(Boolean));
     const drafts = Object.keys(now.existing).filter((name) => !committed.has(name)).sort();
-    if (!drafts.length) return { ...now, drafts };
     const existing = Object.fromEntries(Object.entries(now.existing).filter(([name]) => committed.has(name)));
+    // The commit's snapshot even with no draft here: a generation since may have moved rows out
+    // of it into another stream's draft, which this one replaces.
     const snapshot = Object.keys(existing).length ? git(join(generatedDir, api), ["show", "HEAD:./schema.json"]) : null;
+    if (!drafts.length && snapshot === null) return { ...now, drafts };
     return { snapshot: snapshot === null ? null : JSON.parse(snapshot), existing, drafts };
   };
 }

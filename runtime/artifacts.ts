@@ -1,6 +1,7 @@
 // Reads what the generator emitted beside an API's index: where the OpenAPI document of each
 // version is (`openapi/<version>.json`), the migrations (`migrations/*.sql`), in order, and
-// where the GraphQL schema (`schema.graphql`) is when there is one.
+// where the GraphQL schema (`schema.graphql`) is when there is one; and each app's migrations
+// (`apps/<name>/migrations/*.sql`).
 // Synchronous on purpose: it runs at import time, and a document or the schema is read when
 // first needed, never again per request.
 import { readdirSync, readFileSync, existsSync } from "node:fs";
@@ -8,7 +9,14 @@ import { fileURLToPath } from "node:url";
 import { join } from "node:path";
 import type { ApiDescriptor } from "./descriptor.js";
 
-type Artifacts = Pick<ApiDescriptor, "openapiFiles" | "openapi" | "migrations" | "graphqlFile">;
+type Artifacts = Pick<ApiDescriptor, "openapiFiles" | "openapi" | "migrations" | "appMigrations" | "graphqlFile">;
+
+/** The `.sql` files of `dir`, in name order. */
+function migrationsIn(dir: string): Array<{ name: string; sql: string }> {
+  return existsSync(dir)
+    ? readdirSync(dir).filter((n) => n.endsWith(".sql")).sort().map((name) => ({ name, sql: readFileSync(join(dir, name), "utf8") }))
+    : [];
+}
 
 export function loadArtifacts(dirUrl: URL): Artifacts {
   const dir = fileURLToPath(dirUrl);
@@ -23,12 +31,12 @@ export function loadArtifacts(dirUrl: URL): Artifacts {
     let doc: unknown;
     Object.defineProperty(openapi, version, { enumerable: true, get: () => (doc ??= parseDocument(file)) });
   }
-  const migrationsDir = join(dir, "migrations");
-  const migrations = existsSync(migrationsDir)
-    ? readdirSync(migrationsDir).filter((n) => n.endsWith(".sql")).sort().map((name) => ({ name, sql: readFileSync(join(migrationsDir, name), "utf8") }))
-    : [];
+  const apps = join(dir, "apps");
+  const appMigrations = (existsSync(apps) ? readdirSync(apps).sort() : [])
+    .map((app) => ({ app, migrations: migrationsIn(join(apps, app, "migrations")) }))
+    .filter((a) => a.migrations.length);
   const sdl = join(dir, "schema.graphql");
-  return { openapiFiles, openapi, migrations, ...(existsSync(sdl) ? { graphqlFile: sdl } : {}) };
+  return { openapiFiles, openapi, migrations: migrationsIn(join(dir, "migrations")), appMigrations, ...(existsSync(sdl) ? { graphqlFile: sdl } : {}) };
 }
 
 const parseDocument = (file: string): Record<string, unknown> => JSON.parse(readFileSync(file, "utf8"));

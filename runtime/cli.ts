@@ -52,10 +52,13 @@ export interface CliOptions {
 /** A command line refused before anything ran; the caller exits 2, as for a bad option. */
 export class UsageError extends Error {}
 
-/** What a migration run applied (`<api>/<name>`s): how many, per API, and by name only when asked. */
+/** What a migration run applied (`<stream>/<name>`s): how many, per stream (an API's, an app's), and by name only when asked. */
 export function migratedLine(applied: string[], verbose = false): string {
   const perApi = new Map<string, number>();
-  for (const name of applied) perApi.set(name.split("/")[0], (perApi.get(name.split("/")[0]) ?? 0) + 1);
+  for (const name of applied) {
+    const stream = name.slice(0, name.lastIndexOf("/"));
+    perApi.set(stream, (perApi.get(stream) ?? 0) + 1);
+  }
   const counts = [...perApi].map(([api, n]) => `${api} ${n}`).join(", ");
   return `migrated: ${applied.length} migration${applied.length === 1 ? "" : "s"} (${counts})${verbose ? `: ${applied.join(", ")}` : ""}`;
 }

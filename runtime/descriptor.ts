@@ -974,4 +974,9 @@ export interface ApiDescriptor {
   graphqlFile?: string;
   /** Migrations in order: file name and SQL. */
   migrations: Array<{ name: string; sql: string }>;
+  /** Each app's migrations (`apps/<name>/migrations/`), by app folder name: applied after the API's own. */
+  appMigrations: Array<{ app: string; migrations: Array<{ name: string; sql: string }> }>;
 }
+
+/** How a migration's header names a migration it replaces (`<stream>/<file>`): one line each, before the first blank line. */
+export const REPLACES = "-- Replaces: ";

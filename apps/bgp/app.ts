@@ -11,4 +11,6 @@ export default app({
   author: "Network to Code, LLC",
   authorEmail: "opensource@networktocode.com",
   description: "Nautobot BGP Models Plugin.",
+  // Made the app's tables while its migrations were numbered among the inventory's.
+  replaces: ["0040_create_nautobot_bgp_models_addressfamily_and_more.sql"],
 });

@@ -699,6 +699,12 @@ export interface AppSpec {
   author: string;
   authorEmail?: string;
   description: string;
+  /**
+   * Migration files of the API's own stream (`0040_create_….sql`) that made this app's tables
+   * before the app had a migration stream of its own. They are no longer emitted; a database
+   * that applied them counts the app's first migration as applied, as Django's `replaces`.
+   */
+  replaces?: string[];
 }
 
 export function app(spec: Omit<AppSpec, "kind">): AppSpec {

@@ -57,7 +57,7 @@ function emitIndex(api: IrApi): EmittedFile {
     for (const m of api.models) {
       f.addImportDeclaration({ namedImports: [exportName(m)], moduleSpecifier: generatedPaths.modelImport(m.app, m.route) });
     }
-    const { file: _file, models: _models, discard: _discard, sql: _sql, contentTypeRows: _rows, ...settings } = api;
+    const { file: _file, models: _models, discard: _discard, sql: _sql, contentTypeRows: _rows, appReplaces: _replaces, ...settings } = api;
     f.addVariableStatement({
       isExported: true,
       declarationKind: VariableDeclarationKind.Const,

@@ -4,12 +4,15 @@
 import type { Column, OwnedRows, Schema, Table } from "./schema.js";
 import { sqlLiteral } from "../kinds/sql-literal.js";
 import { byCodePoint, constraintNames, migrationName } from "../ir/names.js";
+import { REPLACES } from "../../runtime/descriptor.js";
 
 export interface MigrationState {
   /** The snapshot of the schema as of the newest existing migration, or null for none. */
   snapshot: Schema | null;
   /** Existing migration files, name → SQL. */
   existing: Record<string, string>;
+  /** Files no longer emitted (another stream's migration replaces them): later numbers come after theirs. */
+  retired?: string[];
 }
 
 const q = (ident: string) => `"${ident}"`;
@@ -84,6 +87,7 @@ export function diffSchemas(before: Schema, after: Schema, intents: MigrationInt
   for (const name of names(after.tables)) {
     const t = after.tables[name];
     const old = before.tables[name];
+    if (t.external) continue;
     if (!old) {
       statements.push(...createTableSql(name, t));
       for (const c of names(t.columns)) if (t.columns[c].references) foreignKeys.push(fkSql(name, c, t.columns[c]));
@@ -208,7 +212,7 @@ export function diffSchemas(before: Schema, after: Schema, intents: MigrationInt
     summary.push(`undo_${key.replace(/[^A-Za-z0-9]+/g, "_").toLowerCase()}`);
   }
   for (const name of names(before.tables)) {
-    if (after.tables[name]) continue;
+    if (after.tables[name] || before.tables[name].external) continue;
     if (!discards(name)) {
       refusals.push(`${intents.origin(name)}: the migration would drop table ${name} and its rows; to discard them, list the model (or field) in the api's discard`);
       continue;
@@ -217,8 +221,10 @@ export function diffSchemas(before: Schema, after: Schema, intents: MigrationInt
     summary.push(`delete_${name}`);
   }
   const rows: string[] = [];
-  for (const name of names(after.tables)) {
-    const owned = after.tables[name].rows;
+  for (const name of names({ ...before.tables, ...after.tables })) {
+    // Rows another stream's table no longer gets from this one are deleted; a table this stream
+    // drops takes its rows with it.
+    const owned = after.tables[name]?.rows ?? (before.tables[name]?.external && before.tables[name].rows ? { byKey: {} } : undefined);
     if (!owned) continue;
     const changed = ownedRowsSql(name, before.tables[name]?.rows, owned);
     if (changed.length) summary.push(`rows_${name}`);
@@ -261,8 +267,21 @@ function ownedRowsSql(table: string, was: OwnedRows | undefined, now: OwnedRows)
   return out;
 }
 
-/** `after` with every owned row's id: kept from `before`, or the next unused one, in key order. */
-function withRowIds(after: Schema, before: Schema): Schema {
+/**
+ * Where owned rows' ids come from besides a stream's own snapshot. Ids are given across every
+ * stream of a table (an app's content types beside the API's), so each stream's new ids start
+ * at the highest any stream has reached (`floor`); a row that moved from another stream keeps
+ * the id it had there (`carried`).
+ */
+export interface RowIds {
+  floor(table: string): number;
+  carried(table: string, key: string): number | undefined;
+}
+
+const OWN_IDS: RowIds = { floor: () => 1, carried: () => undefined };
+
+/** `after` with every owned row's id: kept from `before`, carried, or the next unused one, in key order. */
+function withRowIds(after: Schema, before: Schema, ids: RowIds): Schema {
   const tables: Record<string, Table> = {};
   for (const [name, t] of Object.entries(after.tables)) {
     if (!t.rows) {
@@ -270,12 +289,16 @@ function withRowIds(after: Schema, before: Schema): Schema {
       continue;
     }
     const was = before.tables[name]?.rows;
-    let nextId = was?.nextId ?? 1;
+    // Unchanged unless an id is given, so another stream's ids never touch this snapshot.
+    let nextId = was?.nextId;
     const byKey: OwnedRows["byKey"] = {};
     for (const key of Object.keys(t.rows.byKey).sort(byCodePoint)) {
-      byKey[key] = { id: was?.byKey[key]?.id ?? nextId++, values: t.rows.byKey[key].values };
+      let id = was?.byKey[key]?.id ?? ids.carried(name, key);
+      if (id === undefined) id = Math.max(nextId ?? 1, ids.floor(name));
+      if (!was?.byKey[key]) nextId = Math.max(nextId ?? 1, id + 1);
+      byKey[key] = { id, values: t.rows.byKey[key].values };
     }
-    tables[name] = { ...t, rows: { byKey, nextId } };
+    tables[name] = { ...t, rows: { byKey, ...(nextId === undefined ? {} : { nextId }) } };
   }
   return { ...after, tables };
 }
@@ -292,22 +315,33 @@ function migrationLabel(summary: string[]): string {
   return `${kept.length ? kept.join("_") : summary[0].slice(0, 70)}_and_more`;
 }
 
+/** Where a stream's migrations come from, for their header, and what its first one takes over. */
+export interface StreamOrigin {
+  /** The spec folder, `spec/inventory/` or `apps/bgp/spec/`. */
+  source: string;
+  /** Migrations of other streams (`<stream>/<file>`) that did what this stream's first does, on databases migrated before it existed. */
+  replaces?: string[];
+}
+
 /** Existing migrations plus, when the schema changed, a new one; and the snapshot to keep. */
-export function emitMigrations(apiName: string, schema: Schema, state: MigrationState, intents?: MigrationIntents): {
+export function emitMigrations(origin: StreamOrigin, schema: Schema, state: MigrationState, intents?: MigrationIntents, ids: RowIds = OWN_IDS): {
   files: Array<{ name: string; sql: string }>;
   snapshot: Schema;
   refusals: string[];
 } {
   const files = Object.keys(state.existing).sort(byCodePoint).map((name) => ({ name, sql: state.existing[name] }));
   const before = state.snapshot ?? { tables: {} };
-  const after = withRowIds(schema, before);
+  const after = withRowIds(schema, before, ids);
   const { statements, summary, refusals } = diffSchemas(before, after, intents);
   if (refusals.length) return { files, snapshot: before, refusals };
   if (statements.length) {
-    const name = migrationName(files.length + 1, state.snapshot === null ? "initial" : migrationLabel(summary));
+    const first = state.snapshot === null;
+    const numbers = [...files.map((f) => f.name), ...(state.retired ?? [])].map((n) => Number.parseInt(n, 10));
+    const name = migrationName(Math.max(0, ...numbers) + 1, first ? "initial" : migrationLabel(summary));
+    const replaces = first && origin.replaces?.length ? origin.replaces.map((r) => `${REPLACES}${r}\n`).join("") : "";
     files.push({
       name,
-      sql: `-- Code generated by make generate from spec/${apiName}/. DO NOT EDIT.\n-- Migration ${name}.\n\n${statements.join("\n\n")}\n`,
+      sql: `-- Code generated by make generate from ${origin.source}. DO NOT EDIT.\n-- Migration ${name}.\n${replaces}\n${statements.join("\n\n")}\n`,
     });
   }
   return { files, snapshot: after, refusals };

@@ -3,7 +3,7 @@
 // no SQL (migrations.ts turns differences between two schemas into SQL).
 import { sortTerms, storedColumn, type SortTerm } from "../../runtime/descriptor.js";
 import type { IrApi, IrModel } from "../ir/index.js";
-import { byCodePoint, constraintNames } from "../ir/names.js";
+import { byCodePoint, constraintNames, sqlBlockKey } from "../ir/names.js";
 import { kindOf } from "../kinds/index.js";
 import type { SchemaContext } from "../kinds/types.js";
 
@@ -29,6 +29,11 @@ export interface Table {
   seed?: string;
   /** Rows the migrations keep in step with the spec (the content-type registry): see OwnedRows. */
   rows?: OwnedRows;
+  /**
+   * The table is another stream's: this one only adds the rows and seed rows here, and never
+   * creates, alters or drops it.
+   */
+  external?: boolean;
   /**
    * Rows the spec gives the table to start with, by key: the SQL that inserts each unless it is
    * there. Each runs once, in the migration where its key first appears; users own them after.
@@ -100,29 +105,68 @@ export function modelColumns(ir: IrApi): Map<string, Record<string, Column>> {
   return new Map(ir.models.map((m) => [m.key, modelTable(m, ctx).columns]));
 }
 
-export function buildSchema(ir: IrApi): Schema {
+/** Who owns a model's tables and rows: "" the API itself, else the app (its folder name) that adds the model. */
+export const ownerOf = (m: IrModel): string => m.plugin?.name ?? "";
+
+/**
+ * The schema the IR implies, one per migration stream: the API's own (key "") and each app's.
+ * A table belongs to the owner of the model that makes it, the API's own models going first so
+ * that a table both make (the tags' assignments) is the API's. An app's rows in a table of
+ * another owner (content types, a status's links) are in the app's schema as an `external`
+ * table that holds just those rows.
+ */
+export function buildSchemas(ir: IrApi): Map<string, Schema> {
+  const owners = new Map<string, string>();
   const out: Record<string, Table> = {};
   const extraTables: Record<string, Table> = {};
-  const seeded: Record<string, Record<string, string>> = {};
-  const seedRow = (table: string, key: string, sql: string) => { (seeded[table] ??= {})[key] = sql; };
+  const seeded = new Map<string, Record<string, Record<string, string>>>();
+  let owner = "";
+  const seedRow = (table: string, key: string, sql: string) => {
+    const byTable = seeded.get(owner) ?? seeded.set(owner, {}).get(owner)!;
+    (byTable[table] ??= {})[key] = sql;
+  };
   const ctx = schemaContext(ir, extraTables, seedRow);
-  for (const m of ir.models) {
+  const models = [...ir.models].sort((a, b) => Number(ownerOf(a) !== "") - Number(ownerOf(b) !== ""));
+  for (const m of models) {
     if (m.view) continue;
+    owner = ownerOf(m);
+    const known = new Set(Object.keys(extraTables));
     out[m.table] = modelTable(m, ctx);
+    owners.set(m.table, owner);
+    for (const t of Object.keys(extraTables)) if (!known.has(t)) owners.set(t, owner);
     for (const [key, values] of Object.entries(m.rows)) {
       const cols = Object.keys(values).sort(byCodePoint);
       seedRow(m.table, key, `INSERT INTO "${m.table}" (${cols.map((c) => `"${c}"`).join(", ")}) VALUES (${cols.map((c) => values[c]).join(", ")}) ON CONFLICT DO NOTHING;`);
     }
   }
-  for (const [table, rows] of Object.entries(seeded)) {
-    const t = out[table] ?? extraTables[table];
-    t.seedRows = { ...t.seedRows, ...rows };
+  const streams = new Map<string, Record<string, Table>>([["", {}], ...(ir.plugins ?? []).map((p) => [p.name, {}] as [string, Record<string, Table>])]);
+  const tableIn = (stream: string, name: string): Table => {
+    const tables = streams.get(stream)!;
+    if (owners.get(name) === stream) return (tables[name] ??= (out[name] ?? extraTables[name]));
+    return (tables[name] ??= { columns: {}, uniques: {}, indexes: {}, external: true });
+  };
+  for (const name of Object.keys({ ...out, ...extraTables })) tableIn(owners.get(name)!, name);
+  for (const [stream, byTable] of seeded) {
+    for (const [table, rows] of Object.entries(byTable)) {
+      const t = tableIn(stream, table);
+      t.seedRows = { ...t.seedRows, ...rows };
+    }
   }
   if (ir.contentTypeRows) {
-    out[ir.contentTypeRows.table].rows = { byKey: Object.fromEntries(Object.entries(ir.contentTypeRows.rows).map(([k, values]) => [k, { values }])) };
+    const byModel = new Map(ir.models.map((m) => [m.key, ownerOf(m)]));
+    for (const [key, values] of Object.entries(ir.contentTypeRows.rows)) {
+      const t = tableIn(byModel.get(key)!, ir.contentTypeRows.table);
+      t.rows = { byKey: { ...t.rows?.byKey, [key]: { values } } };
+    }
   }
-  const tablesOut = { tables: sortKeys({ ...out, ...extraTables }) };
-  return Object.keys(ir.sql).length ? { ...tablesOut, sql: sortKeys(ir.sql) } : tablesOut;
+  const sqlOwner = new Map(ir.models.map((m) => [sqlBlockKey(m.app, m.name, ""), ownerOf(m)]));
+  const sqlOf = (stream: string) => Object.fromEntries(Object.entries(ir.sql)
+    .filter(([key]) => (sqlOwner.get(key.slice(0, key.indexOf(":") + 1)) ?? "") === stream));
+  return new Map([...streams].map(([stream, tables]) => {
+    const sql = sqlOf(stream);
+    const schema: Schema = { tables: sortKeys(tables) };
+    return [stream, Object.keys(sql).length ? { ...schema, sql: sortKeys(sql) } : schema];
+  }));
 }
 
 /** Deep copy with object keys in code-point order, so the snapshot file is stable. */

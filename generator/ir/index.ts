@@ -48,13 +48,15 @@ export interface IrModel extends ModelDescriptor {
   rows: Record<string, Record<string, string>>;
 }
 
-export interface IrApi extends Omit<ApiDescriptor, "openapiFiles" | "openapi" | "graphqlFile" | "migrations" | "models"> {
+export interface IrApi extends Omit<ApiDescriptor, "openapiFiles" | "openapi" | "graphqlFile" | "migrations" | "appMigrations" | "models"> {
   file: string;
   models: IrModel[];
   /** Tables (`table`) and columns (`table.column`) the next migration may destroy. */
   discard: string[];
   /** Hand-written SQL blocks, by snapshot key (`name`, or `app.Model:name` for a model's). */
   sql: Record<string, SqlBlock>;
+  /** The API's own migrations each app's first migration replaces (app `replaces`), by app folder name. */
+  appReplaces?: Record<string, string[]>;
   /** The content-type registry's rows (api `contentTypes`): its table, and each model's column values by model key. */
   contentTypeRows?: { table: string; rows: Record<string, Record<string, string>> };
 }
@@ -102,6 +104,8 @@ export function buildIr(loaded: LoadedApi): IrApi {
     ...(api.jobs ? { jobs: { jobs: refKey(api.jobs.jobs), results: refKey(api.jobs.results), logs: refKey(api.jobs.logs),
       ...(api.jobs.schedules ? { schedules: refKey(api.jobs.schedules) } : {}), ...(api.jobs.hooks ? { hooks: refKey(api.jobs.hooks) } : {}) } } : {}),
     ...(plugins.length ? { plugins } : {}),
+    ...(loaded.apps.some((a) => a.value.replaces?.length)
+      ? { appReplaces: Object.fromEntries(loaded.apps.filter((a) => a.value.replaces?.length).map((a) => [a.app!, [...a.value.replaces!]])) } : {}),
     models,
     discard: (api.discard ?? []).flatMap(discarded),
     sql: Object.fromEntries([

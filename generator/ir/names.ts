@@ -181,6 +181,8 @@ export const generatedPaths = {
   migrations: (api: string) => `${api}/migrations`,
   migration: (api: string, name: string) => `${api}/migrations/${name}`,
   snapshot: (api: string) => `${api}/schema.json`,
+  /** An app's migration stream: its migrations and snapshot, beside the API's own. */
+  appStream: (api: string, app: string) => `${api}/apps/${app}`,
 };
 
 /**

@@ -24,6 +24,9 @@ export function checkApps(loaded: LoadedApi, err: (file: string, message: string
     else if (labels.has(value.label)) fail(`label "${value.label}" is also the label of ${labels.get(value.label)}`);
     for (const key of TEXTS) if (typeof value[key] !== "string" || !value[key]) fail(`${key} must be a non-empty string`);
     if (value.authorEmail !== undefined && typeof value.authorEmail !== "string") fail("authorEmail must be a string");
+    if (value.replaces !== undefined && (!Array.isArray(value.replaces) || !value.replaces.every((r) => typeof r === "string" && /^\d{4}_[a-z0-9_]+\.sql$/.test(r)))) {
+      fail("replaces must list migration file names of the API's own stream, as 0040_create_x.sql");
+    }
     if (api?.profile !== "drf") fail(`api "${value.api}" is served by the ${api?.profile} profile; apps extend DRF-style APIs`);
     if (!sound) continue;
     labels.set(value.label, file);

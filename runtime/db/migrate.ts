@@ -3,8 +3,25 @@
 // that already ran. Instances starting together take turns under an advisory lock: the
 // first applies everything pending in one transaction (all or nothing), the others then
 // find nothing to do. `pendingMigrations` says what is missing without applying anything.
+// A migration whose header names the migrations it replaces (`-- Replaces: <api>/<name>`) counts
+// as applied where all of those are, as Django's `replaces`: an app's first migration takes over
+// what the API's own stream did for it before the app had a stream of its own.
 import type { Knex } from "knex";
 import { advisoryLock } from "./locks.js";
+import { REPLACES } from "../descriptor.js";
+
+/** The `<api>/<name>`s a migration's header says it replaces. */
+export function replacedBy(sql: string): string[] {
+  const header = sql.slice(0, (sql.indexOf("\n\n") + 1 || sql.length + 1) - 1);
+  return header.split("\n").filter((l) => l.startsWith(REPLACES)).map((l) => l.slice(REPLACES.length).trim());
+}
+
+/** Whether `done` (`<api>/<name>`s) holds migration `m` of `api`, or everything it replaces. */
+export function isApplied(done: Set<string>, api: string, m: { name: string; sql: string }): boolean {
+  if (done.has(`${api}/${m.name}`)) return true;
+  const replaced = replacedBy(m.sql);
+  return replaced.length > 0 && replaced.every((r) => done.has(r));
+}
 
 export interface MigrationSet {
   /** The API the migrations belong to. */
@@ -24,12 +41,19 @@ export function migrate(db: Knex, sets: MigrationSet[]): Promise<string[]> {
       for (const m of set.migrations) {
         const name = `${set.api}/${m.name}`;
         if (done.has(name)) continue;
+        if (isApplied(done, set.api, m)) {
+          // What it does was done by the migrations it replaces: it is recorded, not run.
+          await trx("armature_migrations").insert({ api: set.api, name: m.name });
+          done.add(name);
+          continue;
+        }
         try {
           await trx.raw(m.sql);
         } catch (err) {
           throw new Error(`migration ${name} failed, nothing was migrated: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
         }
         await trx("armature_migrations").insert({ api: set.api, name: m.name });
+        done.add(name);
         applied.push(name);
       }
     }
@@ -45,5 +69,5 @@ export async function pendingMigrations(db: Knex, sets: MigrationSet[]): Promise
     throw err;
   });
   const done = new Set(recorded.map((r: { api: string; name: string }) => `${r.api}/${r.name}`));
-  return sets.flatMap((set) => set.migrations.map((m) => `${set.api}/${m.name}`)).filter((name) => !done.has(name));
+  return sets.flatMap((set) => set.migrations.filter((m) => !isApplied(done, set.api, m)).map((m) => `${set.api}/${m.name}`));
 }

@@ -164,7 +164,10 @@ CREATE TABLE armature_queue_workers (
   ],
 };
 
-/** Every migration a server of `apis` needs, in the order they apply: the runtime's own, then each API's. */
+/** Every migration a server of `apis` needs, in the order they apply: the runtime's own, then each API's, each followed by its apps'. */
 export function migrationSets(apis: ApiDescriptor[]): MigrationSet[] {
-  return [runtimeMigrations, ...apis.map((a) => ({ api: a.name, migrations: a.migrations }))];
+  return [runtimeMigrations, ...apis.flatMap((a) => [
+    { api: a.name, migrations: a.migrations },
+    ...a.appMigrations.map((s) => ({ api: `${a.name}/${s.app}`, migrations: s.migrations })),
+  ])];
 }

@@ -14,7 +14,7 @@ import { createGunzip } from "node:zlib";
 import type { Readable } from "node:stream";
 import type { Knex } from "knex";
 import type { ApiDescriptor } from "../descriptor.js";
-import { migrate, type MigrationSet } from "../db/migrate.js";
+import { isApplied, migrate, replacedBy, type MigrationSet } from "../db/migrate.js";
 import { advisoryLock } from "../db/locks.js";
 import { migrationSets } from "../db/runtime-migrations.js";
 import { catalogTables, MIGRATIONS_TABLE, quoted, tablesWithRows, type CatalogTable } from "./catalog.js";
@@ -59,7 +59,8 @@ export function readHeader(line: string | undefined, sets: MigrationSet[]): Head
   }
   if (header?.format !== FORMAT) throw new LoadRefused("not an Armature dump: its first line does not say format \"armature-dump\"");
   if (header.version !== VERSION) throw new LoadRefused(`dump format version ${header.version}: this build reads version ${VERSION}`);
-  const known = new Set(sets.flatMap((s) => s.migrations.map((m) => `${s.api}/${m.name}`)));
+  // A migration another of this build replaces is known too: its work is in the schema.
+  const known = new Set(sets.flatMap((s) => s.migrations.flatMap((m) => [`${s.api}/${m.name}`, ...replacedBy(m.sql)])));
   const unknown = (header.migrations ?? []).filter((m) => !known.has(m));
   if (unknown.length) throw new LoadRefused(`the dump was taken by a newer build: this build lacks its migration(s) ${unknown.join(", ")}`);
   return header as Header;
@@ -90,7 +91,7 @@ export async function load(db: Knex, file: string, opts: LoadOptions): Promise<L
       await refuseUnlessEmpty(trx);
       // The schema the dump's rows fit: its migrations and no later one until they are in.
       const dumped = new Set(header.migrations);
-      await migrate(trx, sets.map((s) => ({ ...s, migrations: s.migrations.filter((m) => dumped.has(`${s.api}/${m.name}`)) })));
+      await migrate(trx, sets.map((s) => ({ ...s, migrations: s.migrations.filter((m) => isApplied(dumped, s.api, m)) })));
       const end = await fill(trx, reader, opts, media);
       return { ...end, migrated: await migrate(trx, sets) };
     });

@@ -48,7 +48,7 @@ const webhookModel = {
 
 const api = {
   name: "hooktest", title: "", description: "", profile: "drf", basePath: "/", apps: ["hooks"], rootLinks: [], versions: { default: "1", supported: ["1"] },
-  settings: {}, webhooks: webhookModel.key, models: [webhookModel], openapiFiles: {}, openapi: {}, migrations: [],
+  settings: {}, webhooks: webhookModel.key, models: [webhookModel], openapiFiles: {}, openapi: {}, migrations: [], appMigrations: [],
 } satisfies ApiDescriptor;
 
 async function createTables(db: Knex): Promise<void> {

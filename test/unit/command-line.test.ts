@@ -78,9 +78,9 @@ describe("command line", () => {
     for (const name of ["migrate", "serve", "run", "upgrade"]) {
       expect(parseCommandLine([name, "--verbose"]), name).to.deep.equal({ run: name, values: { verbose: true } } satisfies Parsed);
     }
-    const applied = ["armature/0001_queue.sql", "inventory/0001_initial.sql", "inventory/0002_more.sql", "calendar/0001_initial.sql"];
-    expect(migratedLine(applied)).to.equal("migrated: 4 migrations (armature 1, inventory 2, calendar 1)");
-    expect(migratedLine(applied, true)).to.equal(`migrated: 4 migrations (armature 1, inventory 2, calendar 1): ${applied.join(", ")}`);
+    const applied = ["armature/0001_queue.sql", "inventory/0001_initial.sql", "inventory/0002_more.sql", "inventory/bgp/0001_initial.sql", "calendar/0001_initial.sql"];
+    expect(migratedLine(applied)).to.equal("migrated: 5 migrations (armature 1, inventory 2, inventory/bgp 1, calendar 1)");
+    expect(migratedLine(applied, true)).to.equal(`migrated: 5 migrations (armature 1, inventory 2, inventory/bgp 1, calendar 1): ${applied.join(", ")}`);
     expect(migratedLine(applied.slice(0, 1))).to.equal("migrated: 1 migration (armature 1)");
   });
 });

@@ -23,7 +23,7 @@ let item: ModelDescriptor;
 
 before(async () => {
   const [loaded] = await loadSpecs(caseDir, "spec");
-  const index = new ModelIndex({ ...buildIr(loaded), openapiFiles: {}, openapi: {}, migrations: [] });
+  const index = new ModelIndex({ ...buildIr(loaded), openapiFiles: {}, openapi: {}, migrations: [], appMigrations: [] });
   compiler = new FilterCompiler(index);
   item = index.model("core.item");
 });

@@ -70,7 +70,7 @@ const part: ModelDescriptor = {
 const writePart = { type: "object", properties: { name: { type: "string" }, thing: { type: "string" }, data: {}, ports: {} }, additionalProperties: false };
 const api: ApiDescriptor = {
   name: "hooked", title: "Hooked", description: "", profile: "drf", basePath: "/api/", apps: ["core"], rootLinks: [],
-  versions: { default: "1", supported: ["1"] }, settings: {}, models: [model, part], migrations: [], openapiFiles: {},
+  versions: { default: "1", supported: ["1"] }, settings: {}, models: [model, part], migrations: [], appMigrations: [], openapiFiles: {},
   openapi: {
     1: {
       openapi: "3.1.0",
