@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { apis } from "../../../generated/server.js";
 import type { ContentTypesField } from "../../../runtime/descriptor.js";
 import { migrate } from "../../../runtime/db/migrate.js";
-import { runtimeMigrations } from "../../../runtime/db/runtime-migrations.js";
+import { migrationSets, runtimeMigrations } from "../../../runtime/db/runtime-migrations.js";
 import { freshEmbeddedDatabase } from "../../support/fresh-db.js";
 import { call, get, patch, post, put } from "../../support/http.js";
 import { rows, uniq } from "./support.js";
@@ -253,8 +253,10 @@ describe("inventory e2e: content types", () => {
   it("ids are the generator's: the snapshot's, and the same in another freshly migrated database", async () => {
     const listed = (await get(`${CONTENT_TYPES}?limit=0`)).body.results as Array<{ id: number; app_label: string; model: string }>;
     const byLabel = Object.fromEntries(listed.map((c) => [`${c.app_label}.${c.model}`, c.id]));
-    const snapshot = JSON.parse(readFileSync(new URL("../../../generated/inventory/schema.json", import.meta.url), "utf8"));
-    const given = snapshot.tables.extras_contenttype.rows.byKey as Record<string, { id: number }>;
+    // The API's own stream's rows, and each app's (the BGP app's, in its own stream's snapshot).
+    const rowsOf = (path: string) => JSON.parse(readFileSync(new URL(`../../../generated/inventory/${path}`, import.meta.url), "utf8"))
+      .tables.extras_contenttype.rows.byKey as Record<string, { id: number }>;
+    const given = { ...rowsOf("schema.json"), ...rowsOf("apps/bgp/schema.json") };
     expect(byLabel).to.deep.equal(Object.fromEntries(Object.entries(given).map(([k, v]) => [k, v.id])));
 
     // Another database, migrated to just before the tags' content types arrive, holding a tag
@@ -265,7 +267,8 @@ describe("inventory e2e: content types", () => {
       expect(arrives).to.be.greaterThan(0);
       await migrate(other.knex, [runtimeMigrations, { api: "inventory", migrations: inventory.migrations.slice(0, arrives) }]);
       const [{ id: oldTag }] = await other.knex("extras_tag").insert({ name: "Old", slug: "old" }).returning("id");
-      await migrate(other.knex, [runtimeMigrations, { api: "inventory", migrations: inventory.migrations }]);
+      // Every stream of the inventory: its own, then its apps'.
+      await migrate(other.knex, migrationSets([inventory]));
       const there = await other.knex("extras_contenttype").select("id", "app_label", "model");
       expect(Object.fromEntries(there.map((c: { id: number; app_label: string; model: string }) => [`${c.app_label}.${c.model}`, c.id]))).to.deep.equal(byLabel);
       const scope = inventory.models.find((m) => m.route === "tags" && m.app === "extras")!.fields.find((f): f is ContentTypesField => f.kind === "contentTypes")!;
