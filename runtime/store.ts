@@ -109,6 +109,33 @@ const writingField = new AsyncLocalStorage<number>();
 
 export { MAX_SERIAL } from "./query/filters.js";
 
+/**
+ * Rows by id. One id is compared for equality, not as an array of one: a prepared statement's
+ * generic plan then expects one row, as each custom plan does, and PostgreSQL keeps it after a
+ * few executions; against `= ANY($1)` it guesses several rows, finds the generic plan dearer,
+ * and plans every execution again (a detail read's nested statement took longer to plan than
+ * to run).
+ */
+function byIds(qb: Knex.QueryBuilder, ids: string[] | number[], cast: "uuid[]" | "integer[]"): void {
+  if (ids.length === 1) qb.whereRaw(`t0.id = ?::${cast.slice(0, -2)}`, [ids[0]]);
+  else qb.whereRaw(`t0.id = ANY(?::${cast})`, [ids]);
+}
+
+/**
+ * How a page's limit or offset goes into a list statement: written into its text, unless the
+ * statement is planned for its values anyway (`valueSensitive`, never prepared). As parameters,
+ * a prepared list statement's generic plan cannot know how few rows a page takes, guesses a
+ * tenth of the table, and comes out dearer than a plan for the values: PostgreSQL then planned
+ * every execution again (on a page of 50 prefixes, as long as running it). As text, a statement
+ * with no other parameters is planned once per connection, page size and offset, and one with
+ * equality filters keeps a generic plan as cheap as its custom ones. The pages clients ask for
+ * again are few (the first ones, in a few sizes); a page asked for once runs unnamed, planned
+ * once, as before.
+ */
+function pageTerm(n: number, filter: FilterPlan): { skipBinding: boolean } {
+  return { skipBinding: !filter.valueSensitive && Number.isSafeInteger(n) && n >= 0 };
+}
+
 export class Store {
   readonly plans: ReadPlans;
   readonly validators: WriteValidators;
@@ -166,7 +193,7 @@ export class Store {
   }
 
   /** The ids among `ids` that can be keys of rows of `m`, and the SQL array type binding them. */
-  private keys(m: ModelDescriptor, ids: RowId[]): { valid: string[] | number[]; cast: string } {
+  private keys(m: ModelDescriptor, ids: RowId[]): { valid: string[] | number[]; cast: "uuid[]" | "integer[]" } {
     if (!this.index.integerKeys(m)) return { valid: ids.filter((id): id is string => typeof id === "string" && isUuid(id)), cast: "uuid[]" };
     return { valid: ids.filter((id) => /^\d+$/.test(String(id)) && Number(id) <= MAX_SERIAL).map(Number), cast: "integer[]" };
   }
@@ -245,7 +272,7 @@ export class Store {
       const qb = this.selected(op, m, filter, opts).select("t0.*").orderByRaw(orderSql(this.index, m, ordering, "t0", joins));
       for (const join of joins) qb.joinRaw(join);
       if (where) qb.whereRaw(where.sql, where.bindings);
-      if (take !== null) qb.limit(take);
+      if (take !== null) qb.limit(take, pageTerm(take, filter));
       return qb;
     };
     let chosen: Knex.QueryBuilder;
@@ -256,10 +283,10 @@ export class Store {
         ? db.queryBuilder().select("t0.*").from(db.raw(`(${branches.map(() => "(?)").join(" UNION ALL ")}) t0`, branches))
           .orderByRaw(orderSql(this.index, m, ordering, "t0"))
         : ordered({ sql: "false", bindings: [] });
-      if (take !== null) chosen.limit(take);
+      if (take !== null) chosen.limit(take, pageTerm(take, filter));
     } else {
       chosen = ordered();
-      if (!keyset) chosen.offset(page.offset);
+      if (!keyset) chosen.offset(page.offset, pageTerm(page.offset, filter));
     }
     const cursor = keyset && take !== null;
     return db.select(db.raw(plan.select), ...(cursor ? [db.raw(`${cursorValues(terms)} AS _cursor`)] : []))
@@ -375,7 +402,7 @@ export class Store {
       const along = keep && shared !== undefined ? this.readAlong(m, plan) : undefined;
       const qb = db(`${m.table} as t0`).select(db.raw(plan.select), ...ReadPlans.checks(plan).map((c) => db.raw(c)),
         ...(along?.extra ?? []).map((c) => db.raw(`${c.expr} AS ${ident(alongAlias(c.alias))}`)))
-        .whereRaw(`t0.id = ANY(?::${cast})`, [valid]);
+        .modify((q) => byIds(q, valid, cast));
       if (!opts.unscoped) scoped(op, m, qb);
       filter?.apply(qb);
       const kept = this.kept.get(db);
@@ -453,7 +480,7 @@ export class Store {
   async existing(op: Operation, m: ModelDescriptor, ids: string[], opts: ExistingOptions = {}): Promise<string[]> {
     const { valid, cast } = this.keys(m, ids);
     if (!valid.length) return [];
-    const qb = op.trx(`${m.table} as t0`).select("t0.id").whereRaw(`t0.id = ANY(?::${cast})`, [valid]);
+    const qb = op.trx(`${m.table} as t0`).select("t0.id").modify((q) => byIds(q, valid, cast));
     scoped(op, m, qb, opts.action);
     opts.where?.(qb);
     if (opts.lock) qb.orderBy("t0.id").forUpdate();

@@ -5,7 +5,7 @@
 // statement, by index, however many children there are); only the gaps reach this process.
 import {
   columns, readRow, Refusal, type ActionEvent, type AllocateEvent, type Allocation, type HookDb, type MethodQuery, type ModelNames, type SaveEvent,
-  ValidationError, type FieldErrors, bitsOf, blocksOf, formatAddress, parseAddress, type Family,
+  ValidationError, type FieldErrors, bitsOf, blocksOf, formatAddress, parseAddress, type Family, prepared,
 } from "../../../runtime/hooks.js";
 import { checkLocations } from "../lib/located.js";
 import { vrfLabel, vrfScopeFilters } from "../lib/vrf-scope.js";
@@ -38,14 +38,15 @@ async function checkUnique(events: Array<SaveEvent<IpamPrefix>>): Promise<void> 
   const { db } = events[0];
   const { prefix: prefixes, vrf: vrfs } = tables.ipam;
   // One statement: each prefix's VRF, its network, and its stored twin where the VRF enforces unique space.
-  const { rows } = await db.raw(
+  // Its text is the same for every set: planned once per connection.
+  const { rows } = await prepared(db.raw(
     `SELECT e.n, e.vrf::text AS vrf, v.${vrfs.columns.name} AS name, v.${vrfs.columns.rd} AS rd, v.${vrfs.columns.enforce_unique} AS enforce_unique, ` +
     "network(e.prefix::inet)::text AS network, " +
     `(SELECT t.${prefixes.columns.prefix}::text FROM ${prefixes.table} t WHERE v.${vrfs.columns.enforce_unique} AND t.${prefixes.columns.vrf} = v.id ` +
     `AND t.${prefixes.columns.prefix} = network(e.prefix::inet) AND t.id IS DISTINCT FROM e.id LIMIT 1) AS twin ` +
     `FROM unnest(?::int[], ?::uuid[], ?::text[], ?::uuid[]) AS e(n, vrf, prefix, id) JOIN ${vrfs.table} v ON v.id = e.vrf ORDER BY e.n`,
     [asked.map((a) => a.n), asked.map((a) => a.vrf), asked.map((a) => a.prefix), asked.map((a) => a.id)] as unknown as string[][],
-  );
+  ));
   const earlier = new Map<string, string>();
   for (const row of rows as Array<{ vrf: string; name: string; rd: string | null; enforce_unique: boolean; network: string; twin: string | null }>) {
     const key = `${row.vrf} ${row.network}`;

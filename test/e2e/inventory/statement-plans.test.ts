@@ -3,7 +3,8 @@
 // its other end (none: a constant), re-checked by every statement so a new relationship
 // shows at once.
 import { expect } from "chai";
-import { del, get, post } from "../../support/http.js";
+import type { Knex } from "knex";
+import { del, get, patch, post } from "../../support/http.js";
 import { startTestServer } from "../../support/server.js";
 import { statements } from "../../support/statements.js";
 import { configFromEnv } from "../../../runtime/config.js";
@@ -12,45 +13,82 @@ import { createApp } from "../../../runtime/server.js";
 import { apis } from "../../../generated/server.js";
 import { uniq } from "./support.js";
 
+/**
+ * A server whose one connection's prepared statements can be read: on PostgreSQL, an instance
+ * of its own with one connection and no statement timeout (so reads share that connection
+ * rather than a read pool's); PGlite has only one.
+ */
+async function oneConnection(run: (db: Knex, base: string) => Promise<void>): Promise<void> {
+  const server = await startTestServer();
+  const own = server.engine === "postgresql" ? await openDatabase({ ...configFromEnv(), dataDir: "memory://", poolSize: 1, statementTimeoutMs: 0 }) : undefined;
+  const db = own?.knex ?? server.db;
+  const listener = own && await new Promise<import("node:http").Server>((resolve) => {
+    const s = createApp(apis, db, { ...configFromEnv(), logRequests: false }).listen(0, "127.0.0.1", () => resolve(s));
+  });
+  const base = listener ? `http://127.0.0.1:${(listener.address() as import("node:net").AddressInfo).port}` : "";
+  try {
+    await run(db, base);
+  } finally {
+    await new Promise((resolve) => (listener ? listener.close(resolve) : resolve(undefined)));
+    await own?.close();
+  }
+}
+
 describe("inventory e2e: statement plans", () => {
   const tag = uniq("plans").toLowerCase();
 
-  it("a read that is hot runs as a named prepared statement of that connection", async () => {
-    const server = await startTestServer();
-    // On PostgreSQL, an instance of its own with one connection, so that connection's
-    // prepared statements can be read; PGlite has only one. No statement timeout, so reads
-    // share that connection rather than a read pool's.
-    const own = server.engine === "postgresql" ? await openDatabase({ ...configFromEnv(), dataDir: "memory://", poolSize: 1, statementTimeoutMs: 0 }) : undefined;
-    const db = own?.knex ?? server.db;
-    const listener = own && await new Promise<import("node:http").Server>((resolve) => {
-      const s = createApp(apis, db, { ...configFromEnv(), logRequests: false }).listen(0, "127.0.0.1", () => resolve(s));
-    });
-    const base = listener ? `http://127.0.0.1:${(listener.address() as import("node:net").AddressInfo).port}` : "";
+  it("a read that is hot runs as a named prepared statement of that connection", () => oneConnection(async (db, base) => {
+    const circuitType = (await post("/api/circuits/circuit-types/", { name: `${tag} type` })).body;
+    const path = `${base}/api/circuits/circuit-types/${circuitType.id}/`;
+    const sent: Array<{ sql: string; options?: { name?: string } }> = [];
+    const listen = (_r: unknown, q: { sql: string; options?: { name?: string } }) => sent.push(q);
+    db.on("query-response", listen);
     try {
-      const circuitType = (await post("/api/circuits/circuit-types/", { name: `${tag} type` })).body;
-      const path = `${base}/api/circuits/circuit-types/${circuitType.id}/`;
-      const sent: Array<{ sql: string; options?: { name?: string } }> = [];
-      const listen = (_r: unknown, q: { sql: string; options?: { name?: string } }) => sent.push(q);
-      db.on("query-response", listen);
-      try {
-        for (let i = 0; i < 3; i++) expect((await get(path)).status).to.equal(200);
-      } finally {
-        db.removeListener("query-response", listen);
-      }
-      const reads = sent.filter((q) => q.sql.includes("circuits_circuittype"));
-      expect(reads).to.have.length(3);
-      // Named from its second sighting on (sooner when other tests read the same shape).
-      const name = reads[2].options?.name ?? "";
-      expect(name).to.match(/^a_[0-9a-f]{24}$/);
-      expect(reads[1].options?.name).to.equal(name);
-      const held = await db.raw("SELECT statement FROM pg_prepared_statements WHERE name = ?", [name]);
-      expect(held.rows).to.have.length(1);
-      expect(held.rows[0].statement).to.include("circuits_circuittype");
+      for (let i = 0; i < 3; i++) expect((await get(path)).status).to.equal(200);
     } finally {
-      await new Promise((resolve) => (listener ? listener.close(resolve) : resolve(undefined)));
-      await own?.close();
+      db.removeListener("query-response", listen);
     }
-  });
+    const reads = sent.filter((q) => q.sql.includes("circuits_circuittype"));
+    expect(reads).to.have.length(3);
+    // Named from its second sighting on (sooner when other tests read the same shape).
+    const name = reads[2].options?.name ?? "";
+    expect(name).to.match(/^a_[0-9a-f]{24}$/);
+    expect(reads[1].options?.name).to.equal(name);
+    const held = await db.raw("SELECT statement FROM pg_prepared_statements WHERE name = ?", [name]);
+    expect(held.rows).to.have.length(1);
+    expect(held.rows[0].statement).to.include("circuits_circuittype");
+  }));
+
+  // PostgreSQL plans a prepared statement for its values five times, then keeps a generic plan
+  // unless that looks dearer: an id compared as an array of one, or a page's limit and offset as
+  // parameters, made it look so, and each detail or list page was planned anew (longer than it ran).
+  it("hot detail reads, list pages and writes keep one generic plan", () => oneConnection(async (db, base) => {
+    const site = (await post("/api/dcim/sites/", { name: `${tag} site`, status: "active" })).body;
+    const prefix = (await post("/api/ipam/prefixes/", { prefix: "10.251.0.0/16", status: "active", site: site.id })).body;
+    try {
+      // A statement is named from its second sighting on: each of these runs at least seven times so.
+      const runs = 8;
+      for (let i = 0; i < runs; i++) {
+        expect((await get(`${base}/api/ipam/prefixes/${prefix.id}/`)).status).to.equal(200);
+        expect((await get(`${base}/api/ipam/prefixes/?limit=3&offset=1`)).status).to.equal(200);
+        expect((await patch(`${base}/api/ipam/prefixes/${prefix.id}/`, { description: `${tag} ${i}` })).status).to.equal(200);
+      }
+      const { rows } = await db.raw(
+        "SELECT statement, generic_plans::int AS generic, custom_plans::int AS custom FROM pg_prepared_statements WHERE generic_plans + custom_plans >= ?", [runs - 1]);
+      const hot = rows as Array<{ statement: string; generic: number; custom: number }>;
+      const detail = hot.filter((r) => r.statement.includes(`from "ipam_prefix" as "t0" where t0.id = `));
+      const page = hot.filter((r) => r.statement.includes("limit 3 offset 1"));
+      expect(detail, "the detail read, prepared").to.have.length.greaterThan(0);
+      expect(page, "the list page, prepared").to.have.length(1);
+      // This test's reads; on PGlite the one connection holds every other test's statements too.
+      const replanned = [...detail, ...page].filter((r) => r.custom > 5).map((r) => `${r.custom} plans for ${r.generic + r.custom} runs: ${r.statement.slice(0, 160)}`);
+      expect(replanned).to.deep.equal([]);
+    } finally {
+      // Other tests count the prefixes there are.
+      expect((await del(`/api/ipam/prefixes/${prefix.id}/`)).status).to.equal(204);
+      expect((await del(`/api/dcim/sites/${site.id}/`)).status).to.equal(204);
+    }
+  }));
 
   it("the relationships sub-select nests only the models a relationship names", async () => {
     const provider = (await post("/api/circuits/providers/", { name: `${tag} provider` })).body;
