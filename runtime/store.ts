@@ -122,18 +122,19 @@ function byIds(qb: Knex.QueryBuilder, ids: string[] | number[], cast: "uuid[]" |
 }
 
 /**
- * How a page's limit or offset goes into a list statement: written into its text, unless the
- * statement is planned for its values anyway (`valueSensitive`, never prepared). As parameters,
- * a prepared list statement's generic plan cannot know how few rows a page takes, guesses a
- * tenth of the table, and comes out dearer than a plan for the values: PostgreSQL then planned
- * every execution again (on a page of 50 prefixes, as long as running it). As text, a statement
- * with no other parameters is planned once per connection, page size and offset, and one with
- * equality filters keeps a generic plan as cheap as its custom ones. The pages clients ask for
- * again are few (the first ones, in a few sizes); a page asked for once runs unnamed, planned
- * once, as before.
+ * How a page's limit, and the first page's offset, go into a list statement: written into its
+ * text, unless the statement is planned for its values anyway (`valueSensitive`, never
+ * prepared). As parameters, a prepared list statement's generic plan cannot know how few rows a
+ * page takes, guesses a tenth of the table, and comes out dearer than a plan for the values:
+ * PostgreSQL then planned every execution again (on a page of 50 prefixes, as long as running
+ * it). As text, the first page of a list with no other parameters is planned once per
+ * connection, and one with equality filters keeps a generic plan as cheap as its custom ones.
+ * Limits are few (a client's page size); offsets are not, and a text per offset would crowd a
+ * connection's prepared statements (MAX_PER_CONNECTION) out of the ones that are hot: a later
+ * page keeps its offset a parameter, and its statement is planned for it as before.
  */
-function pageTerm(n: number, filter: FilterPlan): { skipBinding: boolean } {
-  return { skipBinding: !filter.valueSensitive && Number.isSafeInteger(n) && n >= 0 };
+function pageTerm(n: number, filter: FilterPlan, term: "limit" | "offset"): { skipBinding: boolean } {
+  return { skipBinding: !filter.valueSensitive && Number.isSafeInteger(n) && (term === "limit" ? n >= 0 : n === 0) };
 }
 
 export class Store {
@@ -272,7 +273,7 @@ export class Store {
       const qb = this.selected(op, m, filter, opts).select("t0.*").orderByRaw(orderSql(this.index, m, ordering, "t0", joins));
       for (const join of joins) qb.joinRaw(join);
       if (where) qb.whereRaw(where.sql, where.bindings);
-      if (take !== null) qb.limit(take, pageTerm(take, filter));
+      if (take !== null) qb.limit(take, pageTerm(take, filter, "limit"));
       return qb;
     };
     let chosen: Knex.QueryBuilder;
@@ -283,10 +284,10 @@ export class Store {
         ? db.queryBuilder().select("t0.*").from(db.raw(`(${branches.map(() => "(?)").join(" UNION ALL ")}) t0`, branches))
           .orderByRaw(orderSql(this.index, m, ordering, "t0"))
         : ordered({ sql: "false", bindings: [] });
-      if (take !== null) chosen.limit(take, pageTerm(take, filter));
+      if (take !== null) chosen.limit(take, pageTerm(take, filter, "limit"));
     } else {
       chosen = ordered();
-      if (!keyset) chosen.offset(page.offset, pageTerm(page.offset, filter));
+      if (!keyset) chosen.offset(page.offset, pageTerm(page.offset, filter, "offset"));
     }
     const cursor = keyset && take !== null;
     return db.select(db.raw(plan.select), ...(cursor ? [db.raw(`${cursorValues(terms)} AS _cursor`)] : []))

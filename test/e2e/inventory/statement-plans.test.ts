@@ -60,9 +60,9 @@ describe("inventory e2e: statement plans", () => {
   }));
 
   // PostgreSQL plans a prepared statement for its values five times, then keeps a generic plan
-  // unless that looks dearer: an id compared as an array of one, or a page's limit and offset as
-  // parameters, made it look so, and each detail or list page was planned anew (longer than it ran).
-  it("hot detail reads, list pages and writes keep one generic plan", () => oneConnection(async (db, base) => {
+  // unless that looks dearer: an id compared as an array of one, or a first page's limit as a
+  // parameter, made it look so, and each detail or first page was planned anew (longer than it ran).
+  it("hot detail reads, first pages and writes keep one generic plan", () => oneConnection(async (db, base) => {
     const site = (await post("/api/dcim/sites/", { name: `${tag} site`, status: "active" })).body;
     const prefix = (await post("/api/ipam/prefixes/", { prefix: "10.251.0.0/16", status: "active", site: site.id })).body;
     try {
@@ -70,14 +70,14 @@ describe("inventory e2e: statement plans", () => {
       const runs = 8;
       for (let i = 0; i < runs; i++) {
         expect((await get(`${base}/api/ipam/prefixes/${prefix.id}/`)).status).to.equal(200);
-        expect((await get(`${base}/api/ipam/prefixes/?limit=3&offset=1`)).status).to.equal(200);
+        expect((await get(`${base}/api/ipam/prefixes/?limit=3`)).status).to.equal(200);
         expect((await patch(`${base}/api/ipam/prefixes/${prefix.id}/`, { description: `${tag} ${i}` })).status).to.equal(200);
       }
       const { rows } = await db.raw(
         "SELECT statement, generic_plans::int AS generic, custom_plans::int AS custom FROM pg_prepared_statements WHERE generic_plans + custom_plans >= ?", [runs - 1]);
       const hot = rows as Array<{ statement: string; generic: number; custom: number }>;
       const detail = hot.filter((r) => r.statement.includes(`from "ipam_prefix" as "t0" where t0.id = `));
-      const page = hot.filter((r) => r.statement.includes("limit 3 offset 1"));
+      const page = hot.filter((r) => r.statement.includes(`from "ipam_prefix" as "t0"`) && /\blimit 3\b/.test(r.statement));
       expect(detail, "the detail read, prepared").to.have.length.greaterThan(0);
       expect(page, "the list page, prepared").to.have.length(1);
       // This test's reads; on PGlite the one connection holds every other test's statements too.
