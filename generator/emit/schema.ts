@@ -106,7 +106,7 @@ export function modelColumns(ir: IrApi): Map<string, Record<string, Column>> {
 }
 
 /** Who owns a model's tables and rows: "" the API itself, else the app (its folder name) that adds the model. */
-export const ownerOf = (m: IrModel): string => m.plugin?.name ?? "";
+const ownerOf = (m: IrModel): string => m.plugin?.name ?? "";
 
 /**
  * The schema the IR implies, one per migration stream: the API's own (key "") and each app's.

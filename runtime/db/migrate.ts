@@ -12,7 +12,8 @@ import { REPLACES } from "../descriptor.js";
 
 /** The `<api>/<name>`s a migration's header says it replaces. */
 export function replacedBy(sql: string): string[] {
-  const header = sql.slice(0, (sql.indexOf("\n\n") + 1 || sql.length + 1) - 1);
+  const end = sql.indexOf("\n\n");
+  const header = end < 0 ? sql : sql.slice(0, end);
   return header.split("\n").filter((l) => l.startsWith(REPLACES)).map((l) => l.slice(REPLACES.length).trim());
 }
 
