@@ -64,6 +64,27 @@ export interface DatabaseOptions {
   statementTimeoutMs?: number;
 }
 
+/**
+ * What bounds every statement of a pool this module opened: its connections' statement_timeout
+ * (ms), or "embedded" for the in-process engine, which takes the setting and ignores it.
+ */
+const statementBounds = new WeakMap<Knex, number | "embedded">();
+
+/**
+ * Whether a statement on `db` needs a statement timeout of `ms` set for it (SET LOCAL, in a
+ * transaction of its own): not where every statement already runs under one as short (a read
+ * pool's), nor on the embedded engine, where no setting can stop a statement.
+ */
+export function needsStatementTimeout(db: Knex | Knex.Transaction, ms: number): boolean {
+  const bound = statementBounds.get(db as Knex);
+  return bound !== "embedded" && !(bound !== undefined && bound <= ms);
+}
+
+/** Marks `db` as the embedded engine's: no statement timeout is set for its statements. */
+export function markEmbedded(db: Knex): void {
+  statementBounds.set(db, "embedded");
+}
+
 export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   // Waiting for a connection, from the pool or from the server, is bounded: a request then
   // fails fast (503) instead of hanging while the database is away or every connection busy.
@@ -86,6 +107,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     const routing = readRoutingFor(db, opts, (url, size, wrap) => {
       const timeout = opts.statementTimeoutMs ? ` -c statement_timeout=${opts.statementTimeoutMs}` : "";
       const reads = pool(url, size, `-c jit=off${timeout}`, wrap);
+      if (opts.statementTimeoutMs) statementBounds.set(reads, opts.statementTimeoutMs);
       // Whoever watches the database's statements (logs, counts) watches them all on `db`.
       for (const event of "query query-response query-error".split(" ")) reads.on(event, (...args: unknown[]) => db.emit(event, ...args));
       return reads;
@@ -113,6 +135,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   }
   const pool = new pg.Pool({ ...createPgConfig(pglite), connectionTimeoutMillis: 5000 } as pg.PoolConfig);
   const db = knex({ client, connectionPool: pool } as unknown as Knex.Config);
+  markEmbedded(db);
   return {
     knex: db,
     embedded: true,

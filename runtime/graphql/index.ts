@@ -19,6 +19,7 @@ import { graphqlSdl } from "../artifacts.js";
 import { ident } from "../query/sql.js";
 import { dynamicFilters } from "../features/index.js";
 import { renderComputed } from "../kinds/computed-fields.js";
+import { needsStatementTimeout } from "../db/connect.js";
 import { buildGraphqlApi, type GraphqlApi, type WriteAction } from "./schema.js";
 import { QueryCompiler, type Compiled, type Limits, type Written } from "./compile.js";
 import { computedOf, definitionsOf, fingerprintSql, loadDynamic, withDynamic } from "./custom.js";
@@ -296,11 +297,14 @@ export class GraphqlService {
   }
 
   /**
-   * The statement under PostgreSQL's statement_timeout, set for its own transaction only. The
-   * embedded database runs in this process and cannot be interrupted: it takes the setting and
-   * ignores it, so there the depth and width limits are what bound a query.
+   * The statement under PostgreSQL's statement_timeout, set for its own transaction only where
+   * the connection does not already bound it as tightly (a read pool's does, by default): three
+   * round trips (BEGIN, SET LOCAL, COMMIT) a query need not make. The embedded database runs in
+   * this process and cannot be interrupted: it takes the setting and ignores it, so there the
+   * depth and width limits are what bound a query, and the statement runs alone.
    */
   private bounded(db: Knex, sql: string, bindings: Knex.RawBinding[]): Promise<{ rows: Array<Record<string, unknown>> }> {
+    if (!needsStatementTimeout(db, LIMITS.statementTimeoutMs)) return db.raw(sql, bindings) as unknown as Promise<{ rows: Array<Record<string, unknown>> }>;
     return db.transaction(async (trx): Promise<{ rows: Array<Record<string, unknown>> }> => {
       await trx.raw(`SET LOCAL statement_timeout = ${Math.max(1, Math.floor(LIMITS.statementTimeoutMs))}`);
       return trx.raw(sql, bindings);

@@ -14,7 +14,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Database } from "../../runtime/db/connect.js";
+import { markEmbedded, type Database } from "../../runtime/db/connect.js";
 import { preparingClient, StatementNames } from "../../runtime/db/prepared.js";
 import { inWorker, runPid } from "./run.js";
 import { migrateAll } from "../../runtime/cli.js";
@@ -50,6 +50,7 @@ export async function openEmbedded(from?: Blob, waitMs = 5000): Promise<Embedded
   await pglite.waitReady;
   const pool = new pg.Pool({ ...createPgConfig(pglite), connectionTimeoutMillis: waitMs } as pg.PoolConfig);
   const db = knex({ client: preparingClient(new StatementNames()), connectionPool: pool } as unknown as Knex.Config);
+  markEmbedded(db);
   return {
     knex: db,
     embedded: true,
