@@ -27,7 +27,7 @@ export type { MemberSet, SetOperator } from "./query/membership.js";
 
 // The engine's helpers hooks share.
 export { Answer, forbidden, HttpError, notFound, ValidationError, type FieldErrors } from "./errors.js";
-export { col, ident, literal } from "./query/sql.js";
+export { col, containsPattern, ident, literal, textSearch } from "./query/sql.js";
 export { prepared } from "./db/prepared.js";
 export { canonicalUuid, FilterCompiler, isUuid } from "./query/filters.js";
 export { labelOf, linkedTypes } from "./kinds/content-types.js";

@@ -16,10 +16,6 @@ export interface GraphqlDemand {
   writes: number;
 }
 
-export function fieldsSelected(query: string, operationName?: string): number | null {
-  return graphqlDemand(query, operationName)?.fields ?? null;
-}
-
 export function graphqlDemand(query: string, operationName?: string, variables?: unknown): GraphqlDemand | null {
   let document: DocumentNode;
   try {

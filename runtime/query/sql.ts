@@ -4,3 +4,15 @@
 export const ident = (name: string): string => `"${name.replace(/"/g, '""')}"`;
 export const col = (alias: string, column: string): string => `${alias}.${ident(column)}`;
 export const literal = (value: string): string => `'${value.replace(/'/g, "''")}'`;
+
+/** An ILIKE pattern (SQL) matching text that contains the text `expr`, its wildcards taken literally (Django's icontains). */
+export const containsPattern = (expr: string): string => `'%' || replace(replace(replace(${expr}, '\\', '\\\\'), '%', '\\%'), '_', '\\_') || '%'`;
+
+/**
+ * A free-text search over the search terms `values` (an SQL text array, as a filter method
+ * gets them): true when `match` (SQL true for the stripped term `v`) accepts one. A term that
+ * is blank once stripped matches everything, as a filter set's `search()` returns the queryset
+ * untouched for it.
+ */
+export const textSearch = (values: string, match: (v: string) => string): string =>
+  `EXISTS (SELECT 1 FROM unnest(${values}) s(raw), LATERAL (SELECT btrim(s.raw) AS v) t WHERE t.v = '' OR ${match("t.v")})`;

@@ -3,7 +3,9 @@
 import { expect } from "chai";
 import { configFromEnv } from "../../runtime/config.js";
 import { price, RATE_LIMIT_DEFAULTS } from "../../runtime/http/rate-limits.js";
-import { fieldsSelected, graphqlDemand } from "../../runtime/graphql/cost.js";
+import { graphqlDemand } from "../../runtime/graphql/cost.js";
+
+const fieldsSelected = (query: string, operationName?: string) => graphqlDemand(query, operationName)?.fields ?? null;
 
 describe("rate limits", () => {
   it("reads RATE_LIMIT_* settings, off unless enabled, and refuses a mistyped or empty budget", () => {

@@ -1,7 +1,7 @@
 // Nautobot 1.5's DynamicGroupMembership.clean: a parent group has a filter or children, not
 // both; both groups are of one content type; and no group becomes its own ancestor. The `q`
 // search over the operator and both groups' names and slugs.
-import { readRow, Refusal, type MethodQuery, type SaveEvent, col, ident } from "../../../runtime/hooks.js";
+import { readRow, Refusal, type MethodQuery, type SaveEvent, col, ident, containsPattern, textSearch } from "../../../runtime/hooks.js";
 import { tables } from "../../../generated/inventory/tables.js";
 import type { ExtrasDynamicGroup, ExtrasDynamicGroupMembership } from "../../../generated/inventory/rows.js";
 
@@ -36,10 +36,12 @@ export async function beforeSave({ db, after }: SaveEvent<ExtrasDynamicGroupMemb
 function search({ alias, values }: MethodQuery): string {
   const { groups, memberships } = names();
   const G = groups.columns, M = memberships.columns;
-  const pattern = `'%' || replace(replace(replace(btrim(v), '\\', '\\\\'), '%', '\\%'), '_', '\\_') || '%'`;
-  const named = (fk: string) =>
-    `EXISTS (SELECT 1 FROM ${ident(groups.table)} g WHERE g.${ident(G.id)} = ${col(alias, fk)} AND (g.${ident(G.name)} ILIKE ${pattern} OR g.${ident(G.slug)} ILIKE ${pattern}))`;
-  return `EXISTS (SELECT 1 FROM unnest(${values}) v WHERE btrim(v) = '' OR ${col(alias, M.operator)} ILIKE ${pattern} OR ${named(M.group)} OR ${named(M.parent_group)})`;
+  return textSearch(values!, (v) => {
+    const pattern = containsPattern(v);
+    const named = (fk: string) =>
+      `EXISTS (SELECT 1 FROM ${ident(groups.table)} g WHERE g.${ident(G.id)} = ${col(alias, fk)} AND (g.${ident(G.name)} ILIKE ${pattern} OR g.${ident(G.slug)} ILIKE ${pattern}))`;
+    return `${col(alias, M.operator)} ILIKE ${pattern} OR ${named(M.group)} OR ${named(M.parent_group)}`;
+  });
 }
 
 export const filters = { q: search };

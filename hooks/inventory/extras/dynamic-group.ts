@@ -4,7 +4,7 @@
 // `members` action, whose rows one list statement selects (runtime/query/membership.ts).
 import {
   ValidationError, type Dependent, readRow, Refusal, type ActionEvent, type DeletingEvent, type MethodQuery, type SaveEvent, filterProblems,
-  membershipPlan, type MemberSet, type SetOperator, col, ident,
+  membershipPlan, type MemberSet, type SetOperator, col, ident, containsPattern, textSearch,
 } from "../../../runtime/hooks.js";
 import { tables } from "../../../generated/inventory/tables.js";
 import type { ExtrasDynamicGroup } from "../../../generated/inventory/rows.js";
@@ -40,10 +40,9 @@ export async function protectedBy({ db, rows }: DeletingEvent<ExtrasDynamicGroup
 // SearchFilter: any of the fields, or the content type's app label or model name, contains the value.
 function search({ alias, values }: MethodQuery): string {
   const G = names().groups.columns;
-  const pattern = `'%' || replace(replace(replace(btrim(v), '\\', '\\\\'), '%', '\\%'), '_', '\\_') || '%'`;
   const type = col(alias, G.content_type);
   const fields = [col(alias, G.name), col(alias, G.slug), col(alias, G.description), `split_part(${type}, '.', 1)`, `split_part(${type}, '.', 2)`];
-  return `EXISTS (SELECT 1 FROM unnest(${values}) v WHERE btrim(v) = '' OR ${fields.map((f) => `${f} ILIKE ${pattern}`).join(" OR ")})`;
+  return textSearch(values!, (v) => fields.map((f) => `${f} ILIKE ${containsPattern(v)}`).join(" OR "));
 }
 
 export const filters = { q: search };

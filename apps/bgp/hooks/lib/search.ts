@@ -2,22 +2,11 @@
 // free-text searches of the models whose `q` reaches past their own columns (or, for an ASN,
 // into a number's digits), and a peering's devices through its endpoints. A helper of the
 // app's hook modules, which name these as their `filters`.
-import { col, ident, type MethodQuery } from "../../../../runtime/hooks.js";
+import { col, containsPattern as contains, ident, textSearch as search, type MethodQuery } from "../../../../runtime/hooks.js";
 import { tables } from "../../../../generated/inventory/tables.js";
 
 // Read when called: the generator loads hook modules before it writes the tables.
 const T = () => tables.nautobot_bgp_models;
-
-/** `v` as an ILIKE pattern matching text that contains it, its wildcards taken literally (Django's icontains). */
-const contains = (v: string) => `'%' || replace(replace(replace(${v}, '\\', '\\\\'), '%', '\\%'), '_', '\\_') || '%'`;
-
-/**
- * A search: the rows `match` (SQL true for the search text `v`) accepts. A search that is blank
- * once stripped matches everything, as the app's `search()` returns the queryset untouched; a
- * CharFilter strips what it is given.
- */
-const search = (values: string, match: (v: string) => string) =>
-  `EXISTS (SELECT 1 FROM unnest(${values}) s(raw), LATERAL (SELECT btrim(s.raw) AS v) t WHERE t.v = '' OR ${match("t.v")})`;
 
 /** The name of the device of the routing instance `fk` (a column of `alias`) names. */
 const deviceNameOf = (alias: string, fk: string) => {
