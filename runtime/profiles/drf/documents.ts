@@ -26,9 +26,20 @@ export function servedForm(form: string | undefined): Form | undefined {
   return form as Form;
 }
 
+/**
+ * How a document writes its operations' parameters. `shared`, as generated: each distinct one
+ * once under `components.parameters`, referred to with `$ref`. `inline`: written out in every
+ * operation, as drf-spectacular writes them; the URL that Nautobot's older clients read
+ * (`docs/?format=openapi`) serves this one, since they take `name` of each parameter and follow
+ * no `$ref` (the Ansible collection's inventory plugin, plugins/inventory/inventory.py:1068 at
+ * v4.5.1). Both describe the same exchanges; the shared one is about two thirds the size.
+ */
+export type ParameterStyle = "shared" | "inline";
+
 /** The document of `version` in `form` (none: the generated one), read from its file, without the paths of apps not enabled. */
-export function servedDocument(api: ApiDescriptor, version: string, form: Form | undefined, enabled: readonly PluginDescriptor[] = []): Json {
-  const doc = withoutUnreachedSchemas(parametersInline(withoutDisabledApps(api, openApiDocument(api, version), enabled)));
+export function servedDocument(api: ApiDescriptor, version: string, form: Form | undefined, enabled: readonly PluginDescriptor[] = [], parameters: ParameterStyle = "shared"): Json {
+  const served = withoutDisabledApps(api, openApiDocument(api, version), enabled);
+  const doc = withoutUnreachedComponents(parameters === "inline" ? parametersInline(served) : served);
   return form ? deriveDocument(doc, form) : doc;
 }
 
@@ -39,13 +50,17 @@ function withoutDisabledApps(api: ApiDescriptor, doc: Json, enabled: readonly Pl
   return { ...doc, paths: Object.fromEntries(Object.entries<Json>(doc.paths).filter(([path]) => !off.some((base) => path.startsWith(base)))) };
 }
 
+/** The kinds of component a path refers to that may be left with nothing referring to them. */
+const PRUNED = ["schemas", "parameters"];
+
 /**
- * `doc` without the schemas no path reaches, directly or through other components: those of
- * apps not enabled (the generated document describes every app) and forms nothing answers with.
+ * `doc` without the schemas and parameters no path reaches, directly or through other
+ * components: those of apps not enabled (the generated document describes every app), forms
+ * nothing answers with, and every shared parameter once the parameters are written inline
+ * (some 170 kB a client would download for nothing).
  */
-function withoutUnreachedSchemas(doc: Json): Json {
-  const schemas: Json | undefined = doc.components?.schemas;
-  if (!schemas) return doc;
+function withoutUnreachedComponents(doc: Json): Json {
+  if (!doc.components) return doc;
   const reached = new Set<string>();
   const walk = (value: unknown): void => {
     if (Array.isArray(value)) return value.forEach(walk);
@@ -59,16 +74,19 @@ function withoutUnreachedSchemas(doc: Json): Json {
     Object.values(value).forEach(walk);
   };
   walk(doc.paths);
-  const kept = Object.fromEntries(Object.entries(schemas).filter(([name]) => reached.has(`#/components/schemas/${name}`)));
-  return { ...doc, components: { ...doc.components, schemas: kept } };
+  const components: Json = {};
+  for (const [kind, named] of Object.entries<Json>(doc.components)) {
+    if (!PRUNED.includes(kind)) components[kind] = named;
+    else {
+      const kept = Object.entries(named).filter(([name]) => reached.has(`#/components/${kind}/${name}`));
+      if (kept.length) components[kind] = Object.fromEntries(kept);
+    }
+  }
+  return { ...doc, components };
 }
 
-/**
- * `doc` with each operation's parameters written out where the generated document shares them
- * (`components.parameters`): real clients read them as drf-spectacular writes them, inline, and
- * do not follow a `$ref` (the Ansible collection's inventory plugin takes `name` of each).
- */
-export function parametersInline(doc: Json): Json {
+/** `doc` with each operation's parameters written out where the generated document shares them (`components.parameters`). */
+function parametersInline(doc: Json): Json {
   const shared: Json = doc.components?.parameters ?? {};
   const inline = (list: Json[] | undefined) => list?.map((p) => (typeof p.$ref === "string" ? shared[p.$ref.split("/").at(-1)!] ?? p : p));
   const paths: Json = {};
@@ -79,10 +97,7 @@ export function parametersInline(doc: Json): Json {
       return [key, value.parameters ? { ...value, parameters: inline(value.parameters) } : value];
     }));
   }
-  // Nothing refers to the shared parameters any more: some 180 kB a client would download for nothing.
-  const { parameters, ...components } = doc.components ?? {};
-  const referred = parameters !== undefined && JSON.stringify(paths).includes('"#/components/parameters/');
-  return { ...doc, paths, ...(doc.components ? { components: referred ? doc.components : components } : {}) };
+  return { ...doc, paths };
 }
 
 /** `doc` with each operation as `form` has it, and without the operations `form` has not. */

@@ -25,10 +25,10 @@ describe("inventory e2e: the OpenAPI documents as served", () => {
     const unknown = await get(`${docs}?format=openapi&api_version=9.9`);
     expect(plain.status).to.equal(200);
     expect(plain.headers.get("content-type")).to.match(/^application\/json/);
-    expect(plain.text).to.equal(JSON.stringify(servedDocument(inventory, "1.2", undefined)));
-    expect(byQuery.text).to.equal(JSON.stringify(servedDocument(inventory, "1.3", undefined)));
+    expect(plain.text).to.equal(JSON.stringify(servedDocument(inventory, "1.2", undefined, [], "inline")));
+    expect(byQuery.text).to.equal(JSON.stringify(servedDocument(inventory, "1.3", undefined, [], "inline")));
     expect(byHeader.headers.get("api-version")).to.equal("1.3");
-    expect(byHeader.text).to.equal(JSON.stringify(servedDocument(inventory, "1.3", undefined)));
+    expect(byHeader.text).to.equal(JSON.stringify(servedDocument(inventory, "1.3", undefined, [], "inline")));
     expect(unknown.status).to.equal(404);
     // Every parameter written out, as drf-spectacular writes them and clients read them (the
     // Ansible collection's inventory plugin takes each one's name, following no $ref).
@@ -36,6 +36,36 @@ describe("inventory e2e: the OpenAPI documents as served", () => {
     expect(devices.get.parameters.length).to.be.greaterThan(50);
     expect(devices.get.parameters.filter((p) => typeof p.name !== "string" || p.$ref)).to.deep.equal([]);
     new Contract(inventory.openapi["1.2"] as Record<string, unknown>, "docs-1.2.json").check("get", docs, unknown);
+  });
+
+  it("swagger.json shares its parameters, and says with them what docs/?format=openapi writes inline", async () => {
+    type Doc = { paths: Record<string, Record<string, { parameters?: Array<Record<string, unknown>> }>>; components: { parameters?: Record<string, Record<string, unknown>> } };
+    const shared = (await get("/api/swagger.json?api_version=1.3")).body as Doc;
+    const inline = (await get(`${docs}?format=openapi&api_version=1.3`)).body as Doc;
+    expect(inline.components.parameters).to.equal(undefined);
+    const refs = shared.paths["/api/dcim/devices/"].get.parameters!;
+    expect(refs.length).to.be.greaterThan(50);
+    expect(refs.every((p) => typeof p.$ref === "string" && Object.keys(p).length === 1)).to.equal(true);
+    // Every shared parameter is referred to (a disabled app's are left out), and following
+    // each reference gives exactly the inline document's operation, in order.
+    const referred = new Set<string>();
+    const resolve = (p: Record<string, unknown>) => {
+      if (typeof p.$ref !== "string") return p;
+      const name = p.$ref.replace("#/components/parameters/", "");
+      referred.add(name);
+      return shared.components.parameters![name];
+    };
+    expect(Object.keys(shared.paths)).to.deep.equal(Object.keys(inline.paths));
+    for (const [path, item] of Object.entries(shared.paths)) {
+      for (const [key, op] of Object.entries(item)) {
+        const list = Array.isArray(op) ? op : op.parameters;
+        const written = Array.isArray(inline.paths[path][key]) ? inline.paths[path][key] : inline.paths[path][key].parameters;
+        expect(list?.map(resolve), `${key} ${path}`).to.deep.equal(written);
+      }
+    }
+    expect([...referred].sort()).to.deep.equal(Object.keys(shared.components.parameters!).sort());
+    const size = (doc: unknown) => Buffer.byteLength(JSON.stringify(doc));
+    expect(size(shared)).to.be.below(size(inline) * 0.95);
   });
 
   it("is sent gzipped to a client that accepts gzip, and as text to one that does not", async () => {

@@ -10,7 +10,7 @@ import { templates } from "../../../http/templates.js";
 import type { Ctx } from "../context.js";
 import { only } from "./allow.js";
 import type { ApiDescriptor, PluginDescriptor } from "../../../descriptor.js";
-import { servedDocument, servedForm, type Form } from "../documents.js";
+import { servedDocument, servedForm, type Form, type ParameterStyle } from "../documents.js";
 
 /** The OpenAPI document's media types (drf-spectacular's renderers): YAML ones, then JSON ones. */
 const YAML_TYPES = ["application/vnd.oai.openapi", "application/yaml"];
@@ -24,13 +24,13 @@ export const SCHEMA_TYPES = [...YAML_TYPES, "application/vnd.oai.openapi+json", 
  * tens of megabytes, and the parsed documents they come from as much again.
  */
 const renderings = new WeakMap<ApiDescriptor, Map<string, Buffer>>();
-function rendering(api: ApiDescriptor, version: string, form: Form | undefined, as: "json" | "yaml", enabled: readonly PluginDescriptor[]): Buffer {
+function rendering(api: ApiDescriptor, version: string, form: Form | undefined, as: "json" | "yaml", enabled: readonly PluginDescriptor[], parameters: ParameterStyle): Buffer {
   let rendered = renderings.get(api);
   if (!rendered) renderings.set(api, (rendered = new Map()));
-  const key = `${version} ${form ?? ""} ${as} ${enabled.map((p) => p.name).join(",")}`;
+  const key = `${version} ${form ?? ""} ${as} ${parameters} ${enabled.map((p) => p.name).join(",")}`;
   let gzipped = rendered.get(key);
   if (!gzipped) {
-    const document = servedDocument(api, version, form, enabled);
+    const document = servedDocument(api, version, form, enabled, parameters);
     rendered.set(key, (gzipped = gzipSync(as === "yaml" ? toYaml(document, { aliasDuplicateObjects: false }) : JSON.stringify(document))));
   }
   return gzipped;
@@ -53,9 +53,10 @@ export function docs(ctx: Ctx): Promise<void> | void {
     const { api } = ctx.drf;
     // The document itself, of the version negotiated here: a redirect to swagger.json (as
     // Nautobot answers) would drop `api_version`, and clients such as pynautobot's openapi()
-    // expect JSON from this URL.
+    // expect JSON from this URL. Its parameters are written inline: the clients that read this
+    // URL take each one's name without following a `$ref`.
     if (ctx.params.get("format")?.at(-1) === "openapi") {
-      sendDocument(ctx, "json", rendering(api, ctx.version, servedForm(ctx.params.get("form")?.at(-1)), "json", ctx.drf.plugins));
+      sendDocument(ctx, "json", rendering(api, ctx.version, servedForm(ctx.params.get("form")?.at(-1)), "json", ctx.drf.plugins, "inline"));
       return;
     }
     const url = `${api.basePath}swagger.json?api_version=${encodeURIComponent(ctx.version)}`;
@@ -89,6 +90,6 @@ export function schema(ctx: Ctx): Promise<void> | void {
       : offers.yaml ? "application/vnd.oai.openapi" : "application/vnd.oai.openapi+json";
     const asYaml = YAML_TYPES.includes(type);
     if (!(asYaml ? offers.yaml : offers.json)) throw new HttpError(406, "Could not satisfy the request Accept header.", "not_acceptable");
-    sendDocument(ctx, type, rendering(ctx.drf.api, ctx.version, servedForm(ctx.params.get("form")?.at(-1)), asYaml ? "yaml" : "json", ctx.drf.plugins));
+    sendDocument(ctx, type, rendering(ctx.drf.api, ctx.version, servedForm(ctx.params.get("form")?.at(-1)), asYaml ? "yaml" : "json", ctx.drf.plugins, "shared"));
   });
 }
