@@ -116,6 +116,7 @@ function permissionCost(rows: Row[]): string {
 /** The issue's goal for the workloads Nautobot users report as slow, at 8 clients. */
 const underTenthOfASecond: Target = { text: "p50 < 100 ms at 8 clients", met: (r) => r.p50 < 100 };
 
+/** A ratio to the floor of the same run, as issue 32 sets them: detail 0.6, every list 1.0, create 0.3. */
 const atLeast = (x: number): Target => ({ text: `≥ ${x.toFixed(1)}× floor`, met: (_r, ratio) => (ratio ?? 0) >= x });
 
 async function main(): Promise<void> {
@@ -177,14 +178,14 @@ async function main(): Promise<void> {
     {
       floor: { name: "prefix detail", next: () => get(`${floorUrl}/prefixes/${pick()}/`) },
       armature: [
-        { name: "prefix detail (full, nested)", next: () => get(`${ours}/api/ipam/prefixes/${pick()}/`), target: atLeast(0.5) },
+        { name: "prefix detail (full, nested)", next: () => get(`${ours}/api/ipam/prefixes/${pick()}/`), target: atLeast(0.6) },
         { name: "prefix detail ?brief=1", next: () => get(`${ours}/api/ipam/prefixes/${pick()}/?brief=1`) },
       ],
     },
     {
       floor: { name: "device list of 50, 3 config contexts merged", next: () => get(`${floorUrl}/devices/?offset=${devicePage()}`) },
       armature: [
-        { name: "device list of 50 with config contexts", next: () => get(`${ours}/api/dcim/devices/?limit=50&offset=${devicePage()}`), target: atLeast(0.5) },
+        { name: "device list of 50 with config contexts", next: () => get(`${ours}/api/dcim/devices/?limit=50&offset=${devicePage()}`), target: atLeast(1) },
         { name: "device list of 50, exclude=config_context", next: () => get(`${ours}/api/dcim/devices/?limit=50&offset=${devicePage()}&exclude=config_context`) },
       ],
     },
@@ -192,7 +193,7 @@ async function main(): Promise<void> {
       floor: { name: "event archive of 50, venue, organizers, terms with counts", next: () => get(`${floorUrl}/events/?page=${eventPage()}`) },
       armature: [{
         name: "calendar: event archive of 50, all embedded", next: () => get(`${ours}/wp-json/calendar/events/v1/events?per_page=50&page=${eventPage()}`),
-        load: { headers: {} },
+        load: { headers: {} }, target: atLeast(1),
       }],
     },
     {
@@ -208,13 +209,13 @@ async function main(): Promise<void> {
     },
     {
       floor: { name: "create prefix, 5 relations + 2 tags", next: () => post(`${floorUrl}/prefixes/`, prefixBody(relations)) },
-      armature: [{ name: "create prefix, 5 relations + 2 tags", next: () => post(`${ours}/api/ipam/prefixes/`, prefixBody(relations)), target: atLeast(0.4) }],
+      armature: [{ name: "create prefix, 5 relations + 2 tags", next: () => post(`${ours}/api/ipam/prefixes/`, prefixBody(relations)), target: atLeast(0.3) }],
     },
     {
       floor: { name: `bulk create of ${BULK} prefixes with tags`, next: () => bulk(`${floorUrl}/prefixes/`), load: bulkLoad },
       armature: [{
         name: `bulk create of ${BULK} prefixes with tags, one POST`, next: () => bulk(`${ours}/api/ipam/prefixes/`), load: bulkLoad,
-        target: BULK === 1000 ? { text: "p50 < 500 ms", met: (r) => r.p50 < 500 } : undefined,
+        target: BULK === 1000 ? { text: "p50 < 300 ms", met: (r) => r.p50 < 300 } : undefined,
       }],
     },
     {
@@ -248,7 +249,7 @@ async function main(): Promise<void> {
         name: `available-ips POST, ${ALLOCATORS} clients, ${ALLOCATED_IPS} used`,
         next: () => post(`${ours}/api/ipam/prefixes/${pool}/available-ips/`, { status: "active", description: "bench-allocated" }),
         load: { concurrency: ALLOCATORS, requests: ALLOCATORS * 20, warmup: 0, onBody: (body) => addresses.push(JSON.parse(body).address) },
-        target: { text: "≥ 200/s", met: (r) => r.rps >= 200 },
+        target: { text: "≥ 500/s", met: (r) => r.rps >= 500 },
       }],
     },
     // The reads Nautobot users report as slow (NAUTOBOT_FIGURES), each against its floor.
