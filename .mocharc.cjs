@@ -29,15 +29,15 @@ const longestFirst = [
   "test/e2e/browser.test.ts", // Chromium laying out the inventory's megabyte document in Swagger UI
   "test/conformance/drf-0.test.ts",
   "test/e2e/inventory/csv.test.ts", // 100,000 rows out, 10,000 in
-  "test/e2e/operator-commands.test.ts",
   "test/conformance/drf-2.test.ts",
+  "test/e2e/operator-commands.test.ts",
   "test/golden/determinism.test.ts", // `check` on the real spec, twice
-  "test/e2e/dynamic-groups.test.ts",
-  "test/conformance/drf-1.test.ts",
   "test/e2e/inventory/permissions.test.ts",
-  "test/e2e/clients/typed-client.test.ts", // tsc --strict over the example
   "test/conformance/drf-3.test.ts",
+  "test/conformance/drf-1.test.ts",
   "test/e2e/git-repositories.test.ts",
+  "test/e2e/dynamic-groups.test.ts",
+  "test/e2e/clients/typed-client.test.ts", // tsc --strict over the example
   "test/e2e/metrics.test.ts",
   "test/golden/openapi-documents.test.ts",
   "test/e2e/inventory/prism.test.ts", // Prism's own process
