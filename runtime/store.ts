@@ -19,7 +19,7 @@ import { chunksWithin } from "./db/chunks.js";
 import { HttpError, ValidationError, notFound, type FieldErrors } from "./errors.js";
 import { WriteValidators } from "./write/validate.js";
 import { kindOf } from "./kinds/index.js";
-import { doAfterSave, FieldProblem, isPlainObject, type WriteContext } from "./kinds/types.js";
+import { doAfterSave, FieldProblem, isPlainObject, type AfterSave, type WriteContext } from "./kinds/types.js";
 import { duplicateErrors } from "./text/uniqueness.js";
 import type { Dependent, Problem } from "./problems.js";
 import { tellAtEnd, type Operation, type RowId, type WriteFeature, type WriteOperation } from "./operations/index.js";
@@ -805,21 +805,23 @@ export class Store {
     // once used, it hooks every promise of the process (a tenth of a bulk create's time).
     // Failures surface where the reads are awaited; unawaited (the write failed first), they are moot.
     for (const f of m.fields) void kindOf(f).prefetch?.(f, ctx)?.catch(() => undefined);
-    const queued: Array<WriteContext["afterSave"]> = m.fields.map(() => []);
-    const settled = await Promise.allSettled(m.fields.map(async (f, n) => {
+    // Only the fields the body gives are taken: a bulk body's thousand elements would otherwise
+    // each run, and wait for, a write of every field of the model.
+    const taken = m.fields.flatMap((f) => {
       const write = kindOf(f).write;
-      if (!write || f.readOnly || !(f.name in body) || errors[f.name] || !this.index.inVersion(f, opts.version)) return false;
+      return write && !f.readOnly && f.name in body && !errors[f.name] && this.index.inVersion(f, opts.version) ? [{ f, write, queue: [] as AfterSave[] }] : [];
+    });
+    const settled = await Promise.allSettled(taken.map(async ({ f, write, queue }) => {
       const value = body[f.name];
       if (hasNul(value)) throw new FieldProblem({ code: "null_characters" });
-      await write(f, value, ctx, queued[n]);
-      return true;
+      await write(f, value, ctx, queue);
     }));
-    ctx.afterSave = queued.flat();
+    ctx.afterSave = taken.flatMap((t) => t.queue);
     const failure = settled.find((r): r is PromiseRejectedResult => r.status === "rejected" && !(r.reason instanceof FieldProblem));
     if (failure) throw failure.reason;
     settled.forEach((r, n) => {
-      if (r.status === "rejected") errors[m.fields[n].name] = (r.reason as FieldProblem).detail ?? [(r.reason as FieldProblem).problem];
-      else if (r.value) ctx.written.add(m.fields[n].name);
+      if (r.status === "rejected") errors[taken[n].f.name] = (r.reason as FieldProblem).detail ?? [(r.reason as FieldProblem).problem];
+      else ctx.written.add(taken[n].f.name);
     });
     if (Object.keys(errors).length) throw new ValidationError(errors);
     return ctx;
