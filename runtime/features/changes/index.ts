@@ -223,19 +223,22 @@ function changeLog(index: ModelIndex, log: ModelDescriptor, lookup: RecordedLook
       `FROM jsonb_populate_recordset(NULL::${table}, ?::jsonb) WITH ORDINALITY AS r ORDER BY r.ordinality ` +
       `RETURNING id, ${[cols.id, cols.user, cols.context, cols.time].map(ident).join(", ")}`;
     const also = lookup?.query(m, action, "i");
-    const ctes = [`inserted AS (${insert})`, last, ...(hooks ? [`hooks AS (${hooks})`] : []), ...(also ? [`also AS (${also.sql})`] : [])];
-    const bindings = [JSON.stringify(records), m.key, changes.map((c) => c.object.id), ...(hooks ? [[m.key], [action]] : []), ...(also?.bindings ?? [])];
-    // The same text for every write of one model: planned once per connection.
+    // A created object has no record before this one (its webhooks' prechange is null): no
+    // probe of the log for each of them.
+    const earlier = action !== "create";
+    const ctes = [`inserted AS (${insert})`, ...(earlier ? [last] : []), ...(hooks ? [`hooks AS (${hooks})`] : []), ...(also ? [`also AS (${also.sql})`] : [])];
+    const bindings = [JSON.stringify(records), ...(earlier ? [m.key, changes.map((c) => c.object.id)] : []), ...(hooks ? [[m.key], [action]] : []), ...(also?.bindings ?? [])];
+    // The same text for every write of one model and action: planned once per connection.
     const { rows: [found] } = await prepared(db.raw(
-      `WITH ${ctes.join(", ")} SELECT (SELECT json_agg(l) FROM last l) AS before` +
+      `WITH ${ctes.join(", ")} SELECT ${earlier ? "(SELECT json_agg(l) FROM last l)" : "NULL"} AS before` +
         (hooks ? ", (SELECT coalesce(json_agg(h), '[]'::json) FROM hooks h) AS webhooks" : "") +
         (also ? ", (SELECT coalesce(json_agg(a), '[]'::json) FROM also a) AS also" : ""),
       bindings as Knex.RawBinding[],
     ));
     if (also) await lookup!.found(db, found.also as Array<Record<string, unknown>>);
-    const earlier = (found.before ?? []) as Array<{ id: string; data: Record<string, unknown> | null }>;
+    const lastShown = (found.before ?? []) as Array<{ id: string; data: Record<string, unknown> | null }>;
     return {
-      before: new Map(earlier.filter((r) => r.data).map((r) => [r.id, r.data!])),
+      before: new Map(lastShown.filter((r) => r.data).map((r) => [r.id, r.data!])),
       ...(hooks ? { webhooks: found.webhooks as FoundWebhook[] } : {}),
     };
   }
