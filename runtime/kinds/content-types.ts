@@ -56,7 +56,7 @@ export const contentTypes: RuntimeFieldKind<ContentTypesField> = {
     return `(SELECT coalesce(json_agg(${labelOf(f.registry, "r")} ORDER BY ${col("r", r.appLabel)} COLLATE "C", ${col("r", r.model)} COLLATE "C"), '[]'::json) ` +
       `${linkedTypes(f.through, f.registry, col(alias, "id"))})`;
   },
-  async write(f, value, ctx) {
+  async write(f, value, ctx, afterSave) {
     if (value === null) throw new FieldProblem({ code: "null" });
     if (!Array.isArray(value)) throw new FieldProblem({ code: "not_a_list", given: value });
     for (const item of value) {
@@ -68,7 +68,7 @@ export const contentTypes: RuntimeFieldKind<ContentTypesField> = {
     const labels = [...new Set(value as string[])];
     ctx.links[f.name] = labels;
     const updating = ctx.id !== null;
-    ctx.afterSave.push(async (id) => {
+    afterSave.push(async (id) => {
       if (updating && f.assignments) await keepAssigned(ctx.db, ctx.model.table, f, id, labels);
       await replace(ctx.db, f, id, labels);
     });

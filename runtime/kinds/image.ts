@@ -36,7 +36,7 @@ export const image: RuntimeFieldKind<ImageField> = {
       return `${site}${MEDIA_PATH}${v.split("/").map(encodeURIComponent).join("/")}`;
     };
   },
-  async write(f, value, { db, model, id, row, afterSave }) {
+  async write(f, value, { db, model, id, row }, afterSave) {
     if (value === null) {
       if (!f.nullable) throw new FieldProblem({ code: "null" });
       row[f.column] = null;

@@ -23,10 +23,10 @@ export const m2m: RuntimeFieldKind<M2mField> = {
       `JOIN ${ident(t.table)} j ON ${col("j", t.target)} = ${a}.id WHERE ${col("j", t.source)} = ${col(ctx.alias, "id")}`);
   },
   render: (f, ctx) => (keyShown(f, ctx) ? (v) => v : listRender(ctx.index.model(f.target), ctx)),
-  async write(f, value, ctx) {
+  async write(f, value, ctx, afterSave) {
     const ids = f.bySlug ? await bySlug(f, value, ctx) : await byPk(f, value, ctx);
     ctx.links[f.name] = ids;
-    ctx.afterSave.push(setWork(`m2m ${f.name}`, { ids, created: ctx.id === null }, (db, rows) => linkSets(db, f, rows)));
+    afterSave.push(setWork(`m2m ${f.name}`, { ids, created: ctx.id === null }, (db, rows) => linkSets(db, f, rows)));
   },
   checksOwnValue: true,
   options: { type: () => "field", describe: (f, info, ctx) => listOptions(f.target, info, ctx) },

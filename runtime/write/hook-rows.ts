@@ -128,7 +128,15 @@ export class HookValues {
       if (!s) throw new Error(`${this.m.key}: a hook gave a value for "${field}", which is no stored field`);
       if (!(s.column in out)) put(s);
     }
-    for (const column of Object.keys(this.row)) delete this.row[column];
+    const columns = Object.keys(this.row);
+    const kept = Object.keys(out);
+    // Columns the hooks left as they were are set in place: deleting them would turn every row
+    // of a bulk write into a slow dictionary object for the insert that reads them.
+    if (kept.length === columns.length && kept.every((c, n) => c === columns[n])) {
+      for (const column of kept) this.row[column] = out[column];
+      return;
+    }
+    for (const column of columns) delete this.row[column];
     Object.assign(this.row, out);
   }
 }

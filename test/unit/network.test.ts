@@ -8,6 +8,8 @@ describe("unit: network parsing", () => {
     expect(parseNetwork("10.1.2.3/9")).to.equal("10.0.0.0/9");
     expect(parseNetwork("0.0.0.0/0")).to.equal("0.0.0.0/0");
     expect(parseNetwork(" 192.168.1.1/32 ")).to.equal("192.168.1.1/32");
+    expect(parseNetwork("255.255.255.255/1")).to.equal("128.0.0.0/1");
+    expect(parseNetwork("10.1.2.3/08")).to.equal("10.0.0.0/8");
   });
 
   it("handles IPv6, compressing the result", () => {
@@ -31,7 +33,7 @@ describe("unit: network parsing", () => {
   // "1.2.3" is ambiguous (inet_aton reads 1.2.0.3, PostgreSQL's cidr reads 1.2.3.0/24), so
   // only full dotted quads are networks, as netaddr's inet_pton mode has it.
   it("refuses what is not a network", () => {
-    for (const bad of ["", "abc", "10.0.0.256/24", "10.0.0.0/33", "10.0.0.0/", "/24", "2001:db8::/129", "10.0.0.0/-1", "1.2.3"]) {
+    for (const bad of ["", "abc", "10.0.0.256/24", "10.0.0.0/33", "10.0.0.0/", "/24", "2001:db8::/129", "10.0.0.0/-1", "1.2.3", "010.0.0.1/8", "10.0.0.01"]) {
       expect(parseNetwork(bad), bad).to.equal(null);
     }
   });

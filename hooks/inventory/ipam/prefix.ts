@@ -38,12 +38,18 @@ async function checkUnique(events: Array<SaveEvent<IpamPrefix>>): Promise<void> 
   const { db } = events[0];
   const { prefix: prefixes, vrf: vrfs } = tables.ipam;
   // One statement: each prefix's VRF, its network, and its stored twin where the VRF enforces unique space.
-  // Its text is the same for every set: planned once per connection.
+  // Its text is the same for every set: planned once per connection. The twin is sought by
+  // the terms of the prefixes' ordering index (VRF, address bytes, mask length: the spec
+  // orders prefixes by VRF and prefix), a btree probe: by `prefix = network` the GiST index
+  // served it, whose bitmap probes visit every deleted row until a vacuum (1,000 prefixes
+  // checked in 1.5 s with 60,000 deleted, against 5 ms; 2 ms both once vacuumed).
+  const stored = `t.${prefixes.columns.prefix}::inet`;
   const { rows } = await prepared(db.raw(
     `SELECT e.n, e.vrf::text AS vrf, v.${vrfs.columns.name} AS name, v.${vrfs.columns.rd} AS rd, v.${vrfs.columns.enforce_unique} AS enforce_unique, ` +
     "network(e.prefix::inet)::text AS network, " +
     `(SELECT t.${prefixes.columns.prefix}::text FROM ${prefixes.table} t WHERE v.${vrfs.columns.enforce_unique} AND t.${prefixes.columns.vrf} = v.id ` +
-    `AND t.${prefixes.columns.prefix} = network(e.prefix::inet) AND t.id IS DISTINCT FROM e.id LIMIT 1) AS twin ` +
+    `AND substring(inet_send(${stored}) from 5) = substring(inet_send(network(e.prefix::inet)) from 5) AND masklen(${stored}) = masklen(e.prefix::inet) ` +
+    "AND t.id IS DISTINCT FROM e.id LIMIT 1) AS twin " +
     `FROM unnest(?::int[], ?::uuid[], ?::text[], ?::uuid[]) AS e(n, vrf, prefix, id) JOIN ${vrfs.table} v ON v.id = e.vrf ORDER BY e.n`,
     [asked.map((a) => a.n), asked.map((a) => a.vrf), asked.map((a) => a.prefix), asked.map((a) => a.id)] as unknown as string[][],
   ));

@@ -108,7 +108,7 @@ export const tags: RuntimeFieldKind<TagsField> = {
   },
   render: (f, ctx) => listRender(ctx.index.model(f.target), ctx),
   /** Refused as DRF's list serializer refuses a list of nested objects: one entry per item, `{}` for the good ones. */
-  async write(f, value, ctx) {
+  async write(f, value, ctx, afterSave) {
     if (value === null) throw new FieldProblem({ code: "null" });
     if (!Array.isArray(value)) {
       const problem = { code: "not_a_list", given: value } as const;
@@ -116,7 +116,7 @@ export const tags: RuntimeFieldKind<TagsField> = {
     }
     const { ids, errors } = await resolveTags(f, value, ctx);
     if (errors) throw new FieldProblem({ code: "related_objects_not_found" }, errors);
-    ctx.afterSave.push(setWork(`tags ${f.name}`, { items: value, ids, ctx }, (db, rows) => assign(f, db, rows)));
+    afterSave.push(setWork(`tags ${f.name}`, { items: value, ids, ctx }, (db, rows) => assign(f, db, rows)));
   },
   checksOwnValue: true,
   async onDelete(f, db, model, ids) {

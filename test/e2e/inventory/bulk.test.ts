@@ -3,6 +3,7 @@
 import { expect } from "chai";
 import { call, get, post, put, patch, del } from "../../support/http.js";
 import { startTestServer } from "../../support/server.js";
+import { sentStatements } from "../../support/statements.js";
 import { row, rows, uniq, MISSING_ID } from "./support.js";
 
 /** A campus at `site` and a floor in it, of types that hold prefixes, and a hut of the type "<name> Shed", which does not. */
@@ -364,6 +365,38 @@ describe("inventory e2e: bulk writes are set-based", () => {
     expect(many.sql.length, many.sql.join("\n")).to.equal(few.sql.length);
     const ids = many.reply.body.map((p: { id: string }) => p.id);
     expect(await recorded(ids, "create")).to.equal(1000);
+  });
+
+  it("a bulk create and a bulk PATCH send the database as many statements for 30 elements as for 3, a webhook and change records included", async () => {
+    const hook = await post("/api/extras/webhooks/", {
+      name: uniq("set hook"), content_types: ["ipam.prefix"], type_create: true, type_update: true, payload_url: "http://127.0.0.1:9/set-hook",
+    });
+    expect(hook.status, hook.text).to.equal(201);
+    const writeOf = async (n: number) => {
+      const created = await sentStatements(() => post("/api/ipam/prefixes/", prefixes(n)));
+      expect(created.reply.status, created.reply.text.slice(0, 500)).to.equal(201);
+      const ids = created.reply.body.map((p: { id: string }) => p.id);
+      const [first] = await tags(1);
+      const updated = await sentStatements(() => patch("/api/ipam/prefixes/", ids.map((id: string, i: number) => ({ id, description: `sent ${i}`, tags: [first.id] }))));
+      expect(updated.reply.status, updated.reply.text.slice(0, 500)).to.equal(200);
+      expect([await recorded(ids, "create"), await recorded(ids, "update")]).to.deep.equal([n, n]);
+      const { db } = await startTestServer();
+      // Nothing listens there: the deliveries are only looked at on the queue, then taken off it.
+      const deliveries = () => db("armature_tasks").where("kind", "webhook").whereRaw("payload::text LIKE ANY (?)", [ids.map((id: string) => `%${id}%`)])
+        .whereRaw("payload::text LIKE ?", ["%127.0.0.1:9/set-hook%"]);
+      expect(Number((await deliveries().count({ n: "*" }))[0].n), "a delivery of each creation and update").to.equal(2 * n);
+      await deliveries().del();
+      return { created: created.sql, updated: updated.sql };
+    };
+    try {
+      const few = await writeOf(3);
+      const many = await writeOf(30);
+      // Equal counts: any statement made per element would add 27.
+      expect(many.created.length, many.created.join("\n")).to.equal(few.created.length);
+      expect(many.updated.length, many.updated.join("\n")).to.equal(few.updated.length);
+    } finally {
+      await del(`/api/extras/webhooks/${hook.body.id}/`);
+    }
   });
 
   it("a bulk create reads its objects once, for its answer and its change records alike, in the latest version and in an older one", async () => {
