@@ -50,14 +50,14 @@ function withoutDisabledApps(api: ApiDescriptor, doc: Json, enabled: readonly Pl
   return { ...doc, paths: Object.fromEntries(Object.entries<Json>(doc.paths).filter(([path]) => !off.some((base) => path.startsWith(base)))) };
 }
 
-/** The kinds of component a path refers to that may be left with nothing referring to them. */
-const PRUNED = ["schemas", "parameters"];
+/** Components referred to by name, not by `$ref`: never pruned. */
+const NAMED = new Set(["securitySchemes"]);
 
 /**
- * `doc` without the schemas and parameters no path reaches, directly or through other
- * components: those of apps not enabled (the generated document describes every app), forms
- * nothing answers with, and every shared parameter once the parameters are written inline
- * (some 170 kB a client would download for nothing).
+ * `doc` without the components (schemas, parameters, responses…) no path reaches, directly or
+ * through other components: those of apps not enabled (the generated document describes every
+ * app), forms nothing answers with, and every shared parameter once the parameters are written
+ * inline (some 170 kB a client would download for nothing).
  */
 function withoutUnreachedComponents(doc: Json): Json {
   if (!doc.components) return doc;
@@ -76,7 +76,7 @@ function withoutUnreachedComponents(doc: Json): Json {
   walk(doc.paths);
   const components: Json = {};
   for (const [kind, named] of Object.entries<Json>(doc.components)) {
-    if (!PRUNED.includes(kind)) components[kind] = named;
+    if (NAMED.has(kind)) components[kind] = named;
     else {
       const kept = Object.entries(named).filter(([name]) => reached.has(`#/components/${kind}/${name}`));
       if (kept.length) components[kind] = Object.fromEntries(kept);

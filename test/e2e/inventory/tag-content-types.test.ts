@@ -244,8 +244,11 @@ describe("inventory e2e: content types", () => {
       const doc = (await get(`/api/swagger.json?api_version=${version}`)).body;
       expect(doc.paths[CONTENT_TYPES].get.operationId).to.equal("extras_content-types_list");
       expect(doc.paths[CONTENT_TYPES]).to.not.have.property("post");
-      // Served written out, as drf-spectacular writes parameters.
-      expect(doc.paths[`${CONTENT_TYPES}{id}/`].parameters[0].schema).to.deep.equal({ type: "integer" });
+      // Written out where older clients read the document, as drf-spectacular writes parameters.
+      const inline = (await get(`/api/docs/?format=openapi&api_version=${version}`)).body;
+      expect(inline.paths[`${CONTENT_TYPES}{id}/`].parameters[0].schema).to.deep.equal({ type: "integer" });
+      const shared = doc.paths[`${CONTENT_TYPES}{id}/`].parameters[0].$ref.split("/").at(-1);
+      expect(doc.components.parameters[shared].schema).to.deep.equal({ type: "integer" });
       expect(doc.components.schemas.ContentType.properties.id).to.deep.include({ type: "integer" });
     }
   });
