@@ -10,7 +10,7 @@ import { orderSql, orderTerms, type OrderTerm } from "./query/order.js";
 import { afterBranches, cursorTypes, cursorValues } from "./query/keyset.js";
 import { assumptionColumn, ReadPlans, type ReadPlan, type RenderContext, type Shape } from "./query/read-plan.js";
 import { canonicalUuid, checkColumns, filterErrors, integerKey, isUuid, MAX_SERIAL, type FilterErrors, type FilterPlan } from "./query/filters.js";
-import { lookupsOf } from "./write/lookups.js";
+import { heldRows, lookupsOf } from "./write/lookups.js";
 import { HookValues, storedRows, storedRowsAt } from "./write/hook-rows.js";
 import { updateRows } from "./write/update-set.js";
 import { col, ident } from "./query/sql.js";
@@ -649,7 +649,7 @@ export class Store {
     const db = op.trx;
     return {
       op, db, index: this.index, model: m, id, userId: owner ?? op.actor.userId ?? undefined, version, row: {}, links: {}, afterSave: [], written: new Set(),
-      resolve: (target, value, nullable, where) => this.resolve(db, target, value, nullable, where),
+      resolve: (target, value, nullable, where, hold) => this.resolve(db, target, value, nullable, where, hold),
     };
   }
 
@@ -833,7 +833,7 @@ export class Store {
   }
 
   /** A related object given as an id or an attribute dictionary → its id; `where` narrows the rows it may be. */
-  private async resolve(db: Db, targetKey: string, value: unknown, nullable: boolean, where?: (alias: string) => string): Promise<string | null> {
+  private async resolve(db: Db, targetKey: string, value: unknown, nullable: boolean, where?: (alias: string) => string, hold = false): Promise<string | null> {
     if (value === null) {
       if (nullable) return null;
       throw new FieldProblem({ code: "null" });
@@ -850,12 +850,19 @@ export class Store {
       const condition = where?.("t0");
       // A condition binding values of its own cannot share the batch's one binding.
       if (condition?.includes("?")) {
-        const found = await candidates().where("t0.id", key).first();
+        const one = candidates().where("t0.id", key);
+        const found = await (hold ? one.forKeyShare() : one).first();
         if (!found) throw new FieldProblem({ code: "related_not_found_by_id", value });
+        if (hold) heldRows(db).add(`${target.table}:${found.id}`);
         return found.id;
       }
-      const rows = { select: `SELECT t0.id::text AS k FROM ${ident(target.table)} t0 WHERE t0.id = ANY(?)${condition ? ` AND (${condition})` : ""}`, cast: integerKeys ? "integer[]" : "uuid[]" };
+      // Held rows are locked in id order, whichever write of the batch asked first.
+      const rows = {
+        select: `SELECT t0.id::text AS k FROM ${ident(target.table)} t0 WHERE t0.id = ANY(?)${condition ? ` AND (${condition})` : ""}${hold ? " ORDER BY t0.id FOR KEY SHARE" : ""}`,
+        cast: integerKeys ? "integer[]" : "uuid[]",
+      };
       if (!(await lookupsOf(db).has(rows, key))) throw new FieldProblem({ code: "related_not_found_by_id", value });
+      if (hold) heldRows(db).add(`${target.table}:${key}`);
       return key;
     }
     if (isPlainObject(value)) {

@@ -105,9 +105,11 @@ export interface WriteContext {
   written: Set<string>;
   /**
    * A reference to one `target` row (an id or an attribute dictionary), as its id; `where`
-   * (an SQL condition on the row aliased `alias`) narrows the rows it may name.
+   * (an SQL condition on the row aliased `alias`) narrows the rows it may name. With `hold`,
+   * a row named by its id is also held (FOR KEY SHARE) by the statement that finds it, until
+   * the transaction ends (`heldRows` tells which).
    */
-  resolve(target: string, value: unknown, nullable: boolean, where?: (alias: string) => string): Promise<string | null>;
+  resolve(target: string, value: unknown, nullable: boolean, where?: (alias: string) => string, hold?: boolean): Promise<string | null>;
 }
 
 /**

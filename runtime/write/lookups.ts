@@ -121,3 +121,15 @@ export function oncePerTransaction<T>(db: Db, key: string, load: () => Promise<T
   }
   return value;
 }
+
+const held = new WeakMap<object, Set<string>>();
+
+/**
+ * The rows the transaction `db` holds (FOR KEY SHARE) since a lookup found them, as
+ * `<table>:<id>`: a write that must hold them before a later statement need not lock them again.
+ */
+export function heldRows(db: Db): Set<string> {
+  let rows = held.get(db);
+  if (!rows) held.set(db, (rows = new Set()));
+  return rows;
+}

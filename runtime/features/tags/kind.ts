@@ -5,7 +5,7 @@ import type { TagsField } from "../../descriptor.js";
 import { ValidationError } from "../../errors.js";
 import { col, ident, literal } from "../../query/sql.js";
 import { labelOf, linkedTypes } from "../../kinds/content-types.js";
-import { oncePerTransaction } from "../../write/lookups.js";
+import { heldRows, oncePerTransaction } from "../../write/lookups.js";
 import { listOptions, listRender } from "../../kinds/related.js";
 import { FieldProblem, setWork, type Db, type RuntimeFieldKind, type WriteContext } from "../../kinds/types.js";
 import type { ErrorTree } from "../../problems.js";
@@ -21,7 +21,8 @@ function inScope(f: TagsField, ctx: WriteContext, alias: string): string {
 async function resolveTags(f: TagsField, items: unknown[], ctx: WriteContext): Promise<{ ids: string[]; errors: ErrorTree | null }> {
   const where = f.scope && ((a: string) => inScope(f, ctx, a));
   // All at once: their lookups share one statement (write/lookups.ts).
-  const settled = await Promise.allSettled(items.map((item) => ctx.resolve(f.target, item, false, where)));
+  // Tags with a scope are held from here on (holdTags says why): by the lookup that finds them.
+  const settled = await Promise.allSettled(items.map((item) => ctx.resolve(f.target, item, false, where, !!f.scope)));
   const ids: string[] = [];
   const errors = settled.map((r): ErrorTree => {
     if (r.status === "fulfilled") {
@@ -40,10 +41,13 @@ async function resolveTags(f: TagsField, items: unknown[], ctx: WriteContext): P
  * and sees its assignments, or this one waited for it, and the statement after this one (the
  * assignments' insert, which checks the scope again) sees the new scope. In the lock's own
  * statement the check would judge the scope as it was before the wait. Held once per set of
- * tags in a transaction: a bulk write's rows share it.
+ * tags in a transaction: a bulk write's rows share it. Tags named by id were held by the lookup
+ * that found them (one round trip less for a write that tags); others (named by attributes) here.
  */
-function holdTags(f: TagsField, ids: string[], ctx: WriteContext): Promise<void> {
+async function holdTags(f: TagsField, ids: string[], ctx: WriteContext): Promise<void> {
   const tagTable = ctx.index.model(f.target).table;
+  const held = heldRows(ctx.db);
+  if (ids.every((id) => held.has(`${tagTable}:${id}`))) return;
   return oncePerTransaction(ctx.db, `tags-held:${ids.join(",")}`, async () => {
     await ctx.db(tagTable).whereIn("id", ids).orderBy("id").forKeyShare().select("id");
   });
