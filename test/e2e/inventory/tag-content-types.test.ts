@@ -11,6 +11,7 @@ import { migrate } from "../../../runtime/db/migrate.js";
 import { migrationSets, runtimeMigrations } from "../../../runtime/db/runtime-migrations.js";
 import { freshEmbeddedDatabase } from "../../support/fresh-db.js";
 import { call, get, patch, post, put } from "../../support/http.js";
+import { sentStatements } from "../../support/statements.js";
 import { rows, uniq } from "./support.js";
 
 const TAGS = "/api/extras/tags/";
@@ -160,6 +161,22 @@ describe("inventory e2e: tags by content type", () => {
       const types = (await get(`${TAGS}${t.id}/`, V13)).body.content_types;
       expect(types.includes("dcim.site")).to.equal(site.status === 201);
     }
+  });
+
+  it("a write's tags are held by the statement that finds them: by id, no lock of their own; by name, one", async () => {
+    const [a, b] = [await tag(["dcim.site"]), await tag(["dcim.site"])];
+    const locks = (sql: string[]) => sql.filter((q) => /for key share/i.test(q) && q.includes('"extras_tag"'));
+    const byId = await sentStatements(() => post("/api/dcim/sites/", { name: uniq("held"), status: "active", tags: [b.id, a.id] }));
+    expect(byId.reply.status, byId.reply.text).to.equal(201);
+    const held = locks(byId.sql);
+    // One statement checks every reference and holds the tags, in id order; none locks them again.
+    expect(held).to.have.length(1);
+    expect(held[0]).to.match(/ORDER BY t0\.id FOR KEY SHARE/);
+    expect(held[0]).to.match(/^SELECT 0 AS g/).and.include('"extras_status"');
+    const byName = await sentStatements(() => post("/api/dcim/sites/", { name: uniq("held"), status: "active", tags: [{ name: a.name }] }));
+    expect(byName.reply.status, byName.reply.text).to.equal(201);
+    expect(locks(byName.sql)).to.have.length(1);
+    expect(locks(byName.sql)[0]).to.not.match(/^SELECT 0 AS g/);
   });
 
   it("filters tags by content_types: repeated values all named, __n none of them, unknown ones refused; q finds model names", async () => {
