@@ -93,16 +93,20 @@ export class LookupBatch {
   }
 }
 
-const batches = new WeakMap<object, LookupBatch>();
-
-/** The batch of the connection or transaction `db`: lookups made through the same one share statements. */
-export function lookupsOf(db: Db): LookupBatch {
-  let batch = batches.get(db);
-  if (!batch) batches.set(db, (batch = new LookupBatch(db)));
-  return batch;
+/** State kept per connection or transaction: made on first use, gone with it. */
+function perDb<T>(make: (db: Db) => T): (db: Db) => T {
+  const kept = new WeakMap<object, T>();
+  return (db) => {
+    let value = kept.get(db);
+    if (value === undefined) kept.set(db, (value = make(db)));
+    return value;
+  };
 }
 
-const remembered = new WeakMap<object, Map<string, Promise<unknown>>>();
+/** The batch of the connection or transaction `db`: lookups made through the same one share statements. */
+export const lookupsOf = perDb((db) => new LookupBatch(db));
+
+const remembered = perDb(() => new Map<string, Promise<unknown>>());
 
 /**
  * What `load` gives, read once per transaction `db` and key: definitions a bulk write needs
@@ -110,26 +114,19 @@ const remembered = new WeakMap<object, Map<string, Promise<unknown>>>();
  * nothing else in its transaction writes them.
  */
 export function oncePerTransaction<T>(db: Db, key: string, load: () => Promise<T>): Promise<T> {
-  let known = remembered.get(db);
-  if (!known) remembered.set(db, (known = new Map()));
+  const known = remembered(db);
   let value = known.get(key) as Promise<T> | undefined;
   if (!value) {
     value = load();
     known.set(key, value);
     // A failed read is not remembered: the transaction is aborted by it anyway.
-    value.catch(() => known!.delete(key));
+    value.catch(() => known.delete(key));
   }
   return value;
 }
-
-const held = new WeakMap<object, Set<string>>();
 
 /**
  * The rows the transaction `db` holds (FOR KEY SHARE) since a lookup found them, as
  * `<table>:<id>`: a write that must hold them before a later statement need not lock them again.
  */
-export function heldRows(db: Db): Set<string> {
-  let rows = held.get(db);
-  if (!rows) held.set(db, (rows = new Set()));
-  return rows;
-}
+export const heldRows = perDb(() => new Set<string>());
