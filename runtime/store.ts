@@ -9,6 +9,8 @@ import type { ModelIndex } from "./models.js";
 import { orderSql, orderTerms, type OrderTerm } from "./query/order.js";
 import { afterBranches, cursorTypes, cursorValues } from "./query/keyset.js";
 import { assumptionColumn, ReadPlans, type ReadPlan, type RenderContext, type Shape } from "./query/read-plan.js";
+import { JsonText, withUrls } from "./query/json-text.js";
+import { siteUrl } from "./kinds/image.js";
 import { canonicalUuid, checkColumns, filterErrors, integerKey, isUuid, MAX_SERIAL, type FilterErrors, type FilterPlan } from "./query/filters.js";
 import { heldRows, lookupsOf } from "./write/lookups.js";
 import { HookValues, storedRows, storedRowsAt } from "./write/hook-rows.js";
@@ -244,6 +246,41 @@ export class Store {
     });
   }
 
+  /**
+   * `list` of a page by offset as the JSON text of its results, written by PostgreSQL in the
+   * same one statement; undefined where the plan can only be rendered in JavaScript.
+   */
+  async listJson(op: Operation, m: ModelDescriptor, filter: FilterPlan, page: Page, opts: ReadOptions): Promise<{ count: number; results: JsonText } | undefined> {
+    if (page.after !== undefined || !this.plans.get(m, opts.shape, opts.version, opts.exclude, opts.include).json) return undefined;
+    const db = op.trx;
+    return this.withPlan(m, opts, async (plan) => {
+      // A fact the plan was built on may have changed into one JavaScript must render.
+      if (!plan.json) return { row: undefined, answer: () => undefined };
+      const projected = this.projected(op, m, filter, page, opts, plan, [], [], `${plan.json} AS j`);
+      const statement = db.select(
+        page.uncounted ? db.raw("NULL AS count") : db.raw("(?) AS count", [this.selected(op, m, filter, opts).count("*")]),
+        db.raw("(SELECT '[' || coalesce(string_agg(r.j, ','), '') || ']' FROM (?) r) AS rows", [projected]),
+        ...checkSelects(db, filter),
+        ...ReadPlans.checks(plan).map((c) => db.raw(c)),
+      );
+      const [row] = await (filter.valueSensitive ? statement : prepared(statement));
+      return {
+        row,
+        answer: () => {
+          const errors = filterErrors(filter, {}, row);
+          if (errors) throw new ValidationError(errors);
+          const { count, rows } = row as { count: string; rows: string };
+          return { count: Number(count), results: new JsonText(this.withUrls(rows, opts)) };
+        },
+      };
+    });
+  }
+
+  /** The JSON text's URL markers made those of the request `opts` reads for. */
+  private withUrls(text: string, opts: ReadOptions): string {
+    return withUrls(text, { api: opts.ctx.apiUrl, site: siteUrl(opts.ctx.apiUrl, this.index.api.basePath) });
+  }
+
   /** The rows `t0` of `m` that `filter` selects and `op`'s actor may view (all of them, `unscoped`). */
   private selected(op: Operation, m: ModelDescriptor, filter: FilterPlan, opts: ReadOptions): Knex.QueryBuilder {
     const qb = op.trx(`${m.table} as t0`);
@@ -259,7 +296,7 @@ export class Store {
    * limit, every row past the cursor (`_cursor` then left out).
    */
   private projected(op: Operation, m: ModelDescriptor, filter: FilterPlan, page: Page, opts: ReadOptions, plan: ReadPlan,
-    terms: OrderTerm[], types: string[]): Knex.QueryBuilder {
+    terms: OrderTerm[], types: string[], select = plan.select): Knex.QueryBuilder {
     const db = op.trx;
     const ordering = opts.ordering ?? m.ordering;
     const keyset = page.after !== undefined;
@@ -286,7 +323,7 @@ export class Store {
       if (!keyset) chosen.offset(page.offset, pageTerm(page.offset, filter, "offset"));
     }
     const cursor = keyset && take !== null;
-    return db.select(db.raw(plan.select), ...(cursor ? [db.raw(`${cursorValues(terms)} AS _cursor`)] : []))
+    return db.select(db.raw(select), ...(cursor ? [db.raw(`${cursorValues(terms)} AS _cursor`)] : []))
       .from(chosen.as("t0")).orderByRaw(orderSql(this.index, m, ordering, "t0"));
   }
 
@@ -374,6 +411,36 @@ export class Store {
   /** The objects with these ids, in the order given; missing ids are left out. Filter checks run in the same statement. */
   async fetch(op: Operation, m: ModelDescriptor, ids: RowId[], opts: ReadOptions, filter?: FilterPlan): Promise<Array<Record<string, unknown>>> {
     return this.read(op, m, ids, opts, filter, false);
+  }
+
+  /**
+   * The object with this id as JSON text PostgreSQL writes (null: none), filter checks in the
+   * same statement; undefined where the plan can only be rendered in JavaScript.
+   */
+  async fetchJson(op: Operation, m: ModelDescriptor, id: RowId, opts: ReadOptions, filter?: FilterPlan): Promise<JsonText | null | undefined> {
+    if (!this.plans.get(m, opts.shape, opts.version, opts.exclude, opts.include).json) return undefined;
+    const { valid, cast } = this.keys(m, [id]);
+    if (!valid.length) return null;
+    const db = op.trx;
+    return this.withPlan(m, opts, async (plan) => {
+      if (!plan.json) return { row: undefined, answer: () => undefined };
+      const qb = db(`${m.table} as t0`).select(db.raw(`${plan.json} AS j`)).modify((q) => byIds(q, valid, cast));
+      if (!opts.unscoped) scoped(op, m, qb);
+      filter?.apply(qb);
+      // The plan's checks do not read the row: they are asked whether or not it is found.
+      const [row] = await prepared(db.select(db.raw("(?) AS j", [qb]), ...(filter ? checkSelects(db, filter) : []),
+        ...ReadPlans.checks(plan).map((c) => db.raw(c))));
+      return {
+        row,
+        answer: () => {
+          if (filter) {
+            const errors = filterErrors(filter, {}, row);
+            if (errors) throw new ValidationError(errors);
+          }
+          return typeof row.j === "string" ? new JsonText(this.withUrls(row.j, opts)) : null;
+        },
+      };
+    });
   }
 
   /**

@@ -161,6 +161,45 @@ CREATE TABLE armature_queue_workers (
 );
 `,
     },
+    {
+      name: "0010_json_text",
+      // A read's answer is JSON text PostgreSQL writes (runtime/query/json-text.ts), as the
+      // server's JSON.stringify would write it: numbers as JavaScript prints a double (fixed
+      // from 1e-6 to 1e21, else an exponent without padding; beyond a double, null), jsonb
+      // compacted with JavaScript's key order (array indexes first, ascending), and a media
+      // path's segments as encodeURIComponent escapes them.
+      sql: `
+CREATE FUNCTION armature_json_number(x float8) RETURNS text
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
+  SELECT CASE
+    WHEN x = 0 THEN '0'
+    WHEN x = 'Infinity'::float8 OR x = '-Infinity'::float8 OR x = 'NaN'::float8 THEN 'null'
+    WHEN abs(x) >= 1e21 OR abs(x) < 1e-6 THEN regexp_replace(x::text, 'e([+-])0(\\d)$', 'e\\1\\2')
+    ELSE x::text::numeric::text
+  END
+$$;
+CREATE FUNCTION armature_json_text(j jsonb) RETURNS text
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
+  SELECT CASE jsonb_typeof(j)
+    WHEN 'object' THEN '{' || coalesce((SELECT string_agg(to_json(e.key)::text || ':' || armature_json_text(e.value), ','
+      ORDER BY CASE WHEN e.key ~ '^(0|[1-9][0-9]{0,9})$' AND e.key::bigint < 4294967295 THEN e.key::bigint END NULLS LAST, e.n)
+      FROM jsonb_each(j) WITH ORDINALITY AS e(key, value, n)), '') || '}'
+    WHEN 'array' THEN '[' || coalesce((SELECT string_agg(armature_json_text(e.value), ',' ORDER BY e.n)
+      FROM jsonb_array_elements(j) WITH ORDINALITY AS e(value, n)), '') || ']'
+    WHEN 'number' THEN CASE WHEN abs(j::text::numeric) > 1.7976931348623157e308 THEN 'null' ELSE armature_json_number(j::text::float8) END
+    ELSE j::text
+  END
+$$;
+CREATE FUNCTION armature_uri_path(value text) RETURNS text
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
+  SELECT CASE WHEN value ~ '^[A-Za-z0-9_.!~*''()/-]*$' THEN value ELSE (
+    SELECT string_agg(CASE WHEN s.c ~ '^[A-Za-z0-9_.!~*''()/-]$' THEN s.c ELSE (
+      SELECT string_agg('%' || upper(lpad(to_hex(get_byte(convert_to(s.c, 'UTF8'), i)), 2, '0')), '' ORDER BY i)
+      FROM generate_series(0, octet_length(convert_to(s.c, 'UTF8')) - 1) i) END, '' ORDER BY s.n)
+    FROM regexp_split_to_table(value, '') WITH ORDINALITY AS s(c, n)) END
+$$;
+`,
+    },
   ],
 };
 

@@ -1,6 +1,7 @@
 // A choice: the bare value stored and written, `{value, label}` read (or the bare value,
 // everywhere or in nested forms only).
 import type { ChoiceField } from "../descriptor.js";
+import { constantJson, scalarJson } from "../query/json-text.js";
 import { col, literal } from "../query/sql.js";
 import type { RuntimeFieldKind } from "./types.js";
 
@@ -10,6 +11,12 @@ export const choice: RuntimeFieldKind<ChoiceField> = {
     if (f.plain || (f.plainWhenNested && ctx.shape !== "full")) return (v) => v ?? null;
     const labels = new Map(f.choices.map(([v, l]) => [String(v), l]));
     return (v) => (v === null || v === "" || v === undefined ? null : { value: v, label: labels.get(String(v)) ?? String(v) });
+  },
+  json(f, ctx) {
+    const c = col(ctx.alias, f.column);
+    if (f.plain || (f.plainWhenNested && ctx.shape !== "full")) return scalarJson(c);
+    const label = `CASE ${c}::text ${f.choices.map(([v, l]) => `WHEN ${literal(String(v))} THEN ${constantJson(l)}`).join(" ")} ELSE to_json(${c}::text)::text END`;
+    return `CASE WHEN ${c} IS NULL OR ${c}::text = '' THEN 'null' ELSE '{"value":' || to_json(${c})::text || ',"label":' || ${label} || '}' END`;
   },
   async write(f, value, { row }) {
     row[f.column] = value === null ? (f.nullable ? null : "") : value;

@@ -1,6 +1,7 @@
 // A computed value: the model's hook module gives the SQL expression, evaluated in the same
 // statement as the rest of the read (never a query per row).
 import type { ComputedField } from "../descriptor.js";
+import { jsonbJson } from "../query/json-text.js";
 import type { RuntimeFieldKind } from "./types.js";
 
 export const computed: RuntimeFieldKind<ComputedField> = {
@@ -9,5 +10,7 @@ export const computed: RuntimeFieldKind<ComputedField> = {
     if (!value) throw new Error(`${model.key}.${f.name}: the hook module gives no readValues.${f.name}`);
     return value({ alias, model });
   },
+  // The value as JSON: a hook's expression gives SQL text, numbers, booleans or JSON.
+  json: (f, ctx) => jsonbJson(`to_jsonb(${computed.read!(f, ctx)})`),
   options: { type: () => "field" },
 };

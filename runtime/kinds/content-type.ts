@@ -2,12 +2,14 @@
 // in DRF's ContentTypeField words when it names no model the field allows; shown in a display
 // string as the registry names the model, as Django's ContentType is (`DCIM | device type`).
 import type { ContentTypeField } from "../descriptor.js";
+import { scalarJson } from "../query/json-text.js";
 import { col, ident } from "../query/sql.js";
 import { labelOf } from "./content-types.js";
 import { FieldProblem, type RuntimeFieldKind } from "./types.js";
 
 export const contentType: RuntimeFieldKind<ContentTypeField> = {
   read: (f, { alias }) => col(alias, f.column),
+  json: (f, { alias }) => scalarJson(col(alias, f.column)),
   async write(f, value, { row }) {
     if (value === null) {
       if (!f.nullable) throw new FieldProblem({ code: "null" });

@@ -4,6 +4,7 @@
 // out when the field says so, and, as a tag model's scope, never dropping a label in use.
 import type { ContentTypeRegistry, ContentTypesField } from "../descriptor.js";
 import { ValidationError } from "../errors.js";
+import { arrayJson } from "../query/json-text.js";
 import { col, ident } from "../query/sql.js";
 import { FieldProblem, type Db, type RuntimeFieldKind } from "./types.js";
 
@@ -55,6 +56,11 @@ export const contentTypes: RuntimeFieldKind<ContentTypesField> = {
     const r = f.registry;
     return `(SELECT coalesce(json_agg(${labelOf(f.registry, "r")} ORDER BY ${col("r", r.appLabel)} COLLATE "C", ${col("r", r.model)} COLLATE "C"), '[]'::json) ` +
       `${linkedTypes(f.through, f.registry, col(alias, "id"))})`;
+  },
+  json(f, { alias }) {
+    const r = f.registry;
+    return arrayJson(`to_json(${labelOf(r, "r")})::text`, linkedTypes(f.through, r, col(alias, "id")),
+      `${col("r", r.appLabel)} COLLATE "C", ${col("r", r.model)} COLLATE "C"`);
   },
   async write(f, value, ctx, afterSave) {
     if (value === null) throw new FieldProblem({ code: "null" });

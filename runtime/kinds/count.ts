@@ -15,5 +15,6 @@ export const count: RuntimeFieldKind<CountField> = {
     return `(WITH RECURSIVE sub AS (SELECT ${col(alias, "id")} AS id UNION ALL SELECT s.id FROM ${ident(model.table)} s JOIN sub ON ${col("s", parentColumn(model))} = sub.id) ` +
       `SELECT count(*) FROM ${ident(c.table)} c WHERE ${col("c", c.column)} IN (SELECT id FROM sub)${typed})::int`;
   },
+  json: (f, ctx) => `coalesce((${count.read!(f, ctx)})::text, 'null')`,
   options: { type: () => "integer" },
 };

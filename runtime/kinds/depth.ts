@@ -11,5 +11,6 @@ export const depth: RuntimeFieldKind<DepthField> = {
     return `(WITH RECURSIVE up AS (SELECT ${col(alias, parent)} AS pid, 0 AS depth UNION ALL ` +
       `SELECT ${col("p", parent)}, up.depth + 1 FROM ${ident(model.table)} p JOIN up ON p.id = up.pid) SELECT max(depth) FROM up)`;
   },
+  json: (f, ctx) => `coalesce((${depth.read!(f, ctx)})::text, 'null')`,
   options: { type: () => "integer" },
 };

@@ -1,6 +1,7 @@
 // A foreign key: read as the target's nested form (a bare id beyond the nesting limit),
 // written as an id or an attribute dictionary.
 import type { FkField, TreeParentField } from "../descriptor.js";
+import { scalarJson } from "../query/json-text.js";
 import { col } from "../query/sql.js";
 import type { OptionsContext, ReadContext, Render, RuntimeFieldKind } from "./types.js";
 
@@ -9,6 +10,10 @@ export const link = {
   read(f: FkField | TreeParentField, ctx: ReadContext): string {
     if (!ctx.canNest) return col(ctx.alias, f.column);
     return ctx.nestedObject(ctx.index.model(f.target), (a) => `${a}.id = ${col(ctx.alias, f.column)}`, "shape" in f ? f.shape : undefined);
+  },
+  json(f: FkField | TreeParentField, ctx: ReadContext): string | undefined {
+    if (!ctx.canNest) return scalarJson(col(ctx.alias, f.column));
+    return ctx.nestedObjectJson(ctx.index.model(f.target), (a) => `${a}.id = ${col(ctx.alias, f.column)}`, "shape" in f ? f.shape : undefined);
   },
   render(f: FkField | TreeParentField, ctx: ReadContext): Render {
     if (!ctx.canNest) return (v) => v;
@@ -30,6 +35,7 @@ const bare = (f: FkField, ctx: ReadContext) => f.asId === true || (f.idWhenNeste
 export const fk: RuntimeFieldKind<FkField> = {
   read: (f, ctx) => (bare(f, ctx) ? col(ctx.alias, f.column) : link.read(f, ctx)),
   render: (f, ctx) => (bare(f, ctx) ? (v) => v ?? null : link.render(f, ctx)),
+  json: (f, ctx) => (bare(f, ctx) ? scalarJson(col(ctx.alias, f.column)) : link.json(f, ctx)),
   async write(f, value, ctx) {
     ctx.row[f.column] = await ctx.resolve(f.target, value, f.nullable);
   },

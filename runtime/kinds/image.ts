@@ -7,6 +7,7 @@ import { imageSize } from "image-size";
 import type { ImageField } from "../descriptor.js";
 import { Upload } from "../http/multipart.js";
 import { media, MEDIA_PATH, removeFile, saveFile, validFilename, whenCommitted } from "../media/index.js";
+import { SITE_URL_MARKER, urlStart } from "../query/json-text.js";
 import { col } from "../query/sql.js";
 import { FieldProblem, type RuntimeFieldKind } from "./types.js";
 
@@ -25,16 +26,22 @@ function dimensions(data: Buffer): { height: number; width: number } {
   return { height: size.height, width: size.width };
 }
 
+/** The site's root: the API's URL without the API's own path. */
+export const siteUrl = (apiUrl: string, basePath: string): string =>
+  (apiUrl.endsWith(basePath) ? apiUrl.slice(0, apiUrl.length - basePath.length) : new URL(apiUrl).origin);
+
 export const image: RuntimeFieldKind<ImageField> = {
   read: (f, { alias }) => col(alias, f.column),
   render(_f, { index }) {
     const basePath = index.api.basePath;
     return (v, ctx) => {
       if (typeof v !== "string" || v === "") return null;
-      // The site's root: the API's URL without the API's own path.
-      const site = ctx.apiUrl.endsWith(basePath) ? ctx.apiUrl.slice(0, ctx.apiUrl.length - basePath.length) : new URL(ctx.apiUrl).origin;
-      return `${site}${MEDIA_PATH}${v.split("/").map(encodeURIComponent).join("/")}`;
+      return `${siteUrl(ctx.apiUrl, basePath)}${MEDIA_PATH}${v.split("/").map(encodeURIComponent).join("/")}`;
     };
+  },
+  json(f, { alias }) {
+    const c = col(alias, f.column);
+    return `CASE WHEN ${c} IS NULL OR ${c} = '' THEN 'null' ELSE ${urlStart(SITE_URL_MARKER, MEDIA_PATH)} || armature_uri_path(${c}) || '"' END`;
   },
   async write(f, value, { db, model, id, row }, afterSave) {
     if (value === null) {

@@ -2,6 +2,7 @@
 // Nautobot's JSONArrayField: each item read as DRF reads an integer ("80" and 80.0 are 80),
 // refused item by item under its index, stored as a JSON array in the order given.
 import type { ListField } from "../descriptor.js";
+import { jsonbJson } from "../query/json-text.js";
 import { col } from "../query/sql.js";
 import { drfInteger } from "../text/python.js";
 import type { Problem } from "../problems.js";
@@ -48,6 +49,7 @@ function ranges(column: string): string {
 
 export const list: RuntimeFieldKind<ListField> = {
   read: (f, { alias }) => col(alias, f.column),
+  json: (f, { alias }) => jsonbJson(col(alias, f.column)),
   async write(f, value, { row }) {
     row[f.column] = coerce(f, value);
   },

@@ -5,24 +5,22 @@ import { FieldProblem, isPlainObject, setWork, type Db, type ReadContext, type W
 import { chunksWithin } from "../db/chunks.js";
 import { canonicalUuid, integerKey, isUuid } from "../query/filters.js";
 import { lookupsOf } from "../write/lookups.js";
+import { arrayJson } from "../query/json-text.js";
 import { col, ident } from "../query/sql.js";
 import { listOptions, listRender } from "./related.js";
 import type { RuntimeFieldKind } from "./types.js";
 
 export const m2m: RuntimeFieldKind<M2mField> = {
   read(f, ctx) {
-    const t = f.through;
-    const target = ctx.index.model(f.target);
-    const key = keyShown(f, ctx);
-    if (key) {
-      const c = col("x", key);
-      return `(SELECT coalesce(json_agg(${c} ORDER BY ${c}), '[]'::json) FROM ${ident(target.table)} x ` +
-        `JOIN ${ident(t.table)} j ON ${col("j", t.target)} = x.id WHERE ${col("j", t.source)} = ${col(ctx.alias, "id")})`;
-    }
-    return ctx.nestedList(target, (a) =>
-      `JOIN ${ident(t.table)} j ON ${col("j", t.target)} = ${a}.id WHERE ${col("j", t.source)} = ${col(ctx.alias, "id")}`);
+    const { target, key, from, rest } = linked(f, ctx);
+    if (key) return `(SELECT coalesce(json_agg(${key} ORDER BY ${key}), '[]'::json) ${from})`;
+    return ctx.nestedList(target, rest);
   },
   render: (f, ctx) => (keyShown(f, ctx) ? (v) => v : listRender(ctx.index.model(f.target), ctx)),
+  json(f, ctx) {
+    const { target, key, from, rest } = linked(f, ctx);
+    return key ? arrayJson(`to_json(${key})::text`, from, key) : ctx.nestedListJson(target, rest);
+  },
   async write(f, value, ctx, afterSave) {
     const ids = f.bySlug ? await bySlug(f, value, ctx) : await byPk(f, value, ctx);
     ctx.links[f.name] = ids;
@@ -31,6 +29,15 @@ export const m2m: RuntimeFieldKind<M2mField> = {
   checksOwnValue: true,
   options: { type: () => "field", describe: (f, info, ctx) => listOptions(f.target, info, ctx) },
 };
+
+/** The linked rows: the key shown instead of nested objects and the rows it is read from (`x`), or how to join the nested ones. */
+function linked(f: M2mField, ctx: ReadContext) {
+  const t = f.through;
+  const target = ctx.index.model(f.target);
+  const shown = keyShown(f, ctx);
+  const rest = (a: string) => `JOIN ${ident(t.table)} j ON ${col("j", t.target)} = ${a}.id WHERE ${col("j", t.source)} = ${col(ctx.alias, "id")}`;
+  return { target, key: shown && col("x", shown), from: `FROM ${ident(target.table)} x ${rest("x")}`, rest };
+}
 
 /** The column of the targets' key the field shows instead of nested objects here (slugs; a key in nested forms), if any. */
 function keyShown(f: M2mField, ctx: ReadContext): string | undefined {

@@ -4,19 +4,29 @@
 import { shownSingle, type FkField, type ReverseField } from "../descriptor.js";
 import { HttpError } from "../errors.js";
 import { col, ident, literal } from "../query/sql.js";
+import { objectJson } from "../query/json-text.js";
 import { listRender } from "./related.js";
 import type { ReadContext, Render, RuntimeFieldKind } from "./types.js";
 
-function throughRead(f: ReverseField, ctx: ReadContext): string {
-  const through = f.reverse.through!;
+/** The shown row's and the link's own row's conditions, given the one link row pointing here. */
+function throughRows(f: ReverseField, ctx: ReadContext) {
   const link = ctx.index.model(f.target);
-  const show = ctx.index.field(link, through.show) as FkField;
+  const show = ctx.index.field(link, f.reverse.through!.show) as FkField;
   // The link is one-to-one: LIMIT 1 keeps a stray second row from failing the whole read.
   const pointing = (column: string) =>
     `(SELECT ${col("l", column)} FROM ${ident(link.table)} l WHERE ${col("l", f.reverse.column)} = ${col(ctx.alias, "id")} ORDER BY l.id LIMIT 1)`;
-  const shown = ctx.nestedObject(ctx.index.model(show.target), (a) => `${a}.id = ${pointing(show.column)}`);
-  const row = ctx.nestedObject(link, (a) => `${a}.id = ${pointing("id")}`);
-  return `(${shown})::jsonb || jsonb_build_object(${literal(through.as)}, ${row})`;
+  return {
+    link, shown: ctx.index.model(show.target),
+    shownWhere: (a: string) => `${a}.id = ${pointing(show.column)}`,
+    linkWhere: (a: string) => `${a}.id = ${pointing("id")}`,
+  };
+}
+
+function throughRead(f: ReverseField, ctx: ReadContext): string {
+  const r = throughRows(f, ctx);
+  const shown = ctx.nestedObject(r.shown, r.shownWhere);
+  const row = ctx.nestedObject(r.link, r.linkWhere);
+  return `(${shown})::jsonb || jsonb_build_object(${literal(f.reverse.through!.as)}, ${row})`;
 }
 
 function throughRender(f: ReverseField, ctx: ReadContext): Render {
@@ -28,6 +38,17 @@ function throughRender(f: ReverseField, ctx: ReadContext): Render {
     const o = v as Record<string, unknown>;
     return { ...shown(o, rctx), [through.as]: row(o[through.as] as Record<string, unknown>, rctx) };
   };
+}
+
+/** The JSON text of `throughRead`'s value: the shown row's nested form with the link's own under `as`. */
+function throughJson(f: ReverseField, ctx: ReadContext): string | undefined {
+  const r = throughRows(f, ctx);
+  const shown = ctx.nestedObjectJson(r.shown, r.shownWhere);
+  const row = ctx.nestedObjectJson(r.link, r.linkWhere);
+  if (shown === undefined || row === undefined) return undefined;
+  // The shown object is never empty: its last brace gives way to one more key.
+  const more = objectJson([[f.reverse.through!.as, "x.r"]]).replace(/^'\{/, "',");
+  return `(SELECT CASE WHEN x.s = 'null' THEN 'null' ELSE left(x.s, -1) || ${more} END FROM (SELECT ${shown} AS s, ${row} AS r) x)`;
 }
 
 export const reverse: RuntimeFieldKind<ReverseField> = {
@@ -49,6 +70,12 @@ export const reverse: RuntimeFieldKind<ReverseField> = {
       }
       return items[0] ?? null;
     };
+  },
+  // A version that promised one object refuses several: that is JavaScript's to decide.
+  json(f, ctx) {
+    if (f.reverse.through) return throughJson(f, ctx);
+    if (shownSingle(f, ctx.version, ctx.index.api.versions.supported)) return undefined;
+    return ctx.nestedListJson(ctx.index.model(f.target), (a) => `WHERE ${col(a, f.reverse.column)} = ${col(ctx.alias, "id")}`);
   },
   options: { type: () => "field" },
 };

@@ -2,6 +2,7 @@
 // numbers, addresses as text), coerced on write, filled on create, and described.
 import { storedColumn, type FkField, type ScalarField, type ScalarType } from "../descriptor.js";
 import { hashPassword, randomHex } from "../auth/passwords.js";
+import { jsonbJson, numberJson, scalarJson } from "../query/json-text.js";
 import { col } from "../query/sql.js";
 import { parseInterface, parseNetwork } from "../query/network.js";
 import { slugify } from "../text/slugs.js";
@@ -104,6 +105,16 @@ export const scalar: RuntimeFieldKind<ScalarField> = {
       case "cidr": case "ip": case "decimal": return `${c}::text`;
       case "integer": return `${c}::float8`;
       default: return c;
+    }
+  },
+  json(f, ctx) {
+    const c = col(ctx.alias, f.column);
+    switch (f.type) {
+      // Integer columns print as JavaScript prints their numbers (a double's exponent starts past any of them).
+      case "integer": case "boolean": return `coalesce(${c}::text, 'null')`;
+      case "float": return numberJson(`${c}::float8`);
+      case "json": return jsonbJson(c);
+      default: return scalarJson(scalar.read!(f, ctx));
     }
   },
   async write(f, value, { row }) {

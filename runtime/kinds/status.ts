@@ -46,6 +46,11 @@ export const status: RuntimeFieldKind<StatusField> = {
       `(SELECT s.name FROM ${ident(f.statuses.table)} s WHERE s.slug = ${c})) END`;
   },
   render: () => (v) => v ?? null,
+  json(f, { alias }) {
+    const c = col(alias, f.column);
+    return `CASE WHEN ${c} IS NULL THEN 'null' ELSE '{"value":' || to_json(${c})::text || ',"label":' || ` +
+      `coalesce(to_json((SELECT s.name FROM ${ident(f.statuses.table)} s WHERE s.slug = ${c}))::text, 'null') || '}' END`;
+  },
   async write(f, value, ctx) {
     // DRF's related fields take "" as no value.
     if (value === null || value === "") throw new FieldProblem({ code: "null" });

@@ -1,5 +1,6 @@
 // A tree node's parent: a link to the same model that may not close a cycle.
 import type { TreeParentField } from "../descriptor.js";
+import { scalarJson } from "../query/json-text.js";
 import { col, ident } from "../query/sql.js";
 import { link } from "./fk.js";
 import { FieldProblem, type RuntimeFieldKind } from "./types.js";
@@ -7,6 +8,7 @@ import { FieldProblem, type RuntimeFieldKind } from "./types.js";
 export const treeParent: RuntimeFieldKind<TreeParentField> = {
   read: (f, ctx) => (f.asId ? col(ctx.alias, f.column) : link.read(f, ctx)),
   render: (f, ctx) => (f.asId ? (v) => v ?? null : link.render(f, ctx)),
+  json: (f, ctx) => (f.asId ? scalarJson(col(ctx.alias, f.column)) : link.json(f, ctx)),
   async write(f, value, ctx) {
     const parent = await ctx.resolve(f.target, value, true);
     if (ctx.id && parent) {

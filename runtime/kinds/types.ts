@@ -35,6 +35,13 @@ export interface ReadContext {
   nestedObject(target: ModelDescriptor, where: (alias: string) => string, fields?: string[]): string;
   /** JSON array of `target` rows in nested form and the target's ordering; `rest(alias)` joins and filters them. */
   nestedList(target: ModelDescriptor, rest: (alias: string) => string): string;
+  /**
+   * The JSON text of one `target` row in nested form (or of its `fields`) where `where(alias)`
+   * picks it, `null` where none does; undefined when a field of that form has no JSON text.
+   */
+  nestedObjectJson(target: ModelDescriptor, where: (alias: string) => string, fields?: string[]): string | undefined;
+  /** The JSON text of `nestedList`'s array; undefined when a field of the nested form has none. */
+  nestedListJson(target: ModelDescriptor, rest: (alias: string) => string): string | undefined;
   /** Turns one nested JSON object of `target` (or of its `fields`) into its response form. */
   nestedRenderer(target: ModelDescriptor, fields?: string[]): (obj: Record<string, unknown>, ctx: RenderContext) => Record<string, unknown>;
   /** The display string of the row aliased `alias`. */
@@ -133,6 +140,13 @@ export interface RuntimeFieldKind<F extends FieldDescriptor> {
   read?(f: F, ctx: ReadContext): string;
   /** Turns the selected value into the response value; the value as selected when absent. */
   render?(f: F, ctx: ReadContext): Render;
+  /**
+   * The response value as SQL of its JSON text (runtime/query/json-text.ts), never NULL: what
+   * JSON.stringify writes of `render` over `read`, so the answer passes through untouched.
+   * Absent or undefined where only JavaScript can make it: a plan holding the field is then
+   * rendered by `render`.
+   */
+  json?(f: F, ctx: ReadContext): string | undefined;
   /**
    * Takes a written value apart into `ctx.row` columns or after-save work, queued on
    * `afterSave` (the field's own queue: the fields' work runs in field order, whichever write

@@ -6,6 +6,7 @@ import { isLink, storedColumn, type DisplayTransform, type FieldDescriptor, type
 import type { ModelIndex } from "../models.js";
 import { kindOf } from "../kinds/index.js";
 import type { ReadContext, Render, RenderContext, Shape } from "../kinds/types.js";
+import { arrayJson, objectJson } from "./json-text.js";
 import { orderSql } from "./order.js";
 import { col, ident, literal } from "./sql.js";
 
@@ -26,6 +27,11 @@ export interface ReadPlan {
   /** The select list's entries, each an expression and the name it is read as. */
   columns: ReadonlyArray<{ expr: string; alias: string }>;
   render: (row: Record<string, unknown>, ctx: RenderContext) => Record<string, unknown>;
+  /**
+   * SQL of the rendered object's JSON text over the alias `t0`, URLs as markers
+   * (runtime/query/json-text.ts); absent where a field can only be rendered in JavaScript.
+   */
+  json?: string;
   /** Facts about the data the select list was sized by; empty for most plans. */
   assumptions: Assumption[];
 }
@@ -101,7 +107,8 @@ export class ReadPlans {
     const ctx = this.context(m, "t0", 0, shape, version, assumptions);
     const columns: Array<{ expr: string; alias: string }> = [];
     const renders: Array<[string, Render]> = [];
-    for (const f of this.fieldsOf(m, shape, version).filter((x) => !left.has(x.name))) {
+    const fields = this.fieldsOf(m, shape, version).filter((x) => !left.has(x.name));
+    for (const f of fields) {
       const kind = kindOf(f);
       const expr = kind.read?.(f, ctx);
       if (expr) columns.push({ expr, alias: f.name });
@@ -110,6 +117,7 @@ export class ReadPlans {
     return {
       select: columns.map((c) => `${c.expr} AS ${ident(c.alias)}`).join(", "),
       columns,
+      json: this.objectJson(fields, ctx),
       assumptions,
       render: (row, rctx) => {
         const out: Record<string, unknown> = {};
@@ -137,6 +145,14 @@ export class ReadPlans {
         return `(SELECT coalesce(json_agg(${this.nestedJson(target, below, depth + 1, version, undefined, assumptions)} ORDER BY ${order}), '[]'::json) ` +
           `FROM ${ident(target.table)} ${below} ${rest(below)})`;
       },
+      nestedObjectJson: (target, where, fields) => {
+        const json = this.nestedJsonText(target, below, depth + 1, version, fields, assumptions);
+        return json && `coalesce((SELECT ${json} FROM ${ident(target.table)} ${below} WHERE ${where(below)}), 'null')`;
+      },
+      nestedListJson: (target, rest) => {
+        const json = this.nestedJsonText(target, below, depth + 1, version, undefined, assumptions);
+        return json && arrayJson(json, `FROM ${ident(target.table)} ${below} ${rest(below)}`, orderSql(this.index, target, target.ordering, below));
+      },
       nestedRenderer: (target, fields) => this.nestedRenderer(target, depth + 1, version, fields),
       displayExpr: (dm, dalias) => this.displayExpr(dm, dalias),
       assume: (key, probe) => {
@@ -156,6 +172,22 @@ export class ReadPlans {
       if (expr) args.push(`${literal(f.name)}, ${expr}`);
     }
     return `json_build_object(${args.join(", ")})`;
+  }
+
+  /** The JSON text of `m` in nested form for the row aliased `alias`; undefined when a field has none. */
+  private nestedJsonText(m: ModelDescriptor, alias: string, depth: number, version: string, only: string[] | undefined, assumptions: Assumption[]): string | undefined {
+    return this.objectJson(this.fieldsOf(m, "nested", version, only), this.context(m, alias, depth, "nested", version, assumptions));
+  }
+
+  /** The JSON text of an object of `fields`, each as its kind writes it; undefined when one's kind cannot. */
+  private objectJson(fields: FieldDescriptor[], ctx: ReadContext): string | undefined {
+    const entries: Array<[string, string]> = [];
+    for (const f of fields) {
+      const json = kindOf(f).json?.(f, ctx);
+      if (json === undefined) return undefined;
+      entries.push([f.name, json]);
+    }
+    return objectJson(entries);
   }
 
   displayExpr(m: ModelDescriptor, alias: string, parts = m.display): string {

@@ -8,6 +8,7 @@ import { ValidationError } from "../../errors.js";
 import { definitionsOf, keyColumn, writeDefinitions, type CustomFieldDefinition } from "./definitions.js";
 import { cleanData, defaults } from "./values.js";
 import { col, ident, literal } from "../../query/sql.js";
+import { javascriptKeyOrder, jsonbJson } from "../../query/json-text.js";
 import { lookupsOf } from "../../write/lookups.js";
 import { FieldProblem, isPlainObject, type RuntimeFieldKind, type WriteContext } from "../../kinds/types.js";
 
@@ -39,6 +40,14 @@ export const customFields: RuntimeFieldKind<CustomFieldsField> = {
     if (!d) return `'{}'::json`;
     const key = keyColumn(d, version, index.api.versions.supported);
     return `(SELECT coalesce(json_object_agg(d.${key}, ${col(alias, f.column)} -> d.name ORDER BY d.weight, d.name), '{}'::json) ${definitionsOf(d, literal(model.key))})`;
+  },
+  // JSON.parse of the object json_object_agg writes puts array-index keys first.
+  json(f, { alias, model, version, index }) {
+    const d = f.definitions;
+    if (!d) return "'{}'";
+    const key = `d.${keyColumn(d, version, index.api.versions.supported)}`;
+    return `(SELECT '{' || coalesce(string_agg(to_json(${key})::text || ':' || ${jsonbJson(`${col(alias, f.column)} -> d.name`)}, ',' ` +
+      `ORDER BY ${javascriptKeyOrder(key)}, d.weight, d.name), '') || '}' ${definitionsOf(d, literal(model.key))})`;
   },
   // Asked for as the write starts, so the read rides with its reference checks.
   prefetch: (f, ctx) => (f.definitions ? writeDefinitions(ctx.db, f.definitions, ctx.model.key) : undefined),

@@ -111,6 +111,12 @@ export const tags: RuntimeFieldKind<TagsField> = {
       `WHERE ${col("j", t.type)} = ${literal(ctx.model.key)} AND ${col("j", t.source)} = ${col(ctx.alias, "id")}`);
   },
   render: (f, ctx) => listRender(ctx.index.model(f.target), ctx),
+  json(f, ctx) {
+    const t = f.through;
+    return ctx.nestedListJson(ctx.index.model(f.target), (a) =>
+      `JOIN ${ident(t.table)} j ON ${col("j", t.target)} = ${a}.id ` +
+      `WHERE ${col("j", t.type)} = ${literal(ctx.model.key)} AND ${col("j", t.source)} = ${col(ctx.alias, "id")}`);
+  },
   /** Refused as DRF's list serializer refuses a list of nested objects: one entry per item, `{}` for the good ones. */
   async write(f, value, ctx, afterSave) {
     if (value === null) throw new FieldProblem({ code: "null" });

@@ -7,6 +7,7 @@
 // results}`, is made.
 import type { Request } from "express";
 import { origin } from "../../http/request.js";
+import { JsonText } from "../../query/json-text.js";
 
 export interface PageSettings {
   defaultLimit: number;
@@ -92,6 +93,12 @@ export class Paginator {
   page<T>(r: PageRequest, at: { limit: number | null; offset: number }, count: number, results: T[]): Page<T> {
     const links = pageLinks(this.url(r), at.limit, at.offset, count);
     return { count, next: links.next, previous: links.previous, results };
+  }
+
+  /** `page` of results that are JSON text already: the envelope is written around them. */
+  pageJson(r: PageRequest, at: { limit: number | null; offset: number }, count: number, results: JsonText): JsonText {
+    const { next, previous } = pageLinks(this.url(r), at.limit, at.offset, count);
+    return new JsonText(`{"count":${count},"next":${JSON.stringify(next)},"previous":${JSON.stringify(previous)},"results":${results.text}}`);
   }
 
   /** A page reached by cursor: `next` carries the cursor of the page after it. */

@@ -1,15 +1,19 @@
 // How an answer is rendered: JSON, or DRF's browsable HTML page when the request negotiated it.
 import { origin } from "../../http/request.js";
 import { templates } from "../../http/templates.js";
+import { JsonText } from "../../query/json-text.js";
 import { csrfToken } from "./browser-session.js";
 import { browsablePage } from "./browsable.js";
 import type { Ctx } from "./context.js";
 
+/** Sends `body`; a `JsonText` (an answer PostgreSQL wrote) passes through as it is. */
 export function send(ctx: Ctx, statusCode: number, body: unknown): void {
   if (ctx.renderer !== "html") {
-    ctx.res.status(statusCode).json(body);
+    if (body instanceof JsonText) ctx.res.status(statusCode).type("application/json").send(body.text);
+    else ctx.res.status(statusCode).json(body);
     return;
   }
+  if (body instanceof JsonText) body = JSON.parse(body.text);
   const { api, index, config } = ctx.drf;
   const page = browsablePage({
     index, version: ctx.version, method: ctx.req.method, url: new URL(`${origin(ctx.req, config.publicUrl)}${ctx.req.originalUrl}`),

@@ -24,7 +24,11 @@ export async function detail(ctx: Ctx): Promise<void> {
   }
   if (method === "GET") {
     // One statement: the read itself tells whether the object exists.
-    const [obj] = await store.fetch(op, m, [id], readOpts(ctx, isBrief(ctx)), where);
+    const opts = readOpts(ctx, isBrief(ctx));
+    const json = await store.fetchJson(op, m, id, opts, where);
+    if (json === null) throw notFound();
+    if (json) return policy.renderer(ctx, 200, json);
+    const [obj] = await store.fetch(op, m, [id], opts, where);
     if (!obj) throw notFound();
     return policy.renderer(ctx, 200, obj);
   }

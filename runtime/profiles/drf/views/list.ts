@@ -57,7 +57,10 @@ async function read(ctx: Ctx, m: ModelDescriptor): Promise<void> {
     const { count, results, cursor } = await store.list(op, m, where, { limit: at.limit, offset: 0, after }, readOpts(ctx, isBrief(ctx)));
     return policy.renderer(ctx, 200, policy.paginator.cursorPage(ctx, at.limit, count, results, cursor));
   }
-  const { count, results } = await store.list(op, m, where, at, readOpts(ctx, isBrief(ctx)));
+  const opts = readOpts(ctx, isBrief(ctx));
+  const json = await store.listJson(op, m, where, at, opts);
+  if (json) return policy.renderer(ctx, 200, policy.paginator.pageJson(ctx, at, json.count, json.results));
+  const { count, results } = await store.list(op, m, where, at, opts);
   return policy.renderer(ctx, 200, policy.paginator.page(ctx, at, count, results));
 }
 

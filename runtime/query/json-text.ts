@@ -1,0 +1,58 @@
+// Response JSON written by PostgreSQL: SQL expressions whose text is a value as the server's
+// JSON.stringify of the rendered object would write it (compact, keys in the response's order,
+// numbers as JavaScript prints them), so a read's answer passes through untouched. The one part
+// a statement cannot know, the request's own URL, is written as a marker character the server
+// replaces: PostgreSQL's JSON escapes every control character in data, so a raw one in the
+// text can only be a marker.
+import { literal } from "./sql.js";
+
+/** A response value that is already JSON text: renderers send it as it is. */
+export class JsonText {
+  constructor(readonly text: string) {}
+}
+
+/** Stands for the API's URL (`http://host/api/`) in JSON text; JSON escapes it in data. */
+export const API_URL_MARKER = "\u0001";
+/** Stands for the site's root URL (`http://host`), where media files are served below. */
+export const SITE_URL_MARKER = "\u0002";
+
+/** The SQL text of a JSON value known when the plan is built (a key, a label, a constant). */
+export const constantJson = (value: unknown): string => literal(JSON.stringify(value));
+
+/** `"` + the marker + `path`: the start of a URL string value, to be followed by more text and a closing quote. */
+export const urlStart = (marker: string, path: string): string => literal(`"${marker}${JSON.stringify(path).slice(1, -1)}`);
+
+/** JSON text of a scalar SQL value (text, boolean, integer), `null` for SQL NULL. */
+export const scalarJson = (expr: string): string => `coalesce(to_json(${expr})::text, 'null')`;
+
+/** JSON text of a jsonb value as JavaScript writes it, `null` for SQL NULL. */
+export const jsonbJson = (expr: string): string => `coalesce(armature_json_text(${expr}), 'null')`;
+
+/** JSON text of a float8 value as JavaScript writes it, `null` for SQL NULL. */
+export const numberJson = (expr: string): string => `coalesce(armature_json_number(${expr}), 'null')`;
+
+/** A JSON object of `entries` (each a key and the SQL of its value's JSON text, never NULL), in that order. */
+export function objectJson(entries: ReadonlyArray<readonly [string, string]>): string {
+  if (!entries.length) return "'{}'";
+  return entries.map(([key, value], n) => `${literal(`${n ? "," : "{"}${JSON.stringify(key)}:`)} || ${value}`).join(" || ") + " || '}'";
+}
+
+/** A JSON array of `element` (JSON text) over the rows of `from`, in `order`; `[]` when there are none. */
+export const arrayJson = (element: string, from: string, order?: string): string =>
+  `(SELECT '[' || coalesce(string_agg(${element}, ','${order ? ` ORDER BY ${order}` : ""}), '') || ']' ${from})`;
+
+/**
+ * The order JavaScript gives an object's keys: array indexes (canonical integers below 2³² − 1)
+ * first, ascending, then the others as they came. Terms to put before the rows' own order.
+ */
+export const javascriptKeyOrder = (key: string): string =>
+  `CASE WHEN ${key} ~ '^(0|[1-9][0-9]{0,9})$' AND ${key}::bigint < 4294967295 THEN ${key}::bigint END NULLS LAST`;
+
+/** The JSON text `text` with its markers made the request's URLs. */
+export function withUrls(text: string, urls: { api: string; site: string }): string {
+  const inString = (url: string) => JSON.stringify(url).slice(1, -1);
+  let out = text;
+  if (out.includes(API_URL_MARKER)) out = out.replaceAll(API_URL_MARKER, inString(urls.api));
+  if (out.includes(SITE_URL_MARKER)) out = out.replaceAll(SITE_URL_MARKER, inString(urls.site));
+  return out;
+}

@@ -1,0 +1,150 @@
+// Reads answered with the JSON text PostgreSQL writes (runtime/query/json-text.ts): for every
+// model, version and form, the text is byte for byte what rendering the same rows in JavaScript
+// gives; and the server sends a detail and a list without parsing or stringifying the answer.
+import { expect } from "chai";
+import { Engine } from "../../../runtime/engine.js";
+import type { FilterPlan } from "../../../runtime/query/filters.js";
+import { JsonText } from "../../../runtime/query/json-text.js";
+import type { ReadOptions } from "../../../runtime/store.js";
+import { apis } from "../../../generated/server.js";
+import { startTestServer, type TestServer } from "../../support/server.js";
+
+const inventory = apis.find((a) => a.name === "inventory")!;
+const everyRow: FilterPlan = { apply: (qb) => qb, checks: [], order: [], valueSensitive: false };
+const API_URL = "http://inventory.test/api/";
+
+describe("JSON written by PostgreSQL", function () {
+  let server: TestServer;
+  let engine: Engine;
+  /** The objects made here, which a first page need not show. */
+  const made: Array<[string, string]> = [];
+  /** What other files sharing this server must not see: definitions that show on every object of a model. */
+  const definitions: string[] = [];
+  /** Text only the made prefix's answer holds. */
+  const token = `json-body-${Math.random().toString(36).slice(2, 10)}`;
+  const actor = { userId: null, username: "json-text", requestId: "json-text", context: "test", contextDetail: "" };
+
+  before(async () => {
+    server = await startTestServer();
+    engine = new Engine(inventory, server.db);
+    // Rows the demo data has none of: a tagged prefix, custom field values, a config context.
+    const headers = { Authorization: `Token ${server.token}`, "Content-Type": "application/json", Accept: "application/json" };
+    const post = async (path: string, body: unknown) => {
+      const res = await fetch(`${server.url}/api/${path}`, { method: "POST", headers, body: JSON.stringify(body) });
+      expect(res.status, `${path}: ${await res.clone().text()}`).to.equal(201);
+      const made = await res.json() as { id: string; url: string } & Record<string, string>;
+      if (path.startsWith("extras/")) definitions.push(made.url);
+      return made;
+    };
+    const suffix = Math.random().toString(36).slice(2, 8);
+    await post("extras/custom-fields/", { name: `cf_${suffix}`, label: `CF ${suffix}`, type: "text", content_types: ["ipam.prefix", "dcim.site"] });
+    await post("extras/custom-fields/", { name: `n_${suffix}`, label: `N ${suffix}`, type: "integer", content_types: ["ipam.prefix"] });
+    const tag = await post("extras/tags/", { name: `Json ${suffix}`, slug: `json-${suffix}`, content_types: ["ipam.prefix"] });
+    const prefix = await post("ipam/prefixes/", {
+      prefix: "10.251.0.0/24", status: "active", tags: [tag.id], description: `${token} quote \" backslash \\ tab \t é ☃ \u0001`,
+      custom_fields: { [`cf_${suffix}`]: "line\nbreak", [`n_${suffix}`]: 12345678901 },
+    });
+    const peer = await post("ipam/prefixes/", { prefix: "10.251.1.0/24", status: "active" });
+    const site = await post("dcim/sites/", { name: `Json ${suffix}`, status: "active" });
+    // Relationships of each kind, labelled and not, with objects at their ends (one of them gone).
+    const relate = async (body: Record<string, unknown>, pairs: Array<[string, string]>) => {
+      const r = await post("extras/relationships/", body);
+      for (const [source, destination] of pairs) {
+        await post("extras/relationship-associations/", {
+          relationship: r.id, source_type: r.source_type, source_id: source, destination_type: r.destination_type, destination_id: destination,
+        });
+      }
+    };
+    await relate({ name: `json ${suffix} sites`, source_type: "dcim.site", destination_type: "ipam.prefix", source_label: "Home \"site\"" }, [[site.id, prefix.id], [site.id, peer.id]]);
+    await relate({ name: `json ${suffix} peers`, type: "symmetric-many-to-many", source_type: "ipam.prefix", destination_type: "ipam.prefix" }, [[prefix.id, peer.id]]);
+    await relate({ name: `json_${suffix}_one`, type: "one-to-one", source_type: "ipam.prefix", destination_type: "dcim.site" }, [[peer.id, site.id]]);
+    const gone = await post("ipam/prefixes/", { prefix: "10.251.2.0/24", status: "active" });
+    await relate({ name: `json ${suffix} gone`, type: "one-to-many", source_type: "ipam.prefix", destination_type: "ipam.prefix" }, [[prefix.id, gone.id]]);
+    await server.db("ipam_prefix").where("id", gone.id).del();
+    made.push(["ipam.prefix", prefix.id], ["ipam.prefix", peer.id], ["dcim.site", site.id]);
+    await post("extras/config-contexts/", { name: `ctx ${suffix}`, weight: 100, data: { b: 1.5, "10": [1e-7, 1e20, true, null], a: { z: "x" }, "2": 0.000001 } });
+  });
+
+  after(async () => {
+    for (const url of definitions.reverse()) {
+      const res = await fetch(url, { method: "DELETE", headers: { Authorization: `Token ${server.token}` } });
+      expect(res.status, url).to.equal(204);
+    }
+  });
+
+  it("is what rendering in JavaScript writes, for every model, version and form", async function () {
+    this.timeout(600_000);
+    const op = await engine.operations.read(actor);
+    let compared = 0;
+    const passedOver: string[] = [];
+    for (const m of engine.index.api.models) {
+      for (const version of engine.index.api.versions.supported) {
+        for (const [shape, include] of [["full", []], ["brief", []], ["full", ["relationships"]]] as const) {
+          const opts: ReadOptions = { shape, version, include: [...include], ctx: { apiUrl: API_URL }, unscoped: true };
+          const page = { limit: 20, offset: 0 };
+          const json = await engine.store.listJson(op, m, everyRow, page, opts);
+          if (!json) {
+            passedOver.push(`${m.key} ${version} ${shape}${include.length ? " relationships" : ""}`);
+            continue;
+          }
+          const { count, results } = await engine.store.list(op, m, everyRow, page, opts);
+          expect(json.count, m.key).to.equal(count);
+          expect(json.results.text, `${m.key} ${version} ${shape}`).to.equal(JSON.stringify(results));
+          if (results.length && results[0].id !== undefined) {
+            const one = await engine.store.fetchJson(op, m, String(results[0].id), opts);
+            expect(one, `${m.key} ${version} ${shape} detail of ${results[0].id}`).to.be.instanceOf(JsonText);
+            expect((one as JsonText).text, `${m.key} ${version} ${shape} detail`).to.equal(JSON.stringify(results[0]));
+            compared++;
+          }
+        }
+      }
+    }
+    for (const [key, id] of made) {
+      for (const version of engine.index.api.versions.supported) {
+        const opts: ReadOptions = { shape: "full", version, include: ["relationships"], ctx: { apiUrl: API_URL }, unscoped: true };
+        const [obj] = await engine.store.fetch(op, engine.index.model(key), [id], opts);
+        const text = (await engine.store.fetchJson(op, engine.index.model(key), id, opts) as JsonText).text;
+        expect(text).to.equal(JSON.stringify(obj));
+        expect(Object.keys(obj.relationships as object), key).to.have.length.greaterThan(0);
+      }
+    }
+    expect(compared).to.be.greaterThan(250);
+    // Only what JavaScript must decide: a version that promised one object, where a list may hold several.
+    expect(passedOver).to.deep.equal(["ipam.ipaddress 1.2 full", "ipam.ipaddress 1.2 full relationships"]);
+  });
+
+  it("sends a detail and a list without parsing or stringifying the answer", async () => {
+    const headers = { Authorization: `Token ${server.token}`, Accept: "application/json" };
+    const [, id] = made[0];
+    const seen: string[] = [];
+    const { parse, stringify } = JSON;
+    JSON.parse = (text: string, reviver?: (this: unknown, key: string, value: unknown) => unknown) => {
+      seen.push(`parse ${text}`);
+      return parse(text, reviver);
+    };
+    JSON.stringify = ((value: unknown, ...rest: [never, never]) => {
+      const out = stringify(value, ...rest);
+      seen.push(`stringify ${out}`);
+      return out;
+    }) as typeof JSON.stringify;
+    const bodies: string[] = [];
+    try {
+      for (const path of [`ipam/prefixes/${id}/`, "ipam/prefixes/?prefix=10.251.0.0/24", `ipam/prefixes/${id}/?api_version=1.2`]) {
+        const res = await fetch(`${server.url}/api/${path}`, { headers });
+        expect(res.status).to.equal(200);
+        expect(res.headers.get("content-type")).to.equal("application/json; charset=utf-8");
+        bodies.push(await res.text());
+      }
+    } finally {
+      Object.assign(JSON, { parse, stringify });
+    }
+    expect(seen.filter((s) => s.includes(token))).to.deep.equal([]);
+    const [detail, list, older] = bodies.map((b) => JSON.parse(b));
+    expect(detail.description.startsWith(token)).to.equal(true);
+    expect(detail.url).to.equal(`${server.url}/api/ipam/prefixes/${id}/`);
+    expect(list.count).to.equal(1);
+    expect(list.results).to.deep.equal([detail]);
+    expect(bodies[1]).to.equal(`{"count":1,"next":null,"previous":null,"results":[${bodies[0]}]}`);
+    expect(older.id).to.equal(id);
+  });
+});
