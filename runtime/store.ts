@@ -135,8 +135,17 @@ function pageTerm(n: number, filter: FilterPlan, term: "limit" | "offset"): { sk
   return { skipBinding: !filter.valueSensitive && Number.isSafeInteger(n) && (term === "limit" ? n >= 0 : n === 0) };
 }
 
+/** Statement texts kept per read plan at most: one for each page size, form of scope and order met. */
+const TEXTS_PER_PLAN = 32;
+
 export class Store {
   readonly plans: ReadPlans;
+  /**
+   * The texts of a plan's unfiltered reads, by what else their text depends on (page, order,
+   * scope): knex builds and compiles such a statement once, and each request binds its values.
+   * Null where the values would not bind in the order this store gives them.
+   */
+  private readonly texts = new WeakMap<ReadPlan, Map<string, string | null>>();
   readonly validators: WriteValidators;
 
   private readonly writeListeners: Array<(m: ModelDescriptor, change: Change) => void> = [];
@@ -253,17 +262,26 @@ export class Store {
   async listJson(op: Operation, m: ModelDescriptor, filter: FilterPlan, page: Page, opts: ReadOptions): Promise<{ count: number; results: JsonText } | undefined> {
     if (page.after !== undefined || !this.plans.get(m, opts.shape, opts.version, opts.exclude, opts.include).json) return undefined;
     const db = op.trx;
+    const scope = opts.unscoped ? null : op.scope(m, "t0", "view");
     return this.withPlan(m, opts, async (plan) => {
       // A fact the plan was built on may have changed into one JavaScript must render.
       if (!plan.json) return { row: undefined, answer: () => undefined };
-      const projected = this.projected(op, m, filter, page, opts, plan, [], [], `${plan.json} AS j`);
-      const statement = db.select(
-        page.uncounted ? db.raw("NULL AS count") : db.raw("(?) AS count", [this.selected(op, m, filter, opts).count("*")]),
-        db.raw("(SELECT '[' || coalesce(string_agg(r.j, ','), '') || ']' FROM (?) r) AS rows", [projected]),
-        ...checkSelects(db, filter),
-        ...ReadPlans.checks(plan).map((c) => db.raw(c)),
-      );
-      const [row] = await (filter.valueSensitive ? statement : prepared(statement));
+      const build = () => {
+        const projected = this.projected(op, m, filter, page, opts, plan, [], [], `${plan.json} AS j`);
+        const statement = db.select(
+          page.uncounted ? db.raw("NULL AS count") : db.raw("(?) AS count", [this.selected(op, m, filter, opts).count("*")]),
+          db.raw("(SELECT '[' || coalesce(string_agg(r.j, ','), '') || ']' FROM (?) r) AS rows", [projected]),
+          ...checkSelects(db, filter),
+          ...ReadPlans.checks(plan).map((c) => db.raw(c)),
+        );
+        return filter.valueSensitive ? statement : prepared(statement);
+      };
+      // Unfiltered, the values are the scope's (counted, then paged) and a later page's offset.
+      const scoped = scope?.bindings ?? [];
+      const key = `list|${page.limit}|${page.offset === 0}|${!!page.uncounted}|${JSON.stringify(opts.ordering ?? null)}|${scope?.sql ?? ""}`;
+      const [row] = filter.empty
+        ? await this.builtOnce(db, plan, key, [...(page.uncounted ? [] : scoped), ...scoped, ...(page.offset === 0 ? [] : [page.offset])], build)
+        : await build();
       return {
         row,
         answer: () => {
@@ -274,6 +292,25 @@ export class Store {
         },
       };
     });
+  }
+
+  /**
+   * Runs the statement `build` makes, whose text depends on nothing but `plan` and `key`, with
+   * `bindings`: built by knex the first time, and afterwards its text bound to the values.
+   */
+  private async builtOnce(db: Db, plan: ReadPlan, key: string, bindings: unknown[], build: () => Knex.QueryBuilder): Promise<Array<Record<string, unknown>>> {
+    let texts = this.texts.get(plan);
+    if (!texts) this.texts.set(plan, (texts = new Map()));
+    const text = texts.get(key);
+    if (text) return (await prepared(db.raw(text, bindings as Knex.RawBinding[]))).rows;
+    const statement = build();
+    if (text === undefined) {
+      const compiled = statement.toSQL();
+      if (texts.size >= TEXTS_PER_PLAN) texts.delete(texts.keys().next().value!);
+      const same = compiled.bindings.length === bindings.length && compiled.bindings.every((b, n) => b === bindings[n]);
+      texts.set(key, same ? compiled.sql : null);
+    }
+    return statement;
   }
 
   /** The JSON text's URL markers made those of the request `opts` reads for. */
@@ -422,14 +459,20 @@ export class Store {
     const { valid, cast } = this.keys(m, [id]);
     if (!valid.length) return null;
     const db = op.trx;
+    const scope = opts.unscoped ? null : op.scope(m, "t0", "view");
     return this.withPlan(m, opts, async (plan) => {
       if (!plan.json) return { row: undefined, answer: () => undefined };
-      const qb = db(`${m.table} as t0`).select(db.raw(`${plan.json} AS j`)).modify((q) => byIds(q, valid, cast));
-      if (!opts.unscoped) scoped(op, m, qb);
-      filter?.apply(qb);
-      // The plan's checks do not read the row: they are asked whether or not it is found.
-      const [row] = await prepared(db.select(db.raw("(?) AS j", [qb]), ...(filter ? checkSelects(db, filter) : []),
-        ...ReadPlans.checks(plan).map((c) => db.raw(c))));
+      const build = () => {
+        const qb = db(`${m.table} as t0`).select(db.raw(`${plan.json} AS j`)).modify((q) => byIds(q, valid, cast));
+        if (!opts.unscoped) scoped(op, m, qb);
+        filter?.apply(qb);
+        // The plan's checks do not read the row: they are asked whether or not it is found.
+        return prepared(db.select(db.raw("(?) AS j", [qb]), ...(filter ? checkSelects(db, filter) : []),
+          ...ReadPlans.checks(plan).map((c) => db.raw(c))));
+      };
+      const [row] = !filter || filter.empty
+        ? await this.builtOnce(db, plan, `detail|${cast}|${scope?.sql ?? ""}`, [valid[0], ...(scope?.bindings ?? [])], build)
+        : await build();
       return {
         row,
         answer: () => {

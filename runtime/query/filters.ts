@@ -43,6 +43,8 @@ export interface FilterPlan {
    * planned for its values rather than once for all.
    */
   valueSensitive: boolean;
+  /** Whether the plan selects every row and checks nothing (no filter was given): its statements can be built once. */
+  empty?: boolean;
 }
 
 /** Filter kinds that, as plain or negated equality, select about as many rows whatever the value. */
@@ -234,7 +236,7 @@ export class FilterCompiler {
       wheres.push(result.where);
       for (const c of result.checks ?? []) checks.push({ ...c, param });
     }
-    return { errors, plan: { apply: (qb) => { for (const w of wheres) w(qb); }, checks, order, valueSensitive } };
+    return { errors, plan: { apply: (qb) => { for (const w of wheres) w(qb); }, checks, order, valueSensitive, empty: !wheres.length && !checks.length } };
   }
 
   private one(m: ModelDescriptor, f: FilterDescriptor, raw: string[]): Planned | Problem[] {
