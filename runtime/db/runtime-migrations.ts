@@ -167,10 +167,11 @@ CREATE TABLE armature_queue_workers (
       // server's JSON.stringify would write it: numbers as JavaScript prints a double (fixed
       // from 1e-6 to 1e21, else an exponent without padding; beyond a double, null), jsonb
       // compacted with JavaScript's key order (array indexes first, ascending), and a media
-      // path's segments as encodeURIComponent escapes them.
+      // path's segments as encodeURIComponent escapes them. Not STRICT, so that the planner
+      // may inline the number's (NULL gives NULL all the same).
       sql: `
 CREATE FUNCTION armature_json_number(x float8) RETURNS text
-LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
   SELECT CASE
     WHEN x = 0 THEN '0'
     WHEN x = 'Infinity'::float8 OR x = '-Infinity'::float8 OR x = 'NaN'::float8 THEN 'null'

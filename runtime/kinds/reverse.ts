@@ -4,7 +4,6 @@
 import { shownSingle, type FkField, type ReverseField } from "../descriptor.js";
 import { HttpError } from "../errors.js";
 import { col, ident, literal } from "../query/sql.js";
-import { objectJson } from "../query/json-text.js";
 import { listRender } from "./related.js";
 import type { ReadContext, Render, RuntimeFieldKind } from "./types.js";
 
@@ -47,8 +46,8 @@ function throughJson(f: ReverseField, ctx: ReadContext): string | undefined {
   const row = ctx.nestedObjectJson(r.link, r.linkWhere);
   if (shown === undefined || row === undefined) return undefined;
   // The shown object is never empty: its last brace gives way to one more key.
-  const more = objectJson([[f.reverse.through!.as, "x.r"]]).replace(/^'\{/, "',");
-  return `(SELECT CASE WHEN x.s = 'null' THEN 'null' ELSE left(x.s, -1) || ${more} END FROM (SELECT ${shown} AS s, ${row} AS r) x)`;
+  const key = literal(`,${JSON.stringify(f.reverse.through!.as)}:`);
+  return `(SELECT CASE WHEN x.s = 'null' THEN 'null' ELSE concat(left(x.s, -1), ${key}, x.r, '}') END FROM (SELECT ${shown} AS s, ${row} AS r) x)`;
 }
 
 export const reverse: RuntimeFieldKind<ReverseField> = {

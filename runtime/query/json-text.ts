@@ -25,16 +25,32 @@ export const urlStart = (marker: string, path: string): string => literal(`"${ma
 /** JSON text of a scalar SQL value (text, boolean, integer), `null` for SQL NULL. */
 export const scalarJson = (expr: string): string => `coalesce(to_json(${expr})::text, 'null')`;
 
-/** JSON text of a jsonb value as JavaScript writes it, `null` for SQL NULL. */
-export const jsonbJson = (expr: string): string => `coalesce(armature_json_text(${expr}), 'null')`;
+/**
+ * JSON text of a jsonb value as JavaScript writes it, `null` for SQL NULL. jsonb writes
+ * strings, booleans and null as JavaScript does; only numbers, objects and arrays need the
+ * function, which the planner cannot inline.
+ */
+export const jsonbJson = (expr: string): string =>
+  `CASE WHEN jsonb_typeof(${expr}) IN ('string', 'boolean', 'null') THEN (${expr})::text ELSE coalesce(armature_json_text(${expr}), 'null') END`;
 
 /** JSON text of a float8 value as JavaScript writes it, `null` for SQL NULL. */
 export const numberJson = (expr: string): string => `coalesce(armature_json_number(${expr}), 'null')`;
 
+/** PostgreSQL's bound on a function's arguments. */
+const MAX_ARGUMENTS = 100;
+
+/** SQL of the texts `parts` run together: `concat` makes the result once, where a chain of `||` copies it at each step. */
+function concatenated(parts: string[]): string {
+  if (parts.length <= MAX_ARGUMENTS) return `concat(${parts.join(", ")})`;
+  const groups: string[] = [];
+  for (let n = 0; n < parts.length; n += MAX_ARGUMENTS) groups.push(concatenated(parts.slice(n, n + MAX_ARGUMENTS)));
+  return concatenated(groups);
+}
+
 /** A JSON object of `entries` (each a key and the SQL of its value's JSON text, never NULL), in that order. */
 export function objectJson(entries: ReadonlyArray<readonly [string, string]>): string {
   if (!entries.length) return "'{}'";
-  return entries.map(([key, value], n) => `${literal(`${n ? "," : "{"}${JSON.stringify(key)}:`)} || ${value}`).join(" || ") + " || '}'";
+  return concatenated([...entries.flatMap(([key, value], n) => [literal(`${n ? "," : "{"}${JSON.stringify(key)}:`), value]), "'}'"]);
 }
 
 /** A JSON array of `element` (JSON text) over the rows of `from`, in `order`; `[]` when there are none. */
