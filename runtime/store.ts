@@ -259,36 +259,49 @@ export class Store {
    * `list` of a page by offset as the JSON text of its results, written by PostgreSQL in the
    * same one statement; undefined where the plan can only be rendered in JavaScript.
    */
-  async listJson(op: Operation, m: ModelDescriptor, filter: FilterPlan, page: Page, opts: ReadOptions): Promise<{ count: number; results: JsonText } | undefined> {
-    if (page.after !== undefined || !this.plans.get(m, opts.shape, opts.version, opts.exclude, opts.include).json) return undefined;
+  async listJson(op: Operation, m: ModelDescriptor, filter: FilterPlan, page: Page, opts: ReadOptions):
+    Promise<{ count: number; results: JsonText; cursor?: Cursor | null } | undefined> {
+    if (!this.plans.get(m, opts.shape, opts.version, opts.exclude, opts.include).json) return undefined;
     const db = op.trx;
     const scope = opts.unscoped ? null : op.scope(m, "t0", "view");
+    const ordering = opts.ordering ?? m.ordering;
+    const keyset = page.after !== undefined;
+    const terms = keyset ? orderTerms(this.index, m, ordering, "t0") : [];
+    const types = keyset ? await this.cursorTypes(db, m, ordering, terms) : [];
+    if (keyset && page.after!.length && page.after!.length !== terms.length) throw new HttpError(404, { code: "invalid_cursor" });
+    // A keyset page reads one row more than it shows: whether another page follows.
+    const shown = keyset ? page.limit : null;
     return this.withPlan(m, opts, async (plan) => {
       // A fact the plan was built on may have changed into one JavaScript must render.
       if (!plan.json) return { row: undefined, answer: () => undefined };
       const build = () => {
-        const projected = this.projected(op, m, filter, page, opts, plan, [], [], `${plan.json} AS j`);
-        const statement = db.select(
-          page.uncounted ? db.raw("NULL AS count") : db.raw("(?) AS count", [this.selected(op, m, filter, opts).count("*")]),
-          db.raw("(SELECT '[' || coalesce(string_agg(r.j, ','), '') || ']' FROM (?) r) AS rows", [projected]),
-          ...checkSelects(db, filter),
-          ...ReadPlans.checks(plan).map((c) => db.raw(c)),
-        );
+        const projected = this.projected(op, m, filter, page, opts, plan, terms, types, `${plan.json} AS j`);
+        const counted = page.uncounted ? db.raw("NULL AS count") : db.raw("(?) AS count", [this.selected(op, m, filter, opts).count("*")]);
+        const statement = shown === null
+          ? db.select(counted, db.raw("(SELECT '[' || coalesce(string_agg(r.j, ','), '') || ']' FROM (?) r) AS rows", [projected]))
+          : db.with("page", db.raw("SELECT p.*, row_number() OVER () AS n FROM (?) p", [projected])).select(counted,
+            db.raw(`(SELECT '[' || coalesce(string_agg(r.j, ',' ORDER BY r.n) FILTER (WHERE r.n <= ${shown}), '') || ']' FROM page r) AS rows`),
+            db.raw(`(SELECT r._cursor FROM page r WHERE r.n = ${shown} AND EXISTS (SELECT 1 FROM page x WHERE x.n > ${shown})) AS cursor`));
+        statement.select(...checkSelects(db, filter), ...ReadPlans.checks(plan).map((c) => db.raw(c)));
         return filter.valueSensitive ? statement : prepared(statement);
       };
       // Unfiltered, the values are the scope's (counted, then paged) and a later page's offset.
       const scoped = scope?.bindings ?? [];
       const key = `list|${page.limit}|${page.offset === 0}|${!!page.uncounted}|${JSON.stringify(opts.ordering ?? null)}|${scope?.sql ?? ""}`;
-      const [row] = filter.empty
+      const [row] = filter.empty && !keyset
         ? await this.builtOnce(db, plan, key, [...(page.uncounted ? [] : scoped), ...scoped, ...(page.offset === 0 ? [] : [page.offset])], build)
-        : await build();
+        : await build().catch((err: { code?: string }) => {
+          // A cursor's value its term's type cannot hold: a cursor this server did not make.
+          throw keyset && err.code?.startsWith("22") ? new HttpError(404, { code: "invalid_cursor" }) : err;
+        });
       return {
         row,
         answer: () => {
           const errors = filterErrors(filter, {}, row);
           if (errors) throw new ValidationError(errors);
-          const { count, rows } = row as { count: string; rows: string };
-          return { count: Number(count), results: new JsonText(this.withUrls(rows, opts)) };
+          const { count, rows, cursor } = row as { count: string; rows: string; cursor?: Cursor | null };
+          const results = new JsonText(this.withUrls(rows, opts));
+          return keyset ? { count: Number(count), results, cursor: cursor ?? null } : { count: Number(count), results };
         },
       };
     });

@@ -97,14 +97,22 @@ export class Paginator {
 
   /** `page` of results that are JSON text already: the envelope is written around them. */
   pageJson(r: PageRequest, at: { limit: number | null; offset: number }, count: number, results: JsonText): JsonText {
-    const { next, previous } = pageLinks(this.url(r), at.limit, at.offset, count);
-    return new JsonText(`{"count":${count},"next":${JSON.stringify(next)},"previous":${JSON.stringify(previous)},"results":${results.text}}`);
+    return this.envelope(count, pageLinks(this.url(r), at.limit, at.offset, count), results);
+  }
+
+  private envelope(count: number, links: { next: string | null; previous: string | null }, results: JsonText): JsonText {
+    return new JsonText(`{"count":${count},"next":${JSON.stringify(links.next)},"previous":${JSON.stringify(links.previous)},"results":${results.text}}`);
   }
 
   /** A page reached by cursor: `next` carries the cursor of the page after it. */
   cursorPage<T>(r: PageRequest, limit: number | null, count: number, results: T[], cursor: Array<string | null> | null | undefined): Page<T> {
     const links = cursorLinks(this.url(r), limit, cursor);
     return { count, next: links.next, previous: links.previous, results };
+  }
+
+  /** `cursorPage` of results that are JSON text already. */
+  cursorPageJson(r: PageRequest, limit: number | null, count: number, results: JsonText, cursor: Array<string | null> | null | undefined): JsonText {
+    return this.envelope(count, cursorLinks(this.url(r), limit, cursor), results);
   }
 
   /** A whole list cut to the page asked for, or a page already chosen (`count` of all, `results` of this page). */

@@ -90,6 +90,18 @@ describe("JSON written by PostgreSQL", function () {
           const { count, results } = await engine.store.list(op, m, everyRow, page, opts);
           expect(json.count, m.key).to.equal(count);
           expect(json.results.text, `${m.key} ${version} ${shape}`).to.equal(JSON.stringify(results));
+          if (shape === "full" && !include.length) {
+            // Pages by cursor: the first, and the one its cursor names.
+            let after: Array<string | null> = [];
+            for (let n = 0; n < 2 && after; n++) {
+              const keyset = { limit: 2, offset: 0, after };
+              const text = await engine.store.listJson(op, m, everyRow, keyset, opts);
+              const objects = await engine.store.list(op, m, everyRow, keyset, opts);
+              expect(text!.results.text, `${m.key} ${version} cursor page ${n}`).to.equal(JSON.stringify(objects.results));
+              expect(text!.cursor).to.deep.equal(objects.cursor);
+              after = objects.cursor!;
+            }
+          }
           if (results.length && results[0].id !== undefined) {
             const one = await engine.store.fetchJson(op, m, String(results[0].id), opts);
             expect(one, `${m.key} ${version} ${shape} detail of ${results[0].id}`).to.be.instanceOf(JsonText);

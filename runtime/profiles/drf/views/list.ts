@@ -54,7 +54,10 @@ async function read(ctx: Ctx, m: ModelDescriptor): Promise<void> {
     const after = decodeCursor(rawCursor);
     // DRF's CursorPagination answers a cursor it cannot read so.
     if (!after) throw new HttpError(404, { code: "invalid_cursor" });
-    const { count, results, cursor } = await store.list(op, m, where, { limit: at.limit, offset: 0, after }, readOpts(ctx, isBrief(ctx)));
+    const opts = readOpts(ctx, isBrief(ctx));
+    const json = await store.listJson(op, m, where, { limit: at.limit, offset: 0, after }, opts);
+    if (json) return policy.renderer(ctx, 200, policy.paginator.cursorPageJson(ctx, at.limit, json.count, json.results, json.cursor));
+    const { count, results, cursor } = await store.list(op, m, where, { limit: at.limit, offset: 0, after }, opts);
     return policy.renderer(ctx, 200, policy.paginator.cursorPage(ctx, at.limit, count, results, cursor));
   }
   const opts = readOpts(ctx, isBrief(ctx));
