@@ -3,6 +3,7 @@
 // objects, persist and report field-keyed errors. Every call is given its operation
 // (operations/index.ts): reads see only the rows its actor may, writes run in its transaction
 // (the store never opens one, so bulk work stays all-or-none) and its features hear of them.
+import { randomUUID } from "node:crypto";
 import type { Knex } from "knex";
 import { isLink, storedColumn, type FieldDescriptor, type ModelDescriptor, type Ordering } from "./descriptor.js";
 import type { ModelIndex } from "./models.js";
@@ -15,6 +16,7 @@ import { HookValues, storedRows, storedRowsAt } from "./write/hook-rows.js";
 import { updateRows } from "./write/update-set.js";
 import { col, ident } from "./query/sql.js";
 import { prepared } from "./db/prepared.js";
+import { sendAhead } from "./db/pipeline.js";
 import { chunksWithin } from "./db/chunks.js";
 import { HttpError, ValidationError, notFound, type FieldErrors } from "./errors.js";
 import { WriteValidators } from "./write/validate.js";
@@ -66,6 +68,12 @@ export interface WriteOptions {
   owner?: string;
   /** PATCH semantics: only given fields change, nothing is required. */
   partial: boolean;
+  /**
+   * Give the id once the write's statements are sent, not answered (runtime/db/pipeline.ts):
+   * for a caller whose next statements may go with them, in an operation (Operations.run) that
+   * waits for them before it ends and fails with the first that failed.
+   */
+  ahead?: boolean;
 }
 
 /** The server-side cursor of `Store.streamed`: one at a time in a transaction, which is one export's. */
@@ -179,7 +187,10 @@ export class Store {
     if (!ids.length) return;
     for (const f of this.features) {
       if (!f.watches(m)) continue;
-      if (f.savedAtEnd) tellAtEnd(op, f, m, action, ids);
+      if (f.savedAtEnd) {
+        f.expecting?.(op, m, action);
+        tellAtEnd(op, f, m, action, ids);
+      }
       else await f.saved?.(op, m, ids, action);
     }
   }
@@ -486,6 +497,7 @@ export class Store {
 
   async create(op: WriteOperation, m: ModelDescriptor, body: unknown, opts: WriteOptions): Promise<string> {
     const ctx = await this.prepare(op, m, body, { ...opts, partial: false }, null);
+    ctx.ahead = opts.ahead;
     return String(await this.persist(m, () => this.save(ctx)));
   }
 
@@ -610,7 +622,9 @@ export class Store {
   }
 
   async update(op: WriteOperation, m: ModelDescriptor, id: string, body: unknown, opts: WriteOptions): Promise<void> {
-    await this.persist(m, () => this.save(this.prepare(op, m, body, opts, id)));
+    const ctx = await this.prepare(op, m, body, opts, id);
+    ctx.ahead = opts.ahead;
+    await this.persist(m, () => this.save(ctx));
   }
 
   /**
@@ -678,8 +692,19 @@ export class Store {
       seen.writeBack();
     }
     let id = ctx.id;
-    if (id === null) [{ id }] = await prepared(db(m.table).insert(ctx.row).returning("id"));
-    else if (Object.keys(ctx.row).length) await db(m.table).where("id", id).update(ctx.row);
+    // Sent ahead where its id can be made here (a UUID, not a sequence's next value): what
+    // follows (after-save work, an afterSave hook's statements) needs no answer from it, and
+    // PostgreSQL runs it before them.
+    const ahead = ctx.ahead && (id !== null || !this.index.integerKeys(m));
+    const error = (err: unknown) => this.translateDbError(m, err);
+    if (ahead && id === null) {
+      id = (ctx.row.id ??= randomUUID()) as RowId;
+      await sendAhead(db, prepared(db(m.table).insert(ctx.row)), { error });
+    } else if (id === null) [{ id }] = await prepared(db(m.table).insert(ctx.row).returning("id"));
+    else if (Object.keys(ctx.row).length) {
+      const update = db(m.table).where("id", id).update(ctx.row);
+      await (ahead ? sendAhead(db, update, { error }) : update);
+    }
     for (const listener of this.writeListeners) listener(m, ctx.id === null ? "create" : "update");
     await doAfterSave(db, [{ id: id!, work: ctx.afterSave }]);
     if (seen && hooks?.afterSave) await hooks.afterSave({ ...event, ...seen.rows(), id: id!, created: ctx.id === null });

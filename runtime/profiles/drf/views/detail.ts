@@ -44,7 +44,7 @@ export async function detail(ctx: Ctx): Promise<void> {
   const body = await readBody(ctx, m);
   await operations.run(by, async (w) => {
     await lockOne(w);
-    await store.update(w, m, id, body, { version: ctx.version, partial: method === "PATCH" });
+    await store.update(w, m, id, body, { version: ctx.version, partial: method === "PATCH", ahead: true });
   });
   // Routed again: the write is to be seen wherever its writer reads now.
   const [obj] = await store.fetch(await operations.read(by), m, [id], { ...readOpts(ctx), unscoped: true });
