@@ -108,6 +108,14 @@ export interface ExistingOptions {
   lock?: boolean;
 }
 
+/** A hook's check (SaveEventBase.check) run and judged at once. */
+async function checkNow<T>(query: Knex.Raw | Knex.QueryBuilder, verdict: (found: T) => unknown): Promise<void> {
+  await verdict(await (query as unknown as Promise<T>));
+}
+
+/** A hook's check sent ahead in the transaction `db`, judged when the operation waits for it. */
+const checkAhead = (db: Db) => <T>(query: Knex.Raw | Knex.QueryBuilder, verdict: (found: T) => unknown) => sendAhead<T>(db, query, { then: verdict });
+
 /** The name a column read for an anticipated read (Store.anticipate) goes by beside the answer's own. */
 const alongAlias = (alias: string) => `_along_${alias}`;
 
@@ -584,7 +592,7 @@ export class Store {
     if (m.hooks?.beforeSaveSet) {
       const before = await storedRowsAt(db, m, ids);
       const seen = drafts.map((ctx, n) => new HookValues(m, ctx.row, before[n]));
-      await m.hooks.beforeSaveSet(drafts.map((ctx, n) => ({ db, index: this.index, model: m, id: ctx.id, links: ctx.links, ...seen[n].rows() })));
+      await m.hooks.beforeSaveSet(drafts.map((ctx, n) => ({ db, index: this.index, model: m, id: ctx.id, links: ctx.links, check: checkNow, ...seen[n].rows() })));
       for (const s of seen) s.writeBack();
     }
     await updateRows(db, m, drafts.map((d) => ({ id: d.id!, row: d.row })));
@@ -609,7 +617,7 @@ export class Store {
     }
     if (m.hooks?.beforeSaveSet) {
       const seen = drafts.map((ctx) => new HookValues(m, ctx.row, null));
-      await m.hooks.beforeSaveSet(drafts.map((ctx, n) => ({ db, index: this.index, model: m, id: null, links: ctx.links, ...seen[n].rows() })));
+      await m.hooks.beforeSaveSet(drafts.map((ctx, n) => ({ db, index: this.index, model: m, id: null, links: ctx.links, check: checkNow, ...seen[n].rows() })));
       for (const s of seen) s.writeBack();
     }
     const ids: RowId[] = [];
@@ -681,7 +689,7 @@ export class Store {
       if (ctx.id === null) await kind.onCreate?.(f, ctx); else kind.onUpdate?.(f, ctx);
     }
     const hooks = m.hooks;
-    const event = { db, index: this.index, model: m, id: ctx.id, links: ctx.links };
+    const event = { db, index: this.index, model: m, id: ctx.id, links: ctx.links, check: ctx.ahead ? checkAhead(db) : checkNow };
     // The stored row, read once here for the hooks rather than by each of them; only they need it.
     const seen = hooks?.beforeSave || hooks?.beforeSaveSet || hooks?.afterSave
       ? new HookValues(m, ctx.row, ctx.id === null ? null : (await storedRows(db, m, [ctx.id]))[0] ?? null)

@@ -151,7 +151,7 @@ export function preparingClient(names: StatementNames): typeof Knex.Client {
         if (!beginning.delete(client)) return evicted.length ? send() : submit();
         // BEGIN cannot fail on a connection that answers the statement after it: should it
         // anyway, that statement fails with it.
-        const begun = client.query("BEGIN");
+        const begun = client.query("BEGIN;");
         const run = evicted.length ? send() : submit();
         return Promise.all([begun, run]).then(([, done]) => done);
       }
