@@ -68,20 +68,21 @@ const lastOnConnection = new WeakMap<object, Promise<unknown>>();
 /** Pipelining connections whose BEGIN waits to go out with the transaction's first statement. */
 const beginning = new WeakSet<object>();
 
-/** Sockets corked until the end of this turn of the event loop. */
+/** Sockets corked until the work of this turn of the event loop is done. */
 const corked = new WeakSet<object>();
 
 /**
- * Holds what `client` writes until the event loop's next turn: the statements a turn sends (a
- * write's row, its tags and its answer) leave in one socket write, which costs the server more
- * than the statements themselves.
+ * Holds what `client` writes until this turn's work is done (its promise jobs run: the next
+ * tick comes after them): the statements a turn sends (a write's row, its tags and its answer)
+ * leave in one socket write, which costs the server more than the statements themselves, and
+ * none waits for the event loop's other callbacks.
  */
 function corkTurn(client: PgClient): void {
   const stream = client.connection?.stream;
   if (!stream?.cork || !stream.uncork || corked.has(stream)) return;
   corked.add(stream);
   stream.cork();
-  setImmediate(() => {
+  process.nextTick(() => {
     corked.delete(stream);
     stream.uncork!();
   });
@@ -105,6 +106,18 @@ export function preparingClient(names: StatementNames): typeof Knex.Client {
   const Base = PgDialect as unknown as new (config: Knex.Config) => { _query(connection: unknown, obj: Compiled): Promise<unknown> };
   class PreparingPg extends Base {
     _query(connection: unknown, obj: Compiled): Promise<unknown> {
+      const run = this.dispatch(connection, obj);
+      if (obj.sql !== "COMMIT;") return run;
+      // PostgreSQL ends a transaction that a statement sent ahead of it failed in with a
+      // rollback, and says so only by the command's tag: the commit failed, and whatever waits
+      // for it (events published on commit) is to hear so.
+      return run.then((done) => {
+        if ((obj as { response?: { command?: string } }).response?.command === "ROLLBACK") throw new Error("the transaction was rolled back at its commit: a statement in it failed");
+        return done;
+      });
+    }
+
+    private dispatch(connection: unknown, obj: Compiled): Promise<unknown> {
       const onSent = obj.options?.onSent as (() => void) | undefined;
       if (onSent) {
         const { onSent: _onSent, ...options } = obj.options!;
@@ -150,7 +163,7 @@ export function preparingClient(names: StatementNames): typeof Knex.Client {
         corkTurn(client);
         if (!beginning.delete(client)) return evicted.length ? send() : submit();
         // BEGIN cannot fail on a connection that answers the statement after it: should it
-        // anyway, that statement fails with it.
+        // anyway, that statement is answered with its error, and the operation fails.
         const begun = client.query("BEGIN;");
         const run = evicted.length ? send() : submit();
         return Promise.all([begun, run]).then(([, done]) => done);
