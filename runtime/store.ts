@@ -5,7 +5,7 @@
 // (the store never opens one, so bulk work stays all-or-none) and its features hear of them.
 import { randomUUID } from "node:crypto";
 import type { Knex } from "knex";
-import { isLink, storedColumn, type FieldDescriptor, type ModelDescriptor, type Ordering } from "./descriptor.js";
+import { isLink, storedColumn, type FieldDescriptor, type FieldRow, type ModelDescriptor, type Ordering } from "./descriptor.js";
 import type { ModelIndex } from "./models.js";
 import { orderSql, orderTerms, type OrderTerm } from "./query/order.js";
 import { afterBranches, cursorTypes, cursorValues } from "./query/keyset.js";
@@ -74,6 +74,8 @@ export interface WriteOptions {
    * waits for them before it ends and fails with the first that failed.
    */
   ahead?: boolean;
+  /** A verdict (the caller's lock of the row) the write waits for before it writes anything, read meanwhile. */
+  after?: Promise<unknown>;
 }
 
 /** The server-side cursor of `Store.streamed`: one at a time in a transaction, which is one export's. */
@@ -198,8 +200,7 @@ export class Store {
       if (f.savedAtEnd) {
         f.expecting?.(op, m, action);
         tellAtEnd(op, f, m, action, ids);
-      }
-      else await f.saved?.(op, m, ids, action);
+      } else await f.saved?.(op, m, ids, action);
     }
   }
 
@@ -630,9 +631,19 @@ export class Store {
   }
 
   async update(op: WriteOperation, m: ModelDescriptor, id: string, body: unknown, opts: WriteOptions): Promise<void> {
+    // The stored row the model's hooks will see, read with what the caller sent before (its
+    // lock): its body's lookups change nothing it holds.
+    const stored = opts.ahead && this.hooksSee(m) ? storedRows(op.trx, m, [id]) : undefined;
+    stored?.catch(() => undefined);
     const ctx = await this.prepare(op, m, body, opts, id);
+    await opts.after;
     ctx.ahead = opts.ahead;
-    await this.persist(m, () => this.save(ctx));
+    await this.persist(m, () => this.save(ctx, true, stored));
+  }
+
+  /** Whether the model's hooks see each row saved (HookValues): its save reads the stored row. */
+  private hooksSee(m: ModelDescriptor): boolean {
+    return !!(m.hooks?.beforeSave || m.hooks?.beforeSaveSet || m.hooks?.afterSave);
   }
 
   /**
@@ -680,8 +691,9 @@ export class Store {
    * refusal is a ValidationError), the row, the work that needed its id, then afterSave.
    * Database errors pass through untranslated, for the profile to map or retry. The write
    * features hear of the row unless the caller tells them of a whole set itself (`observed`).
+   * `stored`: the stored row the hooks see, where the caller read it already (with its lock).
    */
-  async save(draft: WriteContext | Promise<WriteContext>, observed = true): Promise<RowId> {
+  async save(draft: WriteContext | Promise<WriteContext>, observed = true, stored?: Promise<FieldRow[]>): Promise<RowId> {
     const ctx = await draft;
     const { db, model: m } = ctx;
     for (const f of m.fields) {
@@ -691,8 +703,8 @@ export class Store {
     const hooks = m.hooks;
     const event = { db, index: this.index, model: m, id: ctx.id, links: ctx.links, check: ctx.ahead ? checkAhead(db) : checkNow };
     // The stored row, read once here for the hooks rather than by each of them; only they need it.
-    const seen = hooks?.beforeSave || hooks?.beforeSaveSet || hooks?.afterSave
-      ? new HookValues(m, ctx.row, ctx.id === null ? null : (await storedRows(db, m, [ctx.id]))[0] ?? null)
+    const seen = this.hooksSee(m)
+      ? new HookValues(m, ctx.row, ctx.id === null ? null : (await (stored ?? storedRows(db, m, [ctx.id])))[0] ?? null)
       : undefined;
     if (seen && (hooks?.beforeSave || hooks?.beforeSaveSet)) {
       if (hooks.beforeSave) await hooks.beforeSave({ ...event, ...seen.rows() });

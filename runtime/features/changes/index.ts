@@ -9,6 +9,8 @@
 // before this one showed it, as Nautobot takes it. Records older than CHANGELOG_RETENTION
 // days (the api's setting, 90 by default, 0 keeps them) are purged by a periodic task of the
 // queue workers, not by writes: looking for them cost every write 4-8 ms at 100,000 records.
+// Whether webhooks or job hooks follow from a change is asked with the write's own statements
+// (`expecting`); when none may, the record is inserted with the commit (runtime/db/pipeline.ts).
 import { createHash } from "node:crypto";
 import type { Knex } from "knex";
 import { storedColumn, type ApiDescriptor, type FieldDescriptor, type ModelDescriptor } from "../../descriptor.js";
