@@ -649,6 +649,13 @@ export interface SaveEventBase<R extends object = FieldRow> {
    * content-types field's labels (the whole set each will hold).
    */
   links: Record<string, Array<string | number>>;
+  /**
+   * Runs a check's statement and judges what it found (`verdict` throws a Refusal to refuse the
+   * write). Where the write's statements go ahead of their outcome (runtime/db/pipeline.ts), the
+   * check goes ahead of them, and its verdict is taken, before theirs, when the operation waits
+   * for them; elsewhere at once.
+   */
+  check<T>(query: Knex.Raw | Knex.QueryBuilder, verdict: (found: T) => unknown): Promise<void>;
 }
 
 /** A save once the row (and its links) are written: `id` is the saved row's, `created` whether it is new. */

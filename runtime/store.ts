@@ -3,8 +3,9 @@
 // objects, persist and report field-keyed errors. Every call is given its operation
 // (operations/index.ts): reads see only the rows its actor may, writes run in its transaction
 // (the store never opens one, so bulk work stays all-or-none) and its features hear of them.
+import { randomUUID } from "node:crypto";
 import type { Knex } from "knex";
-import { isLink, storedColumn, type FieldDescriptor, type ModelDescriptor, type Ordering } from "./descriptor.js";
+import { isLink, storedColumn, type FieldDescriptor, type FieldRow, type ModelDescriptor, type Ordering } from "./descriptor.js";
 import type { ModelIndex } from "./models.js";
 import { orderSql, orderTerms, type OrderTerm } from "./query/order.js";
 import { afterBranches, cursorTypes, cursorValues } from "./query/keyset.js";
@@ -17,6 +18,7 @@ import { HookValues, storedRows, storedRowsAt } from "./write/hook-rows.js";
 import { updateRows } from "./write/update-set.js";
 import { col, ident } from "./query/sql.js";
 import { prepared } from "./db/prepared.js";
+import { sendAhead } from "./db/pipeline.js";
 import { chunksWithin } from "./db/chunks.js";
 import { HttpError, ValidationError, notFound, type FieldErrors } from "./errors.js";
 import { WriteValidators } from "./write/validate.js";
@@ -68,6 +70,14 @@ export interface WriteOptions {
   owner?: string;
   /** PATCH semantics: only given fields change, nothing is required. */
   partial: boolean;
+  /**
+   * Give the id once the write's statements are sent, not answered (runtime/db/pipeline.ts):
+   * for a caller whose next statements may go with them, in an operation (Operations.run) that
+   * waits for them before it ends and fails with the first that failed.
+   */
+  ahead?: boolean;
+  /** A verdict (the caller's lock of the row) the write waits for before it writes anything, read meanwhile. */
+  after?: Promise<unknown>;
 }
 
 /** The server-side cursor of `Store.streamed`: one at a time in a transaction, which is one export's. */
@@ -101,6 +111,14 @@ export interface ExistingOptions {
   /** Lock the rows until the operation ends. */
   lock?: boolean;
 }
+
+/** A hook's check (SaveEventBase.check) run and judged at once. */
+async function checkNow<T>(query: Knex.Raw | Knex.QueryBuilder, verdict: (found: T) => unknown): Promise<void> {
+  await verdict(await (query as unknown as Promise<T>));
+}
+
+/** A hook's check sent ahead in the transaction `db`, judged when the operation waits for it. */
+const checkAhead = (db: Db) => <T>(query: Knex.Raw | Knex.QueryBuilder, verdict: (found: T) => unknown) => sendAhead<T>(db, query, { then: verdict });
 
 /** The name a column read for an anticipated read (Store.anticipate) goes by beside the answer's own. */
 const alongAlias = (alias: string) => `_along_${alias}`;
@@ -190,8 +208,10 @@ export class Store {
     if (!ids.length) return;
     for (const f of this.features) {
       if (!f.watches(m)) continue;
-      if (f.savedAtEnd) tellAtEnd(op, f, m, action, ids);
-      else await f.saved?.(op, m, ids, action);
+      if (f.savedAtEnd) {
+        f.expecting?.(op, m, action);
+        tellAtEnd(op, f, m, action, ids);
+      } else await f.saved?.(op, m, ids, action);
     }
   }
 
@@ -609,6 +629,7 @@ export class Store {
 
   async create(op: WriteOperation, m: ModelDescriptor, body: unknown, opts: WriteOptions): Promise<string> {
     const ctx = await this.prepare(op, m, body, { ...opts, partial: false }, null);
+    ctx.ahead = opts.ahead;
     return String(await this.persist(m, () => this.save(ctx)));
   }
 
@@ -695,7 +716,7 @@ export class Store {
     if (m.hooks?.beforeSaveSet) {
       const before = await storedRowsAt(db, m, ids);
       const seen = drafts.map((ctx, n) => new HookValues(m, ctx.row, before[n]));
-      await m.hooks.beforeSaveSet(drafts.map((ctx, n) => ({ db, index: this.index, model: m, id: ctx.id, links: ctx.links, ...seen[n].rows() })));
+      await m.hooks.beforeSaveSet(drafts.map((ctx, n) => ({ db, index: this.index, model: m, id: ctx.id, links: ctx.links, check: checkNow, ...seen[n].rows() })));
       for (const s of seen) s.writeBack();
     }
     await updateRows(db, m, drafts.map((d) => ({ id: d.id!, row: d.row })));
@@ -720,7 +741,7 @@ export class Store {
     }
     if (m.hooks?.beforeSaveSet) {
       const seen = drafts.map((ctx) => new HookValues(m, ctx.row, null));
-      await m.hooks.beforeSaveSet(drafts.map((ctx, n) => ({ db, index: this.index, model: m, id: null, links: ctx.links, ...seen[n].rows() })));
+      await m.hooks.beforeSaveSet(drafts.map((ctx, n) => ({ db, index: this.index, model: m, id: null, links: ctx.links, check: checkNow, ...seen[n].rows() })));
       for (const s of seen) s.writeBack();
     }
     const ids: RowId[] = [];
@@ -733,7 +754,19 @@ export class Store {
   }
 
   async update(op: WriteOperation, m: ModelDescriptor, id: string, body: unknown, opts: WriteOptions): Promise<void> {
-    await this.persist(m, () => this.save(this.prepare(op, m, body, opts, id)));
+    // The stored row the model's hooks will see, read with what the caller sent before (its
+    // lock): its body's lookups change nothing it holds.
+    const stored = opts.ahead && this.hooksSee(m) ? storedRows(op.trx, m, [id]) : undefined;
+    stored?.catch(() => undefined);
+    const ctx = await this.prepare(op, m, body, opts, id);
+    await opts.after;
+    ctx.ahead = opts.ahead;
+    await this.persist(m, () => this.save(ctx, true, stored));
+  }
+
+  /** Whether the model's hooks see each row saved (HookValues): its save reads the stored row. */
+  private hooksSee(m: ModelDescriptor): boolean {
+    return !!(m.hooks?.beforeSave || m.hooks?.beforeSaveSet || m.hooks?.afterSave);
   }
 
   /**
@@ -781,8 +814,9 @@ export class Store {
    * refusal is a ValidationError), the row, the work that needed its id, then afterSave.
    * Database errors pass through untranslated, for the profile to map or retry. The write
    * features hear of the row unless the caller tells them of a whole set itself (`observed`).
+   * `stored`: the stored row the hooks see, where the caller read it already (with its lock).
    */
-  async save(draft: WriteContext | Promise<WriteContext>, observed = true): Promise<RowId> {
+  async save(draft: WriteContext | Promise<WriteContext>, observed = true, stored?: Promise<FieldRow[]>): Promise<RowId> {
     const ctx = await draft;
     const { db, model: m } = ctx;
     for (const f of m.fields) {
@@ -790,10 +824,10 @@ export class Store {
       if (ctx.id === null) await kind.onCreate?.(f, ctx); else kind.onUpdate?.(f, ctx);
     }
     const hooks = m.hooks;
-    const event = { db, index: this.index, model: m, id: ctx.id, links: ctx.links };
+    const event = { db, index: this.index, model: m, id: ctx.id, links: ctx.links, check: ctx.ahead ? checkAhead(db) : checkNow };
     // The stored row, read once here for the hooks rather than by each of them; only they need it.
-    const seen = hooks?.beforeSave || hooks?.beforeSaveSet || hooks?.afterSave
-      ? new HookValues(m, ctx.row, ctx.id === null ? null : (await storedRows(db, m, [ctx.id]))[0] ?? null)
+    const seen = this.hooksSee(m)
+      ? new HookValues(m, ctx.row, ctx.id === null ? null : (await (stored ?? storedRows(db, m, [ctx.id])))[0] ?? null)
       : undefined;
     if (seen && (hooks?.beforeSave || hooks?.beforeSaveSet)) {
       if (hooks.beforeSave) await hooks.beforeSave({ ...event, ...seen.rows() });
@@ -801,8 +835,19 @@ export class Store {
       seen.writeBack();
     }
     let id = ctx.id;
-    if (id === null) [{ id }] = await prepared(db(m.table).insert(ctx.row).returning("id"));
-    else if (Object.keys(ctx.row).length) await db(m.table).where("id", id).update(ctx.row);
+    // Sent ahead where its id can be made here (a UUID, not a sequence's next value): what
+    // follows (after-save work, an afterSave hook's statements) needs no answer from it, and
+    // PostgreSQL runs it before them.
+    const ahead = ctx.ahead && (id !== null || !this.index.integerKeys(m));
+    const error = (err: unknown) => this.translateDbError(m, err);
+    if (ahead && id === null) {
+      id = (ctx.row.id ??= randomUUID()) as RowId;
+      await sendAhead(db, prepared(db(m.table).insert(ctx.row)), { error });
+    } else if (id === null) [{ id }] = await prepared(db(m.table).insert(ctx.row).returning("id"));
+    else if (Object.keys(ctx.row).length) {
+      const update = db(m.table).where("id", id).update(ctx.row);
+      await (ahead ? sendAhead(db, update, { error }) : update);
+    }
     for (const listener of this.writeListeners) listener(m, ctx.id === null ? "create" : "update");
     await doAfterSave(db, [{ id: id!, work: ctx.afterSave }]);
     if (seen && hooks?.afterSave) await hooks.afterSave({ ...event, ...seen.rows(), id: id!, created: ctx.id === null });

@@ -97,9 +97,11 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     // JIT compiling pays off for long analytic scans, not for reads made of many small
     // sub-selects: its cost estimate fires on a device list and compiling then takes seconds
     // (15 s for seven devices with config contexts, against 50 ms without JIT).
+    // Pipelined connections: a query goes out without waiting for the answers before it
+    // (runtime/db/prepared.ts), so a write's statements cost one round trip together.
     const pool = (url: string, size: number, options: string, wrap: ClientWrapper = (c) => c) => knex({
       client: wrap(client),
-      connection: { connectionString: url, options, connectionTimeoutMillis: waitMs },
+      connection: { connectionString: url, options, connectionTimeoutMillis: waitMs, pipeline: true } as Knex.PgConnectionConfig,
       pool: { min: 0, max: size, acquireTimeoutMillis: waitMs },
       acquireConnectionTimeout: waitMs,
     });

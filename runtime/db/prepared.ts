@@ -36,9 +36,9 @@ export class StatementNames {
   }
 }
 
-/** What pg's connection keeps of the statements it has prepared. */
-interface PgConnection { parsedStatements?: Record<string, string> }
-interface PgClient { connection?: PgConnection; query(text: string): Promise<unknown> }
+/** What pg's connection keeps of the statements it has prepared, and the socket it writes to. */
+interface PgConnection { parsedStatements?: Record<string, string>; stream?: { cork?(): void; uncork?(): void } }
+interface PgClient { connection?: PgConnection; pipeline?: boolean; query(text: string): Promise<unknown> }
 
 /** The names one connection holds, least recently used first, at most `max`. */
 export class HeldNames {
@@ -62,19 +62,78 @@ export class HeldNames {
 
 const heldBy = new WeakMap<object, HeldNames>();
 
-/** The last query sent on each connection: the next one waits for it. */
+/** The last query sent on each connection that does not pipeline: the next one waits for it. */
 const lastOnConnection = new WeakMap<object, Promise<unknown>>();
+
+/** Pipelining connections whose BEGIN waits to go out with the transaction's first statement. */
+const beginning = new WeakSet<object>();
+
+/** Sockets corked until the work of this turn of the event loop is done. */
+const corked = new WeakSet<object>();
+
+/**
+ * Holds what `client` writes until this turn's work is done (its promise jobs run: the next
+ * tick comes after them): the statements a turn sends (a write's row, its tags and its answer)
+ * leave in one socket write, which costs the server more than the statements themselves, and
+ * none waits for the event loop's other callbacks.
+ */
+function corkTurn(client: PgClient): void {
+  const stream = client.connection?.stream;
+  if (!stream?.cork || !stream.uncork || corked.has(stream)) return;
+  corked.add(stream);
+  stream.cork();
+  process.nextTick(() => {
+    corked.delete(stream);
+    stream.uncork!();
+  });
+}
+
+/** The response knex is given for a BEGIN, COMMIT or ROLLBACK this module answers itself. */
+const answered = (obj: Compiled, command: string) => Object.assign(obj, { response: { command, rows: [], rowCount: null, fields: [] } });
 
 /**
  * knex's PostgreSQL client, naming the statements of queries built with
- * `.options({ prepare: true })`; everything else runs unnamed as before. Queries sent on one
- * connection while another runs there (a write's fields are taken concurrently in its
- * transaction) wait their turn here, as pg would queue them itself but warns that it will not.
+ * `.options({ prepare: true })`; everything else runs unnamed as before. On a connection in
+ * pg's pipeline mode (PostgreSQL's), a query goes out as soon as it is made, behind those still
+ * unanswered, and what one turn of the event loop sends leaves in one socket write; a
+ * transaction's BEGIN leaves with its first statement, and a transaction that sent none sends
+ * neither BEGIN nor its end. Elsewhere (the embedded engine) queries sent on one connection
+ * while another runs there (a write's fields are taken concurrently in its transaction) wait
+ * their turn here, as pg would queue them itself but warns that it will not. A query's
+ * `onSent` option is called once it is in the connection's queue (runtime/db/pipeline.ts).
  */
 export function preparingClient(names: StatementNames): typeof Knex.Client {
   const Base = PgDialect as unknown as new (config: Knex.Config) => { _query(connection: unknown, obj: Compiled): Promise<unknown> };
   class PreparingPg extends Base {
     _query(connection: unknown, obj: Compiled): Promise<unknown> {
+      const run = this.dispatch(connection, obj);
+      if (obj.sql !== "COMMIT;") return run;
+      // PostgreSQL ends a transaction that a statement sent ahead of it failed in with a
+      // rollback, and says so only by the command's tag: the commit failed, and whatever waits
+      // for it (events published on commit) is to hear so.
+      return run.then((done) => {
+        if ((obj as { response?: { command?: string } }).response?.command === "ROLLBACK") throw new Error("the transaction was rolled back at its commit: a statement in it failed");
+        return done;
+      });
+    }
+
+    private dispatch(connection: unknown, obj: Compiled): Promise<unknown> {
+      const onSent = obj.options?.onSent as (() => void) | undefined;
+      if (onSent) {
+        const { onSent: _onSent, ...options } = obj.options!;
+        obj.options = options;
+      }
+      const client = connection as PgClient;
+      if (client.pipeline) {
+        if (obj.sql === "BEGIN;") {
+          beginning.add(client);
+          return Promise.resolve(answered(obj, "BEGIN"));
+        }
+        if (beginning.has(client) && (obj.sql === "COMMIT;" || obj.sql === "ROLLBACK")) {
+          beginning.delete(client);
+          return Promise.resolve(answered(obj, obj.sql === "ROLLBACK" ? "ROLLBACK" : "COMMIT"));
+        }
+      }
       let evicted: string[] = [];
       if (obj.options?.prepare) {
         const { prepare: _prepare, ...options } = obj.options;
@@ -87,15 +146,28 @@ export function preparingClient(names: StatementNames): typeof Knex.Client {
         // knex reads the response off this very object, so it is changed in place.
         obj.options = name ? { ...options, name } : options;
       }
+      const submit = () => {
+        const run = super._query(connection, obj);
+        onSent?.();
+        return run;
+      };
       const send = async () => {
-        const client = connection as PgClient;
         for (const old of evicted) {
           // In an aborted transaction it fails, as the query after it will: the name stays, known to pg.
           const gone = await client.query(`DEALLOCATE ${old}`).then(() => true, () => false);
           if (gone && client.connection?.parsedStatements) delete client.connection.parsedStatements[old];
         }
-        return super._query(connection, obj);
+        return submit();
       };
+      if (client.pipeline) {
+        corkTurn(client);
+        if (!beginning.delete(client)) return evicted.length ? send() : submit();
+        // BEGIN cannot fail on a connection that answers the statement after it: should it
+        // anyway, that statement is answered with its error, and the operation fails.
+        const begun = client.query("BEGIN;");
+        const run = evicted.length ? send() : submit();
+        return Promise.all([begun, run]).then(([, done]) => done);
+      }
       const key = connection as object;
       const before = lastOnConnection.get(key);
       const run = before ? before.then(send, send) : send();

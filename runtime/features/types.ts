@@ -35,6 +35,11 @@ export interface FeatureServices {
 export interface RecordedLookup {
   /** The SELECT over `inserted AS <alias>` for changes of `m` by `action`, with its bindings; none when it can find nothing. */
   query(m: ModelDescriptor, action: "create" | "update" | "delete", alias: string): { sql: string; bindings: unknown[] } | undefined;
+  /**
+   * An SQL condition, with its bindings, false when the query can find nothing for changes of
+   * `m` by `action` whatever the records (no hook names them): a write then need not ask.
+   */
+  may(m: ModelDescriptor, action: "create" | "update" | "delete"): { sql: string; bindings: unknown[] } | undefined;
   /** Acts on the rows the query found (as JSON), in the write's transaction. */
   found(trx: Db, rows: Array<Record<string, unknown>>): Promise<void>;
 }

@@ -110,6 +110,8 @@ export interface WriteContext {
   afterSave: AfterSave[];
   /** The fields the request gave (and their kinds took), so creates can tell an absent field from a given one. */
   written: Set<string>;
+  /** Whether its statements may be sent ahead of their outcome (WriteOptions.ahead): after-save work may send its own so. */
+  ahead?: boolean;
   /**
    * A reference to one `target` row (an id or an attribute dictionary), as its id; `where`
    * (an SQL condition on the row aliased `alias`) narrows the rows it may name. With `hold`,

@@ -11,6 +11,7 @@ import type { Knex } from "knex";
 import type { ModelDescriptor } from "../descriptor.js";
 import type { Grants } from "../features/index.js";
 import { readRouting } from "../db/replicas.js";
+import { causeOf, settle } from "../db/pipeline.js";
 
 /** Who makes an operation, and through what (Nautobot's change context). */
 export interface Actor {
@@ -55,6 +56,11 @@ export interface WriteFeature {
    * out. For work that costs per statement more than per row (one read, one insert for all).
    */
   savedAtEnd?(op: WriteOperation, m: ModelDescriptor, action: "create" | "update", rows: Written): Promise<void>;
+  /**
+   * Told, with `savedAtEnd`'s features, as soon as a row of `m` is written: what the operation's
+   * end will need to read may be sent now, with the write's statements (runtime/db/pipeline.ts).
+   */
+  expecting?(op: WriteOperation, m: ModelDescriptor, action: "create" | "update"): void;
   /** Rows of `m` about to be deleted, still there to be read. */
   deleting?(op: WriteOperation, m: ModelDescriptor, ids: RowId[]): Promise<void>;
 }
@@ -196,19 +202,25 @@ export class Operations {
     const scope = this.scopeOf(actor);
     const routing = readRouting(this.db);
     for (let attempt = 1; ; attempt++) {
+      let transaction: Knex.Transaction | undefined;
       try {
         const writers = new Set<string>(actor.userId ? [actor.userId] : []);
         const result = await this.db.transaction(async (trx) => {
+          transaction = trx;
           const op: WriteOperation = { trx, actor, scope, pending: [], writers };
           const result = await work(op);
           await flush(op);
+          await settle(trx);
           return result;
         });
+        // What went with the commit: had it failed, the commit rolled the transaction back.
+        await settle(transaction!, true);
         // Committed; should this fail, the write stands but is answered as the failure it is
         // (503), as the writer's next reads could otherwise miss it.
         await routing?.wrote(writers);
         return result;
-      } catch (err) {
+      } catch (thrown) {
+        const err = await causeOf(transaction, thrown);
         const code = (err as { code?: unknown }).code;
         if (typeof code !== "string" || !retried.has(code) || attempt >= attempts) throw err;
       }
@@ -221,11 +233,17 @@ export class Operations {
    */
   async savepoint<T>(op: WriteOperation, work: (sp: WriteOperation) => Promise<T>): Promise<T> {
     const mark = op.pending.length;
+    let savepoint: Knex.Transaction | undefined;
     try {
-      return await op.trx.transaction((trx) => work({ ...op, trx }));
+      return await op.trx.transaction(async (trx) => {
+        savepoint = trx;
+        const result = await work({ ...op, trx });
+        await settle(trx);
+        return result;
+      });
     } catch (err) {
       op.pending.splice(mark);
-      throw err;
+      throw await causeOf(savepoint, err);
     }
   }
 }

@@ -4,6 +4,7 @@
 // authenticates a request, and the read of the requester's object permissions, are left out:
 // whether they are made depends on how long ago they were last read (TOKEN_TRUST_MS,
 // PERMISSION_TRUST_MS).
+import net from "node:net";
 import pg from "pg";
 import { get, type CallOptions } from "./http.js";
 import { startTestServer } from "./server.js";
@@ -45,5 +46,52 @@ export async function sentStatements<T>(request: () => Promise<T>): Promise<{ re
     return { reply: await request(), sql };
   } finally {
     pg.Client.prototype.query = query;
+  }
+}
+
+/**
+ * `sentStatements`, and the socket writes that carried them: on PostgreSQL each write of a
+ * connection is a batch of statements sent before any of their answers came, so a request
+ * waits for one round trip per write (on the embedded engine, which has no socket, none are
+ * counted). Counted from the first statement a connection sends for the request.
+ */
+export async function roundTrips<T>(request: () => Promise<T>): Promise<{ reply: T; sql: string[]; writes: string[][] }> {
+  const writes: string[][] = [];
+  const pending = new Map<object, string[]>();
+  const query = pg.Client.prototype.query;
+  const socket = net.Socket.prototype as unknown as Record<"_write" | "_writev", (...a: unknown[]) => unknown>;
+  const [write, writev] = [socket._write, socket._writev];
+  const flushed = (stream: object) => {
+    const batch = pending.get(stream);
+    if (!batch) return;
+    writes.push([...batch]);
+    batch.length = 0;
+  };
+  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+    const first = args[0] as string | { text?: string } | undefined;
+    const text = typeof first === "string" ? first : first?.text ?? "";
+    const stream = (this as unknown as { connection?: { stream?: object } }).connection?.stream;
+    if (stream && !/"users_(token|objectpermission)"|^DEALLOCATE /.test(text)) {
+      const batch = pending.get(stream) ?? [];
+      pending.set(stream, batch);
+      batch.push(text);
+    }
+    return (query as (...a: unknown[]) => unknown).apply(this, args);
+  } as typeof query;
+  socket._write = function (this: object, ...args: unknown[]) {
+    flushed(this);
+    return write.apply(this, args);
+  };
+  socket._writev = function (this: object, ...args: unknown[]) {
+    flushed(this);
+    return writev.apply(this, args);
+  };
+  try {
+    const { reply, sql } = await sentStatements(request);
+    return { reply, sql, writes };
+  } finally {
+    pg.Client.prototype.query = query;
+    socket._write = write;
+    socket._writev = writev;
   }
 }

@@ -9,6 +9,8 @@
 // before this one showed it, as Nautobot takes it. Records older than CHANGELOG_RETENTION
 // days (the api's setting, 90 by default, 0 keeps them) are purged by a periodic task of the
 // queue workers, not by writes: looking for them cost every write 4-8 ms at 100,000 records.
+// Whether webhooks or job hooks follow from a change is asked with the write's own statements
+// (`expecting`); when none may, the record is inserted with the commit (runtime/db/pipeline.ts).
 import { createHash } from "node:crypto";
 import type { Knex } from "knex";
 import { storedColumn, type ApiDescriptor, type FieldDescriptor, type ModelDescriptor } from "../../descriptor.js";
@@ -18,6 +20,8 @@ import type { Db, ReadOptions, Store } from "../../store.js";
 import { isUuid } from "../../query/filters.js";
 import { ident } from "../../query/sql.js";
 import { prepared } from "../../db/prepared.js";
+import { sendAhead } from "../../db/pipeline.js";
+import { oncePerTransaction } from "../../write/lookups.js";
 import { publishOnCommit } from "../../telemetry.js";
 import { enqueueWebhooks, webhooksQuery, type ChangeEvent, type FoundWebhook } from "../webhooks/index.js";
 import type { Feature, RecordedLookup, TaskSetting } from "../types.js";
@@ -112,6 +116,19 @@ export function changes(index: ModelIndex, store: Store, lookup?: RecordedLookup
   // A write's answer in an older version reads what the record shows in the same statement.
   store.anticipate((m) => (watches(m) ? recorded : undefined));
 
+  // What the records of a change of `m` by `action` lead to besides: the webhooks it calls
+  // for, and whether a job hook may. Read once per transaction, sent with the write's statements.
+  const hooks = webhooksQuery(index.api);
+  const followers = (db: Db, m: ModelDescriptor, action: "create" | "update") => oncePerTransaction(db, `change followers:${m.key} ${action}`, async () => {
+    const may = lookup?.may(m, action);
+    if (!hooks && !may) return { webhooks: [] as FoundWebhook[], jobs: false };
+    const { rows: [found] } = await prepared(db.raw(
+      `SELECT ${hooks ? `(SELECT coalesce(json_agg(h), '[]'::json) FROM (${hooks}) h)` : "'[]'::json"} AS webhooks, ${may?.sql ?? "false"} AS jobs`,
+      [...(hooks ? [[m.key], [action]] : []), ...(may?.bindings ?? [])] as Knex.RawBinding[],
+    ));
+    return found as { webhooks: FoundWebhook[]; jobs: boolean };
+  });
+
   async function record(op: WriteOperation, m: ModelDescriptor, rows: Written, action: ChangeAction): Promise<void> {
     const db = op.trx;
     const fetched = await store.fetch(op, m, [...new Set(rows.map((r) => r.id))], recorded);
@@ -122,7 +139,13 @@ export function changes(index: ModelIndex, store: Store, lookup?: RecordedLookup
       return object ? [{ object, actor }] : [];
     });
     if (!changes.length) return;
-    const { before, webhooks } = log ? await log.write(db, m, changes, action) : { before: new Map<string, Record<string, unknown>>(), webhooks: undefined };
+    // Where no job hook may follow and no webhook needs the last record before this one, the
+    // records go with the commit; the webhooks, when any, were found with the write.
+    const follows = log && action !== "delete" ? await followers(db, m, action) : undefined;
+    const quiet = follows && !follows.jobs && (action === "create" || !follows.webhooks.length);
+    if (quiet) await log!.send(db, m, changes, action);
+    const { before, webhooks } = quiet ? { before: new Map<string, Record<string, unknown>>(), webhooks: follows.webhooks }
+      : log ? await log.write(db, m, changes, action) : { before: new Map<string, Record<string, unknown>>(), webhooks: undefined };
     if (log) publishOnCommit(db, "changes.recorded", { api: index.api.name, action, count: changes.length });
     const time = new Date();
     await enqueueWebhooks(db, index.api, changes.map(({ object: o, actor }): ChangeEvent => {
@@ -139,6 +162,10 @@ export function changes(index: ModelIndex, store: Store, lookup?: RecordedLookup
     // Creates and updates are recorded together at the operation's end: one read and one
     // insert for every row of a model, however many requests a batch serves.
     savedAtEnd: (op, m, action, rows) => record(op, m, rows, action),
+    expecting: (op, m, action) => {
+      // Failures surface where the end awaits it.
+      if (log) void followers(op.trx, m, action).catch(() => undefined);
+    },
     deleting: (op, m, ids) => record(op, m, ids.map((id) => ({ id, actor: op.actor })), "delete"),
   };
 }
@@ -200,8 +227,8 @@ function changeLog(index: ModelIndex, log: ModelDescriptor, lookup: RecordedLook
    * by value (building and binding included), 80 ms as a json array, whose JSON columns
    * PostgreSQL parses a second time, and 65 ms as jsonb.
    */
-  async function write(db: Db, m: ModelDescriptor, changes: Change[], action: ChangeAction): Promise<Found> {
-    const records = changes.map(({ object: o, actor }) => ({
+  function recordsOf(m: ModelDescriptor, changes: Change[], action: ChangeAction) {
+    return changes.map(({ object: o, actor }) => ({
       [cols.user]: actor.userId,
       [cols.userName]: actor.username ?? "Undefined",
       [cols.requestId]: requestUuid(actor.requestId),
@@ -215,13 +242,31 @@ function changeLog(index: ModelIndex, log: ModelDescriptor, lookup: RecordedLook
       [cols.detail]: actor.contextDetail.slice(0, MAX_DETAIL),
       ...relatedColumns(m, o),
     }));
+  }
+
+  /** The insert of `records` (bound as one jsonb array). */
+  function insertOf(records: Array<Record<string, unknown>>): string {
     const given = Object.keys(records[0]).map(ident);
     // Each record its own instant, in the order written (records of one statement may share a
     // microsecond): a request's changes sort as they were made.
-    const insert = `INSERT INTO ${table} (${ident(cols.time)}, ${given.join(", ")}) ` +
+    return `INSERT INTO ${table} (${ident(cols.time)}, ${given.join(", ")}) ` +
       `SELECT clock_timestamp() + make_interval(secs => (r.ordinality - 1) * 0.000001), ${given.map((c) => `r.${c}`).join(", ")} ` +
-      `FROM jsonb_populate_recordset(NULL::${table}, ?::jsonb) WITH ORDINALITY AS r ORDER BY r.ordinality ` +
-      `RETURNING id, ${[cols.id, cols.user, cols.context, cols.time].map(ident).join(", ")}`;
+      `FROM jsonb_populate_recordset(NULL::${table}, ?::jsonb) WITH ORDINALITY AS r ORDER BY r.ordinality`;
+  }
+
+  /**
+   * Records the objects' change where nothing follows from the records (no job hook may look
+   * at them, no webhook needs the last record before them): the insert alone, sent with the
+   * commit (runtime/db/pipeline.ts).
+   */
+  function send(db: Db, m: ModelDescriptor, changes: Change[], action: ChangeAction): Promise<void> {
+    const records = recordsOf(m, changes, action);
+    return sendAhead(db, prepared(db.raw(insertOf(records), [JSON.stringify(records)])), { withCommit: true });
+  }
+
+  async function write(db: Db, m: ModelDescriptor, changes: Change[], action: ChangeAction): Promise<Found> {
+    const records = recordsOf(m, changes, action);
+    const insert = `${insertOf(records)} RETURNING id, ${[cols.id, cols.user, cols.context, cols.time].map(ident).join(", ")}`;
     const also = lookup?.query(m, action, "i");
     // A created object has no record before this one (its webhooks' prechange is null): no
     // probe of the log for each of them.
@@ -243,7 +288,7 @@ function changeLog(index: ModelIndex, log: ModelDescriptor, lookup: RecordedLook
     };
   }
 
-  return { write };
+  return { write, send };
 }
 
 export const feature = {

@@ -60,6 +60,12 @@ export function jobHooks(index: ModelIndex): RecordedLookup | undefined {
       `WHERE ${col("l", t.source)} = h.id AND ${labelOf(r, "r")} = ?) ORDER BY ch.change, ${h("name")}`;
   };
 
+  // Whether an enabled hook of a job names the content type and the kind of change.
+  const may = (flag: string) =>
+    `EXISTS (SELECT 1 FROM ${ident(hooks.table)} h JOIN ${ident(records.jobs.table)} jb ON jb.id = ${h("job")} ` +
+    `WHERE ${h("enabled")} AND ${h(flag)} AND EXISTS (SELECT 1 FROM ${ident(t.table)} l JOIN ${ident(r.table)} r ON r.id = ${col("l", t.target)} ` +
+    `WHERE ${col("l", t.source)} = h.id AND ${labelOf(r, "r")} = ?))`;
+
   async function enqueue(db: Db, found: Found[]): Promise<void> {
     if (!found.length) return;
     const res = records.results;
@@ -85,6 +91,7 @@ export function jobHooks(index: ModelIndex): RecordedLookup | undefined {
 
   return {
     query: (m, action, alias) => (m.features.changeLogged && m.key !== logKey ? { sql: query(FLAG[action], alias), bindings: [m.key] } : undefined),
+    may: (m, action) => (m.features.changeLogged && m.key !== logKey ? { sql: may(FLAG[action]), bindings: [m.key] } : undefined),
     found: (db, rows) => enqueue(db, rows as unknown as Found[]),
   };
 }

@@ -1,6 +1,7 @@
 // The tags feature: one assignment table for every tagged model, keyed by model key and id.
 // A tag model with a scope (its content types) applies only to the models the scope names:
 // any other tag is not found, as Nautobot's TagSerializerField looks tags up for the model.
+import type { Knex } from "knex";
 import type { TagsField } from "../../descriptor.js";
 import { ValidationError } from "../../errors.js";
 import { col, ident, literal } from "../../query/sql.js";
@@ -10,6 +11,7 @@ import { listOptions, listRender } from "../../kinds/related.js";
 import { FieldProblem, setWork, type Db, type RuntimeFieldKind, type WriteContext } from "../../kinds/types.js";
 import type { ErrorTree } from "../../problems.js";
 import { chunksWithin, MAX_PARAMETERS } from "../../db/chunks.js";
+import { sendAhead } from "../../db/pipeline.js";
 
 /** SQL condition: the tag aliased `alias` applies to the model written. */
 function inScope(f: TagsField, ctx: WriteContext, alias: string): string {
@@ -54,22 +56,22 @@ async function holdTags(f: TagsField, ids: string[], ctx: WriteContext): Promise
 }
 
 /**
- * Inserts `links` only if every one of `tags` still applies to the model written: the scope
- * check and the insert are one statement. Gives the rows inserted (none: a tag fell out of scope).
+ * The insert of `links` that inserts them only if every one of `tags` still applies to the
+ * model written: the scope check and the insert are one statement, which inserts no row when a
+ * tag fell out of scope.
  */
-async function insertInScope(f: TagsField, db: Db, links: Array<Record<string, string | number>>, tags: string[], ctx: WriteContext): Promise<number> {
+function insertInScope(f: TagsField, db: Db, links: Array<Record<string, string | number>>, tags: string[], ctx: WriteContext): Knex.Raw {
   const t = f.through;
   const keyType = (integer: boolean) => (integer ? "integer" : "uuid");
   const sourceType = keyType(ctx.index.integerKeys(ctx.model));
   const tagType = keyType(ctx.index.integerKeys(ctx.index.model(f.target)));
   const values = links.map(() => `(?::${sourceType}, ?::text, ?::${tagType})`).join(", ");
-  const result = await db.raw(
+  return db.raw(
     `insert into ${ident(t.table)} (${ident(t.source)}, ${ident(t.type)}, ${ident(t.target)}) ` +
     `SELECT v.s, v.k, v.t FROM (VALUES ${values}) AS v(s, k, t) ` +
     `WHERE (SELECT count(*) FROM ${ident(ctx.index.model(f.target).table)} t0 WHERE t0.id = ANY(?::${tagType}[]) AND ${inScope(f, ctx, "t0")}) = ?`,
     [...links.flatMap((l) => [l[t.source], l[t.type], l[t.target]]), tags, tags.length],
   );
-  return Number((result as { rowCount?: number }).rowCount ?? 0);
 }
 
 /** Refuses the first row whose tags do not all apply to its model, with the errors its list of tags gets. */
@@ -93,13 +95,19 @@ async function assign(f: TagsField, db: Db, rows: Array<{ id: string | number; p
   const checked = !!f.scope && tags.length > 0;
   if (checked) await holdTags(f, tags, ctx);
   // A row just made has no tags to replace.
+  // A write sending its statements ahead sends these so too, the scope's verdict taken later.
+  const run = <T>(query: Knex.QueryBuilder | Knex.Raw, then?: (result: T) => unknown) =>
+    ctx.ahead ? sendAhead(db, query, { then }) : (query as unknown as Promise<T>).then(then);
   const updated = rows.filter((r) => r.payload.ctx.id !== null).map((r) => r.id);
-  if (updated.length) await db(t.table).where(t.type, type).whereIn(t.source, updated).del();
+  if (updated.length) await run(db(t.table).where(t.type, type).whereIn(t.source, updated).del());
   const links = rows.flatMap(({ id, payload }) => payload.ids.map((tag) => ({ [t.target]: tag, [t.type]: type, [t.source]: id })));
   const [first, ...rest] = chunksWithin(links, MAX_PARAMETERS - 2);
   if (!first) return;
-  if (!checked) await db(t.table).insert(first);
-  else if ((await insertInScope(f, db, first, tags, ctx)) === 0) await refuseOutOfScope(f, rows.map((r) => r.payload));
+  if (!checked) await run(db(t.table).insert(first));
+  else {
+    await run(insertInScope(f, db, first, tags, ctx), (result: { rowCount?: number | null }) =>
+      (Number(result.rowCount ?? 0) === 0 ? refuseOutOfScope(f, rows.map((r) => r.payload)) : undefined));
+  }
   for (const part of rest) await db(t.table).insert(part);
 }
 

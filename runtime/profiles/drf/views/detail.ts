@@ -47,8 +47,15 @@ export async function detail(ctx: Ctx): Promise<void> {
   }
   const body = await readBody(ctx, m);
   await operations.run(by, async (w) => {
-    await lockOne(w);
-    await store.update(w, m, id, body, { version: ctx.version, partial: method === "PATCH" });
+    // The lock goes out with the body's reads, and its verdict is taken first: a missing object
+    // (or one the actor may not change) is the answer before a bad body, and nothing is written
+    // before it.
+    const locked = lockOne(w);
+    locked.catch(() => undefined);
+    const updated = store.update(w, m, id, body, { version: ctx.version, partial: method === "PATCH", ahead: true, after: locked });
+    updated.catch(() => undefined);
+    await locked;
+    await updated;
   });
   // Routed again: the write is to be seen wherever its writer reads now.
   const [obj] = await store.fetch(await operations.read(by), m, [id], { ...readOpts(ctx), unscoped: true });

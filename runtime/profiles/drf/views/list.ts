@@ -73,7 +73,8 @@ async function create(ctx: Ctx, m: ModelDescriptor, body: unknown): Promise<void
   const many = Array.isArray(body);
   const by = await actor(ctx, m, "list");
   const objects = await operations.run(by, async (op) => {
-    const ids = many ? await store.createMany(op, m, body, opts) : [await store.create(op, m, body, { ...opts, partial: false })];
+    // One object's statements go ahead of their outcome, with its answer's read.
+    const ids = many ? await store.createMany(op, m, body, opts) : [await store.create(op, m, body, { ...opts, partial: false, ahead: true })];
     return store.answer(op, m, ids, readOpts(ctx));
   });
   if (!many) ctx.res.set("Location", String(objects[0].url));

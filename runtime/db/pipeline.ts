@@ -1,0 +1,73 @@
+// Statements a write sends ahead of their outcome: the row, its tags and its answer leave
+// together, and PostgreSQL answers them in one round trip (pg's pipeline mode,
+// runtime/db/prepared.ts). What a statement sent ahead does with its result (a check that
+// refuses the write) is done when the transaction waits for it (`settle`), before it ends; a
+// statement sent with the commit is waited for once the commit is answered. A statement failing
+// after one sent ahead failed is that one's consequence (the transaction was aborted), so the
+// first failure sent ahead is the operation's (`causeOf`). The embedded engine runs the same
+// statements one after the other, in the order sent.
+import type { Knex } from "knex";
+
+type Db = Knex | Knex.Transaction;
+
+interface Ahead {
+  outcome: Promise<unknown>;
+  /** Waited for once the commit it went with is answered. */
+  withCommit: boolean;
+}
+
+const sentIn = new WeakMap<object, Ahead[]>();
+
+export interface AheadOptions<T> {
+  /** What follows from the result: a refusal throws. */
+  then?: (result: T) => unknown;
+  /** The error a failure is reported as. */
+  error?: (err: unknown) => unknown;
+  /** Sent as the transaction's last statement, with its commit. */
+  withCommit?: boolean;
+}
+
+/**
+ * Sends `query` in the transaction `db`, giving once it is queued on the connection (ahead of
+ * anything sent after it); the transaction waits for its outcome before it ends.
+ */
+export async function sendAhead<T>(db: Db, query: Knex.QueryBuilder | Knex.Raw, opts: AheadOptions<T> = {}): Promise<void> {
+  let sent!: () => void;
+  const queued = new Promise<void>((resolve) => (sent = resolve));
+  const result = (query.options({ onSent: sent }) as unknown as Promise<T>).then(
+    (r) => opts.then?.(r),
+    (err: unknown) => { throw opts.error ? opts.error(err) : err; },
+  );
+  // Waited for later; a failure is never unhandled meanwhile.
+  result.catch(() => undefined);
+  let list = sentIn.get(db);
+  if (!list) sentIn.set(db, (list = []));
+  list.push({ outcome: result, withCommit: !!opts.withCommit });
+  // A query that fails before it is queued (it could not be built) is settled instead.
+  await Promise.race([queued, result.then(() => undefined, () => undefined)]);
+}
+
+/**
+ * Waits, in the order sent, for what `db` sent ahead (with `withCommit`, those sent with the
+ * commit too); the first failure is thrown.
+ */
+export async function settle(db: Db, withCommit = false): Promise<void> {
+  const list = sentIn.get(db);
+  if (!list) return;
+  const waited = list.filter((a) => withCommit || !a.withCommit);
+  // A failure leaves the list whole, for `causeOf` to find the first.
+  for (const a of waited) await a.outcome;
+  sentIn.set(db, sentIn.get(db)!.filter((a) => !waited.includes(a)));
+}
+
+/** The error a transaction `db` failed with: the first failure of what it sent ahead, or `err`. */
+export async function causeOf(db: Db | undefined, err: unknown): Promise<unknown> {
+  const list = db && sentIn.get(db);
+  if (!list) return err;
+  sentIn.delete(db);
+  for (const a of list) {
+    const failure = await a.outcome.then(() => undefined, (e: unknown) => ({ e }));
+    if (failure) return failure.e;
+  }
+  return err;
+}
