@@ -6,7 +6,6 @@
 // as objects) is read for the compilation and let go.
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
-import { openApiDocument } from "../artifacts.js";
 import type { ApiDescriptor, FieldDescriptor, ModelDescriptor } from "../descriptor.js";
 import { kindOf } from "../kinds/index.js";
 import type { FieldErrors } from "../errors.js";
@@ -108,7 +107,11 @@ export class WriteValidators {
       const name = m.components[mode];
       const id = `${this.api.name}-${version}-${name}`;
       // Models whose write and patch forms are one component compile it once.
-      if (!this.ajv.getSchema(id)) this.ajv.addSchema({ ...schemaWithReferences(openApiDocument(this.api, version), name), $id: id });
+      if (!this.ajv.getSchema(id)) {
+        const doc = this.api.openapi[version] as Json | undefined;
+        if (!doc) throw new Error(`API ${this.api.name} has no OpenAPI document of version ${version}`);
+        this.ajv.addSchema({ ...schemaWithReferences(doc, name), $id: id });
+      }
       validate = this.ajv.getSchema(`${id}#/components/schemas/${name}`);
       if (!validate) throw new Error(`no schema ${name} in the OpenAPI document of ${this.api.name} ${version}`);
       this.cache.set(key, validate);
