@@ -2,11 +2,16 @@
 // Starts Armature's `serve` (one process, no workers) or the floor on a port chosen here,
 // waits until it says it serves, and meters it: its SQL statements asked over the IPC channel
 // (bench/statements.ts, loaded into it), its resident memory read from /proc/<pid>/status.
-// Linux only, as /proc is.
-import { spawn, type ChildProcess } from "node:child_process";
-import { readFileSync } from "node:fs";
+// Armature's is the compiled server run as `npm start` runs it, node options and environment
+// included: under the TypeScript loader a process holds some 50 MB more, and other V8 and
+// malloc settings another 100 MB or more under load. Linux only, as /proc is.
+import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { mkdirSync, readFileSync, rmSync } from "node:fs";
 import net from "node:net";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { promisify } from "node:util";
+import { startScript } from "../test/support/make-run.js";
 import { KEEP_ALIVE_SECONDS, type Meter } from "./load.js";
 
 export interface ServingProcess {
@@ -20,7 +25,31 @@ export interface ServingProcess {
 }
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-const statements = new URL("./statements.ts", import.meta.url).href;
+const exec = promisify(execFile);
+const tsc = join(root, "node_modules", "typescript", "bin", "tsc");
+
+/** The server and the statement meter compiled, as `npm run build` compiles dist/. */
+export interface Build {
+  cli: string;
+  meter: string;
+}
+
+/**
+ * Compiles the sources as they are now into a folder of this run's own under .build/ (removed as
+ * the bench exits): dist/ may be stale or absent, and is not the bench's to replace.
+ */
+export async function buildServer(): Promise<Build> {
+  const out = join(root, ".build", `bench-${process.pid}`);
+  mkdirSync(out, { recursive: true });
+  process.once("exit", () => rmSync(out, { recursive: true, force: true }));
+  await Promise.all([
+    exec(process.execPath, [tsc, "-p", "tsconfig.build.json", "--outDir", out], { cwd: root }),
+    exec(process.execPath, [tsc, "bench/statements.ts", "--outDir", join(out, "bench"), "--target", "ES2022", "--module", "NodeNext",
+      "--moduleResolution", "NodeNext", "--esModuleInterop", "--skipLibCheck", "--types", "node"], { cwd: root }),
+  ]);
+  await exec(process.execPath, [join(out, "bin", "build-assets.js")], { cwd: root });
+  return { cli: join(out, "bin", "armature.js"), meter: join(out, "bench", "statements.js") };
+}
 
 /** A port nothing listens on now, for a child to listen on. */
 export function freePort(): Promise<number> {
@@ -44,12 +73,15 @@ function status(pid: number, field: "VmRSS" | "VmHWM"): number {
 }
 
 /**
- * Armature's `serve` in one process with the environment's database (DATABASE_URL, or DATA_DIR's
- * PGlite), its request log and queue worker off as in the bench's own process: what is measured
- * is the serving, and the SQL a request sends.
+ * Armature's `serve` as `npm start` runs it, in one process with the environment's database
+ * (DATABASE_URL, or DATA_DIR's PGlite), its request log and queue worker off as in the bench's
+ * own process: what is measured is the serving, and the SQL a request sends.
  */
-export const armatureServe = (port: number, env: NodeJS.ProcessEnv) => servingProcess(port, /Armature is serving/, env,
-  ["--import", "tsx", "--import", statements, "bin/armature.ts", "serve", "--workers", "1", "--port", String(port)]);
+export function armatureServe(port: number, env: NodeJS.ProcessEnv, build: Build): ServingProcess {
+  const start = startScript();
+  return servingProcess(port, /Armature is serving/, { ...start.env, ...env },
+    [...start.options, "--import", pathToFileURL(build.meter).href, build.cli, ...start.args, "--workers", "1", "--port", String(port)]);
+}
 
 /** The floor in a process of its own, on the same database. */
 export const floorServer = (port: number, env: NodeJS.ProcessEnv) => servingProcess(port, /floor is serving/, env,

@@ -25,7 +25,7 @@ import {
   seedPrefixes, seedDevices, seedAllocation, seedCalendar, seedInterfaceAddresses, seedChangeLog, removeCreatedPrefixes, type Relations,
 } from "./seed.js";
 import { floor } from "./floor.js";
-import { armatureServe, floorServer, freePort } from "./processes.js";
+import { armatureServe, buildServer, floorServer, freePort } from "./processes.js";
 import { table, failures, mb, peak, type Row, type Target } from "./report.js";
 import { replicaBench } from "./replica.js";
 
@@ -371,7 +371,7 @@ async function ownServers(knex: Knex, embedded: boolean, config: Config): Promis
  */
 async function childServers(embedded: boolean, dataDir: string): Promise<Servers> {
   const env = embedded ? { DATA_DIR: dataDir } : {};
-  const serve = armatureServe(await freePort(), env);
+  const serve = armatureServe(await freePort(), env, await buildServer());
   const floorProcess = floorServer(await freePort(), env);
   const servers: Servers = {
     ours: serve.url, floorUrl: floorProcess.url, armatureMeter: serve.meter, floorMeter: floorProcess.meter,

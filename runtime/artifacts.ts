@@ -2,8 +2,8 @@
 // version is (`openapi/<version>.json`), the migrations (`migrations/*.sql`), in order, and
 // where the GraphQL schema (`schema.graphql`) is when there is one; and each app's migrations
 // (`apps/<name>/migrations/*.sql`).
-// Synchronous on purpose: it runs at import time, and a document or the schema is read when
-// first needed, never again per request.
+// Synchronous on purpose: it runs at import time. A document or the schema stays in its file
+// until something asks for it, and whoever asks keeps only what it derives from it.
 import { readdirSync, readFileSync, existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { join } from "node:path";
@@ -26,10 +26,9 @@ export function loadArtifacts(dirUrl: URL): Artifacts {
     : []);
   const openapi: Record<string, unknown> = {};
   for (const [version, file] of Object.entries(openapiFiles)) {
-    // Parsed when first asked for, and then kept: some 4 MB of objects each, whose one reader
-    // in a serving process is the write validator (it compiles the write schemas from them).
-    let doc: unknown;
-    Object.defineProperty(openapi, version, { enumerable: true, get: () => (doc ??= parseDocument(file)) });
+    // Parsed afresh at each read and never kept here: several megabytes of objects each, of
+    // which a serving process needs a rendering or a few compiled schemas at most.
+    Object.defineProperty(openapi, version, { enumerable: true, get: () => parseDocument(file) });
   }
   const apps = join(dir, "apps");
   const appMigrations = (existsSync(apps) ? readdirSync(apps).sort() : [])

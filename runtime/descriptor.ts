@@ -973,8 +973,8 @@ export interface ApiDescriptor {
    */
   openapiFiles: Record<string, string>;
   /**
-   * The same documents parsed, each when first asked for and then kept: for the write
-   * validator, which compiles the write schemas from them. Anything else reads `openapiFiles`.
+   * The same documents, each parsed afresh from its file whenever it is read (two reads give
+   * two copies): the process holds none of them, only what each reader derives.
    */
   openapi: Record<string, unknown>;
   /** Where the GraphQL schema (SDL) the generator emitted is, when the API serves GraphQL. */

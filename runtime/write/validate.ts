@@ -1,7 +1,9 @@
 // Write validation: compiles each model's writable schema from the API's own OpenAPI
 // document with ajv (so the documented schema is the enforced one), once per version and
 // mode, and turns ajv's errors into field-keyed problems. Related objects are left to
-// the resolver, which knows whether an id or attribute set matches anything.
+// the resolver, which knows whether an id or attribute set matches anything. Keeps the
+// compiled schemas only: the document they come from (some 2 MB of JSON, several times that
+// as objects) is read for the compilation and let go.
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import type { ApiDescriptor, FieldDescriptor, ModelDescriptor } from "../descriptor.js";
@@ -58,11 +60,39 @@ function isAllowance(e: ErrorObject): boolean {
     ((e.keyword === "type" && (e.params as { type?: unknown }).type === "null") || (e.keyword === "const" && (e.params as { allowedValue?: unknown }).allowedValue === ""));
 }
 
+type Json = Record<string, unknown>;
+
+/**
+ * The components of `doc` that `name` (a schema) reaches through `$ref`s, itself included, as
+ * a document of their own: what compiling that one schema needs of the whole.
+ */
+export function schemaWithReferences(doc: Json, name: string): { components: Record<string, Json> } {
+  const all = (doc.components ?? {}) as Record<string, Json>;
+  const components: Record<string, Json> = {};
+  const take = (kind: string, named: string) => {
+    if ((components[kind] ??= {})[named] !== undefined) return;
+    const value = all[kind]?.[named];
+    if (value === undefined) return;
+    components[kind][named] = value;
+    walk(value);
+  };
+  const walk = (value: unknown): void => {
+    if (Array.isArray(value)) return value.forEach(walk);
+    if (!value || typeof value !== "object") return;
+    const ref = (value as Json).$ref;
+    if (typeof ref === "string" && ref.startsWith("#/components/")) {
+      const [, , kind, named] = ref.split("/");
+      take(kind, named);
+    }
+    Object.values(value).forEach(walk);
+  };
+  take("schemas", name);
+  return { components };
+}
+
 export class WriteValidators {
   private readonly ajv: Ajv2020;
   private readonly cache = new Map<string, ValidateFunction>();
-  /** The versions whose OpenAPI document the validator holds: each is added at its first write (runtime/artifacts.ts). */
-  private readonly added = new Set<string>();
 
   constructor(private readonly api: ApiDescriptor) {
     this.ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: true });
@@ -74,14 +104,16 @@ export class WriteValidators {
     const key = `${m.key}|${version}|${mode}`;
     let validate = this.cache.get(key);
     if (!validate) {
-      const doc = this.api.openapi[version];
-      if (doc && !this.added.has(version)) {
-        this.ajv.addSchema({ ...(doc as object), $id: `${this.api.name}-${version}` });
-        this.added.add(version);
+      const name = m.components[mode];
+      const id = `${this.api.name}-${version}-${name}`;
+      // Models whose write and patch forms are one component compile it once.
+      if (!this.ajv.getSchema(id)) {
+        const doc = this.api.openapi[version] as Json | undefined;
+        if (!doc) throw new Error(`API ${this.api.name} has no OpenAPI document of version ${version}`);
+        this.ajv.addSchema({ ...schemaWithReferences(doc, name), $id: id });
       }
-      const ref = `${this.api.name}-${version}#/components/schemas/${m.components[mode]}`;
-      validate = this.ajv.getSchema(ref);
-      if (!validate) throw new Error(`no schema ${ref}`);
+      validate = this.ajv.getSchema(`${id}#/components/schemas/${name}`);
+      if (!validate) throw new Error(`no schema ${name} in the OpenAPI document of ${this.api.name} ${version}`);
       this.cache.set(key, validate);
     }
     if (validate(body)) return null;
