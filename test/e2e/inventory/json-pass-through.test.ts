@@ -18,6 +18,7 @@ describe("JSON written by PostgreSQL", function () {
   let engine: Engine;
   /** The objects made here, which a first page need not show. */
   const made: Array<[string, string]> = [];
+  let vrfId = "";
   /** What other files sharing this server must not see: definitions that show on every object of a model. */
   const definitions: string[] = [];
   /** Text only the made prefix's answer holds. */
@@ -40,11 +41,13 @@ describe("JSON written by PostgreSQL", function () {
     await post("extras/custom-fields/", { name: `cf_${suffix}`, label: `CF ${suffix}`, type: "text", content_types: ["ipam.prefix", "dcim.site"] });
     await post("extras/custom-fields/", { name: `n_${suffix}`, label: `N ${suffix}`, type: "integer", content_types: ["ipam.prefix"] });
     const tag = await post("extras/tags/", { name: `Json ${suffix}`, slug: `json-${suffix}`, content_types: ["ipam.prefix"] });
+    // In a VRF of its own, as other files sharing the server make prefixes too.
+    const vrf = await post("ipam/vrfs/", { name: `json ${suffix}` });
     const prefix = await post("ipam/prefixes/", {
-      prefix: "10.251.0.0/24", status: "active", tags: [tag.id], description: `${token} quote \" backslash \\ tab \t é ☃ \u0001`,
+      vrf: vrf.id, prefix: "10.249.0.0/24", status: "active", tags: [tag.id], description: `${token} quote \" backslash \\ tab \t é ☃ \u0001`,
       custom_fields: { [`cf_${suffix}`]: "line\nbreak", [`n_${suffix}`]: 12345678901 },
     });
-    const peer = await post("ipam/prefixes/", { prefix: "10.251.1.0/24", status: "active" });
+    const peer = await post("ipam/prefixes/", { vrf: vrf.id, prefix: "10.249.1.0/24", status: "active" });
     const site = await post("dcim/sites/", { name: `Json ${suffix}`, status: "active" });
     // Relationships of each kind, labelled and not, with objects at their ends (one of them gone).
     const relate = async (body: Record<string, unknown>, pairs: Array<[string, string]>) => {
@@ -58,10 +61,11 @@ describe("JSON written by PostgreSQL", function () {
     await relate({ name: `json ${suffix} sites`, source_type: "dcim.site", destination_type: "ipam.prefix", source_label: "Home \"site\"" }, [[site.id, prefix.id], [site.id, peer.id]]);
     await relate({ name: `json ${suffix} peers`, type: "symmetric-many-to-many", source_type: "ipam.prefix", destination_type: "ipam.prefix" }, [[prefix.id, peer.id]]);
     await relate({ name: `json_${suffix}_one`, type: "one-to-one", source_type: "ipam.prefix", destination_type: "dcim.site" }, [[peer.id, site.id]]);
-    const gone = await post("ipam/prefixes/", { prefix: "10.251.2.0/24", status: "active" });
+    const gone = await post("ipam/prefixes/", { vrf: vrf.id, prefix: "10.249.2.0/24", status: "active" });
     await relate({ name: `json ${suffix} gone`, type: "one-to-many", source_type: "ipam.prefix", destination_type: "ipam.prefix" }, [[prefix.id, gone.id]]);
     await server.db("ipam_prefix").where("id", gone.id).del();
     made.push(["ipam.prefix", prefix.id], ["ipam.prefix", peer.id], ["dcim.site", site.id]);
+    vrfId = vrf.id;
     await post("extras/config-contexts/", { name: `ctx ${suffix}`, weight: 100, data: { b: 1.5, "10": [1e-7, 1e20, true, null], a: { z: "x" }, "2": 0.000001 } });
   });
 
@@ -141,7 +145,7 @@ describe("JSON written by PostgreSQL", function () {
     }) as typeof JSON.stringify;
     const bodies: string[] = [];
     try {
-      for (const path of [`ipam/prefixes/${id}/`, "ipam/prefixes/?prefix=10.251.0.0/24", `ipam/prefixes/${id}/?api_version=1.2`]) {
+      for (const path of [`ipam/prefixes/${id}/`, `ipam/prefixes/?prefix=10.249.0.0/24&vrf_id=${vrfId}`, `ipam/prefixes/${id}/?api_version=1.2`]) {
         const res = await fetch(`${server.url}/api/${path}`, { headers });
         expect(res.status).to.equal(200);
         expect(res.headers.get("content-type")).to.equal("application/json; charset=utf-8");
