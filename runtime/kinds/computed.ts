@@ -10,7 +10,8 @@ export const computed: RuntimeFieldKind<ComputedField> = {
     if (!value) throw new Error(`${model.key}.${f.name}: the hook module gives no readValues.${f.name}`);
     return value({ alias, model });
   },
-  // The value as JSON: a hook's expression gives SQL text, numbers, booleans or JSON.
-  json: (f, ctx) => jsonbJson(`to_jsonb(${computed.read!(f, ctx)})`),
+  // The value as JSON: a hook's expression gives SQL text, numbers, booleans or JSON. Worked
+  // out once (OFFSET 0 keeps the planner from copying it into each use of its value).
+  json: (f, ctx) => `(SELECT ${jsonbJson("x.v")} FROM (SELECT to_jsonb(${computed.read!(f, ctx)}) AS v OFFSET 0) x)`,
   options: { type: () => "field" },
 };
