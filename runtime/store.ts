@@ -10,7 +10,7 @@ import type { ModelIndex } from "./models.js";
 import { orderSql, orderTerms, type OrderTerm } from "./query/order.js";
 import { afterBranches, cursorTypes, cursorValues } from "./query/keyset.js";
 import { assumptionColumn, ReadPlans, type ReadPlan, type RenderContext, type Shape } from "./query/read-plan.js";
-import { JsonText, withUrls } from "./query/json-text.js";
+import { finished, JsonText } from "./query/json-text.js";
 import { siteUrl } from "./kinds/image.js";
 import { canonicalUuid, checkColumns, filterErrors, integerKey, isUuid, MAX_SERIAL, type FilterErrors, type FilterPlan } from "./query/filters.js";
 import { heldRows, lookupsOf } from "./write/lookups.js";
@@ -320,7 +320,7 @@ export class Store {
           const errors = filterErrors(filter, {}, row);
           if (errors) throw new ValidationError(errors);
           const { count, rows, cursor } = row as { count: string; rows: string; cursor?: Cursor | null };
-          const results = new JsonText(this.withUrls(rows, opts));
+          const results = new JsonText(this.finished(rows, opts));
           return keyset ? { count: Number(count), results, cursor: cursor ?? null } : { count: Number(count), results };
         },
       };
@@ -346,9 +346,9 @@ export class Store {
     return statement;
   }
 
-  /** The JSON text's URL markers made those of the request `opts` reads for. */
-  private withUrls(text: string, opts: ReadOptions): string {
-    return withUrls(text, { api: opts.ctx.apiUrl, site: siteUrl(opts.ctx.apiUrl, this.index.api.basePath) });
+  /** The JSON text finished for the request `opts` reads for (json-text.ts `finished`). */
+  private finished(text: string, opts: ReadOptions): string {
+    return finished(text, { api: opts.ctx.apiUrl, site: siteUrl(opts.ctx.apiUrl, this.index.api.basePath) });
   }
 
   /** The rows `t0` of `m` that `filter` selects and `op`'s actor may view (all of them, `unscoped`). */
@@ -513,7 +513,7 @@ export class Store {
             const errors = filterErrors(filter, {}, row);
             if (errors) throw new ValidationError(errors);
           }
-          return typeof row.j === "string" ? new JsonText(this.withUrls(row.j, opts)) : null;
+          return typeof row.j === "string" ? new JsonText(this.finished(row.j, opts)) : null;
         },
       };
     });

@@ -165,11 +165,9 @@ CREATE TABLE armature_queue_workers (
       name: "0010_json_text",
       // A read's answer is JSON text PostgreSQL writes (runtime/query/json-text.ts), as the
       // server's JSON.stringify would write it: numbers as JavaScript prints a double (fixed
-      // from 1e-6 to 1e21, else an exponent without padding; beyond a double, null), jsonb
-      // compacted with JavaScript's key order (array indexes first, ascending), and a media
-      // path's segments as encodeURIComponent escapes them. Not STRICT, so that the planner
-      // may inline the number's (NULL gives NULL all the same); a container's scalars are
-      // written in place, the function called again only for the containers in it.
+      // from 1e-6 to 1e21, else an exponent without padding; beyond a double, null), and a media
+      // path's segments as encodeURIComponent escapes them. Not STRICT, so that the planner may
+      // inline the number's (NULL gives NULL all the same).
       sql: `
 CREATE FUNCTION armature_json_number(x float8) RETURNS text
 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
@@ -179,33 +177,6 @@ LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
     WHEN abs(x) >= 1e21 OR abs(x) < 1e-6 THEN regexp_replace(x::text, 'e([+-])0(\\d)$', 'e\\1\\2')
     ELSE x::text::numeric::text
   END
-$$;
-CREATE FUNCTION armature_json_text(j jsonb) RETURNS text
-LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $$
-DECLARE
-  out text;
-BEGIN
-  CASE jsonb_typeof(j)
-  WHEN 'object' THEN
-    SELECT '{' || coalesce(string_agg(to_json(e.key)::text || ':' || CASE jsonb_typeof(e.value)
-        WHEN 'object' THEN armature_json_text(e.value) WHEN 'array' THEN armature_json_text(e.value)
-        WHEN 'number' THEN CASE WHEN abs(e.value::text::numeric) > 1.7976931348623157e308 THEN 'null' ELSE armature_json_number(e.value::text::float8) END
-        ELSE e.value::text END, ','
-      ORDER BY CASE WHEN e.key ~ '^(0|[1-9][0-9]{0,9})$' AND e.key::bigint < 4294967295 THEN e.key::bigint END NULLS LAST, e.n), '') || '}'
-    INTO out FROM jsonb_each(j) WITH ORDINALITY AS e(key, value, n);
-  WHEN 'array' THEN
-    SELECT '[' || coalesce(string_agg(CASE jsonb_typeof(e.value)
-        WHEN 'object' THEN armature_json_text(e.value) WHEN 'array' THEN armature_json_text(e.value)
-        WHEN 'number' THEN CASE WHEN abs(e.value::text::numeric) > 1.7976931348623157e308 THEN 'null' ELSE armature_json_number(e.value::text::float8) END
-        ELSE e.value::text END, ',' ORDER BY e.n), '') || ']'
-    INTO out FROM jsonb_array_elements(j) WITH ORDINALITY AS e(value, n);
-  WHEN 'number' THEN
-    out := CASE WHEN abs(j::text::numeric) > 1.7976931348623157e308 THEN 'null' ELSE armature_json_number(j::text::float8) END;
-  ELSE
-    out := j::text;
-  END CASE;
-  RETURN out;
-END
 $$;
 CREATE FUNCTION armature_uri_path(value text) RETURNS text
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$

@@ -38,18 +38,23 @@ export async function setDefaultStatus(f: StatusField, db: Db, model: ModelDescr
   row[f.column] = slug;
 }
 
+/**
+ * The name of the status whose slug is `slug`: looked up in a map of every status that the
+ * statement makes once (an uncorrelated sub-select), not by a sub-select per row.
+ */
+const statusName = (f: StatusField, slug: string) => `((SELECT jsonb_object_agg(s.slug, s.name) FROM ${ident(f.statuses.table)} s) ->> ${slug})`;
+
 export const status: RuntimeFieldKind<StatusField> = {
   // A scalar subselect on the status's unique slug: an index probe within the one read statement.
   read(f, { alias }) {
     const c = col(alias, f.column);
-    return `CASE WHEN ${c} IS NULL THEN NULL ELSE json_build_object('value', ${c}, 'label', ` +
-      `(SELECT s.name FROM ${ident(f.statuses.table)} s WHERE s.slug = ${c})) END`;
+    return `CASE WHEN ${c} IS NULL THEN NULL ELSE json_build_object('value', ${c}, 'label', ${statusName(f, c)}) END`;
   },
   render: () => (v) => v ?? null,
   json(f, { alias }) {
     const c = col(alias, f.column);
     return `CASE WHEN ${c} IS NULL THEN 'null' ELSE '{"value":' || to_json(${c})::text || ',"label":' || ` +
-      `coalesce(to_json((SELECT s.name FROM ${ident(f.statuses.table)} s WHERE s.slug = ${c}))::text, 'null') || '}' END`;
+      `coalesce(to_json(${statusName(f, c)})::text, 'null') || '}' END`;
   },
   async write(f, value, ctx) {
     // DRF's related fields take "" as no value.

@@ -1,9 +1,11 @@
 // Response JSON written by PostgreSQL: SQL expressions whose text is a value as the server's
 // JSON.stringify of the rendered object would write it (compact, keys in the response's order,
-// numbers as JavaScript prints them), so a read's answer passes through untouched. The one part
-// a statement cannot know, the request's own URL, is written as a marker character the server
-// replaces: PostgreSQL's JSON escapes every control character in data, so a raw one in the
-// text can only be a marker.
+// numbers as JavaScript prints them), so a read's answer passes through untouched. What a
+// statement cannot know, the request's own URL, is written as a marker character the server
+// replaces, and a jsonb object, array or number (whose numbers and key order JavaScript writes
+// otherwise) between two markers, each such value written again by the server on its own:
+// PostgreSQL's JSON escapes every control character in data, so a raw one in the text can
+// only be a marker.
 import { literal } from "./sql.js";
 
 /** A response value that is already JSON text: renderers send it as it is. */
@@ -25,13 +27,19 @@ export const urlStart = (marker: string, path: string): string => literal(`"${ma
 /** JSON text of a scalar SQL value (text, boolean, integer), `null` for SQL NULL. */
 export const scalarJson = (expr: string): string => `coalesce(to_json(${expr})::text, 'null')`;
 
+/** Around the text of a jsonb value that JavaScript writes (its numbers, its key order). */
+export const JSONB_START = "\u0003";
+export const JSONB_END = "\u0004";
+
 /**
  * JSON text of a jsonb value as JavaScript writes it, `null` for SQL NULL. jsonb writes
- * strings, booleans and null as JavaScript does; only numbers, objects and arrays need the
- * function, which the planner cannot inline.
+ * strings, booleans and null as JavaScript does; an object, an array or a number is written
+ * as jsonb words it between markers, and the server writes it again as JavaScript would
+ * (`finished`): a value's own text, never the answer's.
  */
 export const jsonbJson = (expr: string): string =>
-  `CASE WHEN jsonb_typeof(${expr}) IN ('string', 'boolean', 'null') THEN (${expr})::text ELSE coalesce(armature_json_text(${expr}), 'null') END`;
+  `CASE WHEN jsonb_typeof(${expr}) IN ('string', 'boolean', 'null') THEN (${expr})::text ` +
+  `ELSE coalesce(${literal(JSONB_START)} || (${expr})::text || ${literal(JSONB_END)}, 'null') END`;
 
 /** JSON text of a float8 value as JavaScript writes it, `null` for SQL NULL. */
 export const numberJson = (expr: string): string => `coalesce(armature_json_number(${expr}), 'null')`;
@@ -64,11 +72,14 @@ export const arrayJson = (element: string, from: string, order?: string): string
 export const javascriptKeyOrder = (key: string): string =>
   `CASE WHEN ${key} ~ '^(0|[1-9][0-9]{0,9})$' AND ${key}::bigint < 4294967295 THEN ${key}::bigint END NULLS LAST`;
 
-/** The JSON text `text` with its markers made the request's URLs. */
-export function withUrls(text: string, urls: { api: string; site: string }): string {
+const JSONB_VALUE = new RegExp(`${JSONB_START}([^${JSONB_END}]*)${JSONB_END}`, "g");
+
+/** The JSON text `text` with its markers made the request's URLs, and its jsonb values written as JavaScript writes them. */
+export function finished(text: string, urls: { api: string; site: string }): string {
   const inString = (url: string) => JSON.stringify(url).slice(1, -1);
   let out = text;
   if (out.includes(API_URL_MARKER)) out = out.replaceAll(API_URL_MARKER, inString(urls.api));
   if (out.includes(SITE_URL_MARKER)) out = out.replaceAll(SITE_URL_MARKER, inString(urls.site));
+  if (out.includes(JSONB_START)) out = out.replace(JSONB_VALUE, (_m, value: string) => JSON.stringify(JSON.parse(value)));
   return out;
 }
