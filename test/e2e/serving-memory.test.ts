@@ -18,11 +18,14 @@ const postgresUrl = process.env.DATABASE_URL;
 const exec = promisify(execFile);
 
 /**
- * Measured on a 2-core machine under other load: 138 MB on PostgreSQL (172 MB with node's
- * default V8 and malloc settings); 238 MB on PGlite, whose engine's WebAssembly memory and
- * compiled code are in the serving process (332 MB with the defaults).
+ * Measured on a 2-core machine: 138-160 MB on PostgreSQL (172 MB with node's default V8 and
+ * malloc settings, 500 MB and more before the write validator let its documents go); 238 MB on
+ * PGlite, whose engine's WebAssembly memory and compiled code are in the serving process (332 MB
+ * with the defaults). When a collection runs depends on how busy the machine is, and a bound
+ * within a few MB of the figure failed under load: the bounds leave room for that and still
+ * catch a process that keeps what it should let go.
  */
-const BOUND_MB = postgresUrl ? 160 : 290;
+const BOUND_MB = postgresUrl ? 220 : 360;
 const CLIENTS = 8;
 const OBJECTS = 1000;
 const LISTS = 32;
