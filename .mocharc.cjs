@@ -33,6 +33,8 @@ const longestFirst = [
   "test/e2e/operator-commands.test.ts",
   "test/golden/determinism.test.ts", // `check` on the real spec, twice
   "test/e2e/inventory/permissions.test.ts",
+  "test/e2e/serving-memory.test.ts", // the built server under a counted load of lists of 1,000
+  "test/e2e/inventory/json-pass-through.test.ts", // both read paths for every model and version
   "test/conformance/drf-3.test.ts",
   "test/conformance/drf-1.test.ts",
   "test/e2e/git-repositories.test.ts",
