@@ -153,6 +153,13 @@ function pageTerm(n: number, filter: FilterPlan, term: "limit" | "offset"): { sk
   return { skipBinding: !filter.valueSensitive && Number.isSafeInteger(n) && (term === "limit" ? n >= 0 : n === 0) };
 }
 
+/** The rows of a list's statement; on a keyset page, a cursor value its term's type cannot hold is a cursor this server did not make. */
+async function cursorRefused(statement: Knex.QueryBuilder, keyset: boolean): Promise<Array<Record<string, unknown>>> {
+  return statement.catch((err: { code?: string }) => {
+    throw keyset && err.code?.startsWith("22") ? new HttpError(404, { code: "invalid_cursor" }) : err;
+  });
+}
+
 /** Statement texts kept per read plan at most: one for each page size, form of scope and order met. */
 const TEXTS_PER_PLAN = 32;
 
@@ -241,9 +248,7 @@ export class Store {
     const db = op.trx;
     const ordering = opts.ordering ?? m.ordering;
     const keyset = page.after !== undefined;
-    const terms = keyset ? orderTerms(this.index, m, ordering, "t0") : [];
-    const types = keyset ? await this.cursorTypes(db, m, ordering, terms) : [];
-    if (keyset && page.after!.length && page.after!.length !== terms.length) throw new HttpError(404, { code: "invalid_cursor" });
+    const { terms, types } = await this.keysetOf(db, m, ordering, page);
     return this.withPlan(m, opts, async (plan) => {
       const projected = this.projected(op, m, filter, page, opts, plan, terms, types);
       const statement = db.select(
@@ -256,10 +261,7 @@ export class Store {
       // rows a `within` selects decides between walking the ordering index and sorting the
       // matches, and a prepared statement's generic plan, blind to them, sorted 20,000 prefixes
       // for a page of 50 that the index gives at once. Equality filters keep the prepared plan.
-      const [row] = await (filter.valueSensitive ? statement : prepared(statement)).catch((err: { code?: string }) => {
-        // A cursor's value its term's type cannot hold: a cursor this server did not make.
-        throw keyset && err.code?.startsWith("22") ? new HttpError(404, { code: "invalid_cursor" }) : err;
-      });
+      const [row] = await cursorRefused(filter.valueSensitive ? statement : prepared(statement), keyset);
       return {
         row,
         answer: () => {
@@ -286,9 +288,7 @@ export class Store {
     const scope = opts.unscoped ? null : op.scope(m, "t0", "view");
     const ordering = opts.ordering ?? m.ordering;
     const keyset = page.after !== undefined;
-    const terms = keyset ? orderTerms(this.index, m, ordering, "t0") : [];
-    const types = keyset ? await this.cursorTypes(db, m, ordering, terms) : [];
-    if (keyset && page.after!.length && page.after!.length !== terms.length) throw new HttpError(404, { code: "invalid_cursor" });
+    const { terms, types } = await this.keysetOf(db, m, ordering, page);
     // A keyset page reads one row more than it shows: whether another page follows.
     const shown = keyset ? page.limit : null;
     return this.withPlan(m, opts, async (plan) => {
@@ -310,10 +310,7 @@ export class Store {
       const key = `list|${page.limit}|${page.offset === 0}|${!!page.uncounted}|${JSON.stringify(opts.ordering ?? null)}|${scope?.sql ?? ""}`;
       const [row] = filter.empty && !keyset
         ? await this.builtOnce(db, plan, key, [...(page.uncounted ? [] : scoped), ...scoped, ...(page.offset === 0 ? [] : [page.offset])], build)
-        : await build().catch((err: { code?: string }) => {
-          // A cursor's value its term's type cannot hold: a cursor this server did not make.
-          throw keyset && err.code?.startsWith("22") ? new HttpError(404, { code: "invalid_cursor" }) : err;
-        });
+        : await cursorRefused(build(), keyset);
       return {
         row,
         answer: () => {
@@ -442,6 +439,14 @@ export class Store {
       if (results.length) yield results;
       after = cursor ?? null;
     }
+  }
+
+  /** A keyset page's order terms and their types (none for a page by offset); a cursor of another length is none of this list's. */
+  private async keysetOf(db: Db, m: ModelDescriptor, ordering: Ordering[], page: Page): Promise<{ terms: OrderTerm[]; types: string[] }> {
+    if (page.after === undefined) return { terms: [], types: [] };
+    const terms = orderTerms(this.index, m, ordering, "t0");
+    if (page.after.length && page.after.length !== terms.length) throw new HttpError(404, { code: "invalid_cursor" });
+    return { terms, types: await this.cursorTypes(db, m, ordering, terms) };
   }
 
   /** The types of an order's terms, asked once per model and order: a cursor's values are read back as them. */

@@ -28,8 +28,8 @@ export const urlStart = (marker: string, path: string): string => literal(`"${ma
 export const scalarJson = (expr: string): string => `coalesce(to_json(${expr})::text, 'null')`;
 
 /** Around the text of a jsonb value that JavaScript writes (its numbers, its key order). */
-export const JSONB_START = "\u0003";
-export const JSONB_END = "\u0004";
+const JSONB_START = "\u0003";
+const JSONB_END = "\u0004";
 
 /**
  * JSON text of a jsonb value as JavaScript writes it, `null` for SQL NULL. jsonb writes

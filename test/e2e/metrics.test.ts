@@ -13,10 +13,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import pg from "pg";
 import { eventually, freePort } from "../support/waiting.js";
 import { dataDirFrom, TEMPLATE_ADMIN } from "../support/data-dirs.js";
 import { parsePrometheus, total, type Family } from "../support/prometheus.js";
+import { admin } from "../support/postgres.js";
 
 const postgresUrl = process.env.DATABASE_URL;
 const TOKEN = TEMPLATE_ADMIN.token;
@@ -25,16 +25,6 @@ const SITES = "/api/dcim/sites/";
 const V13 = { Accept: "application/json; version=1.3" };
 
 interface Scratch { env: NodeJS.ProcessEnv; drop(): Promise<void> }
-
-async function admin(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: postgresUrl });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
 
 /** A migrated database of this file's own with the administrator and TOKEN. */
 async function migratedDatabase(): Promise<Scratch> {
@@ -47,15 +37,15 @@ async function migratedDatabase(): Promise<Scratch> {
   }
   const url = new URL(postgresUrl);
   const name = `metrics_${url.pathname.slice(1)}_${process.pid}`;
-  await admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-  await admin(`CREATE DATABASE "${name}"`);
+  await admin(postgresUrl!, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  await admin(postgresUrl!, `CREATE DATABASE "${name}"`);
   url.pathname = `/${name}`;
   const mediaRoot = mkdtempSync(join(tmpdir(), "armature-metrics-media-"));
   const scratch = {
     env: { ...env, DATABASE_URL: url.href, MEDIA_ROOT: mediaRoot },
     drop: async () => {
       rmSync(mediaRoot, { recursive: true, force: true });
-      await admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await admin(postgresUrl!, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
     },
   };
   try {

@@ -16,13 +16,13 @@ import http from "node:http";
 import net, { type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import pg from "pg";
 import { openDatabase, type Database } from "../../runtime/db/connect.js";
 import { enqueue } from "../../runtime/queue/tasks.js";
 import { WEBHOOK_TASK } from "../../runtime/features/webhooks/index.js";
 import { builtCli } from "../support/build.js";
 import { dataDirFrom, makeTemplates, TEMPLATE_ADMIN } from "../support/data-dirs.js";
 import { eventually } from "../support/waiting.js";
+import { admin } from "../support/postgres.js";
 
 const postgresUrl = process.env.DATABASE_URL;
 const TOKEN = TEMPLATE_ADMIN.token;
@@ -65,24 +65,14 @@ async function scratchDatabase(start: Start): Promise<Scratch> {
   const template = start === "migrated" ? await migratedPostgres() : undefined;
   const url = new URL(postgresUrl);
   const name = `${url.pathname.slice(1)}_process_${process.pid}_${++scratches}`;
-  await admin(`CREATE DATABASE "${name}"${template ? ` TEMPLATE "${template.database}"` : ""}`);
+  await admin(postgresUrl!, `CREATE DATABASE "${name}"${template ? ` TEMPLATE "${template.database}"` : ""}`);
   url.pathname = `/${name}`;
   return {
     env: { ...env, DATABASE_URL: url.href },
     database: name,
     open: () => openDatabase({ databaseUrl: url.href, dataDir: "" }),
-    drop: () => admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
+    drop: async () => { await admin(postgresUrl!, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`); },
   };
-}
-
-async function admin(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: postgresUrl });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
 }
 
 /** On PostgreSQL, migrated with the admin and TOKEN by the command line once for the file: the template of each `migrated` database. */

@@ -9,10 +9,10 @@ import { expect } from "chai";
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
 import { promisify } from "node:util";
-import pg from "pg";
 import { builtCli } from "../support/build.js";
 import { dataDirFrom, TEMPLATE_ADMIN } from "../support/data-dirs.js";
 import { startScript } from "../support/make-run.js";
+import { admin } from "../support/postgres.js";
 
 const postgresUrl = process.env.DATABASE_URL;
 const exec = promisify(execFile);
@@ -33,16 +33,6 @@ const DETAILS = 400;
 const CREATES = 200;
 
 const peakMb = (pid: number) => Number(/^VmHWM:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]) / 1024;
-
-async function admin(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: postgresUrl });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
 
 /** Runs `make` over `count` requests with CLIENTS at a time; each must answer `status`. */
 async function load(count: number, make: (n: number) => Request, status: number): Promise<void> {
@@ -73,9 +63,9 @@ describe("a serving process's memory under a bounded load", function () {
     if (postgresUrl) {
       const url = new URL(postgresUrl);
       const name = `${url.pathname.slice(1)}_memory_${process.pid}`;
-      await admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      await admin(`CREATE DATABASE "${name}"`);
-      cleanup.push(() => admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+      await admin(postgresUrl!, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await admin(postgresUrl!, `CREATE DATABASE "${name}"`);
+      cleanup.push(async () => { await admin(postgresUrl!, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`); });
       url.pathname = `/${name}`;
       env.DATABASE_URL = url.href;
       await exec(process.execPath, [cli, "createsuperuser", "--username", TEMPLATE_ADMIN.username, "--password", TEMPLATE_ADMIN.password, "--token", TEMPLATE_ADMIN.token], { env });

@@ -4,7 +4,7 @@
 // starting one per file. Run serially (mocha --no-config FILE…), the server is stopped once,
 // after every suite ran. On PostgreSQL each worker gets a database of its own, since the test
 // server wipes the schema it starts on.
-import pg from "pg";
+import { admin } from "./postgres.js";
 import { stopTestServer } from "./server.js";
 import { removeRunBuild } from "./build.js";
 import { removeRunDumps } from "./fresh-db.js";
@@ -13,16 +13,6 @@ import { inWorker } from "./run.js";
 import { appendFileSync } from "node:fs";
 
 const workerPrefix = (url: URL): string => `${url.pathname.slice(1)}_w`;
-
-async function admin(databaseUrl: string, sql: string, params: unknown[] = []): Promise<pg.QueryResult> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    return await client.query(sql, params);
-  } finally {
-    await client.end();
-  }
-}
 
 /** Drops the worker databases an earlier or this run made from the database named by `databaseUrl`. */
 async function dropWorkerDatabases(databaseUrl: string): Promise<void> {

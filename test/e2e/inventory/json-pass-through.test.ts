@@ -163,4 +163,26 @@ describe("JSON written by PostgreSQL", function () {
     expect(bodies[1]).to.equal(`{"count":1,"next":null,"previous":null,"results":[${bodies[0]}]}`);
     expect(older.id).to.equal(id);
   });
+
+  it("builds an unfiltered read's statement once: later requests only bind their values", async () => {
+    const headers = { Authorization: `Token ${server.token}`, Accept: "application/json" };
+    const paths = [...made.filter(([key]) => key === "ipam.prefix").map(([, id]) => `ipam/prefixes/${id}/`), "ipam/prefixes/?limit=3", "ipam/prefixes/?limit=3&offset=3"];
+    const builder = Object.getPrototypeOf(server.db.queryBuilder()) as { toSQL: (...args: unknown[]) => unknown };
+    const toSQL = builder.toSQL;
+    let built = 0;
+    const read = async () => {
+      for (const path of paths) expect((await fetch(`${server.url}/api/${path}`, { headers })).status).to.equal(200);
+    };
+    await read();
+    builder.toSQL = function (this: unknown, ...args: unknown[]) {
+      built++;
+      return toSQL.apply(this, args);
+    };
+    try {
+      await read();
+    } finally {
+      builder.toSQL = toSQL;
+    }
+    expect(built).to.equal(0);
+  });
 });
