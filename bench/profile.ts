@@ -12,12 +12,15 @@ import { createApp } from "../runtime/server.js";
 import { migrateAll, ensureSuperuser } from "../runtime/cli.js";
 import { apis } from "../generated/server.js";
 import { run, type Request } from "./load.js";
-import { seedPrefixes } from "./seed.js";
+import { seedDevices, seedInterfaceAddresses, seedPrefixes } from "./seed.js";
 import { floor } from "./floor.js";
 
 const PREFIXES = Number(process.env.BENCH_PREFIXES ?? 20000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 1500);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
+const DEVICES = Number(process.env.BENCH_DEVICES ?? 1000);
+/** The bench's GraphQL workload (bench/run.ts). */
+const GRAPHQL_TREE = `query ($o: Int) { devices(name__isw: "bench-dev-", limit: 100, offset: $o) { name interfaces { name ip_addresses { address } } } }`;
 
 /** The bucket a sampled function's self time goes to, from the script it lives in. */
 function bucket(node: Profiler.ProfileNode): string {
@@ -78,6 +81,8 @@ async function main(): Promise<void> {
   await migrateAll(db.knex, apis);
   const { key } = await ensureSuperuser(db.knex, apis, "bench", "bench-password");
   const { ids, relations } = await seedPrefixes(db.knex, PREFIXES);
+  await seedDevices(db.knex, DEVICES);
+  await seedInterfaceAddresses(db.knex);
   await db.knex.raw("VACUUM ANALYZE");
   const floorDb = db.embedded ? { knex: db.knex.withUserParams({}), close: async () => undefined } : await openDatabase(config);
   const listen = (s: http.Server) => new Promise<string>((resolve) => s.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(s.address() as AddressInfo).port}`)));
@@ -103,6 +108,14 @@ async function main(): Promise<void> {
     { name: "prefix list of 50 + count", next: () => get(`${ours}/api/ipam/prefixes/?limit=50&offset=${(i++ % 100) * 50}`) },
     { name: "floor: create prefix", next: () => ({ method: "POST", url: `${floorUrl}/prefixes/`, body: body(), expect: 201 }), headers: {} },
     { name: "create prefix, 5 relations + 2 tags", next: () => ({ method: "POST", url: `${ours}/api/ipam/prefixes/`, body: body(), expect: 201 }) },
+    { name: "floor: 100 devices → interfaces → addresses", next: () => get(`${floorUrl}/device-tree/?limit=100&offset=${(i++ % (DEVICES / 100)) * 100}`), headers: {} },
+    {
+      name: "GraphQL: 100 devices → interfaces → ip_addresses",
+      next: () => ({
+        method: "POST", url: `${ours}/api/graphql/`, expect: 200,
+        body: JSON.stringify({ query: GRAPHQL_TREE, variables: { o: (i++ % (DEVICES / 100)) * 100 } }),
+      }),
+    },
   ];
   const only = process.env.PROFILE_ONLY;
   const session = new Session();
