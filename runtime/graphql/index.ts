@@ -17,11 +17,12 @@ import { filterErrors, FilterCompiler, type DynamicFilterProvider, type DynamicF
 import { ReadPlans, type RenderContext } from "../query/read-plan.js";
 import { graphqlSdl } from "../artifacts.js";
 import { ident } from "../query/sql.js";
+import { JsonText, jsonbWritten } from "../query/json-text.js";
 import { dynamicFilters } from "../features/index.js";
 import { renderComputed } from "../kinds/computed-fields.js";
 import { needsStatementTimeout } from "../db/connect.js";
 import { buildGraphqlApi, type GraphqlApi, type WriteAction } from "./schema.js";
-import { QueryCompiler, type Compiled, type Limits, type Written } from "./compile.js";
+import { NOT_AS_IS, QueryCompiler, type Compiled, type Limits, type Written } from "./compile.js";
 import { computedOf, definitionsOf, fingerprintSql, loadDynamic, withDynamic } from "./custom.js";
 import type { ComputedFieldsField, CustomFieldDefinitions } from "../descriptor.js";
 
@@ -39,6 +40,8 @@ export interface Requester {
   apiUrl?: string;
   /** How the requester's mutations write; without one, mutations are refused. */
   writer?: Writer;
+  /** Whether the answer's body may be JSON text (a `JsonText`, where PostgreSQL wrote the answer whole) rather than an object. */
+  text?: boolean;
 }
 
 /** A mutation's refusal, as the API words it: the answer's HTTP status, the error's message and its extensions. */
@@ -64,7 +67,7 @@ export interface Writer {
 /** What a request gets: the body to send and its status (a 400 for a document refused before it ran, a mutation's refusal its own 4xx). */
 export interface GraphqlAnswer {
   status: number;
-  body: { data?: unknown; errors?: GraphQLFormattedError[] };
+  body: { data?: unknown; errors?: GraphQLFormattedError[] } | JsonText;
 }
 
 /** A mutation's answer that failed: thrown so that its operation rolls back. */
@@ -95,6 +98,10 @@ const refuse = (message: string): GraphqlAnswer => ({ status: 400, body: { error
 
 /** The statement column carrying the custom-field definitions' fingerprint. */
 const FINGERPRINT = "_gq_custom";
+
+/** The columns of a filter plan's checks (named with `prefix`), as the plan names them. */
+const checked = (root: Record<string, unknown>, prefix: string) =>
+  Object.fromEntries(Object.entries(root).filter(([k]) => k.startsWith(prefix)).map(([k, v]) => [k.slice(prefix.length), v]));
 
 export class GraphqlService {
   private readonly base: GraphqlApi;
@@ -222,7 +229,7 @@ export class GraphqlService {
         }
         const answer = await this.answer(read, compiled, root);
         // A selection that fails (a bad filter argument below a written object) fails the document: nothing is kept.
-        if (answer.body.errors) throw new Unanswered(answer.body.errors);
+        if (!(answer.body instanceof JsonText) && answer.body.errors) throw new Unanswered(answer.body.errors);
         return answer;
       });
     } catch (err) {
@@ -269,13 +276,20 @@ export class GraphqlService {
   /** The answer graphql-js shapes from the root values the statement read: filter errors failing their root fields, computed fields rendered. */
   private async answer(read: Reading, compiled: Compiled, root: Record<string, unknown>): Promise<GraphqlAnswer> {
     const { api, requester, version } = read;
+    const texts = compiled.texts.filter((key) => typeof root[key] === "string");
+    for (const key of texts) root[key] = jsonbWritten(root[key] as string);
+    const asIs = texts.every((key) => !(root[key] as string).includes(NOT_AS_IS));
+    if (requester.text && compiled.exact && asIs && !compiled.refused.size && this.passedChecks(compiled, root)) {
+      const data = compiled.exact.map((key) => `${JSON.stringify(key)}:${root[key] ?? "null"}`).join(",");
+      return { status: 200, body: new JsonText(`{"data":{${data}}}`) };
+    }
+    for (const key of texts) root[key] = JSON.parse(asIs ? root[key] as string : (root[key] as string).replaceAll(NOT_AS_IS, ""));
     const rctx: RenderContext = { apiUrl: requester.apiUrl ?? this.index.api.basePath.replace(/\/$/, "") };
     for (const [key, { errors, plan }] of compiled.refused) {
       root[key] = new GraphQLError(requester.word(filterErrors(plan, errors, undefined) ?? errors));
     }
     for (const { key, plan, prefix } of compiled.checks) {
-      const found = Object.fromEntries(Object.entries(root).filter(([k]) => k.startsWith(prefix)).map(([k, v]) => [k.slice(prefix.length), v]));
-      const errors = filterErrors(plan, {}, found);
+      const errors = filterErrors(plan, {}, checked(root, prefix));
       if (errors && !(root[key] instanceof GraphQLError)) root[key] = new GraphQLError(requester.word(errors));
     }
     const executed = await execute({
@@ -294,6 +308,11 @@ export class GraphqlService {
       },
     }) as ExecutionResult;
     return { status: 200, body: { ...(executed.errors ? { errors: executed.errors.map((e) => e.toJSON()) } : {}), data: executed.data ?? null } };
+  }
+
+  /** Whether every filter check riding in the statement found nothing wrong. */
+  private passedChecks(compiled: Compiled, root: Record<string, unknown>): boolean {
+    return compiled.checks.every(({ plan, prefix }) => !filterErrors(plan, {}, checked(root, prefix)));
   }
 
   /**
