@@ -7,7 +7,7 @@
 // operation (whose actor's rows are read), how it writes, and how refusals are worded.
 import {
   execute, getArgumentValues, getOperationAST, getVariableValues, GraphQLError, OperationTypeNode, parse, specifiedRules, validate,
-  type DocumentNode, type ExecutionResult, type FragmentDefinitionNode, type GraphQLFormattedError, type GraphQLObjectType, type SelectionSetNode,
+  type DocumentNode, type ExecutionResult, type FragmentDefinitionNode, type GraphQLFormattedError, type GraphQLObjectType, type GraphQLSchema, type SelectionSetNode,
 } from "graphql";
 import type { Knex } from "knex";
 import type { ModelDescriptor } from "../descriptor.js";
@@ -99,6 +99,9 @@ const refuse = (message: string): GraphqlAnswer => ({ status: 400, body: { error
 /** The statement column carrying the custom-field definitions' fingerprint. */
 const FINGERPRINT = "_gq_custom";
 
+/** Documents kept parsed and validated per schema. */
+const DOCUMENTS_KEPT = 100;
+
 /** The columns of a filter plan's checks (named with `prefix`), as the plan names them. */
 const checked = (root: Record<string, unknown>, prefix: string) =>
   Object.fromEntries(Object.entries(root).filter(([k]) => k.startsWith(prefix)).map(([k, v]) => [k.slice(prefix.length), v]));
@@ -112,6 +115,8 @@ export class GraphqlService {
   private readonly computed?: ComputedFieldsField["definitions"];
   private readonly plans: ReadPlans;
   private readonly providers: DynamicFilterProvider[];
+  /** Documents parsed and validated, by schema and text (`checked`). */
+  private readonly documents = new WeakMap<GraphQLSchema, Map<string, { document: DocumentNode; invalid: readonly GraphQLError[] }>>();
   /** The schema with the custom fields last read, and their fingerprint then. */
   private current?: { fingerprint: string; api: GraphqlApi };
 
@@ -151,14 +156,10 @@ export class GraphqlService {
     }
     if (typeof variables !== "object" || variables === null || Array.isArray(variables)) return refuse("Variables are invalid JSON.");
     if (operationName !== undefined && operationName !== null && typeof operationName !== "string") return refuse("Operation name must be a string.");
-    let document: DocumentNode;
-    try {
-      document = parse(query, { maxTokens: LIMITS.maxTokens });
-    } catch (err) {
-      return { status: 400, body: { errors: [(err as GraphQLError).toJSON()] } };
-    }
     const { api, fingerprint } = await this.schemaOf(db, reread);
-    const invalid = validate(api.schema, document, specifiedRules, { maxErrors: 20 });
+    const checked = this.checked(api.schema, query);
+    if (checked instanceof GraphQLError) return { status: 400, body: { errors: [checked.toJSON()] } };
+    const { document, invalid } = checked;
     // A custom field or relationship another instance just defined is not in this schema yet: read the definitions once more.
     if (invalid.length && fingerprint !== undefined && !reread && invalid.some((e) => /"(cf|rel)_/.test(e.message))) return this.run(op, request, requester, true);
     if (invalid.length) return { status: 400, body: { errors: invalid.map((e) => e.toJSON()) } };
@@ -308,6 +309,32 @@ export class GraphqlService {
       },
     }) as ExecutionResult;
     return { status: 200, body: { ...(executed.errors ? { errors: executed.errors.map((e) => e.toJSON()) } : {}), data: executed.data ?? null } };
+  }
+
+  /**
+   * `query` parsed and validated against `schema`, or its syntax error. A client asks the same
+   * documents again and again (with other variables): the last DOCUMENTS_KEPT of each schema
+   * are kept, their syntax trees read-only to graphql-js.
+   */
+  private checked(schema: GraphQLSchema, query: string): { document: DocumentNode; invalid: readonly GraphQLError[] } | GraphQLError {
+    let kept = this.documents.get(schema);
+    if (!kept) this.documents.set(schema, (kept = new Map()));
+    const known = kept.get(query);
+    if (known) {
+      kept.delete(query);
+      kept.set(query, known);
+      return known;
+    }
+    let document: DocumentNode;
+    try {
+      document = parse(query, { maxTokens: LIMITS.maxTokens });
+    } catch (err) {
+      return err as GraphQLError;
+    }
+    const found = { document, invalid: validate(schema, document, specifiedRules, { maxErrors: 20 }) };
+    if (kept.size >= DOCUMENTS_KEPT) kept.delete(kept.keys().next().value!);
+    kept.set(query, found);
+    return found;
   }
 
   /** Whether every filter check riding in the statement found nothing wrong. */
