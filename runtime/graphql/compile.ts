@@ -222,7 +222,9 @@ export class QueryCompiler {
           : `${col("t0", storedColumn(link)!)} = ${col(a, "id")}`;
       const one = !((def.type instanceof GraphQLNonNull ? def.type.ofType : def.type) instanceof GraphQLList);
       if (one) return this.single(source.model, target as GraphQLObjectType, sel, null, depth, where) ?? raw("'null'");
-      return this.list(source.model, target as GraphQLObjectType, sel, args, where, depth) ?? raw("'null'");
+      // Rows of one parent: terms of their order through the link to it are the same for all.
+      const pinned = link.kind === "fk" ? link.name : undefined;
+      return this.list(source.model, target as GraphQLObjectType, sel, args, where, depth, pinned) ?? raw("'null'");
     }
     const leaf = (kind: SqlKind, sql: string) => raw(this.leaf(def.type as GraphQLOutputType, kind, sql));
     const asJsonb = (sql: string) => leaf("jsonb", `to_jsonb(${sql})`);
@@ -345,7 +347,7 @@ export class QueryCompiler {
   }
 
   /** A list of `m` rows narrowed by `where`, the filter arguments, limit and offset, in the model's order. */
-  private list(m: ModelDescriptor, type: GraphQLObjectType, sel: SelectionSetNode, args: Record<string, unknown>, where: string | null, depth: number): Frag | null {
+  private list(m: ModelDescriptor, type: GraphQLObjectType, sel: SelectionSetNode, args: Record<string, unknown>, where: string | null, depth: number, pinned?: string): Frag | null {
     const g = `g${++this.alias}`;
     const qb = this.rows(m, where);
     const params = new Map<string, string[]>();
@@ -373,7 +375,8 @@ export class QueryCompiler {
     const limit = args.limit as number | undefined | null;
     const offset = args.offset as number | undefined | null;
     if ((limit ?? 0) < 0 || (offset ?? 0) < 0) throw new GraphQLError("Negative indexing is not supported.");
-    const order = orderSql(this.deps.index, m, m.ordering, "t0");
+    const ordering = pinned ? m.ordering.filter((o) => (o.through?.length ? o.through[0] : o.field) !== pinned) : m.ordering;
+    const order = orderSql(this.deps.index, m, ordering, "t0");
     qb.select("t0.*", this.deps.db.raw(`row_number() OVER (ORDER BY ${order}) AS _gq_n`)).orderByRaw(order);
     if (offset) qb.offset(offset);
     if (limit) qb.limit(limit);
