@@ -1,10 +1,11 @@
 // The site as Node's HTTP server calls it: a request a profile claims (a hot read or write of
 // its route table) is answered from this listener without Express's routers, every other one
 // goes to the Express app as it is. A claimed request is given what Express would have given
-// it by the time the profile's handler ran: the app's request and response prototypes, the
-// site's front handlers (request id, log, security headers, CORS, metrics) in their order,
-// and the mount path stripped into `baseUrl`. Which requests a profile claims is its business.
-import http, { type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+// it by the time the profile's handler ran: the app's request and response prototypes (born
+// with them on a server made with the site's `classes`), the site's front handlers (request
+// id, log, security headers, CORS, metrics) in their order, and the mount path stripped into
+// `baseUrl`. Which requests a profile claims is its business.
+import http, { IncomingMessage, ServerResponse, type IncomingHttpHeaders, type Server } from "node:http";
 import type { ErrorRequestHandler, Express, NextFunction, Request, RequestHandler, Response } from "express";
 import { toOriginForm } from "./request.js";
 
@@ -26,6 +27,27 @@ export interface Site {
   listen(port: number, host: string, ready?: () => void): Server;
   /** The Express app alone: every request answered as the site answers it, none by the fast path. */
   express: Express;
+  /** The request and response classes a server of the site is made with (`http.createServer(site.classes, site)`). */
+  classes: Classes;
+}
+
+interface Classes {
+  IncomingMessage: typeof IncomingMessage;
+  ServerResponse: typeof ServerResponse;
+}
+
+/**
+ * Classes whose objects are born with the app's prototypes, which Express gives each request
+ * with Object.setPrototypeOf: V8 reads the properties of an object whose prototype changed
+ * after it was made far more slowly, and the views read many (a third of a claimed prefix
+ * detail's CPU, measured).
+ */
+function classesOf(app: Express): Classes {
+  class SiteRequest extends IncomingMessage {}
+  Object.setPrototypeOf(SiteRequest.prototype, app.request);
+  class SiteResponse extends ServerResponse {}
+  Object.setPrototypeOf(SiteResponse.prototype, app.response);
+  return { IncomingMessage: SiteRequest, ServerResponse: SiteResponse as typeof ServerResponse };
 }
 
 export interface FastPath {
@@ -58,6 +80,7 @@ function chain(handlers: RequestHandler[]): Step {
 
 export function site({ shell, app, front, failed, mounts }: FastPath): Site {
   const before = chain(front);
+  const classes = classesOf(app);
   const listener = (incoming: IncomingMessage, outgoing: ServerResponse) => {
     toOriginForm(incoming);
     const url = incoming.url!;
@@ -73,8 +96,8 @@ export function site({ shell, app, front, failed, mounts }: FastPath): Site {
   };
   const claimed = (incoming: IncomingMessage, outgoing: ServerResponse, mount: string, answer: FastAnswer) => {
     // What Express's app.handle and its router set before the first handler.
-    const req = Object.setPrototypeOf(incoming, app.request) as Request;
-    const res = Object.setPrototypeOf(outgoing, app.response) as Response;
+    const req = (incoming instanceof classes.IncomingMessage ? incoming : Object.setPrototypeOf(incoming, app.request)) as Request;
+    const res = (outgoing instanceof classes.ServerResponse ? outgoing : Object.setPrototypeOf(outgoing, app.response)) as Response;
     req.res = res;
     res.req = req;
     res.locals = Object.create(null) as Response["locals"];
@@ -90,6 +113,7 @@ export function site({ shell, app, front, failed, mounts }: FastPath): Site {
   };
   return Object.assign(listener, {
     express: shell,
-    listen: (port: number, host: string, ready?: () => void) => http.createServer(listener).listen(port, host, ready),
+    classes,
+    listen: (port: number, host: string, ready?: () => void) => http.createServer(classes, listener).listen(port, host, ready),
   });
 }

@@ -1,8 +1,9 @@
 // The fast path (runtime/http/fast-path.ts, runtime/profiles/drf/fast-routes.ts): the hot reads
 // and writes of a model's list and detail routes are answered without Express's routers, and
 // every answer is the one Express gives. One app on the shared database is served twice: by
-// the site's listener, and by its Express app alone; each request goes to both, and the
-// telemetry event the dispatcher publishes says which path routed it.
+// the site's listener (`listen`: a server made with the site's classes), and by its Express
+// app alone; each request goes to both, and the telemetry event the dispatcher publishes says
+// which path routed it.
 import { expect } from "chai";
 import http, { type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -39,6 +40,8 @@ subscribe("http.routed", ({ res, fast }) => routed.set(String(res.getHeader("x-r
 const servers: Server[] = [];
 let fastPort = 0;
 let expressPort = 0;
+/** The site on a server made without its classes: requests are given the app's prototypes one by one. */
+let plainPort = 0;
 let token = "";
 
 function send(port: number, path: string, { method = "GET", headers = {}, body, token: key = token }: Sent, id: string): Promise<Answer> {
@@ -83,8 +86,9 @@ before(async () => {
   const app = createApp(apis, shared.db, { ...configFromEnv(), publicUrl: undefined, logRequests: false, corsOrigins: [ORIGIN], bodyLimit: "2kb" });
   const fast = app.listen(0, "127.0.0.1");
   const express = http.createServer(app.express).listen(0, "127.0.0.1");
-  servers.push(fast, express);
-  [fastPort, expressPort] = await Promise.all([listening(fast), listening(express)]);
+  const plain = http.createServer(app).listen(0, "127.0.0.1");
+  servers.push(fast, express, plain);
+  [fastPort, expressPort, plainPort] = await Promise.all([listening(fast), listening(express), listening(plain)]);
 });
 
 after(async () => {
@@ -156,6 +160,14 @@ describe("the fast path", () => {
     expect(JSON.parse(oversized.body)).to.have.property("detail");
     const deleted = await both(`${SITES}${MISSING_ID}/`, { method: "DELETE" });
     expect(deleted).to.include({ status: 404, fast: true });
+  });
+
+  it("takes the fast path on a server made without the site's classes too", async () => {
+    const id = uniq("fast");
+    const plain = await send(plainPort, `${SITES}${site.id}/`, {}, id);
+    const slow = await send(expressPort, `${SITES}${site.id}/`, {}, id);
+    expect(plain.fast).to.equal(true);
+    expect(comparable(plain)).to.deep.equal(comparable(slow));
   });
 
   it("routes an absolute-form target as its path", async () => {
