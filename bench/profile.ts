@@ -86,7 +86,8 @@ async function main(): Promise<void> {
   await db.knex.raw("VACUUM ANALYZE");
   const floorDb = db.embedded ? { knex: db.knex.withUserParams({}), close: async () => undefined } : await openDatabase(config);
   const listen = (s: http.Server) => new Promise<string>((resolve) => s.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(s.address() as AddressInfo).port}`)));
-  const armature = http.createServer(createApp(apis, db.knex, config));
+  const site = createApp(apis, db.knex, config);
+  const armature = http.createServer(site.classes, site);
   const base = floor(floorDb.knex);
   const ours = await listen(armature);
   const floorUrl = await listen(base);

@@ -26,7 +26,8 @@ const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
 
 async function serveOn(db: Database, config: ReturnType<typeof configFromEnv>): Promise<{ url: string; close: () => void }> {
-  const server = http.createServer(createApp(apis, db.knex, config));
+  const site = createApp(apis, db.knex, config);
+  const server = http.createServer(site.classes, site);
   server.keepAliveTimeout = KEEP_ALIVE_SECONDS * 1000;
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => server.close() };

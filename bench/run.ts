@@ -356,7 +356,8 @@ interface Servers {
 async function ownServers(knex: Knex, embedded: boolean, config: Config): Promise<Servers> {
   // A second pool on PostgreSQL; on PGlite, which has a single connection, a clone sharing it.
   const floorDb = embedded ? { knex: knex.withUserParams({}), close: async () => undefined } : await openDatabase(config);
-  const armature = http.createServer(createApp(apis, knex, config));
+  const site = createApp(apis, knex, config);
+  const armature = http.createServer(site.classes, site);
   const base = floor(floorDb.knex);
   return {
     ours: await listen(armature), floorUrl: await listen(base),

@@ -128,7 +128,8 @@ export async function profileCommand(db: Knex, apis: ApiDescriptor[], command: s
 
 /** The HTTP server of the APIs, its connection timeouts as configured; not yet listening. */
 export function httpServer(apis: ApiDescriptor[], db: Database, config: Config): Server {
-  const server = createServer(createApp(apis, db.knex, config));
+  const site = createApp(apis, db.knex, config);
+  const server = createServer(site, site.classes);
   answerClientErrors(server, config);
   server.keepAliveTimeout = config.keepAliveTimeout * 1000;
   // Kept above the keep-alive timeout, as load balancers' guides ask of Node servers: a request

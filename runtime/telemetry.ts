@@ -8,7 +8,8 @@ import type { Knex } from "knex";
 
 export interface Events {
   /** A profile matched a request to a route of its table (`route` null: none matched). */
-  "http.routed": { res: ServerResponse; api: string; route: string | null };
+  /** `fast`: the fast path routed it (runtime/http/fast-path.ts), not Express. */
+  "http.routed": { res: ServerResponse; api: string; route: string | null; fast?: true };
   /** A queue attempt ended; `final` when the task will not be tried again. */
   "queue.attempt": { kind: string; outcome: "succeeded" | "failed" | "interrupted"; final: boolean; seconds: number };
   /** A webhook delivery attempt's result: answered 2xx, answered otherwise, or no answer (or none possible). */

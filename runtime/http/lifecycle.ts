@@ -2,7 +2,7 @@
 // and on SIGTERM or SIGINT it stops taking connections, lets the requests in flight finish
 // (a client whose write committed gets its answer), closes keep-alive connections, releases
 // the database and exits. A second signal, or the shutdown timeout, cuts the wait short.
-import http, { type RequestListener, type Server, type ServerResponse } from "node:http";
+import http, { type RequestListener, type Server, type ServerOptions, type ServerResponse } from "node:http";
 import { constants } from "node:os";
 
 interface Traffic {
@@ -13,12 +13,15 @@ interface Traffic {
 
 const traffic = new WeakMap<Server, Traffic>();
 
-/** An HTTP server for `handler` whose requests in flight `drain` can wait for. */
-export function createServer(handler: RequestListener): Server {
+/**
+ * An HTTP server for `handler` whose requests in flight `drain` can wait for; `classes` are the
+ * request and response classes it makes (the site's: runtime/http/fast-path.ts).
+ */
+export function createServer(handler: RequestListener, classes: Pick<ServerOptions, "IncomingMessage" | "ServerResponse"> = {}): Server {
   const t: Traffic = { inFlight: new Set(), draining: false };
   // Connections are checked against the headers and request timeouts every second, not every
   // 30 s (Node's default): a slow client is cut off near the bound it is given.
-  const server = http.createServer({ connectionsCheckingInterval: 1000 }, (req, res) => {
+  const server = http.createServer({ ...classes, connectionsCheckingInterval: 1000 }, (req, res) => {
     t.inFlight.add(res);
     res.on("close", () => {
       t.inFlight.delete(res);

@@ -1,5 +1,6 @@
 // Request helpers shared by the profiles: query parameters as ordered multi-maps, the
 // absolute URL the client used, and media-type parsing of Accept and Content-Type.
+import type { IncomingMessage } from "node:http";
 import type { NextFunction, Request, Response } from "express";
 
 /**
@@ -9,14 +10,19 @@ import type { NextFunction, Request, Response } from "express";
  * path and query, and the URL's authority replaces `Host`, as that section says it must.
  */
 export function originForm(req: Request, _res: Response, next: NextFunction): void {
-  if (!req.url.startsWith("/") && /^https?:\/\//i.test(req.url)) {
-    try {
-      const target = new URL(req.url);
-      req.url = req.originalUrl = `${target.pathname}${target.search}`;
-      req.headers.host = target.host;
-    } catch { /* not a URL: routing answers 404 as for any unknown path */ }
-  }
+  toOriginForm(req);
   next();
+}
+
+/** `originForm` on a request Express has not seen (runtime/http/fast-path.ts). */
+export function toOriginForm(req: IncomingMessage & { originalUrl?: string }): void {
+  const url = req.url!;
+  if (url.startsWith("/") || !/^https?:\/\//i.test(url)) return;
+  try {
+    const target = new URL(url);
+    req.url = req.originalUrl = `${target.pathname}${target.search}`;
+    req.headers.host = target.host;
+  } catch { /* not a URL: routing answers 404 as for any unknown path */ }
 }
 
 /** The raw query string as the client sent it, without the `?` ("" when there is none). */
@@ -33,8 +39,13 @@ export function slashed(req: Request): string {
 
 /** Query parameters in request order, repeated keys gathered. */
 export function queryParams(req: Request): Map<string, string[]> {
+  return parseQuery(queryString(req));
+}
+
+/** `queryParams` of a raw query string. */
+export function parseQuery(query: string): Map<string, string[]> {
   const out = new Map<string, string[]>();
-  for (const [k, v] of new URLSearchParams(queryString(req))) {
+  for (const [k, v] of new URLSearchParams(query)) {
     const list = out.get(k);
     if (list) list.push(v); else out.set(k, [v]);
   }

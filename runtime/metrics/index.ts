@@ -34,7 +34,11 @@ export interface MetricsDeps {
 const routed = new WeakMap<ServerResponse, { api: string; route: string | null }>();
 let listening = false;
 
-export function metricsRoutes({ apis, db, config, identities }: MetricsDeps): Router {
+/**
+ * `measure` times every request the site answers, whichever path it takes (the fast path
+ * runs it too: runtime/http/fast-path.ts); `router` serves the scrape.
+ */
+export function metricsRoutes({ apis, db, config, identities }: MetricsDeps): { measure: RequestHandler; router: Router } {
   const series = processSeries();
   series.watch(db);
   shareWithPrimary(series.registry);
@@ -43,7 +47,6 @@ export function metricsRoutes({ apis, db, config, identities }: MetricsDeps): Ro
     subscribe("http.routed", ({ res, api, route }) => routed.set(res, { api, route }));
   }
   const router = express.Router();
-  router.use(measure(series, mountsOf(apis, config)));
   const scrape = scrapeRegistry(db);
   const owner = apis.find((a) => a.auth);
   const guard = config.metrics.authenticated ? owner && profiles[owner.profile].requireAuthenticated?.({ api: owner, db, config, identities }) : undefined;
@@ -61,7 +64,7 @@ export function metricsRoutes({ apis, db, config, identities }: MetricsDeps): Ro
     next();
   };
   router.get(PATHS, labelled, ...(guard ? [guard] : []), serve);
-  return router;
+  return { measure: measure(series, mountsOf(apis, config)), router };
 }
 
 /**
@@ -71,7 +74,8 @@ export function metricsRoutes({ apis, db, config, identities }: MetricsDeps): Ro
 export function metricsServer(deps: MetricsDeps): Server {
   const app = express();
   app.disable("x-powered-by");
-  app.use(metricsRoutes(deps));
+  const { measure, router } = metricsRoutes(deps);
+  app.use(measure, router);
   app.use((_req, res) => res.status(404).json({ detail: "Not found." }));
   return createServer(app);
 }

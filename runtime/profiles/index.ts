@@ -1,5 +1,6 @@
 // The API profiles the runtime offers, by the name a spec's `profile` gives. A profile
-// turns an API descriptor into an Express router mounted at the API's base path.
+// turns an API descriptor into an Express router mounted at the API's base path, and may
+// claim its hot requests for the fast path (runtime/http/fast-path.ts).
 import type { RequestHandler, Router } from "express";
 import type { Knex } from "knex";
 import type { ApiDescriptor } from "../descriptor.js";
@@ -7,7 +8,8 @@ import type { Config } from "../config.js";
 import type { Identities } from "../auth/identities.js";
 import type { Fixture } from "../fixtures.js";
 import type { WriteOperation } from "../operations/index.js";
-import { drfProfile } from "./drf/index.js";
+import type { FastRoutes } from "../http/fast-path.js";
+import { drfMountPath, drfProfile } from "./drf/index.js";
 import { clearSessions } from "./drf/commands.js";
 import { requireAuthenticated } from "./drf/authentication.js";
 import { createAppPassword, loadWordpressFixtures, wordpressNoRoute, wordpressProfile } from "./wordpress/index.js";
@@ -22,7 +24,7 @@ export interface ProfileDeps {
 export interface Profile {
   /** Where the router is mounted, from the API's base path and the configuration. */
   mountPath(api: ApiDescriptor, config: Config): string;
-  router(deps: ProfileDeps): Router;
+  mount(deps: ProfileDeps): Mounted;
   /** `Link` header values the site root (`/`) carries so clients can discover the API from the site URL. */
   siteLinks?(config: Config, origin: string): string[];
   /** Answers what no API of the profile took under a path the profile owns (mounted after all APIs). */
@@ -37,6 +39,12 @@ export interface Profile {
   requireAuthenticated?(deps: ProfileDeps): RequestHandler;
 }
 
+/** An API as its profile serves it: the router, and what it answers without Express, sharing every service. */
+export interface Mounted {
+  router: Router;
+  fast?: FastRoutes;
+}
+
 export interface CommandOptions {
   username?: string;
   name?: string;
@@ -47,15 +55,15 @@ export type ProfileCommand = (deps: { op: WriteOperation; apis: ApiDescriptor[];
 
 export const profiles: Record<string, Profile> = {
   drf: {
-    mountPath: (api) => api.basePath.replace(/\/$/, ""),
-    router: drfProfile,
+    mountPath: drfMountPath,
+    mount: drfProfile,
     announce: (api, _config, base) => [`  ${api.title}: ${base}${api.basePath}`, `    docs: ${base}${api.basePath}docs/`],
     commands: { clearsessions: clearSessions },
     requireAuthenticated,
   },
   wordpress: {
     mountPath: (_api, config) => config.wpApiRoot,
-    router: wordpressProfile,
+    mount: (deps) => ({ router: wordpressProfile(deps) }),
     announce: (api, config, base) => [`  ${api.title}: ${base}${config.wpApiRoot}${api.basePath}`],
     commands: { "create-app-password": createAppPassword },
     // A WordPress site advertises its REST root on every page, the home page included.

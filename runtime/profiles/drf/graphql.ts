@@ -27,15 +27,16 @@ export function requesterOf(at?: { version: string; apiUrl: string }, writer?: W
 
 /**
  * GraphiQL's files, served from the installed packages (no CDN): its prebuilt bundle and the
- * React builds it runs on, below `<base>graphql/static/`.
+ * React builds it runs on, below `<base>graphql/static/`; gives that path below the API.
  */
-export function serveGraphiqlAssets(router: Router, route: string): void {
+export function serveGraphiqlAssets(router: Router, route: string): string {
   const require = createRequire(import.meta.url);
   const dir = (pkg: string) => dirname(require.resolve(`${pkg}/package.json`));
   const at = `/${route}static`;
   router.use(`${at}/graphiql`, express.static(dir("graphiql"), { index: false }));
   router.use(`${at}/react`, express.static(join(dir("react"), "umd"), { index: false }));
   router.use(`${at}/react-dom`, express.static(join(dir("react-dom"), "umd"), { index: false }));
+  return at.slice(1);
 }
 
 /** Answers one GraphQL request body, as `op`'s reads. */

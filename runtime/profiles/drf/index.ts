@@ -4,6 +4,7 @@
 // authorize, page and render; every failure becomes a DRF-shaped error. It knows models only
 // through descriptors.
 import express, { type Request, type Response, type Router } from "express";
+import type { Mounted } from "../index.js";
 import type { Knex } from "knex";
 import { createRequire } from "node:module";
 import { dirname } from "node:path";
@@ -23,6 +24,7 @@ import { publish } from "../../telemetry.js";
 import { serveGraphiqlAssets } from "./graphql.js";
 import { redocAssets } from "./redoc-assets.js";
 import { RouteTable } from "./routes.js";
+import { fastRoutes, type Dispatch } from "./fast-routes.js";
 import { drfPolicy } from "./policy.js";
 import { RESERVED } from "./request.js";
 import { chargeUnread, RateLimits } from "../../http/rate-limits.js";
@@ -61,28 +63,51 @@ export interface DrfDeps {
   identities?: Identities;
 }
 
-export function drfProfile(deps: DrfDeps): Router {
+/** Where the API is mounted: its base path without the trailing slash. */
+export const drfMountPath = (api: ApiDescriptor): string => api.basePath.replace(/\/$/, "");
+
+export function drfProfile(deps: DrfDeps): Mounted {
   const { api, config } = deps;
   const { services, table } = servicesOf(deps);
   const drf: Drf = { ...services, policy: drfPolicy(services) };
   const { policy } = drf;
   const limits = RateLimits.of(deps.db, config.rateLimits);
   const router = express.Router({ strict: true, caseSensitive: true });
-  mountAssets(router, table);
+  const assets = mountAssets(router, table);
+  const readBody = express.raw({ type: () => true, limit: config.bodyLimit });
+  const dispatch = dispatcher(drf, limits);
+  // Body-parser failures (oversized or unreadable bodies) are answered here, before the handler.
+  const unread = async (err: unknown, req: Request, res: Response) => policy.exceptionHandler(res, await chargeUnread(limits, req, res, err));
   router.use(express.raw({ type: "multipart/form-data", limit: drf.uploadBodyLimit }));
-  router.use(express.raw({ type: () => true, limit: config.bodyLimit }));
+  router.use(readBody);
   router.use(async (req, res) => {
-    let ctx: Ctx | undefined;
     if (req.originalUrl.split("?")[0] === req.baseUrl) {
       const refused = await chargeUnread(limits, req, res, undefined);
       if (refused) policy.exceptionHandler(res, refused);
       else res.redirect(302, slashed(req));
       return;
     }
-    try {
+    await dispatch(req, res, () => {
       const params = queryParams(req);
       const match = table.match(req.path.slice(1), req.method);
-      publish("http.routed", { res, api: api.name, route: match ? `${req.baseUrl}/${match.route.path}` : null });
+      return { match, params, route: match ? `${req.baseUrl}/${match.route.path}` : null };
+    });
+  });
+  router.use((err: unknown, req: Request, res: Response, _next: express.NextFunction) => unread(err, req, res));
+  return { router, fast: fastRoutes({ table, mount: drfMountPath(api), assets, readBody, unread, dispatch }) };
+}
+
+/**
+ * Answers a routed request (`routed` is called inside, where its failures are answered too):
+ * negotiate, authenticate, charge the rate limit, run the route's view.
+ */
+function dispatcher(drf: Drf, limits: RateLimits | undefined): Dispatch {
+  const { api, config, policy } = drf;
+  return async (req, res, routed) => {
+    let ctx: Ctx | undefined;
+    try {
+      const { match, params, route, fast } = routed();
+      publish("http.routed", { res, api: api.name, route, fast });
       const { version, renderer } = policy.negotiator(req, params, match);
       res.set("API-Version", version);
       res.set("Vary", "Accept");
@@ -97,20 +122,18 @@ export function drfProfile(deps: DrfDeps): Router {
     } catch (err) {
       policy.exceptionHandler(res, await chargeUnread(limits, req, res, err), ctx);
     }
-  });
-  // Body-parser failures (oversized or unreadable bodies) arrive here, before the handler.
-  router.use(async (err: unknown, req: Request, res: Response, _next: express.NextFunction) => policy.exceptionHandler(res, await chargeUnread(limits, req, res, err)));
-  return router;
+  };
 }
 
-/** The static files the pages load: Swagger UI's, ReDoc's, the browsable view's and GraphiQL's. */
-function mountAssets(router: Router, table: RouteTable): void {
+/** The static files the pages load (Swagger UI's, ReDoc's, the browsable view's and GraphiQL's); gives the paths below the API they take. */
+function mountAssets(router: Router, table: RouteTable): string[] {
   const swaggerAssets = dirname(createRequire(import.meta.url).resolve("swagger-ui-dist/package.json"));
   const browsableAssets = fileURLToPath(new URL("../../../templates/static/", import.meta.url));
-  router.use("/docs/static", express.static(browsableAssets, { index: false }), express.static(swaggerAssets, { index: false }));
-  router.use("/redoc/static", redocAssets());
+  const [docsAssets, redocAssetsAt] = ["docs/static", "redoc/static"];
+  router.use(`/${docsAssets}`, express.static(browsableAssets, { index: false }), express.static(swaggerAssets, { index: false }));
+  router.use(`/${redocAssetsAt}`, redocAssets());
   const graphqlRoute = table.routes.find((r) => r.view === "graphql");
-  if (graphqlRoute) serveGraphiqlAssets(router, graphqlRoute.path);
+  return [docsAssets, redocAssetsAt, ...(graphqlRoute ? [serveGraphiqlAssets(router, graphqlRoute.path)] : [])];
 }
 
 /** The API's services and its route table, built once. */
