@@ -317,7 +317,7 @@ export class Store {
           const errors = filterErrors(filter, {}, row);
           if (errors) throw new ValidationError(errors);
           const { count, rows, cursor } = row as { count: string; rows: string; cursor?: Cursor | null };
-          const results = new JsonText(this.finished(rows, opts));
+          const results = this.finished(rows, opts);
           return keyset ? { count: Number(count), results, cursor: cursor ?? null } : { count: Number(count), results };
         },
       };
@@ -344,7 +344,7 @@ export class Store {
   }
 
   /** The JSON text finished for the request `opts` reads for (json-text.ts `finished`). */
-  private finished(text: string, opts: ReadOptions): string {
+  private finished(text: string, opts: ReadOptions): JsonText {
     return finished(text, { api: opts.ctx.apiUrl, site: siteUrl(opts.ctx.apiUrl, this.index.api.basePath) });
   }
 
@@ -518,7 +518,7 @@ export class Store {
             const errors = filterErrors(filter, {}, row);
             if (errors) throw new ValidationError(errors);
           }
-          return typeof row.j === "string" ? new JsonText(this.finished(row.j, opts)) : null;
+          return typeof row.j === "string" ? this.finished(row.j, opts) : null;
         },
       };
     });
