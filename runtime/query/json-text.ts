@@ -101,11 +101,12 @@ const MARKED = new RegExp(`[${API_URL_MARKER}${SITE_URL_MARKER}]|${JSONB_START}(
 const PIECE = 16384;
 
 /**
- * The JSON text `text` with its markers made the request's URLs, and its jsonb values written
- * as JavaScript writes them: in one pass, as pieces (the text between markers, and the markers'
- * replacements) run together a piece at a time, never the whole answer in one string.
+ * The JSON text `text` (an array of the texts when a list of them) with its markers made the
+ * request's URLs, and its jsonb values written as JavaScript writes them: in one pass, as
+ * pieces (the text between markers, and the markers' replacements) run together a piece at a
+ * time, never the whole answer in one string.
  */
-export function finished(text: string, urls: { api: string; site: string }): JsonText {
+export function finished(text: string | readonly string[], urls: { api: string; site: string }): JsonText {
   const api = JSON.stringify(urls.api).slice(1, -1);
   const site = JSON.stringify(urls.site).slice(1, -1);
   const pieces: string[] = [];
@@ -119,13 +120,24 @@ export function finished(text: string, urls: { api: string; site: string }): Jso
     run = [];
     length = 0;
   };
-  let at = 0;
-  for (const m of text.matchAll(MARKED)) {
-    add(text.slice(at, m.index));
-    add(m[0] === API_URL_MARKER ? api : m[0] === SITE_URL_MARKER ? site : JSON.stringify(JSON.parse(m[1])));
-    at = m.index + m[0].length;
+  const finish = (one: string) => {
+    let at = 0;
+    for (const m of one.matchAll(MARKED)) {
+      add(one.slice(at, m.index));
+      add(m[0] === API_URL_MARKER ? api : m[0] === SITE_URL_MARKER ? site : JSON.stringify(JSON.parse(m[1])));
+      at = m.index + m[0].length;
+    }
+    add(one.slice(at));
+  };
+  if (typeof text === "string") finish(text);
+  else {
+    add("[");
+    text.forEach((one, n) => {
+      if (n) add(",");
+      finish(one);
+    });
+    add("]");
   }
-  add(text.slice(at));
   if (run.length) pieces.push(run.join(""));
   return new JsonText(...pieces);
 }
