@@ -294,30 +294,35 @@ export class Store {
     return this.withPlan(m, opts, async (plan) => {
       // A fact the plan was built on may have changed into one JavaScript must render.
       if (!plan.json) return { row: undefined, answer: () => undefined };
+      // A row for each object of the page (its JSON text `j`, in order), each carrying the
+      // count and the checks; one row with a NULL `j` when the page is empty. Not one text of
+      // the whole page: pg would read a page of a thousand as one message into a buffer grown
+      // by doubling, and give it as one string of megabytes.
       const build = () => {
         const projected = this.projected(op, m, filter, page, opts, plan, terms, types, `${plan.json} AS j`);
         const counted = page.uncounted ? db.raw("NULL AS count") : db.raw("(?) AS count", [this.selected(op, m, filter, opts).count("*")]);
         const statement = shown === null
-          ? db.select(counted, db.raw("(SELECT '[' || coalesce(string_agg(r.j, ','), '') || ']' FROM (?) r) AS rows", [projected]))
-          : db.with("page", db.raw("SELECT p.*, row_number() OVER () AS n FROM (?) p", [projected])).select(counted,
-            db.raw(`(SELECT '[' || coalesce(string_agg(r.j, ',' ORDER BY r.n) FILTER (WHERE r.n <= ${shown}), '') || ']' FROM page r) AS rows`),
-            db.raw(`(SELECT r._cursor FROM page r WHERE r.n = ${shown} AND EXISTS (SELECT 1 FROM page x WHERE x.n > ${shown})) AS cursor`));
-        statement.select(...checkSelects(db, filter), ...ReadPlans.checks(plan).map((c) => db.raw(c)));
+          ? db.select(counted, "r.j").from(db.raw("(SELECT) one LEFT JOIN (SELECT p.j, row_number() OVER () AS n FROM (?) p) r ON true", [projected]))
+          : db.with("page", db.raw("SELECT p.*, row_number() OVER () AS n FROM (?) p", [projected])).select(counted, "r.j",
+            db.raw(`(SELECT r._cursor FROM page r WHERE r.n = ${shown} AND EXISTS (SELECT 1 FROM page x WHERE x.n > ${shown})) AS cursor`))
+            .from(db.raw(`(SELECT) one LEFT JOIN page r ON r.n <= ${shown}`));
+        statement.select(...checkSelects(db, filter), ...ReadPlans.checks(plan).map((c) => db.raw(c))).orderBy("r.n");
         return filter.valueSensitive ? statement : prepared(statement);
       };
       // Unfiltered, the values are the scope's (counted, then paged) and a later page's offset.
       const scoped = scope?.bindings ?? [];
       const key = `list|${page.limit}|${page.offset === 0}|${!!page.uncounted}|${JSON.stringify(opts.ordering ?? null)}|${scope?.sql ?? ""}`;
-      const [row] = filter.empty && !keyset
+      const rows = filter.empty && !keyset
         ? await this.builtOnce(db, plan, key, [...(page.uncounted ? [] : scoped), ...scoped, ...(page.offset === 0 ? [] : [page.offset])], build)
         : await cursorRefused(build(), keyset);
+      const row = rows[0];
       return {
         row,
         answer: () => {
           const errors = filterErrors(filter, {}, row);
           if (errors) throw new ValidationError(errors);
-          const { count, rows, cursor } = row as { count: string; rows: string; cursor?: Cursor | null };
-          const results = new JsonText(this.finished(rows, opts));
+          const { count, cursor } = row as { count: string; cursor?: Cursor | null };
+          const results = this.finished(rows.flatMap((r) => (r.j === null ? [] : [r.j as string])), opts);
           return keyset ? { count: Number(count), results, cursor: cursor ?? null } : { count: Number(count), results };
         },
       };
@@ -343,8 +348,8 @@ export class Store {
     return statement;
   }
 
-  /** The JSON text finished for the request `opts` reads for (json-text.ts `finished`). */
-  private finished(text: string, opts: ReadOptions): string {
+  /** The JSON text finished for the request `opts` reads for (json-text.ts `finished`): an array of `text`'s objects when a list. */
+  private finished(text: string | string[], opts: ReadOptions): JsonText {
     return finished(text, { api: opts.ctx.apiUrl, site: siteUrl(opts.ctx.apiUrl, this.index.api.basePath) });
   }
 
@@ -518,7 +523,7 @@ export class Store {
             const errors = filterErrors(filter, {}, row);
             if (errors) throw new ValidationError(errors);
           }
-          return typeof row.j === "string" ? new JsonText(this.finished(row.j, opts)) : null;
+          return typeof row.j === "string" ? this.finished(row.j, opts) : null;
         },
       };
     });

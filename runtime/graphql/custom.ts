@@ -12,7 +12,7 @@ import type { ModelIndex } from "../models.js";
 import { labelOf } from "../kinds/content-types.js";
 import { col, ident } from "../query/sql.js";
 import { COMPARE, STRING_LOOKUPS } from "../query/filters.js";
-import type { FieldSource, GraphqlApi } from "./schema.js";
+import { withoutSyntax, type FieldSource, type GraphqlApi } from "./schema.js";
 
 /** The GraphQL type of each custom-field type (Nautobot's CUSTOM_FIELD_MAPPING; others are strings). */
 const TYPES: Record<string, string> = { integer: "Int", text: "String", boolean: "Boolean", date: "Date", url: "String", select: "String" };
@@ -157,7 +157,7 @@ export function withDynamic(base: GraphqlApi, { defs, relationships, computed }:
   const extensions = [...byType].map(([type, fields]) => `extend type ${type} {\n  ${fields.join("\n  ")}\n}`);
   const argsOf = new Map([...filters].filter(([, a]) => a.length).map(([key, a]) => [key, (parse(`type X { f(${[...new Set(a)].join(", ")}): Int }`).definitions[0] as ObjectTypeDefinitionNode).fields![0].arguments ?? []]));
   // Each list of a model (its query, and the reverse lists of its rows) takes its filters.
-  const document = visit(base.document, {
+  const document = visit(base.document(), {
     FieldDefinition(node): FieldDefinitionNode | undefined {
       const d = node.directives?.find((x) => (x.name.value === "rows" && x.arguments?.some((a) => a.name.value === "many" && a.value.kind === Kind.BOOLEAN && a.value.value)) || x.name.value === "reverse");
       const model = d?.arguments?.find((a) => a.name.value === "model")?.value;
@@ -169,5 +169,5 @@ export function withDynamic(base: GraphqlApi, { defs, relationships, computed }:
     },
   });
   const extended = extensions.length ? { ...document, definitions: [...document.definitions, ...parse(extensions.join("\n")).definitions] } : document;
-  return { ...base, schema: buildASTSchema(extended, { assumeValidSDL: true }), sources };
+  return { ...base, schema: withoutSyntax(buildASTSchema(extended, { assumeValidSDL: true })), sources };
 }

@@ -120,7 +120,7 @@ export class GraphqlService {
   /** The schema with the custom fields last read, and their fingerprint then. */
   private current?: { fingerprint: string; api: GraphqlApi };
 
-  constructor(private readonly index: ModelIndex, sdl: string, hidden: ReadonlySet<string> = new Set()) {
+  constructor(private readonly index: ModelIndex, sdl: () => string, hidden: ReadonlySet<string> = new Set()) {
     this.base = buildGraphqlApi(sdl, index, hidden);
     this.filters = new FilterCompiler(index);
     this.custom = definitionsOf(index);
@@ -364,10 +364,9 @@ const services = new WeakMap<ModelIndex, GraphqlService>();
 export function graphqlService(index: ModelIndex, hidden: ReadonlySet<string> = new Set()): GraphqlService {
   let service = services.get(index);
   if (!service) {
-    // The SDL (over a megabyte of text) is read for this once, not kept.
-    const sdl = graphqlSdl(index.api);
-    if (sdl === undefined) throw new Error(`API ${index.api.name} serves no GraphQL`);
-    services.set(index, (service = new GraphqlService(index, sdl, hidden)));
+    // The SDL (over a megabyte of text) is read when it is parsed, not kept.
+    if (index.api.graphqlFile === undefined) throw new Error(`API ${index.api.name} serves no GraphQL`);
+    services.set(index, (service = new GraphqlService(index, () => graphqlSdl(index.api)!, hidden)));
   }
   return service;
 }

@@ -2,7 +2,7 @@
 // field of it is read from: the directives the SDL carries (a type's model, a reverse list's
 // link, a query's model, a mutation's model and action, an enum value's stored choice) tied to
 // the API's descriptors.
-import { buildASTSchema, GraphQLEnumType, GraphQLObjectType, Kind, parse, type DefinitionNode, type DocumentNode, type GraphQLField, type ObjectTypeDefinitionNode, type GraphQLSchema, type TypeNode } from "graphql";
+import { buildASTSchema, GraphQLEnumType, GraphQLInputObjectType, GraphQLInterfaceType, GraphQLObjectType, Kind, parse, type DefinitionNode, type DocumentNode, type GraphQLField, type ObjectTypeDefinitionNode, type GraphQLSchema, type TypeNode } from "graphql";
 import type { ConstDirectiveNode } from "graphql";
 import type { ComputedFieldsField, FieldDescriptor, ModelDescriptor } from "../descriptor.js";
 import type { ModelIndex } from "../models.js";
@@ -28,8 +28,12 @@ export type WriteAction = "create" | "update" | "delete";
 
 export interface GraphqlApi {
   schema: GraphQLSchema;
-  /** The SDL the schema was built from, parsed: what definitions read at run time extend. */
-  document: DocumentNode;
+  /**
+   * The SDL the schema was built from, read from its file and parsed again: what definitions
+   * read at run time extend. The schema keeps none of its syntax tree (some 11 MB for the
+   * inventory's), so it is made again for the few rebuilds that need it.
+   */
+  document: () => DocumentNode;
   /** The model each object type stands for, by type name. */
   models: Map<string, ModelDescriptor>;
   /** How each field is read, by `<Type>.<field>`. */
@@ -45,11 +49,12 @@ const argOf = (d: ConstDirectiveNode | undefined, name: string): string | boolea
 const directive = (node: { directives?: readonly ConstDirectiveNode[] } | undefined | null, name: string) =>
   node?.directives?.find((d) => d.name.value === name);
 
-export function buildGraphqlApi(sdl: string, index: ModelIndex, hidden: ReadonlySet<string> = new Set()): GraphqlApi {
+/** The API of the SDL `read` gives (read again whenever `document` is asked). */
+export function buildGraphqlApi(read: () => string, index: ModelIndex, hidden: ReadonlySet<string> = new Set()): GraphqlApi {
   // Without locations: each would keep a token of the SDL, and every token its neighbours, the
   // whole text as tens of megabytes of tokens, for as long as the schema lives.
-  const document = without(parse(sdl, { noLocation: true }), hidden);
-  const schema = buildASTSchema(document);
+  const document = () => without(parse(read(), { noLocation: true }), hidden);
+  const schema = buildASTSchema(document());
   const models = new Map<string, ModelDescriptor>();
   const sources = new Map<string, FieldSource>();
   const choices = new Map<string, Map<string, string>>();
@@ -86,7 +91,32 @@ export function buildGraphqlApi(sdl: string, index: ModelIndex, hidden: Readonly
       }
     }
   }
-  return { schema, document, models, sources, choices };
+  return { schema: withoutSyntax(schema), document, models, sources, choices };
+}
+
+/**
+ * `schema` without the syntax nodes it was built from, once their directives are read:
+ * validating and running queries never reads them, and they held half its memory.
+ */
+export function withoutSyntax(schema: GraphQLSchema): GraphQLSchema {
+  schema.astNode = undefined;
+  schema.extensionASTNodes = [];
+  for (const d of schema.getDirectives()) {
+    d.astNode = undefined;
+    for (const a of d.args) a.astNode = undefined;
+  }
+  for (const type of Object.values(schema.getTypeMap())) {
+    type.astNode = undefined;
+    type.extensionASTNodes = [];
+    if (type instanceof GraphQLEnumType) for (const v of type.getValues()) v.astNode = undefined;
+    if (type instanceof GraphQLInputObjectType) for (const f of Object.values(type.getFields())) f.astNode = undefined;
+    if (!(type instanceof GraphQLObjectType || type instanceof GraphQLInterfaceType)) continue;
+    for (const f of Object.values(type.getFields())) {
+      f.astNode = undefined;
+      for (const a of f.args) a.astNode = undefined;
+    }
+  }
+  return schema;
 }
 
 /**

@@ -8,9 +8,31 @@
 // only be a marker.
 import { literal } from "./sql.js";
 
-/** A response value that is already JSON text: renderers send it as it is. */
+/**
+ * A response value that is already JSON text: renderers send it as it is, piece by piece. A
+ * page of a thousand objects is some 2 MB: as one string each copy of it is a large object,
+ * kept by V8 until its next full collection; as pieces under V8's large-object size, written
+ * and let go, it is young garbage a scavenge frees.
+ */
 export class JsonText {
-  constructor(readonly text: string) {}
+  readonly parts: readonly string[];
+
+  /** The text of `parts` run together (another JsonText's pieces taken as they are). */
+  constructor(...parts: Array<string | JsonText>) {
+    this.parts = parts.flatMap((p) => (typeof p === "string" ? [p] : p.parts));
+  }
+
+  /** The text as one string. */
+  get text(): string {
+    return this.parts.join("");
+  }
+
+  /** Its length in UTF-8 bytes. */
+  get byteLength(): number {
+    let n = 0;
+    for (const p of this.parts) n += Buffer.byteLength(p);
+    return n;
+  }
 }
 
 /** Stands for the API's URL (`http://host/api/`) in JSON text; JSON escapes it in data. */
@@ -73,14 +95,51 @@ export const javascriptKeyOrder = (key: string): string =>
   `CASE WHEN ${key} ~ '^(0|[1-9][0-9]{0,9})$' AND ${key}::bigint < 4294967295 THEN ${key}::bigint END NULLS LAST`;
 
 const JSONB_VALUE = new RegExp(`${JSONB_START}([^${JSONB_END}]*)${JSONB_END}`, "g");
+const MARKED = new RegExp(`[${API_URL_MARKER}${SITE_URL_MARKER}]|${JSONB_START}([^${JSONB_END}]*)${JSONB_END}`, "g");
 
-/** The JSON text `text` with its markers made the request's URLs, and its jsonb values written as JavaScript writes them. */
-export function finished(text: string, urls: { api: string; site: string }): string {
-  const inString = (url: string) => JSON.stringify(url).slice(1, -1);
-  let out = text;
-  if (out.includes(API_URL_MARKER)) out = out.replaceAll(API_URL_MARKER, inString(urls.api));
-  if (out.includes(SITE_URL_MARKER)) out = out.replaceAll(SITE_URL_MARKER, inString(urls.site));
-  return jsonbWritten(out);
+/** Characters a piece of a finished text reaches before it is cut: well under V8's large objects (128 KB). */
+const PIECE = 16384;
+
+/**
+ * The JSON text `text` (an array of the texts when a list of them) with its markers made the
+ * request's URLs, and its jsonb values written as JavaScript writes them: in one pass, as
+ * pieces (the text between markers, and the markers' replacements) run together a piece at a
+ * time, never the whole answer in one string.
+ */
+export function finished(text: string | readonly string[], urls: { api: string; site: string }): JsonText {
+  const api = JSON.stringify(urls.api).slice(1, -1);
+  const site = JSON.stringify(urls.site).slice(1, -1);
+  const pieces: string[] = [];
+  let run: string[] = [];
+  let length = 0;
+  const add = (s: string) => {
+    run.push(s);
+    length += s.length;
+    if (length < PIECE) return;
+    pieces.push(run.join(""));
+    run = [];
+    length = 0;
+  };
+  const finish = (one: string) => {
+    let at = 0;
+    for (const m of one.matchAll(MARKED)) {
+      add(one.slice(at, m.index));
+      add(m[0] === API_URL_MARKER ? api : m[0] === SITE_URL_MARKER ? site : JSON.stringify(JSON.parse(m[1])));
+      at = m.index + m[0].length;
+    }
+    add(one.slice(at));
+  };
+  if (typeof text === "string") finish(text);
+  else {
+    add("[");
+    text.forEach((one, n) => {
+      if (n) add(",");
+      finish(one);
+    });
+    add("]");
+  }
+  if (run.length) pieces.push(run.join(""));
+  return new JsonText(...pieces);
 }
 
 /** The JSON text `text` (no URL in it) with its jsonb values written as JavaScript writes them. */

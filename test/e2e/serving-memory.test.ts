@@ -18,14 +18,14 @@ const postgresUrl = process.env.DATABASE_URL;
 const exec = promisify(execFile);
 
 /**
- * Measured on a 2-core machine: 138-160 MB on PostgreSQL (172 MB with node's default V8 and
- * malloc settings, 500 MB and more before the write validator let its documents go); 238 MB on
- * PGlite, whose engine's WebAssembly memory and compiled code are in the serving process (332 MB
- * with the defaults). When a collection runs depends on how busy the machine is, and a bound
- * within a few MB of the figure failed under load: the bounds leave room for that and still
- * catch a process that keeps what it should let go.
+ * Measured on a 2-core machine: 114-117 MB on PostgreSQL (138-160 MB before answers were written
+ * in pieces and the heap limit lowered, 500 MB and more before the write validator let its
+ * documents go); 212-215 MB on PGlite, whose engine's WebAssembly memory and compiled code are
+ * in the serving process (238 MB before). When a collection runs depends on how busy the machine
+ * is, and a bound within a few MB of the figure failed under load: the bounds leave room for
+ * that and still catch a process that keeps what it should let go.
  */
-const BOUND_MB = postgresUrl ? 220 : 360;
+const BOUND_MB = postgresUrl ? 160 : 280;
 const CLIENTS = 8;
 const OBJECTS = 1000;
 const LISTS = 32;

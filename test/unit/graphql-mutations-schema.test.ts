@@ -11,7 +11,7 @@ import { ModelIndex } from "../../runtime/models.js";
 
 const api = apis.find((a) => a.graphqlFile !== undefined)!;
 const index = new ModelIndex(api);
-const built = buildGraphqlApi(graphqlSdl(api)!, index);
+const built = buildGraphqlApi(() => graphqlSdl(api)!, index);
 const mutation = built.schema.getMutationType()!;
 const named = (t: GraphQLType): string => (t instanceof GraphQLNonNull || t instanceof GraphQLList ? named(t.ofType) : (t as { name: string }).name);
 

@@ -101,7 +101,7 @@ export class Paginator {
   }
 
   private envelope(count: number, links: { next: string | null; previous: string | null }, results: JsonText): JsonText {
-    return new JsonText(`{"count":${count},"next":${JSON.stringify(links.next)},"previous":${JSON.stringify(links.previous)},"results":${results.text}}`);
+    return new JsonText(`{"count":${count},"next":${JSON.stringify(links.next)},"previous":${JSON.stringify(links.previous)},"results":`, results, "}");
   }
 
   /** A page reached by cursor: `next` carries the cursor of the page after it. */

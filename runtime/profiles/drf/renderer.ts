@@ -1,5 +1,6 @@
 // How an answer is rendered: JSON, or DRF's browsable HTML page when the request negotiated it.
 import { origin } from "../../http/request.js";
+import { sendJsonText } from "../../http/json-text.js";
 import { templates } from "../../http/templates.js";
 import { JsonText } from "../../query/json-text.js";
 import { csrfToken } from "./browser-session.js";
@@ -9,7 +10,7 @@ import type { Ctx } from "./context.js";
 /** Sends `body`; a `JsonText` (an answer PostgreSQL wrote) passes through as it is. */
 export function send(ctx: Ctx, statusCode: number, body: unknown): void {
   if (ctx.renderer !== "html") {
-    if (body instanceof JsonText) ctx.res.status(statusCode).type("application/json").send(body.text);
+    if (body instanceof JsonText) sendJsonText(ctx.res, statusCode, body);
     else ctx.res.status(statusCode).json(body);
     return;
   }
