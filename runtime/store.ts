@@ -50,6 +50,15 @@ export interface ReadOptions {
   unscoped?: boolean;
   /** A list's order when not the model's own; naming `id` replaces the final tie-break on it. */
   ordering?: Ordering[];
+  /** The JSON text `listJson` and `fetchJson` give of each row, when a profile shapes records its own way: in place of the plan's. */
+  text?: RowText;
+}
+
+/** SQL of a row's JSON text over the alias `t0`, markers as runtime/query/json-text.ts has them. */
+export interface RowText {
+  /** Tells it from a plan's other texts: the statements built on it are kept by plan and key. */
+  readonly key: string;
+  readonly sql: string;
 }
 
 /** The order's values (as text) of the last row a keyset page showed. */
@@ -283,7 +292,7 @@ export class Store {
    */
   async listJson(op: Operation, m: ModelDescriptor, filter: FilterPlan, page: Page, opts: ReadOptions):
     Promise<{ count: number; results: JsonText; cursor?: Cursor | null } | undefined> {
-    if (!this.plans.get(m, opts.shape, opts.version, opts.exclude, opts.include).json) return undefined;
+    if (!(opts.text ?? this.plans.get(m, opts.shape, opts.version, opts.exclude, opts.include).json)) return undefined;
     const db = op.trx;
     const scope = opts.unscoped ? null : op.scope(m, "t0", "view");
     const ordering = opts.ordering ?? m.ordering;
@@ -292,10 +301,11 @@ export class Store {
     // A keyset page reads one row more than it shows: whether another page follows.
     const shown = keyset ? page.limit : null;
     return this.withPlan(m, opts, async (plan) => {
+      const json = opts.text?.sql ?? plan.json;
       // A fact the plan was built on may have changed into one JavaScript must render.
-      if (!plan.json) return { row: undefined, answer: () => undefined };
+      if (!json) return { row: undefined, answer: () => undefined };
       const build = () => {
-        const projected = this.projected(op, m, filter, page, opts, plan, terms, types, `${plan.json} AS j`);
+        const projected = this.projected(op, m, filter, page, opts, plan, terms, types, `${json} AS j`);
         const counted = page.uncounted ? db.raw("NULL AS count") : db.raw("(?) AS count", [this.selected(op, m, filter, opts).count("*")]);
         const statement = shown === null
           ? db.select(counted, db.raw("(SELECT '[' || coalesce(string_agg(r.j, ','), '') || ']' FROM (?) r) AS rows", [projected]))
@@ -307,7 +317,7 @@ export class Store {
       };
       // Unfiltered, the values are the scope's (counted, then paged) and a later page's offset.
       const scoped = scope?.bindings ?? [];
-      const key = `list|${page.limit}|${page.offset === 0}|${!!page.uncounted}|${JSON.stringify(opts.ordering ?? null)}|${scope?.sql ?? ""}`;
+      const key = `${opts.text?.key ?? ""}|list|${page.limit}|${page.offset === 0}|${!!page.uncounted}|${JSON.stringify(opts.ordering ?? null)}|${scope?.sql ?? ""}`;
       const [row] = filter.empty && !keyset
         ? await this.builtOnce(db, plan, key, [...(page.uncounted ? [] : scoped), ...scoped, ...(page.offset === 0 ? [] : [page.offset])], build)
         : await cursorRefused(build(), keyset);
@@ -493,15 +503,16 @@ export class Store {
    * same statement; undefined where the plan can only be rendered in JavaScript.
    */
   async fetchJson(op: Operation, m: ModelDescriptor, id: RowId, opts: ReadOptions, filter?: FilterPlan): Promise<JsonText | null | undefined> {
-    if (!this.plans.get(m, opts.shape, opts.version, opts.exclude, opts.include).json) return undefined;
+    if (!(opts.text ?? this.plans.get(m, opts.shape, opts.version, opts.exclude, opts.include).json)) return undefined;
     const { valid, cast } = this.keys(m, [id]);
     if (!valid.length) return null;
     const db = op.trx;
     const scope = opts.unscoped ? null : op.scope(m, "t0", "view");
     return this.withPlan(m, opts, async (plan) => {
-      if (!plan.json) return { row: undefined, answer: () => undefined };
+      const json = opts.text?.sql ?? plan.json;
+      if (!json) return { row: undefined, answer: () => undefined };
       const build = () => {
-        const qb = db(`${m.table} as t0`).select(db.raw(`${plan.json} AS j`)).modify((q) => byIds(q, valid, cast));
+        const qb = db(`${m.table} as t0`).select(db.raw(`${json} AS j`)).modify((q) => byIds(q, valid, cast));
         if (!opts.unscoped) scoped(op, m, qb);
         filter?.apply(qb);
         // The plan's checks do not read the row: they are asked whether or not it is found.
@@ -509,7 +520,7 @@ export class Store {
           ...ReadPlans.checks(plan).map((c) => db.raw(c))));
       };
       const [row] = !filter || filter.empty
-        ? await this.builtOnce(db, plan, `detail|${cast}|${scope?.sql ?? ""}`, [valid[0], ...(scope?.bindings ?? [])], build)
+        ? await this.builtOnce(db, plan, `${opts.text?.key ?? ""}|detail|${cast}|${scope?.sql ?? ""}`, [valid[0], ...(scope?.bindings ?? [])], build)
         : await build();
       return {
         row,
