@@ -12,12 +12,13 @@ import { createApp } from "../runtime/server.js";
 import { migrateAll, ensureSuperuser } from "../runtime/cli.js";
 import { apis } from "../generated/server.js";
 import { run, type Request } from "./load.js";
-import { seedPrefixes } from "./seed.js";
+import { seedCalendar, seedPrefixes } from "./seed.js";
 import { floor } from "./floor.js";
 
 const PREFIXES = Number(process.env.BENCH_PREFIXES ?? 20000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 1500);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
+const EVENTS = Number(process.env.BENCH_EVENTS ?? 2000);
 
 /** The bucket a sampled function's self time goes to, from the script it lives in. */
 function bucket(node: Profiler.ProfileNode): string {
@@ -78,6 +79,7 @@ async function main(): Promise<void> {
   await migrateAll(db.knex, apis);
   const { key } = await ensureSuperuser(db.knex, apis, "bench", "bench-password");
   const { ids, relations } = await seedPrefixes(db.knex, PREFIXES);
+  await seedCalendar(db.knex, EVENTS);
   await db.knex.raw("VACUUM ANALYZE");
   const floorDb = db.embedded ? { knex: db.knex.withUserParams({}), close: async () => undefined } : await openDatabase(config);
   const listen = (s: http.Server) => new Promise<string>((resolve) => s.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(s.address() as AddressInfo).port}`)));
@@ -88,6 +90,7 @@ async function main(): Promise<void> {
   let i = 0;
   let created = 0;
   const pick = () => ids[i++ % ids.length];
+  const eventPage = () => 1 + (i++ % Math.max(1, Math.floor(EVENTS / 50)));
   const get = (url: string): Request => ({ method: "GET", url, expect: 200 });
   const body = () => {
     const n = 0x15000000 + created++;
@@ -103,6 +106,8 @@ async function main(): Promise<void> {
     { name: "prefix list of 50 + count", next: () => get(`${ours}/api/ipam/prefixes/?limit=50&offset=${(i++ % 100) * 50}`) },
     { name: "floor: create prefix", next: () => ({ method: "POST", url: `${floorUrl}/prefixes/`, body: body(), expect: 201 }), headers: {} },
     { name: "create prefix, 5 relations + 2 tags", next: () => ({ method: "POST", url: `${ours}/api/ipam/prefixes/`, body: body(), expect: 201 }) },
+    { name: "floor: event archive of 50", next: () => get(`${floorUrl}/events/?page=${eventPage()}`), headers: {} },
+    { name: "calendar: event archive of 50, all embedded", next: () => get(`${ours}/wp-json/calendar/events/v1/events?per_page=50&page=${eventPage()}`), headers: {} },
   ];
   const only = process.env.PROFILE_ONLY;
   const session = new Session();

@@ -52,6 +52,8 @@ export interface ReadOptions {
   ordering?: Ordering[];
   /** The JSON text `listJson` and `fetchJson` give of each row, when a profile shapes records its own way: in place of the plan's. */
   text?: RowText;
+  /** The values of `text`'s placeholders (`?`), in the order they come in its SQL: what the request alone knows. */
+  textValues?: readonly Knex.RawBinding[];
 }
 
 /** SQL of a row's JSON text over the alias `t0`, markers as runtime/query/json-text.ts has them. */
@@ -305,7 +307,7 @@ export class Store {
       // A fact the plan was built on may have changed into one JavaScript must render.
       if (!json) return { row: undefined, answer: () => undefined };
       const build = () => {
-        const projected = this.projected(op, m, filter, page, opts, plan, terms, types, `${json} AS j`);
+        const projected = this.projected(op, m, filter, page, opts, plan, terms, types, db.raw(`${json} AS j`, opts.textValues ?? []));
         const counted = page.uncounted ? db.raw("NULL AS count") : db.raw("(?) AS count", [this.selected(op, m, filter, opts).count("*")]);
         const statement = shown === null
           ? db.select(counted, db.raw("(SELECT '[' || coalesce(string_agg(r.j, ','), '') || ']' FROM (?) r) AS rows", [projected]))
@@ -319,7 +321,7 @@ export class Store {
       const scoped = scope?.bindings ?? [];
       const key = `${opts.text?.key ?? ""}|list|${page.limit}|${page.offset === 0}|${!!page.uncounted}|${JSON.stringify(opts.ordering ?? null)}|${scope?.sql ?? ""}`;
       const [row] = filter.empty && !keyset
-        ? await this.builtOnce(db, plan, key, [...(page.uncounted ? [] : scoped), ...scoped, ...(page.offset === 0 ? [] : [page.offset])], build)
+        ? await this.builtOnce(db, plan, key, [...(page.uncounted ? [] : scoped), ...(opts.textValues ?? []), ...scoped, ...(page.offset === 0 ? [] : [page.offset])], build)
         : await cursorRefused(build(), keyset);
       return {
         row,
@@ -373,7 +375,7 @@ export class Store {
    * limit, every row past the cursor (`_cursor` then left out).
    */
   private projected(op: Operation, m: ModelDescriptor, filter: FilterPlan, page: Page, opts: ReadOptions, plan: ReadPlan,
-    terms: OrderTerm[], types: string[], select = plan.select): Knex.QueryBuilder {
+    terms: OrderTerm[], types: string[], select: string | Knex.Raw = plan.select): Knex.QueryBuilder {
     const db = op.trx;
     const ordering = opts.ordering ?? m.ordering;
     const keyset = page.after !== undefined;
@@ -400,7 +402,7 @@ export class Store {
       if (!keyset) chosen.offset(page.offset, pageTerm(page.offset, filter, "offset"));
     }
     const cursor = keyset && take !== null;
-    return db.select(db.raw(select), ...(cursor ? [db.raw(`${cursorValues(terms)} AS _cursor`)] : []))
+    return db.select(typeof select === "string" ? db.raw(select) : select, ...(cursor ? [db.raw(`${cursorValues(terms)} AS _cursor`)] : []))
       .from(chosen.as("t0")).orderByRaw(orderSql(this.index, m, ordering, "t0"));
   }
 
@@ -512,7 +514,7 @@ export class Store {
       const json = opts.text?.sql ?? plan.json;
       if (!json) return { row: undefined, answer: () => undefined };
       const build = () => {
-        const qb = db(`${m.table} as t0`).select(db.raw(`${json} AS j`)).modify((q) => byIds(q, valid, cast));
+        const qb = db(`${m.table} as t0`).select(db.raw(`${json} AS j`, opts.textValues ?? [])).modify((q) => byIds(q, valid, cast));
         if (!opts.unscoped) scoped(op, m, qb);
         filter?.apply(qb);
         // The plan's checks do not read the row: they are asked whether or not it is found.
@@ -520,7 +522,7 @@ export class Store {
           ...ReadPlans.checks(plan).map((c) => db.raw(c))));
       };
       const [row] = !filter || filter.empty
-        ? await this.builtOnce(db, plan, `${opts.text?.key ?? ""}|detail|${cast}|${scope?.sql ?? ""}`, [valid[0], ...(scope?.bindings ?? [])], build)
+        ? await this.builtOnce(db, plan, `${opts.text?.key ?? ""}|detail|${cast}|${scope?.sql ?? ""}`, [...(opts.textValues ?? []), valid[0], ...(scope?.bindings ?? [])], build)
         : await build();
       return {
         row,

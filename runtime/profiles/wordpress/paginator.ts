@@ -79,8 +79,9 @@ export class WpPaginator {
       ? [["rest_url", base], ["total", total], ["total_pages", totalPages], [wp.listKey, RECORDS], ...next, ...previous]
       : [[wp.listKey, RECORDS], ["rest_url", url(paged.page, true)], ...next, ...previous, ["total", total], ["total_pages", totalPages]];
     const results = page.results;
+    // The records' text joined by `+`, which leaves it where it is: a join would copy it.
     const body = results instanceof JsonText
-      ? new JsonText(`{${entries.map(([k, v]) => `${JSON.stringify(k)}:${v === RECORDS ? results.text : JSON.stringify(v)}`).join(",")}}`)
+      ? new JsonText(entries.reduce((out, [k, v], n) => out + (n ? "," : "") + JSON.stringify(k) + ":" + (v === RECORDS ? results.text : JSON.stringify(v)), "{") + "}")
       : Object.fromEntries(entries.map(([k, v]) => [k, v === RECORDS ? results.map(shape) : v]));
     ctx.wp.policy.renderer.json(ctx.res, ctx.params, 200, body, headers);
   }

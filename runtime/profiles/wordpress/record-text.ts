@@ -1,19 +1,22 @@
 // The JSON text of the API's records as records.ts shapes them (an archive's and a record
 // route's), written by PostgreSQL: SQL over the row aliased `t0`, what a post embeds as
-// sub-selects of the same statement. What a statement cannot know is left as markers, which
-// `finishedRecords` writes: the site's URL (json-text.ts API_URL_MARKER, the store's), the
-// global id's host, and a zone's short name, which only Intl words as the JavaScript path does.
+// sub-selects of the same statement. The site's URL and host are the statement's parameters
+// (one prepared statement for every host, and no pass over the answer to put them in); a
+// zone's short name, which only Intl words as the JavaScript path does, is left as a marker
+// that `finishedRecords` words.
 import { isLink, storedColumn, type FieldDescriptor, type ModelDescriptor } from "../../descriptor.js";
 import type { ReadPlans } from "../../query/read-plan.js";
-import { API_URL_MARKER, arrayJson, concatenated, scalarJson } from "../../query/json-text.js";
+import { arrayJson, concatenated, scalarJson } from "../../query/json-text.js";
 import { col, ident, literal } from "../../query/sql.js";
 import type { RowText } from "../../store.js";
 import { zoneAbbr } from "./dates.js";
 import type { Catalog, Site } from "./records.js";
 import { autopJson, blankText, imageJson, moneyMembers, wallIn, wallMember, wallWithDetails } from "./value-text.js";
 
-/** Stands for `host?id=` (the site's origin without its scheme) in a global id. */
-const GLOBAL_ID_MARKER = "\u0005";
+/** Where the statement's parameters go while it is built: the site's URL, and `host?id=` (a global id's start), each as JSON string content. */
+const SITE = "\u0001";
+const GLOBAL_ID = "\u0005";
+const PARAMETER = /[\u0001\u0005]/g;
 /** Around a zone's name and an instant (milliseconds), which the server words as `zoneAbbr` does. */
 const ZONE_START = "\u0006";
 const ZONE_AT = "\u0007";
@@ -32,21 +35,40 @@ const inner = (expr: string): string => `left(right(to_json(${expr})::text, -1),
 const inString = (s: string): string => JSON.stringify(s).slice(1, -1);
 
 /** The JSON text of the site's URL followed by `path` (JSON string content) and `expr`'s text, as one string. */
-const siteString = (path: string, expr?: string): string =>
-  `${literal(`"${API_URL_MARKER}${inString(path)}`)}${expr ? ` || ${expr}` : ""} || '"'`;
+const siteString = (path: string, expr?: string): string => `'"' || ${SITE} || ${literal(inString(path))}${expr ? ` || ${expr}` : ""} || '"'`;
+
+/** A model's records' JSON text, and the values of its parameters for a request. */
+export class RecordText implements RowText {
+  readonly sql: string;
+  private readonly parameters: string[] = [];
+
+  constructor(readonly key: string, built: string) {
+    this.sql = built.replace(PARAMETER, (p) => {
+      this.parameters.push(p);
+      return "?::text";
+    });
+  }
+
+  /** The values of its parameters (ReadOptions.textValues) for a request to `site`. */
+  values(site: Site): string[] {
+    const globalId = inString(`${site.origin.replace(/^https?:\/\//, "")}?id=`);
+    const url = inString(site.origin);
+    return this.parameters.map((p) => (p === SITE ? url : globalId));
+  }
+}
 
 export class RecordTexts {
-  private readonly texts = new Map<string, RowText | null>();
+  private readonly texts = new Map<string, RecordText | null>();
 
   /** `nsPath`: the namespace's path below the site (`/wp-json/calendar/events/v1`). */
   constructor(private readonly cat: Catalog, private readonly plans: ReadPlans, private readonly tz: string, private readonly nsPath: string) {}
 
   /** The JSON text of `m`'s records as its archive and record routes show them; undefined where a value has none. */
-  of(m: ModelDescriptor): RowText | undefined {
+  of(m: ModelDescriptor): RecordText | undefined {
     let text = this.texts.get(m.key);
     if (text === undefined) {
       const sql = this.record(m, "t0", 0, false);
-      this.texts.set(m.key, (text = sql === undefined ? null : { key: `wordpress ${m.key}`, sql }));
+      this.texts.set(m.key, (text = sql === undefined ? null : new RecordText(`wordpress ${m.key}`, sql)));
     }
     return text ?? undefined;
   }
@@ -70,7 +92,7 @@ export class RecordTexts {
     const statusJson = this.valueJson(m, status, a);
     if (statusJson === undefined) return undefined;
     const id = `${a}.id`;
-    const globalId = `${literal(`"${GLOBAL_ID_MARKER}`)} || ${id}::text || '"'`;
+    const globalId = `'"' || ${GLOBAL_ID} || ${id}::text || '"'`;
     const url = siteString(`/${wp.noun}/`, `coalesce(${inner(slug)}, 'null') || '/'`);
     const author = this.column(m, "author", a);
     const ids: Member[] = [{ key: "global_id", json: globalId }, { key: "global_id_lineage", json: `'[' || ${globalId} || ']'` }];
@@ -182,7 +204,7 @@ export class RecordTexts {
     const parent = parentColumn ? `coalesce(to_json(${parentColumn})::text, '0')` : "'0'";
     const base = `${this.nsPath}/${wp.listKey}`;
     const self = siteString(`${base}/`, `${a}.id::text`);
-    const up = parentColumn ? `CASE WHEN ${parentColumn} IS NULL THEN '' ELSE ${literal(`,"up":"${API_URL_MARKER}${inString(`${base}/`)}`)} || ${parentColumn}::text || '"' END` : "''";
+    const up = parentColumn ? `CASE WHEN ${parentColumn} IS NULL THEN '' ELSE ',"up":' || ${siteString(`${base}/`, `${parentColumn}::text`)} END` : "''";
     const urls = `concat('{"self":', ${self}, ',"collection":', ${siteString(base)}, ${up}, '}')`;
     // Every post linking the term counts, through whichever relation links it.
     const counts = m.fields.filter((f) => f.kind === "count").map((f) => this.plans.fieldSql(m, f, a).read);
@@ -230,12 +252,8 @@ function zoneJson(zone: string, utc: string): string {
     `ELSE ${literal(`"${ZONE_START}`)} || ${inner(zone)} || ${literal(ZONE_AT)} || floor(extract(epoch FROM coalesce(${utc}, now())) * 1000)::bigint::text || ${literal(`${ZONE_START}"`)} END`;
 }
 
-/** Records' JSON text with the markers the store leaves (the site's URL written already) made the request's. */
-export function finishedRecords(text: string, site: Site): string {
-  let out = text;
-  if (out.includes(GLOBAL_ID_MARKER)) out = out.replaceAll(GLOBAL_ID_MARKER, inString(`${site.origin.replace(/^https?:\/\//, "")}?id=`));
-  if (out.includes(ZONE_START)) {
-    out = out.replace(ZONE, (_m, zone: string, at: string) => inString(zoneAbbr(zone.includes("\\") ? JSON.parse(`"${zone}"`) : zone, new Date(Number(at)))));
-  }
-  return out;
+/** Records' JSON text with zones' short names worded. */
+export function finishedRecords(text: string): string {
+  if (!text.includes(ZONE_START)) return text;
+  return text.replace(ZONE, (_m, zone: string, at: string) => inString(zoneAbbr(zone.includes("\\") ? JSON.parse(`"${zone}"`) : zone, new Date(Number(at)))));
 }

@@ -45,7 +45,8 @@ const DOUBLE_OVERFLOW = (2n ** 1024n - 2n ** 970n).toString();
 /**
  * `,"<name>":"…","<name>_details":{…}` of the stored price text `stored`, as `money` writes them:
  * the numbers in it ascending, the currency symbol (the first run of other characters, a
- * first "free" aside) before or after the first digit, a range of several prices.
+ * first "free" aside) before or after the first digit, a range of several prices. The prices
+ * and the symbol are worked out once (OFFSET 0): inlined, each use would find them again.
  */
 export function moneyMembers(name: string, stored: string): string {
   const empty = `,${JSON.stringify(name)}:"",${JSON.stringify(`${name}_details`)}:{"currency_symbol":"","currency_code":"","currency_position":"","values":[]}`;
@@ -58,9 +59,9 @@ export function moneyMembers(name: string, stored: string): string {
     `${literal(`,${JSON.stringify(`${name}_details`)}:{"currency_symbol":`)}, ${stringJson("y.sym")}, ',"currency_code":"","currency_position":', ${stringJson("y.pos")}, ` +
     `',"values":[', (SELECT string_agg('"' || ${shown("d.x")} || '"', ',' ORDER BY d.x) FROM (SELECT DISTINCT unnest(a.xs) AS x) d), ']}') ` +
     `FROM (SELECT ${stored} AS v) s, ` +
-    `LATERAL (SELECT array(SELECT ${number} FROM regexp_matches(s.v, '([0-9]+([.,][0-9]+){0,1})', 'g') m, LATERAL (SELECT replace(m[1], ',', '.') AS t) p ORDER BY 1) AS xs) x, ` +
+    `LATERAL (SELECT array(SELECT ${number} FROM regexp_matches(s.v, '([0-9]+([.,][0-9]+){0,1})', 'g') m, LATERAL (SELECT replace(m[1], ',', '.') AS t) p ORDER BY 1) AS xs OFFSET 0) x, ` +
     `LATERAL (SELECT x.xs, cardinality(x.xs) AS n) a, ` +
-    `LATERAL (SELECT coalesce(substring(regexp_replace(s.v, 'free', '', 'i') from ${literal(`[^0-9${SPACE}.,–-]+`)}), '') AS sym) z, ` +
+    `LATERAL (SELECT coalesce(substring(regexp_replace(s.v, 'free', '', 'i') from ${literal(`[^0-9${SPACE}.,–-]+`)}), '') AS sym OFFSET 0) z, ` +
     `LATERAL (SELECT z.sym, CASE WHEN z.sym = '' THEN '' WHEN strpos(s.v, z.sym) - 1 < CASE WHEN s.v ~ '[0-9]' THEN length(substring(s.v from '^[^0-9]*')) ELSE -1 END ` +
     `THEN 'prefix' ELSE 'postfix' END AS pos) y) END`;
 }

@@ -44,7 +44,7 @@ export async function listView(ctx: WpContext): Promise<void> {
     // The records' JSON text as PostgreSQL writes it, where the model's records have one.
     const written = text && await store.listJson(op, m, planned.filter, window, { ...textOptions(ctx, text), ordering: planned.ordering });
     page = written
-      ? { count: written.count, results: new JsonText(finishedRecords(written.results.text, ctx.site)) }
+      ? { count: written.count, results: new JsonText(finishedRecords(written.results.text)) }
       : await store.list(op, m, planned.filter, window, { ...readOptions(ctx), ordering: planned.ordering });
   } catch (err) {
     if (err instanceof ValidationError && !Array.isArray(err.errors)) throw firstInvalid(err.errors);

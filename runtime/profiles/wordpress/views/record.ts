@@ -3,13 +3,13 @@
 // written as the requester.
 import type { ModelDescriptor } from "../../../descriptor.js";
 import type { Actor, Operation } from "../../../operations/index.js";
-import type { ReadOptions, RowId, RowText } from "../../../store.js";
+import type { ReadOptions, RowId } from "../../../store.js";
 import { JsonText } from "../../../query/json-text.js";
 import { requestId } from "../../../http/failures.js";
 import { invalidParam, WpError } from "../errors.js";
 import { MAX_ID } from "../params.js";
 import { Shaper, type Row } from "../records.js";
-import { finishedRecords } from "../record-text.js";
+import { finishedRecords, type RecordText } from "../record-text.js";
 import type { WpContext } from "../context.js";
 
 function capital(s: string): string {
@@ -43,9 +43,9 @@ export function readOptions(ctx: WpContext): ReadOptions {
   return { shape: "full", version: ctx.wp.api.versions.default, ctx: { apiUrl: ctx.site.nsUrl } };
 }
 
-/** `readOptions` reading records as the JSON text `text`: the store writes the site's URL (the origin) into it. */
-export function textOptions(ctx: WpContext, text: RowText): ReadOptions {
-  return { ...readOptions(ctx), text, ctx: { apiUrl: ctx.site.origin } };
+/** `readOptions` reading records as the JSON text `text`, for the request's site. */
+export function textOptions(ctx: WpContext, text: RecordText): ReadOptions {
+  return { ...readOptions(ctx), text, textValues: text.values(ctx.site) };
 }
 
 /** The record with this id as the API shows it, as PostgreSQL writes its JSON text where the model's records have one. */
@@ -55,7 +55,7 @@ export async function shownText(ctx: WpContext, m: ModelDescriptor, id: RowId): 
   const found = await ctx.wp.store.fetchJson(await readOperation(ctx, m), m, id, textOptions(ctx, text));
   if (found === undefined) return shown(ctx, m, id);
   if (!found) throw missing(m, id);
-  return new JsonText(finishedRecords(found.text, ctx.site));
+  return new JsonText(finishedRecords(found.text));
 }
 
 /** The record with this id as the API shows it, read in `op` (a write's, or the request's reads). */
