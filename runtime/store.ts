@@ -317,12 +317,14 @@ export class Store {
         statement.select(...checkSelects(db, filter), ...ReadPlans.checks(plan).map((c) => db.raw(c)));
         return filter.valueSensitive ? statement : prepared(statement);
       };
-      // Unfiltered, the values are the scope's (counted, then paged) and a later page's offset.
-      const scoped = scope?.bindings ?? [];
-      const key = `${opts.text?.key ?? ""}|list|${page.limit}|${page.offset === 0}|${!!page.uncounted}|${JSON.stringify(opts.ordering ?? null)}|${scope?.sql ?? ""}`;
-      const [row] = filter.empty && !keyset
-        ? await this.builtOnce(db, plan, key, [...(page.uncounted ? [] : scoped), ...(opts.textValues ?? []), ...scoped, ...(page.offset === 0 ? [] : [page.offset])], build)
-        : await cursorRefused(build(), keyset);
+      // The values are the selection's (counted, then paged: the scope's, and a filter's), a
+      // later page's offset and the filter's checks'. A filtered selection's text and values are
+      // a small statement's own: the whole one is built once for each text of it.
+      const selection = filter.empty ? { sql: scope?.sql ?? "", bindings: scope?.bindings ?? [] } : this.selected(op, m, filter, opts).toSQL();
+      const checks = checkColumns(filter.checks);
+      const key = `${opts.text?.key ?? ""}|list|${page.limit}|${page.offset === 0}|${!!page.uncounted}|${JSON.stringify(opts.ordering ?? null)}|${selection.sql}|${checks.map((c) => c.sql).join(",")}`;
+      const bindings = [...(page.uncounted ? [] : selection.bindings), ...(opts.textValues ?? []), ...selection.bindings, ...(page.offset === 0 ? [] : [page.offset]), ...checks.flatMap((c) => c.bindings)];
+      const [row] = !filter.valueSensitive && !keyset ? await this.builtOnce(db, plan, key, bindings, build) : await cursorRefused(build(), keyset);
       return {
         row,
         answer: () => {

@@ -107,6 +107,29 @@ describe("calendar JSON written by PostgreSQL", function () {
     expect(archive.events.map((e: { timezone_abbr: string }) => e.timezone_abbr)).to.include.members(["EST", "GMT+5:30", "UTC+5:30", "UTC"]);
   });
 
+  it("builds an archive's statement once for each text of its filters", async () => {
+    const archives = ["events?per_page=50", `events?per_page=5&page=2&start_date=2031-01-01&end_date=2031-12-31`, "venues?per_page=50", "categories?hide_empty=0", "tags/1"];
+    const read = async () => {
+      for (const path of archives) expect((await fetched(path)).status).to.equal(200);
+    };
+    await read();
+    const builder = Object.getPrototypeOf(server.db.queryBuilder()) as { toSQL: (...args: unknown[]) => { sql: string } };
+    const toSQL = builder.toSQL;
+    const built: number[] = [];
+    builder.toSQL = function (this: unknown, ...args: unknown[]) {
+      const compiled = toSQL.apply(this, args);
+      built.push(compiled.sql.length);
+      return compiled;
+    };
+    try {
+      await read();
+    } finally {
+      builder.toSQL = toSQL;
+    }
+    // What is built is a selection's own small statement, never the records' text again.
+    expect(built.filter((n) => n > 2_000)).to.deep.equal([]);
+  });
+
   it("sends an archive and a record without parsing or stringifying the answer", async () => {
     const seen: string[] = [];
     const { parse, stringify } = JSON;
