@@ -78,15 +78,15 @@ const BLOCK = `^</{0,1}(p|div|h[1-6]|ul|ol|li|dl|table|blockquote|pre|figure|hr|
 /** One trimmed, non-empty paragraph `p` as `autop` writes it. */
 const paragraph = (p: string): string => `CASE WHEN ${p} ~* ${literal(BLOCK)} THEN ${p} ELSE '<p>' || replace(${p}, E'\\n', E'<br />\\n') || '</p>' END`;
 
-/** The JSON string of the text `expr` as `autop` writes it; text of one line without a sub-select. */
+/** The JSON string of the text `expr` as `autop` writes it; empty text without a regular expression, one line without a sub-select. */
 export function autopJson(expr: string): string {
   const text = `coalesce(${expr}, '')`;
   const one = `(SELECT CASE WHEN p = '' THEN '' ELSE ${paragraph("p")} END FROM (SELECT ${trimmed(text)} AS p) q)`;
   const many = `(SELECT coalesce(string_agg(${paragraph("q.p")}, E'\\n' ORDER BY s.n), '') ` +
     `FROM regexp_split_to_table(${trimmed(`regexp_replace(${text}, '\\r\\n|\\r', E'\\n', 'g')`)}, ${literal(`\\n[${SPACE}]*\\n`)}) WITH ORDINALITY s(raw, n), ` +
     `LATERAL (SELECT ${trimmed("s.raw")} AS p) q WHERE q.p <> '')`;
-  return stringJson(`CASE WHEN ${text} ~ '[\\n\\r]' THEN ${many} ELSE ${one} END`);
+  return `CASE WHEN ${text} = '' THEN '""' ELSE ${stringJson(`CASE WHEN ${text} ~ '[\\n\\r]' THEN ${many} ELSE ${one} END`)} END`;
 }
 
 /** Whether the text `expr` is one `autop` writes as "": empty or white space. */
-export const blankText = (expr: string): string => `coalesce(${expr}, '') ~ ${literal(`^[${SPACE}]*$`)}`;
+export const blankText = (expr: string): string => `(coalesce(${expr}, '') = '' OR ${expr} ~ ${literal(`^[${SPACE}]+$`)})`;
