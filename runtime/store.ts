@@ -102,6 +102,10 @@ function hasNul(v: unknown): boolean {
   return false;
 }
 
+/** The select-list entry `j` of a row's JSON text `json`, given its placeholders' values (ReadOptions.textValues). */
+const textColumn = (db: Db, json: string, opts: ReadOptions): Knex.Raw =>
+  (opts.textValues?.length ? db.raw(`${json} AS j`, opts.textValues) : db.raw(`${json} AS j`));
+
 /** A filter plan's checks as select-list entries, to ride along in the statement they judge. */
 function checkSelects(db: Db, filter: FilterPlan): Knex.Raw[] {
   return checkColumns(filter.checks).map((c) => db.raw(c.sql, c.bindings as Knex.RawBinding[]));
@@ -307,7 +311,7 @@ export class Store {
       // A fact the plan was built on may have changed into one JavaScript must render.
       if (!json) return { row: undefined, answer: () => undefined };
       const build = () => {
-        const projected = this.projected(op, m, filter, page, opts, plan, terms, types, db.raw(`${json} AS j`, opts.textValues ?? []));
+        const projected = this.projected(op, m, filter, page, opts, plan, terms, types, textColumn(db, json, opts));
         const counted = page.uncounted ? db.raw("NULL AS count") : db.raw("(?) AS count", [this.selected(op, m, filter, opts).count("*")]);
         const statement = shown === null
           ? db.select(counted, db.raw("(SELECT '[' || coalesce(string_agg(r.j, ','), '') || ']' FROM (?) r) AS rows", [projected]))
@@ -516,7 +520,7 @@ export class Store {
       const json = opts.text?.sql ?? plan.json;
       if (!json) return { row: undefined, answer: () => undefined };
       const build = () => {
-        const qb = db(`${m.table} as t0`).select(db.raw(`${json} AS j`, opts.textValues ?? [])).modify((q) => byIds(q, valid, cast));
+        const qb = db(`${m.table} as t0`).select(textColumn(db, json, opts)).modify((q) => byIds(q, valid, cast));
         if (!opts.unscoped) scoped(op, m, qb);
         filter?.apply(qb);
         // The plan's checks do not read the row: they are asked whether or not it is found.
