@@ -11,7 +11,7 @@ import { col, ident, literal } from "../../query/sql.js";
 import type { RowText } from "../../store.js";
 import { zoneAbbr } from "./dates.js";
 import type { Catalog, Site } from "./records.js";
-import { autopJson, blankText, imageJson, moneyMembers, wallIn, wallMember, wallWithDetails } from "./value-text.js";
+import { autopJson, blankText, imageJson, moneyMembers, wallIn, wallMembers, wallWithDetails } from "./value-text.js";
 
 /** Where the statement's parameters go while it is built: the site's URL, and `host?id=` (a global id's start), each as JSON string content. */
 const SITE = "\u0001";
@@ -100,10 +100,8 @@ export class RecordTexts {
       ...(wp.dropEmpty ? [] : ids),
       author ? { key: "author", json: `coalesce(to_json(${author})::text, '""')`, empty: `${author} IS NULL` } : { key: "author", json: `'""'`, empty: "true" },
       { key: "status", json: statusJson.json, empty: statusJson.empty },
-      { members: wallMember("date", wallIn(date, this.tz)) },
-      { members: wallMember("date_utc", `(${date} AT TIME ZONE 'UTC')`) },
-      { members: wallMember("modified", wallIn(modified, this.tz)) },
-      { members: wallMember("modified_utc", `(${modified} AT TIME ZONE 'UTC')`) },
+      ...this.localAndUtc("date", date),
+      ...this.localAndUtc("modified", modified),
       { key: "url", json: url },
     ];
     if (!wp.dropEmpty) members.push({ key: "rest_url", json: siteString(`${this.nsPath}/${wp.listKey}/`, `${id}::text`) });
@@ -147,6 +145,13 @@ export class RecordTexts {
     }
     if (wp.dropEmpty) members.push(...ids);
     return objectText([{ key: "id", json: scalarJson(id) }, ...members], !!wp.dropEmpty);
+  }
+
+  /** `<name>` in the site's zone and `<name>_utc` of the instant `at`: one `to_char` where the site keeps UTC. */
+  private localAndUtc(name: string, at: string): Member[] {
+    const [local, utc] = [wallIn(at, this.tz), `(${at} AT TIME ZONE 'UTC')`];
+    if (local === utc) return [{ members: wallMembers([name, `${name}_utc`], utc) }];
+    return [{ members: wallMembers([name], local) }, { members: wallMembers([`${name}_utc`], utc) }];
   }
 
   /** The values the profile shapes from a stored column: images, paragraphs, a permalink in place of an empty value. */

@@ -28,9 +28,9 @@ const WALL = "YYYY-MM-DD HH24:MI:SS";
 /** Text a `to_char` format writes as it is (in its double quotes, its own quotes escaped). */
 const formatText = (text: string): string => `"${text.replace(/"/g, '\\"')}"`;
 
-/** `,"<key>":"2024-07-14 20:00:00"` of the wall time (timestamp) `wall`. */
-export const wallMember = (key: string, wall: string): string =>
-  `to_char(${wall}, ${literal(`${formatText(`,${JSON.stringify(key)}:"`)}${WALL}${formatText('"')}`)})`;
+/** `,"<key>":"2024-07-14 20:00:00"` of the wall time (timestamp) `wall`, for each of `keys`, in one `to_char`. */
+export const wallMembers = (keys: string[], wall: string): string =>
+  `to_char(${wall}, ${literal(keys.map((key) => `${formatText(`,${JSON.stringify(key)}:"`)}${WALL}${formatText('"')}`).join(""))})`;
 
 /** `,"<key>":"…","<key>_details":{"year":"2024",…}` of the wall time (timestamp) `wall`, in one `to_char`. */
 export function wallWithDetails(key: string, wall: string): string {

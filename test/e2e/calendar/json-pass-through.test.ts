@@ -2,8 +2,13 @@
 // record-text.ts): every archive and record route gives byte for byte the answer, headers
 // included, that shaping the same rows in JavaScript gives, over the demo data and records
 // made awkward on purpose; and an archive is sent without parsing or stringifying it.
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { expect } from "chai";
 import { Store } from "../../../runtime/store.js";
+import { createApp } from "../../../runtime/server.js";
+import { configFromEnv } from "../../../runtime/config.js";
+import { apis } from "../../../generated/server.js";
 import { startTestServer, type TestServer } from "../../support/server.js";
 import { post } from "../../support/http.js";
 import { jsonCalls } from "../../support/json-calls.js";
@@ -20,19 +25,19 @@ describe("calendar JSON written by PostgreSQL", function () {
   const token = `wp-json-${Math.random().toString(36).slice(2, 10)}`;
   const paths: string[] = [];
 
-  const fetched = async (path: string, method = "GET"): Promise<Answer> => {
-    const res = await fetch(`${server.url}${NS}/${path}`, { method, headers: { Authorization: `Token ${server.token}` } });
+  const fetched = async (path: string, method = "GET", url = server.url): Promise<Answer> => {
+    const res = await fetch(`${url}${NS}/${path}`, { method, headers: { Authorization: `Token ${server.token}` } });
     const headers = [...res.headers].filter(([k]) => !PER_REQUEST.test(k)).map(([k, v]): [string, string] => [k, v.replace(/'nonce-[0-9a-f]+'/, "'nonce'")]);
     return { status: res.status, headers, body: await res.text() };
   };
 
   /** The answer the JavaScript path gives: the store as if no record had JSON text. */
-  const shapedInJavaScript = async (path: string, method?: string): Promise<Answer> => {
+  const shapedInJavaScript = async (path: string, method?: string, url?: string): Promise<Answer> => {
     const { listJson, fetchJson } = Store.prototype;
     Store.prototype.listJson = async () => undefined;
     Store.prototype.fetchJson = async () => undefined;
     try {
-      return await fetched(path, method);
+      return await fetched(path, method, url);
     } finally {
       Object.assign(Store.prototype, { listJson, fetchJson });
     }
@@ -107,6 +112,28 @@ describe("calendar JSON written by PostgreSQL", function () {
     const archive = JSON.parse((await fetched(`events?per_page=50&${window}&search=${token}`)).body);
     expect(archive.events).to.have.length(12);
     expect(archive.events.map((e: { timezone_abbr: string }) => e.timezone_abbr)).to.include.members(["EST", "GMT+5:30", "UTC+5:30", "UTC"]);
+  });
+
+  it("writes dates in the site's zone as the JavaScript path does, whatever the zone", async function () {
+    this.timeout(120_000);
+    const calendar = apis.find((a) => a.name === "calendar")!;
+    const window = "start_date=2000-01-01&end_date=2099-12-31";
+    for (const timezone of ["America/New_York", "UTC+5:30", "UTC-11"]) {
+      const zoned = apis.map((a) => (a === calendar ? { ...calendar, settings: { ...calendar.settings, timezone } } : a));
+      const app = createApp(zoned, server.db, { ...configFromEnv(), logRequests: false });
+      const site: Server = await new Promise((resolve) => { const s = app.listen(0, "127.0.0.1", () => resolve(s)); });
+      const url = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+      try {
+        for (const path of [`events?per_page=50&${window}&search=${token}`, "venues?per_page=50", "organizers?per_page=50", ...paths.filter((p) => !p.startsWith("categories") && !p.startsWith("tags"))]) {
+          const text = await fetched(path, "GET", url);
+          const shaped = await shapedInJavaScript(path, "GET", url);
+          expect(text.status, `${timezone} ${path}`).to.equal(200);
+          expect(text.body, `${timezone} ${path}`).to.equal(shaped.body);
+        }
+      } finally {
+        await new Promise((resolve) => site.close(resolve));
+      }
+    }
   });
 
   it("builds an archive's statement once for each text of its filters", async () => {
