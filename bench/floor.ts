@@ -39,9 +39,10 @@ const prefixDetail = `SELECT ${prefix(assigned("ipam.prefix", "p.id"))} AS j FRO
 /**
  * Creates the prefixes of a JSON object or array with their tags, and answers them as JSON:
  * the insert, the tag rows and the reply in one statement (the tags come from the request,
- * since a statement does not see the rows its own CTEs insert).
+ * since a statement does not see the rows its own CTEs insert). `recorded`: a change record
+ * of each prefix too, its model data and the answer in it, as Armature's create writes.
  */
-const prefixCreate = `WITH input AS (
+const prefixCreate = (recorded: boolean) => `WITH input AS (
     SELECT gen_random_uuid() AS id, e.n, x.*
     FROM json_array_elements(CASE json_typeof(?::json) WHEN 'array' THEN ?::json ELSE json_build_array(?::json) END) WITH ORDINALITY e(v, n),
       json_to_record(e.v) AS x(prefix cidr, status text, site uuid, vrf uuid, tenant uuid, role uuid, vlan uuid, description text, tags uuid[])),
@@ -50,8 +51,12 @@ const prefixCreate = `WITH input AS (
     SELECT id, prefix, status, site, vrf, tenant, role, vlan, coalesce(description, '') FROM input RETURNING *),
   t AS (
     INSERT INTO extras_tag_assignment (tag_id, object_type, object_id)
-    SELECT tag, 'ipam.prefix', i.id FROM input i, unnest(i.tags) tag)
-  SELECT json_agg(${prefix(tags("g.id = ANY(i.tags)"))} ORDER BY i.n) AS j FROM p JOIN input i USING (id)`;
+    SELECT tag, 'ipam.prefix', i.id FROM input i, unnest(i.tags) tag),
+  shown AS (SELECT i.n, p.id, p.prefix, to_jsonb(p) AS data, ${prefix(tags("g.id = ANY(i.tags)"))} AS j FROM p JOIN input i USING (id))${recorded ? `,
+  c AS (
+    INSERT INTO extras_objectchange (time, user_name, request_id, action, changed_object_type, changed_object_id, object_repr, object_data, object_data_v2, change_context, change_context_detail)
+    SELECT clock_timestamp(), 'floor', gen_random_uuid(), 'create', 'ipam.prefix', s.id, s.prefix::text, s.data, s.j::jsonb, 'web', '' FROM shown s)` : ""}
+  SELECT json_agg(s.j ORDER BY s.n) AS j FROM shown s`;
 
 /** Whether config context `c` applies to device `d`: Nautobot's get_for_object, each assignment empty or holding the device's value. */
 function applies(): string {
@@ -202,7 +207,7 @@ export function floor(db: Knex): http.Server {
       let body = "";
       req.setEncoding("utf8");
       req.on("data", (chunk: string) => { body += chunk; });
-      req.on("end", () => answer(res, 201, prefixCreate, [body, body, body], !body.trimStart().startsWith("[")));
+      req.on("end", () => answer(res, 201, prefixCreate(url.searchParams.has("recorded")), [body, body, body], !body.trimStart().startsWith("[")));
     } else if (collection === "prefixes" && id) {
       answer(res, 200, prefixDetail, [id]);
     } else if (collection === "prefixes") {

@@ -12,13 +12,16 @@ import { createApp } from "../runtime/server.js";
 import { migrateAll, ensureSuperuser } from "../runtime/cli.js";
 import { apis } from "../generated/server.js";
 import { run, type Request } from "./load.js";
-import { seedCalendar, seedPrefixes } from "./seed.js";
+import { seedCalendar, seedDevices, seedInterfaceAddresses, seedPrefixes } from "./seed.js";
 import { floor } from "./floor.js";
 
 const PREFIXES = Number(process.env.BENCH_PREFIXES ?? 20000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 1500);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
+const DEVICES = Number(process.env.BENCH_DEVICES ?? 1000);
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 2000);
+/** The bench's GraphQL workload (bench/run.ts). */
+const GRAPHQL_TREE = `query ($o: Int) { devices(name__isw: "bench-dev-", limit: 100, offset: $o) { name interfaces { name ip_addresses { address } } } }`;
 
 /** The bucket a sampled function's self time goes to, from the script it lives in. */
 function bucket(node: Profiler.ProfileNode): string {
@@ -79,6 +82,8 @@ async function main(): Promise<void> {
   await migrateAll(db.knex, apis);
   const { key } = await ensureSuperuser(db.knex, apis, "bench", "bench-password");
   const { ids, relations } = await seedPrefixes(db.knex, PREFIXES);
+  await seedDevices(db.knex, DEVICES);
+  await seedInterfaceAddresses(db.knex);
   await seedCalendar(db.knex, EVENTS);
   await db.knex.raw("VACUUM ANALYZE");
   const floorDb = db.embedded ? { knex: db.knex.withUserParams({}), close: async () => undefined } : await openDatabase(config);
@@ -106,6 +111,14 @@ async function main(): Promise<void> {
     { name: "prefix list of 50 + count", next: () => get(`${ours}/api/ipam/prefixes/?limit=50&offset=${(i++ % 100) * 50}`) },
     { name: "floor: create prefix", next: () => ({ method: "POST", url: `${floorUrl}/prefixes/`, body: body(), expect: 201 }), headers: {} },
     { name: "create prefix, 5 relations + 2 tags", next: () => ({ method: "POST", url: `${ours}/api/ipam/prefixes/`, body: body(), expect: 201 }) },
+    { name: "floor: 100 devices → interfaces → addresses", next: () => get(`${floorUrl}/device-tree/?limit=100&offset=${(i++ % (DEVICES / 100)) * 100}`), headers: {} },
+    {
+      name: "GraphQL: 100 devices → interfaces → ip_addresses",
+      next: () => ({
+        method: "POST", url: `${ours}/api/graphql/`, expect: 200,
+        body: JSON.stringify({ query: GRAPHQL_TREE, variables: { o: (i++ % (DEVICES / 100)) * 100 } }),
+      }),
+    },
     { name: "floor: event archive of 50", next: () => get(`${floorUrl}/events/?page=${eventPage()}`), headers: {} },
     { name: "calendar: event archive of 50, all embedded", next: () => get(`${ours}/wp-json/calendar/events/v1/events?per_page=50&page=${eventPage()}`), headers: {} },
   ];

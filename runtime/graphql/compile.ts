@@ -1,11 +1,13 @@
 // Compiles a GraphQL operation into ONE SQL statement: each root field a sub-select, each
-// nested object or list a correlated sub-select building JSON keyed by response key (the
-// same nested JSON aggregation the REST reads use), filter arguments planned by the REST
-// filter sets, and the requester's view permission applied at every level. A mutation's
-// answer is compiled the same way over the rows it wrote. Gives the statement and, per root
-// field, the filter checks riding in it; runs nothing.
+// nested object or list a correlated sub-select writing the JSON text of the answer keyed by
+// response key, in selection order (the same JSON text the REST reads write,
+// query/json-text.ts), filter arguments planned by the REST filter sets, and the requester's
+// view permission applied at every level. A mutation's answer is compiled the same way over
+// the rows it wrote. Gives the statement and, per root field, the filter checks riding in it;
+// runs nothing. Where the text is already the answer graphql-js would give (`exact`), it is
+// sent as it is; elsewhere graphql-js executes over it, parsed.
 import {
-  getArgumentValues, GraphQLError, GraphQLList, GraphQLNonNull, GraphQLObjectType, Kind,
+  getArgumentValues, GraphQLError, GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLScalarType, isSpecifiedScalarType, Kind,
   type FieldNode, type FragmentDefinitionNode, type GraphQLField, type GraphQLOutputType, type GraphQLType, type SelectionSetNode,
 } from "graphql";
 import type { Knex } from "knex";
@@ -14,6 +16,7 @@ import type { ModelIndex } from "../models.js";
 import { checkColumns, isUuid, type DynamicFilters, type FilterCompiler, type FilterErrors, type FilterPlan } from "../query/filters.js";
 import { orderSql } from "../query/order.js";
 import { col, ident, literal } from "../query/sql.js";
+import { arrayJson, jsonbJson, objectJson, scalarJson } from "../query/json-text.js";
 import type { FieldSource, GraphqlApi } from "./schema.js";
 
 /** A piece of SQL with `?` placeholders and their values (values may be Knex builders or raws). */
@@ -33,6 +36,15 @@ export interface Compiled {
   refused: Map<string, { errors: FilterErrors; plan: FilterPlan }>;
   /** Models whose lists take filters named by data that `CompileDeps.dynamic` lacks: load them and compile again. */
   needs: Map<ModelDescriptor, Set<string>>;
+  /**
+   * The root response keys in selection order, where the statement's texts are the answer
+   * graphql-js would give: no value it renders (computed fields), no field without a source,
+   * no root field the statement does not read, and no view permission narrowing a level
+   * (a non-null field it empties is graphql-js's error to report).
+   */
+  exact?: string[];
+  /** The root response keys whose values the statement reads, as JSON text. */
+  texts: string[];
 }
 
 export interface CompileDeps {
@@ -60,6 +72,8 @@ export class QueryCompiler {
   private readonly checks: Compiled["checks"] = [];
   private readonly refused: Compiled["refused"] = new Map();
   private readonly needs: Compiled["needs"] = new Map();
+  private exact = true;
+  private readonly texts: string[] = [];
 
   constructor(
     private readonly deps: CompileDeps,
@@ -71,10 +85,15 @@ export class QueryCompiler {
   /** The statement for the root selection set of a query. */
   compile(query: GraphQLObjectType, selection: SelectionSetNode): Compiled {
     const parts: Frag[] = [];
+    const keys: string[] = [];
     for (const [key, nodes] of this.collect(query, selection, 1)) {
       const def = query.getFields()[nodes[0].name.value];
       const source = def && this.deps.api.sources.get(`${query.name}.${def.name}`);
-      if (!source || source.kind !== "rows") continue;
+      keys.push(key);
+      if (!source || source.kind !== "rows") {
+        this.exact = false;
+        continue;
+      }
       this.root = key;
       const args = getArgumentValues(def, nodes[0], this.variables);
       const sel = this.merged(nodes);
@@ -82,9 +101,12 @@ export class QueryCompiler {
       const expr = source.many
         ? this.list(source.model, type, sel, args, null, 2)
         : this.single(source.model, type, sel, args.id as string, 2);
-      if (expr) parts.push({ sql: `${expr.sql} AS ${ident(key)}`, bindings: expr.bindings });
+      if (expr) {
+        parts.push({ sql: `${expr.sql} AS ${ident(key)}`, bindings: expr.bindings });
+        this.texts.push(key);
+      } else this.exact = false;
     }
-    return this.finish(parts);
+    return this.finish(parts, keys);
   }
 
   /** The root fields of a selection set by response key: a mutation's, to run in order. */
@@ -110,18 +132,22 @@ export class QueryCompiler {
         .from(db.raw(`${ident(w.model.table)} AS t0 JOIN jsonb_array_elements_text(?::jsonb) WITH ORDINALITY AS _gq_w(id, n) ON t0.id::text = _gq_w.id`, [JSON.stringify(w.ids.map(String))]))
         .select("t0.*", db.raw("_gq_w.n AS _gq_n"));
       const obj = this.object(w.model, type, g, this.merged(nodes), 2);
-      const sql = w.many ? `(SELECT coalesce(jsonb_agg(${obj.sql} ORDER BY ${g}._gq_n), '[]'::jsonb) FROM (?) ${g})` : `(SELECT ${obj.sql} FROM (?) ${g})`;
+      const sql = w.many ? arrayJson(obj.sql, `FROM (?) ${g}`, `${g}._gq_n`) : `coalesce((SELECT ${obj.sql} FROM (?) ${g}), 'null')`;
       parts.push({ sql: `${sql} AS ${ident(key)}`, bindings: [...obj.bindings, rows] });
+      this.texts.push(key);
     }
     return this.finish(parts);
   }
 
-  private finish(parts: Frag[]): Compiled {
+  private finish(parts: Frag[], keys?: string[]): Compiled {
     this.checks.forEach(({ plan, prefix }) => {
       for (const c of checkColumns(plan.checks)) parts.push({ sql: c.sql.replace(/ AS "([^"]+)"$/, ` AS "${prefix}$1"`), bindings: c.bindings });
     });
     const statement = parts.length ? join(parts, ", ") : { sql: "1 AS _none", bindings: [] };
-    return { statement: { sql: `SELECT ${statement.sql}`, bindings: statement.bindings }, checks: this.checks, refused: this.refused, needs: this.needs };
+    return {
+      statement: { sql: `SELECT ${statement.sql}`, bindings: statement.bindings }, checks: this.checks, refused: this.refused, needs: this.needs, texts: this.texts,
+      ...(keys && this.exact ? { exact: keys } : {}),
+    };
   }
 
   /** The selections of a set by response key, fragments spread and @skip/@include honoured. */
@@ -157,29 +183,29 @@ export class QueryCompiler {
     return { kind: Kind.SELECTION_SET, selections: nodes.flatMap((n) => n.selectionSet?.selections ?? []) };
   }
 
-  /** JSON of the row aliased `a` of `m`, with the selection's fields keyed by response key. */
+  /** JSON text of the row aliased `a` of `m`, with the selection's fields keyed by response key, in selection order. */
   private object(m: ModelDescriptor, type: GraphQLObjectType, a: string, set: SelectionSetNode, depth: number): Frag {
-    const pairs: Frag[] = [];
+    const entries: Array<[string, string]> = [];
+    const bindings: unknown[] = [];
     for (const [key, nodes] of this.collect(type, set, depth)) {
       const name = nodes[0].name.value;
       if (name === "__typename") {
-        pairs.push({ sql: `${lit(key)}, ${lit(type.name)}`, bindings: [] });
+        entries.push([key, lit(JSON.stringify(type.name))]);
         continue;
       }
       const def = type.getFields()[name];
       const source = def && this.deps.api.sources.get(`${type.name}.${name}`);
-      if (!source) continue;
+      if (!source) {
+        // graphql-js answers it (null, or its error where the field is non-null).
+        this.exact = false;
+        continue;
+      }
       const expr = this.value(m, def, source, a, nodes, depth + 1);
-      pairs.push({ sql: `${lit(key)}, ${expr.sql}`, bindings: expr.bindings });
+      entries.push([key, expr.sql]);
+      bindings.push(...expr.bindings);
     }
-    // json_build_object takes at most 100 arguments: wider selections are joined in pieces.
-    const chunks: Frag[] = [];
-    for (let i = 0; i < pairs.length; i += 50) {
-      const chunk = join(pairs.slice(i, i + 50), ", ");
-      chunks.push({ sql: `jsonb_build_object(${chunk.sql})`, bindings: chunk.bindings });
-    }
-    if (!chunks.length) return { sql: "'{}'::jsonb", bindings: [] };
-    return join(chunks, " || ");
+    // The keys are GraphQL names: no `?` for Knex to take for a placeholder.
+    return { sql: objectJson(entries), bindings };
   }
 
   private value(m: ModelDescriptor, def: GraphQLField<unknown, unknown>, source: FieldSource, a: string, nodes: FieldNode[], depth: number): Frag {
@@ -195,55 +221,92 @@ export class QueryCompiler {
           ? `EXISTS (SELECT 1 FROM ${ident(link.through.table)} j WHERE ${col("j", link.through.source)} = t0.id AND ${col("j", link.through.target)} = ${col(a, "id")})`
           : `${col("t0", storedColumn(link)!)} = ${col(a, "id")}`;
       const one = !((def.type instanceof GraphQLNonNull ? def.type.ofType : def.type) instanceof GraphQLList);
-      if (one) return this.single(source.model, target as GraphQLObjectType, sel, null, depth, where) ?? raw("NULL");
-      return this.list(source.model, target as GraphQLObjectType, sel, args, where, depth) ?? raw("NULL");
+      if (one) return this.single(source.model, target as GraphQLObjectType, sel, null, depth, where) ?? raw("'null'");
+      // Rows of one parent: terms of their order through the link to it are the same for all.
+      const pinned = link.kind === "fk" ? link.name : undefined;
+      return this.list(source.model, target as GraphQLObjectType, sel, args, where, depth, pinned) ?? raw("'null'");
     }
+    const leaf = (kind: SqlKind, sql: string) => raw(this.leaf(def.type as GraphQLOutputType, kind, sql));
+    const asJsonb = (sql: string) => leaf("jsonb", `to_jsonb(${sql})`);
+    const text = (sql: string) => leaf("text", sql);
     if (source.kind === "custom") {
       const value = `(${col(a, source.column)}::jsonb -> ${lit(source.key)})`;
-      return raw(source.json ? `(${value})::text` : value);
+      return source.json ? text(`(${value})::text`) : leaf("jsonb", value);
     }
-    if (source.kind === "sql") return raw(`(${source.expr.replace(/\{row\}/g, a).replace(/\?/g, "\\?")})`);
-    if (source.kind === "computedField") return raw(`jsonb_build_object('obj', ${this.deps.shown(m, a)})`);
-    if (source.kind === "relationship") return this.peers(source, target as GraphQLObjectType, sel, a, def.type, depth) ?? raw("NULL");
-    if (source.kind !== "field") return raw("NULL");
+    if (source.kind === "sql") return asJsonb(`(${source.expr.replace(/\{row\}/g, a).replace(/\?/g, "\\?")})`);
+    if (source.kind === "computedField") {
+      // Rendered by JavaScript from the row as REST reads it.
+      this.exact = false;
+      return raw(`'{"obj":' || coalesce((${this.deps.shown(m, a)})::text, 'null') || '}'`);
+    }
+    if (source.kind === "relationship") return this.peers(source, target as GraphQLObjectType, sel, a, def.type, depth) ?? raw("'null'");
+    if (source.kind !== "field") return raw("'null'");
     const f = source.field;
     const c = (name: string) => col(a, name);
     switch (f.kind) {
-      case "id": return raw(c("id"));
+      // ID serializes a number as a string.
+      case "id": return text(`${c("id")}::text`);
       case "scalar":
-        if (f.type === "json") return raw(`(${c(f.column)})::text`);
-        if (f.type === "decimal" || f.type === "cidr" || f.type === "ip" || f.type === "uuid") return raw(`(${c(f.column)})::text`);
-        if (f.type === "integer") return raw(`(${c(f.column)})::bigint`);
-        return raw(c(f.column));
+        if (f.type === "json" || f.type === "decimal" || f.type === "cidr" || f.type === "ip" || f.type === "uuid") return text(`(${c(f.column)})::text`);
+        if (f.type === "integer") return leaf("integer", `(${c(f.column)})::bigint`);
+        if (f.type === "string") return text(c(f.column));
+        if (f.type === "boolean") return leaf("boolean", c(f.column));
+        return asJsonb(c(f.column));
       case "choice": {
         const names = this.deps.api.choices.get((target as { name: string }).name) ?? new Map<string, string>();
         const whens = [...names].map(([v, n]) => `WHEN ${lit(v)} THEN ${lit(n)}`).join(" ");
-        return raw(whens ? `(CASE ${c(f.column)}::text ${whens} ELSE NULL END)` : "NULL");
+        return whens ? text(`(CASE ${c(f.column)}::text ${whens} ELSE NULL END)`) : raw("'null'");
       }
       case "ipFamily": {
         const from = this.deps.index.field(m, f.from);
         const column = from && storedColumn(from);
-        return raw(column ? `family(${c(column)})` : "NULL");
+        return column ? leaf("integer", `family(${c(column)})`) : raw("'null'");
       }
-      case "list": return raw(c(f.column));
+      case "list": return asJsonb(c(f.column));
       case "computed": {
         const read = m.hooks?.readValues?.[f.name];
-        return raw(read ? read({ alias: a, model: m }) : "NULL");
+        return read ? asJsonb(`(${read({ alias: a, model: m })})`) : raw("'null'");
       }
       case "fk": case "treeParent":
-        return this.single(this.deps.index.model(f.target), target as GraphQLObjectType, sel, null, depth, `t0.id = ${c(f.column)}`) ?? raw("NULL");
+        return this.single(this.deps.index.model(f.target), target as GraphQLObjectType, sel, null, depth, `t0.id = ${c(f.column)}`) ?? raw("'null'");
       case "status": {
         const statuses = this.deps.index.model(f.statuses.model);
-        return this.single(statuses, target as GraphQLObjectType, sel, null, depth, `${col("t0", this.deps.index.column(statuses, "slug"))} = ${c(f.column)}`) ?? raw("NULL");
+        return this.single(statuses, target as GraphQLObjectType, sel, null, depth, `${col("t0", this.deps.index.column(statuses, "slug"))} = ${c(f.column)}`) ?? raw("'null'");
       }
       case "m2m": case "tags": {
         const t = f.through;
         const typed = f.kind === "tags" ? ` AND ${col("j", f.through.type)} = ${lit(m.key)}` : "";
         const where = `EXISTS (SELECT 1 FROM ${ident(t.table)} j WHERE ${col("j", t.target)} = t0.id AND ${col("j", t.source)} = ${c("id")}${typed})`;
-        return this.list(this.deps.index.model(f.target), target as GraphQLObjectType, sel, {}, where, depth) ?? raw("'[]'::json");
+        return this.list(this.deps.index.model(f.target), target as GraphQLObjectType, sel, {}, where, depth) ?? raw("'[]'");
       }
-      default: return raw("NULL");
+      default: return raw("'null'");
     }
+  }
+
+  /**
+   * JSON text of a leaf value `sql` (of `kind` in SQL) of GraphQL type `type`. Custom scalars
+   * and enums pass the value through; the built-in scalars coerce what is not already theirs
+   * (a number for a String, a string for a Boolean) and refuse an Int beyond 32 bits. A value
+   * of theirs is written as it is; another is written after NOT_AS_IS, so the statement's text
+   * is not sent but executed over (its markers removed). A list of a built-in scalar is always
+   * executed over.
+   */
+  private leaf(type: GraphQLOutputType, kind: SqlKind, sql: string): string {
+    const json = kind === "jsonb" ? jsonbJson(sql) : scalarJson(sql);
+    const nullable = type instanceof GraphQLNonNull ? type.ofType : type;
+    const named = unwrap(type);
+    if (!(named instanceof GraphQLScalarType) || !isSpecifiedScalarType(named)) return json;
+    if (nullable instanceof GraphQLList) {
+      this.exact = false;
+      return json;
+    }
+    const asIs = kind === "jsonb" ? jsonbIs(named.name, sql) : columnIs(named.name, kind, sql);
+    if (asIs === true) return json;
+    if (asIs === false) {
+      this.exact = false;
+      return json;
+    }
+    return `CASE WHEN ${asIs} THEN ${json} ELSE chr(5) || ${json} END`;
   }
 
   /** The peers of the row aliased `a` through a relationship: one object, or a list where the type is one. */
@@ -264,7 +327,10 @@ export class QueryCompiler {
     const qb = this.deps.db.queryBuilder().from(`${m.table} as t0`);
     if (where) qb.whereRaw(where);
     const cond = this.deps.permitted(m, "t0");
-    if (cond) qb.whereRaw(cond.sql, cond.bindings as Knex.RawBinding[]);
+    if (cond) {
+      qb.whereRaw(cond.sql, cond.bindings as Knex.RawBinding[]);
+      this.exact = false;
+    }
     return qb;
   }
 
@@ -273,15 +339,15 @@ export class QueryCompiler {
     const g = `g${++this.alias}`;
     const qb = this.rows(m, where).select("t0.*").limit(1);
     if (id !== null) {
-      if (!isUuid(String(id)) && !/^\d+$/.test(String(id))) return { sql: "NULL", bindings: [] };
+      if (!isUuid(String(id)) && !/^\d+$/.test(String(id))) return { sql: "'null'", bindings: [] };
       qb.whereRaw("t0.id::text = ?", [String(id).toLowerCase()]);
     }
     const obj = this.object(m, type, g, sel, depth);
-    return { sql: `(SELECT ${obj.sql} FROM (?) ${g})`, bindings: [...obj.bindings, qb] };
+    return { sql: `coalesce((SELECT ${obj.sql} FROM (?) ${g}), 'null')`, bindings: [...obj.bindings, qb] };
   }
 
   /** A list of `m` rows narrowed by `where`, the filter arguments, limit and offset, in the model's order. */
-  private list(m: ModelDescriptor, type: GraphQLObjectType, sel: SelectionSetNode, args: Record<string, unknown>, where: string | null, depth: number): Frag | null {
+  private list(m: ModelDescriptor, type: GraphQLObjectType, sel: SelectionSetNode, args: Record<string, unknown>, where: string | null, depth: number, pinned?: string): Frag | null {
     const g = `g${++this.alias}`;
     const qb = this.rows(m, where);
     const params = new Map<string, string[]>();
@@ -309,13 +375,39 @@ export class QueryCompiler {
     const limit = args.limit as number | undefined | null;
     const offset = args.offset as number | undefined | null;
     if ((limit ?? 0) < 0 || (offset ?? 0) < 0) throw new GraphQLError("Negative indexing is not supported.");
-    const order = orderSql(this.deps.index, m, m.ordering, "t0");
+    const ordering = pinned ? m.ordering.filter((o) => (o.through?.length ? o.through[0] : o.field) !== pinned) : m.ordering;
+    const order = orderSql(this.deps.index, m, ordering, "t0");
     qb.select("t0.*", this.deps.db.raw(`row_number() OVER (ORDER BY ${order}) AS _gq_n`)).orderByRaw(order);
     if (offset) qb.offset(offset);
     if (limit) qb.limit(limit);
     const obj = this.object(m, type, g, sel, depth);
-    return { sql: `(SELECT coalesce(jsonb_agg(${obj.sql} ORDER BY ${g}._gq_n), '[]'::jsonb) FROM (?) ${g})`, bindings: [...obj.bindings, qb] };
+    return { sql: arrayJson(obj.sql, `FROM (?) ${g}`, `${g}._gq_n`), bindings: [...obj.bindings, qb] };
   }
+}
+
+/** What a leaf's value is in SQL: text, a boolean, an integer, or a jsonb value. */
+type SqlKind = "text" | "boolean" | "integer" | "jsonb";
+
+/** Before a leaf's text where graphql-js would not write the value as it is (`chr(5)`): JSON escapes it in data. */
+export const NOT_AS_IS = "\u0005";
+
+const INT32 = "BETWEEN -2147483648 AND 2147483647";
+
+/** Whether a column's value of `kind` is written by built-in scalar `scalar` as it is: always, never, or where the SQL says. */
+function columnIs(scalar: string, kind: Exclude<SqlKind, "jsonb">, sql: string): boolean | string {
+  if (kind === "integer") return scalar === "Float" || (scalar === "Int" ? `${sql} IS NULL OR ${sql} ${INT32}` : false);
+  return (kind === "text" && (scalar === "String" || scalar === "ID")) || (kind === "boolean" && scalar === "Boolean");
+}
+
+/** The same of a jsonb value, as graphql-js sees what pg parses of it (SQL NULL and JSON null alike). */
+function jsonbIs(scalar: string, sql: string): string | false {
+  const of = (types: string) => `coalesce(jsonb_typeof(${sql}), 'null') IN (${types})`;
+  if (scalar === "String" || scalar === "ID") return of("'string', 'null'");
+  if (scalar === "Boolean") return of("'boolean', 'null'");
+  if (scalar === "Float") return of("'number', 'null'");
+  // In a CASE, so that only a number is cast to one.
+  if (scalar === "Int") return `CASE WHEN jsonb_typeof(${sql}) = 'number' THEN (${sql})::numeric = trunc((${sql})::numeric) AND (${sql})::numeric ${INT32} ELSE ${of("'null'")} END`;
+  return false;
 }
 
 function join(frags: Frag[], sep: string): Frag {

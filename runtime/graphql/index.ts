@@ -7,7 +7,7 @@
 // operation (whose actor's rows are read), how it writes, and how refusals are worded.
 import {
   execute, getArgumentValues, getOperationAST, getVariableValues, GraphQLError, OperationTypeNode, parse, specifiedRules, validate,
-  type DocumentNode, type ExecutionResult, type FragmentDefinitionNode, type GraphQLFormattedError, type GraphQLObjectType, type SelectionSetNode,
+  type DocumentNode, type ExecutionResult, type FragmentDefinitionNode, type GraphQLFormattedError, type GraphQLObjectType, type GraphQLSchema, type SelectionSetNode,
 } from "graphql";
 import type { Knex } from "knex";
 import type { ModelDescriptor } from "../descriptor.js";
@@ -17,11 +17,12 @@ import { filterErrors, FilterCompiler, type DynamicFilterProvider, type DynamicF
 import { ReadPlans, type RenderContext } from "../query/read-plan.js";
 import { graphqlSdl } from "../artifacts.js";
 import { ident } from "../query/sql.js";
+import { JsonText, jsonbWritten } from "../query/json-text.js";
 import { dynamicFilters } from "../features/index.js";
 import { renderComputed } from "../kinds/computed-fields.js";
 import { needsStatementTimeout } from "../db/connect.js";
 import { buildGraphqlApi, type GraphqlApi, type WriteAction } from "./schema.js";
-import { QueryCompiler, type Compiled, type Limits, type Written } from "./compile.js";
+import { NOT_AS_IS, QueryCompiler, type Compiled, type Limits, type Written } from "./compile.js";
 import { computedOf, definitionsOf, fingerprintSql, loadDynamic, withDynamic } from "./custom.js";
 import type { ComputedFieldsField, CustomFieldDefinitions } from "../descriptor.js";
 
@@ -39,6 +40,8 @@ export interface Requester {
   apiUrl?: string;
   /** How the requester's mutations write; without one, mutations are refused. */
   writer?: Writer;
+  /** Whether the answer's body may be JSON text (a `JsonText`, where PostgreSQL wrote the answer whole) rather than an object. */
+  text?: boolean;
 }
 
 /** A mutation's refusal, as the API words it: the answer's HTTP status, the error's message and its extensions. */
@@ -64,7 +67,7 @@ export interface Writer {
 /** What a request gets: the body to send and its status (a 400 for a document refused before it ran, a mutation's refusal its own 4xx). */
 export interface GraphqlAnswer {
   status: number;
-  body: { data?: unknown; errors?: GraphQLFormattedError[] };
+  body: { data?: unknown; errors?: GraphQLFormattedError[] } | JsonText;
 }
 
 /** A mutation's answer that failed: thrown so that its operation rolls back. */
@@ -96,6 +99,13 @@ const refuse = (message: string): GraphqlAnswer => ({ status: 400, body: { error
 /** The statement column carrying the custom-field definitions' fingerprint. */
 const FINGERPRINT = "_gq_custom";
 
+/** Documents kept parsed and validated per schema. */
+const DOCUMENTS_KEPT = 100;
+
+/** The columns of a filter plan's checks (named with `prefix`), as the plan names them. */
+const checked = (root: Record<string, unknown>, prefix: string) =>
+  Object.fromEntries(Object.entries(root).filter(([k]) => k.startsWith(prefix)).map(([k, v]) => [k.slice(prefix.length), v]));
+
 export class GraphqlService {
   private readonly base: GraphqlApi;
   private readonly filters: FilterCompiler;
@@ -105,6 +115,8 @@ export class GraphqlService {
   private readonly computed?: ComputedFieldsField["definitions"];
   private readonly plans: ReadPlans;
   private readonly providers: DynamicFilterProvider[];
+  /** Documents parsed and validated, by schema and text (`checked`). */
+  private readonly documents = new WeakMap<GraphQLSchema, Map<string, { document: DocumentNode; invalid: readonly GraphQLError[] }>>();
   /** The schema with the custom fields last read, and their fingerprint then. */
   private current?: { fingerprint: string; api: GraphqlApi };
 
@@ -144,14 +156,10 @@ export class GraphqlService {
     }
     if (typeof variables !== "object" || variables === null || Array.isArray(variables)) return refuse("Variables are invalid JSON.");
     if (operationName !== undefined && operationName !== null && typeof operationName !== "string") return refuse("Operation name must be a string.");
-    let document: DocumentNode;
-    try {
-      document = parse(query, { maxTokens: LIMITS.maxTokens });
-    } catch (err) {
-      return { status: 400, body: { errors: [(err as GraphQLError).toJSON()] } };
-    }
     const { api, fingerprint } = await this.schemaOf(db, reread);
-    const invalid = validate(api.schema, document, specifiedRules, { maxErrors: 20 });
+    const checked = this.checked(api.schema, query);
+    if (checked instanceof GraphQLError) return { status: 400, body: { errors: [checked.toJSON()] } };
+    const { document, invalid } = checked;
     // A custom field or relationship another instance just defined is not in this schema yet: read the definitions once more.
     if (invalid.length && fingerprint !== undefined && !reread && invalid.some((e) => /"(cf|rel)_/.test(e.message))) return this.run(op, request, requester, true);
     if (invalid.length) return { status: 400, body: { errors: invalid.map((e) => e.toJSON()) } };
@@ -222,7 +230,7 @@ export class GraphqlService {
         }
         const answer = await this.answer(read, compiled, root);
         // A selection that fails (a bad filter argument below a written object) fails the document: nothing is kept.
-        if (answer.body.errors) throw new Unanswered(answer.body.errors);
+        if (!(answer.body instanceof JsonText) && answer.body.errors) throw new Unanswered(answer.body.errors);
         return answer;
       });
     } catch (err) {
@@ -269,13 +277,20 @@ export class GraphqlService {
   /** The answer graphql-js shapes from the root values the statement read: filter errors failing their root fields, computed fields rendered. */
   private async answer(read: Reading, compiled: Compiled, root: Record<string, unknown>): Promise<GraphqlAnswer> {
     const { api, requester, version } = read;
+    const texts = compiled.texts.filter((key) => typeof root[key] === "string");
+    for (const key of texts) root[key] = jsonbWritten(root[key] as string);
+    const asIs = texts.every((key) => !(root[key] as string).includes(NOT_AS_IS));
+    if (requester.text && compiled.exact && asIs && !compiled.refused.size && this.passedChecks(compiled, root)) {
+      const data = compiled.exact.map((key) => `${JSON.stringify(key)}:${root[key] ?? "null"}`).join(",");
+      return { status: 200, body: new JsonText(`{"data":{${data}}}`) };
+    }
+    for (const key of texts) root[key] = JSON.parse(asIs ? root[key] as string : (root[key] as string).replaceAll(NOT_AS_IS, ""));
     const rctx: RenderContext = { apiUrl: requester.apiUrl ?? this.index.api.basePath.replace(/\/$/, "") };
     for (const [key, { errors, plan }] of compiled.refused) {
       root[key] = new GraphQLError(requester.word(filterErrors(plan, errors, undefined) ?? errors));
     }
     for (const { key, plan, prefix } of compiled.checks) {
-      const found = Object.fromEntries(Object.entries(root).filter(([k]) => k.startsWith(prefix)).map(([k, v]) => [k.slice(prefix.length), v]));
-      const errors = filterErrors(plan, {}, found);
+      const errors = filterErrors(plan, {}, checked(root, prefix));
       if (errors && !(root[key] instanceof GraphQLError)) root[key] = new GraphQLError(requester.word(errors));
     }
     const executed = await execute({
@@ -294,6 +309,37 @@ export class GraphqlService {
       },
     }) as ExecutionResult;
     return { status: 200, body: { ...(executed.errors ? { errors: executed.errors.map((e) => e.toJSON()) } : {}), data: executed.data ?? null } };
+  }
+
+  /**
+   * `query` parsed and validated against `schema`, or its syntax error. A client asks the same
+   * documents again and again (with other variables): the last DOCUMENTS_KEPT of each schema
+   * are kept, their syntax trees read-only to graphql-js.
+   */
+  private checked(schema: GraphQLSchema, query: string): { document: DocumentNode; invalid: readonly GraphQLError[] } | GraphQLError {
+    let kept = this.documents.get(schema);
+    if (!kept) this.documents.set(schema, (kept = new Map()));
+    const known = kept.get(query);
+    if (known) {
+      kept.delete(query);
+      kept.set(query, known);
+      return known;
+    }
+    let document: DocumentNode;
+    try {
+      document = parse(query, { maxTokens: LIMITS.maxTokens });
+    } catch (err) {
+      return err as GraphQLError;
+    }
+    const found = { document, invalid: validate(schema, document, specifiedRules, { maxErrors: 20 }) };
+    if (kept.size >= DOCUMENTS_KEPT) kept.delete(kept.keys().next().value!);
+    kept.set(query, found);
+    return found;
+  }
+
+  /** Whether every filter check riding in the statement found nothing wrong. */
+  private passedChecks(compiled: Compiled, root: Record<string, unknown>): boolean {
+    return compiled.checks.every(({ plan, prefix }) => !filterErrors(plan, {}, checked(root, prefix)));
   }
 
   /**

@@ -12,8 +12,12 @@ export const link = {
     return ctx.nestedObject(ctx.index.model(f.target), (a) => `${a}.id = ${col(ctx.alias, f.column)}`, "shape" in f ? f.shape : undefined);
   },
   json(f: FkField | TreeParentField, ctx: ReadContext): string | undefined {
-    if (!ctx.canNest) return scalarJson(col(ctx.alias, f.column));
-    return ctx.nestedObjectJson(ctx.index.model(f.target), (a) => `${a}.id = ${col(ctx.alias, f.column)}`, "shape" in f ? f.shape : undefined);
+    const key = col(ctx.alias, f.column);
+    if (!ctx.canNest) return scalarJson(key);
+    const nested = ctx.nestedObjectJson(ctx.index.model(f.target), (a) => `${a}.id = ${key}`, "shape" in f ? f.shape : undefined);
+    // A sub-select runs for every row it is written for, even to find nothing: an unset link
+    // (most of them, in sparse columns) costs only its test.
+    return nested && `CASE WHEN ${key} IS NULL THEN 'null' ELSE ${nested} END`;
   },
   render(f: FkField | TreeParentField, ctx: ReadContext): Render {
     if (!ctx.canNest) return (v) => v;

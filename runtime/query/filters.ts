@@ -47,8 +47,12 @@ export interface FilterPlan {
   empty?: boolean;
 }
 
-/** Filter kinds that, as plain or negated equality, select about as many rows whatever the value. */
-const EQUALITY_KINDS = new Set(["uuid", "string", "number", "boolean", "choice", "fk", "related", "tag", "status", "contentTypes", "family"]);
+/**
+ * Filter kinds that, as plain or negated equality, select about as many rows whatever the value;
+ * and those whose value only chooses the statement's text, binding nothing (`present`,
+ * `hasRelated`: each text is planned for exactly what it asks).
+ */
+const EQUALITY_KINDS = new Set(["uuid", "string", "number", "boolean", "choice", "fk", "related", "tag", "status", "contentTypes", "family", "present", "hasRelated"]);
 
 /** The result of planning: errors found without the database, and the plan (checks still to run). */
 export type Compiled = { errors: FilterErrors; plan: FilterPlan };

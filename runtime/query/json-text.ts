@@ -80,6 +80,9 @@ export function finished(text: string, urls: { api: string; site: string }): str
   let out = text;
   if (out.includes(API_URL_MARKER)) out = out.replaceAll(API_URL_MARKER, inString(urls.api));
   if (out.includes(SITE_URL_MARKER)) out = out.replaceAll(SITE_URL_MARKER, inString(urls.site));
-  if (out.includes(JSONB_START)) out = out.replace(JSONB_VALUE, (_m, value: string) => JSON.stringify(JSON.parse(value)));
-  return out;
+  return jsonbWritten(out);
 }
+
+/** The JSON text `text` (no URL in it) with its jsonb values written as JavaScript writes them. */
+export const jsonbWritten = (text: string): string =>
+  text.includes(JSONB_START) ? text.replace(JSONB_VALUE, (_m, value: string) => JSON.stringify(JSON.parse(value))) : text;

@@ -55,8 +55,11 @@ export const customFields: RuntimeFieldKind<CustomFieldsField> = {
     const d = f.definitions;
     if (!d) return "'{}'";
     const key = `d.${keyColumn(d, version, index.api.versions.supported)}`;
-    return `(SELECT '{' || coalesce(string_agg(to_json(u.key)::text || ':' || ${jsonbJson(`${col(alias, f.column)} -> u.name`)}, ',' ORDER BY u.n), '') || '}' ` +
+    const values = `(SELECT '{' || coalesce(string_agg(to_json(u.key)::text || ':' || ${jsonbJson(`${col(alias, f.column)} -> u.name`)}, ',' ORDER BY u.n), '') || '}' ` +
       `${definedFields(d, model.key, key, `${javascriptKeyOrder(key)}, d.weight, d.name`)})`;
+    // Asked once per statement (uncorrelated): a model without definitions, the usual case,
+    // spends no sub-select on each row.
+    return `CASE WHEN EXISTS (SELECT 1 ${definitionsOf(d, literal(model.key))}) THEN ${values} ELSE '{}' END`;
   },
   // Asked for as the write starts, so the read rides with its reference checks.
   prefetch: (f, ctx) => (f.definitions ? writeDefinitions(ctx.db, f.definitions, ctx.model.key) : undefined),

@@ -59,6 +59,29 @@ describe("inventory e2e: statement plans", () => {
     expect(held.rows[0].statement).to.include("circuits_circuittype");
   }));
 
+  // A filter whose value picks the statement's text and binds nothing (`cabled=true`: `cable
+  // IS NOT NULL`) is planned exactly for what it asks, so its statement is prepared like an
+  // unfiltered one; a pattern's (`name__ic`) is planned anew for each value.
+  it("a list filtered by presence is prepared; one filtered by a pattern is not", () => oneConnection(async (db, base) => {
+    const sent: Array<{ sql: string; options?: { name?: string } }> = [];
+    const listen = (_r: unknown, q: { sql: string; options?: { name?: string } }) => sent.push(q);
+    db.on("query-response", listen);
+    try {
+      for (let i = 0; i < 3; i++) {
+        expect((await get(`${base}/api/dcim/interfaces/?cabled=true&limit=2`)).status).to.equal(200);
+        expect((await get(`${base}/api/dcim/interfaces/?name__ic=${tag}&limit=2`)).status).to.equal(200);
+      }
+    } finally {
+      db.removeListener("query-response", listen);
+    }
+    const pages = sent.filter((q) => q.sql.includes(`from "dcim_interface" as "t0"`) && q.sql.includes("AS count"));
+    const present = pages.filter((q) => q.sql.includes(`"cable_id" IS NOT NULL`));
+    const pattern = pages.filter((q) => !q.sql.includes(`"cable_id" IS NOT NULL`));
+    expect([present.length, pattern.length]).to.deep.equal([3, 3]);
+    expect(present[2].options?.name ?? "").to.match(/^a_[0-9a-f]{24}$/);
+    expect(pattern.map((q) => q.options?.name)).to.deep.equal([undefined, undefined, undefined]);
+  }));
+
   // PostgreSQL plans a prepared statement for its values five times, then keeps a generic plan
   // unless that looks dearer: an id compared as an array of one, or a first page's limit as a
   // parameter, made it look so, and each detail or first page was planned anew (longer than it ran).

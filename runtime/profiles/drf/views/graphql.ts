@@ -7,6 +7,7 @@ import { graphqlWriter } from "../graphql-writes.js";
 import type { Ctx } from "../context.js";
 import { readJson, requestActor } from "../request.js";
 import { notAllowed } from "./allow.js";
+import { JsonText } from "../../../query/json-text.js";
 
 export async function graphql(ctx: Ctx): Promise<void> {
   const { api, operations } = ctx.drf;
@@ -22,6 +23,9 @@ export async function graphql(ctx: Ctx): Promise<void> {
   const type = contentType(ctx.req);
   const body = type === "application/graphql" ? { query: raw.toString("utf8") } : type === "application/json" ? readJson(ctx) : {};
   const op = await operations.read(await requestActor(ctx, "graphql"));
-  const answer = await answerGraphql(deps, op, (body ?? {}) as Record<string, unknown>, requesterOf({ version: ctx.version, apiUrl: ctx.apiUrl }, graphqlWriter(ctx)));
-  ctx.res.status(answer.status).json(answer.body);
+  // The response's own answer: it may be the JSON text PostgreSQL wrote, sent as it is.
+  const requester = { ...requesterOf({ version: ctx.version, apiUrl: ctx.apiUrl }, graphqlWriter(ctx)), text: true };
+  const answer = await answerGraphql(deps, op, (body ?? {}) as Record<string, unknown>, requester);
+  if (answer.body instanceof JsonText) ctx.res.status(answer.status).type("application/json").send(answer.body.text);
+  else ctx.res.status(answer.status).json(answer.body);
 }
