@@ -12,13 +12,14 @@ import { createApp } from "../runtime/server.js";
 import { migrateAll, ensureSuperuser } from "../runtime/cli.js";
 import { apis } from "../generated/server.js";
 import { run, type Request } from "./load.js";
-import { seedDevices, seedInterfaceAddresses, seedPrefixes } from "./seed.js";
+import { seedCalendar, seedDevices, seedInterfaceAddresses, seedPrefixes } from "./seed.js";
 import { floor } from "./floor.js";
 
 const PREFIXES = Number(process.env.BENCH_PREFIXES ?? 20000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 1500);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
 const DEVICES = Number(process.env.BENCH_DEVICES ?? 1000);
+const EVENTS = Number(process.env.BENCH_EVENTS ?? 2000);
 /** The bench's GraphQL workload (bench/run.ts). */
 const GRAPHQL_TREE = `query ($o: Int) { devices(name__isw: "bench-dev-", limit: 100, offset: $o) { name interfaces { name ip_addresses { address } } } }`;
 
@@ -83,6 +84,7 @@ async function main(): Promise<void> {
   const { ids, relations } = await seedPrefixes(db.knex, PREFIXES);
   await seedDevices(db.knex, DEVICES);
   await seedInterfaceAddresses(db.knex);
+  await seedCalendar(db.knex, EVENTS);
   await db.knex.raw("VACUUM ANALYZE");
   const floorDb = db.embedded ? { knex: db.knex.withUserParams({}), close: async () => undefined } : await openDatabase(config);
   const listen = (s: http.Server) => new Promise<string>((resolve) => s.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(s.address() as AddressInfo).port}`)));
@@ -94,6 +96,7 @@ async function main(): Promise<void> {
   let i = 0;
   let created = 0;
   const pick = () => ids[i++ % ids.length];
+  const eventPage = () => 1 + (i++ % Math.max(1, Math.floor(EVENTS / 50)));
   const get = (url: string): Request => ({ method: "GET", url, expect: 200 });
   const body = () => {
     const n = 0x15000000 + created++;
@@ -117,6 +120,8 @@ async function main(): Promise<void> {
         body: JSON.stringify({ query: GRAPHQL_TREE, variables: { o: (i++ % (DEVICES / 100)) * 100 } }),
       }),
     },
+    { name: "floor: event archive of 50", next: () => get(`${floorUrl}/events/?page=${eventPage()}`), headers: {} },
+    { name: "calendar: event archive of 50, all embedded", next: () => get(`${ours}/wp-json/calendar/events/v1/events?per_page=50&page=${eventPage()}`), headers: {} },
   ];
   const only = process.env.PROFILE_ONLY;
   const session = new Session();

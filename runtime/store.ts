@@ -50,6 +50,17 @@ export interface ReadOptions {
   unscoped?: boolean;
   /** A list's order when not the model's own; naming `id` replaces the final tie-break on it. */
   ordering?: Ordering[];
+  /** The JSON text `listJson` and `fetchJson` give of each row, when a profile shapes records its own way: in place of the plan's. */
+  text?: RowText;
+  /** The values of `text`'s placeholders (`?`), in the order they come in its SQL: what the request alone knows. */
+  textValues?: readonly Knex.RawBinding[];
+}
+
+/** SQL of a row's JSON text over the alias `t0`, markers as runtime/query/json-text.ts has them. */
+export interface RowText {
+  /** Tells it from a plan's other texts: the statements built on it are kept by plan and key. */
+  readonly key: string;
+  readonly sql: string;
 }
 
 /** The order's values (as text) of the last row a keyset page showed. */
@@ -90,6 +101,10 @@ function hasNul(v: unknown): boolean {
   if (isPlainObject(v)) return Object.entries(v).some(([k, x]) => k.includes("\0") || hasNul(x));
   return false;
 }
+
+/** The select-list entry `j` of a row's JSON text `json`, given its placeholders' values (ReadOptions.textValues). */
+const textColumn = (db: Db, json: string, opts: ReadOptions): Knex.Raw =>
+  (opts.textValues?.length ? db.raw(`${json} AS j`, opts.textValues) : db.raw(`${json} AS j`));
 
 /** A filter plan's checks as select-list entries, to ride along in the statement they judge. */
 function checkSelects(db: Db, filter: FilterPlan): Knex.Raw[] {
@@ -283,7 +298,7 @@ export class Store {
    */
   async listJson(op: Operation, m: ModelDescriptor, filter: FilterPlan, page: Page, opts: ReadOptions):
     Promise<{ count: number; results: JsonText; cursor?: Cursor | null } | undefined> {
-    if (!this.plans.get(m, opts.shape, opts.version, opts.exclude, opts.include).json) return undefined;
+    if (!(opts.text ?? this.plans.get(m, opts.shape, opts.version, opts.exclude, opts.include).json)) return undefined;
     const db = op.trx;
     const scope = opts.unscoped ? null : op.scope(m, "t0", "view");
     const ordering = opts.ordering ?? m.ordering;
@@ -292,14 +307,15 @@ export class Store {
     // A keyset page reads one row more than it shows: whether another page follows.
     const shown = keyset ? page.limit : null;
     return this.withPlan(m, opts, async (plan) => {
+      const json = opts.text?.sql ?? plan.json;
       // A fact the plan was built on may have changed into one JavaScript must render.
-      if (!plan.json) return { row: undefined, answer: () => undefined };
+      if (!json) return { row: undefined, answer: () => undefined };
       // A row for each object of the page (its JSON text `j`, in order), each carrying the
       // count and the checks; one row with a NULL `j` when the page is empty. Not one text of
       // the whole page: pg would read a page of a thousand as one message into a buffer grown
       // by doubling, and give it as one string of megabytes.
       const build = () => {
-        const projected = this.projected(op, m, filter, page, opts, plan, terms, types, `${plan.json} AS j`);
+        const projected = this.projected(op, m, filter, page, opts, plan, terms, types, textColumn(db, json, opts));
         const counted = page.uncounted ? db.raw("NULL AS count") : db.raw("(?) AS count", [this.selected(op, m, filter, opts).count("*")]);
         const statement = shown === null
           ? db.select(counted, "r.j").from(db.raw("(SELECT) one LEFT JOIN (SELECT p.j, row_number() OVER () AS n FROM (?) p) r ON true", [projected]))
@@ -309,12 +325,15 @@ export class Store {
         statement.select(...checkSelects(db, filter), ...ReadPlans.checks(plan).map((c) => db.raw(c))).orderBy("r.n");
         return filter.valueSensitive ? statement : prepared(statement);
       };
-      // Unfiltered, the values are the scope's (counted, then paged) and a later page's offset.
-      const scoped = scope?.bindings ?? [];
-      const key = `list|${page.limit}|${page.offset === 0}|${!!page.uncounted}|${JSON.stringify(opts.ordering ?? null)}|${scope?.sql ?? ""}`;
-      const rows = filter.empty && !keyset
-        ? await this.builtOnce(db, plan, key, [...(page.uncounted ? [] : scoped), ...scoped, ...(page.offset === 0 ? [] : [page.offset])], build)
-        : await cursorRefused(build(), keyset);
+      // The values are the count's selection (the scope's, and a filter's), the filter's checks',
+      // then the page's: a profile's text values, the selection again and a later page's offset.
+      // A filtered selection's text and values are a small statement's own: the whole one is
+      // built once for each text of it.
+      const selection = filter.empty ? { sql: scope?.sql ?? "", bindings: scope?.bindings ?? [] } : this.selected(op, m, filter, opts).toSQL();
+      const checks = checkColumns(filter.checks);
+      const key = `${opts.text?.key ?? ""}|list|${page.limit}|${page.offset === 0}|${!!page.uncounted}|${JSON.stringify(opts.ordering ?? null)}|${selection.sql}|${checks.map((c) => c.sql).join(",")}`;
+      const bindings = [...(page.uncounted ? [] : selection.bindings), ...checks.flatMap((c) => c.bindings), ...(opts.textValues ?? []), ...selection.bindings, ...(page.offset === 0 ? [] : [page.offset])];
+      const rows = !filter.valueSensitive && !keyset ? await this.builtOnce(db, plan, key, bindings, build) : await cursorRefused(build(), keyset);
       const row = rows[0];
       return {
         row,
@@ -368,7 +387,7 @@ export class Store {
    * limit, every row past the cursor (`_cursor` then left out).
    */
   private projected(op: Operation, m: ModelDescriptor, filter: FilterPlan, page: Page, opts: ReadOptions, plan: ReadPlan,
-    terms: OrderTerm[], types: string[], select = plan.select): Knex.QueryBuilder {
+    terms: OrderTerm[], types: string[], select: string | Knex.Raw = plan.select): Knex.QueryBuilder {
     const db = op.trx;
     const ordering = opts.ordering ?? m.ordering;
     const keyset = page.after !== undefined;
@@ -395,7 +414,7 @@ export class Store {
       if (!keyset) chosen.offset(page.offset, pageTerm(page.offset, filter, "offset"));
     }
     const cursor = keyset && take !== null;
-    return db.select(db.raw(select), ...(cursor ? [db.raw(`${cursorValues(terms)} AS _cursor`)] : []))
+    return db.select(typeof select === "string" ? db.raw(select) : select, ...(cursor ? [db.raw(`${cursorValues(terms)} AS _cursor`)] : []))
       .from(chosen.as("t0")).orderByRaw(orderSql(this.index, m, ordering, "t0"));
   }
 
@@ -498,15 +517,16 @@ export class Store {
    * same statement; undefined where the plan can only be rendered in JavaScript.
    */
   async fetchJson(op: Operation, m: ModelDescriptor, id: RowId, opts: ReadOptions, filter?: FilterPlan): Promise<JsonText | null | undefined> {
-    if (!this.plans.get(m, opts.shape, opts.version, opts.exclude, opts.include).json) return undefined;
+    if (!(opts.text ?? this.plans.get(m, opts.shape, opts.version, opts.exclude, opts.include).json)) return undefined;
     const { valid, cast } = this.keys(m, [id]);
     if (!valid.length) return null;
     const db = op.trx;
     const scope = opts.unscoped ? null : op.scope(m, "t0", "view");
     return this.withPlan(m, opts, async (plan) => {
-      if (!plan.json) return { row: undefined, answer: () => undefined };
+      const json = opts.text?.sql ?? plan.json;
+      if (!json) return { row: undefined, answer: () => undefined };
       const build = () => {
-        const qb = db(`${m.table} as t0`).select(db.raw(`${plan.json} AS j`)).modify((q) => byIds(q, valid, cast));
+        const qb = db(`${m.table} as t0`).select(textColumn(db, json, opts)).modify((q) => byIds(q, valid, cast));
         if (!opts.unscoped) scoped(op, m, qb);
         filter?.apply(qb);
         // The plan's checks do not read the row: they are asked whether or not it is found.
@@ -514,7 +534,7 @@ export class Store {
           ...ReadPlans.checks(plan).map((c) => db.raw(c))));
       };
       const [row] = !filter || filter.empty
-        ? await this.builtOnce(db, plan, `detail|${cast}|${scope?.sql ?? ""}`, [valid[0], ...(scope?.bindings ?? [])], build)
+        ? await this.builtOnce(db, plan, `${opts.text?.key ?? ""}|detail|${cast}|${scope?.sql ?? ""}`, [...(opts.textValues ?? []), valid[0], ...(scope?.bindings ?? [])], build)
         : await build();
       return {
         row,

@@ -70,7 +70,7 @@ export const numberJson = (expr: string): string => `coalesce(armature_json_numb
 const MAX_ARGUMENTS = 100;
 
 /** SQL of the texts `parts` run together: `concat` makes the result once, where a chain of `||` copies it at each step. */
-function concatenated(parts: string[]): string {
+export function concatenated(parts: string[]): string {
   if (parts.length <= MAX_ARGUMENTS) return `concat(${parts.join(", ")})`;
   const groups: string[] = [];
   for (let n = 0; n < parts.length; n += MAX_ARGUMENTS) groups.push(concatenated(parts.slice(n, n + MAX_ARGUMENTS)));

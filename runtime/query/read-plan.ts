@@ -94,6 +94,16 @@ export class ReadPlans {
     return plan.assumptions.map((a, n) => `${a.probe} AS ${ident(assumptionColumn(n))}`);
   }
 
+  /**
+   * A field's SQL in the full form of its model in the default version, over the row aliased
+   * `alias`: its kind's `read` and `json` (a profile shaping records of its own from the values).
+   */
+  fieldSql(m: ModelDescriptor, f: FieldDescriptor, alias: string): { read?: string; json?: string } {
+    const ctx = this.context(m, alias, 0, "full", this.index.api.versions.default);
+    const kind = kindOf(f);
+    return { read: kind.read?.(f, ctx), json: kind.json?.(f, ctx) };
+  }
+
   /** The fields a shape shows; `since`/`until` rule the full shape only, as Nautobot versions its full serializers and never its nested ones. */
   private fieldsOf(m: ModelDescriptor, shape: Shape, version: string, only?: string[]): FieldDescriptor[] {
     const readable = (f: FieldDescriptor | undefined): f is FieldDescriptor => !!f && !f.writeOnly;

@@ -1,6 +1,6 @@
 // What a view works with, and nothing else: the API as served (WpApi: its descriptor, the
 // engine's store and operations, the writer, the archive planner and the policy record, built
-// once per API) and the request being answered (WpContext: its parameters, requester, site
+// once per API, with the SQL of its records' JSON text) and the request being answered (WpContext: its parameters, requester, site
 // URLs and the matched route's arguments and model).
 import type { Request, Response } from "express";
 import type { Knex } from "knex";
@@ -12,6 +12,7 @@ import type { Store } from "../../store.js";
 import { Engine } from "../../engine.js";
 import { WpAuth, type Requester } from "./auth.js";
 import { Catalog, type Site } from "./records.js";
+import { RecordTexts } from "./record-text.js";
 import { Archive } from "./archive.js";
 import { Writer } from "./writes.js";
 import type { Params } from "./params.js";
@@ -34,6 +35,8 @@ export interface WpApi {
   /** The site's timezone name. */
   readonly tz: string;
   readonly cat: Catalog;
+  /** The JSON text of records as PostgreSQL writes them, for the reads that pass it through. */
+  readonly texts: RecordTexts;
   readonly store: Store;
   readonly operations: Operations;
   readonly writer: Writer;
@@ -79,9 +82,10 @@ export function servedApi({ api, db, config, identities }: WpDeps): WpApi {
   const appPasswords = new WpAuth(db, identities, passwordsModel);
   // Asked on the writer's own connection: the transaction may hold the only one (PGlite).
   const userExists = async (conn: Knex, id: string) => !!identities && !!(await identities.byId(conn, id));
+  const ns = api.basePath.replace(/^\/|\/$/g, "");
   return {
-    api, db, config, tz, cat, store, operations, appPasswords,
-    ns: api.basePath.replace(/^\/|\/$/g, ""),
+    api, db, config, tz, cat, store, operations, appPasswords, ns,
+    texts: new RecordTexts(cat, store.plans, tz, `${config.wpApiRoot}/${ns}`),
     writer: new Writer(cat, store, tz, userExists),
     archive: new Archive(db, cat, api.settings, tz),
     policy: wordpressPolicy(api, db, identities, passwordsModel ? appPasswords : undefined, config),

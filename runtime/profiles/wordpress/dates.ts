@@ -61,12 +61,22 @@ export function utcToWall(at: Date, tz: string): Wall {
   return new Date(at.getTime() + offsetMinutes(tz, at) * 60000);
 }
 
+/** Formatters of zones' short names, by zone: making one costs more than using it many times. */
+const zoneNamers = new Map<string, Intl.DateTimeFormat>();
+/** Zones' formatters kept at most: the zones a site's events use are few, and any text can name one. */
+const MAX_ZONE_NAMERS = 64;
+
 /** Short zone name (`EDT`, `UTC+2`), or "" when the zone is empty. */
 export function zoneAbbr(tz: string, at: Date): string {
   if (!tz) return "";
   if (tz.startsWith("UTC")) return tz;
-  const part = new Intl.DateTimeFormat("en-US", { timeZone: tz, timeZoneName: "short" }).formatToParts(at).find((p) => p.type === "timeZoneName");
-  return part?.value ?? "";
+  let namer = zoneNamers.get(tz);
+  if (!namer) {
+    namer = new Intl.DateTimeFormat("en-US", { timeZone: tz, timeZoneName: "short" });
+    if (zoneNamers.size >= MAX_ZONE_NAMERS) zoneNamers.clear();
+    zoneNamers.set(tz, namer);
+  }
+  return namer.formatToParts(at).find((p) => p.type === "timeZoneName")?.value ?? "";
 }
 
 /**

@@ -3,8 +3,9 @@
 // a post archive's last page, the totals headers (X-WP-* and the plugin's X-TEC-*), the
 // `Link` rel=next/prev headers generic REST clients follow, and the archive envelope: the
 // plugin's `{<list>, rest_url, next_rest_url, previous_rest_url, total, total_pages}`, in
-// the key order of its post and term archives.
+// the key order of its post and term archives, around records or their JSON text.
 import type { ModelDescriptor } from "../../descriptor.js";
+import { JsonText } from "../../query/json-text.js";
 import { WpError } from "./errors.js";
 import type { Params } from "./params.js";
 import type { WpContext } from "./context.js";
@@ -13,6 +14,12 @@ export interface Paging { page: number; perPage: number }
 
 /** A page as the store read it. */
 export interface ReadPage<T> { count: number; results: T[] }
+
+/** A page as the store read it, its records as their JSON text. */
+export interface TextPage { count: number; results: JsonText }
+
+/** Where an archive's envelope holds its records. */
+const RECORDS = Symbol("records");
 
 export class WpPaginator {
   constructor(private readonly settings: Record<string, unknown>) {}
@@ -37,18 +44,18 @@ export class WpPaginator {
   }
 
   /**
-   * Answers a page of `m`'s archive: each read record through `shape`, the totals and links.
-   * `echo` holds the filters the links repeat (post archives repeat them; term archives only
-   * the page).
+   * Answers a page of `m`'s archive: its records (each read record through `shape`, or
+   * their JSON text as PostgreSQL wrote it), the totals and links. `echo` holds the filters
+   * the links repeat (post archives repeat them; term archives only the page).
    */
-  respond<T>(ctx: WpContext, m: ModelDescriptor, paged: Paging, page: ReadPage<T>, echo: Record<string, string>, shape: (values: T) => Record<string, unknown>): void {
+  respond<T>(ctx: WpContext, m: ModelDescriptor, paged: Paging, page: ReadPage<T> | TextPage, echo: Record<string, string>, shape: (values: T) => Record<string, unknown>): void {
     const wp = m.wordpress!;
     const total = page.count;
     const totalPages = total ? Math.ceil(total / paged.perPage) : 0;
-    if (wp.kind === "post" && !page.results.length && paged.page > 1) {
+    const empty = page.results instanceof JsonText ? page.results.text === "[]" : !page.results.length;
+    if (wp.kind === "post" && empty && paged.page > 1) {
       throw new WpError(404, `${wp.noun}-archive-page-not-found`, `The requested ${wp.noun} archive page does not exist`);
     }
-    const records = page.results.map(shape);
     const base = `${ctx.site.nsUrl}/${wp.listKey}/`;
     const url = (n: number, withFilters: boolean) => {
       const qs = new URLSearchParams(withFilters ? echo : {});
@@ -61,16 +68,21 @@ export class WpPaginator {
       "X-TEC-Total": String(total), "X-TEC-TotalPages": String(totalPages),
       "X-WP-Total": String(total), "X-WP-TotalPages": String(totalPages),
     };
-    const next = paged.page < totalPages ? { next_rest_url: url(paged.page + 1, wp.kind === "post") } : {};
+    const next: Array<[string, string]> = paged.page < totalPages ? [["next_rest_url", url(paged.page + 1, wp.kind === "post")]] : [];
     // Post archives never get here past their last page (404 above); term archives link the
     // previous page arithmetically, as WordPress's terms controller does.
-    const previous = paged.page > 1 ? { previous_rest_url: url(paged.page - 1, wp.kind === "post") } : {};
+    const previous: Array<[string, string]> = paged.page > 1 ? [["previous_rest_url", url(paged.page - 1, wp.kind === "post")]] : [];
     // WordPress core's collection paging links, which generic REST clients (wpapi's _paging) follow.
-    if (next.next_rest_url) ctx.res.append("Link", `<${next.next_rest_url}>; rel="next"`);
-    if (previous.previous_rest_url) ctx.res.append("Link", `<${previous.previous_rest_url}>; rel="prev"`);
-    const body = wp.kind === "term"
-      ? { rest_url: base, total, total_pages: totalPages, [wp.listKey]: records, ...next, ...previous }
-      : { [wp.listKey]: records, rest_url: url(paged.page, true), ...next, ...previous, total, total_pages: totalPages };
+    for (const [, link] of next) ctx.res.append("Link", `<${link}>; rel="next"`);
+    for (const [, link] of previous) ctx.res.append("Link", `<${link}>; rel="prev"`);
+    const entries: Array<[string, unknown]> = wp.kind === "term"
+      ? [["rest_url", base], ["total", total], ["total_pages", totalPages], [wp.listKey, RECORDS], ...next, ...previous]
+      : [[wp.listKey, RECORDS], ["rest_url", url(paged.page, true)], ...next, ...previous, ["total", total], ["total_pages", totalPages]];
+    const results = page.results;
+    // The records' text joined by `+`, which leaves it where it is: a join would copy it.
+    const body = results instanceof JsonText
+      ? new JsonText(entries.reduce((out, [k, v], n) => out + (n ? "," : "") + JSON.stringify(k) + ":" + (v === RECORDS ? results.text : JSON.stringify(v)), "{") + "}")
+      : Object.fromEntries(entries.map(([k, v]) => [k, v === RECORDS ? results.map(shape) : v]));
     ctx.wp.policy.renderer.json(ctx.res, ctx.params, 200, body, headers);
   }
 }

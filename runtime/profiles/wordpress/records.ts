@@ -2,7 +2,9 @@
 // local/UTC dates and their details, money and image renderers, embedded linked posts and
 // terms; terms in the archive shape or the embedded shape. The engine reads a record and
 // everything it embeds in one statement (linked models declare their embedded form as their
-// nested form); this module only reshapes values. Also the catalog of the API's models.
+// nested form); this module only reshapes values. Reads answer with the same records as the
+// JSON text PostgreSQL writes (record-text.ts); writes' answers are shaped here, and so is any
+// model's whose records have no such text. Also the catalog of the API's models.
 import type { Knex } from "knex";
 import { ModelIndex } from "../../models.js";
 import {

@@ -1,7 +1,9 @@
 // How an answer is written: JSON, or with `_envelope` (WordPress's envelope for clients that
 // cannot read statuses or headers) a 200 whose body carries the status, headers and body; and
-// the HTML page the document view gives a browser.
+// the HTML page the document view gives a browser. A body that is JSON text already (records
+// PostgreSQL wrote) is sent as it is.
 import type { Response } from "express";
+import { JsonText } from "../../query/json-text.js";
 import type { Params } from "./params.js";
 
 export interface WpRenderer {
@@ -12,10 +14,13 @@ export interface WpRenderer {
 export const jsonRenderer: WpRenderer = {
   json(res, params, status, body, headers = {}) {
     if (params._envelope !== undefined) {
-      res.status(200).json({ body, status, headers });
+      if (body instanceof JsonText) res.status(200).type("application/json").send(`{"body":${body.text},"status":${status},"headers":${JSON.stringify(headers)}}`);
+      else res.status(200).json({ body, status, headers });
       return;
     }
-    res.status(status).set(headers).json(body);
+    res.status(status).set(headers);
+    if (body instanceof JsonText) res.type("application/json").send(body.text);
+    else res.json(body);
   },
 
   html(res, page) {

@@ -8,6 +8,7 @@ import { JsonText } from "../../../runtime/query/json-text.js";
 import type { ReadOptions } from "../../../runtime/store.js";
 import { apis } from "../../../generated/server.js";
 import { startTestServer, type TestServer } from "../../support/server.js";
+import { jsonCalls } from "../../support/json-calls.js";
 
 const inventory = apis.find((a) => a.name === "inventory")!;
 const everyRow: FilterPlan = { apply: (qb) => qb, checks: [], order: [], valueSensitive: false };
@@ -132,28 +133,16 @@ describe("JSON written by PostgreSQL", function () {
   it("sends a detail and a list without parsing or stringifying the answer", async () => {
     const headers = { Authorization: `Token ${server.token}`, Accept: "application/json" };
     const [, id] = made[0];
-    const seen: string[] = [];
-    const { parse, stringify } = JSON;
-    JSON.parse = (text: string, reviver?: (this: unknown, key: string, value: unknown) => unknown) => {
-      seen.push(`parse ${text}`);
-      return parse(text, reviver);
-    };
-    JSON.stringify = ((value: unknown, ...rest: [never, never]) => {
-      const out = stringify(value, ...rest);
-      seen.push(`stringify ${out}`);
-      return out;
-    }) as typeof JSON.stringify;
-    const bodies: string[] = [];
-    try {
+    const { result: bodies, seen } = await jsonCalls(async () => {
+      const texts: string[] = [];
       for (const path of [`ipam/prefixes/${id}/`, `ipam/prefixes/?prefix=10.249.0.0/24&vrf_id=${vrfId}`, `ipam/prefixes/${id}/?api_version=1.2`]) {
         const res = await fetch(`${server.url}/api/${path}`, { headers });
         expect(res.status).to.equal(200);
         expect(res.headers.get("content-type")).to.equal("application/json; charset=utf-8");
-        bodies.push(await res.text());
+        texts.push(await res.text());
       }
-    } finally {
-      Object.assign(JSON, { parse, stringify });
-    }
+      return texts;
+    });
     expect(seen.filter((s) => s.includes(token))).to.deep.equal([]);
     const [detail, list, older] = bodies.map((b) => JSON.parse(b));
     expect(detail.description.startsWith(token)).to.equal(true);

@@ -1,13 +1,17 @@
 // GET of an archive: the model's archive parameters planned as the engine's filter (term
 // archives, post archives linking to other posts, and the linked posts' own archives), one
-// page read, and the paginator's answer.
+// page read (its records' JSON text as PostgreSQL writes it, where it can), and the
+// paginator's answer.
 import { ValidationError } from "../../../errors.js";
+import { JsonText } from "../../../query/json-text.js";
 import type { ModelDescriptor } from "../../../descriptor.js";
 import type { ArchivePlan } from "../archive.js";
 import { invalidParam, type WpError } from "../errors.js";
 import { Shaper } from "../records.js";
+import { finishedRecords } from "../record-text.js";
+import type { ReadPage, TextPage } from "../paginator.js";
 import type { WpContext } from "../context.js";
-import { readOperation, readOptions } from "./record.js";
+import { readOperation, readOptions, textOptions } from "./record.js";
 
 /** The first parameter an archive's plan or its checks refuse, as WordPress reports it. */
 function firstInvalid(errors: Record<string, unknown>): WpError {
@@ -33,9 +37,15 @@ export async function listView(ctx: WpContext): Promise<void> {
     const earlier = await store.filterErrors(op, planned.filter, {});
     throw earlier ? firstInvalid(earlier) : planned.stopped;
   }
-  let page: { count: number; results: Array<Record<string, unknown>> };
+  const text = ctx.wp.texts.of(m);
+  const window = policy.paginator.window(paged);
+  let page: ReadPage<Record<string, unknown>> | TextPage;
   try {
-    page = await store.list(op, m, planned.filter, policy.paginator.window(paged), { ...readOptions(ctx), ordering: planned.ordering });
+    // The records' JSON text as PostgreSQL writes it, where the model's records have one.
+    const written = text && await store.listJson(op, m, planned.filter, window, { ...textOptions(ctx, text), ordering: planned.ordering });
+    page = written
+      ? { count: written.count, results: new JsonText(finishedRecords(written.results.text)) }
+      : await store.list(op, m, planned.filter, window, { ...readOptions(ctx), ordering: planned.ordering });
   } catch (err) {
     if (err instanceof ValidationError && !Array.isArray(err.errors)) throw firstInvalid(err.errors);
     throw err;

@@ -4,10 +4,12 @@
 import type { ModelDescriptor } from "../../../descriptor.js";
 import type { Actor, Operation } from "../../../operations/index.js";
 import type { ReadOptions, RowId } from "../../../store.js";
+import { JsonText } from "../../../query/json-text.js";
 import { requestId } from "../../../http/failures.js";
 import { invalidParam, WpError } from "../errors.js";
 import { MAX_ID } from "../params.js";
 import { Shaper, type Row } from "../records.js";
+import { finishedRecords, type RecordText } from "../record-text.js";
 import type { WpContext } from "../context.js";
 
 function capital(s: string): string {
@@ -39,6 +41,21 @@ export async function findRecord(ctx: WpContext): Promise<Row> {
 
 export function readOptions(ctx: WpContext): ReadOptions {
   return { shape: "full", version: ctx.wp.api.versions.default, ctx: { apiUrl: ctx.site.nsUrl } };
+}
+
+/** `readOptions` reading records as the JSON text `text`, for the request's site. */
+export function textOptions(ctx: WpContext, text: RecordText): ReadOptions {
+  return { ...readOptions(ctx), text, textValues: text.values(ctx.site) };
+}
+
+/** The record with this id as the API shows it, as PostgreSQL writes its JSON text where the model's records have one. */
+export async function shownText(ctx: WpContext, m: ModelDescriptor, id: RowId): Promise<JsonText | Record<string, unknown>> {
+  const text = ctx.wp.texts.of(m);
+  if (!text) return shown(ctx, m, id);
+  const found = await ctx.wp.store.fetchJson(await readOperation(ctx, m), m, id, textOptions(ctx, text));
+  if (found === undefined) return shown(ctx, m, id);
+  if (!found) throw missing(m, id);
+  return new JsonText(finishedRecords(found.text));
 }
 
 /** The record with this id as the API shows it, read in `op` (a write's, or the request's reads). */
