@@ -7,6 +7,8 @@ import { Engine } from "../../../runtime/engine.js";
 import { graphqlService, type GraphqlAnswer, type Requester } from "../../../runtime/graphql/index.js";
 import { JsonText } from "../../../runtime/query/json-text.js";
 import { apis } from "../../../generated/server.js";
+import { jsonCalls } from "../../support/json-calls.js";
+import { maker, type Maker } from "../../support/made.js";
 import { startTestServer, type TestServer } from "../../support/server.js";
 
 const inventory = apis.find((a) => a.name === "inventory")!;
@@ -17,7 +19,7 @@ describe("GraphQL answers written by PostgreSQL", () => {
   const actor = { userId: null, username: "graphql-text", requestId: "graphql-text", context: "test", contextDetail: "" };
   const token = `gql-text-${Math.random().toString(36).slice(2, 10)}`;
   const suffix = Math.random().toString(36).slice(2, 8);
-  const definitions: string[] = [];
+  let removeDefinitions: Maker["removeDefinitions"];
   const word = (errors: unknown) => JSON.stringify(errors);
 
   /** The answer to `query` as the service gives it with the text allowed, and as graphql-js executes it. */
@@ -32,14 +34,9 @@ describe("GraphQL answers written by PostgreSQL", () => {
   before(async () => {
     server = await startTestServer();
     engine = new Engine(inventory, server.db);
-    const headers = { Authorization: `Token ${server.token}`, "Content-Type": "application/json", Accept: "application/json" };
-    const post = async (path: string, body: unknown) => {
-      const res = await fetch(`${server.url}/api/${path}`, { method: "POST", headers, body: JSON.stringify(body) });
-      expect(res.status, `${path}: ${await res.clone().text()}`).to.equal(201);
-      const made = await res.json() as { id: string; url: string };
-      if (path.startsWith("extras/")) definitions.push(made.url);
-      return made;
-    };
+    const made = maker(server);
+    const { post } = made;
+    removeDefinitions = made.removeDefinitions;
     // Custom fields of the kinds whose values graphql-js passes through as pg reads them.
     await post("extras/custom-fields/", { name: `t_${suffix}`, type: "text", content_types: ["dcim.site"] });
     await post("extras/custom-fields/", { name: `n_${suffix}`, type: "integer", content_types: ["dcim.site"] });
@@ -54,12 +51,7 @@ describe("GraphQL answers written by PostgreSQL", () => {
     await post("dcim/sites/", { name: `${token} wide`, status: "active", custom_fields: { [`n_${suffix}`]: 12345678901, [`t_${suffix}`]: "x" } });
   });
 
-  after(async () => {
-    for (const url of definitions.reverse()) {
-      const res = await fetch(url, { method: "DELETE", headers: { Authorization: `Token ${server.token}` } });
-      expect(res.status, url).to.equal(204);
-    }
-  });
+  after(() => removeDefinitions());
 
   const queries: Array<[string, string, Record<string, unknown>?]> = [
     ["scalars of every kind, custom fields, aliases and __typename", `query ($n: [String]) { sites(name: $n) {
@@ -100,33 +92,15 @@ describe("GraphQL answers written by PostgreSQL", () => {
   });
 
   it("sends the text over HTTP without parsing or stringifying the answer", async () => {
-    const parse = JSON.parse;
-    const stringify = JSON.stringify;
-    const touched: string[] = [];
-    JSON.parse = (text: string, reviver?: (this: unknown, key: string, value: unknown) => unknown) => {
-      if (typeof text === "string" && text.includes(token) && !text.includes("query")) touched.push(`parse ${text.slice(0, 60)}`);
-      return parse(text, reviver);
-    };
-    JSON.stringify = ((value: unknown, ...rest: [never, never]) => {
-      const out = stringify(value, ...rest);
-      if (typeof out === "string" && out.includes(token) && out.includes('"data"')) touched.push(`stringify ${out.slice(0, 60)}`);
-      return out;
-    }) as typeof JSON.stringify;
-    let res: Response;
-    try {
-      res = await fetch(`${server.url}/api/graphql/`, {
-        method: "POST",
-        headers: { Authorization: `Token ${server.token}`, "Content-Type": "application/json" },
-        body: stringify({ query: `{ sites(name__isw: "${token}") { name status { slug } } }` }),
-      });
-    } finally {
-      JSON.parse = parse;
-      JSON.stringify = stringify;
-    }
+    const request = JSON.stringify({ query: `{ sites(name__isw: "${token}") { name status { slug } } }` });
+    const { result: res, seen } = await jsonCalls(() => fetch(`${server.url}/api/graphql/`, {
+      method: "POST", headers: { Authorization: `Token ${server.token}`, "Content-Type": "application/json" }, body: request,
+    }));
     expect(res.status).to.equal(200);
     expect(res.headers.get("content-type")).to.equal("application/json; charset=utf-8");
     const body = await res.json() as { data: { sites: Array<{ name: string }> } };
     expect(body.data.sites.map((s) => s.name)).to.have.length(3);
-    expect(touched).to.deep.equal([]);
+    // The request's own text holds the token; the answer's names are what must not be seen.
+    expect(seen.filter((s) => s.includes(`${token} plain`))).to.deep.equal([]);
   });
 });

@@ -9,6 +9,7 @@ import type { ReadOptions } from "../../../runtime/store.js";
 import { apis } from "../../../generated/server.js";
 import { startTestServer, type TestServer } from "../../support/server.js";
 import { jsonCalls } from "../../support/json-calls.js";
+import { maker, type Maker } from "../../support/made.js";
 
 const inventory = apis.find((a) => a.name === "inventory")!;
 const everyRow: FilterPlan = { apply: (qb) => qb, checks: [], order: [], valueSensitive: false };
@@ -20,8 +21,9 @@ describe("JSON written by PostgreSQL", function () {
   /** The objects made here, which a first page need not show. */
   const made: Array<[string, string]> = [];
   let vrfId = "";
+  let post: Maker["post"];
   /** What other files sharing this server must not see: definitions that show on every object of a model. */
-  const definitions: string[] = [];
+  let removeDefinitions: Maker["removeDefinitions"];
   /** Text only the made prefix's answer holds. */
   const token = `json-body-${Math.random().toString(36).slice(2, 10)}`;
   const actor = { userId: null, username: "json-text", requestId: "json-text", context: "test", contextDetail: "" };
@@ -30,14 +32,7 @@ describe("JSON written by PostgreSQL", function () {
     server = await startTestServer();
     engine = new Engine(inventory, server.db);
     // Rows the demo data has none of: a tagged prefix, custom field values, a config context.
-    const headers = { Authorization: `Token ${server.token}`, "Content-Type": "application/json", Accept: "application/json" };
-    const post = async (path: string, body: unknown) => {
-      const res = await fetch(`${server.url}/api/${path}`, { method: "POST", headers, body: JSON.stringify(body) });
-      expect(res.status, `${path}: ${await res.clone().text()}`).to.equal(201);
-      const made = await res.json() as { id: string; url: string } & Record<string, string>;
-      if (path.startsWith("extras/")) definitions.push(made.url);
-      return made;
-    };
+    ({ post, removeDefinitions } = maker(server));
     const suffix = Math.random().toString(36).slice(2, 8);
     await post("extras/custom-fields/", { name: `cf_${suffix}`, label: `CF ${suffix}`, type: "text", content_types: ["ipam.prefix", "dcim.site"] });
     await post("extras/custom-fields/", { name: `n_${suffix}`, label: `N ${suffix}`, type: "integer", content_types: ["ipam.prefix"] });
@@ -70,12 +65,7 @@ describe("JSON written by PostgreSQL", function () {
     await post("extras/config-contexts/", { name: `ctx ${suffix}`, weight: 100, data: { b: 1.5, "10": [1e-7, 1e20, true, null], a: { z: "x" }, "2": 0.000001 } });
   });
 
-  after(async () => {
-    for (const url of definitions.reverse()) {
-      const res = await fetch(url, { method: "DELETE", headers: { Authorization: `Token ${server.token}` } });
-      expect(res.status, url).to.equal(204);
-    }
-  });
+  after(() => removeDefinitions());
 
   it("is what rendering in JavaScript writes, for every model, version and form", async function () {
     this.timeout(600_000);
