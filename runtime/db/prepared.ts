@@ -153,9 +153,12 @@ export function preparingClient(names: StatementNames): typeof Knex.Client {
       };
       const send = async () => {
         for (const old of evicted) {
+          // Only a name PostgreSQL parsed: a DEALLOCATE of one it refused to parse (a statement
+          // that failed) would fail, and abort the transaction the next query then fails in.
+          if (client.connection?.parsedStatements?.[old] === undefined) continue;
           // In an aborted transaction it fails, as the query after it will: the name stays, known to pg.
           const gone = await client.query(`DEALLOCATE ${old}`).then(() => true, () => false);
-          if (gone && client.connection?.parsedStatements) delete client.connection.parsedStatements[old];
+          if (gone) delete client.connection.parsedStatements[old];
         }
         return submit();
       };
