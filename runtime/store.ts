@@ -293,8 +293,9 @@ export class Store {
   }
 
   /**
-   * `list` of a page by offset as the JSON text of its results, written by PostgreSQL in the
-   * same one statement; undefined where the plan can only be rendered in JavaScript.
+   * `list` of a page (by offset or by cursor) as the JSON text of its results, written by
+   * PostgreSQL in the same one statement; undefined where the plan can only be rendered in
+   * JavaScript.
    */
   async listJson(op: Operation, m: ModelDescriptor, filter: FilterPlan, page: Page, opts: ReadOptions):
     Promise<{ count: number; results: JsonText; cursor?: Cursor | null } | undefined> {

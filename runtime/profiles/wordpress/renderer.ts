@@ -4,6 +4,7 @@
 // PostgreSQL wrote) is sent as it is.
 import type { Response } from "express";
 import { JsonText } from "../../query/json-text.js";
+import { sendJsonText } from "../../http/json-text.js";
 import type { Params } from "./params.js";
 
 export interface WpRenderer {
@@ -14,12 +15,12 @@ export interface WpRenderer {
 export const jsonRenderer: WpRenderer = {
   json(res, params, status, body, headers = {}) {
     if (params._envelope !== undefined) {
-      if (body instanceof JsonText) res.status(200).type("application/json").send(`{"body":${body.text},"status":${status},"headers":${JSON.stringify(headers)}}`);
+      if (body instanceof JsonText) sendJsonText(res, 200, new JsonText('{"body":', body, `,"status":${status},"headers":${JSON.stringify(headers)}}`));
       else res.status(200).json({ body, status, headers });
       return;
     }
     res.status(status).set(headers);
-    if (body instanceof JsonText) res.type("application/json").send(body.text);
+    if (body instanceof JsonText) sendJsonText(res, status, body);
     else res.json(body);
   },
 

@@ -8,6 +8,7 @@ import type { Ctx } from "../context.js";
 import { readJson, requestActor } from "../request.js";
 import { notAllowed } from "./allow.js";
 import { JsonText } from "../../../query/json-text.js";
+import { sendJsonText } from "../../../http/json-text.js";
 
 export async function graphql(ctx: Ctx): Promise<void> {
   const { api, operations } = ctx.drf;
@@ -26,6 +27,6 @@ export async function graphql(ctx: Ctx): Promise<void> {
   // The response's own answer: it may be the JSON text PostgreSQL wrote, sent as it is.
   const requester = { ...requesterOf({ version: ctx.version, apiUrl: ctx.apiUrl }, graphqlWriter(ctx)), text: true };
   const answer = await answerGraphql(deps, op, (body ?? {}) as Record<string, unknown>, requester);
-  if (answer.body instanceof JsonText) ctx.res.status(answer.status).type("application/json").send(answer.body.text);
+  if (answer.body instanceof JsonText) sendJsonText(ctx.res, answer.status, answer.body);
   else ctx.res.status(answer.status).json(answer.body);
 }
