@@ -88,6 +88,23 @@ function corkTurn(client: PgClient): void {
   });
 }
 
+/**
+ * Deallocates `name` on a pipelining connection without waiting for it: the DEALLOCATE goes
+ * out in the same socket write as the statement that evicted it, so an eviction costs no round
+ * trip. pg forgets the name at once, so a statement sent under it after this parses it anew,
+ * behind the DEALLOCATE. Only a name PostgreSQL parsed: a DEALLOCATE of one it refused to parse
+ * would fail and abort the transaction it is sent in. Should it fail anyway (in a transaction
+ * already aborted, where the statements after it fail too), the name is still the backend's,
+ * and pg is told so again.
+ */
+function deallocateAhead(client: PgClient, name: string): void {
+  const parsed = client.connection?.parsedStatements;
+  const text = parsed?.[name];
+  if (!parsed || text === undefined) return;
+  delete parsed[name];
+  client.query(`DEALLOCATE ${name}`).catch(() => { parsed[name] = text; });
+}
+
 /** The response knex is given for a BEGIN, COMMIT or ROLLBACK this module answers itself. */
 const answered = (obj: Compiled, command: string) => Object.assign(obj, { response: { command, rows: [], rowCount: null, fields: [] } });
 
@@ -164,12 +181,12 @@ export function preparingClient(names: StatementNames): typeof Knex.Client {
       };
       if (client.pipeline) {
         corkTurn(client);
-        if (!beginning.delete(client)) return evicted.length ? send() : submit();
         // BEGIN cannot fail on a connection that answers the statement after it: should it
         // anyway, that statement is answered with its error, and the operation fails.
-        const begun = client.query("BEGIN;");
-        const run = evicted.length ? send() : submit();
-        return Promise.all([begun, run]).then(([, done]) => done);
+        const begun = beginning.delete(client) ? client.query("BEGIN;") : undefined;
+        for (const old of evicted) deallocateAhead(client, old);
+        const run = submit();
+        return begun ? Promise.all([begun, run]).then(([, done]) => done) : run;
       }
       const key = connection as object;
       const before = lastOnConnection.get(key);
