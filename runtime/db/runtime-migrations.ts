@@ -188,6 +188,23 @@ LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
 $$;
 `,
     },
+    {
+      name: "0011_presume",
+      // A write that went ahead on what it presumed (runtime/db/presumed.ts) sends, with its
+      // statements, one that fails when a presumption does not hold: the transaction is aborted
+      // by it, and the write runs again the ordinary way. Volatile, so that it is never folded away.
+      sql: `
+CREATE FUNCTION armature_presume(held boolean, what text) RETURNS boolean
+LANGUAGE plpgsql AS $$
+BEGIN
+  IF held IS NOT TRUE THEN
+    RAISE EXCEPTION 'a presumption of the write does not hold: %', what USING ERRCODE = 'AR001';
+  END IF;
+  RETURN true;
+END
+$$;
+`,
+    },
   ],
 };
 

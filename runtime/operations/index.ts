@@ -12,6 +12,7 @@ import type { ModelDescriptor } from "../descriptor.js";
 import type { Grants } from "../features/index.js";
 import { readRouting } from "../db/replicas.js";
 import { causeOf, settle } from "../db/pipeline.js";
+import { presume, presumptionsHeld } from "../db/presumed.js";
 
 /** Who makes an operation, and through what (Nautobot's change context). */
 export interface Actor {
@@ -152,6 +153,12 @@ export interface RunOptions {
   retryOn?: string[];
   /** Attempts in all, the first included. */
   attempts?: number;
+  /**
+   * Presume what lookups would find (runtime/db/presumed.ts): the first attempt waits for no
+   * answer of them. Should it fail where a presumption did not hold, it runs again without
+   * presuming, not counted among the attempts, and its answer (or error) is that run's.
+   */
+  presume?: boolean;
 }
 
 export class Operations {
@@ -201,12 +208,15 @@ export class Operations {
     const attempts = opts.attempts ?? ATTEMPTS;
     const scope = this.scopeOf(actor);
     const routing = readRouting(this.db);
+    let presuming = !!opts.presume;
     for (let attempt = 1; ; attempt++) {
       let transaction: Knex.Transaction | undefined;
+      let committed = false;
       try {
         const writers = new Set<string>(actor.userId ? [actor.userId] : []);
         const result = await this.db.transaction(async (trx) => {
           transaction = trx;
+          if (presuming) presume(trx);
           const op: WriteOperation = { trx, actor, scope, pending: [], writers };
           const result = await work(op);
           await flush(op);
@@ -215,12 +225,18 @@ export class Operations {
         });
         // What went with the commit: had it failed, the commit rolled the transaction back.
         await settle(transaction!, true);
+        committed = true;
         // Committed; should this fail, the write stands but is answered as the failure it is
         // (503), as the writer's next reads could otherwise miss it.
         await routing?.wrote(writers);
         return result;
       } catch (thrown) {
         const err = await causeOf(transaction, thrown);
+        if (presuming && !committed && !(await presumptionsHeld(transaction))) {
+          presuming = false;
+          attempt--;
+          continue;
+        }
         const code = (err as { code?: unknown }).code;
         if (typeof code !== "string" || !retried.has(code) || attempt >= attempts) throw err;
       }

@@ -4,9 +4,13 @@
 // array. A write's fields are read concurrently, and a bulk body's elements too, so a create
 // with five related objects and two tags, or a thousand of them, checks its references in one
 // round trip. Reads of whole rows a write will need anyway (definitions of custom fields, of
-// required relationships) can ride in the same statement.
+// required relationships) can ride in the same statement. In a presuming transaction
+// (runtime/db/presumed.ts) the answers are given at once, as presumed, and the statement sent
+// is one that fails unless they hold.
 import type { Knex } from "knex";
 import { prepared } from "../db/prepared.js";
+import { sendAhead } from "../db/pipeline.js";
+import { lastReads, presumed, presumes } from "../db/presumed.js";
 
 type Db = Knex | Knex.Transaction;
 
@@ -37,8 +41,11 @@ export class LookupBatch {
   private pending = new Map<string, Pending>();
   private reads: RowRead[] = [];
   private scheduled = false;
+  private readonly presuming: boolean;
 
-  constructor(private readonly db: Db) {}
+  constructor(private readonly db: Db) {
+    this.presuming = presumes(db);
+  }
 
   /** Whether `key` is among the keys `kind` finds. */
   has(kind: LookupKind, key: string): Promise<boolean> {
@@ -65,7 +72,10 @@ export class LookupBatch {
   private schedule(): void {
     if (this.scheduled) return;
     this.scheduled = true;
-    setImmediate(() => void this.flush());
+    // What presumes waits for no answer: its statement leaves in this turn, with the write's
+    // others (runtime/db/prepared.ts), rather than in a socket write of its own.
+    if (this.presuming) queueMicrotask(() => void this.flush());
+    else setImmediate(() => void this.flush());
   }
 
   private async flush(): Promise<void> {
@@ -74,7 +84,9 @@ export class LookupBatch {
     this.pending = new Map();
     this.reads = [];
     this.scheduled = false;
-    const branches = groups.map((g, n) => `SELECT ${n} AS g, x.k FROM (${g.kind.select.replace("?", `?::${g.kind.cast}`)}) x`);
+    const guesses = reads.map((r) => lastReads.of(r.sql, r.bindings));
+    if (this.presuming && guesses.every((g) => g !== undefined)) return this.presumed(groups, reads, guesses as string[]);
+    const branches = groups.map((g, n) => `SELECT ${n} AS g, x.k FROM (${keysOf(g)}) x`);
     // A read's rows come back as one JSON array, in the order its own statement gives them.
     const readBranches = reads.map((r, n) => `SELECT ${groups.length + n} AS g, (SELECT coalesce(json_agg(r), '[]'::json) FROM (${r.sql}) r)::text AS k`);
     try {
@@ -85,13 +97,51 @@ export class LookupBatch {
       groups.forEach((g, n) => {
         for (const [key, waiting] of g.keys) for (const resolve of waiting) resolve(found.has(`${n}|${key}`));
       });
-      reads.forEach((r, n) => r.resolve(JSON.parse(rows.find((x) => x.g === groups.length + n)!.k)));
+      reads.forEach((r, n) => {
+        const text = rows.find((x) => x.g === groups.length + n)!.k;
+        lastReads.set(r.sql, r.bindings, text);
+        r.resolve(JSON.parse(text));
+      });
     } catch (err) {
       for (const g of groups) for (const reject of g.failures) reject(err);
       for (const r of reads) r.reject(err);
     }
   }
+
+  /**
+   * Answers every key as found and every read as it was last read, once the statement that
+   * fails unless they are is queued: each key asked is found, each read's rows are the same.
+   */
+  private async presumed(groups: Pending[], reads: RowRead[], guesses: string[]): Promise<void> {
+    const asked = groups.flatMap((g, n) => [...g.keys.keys()].map((k) => ({ g: n, k })));
+    const conditions = [
+      ...(groups.length ? ["NOT EXISTS (SELECT 1 FROM unnest(?::int[], ?::text[]) AS a(g, k) WHERE NOT EXISTS (SELECT 1 FROM f WHERE f.g = a.g AND f.k = a.k))"] : []),
+      ...reads.map((r) => `(SELECT coalesce(jsonb_agg(r), '[]'::jsonb) FROM (${r.sql}) r) = ?::jsonb`),
+    ];
+    const found = groups.length ? `WITH f AS (${groups.map((g, n) => `SELECT ${n} AS g, x.k FROM (${keysOf(g)}) x`).join(" UNION ALL ")}) ` : "";
+    const bindings = [
+      ...groups.map((g) => [...g.keys.keys()]),
+      ...(groups.length ? [asked.map((a) => a.g), asked.map((a) => a.k)] : []),
+      ...reads.flatMap((r, n) => [...r.bindings, guesses[n]]),
+    ];
+    let held!: (holds: boolean) => void;
+    presumed(this.db, new Promise<boolean>((resolve) => (held = resolve)));
+    try {
+      await sendAhead(this.db, prepared(this.db.raw(`${found}SELECT armature_presume(${conditions.join(" AND ")}, 'the objects named exist, the definitions read are unchanged') AS held`,
+        bindings as Knex.RawBinding[])), { then: () => held(true), error: (err) => (held(false), err) });
+    } catch (err) {
+      held(false);
+      for (const g of groups) for (const reject of g.failures) reject(err);
+      for (const r of reads) r.reject(err);
+      return;
+    }
+    for (const g of groups) for (const waiting of g.keys.values()) for (const resolve of waiting) resolve(true);
+    reads.forEach((r, n) => r.resolve(JSON.parse(guesses[n])));
+  }
 }
+
+/** The keys `g`'s kind finds among those asked (bound once, as an array). */
+const keysOf = (g: Pending) => g.kind.select.replace("?", `?::${g.kind.cast}`);
 
 /** State kept per connection or transaction: made on first use, gone with it. */
 function perDb<T>(make: (db: Db) => T): (db: Db) => T {

@@ -1,13 +1,15 @@
-// A single write's statements go ahead of their outcome (runtime/db/pipeline.ts): on
-// PostgreSQL a create waits for three round trips (its lookups, sent with BEGIN; the model
-// hook's check, the row, its tags and the read of its answer; the change record, sent with
+// A single write's statements go ahead of their outcome (runtime/db/pipeline.ts), and it
+// presumes what its lookups will find (runtime/db/presumed.ts): on PostgreSQL a create waits for
+// two round trips (everything up to the read of its answer, sent with BEGIN and with the
+// statement that fails unless the presumptions hold; then the change record, sent with
 // COMMIT), and still refuses what it refused, with the same errors, leaving nothing behind.
+// Where a presumption does not hold, the write runs again the ordinary way, whose answer it is.
 // On the embedded engine the same statements run one after another (no socket: no writes).
 import { expect } from "chai";
-import { patch, post } from "../../support/http.js";
+import { del, patch, post } from "../../support/http.js";
 import { roundTrips } from "../../support/statements.js";
 import { startTestServer } from "../../support/server.js";
-import { rows, uniq } from "./support.js";
+import { MISSING_ID, rows, uniq } from "./support.js";
 
 const V13 = { headers: { Accept: "application/json; version=1.3" } };
 
@@ -27,8 +29,8 @@ describe("inventory e2e: a single write's round trips", () => {
     relations = { site: site.id, vrf: vrf.id, tenant: tenant.id, tags };
   });
 
-  it("a create with relations and tags: its lookups with BEGIN, then its writes with its answer, then its change record with COMMIT", async () => {
-    // The first create of a shape names its statements; the second is the one counted.
+  it("a create with relations and tags: everything up to its answer with BEGIN and its presumptions, then its change record with COMMIT", async () => {
+    // The first create of a shape names its statements and reads its definitions; the second is the one counted.
     await post("/api/ipam/prefixes/", { prefix: prefix(), status: "active", ...relations });
     const made = await roundTrips(() => post("/api/ipam/prefixes/", { prefix: prefix(), status: "active", ...relations }));
     expect(made.reply.status, made.reply.text).to.equal(201);
@@ -37,15 +39,51 @@ describe("inventory e2e: a single write's round trips", () => {
     expect(made.sql[0]).to.equal("BEGIN;");
     expect(made.sql.at(-1)).to.equal("COMMIT;");
     if (!pipelined) return expect(made.writes).to.deep.equal([]);
-    const trips = made.writes.map((batch) => batch.map((sql) => sql.slice(0, 40)));
-    expect(trips, made.writes.join("\n\n")).to.have.length(3);
-    expect(made.writes[0][0]).to.equal("BEGIN;");
-    expect(made.writes[0][1]).to.match(/^SELECT 0 AS g/);
-    const second = made.writes[1].join("\n");
-    expect(second).to.match(/^insert into "ipam_prefix"/m).and.match(/^insert into "extras_tag_assignment"/m).and.match(/^select t0\."id" AS "id"/m);
-    expect(made.writes[2]).to.have.length(2);
-    expect(made.writes[2][0]).to.match(/^INSERT INTO "extras_objectchange"/);
-    expect(made.writes[2][1]).to.equal("COMMIT;");
+    expect(made.writes, made.writes.join("\n\n")).to.have.length(2);
+    const [first, second] = made.writes;
+    expect(first[0]).to.equal("BEGIN;");
+    expect(first[1]).to.match(/^WITH f AS .* SELECT armature_presume\(/s);
+    const sent = first.join("\n");
+    expect(sent).to.match(/^insert into "ipam_prefix"/m).and.match(/^insert into "extras_tag_assignment"/m).and.match(/^select t0\."id" AS "id"/m);
+    expect(second).to.have.length(2);
+    expect(second[0]).to.match(/^INSERT INTO "extras_objectchange"/);
+    expect(second[1]).to.equal("COMMIT;");
+  });
+
+  it("an object named that does not exist: the presumption fails, and the answer is the ordinary way's, nothing left", async () => {
+    const body = { prefix: prefix(), status: "active", ...relations, site: MISSING_ID, tenant: MISSING_ID };
+    const changes = await rows("extras_objectchange");
+    const tagged = await rows("extras_tag_assignment");
+    // A bulk create never presumes: its one element's errors are the ordinary way's.
+    const ordinary = await post("/api/ipam/prefixes/", [body]);
+    expect(ordinary.status).to.equal(400);
+    const single = await roundTrips(() => post("/api/ipam/prefixes/", body));
+    expect(single.reply.status).to.equal(400);
+    expect(single.reply.body).to.deep.equal(ordinary.body[0]);
+    expect(Object.keys(single.reply.body).sort()).to.deep.equal(["site", "tenant"]);
+    expect([await rows("ipam_prefix", { prefix: body.prefix }), await rows("extras_objectchange"), await rows("extras_tag_assignment")]).to.deep.equal([0, changes, tagged]);
+    // The presuming attempt, rolled back; then the ordinary one, refused at its lookups.
+    expect(single.sql.filter((sql) => sql === "BEGIN;")).to.have.length(2);
+  });
+
+  it("a definition made since the last write's read of them: the write runs the ordinary way and keeps to it", async () => {
+    // A create that reads the model's definitions as they are now.
+    expect((await post("/api/ipam/prefixes/", { prefix: prefix(), status: "active", ...relations })).status).to.equal(201);
+    const name = uniq("trip_cf").replace(/[^a-z0-9]+/g, "_");
+    const field = await post("/api/extras/custom-fields/", { name, type: "text", required: true, default: "presumed wrong", content_types: ["ipam.prefix"] });
+    expect(field.status, field.text).to.equal(201);
+    try {
+      const made = await post("/api/ipam/prefixes/", { prefix: prefix(), status: "active", ...relations });
+      expect(made.status, made.text).to.equal(201);
+      expect(made.body.custom_fields[name]).to.equal("presumed wrong");
+      const refused = await post("/api/ipam/prefixes/", { prefix: prefix(), status: "active", ...relations, custom_fields: { [name]: null } });
+      expect(refused.status, refused.text).to.equal(400);
+    } finally {
+      expect((await del(`/api/extras/custom-fields/${field.body.id}/`)).status).to.equal(204);
+    }
+    const after = await post("/api/ipam/prefixes/", { prefix: prefix(), status: "active", ...relations });
+    expect(after.status, after.text).to.equal(201);
+    expect(after.body.custom_fields).to.not.have.property(name);
   });
 
   it("a refusal found by a check sent with the row is the hook's, and nothing is left of the write", async () => {
@@ -57,7 +95,9 @@ describe("inventory e2e: a single write's round trips", () => {
     expect(twin.reply.status).to.equal(400);
     expect(twin.reply.body.prefix[0]).to.match(new RegExp(`^Duplicate prefix found in VRF .*: ${taken.replace(/\./g, "\\.")}$`));
     expect([await rows("ipam_prefix", { prefix: taken }), await rows("extras_tag_assignment"), await rows("extras_objectchange")]).to.deep.equal([1, before, changes]);
-    if (pipelined) expect(twin.writes.length, twin.writes.join("\n\n")).to.be.at.most(3);
+    // Its presumptions held: the refusal is that of the one attempt, whose statements went in one write.
+    if (pipelined) expect(twin.writes.length, twin.writes.join("\n\n")).to.equal(2);
+    expect(twin.sql.filter((sql) => sql === "BEGIN;")).to.have.length(1);
   });
 
   it("a row the database refuses when its statements went ahead is refused as before: a duplicate name, its tags not kept", async () => {

@@ -56,7 +56,7 @@ export async function detail(ctx: Ctx): Promise<void> {
     updated.catch(() => undefined);
     await locked;
     await updated;
-  });
+  }, { presume: true });
   // Routed again: the write is to be seen wherever its writer reads now.
   const [obj] = await store.fetch(await operations.read(by), m, [id], { ...readOpts(ctx), unscoped: true });
   return policy.renderer(ctx, 200, obj);

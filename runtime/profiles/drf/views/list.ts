@@ -76,7 +76,7 @@ async function create(ctx: Ctx, m: ModelDescriptor, body: unknown): Promise<void
     // One object's statements go ahead of their outcome, with its answer's read.
     const ids = many ? await store.createMany(op, m, body, opts) : [await store.create(op, m, body, { ...opts, partial: false, ahead: true })];
     return store.answer(op, m, ids, readOpts(ctx));
-  });
+  }, { presume: !many });
   if (!many) ctx.res.set("Location", String(objects[0].url));
   return policy.renderer(ctx, 201, many ? objects : objects[0]);
 }
