@@ -653,9 +653,11 @@ export interface SaveEventBase<R extends object = FieldRow> {
    * Runs a check's statement and judges what it found (`verdict` throws a Refusal to refuse the
    * write). Where the write's statements go ahead of their outcome (runtime/db/pipeline.ts), the
    * check goes ahead of them, and its verdict is taken, before theirs, when the operation waits
-   * for them; elsewhere at once.
+   * for them; elsewhere at once. `holds`, where the verdict can be said in SQL: true over the
+   * statement's result rows `r` where `verdict` accepts them; a write that presumes
+   * (runtime/db/presumed.ts) then has PostgreSQL take it, and waits for nothing.
    */
-  check<T>(query: Knex.Raw | Knex.QueryBuilder, verdict: (found: T) => unknown): Promise<void>;
+  check<T>(query: Knex.Raw | Knex.QueryBuilder, verdict: (found: T) => unknown, holds?: string): Promise<void>;
 }
 
 /** A save once the row (and its links) are written: `id` is the saved row's, `created` whether it is new. */

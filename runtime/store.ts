@@ -16,7 +16,7 @@ import { canonicalUuid, checkColumns, filterErrors, integerKey, isUuid, MAX_SERI
 import { heldRows, lookupsOf } from "./write/lookups.js";
 import { HookValues, storedRows, storedRowsAt } from "./write/hook-rows.js";
 import { updateRows } from "./write/update-set.js";
-import { col, ident } from "./query/sql.js";
+import { col, ident, literal } from "./query/sql.js";
 import { prepared } from "./db/prepared.js";
 import { sendAhead } from "./db/pipeline.js";
 import { chunksWithin } from "./db/chunks.js";
@@ -133,7 +133,7 @@ async function checkNow<T>(query: Knex.Raw | Knex.QueryBuilder, verdict: (found:
 }
 
 /** A hook's check sent ahead in the transaction `db`, judged when the operation waits for it. */
-const checkAhead = (db: Db) => <T>(query: Knex.Raw | Knex.QueryBuilder, verdict: (found: T) => unknown) => sendAhead<T>(db, query, { then: verdict });
+const checkAhead = (db: Db) => <T>(query: Knex.Raw | Knex.QueryBuilder, verdict: (found: T) => unknown, holds?: string) => sendAhead<T>(db, query, { then: verdict, holds });
 
 /** The name a column read for an anticipated read (Store.anticipate) goes by beside the answer's own. */
 const alongAlias = (alias: string) => `_along_${alias}`;
@@ -548,6 +548,48 @@ export class Store {
         },
       };
     });
+  }
+
+  /**
+   * The objects of `m` as `opts` shows them, as an SQL jsonb expression over the row aliased
+   * `t0` (with its bindings), for a statement that keeps them (the change log's record built in
+   * SQL); `facts`: an SQL condition true while the facts the plan was built on hold. Undefined
+   * where the plan can only be rendered in JavaScript.
+   */
+  jsonbOf(m: ModelDescriptor, opts: ReadOptions): { sql: string; bindings: unknown[]; facts: string } | undefined {
+    const plan = this.plans.get(m, opts.shape, opts.version, opts.exclude, opts.include);
+    const json = opts.text?.sql ?? plan.json;
+    if (!json) return undefined;
+    // The markers finished() replaces, replaced here: URLs, and jsonb text JavaScript would write again.
+    const inString = (url: string) => JSON.stringify(url).slice(1, -1);
+    return {
+      sql: `replace(replace(replace(replace(${json}, chr(1), ?), chr(2), ?), chr(3), ''), chr(4), '')::jsonb`,
+      bindings: [...(opts.textValues ?? []), inString(opts.ctx.apiUrl), inString(siteUrl(opts.ctx.apiUrl, this.index.api.basePath))],
+      facts: plan.assumptions.map((a) => `${a.probe} = ${literal(a.believed)}`).join(" AND ") || "true",
+    };
+  }
+
+  /**
+   * A write's answer of the one object `id` as JSON text, for a write that waits for nothing
+   * before its commit (runtime/db/presumed.ts): its statement is sent now, with the write's
+   * others, and its text taken once the commit is answered. Undefined, sending nothing, where
+   * the plan is rendered in JavaScript; the promise gives undefined where the facts the plan was
+   * built on had changed, for the caller to read the object again.
+   */
+  answerAfterCommit(op: WriteOperation, m: ModelDescriptor, id: RowId, opts: ReadOptions): Promise<JsonText | undefined> | undefined {
+    const plan = this.plans.get(m, opts.shape, opts.version, opts.exclude, opts.include);
+    const json = opts.text?.sql ?? plan.json;
+    if (!json) return undefined;
+    const db = op.trx;
+    const { valid, cast } = this.keys(m, [id]);
+    const qb = db(`${m.table} as t0`).select(textColumn(db, json, opts)).modify((q) => byIds(q, valid, cast));
+    const statement = prepared(db.select(db.raw("(?) AS j", [qb]), ...ReadPlans.checks(plan).map((c) => db.raw(c))));
+    const answered = new Promise<Record<string, unknown> | undefined>((resolve, reject) => {
+      sendAhead<Array<Record<string, unknown>>>(db, statement, { withCommit: true, then: (rows) => resolve(rows[0]), error: (err) => (reject(err), err) }).catch(reject);
+    });
+    // Taken only after a commit, which fails where this failed.
+    answered.catch(() => undefined);
+    return answered.then((row) => (!row || this.plans.learn(plan, row) || typeof row.j !== "string" ? undefined : this.finished(row.j, opts)));
   }
 
   /**

@@ -6,7 +6,14 @@
 // after one sent ahead failed is that one's consequence (the transaction was aborted), so the
 // first failure sent ahead is the operation's (`causeOf`). The embedded engine runs the same
 // statements one after the other, in the order sent.
+//
+// A presuming transaction (runtime/db/presumed.ts) waits for nothing before its COMMIT that
+// it can leave to PostgreSQL: a statement without a verdict is waited for with the commit (one
+// that failed turns the commit into a rollback), and a verdict PostgreSQL can take itself
+// (`holds`) is taken there, as a presumption; only a verdict JavaScript must take is waited for.
 import type { Knex } from "knex";
+import { prepared } from "./prepared.js";
+import { presumed, presumes } from "./presumed.js";
 
 type Db = Knex | Knex.Transaction;
 
@@ -25,6 +32,12 @@ export interface AheadOptions<T> {
   error?: (err: unknown) => unknown;
   /** Sent as the transaction's last statement, with its commit. */
   withCommit?: boolean;
+  /**
+   * The verdict `then` gives, as SQL over the statement's result rows `r`: true where it would
+   * accept them (a data-modifying statement says RETURNING what it wants judged). In a
+   * presuming transaction the statement is sent so that it fails where this does not hold.
+   */
+  holds?: string;
 }
 
 /**
@@ -32,6 +45,17 @@ export interface AheadOptions<T> {
  * anything sent after it); the transaction waits for its outcome before it ends.
  */
 export async function sendAhead<T>(db: Db, query: Knex.QueryBuilder | Knex.Raw, opts: AheadOptions<T> = {}): Promise<void> {
+  if (presumes(db) && opts.then) {
+    if (opts.holds === undefined) return sent(db, query, opts);
+    let held!: (holds: boolean) => void;
+    presumed(db, new Promise<boolean>((resolve) => (held = resolve)));
+    const judged = prepared(db.raw(`WITH r AS (?) SELECT armature_presume(${opts.holds}, 'a check of the write finds nothing to refuse') AS held`, [query]));
+    return sent(db, judged, { withCommit: true, then: () => held(true), error: (err) => (held(false), opts.error ? opts.error(err) : err) });
+  }
+  return sent(db, query, { ...opts, withCommit: opts.withCommit || presumes(db) });
+}
+
+async function sent<T>(db: Db, query: Knex.QueryBuilder | Knex.Raw, opts: AheadOptions<T>): Promise<void> {
   let sent!: () => void;
   const queued = new Promise<void>((resolve) => (sent = resolve));
   const result = (query.options({ onSent: sent }) as unknown as Promise<T>).then(

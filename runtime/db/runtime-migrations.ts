@@ -205,6 +205,24 @@ END
 $$;
 `,
     },
+    {
+      name: "0012_stored_value",
+      // A field's value as the change log's object_data keeps it (runtime/features/changes):
+      // from the API's shape, a choice by its value, a related object by its id, in lists too.
+      sql: `
+CREATE FUNCTION armature_stored(v jsonb) RETURNS jsonb
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
+BEGIN
+  IF jsonb_typeof(v) = 'array' THEN
+    RETURN (SELECT coalesce(jsonb_agg(armature_stored(x.e) ORDER BY x.n), '[]'::jsonb) FROM jsonb_array_elements(v) WITH ORDINALITY AS x(e, n));
+  END IF;
+  IF jsonb_typeof(v) = 'object' AND jsonb_exists(v, 'value') AND jsonb_exists(v, 'label') THEN RETURN v -> 'value'; END IF;
+  IF jsonb_typeof(v) = 'object' AND jsonb_exists(v, 'id') THEN RETURN v -> 'id'; END IF;
+  RETURN v;
+END
+$$;
+`,
+    },
   ],
 };
 

@@ -4,7 +4,9 @@
 // rendered against the object as this response shows it (`obj`: its fields, related objects
 // in their nested form). A template that fails gives the field's fallback value, and so does
 // every template once a response has spent its rendering budget, so a page of objects under
-// costly templates still answers in bounded time.
+// costly templates still answers in bounded time. Where no computed field is defined for the
+// model, which the plan assumes and each statement re-checks (ReadContext.assume), the value
+// is the empty object PostgreSQL can write itself: the answer passes through as JSON text.
 import type { ComputedFieldsField } from "../descriptor.js";
 import { ident, literal } from "../query/sql.js";
 import { render } from "../templates/jinja.js";
@@ -41,6 +43,11 @@ export const computedFields: RuntimeFieldKind<ComputedFieldsField> = {
     const c = (name: string) => `cfd.${ident(name)}`;
     return `(SELECT coalesce(json_agg(json_build_array(${c(d.slug)}, ${c(d.template)}, ${c(d.fallback)}) ORDER BY ${c(d.weight)}, ${c(d.slug)}), '[]'::json) ` +
       `FROM ${ident(d.table)} cfd WHERE ${c(d.contentType)} = ${literal(f.contentType)})`;
+  },
+  json(f, ctx) {
+    const d = f.definitions;
+    const defined = `(SELECT CASE WHEN EXISTS (SELECT 1 FROM ${ident(d.table)} cfd WHERE cfd.${ident(d.contentType)} = ${literal(f.contentType)}) THEN 'defined' ELSE '' END)`;
+    return ctx.assume(`computed-fields:${f.contentType}`, defined) === "" ? "'{}'" : undefined;
   },
   render: () => (value, rctx, _row, shown) => renderComputed((typeof value === "string" ? JSON.parse(value) : value ?? []) as Definition[], rctx, shown),
   options: { type: () => "field" },

@@ -128,7 +128,7 @@ export class LookupBatch {
     presumed(this.db, new Promise<boolean>((resolve) => (held = resolve)));
     try {
       await sendAhead(this.db, prepared(this.db.raw(`${found}SELECT armature_presume(${conditions.join(" AND ")}, 'the objects named exist, the definitions read are unchanged') AS held`,
-        bindings as Knex.RawBinding[])), { then: () => held(true), error: (err) => (held(false), err) });
+        bindings as Knex.RawBinding[])), { withCommit: true, then: () => held(true), error: (err) => (held(false), err) });
     } catch (err) {
       held(false);
       for (const g of groups) for (const reject of g.failures) reject(err);

@@ -61,7 +61,7 @@ async function checkUnique(events: Array<SaveEvent<IpamPrefix>>): Promise<void> 
       if (twin) throw new Refusal({ prefix: `Duplicate prefix found in VRF ${vrfLabel(row)}: ${twin}` });
       earlier.set(key, row.network);
     }
-  });
+  }, "NOT EXISTS (SELECT 1 FROM r WHERE r.twin IS NOT NULL OR (r.enforce_unique AND EXISTS (SELECT 1 FROM r e WHERE e.vrf = r.vrf AND e.network = r.network AND e.n < r.n)))");
 }
 
 export const filters = {

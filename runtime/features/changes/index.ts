@@ -18,10 +18,11 @@ import type { ModelIndex } from "../../models.js";
 import type { Actor, ChangeAction, WriteFeature, WriteOperation, Written } from "../../operations/index.js";
 import type { Db, ReadOptions, Store } from "../../store.js";
 import { isUuid } from "../../query/filters.js";
-import { ident } from "../../query/sql.js";
+import { ident, literal } from "../../query/sql.js";
 import { prepared } from "../../db/prepared.js";
 import { sendAhead } from "../../db/pipeline.js";
-import { oncePerTransaction } from "../../write/lookups.js";
+import { presumed, presumes } from "../../db/presumed.js";
+import { lookupsOf, oncePerTransaction } from "../../write/lookups.js";
 import { publishOnCommit } from "../../telemetry.js";
 import { enqueueWebhooks, webhooksQuery, type ChangeEvent, type FoundWebhook } from "../webhooks/index.js";
 import type { Feature, RecordedLookup, TaskSetting } from "../types.js";
@@ -108,29 +109,34 @@ const isData = (f: FieldDescriptor) => !["id", "url", "display", "count", "rever
 export function changes(index: ModelIndex, store: Store, lookup?: RecordedLookup): WriteFeature | undefined {
   const { changeLog: logKey, webhooks } = index.api;
   if (!logKey && !webhooks) return undefined;
-  const log = logKey ? changeLog(index, index.model(logKey), lookup) : undefined;
   const latest = index.api.versions.supported.at(-1) ?? index.api.versions.default;
   // Every row written, whoever wrote it and whatever they may view.
   const recorded: ReadOptions = { shape: "full", version: latest, include: "all", ctx: { apiUrl: index.api.basePath }, unscoped: true };
+  const log = logKey ? changeLog(index, index.model(logKey), lookup, (m) => store.jsonbOf(m, recorded)) : undefined;
   const watches = (m: ModelDescriptor) => m.features.changeLogged && m.key !== logKey;
   // A write's answer in an older version reads what the record shows in the same statement.
   store.anticipate((m) => (watches(m) ? recorded : undefined));
 
   // What the records of a change of `m` by `action` lead to besides: the webhooks it calls
-  // for, and whether a job hook may. Read once per transaction, sent with the write's statements.
+  // for, and whether a job hook may. Read once per transaction, with the write's lookups
+  // (write/lookups.ts): a write that presumes takes them as they were last read.
   const hooks = webhooksQuery(index.api);
   const followers = (db: Db, m: ModelDescriptor, action: "create" | "update") => oncePerTransaction(db, `change followers:${m.key} ${action}`, async () => {
     const may = lookup?.may(m, action);
     if (!hooks && !may) return { webhooks: [] as FoundWebhook[], jobs: false };
-    const { rows: [found] } = await prepared(db.raw(
+    const [found] = await lookupsOf(db).rows<{ webhooks: FoundWebhook[]; jobs: boolean }>(
       `SELECT ${hooks ? `(SELECT coalesce(json_agg(h), '[]'::json) FROM (${hooks}) h)` : "'[]'::json"} AS webhooks, ${may?.sql ?? "false"} AS jobs`,
-      [...(hooks ? [[m.key], [action]] : []), ...(may?.bindings ?? [])] as Knex.RawBinding[],
-    ));
-    return found as { webhooks: FoundWebhook[]; jobs: boolean };
+      [...(hooks ? [[m.key], [action]] : []), ...(may?.bindings ?? [])],
+    );
+    return found;
   });
 
   async function record(op: WriteOperation, m: ModelDescriptor, rows: Written, action: ChangeAction): Promise<void> {
     const db = op.trx;
+    if (log && action !== "delete" && presumes(db) && await log.sendFromRows(db, m, rows, action, await followers(db, m, action))) {
+      publishOnCommit(db, "changes.recorded", { api: index.api.name, action, count: rows.length });
+      return;
+    }
     const fetched = await store.fetch(op, m, [...new Set(rows.map((r) => r.id))], recorded);
     const byId = new Map(fetched.map((o) => [String(o.id), o]));
     // Recorded in the order written, each by its writer (a batch serves many requests).
@@ -193,7 +199,37 @@ function relatedOf(m: ModelDescriptor, object: Record<string, unknown>): { type:
  * gives what each object's last record before it showed and the webhooks the change calls for,
  * and acts on what `lookup` (another feature's, over the records written) finds.
  */
-function changeLog(index: ModelIndex, log: ModelDescriptor, lookup: RecordedLookup | undefined) {
+/** SQL of the object a change of `m` is also recorded against (`relatedOf`), from the object `v` (jsonb) as recorded: its type and its id. */
+function relatedSql(m: ModelDescriptor, v: string): { type: string; id: string } {
+  const none = { type: "NULL", id: "NULL" };
+  const f = m.fields.find((x) => x.name === m.changeLogRelated);
+  const text = (name: string) => `CASE WHEN jsonb_typeof(${v} -> ${literal(name)}) = 'string' THEN ${v} ->> ${literal(name)} END`;
+  if (f && (f.kind === "fk" || f.kind === "treeParent")) {
+    const value = `${v} -> ${literal(f.name)}`;
+    const id = `(CASE jsonb_typeof(${value}) WHEN 'object' THEN CASE WHEN jsonb_typeof(${value} -> 'id') = 'string' THEN ${value} ->> 'id' END WHEN 'string' THEN ${value} #>> '{}' END)`;
+    return { type: `CASE WHEN ${id} IS NOT NULL THEN ${literal(f.target)} END`, id };
+  }
+  if (f?.kind === "generic") {
+    const shown = (column: string) => m.fields.find((x) => "column" in x && x.column === column)?.name;
+    const [typeField, idField] = [shown(f.typeColumn), shown(f.idColumn)];
+    if (!typeField || !idField) return none;
+    const both = `${text(typeField)} IS NOT NULL AND ${text(idField)} IS NOT NULL`;
+    return { type: `CASE WHEN ${both} THEN ${text(typeField)} END`, id: `CASE WHEN ${both} THEN ${text(idField)} END` };
+  }
+  return none;
+}
+
+/** SQL of `modelData` of the object `v` (jsonb) as recorded: its own values as stored, tags by name. */
+function modelDataSql(m: ModelDescriptor, v: string): string {
+  const names = (fields: FieldDescriptor[]) => `ARRAY[${fields.map((f) => literal(f.name)).join(", ")}]::text[]`;
+  const data = m.fields.filter(isData);
+  const tags = data.filter((f) => f.kind === "tags");
+  const tagNames = "(SELECT coalesce(jsonb_agg(t.x -> 'name' ORDER BY t.n), '[]'::jsonb) FROM jsonb_array_elements(e.value) WITH ORDINALITY AS t(x, n))";
+  const value = tags.length ? `CASE WHEN e.key = ANY(${names(tags)}) AND jsonb_typeof(e.value) = 'array' THEN ${tagNames} ELSE armature_stored(e.value) END` : "armature_stored(e.value)";
+  return `(SELECT coalesce(jsonb_object_agg(e.key, ${value}), '{}'::jsonb) FROM jsonb_each(${v}) e WHERE e.key = ANY(${names(data)}))`;
+}
+
+function changeLog(index: ModelIndex, log: ModelDescriptor, lookup: RecordedLookup | undefined, shownOf: (m: ModelDescriptor) => ReturnType<Store["jsonbOf"]>) {
   const column = (name: string): string => {
     const f = log.fields.find((x) => x.name === name);
     const c = f && storedColumn(f);
@@ -288,7 +324,38 @@ function changeLog(index: ModelIndex, log: ModelDescriptor, lookup: RecordedLook
     };
   }
 
-  return { write, send };
+  /**
+   * Records the change of `rows` (all by one actor) in SQL, the objects read by the statement
+   * that inserts their records, for a write that waits for nothing before its commit
+   * (runtime/db/presumed.ts): as `recordsOf` makes them from the objects read first. Sent with
+   * the commit, as a presumption: should the facts of the plan that writes the objects no
+   * longer hold, it fails, and the write runs again the ordinary way. Gives false, sending
+   * nothing, where it cannot be done so: something follows from the records, the rows are of
+   * several actors or have integer keys, or their plan is rendered in JavaScript.
+   */
+  function sendFromRows(db: Db, m: ModelDescriptor, rows: Written, action: "create" | "update", follows: { webhooks: FoundWebhook[]; jobs: boolean }): boolean {
+    const actor = rows[0]?.actor;
+    const shown = shownOf(m);
+    if (!actor || !shown || follows.jobs || follows.webhooks.length || index.integerKeys(m) || rows.some((r) => r.actor !== actor)) return false;
+    const related = relatedSql(m, "o.v");
+    const given: Array<[string, string]> = [
+      [cols.time, "clock_timestamp() + make_interval(secs => (w.n - 1) * 0.000001)"], [cols.user, "?::uuid"], [cols.userName, "?"], [cols.requestId, "?::uuid"],
+      [cols.action, "?"], [cols.type, "?"], [cols.id, "t0.id"], [cols.repr, `left(coalesce(o.v ->> 'display', t0.id::text), ${MAX_REPR})`],
+      [cols.data, modelDataSql(m, "o.v")], [cols.dataV2, "o.v"], [cols.context, "?"], [cols.detail, "?"], [cols.relatedType, related.type], [cols.relatedId, `(${related.id})::uuid`],
+    ];
+    const sql = `INSERT INTO ${table} (${given.map(([c]) => ident(c)).join(", ")}) SELECT ${given.map(([, e]) => e).join(", ")} ` +
+      `FROM unnest(?::uuid[]) WITH ORDINALITY AS w(id, n) JOIN ${ident(m.table)} t0 ON t0.id = w.id CROSS JOIN LATERAL (SELECT ${shown.sql} AS v) o ` +
+      `WHERE armature_presume(${shown.facts}, 'the facts the recorded objects are written on') ORDER BY w.n`;
+    const bindings = [actor.userId, actor.username ?? "Undefined", requestUuid(actor.requestId), action, m.key, actor.context, actor.contextDetail.slice(0, MAX_DETAIL),
+      rows.map((r) => String(r.id)), ...shown.bindings];
+    let held!: (holds: boolean) => void;
+    presumed(db, new Promise<boolean>((resolve) => (held = resolve)));
+    void sendAhead(db, prepared(db.raw(sql, bindings as Knex.RawBinding[])), { withCommit: true, then: () => held(true), error: (err) => (held(false), err) })
+      .catch(() => held(false));
+    return true;
+  }
+
+  return { write, send, sendFromRows };
 }
 
 export const feature = {

@@ -69,7 +69,7 @@ function insertInScope(f: TagsField, db: Db, links: Array<Record<string, string 
   return db.raw(
     `insert into ${ident(t.table)} (${ident(t.source)}, ${ident(t.type)}, ${ident(t.target)}) ` +
     `SELECT v.s, v.k, v.t FROM (VALUES ${values}) AS v(s, k, t) ` +
-    `WHERE (SELECT count(*) FROM ${ident(ctx.index.model(f.target).table)} t0 WHERE t0.id = ANY(?::${tagType}[]) AND ${inScope(f, ctx, "t0")}) = ?`,
+    `WHERE (SELECT count(*) FROM ${ident(ctx.index.model(f.target).table)} t0 WHERE t0.id = ANY(?::${tagType}[]) AND ${inScope(f, ctx, "t0")}) = ? RETURNING 1`,
     [...links.flatMap((l) => [l[t.source], l[t.type], l[t.target]]), tags, tags.length],
   );
 }
@@ -96,8 +96,8 @@ async function assign(f: TagsField, db: Db, rows: Array<{ id: string | number; p
   if (checked) await holdTags(f, tags, ctx);
   // A row just made has no tags to replace.
   // A write sending its statements ahead sends these so too, the scope's verdict taken later.
-  const run = <T>(query: Knex.QueryBuilder | Knex.Raw, then?: (result: T) => unknown) =>
-    ctx.ahead ? sendAhead(db, query, { then }) : (query as unknown as Promise<T>).then(then);
+  const run = <T>(query: Knex.QueryBuilder | Knex.Raw, then?: (result: T) => unknown, holds?: string) =>
+    ctx.ahead ? sendAhead(db, query, { then, holds }) : (query as unknown as Promise<T>).then(then);
   const updated = rows.filter((r) => r.payload.ctx.id !== null).map((r) => r.id);
   if (updated.length) await run(db(t.table).where(t.type, type).whereIn(t.source, updated).del());
   const links = rows.flatMap(({ id, payload }) => payload.ids.map((tag) => ({ [t.target]: tag, [t.type]: type, [t.source]: id })));
@@ -106,7 +106,7 @@ async function assign(f: TagsField, db: Db, rows: Array<{ id: string | number; p
   if (!checked) await run(db(t.table).insert(first));
   else {
     await run(insertInScope(f, db, first, tags, ctx), (result: { rowCount?: number | null }) =>
-      (Number(result.rowCount ?? 0) === 0 ? refuseOutOfScope(f, rows.map((r) => r.payload)) : undefined));
+      (Number(result.rowCount ?? 0) === 0 ? refuseOutOfScope(f, rows.map((r) => r.payload)) : undefined), "EXISTS (SELECT 1 FROM r)");
   }
   for (const part of rest) await db(t.table).insert(part);
 }

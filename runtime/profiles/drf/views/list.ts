@@ -3,7 +3,9 @@
 // them (JSON, or CSV rows), and PUT, PATCH and DELETE of a list of ids change or remove them all
 // or none.
 import type { WriteOperation } from "../../../operations/index.js";
-import { inVersion, type ModelDescriptor } from "../../../descriptor.js";
+import { inVersion, modelRoute, type FieldDescriptor, type ModelDescriptor } from "../../../descriptor.js";
+import { presumes } from "../../../db/presumed.js";
+import type { JsonText } from "../../../query/json-text.js";
 import { HttpError, ValidationError } from "../../../errors.js";
 import { contentType } from "../../../http/request.js";
 import { EXPORT_PARAM } from "../../../features/index.js";
@@ -72,14 +74,27 @@ async function create(ctx: Ctx, m: ModelDescriptor, body: unknown): Promise<void
   const opts = { version: ctx.version };
   const many = Array.isArray(body);
   const by = await actor(ctx, m, "list");
-  const objects = await operations.run(by, async (op) => {
-    // One object's statements go ahead of their outcome, with its answer's read.
+  const shown = readOpts(ctx);
+  type Made = { id: string; later: Promise<JsonText | undefined> } | { objects: Array<Record<string, unknown>> };
+  const made = await operations.run(by, async (op): Promise<Made> => {
+    // One object's statements go ahead of their outcome, with its answer's read; where the
+    // write presumes (runtime/db/presumed.ts) its answer is taken once it has committed.
     const ids = many ? await store.createMany(op, m, body, opts) : [await store.create(op, m, body, { ...opts, partial: false, ahead: true })];
-    return store.answer(op, m, ids, readOpts(ctx));
+    const later = !many && presumes(op.trx) && m.fields.some(isObjectUrl) ? store.answerAfterCommit(op, m, ids[0], shown) : undefined;
+    return later ? { id: ids[0], later } : { objects: await store.answer(op, m, ids, shown) };
   }, { presume: !many });
-  if (!many) ctx.res.set("Location", String(objects[0].url));
-  return policy.renderer(ctx, 201, many ? objects : objects[0]);
+  if ("objects" in made) {
+    if (!many) ctx.res.set("Location", String(made.objects[0].url));
+    return policy.renderer(ctx, 201, many ? made.objects : made.objects[0]);
+  }
+  ctx.res.set("Location", `${shown.ctx.apiUrl}${modelRoute(m)}/${made.id}/`);
+  // Read again, as any read after a write, where the facts its plan was built on had changed.
+  const text = await made.later ?? (await store.fetch(await operations.read(by), m, [made.id], { ...shown, unscoped: true }))[0];
+  return policy.renderer(ctx, 201, text);
 }
+
+/** The object's own URL field (its answer's `url`, which a create's Location repeats). */
+const isObjectUrl = (f: FieldDescriptor) => f.kind === "url" && !f.path && f.name === "url";
 
 /** A CSV body: its rows created as one bulk, answered as the JSON bulk's list; refusals by row and field. */
 async function importCsv(ctx: Ctx, m: ModelDescriptor): Promise<void> {
