@@ -47,12 +47,25 @@ export interface AheadOptions<T> {
 export async function sendAhead<T>(db: Db, query: Knex.QueryBuilder | Knex.Raw, opts: AheadOptions<T> = {}): Promise<void> {
   if (presumes(db) && opts.then) {
     if (opts.holds === undefined) return sent(db, query, opts);
-    let held!: (holds: boolean) => void;
-    presumed(db, new Promise<boolean>((resolve) => (held = resolve)));
     const judged = prepared(db.raw(`WITH r AS (?) SELECT armature_presume(${opts.holds}, 'a check of the write finds nothing to refuse') AS held`, [query]));
-    return sent(db, judged, { withCommit: true, then: () => held(true), error: (err) => (held(false), opts.error ? opts.error(err) : err) });
+    return sendPresumption(db, judged, opts.error);
   }
   return sent(db, query, { ...opts, withCommit: opts.withCommit || presumes(db) });
+}
+
+/**
+ * Sends, with the commit of the presuming transaction `db`, a statement that fails where a
+ * presumption does not hold (runtime/db/presumed.ts), and tells the transaction of it.
+ */
+export async function sendPresumption(db: Db, query: Knex.QueryBuilder | Knex.Raw, error?: (err: unknown) => unknown): Promise<void> {
+  let held!: (holds: boolean) => void;
+  presumed(db, new Promise<boolean>((resolve) => (held = resolve)));
+  try {
+    await sent(db, query, { withCommit: true, then: () => held(true), error: (err) => (held(false), error ? error(err) : err) });
+  } catch (err) {
+    held(false);
+    throw err;
+  }
 }
 
 async function sent<T>(db: Db, query: Knex.QueryBuilder | Knex.Raw, opts: AheadOptions<T>): Promise<void> {

@@ -9,8 +9,8 @@
 // is one that fails unless they hold.
 import type { Knex } from "knex";
 import { prepared } from "../db/prepared.js";
-import { sendAhead } from "../db/pipeline.js";
-import { lastReads, presumed, presumes } from "../db/presumed.js";
+import { sendPresumption } from "../db/pipeline.js";
+import { lastReads, presumes } from "../db/presumed.js";
 
 type Db = Knex | Knex.Transaction;
 
@@ -124,13 +124,10 @@ export class LookupBatch {
       ...(groups.length ? [asked.map((a) => a.g), asked.map((a) => a.k)] : []),
       ...reads.flatMap((r, n) => [...r.bindings, guesses[n]]),
     ];
-    let held!: (holds: boolean) => void;
-    presumed(this.db, new Promise<boolean>((resolve) => (held = resolve)));
     try {
-      await sendAhead(this.db, prepared(this.db.raw(`${found}SELECT armature_presume(${conditions.join(" AND ")}, 'the objects named exist, the definitions read are unchanged') AS held`,
-        bindings as Knex.RawBinding[])), { withCommit: true, then: () => held(true), error: (err) => (held(false), err) });
+      await sendPresumption(this.db, prepared(this.db.raw(`${found}SELECT armature_presume(${conditions.join(" AND ")}, 'the objects named exist, the definitions read are unchanged') AS held`,
+        bindings as Knex.RawBinding[])));
     } catch (err) {
-      held(false);
       for (const g of groups) for (const reject of g.failures) reject(err);
       for (const r of reads) r.reject(err);
       return;

@@ -20,8 +20,8 @@ import type { Db, ReadOptions, Store } from "../../store.js";
 import { isUuid } from "../../query/filters.js";
 import { ident, literal } from "../../query/sql.js";
 import { prepared } from "../../db/prepared.js";
-import { sendAhead } from "../../db/pipeline.js";
-import { presumed, presumes } from "../../db/presumed.js";
+import { sendAhead, sendPresumption } from "../../db/pipeline.js";
+import { presumes } from "../../db/presumed.js";
 import { lookupsOf, oncePerTransaction } from "../../write/lookups.js";
 import { publishOnCommit } from "../../telemetry.js";
 import { enqueueWebhooks, webhooksQuery, type ChangeEvent, type FoundWebhook } from "../webhooks/index.js";
@@ -333,7 +333,7 @@ function changeLog(index: ModelIndex, log: ModelDescriptor, lookup: RecordedLook
    * nothing, where it cannot be done so: something follows from the records, the rows are of
    * several actors or have integer keys, or their plan is rendered in JavaScript.
    */
-  function sendFromRows(db: Db, m: ModelDescriptor, rows: Written, action: "create" | "update", follows: { webhooks: FoundWebhook[]; jobs: boolean }): boolean {
+  async function sendFromRows(db: Db, m: ModelDescriptor, rows: Written, action: "create" | "update", follows: { webhooks: FoundWebhook[]; jobs: boolean }): Promise<boolean> {
     const actor = rows[0]?.actor;
     const shown = shownOf(m);
     if (!actor || !shown || follows.jobs || follows.webhooks.length || index.integerKeys(m) || rows.some((r) => r.actor !== actor)) return false;
@@ -348,10 +348,7 @@ function changeLog(index: ModelIndex, log: ModelDescriptor, lookup: RecordedLook
       `WHERE armature_presume(${shown.facts}, 'the facts the recorded objects are written on') ORDER BY w.n`;
     const bindings = [actor.userId, actor.username ?? "Undefined", requestUuid(actor.requestId), action, m.key, actor.context, actor.contextDetail.slice(0, MAX_DETAIL),
       rows.map((r) => String(r.id)), ...shown.bindings];
-    let held!: (holds: boolean) => void;
-    presumed(db, new Promise<boolean>((resolve) => (held = resolve)));
-    void sendAhead(db, prepared(db.raw(sql, bindings as Knex.RawBinding[])), { withCommit: true, then: () => held(true), error: (err) => (held(false), err) })
-      .catch(() => held(false));
+    await sendPresumption(db, prepared(db.raw(sql, bindings as Knex.RawBinding[])));
     return true;
   }
 
