@@ -587,9 +587,11 @@ export class Store {
     const answered = new Promise<Record<string, unknown> | undefined>((resolve, reject) => {
       sendAhead<Array<Record<string, unknown>>>(db, statement, { withCommit: true, then: (rows) => resolve(rows[0]), error: (err) => (reject(err), err) }).catch(reject);
     });
-    // Taken only after a commit, which fails where this failed.
-    answered.catch(() => undefined);
-    return answered.then((row) => (!row || this.plans.learn(plan, row) || typeof row.j !== "string" ? undefined : this.finished(row.j, opts)));
+    const text = answered.then((row) => (!row || this.plans.learn(plan, row) || typeof row.j !== "string" ? undefined : this.finished(row.j, opts)));
+    // Taken only after a commit, which fails where this failed: a write that failed (or runs
+    // again) leaves it untaken, and its failure must not be an unhandled rejection.
+    text.catch(() => undefined);
+    return text;
   }
 
   /**

@@ -46,11 +46,11 @@ export interface AheadOptions<T> {
  */
 export async function sendAhead<T>(db: Db, query: Knex.QueryBuilder | Knex.Raw, opts: AheadOptions<T> = {}): Promise<void> {
   if (presumes(db) && opts.then) {
-    if (opts.holds === undefined) return sent(db, query, opts);
+    if (opts.holds === undefined) return queue(db, query, opts);
     const judged = prepared(db.raw(`WITH r AS (?) SELECT armature_presume(${opts.holds}, 'a check of the write finds nothing to refuse') AS held`, [query]));
     return sendPresumption(db, judged, opts.error);
   }
-  return sent(db, query, { ...opts, withCommit: opts.withCommit || presumes(db) });
+  return queue(db, query, { ...opts, withCommit: opts.withCommit || presumes(db) });
 }
 
 /**
@@ -61,14 +61,15 @@ export async function sendPresumption(db: Db, query: Knex.QueryBuilder | Knex.Ra
   let held!: (holds: boolean) => void;
   presumed(db, new Promise<boolean>((resolve) => (held = resolve)));
   try {
-    await sent(db, query, { withCommit: true, then: () => held(true), error: (err) => (held(false), error ? error(err) : err) });
+    await queue(db, query, { withCommit: true, then: () => held(true), error: (err) => (held(false), error ? error(err) : err) });
   } catch (err) {
     held(false);
     throw err;
   }
 }
 
-async function sent<T>(db: Db, query: Knex.QueryBuilder | Knex.Raw, opts: AheadOptions<T>): Promise<void> {
+/** Sends `query` in `db`, giving once it is queued; its outcome is waited for as `opts` says. */
+async function queue<T>(db: Db, query: Knex.QueryBuilder | Knex.Raw, opts: AheadOptions<T>): Promise<void> {
   let sent!: () => void;
   const queued = new Promise<void>((resolve) => (sent = resolve));
   const result = (query.options({ onSent: sent }) as unknown as Promise<T>).then(

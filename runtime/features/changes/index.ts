@@ -194,11 +194,6 @@ function relatedOf(m: ModelDescriptor, object: Record<string, unknown>): { type:
   return null;
 }
 
-/**
- * The change log's writer: `write` records the objects' change and, from the same statement,
- * gives what each object's last record before it showed and the webhooks the change calls for,
- * and acts on what `lookup` (another feature's, over the records written) finds.
- */
 /** SQL of the object a change of `m` is also recorded against (`relatedOf`), from the object `v` (jsonb) as recorded: its type and its id. */
 function relatedSql(m: ModelDescriptor, v: string): { type: string; id: string } {
   const none = { type: "NULL", id: "NULL" };
@@ -229,6 +224,11 @@ function modelDataSql(m: ModelDescriptor, v: string): string {
   return `(SELECT coalesce(jsonb_object_agg(e.key, ${value}), '{}'::jsonb) FROM jsonb_each(${v}) e WHERE e.key = ANY(${names(data)}))`;
 }
 
+/**
+ * The change log's writer: `write` records the objects' change and, from the same statement,
+ * gives what each object's last record before it showed and the webhooks the change calls for,
+ * and acts on what `lookup` (another feature's, over the records written) finds.
+ */
 function changeLog(index: ModelIndex, log: ModelDescriptor, lookup: RecordedLookup | undefined, shownOf: (m: ModelDescriptor) => ReturnType<Store["jsonbOf"]>) {
   const column = (name: string): string => {
     const f = log.fields.find((x) => x.name === name);
