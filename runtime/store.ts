@@ -299,7 +299,7 @@ export class Store {
    */
   async listJson(op: Operation, m: ModelDescriptor, filter: FilterPlan, page: Page, opts: ReadOptions):
     Promise<{ count: number; results: JsonText; cursor?: Cursor | null } | undefined> {
-    if (!(opts.text ?? this.plans.get(m, opts.shape, opts.version, opts.exclude, opts.include).json)) return undefined;
+    if (!(opts.text ?? this.planFor(m, opts).json)) return undefined;
     const db = op.trx;
     const scope = opts.unscoped ? null : op.scope(m, "t0", "view");
     const ordering = opts.ordering ?? m.ordering;
@@ -436,7 +436,7 @@ export class Store {
     const ordering = opts.ordering ?? m.ordering;
     const terms = orderTerms(this.index, m, ordering, "t0");
     const types = await this.cursorTypes(db, m, ordering, terms);
-    const plan = this.plans.get(m, opts.shape, opts.version, opts.exclude, opts.include);
+    const plan = this.planFor(m, opts);
     const rest = this.projected(op, m, filter, { limit: null, offset: 0, after: first.cursor }, opts, plan, terms, types);
     // Each row as json_agg gives a list's rows, so that they render alike.
     await db.raw(`DECLARE ${STREAM_CURSOR} NO SCROLL CURSOR FOR SELECT to_json(r) AS row FROM (?) r`, [rest]);
@@ -492,10 +492,10 @@ export class Store {
    */
   private async withPlan<T>(m: ModelDescriptor, opts: ReadOptions,
     read: (plan: ReadPlan) => Promise<{ row: Record<string, unknown> | undefined; answer: () => T }>): Promise<T> {
-    const plan = this.plans.get(m, opts.shape, opts.version, opts.exclude, opts.include);
+    const plan = this.planFor(m, opts);
     const first = await read(plan);
     if (!this.plans.learn(plan, first.row)) return first.answer();
-    return (await read(this.plans.get(m, opts.shape, opts.version, opts.exclude, opts.include))).answer();
+    return (await read(this.planFor(m, opts))).answer();
   }
 
   /** Rows of any models, by model key and id, in the order asked (null where none): one read per model. */
@@ -518,7 +518,7 @@ export class Store {
    * same statement; undefined where the plan can only be rendered in JavaScript.
    */
   async fetchJson(op: Operation, m: ModelDescriptor, id: RowId, opts: ReadOptions, filter?: FilterPlan): Promise<JsonText | null | undefined> {
-    if (!(opts.text ?? this.plans.get(m, opts.shape, opts.version, opts.exclude, opts.include).json)) return undefined;
+    if (!(opts.text ?? this.planFor(m, opts).json)) return undefined;
     const { valid, cast } = this.keys(m, [id]);
     if (!valid.length) return null;
     const db = op.trx;
@@ -526,14 +526,10 @@ export class Store {
     return this.withPlan(m, opts, async (plan) => {
       const json = opts.text?.sql ?? plan.json;
       if (!json) return { row: undefined, answer: () => undefined };
-      const build = () => {
-        const qb = db(`${m.table} as t0`).select(textColumn(db, json, opts)).modify((q) => byIds(q, valid, cast));
+      const build = () => this.textStatement(db, m, plan, json, opts, { valid, cast }, (qb) => {
         if (!opts.unscoped) scoped(op, m, qb);
         filter?.apply(qb);
-        // The plan's checks do not read the row: they are asked whether or not it is found.
-        return prepared(db.select(db.raw("(?) AS j", [qb]), ...(filter ? checkSelects(db, filter) : []),
-          ...ReadPlans.checks(plan).map((c) => db.raw(c))));
-      };
+      }, filter ? checkSelects(db, filter) : []);
       const [row] = !filter || filter.empty
         ? await this.builtOnce(db, plan, `${opts.text?.key ?? ""}|detail|${cast}|${scope?.sql ?? ""}`, [...(opts.textValues ?? []), valid[0], ...(scope?.bindings ?? [])], build)
         : await build();
@@ -550,6 +546,22 @@ export class Store {
     });
   }
 
+  private planFor(m: ModelDescriptor, opts: ReadOptions): ReadPlan {
+    return this.plans.get(m, opts.shape, opts.version, opts.exclude, opts.include);
+  }
+
+  /**
+   * The statement of one object's JSON text (`j`, by `json`), `checks` beside it and then the
+   * plan's checks of its facts, which do not read the row: they are answered whether or not it
+   * is found. `narrow` adds conditions (a scope, a filter).
+   */
+  private textStatement(db: Db, m: ModelDescriptor, plan: ReadPlan, json: string, opts: ReadOptions, id: ReturnType<Store["keys"]>,
+    narrow?: (qb: Knex.QueryBuilder) => void, checks: Knex.Raw[] = []): Knex.QueryBuilder {
+    const qb = db(`${m.table} as t0`).select(textColumn(db, json, opts)).modify((q) => byIds(q, id.valid, id.cast));
+    narrow?.(qb);
+    return prepared(db.select(db.raw("(?) AS j", [qb]), ...checks, ...ReadPlans.checks(plan).map((c) => db.raw(c))));
+  }
+
   /**
    * The objects of `m` as `opts` shows them, as an SQL jsonb expression over the row aliased
    * `t0` (with its bindings), for a statement that keeps them (the change log's record built in
@@ -557,7 +569,7 @@ export class Store {
    * where the plan can only be rendered in JavaScript.
    */
   jsonbOf(m: ModelDescriptor, opts: ReadOptions): { sql: string; bindings: unknown[]; facts: string } | undefined {
-    const plan = this.plans.get(m, opts.shape, opts.version, opts.exclude, opts.include);
+    const plan = this.planFor(m, opts);
     const json = opts.text?.sql ?? plan.json;
     if (!json) return undefined;
     // The markers finished() replaces, replaced here: URLs, and jsonb text JavaScript would write again.
@@ -577,13 +589,11 @@ export class Store {
    * built on had changed, for the caller to read the object again.
    */
   answerAfterCommit(op: WriteOperation, m: ModelDescriptor, id: RowId, opts: ReadOptions): Promise<JsonText | undefined> | undefined {
-    const plan = this.plans.get(m, opts.shape, opts.version, opts.exclude, opts.include);
+    const plan = this.planFor(m, opts);
     const json = opts.text?.sql ?? plan.json;
     if (!json) return undefined;
     const db = op.trx;
-    const { valid, cast } = this.keys(m, [id]);
-    const qb = db(`${m.table} as t0`).select(textColumn(db, json, opts)).modify((q) => byIds(q, valid, cast));
-    const statement = prepared(db.select(db.raw("(?) AS j", [qb]), ...ReadPlans.checks(plan).map((c) => db.raw(c))));
+    const statement = this.textStatement(db, m, plan, json, opts, this.keys(m, [id]));
     const answered = new Promise<Record<string, unknown> | undefined>((resolve, reject) => {
       sendAhead<Array<Record<string, unknown>>>(db, statement, { withCommit: true, then: (rows) => resolve(rows[0]), error: (err) => (reject(err), err) }).catch(reject);
     });

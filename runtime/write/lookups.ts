@@ -86,7 +86,7 @@ export class LookupBatch {
     this.scheduled = false;
     const guesses = reads.map((r) => lastReads.of(r.sql, r.bindings));
     if (this.presuming && guesses.every((g) => g !== undefined)) return this.presumed(groups, reads, guesses as string[]);
-    const branches = groups.map((g, n) => `SELECT ${n} AS g, x.k FROM (${keysOf(g)}) x`);
+    const branches = keyBranches(groups);
     // A read's rows come back as one JSON array, in the order its own statement gives them.
     const readBranches = reads.map((r, n) => `SELECT ${groups.length + n} AS g, (SELECT coalesce(json_agg(r), '[]'::json) FROM (${r.sql}) r)::text AS k`);
     try {
@@ -118,7 +118,7 @@ export class LookupBatch {
       ...(groups.length ? ["NOT EXISTS (SELECT 1 FROM unnest(?::int[], ?::text[]) AS a(g, k) WHERE NOT EXISTS (SELECT 1 FROM f WHERE f.g = a.g AND f.k = a.k))"] : []),
       ...reads.map((r) => `(SELECT coalesce(jsonb_agg(r), '[]'::jsonb) FROM (${r.sql}) r) = ?::jsonb`),
     ];
-    const found = groups.length ? `WITH f AS (${groups.map((g, n) => `SELECT ${n} AS g, x.k FROM (${keysOf(g)}) x`).join(" UNION ALL ")}) ` : "";
+    const found = groups.length ? `WITH f AS (${keyBranches(groups).join(" UNION ALL ")}) ` : "";
     const bindings = [
       ...groups.map((g) => [...g.keys.keys()]),
       ...(groups.length ? [asked.map((a) => a.g), asked.map((a) => a.k)] : []),
@@ -137,8 +137,8 @@ export class LookupBatch {
   }
 }
 
-/** The keys `g`'s kind finds among those asked (bound once, as an array). */
-const keysOf = (g: Pending) => g.kind.select.replace("?", `?::${g.kind.cast}`);
+/** For each group, the keys its kind finds among those asked (bound once, as an array), numbered `g` by the group. */
+const keyBranches = (groups: Pending[]) => groups.map((g, n) => `SELECT ${n} AS g, x.k FROM (${g.kind.select.replace("?", `?::${g.kind.cast}`)}) x`);
 
 /** State kept per connection or transaction: made on first use, gone with it. */
 function perDb<T>(make: (db: Db) => T): (db: Db) => T {
