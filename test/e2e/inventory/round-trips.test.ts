@@ -18,6 +18,8 @@ describe("inventory e2e: a single write's round trips", () => {
   let pipelined = false;
   let relations: { site: string; vrf: string; tenant: string; tags: string[] };
   let octet = 0;
+  // Other files in this worker share its schema and may hold these prefixes too (in other VRFs
+  // or none): a count of them is of this file's VRF.
   const prefix = () => `10.77.${++octet}.0/24`;
 
   before(async () => {
@@ -68,7 +70,7 @@ describe("inventory e2e: a single write's round trips", () => {
     expect(single.reply.status).to.equal(400);
     expect(single.reply.body).to.deep.equal(ordinary.body[0]);
     expect(Object.keys(single.reply.body).sort()).to.deep.equal(["site", "tenant"]);
-    expect([await rows("ipam_prefix", { prefix: body.prefix }), await rows("extras_objectchange"), await rows("extras_tag_assignment")]).to.deep.equal([0, changes, tagged]);
+    expect([await rows("ipam_prefix", { prefix: body.prefix, vrf_id: relations.vrf }), await rows("extras_objectchange"), await rows("extras_tag_assignment")]).to.deep.equal([0, changes, tagged]);
     // The presuming attempt, rolled back; then the ordinary one, refused at its lookups.
     expect(single.sql.filter((sql) => sql === "BEGIN;")).to.have.length(2);
   });
@@ -101,7 +103,7 @@ describe("inventory e2e: a single write's round trips", () => {
     const twin = await roundTrips(() => post("/api/ipam/prefixes/", { prefix: taken, status: "active", ...relations }));
     expect(twin.reply.status).to.equal(400);
     expect(twin.reply.body.prefix[0]).to.match(new RegExp(`^Duplicate prefix found in VRF .*: ${taken.replace(/\./g, "\\.")}$`));
-    expect([await rows("ipam_prefix", { prefix: taken }), await rows("extras_tag_assignment"), await rows("extras_objectchange")]).to.deep.equal([1, before, changes]);
+    expect([await rows("ipam_prefix", { prefix: taken, vrf_id: relations.vrf }), await rows("extras_tag_assignment"), await rows("extras_objectchange")]).to.deep.equal([1, before, changes]);
     expect(twin.sql.filter((sql) => sql === "BEGIN;")).to.have.length(2);
   });
 
