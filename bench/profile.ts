@@ -74,7 +74,14 @@ function hottest(profile: Profiler.Profile): Array<[string, number]> {
   return [...out].sort((a, b) => b[1] - a[1]);
 }
 
-interface Workload { name: string; next: () => Request; headers?: Record<string, string> }
+interface Workload {
+  name: string;
+  next: () => Request;
+  headers?: Record<string, string>;
+  /** Requests measured (and concurrency), where fewer, larger ones are the workload. */
+  requests?: number;
+  concurrency?: number;
+}
 
 async function main(): Promise<void> {
   const config = { ...configFromEnv(), logRequests: false, dataDir: process.env.DATABASE_URL ? "" : "memory://" };
@@ -98,13 +105,14 @@ async function main(): Promise<void> {
   const pick = () => ids[i++ % ids.length];
   const eventPage = () => 1 + (i++ % Math.max(1, Math.floor(EVENTS / 50)));
   const get = (url: string): Request => ({ method: "GET", url, expect: 200 });
-  const body = () => {
+  const prefix = () => {
     const n = 0x15000000 + created++;
-    return JSON.stringify({
+    return {
       prefix: `${n >>> 24}.${(n >>> 16) & 255}.${(n >>> 8) & 255}.${n & 255}/32`, status: "active", site: relations.site, vrf: relations.vrf,
       tenant: relations.tenant, role: relations.role, vlan: relations.vlan, tags: relations.tags, description: "bench-create",
-    });
+    };
   };
+  const body = () => JSON.stringify(prefix());
   const workloads: Workload[] = [
     { name: "floor: prefix detail", next: () => get(`${floorUrl}/prefixes/${pick()}/`), headers: {} },
     { name: "prefix detail (full, nested)", next: () => get(`${ours}/api/ipam/prefixes/${pick()}/`) },
@@ -112,6 +120,8 @@ async function main(): Promise<void> {
     { name: "prefix list of 50 + count", next: () => get(`${ours}/api/ipam/prefixes/?limit=50&offset=${(i++ % 100) * 50}`) },
     { name: "floor: create prefix", next: () => ({ method: "POST", url: `${floorUrl}/prefixes/`, body: body(), expect: 201 }), headers: {} },
     { name: "create prefix, 5 relations + 2 tags", next: () => ({ method: "POST", url: `${ours}/api/ipam/prefixes/`, body: body(), expect: 201 }) },
+    { name: "floor: bulk create of 1000 prefixes", next: () => ({ method: "POST", url: `${floorUrl}/prefixes/`, body: JSON.stringify(Array.from({ length: 1000 }, prefix)), expect: 201 }), headers: {}, requests: 5, concurrency: 1 },
+    { name: "bulk create of 1000 prefixes, 5 relations + 2 tags", next: () => ({ method: "POST", url: `${ours}/api/ipam/prefixes/`, body: JSON.stringify(Array.from({ length: 1000 }, prefix)), expect: 201 }), requests: 5, concurrency: 1 },
     { name: "floor: 100 devices → interfaces → addresses", next: () => get(`${floorUrl}/device-tree/?limit=100&offset=${(i++ % (DEVICES / 100)) * 100}`), headers: {} },
     {
       name: "GraphQL: 100 devices → interfaces → ip_addresses",
@@ -130,9 +140,10 @@ async function main(): Promise<void> {
   await session.post("Profiler.setSamplingInterval", { interval: 200 });
   for (const w of workloads.filter((x) => !only || x.name.includes(only))) {
     const headers = w.headers ?? { Authorization: `Token ${key}`, Accept: "application/json" };
-    await run({ next: w.next, headers, concurrency: CONCURRENCY, requests: 50, seconds: 5, warmup: 0 });
+    const concurrency = w.concurrency ?? CONCURRENCY;
+    await run({ next: w.next, headers, concurrency, requests: Math.min(50, w.requests ?? 50), seconds: 5, warmup: 0 });
     await session.post("Profiler.start");
-    const result = await run({ next: w.next, headers, concurrency: CONCURRENCY, requests: REQUESTS, seconds: 6, warmup: 0 });
+    const result = await run({ next: w.next, headers, concurrency, requests: w.requests ?? REQUESTS, seconds: w.requests ? 60 : 6, warmup: 0 });
     const { profile } = await session.post("Profiler.stop");
     const times = [...selfTimes(profile)].sort((a, b) => b[1] - a[1]);
     const busy = times.filter(([k]) => k !== "(idle)").reduce((n, [, t]) => n + t, 0);

@@ -42,6 +42,11 @@ const BULK_REPEAT = Number(process.env.BENCH_BULK_REPEAT ?? 3);
 const ALLOCATORS = 32;
 /** Armature's `serve` and the floor each in a child process of its own, rather than in this one. */
 const PROCESSES = process.env.BENCH_PROCESSES === "1";
+/**
+ * Only the workloads with a scenario whose name this matches (a regular expression), for
+ * working on one figure; such a run prints its rows and leaves bench/RESULTS.md alone.
+ */
+const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, "i") : undefined;
 
 /** Addresses from 20.0.0.0 up, one per created prefix, so no create collides with another. */
 let created = 0;
@@ -163,7 +168,7 @@ async function main(): Promise<void> {
   const bulkLoad: Partial<Load> = { concurrency: 1, requests: BULK_REPEAT, warmup: 0, seconds: SECONDS * 3 };
   const addresses: string[] = [];
 
-  const workloads: Workload[] = [
+  const everyWorkload: Workload[] = [
     {
       floor: { name: "prefix list of 50 + count", next: () => get(`${floorUrl}/prefixes/?offset=${page()}`) },
       armature: [{ name: "prefix list of 50 + count (index order)", next: () => get(`${ours}/api/ipam/prefixes/?limit=50&offset=${page()}`), target: atLeast(1) }],
@@ -285,6 +290,7 @@ async function main(): Promise<void> {
     },
   ];
 
+  const workloads = everyWorkload.filter((w) => !ONLY || [w.floor, ...w.armature].some((s) => s && ONLY.test(s.name)));
   const header = [
     `${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC; ${kind}; ${os.cpus().length} cores (${os.cpus()[0]?.model.trim() ?? "unknown CPU"}); Node ${process.version}.`,
     `Data: ${PREFIXES} prefixes (site, VRF, tenant, role, VLAN, 2 tags), ${DEVICES} cabled devices with 3 config contexts, ${EVENTS} events, ` +
@@ -328,7 +334,7 @@ async function main(): Promise<void> {
   ];
   const results = table(rows);
   console.log("\n" + results + "\n\n" + notes.join("\n"));
-  writeFileSync(new URL("./RESULTS.md", import.meta.url), [
+  if (!ONLY) writeFileSync(new URL("./RESULTS.md", import.meta.url), [
     "# Latest `make bench` figures", "", "Written by bench/run.ts; each run replaces it.", "", ...header.map((h) => `${h}  `), "", results, "", ...notes.map((n) => (n.startsWith("- ") ? n : `${n}  `)), "",
   ].join("\n"));
   if (!(PROCESSES && db.embedded)) await db.close();
