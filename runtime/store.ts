@@ -17,7 +17,7 @@ import { heldRows, lookupsOf } from "./write/lookups.js";
 import { HookValues, storedRows, storedRowsAt } from "./write/hook-rows.js";
 import { updateRows } from "./write/update-set.js";
 import { col, ident, literal } from "./query/sql.js";
-import { prepared } from "./db/prepared.js";
+import { prepared, type PlanMode } from "./db/prepared.js";
 import { sendAhead } from "./db/pipeline.js";
 import { chunksWithin } from "./db/chunks.js";
 import { HttpError, ValidationError, notFound, type FieldErrors } from "./errors.js";
@@ -154,8 +154,8 @@ function byIds(qb: Knex.QueryBuilder, ids: string[] | number[], cast: "uuid[]" |
 
 /**
  * How a page's limit, and the first page's offset, go into a list statement: written into its
- * text, unless the statement is planned for its values anyway (`valueSensitive`, never
- * prepared). As parameters, a prepared list statement's generic plan cannot know how few rows a
+ * text, unless the statement is planned for its values anyway (`valueSensitive`, planned for
+ * each execution's). As parameters, a prepared list statement's generic plan cannot know how few rows a
  * page takes, guesses a tenth of the table, and comes out dearer than a plan for the values:
  * PostgreSQL then planned every execution again (on a page of 50 prefixes, as long as running
  * it). As text, the first page of a list with no other parameters is planned once per
@@ -167,6 +167,12 @@ function byIds(qb: Knex.QueryBuilder, ids: string[] | number[], cast: "uuid[]" |
 function pageTerm(n: number, filter: FilterPlan, term: "limit" | "offset"): { skipBinding: boolean } {
   return { skipBinding: !filter.valueSensitive && Number.isSafeInteger(n) && (term === "limit" ? n >= 0 : n === 0) };
 }
+
+/**
+ * How a list's statement is planned (runtime/db/prepared.ts): for its values where they decide
+ * how many rows it selects (ranges, containment, patterns: `valueSensitive`), else once.
+ */
+const planOf = (filter: FilterPlan): PlanMode => (filter.valueSensitive ? "custom" : "generic");
 
 /** The rows of a list's statement; on a keyset page, a cursor value its term's type cannot hold is a cursor this server did not make. */
 async function cursorRefused(statement: Knex.QueryBuilder, keyset: boolean): Promise<Array<Record<string, unknown>>> {
@@ -274,9 +280,9 @@ export class Store {
       );
       // A list filtered by ranges, containment or patterns is planned for its values: how many
       // rows a `within` selects decides between walking the ordering index and sorting the
-      // matches, and a prepared statement's generic plan, blind to them, sorted 20,000 prefixes
-      // for a page of 50 that the index gives at once. Equality filters keep the prepared plan.
-      const [row] = await cursorRefused(filter.valueSensitive ? statement : prepared(statement), keyset);
+      // matches, and a generic plan, blind to them, sorted 20,000 prefixes for a page of 50
+      // that the index gives at once. Equality filters keep the generic plan.
+      const [row] = await cursorRefused(prepared(statement, planOf(filter)), keyset);
       return {
         row,
         answer: () => {
@@ -324,7 +330,7 @@ export class Store {
             db.raw(`(SELECT r._cursor FROM page r WHERE r.n = ${shown} AND EXISTS (SELECT 1 FROM page x WHERE x.n > ${shown})) AS cursor`))
             .from(db.raw(`(SELECT) one LEFT JOIN page r ON r.n <= ${shown}`));
         statement.select(...checkSelects(db, filter), ...ReadPlans.checks(plan).map((c) => db.raw(c))).orderBy("r.n");
-        return filter.valueSensitive ? statement : prepared(statement);
+        return prepared(statement, planOf(filter));
       };
       // The values are the count's selection (the scope's, and a filter's), the filter's checks',
       // then the page's: a profile's text values, the selection again and a later page's offset.
@@ -334,7 +340,7 @@ export class Store {
       const checks = checkColumns(filter.checks);
       const key = `${opts.text?.key ?? ""}|list|${page.limit}|${page.offset === 0}|${!!page.uncounted}|${JSON.stringify(opts.ordering ?? null)}|${selection.sql}|${checks.map((c) => c.sql).join(",")}`;
       const bindings = [...(page.uncounted ? [] : selection.bindings), ...checks.flatMap((c) => c.bindings), ...(opts.textValues ?? []), ...selection.bindings, ...(page.offset === 0 ? [] : [page.offset])];
-      const rows = !filter.valueSensitive && !keyset ? await this.builtOnce(db, plan, key, bindings, build) : await cursorRefused(build(), keyset);
+      const rows = !keyset ? await this.builtOnce(db, plan, key, bindings, build, planOf(filter)) : await cursorRefused(build(), keyset);
       const row = rows[0];
       return {
         row,
@@ -353,11 +359,11 @@ export class Store {
    * Runs the statement `build` makes, whose text depends on nothing but `plan` and `key`, with
    * `bindings`: built by knex the first time, and afterwards its text bound to the values.
    */
-  private async builtOnce(db: Db, plan: ReadPlan, key: string, bindings: unknown[], build: () => Knex.QueryBuilder): Promise<Array<Record<string, unknown>>> {
+  private async builtOnce(db: Db, plan: ReadPlan, key: string, bindings: unknown[], build: () => Knex.QueryBuilder, mode?: PlanMode): Promise<Array<Record<string, unknown>>> {
     let texts = this.texts.get(plan);
     if (!texts) this.texts.set(plan, (texts = new Map()));
     const text = texts.get(key);
-    if (text) return (await prepared(db.raw(text, bindings as Knex.RawBinding[]))).rows;
+    if (text) return (await prepared(db.raw(text, bindings as Knex.RawBinding[]), mode)).rows;
     const statement = build();
     if (text === undefined) {
       const compiled = statement.toSQL();
@@ -559,7 +565,7 @@ export class Store {
     narrow?: (qb: Knex.QueryBuilder) => void, checks: Knex.Raw[] = []): Knex.QueryBuilder {
     const qb = db(`${m.table} as t0`).select(textColumn(db, json, opts)).modify((q) => byIds(q, id.valid, id.cast));
     narrow?.(qb);
-    return prepared(db.select(db.raw("(?) AS j", [qb]), ...checks, ...ReadPlans.checks(plan).map((c) => db.raw(c))));
+    return prepared(db.select(db.raw("(?) AS j", [qb]), ...checks, ...ReadPlans.checks(plan).map((c) => db.raw(c))), "generic");
   }
 
   /**
@@ -639,11 +645,11 @@ export class Store {
         const [result] = await prepared(db.select(
           db.raw("(SELECT coalesce(json_agg(r), '[]'::json) FROM (?) r) AS rows", [qb]),
           ...checkSelects(db, filter),
-        ));
+        ), "generic");
         const errors = filterErrors(filter, {}, result);
         if (errors) throw new ValidationError(errors);
         rows = result.rows;
-      } else rows = await prepared(qb);
+      } else rows = await prepared(qb, "generic");
       return {
         row: rows[0],
         answer: () => {

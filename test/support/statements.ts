@@ -9,6 +9,9 @@ import pg from "pg";
 import { get, type CallOptions } from "./http.js";
 import { startTestServer } from "./server.js";
 
+/** What a request's statements leave out (see `sentStatements`). */
+const UNCOUNTED = /"users_(token|objectpermission)"|^DEALLOCATE |^SET plan_cache_mode /;
+
 export async function statements(path: string, opts: CallOptions = {}): Promise<{ sql: string[]; bindings: unknown[][]; status: number; body: any }> {
   const { db } = await startTestServer();
   const sql: string[] = [];
@@ -31,7 +34,9 @@ export async function statements(path: string, opts: CallOptions = {}): Promise<
  * The statements sent to the database while `request` runs, counted where every one goes
  * through, pg's Client.query (PGlite's connections too): whether Knex built it or the runtime
  * sent it itself (a named prepared statement, a savepoint). Left out besides the reads that
- * authenticate the request: a DEALLOCATE, which depends on what the connection held before.
+ * authenticate the request: a DEALLOCATE, which depends on what the connection held before, and
+ * a SET of how the connection plans statements (runtime/db/prepared.ts), which depends on what
+ * it ran last.
  */
 export async function sentStatements<T>(request: () => Promise<T>): Promise<{ reply: T; sql: string[] }> {
   const sql: string[] = [];
@@ -39,7 +44,7 @@ export async function sentStatements<T>(request: () => Promise<T>): Promise<{ re
   pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
     const first = args[0] as string | { text?: string } | undefined;
     const text = typeof first === "string" ? first : first?.text ?? "";
-    if (!/"users_(token|objectpermission)"|^DEALLOCATE /.test(text)) sql.push(text);
+    if (!UNCOUNTED.test(text)) sql.push(text);
     return (query as (...a: unknown[]) => unknown).apply(this, args);
   } as typeof query;
   try {
@@ -71,7 +76,7 @@ export async function roundTrips<T>(request: () => Promise<T>): Promise<{ reply:
     const first = args[0] as string | { text?: string } | undefined;
     const text = typeof first === "string" ? first : first?.text ?? "";
     const stream = (this as unknown as { connection?: { stream?: object } }).connection?.stream;
-    if (stream && !/"users_(token|objectpermission)"|^DEALLOCATE /.test(text)) {
+    if (stream && !UNCOUNTED.test(text)) {
       const batch = pending.get(stream) ?? [];
       pending.set(stream, batch);
       batch.push(text);
