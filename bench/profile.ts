@@ -118,6 +118,8 @@ async function main(): Promise<void> {
     { name: "prefix detail (full, nested)", next: () => get(`${ours}/api/ipam/prefixes/${pick()}/`) },
     { name: "floor: prefix list of 50 + count", next: () => get(`${floorUrl}/prefixes/?offset=${(i++ % 100) * 50}`), headers: {} },
     { name: "prefix list of 50 + count", next: () => get(`${ours}/api/ipam/prefixes/?limit=50&offset=${(i++ % 100) * 50}`) },
+    { name: "floor: within=10.0.0.0/8&status=active", next: () => get(`${floorUrl}/prefixes/?within=10.0.0.0/8&status=active&offset=${(i++ % 100) * 50}`), headers: {} },
+    { name: "prefix list within=10.0.0.0/8&status=active", next: () => get(`${ours}/api/ipam/prefixes/?within=10.0.0.0/8&status=active&limit=50&offset=${(i++ % 100) * 50}`) },
     { name: "floor: create prefix", next: () => ({ method: "POST", url: `${floorUrl}/prefixes/`, body: body(), expect: 201 }), headers: {} },
     { name: "create prefix, 5 relations + 2 tags", next: () => ({ method: "POST", url: `${ours}/api/ipam/prefixes/`, body: body(), expect: 201 }) },
     { name: "floor: bulk create of 1000 prefixes", next: () => ({ method: "POST", url: `${floorUrl}/prefixes/`, body: JSON.stringify(Array.from({ length: 1000 }, prefix)), expect: 201 }), headers: {}, requests: 5, concurrency: 1 },

@@ -220,7 +220,12 @@ function modelDataSql(m: ModelDescriptor, v: string): string {
   const data = m.fields.filter(isData);
   const tags = data.filter((f) => f.kind === "tags");
   const tagNames = "(SELECT coalesce(jsonb_agg(t.x -> 'name' ORDER BY t.n), '[]'::jsonb) FROM jsonb_array_elements(e.value) WITH ORDINALITY AS t(x, n))";
-  const value = tags.length ? `CASE WHEN e.key = ANY(${names(tags)}) AND jsonb_typeof(e.value) = 'array' THEN ${tagNames} ELSE armature_stored(e.value) END` : "armature_stored(e.value)";
+  // armature_stored inline for what is not a list: a call of the PL/pgSQL function for each
+  // value of each record cost a bulk of 1,000 records 60 ms.
+  const stored = "CASE jsonb_typeof(e.value) WHEN 'array' THEN armature_stored(e.value) " +
+    "WHEN 'object' THEN CASE WHEN jsonb_exists(e.value, 'value') AND jsonb_exists(e.value, 'label') THEN e.value -> 'value' WHEN jsonb_exists(e.value, 'id') THEN e.value -> 'id' ELSE e.value END " +
+    "ELSE e.value END";
+  const value = tags.length ? `CASE WHEN e.key = ANY(${names(tags)}) AND jsonb_typeof(e.value) = 'array' THEN ${tagNames} ELSE ${stored} END` : stored;
   return `(SELECT coalesce(jsonb_object_agg(e.key, ${value}), '{}'::jsonb) FROM jsonb_each(${v}) e WHERE e.key = ANY(${names(data)}))`;
 }
 
@@ -344,11 +349,11 @@ function changeLog(index: ModelIndex, log: ModelDescriptor, lookup: RecordedLook
       [cols.data, modelDataSql(m, "o.v")], [cols.dataV2, "o.v"], [cols.context, "?"], [cols.detail, "?"], [cols.relatedType, related.type], [cols.relatedId, `(${related.id})::uuid`],
     ];
     const sql = `INSERT INTO ${table} (${given.map(([c]) => ident(c)).join(", ")}) SELECT ${given.map(([, e]) => e).join(", ")} ` +
-      `FROM unnest(?::uuid[]) WITH ORDINALITY AS w(id, n) JOIN ${ident(m.table)} t0 ON t0.id = w.id CROSS JOIN LATERAL (SELECT ${shown.sql} AS v) o ` +
+      `FROM unnest(?::uuid[]) WITH ORDINALITY AS w(id, n) JOIN ${ident(m.table)} t0 ON t0.id = w.id CROSS JOIN LATERAL (SELECT ${shown.sql} AS v OFFSET 0) o ` +
       `WHERE armature_presume(${shown.facts}, 'the facts the recorded objects are written on') ORDER BY w.n`;
     const bindings = [actor.userId, actor.username ?? "Undefined", requestUuid(actor.requestId), action, m.key, actor.context, actor.contextDetail.slice(0, MAX_DETAIL),
       rows.map((r) => String(r.id)), ...shown.bindings];
-    await sendPresumption(db, prepared(db.raw(sql, bindings as Knex.RawBinding[])));
+    await sendPresumption(db, prepared(db.raw(sql, bindings as Knex.RawBinding[]), "generic"));
     return true;
   }
 
