@@ -18,7 +18,7 @@ import { HookValues, storedRows, storedRowsAt } from "./write/hook-rows.js";
 import { updateRows } from "./write/update-set.js";
 import { col, ident, literal } from "./query/sql.js";
 import { prepared, type PlanMode } from "./db/prepared.js";
-import { sendAhead } from "./db/pipeline.js";
+import { sendAhead, sendPresumption } from "./db/pipeline.js";
 import { chunksWithin } from "./db/chunks.js";
 import { HttpError, ValidationError, notFound, type FieldErrors } from "./errors.js";
 import { WriteValidators } from "./write/validate.js";
@@ -711,11 +711,27 @@ export class Store {
   async existing(op: Operation, m: ModelDescriptor, ids: string[], opts: ExistingOptions = {}): Promise<string[]> {
     const { valid, cast } = this.keys(m, ids);
     if (!valid.length) return [];
+    return (await this.existingQuery(op, m, valid, cast, opts)).map((r: { id: RowId }) => String(r.id));
+  }
+
+  /**
+   * `existing` with `lock` for a write that presumes (runtime/db/presumed.ts) every one of `ids`
+   * is there for it: the lock is sent as a presumption, and nothing is waited for. Where one is
+   * missing the write runs again the ordinary way, and `existing` tells which.
+   */
+  async lockPresumed(op: WriteOperation, m: ModelDescriptor, ids: string[], opts: Omit<ExistingOptions, "lock"> = {}): Promise<void> {
+    const { valid, cast } = this.keys(m, ids);
+    const locked = this.existingQuery(op, m, valid, cast, { ...opts, lock: true });
+    await sendPresumption(op.trx, prepared(op.trx.raw(
+      `WITH l AS (?) SELECT armature_presume((SELECT count(*) FROM l) = ${ids.length}, 'the objects written are there for the actor to write')`, [locked]), "generic"));
+  }
+
+  private existingQuery(op: Operation, m: ModelDescriptor, valid: string[] | number[], cast: "uuid[]" | "integer[]", opts: ExistingOptions): Knex.QueryBuilder {
     const qb = op.trx(`${m.table} as t0`).select("t0.id").modify((q) => byIds(q, valid, cast));
     scoped(op, m, qb, opts.action);
     opts.where?.(qb);
     if (opts.lock) qb.orderBy("t0.id").forUpdate();
-    return (await qb).map((r: { id: RowId }) => String(r.id));
+    return qb;
   }
 
   async create(op: WriteOperation, m: ModelDescriptor, body: unknown, opts: WriteOptions): Promise<string> {

@@ -3,11 +3,12 @@
 // round trip, every statement from BEGIN to COMMIT in one socket write: the statement that
 // fails unless the presumptions hold, the hook's check and the tags' scope taken by
 // PostgreSQL, the row, its tags, the change record built in SQL, and the read of its answer,
-// taken once the commit is answered. Where a presumption or a check does not hold, the write
+// taken once the commit is answered; an update too, its object's lock presumed, where no hook
+// of the model must see the stored row first. Where a presumption or a check does not hold, the write
 // runs again the ordinary way, whose answer or refusal it is, leaving nothing behind. On the
 // embedded engine the same statements run one after another (no socket: no writes).
 import { expect } from "chai";
-import { del, patch, post } from "../../support/http.js";
+import { del, get, patch, post } from "../../support/http.js";
 import { roundTrips, sentStatements } from "../../support/statements.js";
 import { startTestServer } from "../../support/server.js";
 import { MISSING_ID, rows, uniq } from "./support.js";
@@ -57,7 +58,8 @@ describe("inventory e2e: a single write's round trips", () => {
     const body = { prefix: prefix(), status: "active", ...relations, site: MISSING_ID, tenant: MISSING_ID };
     const changes = await rows("extras_objectchange");
     const tagged = await rows("extras_tag_assignment");
-    // A bulk create never presumes: its one element's errors are the ordinary way's.
+    // A bulk create never presumes (it would gain nothing: see runtime/features/changes): its
+    // one element's errors are the ordinary way's.
     const ordinary = await post("/api/ipam/prefixes/", [body]);
     expect(ordinary.status).to.equal(400);
     // The attempt that presumed read an answer it never takes: its failure is nobody's rejection.
@@ -105,6 +107,65 @@ describe("inventory e2e: a single write's round trips", () => {
     expect(twin.reply.body.prefix[0]).to.match(new RegExp(`^Duplicate prefix found in VRF .*: ${taken.replace(/\./g, "\\.")}$`));
     expect([await rows("ipam_prefix", { prefix: taken, vrf_id: relations.vrf }), await rows("extras_tag_assignment"), await rows("extras_objectchange")]).to.deep.equal([1, before, changes]);
     expect(twin.sql.filter((sql) => sql === "BEGIN;")).to.have.length(2);
+  });
+
+  describe("an update", () => {
+    /** The object at `path` as a read shows it, with the opt-in fields a write's answer shows (as before its answer came with the commit). */
+    const shownByRead = async (path: string, answer: Record<string, unknown>) => {
+      const read = (await get(path)).body;
+      return { ...read, computed_fields: answer.computed_fields, relationships: answer.relationships };
+    };
+    const siteTags = async () => {
+      const tags = [];
+      for (let n = 0; n < 2; n++) tags.push((await post("/api/extras/tags/", { name: uniq("trip site tag"), content_types: ["dcim.site"] }, V13)).body.id);
+      return tags;
+    };
+
+    it("of a model no hook reads the stored row of: one round trip, the lock presumed and the answer taken after the commit", async () => {
+      const tags = await siteTags();
+      const site = (await post("/api/dcim/sites/", { name: uniq("trip updated"), status: "active" })).body;
+      const path = `/api/dcim/sites/${site.id}/`;
+      // The first update of a shape names its statements and reads its definitions; the second is the one counted.
+      expect((await patch(path, { description: "first", tags: [tags[0]] })).status).to.equal(200);
+      const changed = await roundTrips(() => patch(path, { description: "second", tags }));
+      expect(changed.reply.status, changed.reply.text).to.equal(200);
+      expect(changed.reply.body.description).to.equal("second");
+      expect(changed.reply.body.tags.map((t: { id: string }) => t.id).sort()).to.deep.equal([...tags].sort());
+      // The answer is the object as any read of it shows it, with the fields a write's answer adds.
+      expect(changed.reply.body).to.deep.equal(await shownByRead(path, changed.reply.body));
+      expect(await rows("extras_objectchange", { changed_object_id: site.id, action: "update" })).to.equal(2);
+      expect(changed.sql.filter((sql) => sql === "BEGIN;")).to.have.length(1);
+      if (!pipelined) return expect(changed.writes).to.deep.equal([]);
+      expect(changed.writes, changed.writes.join("\n\n")).to.have.length(1);
+      const [sent] = changed.writes;
+      expect(sent[1]).to.match(/^WITH l AS \(+select .* for update\)+ SELECT armature_presume\(/s);
+      expect(sent.join("\n")).to.match(/^update "dcim_site"/m).and.match(/^INSERT INTO "extras_objectchange"/m).and.match(/^select \(\(select concat\('\{"id":'/m);
+      expect(sent.at(-1)).to.equal("COMMIT;");
+    });
+
+    it("of an object that is not there: the presumption fails, and the answer is the ordinary way's 404, nothing left", async () => {
+      const changes = await rows("extras_objectchange");
+      const missing = await roundTrips(() => patch(`/api/dcim/sites/${MISSING_ID}/`, { description: "nobody's" }));
+      expect(missing.reply.status).to.equal(404);
+      expect(missing.reply.body).to.deep.equal({ detail: "Not found." });
+      expect(await rows("extras_objectchange")).to.equal(changes);
+      // The presuming attempt, rolled back; then the ordinary one, which finds no object.
+      expect(missing.sql.filter((sql) => sql === "BEGIN;")).to.have.length(2);
+    });
+
+    it("of a model whose hooks see the stored row: two round trips, the stored row read with the lock", async () => {
+      const made = (await post("/api/ipam/prefixes/", { prefix: prefix(), status: "active", ...relations })).body;
+      const path = `/api/ipam/prefixes/${made.id}/`;
+      expect((await patch(path, { description: "first" })).status).to.equal(200);
+      const changed = await roundTrips(() => patch(path, { description: "second", tags: [relations.tags[0]] }));
+      expect(changed.reply.status, changed.reply.text).to.equal(200);
+      expect(changed.reply.body).to.deep.equal(await shownByRead(path, changed.reply.body));
+      expect(changed.reply.body.tags.map((t: { id: string }) => t.id)).to.deep.equal([relations.tags[0]]);
+      if (!pipelined) return;
+      expect(changed.writes, changed.writes.join("\n\n")).to.have.length(2);
+      expect(changed.writes[0].join("\n")).to.match(/^select \* from "ipam_prefix"/m);
+      expect(changed.writes[1].at(-1)).to.equal("COMMIT;");
+    });
   });
 
   describe("the change record built in SQL is the one JavaScript builds", () => {

@@ -1,5 +1,6 @@
 // A model's detail (`…/<id>/`): GET reads one object, PUT and PATCH change it, DELETE removes it.
 import { notFound } from "../../../errors.js";
+import { presumes } from "../../../db/presumed.js";
 import { actionOf } from "../../../features/index.js";
 import type { WriteOperation } from "../../../operations/index.js";
 import type { Ctx } from "../context.js";
@@ -46,18 +47,24 @@ export async function detail(ctx: Ctx): Promise<void> {
     return;
   }
   const body = await readBody(ctx, m);
-  await operations.run(by, async (w) => {
+  const shown = readOpts(ctx);
+  const { later } = await operations.run(by, async (w) => {
     // The lock goes out with the body's reads, and its verdict is taken first: a missing object
     // (or one the actor may not change) is the answer before a bad body, and nothing is written
-    // before it.
-    const locked = lockOne(w);
+    // before it. A write that presumes (runtime/db/presumed.ts) presumes the object is there,
+    // and takes its answer, read with its commit, once that is answered: one round trip where
+    // no hook of the model must see the stored row first.
+    const presuming = presumes(w.trx);
+    const locked = presuming ? store.lockPresumed(w, m, [id], { where: where.apply, action: actionOf(method) ?? undefined }) : lockOne(w);
     locked.catch(() => undefined);
     const updated = store.update(w, m, id, body, { version: ctx.version, partial: method === "PATCH", ahead: true, after: locked });
     updated.catch(() => undefined);
     await locked;
     await updated;
+    // In an object: a promise returned would be awaited before the operation's end is sent.
+    return { later: presuming ? store.answerAfterCommit(w, m, id, shown) : undefined };
   }, { presume: true });
-  // Routed again: the write is to be seen wherever its writer reads now.
-  const [obj] = await store.fetch(await operations.read(by), m, [id], { ...readOpts(ctx), unscoped: true });
-  return policy.renderer(ctx, 200, obj);
+  // Otherwise read again, routed as any read after a write: to be seen wherever its writer reads now.
+  const text = await later ?? (await store.fetch(await operations.read(by), m, [id], { ...shown, unscoped: true }))[0];
+  return policy.renderer(ctx, 200, text);
 }
