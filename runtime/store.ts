@@ -155,8 +155,8 @@ function byIds(qb: Knex.QueryBuilder, ids: string[] | number[], cast: "uuid[]" |
 /**
  * How a page's limit, and the first page's offset, go into a list statement: written into its
  * text, unless the statement is planned for its values anyway (`valueSensitive`, planned for
- * each execution's). As parameters, a prepared list statement's generic plan cannot know how few rows a
- * page takes, guesses a tenth of the table, and comes out dearer than a plan for the values:
+ * each execution's). As parameters, a prepared list statement's generic plan cannot know how
+ * few rows a page takes, guesses a tenth of the table, and comes out dearer than a plan for the values:
  * PostgreSQL then planned every execution again (on a page of 50 prefixes, as long as running
  * it). As text, the first page of a list with no other parameters is planned once per
  * connection, and one with equality filters keeps a generic plan as cheap as its custom ones.
