@@ -357,9 +357,10 @@ export class Store {
 
   /**
    * Runs the statement `build` makes, whose text depends on nothing but `plan` and `key`, with
-   * `bindings`: built by knex the first time, and afterwards its text bound to the values.
+   * `bindings`: built by knex the first time, and afterwards its text bound to the values,
+   * planned as `mode` says (as `build` marks it: the text alone carries no mark).
    */
-  private async builtOnce(db: Db, plan: ReadPlan, key: string, bindings: unknown[], build: () => Knex.QueryBuilder, mode?: PlanMode): Promise<Array<Record<string, unknown>>> {
+  private async builtOnce(db: Db, plan: ReadPlan, key: string, bindings: unknown[], build: () => Knex.QueryBuilder, mode: PlanMode): Promise<Array<Record<string, unknown>>> {
     let texts = this.texts.get(plan);
     if (!texts) this.texts.set(plan, (texts = new Map()));
     const text = texts.get(key);
@@ -537,7 +538,7 @@ export class Store {
         filter?.apply(qb);
       }, filter ? checkSelects(db, filter) : []);
       const [row] = !filter || filter.empty
-        ? await this.builtOnce(db, plan, `${opts.text?.key ?? ""}|detail|${cast}|${scope?.sql ?? ""}`, [...(opts.textValues ?? []), valid[0], ...(scope?.bindings ?? [])], build)
+        ? await this.builtOnce(db, plan, `${opts.text?.key ?? ""}|detail|${cast}|${scope?.sql ?? ""}`, [...(opts.textValues ?? []), valid[0], ...(scope?.bindings ?? [])], build, "generic")
         : await build();
       return {
         row,

@@ -14,7 +14,7 @@
 // prefix for a page of 50 (17 ms against 7 planned for the value). A connection is put in the
 // mode a statement wants by a SET sent ahead of it, only when it is in another; an unnamed
 // statement with values, planned once anyway, is planned for them (any mode but generic), and
-// other named statements keep whatever mode the connection is in.
+// other named statements are left to PostgreSQL's choice or planned once (any mode but custom).
 //
 // Only statements seen more than once are named, and a connection holds at most
 // MAX_PER_CONNECTION of them, the least recently used deallocated first: a name holds a plan in
@@ -86,11 +86,13 @@ const planModes = new WeakMap<object, ConnectionMode>();
 
 /**
  * The SET that puts `client` in the mode a statement wants, where it is not in it already:
- * `wanted` for a named one that says, any mode but generic for an unnamed one with values.
+ * `wanted` for a named one that says, any mode but custom for a named one that does not (it
+ * would be planned anew each time), any mode but generic for an unnamed one with values.
  */
 function planSwitch(client: object, named: boolean, wanted: PlanMode | undefined, values: boolean): string | undefined {
   const mode = planModes.get(client) ?? "auto";
-  const next: ConnectionMode | undefined = named ? wanted : values && (mode === "generic" || mode === "unknown") ? "auto" : undefined;
+  const unfit = named ? "custom" : values ? "generic" : undefined;
+  const next: ConnectionMode | undefined = named && wanted ? wanted : mode === unfit || (unfit && mode === "unknown") ? "auto" : undefined;
   if (!next || next === mode) return undefined;
   planModes.set(client, next);
   return `SET plan_cache_mode = ${PLAN_CACHE_MODE[next]}`;

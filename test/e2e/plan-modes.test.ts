@@ -1,6 +1,6 @@
 // How a statement is planned (runtime/db/prepared.ts): a named statement marked generic is
-// planned once for any values, one marked custom for each execution's, an unmarked one as the
-// connection stands, and an unnamed one with values for them. PostgreSQL counts the plans each
+// planned once for any values, one marked custom for each execution's, an unmarked one by
+// PostgreSQL's choice or once, and an unnamed one with values for them. PostgreSQL counts the plans each
 // prepared statement ran with (pg_prepared_statements), which tells them apart on either
 // engine. A rollback undoes a SET made in what it rolled back: the mode is then set again.
 import { expect } from "chai";
@@ -36,7 +36,7 @@ describe("prepared statements: generic plans, or plans for each execution's valu
     await db.close();
   });
 
-  it("a statement marked generic is planned once, one marked custom each time, an unmarked one as the connection stands", async () => {
+  it("a statement marked generic is planned once, one marked custom each time, an unmarked one never each time", async () => {
     expect(await mode()).to.equal("auto");
     // Named from the second run on: each run after the first counted by the plan it ran with.
     await run(once, 4, "generic");
@@ -48,8 +48,11 @@ describe("prepared statements: generic plans, or plans for each execution's valu
     await run(once, 2, "generic");
     expect(await plans(once)).to.deep.equal([5, 0]);
     await run(byValues, 2);
-    expect(await plans(byValues), "unmarked: as the connection stands").to.deep.equal([2, 3]);
+    expect(await plans(byValues), "unmarked: as a connection planning once stands").to.deep.equal([2, 3]);
     expect(await mode()).to.equal("force_generic_plan");
+    await run(byValues, 1, "custom");
+    await run(once, 1);
+    expect(await mode(), "unmarked, after one planned each time: PostgreSQL's own choice").to.equal("auto");
   });
 
   it("an unnamed statement with values is planned for them: a connection planning once is set back to PostgreSQL's own choice", async () => {
