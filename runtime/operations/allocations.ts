@@ -62,7 +62,7 @@ function groupBy<T>(items: T[], keyOf: (item: T) => unknown[]): T[][] {
 }
 
 export class Allocations {
-  private readonly batches: Batches<AllocationRequest, Allocated>;
+  private readonly batches: Batches<AllocationRequest, Promise<Allocated>>;
   /** By batch key: what the last batch's hooks carried, when it ended and `freed` of its model as it began. */
   private readonly carried = new Map<string, { at: number; freed: number; objects: Carried }>();
   /** Updates and deletes seen, by model: what was carried across one of them is not taken. */
@@ -77,8 +77,8 @@ export class Allocations {
   }
 
   /** Allocates for one request, in a batch with the requests of the same action waiting with it. */
-  allocate(request: AllocationRequest): Promise<Allocated> {
-    return this.batches.submit(batchKey(request), request);
+  async allocate(request: AllocationRequest): Promise<Allocated> {
+    return await this.batches.submit(batchKey(request), request);
   }
 
   /**
@@ -88,9 +88,10 @@ export class Allocations {
    * run one after another and hand the hook's memo on. The objects of every request are first
    * tried as one set; when anything of it fails, that is undone and each request runs again
    * in a savepoint of its own, with a fresh memo, to find which ones fail. Only a batch that
-   * went through as one set carries anything on.
+   * went through as one set carries anything on. The answers are read once the batch has let
+   * the next one go: the action's lock is held for the writes, and a batch waits for no read.
    */
-  private async run(jobs: AllocationRequest[]): Promise<Array<Outcome<Allocated>>> {
+  private async run(jobs: AllocationRequest[]): Promise<Array<Outcome<Promise<Allocated>>>> {
     const { m, name } = jobs[0];
     const key = batchKey(jobs[0]);
     const freed = this.freed.get(jobs[0].made) ?? 0;
@@ -111,7 +112,17 @@ export class Allocations {
       return await this.oneByOne(op, jobs, order);
     });
     if (carried.size) this.carried.set(key, { at: Date.now(), freed, objects: carried });
-    return this.answers(jobs, made);
+    const answers = this.answers(jobs, made);
+    return jobs.map((_, i) => {
+      const answer = answers.then((all) => {
+        const o = all[i];
+        if ("error" in o) throw o.error;
+        return o.value;
+      });
+      // Its caller takes it once the batch is over; a failure meanwhile is nobody's rejection.
+      answer.catch(() => undefined);
+      return { value: answer };
+    });
   }
 
   /**
