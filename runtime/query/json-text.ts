@@ -29,6 +29,13 @@ export class JsonText {
     return this.parts.join("");
   }
 
+  /** Whether it is the empty list, `[]`: told without running its pieces together. */
+  get isEmptyList(): boolean {
+    let length = 0;
+    for (const p of this.parts) length += p.length;
+    return length === 2 && this.text === "[]";
+  }
+
   /** Its length in UTF-8 bytes. */
   get byteLength(): number {
     let n = 0;

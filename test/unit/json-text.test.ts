@@ -2,7 +2,7 @@
 // URL markers made the request's URLs, its jsonb values written as JavaScript writes them, a
 // list's objects run together, and the whole kept in pieces, never one large string.
 import { expect } from "chai";
-import { API_URL_MARKER, finished, SITE_URL_MARKER } from "../../runtime/query/json-text.js";
+import { API_URL_MARKER, finished, JsonText, SITE_URL_MARKER } from "../../runtime/query/json-text.js";
 
 describe("unit: finishing PostgreSQL's JSON text", () => {
   const urls = { api: "http://h/api/", site: "http://h" };
@@ -29,5 +29,12 @@ describe("unit: finishing PostgreSQL's JSON text", () => {
     expect(page.parts.length).to.be.greaterThan(1);
     expect(Math.max(...page.parts.map((p) => p.length))).to.be.below(32768);
     expect(finished([], urls).text).to.equal("[]");
+  });
+
+  it("tells the empty list without running the pieces together", () => {
+    expect(finished([], urls).isEmptyList).to.equal(true);
+    expect(new JsonText("[", "]").isEmptyList).to.equal(true);
+    expect(new JsonText("{}").isEmptyList).to.equal(false);
+    expect(finished([object(1)], urls).isEmptyList).to.equal(false);
   });
 });

@@ -52,7 +52,7 @@ export class WpPaginator {
     const wp = m.wordpress!;
     const total = page.count;
     const totalPages = total ? Math.ceil(total / paged.perPage) : 0;
-    const empty = page.results instanceof JsonText ? page.results.text === "[]" : !page.results.length;
+    const empty = page.results instanceof JsonText ? page.results.isEmptyList : !page.results.length;
     if (wp.kind === "post" && empty && paged.page > 1) {
       throw new WpError(404, `${wp.noun}-archive-page-not-found`, `The requested ${wp.noun} archive page does not exist`);
     }
@@ -79,9 +79,9 @@ export class WpPaginator {
       ? [["rest_url", base], ["total", total], ["total_pages", totalPages], [wp.listKey, RECORDS], ...next, ...previous]
       : [[wp.listKey, RECORDS], ["rest_url", url(paged.page, true)], ...next, ...previous, ["total", total], ["total_pages", totalPages]];
     const results = page.results;
-    // The records' text joined by `+`, which leaves it where it is: a join would copy it.
+    // The records' text kept in its pieces, the envelope's around them: never one string.
     const body = results instanceof JsonText
-      ? new JsonText(entries.reduce((out, [k, v], n) => out + (n ? "," : "") + JSON.stringify(k) + ":" + (v === RECORDS ? results.text : JSON.stringify(v)), "{") + "}")
+      ? new JsonText(...entries.flatMap(([k, v], n) => [`${n ? "," : "{"}${JSON.stringify(k)}:`, v === RECORDS ? results : JSON.stringify(v)]), "}")
       : Object.fromEntries(entries.map(([k, v]) => [k, v === RECORDS ? results.map(shape) : v]));
     ctx.wp.policy.renderer.json(ctx.res, ctx.params, 200, body, headers);
   }

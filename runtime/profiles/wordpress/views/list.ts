@@ -41,10 +41,12 @@ export async function listView(ctx: WpContext): Promise<void> {
   const window = policy.paginator.window(paged);
   let page: ReadPage<Record<string, unknown>> | TextPage;
   try {
-    // The records' JSON text as PostgreSQL writes it, where the model's records have one.
+    // The records' JSON text as PostgreSQL writes it, where the model's records have one; its
+    // zones worded piece by piece (a piece is cut only where a URL or a jsonb value was written,
+    // never inside a zone's marker).
     const written = text && await store.listJson(op, m, planned.filter, window, { ...textOptions(ctx, text), ordering: planned.ordering });
     page = written
-      ? { count: written.count, results: new JsonText(finishedRecords(written.results.text)) }
+      ? { count: written.count, results: new JsonText(...written.results.parts.map(finishedRecords)) }
       : await store.list(op, m, planned.filter, window, { ...readOptions(ctx), ordering: planned.ordering });
   } catch (err) {
     if (err instanceof ValidationError && !Array.isArray(err.errors)) throw firstInvalid(err.errors);

@@ -55,7 +55,7 @@ export async function shownText(ctx: WpContext, m: ModelDescriptor, id: RowId): 
   const found = await ctx.wp.store.fetchJson(await readOperation(ctx, m), m, id, textOptions(ctx, text));
   if (found === undefined) return shown(ctx, m, id);
   if (!found) throw missing(m, id);
-  return new JsonText(finishedRecords(found.text));
+  return new JsonText(...found.parts.map(finishedRecords));
 }
 
 /** The record with this id as the API shows it, read in `op` (a write's, or the request's reads). */
