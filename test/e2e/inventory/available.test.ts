@@ -214,6 +214,19 @@ describe("inventory e2e: available prefixes and IP addresses", () => {
     expect(replies.map((r) => host(r.body.address)).sort((a, b) => a - b)).to.deep.equal(Array.from({ length: 16 }, (_, i) => i + 1));
   });
 
+  it("asks for the objects of a batch together: a missing one is a 404 to its requests alone, before a bad body", async () => {
+    const p = await prefix(`10.${n}.217.0/29`);
+    const gone = "00000000-0000-4000-8000-000000000000";
+    const addresses = await rows("ipam_ipaddress");
+    const replies = await Promise.all(Array.from({ length: 8 }, (_, i) => post(`/api/ipam/prefixes/${i % 2 ? gone : p.id}/available-ips/`, { status: "active" })));
+    expect(replies.map((r) => r.status)).to.deep.equal(Array.from({ length: 8 }, (_, i) => (i % 2 ? 404 : 201)));
+    expect(replies.filter((r) => r.status === 404).map((r) => r.body)).to.deep.equal(Array(4).fill({ detail: "Not found." }));
+    expect(await rows("ipam_ipaddress")).to.equal(addresses + 4);
+    expect((await post(`/api/ipam/prefixes/${gone}/available-ips/`, ["not an object"])).status).to.equal(404);
+    const refused = await post(`/api/ipam/prefixes/${p.id}/available-ips/`, ["not an object"]);
+    expect(refused.status).to.equal(400);
+  });
+
   it("gives parallel prefix allocations distinct blocks, the first free ones", async () => {
     const parent = await prefix(`10.${n}.216.0/24`, { status: "container" });
     const url = `/api/ipam/prefixes/${parent.id}/available-prefixes/`;

@@ -30,8 +30,10 @@ export function action(ctx: Ctx): Promise<void> | void {
     await policy.permission.authorize(ctx, made ?? m, permission);
     const id = route.pathAction ? null : params.id?.toLowerCase() ?? null;
     const event = await actionEvent(ctx, m, act.name, id, route.pathAction ? params : {}, made);
-    if (id !== null && !(await store.existing(event.op, m, [id], { action: made ? "view" : permission ?? "view" })).length) throw notFound();
-    if (made) return allocate(ctx, act.name, made, event);
+    const reachable = async () => id === null || (await store.existing(event.op, m, [id], { action: made ? "view" : permission ?? "view" })).length > 0;
+    // An allocation's batch asks for its object with the others' (operations/allocations.ts).
+    if (made) return allocate(ctx, act.name, made, event, reachable);
+    if (!(await reachable())) throw notFound();
     return answerAction(ctx, m, act, id, event.path, event);
   });
 }
@@ -77,15 +79,22 @@ export async function answerAction(ctx: Ctx, m: ModelDescriptor, act: Action, id
   policy.renderer(ctx, status, policy.paginator.cut(ctx, answer as unknown[] | { count: number; results: unknown[] }));
 }
 
-/** A POST to an action that creates objects (operations/allocations.ts): one body or a list, all or none. */
-async function allocate(ctx: Ctx, name: string, made: ModelDescriptor, event: ActionEvent): Promise<void> {
+/**
+ * A POST to an action that creates objects (operations/allocations.ts): one body or a list, all
+ * or none. Its object is sought by its batch, unless the body is refused first: a missing
+ * object is still the answer before a bad body.
+ */
+async function allocate(ctx: Ctx, name: string, made: ModelDescriptor, event: ActionEvent, reachable: () => Promise<boolean>): Promise<void> {
   const { allocations, policy } = ctx.drf;
   const body = readJson(ctx);
   const many = Array.isArray(body);
   const items: unknown[] = many ? body : [body];
   // The hook meets objects only: anything else is refused as a create would refuse it.
   const shapes = items.map((i): FieldErrors => notAnObject(i) ?? {});
-  if (shapes.some((x) => Object.keys(x).length)) throw new ValidationError(many ? shapes : shapes[0]);
+  if (shapes.some((x) => Object.keys(x).length)) {
+    if (!(await reachable())) throw notFound();
+    throw new ValidationError(many ? shapes : shapes[0]);
+  }
   const opts = { version: ctx.version, partial: false };
   const result = await allocations.allocate({ actor: event.actor, m: event.model, name, made, event, items: items as Array<Record<string, unknown>>, many, opts, read: readOpts(ctx) });
   // DRF sends the detail with its 204; HTTP allows no body there, so only the status arrives.
