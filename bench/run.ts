@@ -258,7 +258,8 @@ async function main(): Promise<void> {
       armature: [{
         name: `available-ips POST, ${ALLOCATORS} clients, ${ALLOCATED_IPS} used`,
         next: () => post(`${ours}/api/ipam/prefixes/${pool}/available-ips/`, { status: "active", description: "bench-allocated" }),
-        load: { concurrency: ALLOCATORS, requests: ALLOCATORS * 20, warmup: 0, onBody: (body) => addresses.push(JSON.parse(body).address) },
+        // Warmed up as the other scenarios are, a request for each client.
+        load: { concurrency: ALLOCATORS, requests: ALLOCATORS * 20, warmup: ALLOCATORS, onBody: (body) => addresses.push(JSON.parse(body).address) },
         target: { text: "≥ 500/s", met: (r) => r.rps >= 500 },
       }],
     },
@@ -296,7 +297,7 @@ async function main(): Promise<void> {
     `Data: ${PREFIXES} prefixes (site, VRF, tenant, role, VLAN, 2 tags), ${DEVICES} cabled devices with 3 config contexts, ${EVENTS} events, ` +
       `${ALLOCATED_IPS} addresses taken in a /8, ${changeRecords} change log records; seeded in ${seeded.toFixed(1)} s.`,
     `Load: up to ${REQUESTS} requests or ${SECONDS} s per scenario after ${CONCURRENCY} warm-up requests, ${CONCURRENCY} keep-alive clients on loopback ` +
-      `(allocation ${ALLOCATORS}; bulk one at a time, ${BULK_REPEAT} times); Armature with a token on every request (the calendar's public API without).`,
+      `(allocation ${ALLOCATORS}, after as many warm-up requests; bulk one at a time, ${BULK_REPEAT} times); Armature with a token on every request (the calendar's public API without).`,
     PROCESSES
       ? `Processes: Armature \`serve\` (one process) and the floor each in a child process of its own${db.embedded ? ", each with the embedded database in it, one after the other (the floor's scenarios first)" : ", both serving throughout"}; the load generator in the bench's.`
       : "Processes: Armature, the floor and the load generator in the bench's one process.",
