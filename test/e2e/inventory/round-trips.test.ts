@@ -58,7 +58,7 @@ describe("inventory e2e: a single write's round trips", () => {
     const body = { prefix: prefix(), status: "active", ...relations, site: MISSING_ID, tenant: MISSING_ID };
     const changes = await rows("extras_objectchange");
     const tagged = await rows("extras_tag_assignment");
-    // A bulk create never presumes (it would gain nothing: see runtime/features/changes): its
+    // A bulk create never presumes (measured no faster: docs/architecture.md): its
     // one element's errors are the ordinary way's.
     const ordinary = await post("/api/ipam/prefixes/", [body]);
     expect(ordinary.status).to.equal(400);
