@@ -91,8 +91,13 @@ const planModes = new WeakMap<object, ConnectionMode>();
  */
 function planSwitch(client: object, named: boolean, wanted: PlanMode | undefined, values: boolean): string | undefined {
   const mode = planModes.get(client) ?? "auto";
-  const unfit = named ? "custom" : values ? "generic" : undefined;
-  const next: ConnectionMode | undefined = named && wanted ? wanted : mode === unfit || (unfit && mode === "unknown") ? "auto" : undefined;
+  let next: ConnectionMode | undefined = named ? wanted : undefined;
+  if (!next) {
+    // The mode a statement that says nothing must not run in: custom would plan a named one
+    // anew each time, generic would plan an unnamed one blind to its values.
+    const unfit = named ? "custom" : values ? "generic" : undefined;
+    if (unfit && (mode === unfit || mode === "unknown")) next = "auto";
+  }
   if (!next || next === mode) return undefined;
   planModes.set(client, next);
   return `SET plan_cache_mode = ${PLAN_CACHE_MODE[next]}`;
