@@ -2,7 +2,7 @@
 // list that returns everything the response needs (nested related objects, tags and counts
 // as JSON sub-selects: one statement, never a query per row), and the function that turns
 // a result row into the response object. Plans are built once and cached.
-import { isLink, storedColumn, type DisplayTransform, type FieldDescriptor, type ModelDescriptor } from "../descriptor.js";
+import { isLink, storedColumn, type DisplayPart, type DisplayTransform, type FieldDescriptor, type ModelDescriptor } from "../descriptor.js";
 import type { ModelIndex } from "../models.js";
 import { kindOf } from "../kinds/index.js";
 import type { ReadContext, Render, RenderContext, Shape } from "../kinds/types.js";
@@ -203,17 +203,66 @@ export class ReadPlans {
   displayExpr(m: ModelDescriptor, alias: string, parts = m.display): string {
     const pieces = parts.map((p) => {
       if ("text" in p) return literal(p.text);
-      if ("first" in p) {
-        const branches = p.first.map((alt) => {
-          const fields = alt.filter((x) => "path" in x).map((x) => `${this.displayExpr(m, alias, [x])} <> ''`);
-          return `WHEN ${fields.join(" AND ") || "true"} THEN ${this.displayExpr(m, alias, alt)}`;
-        });
-        return `CASE ${branches.join(" ")} ELSE '' END`;
-      }
-      const expr = `coalesce(${this.pathExpr(m, alias, p.path, 0, p.as)}, '')`;
-      return p.last ? `right(${expr}, ${p.last})` : expr;
+      if ("first" in p) return this.firstExpr(m, alias, p.first);
+      return this.pieceExpr(p, this.pathExpr(m, alias, p.path, 0, p.as));
     });
     return pieces.length === 1 ? pieces[0] : `concat(${pieces.join(", ")})`;
+  }
+
+  private pieceExpr(p: { last?: number }, text: string): string {
+    const expr = `coalesce(${text}, '')`;
+    return p.last ? `right(${expr}, ${p.last})` : expr;
+  }
+
+  /**
+   * A display's first alternative with none of its paths empty. A run of alternatives that
+   * follow links is one sub-select that joins each link once and yields NULL where none
+   * holds. Written path by path, as sub-selects in each test and again in each text, a
+   * location's display (its three ancestors' names) was twenty sub-selects to plan and set
+   * up in every statement that shows a location. An alternative that follows no link is
+   * tested on its own, ahead of the joins: a device with a name joins nothing.
+   */
+  private firstExpr(m: ModelDescriptor, alias: string, alternatives: DisplayPart[][]): string {
+    const out: string[] = [];
+    let joins: string[] = [];
+    let joined = new Map<string, { model: ModelDescriptor; alias: string }>();
+    let branches: string[] = [];
+    const flush = () => {
+      if (!branches.length) return;
+      out.push(`(SELECT CASE ${branches.join(" ")} END FROM (SELECT) one ${joins.join(" ")})`);
+      [joins, joined, branches] = [[], new Map(), []];
+    };
+    for (const alt of alternatives) {
+      let links = false;
+      const text = (p: Extract<DisplayPart, { path: string[] }>) => {
+        let at = { model: m, alias };
+        for (let n = 0; n < p.path.length - 1; n++) {
+          links = true;
+          const key = p.path.slice(0, n + 1).join(".");
+          let next = joined.get(key);
+          if (!next) {
+            const link = this.index.field(at.model, p.path[n])!;
+            if (!isLink(link)) throw new Error(`${m.key}: display path ${p.path.join(".")} does not follow links`);
+            next = { model: this.index.model(link.target), alias: `${alias}d${joined.size}` };
+            joined.set(key, next);
+            joins.push(`LEFT JOIN ${ident(next.model.table)} ${next.alias} ON ${next.alias}.id = ${col(at.alias, link.column)}`);
+          }
+          at = next;
+        }
+        return this.pieceExpr(p, this.pathExpr(at.model, at.alias, p.path.slice(-1), 0, p.as));
+      };
+      const pieces = alt.map((p) => ("text" in p ? literal(p.text) : "first" in p ? this.displayExpr(m, alias, [p]) : text(p)));
+      const tests = alt.flatMap((p, n) => ("path" in p ? [`${pieces[n]} <> ''`] : []));
+      const shown = pieces.length === 1 ? pieces[0] : `concat(${pieces.join(", ")})`;
+      if (links) {
+        branches.push(`WHEN ${tests.join(" AND ")} THEN ${shown}`);
+        continue;
+      }
+      flush();
+      out.push(tests.length ? `CASE WHEN ${tests.join(" AND ")} THEN ${shown} END` : shown);
+    }
+    flush();
+    return `coalesce(${[...out, "''"].join(", ")})`;
   }
 
   /** The text of a display path from the row aliased `alias`: a column (as its kind words it), or one reached through links. */
