@@ -223,6 +223,33 @@ END
 $$;
 `,
     },
+    {
+      name: "0013_chosen_apart",
+      // The rows of a list page, and their count, chosen by a statement written with its values
+      // (runtime/db/with-values.ts), which PostgreSQL plans for them each time, inside the list's
+      // statement, planned once. Stable: the statement run sees the snapshot of the one it runs
+      // in, so that the count and the page agree with the rest of the answer.
+      sql: `
+CREATE FUNCTION armature_chosen(query text) RETURNS text[]
+LANGUAGE plpgsql STABLE AS $$
+DECLARE
+  chosen text[];
+BEGIN
+  EXECUTE query INTO chosen;
+  RETURN chosen;
+END
+$$;
+CREATE FUNCTION armature_counted(query text) RETURNS bigint
+LANGUAGE plpgsql STABLE AS $$
+DECLARE
+  counted bigint;
+BEGIN
+  EXECUTE query INTO counted;
+  RETURN counted;
+END
+$$;
+`,
+    },
   ],
 };
 

@@ -143,6 +143,41 @@ describe("JSON written by PostgreSQL", function () {
     expect(older.id).to.equal(id);
   });
 
+  // A filter whose values decide how many rows it selects has its rows chosen and counted by
+  // statements written with those values (runtime/db/with-values.ts) inside the list's own:
+  // the same pages and counts as the list that selects them itself, for values with a quote, a
+  // backslash and a question mark in them.
+  it("chooses a value-sensitive page apart: the same pages and count as the list choosing it itself", async () => {
+    const op = await engine.operations.read(actor);
+    const m = engine.index.model("ipam.prefix");
+    const opts: ReadOptions = { shape: "full", version: inventory.versions.default, include: [], ctx: { apiUrl: API_URL }, unscoped: true };
+    const described = (valueSensitive: boolean, pattern: string): FilterPlan => ({
+      apply: (qb) => qb.whereRaw("t0.prefix << ?::inet AND t0.vrf_id = ? AND t0.description LIKE ?", ["10.249.0.0/16", vrfId, pattern]),
+      checks: [], order: [], valueSensitive,
+    });
+    const sent: string[] = [];
+    const listen = (q: { sql: string }) => sent.push(q.sql);
+    server.db.on("query", listen);
+    const backslash = "\\";
+    const counts: number[] = [];
+    try {
+      for (const pattern of [`${token} quote " backslash ${backslash}${backslash}%`, "%'?%", "%"]) {
+        for (const offset of [0, 1, 2]) {
+          const page = { limit: 1, offset };
+          const apart = await engine.store.listJson(op, m, described(true, pattern), page, opts);
+          const itself = await engine.store.listJson(op, m, described(false, pattern), page, opts);
+          expect([apart!.count, apart!.results.text], `${pattern} at ${offset}`).to.deep.equal([itself!.count, itself!.results.text]);
+          if (offset === 0) counts.push(apart!.count);
+        }
+      }
+    } finally {
+      server.db.removeListener("query", listen);
+    }
+    // The made prefix by its description; none; it and its peer (the third is gone).
+    expect(counts).to.deep.equal([1, 0, 2]);
+    expect(sent.filter((sql) => sql.includes("armature_chosen(")).length).to.equal(9);
+  });
+
   it("builds an unfiltered read's statement once: later requests only bind their values", async () => {
     const headers = { Authorization: `Token ${server.token}`, Accept: "application/json" };
     const paths = [...made.filter(([key]) => key === "ipam.prefix").map(([, id]) => `ipam/prefixes/${id}/`), "ipam/prefixes/?limit=3", "ipam/prefixes/?limit=3&offset=3"];
