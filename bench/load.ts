@@ -41,6 +41,8 @@ export interface Result {
   statements: number;
   /** Highest resident set size sampled while the scenario ran, in bytes. */
   peakRss: number;
+  /** Bytes of a measured reply's body, on average: what the server wrote and the client read. */
+  answerBytes: number;
 }
 
 /**
@@ -91,6 +93,7 @@ export async function run(load: Load): Promise<Result> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: load.concurrency });
   const latencies: number[] = [];
   let errors = 0;
+  let bytes = 0;
   let firstError: string | undefined;
   const fail = (why: string) => {
     errors++;
@@ -104,6 +107,7 @@ export async function run(load: Load): Promise<Result> {
       res.setEncoding("utf8");
       res.on("data", (chunk: string) => { text += chunk; });
       res.on("end", () => {
+        bytes += Buffer.byteLength(text);
         if (res.statusCode === r.expect) load.onBody?.(text);
         else fail(`${res.statusCode} ${text.slice(0, 300)}`);
         latencies.push(Number(process.hrtime.bigint() - start) / 1e6);
@@ -131,6 +135,7 @@ export async function run(load: Load): Promise<Result> {
   await clients(load.warmup, process.hrtime.bigint() + span);
   latencies.length = 0;
   errors = 0;
+  bytes = 0;
   firstError = undefined;
   const meter = load.meter ?? ownMeter;
   await meter.begin();
@@ -143,6 +148,6 @@ export async function run(load: Load): Promise<Result> {
   const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))] ?? NaN;
   return {
     requests: sent, seconds, rps: sent / seconds, p50: pct(0.5), p99: pct(0.99),
-    errors, firstError, statements: metered.statements / Math.max(1, sent), peakRss: metered.peakRss,
+    errors, firstError, statements: metered.statements / Math.max(1, sent), peakRss: metered.peakRss, answerBytes: bytes / Math.max(1, sent),
   };
 }

@@ -327,6 +327,7 @@ async function main(): Promise<void> {
   const notes = [
     memory ?? `Peak RSS over all scenarios: ${peak(rows)} MB. The floor${db.embedded ? ", the load generator and the embedded database" : " and the load generator"} run in Armature's process, so every RSS figure includes them (issue target: < 200 MB).`,
     "SQL/req: statements sent to the database (each pg query, BEGIN and COMMIT included) during the measured requests, divided by them.",
+    "KB/answer: a measured reply's body, on average. The floors leave out what their answers need not hold (URLs, `display`, labels), so Armature's are two to three times larger: more to write, and for the load generator, on the same cores, to read.",
     `Allocation: ${addresses.length} addresses handed out, ${distinct} distinct${distinct === addresses.length ? "" : " (DUPLICATES HANDED OUT)"}.`,
     permissionCost(rows),
     graphqlVersusRest(rows),
