@@ -17,7 +17,7 @@ import { heldRows, lookupsOf } from "./write/lookups.js";
 import { HookValues, storedRows, storedRowsAt } from "./write/hook-rows.js";
 import { updateRows } from "./write/update-set.js";
 import { col, ident, literal } from "./query/sql.js";
-import { prepared, type PlanMode } from "./db/prepared.js";
+import { bound, positioned, prepared, type PlanMode } from "./db/prepared.js";
 import { withValues } from "./db/with-values.js";
 import { sendAhead, sendPresumption } from "./db/pipeline.js";
 import { chunksWithin } from "./db/chunks.js";
@@ -377,13 +377,13 @@ export class Store {
     let texts = this.texts.get(plan);
     if (!texts) this.texts.set(plan, (texts = new Map()));
     const text = texts.get(key);
-    if (text) return (await prepared(db.raw(text, bindings as Knex.RawBinding[]), mode)).rows;
+    if (text) return (await bound(db, text, bindings, mode)).rows;
     const statement = build();
     if (text === undefined) {
       const compiled = statement.toSQL();
       if (texts.size >= TEXTS_PER_PLAN) texts.delete(texts.keys().next().value!);
       const same = compiled.bindings.length === bindings.length && compiled.bindings.every((b, n) => b === bindings[n]);
-      texts.set(key, same ? compiled.sql : null);
+      texts.set(key, same ? positioned(compiled.sql) : null);
     }
     return statement;
   }

@@ -161,8 +161,12 @@ const answered = (obj: Compiled, command: string) => Object.assign(obj, { respon
  * `onSent` option is called once it is in the connection's queue (runtime/db/pipeline.ts).
  */
 export function preparingClient(names: StatementNames): typeof Knex.Client {
-  const Base = PgDialect as unknown as new (config: Knex.Config) => { _query(connection: unknown, obj: Compiled): Promise<unknown> };
+  const Base = PgDialect as unknown as new (config: Knex.Config) => { _query(connection: unknown, obj: Compiled): Promise<unknown>; positionBindings(sql: string): string };
   class PreparingPg extends Base {
+    positionBindings(sql: string): string {
+      return positionedTexts.has(sql) ? sql : super.positionBindings(sql);
+    }
+
     _query(connection: unknown, obj: Compiled): Promise<unknown> {
       if (/^ROLLBACK/i.test(obj.sql)) planModes.set(connection as object, "unknown");
       const run = this.dispatch(connection, obj);
@@ -198,8 +202,9 @@ export function preparingClient(names: StatementNames): typeof Knex.Client {
       let name: string | undefined;
       let plan: PlanMode | undefined;
       if (obj.options?.prepare) {
-        const { prepare: _prepare, plan: wanted, ...options } = obj.options;
+        const { prepare: _prepare, plan: wanted, values, ...options } = obj.options;
         plan = wanted as PlanMode | undefined;
+        if (values) obj.bindings = values as unknown[];
         name = names.nameOf(obj.sql);
         if (name) {
           let held = heldBy.get(connection as object);
@@ -252,4 +257,27 @@ export function preparingClient(names: StatementNames): typeof Knex.Client {
 /** Marks a query to run as a named prepared statement once it is hot, planned as `plan` says (PostgreSQL's choice when not told). */
 export function prepared<T extends Knex.QueryBuilder | Knex.Raw>(query: T, plan?: PlanMode): T {
   return query.options(plan ? { prepare: true, plan } : { prepare: true }) as T;
+}
+
+/**
+ * Texts already in pg's form ($1, $2…), which knex is not to number again: a text kept to run
+ * many times (a read plan's built statements, runtime/store.ts) was scanned twice on every run,
+ * by knex's raw query and its PostgreSQL dialect, some 100 µs for the calendar's archive.
+ */
+const positionedTexts = new Set<string>();
+
+/** `sql` (knex's form: a `?` per value, `\?` a question mark) in pg's, to run with `bound`. */
+export function positioned(sql: string): string {
+  const text = (PgDialect as unknown as { prototype: { positionBindings(sql: string): string } }).prototype.positionBindings(sql);
+  if (positionedTexts.size >= MAX_REMEMBERED) positionedTexts.delete(positionedTexts.values().next().value!);
+  positionedTexts.add(text);
+  return text;
+}
+
+/** The text `positioned` gave, bound to `values`: a prepared query, planned as `plan` says. */
+export function bound(db: Knex | Knex.Transaction, text: string, values: readonly unknown[], plan?: PlanMode): Knex.Raw {
+  // Kept the most recent: it must still be known when knex comes to number the text.
+  positionedTexts.delete(text);
+  positionedTexts.add(text);
+  return db.raw(text).options({ prepare: true, plan, values });
 }

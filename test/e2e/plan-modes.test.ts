@@ -6,7 +6,7 @@
 import { expect } from "chai";
 import { configFromEnv } from "../../runtime/config.js";
 import { openDatabase, type Database } from "../../runtime/db/connect.js";
-import { prepared, StatementNames, type PlanMode } from "../../runtime/db/prepared.js";
+import { bound, positioned, prepared, StatementNames, type PlanMode } from "../../runtime/db/prepared.js";
 import { roundTrips } from "../support/statements.js";
 
 describe("prepared statements: generic plans, or plans for each execution's values", function () {
@@ -90,5 +90,29 @@ describe("prepared statements: generic plans, or plans for each execution's valu
     if (!db.embedded) expect(trips.writes, trips.writes.join("\n\n")).to.have.length(1);
     expect(trips.sql).to.have.length(1);
     expect(await plans(byValues)).to.deep.equal([0, 2]);
+  });
+
+  // A text kept to run many times is numbered for pg once (`positioned`), and knex leaves it
+  // as it is after that (`bound`): a question mark it holds as an operator or in a literal
+  // (knex's `\\?`) stays one, and its values are bound as a raw query's would be.
+  it("a text numbered once runs with its values, its own question marks kept", async () => {
+    const text = positioned("SELECT ?::text AS a, '\\?' AS q, ?::int + 1 AS b, ?::text[] AS c");
+    expect(text).to.equal("SELECT $1::text AS a, '?' AS q, $2::int + 1 AS b, $3::text[] AS c");
+    const sent: string[] = [];
+    const listen = (q: { sql: string }) => sent.push(q.sql);
+    db.knex.on("query", listen);
+    try {
+      for (let i = 0; i < 3; i++) {
+        const { rows } = await bound(db.knex, text, ["x?", i, ["y", "z?"]], "generic");
+        expect(rows).to.deep.equal([{ a: "x?", q: "?", b: i + 1, c: ["y", "z?"] }]);
+      }
+    } finally {
+      db.knex.removeListener("query", listen);
+    }
+    expect(sent).to.deep.equal([text, text, text]);
+    const names = new StatementNames();
+    names.nameOf(text);
+    const { rows } = await db.knex.raw(`SELECT generic_plans::int AS g, custom_plans::int AS c FROM pg_prepared_statements WHERE name = '${names.nameOf(text)}'`);
+    expect(rows, "named from its second run, planned once").to.deep.equal([{ g: 2, c: 0 }]);
   });
 });
