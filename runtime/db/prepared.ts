@@ -161,8 +161,19 @@ const answered = (obj: Compiled, command: string) => Object.assign(obj, { respon
  * `onSent` option is called once it is in the connection's queue (runtime/db/pipeline.ts).
  */
 export function preparingClient(names: StatementNames): typeof Knex.Client {
-  const Base = PgDialect as unknown as new (config: Knex.Config) => { _query(connection: unknown, obj: Compiled): Promise<unknown>; positionBindings(sql: string): string };
+  const Base = PgDialect as unknown as new (config: Knex.Config) => {
+    query(connection: unknown, obj: Compiled): Promise<unknown>;
+    _query(connection: unknown, obj: Compiled): Promise<unknown>;
+    positionBindings(sql: string): string;
+  };
   class PreparingPg extends Base {
+    // A kept text's values come as an option (`bound`), given to the query before knex tells
+    // its listeners of it.
+    query(connection: unknown, obj: Compiled): Promise<unknown> {
+      if (obj.options?.values) obj.bindings = obj.options.values as unknown[];
+      return super.query(connection, obj);
+    }
+
     positionBindings(sql: string): string {
       return positionedTexts.has(sql) ? sql : super.positionBindings(sql);
     }
@@ -202,9 +213,8 @@ export function preparingClient(names: StatementNames): typeof Knex.Client {
       let name: string | undefined;
       let plan: PlanMode | undefined;
       if (obj.options?.prepare) {
-        const { prepare: _prepare, plan: wanted, values, ...options } = obj.options;
+        const { prepare: _prepare, plan: wanted, values: _values, ...options } = obj.options;
         plan = wanted as PlanMode | undefined;
-        if (values) obj.bindings = values as unknown[];
         name = names.nameOf(obj.sql);
         if (name) {
           let held = heldBy.get(connection as object);
