@@ -339,7 +339,8 @@ export class Store {
       // The values are the count's selection (the scope's, and a filter's), the filter's checks',
       // then the page's: a profile's text values, the selection again and a later page's offset.
       // A filtered selection's text and values are a small statement's own: the whole one is
-      // built once for each text of it.
+      // built once for each text of it. A page chosen apart has the statements that count and
+      // choose its rows for values instead: one text for every selection.
       const checks = checkColumns(filter.checks);
       const shape = `${page.limit}|${!!page.uncounted}|${JSON.stringify(opts.ordering ?? null)}|${checks.map((c) => c.sql).join(",")}`;
       const checked = checks.flatMap((c) => c.bindings);
