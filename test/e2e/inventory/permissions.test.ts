@@ -52,6 +52,10 @@ describe("inventory e2e: object permissions", () => {
   it("constrained view: a list shows the objects any constraint set allows, a detail outside is 404", async () => {
     const token = await as([{ object_types: ["dcim.site"], actions: ["view"], constraints: { slug__startswith: `${tag}-a` } }]);
     expect(await mine(token)).to.deep.equal([`${tag}-a1`, `${tag}-a2`]);
+    // A search's rows are chosen apart (runtime/store.ts chosenApart), the constraint with them:
+    // the count and a later page are the constrained list's.
+    const second = (await get(`${SITES}?q=${tag}&limit=1&offset=1`, { token })).body;
+    expect([second.count, second.results.map((s: { name: string }) => s.name)]).to.deep.equal([2, [`${tag}-a2`]]);
     expect((await get(`${SITES}${ids.a1}/`, { token })).status).to.equal(200);
     expect((await get(`${SITES}${ids.b1}/`, { token })).status).to.equal(404);
     // A list of sets is ORed; the keys of one set are ANDed.
