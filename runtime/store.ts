@@ -171,9 +171,13 @@ function pageTerm(n: number, filter: FilterPlan, term: "limit" | "offset"): { sk
 
 /**
  * How a list's statement is planned (runtime/db/prepared.ts): for its values where they decide
- * how many rows it selects (ranges, containment, patterns: `valueSensitive`), else once.
+ * how many rows it selects (ranges, containment, patterns: `valueSensitive`) and its rows are
+ * not chosen apart (`Store.chosenApart`), else once.
  */
-const planOf = (filter: FilterPlan): PlanMode => (filter.valueSensitive ? "custom" : "generic");
+const planOf = (filter: FilterPlan, apart: ChosenApart | undefined): PlanMode => (filter.valueSensitive && !apart ? "custom" : "generic");
+
+/** The statements, with their values written in, that choose and count a list page's rows (`Store.chosenApart`). */
+interface ChosenApart { ids: string; count: string }
 
 /** The rows of a list's statement; on a keyset page, a cursor value its term's type cannot hold is a cursor this server did not make. */
 async function cursorRefused(statement: Knex.QueryBuilder, keyset: boolean): Promise<Array<Record<string, unknown>>> {
@@ -271,19 +275,20 @@ export class Store {
     const ordering = opts.ordering ?? m.ordering;
     const keyset = page.after !== undefined;
     const { terms, types } = await this.keysetOf(db, m, ordering, page);
+    const apart = this.chosenApart(op, m, filter, page, opts);
     return this.withPlan(m, opts, async (plan) => {
-      const projected = this.projected(op, m, filter, page, opts, plan, terms, types);
+      const projected = this.projected(op, m, filter, page, opts, plan, terms, types, plan.select, apart?.ids);
       const statement = db.select(
-        page.uncounted ? db.raw("NULL AS count") : db.raw("(?) AS count", [this.selected(op, m, filter, opts).count("*")]),
+        this.counted(op, m, filter, page, opts, apart),
         db.raw("(SELECT coalesce(json_agg(r), '[]'::json) FROM (?) r) AS rows", [projected]),
         ...checkSelects(db, filter),
         ...ReadPlans.checks(plan).map((c) => db.raw(c)),
       );
-      // A list filtered by ranges, containment or patterns is planned for its values: how many
-      // rows a `within` selects decides between walking the ordering index and sorting the
-      // matches, and a generic plan, blind to them, sorted 20,000 prefixes for a page of 50
-      // that the index gives at once. Equality filters keep the generic plan.
-      const [row] = await cursorRefused(prepared(statement, planOf(filter)), keyset);
+      // A list filtered by ranges, containment or patterns is planned for its values where its
+      // rows are not chosen apart: how many rows a `within` selects decides between walking the
+      // ordering index and sorting the matches, and a generic plan, blind to them, sorted
+      // 20,000 prefixes for a page of 50 that the index gives at once.
+      const [row] = await cursorRefused(prepared(statement, planOf(filter, apart)), keyset);
       return {
         row,
         answer: () => {
@@ -314,7 +319,7 @@ export class Store {
     const { terms, types } = await this.keysetOf(db, m, ordering, page);
     // A keyset page reads one row more than it shows: whether another page follows.
     const shown = keyset ? page.limit : null;
-    const apart = filter.valueSensitive && !keyset ? this.chosenApart(op, m, filter, page, opts) : undefined;
+    const apart = this.chosenApart(op, m, filter, page, opts);
     return this.withPlan(m, opts, async (plan) => {
       const json = opts.text?.sql ?? plan.json;
       // A fact the plan was built on may have changed into one JavaScript must render.
@@ -325,16 +330,14 @@ export class Store {
       // by doubling, and give it as one string of megabytes.
       const build = () => {
         const projected = this.projected(op, m, filter, page, opts, plan, terms, types, textColumn(db, json, opts), apart?.ids);
-        const counted = page.uncounted ? db.raw("NULL AS count")
-          : apart ? db.raw("(SELECT armature_counted(?)) AS count", [apart.count])
-            : db.raw("(?) AS count", [this.selected(op, m, filter, opts).count("*")]);
+        const counted = this.counted(op, m, filter, page, opts, apart);
         const statement = shown === null
           ? db.select(counted, "r.j").from(db.raw("(SELECT) one LEFT JOIN (SELECT p.j, row_number() OVER () AS n FROM (?) p) r ON true", [projected]))
           : db.with("page", db.raw("SELECT p.*, row_number() OVER () AS n FROM (?) p", [projected])).select(counted, "r.j",
             db.raw(`(SELECT r._cursor FROM page r WHERE r.n = ${shown} AND EXISTS (SELECT 1 FROM page x WHERE x.n > ${shown})) AS cursor`))
             .from(db.raw(`(SELECT) one LEFT JOIN page r ON r.n <= ${shown}`));
         statement.select(...checkSelects(db, filter), ...ReadPlans.checks(plan).map((c) => db.raw(c))).orderBy("r.n");
-        return prepared(statement, apart ? "generic" : planOf(filter));
+        return prepared(statement, planOf(filter, apart));
       };
       // The values are the count's selection (the scope's, and a filter's), the filter's checks',
       // then the page's: a profile's text values, the selection again and a later page's offset.
@@ -353,7 +356,7 @@ export class Store {
         const selection = filter.empty ? { sql: scope?.sql ?? "", bindings: scope?.bindings ?? [] } : this.selected(op, m, filter, opts).toSQL();
         const key = `${opts.text?.key ?? ""}|list|${page.offset === 0}|${shape}|${selection.sql}`;
         const bindings = [...(page.uncounted ? [] : selection.bindings), ...checked, ...(opts.textValues ?? []), ...selection.bindings, ...(page.offset === 0 ? [] : [page.offset])];
-        rows = await this.builtOnce(db, plan, key, bindings, build, planOf(filter));
+        rows = await this.builtOnce(db, plan, key, bindings, build, planOf(filter, apart));
       }
       const row = rows[0];
       return {
@@ -452,9 +455,11 @@ export class Store {
    * (`valueSensitive`): run inside the list's statement by armature_chosen and
    * armature_counted, they are planned for those values each time, and the list's long
    * statement once for all. Planned for the values as a whole, a `within` page of prefixes
-   * spent 3 ms of its 9 planning. Undefined where a value cannot be written in.
+   * spent 3 ms of its 9 planning. Undefined for other lists, a page by cursor (planned for its
+   * values as a whole), and where a value cannot be written in.
    */
-  private chosenApart(op: Operation, m: ModelDescriptor, filter: FilterPlan, page: Page, opts: ReadOptions): { ids: string; count: string } | undefined {
+  private chosenApart(op: Operation, m: ModelDescriptor, filter: FilterPlan, page: Page, opts: ReadOptions): ChosenApart | undefined {
+    if (!filter.valueSensitive || page.after !== undefined) return undefined;
     const selection = withValues(this.selected(op, m, filter, opts).toSQL());
     if (selection === undefined || !Number.isSafeInteger(page.offset) || (page.limit !== null && !Number.isSafeInteger(page.limit))) return undefined;
     const joins: string[] = [];
@@ -464,6 +469,14 @@ export class Store {
       ids: `SELECT ARRAY(SELECT t0.id::text FROM (${selection}) t0 ${joins.join(" ")} ORDER BY ${order}${limit} OFFSET ${page.offset})`,
       count: `SELECT count(*) FROM (${selection}) t0`,
     };
+  }
+
+  /** The count column of a list's statement: by the statement of its own where the page is chosen apart. */
+  private counted(op: Operation, m: ModelDescriptor, filter: FilterPlan, page: Page, opts: ReadOptions, apart: ChosenApart | undefined): Knex.Raw {
+    const db = op.trx;
+    if (page.uncounted) return db.raw("NULL AS count");
+    if (apart) return db.raw("(SELECT armature_counted(?)) AS count", [apart.count]);
+    return db.raw("(?) AS count", [this.selected(op, m, filter, opts).count("*")]);
   }
 
   /**
