@@ -23,8 +23,9 @@ import { sendAhead, sendPresumption } from "./db/pipeline.js";
 import { chunksWithin } from "./db/chunks.js";
 import { HttpError, ValidationError, notFound, type FieldErrors } from "./errors.js";
 import { WriteValidators } from "./write/validate.js";
+import { prepareDraft, prepareDrafts } from "./write/prepare.js";
 import { kindOf } from "./kinds/index.js";
-import { doAfterSave, FieldProblem, isPlainObject, type AfterSave, type WriteContext } from "./kinds/types.js";
+import { doAfterSave, FieldProblem, isPlainObject, type WriteContext } from "./kinds/types.js";
 import { duplicateErrors } from "./text/uniqueness.js";
 import type { Dependent, Problem } from "./problems.js";
 import { tellAtEnd, type Operation, type RowId, type WriteFeature, type WriteOperation } from "./operations/index.js";
@@ -94,14 +95,6 @@ export interface WriteOptions {
 
 /** The server-side cursor of `Store.streamed`: one at a time in a transaction, which is one export's. */
 const STREAM_CURSOR = "armature_stream";
-
-/** PostgreSQL text cannot hold NUL, so any string with one (keys too) is refused up front. */
-function hasNul(v: unknown): boolean {
-  if (typeof v === "string") return v.includes("\0");
-  if (Array.isArray(v)) return v.some(hasNul);
-  if (isPlainObject(v)) return Object.entries(v).some(([k, x]) => k.includes("\0") || hasNul(x));
-  return false;
-}
 
 /** The select-list entry `j` of a row's JSON text `json`, given its placeholders' values (ReadOptions.textValues). */
 const textColumn = (db: Db, json: string, opts: ReadOptions): Knex.Raw =>
@@ -208,7 +201,7 @@ export class Store {
   /** Types of order terms, by model and order: they change only with the schema. */
   private readonly orderTypes = new Map<string, string[]>();
   /** Whether unknown keys in a write body are refused (the API's STRICT_WRITE_FIELDS) or ignored. */
-  private readonly strictFields: boolean;
+  readonly strictFields: boolean;
 
   constructor(readonly index: ModelIndex) {
     this.plans = new ReadPlans(index);
@@ -789,7 +782,7 @@ export class Store {
   }
 
   async create(op: WriteOperation, m: ModelDescriptor, body: unknown, opts: WriteOptions): Promise<string> {
-    const ctx = await this.prepare(op, m, body, { ...opts, partial: false }, null);
+    const ctx = await prepareDraft(this, op, m, body, { ...opts, partial: false }, null);
     ctx.ahead = opts.ahead;
     return String(await this.persist(m, () => this.save(ctx)));
   }
@@ -805,7 +798,7 @@ export class Store {
    */
   async createMany(op: WriteOperation, m: ModelDescriptor, bodies: unknown[], opts: Omit<WriteOptions, "partial">): Promise<string[]> {
     const trx = op.trx;
-    const drafts = await Promise.allSettled(bodies.map((b) => this.prepare(op, m, b, { ...opts, partial: false }, null)));
+    const drafts = await prepareDrafts(this, op, m, bodies.map((body) => ({ body, id: null })), { ...opts, partial: false });
     // A failed statement aborts the transaction; rolled back to here, the rest can still be tried.
     await trx.raw("SAVEPOINT bulk_elements");
     if (drafts.length && this.writesSets(m) && drafts.every((d) => d.status === "fulfilled")) {
@@ -919,7 +912,7 @@ export class Store {
     // lock): its body's lookups change nothing it holds.
     const stored = opts.ahead && this.hooksSee(m) ? storedRows(op.trx, m, [id]) : undefined;
     stored?.catch(() => undefined);
-    const ctx = await this.prepare(op, m, body, opts, id);
+    const ctx = await prepareDraft(this, op, m, body, opts, id);
     await opts.after;
     ctx.ahead = opts.ahead;
     await this.persist(m, () => this.save(ctx, true, stored));
@@ -943,7 +936,7 @@ export class Store {
       for (const { id, body } of changes) await this.update(op, m, id, body, opts);
     };
     if (changes.length < 2 || !this.updatesSets(m)) return oneByOne();
-    const drafts = await Promise.allSettled(changes.map(({ id, body }) => this.prepare(op, m, body, opts, id)));
+    const drafts = await prepareDrafts(this, op, m, changes, opts);
     if (!drafts.every((d): d is PromiseFulfilledResult<WriteContext> => d.status === "fulfilled")) return oneByOne();
     const told = op.pending.length;
     await op.trx.raw("SAVEPOINT bulk_elements");
@@ -1107,53 +1100,6 @@ export class Store {
     // Knex prefixes the driver's message with the SQL; the client gets only the reason.
     if (e.code?.startsWith("22")) return new ValidationError({ non_field_errors: [{ code: "invalid_db_value", reason: (e.message ?? "").split(" - ").pop()! }] });
     return err;
-  }
-
-  /** Checks and converts a write body into column values and after-save work; throws ValidationError with every problem. */
-  private async prepare(op: WriteOperation, m: ModelDescriptor, body: unknown, opts: WriteOptions, id: string | null): Promise<WriteContext> {
-    if (!isPlainObject(body)) {
-      throw new ValidationError({ non_field_errors: [{ code: "not_an_object", given: body }] });
-    }
-    // Keyed by what the client sent: no prototype, so "__proto__" is reported like any unknown key.
-    const errors: FieldErrors = Object.create(null);
-    // A key that names no field of this version is refused only under STRICT_WRITE_FIELDS;
-    // otherwise it is ignored, as DRF ignores it: only the fields below are read from the body.
-    if (this.strictFields) {
-      const known = new Set(m.fields.filter((f) => this.index.inVersion(f, opts.version)).map((f) => f.name));
-      for (const key of Object.keys(body)) {
-        if (!known.has(key) && key !== "id") errors[key] = [{ code: "unknown_field" }];
-      }
-    }
-    const schemaErrors = this.validators.check(m, opts.version, opts.partial ? "patch" : "write", body);
-    Object.assign(errors, schemaErrors ?? {});
-    const ctx = this.draft(op, m, id, opts.version, opts.owner);
-    // The fields are taken at the same time, so the lookups they make share one statement
-    // (write/lookups.ts); their errors and after-save work are then kept in field order, the
-    // work in the queue each field's write was given (kinds keep state keyed by the context
-    // itself, so every field sees the same one). No AsyncLocalStorage tells whose work it is:
-    // once used, it hooks every promise of the process (a tenth of a bulk create's time).
-    // Failures surface where the reads are awaited; unawaited (the write failed first), they are moot.
-    for (const f of m.fields) void kindOf(f).prefetch?.(f, ctx)?.catch(() => undefined);
-    // Only the fields the body gives are taken: a bulk body's thousand elements would otherwise
-    // each run, and wait for, a write of every field of the model.
-    const taken = m.fields.flatMap((f) => {
-      const write = kindOf(f).write;
-      return write && !f.readOnly && f.name in body && !errors[f.name] && this.index.inVersion(f, opts.version) ? [{ f, write, queue: [] as AfterSave[] }] : [];
-    });
-    const settled = await Promise.allSettled(taken.map(async ({ f, write, queue }) => {
-      const value = body[f.name];
-      if (hasNul(value)) throw new FieldProblem({ code: "null_characters" });
-      await write(f, value, ctx, queue);
-    }));
-    ctx.afterSave = taken.flatMap((t) => t.queue);
-    const failure = settled.find((r): r is PromiseRejectedResult => r.status === "rejected" && !(r.reason instanceof FieldProblem));
-    if (failure) throw failure.reason;
-    settled.forEach((r, n) => {
-      if (r.status === "rejected") errors[taken[n].f.name] = (r.reason as FieldProblem).detail ?? [(r.reason as FieldProblem).problem];
-      else ctx.written.add(taken[n].f.name);
-    });
-    if (Object.keys(errors).length) throw new ValidationError(errors);
-    return ctx;
   }
 
   /** The id of the one `targetKey` row an attribute dictionary names (as a related object is written). */

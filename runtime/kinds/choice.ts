@@ -3,7 +3,7 @@
 import type { ChoiceField } from "../descriptor.js";
 import { constantJson, scalarJson } from "../query/json-text.js";
 import { col, literal } from "../query/sql.js";
-import type { RuntimeFieldKind } from "./types.js";
+import { writeByValue, type RuntimeFieldKind } from "./types.js";
 
 export const choice: RuntimeFieldKind<ChoiceField> = {
   read: (f, { alias }) => col(alias, f.column),
@@ -18,9 +18,12 @@ export const choice: RuntimeFieldKind<ChoiceField> = {
     const label = `CASE ${c}::text ${f.choices.map(([v, l]) => `WHEN ${literal(String(v))} THEN ${constantJson(l)}`).join(" ")} ELSE to_json(${c}::text)::text END`;
     return `CASE WHEN ${c} IS NULL OR ${c}::text = '' THEN 'null' ELSE '{"value":' || to_json(${c})::text || ',"label":' || ${label} || '}' END`;
   },
-  async write(f, value, { row }) {
-    row[f.column] = value === null ? (f.nullable ? null : "") : value;
-  },
+  ...writeByValue<ChoiceField>({
+    resolve: (f, value) => (value === null ? (f.nullable ? null : "") : value),
+    apply(f, value, { row }) {
+      row[f.column] = value;
+    },
+  }),
   // A model's __str__ shows the stored value, or with `display` its get_FOO_display() (the label).
   displayText(f, column, transform) {
     if (transform !== "display") return `${column}::text`;

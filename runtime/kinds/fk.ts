@@ -3,7 +3,7 @@
 import type { FkField, TreeParentField } from "../descriptor.js";
 import { scalarJson } from "../query/json-text.js";
 import { col } from "../query/sql.js";
-import type { OptionsContext, ReadContext, Render, RuntimeFieldKind } from "./types.js";
+import { writeByValue, type OptionsContext, type ReadContext, type Render, type RuntimeFieldKind } from "./types.js";
 
 /** Reading and OPTIONS of a link to one row, shared with tree parents. */
 export const link = {
@@ -40,9 +40,12 @@ export const fk: RuntimeFieldKind<FkField> = {
   read: (f, ctx) => (bare(f, ctx) ? col(ctx.alias, f.column) : link.read(f, ctx)),
   render: (f, ctx) => (bare(f, ctx) ? (v) => v ?? null : link.render(f, ctx)),
   json: (f, ctx) => (bare(f, ctx) ? scalarJson(col(ctx.alias, f.column)) : link.json(f, ctx)),
-  async write(f, value, ctx) {
-    ctx.row[f.column] = await ctx.resolve(f.target, value, f.nullable);
-  },
+  ...writeByValue<FkField, string | null>({
+    resolve: (f, value, ctx) => ctx.resolve(f.target, value, f.nullable),
+    apply(f, id, ctx) {
+      ctx.row[f.column] = id;
+    },
+  }),
   checksOwnValue: true,
   onCreate(f, { row, userId }) {
     if (f.fromRequestUser) row[f.column] = userId ?? null;

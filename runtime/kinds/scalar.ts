@@ -7,7 +7,7 @@ import { col } from "../query/sql.js";
 import { parseInterface, parseNetwork } from "../query/network.js";
 import { slugify } from "../text/slugs.js";
 import { freeSlugs } from "./unique-slug.js";
-import { FieldProblem, isPlainObject, type RuntimeFieldKind, type WriteContext } from "./types.js";
+import { FieldProblem, isPlainObject, writeByValue, type RuntimeFieldKind, type WriteContext } from "./types.js";
 
 const OPTIONS_TYPE: Record<ScalarType, string> = {
   string: "string", text: "string", uuid: "string", cidr: "string", ip: "string", password: "string",
@@ -33,7 +33,8 @@ function decimal(f: ScalarField, value: unknown): string {
   return text;
 }
 
-async function coerce(f: ScalarField, value: unknown): Promise<unknown> {
+/** The column value of a written value; a promise only for a password, whose hash takes a while. */
+function coerce(f: ScalarField, value: unknown): unknown {
   if (value === null) return null;
   switch (f.type) {
     case "decimal": return decimal(f, value);
@@ -117,9 +118,13 @@ export const scalar: RuntimeFieldKind<ScalarField> = {
       default: return scalarJson(scalar.read!(f, ctx));
     }
   },
-  async write(f, value, { row }) {
-    row[f.column] = await coerce(f, value);
-  },
+  ...writeByValue<ScalarField>({
+    resolve: coerce,
+    apply(f, value, { row }) {
+      row[f.column] = value;
+    },
+    alone: (f) => f.type === "password",
+  }),
   // Python's isoformat of an aware UTC time (microseconds left out when none, as it does).
   displayText: (f, column, transform) => (transform === "isoformat" && f.type === "datetime"
     ? `(to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS') || CASE WHEN extract(microseconds FROM ${column})::bigint % 1000000 = 0 THEN '' ` +

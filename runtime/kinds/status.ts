@@ -8,7 +8,7 @@ import { col, ident, literal } from "../query/sql.js";
 import { pyRepr } from "../text/python.js";
 import { labelOf } from "./content-types.js";
 import { lookupsOf } from "../write/lookups.js";
-import { FieldProblem, type Db, type RuntimeFieldKind } from "./types.js";
+import { FieldProblem, writeByValue, type Db, type RuntimeFieldKind } from "./types.js";
 
 /** SQL condition: the status row aliased `alias` applies to the field's model. */
 export function appliesTo(f: StatusField, alias: string): string {
@@ -56,15 +56,20 @@ export const status: RuntimeFieldKind<StatusField> = {
     return `CASE WHEN ${c} IS NULL THEN 'null' ELSE '{"value":' || to_json(${c})::text || ',"label":' || ` +
       `coalesce(to_json(${statusName(f, c)})::text, 'null') || '}' END`;
   },
-  async write(f, value, ctx) {
-    // DRF's related fields take "" as no value.
-    if (value === null || value === "") throw new FieldProblem({ code: "null" });
-    // Django compares anything else by its text (str() of a number, list or dict).
-    const slug = typeof value === "string" ? value.toLowerCase() : pyRepr(value);
-    const statuses = { select: `SELECT s.slug AS k FROM ${ident(f.statuses.table)} s WHERE s.slug = ANY(?) AND ${appliesTo(f, "s")}`, cast: "text[]" };
-    if (!(await lookupsOf(ctx.db).has(statuses, slug))) throw new FieldProblem({ code: "slug_not_found", slug });
-    ctx.row[f.column] = slug;
-  },
+  ...writeByValue<StatusField, string>({
+    async resolve(f, value, ctx) {
+      // DRF's related fields take "" as no value.
+      if (value === null || value === "") throw new FieldProblem({ code: "null" });
+      // Django compares anything else by its text (str() of a number, list or dict).
+      const slug = typeof value === "string" ? value.toLowerCase() : pyRepr(value);
+      const statuses = { select: `SELECT s.slug AS k FROM ${ident(f.statuses.table)} s WHERE s.slug = ANY(?) AND ${appliesTo(f, "s")}`, cast: "text[]" };
+      if (!(await lookupsOf(ctx.db).has(statuses, slug))) throw new FieldProblem({ code: "slug_not_found", slug });
+      return slug;
+    },
+    apply(f, slug, ctx) {
+      ctx.row[f.column] = slug;
+    },
+  }),
   checksOwnValue: true,
   async onCreate(f, ctx) {
     if (f.default !== undefined && ctx.row[f.column] === undefined) await setDefaultStatus(f, ctx.db, ctx.model, ctx.row);

@@ -155,6 +155,14 @@ export interface RuntimeFieldKind<F extends FieldDescriptor> {
    * ends first); absent: never written.
    */
   write?(f: F, value: unknown, ctx: WriteContext, afterSave: AfterSave[]): Promise<void>;
+  /**
+   * `write` in two steps, where what a value comes to depends on the value alone (and the
+   * operation, model and version, which the drafts of a set share): drafts written together
+   * (a bulk body's elements) resolve each distinct value once (write/prepare.ts), so a
+   * thousand elements naming the same site are one lookup, not a thousand suspended writes.
+   * The kind's `write` is then `writeByValue`'s.
+   */
+  byValue?: ValueWrite<F>;
   /** Whether `write` checks the value itself, so schema errors other than `required` are left to it. */
   checksOwnValue?: boolean;
   /** Whether the column holds JSON: `ctx.row` holds it as the text written, a model's hooks see it parsed. */
@@ -194,6 +202,28 @@ export interface RuntimeFieldKind<F extends FieldDescriptor> {
     type: (f: F) => string;
     describe?(f: F, info: Record<string, unknown>, ctx: OptionsContext): void;
     live?(f: F, db: Db): Promise<Record<string, unknown>>;
+  };
+}
+
+/**
+ * A write by value (RuntimeFieldKind.byValue): `resolve` checks the value and finds what it
+ * names (a problem thrown as FieldProblem), synchronously where it can; `apply` puts what it
+ * found into one draft.
+ */
+export interface ValueWrite<F extends FieldDescriptor, R = unknown> {
+  resolve(f: F, value: unknown, ctx: WriteContext): R | Promise<R>;
+  apply(f: F, resolved: R, ctx: WriteContext, afterSave: AfterSave[]): void;
+  /** Whether each draft must resolve its value alone, however many give the same (a password's hash has a salt of its own). */
+  alone?(f: F): boolean;
+}
+
+/** A kind's `write` and `byValue` from its write by value. */
+export function writeByValue<F extends FieldDescriptor, R = unknown>(byValue: ValueWrite<F, R>): Pick<RuntimeFieldKind<F>, "write" | "byValue"> {
+  return {
+    byValue,
+    async write(f, value, ctx, afterSave) {
+      byValue.apply(f, await byValue.resolve(f, value, ctx), ctx, afterSave);
+    },
   };
 }
 

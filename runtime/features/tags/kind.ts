@@ -8,7 +8,7 @@ import { col, ident, literal } from "../../query/sql.js";
 import { labelOf, linkedTypes } from "../../kinds/content-types.js";
 import { heldRows, oncePerTransaction } from "../../write/lookups.js";
 import { listOptions, listRender } from "../../kinds/related.js";
-import { FieldProblem, setWork, type Db, type RuntimeFieldKind, type WriteContext } from "../../kinds/types.js";
+import { FieldProblem, setWork, writeByValue, type Db, type RuntimeFieldKind, type WriteContext } from "../../kinds/types.js";
 import type { ErrorTree } from "../../problems.js";
 import { prepared } from "../../db/prepared.js";
 import { sendAhead } from "../../db/pipeline.js";
@@ -129,16 +129,21 @@ export const tags: RuntimeFieldKind<TagsField> = {
       `WHERE ${col("j", t.type)} = ${literal(ctx.model.key)} AND ${col("j", t.source)} = ${col(ctx.alias, "id")}`);
   },
   /** Refused as DRF's list serializer refuses a list of nested objects: one entry per item, `{}` for the good ones. */
-  async write(f, value, ctx, afterSave) {
-    if (value === null) throw new FieldProblem({ code: "null" });
-    if (!Array.isArray(value)) {
-      const problem = { code: "not_a_list", given: value } as const;
-      throw new FieldProblem(problem, { non_field_errors: [problem] });
-    }
-    const { ids, errors } = await resolveTags(f, value, ctx);
-    if (errors) throw new FieldProblem({ code: "related_objects_not_found" }, errors);
-    afterSave.push(setWork(`tags ${f.name}`, { items: value, ids, ctx }, (db, rows) => assign(f, db, rows)));
-  },
+  ...writeByValue<TagsField, { items: unknown[]; ids: string[] }>({
+    async resolve(f, value, ctx) {
+      if (value === null) throw new FieldProblem({ code: "null" });
+      if (!Array.isArray(value)) {
+        const problem = { code: "not_a_list", given: value } as const;
+        throw new FieldProblem(problem, { non_field_errors: [problem] });
+      }
+      const { ids, errors } = await resolveTags(f, value, ctx);
+      if (errors) throw new FieldProblem({ code: "related_objects_not_found" }, errors);
+      return { items: value, ids };
+    },
+    apply(f, { items, ids }, ctx, afterSave) {
+      afterSave.push(setWork(`tags ${f.name}`, { items, ids, ctx }, (db, rows) => assign(f, db, rows)));
+    },
+  }),
   checksOwnValue: true,
   async onDelete(f, db, model, ids) {
     await db(f.through.table).where({ [f.through.type]: model.key }).whereIn(f.through.source, ids).del();

@@ -367,6 +367,29 @@ describe("inventory e2e: bulk writes are set-based", () => {
     expect(await recorded(ids, "create")).to.equal(1000);
   });
 
+  it("a bulk create looks up each reference its elements name once, by attributes too, and gives each element naming a missing one its error", async () => {
+    const { db } = await startTestServer();
+    const [site] = await db("dcim_site").where("id", relations.site).select("name");
+    const [tag] = await db("extras_tag").where("id", relations.tags[0]).select("slug");
+    const named = (n: number) => prefixes(n).map((p) => ({ ...p, site: { name: site.name }, status: "Active", tags: [{ slug: tag.slug }, relations.tags[1]] }));
+    const few = await counted(() => post("/api/ipam/prefixes/", named(3)));
+    const many = await counted(() => post("/api/ipam/prefixes/", named(30)));
+    expect([few.reply.status, many.reply.status], many.reply.text.slice(0, 500)).to.deep.equal([201, 201]);
+    // A lookup per element would add 27 for each reference named by attributes.
+    expect(many.sql.length, many.sql.join("\n")).to.equal(few.sql.length);
+    expect(new Set(many.reply.body.map((p: { site: { id: string } }) => p.site.id))).to.deep.equal(new Set([relations.site]));
+    expect(many.reply.body.every((p: { status: { value: string }; tags: Array<{ id: string }> }) =>
+      p.status.value === "active" && p.tags.map((t) => t.id).sort().join() === [...relations.tags].sort().join())).to.equal(true);
+
+    const [a, b, c] = prefixes(3);
+    const before = await rows("ipam_prefix", { vrf_id: relations.vrf });
+    const refused = await post("/api/ipam/prefixes/", [{ ...a, site: MISSING_ID }, b, { ...c, site: MISSING_ID, status: "nonesuch" }]);
+    expect(refused.status).to.equal(400);
+    const missing = [`Related object not found using the provided ID: ${MISSING_ID}`];
+    expect(refused.body).to.deep.equal([{ site: missing }, {}, { site: missing, status: ["Object with slug=nonesuch does not exist."] }]);
+    expect(await rows("ipam_prefix", { vrf_id: relations.vrf })).to.equal(before);
+  });
+
   it("a bulk create and a bulk PATCH send the database as many statements for 30 elements as for 3, a webhook and change records included", async () => {
     const hook = await post("/api/extras/webhooks/", {
       name: uniq("set hook"), content_types: ["ipam.prefix"], type_create: true, type_update: true, payload_url: "http://127.0.0.1:9/set-hook",
