@@ -15,12 +15,11 @@ import { siteUrl } from "./kinds/image.js";
 import { canonicalUuid, checkColumns, filterErrors, integerKey, isUuid, MAX_SERIAL, type FilterErrors, type FilterPlan } from "./query/filters.js";
 import { heldRows, lookupsOf } from "./write/lookups.js";
 import { HookValues, storedRows, storedRowsAt } from "./write/hook-rows.js";
-import { updateRows } from "./write/update-set.js";
+import { insertRows, updateRows } from "./write/row-sets.js";
 import { col, ident, literal } from "./query/sql.js";
 import { bound, positioned, prepared, type PlanMode } from "./db/prepared.js";
 import { withValues } from "./db/with-values.js";
 import { sendAhead, sendPresumption } from "./db/pipeline.js";
-import { chunksWithin } from "./db/chunks.js";
 import { HttpError, ValidationError, notFound, type FieldErrors } from "./errors.js";
 import { WriteValidators } from "./write/validate.js";
 import { prepareDraft, prepareDrafts } from "./write/prepare.js";
@@ -881,10 +880,10 @@ export class Store {
 
   /**
    * Creates the rows of drafts of one model as a set: the kinds' create effects row by row
-   * (in memory, or reads), then one insert (a few, for a set beyond the statement's
-   * parameters), then the after-save work with what rows share done once for all of them.
-   * The write features are the caller's to tell. Ids in the drafts' order: PostgreSQL gives
-   * an insert's rows back in the order of its values, as Django's bulk_create relies on.
+   * (in memory, or reads), then one insert (write/row-sets.ts), then the after-save work
+   * with what rows share done once for all of them. The write features are the caller's to
+   * tell. Ids in the drafts' order: PostgreSQL gives an insert's rows back in the order it
+   * inserted them, as Django's bulk_create relies on.
    */
   private async saveSet(drafts: WriteContext[]): Promise<RowId[]> {
     const { db, model: m } = drafts[0];
@@ -898,10 +897,7 @@ export class Store {
       await m.hooks.beforeSaveSet(drafts.map((ctx, n) => ({ db, index: this.index, model: m, id: null, links: ctx.links, check: checkNow, ...seen[n].rows() })));
       for (const s of seen) s.writeBack();
     }
-    const ids: RowId[] = [];
-    for (const rows of chunksWithin(drafts.map((d) => d.row))) {
-      ids.push(...(await db(m.table).insert(rows).returning("id")).map((r: { id: RowId }) => r.id));
-    }
+    const ids = await insertRows(db, m, drafts.map((d) => d.row));
     for (const listener of this.writeListeners) listener(m, "create");
     await doAfterSave(db, drafts.map((d, n) => ({ id: ids[n], work: d.afterSave })));
     return ids;

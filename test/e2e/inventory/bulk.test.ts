@@ -87,7 +87,7 @@ describe("inventory e2e: bulk operations", () => {
     expect(await rows("ipam_prefix", { vrf_id: vrf.id })).to.equal(20);
     const checks = sql.filter((s) => s.includes("UNION ALL") && s.includes('"dcim_site"'));
     expect(checks, sql.join("\n")).to.have.length(1);
-    expect(sql.filter((s) => /^insert into "ipam_prefix"/.test(s))).to.have.length(1);
+    expect(sql.filter((s) => /^insert into "ipam_prefix"/i.test(s))).to.have.length(1);
     expect(sql.filter((s) => /^insert into "extras_tag_assignment"/.test(s))).to.have.length(1);
     // The tags' scope is checked again inside that insert, after their lock: not a count of its own.
     expect(sql.filter((s) => /^insert into "extras_tag_assignment"/.test(s))[0]).to.include('"extras_tag_content_types"');
@@ -120,7 +120,7 @@ describe("inventory e2e: bulk operations", () => {
     };
     const few = await create(3);
     const many = await create(40);
-    expect(many.sql.filter((s) => /^insert into "ipam_vrf"/.test(s))).to.have.length(1);
+    expect(many.sql.filter((s) => /^insert into "ipam_vrf"/i.test(s))).to.have.length(1);
     expect(many.sql.filter((s) => /^insert into "extras_tag_assignment"/.test(s))).to.have.length(1);
     expect(many.sql.length, many.sql.join("\n")).to.equal(few.sql.length);
     expect(many.res.body.map((v: { name: string }) => v.name)).to.deep.equal(many.body.map((v) => v.name));
@@ -156,7 +156,7 @@ describe("inventory e2e: bulk operations", () => {
     expect(few.slugs).to.deep.equal([`${base}-2`, `${base}-3`, `${base}-4`]);
     const many = await create(providers.slice(4).map((p) => ({ name, provider: p.id })));
     expect(many.slugs).to.deep.equal(Array.from({ length: 30 }, (_, i) => `${base}-${i + 5}`));
-    expect(many.sql.filter((s) => /^insert into "circuits_providernetwork"/.test(s))).to.have.length(1);
+    expect(many.sql.filter((s) => /^insert into "circuits_providernetwork"/i.test(s))).to.have.length(1);
     expect(many.sql.length, many.sql.join("\n")).to.equal(few.sql.length);
   });
 
