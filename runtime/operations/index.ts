@@ -148,7 +148,7 @@ async function flush(op: WriteOperation): Promise<void> {
 const CONFLICTS = ["40P01", "40001"];
 const ATTEMPTS = 3;
 
-export interface RunOptions {
+export interface RunOptions<T = unknown> {
   /** Further error codes after which the whole operation runs again (a profile's races it answers by rerunning). */
   retryOn?: string[];
   /** Attempts in all, the first included. */
@@ -159,6 +159,13 @@ export interface RunOptions {
    * presuming, not counted among the attempts, and its answer (or error) is that run's.
    */
   presume?: boolean;
+  /**
+   * Work on the result while the commit is on its way (a bulk's answer made into its text):
+   * run once the operation's last statements and its COMMIT are sent, while PostgreSQL
+   * executes them, rather than after their answer, with nothing else to do meanwhile. Its
+   * outcome stands only if the operation commits: its caller decides whether to use it.
+   */
+  meanwhile?: (result: T) => void;
 }
 
 export class Operations {
@@ -203,7 +210,7 @@ export class Operations {
    * conflict (or an error of `retryOn`), the whole of it runs again on a fresh transaction,
    * up to the attempts; the last error passes through.
    */
-  async run<T>(actor: Actor, work: (op: WriteOperation) => Promise<T>, opts: RunOptions = {}): Promise<T> {
+  async run<T>(actor: Actor, work: (op: WriteOperation) => Promise<T>, opts: RunOptions<T> = {}): Promise<T> {
     const retried = new Set([...CONFLICTS, ...(opts.retryOn ?? [])]);
     const attempts = opts.attempts ?? ATTEMPTS;
     const scope = this.scopeOf(actor);
@@ -221,6 +228,11 @@ export class Operations {
           const result = await work(op);
           await flush(op);
           await settle(trx);
+          // The COMMIT leaves as this returns, within the turn: the check phase comes after it.
+          if (opts.meanwhile) {
+            const { meanwhile } = opts;
+            setImmediate(() => meanwhile(result));
+          }
           return result;
         });
         // What went with the commit: had it failed, the commit rolled the transaction back.

@@ -83,3 +83,26 @@ describe("operations: what features hear at the end", () => {
     expect(told).to.deep.equal([{ model: "dcim.site", action: "create", rows: [["s1", SYSTEM_NAME]] }]);
   });
 });
+
+describe("operations: work on the result while the commit is on its way", () => {
+  /** A database whose transaction's commit takes a while after the work ends, as a COMMIT's round trip does. */
+  const slowCommit = (events: string[]) => ({
+    transaction: async <T>(work: (t: unknown) => Promise<T>) => {
+      const result = await work({});
+      events.push("commit sent");
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      events.push("commit answered");
+      return result;
+    },
+  }) as unknown as Knex;
+
+  it("runs `meanwhile` on the result after the commit is sent and before it is answered", async () => {
+    const events: string[] = [];
+    const result = { objects: [1, 2] };
+    const got = await new Operations(slowCommit(events)).run(actor("carol"), async () => result, {
+      meanwhile: (done) => events.push(`meanwhile ${done === result}`),
+    });
+    expect(got).to.equal(result);
+    expect(events).to.deep.equal(["commit sent", "meanwhile true", "commit answered"]);
+  });
+});

@@ -11,7 +11,7 @@ import type { Ctx, DrfServices } from "./context.js";
 import { handleException } from "./exception-handler.js";
 import { Paginator } from "./pagination.js";
 import { permission, SAFE, type Permission } from "./permission.js";
-import { send } from "./renderer.js";
+import { renderAhead, send } from "./renderer.js";
 import type { RouteMatch } from "./routes.js";
 import { negotiate, type ExtraRenderers, type Renderer } from "./versioning.js";
 import { SCHEMA_TYPES } from "./views/documents.js";
@@ -34,6 +34,8 @@ export interface Policy {
   permission: Permission;
   paginator: Paginator;
   renderer: (ctx: Ctx, status: number, body: unknown) => void;
+  /** Makes an answer's rendering ahead of `renderer`'s sending it, where the renderer can (an operation's answer, while it commits). */
+  renderAhead: (ctx: Ctx, body: object) => void;
   exceptionHandler: (res: Response, err: unknown, ctx?: Ctx) => void;
   /** The API version and the renderer the request asks for. */
   negotiator(req: Request, params: Map<string, string[]>, found: RouteMatch | undefined): { version: string; renderer: Renderer };
@@ -59,6 +61,7 @@ export function drfPolicy(drf: DrfServices): Policy {
       maxLimit: settings.MAX_PAGE_SIZE ? Number(settings.MAX_PAGE_SIZE) : null,
     }, config.publicUrl),
     renderer: send,
+    renderAhead,
     exceptionHandler: (res, err, ctx) => handleException(drf, res, err, ctx),
     negotiator(req, params, found) {
       const view = found?.route.view;

@@ -7,10 +7,26 @@ import { csrfToken } from "./browser-session.js";
 import { browsablePage } from "./browsable.js";
 import type { Ctx } from "./context.js";
 
-/** Sends `body`; a `JsonText` (an answer PostgreSQL wrote) passes through as it is. */
+/** Answers whose JSON text was made ahead (`renderAhead`), and those sent before it was. */
+const madeAhead = new WeakMap<object, JsonText | null>();
+
+/**
+ * Makes the JSON text of an answer of objects ahead of its sending, as `send` would write it
+ * (Express's `json`, with no replacer or spaces): for an operation's answer, while the
+ * operation commits (RunOptions.meanwhile). Not for an answer already sent, nor for a page.
+ */
+export function renderAhead(ctx: Ctx, body: object): void {
+  if (ctx.renderer === "html" || madeAhead.has(body)) return;
+  madeAhead.set(body, new JsonText(JSON.stringify(body)));
+}
+
+/** Sends `body`; a `JsonText` (an answer PostgreSQL wrote, or one made ahead) passes through as it is. */
 export function send(ctx: Ctx, statusCode: number, body: unknown): void {
   if (ctx.renderer !== "html") {
-    if (body instanceof JsonText) sendJsonText(ctx.res, statusCode, body);
+    const ahead = typeof body === "object" && body !== null ? madeAhead.get(body) : undefined;
+    if (typeof body === "object" && body !== null && ahead === undefined) madeAhead.set(body, null);
+    const text = body instanceof JsonText ? body : ahead;
+    if (text) sendJsonText(ctx.res, statusCode, text);
     else ctx.res.status(statusCode).json(body);
     return;
   }

@@ -390,6 +390,23 @@ describe("inventory e2e: bulk writes are set-based", () => {
     expect(await rows("ipam_prefix", { vrf_id: relations.vrf })).to.equal(before);
   });
 
+  it("a bulk create's and a bulk PATCH's answers, written while they commit, are the compact JSON Express writes, and what was saved", async () => {
+    const created = await post("/api/ipam/prefixes/", prefixes(4));
+    expect(created.status, created.text.slice(0, 500)).to.equal(201);
+    expect(created.text).to.equal(JSON.stringify(created.body));
+    expect(created.headers.get("content-type")).to.equal("application/json; charset=utf-8");
+    expect(Number(created.headers.get("content-length"))).to.equal(Buffer.byteLength(created.text));
+    const ids = created.body.map((p: { id: string }) => p.id);
+    const changed = await patch("/api/ipam/prefixes/", ids.map((id: string, i: number) => ({ id, description: `ahead ${i}` })));
+    expect(changed.status, changed.text.slice(0, 500)).to.equal(200);
+    expect(changed.text).to.equal(JSON.stringify(changed.body));
+    for (const [i, object] of (changed.body as Array<{ id: string; description: string }>).entries()) {
+      expect(object.description).to.equal(`ahead ${i}`);
+      // A write answers with the opt-in fields too.
+      expect((await get(`/api/ipam/prefixes/${object.id}/?include=computed_fields,relationships`)).body).to.deep.equal(object);
+    }
+  });
+
   it("a bulk create and a bulk PATCH send the database as many statements for 30 elements as for 3, a webhook and change records included", async () => {
     const hook = await post("/api/extras/webhooks/", {
       name: uniq("set hook"), content_types: ["ipam.prefix"], type_create: true, type_update: true, payload_url: "http://127.0.0.1:9/set-hook",

@@ -82,7 +82,7 @@ async function create(ctx: Ctx, m: ModelDescriptor, body: unknown): Promise<void
     const ids = many ? await store.createMany(op, m, body, opts) : [await store.create(op, m, body, { ...opts, partial: false, ahead: true })];
     const later = !many && presumes(op.trx) && m.fields.some(isObjectUrl) ? store.answerAfterCommit(op, m, ids[0], shown) : undefined;
     return later ? { id: ids[0], later } : { objects: await store.answer(op, m, ids, shown) };
-  }, { presume: !many });
+  }, { presume: !many, meanwhile: (done) => many && "objects" in done && policy.renderAhead(ctx, done.objects) });
   if ("objects" in made) {
     if (!many) ctx.res.set("Location", String(made.objects[0].url));
     return policy.renderer(ctx, 201, many ? made.objects : made.objects[0]);
@@ -135,6 +135,6 @@ async function bulk(ctx: Ctx, m: ModelDescriptor, method: string, items: unknown
     await lockAll(op);
     await store.updateMany(op, m, changes, { version: ctx.version, partial: method === "PATCH" });
     return store.answer(op, m, wanted, readOpts(ctx));
-  });
+  }, { meanwhile: (done) => policy.renderAhead(ctx, done) });
   return policy.renderer(ctx, 200, objects);
 }
