@@ -12,7 +12,7 @@ import type { ModelIndex } from "../models.js";
 import { labelOf } from "../kinds/content-types.js";
 import { col, ident } from "../query/sql.js";
 import { COMPARE, STRING_LOOKUPS } from "../query/filters.js";
-import { withoutSyntax, type FieldSource, type GraphqlApi } from "./schema.js";
+import { compacted, type FieldSource, type GraphqlApi } from "./schema.js";
 
 /** The GraphQL type of each custom-field type (Nautobot's CUSTOM_FIELD_MAPPING; others are strings). */
 const TYPES: Record<string, string> = { integer: "Int", text: "String", boolean: "Boolean", date: "Date", url: "String", select: "String" };
@@ -169,5 +169,5 @@ export function withDynamic(base: GraphqlApi, { defs, relationships, computed }:
     },
   });
   const extended = extensions.length ? { ...document, definitions: [...document.definitions, ...parse(extensions.join("\n")).definitions] } : document;
-  return { ...base, schema: withoutSyntax(buildASTSchema(extended, { assumeValidSDL: true })), sources };
+  return { ...base, schema: compacted(buildASTSchema(extended, { assumeValidSDL: true })), sources };
 }

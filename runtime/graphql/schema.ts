@@ -91,14 +91,20 @@ export function buildGraphqlApi(read: () => string, index: ModelIndex, hidden: R
       }
     }
   }
-  return { schema: withoutSyntax(schema), document, models, sources, choices };
+  return { schema: compacted(schema), document, models, sources, choices };
 }
 
 /**
- * `schema` without the syntax nodes it was built from, once their directives are read:
- * validating and running queries never reads them, and they held half its memory.
+ * `schema` made smaller in memory, once its directives are read: without the syntax nodes it
+ * was built from (validating and running queries never reads them, and they held half its
+ * memory), and with one list of arguments for all the fields that take the same. A model's
+ * filters are the arguments of its query and of every reverse list that reaches it: the
+ * inventory's 2,082 fields took 28,280 arguments, of 358 different lists, and their
+ * objects were three quarters of what the schema kept (24.7 MB of heap, then 6.7 MB).
+ * A schema is never changed once built, so fields may share them.
  */
-export function withoutSyntax(schema: GraphQLSchema): GraphQLSchema {
+export function compacted(schema: GraphQLSchema): GraphQLSchema {
+  const argumentLists = new Map<string, GraphQLField<unknown, unknown>["args"]>();
   schema.astNode = undefined;
   schema.extensionASTNodes = [];
   for (const d of schema.getDirectives()) {
@@ -111,9 +117,14 @@ export function withoutSyntax(schema: GraphQLSchema): GraphQLSchema {
     if (type instanceof GraphQLEnumType) for (const v of type.getValues()) v.astNode = undefined;
     if (type instanceof GraphQLInputObjectType) for (const f of Object.values(type.getFields())) f.astNode = undefined;
     if (!(type instanceof GraphQLObjectType || type instanceof GraphQLInterfaceType)) continue;
-    for (const f of Object.values(type.getFields())) {
+    for (const f of Object.values(type.getFields()) as Array<GraphQLField<unknown, unknown>>) {
       f.astNode = undefined;
+      if (!f.args.length) continue;
       for (const a of f.args) a.astNode = undefined;
+      const key = JSON.stringify(f.args.map((a) => [a.name, String(a.type), a.defaultValue ?? null, a.description ?? null, a.deprecationReason ?? null, a.extensions]));
+      const same = argumentLists.get(key);
+      if (same) f.args = same;
+      else argumentLists.set(key, f.args);
     }
   }
   return schema;
