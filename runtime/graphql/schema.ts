@@ -2,7 +2,7 @@
 // field of it is read from: the directives the SDL carries (a type's model, a reverse list's
 // link, a query's model, a mutation's model and action, an enum value's stored choice) tied to
 // the API's descriptors.
-import { buildASTSchema, GraphQLEnumType, GraphQLInputObjectType, GraphQLInterfaceType, GraphQLObjectType, Kind, parse, type DefinitionNode, type DocumentNode, type GraphQLField, type ObjectTypeDefinitionNode, type GraphQLSchema, type TypeNode } from "graphql";
+import { buildASTSchema, GraphQLEnumType, GraphQLInputObjectType, GraphQLInterfaceType, GraphQLObjectType, Kind, parse, type DefinitionNode, type GraphQLArgument, type DocumentNode, type GraphQLField, type ObjectTypeDefinitionNode, type GraphQLSchema, type TypeNode } from "graphql";
 import type { ConstDirectiveNode } from "graphql";
 import type { ComputedFieldsField, FieldDescriptor, ModelDescriptor } from "../descriptor.js";
 import type { ModelIndex } from "../models.js";
@@ -104,7 +104,7 @@ export function buildGraphqlApi(read: () => string, index: ModelIndex, hidden: R
  * A schema is never changed once built, so fields may share them.
  */
 export function compacted(schema: GraphQLSchema): GraphQLSchema {
-  const argumentLists = new Map<string, GraphQLField<unknown, unknown>["args"]>();
+  const argumentLists = new Map<string, readonly GraphQLArgument[]>();
   schema.astNode = undefined;
   schema.extensionASTNodes = [];
   for (const d of schema.getDirectives()) {
