@@ -2,7 +2,7 @@
 // statements the server sends to the database, and the server's resident memory (this
 // process's, or a serving child's through bench/processes.ts).
 import http from "node:http";
-import { statementsSent } from "./statements.js";
+import { sentSoFar, type Sent } from "./statements.js";
 
 export interface Request {
   method: "GET" | "POST";
@@ -39,6 +39,8 @@ export interface Result {
   firstError?: string;
   /** SQL statements sent to the database per measured request. */
   statements: number;
+  /** Round trips to the database per measured request: socket writes carrying statements (none on the embedded engine). */
+  roundTrips: number;
   /** Highest resident set size sampled while the scenario ran, in bytes. */
   peakRss: number;
   /** Bytes of a measured reply's body, on average: what the server wrote and the client read. */
@@ -53,8 +55,7 @@ export interface Result {
 export const KEEP_ALIVE_SECONDS = 600;
 
 /** What a scenario's server did while the measured requests ran. */
-export interface Metered {
-  statements: number;
+export interface Metered extends Sent {
   /** Highest resident set size seen, in bytes. */
   peakRss: number;
 }
@@ -77,14 +78,15 @@ setInterval(() => {
  * statements sent while one runs are its server's.
  */
 export const ownMeter: Meter = (() => {
-  let baseline = 0;
+  let baseline = sentSoFar();
   return {
     async begin() {
-      baseline = statementsSent();
+      baseline = sentSoFar();
       peak = process.memoryUsage().rss;
     },
     async end() {
-      return { statements: statementsSent() - baseline, peakRss: Math.max(peak, process.memoryUsage().rss) };
+      const now = sentSoFar();
+      return { statements: now.statements - baseline.statements, roundTrips: now.roundTrips - baseline.roundTrips, peakRss: Math.max(peak, process.memoryUsage().rss) };
     },
   };
 })();
@@ -148,6 +150,6 @@ export async function run(load: Load): Promise<Result> {
   const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))] ?? NaN;
   return {
     requests: sent, seconds, rps: sent / seconds, p50: pct(0.5), p99: pct(0.99),
-    errors, firstError, statements: metered.statements / Math.max(1, sent), peakRss: metered.peakRss, answerBytes: bytes / Math.max(1, sent),
+    errors, firstError, statements: metered.statements / Math.max(1, sent), roundTrips: metered.roundTrips / Math.max(1, sent), peakRss: metered.peakRss, answerBytes: bytes / Math.max(1, sent),
   };
 }

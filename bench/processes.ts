@@ -13,6 +13,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { startScript } from "../test/support/make-run.js";
 import { KEEP_ALIVE_SECONDS, type Meter } from "./load.js";
+import type { Sent } from "./statements.js";
 
 export interface ServingProcess {
   url: string;
@@ -92,11 +93,11 @@ function servingProcess(port: number, ready: RegExp, env: NodeJS.ProcessEnv, arg
   let hwm = 0;
   let rss = 0;
   let sampler: NodeJS.Timeout | undefined;
-  let baseline = 0;
+  let baseline: Sent = { statements: 0, roundTrips: 0 };
 
-  const ask = () => new Promise<number>((resolve, reject) => {
+  const ask = () => new Promise<Sent>((resolve, reject) => {
     if (!child?.connected) return reject(new Error("the serving process is not running"));
-    child.once("message", (m) => resolve((m as { statements: number }).statements));
+    child.once("message", (m) => resolve(m as Sent));
     child.send("statements");
   });
 
@@ -148,7 +149,8 @@ function servingProcess(port: number, ready: RegExp, env: NodeJS.ProcessEnv, arg
     async end() {
       clearInterval(sampler);
       rss = Math.max(rss, status(child!.pid!, "VmRSS"));
-      return { statements: (await ask()) - baseline, peakRss: rss };
+      const now = await ask();
+      return { statements: now.statements - baseline.statements, roundTrips: now.roundTrips - baseline.roundTrips, peakRss: rss };
     },
   };
 

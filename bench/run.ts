@@ -326,7 +326,8 @@ async function main(): Promise<void> {
   const distinct = new Set(addresses).size;
   const notes = [
     memory ?? `Peak RSS over all scenarios: ${peak(rows)} MB. The floor${db.embedded ? ", the load generator and the embedded database" : " and the load generator"} run in Armature's process, so every RSS figure includes them (issue target: < 200 MB).`,
-    "SQL/req: statements sent to the database (each pg query, BEGIN and COMMIT included) during the measured requests, divided by them.",
+    "SQL/req: statements sent to the database (each pg query, BEGIN and COMMIT included) during the measured requests, divided by them. " +
+      "trips/req: the round trips that carried them, socket writes of a database connection with statements in them (statements pipelined together wait once), divided likewise; none on the embedded engine, which has no socket.",
     "KB/answer: a measured reply's body, on average. The floors leave out what their answers need not hold (URLs, `display`, labels), so Armature's are two to three times larger: more to write, and for the load generator, on the same cores, to read.",
     `Allocation: ${addresses.length} addresses handed out, ${distinct} distinct${distinct === addresses.length ? "" : " (DUPLICATES HANDED OUT)"}.`,
     permissionCost(rows),
@@ -428,7 +429,7 @@ function graphqlVersusRest(rows: Row[]): string {
 function progress(row: Row): Row {
   const r = row.result;
   console.log(`${row.isFloor ? "floor: " : ""}${row.name}: ${r.rps.toFixed(1)} req/s, p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, ` +
-    `${r.errors} errors, ${r.statements.toFixed(1)} SQL/req`);
+    `${r.errors} errors, ${r.statements.toFixed(1)} SQL/req, ${r.roundTrips.toFixed(1)} round trips/req`);
   return row;
 }
 
