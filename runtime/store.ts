@@ -859,7 +859,7 @@ export class Store {
   /**
    * Updates the rows of drafts of one model as a set: the kinds' update effects row by row, the
    * model's `beforeSaveSet` hook once for all (the stored rows read in one statement), one
-   * statement per shape of change (write/update-set.ts), then the after-save work, what rows
+   * statement per shape of change (write/row-sets.ts), then the after-save work, what rows
    * share done once. The write features are the caller's to tell.
    */
   private async saveUpdateSet(drafts: WriteContext[]): Promise<RowId[]> {
