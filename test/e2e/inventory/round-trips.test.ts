@@ -211,6 +211,28 @@ describe("inventory e2e: a single write's round trips", () => {
     });
   });
 
+  it("a constrained user's create: one round trip, the permission check presumed; one outside the constraints refused 403, nothing left", async () => {
+    const server = await startTestServer();
+    const { key: token } = await server.user(uniq("trip limited"), { grants: [{ object_types: ["ipam.prefix"], actions: ["view", "add"], constraints: { status: "active" } }] });
+    const body = () => ({ prefix: prefix(), status: "active", site: relations.site, vrf: relations.vrf });
+    await post("/api/ipam/prefixes/", body(), { token });
+    const made = await roundTrips(() => post("/api/ipam/prefixes/", body(), { token }));
+    expect(made.reply.status, made.reply.text).to.equal(201);
+    expect(await rows("extras_objectchange", { changed_object_id: made.reply.body.id, action: "create" })).to.equal(1);
+    if (pipelined) {
+      expect(made.writes, made.writes.join("\n\n")).to.have.length(1);
+      expect(made.writes[0].join("\n")).to.match(/^SELECT armature_presume\(\(SELECT count\(\*\)::int FROM "ipam_prefix" t0/m);
+    } else expect(made.writes).to.deep.equal([]);
+
+    const outside = { ...body(), status: "reserved" };
+    const [prefixes, changes] = [await rows("ipam_prefix", { vrf_id: relations.vrf }), await rows("extras_objectchange")];
+    const refused = await post("/api/ipam/prefixes/", outside, { token });
+    expect(refused.status, refused.text).to.equal(403);
+    expect(refused.body).to.deep.equal({ detail: "You do not have permission to perform this action." });
+    expect(await rows("ipam_prefix", { prefix: outside.prefix, vrf_id: relations.vrf })).to.equal(0);
+    expect([await rows("ipam_prefix", { vrf_id: relations.vrf }), await rows("extras_objectchange")]).to.deep.equal([prefixes, changes]);
+  });
+
   it("a row the database refuses when its statements went ahead is refused as before: a duplicate name, its tags not kept", async () => {
     const name = uniq("trip twin");
     expect((await post("/api/dcim/sites/", { name, status: "active" })).status).to.equal(201);
