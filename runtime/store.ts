@@ -92,6 +92,9 @@ export interface WriteOptions {
   after?: Promise<unknown>;
 }
 
+/** The savepoint of a bulk write's set (`Store.markSet`). */
+const SET_SAVEPOINT = "bulk_elements";
+
 /** The server-side cursor of `Store.streamed`: one at a time in a transaction, which is one export's. */
 const STREAM_CURSOR = "armature_stream";
 
@@ -238,6 +241,23 @@ export class Store {
         tellAtEnd(op, f, m, action, ids);
       } else await f.saved?.(op, m, ids, action);
     }
+  }
+
+  /**
+   * Tells the features told at the operation's end that rows of `m` are about to be written
+   * (`expecting`), before a bulk body's drafts are made: what they will read rides in the
+   * statement of the drafts' reference checks rather than in a round trip of its own.
+   */
+  private expecting(op: WriteOperation, m: ModelDescriptor, action: "create" | "update"): void {
+    for (const f of this.features) if (f.savedAtEnd && f.watches(m)) f.expecting?.(op, m, action);
+  }
+
+  /**
+   * The savepoint a bulk write rolls back to when its set is refused, sent ahead of its outcome
+   * (runtime/db/pipeline.ts): with the set's first statement, not in a round trip of its own.
+   */
+  private async markSet(op: WriteOperation): Promise<void> {
+    await sendAhead(op.trx, op.trx.raw(`SAVEPOINT ${SET_SAVEPOINT}`));
   }
 
   /** Whether deleting rows of `m` must go through the store for a feature to see them. */
@@ -797,9 +817,10 @@ export class Store {
    */
   async createMany(op: WriteOperation, m: ModelDescriptor, bodies: unknown[], opts: Omit<WriteOptions, "partial">): Promise<string[]> {
     const trx = op.trx;
+    this.expecting(op, m, "create");
     const drafts = await prepareDrafts(this, op, m, bodies.map((body) => ({ body, id: null })), { ...opts, partial: false });
     // A failed statement aborts the transaction; rolled back to here, the rest can still be tried.
-    await trx.raw("SAVEPOINT bulk_elements");
+    await this.markSet(op);
     if (drafts.length && this.writesSets(m) && drafts.every((d) => d.status === "fulfilled")) {
       try {
         const ids = (await this.persist(m, () => this.saveSet(drafts.map((d) => (d as PromiseFulfilledResult<WriteContext>).value)))).map(String);
@@ -807,7 +828,7 @@ export class Store {
         return ids;
       } catch (err) {
         if (!(err instanceof ValidationError)) throw err;
-        await trx.raw("ROLLBACK TO SAVEPOINT bulk_elements");
+        await trx.raw(`ROLLBACK TO SAVEPOINT ${SET_SAVEPOINT}`);
       }
     }
     const ids = await this.createOneByOne(trx, drafts);
@@ -836,7 +857,7 @@ export class Store {
       } catch (err) {
         errors.push(elementErrors(err));
         failed = true;
-        await trx.raw("ROLLBACK TO SAVEPOINT bulk_elements");
+        await trx.raw(`ROLLBACK TO SAVEPOINT ${SET_SAVEPOINT}`);
       }
     }
     if (failed) throw new ValidationError(errors);
@@ -932,16 +953,17 @@ export class Store {
       for (const { id, body } of changes) await this.update(op, m, id, body, opts);
     };
     if (changes.length < 2 || !this.updatesSets(m)) return oneByOne();
+    this.expecting(op, m, "update");
     const drafts = await prepareDrafts(this, op, m, changes, opts);
     if (!drafts.every((d): d is PromiseFulfilledResult<WriteContext> => d.status === "fulfilled")) return oneByOne();
     const told = op.pending.length;
-    await op.trx.raw("SAVEPOINT bulk_elements");
+    await this.markSet(op);
     try {
       const ids = await this.persist(m, () => this.saveUpdateSet(drafts.map((d) => d.value)));
       await this.saved(op, m, ids, "update");
     } catch (err) {
       if (!(err instanceof ValidationError || err instanceof HttpError)) throw err;
-      await op.trx.raw("ROLLBACK TO SAVEPOINT bulk_elements");
+      await op.trx.raw(`ROLLBACK TO SAVEPOINT ${SET_SAVEPOINT}`);
       op.pending.splice(told);
       await oneByOne();
     }

@@ -233,6 +233,23 @@ describe("inventory e2e: a single write's round trips", () => {
     expect([await rows("ipam_prefix", { vrf_id: relations.vrf }), await rows("extras_objectchange")]).to.deep.equal([prefixes, changes]);
   });
 
+  it("a bulk create: its savepoint goes with its insert, and what its change records need read with its references", async () => {
+    const bulk = () => Array.from({ length: 5 }, () => ({ prefix: prefix(), status: "active", site: relations.site, tags: relations.tags }));
+    await post("/api/ipam/prefixes/", bulk());
+    const made = await roundTrips(() => post("/api/ipam/prefixes/", bulk()));
+    expect(made.reply.status, made.reply.text).to.equal(201);
+    expect(await rows("extras_objectchange", { changed_object_id: made.reply.body[4].id, action: "create" })).to.equal(1);
+    if (!pipelined) return expect(made.writes).to.deep.equal([]);
+    const texts = made.writes.map((w) => w.join("\n"));
+    // The references, the webhooks and job hooks that may follow: one statement, the first.
+    expect(texts[0]).to.include('FROM "dcim_site" t0').and.include('"extras_webhook"');
+    expect(texts.filter((t) => t.includes('"extras_webhook"')), texts.join("\n\n")).to.have.length(1);
+    expect(made.writes.find((w) => w.length === 1 && /^SAVEPOINT /.test(w[0])), texts.join("\n\n")).to.equal(undefined);
+    expect(texts.find((t) => /^SAVEPOINT /m.test(t))).to.match(/^INSERT INTO "ipam_prefix"/m);
+    // The checks, the insert, the tags, the answer, the records with the commit.
+    expect(made.writes, texts.join("\n\n")).to.have.length(5);
+  });
+
   it("a row the database refuses when its statements went ahead is refused as before: a duplicate name, its tags not kept", async () => {
     const name = uniq("trip twin");
     expect((await post("/api/dcim/sites/", { name, status: "active" })).status).to.equal(201);
