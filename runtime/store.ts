@@ -234,19 +234,18 @@ export class Store {
   /** Tells the features, within the operation, that rows of `m` were created or updated. */
   private async saved(op: WriteOperation, m: ModelDescriptor, ids: RowId[], action: "create" | "update"): Promise<void> {
     if (!ids.length) return;
+    this.expecting(op, m, action);
     for (const f of this.features) {
       if (!f.watches(m)) continue;
-      if (f.savedAtEnd) {
-        f.expecting?.(op, m, action);
-        tellAtEnd(op, f, m, action, ids);
-      } else await f.saved?.(op, m, ids, action);
+      if (f.savedAtEnd) tellAtEnd(op, f, m, action, ids);
+      else await f.saved?.(op, m, ids, action);
     }
   }
 
   /**
-   * Tells the features told at the operation's end that rows of `m` are about to be written
-   * (`expecting`), before a bulk body's drafts are made: what they will read rides in the
-   * statement of the drafts' reference checks rather than in a round trip of its own.
+   * Tells the features told at the operation's end that rows of `m` are (about to be) written
+   * (`expecting`): a bulk write tells them before its drafts are made, so that what they will
+   * read rides in the statement of the drafts' reference checks, not in a round trip of its own.
    */
   private expecting(op: WriteOperation, m: ModelDescriptor, action: "create" | "update"): void {
     for (const f of this.features) if (f.savedAtEnd && f.watches(m)) f.expecting?.(op, m, action);

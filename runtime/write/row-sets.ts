@@ -43,6 +43,17 @@ function setter(value: unknown, json: boolean): string | null {
   return null;
 }
 
+/** A row's shape: each column it sets (undefined ones left out, as Knex leaves them) and how, a null setter where JSON cannot carry the value. */
+const shapeOf = (row: Record<string, unknown>, json: Set<string>): Array<[string, string | null]> =>
+  Object.entries(row).filter(([, v]) => v !== undefined).map(([c, v]) => [c, setter(v, json.has(c))]);
+
+/** The values of `row` the bound JSON carries for a shape (SQL setters carry none), after `start`'s. */
+function carried(shape: Array<[string, string]>, row: Record<string, unknown>, start: Record<string, unknown> = {}): Record<string, unknown> {
+  const out = start;
+  for (const [c, how] of shape) if (!how.startsWith("sql:")) out[c] = row[c];
+  return out;
+}
+
 /** The SQL of a column's value read from the bound JSON's row `v`, by its setter. */
 const valueOf = (column: string, how: string) =>
   (how.startsWith("sql:") ? how.slice(4) : how === "json" ? `(v.${ident(column)} #>> '{}')::jsonb` : `v.${ident(column)}`);
@@ -57,22 +68,16 @@ const valueOf = (column: string, how: string) =>
  */
 export async function insertRows(db: Db, m: ModelDescriptor, rows: Array<Record<string, unknown>>): Promise<Array<string | number>> {
   const json = jsonColumns(m);
-  const shapeOf = (row: Record<string, unknown>) =>
-    Object.entries(row).filter(([, v]) => v !== undefined).map(([c, v]): [string, string | null] => [c, setter(v, json.has(c))]);
-  const columns = rows.length ? shapeOf(rows[0]) : [];
+  const columns = rows.length ? shapeOf(rows[0], json) : [];
   const key = JSON.stringify(columns);
-  const shared = columns.length > 0 && columns.every(([, how]) => how !== null) && rows.every((row) => JSON.stringify(shapeOf(row)) === key);
+  const shared = columns.length > 0 && columns.every(([, how]) => how !== null) && rows.every((row) => JSON.stringify(shapeOf(row, json)) === key);
   if (!shared) {
     const ids: Array<string | number> = [];
     for (const part of chunksWithin(rows)) ids.push(...(await db(m.table).insert(part).returning("id")).map((r: { id: string | number }) => r.id));
     return ids;
   }
   const set = columns as Array<[string, string]>;
-  const values = rows.map((row) => {
-    const out: Record<string, unknown> = {};
-    for (const [c, how] of set) if (!how.startsWith("sql:")) out[c] = row[c];
-    return out;
-  });
+  const values = rows.map((row) => carried(set, row));
   const table = ident(m.table);
   const { rows: inserted } = await prepared(db.raw(`INSERT INTO ${table} (${set.map(([c]) => ident(c)).join(", ")}) ` +
     `SELECT ${set.map(([c, how]) => valueOf(c, how)).join(", ")} FROM json_populate_recordset(NULL::${table}, ?::json) WITH ORDINALITY AS v ` +
@@ -85,7 +90,7 @@ export async function updateRows(db: Db, m: ModelDescriptor, changes: RowChange[
   const json = jsonColumns(m);
   const shapes = new Map<string, { columns: Array<[string, string]>; rows: RowChange[] }>();
   for (const change of changes) {
-    const columns = Object.entries(change.row).map(([c, v]): [string, string | null] => [c, setter(v, json.has(c))]);
+    const columns = shapeOf(change.row, json);
     if (!columns.length) continue;
     if (columns.some(([, s]) => s === null)) {
       await db(m.table).where("id", change.id).update(change.row);
@@ -103,11 +108,7 @@ export async function updateRows(db: Db, m: ModelDescriptor, changes: RowChange[
       continue;
     }
     const sets = columns.map(([c, how]) => `${ident(c)} = ${valueOf(c, how)}`);
-    const values = rows.map(({ id, row }) => {
-      const out: Record<string, unknown> = { id };
-      for (const [c, how] of columns) if (!how.startsWith("sql:")) out[c] = row[c];
-      return out;
-    });
+    const values = rows.map(({ id, row }) => carried(columns, row, { id }));
     await db.raw(`UPDATE ${table} AS t SET ${sets.join(", ")} FROM json_populate_recordset(NULL::${table}, ?::json) AS v WHERE t.id = v.id`, [JSON.stringify(values)]);
   }
 }
