@@ -636,10 +636,11 @@ export class Store {
   /**
    * The objects of `m` as `opts` shows them, as an SQL jsonb expression over the row aliased
    * `t0` (with its bindings), for a statement that keeps them (the change log's record built in
-   * SQL); `facts`: an SQL condition true while the facts the plan was built on hold. Undefined
+   * SQL); `facts`: an SQL condition true while the facts the plan was built on hold, `checks`
+   * the select-list entries that find them, for `learn` to be told what they found. Undefined
    * where the plan can only be rendered in JavaScript.
    */
-  jsonbOf(m: ModelDescriptor, opts: ReadOptions): { sql: string; bindings: unknown[]; facts: string } | undefined {
+  jsonbOf(m: ModelDescriptor, opts: ReadOptions): { sql: string; bindings: unknown[]; facts: string; checks: string[]; learn: (row: Record<string, unknown> | undefined) => boolean } | undefined {
     const plan = this.planFor(m, opts);
     const json = opts.text?.sql ?? plan.json;
     if (!json) return undefined;
@@ -649,6 +650,8 @@ export class Store {
       sql: `replace(replace(replace(replace(${json}, chr(1), ?), chr(2), ?), chr(3), ''), chr(4), '')::jsonb`,
       bindings: [...(opts.textValues ?? []), inString(opts.ctx.apiUrl), inString(siteUrl(opts.ctx.apiUrl, this.index.api.basePath))],
       facts: plan.assumptions.map((a) => `${a.probe} = ${literal(a.believed)}`).join(" AND ") || "true",
+      checks: ReadPlans.checks(plan),
+      learn: (row) => this.plans.learn(plan, row),
     };
   }
 
@@ -683,6 +686,25 @@ export class Store {
    */
   async answer(op: WriteOperation, m: ModelDescriptor, ids: RowId[], opts: ReadOptions): Promise<Array<Record<string, unknown>>> {
     return this.read(op, m, ids, { ...opts, unscoped: true }, undefined, true);
+  }
+
+  /**
+   * `answer` as the JSON text of a list in the order of `ids`, each object written by
+   * PostgreSQL and only the request's URLs put in by JavaScript: a bulk's answer, not parsed,
+   * rendered and written again. Undefined where the plan is rendered in JavaScript. Nothing is
+   * kept for a read that follows (the change log's records are made in SQL).
+   */
+  async answerJson(op: WriteOperation, m: ModelDescriptor, ids: RowId[], opts: ReadOptions): Promise<JsonText | undefined> {
+    if (!(opts.text ?? this.planFor(m, opts).json)) return undefined;
+    const { valid, cast } = this.keys(m, ids);
+    const db = op.trx;
+    return this.withPlan(m, opts, async (plan) => {
+      const json = opts.text?.sql ?? plan.json;
+      if (!json) return { row: undefined, answer: () => undefined };
+      const rows: Array<Record<string, unknown>> = await prepared(db.select(textColumn(db, json, opts), ...ReadPlans.checks(plan).map((c) => db.raw(c)))
+        .from(db.raw(`unnest(?::${cast}) WITH ORDINALITY AS w(id, n)`, [valid])).join(`${m.table} as t0`, "t0.id", "w.id").orderBy("w.n"), "generic");
+      return { row: rows[0], answer: () => this.finished(rows.map((r) => r.j as string), opts) };
+    });
   }
 
   /** `fetch`; with `keep`, the rows read are left for the next read of them by the same statement in the operation's transaction. */

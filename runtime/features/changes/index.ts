@@ -133,10 +133,16 @@ export function changes(index: ModelIndex, store: Store, lookup?: RecordedLookup
 
   async function record(op: WriteOperation, m: ModelDescriptor, rows: Written, action: ChangeAction): Promise<void> {
     const db = op.trx;
-    if (log && action !== "delete" && presumes(db) && await log.sendFromRows(db, m, rows, action, await followers(db, m, action))) {
+    if (log && action !== "delete" && await log.sendFromRows(db, m, rows, action, await followers(db, m, action), () => recordRead(op, m, rows, action, false))) {
       publishOnCommit(db, "changes.recorded", { api: index.api.name, action, count: rows.length });
       return;
     }
+    await recordRead(op, m, rows, action, true);
+  }
+
+  /** Records the change of `rows` from the objects read into JavaScript, and calls their webhooks; `told`: the recording is published. */
+  async function recordRead(op: WriteOperation, m: ModelDescriptor, rows: Written, action: ChangeAction, told: boolean): Promise<void> {
+    const db = op.trx;
     const fetched = await store.fetch(op, m, [...new Set(rows.map((r) => r.id))], recorded);
     const byId = new Map(fetched.map((o) => [String(o.id), o]));
     // Recorded in the order written, each by its writer (a batch serves many requests).
@@ -152,7 +158,7 @@ export function changes(index: ModelIndex, store: Store, lookup?: RecordedLookup
     if (quiet) await log!.send(db, m, changes, action);
     const { before, webhooks } = quiet ? { before: new Map<string, Record<string, unknown>>(), webhooks: follows.webhooks }
       : log ? await log.write(db, m, changes, action) : { before: new Map<string, Record<string, unknown>>(), webhooks: undefined };
-    if (log) publishOnCommit(db, "changes.recorded", { api: index.api.name, action, count: changes.length });
+    if (log && told) publishOnCommit(db, "changes.recorded", { api: index.api.name, action, count: changes.length });
     const time = new Date();
     await enqueueWebhooks(db, index.api, changes.map(({ object: o, actor }): ChangeEvent => {
       const prechange = action === "create" ? null : before.get(String(o.id)) ?? null;
@@ -331,14 +337,17 @@ function changeLog(index: ModelIndex, log: ModelDescriptor, lookup: RecordedLook
 
   /**
    * Records the change of `rows` (all by one actor) in SQL, the objects read by the statement
-   * that inserts their records, for a write that waits for nothing before its commit
-   * (runtime/db/presumed.ts): as `recordsOf` makes them from the objects read first. Sent with
-   * the commit, as a presumption: should the facts of the plan that writes the objects no
-   * longer hold, it fails, and the write runs again the ordinary way. Gives false, sending
-   * nothing, where it cannot be done so: something follows from the records, the rows are of
-   * several actors or have integer keys, or their plan is rendered in JavaScript.
+   * that inserts their records, as `recordsOf` makes them from the objects read first: no
+   * object is read into JavaScript, rendered and bound again (a bulk of 1,000 prefixes, its
+   * answer from `Store.answerJson`: Node's CPU 320 → 145 ms, PostgreSQL's 330 → 410, in about
+   * the same time). Should the facts of the plan that writes the objects no longer hold, a
+   * write that presumes (runtime/db/presumed.ts) fails, and runs again the ordinary way; any
+   * other records them `ordinarily`. Gives false, sending nothing, where it cannot be done so:
+   * something follows from the records, the rows are of several actors or have integer keys,
+   * or their plan is rendered in JavaScript.
    */
-  async function sendFromRows(db: Db, m: ModelDescriptor, rows: Written, action: "create" | "update", follows: { webhooks: FoundWebhook[]; jobs: boolean }): Promise<boolean> {
+  async function sendFromRows(db: Db, m: ModelDescriptor, rows: Written, action: "create" | "update", follows: { webhooks: FoundWebhook[]; jobs: boolean },
+    ordinarily: () => Promise<void>): Promise<boolean> {
     const actor = rows[0]?.actor;
     const shown = shownOf(m);
     if (!actor || !shown || follows.jobs || follows.webhooks.length || index.integerKeys(m) || rows.some((r) => r.actor !== actor)) return false;
@@ -348,12 +357,22 @@ function changeLog(index: ModelIndex, log: ModelDescriptor, lookup: RecordedLook
       [cols.action, "?"], [cols.type, "?"], [cols.id, "t0.id"], [cols.repr, `left(coalesce(o.v ->> 'display', t0.id::text), ${MAX_REPR})`],
       [cols.data, modelDataSql(m, "o.v")], [cols.dataV2, "o.v"], [cols.context, "?"], [cols.detail, "?"], [cols.relatedType, related.type], [cols.relatedId, `(${related.id})::uuid`],
     ];
-    const sql = `INSERT INTO ${table} (${given.map(([c]) => ident(c)).join(", ")}) SELECT ${given.map(([, e]) => e).join(", ")} ` +
+    const insert = (facts: string) => `INSERT INTO ${table} (${given.map(([c]) => ident(c)).join(", ")}) SELECT ${given.map(([, e]) => e).join(", ")} ` +
       `FROM unnest(?::uuid[]) WITH ORDINALITY AS w(id, n) JOIN ${ident(m.table)} t0 ON t0.id = w.id CROSS JOIN LATERAL (SELECT ${shown.sql} AS v OFFSET 0) o ` +
-      `WHERE armature_presume(${shown.facts}, 'the facts the recorded objects are written on') ORDER BY w.n`;
+      `WHERE ${facts} ORDER BY w.n`;
     const bindings = [actor.userId, actor.username ?? "Undefined", requestUuid(actor.requestId), action, m.key, actor.context, actor.contextDetail.slice(0, MAX_DETAIL),
-      rows.map((r) => String(r.id)), ...shown.bindings];
-    await sendPresumption(db, prepared(db.raw(sql, bindings as Knex.RawBinding[]), "generic"));
+      rows.map((r) => String(r.id)), ...shown.bindings] as Knex.RawBinding[];
+    if (presumes(db)) {
+      await sendPresumption(db, prepared(db.raw(insert(`armature_presume(${shown.facts}, 'the facts the recorded objects are written on')`), bindings), "generic"));
+      return true;
+    }
+    // Where the facts changed (the operation may have changed them itself), nothing is
+    // inserted, and the statement tells what they are now: the objects are then read and
+    // recorded the ordinary way, before the commit leaves.
+    const checked = `WITH recorded AS (${insert(shown.facts)} RETURNING 1) SELECT ${shown.checks.join(", ") || "1"}`;
+    await sendAhead<{ rows: Array<Record<string, unknown>> }>(db, prepared(db.raw(checked, bindings), "generic"), {
+      then: (found) => (shown.learn(found.rows[0]) ? ordinarily() : undefined),
+    });
     return true;
   }
 

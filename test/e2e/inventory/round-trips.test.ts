@@ -12,6 +12,7 @@ import { del, get, patch, post } from "../../support/http.js";
 import { roundTrips, sentStatements } from "../../support/statements.js";
 import { startTestServer } from "../../support/server.js";
 import { MISSING_ID, rows, uniq } from "./support.js";
+import { demo } from "../../../demo/index.js";
 
 const V13 = { headers: { Accept: "application/json; version=1.3" } };
 
@@ -180,20 +181,34 @@ describe("inventory e2e: a single write's round trips", () => {
       for (const data of [r.object_data, r.object_data_v2]) delete data.last_updated;
       return { repr: r.object_repr, type: r.changed_object_type, data: r.object_data, v2: r.object_data_v2, related: [r.related_object_type, r.related_object_id] };
     };
-    /** The record of `path`'s object made by a single create (SQL), and of its bulk update changing nothing (JavaScript). */
-    const both = async (path: string, body: Record<string, unknown>) => {
+    /**
+     * The record of `path`'s object of `type` made by a single create (SQL), and of its bulk
+     * update changing nothing, made in JavaScript as a webhook of the update needs the object.
+     */
+    const both = async (path: string, type: string, body: Record<string, unknown>) => {
       const sent = await sentStatements(() => post(path, body));
       const made = sent.reply;
       expect(made.status, made.text).to.equal(201);
       // Built in SQL, by one attempt: not the ordinary way's record after a presumption failed.
       expect(sent.sql.filter((sql) => sql === "BEGIN;")).to.have.length(1);
       expect(sent.sql.filter((sql) => sql.startsWith('INSERT INTO "extras_objectchange"'))[0]).to.include("FROM unnest(");
-      expect((await patch(path, [{ id: made.body.id }])).status).to.equal(200);
+      const hook = await post("/api/extras/webhooks/", { name: uniq("trip hook"), content_types: [type], type_update: true, payload_url: "http://127.0.0.1:9/trip-hook" });
+      expect(hook.status, hook.text).to.equal(201);
+      try {
+        const updated = await sentStatements(() => patch(path, [{ id: made.body.id }]));
+        expect(updated.reply.status).to.equal(200);
+        expect(updated.sql.filter((sql) => /^(WITH [a-z]+ AS \()?INSERT INTO "extras_objectchange"/.test(sql))[0]).to.include("jsonb_populate_recordset");
+      } finally {
+        await del(`/api/extras/webhooks/${hook.body.id}/`);
+        // Nothing listens there: the delivery is taken off the queue.
+        const { db } = await startTestServer();
+        await db("armature_tasks").where("kind", "webhook").whereRaw("payload::text LIKE ?", ["%127.0.0.1:9/trip-hook%"]).del();
+      }
       return { made: made.body, sql: await record(made.body.id, "create"), js: await record(made.body.id, "update") };
     };
 
     it("a prefix: its relations and tags, choices by value, related objects by id", async () => {
-      const { made, sql, js } = await both("/api/ipam/prefixes/", { prefix: prefix(), status: "active", description: "ümlaut \"quoted\" ✓", ...relations });
+      const { made, sql, js } = await both("/api/ipam/prefixes/", "ipam.prefix", { prefix: prefix(), status: "active", description: "ümlaut \"quoted\" ✓", ...relations });
       expect(sql).to.deep.equal(js);
       expect(sql.data.tags).to.have.length(2);
       expect(sql.data.site).to.equal(relations.site);
@@ -205,10 +220,18 @@ describe("inventory e2e: a single write's round trips", () => {
     it("recorded against a related object: an interface template's device type", async () => {
       const maker = (await post("/api/dcim/manufacturers/", { name: uniq("trip maker") })).body;
       const type = (await post("/api/dcim/device-types/", { manufacturer: maker.id, model: uniq("trip type") })).body;
-      const { sql, js } = await both("/api/dcim/interface-templates/", { device_type: type.id, name: "eth0", type: "1000base-t" });
+      const { sql, js } = await both("/api/dcim/interface-templates/", "dcim.interfacetemplate", { device_type: type.id, name: "eth0", type: "1000base-t" });
       expect(sql).to.deep.equal(js);
       expect(sql.related).to.deep.equal(["dcim.devicetype", type.id]);
     });
+  });
+
+  it("records made in SQL where the operation changed the facts of their plan are made the ordinary way: the demo data's site, a relationship defined after it", async () => {
+    const { db } = await startTestServer();
+    const [site] = await db("extras_objectchange").where({ changed_object_type: "dcim.site", object_repr: "Berlin DC1", action: "create", change_context_detail: "demo-data" });
+    expect(site.object_data_v2.relationships.site_vrfs.destination.objects.map((o: { display: string }) => o.display)).to.deep.equal(["Customer A (64512:1)"]);
+    // One record of each, as the other sites'.
+    expect(await rows("extras_objectchange", { change_context_detail: "demo-data", changed_object_type: "dcim.site" })).to.equal(demo.inventory.filter((f) => f.model === "dcim.site").length);
   });
 
   it("a constrained user's create: one round trip, the permission check presumed; one outside the constraints refused 403, nothing left", async () => {
@@ -246,8 +269,11 @@ describe("inventory e2e: a single write's round trips", () => {
     expect(texts.filter((t) => t.includes('"extras_webhook"')), texts.join("\n\n")).to.have.length(1);
     expect(made.writes.find((w) => w.length === 1 && /^SAVEPOINT /.test(w[0])), texts.join("\n\n")).to.equal(undefined);
     expect(texts.find((t) => /^SAVEPOINT /m.test(t))).to.match(/^INSERT INTO "ipam_prefix"/m);
-    // The checks, the insert, the tags, the answer, the records with the commit.
-    expect(made.writes, texts.join("\n\n")).to.have.length(5);
+    // The checks, the insert, the tags, the answer, the records (whose verdict, that the facts
+    // their plan was built on held, is taken before the commit: else they are made the
+    // ordinary way), the commit.
+    expect(made.writes, texts.join("\n\n")).to.have.length(6);
+    expect(texts[4]).to.match(/^WITH recorded AS \(INSERT INTO "extras_objectchange"/);
   });
 
   it("a row the database refuses when its statements went ahead is refused as before: a duplicate name, its tags not kept", async () => {

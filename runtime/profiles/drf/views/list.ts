@@ -6,6 +6,7 @@ import type { WriteOperation } from "../../../operations/index.js";
 import { inVersion, modelRoute, type FieldDescriptor, type ModelDescriptor } from "../../../descriptor.js";
 import { presumes } from "../../../db/presumed.js";
 import type { JsonText } from "../../../query/json-text.js";
+import type { ReadOptions } from "../../../store.js";
 import { HttpError, ValidationError } from "../../../errors.js";
 import { contentType } from "../../../http/request.js";
 import { EXPORT_PARAM } from "../../../features/index.js";
@@ -75,22 +76,37 @@ async function create(ctx: Ctx, m: ModelDescriptor, body: unknown): Promise<void
   const many = Array.isArray(body);
   const by = await actor(ctx, m, "list");
   const shown = readOpts(ctx);
-  type Made = { id: string; later: Promise<JsonText | undefined> } | { objects: Array<Record<string, unknown>> };
+  type Made = { id: string; later: Promise<JsonText | undefined> } | { objects: Array<Record<string, unknown>> } | { bulk: BulkAnswer };
   const made = await operations.run(by, async (op): Promise<Made> => {
+    if (many) return { bulk: await bulkAnswer(ctx, op, m, await store.createMany(op, m, body, opts), shown) };
     // One object's statements go ahead of their outcome, with its answer's read; where the
     // write presumes (runtime/db/presumed.ts) its answer is taken once it has committed.
-    const ids = many ? await store.createMany(op, m, body, opts) : [await store.create(op, m, body, { ...opts, partial: false, ahead: true })];
-    const later = !many && presumes(op.trx) && m.fields.some(isObjectUrl) ? store.answerAfterCommit(op, m, ids[0], shown) : undefined;
-    return later ? { id: ids[0], later } : { objects: await store.answer(op, m, ids, shown) };
-  }, { presume: !many, meanwhile: (done) => many && "objects" in done && policy.renderAhead(ctx, done.objects) });
+    const id = await store.create(op, m, body, { ...opts, partial: false, ahead: true });
+    const later = presumes(op.trx) && m.fields.some(isObjectUrl) ? store.answerAfterCommit(op, m, id, shown) : undefined;
+    return later ? { id, later } : { objects: await store.answer(op, m, [id], shown) };
+  }, { presume: !many, meanwhile: (done) => "bulk" in done && renderAhead(ctx, done.bulk) });
+  if ("bulk" in made) return policy.renderer(ctx, 201, made.bulk);
   if ("objects" in made) {
-    if (!many) ctx.res.set("Location", String(made.objects[0].url));
-    return policy.renderer(ctx, 201, many ? made.objects : made.objects[0]);
+    ctx.res.set("Location", String(made.objects[0].url));
+    return policy.renderer(ctx, 201, made.objects[0]);
   }
   ctx.res.set("Location", `${shown.ctx.apiUrl}${modelRoute(m)}/${made.id}/`);
   // Read again, as any read after a write, where the facts its plan was built on had changed.
   const text = await made.later ?? (await store.fetch(await operations.read(by), m, [made.id], { ...shown, unscoped: true }))[0];
   return policy.renderer(ctx, 201, text);
+}
+
+/** A bulk write's answer: PostgreSQL's text of its objects, or where the plan is rendered in JavaScript the objects. */
+type BulkAnswer = JsonText | Array<Record<string, unknown>>;
+
+async function bulkAnswer(ctx: Ctx, op: WriteOperation, m: ModelDescriptor, ids: string[], shown: ReadOptions): Promise<BulkAnswer> {
+  const { store } = ctx.drf;
+  return (await store.answerJson(op, m, ids, shown)) ?? store.answer(op, m, ids, shown);
+}
+
+/** Objects answered are made into their text while the operation commits (RunOptions.meanwhile); PostgreSQL's text is already. */
+function renderAhead(ctx: Ctx, answer: BulkAnswer): void {
+  if (Array.isArray(answer)) ctx.drf.policy.renderAhead(ctx, answer);
 }
 
 /** The object's own URL field (its answer's `url`, which a create's Location repeats). */
@@ -106,8 +122,8 @@ async function importCsv(ctx: Ctx, m: ModelDescriptor): Promise<void> {
     const ids = await store.createMany(op, m, bodies, { version: ctx.version }).catch((err: unknown) => {
       throw err instanceof ValidationError ? csvRefusal(m, err) : err;
     });
-    return store.answer(op, m, ids, readOpts(ctx));
-  });
+    return bulkAnswer(ctx, op, m, ids, readOpts(ctx));
+  }, { meanwhile: (done) => renderAhead(ctx, done) });
   return policy.renderer(ctx, 201, objects);
 }
 
@@ -134,7 +150,7 @@ async function bulk(ctx: Ctx, m: ModelDescriptor, method: string, items: unknown
   const objects = await operations.run(by, async (op) => {
     await lockAll(op);
     await store.updateMany(op, m, changes, { version: ctx.version, partial: method === "PATCH" });
-    return store.answer(op, m, wanted, readOpts(ctx));
-  }, { meanwhile: (done) => policy.renderAhead(ctx, done) });
+    return bulkAnswer(ctx, op, m, wanted, readOpts(ctx));
+  }, { meanwhile: (done) => renderAhead(ctx, done) });
   return policy.renderer(ctx, 200, objects);
 }
