@@ -680,9 +680,11 @@ export class Store {
 
   /**
    * The objects a write made or changed, as its answer shows them (whatever its actor may
-   * view, as Nautobot answers a write with what it saved), read as the operation's last step. Where the change log is to read
-   * the same rows by the same statement at the operation's end (a request in the latest
-   * version), it takes these rows instead: a bulk write's objects are read once, rendered twice.
+   * view, as Nautobot answers a write with what it saved), read as the operation's last step,
+   * rendered in JavaScript: where the plan has no JSON text (`answerJson`), or a single write
+   * could not take its answer after the commit. Where the change log is to read the same rows
+   * at the operation's end (its records made in JavaScript: webhooks follow, or their plan has
+   * no JSON text either), it takes these rows instead of reading them again (`anticipate`).
    */
   async answer(op: WriteOperation, m: ModelDescriptor, ids: RowId[], opts: ReadOptions): Promise<Array<Record<string, unknown>>> {
     return this.read(op, m, ids, { ...opts, unscoped: true }, undefined, true);

@@ -114,7 +114,8 @@ export function changes(index: ModelIndex, store: Store, lookup?: RecordedLookup
   const recorded: ReadOptions = { shape: "full", version: latest, include: "all", ctx: { apiUrl: index.api.basePath }, unscoped: true };
   const log = logKey ? changeLog(index, index.model(logKey), lookup, (m) => store.jsonbOf(m, recorded)) : undefined;
   const watches = (m: ModelDescriptor) => m.features.changeLogged && m.key !== logKey;
-  // A write's answer in an older version reads what the record shows in the same statement.
+  // A write's answer rendered in JavaScript in an older version reads what the record shows
+  // in the same statement, for records made in JavaScript (recordRead) to take.
   store.anticipate((m) => (watches(m) ? recorded : undefined));
 
   // What the records of a change of `m` by `action` lead to besides: the webhooks it calls

@@ -463,6 +463,27 @@ describe("inventory e2e: bulk writes are set-based", () => {
     }
   });
 
+  it("a bulk create whose plan is rendered in JavaScript (a computed field defined) reads its objects once, for its answer and its records, in an older version", async () => {
+    const slug = `cf_${uniq("set").replace(/\W/g, "_")}`.toLowerCase();
+    const field = await post("/api/extras/computed-fields/", { content_type: "ipam.rir", slug, label: slug, template: "{{ obj.name | upper }}" });
+    expect(field.status, field.text).to.equal(201);
+    try {
+      const names = [uniq("set rir"), uniq("set rir")];
+      const made = await counted(() => post("/api/ipam/rirs/", names.map((name) => ({ name })), { headers: { Accept: "application/json; version=1.2" } }));
+      expect(made.reply.status, made.reply.text).to.equal(201);
+      const reads = made.sql.filter((s) => /^select t0\."id" AS "id"/.test(s) && s.includes('from "ipam_rir" as "t0"'));
+      expect(reads, made.sql.join("\n")).to.have.length(1);
+      expect(made.sql.filter((s) => s.startsWith('INSERT INTO "extras_objectchange"') && s.includes("jsonb_populate_recordset")), made.sql.join("\n")).to.have.length(1);
+      const { db } = await startTestServer();
+      for (const [i, rir] of (made.reply.body as Array<{ id: string }>).entries()) {
+        const [change] = await db("extras_objectchange").where({ changed_object_id: rir.id, action: "create" });
+        expect(change.object_data_v2.computed_fields).to.deep.equal({ [slug]: names[i].toUpperCase() });
+      }
+    } finally {
+      await del(`/api/extras/computed-fields/${field.body.id}/`);
+    }
+  });
+
   it("a bulk PATCH costs as many statements for 100 elements as for 10, and changes, tags and records each", async () => {
     const patchOf = async (n: number) => {
       const made = (await post("/api/ipam/prefixes/", prefixes(n))).body as Array<{ id: string }>;
