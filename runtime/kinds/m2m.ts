@@ -7,7 +7,7 @@ import { canonicalUuid, integerKey, isUuid } from "../query/filters.js";
 import { lookupsOf } from "../write/lookups.js";
 import { arrayJson } from "../query/json-text.js";
 import { col, ident } from "../query/sql.js";
-import { listOptions, listRender } from "./related.js";
+import { linkedRows, listOptions, listRender } from "./related.js";
 import type { RuntimeFieldKind } from "./types.js";
 
 export const m2m: RuntimeFieldKind<M2mField> = {
@@ -35,8 +35,8 @@ function linked(f: M2mField, ctx: ReadContext) {
   const t = f.through;
   const target = ctx.index.model(f.target);
   const shown = keyShown(f, ctx);
-  const rest = (a: string) => `JOIN ${ident(t.table)} j ON ${col("j", t.target)} = ${a}.id WHERE ${col("j", t.source)} = ${col(ctx.alias, "id")}`;
-  return { target, key: shown && col("x", shown), from: `FROM ${ident(target.table)} x ${rest("x")}`, rest };
+  const rest = linkedRows(target, t.table, t.target, `${col("j", t.source)} = ${col(ctx.alias, "id")}`);
+  return { target, key: shown && col("x", shown), from: rest("x"), rest };
 }
 
 /** The column of the targets' key the field shows instead of nested objects here (slugs; a key in nested forms), if any. */

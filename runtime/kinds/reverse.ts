@@ -4,7 +4,7 @@
 import { shownSingle, type FkField, type ReverseField } from "../descriptor.js";
 import { HttpError } from "../errors.js";
 import { col, ident, literal } from "../query/sql.js";
-import { listRender } from "./related.js";
+import { listRender, rowsWhere } from "./related.js";
 import type { ReadContext, Render, RuntimeFieldKind } from "./types.js";
 
 /** The shown row's and the link's own row's conditions, given the one link row pointing here. */
@@ -53,7 +53,7 @@ function throughJson(f: ReverseField, ctx: ReadContext): string | undefined {
 export const reverse: RuntimeFieldKind<ReverseField> = {
   read: (f, ctx) => (f.reverse.through
     ? throughRead(f, ctx)
-    : ctx.nestedList(ctx.index.model(f.target), (a) => `WHERE ${col(a, f.reverse.column)} = ${col(ctx.alias, "id")}`)),
+    : ctx.nestedList(ctx.index.model(f.target), rowsWhere(ctx.index.model(f.target), (a) => `${col(a, f.reverse.column)} = ${col(ctx.alias, "id")}`))),
   render(f, ctx) {
     if (f.reverse.through) return throughRender(f, ctx);
     const list = listRender(ctx.index.model(f.target), ctx);
@@ -74,7 +74,7 @@ export const reverse: RuntimeFieldKind<ReverseField> = {
   json(f, ctx) {
     if (f.reverse.through) return throughJson(f, ctx);
     if (shownSingle(f, ctx.version, ctx.index.api.versions.supported)) return undefined;
-    return ctx.nestedListJson(ctx.index.model(f.target), (a) => `WHERE ${col(a, f.reverse.column)} = ${col(ctx.alias, "id")}`);
+    return ctx.nestedListJson(ctx.index.model(f.target), rowsWhere(ctx.index.model(f.target), (a) => `${col(a, f.reverse.column)} = ${col(ctx.alias, "id")}`));
   },
   options: { type: () => "field" },
 };

@@ -33,15 +33,15 @@ export interface ReadContext {
   embedded: boolean;
   /** JSON of one `target` row in nested form (or of its `fields`), where `where(alias)` picks it. */
   nestedObject(target: ModelDescriptor, where: (alias: string) => string, fields?: string[]): string;
-  /** JSON array of `target` rows in nested form and the target's ordering; `rest(alias)` joins and filters them. */
-  nestedList(target: ModelDescriptor, rest: (alias: string) => string): string;
+  /** JSON array of `target` rows in nested form and the target's ordering; `from(alias)` is the FROM clause giving them as `alias` (kinds/related.ts). */
+  nestedList(target: ModelDescriptor, from: (alias: string) => string): string;
   /**
    * The JSON text of one `target` row in nested form (or of its `fields`) where `where(alias)`
    * picks it, `null` where none does; undefined when a field of that form has no JSON text.
    */
   nestedObjectJson(target: ModelDescriptor, where: (alias: string) => string, fields?: string[]): string | undefined;
   /** The JSON text of `nestedList`'s array; undefined when a field of the nested form has none. */
-  nestedListJson(target: ModelDescriptor, rest: (alias: string) => string): string | undefined;
+  nestedListJson(target: ModelDescriptor, from: (alias: string) => string): string | undefined;
   /** Turns one nested JSON object of `target` (or of its `fields`) into its response form. */
   nestedRenderer(target: ModelDescriptor, fields?: string[]): (obj: Record<string, unknown>, ctx: RenderContext) => Record<string, unknown>;
   /** The display string of the row aliased `alias`. */

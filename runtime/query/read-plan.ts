@@ -150,18 +150,17 @@ export class ReadPlans {
       embedded: depth > 0,
       nestedObject: (target, where, fields) =>
         `(SELECT ${this.nestedJson(target, below, depth + 1, version, fields, assumptions)} FROM ${ident(target.table)} ${below} WHERE ${where(below)})`,
-      nestedList: (target, rest) => {
+      nestedList: (target, from) => {
         const order = orderSql(this.index, target, target.ordering, below);
-        return `(SELECT coalesce(json_agg(${this.nestedJson(target, below, depth + 1, version, undefined, assumptions)} ORDER BY ${order}), '[]'::json) ` +
-          `FROM ${ident(target.table)} ${below} ${rest(below)})`;
+        return `(SELECT coalesce(json_agg(${this.nestedJson(target, below, depth + 1, version, undefined, assumptions)} ORDER BY ${order}), '[]'::json) ${from(below)})`;
       },
       nestedObjectJson: (target, where, fields) => {
         const json = this.nestedJsonText(target, below, depth + 1, version, fields, assumptions);
         return json && `coalesce((SELECT ${json} FROM ${ident(target.table)} ${below} WHERE ${where(below)}), 'null')`;
       },
-      nestedListJson: (target, rest) => {
+      nestedListJson: (target, from) => {
         const json = this.nestedJsonText(target, below, depth + 1, version, undefined, assumptions);
-        return json && arrayJson(json, `FROM ${ident(target.table)} ${below} ${rest(below)}`, orderSql(this.index, target, target.ordering, below));
+        return json && arrayJson(json, from(below), orderSql(this.index, target, target.ordering, below));
       },
       nestedRenderer: (target, fields) => this.nestedRenderer(target, depth + 1, version, fields),
       displayExpr: (dm, dalias) => this.displayExpr(dm, dalias),

@@ -7,8 +7,8 @@ import { ValidationError } from "../../errors.js";
 import { col, ident, literal } from "../../query/sql.js";
 import { labelOf, linkedTypes } from "../../kinds/content-types.js";
 import { heldRows, oncePerTransaction } from "../../write/lookups.js";
-import { listOptions, listRender } from "../../kinds/related.js";
-import { FieldProblem, setWork, writeByValue, type Db, type RuntimeFieldKind, type WriteContext } from "../../kinds/types.js";
+import { linkedRows, listOptions, listRender } from "../../kinds/related.js";
+import { FieldProblem, setWork, writeByValue, type Db, type ReadContext, type RuntimeFieldKind, type WriteContext } from "../../kinds/types.js";
 import type { ErrorTree } from "../../problems.js";
 import { prepared } from "../../db/prepared.js";
 import { sendAhead } from "../../db/pipeline.js";
@@ -114,20 +114,14 @@ async function assign(f: TagsField, db: Db, rows: Array<{ id: string | number; p
   }
 }
 
+/** The tags of the object `ctx` reads, through the assignments of its type. */
+const tagRows = (f: TagsField, ctx: ReadContext) => linkedRows(ctx.index.model(f.target), f.through.table, f.through.target,
+  `${col("j", f.through.type)} = ${literal(ctx.model.key)} AND ${col("j", f.through.source)} = ${col(ctx.alias, "id")}`);
+
 export const tags: RuntimeFieldKind<TagsField> = {
-  read(f, ctx) {
-    const t = f.through;
-    return ctx.nestedList(ctx.index.model(f.target), (a) =>
-      `JOIN ${ident(t.table)} j ON ${col("j", t.target)} = ${a}.id ` +
-      `WHERE ${col("j", t.type)} = ${literal(ctx.model.key)} AND ${col("j", t.source)} = ${col(ctx.alias, "id")}`);
-  },
+  read: (f, ctx) => ctx.nestedList(ctx.index.model(f.target), tagRows(f, ctx)),
   render: (f, ctx) => listRender(ctx.index.model(f.target), ctx),
-  json(f, ctx) {
-    const t = f.through;
-    return ctx.nestedListJson(ctx.index.model(f.target), (a) =>
-      `JOIN ${ident(t.table)} j ON ${col("j", t.target)} = ${a}.id ` +
-      `WHERE ${col("j", t.type)} = ${literal(ctx.model.key)} AND ${col("j", t.source)} = ${col(ctx.alias, "id")}`);
-  },
+  json: (f, ctx) => ctx.nestedListJson(ctx.index.model(f.target), tagRows(f, ctx)),
   /** Refused as DRF's list serializer refuses a list of nested objects: one entry per item, `{}` for the good ones. */
   ...writeByValue<TagsField, { items: unknown[]; ids: string[] }>({
     async resolve(f, value, ctx) {

@@ -8,6 +8,7 @@ import { isLink, storedColumn, type FieldDescriptor, type ModelDescriptor } from
 import type { ReadPlans } from "../../query/read-plan.js";
 import { arrayJson, concatenated, scalarJson } from "../../query/json-text.js";
 import { col, ident, literal } from "../../query/sql.js";
+import { linkedRows } from "../../kinds/related.js";
 import type { RowText } from "../../store.js";
 import { zoneAbbr } from "./dates.js";
 import type { Catalog, Site } from "./records.js";
@@ -178,7 +179,7 @@ export class RecordTexts {
     const links = `${ident(t.table)} j WHERE ${col("j", t.source)} = ${a}.id`;
     // In the order they were linked, which for the plugin is by id.
     const json = embedded
-      ? arrayJson(record, `FROM ${ident(target.table)} ${e} JOIN ${ident(t.table)} j ON ${col("j", t.target)} = ${e}.id WHERE ${col("j", t.source)} = ${a}.id`, `${e}.id`)
+      ? arrayJson(record, linkedRows(target, t.table, t.target, `${col("j", t.source)} = ${a}.id`)(e), `${e}.id`)
       : arrayJson(`to_json(${col("j", t.target)})::text`, `FROM ${links}`, col("j", t.target));
     return { json, empty: `NOT EXISTS (SELECT 1 FROM ${links})` };
   }
