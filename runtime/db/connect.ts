@@ -85,6 +85,26 @@ export function markEmbedded(db: Knex): void {
   statementBounds.set(db, "embedded");
 }
 
+/**
+ * The connection option that has the server compress large values (TOAST) with lz4 where it
+ * can (PostgreSQL 14 and later, built with it): pglz took some 30 ms of a bulk create's 1,000
+ * change records, each some 4 kB of JSON, and lz4 is faster to read back too. Nothing where the
+ * server cannot, or cannot be asked now (it is down at start-up: a connection made later works
+ * as before).
+ */
+async function toastCompression(url: string, waitMs: number): Promise<string> {
+  const probe = new pg.Client({ connectionString: url, connectionTimeoutMillis: waitMs });
+  try {
+    await probe.connect();
+    const { rows } = await probe.query("SELECT 'lz4' = ANY(enumvals) AS lz4 FROM pg_settings WHERE name = 'default_toast_compression'");
+    return rows[0]?.lz4 ? " -c default_toast_compression=lz4" : "";
+  } catch {
+    return "";
+  } finally {
+    await probe.end().catch(() => undefined);
+  }
+}
+
 export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   // Waiting for a connection, from the pool or from the server, is bounded: a request then
   // fails fast (503) instead of hanging while the database is away or every connection busy.
@@ -105,7 +125,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
       pool: { min: 0, max: size, acquireTimeoutMillis: waitMs },
       acquireConnectionTimeout: waitMs,
     });
-    const db = pool(opts.databaseUrl, opts.poolSize ?? 10, "-c jit=off");
+    const db = pool(opts.databaseUrl, opts.poolSize ?? 10, `-c jit=off${await toastCompression(opts.databaseUrl, waitMs)}`);
     const routing = readRoutingFor(db, opts, (url, size, wrap) => {
       const timeout = opts.statementTimeoutMs ? ` -c statement_timeout=${opts.statementTimeoutMs}` : "";
       const reads = pool(url, size, `-c jit=off${timeout}`, wrap);
