@@ -102,6 +102,10 @@ const STREAM_CURSOR = "armature_stream";
 const textColumn = (db: Db, json: string, opts: ReadOptions): Knex.Raw =>
   (opts.textValues?.length ? db.raw(`${json} AS j`, opts.textValues) : db.raw(`${json} AS j`));
 
+/** The JSON text `opts` asks of `plan` (a profile's own, or the plan's) for a statement over many rows, and the joins it reads from after `t0`. */
+const textOfMany = (plan: ReadPlan, opts: ReadOptions): { json: string; joins: string } | undefined =>
+  (opts.text ? { json: opts.text.sql, joins: "" } : plan.joined);
+
 /** A filter plan's checks as select-list entries, to ride along in the statement they judge. */
 function checkSelects(db: Db, filter: FilterPlan): Knex.Raw[] {
   return checkColumns(filter.checks).map((c) => db.raw(c.sql, c.bindings as Knex.RawBinding[]));
@@ -332,15 +336,15 @@ export class Store {
     const shown = keyset ? page.limit : null;
     const apart = this.chosenApart(op, m, filter, page, opts);
     return this.withPlan(m, opts, async (plan) => {
-      const json = opts.text?.sql ?? plan.json;
+      const many = textOfMany(plan, opts);
       // A fact the plan was built on may have changed into one JavaScript must render.
-      if (!json) return { row: undefined, answer: () => undefined };
+      if (!many) return { row: undefined, answer: () => undefined };
       // A row for each object of the page (its JSON text `j`, in order), each carrying the
       // count and the checks; one row with a NULL `j` when the page is empty. Not one text of
       // the whole page: pg would read a page of a thousand as one message into a buffer grown
       // by doubling, and give it as one string of megabytes.
       const build = () => {
-        const projected = this.projected(op, m, filter, page, opts, plan, terms, types, textColumn(db, json, opts), apart?.ids);
+        const projected = this.projected(op, m, filter, page, opts, plan, terms, types, textColumn(db, many.json, opts), apart?.ids, many.joins);
         const counted = this.counted(op, m, filter, page, opts, apart);
         const statement = shown === null
           ? db.select(counted, "r.j").from(db.raw("(SELECT) one LEFT JOIN (SELECT p.j, row_number() OVER () AS n FROM (?) p) r ON true", [projected]))
@@ -423,13 +427,13 @@ export class Store {
    * limit, every row past the cursor (`_cursor` then left out).
    */
   private projected(op: Operation, m: ModelDescriptor, filter: FilterPlan, page: Page, opts: ReadOptions, plan: ReadPlan,
-    terms: OrderTerm[], types: string[], select: string | Knex.Raw = plan.select, chosenBy?: string): Knex.QueryBuilder {
+    terms: OrderTerm[], types: string[], select: string | Knex.Raw = plan.select, chosenBy?: string, joins = ""): Knex.QueryBuilder {
     const db = op.trx;
     const column = typeof select === "string" ? db.raw(select) : select;
     if (chosenBy !== undefined) {
       const id = this.index.integerKeys(m) ? "integer" : "uuid";
       const chosen = db.raw(`(SELECT t0.*, k.armature_position FROM unnest(armature_chosen(?)) WITH ORDINALITY k(id, armature_position) JOIN ${ident(m.table)} t0 ON t0.id = k.id::${id}) t0`, [chosenBy]);
-      return db.select(column).from(chosen).orderBy("t0.armature_position");
+      return db.select(column).from(chosen).joinRaw(joins).orderBy("t0.armature_position");
     }
     const ordering = opts.ordering ?? m.ordering;
     const keyset = page.after !== undefined;
@@ -457,7 +461,7 @@ export class Store {
     }
     const cursor = keyset && take !== null;
     return db.select(column, ...(cursor ? [db.raw(`${cursorValues(terms)} AS _cursor`)] : []))
-      .from(chosen.as("t0")).orderByRaw(orderSql(this.index, m, ordering, "t0"));
+      .from(chosen.as("t0")).joinRaw(joins).orderByRaw(orderSql(this.index, m, ordering, "t0"));
   }
 
   /**
@@ -640,15 +644,19 @@ export class Store {
    * the select-list entries that find them, for `learn` to be told what they found. Undefined
    * where the plan can only be rendered in JavaScript.
    */
-  jsonbOf(m: ModelDescriptor, opts: ReadOptions): { sql: string; bindings: unknown[]; facts: string; checks: string[]; learn: (row: Record<string, unknown> | undefined) => boolean } | undefined {
+  jsonbOf(m: ModelDescriptor, opts: ReadOptions, many: boolean): {
+    sql: string; bindings: unknown[]; joins: string; facts: string; checks: string[]; learn: (row: Record<string, unknown> | undefined) => boolean;
+  } | undefined {
     const plan = this.planFor(m, opts);
-    const json = opts.text?.sql ?? plan.json;
-    if (!json) return undefined;
+    const text = many ? textOfMany(plan, opts) : { json: opts.text?.sql ?? plan.json, joins: "" };
+    if (!text?.json) return undefined;
+    const { json, joins } = text;
     // The markers finished() replaces, replaced here: URLs, and jsonb text JavaScript would write again.
     const inString = (url: string) => JSON.stringify(url).slice(1, -1);
     return {
       sql: `replace(replace(replace(replace(${json}, chr(1), ?), chr(2), ?), chr(3), ''), chr(4), '')::jsonb`,
       bindings: [...(opts.textValues ?? []), inString(opts.ctx.apiUrl), inString(siteUrl(opts.ctx.apiUrl, this.index.api.basePath))],
+      joins,
       facts: plan.assumptions.map((a) => `${a.probe} = ${literal(a.believed)}`).join(" AND ") || "true",
       checks: ReadPlans.checks(plan),
       learn: (row) => this.plans.learn(plan, row),
@@ -701,10 +709,11 @@ export class Store {
     const { valid, cast } = this.keys(m, ids);
     const db = op.trx;
     return this.withPlan(m, opts, async (plan) => {
-      const json = opts.text?.sql ?? plan.json;
-      if (!json) return { row: undefined, answer: () => undefined };
-      const rows: Array<Record<string, unknown>> = await prepared(db.select(textColumn(db, json, opts), ...ReadPlans.checks(plan).map((c) => db.raw(c)))
-        .from(db.raw(`unnest(?::${cast}) WITH ORDINALITY AS w(id, n)`, [valid])).join(`${m.table} as t0`, "t0.id", "w.id").orderBy("w.n"), "generic");
+      const many = textOfMany(plan, opts);
+      if (!many) return { row: undefined, answer: () => undefined };
+      const rows: Array<Record<string, unknown>> = await prepared(db.select(textColumn(db, many.json, opts), ...ReadPlans.checks(plan).map((c) => db.raw(c)))
+        .from(db.raw(`unnest(?::${cast}) WITH ORDINALITY AS w(id, n)`, [valid])).join(`${m.table} as t0`, "t0.id", "w.id").joinRaw(many.joins)
+        .orderBy("w.n"), "generic");
       return { row: rows[0], answer: () => this.finished(rows.map((r) => r.j as string), opts) };
     });
   }

@@ -14,10 +14,7 @@ export const link = {
   json(f: FkField | TreeParentField, ctx: ReadContext): string | undefined {
     const key = col(ctx.alias, f.column);
     if (!ctx.canNest) return scalarJson(key);
-    const nested = ctx.nestedObjectJson(ctx.index.model(f.target), (a) => `${a}.id = ${key}`, "shape" in f ? f.shape : undefined);
-    // A sub-select runs for every row it is written for, even to find nothing: an unset link
-    // (most of them, in sparse columns) costs only its test.
-    return nested && `CASE WHEN ${key} IS NULL THEN 'null' ELSE ${nested} END`;
+    return ctx.linkedObjectJson(ctx.index.model(f.target), key, "shape" in f ? f.shape : undefined);
   },
   render(f: FkField | TreeParentField, ctx: ReadContext): Render {
     if (!ctx.canNest) return (v) => v;

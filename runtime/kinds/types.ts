@@ -40,6 +40,12 @@ export interface ReadContext {
    * picks it, `null` where none does; undefined when a field of that form has no JSON text.
    */
   nestedObjectJson(target: ModelDescriptor, where: (alias: string) => string, fields?: string[]): string | undefined;
+  /**
+   * `nestedObjectJson` of the `target` row whose id is `key` (an SQL expression over the row):
+   * joined once by the statement where the row is its own (the page's rows hashed against the
+   * targets), looked up by a sub-select for each row elsewhere.
+   */
+  linkedObjectJson(target: ModelDescriptor, key: string, fields?: string[]): string | undefined;
   /** The JSON text of `nestedList`'s array; undefined when a field of the nested form has none. */
   nestedListJson(target: ModelDescriptor, from: (alias: string) => string): string | undefined;
   /** Turns one nested JSON object of `target` (or of its `fields`) into its response form. */

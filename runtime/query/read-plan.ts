@@ -32,6 +32,13 @@ export interface ReadPlan {
    * (runtime/query/json-text.ts); absent where a field can only be rendered in JavaScript.
    */
   json?: string;
+  /**
+   * `json` for a statement over many rows: the objects its links name are joined (`joins`, to
+   * follow `t0` in the FROM clause) rather than looked up by a sub-select for each row. Joined,
+   * the fifty sites of a page of prefixes are read once, where each sub-select read the site
+   * table; for one row, a lookup is cheaper than the joins (a prefix's detail 20 % slower).
+   */
+  joined?: { json: string; joins: string };
   /** Facts about the data the select list was sized by; empty for most plans. */
   assumptions: Assumption[];
 }
@@ -124,10 +131,14 @@ export class ReadPlans {
       if (expr) columns.push({ expr, alias: f.name });
       renders.push([f.name, kind.render?.(f, ctx) ?? identity]);
     }
+    const json = this.objectJson(fields, ctx);
+    const joins: string[] = [];
+    const joined = json === undefined ? undefined : this.objectJson(fields, this.context(m, "t0", 0, shape, version, assumptions, joins));
     return {
       select: columns.map((c) => `${c.expr} AS ${ident(c.alias)}`).join(", "),
       columns,
-      json: this.objectJson(fields, ctx),
+      json,
+      joined: joined === undefined ? undefined : { json: joined, joins: joins.join(" ") },
       assumptions,
       render: (row, rctx) => {
         const out: Record<string, unknown> = {};
@@ -137,8 +148,11 @@ export class ReadPlans {
     };
   }
 
-  /** What a kind needs to read a field of `m` from the row aliased `alias`, `depth` levels down. */
-  private context(m: ModelDescriptor, alias: string, depth: number, shape: Shape, version: string, assumptions: Assumption[] = []): ReadContext {
+  /**
+   * What a kind needs to read a field of `m` from the row aliased `alias`, `depth` levels down;
+   * `joins` collects the joins of a plan's `joined` text, where the row is a statement's own.
+   */
+  private context(m: ModelDescriptor, alias: string, depth: number, shape: Shape, version: string, assumptions: Assumption[] = [], joins?: string[]): ReadContext {
     const below = `n${depth + 1}`;
     return {
       index: this.index,
@@ -157,6 +171,16 @@ export class ReadPlans {
       nestedObjectJson: (target, where, fields) => {
         const json = this.nestedJsonText(target, below, depth + 1, version, fields, assumptions);
         return json && `coalesce((SELECT ${json} FROM ${ident(target.table)} ${below} WHERE ${where(below)}), 'null')`;
+      },
+      linkedObjectJson: (target, key, fields) => {
+        const json = this.nestedJsonText(target, below, depth + 1, version, fields, assumptions);
+        if (json === undefined) return undefined;
+        const from = `FROM ${ident(target.table)} ${below} WHERE ${below}.id = ${key}`;
+        // An unset link (most of them, in sparse columns) costs only its test.
+        if (!joins) return `CASE WHEN ${key} IS NULL THEN 'null' ELSE coalesce((SELECT ${json} ${from}), 'null') END`;
+        const as = `${alias}_l${joins.length + 1}`;
+        joins.push(`LEFT JOIN LATERAL (SELECT ${json} AS j ${from}) ${as} ON true`);
+        return `coalesce(${as}.j, 'null')`;
       },
       nestedListJson: (target, from) => {
         const json = this.nestedJsonText(target, below, depth + 1, version, undefined, assumptions);

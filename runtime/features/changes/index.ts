@@ -112,7 +112,7 @@ export function changes(index: ModelIndex, store: Store, lookup?: RecordedLookup
   const latest = index.api.versions.supported.at(-1) ?? index.api.versions.default;
   // Every row written, whoever wrote it and whatever they may view.
   const recorded: ReadOptions = { shape: "full", version: latest, include: "all", ctx: { apiUrl: index.api.basePath }, unscoped: true };
-  const log = logKey ? changeLog(index, index.model(logKey), lookup, (m) => store.jsonbOf(m, recorded)) : undefined;
+  const log = logKey ? changeLog(index, index.model(logKey), lookup, (m, many) => store.jsonbOf(m, recorded, many)) : undefined;
   const watches = (m: ModelDescriptor) => m.features.changeLogged && m.key !== logKey;
   // A write's answer rendered in JavaScript in an older version reads what the record shows
   // in the same statement, for records made in JavaScript (recordRead) to take.
@@ -241,7 +241,7 @@ function modelDataSql(m: ModelDescriptor, v: string): string {
  * gives what each object's last record before it showed and the webhooks the change calls for,
  * and acts on what `lookup` (another feature's, over the records written) finds.
  */
-function changeLog(index: ModelIndex, log: ModelDescriptor, lookup: RecordedLookup | undefined, shownOf: (m: ModelDescriptor) => ReturnType<Store["jsonbOf"]>) {
+function changeLog(index: ModelIndex, log: ModelDescriptor, lookup: RecordedLookup | undefined, shownOf: (m: ModelDescriptor, many: boolean) => ReturnType<Store["jsonbOf"]>) {
   const column = (name: string): string => {
     const f = log.fields.find((x) => x.name === name);
     const c = f && storedColumn(f);
@@ -350,7 +350,7 @@ function changeLog(index: ModelIndex, log: ModelDescriptor, lookup: RecordedLook
   async function sendFromRows(db: Db, m: ModelDescriptor, rows: Written, action: "create" | "update", follows: { webhooks: FoundWebhook[]; jobs: boolean },
     ordinarily: () => Promise<void>): Promise<boolean> {
     const actor = rows[0]?.actor;
-    const shown = shownOf(m);
+    const shown = shownOf(m, rows.length > 1);
     if (!actor || !shown || follows.jobs || follows.webhooks.length || index.integerKeys(m) || rows.some((r) => r.actor !== actor)) return false;
     const related = relatedSql(m, "o.v");
     const given: Array<[string, string]> = [
@@ -359,7 +359,7 @@ function changeLog(index: ModelIndex, log: ModelDescriptor, lookup: RecordedLook
       [cols.data, modelDataSql(m, "o.v")], [cols.dataV2, "o.v"], [cols.context, "?"], [cols.detail, "?"], [cols.relatedType, related.type], [cols.relatedId, `(${related.id})::uuid`],
     ];
     const insert = (facts: string) => `INSERT INTO ${table} (${given.map(([c]) => ident(c)).join(", ")}) SELECT ${given.map(([, e]) => e).join(", ")} ` +
-      `FROM unnest(?::uuid[]) WITH ORDINALITY AS w(id, n) JOIN ${ident(m.table)} t0 ON t0.id = w.id CROSS JOIN LATERAL (SELECT ${shown.sql} AS v OFFSET 0) o ` +
+      `FROM unnest(?::uuid[]) WITH ORDINALITY AS w(id, n) JOIN ${ident(m.table)} t0 ON t0.id = w.id ${shown.joins} CROSS JOIN LATERAL (SELECT ${shown.sql} AS v OFFSET 0) o ` +
       `WHERE ${facts} ORDER BY w.n`;
     const bindings = [actor.userId, actor.username ?? "Undefined", requestUuid(actor.requestId), action, m.key, actor.context, actor.contextDetail.slice(0, MAX_DETAIL),
       rows.map((r) => String(r.id)), ...shown.bindings] as Knex.RawBinding[];

@@ -169,6 +169,37 @@ describe("inventory e2e: statement plans", () => {
     }
   });
 
+  // A sub-select looks up a page's site for each prefix, reading the site table (one page, for
+  // the bench's 50 sites) each time: joined, the page's rows are matched against it once.
+  it("a page's linked objects are joined, not looked up by a sub-select for each row", async () => {
+    const { db } = await startTestServer();
+    const site = (await post("/api/dcim/sites/", { name: `${tag} joined`, status: "active" })).body;
+    const tenant = (await post("/api/tenancy/tenants/", { name: `${tag} joined` })).body;
+    const made = await post("/api/ipam/prefixes/", { prefix: "10.252.0.0/16", status: "active", site: site.id, tenant: tenant.id });
+    expect(made.status, made.text).to.equal(201);
+    try {
+      const { sql, bindings, status, body } = await statements(`/api/ipam/prefixes/?id=${made.body.id}&limit=5`);
+      expect(status).to.equal(200);
+      expect(body.results[0].site).to.deep.include({ id: site.id, name: site.name, display: site.name });
+      expect(body.results[0].tenant).to.deep.include({ id: tenant.id, name: tenant.name });
+      expect(body.results[0].vrf).to.equal(null);
+      const read = sql.findIndex((q) => q.includes("ipam_prefix") && q.includes("AS count"));
+      const literal = (v: unknown): string => (Array.isArray(v) ? literal(`{${v.map((x) => JSON.stringify(String(x))).join(",")}}`)
+        : typeof v === "number" ? String(v) : `'${String(v).replace(/'/g, "''")}'`);
+      const text = sql[read].replace(/\$(\d+)/g, (_, n) => literal(bindings[read][Number(n) - 1])).replace(/\?/g, "\\?");
+      const [{ "QUERY PLAN": [plan] }] = (await db.raw(`EXPLAIN (FORMAT JSON) ${text}`)).rows;
+      // The tables read by sub-plans run for each row of the statement's own rows.
+      const relations = (node: any): string[] => [node["Relation Name"] ?? [], ...(node.Plans ?? []).map(relations)].flat();
+      const perRow = (node: any): string[] => (node.Plans ?? []).flatMap((child: any) =>
+        (child["Parent Relationship"] === "SubPlan" ? relations(child) : perRow(child)));
+      expect(perRow(plan.Plan).filter((r) => ["dcim_site", "tenancy_tenant", "ipam_vrf", "ipam_role", "ipam_vlan"].includes(r))).to.deep.equal([]);
+    } finally {
+      expect((await del(`/api/ipam/prefixes/${made.body.id}/`)).status).to.equal(204);
+      expect((await del(`/api/dcim/sites/${site.id}/`)).status).to.equal(204);
+      expect((await del(`/api/tenancy/tenants/${tenant.id}/`)).status).to.equal(204);
+    }
+  });
+
   it("the relationships sub-select nests only the models a relationship names", async () => {
     const provider = (await post("/api/circuits/providers/", { name: `${tag} provider` })).body;
     const path = `/api/circuits/providers/${provider.id}/?include=relationships`;
