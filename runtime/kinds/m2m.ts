@@ -12,14 +12,14 @@ import type { RuntimeFieldKind } from "./types.js";
 
 export const m2m: RuntimeFieldKind<M2mField> = {
   read(f, ctx) {
-    const { target, key, from, rest } = linked(f, ctx);
+    const { target, key, from, rows } = linked(f, ctx);
     if (key) return `(SELECT coalesce(json_agg(${key} ORDER BY ${key}), '[]'::json) ${from})`;
-    return ctx.nestedList(target, rest);
+    return ctx.nestedList(target, rows);
   },
   render: (f, ctx) => (keyShown(f, ctx) ? (v) => v : listRender(ctx.index.model(f.target), ctx)),
   json(f, ctx) {
-    const { target, key, from, rest } = linked(f, ctx);
-    return key ? arrayJson(`to_json(${key})::text`, from, key) : ctx.nestedListJson(target, rest);
+    const { target, key, from, rows } = linked(f, ctx);
+    return key ? arrayJson(`to_json(${key})::text`, from, key) : ctx.nestedListJson(target, rows);
   },
   async write(f, value, ctx, afterSave) {
     const ids = f.bySlug ? await bySlug(f, value, ctx) : await byPk(f, value, ctx);
@@ -30,13 +30,13 @@ export const m2m: RuntimeFieldKind<M2mField> = {
   options: { type: () => "field", describe: (f, info, ctx) => listOptions(f.target, info, ctx) },
 };
 
-/** The linked rows: the key shown instead of nested objects and the rows it is read from (`x`), or how to join the nested ones. */
+/** The linked rows: the key shown instead of nested objects and the rows it is read from (`x`), or the FROM clause of the nested ones. */
 function linked(f: M2mField, ctx: ReadContext) {
   const t = f.through;
   const target = ctx.index.model(f.target);
   const shown = keyShown(f, ctx);
-  const rest = linkedRows(target, t.table, t.target, `${col("j", t.source)} = ${col(ctx.alias, "id")}`);
-  return { target, key: shown && col("x", shown), from: rest("x"), rest };
+  const rows = linkedRows(target, t.table, t.target, `${col("j", t.source)} = ${col(ctx.alias, "id")}`);
+  return { target, key: shown && col("x", shown), from: rows("x"), rows };
 }
 
 /** The column of the targets' key the field shows instead of nested objects here (slugs; a key in nested forms), if any. */
