@@ -129,8 +129,7 @@ describe("inventory e2e: statement plans", () => {
 
   // Left to choose, PostgreSQL read a small tag table whole for each object of a page (a hash of
   // all 302 tags per prefix, on the bench's data): a page's cost grew with the tags defined, not
-  // the tags it shows. Which plan it picks depends on its statistics; here, only that each tag
-  // shown is one row read, looked up by its assignment, is asserted.
+  // the tags it shows. It chooses so where an object has several tags among many assignments.
   it("a page's tags are looked up by their assignments, however many tags there are", async () => {
     const { db } = await startTestServer();
     const many = `${tag}-many`;
@@ -138,6 +137,12 @@ describe("inventory e2e: statement plans", () => {
       SELECT gen_random_uuid(), ? || i, ? || i, 'aa1409', '', now(), now(), '{}' FROM generate_series(1, 300) AS i`, [many, many]);
     const providers: string[] = [];
     try {
+      // As the bench's data, where PostgreSQL chose to hash every tag: many assignments of the
+      // type, two an object (of providers that are not there; they go with their tags below).
+      await db.raw(`INSERT INTO extras_tag_assignment (object_id, object_type, tag_id)
+        SELECT md5(? || i)::uuid, 'circuits.provider', t.id FROM generate_series(1, 20000) AS i
+        CROSS JOIN (SELECT id FROM extras_tag WHERE name LIKE ? ORDER BY name LIMIT 2) t`, [many, `${many}%`]);
+      await db.raw("ANALYZE extras_tag_assignment");
       await db.raw("ANALYZE extras_tag");
       const shown: Array<{ id: string; slug: string }> = [];
       for (const name of [`${many}-a`, `${many}-b`]) {
@@ -162,7 +167,9 @@ describe("inventory e2e: statement plans", () => {
       const touched = (node: any): number => (node["Relation Name"] === "extras_tag"
         ? (node["Actual Rows"] + (node["Rows Removed by Filter"] ?? 0)) * node["Actual Loops"] : 0)
         + (node.Plans ?? []).reduce((n: number, child: any) => n + touched(child), 0);
-      expect(touched(plan.Plan), "tag rows read for 3 providers of 2 tags each").to.equal(6);
+      // At most one per tag shown (PostgreSQL may remember a tag it has looked up); the old
+      // statement read 912, every tag for each provider.
+      expect(touched(plan.Plan), "tag rows read for 3 providers of 2 tags each").to.be.at.most(6);
     } finally {
       for (const id of providers) expect((await del(`/api/circuits/providers/${id}/`)).status).to.equal(204);
       await db("extras_tag").whereLike("name", `${many}%`).del();
