@@ -53,7 +53,7 @@ const directive = (node: { directives?: readonly ConstDirectiveNode[] } | undefi
 export function buildGraphqlApi(read: () => string, index: ModelIndex, hidden: ReadonlySet<string> = new Set()): GraphqlApi {
   // Without locations: each would keep a token of the SDL, and every token its neighbours, the
   // whole text as tens of megabytes of tokens, for as long as the schema lives.
-  const document = () => without(parse(read(), { noLocation: true }), hidden);
+  const document = () => without(ownStrings(parse(read(), { noLocation: true })), hidden);
   const schema = buildASTSchema(document());
   const models = new Map<string, ModelDescriptor>();
   const sources = new Map<string, FieldSource>();
@@ -92,6 +92,24 @@ export function buildGraphqlApi(read: () => string, index: ModelIndex, hidden: R
     }
   }
   return { schema: compacted(schema), document, models, sources, choices };
+}
+
+/**
+ * V8 gives a slice of 13 characters or more of a string as a view into it: a description, a
+ * name or a directive's argument taken from the SDL kept the whole text (1.8 MB) alive for as
+ * long as the schema or the read plans built from it live. Each such string of `node` (the
+ * parsed document) is made a string of its own.
+ */
+function ownStrings<T>(node: T): T {
+  if (Array.isArray(node)) {
+    for (let n = 0; n < node.length; n++) node[n] = ownStrings(node[n]);
+  } else if (node && typeof node === "object") {
+    const fields = node as Record<string, unknown>;
+    for (const key of Object.keys(fields)) fields[key] = ownStrings(fields[key]);
+  } else if (typeof node === "string" && node.length >= 13) {
+    return Buffer.from(node, "utf8").toString("utf8") as T;
+  }
+  return node;
 }
 
 /**
