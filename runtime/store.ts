@@ -28,6 +28,7 @@ import { doAfterSave, FieldProblem, isPlainObject, type WriteContext } from "./k
 import { duplicateErrors } from "./text/uniqueness.js";
 import type { Dependent, Problem } from "./problems.js";
 import { tellAtEnd, type Operation, type RowId, type WriteFeature, type WriteOperation } from "./operations/index.js";
+import { KeptTexts } from "./kept-texts.js";
 
 export type { RowId } from "./operations/index.js";
 
@@ -185,8 +186,9 @@ async function cursorRefused(statement: Knex.QueryBuilder, keyset: boolean): Pro
   });
 }
 
-/** Statement texts kept per read plan at most: one for each page size, form of scope and order met. */
-const TEXTS_PER_PLAN = 32;
+/** Characters of statement text kept for plans' reads at most, the least recently used forgotten first. */
+const TEXT_CHARACTERS = 8_000_000;
+let planSerial = 0;
 
 export class Store {
   readonly plans: ReadPlans;
@@ -195,7 +197,9 @@ export class Store {
    * scope): knex builds and compiles such a statement once, and each request binds its values.
    * Null where the values would not bind in the order this store gives them.
    */
-  private readonly texts = new WeakMap<ReadPlan, Map<string, string | null>>();
+  private readonly texts = new KeptTexts<string | null>(TEXT_CHARACTERS, (text) => text?.length ?? 0);
+  /** Tells plans apart in the keys of `texts`. */
+  private readonly planSerials = new WeakMap<ReadPlan, number>();
   readonly validators: WriteValidators;
 
   private readonly writeListeners: Array<(m: ModelDescriptor, change: Change) => void> = [];
@@ -393,16 +397,16 @@ export class Store {
    * planned as `mode` says (as `build` marks it: the text alone carries no mark).
    */
   private async builtOnce(db: Db, plan: ReadPlan, key: string, bindings: unknown[], build: () => Knex.QueryBuilder, mode: PlanMode): Promise<Array<Record<string, unknown>>> {
-    let texts = this.texts.get(plan);
-    if (!texts) this.texts.set(plan, (texts = new Map()));
-    const text = texts.get(key);
+    let serial = this.planSerials.get(plan);
+    if (serial === undefined) this.planSerials.set(plan, (serial = ++planSerial));
+    const textKey = `${serial}|${key}`;
+    const text = this.texts.get(textKey);
     if (text) return (await bound(db, text, bindings, mode)).rows;
     const statement = build();
     if (text === undefined) {
       const compiled = statement.toSQL();
-      if (texts.size >= TEXTS_PER_PLAN) texts.delete(texts.keys().next().value!);
       const same = compiled.bindings.length === bindings.length && compiled.bindings.every((b, n) => b === bindings[n]);
-      texts.set(key, same ? positioned(compiled.sql) : null);
+      this.texts.set(textKey, same ? positioned(compiled.sql) : null);
     }
     return statement;
   }

@@ -23,17 +23,21 @@
 import { createHash } from "node:crypto";
 import type { Knex } from "knex";
 import PgDialect from "knex/lib/dialects/postgres/index.js";
+import { KeptTexts } from "../kept-texts.js";
 
 const SEEN_BEFORE_NAMING = 2;
 export const MAX_PER_CONNECTION = 200;
-/** Texts remembered (counted, or with their name) at most; beyond it the oldest are forgotten. */
-const MAX_REMEMBERED = 5000;
+/**
+ * Characters of statement text remembered (counted, or with their name) at most, the least
+ * recently used forgotten first: some hundreds of statements of long lists.
+ */
+const REMEMBERED_CHARACTERS = 8_000_000;
 
 interface Compiled { sql: string; bindings?: unknown[]; options?: Record<string, unknown> }
 
 export class StatementNames {
   /** By text: how often it was seen while not yet named, or its name. */
-  private readonly known = new Map<string, number | string>();
+  private readonly known = new KeptTexts<number | string>(REMEMBERED_CHARACTERS);
 
   /** The name `sql` runs under, or undefined while it is not (yet) worth one. */
   nameOf(sql: string): string | undefined {
@@ -41,7 +45,6 @@ export class StatementNames {
     if (typeof known === "string") return known;
     const seen = (known ?? 0) + 1;
     const value = seen < SEEN_BEFORE_NAMING ? seen : `a_${createHash("sha1").update(sql).digest("hex").slice(0, 24)}`;
-    if (known === undefined && this.known.size >= MAX_REMEMBERED) this.known.delete(this.known.keys().next().value!);
     this.known.set(sql, value);
     return typeof value === "string" ? value : undefined;
   }
@@ -175,7 +178,7 @@ export function preparingClient(names: StatementNames): typeof Knex.Client {
     }
 
     positionBindings(sql: string): string {
-      return positionedTexts.has(sql) ? sql : super.positionBindings(sql);
+      return positionedTexts.get(sql) ? sql : super.positionBindings(sql);
     }
 
     _query(connection: unknown, obj: Compiled): Promise<unknown> {
@@ -274,20 +277,18 @@ export function prepared<T extends Knex.QueryBuilder | Knex.Raw>(query: T, plan?
  * many times (a read plan's built statements, runtime/store.ts) was scanned twice on every run,
  * by knex's raw query and its PostgreSQL dialect, some 100 µs for the calendar's archive.
  */
-const positionedTexts = new Set<string>();
+const positionedTexts = new KeptTexts<true>(REMEMBERED_CHARACTERS);
 
 /** `sql` (knex's form: a `?` per value, `\?` a question mark) in pg's, to run with `bound`. */
 export function positioned(sql: string): string {
   const text = (PgDialect as unknown as { prototype: { positionBindings(sql: string): string } }).prototype.positionBindings(sql);
-  if (positionedTexts.size >= MAX_REMEMBERED) positionedTexts.delete(positionedTexts.values().next().value!);
-  positionedTexts.add(text);
+  positionedTexts.set(text, true);
   return text;
 }
 
 /** The text `positioned` gave, bound to `values`: a prepared query, planned as `plan` says. */
 export function bound(db: Knex | Knex.Transaction, text: string, values: readonly unknown[], plan?: PlanMode): Knex.Raw {
   // Kept the most recent: it must still be known when knex comes to number the text.
-  positionedTexts.delete(text);
-  positionedTexts.add(text);
+  positionedTexts.set(text, true);
   return db.raw(text).options({ prepare: true, plan, values });
 }

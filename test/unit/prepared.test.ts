@@ -24,6 +24,17 @@ describe("unit: prepared statement names", () => {
     }
   });
 
+  it("long texts are remembered up to a bound on their characters, the least recently used forgotten", () => {
+    const names = new StatementNames();
+    const long = (i: number) => `select ${i} -- ${"x".repeat(40_000)}`;
+    names.nameOf(long(0));
+    expect(names.nameOf(long(0))).to.match(/^a_/);
+    // 300 statements of a list of devices' length: 12 million characters, over the bound.
+    for (let i = 1; i <= 300; i++) names.nameOf(long(i));
+    expect(names.nameOf(long(300)), "seen just now").to.match(/^a_/);
+    expect(names.nameOf(long(0)), "forgotten: counted afresh").to.equal(undefined);
+  });
+
   it("a connection holds the most recently used names; the others are given to deallocate", () => {
     const held = new HeldNames(3);
     expect(held.use("a")).to.deep.equal([]);
