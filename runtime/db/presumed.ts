@@ -12,6 +12,7 @@
 // What was last read is only a guess kept per process: it is checked in the write's own
 // transaction, so instances need not agree on it.
 import type { Knex } from "knex";
+import { KeptTexts } from "../kept-texts.js";
 
 /** The presuming transactions, each with whether each presumption it sent held. */
 const presuming = new WeakMap<object, Array<Promise<boolean>>>();
@@ -37,32 +38,23 @@ export async function presumptionsHeld(db: object | undefined): Promise<boolean>
   return !sent || (await Promise.all(sent)).every(Boolean);
 }
 
-/** How many reads' last results are kept: far more than the shapes of definitions a server reads. */
-const MAX_KEPT = 1000;
+/** Characters of reads' last results (and the reads' texts) kept at most: far more than the definitions a server reads. */
+const KEPT_CHARACTERS = 4_000_000;
 
 /** The JSON text a read (by its text and bindings) gave last time, least recently used dropped first. */
 export class LastRead {
-  private readonly kept = new Map<string, string>();
+  private readonly kept = new KeptTexts<string>(KEPT_CHARACTERS, (text) => text.length);
 
   private static key(sql: string, bindings: unknown[]): string {
     return `${sql}\u0000${JSON.stringify(bindings)}`;
   }
 
   of(sql: string, bindings: unknown[]): string | undefined {
-    const key = LastRead.key(sql, bindings);
-    const text = this.kept.get(key);
-    if (text !== undefined) {
-      this.kept.delete(key);
-      this.kept.set(key, text);
-    }
-    return text;
+    return this.kept.get(LastRead.key(sql, bindings));
   }
 
   set(sql: string, bindings: unknown[], text: string): void {
-    const key = LastRead.key(sql, bindings);
-    this.kept.delete(key);
-    this.kept.set(key, text);
-    if (this.kept.size > MAX_KEPT) this.kept.delete(this.kept.keys().next().value!);
+    this.kept.set(LastRead.key(sql, bindings), text);
   }
 }
 
