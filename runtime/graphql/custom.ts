@@ -5,14 +5,14 @@
 // ends. Definitions change
 // while servers run, so the schema is extended from them when first needed, and every
 // statement carries a fingerprint of them; a changed fingerprint has the schema rebuilt.
-import { buildASTSchema, Kind, parse, visit, type FieldDefinitionNode, type GraphQLObjectType, type InputValueDefinitionNode, type ObjectTypeDefinitionNode } from "graphql";
+import { Kind, parse, visit, type FieldDefinitionNode, type GraphQLObjectType, type InputValueDefinitionNode, type ObjectTypeDefinitionNode } from "graphql";
 import type { Knex } from "knex";
 import type { ComputedFieldsField, CustomFieldDefinitions, ModelDescriptor } from "../descriptor.js";
 import type { ModelIndex } from "../models.js";
 import { labelOf } from "../kinds/content-types.js";
 import { col, ident } from "../query/sql.js";
 import { COMPARE, STRING_LOOKUPS } from "../query/filters.js";
-import { compacted, type FieldSource, type GraphqlApi } from "./schema.js";
+import { builtSchema, compacted, type FieldSource, type GraphqlApi } from "./schema.js";
 
 /** The GraphQL type of each custom-field type (Nautobot's CUSTOM_FIELD_MAPPING; others are strings). */
 const TYPES: Record<string, string> = { integer: "Int", text: "String", boolean: "Boolean", date: "Date", url: "String", select: "String" };
@@ -169,5 +169,5 @@ export function withDynamic(base: GraphqlApi, { defs, relationships, computed }:
     },
   });
   const extended = extensions.length ? { ...document, definitions: [...document.definitions, ...parse(extensions.join("\n")).definitions] } : document;
-  return { ...base, schema: compacted(buildASTSchema(extended, { assumeValidSDL: true })), sources };
+  return { ...base, schema: compacted(builtSchema(extended, { assumeValidSDL: true })), sources };
 }

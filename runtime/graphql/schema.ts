@@ -2,7 +2,7 @@
 // field of it is read from: the directives the SDL carries (a type's model, a reverse list's
 // link, a query's model, a mutation's model and action, an enum value's stored choice) tied to
 // the API's descriptors.
-import { buildASTSchema, GraphQLEnumType, GraphQLInputObjectType, GraphQLInterfaceType, GraphQLObjectType, Kind, parse, type DefinitionNode, type GraphQLArgument, type DocumentNode, type GraphQLField, type ObjectTypeDefinitionNode, type GraphQLSchema, type TypeNode } from "graphql";
+import { buildASTSchema, GraphQLEnumType, GraphQLInputObjectType, GraphQLInterfaceType, GraphQLObjectType, Kind, parse, print, type BuildSchemaOptions, type DefinitionNode, type GraphQLArgument, type DocumentNode, type GraphQLField, type ObjectTypeDefinitionNode, type GraphQLSchema, type TypeNode } from "graphql";
 import type { ConstDirectiveNode } from "graphql";
 import type { ComputedFieldsField, FieldDescriptor, ModelDescriptor } from "../descriptor.js";
 import type { ModelIndex } from "../models.js";
@@ -53,8 +53,8 @@ const directive = (node: { directives?: readonly ConstDirectiveNode[] } | undefi
 export function buildGraphqlApi(read: () => string, index: ModelIndex, hidden: ReadonlySet<string> = new Set()): GraphqlApi {
   // Without locations: each would keep a token of the SDL, and every token its neighbours, the
   // whole text as tens of megabytes of tokens, for as long as the schema lives.
-  const document = () => without(ownStrings(parse(read(), { noLocation: true })), hidden);
-  const schema = buildASTSchema(document());
+  const document = () => without(ownStrings(parsedInParts(read())), hidden);
+  const schema = builtSchema(document());
   const models = new Map<string, ModelDescriptor>();
   const sources = new Map<string, FieldSource>();
   const choices = new Map<string, Map<string, string>>();
@@ -92,6 +92,94 @@ export function buildGraphqlApi(read: () => string, index: ModelIndex, hidden: R
     }
   }
   return { schema: compacted(schema), document, models, sources, choices };
+}
+
+/**
+ * The schema of `document`, each list of arguments that fields repeat (a model's filters, on
+ * its query and on every reverse list reaching it) made once: the fields after the first
+ * that take it are built without arguments and given the first's list. Built in full, the
+ * inventory's 28,280 arguments were made and then mostly dropped as `compacted` shared them;
+ * the building's high-water mark of resident memory stays with the process.
+ */
+export function builtSchema(document: DocumentNode, options?: BuildSchemaOptions): GraphQLSchema {
+  const first = new Map<string, { type: string; field: string }>();
+  const sharing: Array<{ type: string; field: string; from: { type: string; field: string } }> = [];
+  const definitions = document.definitions.map((d) => {
+    if ((d.kind !== Kind.OBJECT_TYPE_DEFINITION && d.kind !== Kind.INTERFACE_TYPE_DEFINITION) || !d.fields) return d;
+    return {
+      ...d,
+      fields: d.fields.map((f) => {
+        if (!f.arguments?.length) return f;
+        const key = f.arguments.map((a) => print(a)).join("\n");
+        const from = first.get(key);
+        if (!from) {
+          first.set(key, { type: d.name.value, field: f.name.value });
+          return f;
+        }
+        sharing.push({ type: d.name.value, field: f.name.value, from });
+        return { ...f, arguments: [] };
+      }),
+    };
+  });
+  const schema = buildASTSchema({ ...document, definitions }, options);
+  const fieldOf = (at: { type: string; field: string }) => (schema.getType(at.type) as GraphQLObjectType | GraphQLInterfaceType).getFields()[at.field];
+  for (const at of sharing) fieldOf(at).args = fieldOf(at.from).args;
+  return schema;
+}
+
+/** Characters of SDL parsed at a time, at least. */
+const PART = 32768;
+
+/**
+ * The document of `sdl`, parsed a part at a time: graphql-js's lexer links every token to the
+ * one before it, so a document parsed whole holds all of its tokens until the parse ends, some
+ * 13 MB for the inventory's 0.9 MB of SDL, a high-water mark of resident memory the process
+ * keeps. A part ends at a blank line outside any string, brace or parenthesis and not after a
+ * description: between two definitions.
+ */
+export function parsedInParts(sdl: string, part = PART): DocumentNode {
+  const definitions: DefinitionNode[] = [];
+  let start = 0;
+  let depth = 0;
+  // A string last (a description): the definition it describes follows.
+  let described = false;
+  for (let at = 0; at < sdl.length; at++) {
+    const c = sdl[at];
+    if (c === "#") at = endOf(sdl, "\n", at + 1) - 1;
+    else if (c === '"') {
+      at = sdl.startsWith('"""', at) ? endOfBlockString(sdl, at + 3) + 2 : endOfString(sdl, at + 1);
+      described = true;
+    } else if (c === "\n" && depth === 0 && !described && sdl[at + 1] === "\n" && at - start >= part) {
+      definitions.push(...parse(sdl.slice(start, at), { noLocation: true }).definitions);
+      start = at + 1;
+    } else if (c !== " " && c !== "\n" && c !== "\t" && c !== "\r" && c !== ",") {
+      described = false;
+      if (c === "{" || c === "(") depth++;
+      else if (c === "}" || c === ")") depth--;
+    }
+  }
+  if (sdl.slice(start).trim()) definitions.push(...parse(sdl.slice(start), { noLocation: true }).definitions);
+  return { kind: Kind.DOCUMENT, definitions };
+}
+
+/** Where `end` is next found in `text` from `from` (the text's end if nowhere). */
+function endOf(text: string, end: string, from: number): number {
+  const found = text.indexOf(end, from);
+  return found < 0 ? text.length : found;
+}
+
+/** Where the `"""` closing a block string whose text starts at `from` begins, past escaped ones (`\"""`). */
+function endOfBlockString(text: string, from: number): number {
+  let at = endOf(text, '"""', from);
+  while (at < text.length && text[at - 1] === "\\") at = endOf(text, '"""', at + 3);
+  return at;
+}
+
+/** The index of the quote closing a string whose text starts at `from`, past escaped characters. */
+function endOfString(text: string, from: number): number {
+  let at = from;
+  while (at < text.length && text[at] !== '"' && text[at] !== "\n") at += text[at] === "\\" ? 2 : 1;
+  return at;
 }
 
 /**

@@ -3,10 +3,10 @@
 // a shared list still takes every argument of it; and the schema keeps nothing of the SDL's text.
 import { getHeapSnapshot } from "node:v8";
 import { expect } from "chai";
-import { graphql, GraphQLInterfaceType, GraphQLObjectType, type GraphQLField } from "graphql";
+import { graphql, GraphQLInterfaceType, GraphQLObjectType, parse, print, type GraphQLField } from "graphql";
 import { apis } from "../../generated/server.js";
 import { graphqlSdl } from "../../runtime/artifacts.js";
-import { buildGraphqlApi } from "../../runtime/graphql/schema.js";
+import { buildGraphqlApi, parsedInParts } from "../../runtime/graphql/schema.js";
 import { ModelIndex } from "../../runtime/models.js";
 
 const api = apis.find((a) => a.graphqlFile !== undefined)!;
@@ -66,5 +66,24 @@ describe("GraphQL schema: nothing of the SDL it was built from", () => {
     expect(snapshot).to.include("GraphQLSchema");
     expect(snapshot.includes(head), "the SDL's text is still in the heap").to.equal(false);
     expect(schema.getType("DeviceType")?.description ?? "").to.not.equal("");
+  });
+});
+
+describe("GraphQL schema: the SDL parsed a part at a time", () => {
+  it("gives the document parsing it whole gives", () => {
+    const sdl = graphqlSdl(api)!;
+    expect(print(parsedInParts(sdl))).to.equal(print(parse(sdl, { noLocation: true })));
+  });
+
+  it("ends a part only between definitions: not in a string, a comment or braces", () => {
+    const sdl = [
+      '"""A description\n\nwith a blank line, a { and a ( and \\""" and another"""',
+      "type A {\n  a: Int\n\n  # a comment with a \" and a {\n\n  b(x: Int\n\n  y: Int): Int\n}",
+      '"a \\" string {"',
+      "scalar B",
+    ].join("\n\n");
+    const whole = print(parse(sdl, { noLocation: true }));
+    for (const part of [1, 5, 20, 1000]) expect(print(parsedInParts(sdl, part)), `parts of ${part}`).to.equal(whole);
+    expect(parsedInParts(sdl, 1).definitions).to.have.length(2);
   });
 });
