@@ -10,7 +10,7 @@ import type { ModelIndex } from "./models.js";
 import { orderSql, orderTerms, type OrderTerm } from "./query/order.js";
 import { afterBranches, cursorTypes, cursorValues } from "./query/keyset.js";
 import { assumptionColumn, ReadPlans, type ReadPlan, type RenderContext, type Shape } from "./query/read-plan.js";
-import { finished, JsonText } from "./query/json-text.js";
+import { Arriving, ArrivingJsonText, finished, Finishing, JsonText } from "./query/json-text.js";
 import { siteUrl } from "./kinds/image.js";
 import { canonicalUuid, checkColumns, filterErrors, integerKey, isUuid, MAX_SERIAL, type FilterErrors, type FilterPlan } from "./query/filters.js";
 import { heldRows, lookupsOf } from "./write/lookups.js";
@@ -186,6 +186,63 @@ async function cursorRefused(statement: Knex.QueryBuilder, keyset: boolean): Pro
   });
 }
 
+/** A page of a list as JSON text: the count of all, the page's objects, and where a page by cursor ends. */
+export interface ListJson<T extends JsonText | ArrivingJsonText = JsonText | ArrivingJsonText> {
+  count: number;
+  results: T;
+  cursor?: Cursor | null;
+}
+
+/**
+ * A list's rows as PostgreSQL sends them (runtime/db/prepared.ts `rowByRow`): the first, which
+ * carries the count and the checks, as soon as it comes; the objects' texts finished and given
+ * as pieces (`pieces`) on arrival. An engine that gives the rows at the end gives them to
+ * `ended`.
+ */
+class RowsArriving {
+  readonly pieces = new Arriving();
+  readonly first: Promise<Record<string, unknown> | undefined>;
+  private firstCame!: (row: Record<string, unknown> | undefined) => void;
+  private firstFailed!: (err: unknown) => void;
+  private readonly finishing: Finishing;
+  private seen = 0;
+  private dropped = false;
+
+  constructor(finishing: (piece: (text: string) => void) => Finishing) {
+    this.first = new Promise((resolve, reject) => {
+      this.firstCame = resolve;
+      this.firstFailed = reject;
+    });
+    this.finishing = finishing((piece) => {
+      if (!this.dropped) this.pieces.give(piece);
+    });
+  }
+
+  readonly onRow = (row: Record<string, unknown>): void => {
+    if (!this.seen++) this.firstCame(row);
+    if (this.dropped || row.j === null) return;
+    if (this.seen > 1) this.finishing.add(",");
+    this.finishing.finish(row.j as string);
+  };
+
+  ended(left: Array<Record<string, unknown>>): void {
+    for (const row of left) this.onRow(row);
+    this.firstCame(undefined);
+    this.finishing.close();
+    this.pieces.end();
+  }
+
+  failed(err: unknown): void {
+    this.firstFailed(err);
+    this.pieces.fail(err);
+  }
+
+  /** The rows are no answer (the plan they were read by was void): those still to come are let go. */
+  abandon(): void {
+    this.dropped = true;
+  }
+}
+
 /** Characters of statement text kept for plans' reads at most, the least recently used forgotten first. */
 const TEXT_CHARACTERS = 8_000_000;
 let planSerial = 0;
@@ -328,8 +385,10 @@ export class Store {
    * PostgreSQL in the same one statement; undefined where the plan can only be rendered in
    * JavaScript.
    */
-  async listJson(op: Operation, m: ModelDescriptor, filter: FilterPlan, page: Page, opts: ReadOptions):
-    Promise<{ count: number; results: JsonText; cursor?: Cursor | null } | undefined> {
+  listJson(op: Operation, m: ModelDescriptor, filter: FilterPlan, page: Page, opts: ReadOptions, arriving?: false): Promise<ListJson<JsonText> | undefined>;
+  /** `arriving`: an offset page's objects are given as PostgreSQL sends them, once the first row has come (ArrivingJsonText). */
+  listJson(op: Operation, m: ModelDescriptor, filter: FilterPlan, page: Page, opts: ReadOptions, arriving: boolean): Promise<ListJson | undefined>;
+  async listJson(op: Operation, m: ModelDescriptor, filter: FilterPlan, page: Page, opts: ReadOptions, arriving = false): Promise<ListJson | undefined> {
     if (!(opts.text ?? this.planFor(m, opts).json)) return undefined;
     const db = op.trx;
     const scope = opts.unscoped ? null : op.scope(m, "t0", "view");
@@ -339,7 +398,7 @@ export class Store {
     // A keyset page reads one row more than it shows: whether another page follows.
     const shown = keyset ? page.limit : null;
     const apart = this.chosenApart(op, m, filter, page, opts);
-    return this.withPlan(m, opts, async (plan) => {
+    return this.withPlan<ListJson | undefined>(m, opts, async (plan) => {
       const many = textOfMany(plan, opts);
       // A fact the plan was built on may have changed into one JavaScript must render.
       if (!many) return { row: undefined, answer: () => undefined };
@@ -366,17 +425,31 @@ export class Store {
       const checks = checkColumns(filter.checks);
       const shape = `${page.limit}|${!!page.uncounted}|${JSON.stringify(opts.ordering ?? null)}|${checks.map((c) => c.sql).join(",")}`;
       const checked = checks.flatMap((c) => c.bindings);
-      let rows: Array<Record<string, unknown>>;
-      if (keyset) rows = await cursorRefused(build(), keyset);
-      else if (apart) {
-        const bindings = [...(page.uncounted ? [] : [apart.count]), ...checked, ...(opts.textValues ?? []), apart.ids];
-        rows = await this.builtOnce(db, plan, `${opts.text?.key ?? ""}|apart|${shape}`, bindings, build, "generic");
-      } else {
+      const run = (onRow?: (row: Record<string, unknown>) => void): Promise<Array<Record<string, unknown>>> => {
+        if (apart) {
+          const bindings = [...(page.uncounted ? [] : [apart.count]), ...checked, ...(opts.textValues ?? []), apart.ids];
+          return this.builtOnce(db, plan, `${opts.text?.key ?? ""}|apart|${shape}`, bindings, build, "generic", onRow);
+        }
         const selection = filter.empty ? { sql: scope?.sql ?? "", bindings: scope?.bindings ?? [] } : this.selected(op, m, filter, opts).toSQL();
         const key = `${opts.text?.key ?? ""}|list|${page.offset === 0}|${shape}|${selection.sql}`;
         const bindings = [...(page.uncounted ? [] : selection.bindings), ...checked, ...(opts.textValues ?? []), ...selection.bindings, ...(page.offset === 0 ? [] : [page.offset])];
-        rows = await this.builtOnce(db, plan, key, bindings, build, planOf(filter, apart));
+        return this.builtOnce(db, plan, key, bindings, build, planOf(filter, apart), onRow);
+      };
+      if (arriving && !keyset) {
+        const rows = new RowsArriving(this.finishing(opts));
+        run(rows.onRow).then((left) => rows.ended(left)).catch((err: unknown) => rows.failed(err));
+        const row = await rows.first;
+        return {
+          row,
+          abandon: () => rows.abandon(),
+          answer: () => {
+            const errors = filterErrors(filter, {}, row);
+            if (errors) throw new ValidationError(errors);
+            return { count: Number((row as { count: string }).count), results: new ArrivingJsonText("[", rows.pieces, "]") };
+          },
+        };
       }
+      const rows = keyset ? await cursorRefused(build(), keyset) : await run();
       const row = rows[0];
       return {
         row,
@@ -396,13 +469,15 @@ export class Store {
    * `bindings`: built by knex the first time, and afterwards its text bound to the values,
    * planned as `mode` says (as `build` marks it: the text alone carries no mark).
    */
-  private async builtOnce(db: Db, plan: ReadPlan, key: string, bindings: unknown[], build: () => Knex.QueryBuilder, mode: PlanMode): Promise<Array<Record<string, unknown>>> {
+  private async builtOnce(db: Db, plan: ReadPlan, key: string, bindings: unknown[], build: () => Knex.QueryBuilder, mode: PlanMode,
+    onRow?: (row: Record<string, unknown>) => void): Promise<Array<Record<string, unknown>>> {
     let serial = this.planSerials.get(plan);
     if (serial === undefined) this.planSerials.set(plan, (serial = ++planSerial));
     const textKey = `${serial}|${key}`;
     const text = this.texts.get(textKey);
-    if (text) return (await bound(db, text, bindings, mode)).rows;
-    const statement = build();
+    const rowByRow = onRow ? { onRow } : {};
+    if (text) return (await bound(db, text, bindings, mode).options(rowByRow)).rows;
+    const statement = build().options(rowByRow);
     if (text === undefined) {
       const compiled = statement.toSQL();
       const same = compiled.bindings.length === bindings.length && compiled.bindings.every((b, n) => b === bindings[n]);
@@ -413,7 +488,17 @@ export class Store {
 
   /** The JSON text finished for the request `opts` reads for (json-text.ts `finished`): an array of `text`'s objects when a list. */
   private finished(text: string | string[], opts: ReadOptions): JsonText {
-    return finished(text, { api: opts.ctx.apiUrl, site: siteUrl(opts.ctx.apiUrl, this.index.api.basePath) });
+    return finished(text, this.urls(opts));
+  }
+
+  /** Texts finished for the request `opts` reads for, each piece given to `piece` as it is made. */
+  private finishing(opts: ReadOptions): (piece: (text: string) => void) => Finishing {
+    const urls = this.urls(opts);
+    return (piece) => new Finishing(urls, piece);
+  }
+
+  private urls(opts: ReadOptions): { api: string; site: string } {
+    return { api: opts.ctx.apiUrl, site: siteUrl(opts.ctx.apiUrl, this.index.api.basePath) };
   }
 
   /** The rows `t0` of `m` that `filter` selects and `op`'s actor may view (all of them, `unscoped`). */
@@ -570,10 +655,11 @@ export class Store {
    * sized by no longer holds, once more on a plan built on what it found.
    */
   private async withPlan<T>(m: ModelDescriptor, opts: ReadOptions,
-    read: (plan: ReadPlan) => Promise<{ row: Record<string, unknown> | undefined; answer: () => T }>): Promise<T> {
+    read: (plan: ReadPlan) => Promise<{ row: Record<string, unknown> | undefined; answer: () => T; abandon?: () => void }>): Promise<T> {
     const plan = this.planFor(m, opts);
     const first = await read(plan);
     if (!this.plans.learn(plan, first.row)) return first.answer();
+    first.abandon?.();
     return (await read(this.planFor(m, opts))).answer();
   }
 

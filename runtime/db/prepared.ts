@@ -23,6 +23,7 @@
 import { createHash } from "node:crypto";
 import type { Knex } from "knex";
 import PgDialect from "knex/lib/dialects/postgres/index.js";
+import pg from "pg";
 import { KeptTexts } from "../kept-texts.js";
 
 const SEEN_BEFORE_NAMING = 2;
@@ -197,8 +198,9 @@ export function preparingClient(names: StatementNames): typeof Knex.Client {
 
     private dispatch(connection: unknown, obj: Compiled): Promise<unknown> {
       const onSent = obj.options?.onSent as (() => void) | undefined;
-      if (onSent) {
-        const { onSent: _onSent, ...options } = obj.options!;
+      const onRow = obj.options?.onRow as ((row: Record<string, unknown>) => void) | undefined;
+      if (onSent || onRow) {
+        const { onSent: _onSent, onRow: _onRow, ...options } = obj.options!;
         obj.options = options;
       }
       const client = connection as PgClient;
@@ -229,7 +231,7 @@ export function preparingClient(names: StatementNames): typeof Knex.Client {
       }
       const planned = planSwitch(client, !!name, plan, !!obj.bindings?.length);
       const submit = () => {
-        const run = super._query(connection, obj);
+        const run = onRow ? rowByRow(connection as pg.ClientBase, obj, onRow) : super._query(connection, obj);
         onSent?.();
         return run;
       };
@@ -265,6 +267,33 @@ export function preparingClient(names: StatementNames): typeof Knex.Client {
     }
   }
   return PreparingPg as unknown as typeof Knex.Client;
+}
+
+/**
+ * Runs `obj` as knex's `_query` does, but gives each row to `onRow` as it arrives, keeping none:
+ * the response's rows are empty. Should `onRow` throw, the rows after are not given, and the
+ * query fails with that error once PostgreSQL has answered it.
+ */
+function rowByRow(client: pg.ClientBase, obj: Compiled, onRow: (row: Record<string, unknown>) => void): Promise<Compiled> {
+  const query = new pg.Query({ text: obj.sql, values: obj.bindings ?? [], ...obj.options });
+  return new Promise((resolve, reject) => {
+    let failed: { err: unknown } | undefined;
+    query.on("row", (row: Record<string, unknown>) => {
+      if (failed) return;
+      try {
+        onRow(row);
+      } catch (err) {
+        failed = { err };
+      }
+    });
+    query.on("error", reject);
+    query.on("end", (response: unknown) => {
+      if (failed) return reject(failed.err);
+      Object.assign(obj, { response });
+      resolve(obj);
+    });
+    void client.query(query);
+  });
 }
 
 /** Marks a query to run as a named prepared statement once it is hot, planned as `plan` says (PostgreSQL's choice when not told). */

@@ -2,7 +2,7 @@
 // headers Express's `send` gives a string, its pieces written one after another: never joined
 // into one string, nor copied into one buffer. Does not negotiate or render anything.
 import type { Response } from "express";
-import type { JsonText } from "../query/json-text.js";
+import { JsonText, type ArrivingJsonText } from "../query/json-text.js";
 
 export function sendJsonText(res: Response, statusCode: number, body: JsonText): void {
   res.status(statusCode);
@@ -11,4 +11,46 @@ export function sendJsonText(res: Response, statusCode: number, body: JsonText):
   // A HEAD answer's body is dropped by node:http, as Express's `send` drops it.
   for (const part of body.parts) res.write(part);
   res.end();
+}
+
+/**
+ * Characters of an arriving answer held before it is sent as it comes: an answer shorter than
+ * this is sent whole, with its length, as `sendJsonText` sends one; a longer one goes out in
+ * chunks (HTTP/1.1's chunked transfer coding) as PostgreSQL's rows arrive.
+ */
+const HELD_BEFORE_CHUNKS = 262144;
+
+/**
+ * Sends `body`, whose middle is still arriving (runtime/query/json-text.ts ArrivingJsonText).
+ * Fails, with nothing sent, where the rows stop before the answer was started; where they stop
+ * after, the connection is cut, so that the client cannot take the part it has for the whole.
+ */
+export async function sendArrivingJson(res: Response, statusCode: number, body: ArrivingJsonText): Promise<void> {
+  const held: string[] = [body.before];
+  let length = body.before.length;
+  let started = false;
+  const start = () => {
+    res.status(statusCode);
+    res.setHeader("Content-Type", "application/json; charset=utf-8");
+    for (const piece of held) res.write(piece);
+    held.length = 0;
+    started = true;
+  };
+  try {
+    await body.middle.pipe((piece) => {
+      if (started) {
+        res.write(piece);
+        return;
+      }
+      held.push(piece);
+      length += piece.length;
+      if (length >= HELD_BEFORE_CHUNKS) start();
+    });
+  } catch (err) {
+    if (!started) throw err;
+    res.destroy(err instanceof Error ? err : new Error(String(err)));
+    return;
+  }
+  if (started) res.end(body.after);
+  else sendJsonText(res, statusCode, new JsonText(...held, body.after));
 }

@@ -110,48 +110,136 @@ const MARKED = new RegExp(`[${API_URL_MARKER}${SITE_URL_MARKER}]|${JSONB_START}(
 const PIECE = 16384;
 
 /**
- * The JSON text `text` (an array of the texts when a list of them) with its markers made the
- * request's URLs, and its jsonb values written as JavaScript writes them: in one pass, as
- * pieces (the text between markers, and the markers' replacements) run together a piece at a
- * time, never the whole answer in one string.
+ * JSON texts from PostgreSQL with their markers made the request's URLs, and their jsonb values
+ * written as JavaScript writes them: in one pass, as pieces (the text between markers, and the
+ * markers' replacements) run together a piece at a time, each piece given to `piece` as it is
+ * made: never the whole answer in one string.
  */
-export function finished(text: string | readonly string[], urls: { api: string; site: string }): JsonText {
-  const api = JSON.stringify(urls.api).slice(1, -1);
-  const site = JSON.stringify(urls.site).slice(1, -1);
-  const pieces: string[] = [];
-  let run: string[] = [];
-  let length = 0;
-  const add = (s: string) => {
-    run.push(s);
-    length += s.length;
-    if (length < PIECE) return;
-    pieces.push(run.join(""));
-    run = [];
-    length = 0;
-  };
-  const finish = (one: string) => {
+export class Finishing {
+  private readonly api: string;
+  private readonly site: string;
+  private run: string[] = [];
+  private length = 0;
+
+  constructor(urls: { api: string; site: string }, private readonly piece: (text: string) => void) {
+    this.api = JSON.stringify(urls.api).slice(1, -1);
+    this.site = JSON.stringify(urls.site).slice(1, -1);
+  }
+
+  /** Text that is JSON already, with no marker in it (punctuation between objects). */
+  add(text: string): void {
+    this.run.push(text);
+    this.length += text.length;
+    if (this.length < PIECE) return;
+    this.piece(this.run.join(""));
+    this.run = [];
+    this.length = 0;
+  }
+
+  /** PostgreSQL's text of one value. */
+  finish(one: string): void {
     // Only URLs to write (most objects): V8's own replacing, six times the matching below.
     // A function gives the URL as it is, where a replacement string would read `$` in it.
-    if (!one.includes(JSONB_START)) return add(one.replaceAll(API_URL_MARKER, () => api).replaceAll(SITE_URL_MARKER, () => site));
+    if (!one.includes(JSONB_START)) return this.add(one.replaceAll(API_URL_MARKER, () => this.api).replaceAll(SITE_URL_MARKER, () => this.site));
     let at = 0;
     for (const m of one.matchAll(MARKED)) {
-      add(one.slice(at, m.index));
-      add(m[0] === API_URL_MARKER ? api : m[0] === SITE_URL_MARKER ? site : JSON.stringify(JSON.parse(m[1])));
+      this.add(one.slice(at, m.index));
+      this.add(m[0] === API_URL_MARKER ? this.api : m[0] === SITE_URL_MARKER ? this.site : JSON.stringify(JSON.parse(m[1])));
       at = m.index + m[0].length;
     }
-    add(one.slice(at));
-  };
-  if (typeof text === "string") finish(text);
-  else {
-    add("[");
-    text.forEach((one, n) => {
-      if (n) add(",");
-      finish(one);
-    });
-    add("]");
+    this.add(one.slice(at));
   }
-  if (run.length) pieces.push(run.join(""));
+
+  /** Gives what is left as the last piece. */
+  close(): void {
+    if (this.run.length) this.piece(this.run.join(""));
+    this.run = [];
+    this.length = 0;
+  }
+}
+
+/**
+ * The JSON text `text` (an array of the texts when a list of them) finished for the request
+ * (`Finishing`), as pieces.
+ */
+export function finished(text: string | readonly string[], urls: { api: string; site: string }): JsonText {
+  const pieces: string[] = [];
+  const finishing = new Finishing(urls, (piece) => pieces.push(piece));
+  if (typeof text === "string") finishing.finish(text);
+  else {
+    finishing.add("[");
+    text.forEach((one, n) => {
+      if (n) finishing.add(",");
+      finishing.finish(one);
+    });
+    finishing.add("]");
+  }
+  finishing.close();
   return new JsonText(...pieces);
+}
+
+/**
+ * JSON text of which a part is still arriving: `before`, the pieces given to `middle` as the
+ * rows they are made of come from PostgreSQL, then `after`. A page of a thousand objects, read
+ * whole before it was written, kept each request's 2 MB of rows and text long enough to reach
+ * V8's old generation; written as it arrives, each piece is young garbage once the socket has
+ * taken it.
+ */
+export class ArrivingJsonText {
+  constructor(readonly before: string, readonly middle: Arriving, readonly after: string) {}
+
+  /** This text with `before` and `after` around it. */
+  around(before: string, after: string): ArrivingJsonText {
+    return new ArrivingJsonText(before + this.before, this.middle, this.after + after);
+  }
+
+  /** The whole text, once the last piece has arrived. */
+  async whole(): Promise<JsonText> {
+    const pieces: string[] = [this.before];
+    await this.middle.pipe((piece) => pieces.push(piece));
+    pieces.push(this.after);
+    return new JsonText(...pieces);
+  }
+}
+
+/** Pieces of text given as they are made, kept until someone takes them (`pipe`). */
+export class Arriving {
+  private taker?: (piece: string) => void;
+  private kept: string[] = [];
+  private resolve!: () => void;
+  private reject!: (err: unknown) => void;
+  /** Settles once the last piece has been given, or fails with what stopped them. */
+  readonly done: Promise<void>;
+
+  constructor() {
+    this.done = new Promise((resolve, reject) => {
+      this.resolve = resolve;
+      this.reject = reject;
+    });
+    // Nobody may be taking the pieces yet (an answer refused before it was sent).
+    this.done.catch(() => undefined);
+  }
+
+  give(piece: string): void {
+    if (this.taker) this.taker(piece);
+    else this.kept.push(piece);
+  }
+
+  end(): void {
+    this.resolve();
+  }
+
+  fail(err: unknown): void {
+    this.reject(err);
+  }
+
+  /** Gives `taker` the pieces kept so far, then each as it comes; settles as `done` does. */
+  pipe(taker: (piece: string) => void): Promise<void> {
+    for (const piece of this.kept) taker(piece);
+    this.kept = [];
+    this.taker = taker;
+    return this.done;
+  }
 }
 
 /** The JSON text `text` (no URL in it) with its jsonb values written as JavaScript writes them. */

@@ -7,7 +7,7 @@
 // results}`, is made.
 import type { Request } from "express";
 import { origin } from "../../http/request.js";
-import { JsonText } from "../../query/json-text.js";
+import { ArrivingJsonText, JsonText } from "../../query/json-text.js";
 
 export interface PageSettings {
   defaultLimit: number;
@@ -96,12 +96,13 @@ export class Paginator {
   }
 
   /** `page` of results that are JSON text already: the envelope is written around them. */
-  pageJson(r: PageRequest, at: { limit: number | null; offset: number }, count: number, results: JsonText): JsonText {
+  pageJson<T extends JsonText | ArrivingJsonText>(r: PageRequest, at: { limit: number | null; offset: number }, count: number, results: T): T {
     return this.envelope(count, pageLinks(this.url(r), at.limit, at.offset, count), results);
   }
 
-  private envelope(count: number, links: { next: string | null; previous: string | null }, results: JsonText): JsonText {
-    return new JsonText(`{"count":${count},"next":${JSON.stringify(links.next)},"previous":${JSON.stringify(links.previous)},"results":`, results, "}");
+  private envelope<T extends JsonText | ArrivingJsonText>(count: number, links: { next: string | null; previous: string | null }, results: T): T {
+    const head = `{"count":${count},"next":${JSON.stringify(links.next)},"previous":${JSON.stringify(links.previous)},"results":`;
+    return (results instanceof ArrivingJsonText ? results.around(head, "}") : new JsonText(head, results, "}")) as T;
   }
 
   /** A page reached by cursor: `next` carries the cursor of the page after it. */

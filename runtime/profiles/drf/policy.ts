@@ -33,7 +33,8 @@ export interface Policy {
   authenticators(req: Request, res: Response, found: RouteMatch | undefined): Promise<{ identity: Identity | null; session?: string }>;
   permission: Permission;
   paginator: Paginator;
-  renderer: (ctx: Ctx, status: number, body: unknown) => void;
+  /** Settles once the answer is sent, where its text is still arriving (ArrivingJsonText). */
+  renderer: (ctx: Ctx, status: number, body: unknown) => void | Promise<void>;
   /** Makes an answer's rendering ahead of `renderer`'s sending it, where the renderer can (an operation's answer, while it commits). */
   renderAhead: (ctx: Ctx, body: object) => void;
   exceptionHandler: (res: Response, err: unknown, ctx?: Ctx) => void;

@@ -1,8 +1,8 @@
 // How an answer is rendered: JSON, or DRF's browsable HTML page when the request negotiated it.
 import { origin } from "../../http/request.js";
-import { sendJsonText } from "../../http/json-text.js";
+import { sendArrivingJson, sendJsonText } from "../../http/json-text.js";
 import { templates } from "../../http/templates.js";
-import { JsonText } from "../../query/json-text.js";
+import { ArrivingJsonText, JsonText } from "../../query/json-text.js";
 import { csrfToken } from "./browser-session.js";
 import { browsablePage } from "./browsable.js";
 import type { Ctx } from "./context.js";
@@ -20,8 +20,14 @@ export function renderAhead(ctx: Ctx, body: object): void {
   madeAhead.set(body, new JsonText(JSON.stringify(body)));
 }
 
-/** Sends `body`; a `JsonText` (an answer PostgreSQL wrote, or one made ahead) passes through as it is. */
-export function send(ctx: Ctx, statusCode: number, body: unknown): void {
+/**
+ * Sends `body`; a `JsonText` (an answer PostgreSQL wrote, or one made ahead) passes through as it
+ * is, and an `ArrivingJsonText` as it arrives: settles once it is sent.
+ */
+export function send(ctx: Ctx, statusCode: number, body: unknown): void | Promise<void> {
+  if (body instanceof ArrivingJsonText) {
+    return ctx.renderer === "html" ? body.whole().then((text) => send(ctx, statusCode, text)) : sendArrivingJson(ctx.res, statusCode, body);
+  }
   if (ctx.renderer !== "html") {
     const ahead = typeof body === "object" && body !== null ? madeAhead.get(body) : undefined;
     if (typeof body === "object" && body !== null && ahead === undefined) madeAhead.set(body, null);

@@ -37,6 +37,12 @@ export async function list(ctx: Ctx): Promise<void> {
   return bulk(ctx, m, method, expectList(body));
 }
 
+/**
+ * Pages longer than this are read as their rows arrive and sent as they come once long enough
+ * (runtime/http/json-text.ts sendArrivingJson); shorter ones, nearly every page, whole.
+ */
+const ARRIVING_FROM = 100;
+
 async function read(ctx: Ctx, m: ModelDescriptor): Promise<void> {
   const { exports, store, policy } = ctx.drf;
   const op = await reading(ctx, m, "list");
@@ -64,7 +70,7 @@ async function read(ctx: Ctx, m: ModelDescriptor): Promise<void> {
     return policy.renderer(ctx, 200, policy.paginator.cursorPage(ctx, at.limit, count, results, cursor));
   }
   const opts = readOpts(ctx, isBrief(ctx));
-  const json = await store.listJson(op, m, where, at, opts);
+  const json = await store.listJson(op, m, where, at, opts, at.limit === null || at.limit > ARRIVING_FROM);
   if (json) return policy.renderer(ctx, 200, policy.paginator.pageJson(ctx, at, json.count, json.results));
   const { count, results } = await store.list(op, m, where, at, opts);
   return policy.renderer(ctx, 200, policy.paginator.page(ctx, at, count, results));
