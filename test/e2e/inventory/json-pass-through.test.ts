@@ -192,8 +192,11 @@ describe("JSON written by PostgreSQL", function () {
     };
     await read();
     builder.toSQL = function (this: unknown, ...args: unknown[]) {
-      built++;
-      return toSQL.apply(this, args);
+      const compiled = toSQL.apply(this, args) as { sql: string };
+      // Not the token's check: a token is trusted for a second (TOKEN_TRUST_MS), which the
+      // second read can outlast on a loaded machine, and then checked by a statement of its own.
+      if (!compiled.sql.includes('"users_token"')) built++;
+      return compiled;
     };
     try {
       await read();
