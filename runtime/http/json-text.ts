@@ -3,6 +3,7 @@
 // into one string, nor copied into one buffer. Does not negotiate or render anything.
 import type { Response } from "express";
 import { JsonText, type ArrivingJsonText } from "../query/json-text.js";
+import { reportFailure } from "./failures.js";
 
 export function sendJsonText(res: Response, statusCode: number, body: JsonText): void {
   res.status(statusCode);
@@ -23,7 +24,8 @@ const HELD_BEFORE_CHUNKS = 262144;
 /**
  * Sends `body`, whose middle is still arriving (runtime/query/json-text.ts ArrivingJsonText).
  * Fails, with nothing sent, where the rows stop before the answer was started; where they stop
- * after, the connection is cut, so that the client cannot take the part it has for the whole.
+ * after, the failure is logged and the connection cut, so that the client cannot take the part
+ * it has for the whole.
  */
 export async function sendArrivingJson(res: Response, statusCode: number, body: ArrivingJsonText): Promise<void> {
   const held: string[] = [body.before];
@@ -48,6 +50,8 @@ export async function sendArrivingJson(res: Response, statusCode: number, body: 
     });
   } catch (err) {
     if (!started) throw err;
+    // Past the status line there is no error answer to give: logged as any failure is, under the request's id.
+    reportFailure(res.req, res, err);
     res.destroy(err instanceof Error ? err : new Error(String(err)));
     return;
   }
