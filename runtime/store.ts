@@ -208,12 +208,13 @@ class RowsArriving {
   private seen = 0;
   private dropped = false;
 
-  constructor(finishing: (piece: (text: string) => void) => Finishing) {
+  /** `urls`: the request's, which the objects' texts are finished with. */
+  constructor(urls: { api: string; site: string }) {
     this.first = new Promise((resolve, reject) => {
       this.firstCame = resolve;
       this.firstFailed = reject;
     });
-    this.finishing = finishing((piece) => {
+    this.finishing = new Finishing(urls, (piece) => {
       if (!this.dropped) this.pieces.give(piece);
     });
   }
@@ -436,7 +437,7 @@ export class Store {
         return this.builtOnce(db, plan, key, bindings, build, planOf(filter, apart), onRow);
       };
       if (arriving && !keyset) {
-        const rows = new RowsArriving(this.finishing(opts));
+        const rows = new RowsArriving(this.urls(opts));
         run(rows.onRow).then((left) => rows.ended(left)).catch((err: unknown) => rows.failed(err));
         const row = await rows.first;
         return {
@@ -489,12 +490,6 @@ export class Store {
   /** The JSON text finished for the request `opts` reads for (json-text.ts `finished`): an array of `text`'s objects when a list. */
   private finished(text: string | string[], opts: ReadOptions): JsonText {
     return finished(text, this.urls(opts));
-  }
-
-  /** Texts finished for the request `opts` reads for, each piece given to `piece` as it is made. */
-  private finishing(opts: ReadOptions): (piece: (text: string) => void) => Finishing {
-    const urls = this.urls(opts);
-    return (piece) => new Finishing(urls, piece);
   }
 
   private urls(opts: ReadOptions): { api: string; site: string } {

@@ -193,7 +193,8 @@ function ownStrings<T>(node: T): T {
     for (let n = 0; n < node.length; n++) node[n] = ownStrings(node[n]);
   } else if (node && typeof node === "object") {
     const fields = node as Record<string, unknown>;
-    for (const key of Object.keys(fields)) fields[key] = ownStrings(fields[key]);
+    // A node's kind is one of graphql-js's own constants, never cut from the text.
+    for (const key of Object.keys(fields)) if (key !== "kind") fields[key] = ownStrings(fields[key]);
   } else if (typeof node === "string" && node.length >= 13) {
     return Buffer.from(node, "utf8").toString("utf8") as T;
   }
