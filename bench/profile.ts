@@ -153,7 +153,7 @@ async function main(): Promise<void> {
       `${result.statements.toFixed(1)} SQL/req; process CPU ${(busy / result.requests).toFixed(0)} µs/request`);
     for (const [k, t] of times.slice(0, 14)) console.log(`  ${(t / result.requests).toFixed(0).padStart(6)} µs/req  ${(100 * t / busy).toFixed(1).padStart(5)} %  ${k}`);
     console.log("  hottest functions (self time):");
-    for (const [k, t] of hottest(profile).slice(0, 12)) console.log(`  ${(t / result.requests).toFixed(0).padStart(6)} µs/req  ${k}`);
+    for (const [k, t] of hottest(profile).slice(0, Number(process.env.PROFILE_TOP ?? 12))) console.log(`  ${(t / result.requests).toFixed(0).padStart(6)} µs/req  ${k}`);
   }
   armature.close();
   base.close();
