@@ -10,7 +10,7 @@ import type { ModelIndex } from "./models.js";
 import { orderSql, orderTerms, type OrderTerm } from "./query/order.js";
 import { afterBranches, cursorTypes, cursorValues } from "./query/keyset.js";
 import { assumptionColumn, ReadPlans, type ReadPlan, type RenderContext, type Shape } from "./query/read-plan.js";
-import { Arriving, ArrivingJsonText, finished, Finishing, JsonText } from "./query/json-text.js";
+import { Arriving, ArrivingJsonText, finished, Finishing, JsonText, urlValues, withUrls, type TextUrls } from "./query/json-text.js";
 import { siteUrl } from "./kinds/image.js";
 import { canonicalUuid, checkColumns, filterErrors, integerKey, isUuid, MAX_SERIAL, type FilterErrors, type FilterPlan } from "./query/filters.js";
 import { heldRows, lookupsOf } from "./write/lookups.js";
@@ -98,10 +98,6 @@ const SET_SAVEPOINT = "bulk_elements";
 
 /** The server-side cursor of `Store.streamed`: one at a time in a transaction, which is one export's. */
 const STREAM_CURSOR = "armature_stream";
-
-/** The select-list entry `j` of a row's JSON text `json`, given its placeholders' values (ReadOptions.textValues). */
-const textColumn = (db: Db, json: string, opts: ReadOptions): Knex.Raw =>
-  (opts.textValues?.length ? db.raw(`${json} AS j`, opts.textValues) : db.raw(`${json} AS j`));
 
 /** The JSON text `opts` asks of `plan` (a profile's own, or the plan's) for a statement over many rows, and the joins it reads from after `t0`. */
 const textOfMany = (plan: ReadPlan, opts: ReadOptions): { json: string; joins: string } | undefined =>
@@ -208,13 +204,12 @@ class RowsArriving {
   private seen = 0;
   private dropped = false;
 
-  /** `urls`: the request's, which the objects' texts are finished with. */
-  constructor(urls: { api: string; site: string }) {
+  constructor() {
     this.first = new Promise((resolve, reject) => {
       this.firstCame = resolve;
       this.firstFailed = reject;
     });
-    this.finishing = new Finishing(urls, (piece) => {
+    this.finishing = new Finishing((piece) => {
       if (!this.dropped) this.pieces.give(piece);
     });
   }
@@ -408,7 +403,7 @@ export class Store {
       // the whole page: pg would read a page of a thousand as one message into a buffer grown
       // by doubling, and give it as one string of megabytes.
       const build = () => {
-        const projected = this.projected(op, m, filter, page, opts, plan, terms, types, textColumn(db, many.json, opts), apart?.ids, many.joins);
+        const projected = this.projected(op, m, filter, page, opts, plan, terms, types, this.textColumn(db, many.json, opts), apart?.ids, many.joins);
         const counted = this.counted(op, m, filter, page, opts, apart);
         const statement = shown === null
           ? db.select(counted, "r.j").from(db.raw("(SELECT) one LEFT JOIN (SELECT p.j, row_number() OVER () AS n FROM (?) p) r ON true", [projected]))
@@ -428,16 +423,16 @@ export class Store {
       const checked = checks.flatMap((c) => c.bindings);
       const run = (onRow?: (row: Record<string, unknown>) => void): Promise<Array<Record<string, unknown>>> => {
         if (apart) {
-          const bindings = [...(page.uncounted ? [] : [apart.count]), ...checked, ...(opts.textValues ?? []), apart.ids];
+          const bindings = [...(page.uncounted ? [] : [apart.count]), ...checked, ...this.textValues(opts), apart.ids];
           return this.builtOnce(db, plan, `${opts.text?.key ?? ""}|apart|${shape}`, bindings, build, "generic", onRow);
         }
         const selection = filter.empty ? { sql: scope?.sql ?? "", bindings: scope?.bindings ?? [] } : this.selected(op, m, filter, opts).toSQL();
         const key = `${opts.text?.key ?? ""}|list|${page.offset === 0}|${shape}|${selection.sql}`;
-        const bindings = [...(page.uncounted ? [] : selection.bindings), ...checked, ...(opts.textValues ?? []), ...selection.bindings, ...(page.offset === 0 ? [] : [page.offset])];
+        const bindings = [...(page.uncounted ? [] : selection.bindings), ...checked, ...this.textValues(opts), ...selection.bindings, ...(page.offset === 0 ? [] : [page.offset])];
         return this.builtOnce(db, plan, key, bindings, build, planOf(filter, apart), onRow);
       };
       if (arriving && !keyset) {
-        const rows = new RowsArriving(this.urls(opts));
+        const rows = new RowsArriving();
         run(rows.onRow).then((left) => rows.ended(left)).catch((err: unknown) => rows.failed(err));
         const row = await rows.first;
         return {
@@ -458,7 +453,7 @@ export class Store {
           const errors = filterErrors(filter, {}, row);
           if (errors) throw new ValidationError(errors);
           const { count, cursor } = row as { count: string; cursor?: Cursor | null };
-          const results = this.finished(rows.flatMap((r) => (r.j === null ? [] : [r.j as string])), opts);
+          const results = finished(rows.flatMap((r) => (r.j === null ? [] : [r.j as string])));
           return keyset ? { count: Number(count), results, cursor: cursor ?? null } : { count: Number(count), results };
         },
       };
@@ -487,13 +482,18 @@ export class Store {
     return statement;
   }
 
-  /** The JSON text finished for the request `opts` reads for (json-text.ts `finished`): an array of `text`'s objects when a list. */
-  private finished(text: string | string[], opts: ReadOptions): JsonText {
-    return finished(text, this.urls(opts));
+  private urls(opts: ReadOptions): TextUrls {
+    return { api: opts.ctx.apiUrl, site: siteUrl(opts.ctx.apiUrl, this.index.api.basePath) };
   }
 
-  private urls(opts: ReadOptions): { api: string; site: string } {
-    return { api: opts.ctx.apiUrl, site: siteUrl(opts.ctx.apiUrl, this.index.api.basePath) };
+  /** The values of a statement's JSON text for `opts`: its placeholders' (ReadOptions.textValues), then the URLs (`withUrls`). */
+  private textValues(opts: ReadOptions): Knex.RawBinding[] {
+    return [...(opts.textValues ?? []), ...urlValues(this.urls(opts))];
+  }
+
+  /** The select-list entry `j` of a row's JSON text `json`, its URLs put in, for a request as `opts` reads. */
+  private textColumn(db: Db, json: string, opts: ReadOptions): Knex.Raw {
+    return db.raw(`${withUrls(json)} AS j`, this.textValues(opts));
   }
 
   /** The rows `t0` of `m` that `filter` selects and `op`'s actor may view (all of them, `unscoped`). */
@@ -691,7 +691,7 @@ export class Store {
         filter?.apply(qb);
       }, filter ? checkSelects(db, filter) : []);
       const [row] = !filter || filter.empty
-        ? await this.builtOnce(db, plan, `${opts.text?.key ?? ""}|detail|${cast}|${scope?.sql ?? ""}`, [...(opts.textValues ?? []), valid[0], ...(scope?.bindings ?? [])], build, "generic")
+        ? await this.builtOnce(db, plan, `${opts.text?.key ?? ""}|detail|${cast}|${scope?.sql ?? ""}`, [...this.textValues(opts), valid[0], ...(scope?.bindings ?? [])], build, "generic")
         : await build();
       return {
         row,
@@ -700,7 +700,7 @@ export class Store {
             const errors = filterErrors(filter, {}, row);
             if (errors) throw new ValidationError(errors);
           }
-          return typeof row.j === "string" ? this.finished(row.j, opts) : null;
+          return typeof row.j === "string" ? finished(row.j) : null;
         },
       };
     });
@@ -717,7 +717,7 @@ export class Store {
    */
   private textStatement(db: Db, m: ModelDescriptor, plan: ReadPlan, json: string, opts: ReadOptions, id: ReturnType<Store["keys"]>,
     narrow?: (qb: Knex.QueryBuilder) => void, checks: Knex.Raw[] = []): Knex.QueryBuilder {
-    const qb = db(`${m.table} as t0`).select(textColumn(db, json, opts)).modify((q) => byIds(q, id.valid, id.cast));
+    const qb = db(`${m.table} as t0`).select(this.textColumn(db, json, opts)).modify((q) => byIds(q, id.valid, id.cast));
     narrow?.(qb);
     return prepared(db.select(db.raw("(?) AS j", [qb]), ...checks, ...ReadPlans.checks(plan).map((c) => db.raw(c))), "generic");
   }
@@ -736,11 +736,10 @@ export class Store {
     const text = many ? textOfMany(plan, opts) : { json: opts.text?.sql ?? plan.json, joins: "" };
     if (!text?.json) return undefined;
     const { json, joins } = text;
-    // The markers finished() replaces, replaced here: URLs, and jsonb text JavaScript would write again.
-    const inString = (url: string) => JSON.stringify(url).slice(1, -1);
+    // The jsonb values finished() writes again taken as they are: jsonb keeps no text of its own.
     return {
-      sql: `replace(replace(replace(replace(${json}, chr(1), ?), chr(2), ?), chr(3), ''), chr(4), '')::jsonb`,
-      bindings: [...(opts.textValues ?? []), inString(opts.ctx.apiUrl), inString(siteUrl(opts.ctx.apiUrl, this.index.api.basePath))],
+      sql: `replace(replace(${withUrls(json)}, chr(3), ''), chr(4), '')::jsonb`,
+      bindings: this.textValues(opts),
       joins,
       facts: plan.assumptions.map((a) => `${a.probe} = ${literal(a.believed)}`).join(" AND ") || "true",
       checks: ReadPlans.checks(plan),
@@ -764,7 +763,7 @@ export class Store {
     const answered = new Promise<Record<string, unknown> | undefined>((resolve, reject) => {
       sendAhead<Array<Record<string, unknown>>>(db, statement, { withCommit: true, then: (rows) => resolve(rows[0]), error: (err) => (reject(err), err) }).catch(reject);
     });
-    const text = answered.then((row) => (!row || this.plans.learn(plan, row) || typeof row.j !== "string" ? undefined : this.finished(row.j, opts)));
+    const text = answered.then((row) => (!row || this.plans.learn(plan, row) || typeof row.j !== "string" ? undefined : finished(row.j)));
     // Taken only after a commit, which fails where this failed: a write that failed (or runs
     // again) leaves it untaken, and its failure must not be an unhandled rejection.
     text.catch(() => undefined);
@@ -796,10 +795,10 @@ export class Store {
     return this.withPlan(m, opts, async (plan) => {
       const many = textOfMany(plan, opts);
       if (!many) return { row: undefined, answer: () => undefined };
-      const rows: Array<Record<string, unknown>> = await prepared(db.select(textColumn(db, many.json, opts), ...ReadPlans.checks(plan).map((c) => db.raw(c)))
+      const rows: Array<Record<string, unknown>> = await prepared(db.select(this.textColumn(db, many.json, opts), ...ReadPlans.checks(plan).map((c) => db.raw(c)))
         .from(db.raw(`unnest(?::${cast}) WITH ORDINALITY AS w(id, n)`, [valid])).join(`${m.table} as t0`, "t0.id", "w.id").joinRaw(many.joins)
         .orderBy("w.n"), "generic");
-      return { row: rows[0], answer: () => this.finished(rows.map((r) => r.j as string), opts) };
+      return { row: rows[0], answer: () => finished(rows.map((r) => r.j as string)) };
     });
   }
 
