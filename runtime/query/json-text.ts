@@ -144,11 +144,15 @@ export class Finishing {
   private run: string[] = [];
   private length = 0;
 
-  constructor(private readonly piece: (text: string) => void) {}
+  /**
+   * `ownFrom`: the characters from which a text is given as a piece of its own (OWN_PIECE);
+   * Infinity runs every text together into pieces, as an answer sent in chunks wants them.
+   */
+  constructor(private readonly piece: (text: string) => void, private readonly ownFrom = OWN_PIECE) {}
 
   /** Text that is JSON already, with no marker in it (punctuation between objects). */
   add(text: string): void {
-    if (text.length >= OWN_PIECE) {
+    if (text.length >= this.ownFrom) {
       this.flush();
       this.piece(text);
       return;
