@@ -33,6 +33,7 @@ export class Identities {
   private readonly tokens?: ModelDescriptor;
   /** Tokens found valid, by key, until the time (ms) they must be checked again. */
   private readonly trusted = new Map<string, { identity: Identity; until: number }>();
+  private tokenCheckSql?: string;
 
   constructor(private readonly index: ModelIndex) {
     const auth = index.api.auth;
@@ -68,16 +69,7 @@ export class Identities {
     const now = Date.now();
     const known = this.trusted.get(key);
     if (known && known.until > now) return { identity: known.identity };
-    const t = this.tokens;
-    const expires = `t.${this.c(t, "expires")}`;
-    const row = await prepared(db(`${t.table} as t`)
-      .join(`${this.users.table} as u`, `u.id`, `t.${this.c(t, "user")}`)
-      .select("t.id as token_id", `t.${this.c(t, "write_enabled")} as write_enabled`,
-        db.raw(`(${expires} IS NOT NULL AND ${expires} <= now()) as expired`),
-        // Measured by the database's clock, so the two clocks need not agree.
-        db.raw(`extract(epoch from ${expires} - now()) * 1000 as remaining_ms`), ...this.userColumns("u"))
-      .where(`t.${this.c(t, "key")}`, key)
-      .first());
+    const { rows: [row] } = await prepared(db.raw(this.tokenCheck(db, this.tokens), [key]));
     if (!row) return { refused: { code: "invalid_token" } };
     if (row.expired) return { refused: { code: "token_expired" } };
     if (!row.is_active) return { refused: { code: "user_inactive" } };
@@ -90,6 +82,22 @@ export class Identities {
     this.trusted.delete(key);
     this.trusted.set(key, { identity, until: now + Math.min(TOKEN_TRUST_MS, remaining) });
     return { identity };
+  }
+
+  /** The statement that checks a token, its key its one value: built once, not at each check. */
+  private tokenCheck(db: Knex, t: ModelDescriptor): string {
+    if (this.tokenCheckSql !== undefined) return this.tokenCheckSql;
+    const expires = `t.${this.c(t, "expires")}`;
+    const { sql } = db(`${t.table} as t`)
+      .join(`${this.users.table} as u`, `u.id`, `t.${this.c(t, "user")}`)
+      .select("t.id as token_id", `t.${this.c(t, "write_enabled")} as write_enabled`,
+        db.raw(`(${expires} IS NOT NULL AND ${expires} <= now()) as expired`),
+        // Measured by the database's clock, so the two clocks need not agree.
+        db.raw(`extract(epoch from ${expires} - now()) * 1000 as remaining_ms`), ...this.userColumns("u"))
+      .where(`t.${this.c(t, "key")}`, "")
+      .limit(1, { skipBinding: true })
+      .toSQL();
+    return this.tokenCheckSql = sql;
   }
 
   async byPassword(db: Knex, username: string, password: string): Promise<Identity | null> {
