@@ -5,9 +5,10 @@
 // statement replaces with a value bound to it (`withUrls`), so that one text serves every host;
 // and a jsonb object, array or number (whose numbers and key order JavaScript writes otherwise)
 // between two markers, each such value written again by the server on its own: PostgreSQL's
-// JSON escapes every control character in data, so a raw one in the text can only be a marker. Taken: U+0001 and U+0002 (URLs) and U+0003/U+0004 (jsonb values) here,
-// U+0005 before a GraphQL leaf graphql-js must write (graphql/compile.ts NOT_AS_IS), U+0006 and
-// U+0007 around a zone the calendar names (profiles/wordpress/record-text.ts).
+// JSON escapes every control character in data, so a raw one in the text can only be a
+// marker. Taken: U+0001 and U+0002 (URLs) and U+0003/U+0004 (jsonb values) here, U+0005
+// before a GraphQL leaf graphql-js must write (graphql/compile.ts NOT_AS_IS), U+0006 and U+0007
+// around a zone the calendar names (profiles/wordpress/record-text.ts).
 import { literal } from "./sql.js";
 
 /**
