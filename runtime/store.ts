@@ -99,6 +99,11 @@ const SET_SAVEPOINT = "bulk_elements";
 /** The server-side cursor of `Store.streamed`: one at a time in a transaction, which is one export's. */
 const STREAM_CURSOR = "armature_stream";
 
+/** What a statement gives: a query builder's rows, or a raw query's result. */
+type Rows = Array<Record<string, unknown>> | { rows: Array<Record<string, unknown>> };
+
+const rowsOf = (result: Rows): Array<Record<string, unknown>> => (Array.isArray(result) ? result : result.rows);
+
 /** The JSON text `opts` asks of `plan` (a profile's own, or the plan's) for a statement over many rows, and the joins it reads from after `t0`. */
 const textOfMany = (plan: ReadPlan, opts: ReadOptions): { json: string; joins: string } | undefined =>
   (opts.text ? { json: opts.text.sql, joins: "" } : plan.joined);
@@ -470,12 +475,18 @@ export class Store {
    */
   private async builtOnce(db: Db, plan: ReadPlan, key: string, bindings: unknown[], build: () => Knex.QueryBuilder, mode: PlanMode,
     onRow?: (row: Record<string, unknown>) => void): Promise<Array<Record<string, unknown>>> {
+    return rowsOf(await this.builtStatement(db, plan, key, bindings, build, mode, onRow));
+  }
+
+  /** `builtOnce`'s statement, not yet run: its kept text bound to `bindings`, or the one `build` makes (and whose text is then kept). */
+  private builtStatement(db: Db, plan: ReadPlan, key: string, bindings: unknown[], build: () => Knex.QueryBuilder, mode: PlanMode,
+    onRow?: (row: Record<string, unknown>) => void): Knex.QueryBuilder | Knex.Raw {
     let serial = this.planSerials.get(plan);
     if (serial === undefined) this.planSerials.set(plan, (serial = ++planSerial));
     const textKey = `${serial}|${key}`;
     const text = this.texts.get(textKey);
     const rowByRow = onRow ? { onRow } : {};
-    if (text) return (await bound(db, text, bindings, mode).options(rowByRow)).rows;
+    if (text) return bound(db, text, bindings, mode).options(rowByRow);
     const statement = build().options(rowByRow);
     if (text === undefined) {
       const compiled = statement.toSQL();
@@ -484,6 +495,7 @@ export class Store {
     }
     return statement;
   }
+
 
   private urls(opts: ReadOptions): TextUrls {
     return { api: opts.ctx.apiUrl, site: siteUrl(opts.ctx.apiUrl, this.index.api.basePath) };
@@ -762,9 +774,12 @@ export class Store {
     const json = opts.text?.sql ?? plan.json;
     if (!json) return undefined;
     const db = op.trx;
-    const statement = this.textStatement(db, m, plan, json, opts, this.keys(m, [id]));
+    const key = this.keys(m, [id]);
+    // The detail's statement of an unscoped, unfiltered read, whose text is kept the same way.
+    const statement = this.builtStatement(db, plan, `${opts.text?.key ?? ""}|detail|${key.cast}|`, [...this.textValues(opts), key.valid[0]],
+      () => this.textStatement(db, m, plan, json, opts, key), "generic");
     const answered = new Promise<Record<string, unknown> | undefined>((resolve, reject) => {
-      sendAhead<Array<Record<string, unknown>>>(db, statement, { withCommit: true, then: (rows) => resolve(rows[0]), error: (err) => (reject(err), err) }).catch(reject);
+      sendAhead<Rows>(db, statement, { withCommit: true, then: (rows) => resolve(rowsOf(rows)[0]), error: (err) => (reject(err), err) }).catch(reject);
     });
     const text = answered.then((row) => (!row || this.plans.learn(plan, row) || typeof row.j !== "string" ? undefined : finished(row.j)));
     // Taken only after a commit, which fails where this failed: a write that failed (or runs
