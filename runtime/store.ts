@@ -496,7 +496,6 @@ export class Store {
     return statement;
   }
 
-
   private urls(opts: ReadOptions): TextUrls {
     return { api: opts.ctx.apiUrl, site: siteUrl(opts.ctx.apiUrl, this.index.api.basePath) };
   }
