@@ -17,7 +17,7 @@ import { heldRows, lookupsOf } from "./write/lookups.js";
 import { HookValues, storedRows, storedRowsAt } from "./write/hook-rows.js";
 import { insertRows, updateRows } from "./write/row-sets.js";
 import { col, ident, literal } from "./query/sql.js";
-import { bound, positioned, prepared, type PlanMode } from "./db/prepared.js";
+import { bound, positionedAs, prepared, type PlanMode } from "./db/prepared.js";
 import { withValues } from "./db/with-values.js";
 import { sendAhead, sendPresumption } from "./db/pipeline.js";
 import { HttpError, ValidationError, notFound, type FieldErrors } from "./errors.js";
@@ -488,11 +488,7 @@ export class Store {
     const rowByRow = onRow ? { onRow } : {};
     if (text) return bound(db, text, bindings, mode).options(rowByRow);
     const statement = build().options(rowByRow);
-    if (text === undefined) {
-      const compiled = statement.toSQL();
-      const same = compiled.bindings.length === bindings.length && compiled.bindings.every((b, n) => b === bindings[n]);
-      this.texts.set(textKey, same ? positioned(compiled.sql) : null);
-    }
+    if (text === undefined) this.texts.set(textKey, positionedAs(statement, bindings));
     return statement;
   }
 

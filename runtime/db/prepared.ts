@@ -315,6 +315,17 @@ export function positioned(sql: string): string {
   return text;
 }
 
+/**
+ * The text of `statement` in pg's form, to keep and run again with `bound`, where the values it
+ * compiles to are `bindings`, in their order (what the caller binds at each run); null where
+ * they are not, and the statement is to be built each time.
+ */
+export function positionedAs(statement: Knex.QueryBuilder | Knex.Raw, bindings: readonly unknown[]): string | null {
+  const compiled = statement.toSQL();
+  const same = compiled.bindings.length === bindings.length && compiled.bindings.every((b, n) => b === bindings[n]);
+  return same ? positioned(compiled.sql) : null;
+}
+
 /** The text `positioned` gave, bound to `values`: a prepared query, planned as `plan` says. */
 export function bound(db: Knex | Knex.Transaction, text: string, values: readonly unknown[], plan?: PlanMode): Knex.Raw {
   // Kept the most recent: it must still be known when knex comes to number the text.

@@ -19,7 +19,7 @@ import type { Actor, ChangeAction, WriteFeature, WriteOperation, Written } from 
 import type { Db, ReadOptions, Store } from "../../store.js";
 import { isUuid } from "../../query/filters.js";
 import { ident, literal } from "../../query/sql.js";
-import { bound, positioned, prepared } from "../../db/prepared.js";
+import { bound, positionedAs, prepared } from "../../db/prepared.js";
 import { KeptTexts } from "../../kept-texts.js";
 import { sendAhead, sendPresumption } from "../../db/pipeline.js";
 import { presumes } from "../../db/presumed.js";
@@ -406,11 +406,7 @@ function changeLog(index: ModelIndex, log: ModelDescriptor, lookup: RecordedLook
     const kept = sentTexts.get(key);
     if (kept?.from === from && kept.text) return bound(db, kept.text, bindings, "generic");
     const statement = prepared(db.raw(build(), bindings), "generic");
-    if (kept?.from !== from) {
-      const compiled = statement.toSQL();
-      const same = compiled.bindings.length === bindings.length && compiled.bindings.every((b, n) => b === bindings[n]);
-      sentTexts.set(key, { from, text: same ? positioned(compiled.sql) : null });
-    }
+    if (kept?.from !== from) sentTexts.set(key, { from, text: positionedAs(statement, bindings) });
     return statement;
   }
 
