@@ -15,6 +15,7 @@ import { apis } from "../../../generated/server.js";
 import { enginesOn } from "../../../runtime/engine.js";
 import { call, del, get, patch, post } from "../../support/http.js";
 import { startTestServer } from "../../support/server.js";
+import { sentStatements } from "../../support/statements.js";
 import { uniq } from "./support.js";
 
 const SITES = "/api/dcim/sites/";
@@ -69,6 +70,40 @@ describe("inventory e2e: change records and webhooks", () => {
     expect(d).to.deep.include({ changed_object_id: site.body.id, changed_object: null });
     expect(d.action.value).to.equal("delete");
     expect(d.object_data.description).to.equal("second");
+  });
+
+  it("a record shows the object as its create answers it, in SQL, before, while and after a relationship changes the model's shape", async () => {
+    // The record's statement is kept from one create to the next (changes/index.ts
+    // sentStatement). A relationship on sites changes what a site shows and the facts its
+    // statement was built on: the first create after the change finds so and records the
+    // ordinary way (the object read and the record bound as jsonb); the next ones must be
+    // recorded in SQL again, by a statement built for the new shape, not the kept one.
+    const { db, url } = await startTestServer();
+    const relative = (object: unknown) => JSON.parse(JSON.stringify(object).replaceAll(url, ""));
+    const createAndCompare = async (name: string, settled: boolean) => {
+      const { reply: site, sql } = await sentStatements(() => post(SITES, { name, status: "active" }));
+      expect(site.status, site.text).to.equal(201);
+      const [record] = await db("extras_objectchange").where({ changed_object_id: site.body.id, action: "create" });
+      expect(record.object_data_v2, name).to.deep.equal(relative(site.body));
+      if (settled) expect(sql.filter((s) => s.includes("jsonb_populate_recordset")), `${name}: recorded in SQL`).to.deep.equal([]);
+      return site.body;
+    };
+    await createAndCompare(`${tag}-shape-a1`, false);
+    await createAndCompare(`${tag}-shape-a2`, true);
+    const rel = await post("/api/extras/relationships/", { name: `${tag} shape`, slug: `${tag}-shape`, type: "one-to-many", source_type: "dcim.site", destination_type: "circuits.provider" });
+    expect(rel.status, rel.text).to.equal(201);
+    try {
+      for (const n of [1, 2, 3]) {
+        const site = await createAndCompare(`${tag}-shape-b${n}`, n > 1);
+        expect(site.relationships, "the site shows the new relationship").to.have.property(`${tag}-shape`);
+      }
+    } finally {
+      expect((await del(`/api/extras/relationships/${rel.body.id}/`)).status).to.equal(204);
+    }
+    for (const n of [1, 2]) {
+      const site = await createAndCompare(`${tag}-shape-c${n}`, n > 1);
+      expect(site.relationships).to.not.have.property(`${tag}-shape`);
+    }
   });
 
   // runtime/db/connect.ts asks the server for lz4 where it has it; PGlite is built without it.
