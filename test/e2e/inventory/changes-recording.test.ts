@@ -78,14 +78,19 @@ describe("inventory e2e: change records and webhooks", () => {
     // statement was built on: the first create after the change finds so and records the
     // ordinary way (the object read and the record bound as jsonb); the next ones must be
     // recorded in SQL again, by a statement built for the new shape, not the kept one.
-    const { db, url } = await startTestServer();
+    // On PostgreSQL the suite's files share one database, and one running beside this one may
+    // add a webhook or custom field on sites at any moment, rightly sending a create the
+    // ordinary way: there, only what is recorded is asserted. The embedded database is this
+    // file's own.
+    const { db, url, engine } = await startTestServer();
+    const alone = engine !== "postgresql";
     const relative = (object: unknown) => JSON.parse(JSON.stringify(object).replaceAll(url, ""));
     const createAndCompare = async (name: string, settled: boolean) => {
       const { reply: site, sql } = await sentStatements(() => post(SITES, { name, status: "active" }));
       expect(site.status, site.text).to.equal(201);
       const [record] = await db("extras_objectchange").where({ changed_object_id: site.body.id, action: "create" });
       expect(record.object_data_v2, name).to.deep.equal(relative(site.body));
-      if (settled) expect(sql.filter((s) => s.includes("jsonb_populate_recordset")), `${name}: recorded in SQL`).to.deep.equal([]);
+      if (settled && alone) expect(sql.filter((s) => s.includes("jsonb_populate_recordset")), `${name}: recorded in SQL`).to.deep.equal([]);
       return site.body;
     };
     await createAndCompare(`${tag}-shape-a1`, false);
