@@ -63,7 +63,7 @@ export const profiles: Record<string, Profile> = {
   },
   wordpress: {
     mountPath: (_api, config) => config.wpApiRoot,
-    mount: (deps) => ({ router: wordpressProfile(deps) }),
+    mount: wordpressProfile,
     announce: (api, config, base) => [`  ${api.title}: ${base}${config.wpApiRoot}${api.basePath}`],
     commands: { "create-app-password": createAppPassword },
     // A WordPress site advertises its REST root on every page, the home page included.

@@ -61,6 +61,8 @@ export interface WpRequest {
   readonly site: Site;
   /** The REST root's URL (`http://host/wp-json`). */
   readonly rootUrl: string;
+  /** Set when the fast path routed it (runtime/http/fast-path.ts), not Express. */
+  readonly fast?: true;
 }
 
 /** What routing found: the route's path arguments and the model it serves. */

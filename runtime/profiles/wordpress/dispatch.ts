@@ -70,7 +70,7 @@ export class WpDispatcher {
 
   /** Tells who listens (runtime/telemetry.ts) which route of the table, by its regex as WordPress names routes, served the request. */
   private routed(base: WpRequest, hit: Compiled | undefined): void {
-    publish("http.routed", { res: base.res, api: base.wp.api.name, route: hit ? `${base.req.baseUrl}${hit.route.regex}` : null });
+    publish("http.routed", { res: base.res, api: base.wp.api.name, route: hit ? `${base.req.baseUrl}${hit.route.regex}` : null, fast: base.fast });
   }
 
   async dispatch(base: WpRequest): Promise<void> {

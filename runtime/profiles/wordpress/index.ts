@@ -6,7 +6,7 @@
 // (policy.ts): archives through the archive planner and the paginator, writes through the
 // writer, every read and write through the engine's store, answers through the shaper; every
 // failure is a `{code, message, data}` error. Models are known only through their descriptors.
-import express, { type Request, type Response, type Router } from "express";
+import express, { type Request, type Response } from "express";
 import { createRequire } from "node:module";
 import { dirname } from "node:path";
 import type { ApiDescriptor } from "../../descriptor.js";
@@ -19,24 +19,30 @@ import { WpAuth, type Requester } from "./auth.js";
 import { Catalog } from "./records.js";
 import { Writer } from "./writes.js";
 import { Engine } from "../../engine.js";
-import type { ProfileCommand } from "../index.js";
+import type { Mounted, ProfileCommand } from "../index.js";
 import { servedApi, type WpDeps } from "./context.js";
 import { WpDispatcher } from "./dispatch.js";
 import { requestHandler } from "./request.js";
+import { wordpressFastRoutes } from "./fast-routes.js";
 import { chargeUnread } from "../../http/rate-limits.js";
 
 export type { WpDeps } from "./context.js";
 
-export function wordpressProfile(deps: WpDeps): Router {
+export function wordpressProfile(deps: WpDeps): Mounted {
   const wp = servedApi(deps);
   const dispatcher = new WpDispatcher(wp);
   const router = express.Router({ strict: false, caseSensitive: true });
+  const statics = `${wp.ns}/doc/static`;
   // Swagger UI's own files, for the page `doc` serves a browser.
-  router.use(`/${wp.ns}/doc/static`, express.static(dirname(createRequire(import.meta.url).resolve("swagger-ui-dist/package.json")), { index: false }));
-  router.use(express.raw({ type: () => true, limit: deps.config.bodyLimit }));
+  router.use(`/${statics}`, express.static(dirname(createRequire(import.meta.url).resolve("swagger-ui-dist/package.json")), { index: false }));
+  const readBody = express.raw({ type: () => true, limit: deps.config.bodyLimit });
+  const unread = async (err: unknown, req: Request, res: Response, _next: express.NextFunction) =>
+    wp.policy.exceptionHandler(res, await chargeUnread(wp.limits, req, res, err), {});
+  router.use(readBody);
   router.use(requestHandler(wp, dispatcher));
-  router.use(async (err: unknown, req: Request, res: Response, _next: express.NextFunction) => wp.policy.exceptionHandler(res, await chargeUnread(wp.limits, req, res, err), {}));
-  return router;
+  router.use(unread);
+  const fast = wordpressFastRoutes({ dispatcher, statics, readBody, handler: requestHandler(wp, dispatcher, true), unread, noRoute: wordpressNoRoute(deps.config) });
+  return { router, fast };
 }
 
 /**

@@ -17,7 +17,8 @@ const OVERRIDABLE = new Set(["GET", "POST", "PUT", "PATCH", "DELETE"]);
 /** What a browser script may read of the rate limits, when they are on. */
 const RATE_LIMIT_HEADERS = ", Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset";
 
-export function requestHandler(wp: WpApi, dispatcher: WpDispatcher): RequestHandler {
+/** `fast`: the handler the fast path calls (runtime/http/fast-path.ts), which tells so when it routes. */
+export function requestHandler(wp: WpApi, dispatcher: WpDispatcher, fast?: true): RequestHandler {
   const { config, policy, ns, tz } = wp;
   return async (req, res, next) => {
     const rootUrl = `${origin(req, config.publicUrl)}${config.wpApiRoot}`;
@@ -36,7 +37,7 @@ export function requestHandler(wp: WpApi, dispatcher: WpDispatcher): RequestHand
       });
       identified(res, who?.username);
       const site = { origin: origin(req, config.publicUrl), nsUrl: `${rootUrl}/${ns}`, tz };
-      await dispatcher.dispatch({ wp, req, res, method, path, params, who, site, rootUrl });
+      await dispatcher.dispatch({ wp, req, res, method, path, params, who, site, rootUrl, fast });
     } catch (err) {
       policy.exceptionHandler(res, await chargeUnread(wp.limits, req, res, err), params);
     }

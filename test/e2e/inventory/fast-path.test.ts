@@ -194,3 +194,39 @@ describe("the fast path", () => {
     }
   });
 });
+
+describe("the fast path of the WordPress profile", () => {
+  const NS = "/wp-json/calendar/events/v1";
+  const reader = { token: null };
+
+  it("answers reads of the API's paths as Express does, failures included", async () => {
+    for (const path of [`${NS}/events`, `${NS}/events/`, `${NS}/events?per_page=2&page=1`, `${NS}/venues`, `${NS}/organizers`, `${NS}/categories?hide_empty=0`,
+      `${NS}/tags`, NS, "/wp-json/", `${NS}/events?page=0`, `${NS}/events?per_page=x`, `${NS}/events/${MISSING_ID}`, `${NS}/no-such-route`]) {
+      const res = await both(path, reader);
+      expect(res.fast, path).to.equal(true);
+    }
+    const list = await both(`${NS}/events?per_page=1`, reader);
+    expect(list.status, list.body).to.equal(200);
+    expect(list.headers).to.have.property("x-wp-total");
+    expect(JSON.parse(list.body)).to.have.property("events");
+    const head = await both(`${NS}/events`, { ...reader, method: "HEAD" });
+    expect(head).to.include({ body: "", fast: true });
+    // Refused before it is routed: on either path no route is told, and the answers are equal.
+    const bad = await both(`${NS}/events`, { headers: { Authorization: "Basic bm9ib2R5Om5vdGhpbmc=" }, token: null });
+    expect(bad.status).to.equal(401);
+  });
+
+  it("leaves writes, Swagger UI's files and paths no API claims to Express, answering as it does", async () => {
+    const leftOut: Array<[string, Sent]> = [
+      [`${NS}/events`, { ...reader, method: "POST", body: JSON.stringify({ title: "no one may" }) }],
+      [`${NS}/doc/static/swagger-ui.css`, reader],
+      [`${NS}/doc/static`, reader],
+      ["/wp-json/no/such/namespace", reader],
+      ["/wp-json", reader],
+    ];
+    for (const [path, sent] of leftOut) {
+      const res = await both(path, sent);
+      expect(res.fast, `${sent.method ?? "GET"} ${path}`).to.not.equal(true);
+    }
+  });
+});
