@@ -26,8 +26,10 @@ export const VIEWS: Record<ViewKind, View> = {
   index: { run: restIndexView, head: true },
   namespace: { run: namespaceView, head: true },
   doc: { run: docView, head: true, varies: "Accept" },
-  // The profile has always refused HEAD on an archive; clients page with GET.
-  archive: { run: listView, head: false },
+  // WordPress serves HEAD with the GET handler of a route that registers none of its own
+  // (WP_REST_Server::match_request_to_handler, class-wp-rest-server.php): an archive's
+  // headers (X-WP-Total, Link) without its body.
+  archive: { run: listView, head: true },
   create: { run: createView, head: false },
   read: { run: readView, head: true },
   update: { run: updateView, head: false },
