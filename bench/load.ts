@@ -20,8 +20,14 @@ export interface Load {
   /** Measured requests; the run also stops issuing new ones once `seconds` have passed. */
   requests: number;
   seconds: number;
-  /** Unmeasured requests first (connections opened, plans and code warm). */
+  /** Unmeasured requests first, at most (connections opened, plans and code warm). */
   warmup: number;
+  /**
+   * How long the unmeasured requests go on at most, in seconds (`seconds` if not given): V8
+   * optimizes a request's code only after it has run many times, and a server's first thousand
+   * requests of a kind cost it up to twice the CPU of the later ones.
+   */
+  warmupSeconds?: number;
   /** Sees each successful reply's body (the allocation scenario collects addresses). */
   onBody?: (body: string) => void;
   /** The server's meter; this process's when the server runs in it. */
@@ -142,7 +148,7 @@ export async function run(load: Load): Promise<Result> {
     return sent;
   };
   const span = BigInt(Math.round(load.seconds * 1e9));
-  await clients(load.warmup, process.hrtime.bigint() + span);
+  await clients(load.warmup, process.hrtime.bigint() + BigInt(Math.round((load.warmupSeconds ?? load.seconds) * 1e9)));
   latencies.length = 0;
   errors = 0;
   bytes = 0;
