@@ -16,7 +16,7 @@ import { canonicalUuid, checkColumns, filterErrors, integerKey, isUuid, MAX_SERI
 import { heldRows, lookupsOf } from "./write/lookups.js";
 import { HookValues, storedRows, storedRowsAt } from "./write/hook-rows.js";
 import { insertRows, updateRows } from "./write/row-sets.js";
-import { col, ident, literal } from "./query/sql.js";
+import { col, ident } from "./query/sql.js";
 import { bound, positionedAs, prepared, type PlanMode } from "./db/prepared.js";
 import { withValues } from "./db/with-values.js";
 import { sendAhead, sendPresumption } from "./db/pipeline.js";
@@ -735,26 +735,16 @@ export class Store {
   /**
    * The objects of `m` as `opts` shows them, as an SQL jsonb expression over the row aliased
    * `t0` (with its bindings), for a statement that keeps them (the change log's record built in
-   * SQL); `facts`: an SQL condition true while the facts the plan was built on hold, `checks`
-   * the select-list entries that find them, for `learn` to be told what they found. Undefined
-   * where the plan can only be rendered in JavaScript.
+   * SQL); `assumes`: the plan rests on facts about the data, which the statement would have to
+   * check. Undefined where the plan can only be rendered in JavaScript.
    */
-  jsonbOf(m: ModelDescriptor, opts: ReadOptions, many: boolean): {
-    sql: string; bindings: unknown[]; joins: string; facts: string; checks: string[]; learn: (row: Record<string, unknown> | undefined) => boolean;
-  } | undefined {
+  jsonbOf(m: ModelDescriptor, opts: ReadOptions, many: boolean): { sql: string; bindings: unknown[]; joins: string; assumes: boolean } | undefined {
     const plan = this.planFor(m, opts);
     const text = many ? textOfMany(plan, opts) : { json: opts.text?.sql ?? plan.json, joins: "" };
     if (!text?.json) return undefined;
     const { json, joins } = text;
     // The jsonb values finished() writes again taken as they are: jsonb keeps no text of its own.
-    return {
-      sql: `replace(replace(${withUrls(json)}, chr(3), ''), chr(4), '')::jsonb`,
-      bindings: this.textValues(opts),
-      joins,
-      facts: plan.assumptions.map((a) => `${a.probe} = ${literal(a.believed)}`).join(" AND ") || "true",
-      checks: ReadPlans.checks(plan),
-      learn: (row) => this.plans.learn(plan, row),
-    };
+    return { sql: `replace(replace(${withUrls(json)}, chr(3), ''), chr(4), '')::jsonb`, bindings: this.textValues(opts), joins, assumes: plan.assumptions.length > 0 };
   }
 
   /**

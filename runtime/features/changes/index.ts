@@ -4,7 +4,7 @@
 // calls for (webhooks/index.ts), both from one read of the changed rows. A set of rows is one
 // read, one insert and one webhook lookup, whatever its size. The object is recorded as the
 // API shows it to a request-less serializer (Nautobot's `object_data_v2`: the latest version,
-// relative URLs) and as its model's field values (`object_data`: related objects by id,
+// relative URLs, no opt-in field) and as its model's field values (`object_data`: related objects by id,
 // choices by value, tags by name); a webhook's `prechange` is the object as the last record
 // before this one showed it, as Nautobot takes it. Records older than CHANGELOG_RETENTION
 // days (the api's setting, 90 by default, 0 keeps them) are purged by a periodic task of the
@@ -21,8 +21,7 @@ import { isUuid } from "../../query/filters.js";
 import { ident, literal } from "../../query/sql.js";
 import { bound, positionedAs, prepared } from "../../db/prepared.js";
 import { KeptTexts } from "../../kept-texts.js";
-import { sendAhead, sendPresumption } from "../../db/pipeline.js";
-import { presumes } from "../../db/presumed.js";
+import { sendAhead } from "../../db/pipeline.js";
 import { lookupsOf, oncePerTransaction } from "../../write/lookups.js";
 import { publishOnCommit } from "../../telemetry.js";
 import { enqueueWebhooks, webhooksQuery, type ChangeEvent, type FoundWebhook } from "../webhooks/index.js";
@@ -114,8 +113,12 @@ export function changes(index: ModelIndex, store: Store, lookup?: RecordedLookup
   const { changeLog: logKey, webhooks } = index.api;
   if (!logKey && !webhooks) return undefined;
   const latest = index.api.versions.supported.at(-1) ?? index.api.versions.default;
-  // Every row written, whoever wrote it and whatever they may view.
-  const recorded: ReadOptions = { shape: "full", version: latest, include: "all", ctx: { apiUrl: index.api.basePath }, unscoped: true };
+  // Every row written, whoever wrote it and whatever they may view, as a serializer given no
+  // request shows it: without the opt-in fields (computed fields, relationships). Nautobot's
+  // OptInFieldsMixin.fields (nautobot/core/api/serializers.py, v1.5.24 lines 59-77) keeps them
+  // for a request other than a GET, but reads a missing request's `include` as empty, and
+  // serialize_object_v2 and enqueue_webhooks serialize with `{"request": None}`.
+  const recorded: ReadOptions = { shape: "full", version: latest, include: [], ctx: { apiUrl: index.api.basePath }, unscoped: true };
   const log = logKey ? changeLog(index, index.model(logKey), lookup, (m, many) => store.jsonbOf(m, recorded, many)) : undefined;
   const watches = (m: ModelDescriptor) => m.features.changeLogged && m.key !== logKey;
   // A write's answer rendered in JavaScript in an older version reads what the record shows
@@ -138,15 +141,15 @@ export function changes(index: ModelIndex, store: Store, lookup?: RecordedLookup
 
   async function record(op: WriteOperation, m: ModelDescriptor, rows: Written, action: ChangeAction): Promise<void> {
     const db = op.trx;
-    if (log && action !== "delete" && await log.sendFromRows(db, m, rows, action, await followers(db, m, action), () => recordRead(op, m, rows, action, false))) {
+    if (log && action !== "delete" && await log.sendFromRows(db, m, rows, action, await followers(db, m, action))) {
       publishOnCommit(db, "changes.recorded", { api: index.api.name, action, count: rows.length });
       return;
     }
-    await recordRead(op, m, rows, action, true);
+    await recordRead(op, m, rows, action);
   }
 
-  /** Records the change of `rows` from the objects read into JavaScript, and calls their webhooks; `told`: the recording is published. */
-  async function recordRead(op: WriteOperation, m: ModelDescriptor, rows: Written, action: ChangeAction, told: boolean): Promise<void> {
+  /** Records the change of `rows` from the objects read into JavaScript, and calls their webhooks. */
+  async function recordRead(op: WriteOperation, m: ModelDescriptor, rows: Written, action: ChangeAction): Promise<void> {
     const db = op.trx;
     const fetched = await store.fetch(op, m, [...new Set(rows.map((r) => r.id))], recorded);
     const byId = new Map(fetched.map((o) => [String(o.id), o]));
@@ -163,7 +166,7 @@ export function changes(index: ModelIndex, store: Store, lookup?: RecordedLookup
     if (quiet) await log!.send(db, m, changes, action);
     const { before, webhooks } = quiet ? { before: new Map<string, Record<string, unknown>>(), webhooks: follows.webhooks }
       : log ? await log.write(db, m, changes, action) : { before: new Map<string, Record<string, unknown>>(), webhooks: undefined };
-    if (log && told) publishOnCommit(db, "changes.recorded", { api: index.api.name, action, count: changes.length });
+    if (log) publishOnCommit(db, "changes.recorded", { api: index.api.name, action, count: changes.length });
     const time = new Date();
     await enqueueWebhooks(db, index.api, changes.map(({ object: o, actor }): ChangeEvent => {
       const prechange = action === "create" ? null : before.get(String(o.id)) ?? null;
@@ -345,57 +348,36 @@ function changeLog(index: ModelIndex, log: ModelDescriptor, lookup: RecordedLook
    * that inserts their records, as `recordsOf` makes them from the objects read first: no
    * object is read into JavaScript, rendered and bound again (a bulk of 1,000 prefixes, its
    * answer from `Store.answerJson`: Node's CPU 320 → 145 ms, PostgreSQL's 330 → 410, in about
-   * the same time). Should the facts of the plan that writes the objects no longer hold, a
-   * write that presumes (runtime/db/presumed.ts) fails, and runs again the ordinary way; any
-   * other records them `ordinarily`. Gives false, sending nothing, where it cannot be done so:
-   * something follows from the records, the rows are of several actors or have integer keys,
-   * or their plan is rendered in JavaScript.
+   * the same time), sent with the commit. Gives false, sending nothing, where it cannot be done
+   * so: something follows from the records, the rows are of several actors or have integer
+   * keys, or their plan is rendered in JavaScript or rests on facts about the data (a
+   * request-less object shows no opt-in field, the only ones whose shape does).
    */
-  async function sendFromRows(db: Db, m: ModelDescriptor, rows: Written, action: "create" | "update", follows: { webhooks: FoundWebhook[]; jobs: boolean },
-    ordinarily: () => Promise<void>): Promise<boolean> {
+  async function sendFromRows(db: Db, m: ModelDescriptor, rows: Written, action: "create" | "update", follows: { webhooks: FoundWebhook[]; jobs: boolean }): Promise<boolean> {
     const actor = rows[0]?.actor;
     const shown = shownOf(m, rows.length > 1);
-    if (!actor || !shown || follows.jobs || follows.webhooks.length || index.integerKeys(m) || rows.some((r) => r.actor !== actor)) return false;
+    if (!actor || !shown || shown.assumes || follows.jobs || follows.webhooks.length || index.integerKeys(m) || rows.some((r) => r.actor !== actor)) return false;
     const bindings = [actor.userId, actor.username ?? "Undefined", requestUuid(actor.requestId), action, m.key, actor.context, actor.contextDetail.slice(0, MAX_DETAIL),
       rows.map((r) => String(r.id)), ...shown.bindings] as Knex.RawBinding[];
-    const presuming = presumes(db);
-    const statement = sentStatement(db, `${m.key}|${rows.length > 1}|${presuming}`, [shown.sql, shown.joins, shown.facts, ...shown.checks].join("\u0000"), bindings,
-      () => recordsStatement(m, shown, presuming));
-    if (presuming) {
-      await sendPresumption(db, statement);
-      return true;
-    }
-    // Where the facts changed (the operation may have changed them itself), nothing is
-    // inserted, and the statement tells what they are now: the objects are then read and
-    // recorded the ordinary way, before the commit leaves.
-    await sendAhead<{ rows: Array<Record<string, unknown>> }>(db, statement, {
-      then: (found) => (shown.learn(found.rows[0]) ? ordinarily() : undefined),
-    });
+    await sendAhead(db, sentStatement(db, `${m.key}|${rows.length > 1}`, `${shown.sql}\u0000${shown.joins}`, bindings, () => recordsStatement(m, shown)), { withCommit: true });
     return true;
   }
 
-  /**
-   * The statement that records the change of rows of `m` from `shown` (its values bound in
-   * `sendFromRows`' order): with `presuming`, one that fails where the facts of its plan no
-   * longer hold; else one that inserts nothing then and tells what they are.
-   */
-  function recordsStatement(m: ModelDescriptor, shown: NonNullable<ReturnType<typeof shownOf>>, presuming: boolean): string {
+  /** The statement that records the change of rows of `m` from `shown`, its values bound in `sendFromRows`' order. */
+  function recordsStatement(m: ModelDescriptor, shown: NonNullable<ReturnType<typeof shownOf>>): string {
     const related = relatedSql(m, "o.v");
     const given: Array<[string, string]> = [
       [cols.time, "clock_timestamp() + make_interval(secs => (w.n - 1) * 0.000001)"], [cols.user, "?::uuid"], [cols.userName, "?"], [cols.requestId, "?::uuid"],
       [cols.action, "?"], [cols.type, "?"], [cols.id, "t0.id"], [cols.repr, `left(coalesce(o.v ->> 'display', t0.id::text), ${MAX_REPR})`],
       [cols.data, modelDataSql(m, "o.v")], [cols.dataV2, "o.v"], [cols.context, "?"], [cols.detail, "?"], [cols.relatedType, related.type], [cols.relatedId, `(${related.id})::uuid`],
     ];
-    const insert = (facts: string) => `INSERT INTO ${table} (${given.map(([c]) => ident(c)).join(", ")}) SELECT ${given.map(([, e]) => e).join(", ")} ` +
+    return `INSERT INTO ${table} (${given.map(([c]) => ident(c)).join(", ")}) SELECT ${given.map(([, e]) => e).join(", ")} ` +
       `FROM unnest(?::uuid[]) WITH ORDINALITY AS w(id, n) JOIN ${ident(m.table)} t0 ON t0.id = w.id ${shown.joins} CROSS JOIN LATERAL (SELECT ${shown.sql} AS v OFFSET 0) o ` +
-      `WHERE ${facts} ORDER BY w.n`;
-    return presuming
-      ? insert(`armature_presume(${shown.facts}, 'the facts the recorded objects are written on')`)
-      : `WITH recorded AS (${insert(shown.facts)} RETURNING 1) SELECT ${shown.checks.join(", ") || "1"}`;
+      "ORDER BY w.n";
   }
 
   /**
-   * Record statements in pg's form, by model, size of set and presumption, with what they were
+   * Record statements in pg's form, by model and size of set, with what they were
    * built from. A create built its 10-20 KB of text afresh, and knex scanned it for its values
    * and pg's names hashed it, every time: some 0.2 ms of a create's 3 ms of the server's CPU.
    */
