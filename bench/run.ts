@@ -38,13 +38,14 @@ const ALLOCATED_IPS = Number(process.env.BENCH_ALLOCATED_IPS ?? 100000);
 /** Each scenario stops issuing requests after this long, whatever BENCH_REQUESTS says. */
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
 /**
- * Each scenario's warm-up: its own requests, unmeasured, for this many seconds or `REQUESTS`
- * of them, whichever ends first. A server keeps serving one kind of request for hours; with 8
+ * Each scenario's warm-up: its own requests, unmeasured, for this many seconds or 3,000 of
+ * them, whichever ends first. A server keeps serving one kind of request for hours; with 8
  * warm-up requests, a profile's first scenario measured V8 still optimizing its code (the
- * calendar's archive: 1.7 ms of the server's CPU a request over the first 500, 0.7 ms after
- * 2,500), and the floor, a few lines of code, was warm at once.
+ * calendar's archive: 1.5-1.9 ms of the server's CPU a request over the first 500, 0.6-0.8 ms
+ * from 2,500 on), and the floor, a few lines of code, was warm at once.
  */
-const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 5);
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 8);
+const WARMUP_REQUESTS = 3000;
 const BULK = Number(process.env.BENCH_BULK ?? 1000);
 const BULK_REPEAT = Number(process.env.BENCH_BULK_REPEAT ?? 3);
 const ALLOCATORS = 32;
@@ -304,7 +305,7 @@ async function main(): Promise<void> {
     `${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC; ${kind}; ${os.cpus().length} cores (${os.cpus()[0]?.model.trim() ?? "unknown CPU"}); Node ${process.version}.`,
     `Data: ${PREFIXES} prefixes (site, VRF, tenant, role, VLAN, 2 tags), ${DEVICES} cabled devices with 3 config contexts, ${EVENTS} events, ` +
       `${ALLOCATED_IPS} addresses taken in a /8, ${changeRecords} change log records; seeded in ${seeded.toFixed(1)} s.`,
-    `Load: up to ${REQUESTS} requests or ${SECONDS} s per scenario after as many warm-up requests or ${WARMUP_SECONDS} s, ${CONCURRENCY} keep-alive clients on loopback ` +
+    `Load: up to ${REQUESTS} requests or ${SECONDS} s per scenario after ${WARMUP_REQUESTS} warm-up requests or ${WARMUP_SECONDS} s, ${CONCURRENCY} keep-alive clients on loopback ` +
       `(allocation ${ALLOCATORS}, after as many warm-up requests; bulk one at a time, ${BULK_REPEAT} times after 2); Armature with a token on every request (the calendar's public API without).`,
     PROCESSES
       ? `Processes: Armature \`serve\` (one process) and the floor each in a child process of its own${db.embedded ? ", each with the embedded database in it, one after the other (the floor's scenarios first)" : ", both serving throughout"}; the load generator in the bench's.`
@@ -312,7 +313,7 @@ async function main(): Promise<void> {
   ];
   console.log(header.join("\n") + "\n");
   const measure = async (s: Scenario, meter: Meter | undefined): Promise<Result> => run({
-    next: s.next, headers: auth, concurrency: CONCURRENCY, requests: REQUESTS, seconds: SECONDS, warmup: REQUESTS, warmupSeconds: WARMUP_SECONDS, meter, ...s.load,
+    next: s.next, headers: auth, concurrency: CONCURRENCY, requests: REQUESTS, seconds: SECONDS, warmup: WARMUP_REQUESTS, warmupSeconds: WARMUP_SECONDS, meter, ...s.load,
   });
   const measureFloor = async (w: Workload): Promise<Row | undefined> => w.floor &&
     progress({ name: w.floor.name, result: await measure({ ...w.floor, load: { headers: {}, ...w.floor.load } }, servers.floorMeter), isFloor: true });
