@@ -4,9 +4,9 @@
 // calls for (webhooks/index.ts), both from one read of the changed rows. A set of rows is one
 // read, one insert and one webhook lookup, whatever its size. The object is recorded as the
 // API shows it to a request-less serializer (Nautobot's `object_data_v2`: the latest version,
-// relative URLs, no opt-in field) and as its model's field values (`object_data`: related objects by id,
-// choices by value, tags by name); a webhook's `prechange` is the object as the last record
-// before this one showed it, as Nautobot takes it. Records older than CHANGELOG_RETENTION
+// relative URLs, no opt-in field) and as its model's field values (`object_data`: related
+// objects by id, choices by value, tags by name); a webhook's `prechange` is the object as the
+// last record before this one showed it, as Nautobot takes it. Records older than CHANGELOG_RETENTION
 // days (the api's setting, 90 by default, 0 keeps them) are purged by a periodic task of the
 // queue workers, not by writes: looking for them cost every write 4-8 ms at 100,000 records.
 // Whether webhooks or job hooks follow from a change is asked with the write's own statements
