@@ -54,9 +54,10 @@ const computedFieldIds = async () => {
 };
 
 describe("inventory e2e: computed fields", () => {
-  // A computed field is rendered in JavaScript: left on a model, it would send every later
-  // write of it in this worker the ordinary way, against files that count statements. Here,
-  // not at the file's root: under mocha --parallel those ran only after the worker's next files.
+  // A computed field is rendered in JavaScript: left on a model, every later write's answer
+  // of it in this worker would be read into JavaScript, against files that count statements.
+  // Here, not at the file's root: under mocha --parallel those ran only after the worker's
+  // next files.
   let existing: Set<string>;
   before(async () => {
     existing = new Set(await computedFieldIds());
