@@ -692,8 +692,26 @@ export interface DeletingEvent<R extends object = FieldRow> extends DeleteEvent 
  */
 export type MethodFilter = (q: { alias: string; model: ModelDescriptor; ids?: string; value?: boolean; values?: string }) => string;
 
-/** The SQL expression of a computed field for the row aliased `alias` (same statement as the read). */
-export type ReadValue = (row: { alias: string; model: ModelDescriptor }) => string;
+/**
+ * Where the row is one of a statement's many (a list's page, a bulk's answer): what a computed
+ * value may work out once for the row, and once for all the statement's rows, rather than
+ * again wherever the value names it.
+ */
+export interface StatementRows {
+  /** `expr` (over the row), worked out once for the row. */
+  once(expr: string): string;
+  /**
+   * `aggregate`, an aggregate call over expressions of the rows, worked out once for all of
+   * them: its value is the same for each row.
+   */
+  whole(aggregate: string): string;
+}
+
+/**
+ * The SQL expression of a computed field for the row aliased `alias` (same statement as the
+ * read); `rows` where the row is one of a statement's many.
+ */
+export type ReadValue = (row: { alias: string; model: ModelDescriptor; rows?: StatementRows }) => string;
 
 /**
  * An action's answer. Declared as a method so that a hook may take the whole event the

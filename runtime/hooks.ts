@@ -9,7 +9,7 @@
 import { ValidationError } from "./errors.js";
 import { duplicateErrors } from "./text/uniqueness.js";
 import type { Leaf } from "./problems.js";
-import type { HookDb, MethodFilter, ModelDescriptor } from "./descriptor.js";
+import type { HookDb, MethodFilter, ModelDescriptor, ReadValue } from "./descriptor.js";
 import type { ModelIndex } from "./models.js";
 import type { FilterErrors, FilterPlan } from "./query/filters.js";
 import * as membership from "./query/membership.js";
@@ -17,7 +17,7 @@ import { dynamicFilters } from "./features/index.js";
 
 export type {
   Allocation, ContentTypeField, ContentTypesField, DeleteEvent, DeletingEvent, Dependent, FieldRow, HookDb, M2mField, MethodFilter, ModelDescriptor, ModelHooks,
-  ReadValue, StatusField, StoredTime,
+  ReadValue, StatementRows, StatusField, StoredTime,
 } from "./descriptor.js";
 export type { ActionEvent, AllocateEvent, SaveEvent, SavedEvent } from "./hook-events.js";
 export type { Leaf, Problem } from "./problems.js";
@@ -62,6 +62,8 @@ export function membershipPlan(db: HookDb, index: ModelIndex, m: ModelDescriptor
 
 /** What a method filter's condition is given. */
 export type MethodQuery = Parameters<MethodFilter>[0];
+/** What a computed value's hook is given: the row, and where it is one of a statement's many, `rows`. */
+export type ReadRow = Parameters<ReadValue>[0];
 
 /**
  * What a hook refuses, by field name (or `non_field_errors`): its API's own text, or a problem

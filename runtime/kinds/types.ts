@@ -4,7 +4,7 @@
 // implements this (registered in index.ts); the engine asks the field's kind and never
 // switches on kinds itself.
 import type { Knex } from "knex";
-import type { DisplayTransform, FieldDescriptor, FieldKind, FieldOf, ModelDescriptor } from "../descriptor.js";
+import type { DisplayTransform, FieldDescriptor, FieldKind, FieldOf, ModelDescriptor, StatementRows } from "../descriptor.js";
 import type { ModelIndex } from "../models.js";
 import type { ErrorTree, Problem } from "../problems.js";
 import type { WriteOperation } from "../operations/index.js";
@@ -31,6 +31,8 @@ export interface ReadContext {
   canNest: boolean;
   /** Whether this object is embedded in another one's response rather than being what was asked for. */
   embedded: boolean;
+  /** Where the row is one of the statement's many, its own: what may be worked out once for the row or for all of them. */
+  rows?: StatementRows;
   /** JSON of one `target` row in nested form (or of its `fields`), where `where(alias)` picks it. */
   nestedObject(target: ModelDescriptor, where: (alias: string) => string, fields?: string[]): string;
   /** JSON array of `target` rows in nested form and the target's ordering; `from(alias)` is the FROM clause giving them as `alias` (kinds/related.ts). */

@@ -91,6 +91,9 @@ export const jsonbJson = (expr: string): string =>
   `CASE WHEN jsonb_typeof(${expr}) IN ('string', 'boolean', 'null') THEN (${expr})::text ` +
   `ELSE coalesce(${literal(JSONB_START)} || (${expr})::text || ${literal(JSONB_END)}, 'null') END`;
 
+/** `jsonbJson` of a value that is an object or an array where it is not SQL NULL: it names the value once. */
+export const jsonbObjectJson = (expr: string): string => `coalesce(${literal(JSONB_START)} || (${expr})::text || ${literal(JSONB_END)}, 'null')`;
+
 /** JSON text of a float8 value as JavaScript writes it, `null` for SQL NULL. */
 export const numberJson = (expr: string): string => `coalesce(armature_json_number(${expr}), 'null')`;
 

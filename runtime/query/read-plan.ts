@@ -162,6 +162,15 @@ export class ReadPlans {
       shape,
       canNest: depth < MAX_NESTING,
       embedded: depth > 0,
+      // A window over no ordering: PostgreSQL aggregates the rows once and gives each the result.
+      rows: joins && {
+        once: (expr) => {
+          const as = `${alias}_v${joins.length + 1}`;
+          joins.push(`LEFT JOIN LATERAL (SELECT ${expr} AS v OFFSET 0) ${as} ON true`);
+          return `${as}.v`;
+        },
+        whole: (aggregate) => `(${aggregate} OVER ())`,
+      },
       nestedObject: (target, where, fields) =>
         `(SELECT ${this.nestedJson(target, below, depth + 1, version, fields, assumptions)} FROM ${ident(target.table)} ${below} WHERE ${where(below)})`,
       nestedList: (target, from) => {

@@ -3,7 +3,7 @@
 // so two writers placing devices in one rack take turns and cannot both claim a unit. A new
 // device gets the components its type's templates describe, in the same transaction.
 import {
-  parseAddress, withLength, columns, fields, readRow, Refusal, type HookDb, type MethodQuery, type ModelNames, type SaveEvent, type SavedEvent,
+  parseAddress, withLength, columns, fields, readRow, Refusal, type HookDb, type MethodQuery, type ModelNames, type ReadRow, type SaveEvent, type SavedEvent,
 } from "../../../runtime/hooks.js";
 import { checkLocations, locationWithin } from "../lib/located.js";
 import { onOwnInterface } from "../lib/addressing.js";
@@ -170,12 +170,12 @@ async function unitsFree(db: HookDb, rack: DcimRack, type: DcimDeviceType, d: De
 
 /** A device's config context, with the device's own assignments (get_for_object). */
 export const readValues = {
-  config_context: ({ alias }: { alias: string }) => {
+  config_context: ({ alias, rows }: ReadRow) => {
     const d = columns(DEVICES, alias);
     return configContextSql({
       site: d.site, location: d.location, role: d.device_role, deviceType: d.device_type,
       platform: d.platform, cluster: d.cluster, tenant: d.tenant, id: `${alias}.id`, objectType: "dcim.device",
-    }, d.local_context_data);
+    }, d.local_context_data, rows);
   },
 };
 

@@ -2,7 +2,7 @@
 // machines): ConfigContextModel.clean for their local data, ConfigContextSchemaValidationMixin
 // for data that follows a schema, and ConfigContextQuerySet.get_for_object for the contexts
 // that apply to an object.
-import { columns, readRow, Refusal, type HookDb, type ModelNames, ValidationError, dataProblem } from "../../../runtime/hooks.js";
+import { columns, readRow, Refusal, type HookDb, type ModelNames, type StatementRows, ValidationError, dataProblem } from "../../../runtime/hooks.js";
 import { tables } from "../../../generated/inventory/tables.js";
 import type { ExtrasConfigContextSchema } from "../../../generated/inventory/rows.js";
 
@@ -59,13 +59,14 @@ const upFrom = ({ table, columns: { parent } }: ModelNames, start: string) =>
 const ASSIGNMENTS = Object.entries(tables.extras.configcontext.links);
 
 /**
- * Every active context, by weight and name, with the ids each assignment holds (absent when it
- * holds none): an uncorrelated sub-select, so PostgreSQL runs it once per statement and each
- * object only tests ids against it, rather than querying eleven join tables per context per object.
+ * Every active context, by weight and name, with its id and the ids each assignment holds
+ * (absent when it holds none): an uncorrelated sub-select, so PostgreSQL runs it once per
+ * statement and each object only tests ids against it, rather than querying eleven join
+ * tables per context per object.
  */
 const ACTIVE_CONTEXTS = (() => {
   const cc = columns(tables.extras.configcontext, "cc");
-  return `(SELECT jsonb_agg(jsonb_build_object('data', ${cc.data}) || jsonb_strip_nulls(jsonb_build_object(${ASSIGNMENTS.map(([field, t]) =>
+  return `(SELECT jsonb_agg(jsonb_build_object('data', ${cc.data}, 'id', cc.id) || jsonb_strip_nulls(jsonb_build_object(${ASSIGNMENTS.map(([field, t]) =>
     `'${field}', (SELECT jsonb_agg(j."${t.target}") FROM "${t.table}" j WHERE j."${t.source}" = cc.id)`).join(", ")})) ` +
     `ORDER BY ${cc.weight}, ${cc.name}) FROM ${tables.extras.configcontext.table} cc WHERE ${cc.is_active})`;
 })();
@@ -104,9 +105,19 @@ function matches(s: ContextSubject): string {
 
 /**
  * The SQL of an object's config_context (get_config_context): every active context that
- * applies to it, deep-merged by weight and name, then its local data on top, in one sub-select
- * of the read (the deep merge is the config context spec's SQL).
+ * applies to it, deep-merged by weight and name, then its local data on top (when it has
+ * any), in the read's own statement (the merges are the config context spec's SQL). Where the
+ * object is one of the statement's many, each only finds the contexts that apply to it, and
+ * each distinct set of them is merged once for all (a page of a thousand devices has a few).
  */
-export const configContextSql = (s: ContextSubject, localData: string): string =>
-  `armature_deepmerge(coalesce((SELECT armature_deepmerge_agg(c -> 'data' ORDER BY n) FROM jsonb_array_elements(${ACTIVE_CONTEXTS}) WITH ORDINALITY ctx(c, n) ` +
-  `WHERE ${matches(s)}), '{}'::jsonb), coalesce(${localData}, '{}'::jsonb))`;
+export function configContextSql(s: ContextSubject, localData: string, rows?: StatementRows): string {
+  const contexts = `jsonb_array_elements(${ACTIVE_CONTEXTS}) WITH ORDINALITY ctx(c, n) WHERE ${matches(s)}`;
+  let merged: string;
+  if (rows) {
+    const applying = rows.once(`coalesce((SELECT string_agg(c ->> 'id', ',' ORDER BY n) FROM ${contexts}), '')`);
+    merged = `(${rows.whole(`armature_context_merges(${applying})`)} -> ${applying})`;
+  } else {
+    merged = `coalesce((SELECT armature_deepmerge_agg(c -> 'data' ORDER BY n) FROM ${contexts}), '{}'::jsonb)`;
+  }
+  return `CASE WHEN ${localData} IS NULL THEN ${merged} ELSE armature_deepmerge(${merged}, ${localData}) END`;
+}

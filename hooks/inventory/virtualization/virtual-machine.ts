@@ -3,7 +3,7 @@
 // name's uniqueness in its cluster (validate_unique). The machine shows its cluster's site and
 // location; its config context matches by them, its role, platform, cluster (and group),
 // tenancy and tags.
-import { withLength, columns, duplicate, readRow, Refusal, type MethodQuery, type SaveEvent } from "../../../runtime/hooks.js";
+import { withLength, columns, duplicate, readRow, Refusal, type MethodQuery, type ReadRow, type SaveEvent } from "../../../runtime/hooks.js";
 import { checkLocalContext, configContextSql } from "../lib/context-data.js";
 import { macDigits } from "../lib/mac.js";
 import { onOwnInterface } from "../lib/addressing.js";
@@ -37,12 +37,12 @@ export async function beforeSave({ db, model, id, values, after: vm }: SaveEvent
 
 export const readValues = {
   // The site and location are the cluster's, as kept on the machine.
-  config_context: ({ alias }: { alias: string }) => {
+  config_context: ({ alias, rows }: ReadRow) => {
     const m = columns(MACHINES, alias);
     return configContextSql({
       site: m.site, location: m.location, role: m.role, deviceType: null, platform: m.platform,
       cluster: m.cluster, tenant: m.tenant, id: `${alias}.id`, objectType: "virtualization.virtualmachine",
-    }, m.local_context_data);
+    }, m.local_context_data, rows);
   },
 };
 

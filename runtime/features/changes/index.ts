@@ -117,8 +117,12 @@ export function changes(index: ModelIndex, store: Store, lookup?: RecordedLookup
   // request shows it: without the opt-in fields (computed fields, relationships). Nautobot's
   // OptInFieldsMixin.fields (nautobot/core/api/serializers.py, v1.5.24 lines 59-77) keeps them
   // for a request other than a GET, but reads a missing request's `include` as empty, and
-  // serialize_object_v2 and enqueue_webhooks serialize with `{"request": None}`.
-  const recorded: ReadOptions = { shape: "full", version: latest, include: [], ctx: { apiUrl: index.api.basePath }, unscoped: true };
+  // serialize_object_v2 and enqueue_webhooks serialize with `{"request": None}`. Nor the
+  // excludable computed fields: both take the model's own serializer (get_serializer_for_model,
+  // nautobot/utilities/api.py line 22), DeviceSerializer, where a device's API answer is
+  // DeviceWithConfigContextSerializer's (nautobot/dcim/api/serializers.py lines 759 and 841).
+  const excludable = [...new Set(index.api.models.flatMap((m) => m.fields.filter((f) => f.kind === "computed" && f.excludable).map((f) => f.name)))];
+  const recorded: ReadOptions = { shape: "full", version: latest, include: [], exclude: excludable, ctx: { apiUrl: index.api.basePath }, unscoped: true };
   const log = logKey ? changeLog(index, index.model(logKey), lookup, (m, many) => store.jsonbOf(m, recorded, many)) : undefined;
   const watches = (m: ModelDescriptor) => m.features.changeLogged && m.key !== logKey;
   // A write's answer rendered in JavaScript in an older version reads what the record shows

@@ -73,5 +73,26 @@ CREATE AGGREGATE armature_deepmerge_agg(jsonb) (SFUNC = armature_deepmerge, STYP
       down: `DROP AGGREGATE IF EXISTS armature_deepmerge_agg(jsonb);
 DROP FUNCTION IF EXISTS armature_deepmerge(jsonb, jsonb);`,
     },
+    // The contexts of each distinct set that a statement's objects find applying to them (their
+    // ids, by weight and name, joined by commas), deep-merged by weight and name: taken over a
+    // list's rows as a whole, the sets are gathered from every row and each is merged once,
+    // however many objects it applies to. The merged data, by set.
+    merges: {
+      up: `CREATE OR REPLACE FUNCTION armature_context_gather(sets jsonb, applying text) RETURNS jsonb LANGUAGE plpgsql IMMUTABLE AS $$
+BEGIN
+  IF jsonb_exists(sets, applying) THEN RETURN sets; END IF;
+  RETURN sets || jsonb_build_object(applying, NULL);
+END $$;
+CREATE OR REPLACE FUNCTION armature_context_merged(sets jsonb) RETURNS jsonb LANGUAGE sql STABLE AS $$
+  SELECT coalesce(jsonb_object_agg(s.applying, (SELECT coalesce(armature_deepmerge_agg(c.data ORDER BY c.weight, c.name), '{}'::jsonb)
+    FROM extras_configcontext c WHERE c.id = ANY(string_to_array(nullif(s.applying, ''), ',')::uuid[]))), '{}'::jsonb)
+  FROM jsonb_object_keys(sets) s(applying)
+$$;
+DROP AGGREGATE IF EXISTS armature_context_merges(text);
+CREATE AGGREGATE armature_context_merges(text) (SFUNC = armature_context_gather, STYPE = jsonb, INITCOND = '{}', FINALFUNC = armature_context_merged);`,
+      down: `DROP AGGREGATE IF EXISTS armature_context_merges(text);
+DROP FUNCTION IF EXISTS armature_context_merged(jsonb);
+DROP FUNCTION IF EXISTS armature_context_gather(jsonb, text);`,
+    },
   },
 });

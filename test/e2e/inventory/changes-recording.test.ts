@@ -114,6 +114,22 @@ describe("inventory e2e: change records and webhooks", () => {
     }
   });
 
+  it("a device is recorded as DeviceSerializer shows it, without the config_context its answer has", async () => {
+    // get_serializer_for_model gives serialize_object_v2 and the webhooks DeviceSerializer;
+    // DeviceWithConfigContextSerializer, the API's, adds config_context.
+    const { db } = await startTestServer();
+    const site = (await post("/api/dcim/sites/", { name: `${tag}-dev-site`, status: "active" })).body;
+    const maker = (await post("/api/dcim/manufacturers/", { name: `${tag}-dev-maker` })).body;
+    const type = (await post("/api/dcim/device-types/", { manufacturer: maker.id, model: `${tag}-dev-type` })).body;
+    const role = (await post("/api/dcim/device-roles/", { name: `${tag}-dev-role` })).body;
+    const made = await post("/api/dcim/devices/", { name: `${tag}-dev`, device_type: type.id, device_role: role.id, site: site.id, status: "active", local_context_data: { a: 1 } });
+    expect(made.status, made.text).to.equal(201);
+    expect(made.body.config_context).to.deep.equal({ a: 1 });
+    const [record] = await db("extras_objectchange").where({ changed_object_id: made.body.id, action: "create" });
+    expect(record.object_data_v2).to.not.have.property("config_context");
+    expect(record.object_data_v2).to.deep.include({ name: `${tag}-dev`, local_context_data: { a: 1 } });
+  });
+
   // runtime/db/connect.ts asks the server for lz4 where it has it; PGlite is built without it.
   it("a large record is kept compressed with lz4 on PostgreSQL", async function () {
     const { db, engine } = await startTestServer();

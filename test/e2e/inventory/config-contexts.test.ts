@@ -118,4 +118,36 @@ describe("inventory e2e: config contexts", () => {
     // Without its tenant the device matches only the platform's contexts that name no tenant: none.
     expect((await patch(`/api/dcim/devices/${box.id}/`, { tenant: null, local_context_data: null })).body.config_context).to.deep.equal({});
   });
+
+  it("a list gives each device what its own read does, each distinct set of contexts merged once", async () => {
+    const group = `${tag}-set`;
+    const sites = await Promise.all([1, 2].map(async (n) => (await post("/api/dcim/sites/", { name: `${group}-${n}`, status: "active" })).body));
+    const made = async (body: Record<string, unknown>) => expect((await post("/api/extras/config-contexts/", body)).status).to.equal(201);
+    await made({ name: `${group}-a`, weight: 5, sites: [sites[0].id], data: { zone: { a: 1, list: [1] }, name: "a" } });
+    await made({ name: `${group}-b`, weight: 6, sites: [sites[1].id], data: { zone: { b: 2 }, name: "b" } });
+    await made({ name: `${group}-both`, weight: 7, sites: sites.map((s) => s.id), data: { zone: { list: [2] }, both: true } });
+    const local = [null, { zone: { a: 9 } }, null, { name: "mine" }, null, null];
+    const boxes = [];
+    for (const [n, data] of local.entries()) {
+      const box = await post("/api/dcim/devices/", {
+        name: `${group}-d${n}`, device_type: device.device_type.id, device_role: role.id, site: sites[n % 2].id, status: "active", local_context_data: data,
+      });
+      expect(box.status, box.text).to.equal(201);
+      boxes.push(box.body);
+    }
+    const listed = (await get(`/api/dcim/devices/?name__isw=${group}-d&limit=100`)).body.results;
+    expect(listed.map((d: any) => d.name)).to.deep.equal(boxes.map((b) => b.name));
+    for (const [n, box] of boxes.entries()) {
+      const own = (await get(`/api/dcim/devices/${box.id}/`)).body.config_context;
+      expect(listed[n].config_context, box.name).to.deep.equal(own);
+    }
+    expect(listed[0].config_context).to.deep.equal({ zone: { a: 1, list: [2] }, name: "a", both: true });
+    expect(listed[1].config_context).to.deep.equal({ zone: { b: 2, list: [2], a: 9 }, name: "b", both: true });
+    expect(listed[2].config_context).to.deep.equal(listed[0].config_context);
+    expect(listed[3].config_context).to.deep.equal({ zone: { b: 2, list: [2] }, name: "mine", both: true });
+    // The list's one statement gathers the sets over its rows as a whole.
+    const counted = await statements(`/api/dcim/devices/?name__isw=${group}-d`);
+    expect(counted.sql).to.have.length(1);
+    expect(counted.sql[0]).to.match(/armature_context_merges\([^)]*\) OVER \(\)/);
+  });
 });
