@@ -124,6 +124,8 @@ async function main(): Promise<void> {
     { name: "create prefix, 5 relations + 2 tags", next: () => ({ method: "POST", url: `${ours}/api/ipam/prefixes/`, body: body(), expect: 201 }) },
     { name: "floor: bulk create of 1000 prefixes", next: () => ({ method: "POST", url: `${floorUrl}/prefixes/`, body: JSON.stringify(Array.from({ length: 1000 }, prefix)), expect: 201 }), headers: {}, requests: 5, concurrency: 1 },
     { name: "bulk create of 1000 prefixes, 5 relations + 2 tags", next: () => ({ method: "POST", url: `${ours}/api/ipam/prefixes/`, body: JSON.stringify(Array.from({ length: 1000 }, prefix)), expect: 201 }), requests: 5, concurrency: 1 },
+    { name: "device list of 1,000 with config contexts", next: () => get(`${ours}/api/dcim/devices/?limit=1000&offset=${(i++ % Math.max(1, DEVICES / 1000)) * 1000}`), requests: 100 },
+    { name: "interface list of 1,000 with connected endpoints and address counts", next: () => get(`${ours}/api/dcim/interfaces/?limit=1000&offset=${(i++ % Math.max(1, (2 * DEVICES) / 1000)) * 1000}`), requests: 100 },
     { name: "floor: 100 devices → interfaces → addresses", next: () => get(`${floorUrl}/device-tree/?limit=100&offset=${(i++ % (DEVICES / 100)) * 100}`), headers: {} },
     {
       name: "GraphQL: 100 devices → interfaces → ip_addresses",

@@ -138,6 +138,9 @@ const PIECE = 16384;
  */
 const OWN_PIECE = 1024;
 
+/** How many distinct jsonb values an answer's Finishing keeps written. */
+const WRITTEN_KEPT = 64;
+
 /**
  * JSON texts from PostgreSQL (their URLs put in by the statement, `withUrls`) with their jsonb
  * values written as JavaScript writes them: in one pass, as pieces (the text between markers,
@@ -147,6 +150,13 @@ const OWN_PIECE = 1024;
 export class Finishing {
   private run: string[] = [];
   private length = 0;
+  /**
+   * The values written so far, by jsonb's text: a page's objects repeat theirs (a thousand
+   * devices, a few config contexts), and each is parsed and written once. Held only while this
+   * one answer is made, and only the first WRITTEN_KEPT: objects each with a value of its own
+   * would hold a second copy of their values for nothing.
+   */
+  private readonly written = new Map<string, string>();
 
   /**
    * `ownFrom`: the characters from which a text is given as a piece of its own (OWN_PIECE);
@@ -168,12 +178,21 @@ export class Finishing {
 
   /** PostgreSQL's text of one value. */
   finish(one: string): void {
-    if (!one.includes(JSONB_START)) return this.add(one);
+    let start = one.indexOf(JSONB_START);
+    if (start < 0) return this.add(one);
     let at = 0;
-    for (const m of one.matchAll(JSONB_VALUE)) {
-      this.add(one.slice(at, m.index));
-      this.add(JSON.stringify(JSON.parse(m[1])));
-      at = m.index + m[0].length;
+    while (start >= 0) {
+      const end = one.indexOf(JSONB_END, start);
+      const value = one.slice(start + 1, end);
+      let written = this.written.get(value);
+      if (written === undefined) {
+        written = JSON.stringify(JSON.parse(value));
+        if (this.written.size < WRITTEN_KEPT) this.written.set(value, written);
+      }
+      this.add(one.slice(at, start));
+      this.add(written);
+      at = end + 1;
+      start = one.indexOf(JSONB_START, at);
     }
     this.add(one.slice(at));
   }

@@ -35,6 +35,17 @@ describe("unit: PostgreSQL's JSON text", () => {
     expect(finished('{"a":"b"}').parts).to.deep.equal(['{"a":"b"}']);
   });
 
+  it("writes a value that objects repeat as each would have it, and as many distinct ones as come", () => {
+    const device = (n: number, data: string) => `{"id":${n},"config_context":\u0003${data}\u0004,"local":\u0003{"n": ${n}}\u0004}`;
+    const shared = '{"ntp": {"servers": ["10.0.0.1"]}, "dns": [1.0]}';
+    const page = JSON.parse(finished(Array.from({ length: 300 }, (_, n) => device(n, n % 3 ? shared : '{"own": true}'))).text);
+    expect(page).to.have.length(300);
+    expect(page[1]).to.deep.equal({ id: 1, config_context: { ntp: { servers: ["10.0.0.1"] }, dns: [1] }, local: { n: 1 } });
+    expect(page[299]).to.deep.equal({ id: 299, config_context: { ntp: { servers: ["10.0.0.1"] }, dns: [1] }, local: { n: 299 } });
+    expect(page[297]).to.deep.equal({ id: 297, config_context: { own: true }, local: { n: 297 } });
+    expect(finished(device(7, shared)).text).to.equal('{"id":7,"config_context":{"ntp":{"servers":["10.0.0.1"]},"dns":[1]},"local":{"n":7}}');
+  });
+
   it("runs a list's objects together in pieces under V8's large objects", () => {
     const page = finished(Array.from({ length: 1000 }, (_, n) => `{"id":${n},"url":"http://h/api/ipam/prefixes/${n}/"}`));
     const parsed = JSON.parse(page.text);
