@@ -162,7 +162,9 @@ export class ReadPlans {
       shape,
       canNest: depth < MAX_NESTING,
       embedded: depth > 0,
-      // A window over no ordering: PostgreSQL aggregates the rows once and gives each the result.
+      // A window over no ordering: PostgreSQL aggregates the rows once and gives each the result
+      // (a statement that puts the text under a sub-select of its own, the change log's, has it
+      // aggregate that sub-select's one row: the same value, not shared).
       rows: joins && {
         once: (expr) => {
           const as = `${alias}_v${joins.length + 1}`;
