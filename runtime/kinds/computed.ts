@@ -2,8 +2,7 @@
 // statement as the rest of the read (never a query per row).
 import type { ComputedField, StatementRows } from "../descriptor.js";
 import { jsonbJson, jsonbObjectJson } from "../query/json-text.js";
-import type { ReadContext } from "./types.js";
-import type { RuntimeFieldKind } from "./types.js";
+import type { ReadContext, RuntimeFieldKind } from "./types.js";
 
 /** The hook's expression, and whether it asked for a value of the statement's rows as a whole. */
 function valueOf(f: ComputedField, { model, alias, rows }: ReadContext): { expr: string; whole: boolean } {
