@@ -104,20 +104,32 @@ function matches(s: ContextSubject): string {
 }
 
 /**
+ * An object's subject (spec/inventory/extras/config-context.ts `armature_context_data`): what
+ * it offers each assignment, as text. Its tags are read only where some context has tags.
+ */
+function subjectSql(s: ContextSubject): string {
+  const tags = tables.dcim.device.links.tags;
+  const tagIds = `CASE WHEN EXISTS (SELECT FROM ${tables.extras.configcontext.links.tags.table}) THEN ` +
+    `(SELECT string_agg(a.${tags.target}::text, ',') FROM ${tags.table} a WHERE a.${tags.type} = '${s.objectType}' AND a.${tags.source} = ${s.id}) END`;
+  return `concat(${[s.site, s.location, s.role, s.deviceType, s.platform, s.cluster, s.tenant, tagIds].map((v) => v ?? "NULL").join(", '|', ")})`;
+}
+
+/**
  * The SQL of an object's config_context (get_config_context): every active context that
  * applies to it, deep-merged by weight and name, then its local data on top (when it has
- * any), in the read's own statement (the merges are the config context spec's SQL). Where the
- * object is one of the statement's many, each only finds the contexts that apply to it, and
- * each distinct set of them is merged once for all (a page of a thousand devices has a few).
+ * any), in the read's own statement. Where the object is one of the statement's many, each
+ * only writes its subject, and each distinct subject is matched and merged once for all (a
+ * page of a thousand devices has a few; the spec's `armature_context_merges`), which costs
+ * the same however many contexts there are. An object read alone tests the active contexts,
+ * read once for the statement, against its own values.
  */
 export function configContextSql(s: ContextSubject, localData: string, rows?: StatementRows): string {
-  const contexts = `jsonb_array_elements(${ACTIVE_CONTEXTS}) WITH ORDINALITY ctx(c, n) WHERE ${matches(s)}`;
   let merged: string;
   if (rows) {
-    const applying = rows.once(`coalesce((SELECT string_agg(c ->> 'id', ',' ORDER BY n) FROM ${contexts}), '')`);
-    merged = `(${rows.whole(`armature_context_merges(${applying})`)} -> ${applying})`;
+    const subject = rows.once(subjectSql(s));
+    merged = `(${rows.whole(`armature_context_merges(${subject})`)} -> ${subject})`;
   } else {
-    merged = `coalesce((SELECT armature_deepmerge_agg(c -> 'data' ORDER BY n) FROM ${contexts}), '{}'::jsonb)`;
+    merged = `coalesce((SELECT armature_deepmerge_agg(c -> 'data' ORDER BY n) FROM jsonb_array_elements(${ACTIVE_CONTEXTS}) WITH ORDINALITY ctx(c, n) WHERE ${matches(s)}), '{}'::jsonb)`;
   }
   return `CASE WHEN ${localData} IS NULL THEN ${merged} ELSE armature_deepmerge(${merged}, ${localData}) END`;
 }

@@ -1,5 +1,25 @@
 import { model, field, ref } from "../../../generator/dsl/index.js";
 
+/** A subject's part (its position in the text, from 1) as `armature_context_data` reads it: NULL where empty. */
+const part = (n: number) => `nullif(s.p[${n}], '')`;
+/** The ids of a tree's row that `start` names and of its ancestors. */
+const upFrom = (table: string, start: string) =>
+  `(WITH RECURSIVE up AS (SELECT id, parent_id FROM ${table} WHERE id = ${start} UNION ALL SELECT r.id, r.parent_id FROM ${table} r JOIN up ON r.id = up.parent_id) SELECT id FROM up)`;
+/** Each assignment of a context: its join table, the column of what it holds, and what of the subject's that must be. */
+const ASSIGNED: Array<[string, string, (held: string) => string]> = [
+  ["extras_configcontext_regions", "region_id", (h) => `${h} IN ${upFrom("dcim_region", `(SELECT region_id FROM dcim_site WHERE id = ${part(1)}::uuid)`)}`],
+  ["extras_configcontext_sites", "site_id", (h) => `${h} = ${part(1)}::uuid`],
+  ["extras_configcontext_locations", "location_id", (h) => `${h} IN ${upFrom("dcim_location", `${part(2)}::uuid`)}`],
+  ["extras_configcontext_roles", "devicerole_id", (h) => `${h} = ${part(3)}::uuid`],
+  ["extras_configcontext_device_types", "devicetype_id", (h) => `${h} = ${part(4)}::uuid`],
+  ["extras_configcontext_platforms", "platform_id", (h) => `${h} = ${part(5)}::uuid`],
+  ["extras_configcontext_cluster_groups", "clustergroup_id", (h) => `${h} = (SELECT group_id FROM virtualization_cluster WHERE id = ${part(6)}::uuid)`],
+  ["extras_configcontext_clusters", "cluster_id", (h) => `${h} = ${part(6)}::uuid`],
+  ["extras_configcontext_tenant_groups", "tenantgroup_id", (h) => `${h} = (SELECT group_id FROM tenancy_tenant WHERE id = ${part(7)}::uuid)`],
+  ["extras_configcontext_tenants", "tenant_id", (h) => `${h} = ${part(7)}::uuid`],
+  ["extras_configcontext_tags", "tag_id", (h) => `${h} = ANY(string_to_array(${part(8)}, ',')::uuid[])`],
+];
+
 export default model("ConfigContext", {
   app: "extras",
   route: "config-contexts",
@@ -73,26 +93,39 @@ CREATE AGGREGATE armature_deepmerge_agg(jsonb) (SFUNC = armature_deepmerge, STYP
       down: `DROP AGGREGATE IF EXISTS armature_deepmerge_agg(jsonb);
 DROP FUNCTION IF EXISTS armature_deepmerge(jsonb, jsonb);`,
     },
-    // The contexts of each distinct set that a statement's objects find applying to them (their
-    // ids, by weight and name, joined by commas), deep-merged by weight and name: taken over a
-    // list's rows as a whole, the sets are gathered from every row and each is merged once,
-    // however many objects it applies to. The merged data, by set.
+    // The contexts that apply to an object (Nautobot's ConfigContextQuerySet.get_for_object),
+    // deep-merged by weight and name, told from its subject: the text
+    // `site|location|role|device type|platform|cluster|tenant|tag ids` (ids, empty where it has
+    // none; its tags' ids joined by commas), which the models' hooks write
+    // (hooks/inventory/lib/context-data.ts). An assignment matches where the context has none of
+    // its kind or holds the subject's: regions and locations with their ancestors, the cluster's
+    // group, the tenant's group. Taken over a list's rows as a whole (`armature_context_merges`),
+    // the subjects are gathered from every row and each distinct one is matched and merged once:
+    // a page of a thousand devices has a few, and the work no longer grows with the contexts
+    // times the objects. The merged data, by subject.
     merges: {
-      up: `CREATE OR REPLACE FUNCTION armature_context_gather(sets jsonb, applying text) RETURNS jsonb LANGUAGE plpgsql IMMUTABLE AS $$
+      up: `DROP AGGREGATE IF EXISTS armature_context_merges(text);
+DROP FUNCTION IF EXISTS armature_context_gather(jsonb, text);
+CREATE OR REPLACE FUNCTION armature_context_data(subject text) RETURNS jsonb LANGUAGE sql STABLE AS $$
+  SELECT coalesce((SELECT armature_deepmerge_agg(c.data ORDER BY c.weight, c.name)
+    FROM extras_configcontext c, LATERAL (SELECT string_to_array(subject, '|') AS p) s
+    WHERE c.is_active
+${ASSIGNED.map(([table, column, holds]) => `      AND (NOT EXISTS (SELECT FROM ${table} j WHERE j.source_id = c.id) OR EXISTS (SELECT FROM ${table} j WHERE j.source_id = c.id AND ${holds(`j.${column}`)}))`).join("\n")}
+  ), '{}'::jsonb)
+$$;
+CREATE FUNCTION armature_context_gather(sets jsonb, subject text) RETURNS jsonb LANGUAGE plpgsql IMMUTABLE AS $$
 BEGIN
-  IF jsonb_exists(sets, applying) THEN RETURN sets; END IF;
-  RETURN sets || jsonb_build_object(applying, NULL);
+  IF jsonb_exists(sets, subject) THEN RETURN sets; END IF;
+  RETURN sets || jsonb_build_object(subject, NULL);
 END $$;
 CREATE OR REPLACE FUNCTION armature_context_merged(sets jsonb) RETURNS jsonb LANGUAGE sql STABLE AS $$
-  SELECT coalesce(jsonb_object_agg(s.applying, (SELECT coalesce(armature_deepmerge_agg(c.data ORDER BY c.weight, c.name), '{}'::jsonb)
-    FROM extras_configcontext c WHERE c.id = ANY(string_to_array(nullif(s.applying, ''), ',')::uuid[]))), '{}'::jsonb)
-  FROM jsonb_object_keys(sets) s(applying)
+  SELECT coalesce(jsonb_object_agg(s.subject, armature_context_data(s.subject)), '{}'::jsonb) FROM jsonb_object_keys(sets) s(subject)
 $$;
-DROP AGGREGATE IF EXISTS armature_context_merges(text);
 CREATE AGGREGATE armature_context_merges(text) (SFUNC = armature_context_gather, STYPE = jsonb, INITCOND = '{}', FINALFUNC = armature_context_merged);`,
       down: `DROP AGGREGATE IF EXISTS armature_context_merges(text);
 DROP FUNCTION IF EXISTS armature_context_merged(jsonb);
-DROP FUNCTION IF EXISTS armature_context_gather(jsonb, text);`,
+DROP FUNCTION IF EXISTS armature_context_gather(jsonb, text);
+DROP FUNCTION IF EXISTS armature_context_data(text);`,
     },
   },
 });

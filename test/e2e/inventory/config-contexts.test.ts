@@ -150,4 +150,63 @@ describe("inventory e2e: config contexts", () => {
     expect(counted.sql).to.have.length(1);
     expect(counted.sql[0]).to.match(/armature_context_merges\([^)]*\) OVER \(\)/);
   });
+
+  it("every kind of assignment: a list gives each device and machine what its own read does", async () => {
+    const group = `${tag}-kinds`;
+    const made = async (path: string, body: Record<string, unknown>) => {
+      const res = await post(path, body);
+      expect(res.status, res.text).to.equal(201);
+      return res.body;
+    };
+    const top = await made("/api/dcim/regions/", { name: `${group}-top` });
+    const region = await made("/api/dcim/regions/", { name: `${group}-low`, parent: top.id });
+    const site = await made("/api/dcim/sites/", { name: `${group}-site`, status: "active", region: region.id });
+    const floor = await made("/api/dcim/location-types/", { name: `${group} floor`, content_types: ["dcim.device", "virtualization.cluster"] });
+    const rack = await made("/api/dcim/location-types/", { name: `${group} rack`, parent: floor.id, content_types: ["dcim.device"] });
+    const hall = await made("/api/dcim/locations/", { name: `${group}-hall`, location_type: floor.id, site: site.id, status: "active" });
+    const row = await made("/api/dcim/locations/", { name: `${group}-row`, location_type: rack.id, parent: hall.id, status: "active" });
+    const clusterGroup = await made("/api/virtualization/cluster-groups/", { name: `${group}-cg` });
+    const clusterType = await made("/api/virtualization/cluster-types/", { name: `${group}-ct` });
+    const cluster = await made("/api/virtualization/clusters/", { name: `${group}-cl`, type: clusterType.id, group: clusterGroup.id, site: site.id });
+    const loose = await made("/api/virtualization/clusters/", { name: `${group}-loose`, type: clusterType.id });
+    const mark = await made("/api/extras/tags/", { name: `${group}-mark` });
+    const maker = await made("/api/dcim/manufacturers/", { name: `${group}-maker` });
+    const type = await made("/api/dcim/device-types/", { manufacturer: maker.id, model: `${group}-T` });
+    const otherType = await made("/api/dcim/device-types/", { manufacturer: maker.id, model: `${group}-U` });
+    const context = (name: string, weight: number, assigned: Record<string, unknown>) =>
+      made("/api/extras/config-contexts/", { name: `${group}-${name}`, weight, ...assigned, data: { [name]: true, last: name } });
+    await context("region", 1, { regions: [top.id] });
+    await context("location", 2, { locations: [hall.id] });
+    await context("type", 3, { device_types: [type.id] });
+    await context("clustergroup", 4, { cluster_groups: [clusterGroup.id] });
+    await context("cluster", 5, { clusters: [cluster.id] });
+    await context("tag", 6, { tags: [mark.slug] });
+    await context("never", 7, { device_types: [otherType.id], regions: [top.id] });
+    const device = (name: string, body: Record<string, unknown>) =>
+      made("/api/dcim/devices/", { name: `${group}-${name}`, device_type: type.id, device_role: role.id, site: site.id, status: "active", ...body });
+    const devices = [
+      await device("d1", { location: row.id, cluster: cluster.id, tags: [mark.id] }),
+      await device("d2", {}),
+      await device("d3", { location: hall.id, cluster: loose.id }),
+    ];
+    const listed = (await get(`/api/dcim/devices/?name__isw=${group}-d&limit=100`)).body.results;
+    for (const [n, d] of devices.entries()) {
+      expect(listed[n].config_context, d.name).to.deep.equal((await get(`/api/dcim/devices/${d.id}/`)).body.config_context);
+    }
+    expect(listed[0].config_context).to.deep.equal({ region: true, location: true, type: true, clustergroup: true, cluster: true, tag: true, last: "tag" });
+    expect(listed[1].config_context).to.deep.equal({ region: true, type: true, last: "type" });
+    expect(listed[2].config_context).to.deep.equal({ region: true, location: true, type: true, last: "type" });
+    const vmRole = await made("/api/dcim/device-roles/", { name: `${group}-vm`, vm_role: true });
+    const machines = [
+      await made("/api/virtualization/virtual-machines/", { name: `${group}-m1`, cluster: cluster.id, role: vmRole.id, status: "active", tags: [mark.id] }),
+      await made("/api/virtualization/virtual-machines/", { name: `${group}-m2`, cluster: loose.id, status: "active" }),
+    ];
+    const vms = (await get(`/api/virtualization/virtual-machines/?name__isw=${group}-m`)).body.results;
+    for (const [n, m] of machines.entries()) {
+      expect(vms[n].config_context, m.name).to.deep.equal((await get(`/api/virtualization/virtual-machines/${m.id}/`)).body.config_context);
+    }
+    // A machine takes its site (and so its regions) from its cluster; it has no device type.
+    expect(vms[0].config_context).to.deep.equal({ region: true, clustergroup: true, cluster: true, tag: true, last: "tag" });
+    expect(vms[1].config_context).to.deep.equal({});
+  });
 });
