@@ -411,7 +411,7 @@ export class Store {
       // the whole page: pg would read a page of a thousand as one message into a buffer grown
       // by doubling, and give it as one string of megabytes.
       const build = () => {
-        const projected = this.projected(op, m, filter, page, opts, plan, terms, types, this.textColumn(db, many.json, opts), apart?.ids, many.joins);
+        const projected = this.projected(op, m, filter, page, opts, plan, terms, types, this.textColumn(db, many.json, opts, many.joins), apart?.ids, many.joins);
         const counted = this.counted(op, m, filter, page, opts, apart);
         const statement = shown === null
           ? db.select(counted, "r.j").from(db.raw("(SELECT) one LEFT JOIN (SELECT p.j, row_number() OVER () AS n FROM (?) p) r ON true", [projected]))
@@ -431,12 +431,12 @@ export class Store {
       const checked = checks.flatMap((c) => c.bindings);
       const run = (onRow?: (row: Record<string, unknown>) => void): Promise<Array<Record<string, unknown>>> => {
         if (apart) {
-          const bindings = [...(page.uncounted ? [] : [apart.count]), ...checked, ...this.textValues(opts), apart.ids];
+          const bindings = [...(page.uncounted ? [] : [apart.count]), ...checked, ...this.textValues(opts, many.json + many.joins), apart.ids];
           return this.builtOnce(db, plan, `${opts.text?.key ?? ""}|apart|${shape}`, bindings, build, "generic", onRow);
         }
         const selection = filter.empty ? { sql: scope?.sql ?? "", bindings: scope?.bindings ?? [] } : this.selected(op, m, filter, opts).toSQL();
         const key = `${opts.text?.key ?? ""}|list|${page.offset === 0}|${shape}|${selection.sql}`;
-        const bindings = [...(page.uncounted ? [] : selection.bindings), ...checked, ...this.textValues(opts), ...selection.bindings, ...(page.offset === 0 ? [] : [page.offset])];
+        const bindings = [...(page.uncounted ? [] : selection.bindings), ...checked, ...this.textValues(opts, many.json + many.joins), ...selection.bindings, ...(page.offset === 0 ? [] : [page.offset])];
         return this.builtOnce(db, plan, key, bindings, build, planOf(filter, apart), onRow);
       };
       if (arriving && !keyset) {
@@ -496,14 +496,17 @@ export class Store {
     return { api: opts.ctx.apiUrl, site: siteUrl(opts.ctx.apiUrl, this.index.api.basePath) };
   }
 
-  /** The values of a statement's JSON text for `opts`: its placeholders' (ReadOptions.textValues), then the URLs (`withUrls`). */
-  private textValues(opts: ReadOptions): Knex.RawBinding[] {
-    return [...(opts.textValues ?? []), ...urlValues(this.urls(opts))];
+  /**
+   * The values of a statement's JSON text for `opts`: its placeholders' (ReadOptions.textValues),
+   * then the URLs (`withUrls`) of the markers `holding` (its SQL, with the joins it reads from) holds.
+   */
+  private textValues(opts: ReadOptions, holding: string): Knex.RawBinding[] {
+    return [...(opts.textValues ?? []), ...urlValues(this.urls(opts), holding)];
   }
 
   /** The select-list entry `j` of a row's JSON text `json`, its URLs put in, for a request as `opts` reads. */
-  private textColumn(db: Db, json: string, opts: ReadOptions): Knex.Raw {
-    return db.raw(`${withUrls(json)} AS j`, this.textValues(opts));
+  private textColumn(db: Db, json: string, opts: ReadOptions, joins = ""): Knex.Raw {
+    return db.raw(`${withUrls(json, json + joins)} AS j`, this.textValues(opts, json + joins));
   }
 
   /** The rows `t0` of `m` that `filter` selects and `op`'s actor may view (all of them, `unscoped`). */
@@ -701,7 +704,7 @@ export class Store {
         filter?.apply(qb);
       }, filter ? checkSelects(db, filter) : []);
       const [row] = !filter || filter.empty
-        ? await this.builtOnce(db, plan, `${opts.text?.key ?? ""}|detail|${cast}|${scope?.sql ?? ""}`, [...this.textValues(opts), valid[0], ...(scope?.bindings ?? [])], build, "generic")
+        ? await this.builtOnce(db, plan, `${opts.text?.key ?? ""}|detail|${cast}|${scope?.sql ?? ""}`, [...this.textValues(opts, json), valid[0], ...(scope?.bindings ?? [])], build, "generic")
         : await build();
       return {
         row,
@@ -744,7 +747,7 @@ export class Store {
     if (!text?.json) return undefined;
     const { json, joins } = text;
     // The jsonb values finished() writes again taken as they are: jsonb keeps no text of its own.
-    return { sql: `replace(replace(${withUrls(json)}, chr(3), ''), chr(4), '')::jsonb`, bindings: this.textValues(opts), joins, assumes: plan.assumptions.length > 0 };
+    return { sql: `replace(replace(${withUrls(json, json + joins)}, chr(3), ''), chr(4), '')::jsonb`, bindings: this.textValues(opts, json + joins), joins, assumes: plan.assumptions.length > 0 };
   }
 
   /**
@@ -761,7 +764,7 @@ export class Store {
     const db = op.trx;
     const key = this.keys(m, [id]);
     // The detail's statement of an unscoped, unfiltered read, whose text is kept the same way.
-    const statement = this.builtStatement(db, plan, `${opts.text?.key ?? ""}|detail|${key.cast}|`, [...this.textValues(opts), key.valid[0]],
+    const statement = this.builtStatement(db, plan, `${opts.text?.key ?? ""}|detail|${key.cast}|`, [...this.textValues(opts, json), key.valid[0]],
       () => this.textStatement(db, m, plan, json, opts, key), "generic");
     const answered = new Promise<Record<string, unknown> | undefined>((resolve, reject) => {
       sendAhead<Rows>(db, statement, { withCommit: true, then: (rows) => resolve(rowsOf(rows)[0]), error: (err) => (reject(err), err) }).catch(reject);
@@ -798,7 +801,7 @@ export class Store {
     return this.withPlan(m, opts, async (plan) => {
       const many = textOfMany(plan, opts);
       if (!many) return { row: undefined, answer: () => undefined };
-      const rows: Array<Record<string, unknown>> = await prepared(db.select(this.textColumn(db, many.json, opts), ...ReadPlans.checks(plan).map((c) => db.raw(c)))
+      const rows: Array<Record<string, unknown>> = await prepared(db.select(this.textColumn(db, many.json, opts, many.joins), ...ReadPlans.checks(plan).map((c) => db.raw(c)))
         .from(db.raw(`unnest(?::${cast}) WITH ORDINALITY AS w(id, n)`, [valid])).join(`${m.table} as t0`, "t0.id", "w.id").joinRaw(many.joins)
         .orderBy("w.n"), "generic");
       return { row: rows[0], answer: () => finished(rows.map((r) => r.j as string)) };

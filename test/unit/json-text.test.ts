@@ -18,7 +18,7 @@ describe("unit: PostgreSQL's JSON text", () => {
     await db?.close();
   });
   const written = async (text: string, urls: { api: string; site: string }): Promise<string> =>
-    (await db.knex.raw(`SELECT ${withUrls(literal(text))} AS j`, urlValues(urls))).rows[0].j;
+    (await db.knex.raw(`SELECT ${withUrls(literal(text))} AS j`, urlValues(urls, literal(text)))).rows[0].j;
 
   it("has the statement make each marker the request's URL, as a JSON string holds it", async () => {
     expect(JSON.parse(await written(object(1), { api: "http://h/api/", site: "http://h" }))).to.deep.equal({
@@ -27,6 +27,17 @@ describe("unit: PostgreSQL's JSON text", () => {
     // Characters a replacement pattern would read, and one a JSON string must escape.
     const odd = { api: "http://h/$&$1$$\\/api/", site: "http://h/$'" };
     expect(JSON.parse(await written(object(2), odd))).to.deep.include({ url: "http://h/$&$1$$\\/api/ipam/prefixes/2/", image: "http://h/$'/media/2.png" });
+  });
+
+  it("replaces only the markers a text's SQL holds, binding a value for each", async () => {
+    const apiOnly = `{"url":"${API_URL_MARKER}x/"}`;
+    expect(withUrls(literal(apiOnly))).to.equal(`replace(${literal(apiOnly)}, chr(1), ?)`);
+    expect(urlValues({ api: "http://h/api/", site: "http://h" }, literal(apiOnly))).to.deep.equal(["http://h/api/"]);
+    expect(await written(apiOnly, { api: "http://h/api/", site: "http://h" })).to.equal('{"url":"http://h/api/x/"}');
+    const siteOnly = `{"image":"${SITE_URL_MARKER}/m.png"}`;
+    expect(await written(siteOnly, { api: "http://h/api/", site: "http://s" })).to.equal('{"image":"http://s/m.png"}');
+    expect(withUrls("'{}'")).to.equal("'{}'");
+    expect(urlValues({ api: "a", site: "s" }, "'{}'")).to.deep.equal([]);
   });
 
   it("writes jsonb values again as JavaScript writes them, and leaves other text as it is", () => {

@@ -441,7 +441,7 @@ describe("inventory e2e: bulk writes are set-based", () => {
 
   it("a bulk create's answer is PostgreSQL's text and its change records are made in SQL, in the latest version and in an older one: no object read into JavaScript", async () => {
     const columnReads = (sql: string[]) => sql.filter((s) => /^select t0\."id" AS "id"/.test(s) && s.includes('from "ipam_prefix" as "t0"')).length;
-    const textReads = (sql: string[]) => sql.filter((s) => /^select replace\(replace\(concat\('\{"id":'/.test(s) && s.includes('inner join "ipam_prefix" as "t0"')).length;
+    const textReads = (sql: string[]) => sql.filter((s) => /^select (replace\()+concat\('\{"id":'/.test(s) && s.includes('inner join "ipam_prefix" as "t0"')).length;
     const recordsInSql = (sql: string[]) => sql.filter((s) => s.startsWith('INSERT INTO "extras_objectchange"') && s.includes("FROM unnest(")).length;
     const latest = { headers: { Accept: "application/json; version=1.5" } };
     const older = await counted(() => post("/api/ipam/prefixes/", prefixes(5), { headers: { Accept: "application/json; version=1.2" } }));
