@@ -410,15 +410,21 @@ export class Store {
       // count and the checks; one row with a NULL `j` when the page is empty. Not one text of
       // the whole page: pg would read a page of a thousand as one message into a buffer grown
       // by doubling, and give it as one string of megabytes.
+      // The rows come in the page's order with no ORDER BY of the statement's own: a join on
+      // nothing (or on an inequality) can only be a nested loop, and one whose outer side is
+      // the single row `one` gives the inner side's rows in the order they come, the order of
+      // the page's sub-select (kept whole: PostgreSQL does not flatten a sub-select that
+      // sorts). Sorting them again copied every object's text once more: 1 of PostgreSQL's
+      // 16 ms on a list of 1,000 devices.
       const build = () => {
         const projected = this.projected(op, m, filter, page, opts, plan, terms, types, this.textColumn(db, many.json, opts, many.joins), apart?.ids, many.joins);
         const counted = this.counted(op, m, filter, page, opts, apart);
         const statement = shown === null
-          ? db.select(counted, "r.j").from(db.raw("(SELECT) one LEFT JOIN (SELECT p.j, row_number() OVER () AS n FROM (?) p) r ON true", [projected]))
+          ? db.select(counted, "r.j").from(db.raw("(SELECT) one LEFT JOIN (?) r ON true", [projected]))
           : db.with("page", db.raw("SELECT p.*, row_number() OVER () AS n FROM (?) p", [projected])).select(counted, "r.j",
             db.raw(`(SELECT r._cursor FROM page r WHERE r.n = ${shown} AND EXISTS (SELECT 1 FROM page x WHERE x.n > ${shown})) AS cursor`))
             .from(db.raw(`(SELECT) one LEFT JOIN page r ON r.n <= ${shown}`));
-        statement.select(...checkSelects(db, filter), ...ReadPlans.checks(plan).map((c) => db.raw(c))).orderBy("r.n");
+        statement.select(...checkSelects(db, filter), ...ReadPlans.checks(plan).map((c) => db.raw(c)));
         return prepared(statement, planOf(filter, apart));
       };
       // The values are the count's selection (the scope's, and a filter's), the filter's checks',

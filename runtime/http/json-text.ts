@@ -22,6 +22,15 @@ export function sendJsonText(res: Response, statusCode: number, body: JsonText):
 const HELD_BEFORE_CHUNKS = 262144;
 
 /**
+ * Characters of pieces written to the socket together once the answer has started. Rows come
+ * as PostgreSQL sends them, 8 KB at a time, as fast as it makes them: a piece written as soon
+ * as it was made found the socket idle and took a system call of its own, and on loopback the
+ * receiving side's work with it: a list of 1,000 devices spent 2.2 ms a request in writev so,
+ * 1.6 ms in batches of this size.
+ */
+const WRITTEN_TOGETHER = 65536;
+
+/**
  * Sends `body`, whose middle is still arriving (runtime/query/json-text.ts ArrivingJsonText).
  * Fails, with nothing sent, where the rows stop before the answer was started; where they stop
  * after, the failure is logged and the connection cut, so that the client cannot take the part
@@ -34,14 +43,27 @@ export async function sendArrivingJson(res: Response, statusCode: number, body: 
   const start = () => {
     res.status(statusCode);
     res.setHeader("Content-Type", "application/json; charset=utf-8");
+    res.cork();
     for (const piece of held) res.write(piece);
+    res.uncork();
     held.length = 0;
     started = true;
+  };
+  let batch: string[] = [];
+  let batched = 0;
+  const flush = () => {
+    res.cork();
+    for (const piece of batch) res.write(piece);
+    res.uncork();
+    batch = [];
+    batched = 0;
   };
   try {
     await body.middle.pipe((piece) => {
       if (started) {
-        res.write(piece);
+        batch.push(piece);
+        batched += piece.length;
+        if (batched >= WRITTEN_TOGETHER) flush();
         return;
       }
       held.push(piece);
@@ -55,6 +77,9 @@ export async function sendArrivingJson(res: Response, statusCode: number, body: 
     res.destroy(err instanceof Error ? err : new Error(String(err)));
     return;
   }
-  if (started) res.end(body.after);
+  if (started) {
+    flush();
+    res.end(body.after);
+  }
   else sendJsonText(res, statusCode, new JsonText(...held, body.after));
 }
