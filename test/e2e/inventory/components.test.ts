@@ -118,6 +118,9 @@ describe("inventory e2e: device components and templates", () => {
       device_bay: { id: bay.id, url: bay.url, display: "Slot 1", device: { id: parent.id, url: parent.url, display: parent.display, name: parent.name }, name: "Slot 1" },
     });
     expect((await get(`/api/dcim/devices/${parent.id}/`)).body.parent_device).to.equal(null);
+    // A list shows each the same.
+    const listed = (await get(`/api/dcim/devices/?id=${parent.id}&id=${blade.id}`)).body.results;
+    expect(Object.fromEntries(listed.map((d: any) => [d.id, d.parent_device]))).to.deep.equal({ [parent.id]: null, [blade.id]: shown });
     expect((await get(`/api/dcim/devices/?has_device_bays=true&site_id=${site.id}&name=${parent.name}`)).body.count).to.equal(1);
     expect((await get(`/api/dcim/devices/?device_bays=false&site_id=${site.id}`)).body.results.map((d: any) => d.name)).to.include(blade.name);
     await patch(`/api/dcim/device-bays/${bay.id}/`, { installed_device: null });
