@@ -6,6 +6,7 @@
 // PERMISSION_TRUST_MS).
 import net from "node:net";
 import pg from "pg";
+import type { Knex } from "knex";
 import { get, type CallOptions } from "./http.js";
 import { startTestServer } from "./server.js";
 
@@ -28,6 +29,18 @@ export async function statements(path: string, opts: CallOptions = {}): Promise<
   } finally {
     db.removeListener("query", listen);
   }
+}
+
+/**
+ * PostgreSQL's plan of a statement `statements` saw (EXPLAIN, FORMAT JSON; run, where
+ * `analyze`, for its actual rows and loops), its bindings written into it as literals.
+ */
+export async function planOf(db: Knex, sql: string, bindings: unknown[], analyze = false): Promise<any> {
+  const literal = (v: unknown): string => (Array.isArray(v) ? literal(`{${v.map((x) => JSON.stringify(String(x))).join(",")}}`)
+    : typeof v === "number" ? String(v) : `'${String(v).replace(/'/g, "''")}'`);
+  const text = sql.replace(/\$(\d+)/g, (_, n) => literal(bindings[Number(n) - 1])).replace(/\?/g, "\\?");
+  const [{ "QUERY PLAN": [plan] }] = (await db.raw(`EXPLAIN (${analyze ? "ANALYZE, " : ""}FORMAT JSON) ${text}`)).rows;
+  return plan.Plan;
 }
 
 /**

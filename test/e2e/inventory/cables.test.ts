@@ -118,6 +118,29 @@ describe("inventory e2e: cables and paths", () => {
     expect(await rows("dcim_cablepath", { origin_id: a.id })).to.equal(0);
   });
 
+  it("a page shows each end's peer and endpoint as its detail does, the same interface or not", async () => {
+    const left = await device("list-l", { interface: [{ name: "eth0", type: "1000base-t" }, { name: "eth1", type: "1000base-t" }] });
+    const right = await device("list-r", { interface: [{ name: "eth0", type: "1000base-t" }], "rear-port": [{ name: "R1", type: "8p8c", positions: 1 }] });
+    const far = await device("list-f", { interface: [{ name: "eth0", type: "1000base-t" }], "rear-port": [{ name: "R1", type: "8p8c", positions: 1 }] });
+    const [a, b] = [await port("interfaces", left, "eth0"), await port("interfaces", right, "eth0")];
+    expect((await cable(["dcim.interface", a.id], ["dcim.interface", b.id])).status).to.equal(201);
+    // The other interface reaches its endpoint through a pair of panels: peer and endpoint differ.
+    const [c, d] = [await port("interfaces", left, "eth1"), await port("interfaces", far, "eth0")];
+    expect((await cable(["dcim.interface", c.id], ["dcim.frontport", (await port("front-ports", right, "F1-1")).id])).status).to.equal(201);
+    expect((await cable(["dcim.rearport", (await port("rear-ports", right, "R1")).id], ["dcim.rearport", (await port("rear-ports", far, "R1")).id])).status).to.equal(201);
+    expect((await cable(["dcim.frontport", (await port("front-ports", far, "F1-1")).id], ["dcim.interface", d.id])).status).to.equal(201);
+
+    const ids = [a.id, b.id, c.id];
+    const { status, body } = await get(`/api/dcim/interfaces/?${ids.map((id) => `id=${id}`).join("&")}`);
+    expect(status).to.equal(200);
+    const details = await Promise.all(ids.map(async (id) => (await get(`/api/dcim/interfaces/${id}/`)).body));
+    const byId = (list: any[]) => Object.fromEntries(list.map((x) => [x.id, x]));
+    expect(byId(body.results)).to.deep.equal(byId(details));
+    expect(byId(body.results)[c.id]).to.deep.include({ cable_peer_type: "dcim.frontport", connected_endpoint_type: "dcim.interface" });
+    expect(byId(body.results)[c.id].connected_endpoint.id).to.equal(d.id);
+    expect(byId(body.results)[a.id].cable_peer.id).to.equal(b.id);
+  });
+
   it("console connections: console ports whose path ends somewhere, filtered by device and name", async () => {
     const cs = await device("cs", { "console-server-port": [{ name: "Port 1" }, { name: "Port 2" }] });
     const sw = await device("sw", { "console-port": [{ name: "con0" }] });

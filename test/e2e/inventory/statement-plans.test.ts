@@ -6,7 +6,7 @@ import { expect } from "chai";
 import type { Knex } from "knex";
 import { del, get, patch, post } from "../../support/http.js";
 import { startTestServer } from "../../support/server.js";
-import { statements } from "../../support/statements.js";
+import { planOf, statements } from "../../support/statements.js";
 import { configFromEnv } from "../../../runtime/config.js";
 import { openDatabase } from "../../../runtime/db/connect.js";
 import { createApp } from "../../../runtime/server.js";
@@ -159,10 +159,7 @@ describe("inventory e2e: statement plans", () => {
       expect(status).to.equal(200);
       expect(body.results.map((p: any) => p.tags.map((t: any) => t.slug))).to.deep.equal(providers.map(() => shown.map((t) => t.slug)));
       const read = sql.findIndex((q) => q.includes("circuits_provider") && q.includes("AS count"));
-      const literal = (v: unknown): string => (Array.isArray(v) ? literal(`{${v.map((x) => JSON.stringify(String(x))).join(",")}}`)
-        : typeof v === "number" ? String(v) : `'${String(v).replace(/'/g, "''")}'`);
-      const text = sql[read].replace(/\$(\d+)/g, (_, n) => literal(bindings[read][Number(n) - 1])).replace(/\?/g, "\\?");
-      const [{ "QUERY PLAN": [plan] }] = (await db.raw(`EXPLAIN (ANALYZE, FORMAT JSON) ${text}`)).rows;
+      const plan = await planOf(db, sql[read], bindings[read], true);
       // Every row of the tag table the statement touched, kept or filtered out, on every loop.
       const touched = (node: any): number => (node["Relation Name"] === "extras_tag"
         ? (node["Actual Rows"] + (node["Rows Removed by Filter"] ?? 0)) * node["Actual Loops"] : 0)
@@ -170,7 +167,7 @@ describe("inventory e2e: statement plans", () => {
       // At most one per tag shown (PostgreSQL may remember a tag it has looked up), and one per
       // provider for the probe that tells an empty list from one with tags; the old statement
       // read 912, every tag for each provider.
-      expect(touched(plan.Plan), "tag rows read for 3 providers of 2 tags each").to.be.at.most(6 + 3);
+      expect(touched(plan), "tag rows read for 3 providers of 2 tags each").to.be.at.most(6 + 3);
     } finally {
       for (const id of providers) expect((await del(`/api/circuits/providers/${id}/`)).status).to.equal(204);
       await db("extras_tag").whereLike("name", `${many}%`).del();
@@ -192,15 +189,12 @@ describe("inventory e2e: statement plans", () => {
       expect(body.results[0].tenant).to.deep.include({ id: tenant.id, name: tenant.name });
       expect(body.results[0].vrf).to.equal(null);
       const read = sql.findIndex((q) => q.includes("ipam_prefix") && q.includes("AS count"));
-      const literal = (v: unknown): string => (Array.isArray(v) ? literal(`{${v.map((x) => JSON.stringify(String(x))).join(",")}}`)
-        : typeof v === "number" ? String(v) : `'${String(v).replace(/'/g, "''")}'`);
-      const text = sql[read].replace(/\$(\d+)/g, (_, n) => literal(bindings[read][Number(n) - 1])).replace(/\?/g, "\\?");
-      const [{ "QUERY PLAN": [plan] }] = (await db.raw(`EXPLAIN (FORMAT JSON) ${text}`)).rows;
+      const plan = await planOf(db, sql[read], bindings[read]);
       // The tables read by sub-plans run for each row of the statement's own rows.
       const relations = (node: any): string[] => [node["Relation Name"] ?? [], ...(node.Plans ?? []).map(relations)].flat();
       const perRow = (node: any): string[] => (node.Plans ?? []).flatMap((child: any) =>
         (child["Parent Relationship"] === "SubPlan" ? relations(child) : perRow(child)));
-      expect(perRow(plan.Plan).filter((r) => ["dcim_site", "tenancy_tenant", "ipam_vrf", "ipam_role", "ipam_vlan"].includes(r))).to.deep.equal([]);
+      expect(perRow(plan).filter((r) => ["dcim_site", "tenancy_tenant", "ipam_vrf", "ipam_role", "ipam_vlan"].includes(r))).to.deep.equal([]);
     } finally {
       expect((await del(`/api/ipam/prefixes/${made.body.id}/`)).status).to.equal(204);
       expect((await del(`/api/dcim/sites/${site.id}/`)).status).to.equal(204);
