@@ -2,7 +2,7 @@
 // machines): ConfigContextModel.clean for their local data, ConfigContextSchemaValidationMixin
 // for data that follows a schema, and ConfigContextQuerySet.get_for_object for the contexts
 // that apply to an object.
-import { columns, readRow, Refusal, type HookDb, type ModelNames, type StatementRows, ValidationError, dataProblem } from "../../../runtime/hooks.js";
+import { readRow, Refusal, type HookDb, type StatementRows, ValidationError, dataProblem } from "../../../runtime/hooks.js";
 import { tables } from "../../../generated/inventory/tables.js";
 import type { ExtrasConfigContextSchema } from "../../../generated/inventory/rows.js";
 
@@ -34,8 +34,8 @@ export async function checkLocalContext(db: HookDb, row: { local_context_data?: 
 /**
  * What an object offers each of a config context's assignments: SQL expressions over its row
  * (null when the object has no such thing, so only contexts without that assignment match).
- * Regions (with ancestors) come from the site, location ancestors from the location, the
- * cluster group from the cluster and the tenant group from the tenant.
+ * `armature_context_data` takes regions (with ancestors) from the site, location ancestors
+ * from the location, the cluster group from the cluster and the tenant group from the tenant.
  */
 export interface ContextSubject {
   site: string | null;
@@ -48,59 +48,6 @@ export interface ContextSubject {
   /** The object's id and its type as tag assignments name it (`dcim.device`). */
   id: string;
   objectType: string;
-}
-
-/** Ids of a tree row and its ancestors, as text, from the row whose id `start` gives. */
-const upFrom = ({ table, columns: { parent } }: ModelNames, start: string) =>
-  `WITH RECURSIVE up AS (SELECT id, ${parent} FROM "${table}" WHERE id = ${start} UNION ALL ` +
-  `SELECT p.id, p.${parent} FROM "${table}" p JOIN up ON p.id = up.${parent}) SELECT id::text FROM up`;
-
-/** A config context's assignments: each one's field and join table. */
-const ASSIGNMENTS = Object.entries(tables.extras.configcontext.links);
-
-/**
- * Every active context, by weight and name, with its id and the ids each assignment holds
- * (absent when it holds none): an uncorrelated sub-select, so PostgreSQL runs it once per
- * statement and each object only tests ids against it, rather than querying eleven join
- * tables per context per object.
- */
-const ACTIVE_CONTEXTS = (() => {
-  const cc = columns(tables.extras.configcontext, "cc");
-  return `(SELECT jsonb_agg(jsonb_build_object('data', ${cc.data}, 'id', cc.id) || jsonb_strip_nulls(jsonb_build_object(${ASSIGNMENTS.map(([field, t]) =>
-    `'${field}', (SELECT jsonb_agg(j."${t.target}") FROM "${t.table}" j WHERE j."${t.source}" = cc.id)`).join(", ")})) ` +
-    `ORDER BY ${cc.weight}, ${cc.name}) FROM ${tables.extras.configcontext.table} cc WHERE ${cc.is_active})`;
-})();
-
-/**
- * The condition on `c` (one of ACTIVE_CONTEXTS) that it applies to `s`: each assignment empty
- * or holding the object's value. The sub-selects an assignment needs run only for contexts
- * that have it.
- */
-function matches(s: ContextSubject): string {
-  const holds = (field: string, test: ((ids: string) => string) | null) =>
-    `(c -> '${field}' IS NULL${test === null ? "" : ` OR coalesce(${test(`c -> '${field}'`)}, false)`})`;
-  // The function forms of `?` and `?|`, which a raw statement's placeholders leave alone.
-  const one = (key: string | null) => (key === null ? null : (ids: string) => `jsonb_exists(${ids}, ${key}::text)`);
-  const any = (keys: string | null) => (keys === null ? null : (ids: string) => `jsonb_exists_any(${ids}, ARRAY(${keys}))`);
-  const via = (column: string, table: string, key: string | null) => (key === null ? null : `(SELECT ${column} FROM ${table} WHERE id = ${key})`);
-  const { site, region, location } = tables.dcim;
-  const { cluster } = tables.virtualization;
-  const { tenant } = tables.tenancy;
-  const tags = tables.dcim.device.links.tags;
-  const siteRegion = via(site.columns.region, site.table, s.site);
-  return [
-    holds("regions", any(siteRegion && upFrom(region, siteRegion))),
-    holds("sites", one(s.site)),
-    holds("locations", any(s.location && upFrom(location, s.location))),
-    holds("roles", one(s.role)),
-    holds("device_types", one(s.deviceType)),
-    holds("platforms", one(s.platform)),
-    holds("cluster_groups", one(via(cluster.columns.group, cluster.table, s.cluster))),
-    holds("clusters", one(s.cluster)),
-    holds("tenant_groups", one(via(tenant.columns.group, tenant.table, s.tenant))),
-    holds("tenants", one(s.tenant)),
-    holds("tags", any(`SELECT a.${tags.target}::text FROM ${tags.table} a WHERE a.${tags.type} = '${s.objectType}' AND a.${tags.source} = ${s.id}`)),
-  ].join(" AND ");
 }
 
 /**
@@ -117,11 +64,11 @@ function subjectSql(s: ContextSubject): string {
 /**
  * The SQL of an object's config_context (get_config_context): every active context that
  * applies to it, deep-merged by weight and name, then its local data on top (when it has
- * any), in the read's own statement. Where the object is one of the statement's many, each
+ * any), in the read's own statement. The config context spec's `armature_context_data` matches
+ * and merges for the object's subject; where the object is one of the statement's many, each
  * only writes its subject, and each distinct subject is matched and merged once for all (a
- * page of a thousand devices has a few; the spec's `armature_context_merges`), which costs
- * the same however many contexts there are. An object read alone tests the active contexts,
- * read once for the statement, against its own values.
+ * page of a thousand devices has a few; `armature_context_merges`), which costs the same
+ * however many contexts there are.
  */
 export function configContextSql(s: ContextSubject, localData: string, rows?: StatementRows): string {
   let merged: string;
@@ -129,7 +76,7 @@ export function configContextSql(s: ContextSubject, localData: string, rows?: St
     const subject = rows.once(subjectSql(s));
     merged = `(${rows.whole(`armature_context_merges(${subject})`)} -> ${subject})`;
   } else {
-    merged = `coalesce((SELECT armature_deepmerge_agg(c -> 'data' ORDER BY n) FROM jsonb_array_elements(${ACTIVE_CONTEXTS}) WITH ORDINALITY ctx(c, n) WHERE ${matches(s)}), '{}'::jsonb)`;
+    merged = `armature_context_data(${subjectSql(s)})`;
   }
   return `CASE WHEN ${localData} IS NULL THEN ${merged} ELSE armature_deepmerge(${merged}, ${localData}) END`;
 }

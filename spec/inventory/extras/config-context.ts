@@ -102,17 +102,22 @@ DROP FUNCTION IF EXISTS armature_deepmerge(jsonb, jsonb);`,
     // group, the tenant's group. Taken over a list's rows as a whole (`armature_context_merges`),
     // the subjects are gathered from every row and each distinct one is matched and merged once:
     // a page of a thousand devices has a few, and the work no longer grows with the contexts
-    // times the objects. The merged data, by subject.
+    // times the objects. The merged data, by subject. An object read alone asks
+    // `armature_context_data` itself. In PL/pgSQL, with a generic plan, its statement is planned
+    // once for a connection: a SQL function's was planned again in every statement calling it,
+    // 2.5 ms a call with 24 contexts, against 0.7 ms.
     merges: {
       up: `DROP AGGREGATE IF EXISTS armature_context_merges(text);
 DROP FUNCTION IF EXISTS armature_context_gather(jsonb, text);
-CREATE OR REPLACE FUNCTION armature_context_data(subject text) RETURNS jsonb LANGUAGE sql STABLE AS $$
-  SELECT coalesce((SELECT armature_deepmerge_agg(c.data ORDER BY c.weight, c.name)
+CREATE OR REPLACE FUNCTION armature_context_data(subject text) RETURNS jsonb LANGUAGE plpgsql STABLE
+  SET plan_cache_mode = force_generic_plan AS $$
+BEGIN
+  RETURN coalesce((SELECT armature_deepmerge_agg(c.data ORDER BY c.weight, c.name)
     FROM extras_configcontext c, LATERAL (SELECT string_to_array(subject, '|') AS p) s
     WHERE c.is_active
 ${ASSIGNED.map(([table, column, holds]) => `      AND (NOT EXISTS (SELECT FROM ${table} j WHERE j.source_id = c.id) OR EXISTS (SELECT FROM ${table} j WHERE j.source_id = c.id AND ${holds(`j.${column}`)}))`).join("\n")}
-  ), '{}'::jsonb)
-$$;
+  ), '{}'::jsonb);
+END $$;
 CREATE FUNCTION armature_context_gather(sets jsonb, subject text) RETURNS jsonb LANGUAGE plpgsql IMMUTABLE AS $$
 BEGIN
   IF jsonb_exists(sets, subject) THEN RETURN sets; END IF;
