@@ -7,7 +7,7 @@ import { randomUUID } from "node:crypto";
 import type { Knex } from "knex";
 import { isLink, storedColumn, type FieldDescriptor, type FieldRow, type ModelDescriptor, type Ordering } from "./descriptor.js";
 import type { ModelIndex } from "./models.js";
-import { orderSql, orderTerms, type OrderTerm } from "./query/order.js";
+import { orderSql, orderTerms, termsSql, type OrderTerm } from "./query/order.js";
 import { afterBranches, cursorTypes, cursorValues } from "./query/keyset.js";
 import { assumptionColumn, ReadPlans, type ReadPlan, type RenderContext, type Shape } from "./query/read-plan.js";
 import { Arriving, ArrivingJsonText, finished, Finishing, JsonText, urlValues, withUrls, type TextUrls } from "./query/json-text.js";
@@ -541,9 +541,18 @@ export class Store {
     const ordering = opts.ordering ?? m.ordering;
     const keyset = page.after !== undefined;
     const take = page.limit === null ? null : page.limit + (keyset ? 1 : 0);
+    // The chosen rows carry their order's values as columns of their own, and the statement
+    // orders by those: PostgreSQL sees the page already in that order and sorts nothing again.
+    // Ordered by the terms' own SQL, a term through a link (an interface's device name) read a
+    // sub-select per row, and the whole page, every object's text made, was sorted once more
+    // before its first row could be sent.
+    const orderColumns = orderTerms(this.index, m, ordering, "t0").map((t, i) => ({ ...t, sql: `t0.armature_order_${i}` }));
+    const byOrderColumns = termsSql(orderColumns);
     const ordered = (where?: { sql: string; bindings: string[] }) => {
       const joins: string[] = [];
-      const qb = this.selected(op, m, filter, opts).select("t0.*").orderByRaw(orderSql(this.index, m, ordering, "t0", joins));
+      const inner = orderTerms(this.index, m, ordering, "t0", joins);
+      const qb = this.selected(op, m, filter, opts).select("t0.*", ...inner.map((t, i) => db.raw(`${t.sql} AS armature_order_${i}`)))
+        .orderByRaw(termsSql(inner));
       for (const join of joins) qb.joinRaw(join);
       if (where) qb.whereRaw(where.sql, where.bindings);
       if (take !== null) qb.limit(take, pageTerm(take, filter, "limit"));
@@ -555,7 +564,7 @@ export class Store {
       const branches = afterBranches(terms, types, page.after!).map((b) => ordered(b));
       chosen = branches.length
         ? db.queryBuilder().select("t0.*").from(db.raw(`(${branches.map(() => "(?)").join(" UNION ALL ")}) t0`, branches))
-          .orderByRaw(orderSql(this.index, m, ordering, "t0"))
+          .orderByRaw(byOrderColumns)
         : ordered({ sql: "false", bindings: [] });
       if (take !== null) chosen.limit(take, pageTerm(take, filter, "limit"));
     } else {
@@ -563,8 +572,8 @@ export class Store {
       if (!keyset) chosen.offset(page.offset, pageTerm(page.offset, filter, "offset"));
     }
     const cursor = keyset && take !== null;
-    return db.select(column, ...(cursor ? [db.raw(`${cursorValues(terms)} AS _cursor`)] : []))
-      .from(chosen.as("t0")).joinRaw(joins).orderByRaw(orderSql(this.index, m, ordering, "t0"));
+    return db.select(column, ...(cursor ? [db.raw(`${cursorValues(orderColumns)} AS _cursor`)] : []))
+      .from(chosen.as("t0")).joinRaw(joins).orderByRaw(byOrderColumns);
   }
 
   /**

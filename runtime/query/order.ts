@@ -30,9 +30,12 @@ export interface OrderTerm {
  * path); without it they read correlated sub-selects.
  */
 export function orderSql(index: ModelIndex, m: ModelDescriptor, ordering: Ordering[], alias: string, joins?: string[]): string {
-  return orderTerms(index, m, ordering, alias, joins)
-    .map((t) => `${t.sql} ${t.desc ? "DESC" : "ASC"}${t.nullsFirst ? " NULLS FIRST" : ""}`).join(", ");
+  return termsSql(orderTerms(index, m, ordering, alias, joins));
 }
+
+/** ORDER BY of `terms`. */
+export const termsSql = (terms: OrderTerm[]): string =>
+  terms.map((t) => `${t.sql} ${t.desc ? "DESC" : "ASC"}${t.nullsFirst ? " NULLS FIRST" : ""}`).join(", ");
 
 /** The terms of `orderSql`, one by one. */
 export function orderTerms(index: ModelIndex, m: ModelDescriptor, ordering: Ordering[], alias: string, joins?: string[]): OrderTerm[] {

@@ -202,6 +202,42 @@ describe("inventory e2e: statement plans", () => {
     }
   });
 
+  // Interfaces sort by their device's name, then their own: the page is chosen in that order
+  // and its objects' texts come out in it. Sorted again above the page (by a sub-select for
+  // each row), every object's text was made before the first could be sent.
+  it("a page ordered through a link is sorted once, as it is chosen", async () => {
+    const { db } = await startTestServer();
+    const site = (await post("/api/dcim/sites/", { name: `${tag} sorted`, status: "active" })).body;
+    const role = (await post("/api/dcim/device-roles/", { name: `${tag} sorted` })).body;
+    const maker = (await post("/api/dcim/manufacturers/", { name: `${tag} sorted` })).body;
+    const type = (await post("/api/dcim/device-types/", { manufacturer: maker.id, model: `${tag} sorted` })).body;
+    const devices = [];
+    for (const name of [`${tag} b`, `${tag} a`]) {
+      const made = await post("/api/dcim/devices/", { name, site: site.id, device_role: role.id, device_type: type.id, status: "active" });
+      expect(made.status, made.text).to.equal(201);
+      devices.push(made.body);
+    }
+    for (const device of devices) {
+      for (const name of ["eth1", "eth0"]) expect((await post("/api/dcim/interfaces/", { device: device.id, name, type: "1000base-t" })).status).to.equal(201);
+    }
+    try {
+      const { sql, bindings, status, body } = await statements(`/api/dcim/interfaces/?site_id=${site.id}&limit=10`);
+      expect(status).to.equal(200);
+      expect(body.results.map((i: any) => `${i.device.name}/${i.name}`)).to.deep.equal([`${tag} a/eth0`, `${tag} a/eth1`, `${tag} b/eth0`, `${tag} b/eth1`]);
+      const read = sql.findIndex((q) => q.includes("dcim_interface") && q.includes("AS count"));
+      const plan = await planOf(db, sql[read], bindings[read]);
+      // Sorts of the statement's own rows, not of a sub-plan's (a nested list's, say).
+      const sorts = (node: any): string[] => [...(node["Node Type"] === "Sort" ? [node["Sort Key"].join(", ")] : []),
+        ...(node.Plans ?? []).filter((c: any) => !["SubPlan", "InitPlan"].includes(c["Parent Relationship"])).flatMap(sorts)];
+      expect(sorts(plan)).to.have.length(1);
+    } finally {
+      for (const device of devices) expect((await del(`/api/dcim/devices/${device.id}/`)).status).to.equal(204);
+      for (const [path, id] of [["device-types", type.id], ["manufacturers", maker.id], ["device-roles", role.id], ["sites", site.id]]) {
+        expect((await del(`/api/dcim/${path}/${id}/`)).status).to.equal(204);
+      }
+    }
+  });
+
   it("the relationships sub-select nests only the models a relationship names", async () => {
     const provider = (await post("/api/circuits/providers/", { name: `${tag} provider` })).body;
     const path = `/api/circuits/providers/${provider.id}/?include=relationships`;
