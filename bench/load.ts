@@ -51,6 +51,25 @@ export interface Result {
   peakRss: number;
   /** Bytes of a measured reply's body, on average: what the server wrote and the client read. */
   answerBytes: number;
+  /** Each measured request's latency in ms, ascending. */
+  latencies: number[];
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? NaN;
+
+/** The results of parts of one scenario measured at different times, as one: rates over their time together, percentiles over all their requests. */
+export function combined(parts: Result[]): Result {
+  const sum = (f: (r: Result) => number) => parts.reduce((t, r) => t + f(r), 0);
+  const requests = sum((r) => r.requests);
+  const seconds = sum((r) => r.seconds);
+  const latencies = parts.flatMap((r) => r.latencies).sort((a, b) => a - b);
+  const perRequest = (f: (r: Result) => number) => sum((r) => f(r) * r.requests) / Math.max(1, requests);
+  return {
+    requests, seconds, rps: requests / seconds, p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99),
+    errors: sum((r) => r.errors), firstError: parts.find((r) => r.firstError)?.firstError,
+    statements: perRequest((r) => r.statements), roundTrips: perRequest((r) => r.roundTrips),
+    peakRss: Math.max(...parts.map((r) => r.peakRss)), answerBytes: perRequest((r) => r.answerBytes), latencies,
+  };
 }
 
 /**
@@ -161,9 +180,9 @@ export async function run(load: Load): Promise<Result> {
   const metered = await meter.end();
   agent.destroy();
   latencies.sort((a, b) => a - b);
-  const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))] ?? NaN;
+  const pct = (p: number) => percentile(latencies, p);
   return {
-    requests: sent, seconds, rps: sent / seconds, p50: pct(0.5), p99: pct(0.99),
+    requests: sent, seconds, rps: sent / seconds, p50: pct(0.5), p99: pct(0.99), latencies,
     errors, firstError, statements: metered.statements / Math.max(1, sent), roundTrips: metered.roundTrips / Math.max(1, sent), peakRss: metered.peakRss, answerBytes: bytes / Math.max(1, sent),
   };
 }

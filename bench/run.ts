@@ -20,7 +20,7 @@ import { openDatabase } from "../runtime/db/connect.js";
 import { createApp } from "../runtime/server.js";
 import { migrateAll, ensureSuperuser } from "../runtime/cli.js";
 import { apis } from "../generated/server.js";
-import { run, KEEP_ALIVE_SECONDS, type Load, type Meter, type Request, type Result } from "./load.js";
+import { combined, run, KEEP_ALIVE_SECONDS, type Load, type Meter, type Request, type Result } from "./load.js";
 import {
   seedPrefixes, seedDevices, seedAllocation, seedCalendar, seedInterfaceAddresses, seedChangeLog, removeCreatedPrefixes, type Relations,
 } from "./seed.js";
@@ -306,7 +306,8 @@ async function main(): Promise<void> {
     `Data: ${PREFIXES} prefixes (site, VRF, tenant, role, VLAN, 2 tags), ${DEVICES} cabled devices with 3 config contexts, ${EVENTS} events, ` +
       `${ALLOCATED_IPS} addresses taken in a /8, ${changeRecords} change log records; seeded in ${seeded.toFixed(1)} s.`,
     `Load: up to ${REQUESTS} requests or ${SECONDS} s per scenario after ${WARMUP_REQUESTS} warm-up requests or ${WARMUP_SECONDS} s, ${CONCURRENCY} keep-alive clients on loopback ` +
-      `(allocation ${ALLOCATORS}, after as many warm-up requests; bulk one at a time, ${BULK_REPEAT} times after 2); Armature with a token on every request (the calendar's public API without).`,
+      `(allocation ${ALLOCATORS}, after as many warm-up requests; bulk one at a time, ${BULK_REPEAT} times after 2); Armature with a token on every request (the calendar's public API without).` +
+      (servers.takeTurns ? "" : " A workload with a floor runs in two halves, the floor first, then last (floor, Armature's; Armature's, floor), each figure over both."),
     PROCESSES
       ? `Processes: Armature \`serve\` (one process) and the floor each in a child process of its own${db.embedded ? ", each with the embedded database in it, one after the other (the floor's scenarios first)" : ", both serving throughout"}; the load generator in the bench's.`
       : "Processes: Armature, the floor and the load generator in the bench's one process.",
@@ -317,6 +318,30 @@ async function main(): Promise<void> {
   });
   const measureFloor = async (w: Workload): Promise<Row | undefined> => w.floor &&
     progress({ name: w.floor.name, result: await measure({ ...w.floor, load: { headers: {}, ...w.floor.load } }, servers.floorMeter), isFloor: true });
+  /**
+   * A workload whose floor serves alongside: its scenarios in two halves, the second in the
+   * reverse order (the floor, then Armature's; Armature's, then the floor), each half after
+   * warm-up requests of its own. This machine's speed drifts from minute to minute (a VM on a
+   * shared host: the same scenario measured 0.73-1.26x the floor across runs); measured
+   * one after the other, a ratio took that drift for a difference, and in halves round a middle
+   * a steady drift falls on both alike.
+   */
+  const measureInTurns = async (floorScenario: Scenario, ours: Scenario[]): Promise<Row[]> => {
+    const floorLoad = { headers: {}, ...floorScenario.load };
+    const parts: Array<{ scenario: Scenario; meter: Meter | undefined; results: Result[] }> = [
+      { scenario: { ...floorScenario, load: floorLoad }, meter: servers.floorMeter, results: [] },
+      ...ours.map((scenario) => ({ scenario, meter: servers.armatureMeter, results: [] as Result[] })),
+    ];
+    // The second half's code is warm already: its warm-up only opens the clients' connections.
+    const half = (p: (typeof parts)[number], warm: boolean) => ({
+      ...p.scenario, load: { requests: Math.ceil(REQUESTS / 2), seconds: SECONDS / 2, ...(warm ? { warmup: CONCURRENCY * 4, warmupSeconds: 1 } : {}), ...p.scenario.load },
+    });
+    for (const p of parts) p.results.push(await measure(half(p, false), p.meter));
+    for (const p of [...parts].reverse()) p.results.push(await measure(half(p, true), p.meter));
+    const [floorPart, ...oursParts] = parts;
+    const floorRow = progress({ name: floorScenario.name, result: combined(floorPart.results), isFloor: true });
+    return [floorRow, ...oursParts.map((p) => progress({ name: p.scenario.name, result: combined(p.results), floor: floorRow.result, target: p.scenario.target }))];
+  };
   // Serving processes that cannot share the database take turns: the floor's scenarios first,
   // then, without the prefixes the floor created, Armature's.
   const floorRows = new Map<Workload, Row | undefined>();
@@ -327,6 +352,10 @@ async function main(): Promise<void> {
   limited.Authorization = `Token ${await constrainedToken(ours, auth)}`;
   const rows: Row[] = [];
   for (const w of workloads) {
+    if (w.floor && !servers.takeTurns && !w.floor.load?.requests) {
+      rows.push(...await measureInTurns(w.floor, w.armature));
+      continue;
+    }
     const floorRow = floorRows.has(w) ? floorRows.get(w) : await measureFloor(w);
     if (floorRow) rows.push(floorRow);
     for (const s of w.armature) rows.push(progress({ name: s.name, result: await measure(s, servers.armatureMeter), floor: floorRow?.result, target: s.target }));
