@@ -27,11 +27,13 @@ const longestFirst = [
   "test/e2e/cli.test.ts", // `make run` on a fresh data directory, its idle memory, then the built command line
   "test/e2e/dump-load.test.ts", // dump and load through PostgreSQL and back, as processes
   "test/e2e/browser.test.ts", // Chromium laying out the inventory's megabyte document in Swagger UI
+  "test/conformance/sessions.test.ts", // every recorded exchange against its version's document (ajv)
   "test/conformance/drf-0.test.ts",
   "test/e2e/inventory/csv.test.ts", // 100,000 rows out, 10,000 in
   "test/conformance/drf-2.test.ts",
   "test/e2e/operator-commands.test.ts",
   "test/golden/determinism.test.ts", // `check` on the real spec, twice
+  "test/e2e/plan-modes.test.ts", // pg_prepared_statements' plan counts for each mode, on databases of its own
   "test/e2e/inventory/permissions.test.ts",
   "test/e2e/serving-memory.test.ts", // the built server under a counted load of lists of 1,000
   "test/e2e/inventory/json-pass-through.test.ts", // both read paths for every model and version
@@ -49,8 +51,8 @@ const longestFirst = [
 // on PostgreSQL): they ran in the first pass and would only repeat it. The generator's golden
 // tests open no database; the command line's first run is the embedded database's by
 // definition; dump and load go from the embedded database through PostgreSQL and back in
-// either pass.
-const samePerEngine = ["test/golden", "test/e2e/cli.test.ts", "test/e2e/dump-load.test.ts"];
+// either pass; the recorded sessions are checked against the documents with no server.
+const samePerEngine = ["test/golden", "test/e2e/cli.test.ts", "test/e2e/dump-load.test.ts", "test/conformance/sessions.test.ts"];
 const perEngine = (file) => !process.env.DATABASE_URL || !samePerEngine.some((p) => file === p || file.startsWith(`${p}/`));
 
 const all = ["test/conformance", "test/e2e", "test/golden", "test/unit"].flatMap(testFiles).filter(perEngine);
