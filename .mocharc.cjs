@@ -23,6 +23,9 @@ function testFiles(dir) {
 // the processes a file starts: TEST_TIMINGS=FILE, test/support/hooks.ts); a file missing here
 // just runs in its folder's turn.
 const longestFirst = [
+  // PostgreSQL's pass only (they skip at once on the embedded engine): clusters of their own.
+  "test/e2e/replicas.test.ts", // a cluster of its own, a streaming replica of it (pg_basebackup), two instances reading
+  "test/e2e/instances.test.ts", // several serving processes on one database
   "test/e2e/process.test.ts", // a dozen server processes, the build under plain node
   "test/e2e/cli.test.ts", // `make run` on a fresh data directory, its idle memory, then the built command line
   "test/e2e/dump-load.test.ts", // dump and load through PostgreSQL and back, as processes
@@ -32,6 +35,7 @@ const longestFirst = [
   "test/e2e/inventory/csv.test.ts", // 100,000 rows out, 10,000 in
   "test/conformance/drf-2.test.ts",
   "test/e2e/operator-commands.test.ts",
+  "test/e2e/database-outage.test.ts", // PostgreSQL's pass only: its server stopped and started again
   "test/golden/determinism.test.ts", // `check` on the real spec, twice
   "test/e2e/plan-modes.test.ts", // pg_prepared_statements' plan counts for each mode, on databases of its own
   "test/e2e/inventory/permissions.test.ts",
