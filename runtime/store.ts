@@ -546,14 +546,14 @@ export class Store {
     // Ordered by the terms' own SQL, a term through a link (an interface's device name) read a
     // sub-select per row, and the whole page, every object's text made, was sorted once more
     // before its first row could be sent.
-    const orderColumns = orderTerms(this.index, m, ordering, "t0").map((t, i) => ({ ...t, sql: `t0.armature_order_${i}` }));
+    const orderJoins: string[] = [];
+    const inner = orderTerms(this.index, m, ordering, "t0", orderJoins);
+    const orderColumns = inner.map((t, i) => ({ ...t, sql: `t0.armature_order_${i}` }));
     const byOrderColumns = termsSql(orderColumns);
     const ordered = (where?: { sql: string; bindings: string[] }) => {
-      const joins: string[] = [];
-      const inner = orderTerms(this.index, m, ordering, "t0", joins);
       const qb = this.selected(op, m, filter, opts).select("t0.*", ...inner.map((t, i) => db.raw(`${t.sql} AS armature_order_${i}`)))
         .orderByRaw(termsSql(inner));
-      for (const join of joins) qb.joinRaw(join);
+      for (const join of orderJoins) qb.joinRaw(join);
       if (where) qb.whereRaw(where.sql, where.bindings);
       if (take !== null) qb.limit(take, pageTerm(take, filter, "limit"));
       return qb;
