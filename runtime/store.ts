@@ -16,7 +16,7 @@ import { canonicalUuid, checkColumns, filterErrors, integerKey, isUuid, MAX_SERI
 import { heldRows, lookupsOf } from "./write/lookups.js";
 import { HookValues, storedRows, storedRowsAt } from "./write/hook-rows.js";
 import { insertRows, updateRows } from "./write/row-sets.js";
-import { col, ident } from "./query/sql.js";
+import { col, ident, literal } from "./query/sql.js";
 import { bound, positionedAs, prepared, type PlanMode } from "./db/prepared.js";
 import { withValues } from "./db/with-values.js";
 import { sendAhead, sendPresumption } from "./db/pipeline.js";
@@ -27,7 +27,7 @@ import { kindOf } from "./kinds/index.js";
 import { doAfterSave, FieldProblem, isPlainObject, type WriteContext } from "./kinds/types.js";
 import { duplicateErrors } from "./text/uniqueness.js";
 import type { Dependent, Problem } from "./problems.js";
-import { tellAtEnd, type Operation, type RowId, type WriteFeature, type WriteOperation } from "./operations/index.js";
+import { pendingOf, tellAtEnd, type AlongAnswer, type Operation, type RowId, type WriteFeature, type WriteOperation } from "./operations/index.js";
 import { KeptTexts } from "./kept-texts.js";
 
 export type { RowId } from "./operations/index.js";
@@ -63,6 +63,17 @@ export interface RowText {
   /** Tells it from a plan's other texts: the statements built on it are kept by plan and key. */
   readonly key: string;
   readonly sql: string;
+}
+
+/**
+ * A feature's work in the statement of a write's answer (Store.alongAnswer): the answer's keys
+ * its objects leave out, and the fields it shows otherwise than the answer does (name, SQL of
+ * their JSON text), written beside it.
+ */
+interface Along {
+  along: AlongAnswer;
+  dropped: string[];
+  own: ReadonlyArray<readonly [string, string]>;
 }
 
 /** The order's values (as text) of the last row a keyset page showed. */
@@ -816,11 +827,82 @@ export class Store {
     return this.withPlan(m, opts, async (plan) => {
       const many = textOfMany(plan, opts);
       if (!many) return { row: undefined, answer: () => undefined };
+      // The features' statements run once: read again with a new plan, the answer goes alone.
+      const along = await this.alongAnswer(op, m, valid, opts, plan);
+      if (along.length) {
+        const rows = await this.answeredAlong(db, m, valid, cast, plan, opts, along);
+        return { row: rows[0], answer: () => finished(rows.map((r) => r.j as string)) };
+      }
       const rows: Array<Record<string, unknown>> = await prepared(db.select(this.textColumn(db, many.json, opts, many.joins), ...ReadPlans.checks(plan).map((c) => db.raw(c)))
         .from(db.raw(`unnest(?::${cast}) WITH ORDINALITY AS w(id, n)`, [valid])).join(`${m.table} as t0`, "t0.id", "w.id").joinRaw(many.joins)
         .orderBy("w.n"), "generic");
       return { row: rows[0], answer: () => finished(rows.map((r) => r.j as string)) };
     });
+  }
+
+  /**
+   * The features' work that rides in the statement of a write's answer of `ids` (the
+   * operation's last read): each feature told at the end whose rows of `m` are exactly these,
+   * and whose read of them rests on no fact about the data. Each field it shows whose text is
+   * the answer's own it takes from the answer's object; the others (a version's custom fields
+   * keyed otherwise) are written for it beside the answer's, where they read from the same
+   * joins. A bulk of 1,000 prefixes rendered each object twice, for its answer and for its
+   * change record.
+   */
+  private async alongAnswer(op: WriteOperation, m: ModelDescriptor, ids: RowId[], opts: ReadOptions, plan: ReadPlan): Promise<Along[]> {
+    const found: Along[] = [];
+    const answer = plan.joined;
+    if (!answer || opts.text || opts.textValues?.length) return found;
+    for (const f of this.features) {
+      if (!f.alongAnswer || !f.watches(m)) continue;
+      const pending = pendingOf(op, f, m, ids);
+      const along = pending && await f.alongAnswer(op, m, pending.action, pending.rows);
+      if (!pending || !along) continue;
+      const theirs = this.planFor(m, along.reads);
+      if (!theirs.joined || along.reads.text || along.reads.textValues?.length || theirs.assumptions.length) continue;
+      const same = new Set(answer.entries.map(([name, sql]) => `${name}\u0000${sql}`));
+      const own = theirs.joined.entries.filter(([name, sql]) => !same.has(`${name}\u0000${sql}`));
+      if (own.length && theirs.joined.joins !== answer.joins) continue;
+      const shown = new Set(theirs.joined.entries.map(([name]) => name));
+      pending.take();
+      found.push({ along, dropped: answer.entries.map(([name]) => name).filter((name) => !shown.has(name)), own });
+    }
+    return found;
+  }
+
+  /**
+   * The answer of `ids` as `answerJson` reads it by `plan`, in one statement with the features'
+   * work (`alongAnswer`): each object's text made once, with the request's URLs for the answer
+   * and with each feature's for its objects. Gives the statement's rows, in the order of `ids`:
+   * their texts (`j`) and the plan's checks.
+   */
+  private async answeredAlong(db: Db, m: ModelDescriptor, ids: RowId[], cast: string, plan: ReadPlan, opts: ReadOptions, along: Along[]):
+    Promise<Array<Record<string, unknown>>> {
+    const { json, joins } = plan.joined!;
+    const holding = json + joins;
+    // The jsonb values finished() writes again taken as they are: jsonb keeps no text of its own.
+    const jsonb = (text: string, holds: string) => `replace(replace(${withUrls(text, holds)}, chr(3), ''), chr(4), '')::jsonb`;
+    const columns = along.flatMap(({ own }, n) => own.map(([, sql], k) => `${sql} AS armature_own_${n}_${k}`));
+    const works = along.map(({ along: a, dropped, own }, n) => {
+      const urls = this.urls(a.reads);
+      const taken = dropped.length ? `(${jsonb("a.raw", holding)} - ARRAY[${dropped.map(literal).join(", ")}]::text[])` : jsonb("a.raw", holding);
+      const added = own.map(([name, sql], k) => `${literal(name)}, ${jsonb(`a.armature_own_${n}_${k}`, sql)}`);
+      return a.statement({
+        rows: "armature_answer a", id: "a.id", n: "a.n",
+        object: {
+          sql: added.length ? `(${taken} || jsonb_build_object(${added.join(", ")}))` : taken,
+          bindings: [...urlValues(urls, holding), ...own.flatMap(([, sql]) => urlValues(urls, sql))],
+        },
+      });
+    });
+    const sql = `WITH armature_answer AS MATERIALIZED (SELECT ${["w.n", "t0.id", `${json} AS raw`, ...columns].join(", ")} ` +
+      `FROM unnest(?::${cast}) WITH ORDINALITY AS w(id, n) JOIN ${ident(m.table)} t0 ON t0.id = w.id ${joins}), ` +
+      `${works.map((w, n) => `armature_along_${n} AS (${w.sql})`).join(", ")} ` +
+      `SELECT ${[`${withUrls("a.raw", holding)} AS j`, ...ReadPlans.checks(plan)].join(", ")} FROM armature_answer a ORDER BY a.n`;
+    const bindings = [ids, ...works.flatMap((w) => w.bindings), ...urlValues(this.urls(opts), holding)] as Knex.RawBinding[];
+    const { rows } = await prepared(db.raw(sql, bindings), "generic") as unknown as { rows: Array<Record<string, unknown>> };
+    for (const a of along) a.along.ran();
+    return rows;
   }
 
   /** `fetch`; with `keep`, the rows read are left for the next read of them by the same statement in the operation's transaction. */

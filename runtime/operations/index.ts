@@ -10,6 +10,7 @@ import { randomUUID } from "node:crypto";
 import type { Knex } from "knex";
 import type { ModelDescriptor } from "../descriptor.js";
 import type { Grants } from "../features/index.js";
+import type { ReadOptions } from "../store.js";
 import { readRouting } from "../db/replicas.js";
 import { causeOf, settle } from "../db/pipeline.js";
 import { presume, presumptionsHeld } from "../db/presumed.js";
@@ -64,10 +65,39 @@ export interface WriteFeature {
   expecting?(op: WriteOperation, m: ModelDescriptor, action: "create" | "update"): void;
   /** Rows of `m` about to be deleted, still there to be read. */
   deleting?(op: WriteOperation, m: ModelDescriptor, ids: RowId[]): Promise<void>;
+  /**
+   * Where the rows of `m` it is to hear of at the operation's end are those of a write's answer,
+   * read as the operation's last step (Store.answerJson): its work of them done in the answer's
+   * statement, from the objects that statement renders, rather than from a read of its own at
+   * the end. Undefined where it cannot be done so (the end then tells it as ever).
+   */
+  alongAnswer?(op: WriteOperation, m: ModelDescriptor, action: "create" | "update", rows: Written): Promise<AlongAnswer | undefined>;
 }
 
-/** What features are to hear at an operation's end. */
-interface Pending { feature: WriteFeature; m: ModelDescriptor; action: "create" | "update"; rows: Written }
+/** A feature's work in the statement of a write's answer (WriteFeature.alongAnswer). */
+export interface AlongAnswer {
+  /** How it reads the rows: it rides along only where this read's JSON text is the answer's own. */
+  reads: ReadOptions;
+  /**
+   * Its data-modifying statement, in SQL with its bindings, over `rows`: the FROM item of the
+   * answer's rows (columns `id` and `n`, their order, named by `id` and `n`), and `object`, the
+   * jsonb expression of each as `reads` shows it, with the bindings it takes where it stands.
+   */
+  statement(source: AnswerRows): { sql: string; bindings: unknown[] };
+  /** Told once the statement ran: the rows' work is done. */
+  ran(): void;
+}
+
+/** The rows of a write's answer, as a feature's statement in it reads them (AlongAnswer.statement). */
+export interface AnswerRows {
+  rows: string;
+  id: string;
+  n: string;
+  object: { sql: string; bindings: unknown[] };
+}
+
+/** What features are to hear at an operation's end; `taken` once heard along a write's answer (`pendingOf`). */
+interface Pending { feature: WriteFeature; m: ModelDescriptor; action: "create" | "update"; rows: Written; taken?: boolean }
 
 /** A condition on rows, as SQL with its bindings. */
 export interface RowCondition {
@@ -114,6 +144,28 @@ export function tellAtEnd(op: WriteOperation, feature: WriteFeature, m: ModelDes
 }
 
 /**
+ * What `feature` is to hear at the operation's end of rows of `m`, where that is one action on
+ * exactly the rows `ids` (each told once, by the actor that first wrote it, in the order
+ * written), with `take` to hear it now: the end then leaves those rows out. Undefined where it
+ * is anything else.
+ */
+export function pendingOf(op: WriteOperation, feature: WriteFeature, m: ModelDescriptor, ids: RowId[]):
+  { action: "create" | "update"; rows: Written; take(): void } | undefined {
+  const entries = op.pending.filter((p) => p.feature === feature && p.m.key === m.key && !p.taken);
+  const action = entries[0]?.action;
+  if (!action || entries.some((p) => p.action !== action)) return undefined;
+  const rows = new Map<string, Written[number]>();
+  for (const p of entries) for (const r of p.rows) if (!rows.has(String(r.id))) rows.set(String(r.id), r);
+  const wanted = new Set(ids.map(String));
+  if (rows.size !== wanted.size || [...rows.keys()].some((id) => !wanted.has(id))) return undefined;
+  return {
+    action,
+    rows: [...rows.values()],
+    take: () => entries.forEach((p) => (p.taken = true)),
+  };
+}
+
+/**
  * Tells each feature what it waited for, one call per feature, model and action. A row is
  * told once: one the operation created and then changed is a creation (its end state, as
  * Nautobot folds an object's later changes within a request into the record it made), one
@@ -133,7 +185,7 @@ async function flush(op: WriteOperation): Promise<void> {
       seen.add(key);
       return true;
     });
-    if (!rows.length) continue;
+    if (!rows.length || p.taken) continue;
     const byModel = groups.get(p.feature) ?? new Map<string, Pending>();
     groups.set(p.feature, byModel);
     const key = `${p.m.key} ${p.action}`;

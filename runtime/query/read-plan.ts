@@ -38,9 +38,11 @@ export interface ReadPlan {
    * the fifty sites of a page of prefixes are read once, where each sub-select read the site
    * table; for one row, a lookup is cheaper than the joins (a prefix's detail 20 % slower).
    */
-  joined?: { json: string; joins: string };
+  joined?: { json: string; joins: string; entries: ReadonlyArray<readonly [string, string]> };
   /** Facts about the data the select list was sized by; empty for most plans. */
   assumptions: Assumption[];
+  /** The names of the fields it shows, in order. */
+  fields: readonly string[];
 }
 
 /** The column a plan's n-th assumption is checked in. */
@@ -133,13 +135,14 @@ export class ReadPlans {
     }
     const json = this.objectJson(fields, ctx);
     const joins: string[] = [];
-    const joined = json === undefined ? undefined : this.objectJson(fields, this.context(m, "t0", 0, shape, version, assumptions, joins));
+    const entries = json === undefined ? undefined : this.entriesOf(fields, this.context(m, "t0", 0, shape, version, assumptions, joins));
     return {
       select: columns.map((c) => `${c.expr} AS ${ident(c.alias)}`).join(", "),
       columns,
       json,
-      joined: joined === undefined ? undefined : { json: joined, joins: joins.join(" ") },
+      joined: entries === undefined ? undefined : { json: objectJson(entries), joins: joins.join(" "), entries },
       assumptions,
+      fields: fields.map((f) => f.name),
       render: (row, rctx) => {
         const out: Record<string, unknown> = {};
         for (const [name, r] of renders) out[name] = r(row[name], rctx, row, out);
@@ -230,13 +233,19 @@ export class ReadPlans {
 
   /** The JSON text of an object of `fields`, each as its kind writes it; undefined when one's kind cannot. */
   private objectJson(fields: FieldDescriptor[], ctx: ReadContext): string | undefined {
+    const entries = this.entriesOf(fields, ctx);
+    return entries && objectJson(entries);
+  }
+
+  /** Each field's name and the SQL of its JSON text; undefined when one's kind cannot write it. */
+  private entriesOf(fields: FieldDescriptor[], ctx: ReadContext): Array<[string, string]> | undefined {
     const entries: Array<[string, string]> = [];
     for (const f of fields) {
       const json = kindOf(f).json?.(f, ctx);
       if (json === undefined) return undefined;
       entries.push([f.name, json]);
     }
-    return objectJson(entries);
+    return entries;
   }
 
   displayExpr(m: ModelDescriptor, alias: string, parts = m.display): string {

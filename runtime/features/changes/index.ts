@@ -10,12 +10,14 @@
 // days (the api's setting, 90 by default, 0 keeps them) are purged by a periodic task of the
 // queue workers, not by writes: looking for them cost every write 4-8 ms at 100,000 records.
 // Whether webhooks or job hooks follow from a change is asked with the write's own statements
-// (`expecting`); when none may, the record is inserted with the commit (runtime/db/pipeline.ts).
+// (`expecting`); when none may, the record is inserted with the commit (runtime/db/pipeline.ts),
+// or, where the rows are those of the write's answer (a bulk's), by the answer's own statement,
+// from the objects it renders for the answer (`alongAnswer`, Store.answerJson).
 import { createHash } from "node:crypto";
 import type { Knex } from "knex";
 import { storedColumn, type ApiDescriptor, type FieldDescriptor, type ModelDescriptor } from "../../descriptor.js";
 import type { ModelIndex } from "../../models.js";
-import type { Actor, ChangeAction, WriteFeature, WriteOperation, Written } from "../../operations/index.js";
+import type { Actor, AnswerRows, ChangeAction, WriteFeature, WriteOperation, Written } from "../../operations/index.js";
 import type { Db, ReadOptions, Store } from "../../store.js";
 import { isUuid } from "../../query/filters.js";
 import { ident, literal } from "../../query/sql.js";
@@ -191,6 +193,14 @@ export function changes(index: ModelIndex, store: Store, lookup?: RecordedLookup
       if (log) void followers(op.trx, m, action).catch(() => undefined);
     },
     deleting: (op, m, ids) => record(op, m, ids.map((id) => ({ id, actor: op.actor })), "delete"),
+    alongAnswer: async (op, m, action, rows) => {
+      const statement = log?.recordsAlong(m, rows, action, await followers(op.trx, m, action));
+      return statement && {
+        reads: recorded,
+        statement,
+        ran: () => publishOnCommit(op.trx, "changes.recorded", { api: index.api.name, action, count: rows.length }),
+      };
+    },
   };
 }
 
@@ -358,26 +368,53 @@ function changeLog(index: ModelIndex, log: ModelDescriptor, lookup: RecordedLook
    * request-less object shows no opt-in field, the only ones whose shape does).
    */
   async function sendFromRows(db: Db, m: ModelDescriptor, rows: Written, action: "create" | "update", follows: { webhooks: FoundWebhook[]; jobs: boolean }): Promise<boolean> {
-    const actor = rows[0]?.actor;
+    const actor = recordedInSql(m, rows, follows);
     const shown = shownOf(m, rows.length > 1);
-    if (!actor || !shown || shown.assumes || follows.jobs || follows.webhooks.length || index.integerKeys(m) || rows.some((r) => r.actor !== actor)) return false;
-    const bindings = [actor.userId, actor.username ?? "Undefined", requestUuid(actor.requestId), action, m.key, actor.context, actor.contextDetail.slice(0, MAX_DETAIL),
-      rows.map((r) => String(r.id)), ...shown.bindings] as Knex.RawBinding[];
-    await sendAhead(db, sentStatement(db, `${m.key}|${rows.length > 1}`, `${shown.sql}\u0000${shown.joins}`, bindings, () => recordsStatement(m, shown)), { withCommit: true });
+    if (!actor || !shown || shown.assumes) return false;
+    const bindings = [...actorValues(m, actor, action), rows.map((r) => String(r.id)), ...shown.bindings] as Knex.RawBinding[];
+    const source = `unnest(?::uuid[]) WITH ORDINALITY AS w(id, n) JOIN ${ident(m.table)} t0 ON t0.id = w.id ${shown.joins}`;
+    await sendAhead(db, sentStatement(db, `${m.key}|${rows.length > 1}`, `${shown.sql}\u0000${shown.joins}`, bindings,
+      () => recordsStatement(m, { rows: source, id: "t0.id", n: "w.n", object: shown })), { withCommit: true });
     return true;
   }
 
-  /** The statement that records the change of rows of `m` from `shown`, its values bound in `sendFromRows`' order. */
-  function recordsStatement(m: ModelDescriptor, shown: NonNullable<ReturnType<typeof shownOf>>): string {
+  /** The values `recordsStatement` binds before its rows': the actor's and the change's. */
+  const actorValues = (m: ModelDescriptor, actor: Actor, action: ChangeAction): unknown[] =>
+    [actor.userId, actor.username ?? "Undefined", requestUuid(actor.requestId), action, m.key, actor.context, actor.contextDetail.slice(0, MAX_DETAIL)];
+
+  /**
+   * The records of the change of `rows` made from the objects of the statement of the write's
+   * answer (Store.answerJson): each object's text made once for both. Undefined where it cannot
+   * be done so (as `sendFromRows`, but for the read, which the store checks).
+   */
+  function recordsAlong(m: ModelDescriptor, rows: Written, action: "create" | "update", follows: { webhooks: FoundWebhook[]; jobs: boolean }):
+    ((source: AnswerRows) => { sql: string; bindings: unknown[] }) | undefined {
+    const actor = recordedInSql(m, rows, follows);
+    return actor && ((source) => ({ sql: recordsStatement(m, source), bindings: [...actorValues(m, actor, action), ...source.object.bindings] }));
+  }
+
+  /**
+   * The one actor of `rows`, where their records can be made in SQL: nothing follows from them
+   * (no job hook may look at them, no webhook is called), and their keys are UUIDs.
+   */
+  function recordedInSql(m: ModelDescriptor, rows: Written, follows: { webhooks: FoundWebhook[]; jobs: boolean }): Actor | undefined {
+    const actor = rows[0]?.actor;
+    return !actor || follows.jobs || follows.webhooks.length || index.integerKeys(m) || rows.some((r) => r.actor !== actor) ? undefined : actor;
+  }
+
+  /**
+   * The statement that records the change of `source`'s rows of `m`, its values bound in
+   * `actorValues`' order and then those of `source` (its rows' and its objects').
+   */
+  function recordsStatement(m: ModelDescriptor, source: AnswerRows): string {
     const related = relatedSql(m, "o.v");
     const given: Array<[string, string]> = [
-      [cols.time, "clock_timestamp() + make_interval(secs => (w.n - 1) * 0.000001)"], [cols.user, "?::uuid"], [cols.userName, "?"], [cols.requestId, "?::uuid"],
-      [cols.action, "?"], [cols.type, "?"], [cols.id, "t0.id"], [cols.repr, `left(coalesce(o.v ->> 'display', t0.id::text), ${MAX_REPR})`],
+      [cols.time, `clock_timestamp() + make_interval(secs => (${source.n} - 1) * 0.000001)`], [cols.user, "?::uuid"], [cols.userName, "?"], [cols.requestId, "?::uuid"],
+      [cols.action, "?"], [cols.type, "?"], [cols.id, source.id], [cols.repr, `left(coalesce(o.v ->> 'display', ${source.id}::text), ${MAX_REPR})`],
       [cols.data, modelDataSql(m, "o.v")], [cols.dataV2, "o.v"], [cols.context, "?"], [cols.detail, "?"], [cols.relatedType, related.type], [cols.relatedId, `(${related.id})::uuid`],
     ];
     return `INSERT INTO ${table} (${given.map(([c]) => ident(c)).join(", ")}) SELECT ${given.map(([, e]) => e).join(", ")} ` +
-      `FROM unnest(?::uuid[]) WITH ORDINALITY AS w(id, n) JOIN ${ident(m.table)} t0 ON t0.id = w.id ${shown.joins} CROSS JOIN LATERAL (SELECT ${shown.sql} AS v OFFSET 0) o ` +
-      "ORDER BY w.n";
+      `FROM ${source.rows} CROSS JOIN LATERAL (SELECT ${source.object.sql} AS v OFFSET 0) o ORDER BY ${source.n}`;
   }
 
   /**
@@ -396,7 +433,7 @@ function changeLog(index: ModelIndex, log: ModelDescriptor, lookup: RecordedLook
     return statement;
   }
 
-  return { write, send, sendFromRows };
+  return { write, send, sendFromRows, recordsAlong };
 }
 
 export const feature = {
