@@ -73,7 +73,8 @@ describe("many instances on one database, one killed mid-job", function () {
 
     // The only instance up takes the run; killed while the job waits inside it. Run again, it
     // waits as long once more, then writes.
-    const cut = await run(doomed.base, "cut-short", 15_000);
+    // Long enough to be killed in, a few polls after it is seen running; its second run waits as long.
+    const cut = await run(doomed.base, "cut-short", 5_000);
     await eventually(async () => ((await status(doomed.base, cut)) === "running" ? true : undefined), "the job running");
     kill(doomed);
     await doomed.exited;
