@@ -852,7 +852,8 @@ export class Store {
   private async alongAnswer(op: WriteOperation, m: ModelDescriptor, ids: RowId[], opts: ReadOptions, plan: ReadPlan): Promise<Along[]> {
     const found: Along[] = [];
     const answer = plan.joined;
-    if (!answer || opts.text || opts.textValues?.length) return found;
+    // An answer naming a row twice would record it twice.
+    if (!answer || opts.text || opts.textValues?.length || new Set(ids.map(String)).size !== ids.length) return found;
     for (const f of this.features) {
       if (!f.alongAnswer || !f.watches(m)) continue;
       const pending = pendingOf(op, f, m, ids);
