@@ -486,6 +486,22 @@ describe("inventory e2e: bulk writes are set-based", () => {
     }
   });
 
+  it("a bulk PATCH in an older version records each change from its answer's objects, in the latest version", async () => {
+    const made = (await post("/api/ipam/prefixes/", prefixes(3))).body as Array<{ id: string }>;
+    const body = made.map((p, i) => ({ id: p.id, description: `along ${i}` }));
+    const { reply, sql } = await counted(() => patch("/api/ipam/prefixes/", body, { headers: { Accept: "application/json; version=1.2" } }));
+    expect(reply.status, reply.text).to.equal(200);
+    const along = sql.filter((s) => s.startsWith("WITH armature_answer AS MATERIALIZED") && s.includes('INSERT INTO "extras_objectchange"'));
+    expect([along.length, sql.filter((s) => s.startsWith('INSERT INTO "extras_objectchange"')).length], sql.join("\n")).to.deep.equal([1, 0]);
+    const { db, url } = await startTestServer();
+    for (const p of made) {
+      const [change] = await db("extras_objectchange").where({ changed_object_id: p.id, action: "update" });
+      const shown = (await get(`/api/ipam/prefixes/${p.id}/`, { headers: { Accept: "application/json; version=1.5" } })).body;
+      expect(change.object_data_v2).to.deep.equal(relative(shown, url));
+      expect(change.object_data).to.include({ description: shown.description, prefix: shown.prefix, status: "active" });
+    }
+  });
+
   it("a bulk create whose answer is rendered in JavaScript (a computed field defined) reads its objects once for it, and records them in SQL, without the computed field", async () => {
     const slug = `cf_${uniq("set").replace(/\W/g, "_")}`.toLowerCase();
     const field = await post("/api/extras/computed-fields/", { content_type: "ipam.rir", slug, label: slug, template: "{{ obj.name | upper }}" });
