@@ -37,12 +37,11 @@ export interface ReadPlan {
    * follow `t0` in the FROM clause) rather than looked up by a sub-select for each row. Joined,
    * the fifty sites of a page of prefixes are read once, where each sub-select read the site
    * table; for one row, a lookup is cheaper than the joins (a prefix's detail 20 % slower).
+   * `entries`: each field's name and the SQL of its text, which `json` runs together.
    */
   joined?: { json: string; joins: string; entries: ReadonlyArray<readonly [string, string]> };
   /** Facts about the data the select list was sized by; empty for most plans. */
   assumptions: Assumption[];
-  /** The names of the fields it shows, in order. */
-  fields: readonly string[];
 }
 
 /** The column a plan's n-th assumption is checked in. */
@@ -142,7 +141,6 @@ export class ReadPlans {
       json,
       joined: entries === undefined ? undefined : { json: objectJson(entries), joins: joins.join(" "), entries },
       assumptions,
-      fields: fields.map((f) => f.name),
       render: (row, rctx) => {
         const out: Record<string, unknown> = {};
         for (const [name, r] of renders) out[name] = r(row[name], rctx, row, out);
