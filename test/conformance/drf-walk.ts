@@ -40,7 +40,7 @@ interface Walked {
 function conformance(api: ApiDescriptor, version: string, walked: Walked, shard: Shard): void {
   const byKey = new Map(api.models.map((m) => [m.key, m]));
   const headers = { Accept: `application/json; version=${version}` };
-  const contract = Contract.of(api.openapi[version] as Json, `${api.name}-${version}.json`);
+  const contract = Contract.of(`${api.name}-${version}.json`, () => api.openapi[version] as Json);
   const versions = api.versions.supported;
   const inVersion = (f: FieldDescriptor) => {
     const i = versions.indexOf(version);

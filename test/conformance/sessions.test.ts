@@ -17,7 +17,7 @@ const DIR = join(import.meta.dirname, "sessions");
 const WP_ROOT = "/wp-json";
 
 function contract(api: ApiDescriptor, version: string): Contract {
-  return Contract.of(api.openapi[version] as Record<string, unknown>, `${api.name}-${version}.json`);
+  return Contract.of(`${api.name}-${version}.json`, () => api.openapi[version] as Record<string, unknown>);
 }
 
 /** The API an exchange went to, its document's version, and its path as the document writes paths. */

@@ -16,18 +16,18 @@ type Json = Record<string, any>;
 export type Method = "get" | "post" | "put" | "patch" | "delete" | "options";
 
 export class Contract {
-  private static readonly shared = new WeakMap<object, Map<string, Contract>>();
+  private static readonly shared = new Map<string, Contract>();
 
   /**
-   * The process's one Contract for a document (by identity) under an id: its compiled validators
-   * are kept, so the files a worker runs that check against the same emitted document (the
-   * conformance shards, the recorded sessions) compile each schema once, not once a file.
+   * The process's one Contract for the document named `id` (its emitted file's name), `doc` read
+   * only the first time: its compiled validators are kept, so the files a worker runs that check
+   * against the same emitted document (the conformance shards, the recorded sessions) compile
+   * each schema once, not once a file. By name, not by the object: a descriptor parses its
+   * document afresh at every read (`ApiDescriptor.openapi`), so no two reads are the same object.
    */
-  static of(doc: Json, id: string): Contract {
-    let byId = Contract.shared.get(doc);
-    if (!byId) Contract.shared.set(doc, (byId = new Map()));
-    let contract = byId.get(id);
-    if (!contract) byId.set(id, (contract = new Contract(doc, id)));
+  static of(id: string, doc: () => Json): Contract {
+    let contract = Contract.shared.get(id);
+    if (!contract) Contract.shared.set(id, (contract = new Contract(doc(), id)));
     return contract;
   }
 
