@@ -211,6 +211,35 @@ export function firstValue(values: string[], missing: string, bindings: unknown[
   };
 }
 
+/**
+ * The key each of `values` names when compared as `id::text = lower(value)` would: the value
+ * lower-cased where it is a key's own text (a hyphenated UUID; a whole number as PostgreSQL
+ * writes it), else null, which names no row. Bound as the key's type (`keyType`), the match is
+ * an index probe. Compared as text, it read the whole table, and a check did so once for each
+ * value: 100 interface ids against 2,000 interfaces took 55 ms.
+ */
+function keysNamed(values: string[], integerKeys: boolean): { keys: Array<string | null>; keyType: string } {
+  const key = integerKeys
+    ? (v: string) => (/^(0|-?[1-9][0-9]*)$/.test(v) && BigInt(v) >= BIGINT_MIN && BigInt(v) <= BIGINT_MAX ? v : null)
+    : (v: string) => (CANONICAL_UUID.test(v.toLowerCase()) ? v.toLowerCase() : null);
+  return { keys: values.map(key), keyType: integerKeys ? "bigint" : "uuid" };
+}
+
+/**
+ * `firstValue` of rows named by id or by a key field: the first of `values` that names no row
+ * of `table`, each value matched by the key it names (`keysNamed`) and, with `natural`, by that
+ * column's text.
+ */
+function firstUnnamed(table: string, values: string[], integerKeys: boolean, natural?: string): { sql: string; bindings: unknown[] } {
+  const { keys, keyType } = keysNamed(values, integerKeys);
+  const byNatural = natural ? ` AND NOT EXISTS (SELECT 1 FROM ${table} x WHERE ${col("x", natural)}::text = u.v)` : "";
+  return {
+    sql: `SELECT u.v FROM unnest(?::text[], ?::${keyType}[]) WITH ORDINALITY u(v, k, o) ` +
+      `WHERE NOT EXISTS (SELECT 1 FROM ${table} x WHERE x.id = u.k)${byNatural} ORDER BY u.o LIMIT 1`,
+    bindings: [values, keys],
+  };
+}
+
 export class FilterCompiler {
   private readonly tables = new Map<string, Map<string, FilterDescriptor>>();
 
@@ -483,15 +512,13 @@ export class FilterCompiler {
       // Django's ModelMultipleChoiceField refuses a value its key field cannot read so.
       if (bad) return [integerKeys ? { code: "filter_invalid_value", value: bad } : f.idOnly ? { code: "filter_invalid_uuid" } : invalidChoice(bad)];
     }
-    const ids = given.filter(isKey).map((v) => (integerKeys ? integerKey(v)! : v.toLowerCase()));
-    const matches = (alias: string, valueSql: string) => [
-      `${alias}.id::text = lower(${valueSql})`, ...(natural ? [`${col(alias, natural)}::text = ${valueSql}`] : []),
-    ].join(" OR ");
+    // The keys matched: an integer as integerKey reads it, a UUID only in its own form (`keysNamed`).
+    const ids = integerKeys ? given.map(integerKey).filter((v) => v !== null) : keysNamed(given, false).keys.filter((v) => v !== null);
     const sql: string[] = [];
     const binds: unknown[][] = [];
     if (given.length) {
       const table = ident(target.table);
-      const roots = `SELECT x.id FROM ${table} x WHERE x.id::text = ANY(?::text[])${natural ? ` OR ${col("x", natural)}::text = ANY(?::text[])` : ""}`;
+      const roots = `SELECT x.id FROM ${table} x WHERE x.id = ANY(?::${integerKeys ? "bigint" : "uuid"}[])${natural ? ` OR ${col("x", natural)}::text = ANY(?::text[])` : ""}`;
       const rootBinds = natural ? [ids, given] : [ids];
       // ANY(ARRAY(…)) is computed once, before the scan, so the column's index still serves the match.
       const named = link.expand ? subtreeIds(target, roots) : `ARRAY(${roots})`;
@@ -504,7 +531,7 @@ export class FilterCompiler {
     return {
       where: anyOf(sql, binds, negate),
       checks: given.length
-        ? [{ ...firstValue(given, `NOT EXISTS (SELECT 1 FROM ${ident(target.table)} x WHERE ${matches("x", "u.v")})`), problem: invalidChoice }]
+        ? [{ ...firstUnnamed(ident(target.table), given, integerKeys, natural), problem: invalidChoice }]
         : [],
     };
   }
@@ -515,14 +542,14 @@ export class FilterCompiler {
    */
   private related(r: NonNullable<FilterDescriptor["related"]>, values: string[], negate: boolean): Planned {
     const table = ident(r.table);
-    const named = (alias: string, valueSql: string) =>
-      [`${alias}.id::text = lower(${valueSql})`, ...(r.key ? [`${col(alias, r.key)}::text = ${valueSql}`] : [])].join(" OR ");
+    const integerKeys = this.index.api.models.some((m) => m.table === r.table && this.index.integerKeys(m));
+    const { keys, keyType } = keysNamed(values, integerKeys);
     const pointing = `SELECT ${col("r", r.column)} FROM ${table} r WHERE ${col("r", r.column)} IS NOT NULL AND ` +
-      `(r.id::text = ANY(?::text[])${r.key ? ` OR ${col("r", r.key)}::text = ANY(?::text[])` : ""})`;
-    const ids = values.map((v) => v.toLowerCase());
+      `(r.id = ANY(?::${keyType}[])${r.key ? ` OR ${col("r", r.key)}::text = ANY(?::text[])` : ""})`;
+    const ids = keys.filter((k) => k !== null);
     return {
       where: anyOf([`t0.id = ANY(ARRAY(${pointing}))`], [r.key ? [ids, values] : [ids]], negate),
-      checks: [{ ...firstValue(values, `NOT EXISTS (SELECT 1 FROM ${table} x WHERE ${named("x", "u.v")})`), problem: invalidChoice }],
+      checks: [{ ...firstUnnamed(table, values, integerKeys, r.key), problem: invalidChoice }],
     };
   }
 

@@ -36,7 +36,7 @@ export async function statements(path: string, opts: CallOptions = {}): Promise<
  * `analyze`, for its actual rows and loops), its bindings written into it as literals.
  */
 export async function planOf(db: Knex, sql: string, bindings: unknown[], analyze = false): Promise<any> {
-  const literal = (v: unknown): string => (Array.isArray(v) ? literal(`{${v.map((x) => JSON.stringify(String(x))).join(",")}}`)
+  const literal = (v: unknown): string => (Array.isArray(v) ? literal(`{${v.map((x) => (x === null ? "NULL" : JSON.stringify(String(x)))).join(",")}}`)
     : typeof v === "number" ? String(v) : `'${String(v).replace(/'/g, "''")}'`);
   const text = sql.replace(/\$(\d+)/g, (_, n) => literal(bindings[Number(n) - 1])).replace(/\?/g, "\\?");
   const [{ "QUERY PLAN": [plan] }] = (await db.raw(`EXPLAIN (${analyze ? "ANALYZE, " : ""}FORMAT JSON) ${text}`)).rows;

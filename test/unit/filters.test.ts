@@ -105,13 +105,14 @@ describe("unit: filters → SQL", () => {
   it("plans a tree foreign key as a recursive sub-select, with a check that each value names an object", () => {
     const id = "0B9B3C4E-8F7A-4F0E-9F57-2F1D1E0C9A11";
     const got = compile(`group=${id}&group=null`) as { sql: string; bindings: unknown[]; checks: Array<{ sql: string; bindings: unknown[] }> };
-    expect(got.sql).to.equal('where ((t0."group_id" = ANY(ARRAY(WITH RECURSIVE sub AS (SELECT x.id FROM "core_group" x WHERE x.id::text = ANY($1::text[]) ' +
+    expect(got.sql).to.equal('where ((t0."group_id" = ANY(ARRAY(WITH RECURSIVE sub AS (SELECT x.id FROM "core_group" x WHERE x.id = ANY($1::uuid[]) ' +
       'UNION ALL SELECT c.id FROM "core_group" c JOIN sub ON c."parent_id" = sub.id) SELECT id FROM sub))) OR (t0."group_id" IS NULL))');
     expect(got.bindings).to.deep.equal([[id.toLowerCase()]]);
     expect(got.checks).to.deep.equal([{
       param: "group",
-      sql: 'SELECT u.v FROM unnest(?::text[]) WITH ORDINALITY u(v, o) WHERE NOT EXISTS (SELECT 1 FROM "core_group" x WHERE x.id::text = lower(u.v)) ORDER BY u.o LIMIT 1',
-      bindings: [[id]],
+      // Each value as the key it names, bound as one: an index probe each, not a read of the table.
+      sql: 'SELECT u.v FROM unnest(?::text[], ?::uuid[]) WITH ORDINALITY u(v, k, o) WHERE NOT EXISTS (SELECT 1 FROM "core_group" x WHERE x.id = u.k) ORDER BY u.o LIMIT 1',
+      bindings: [[id], [id.toLowerCase()]],
     }]);
     // A model without a natural key takes ids only: anything else is refused while planning.
     expect(compile("group=engineering")).to.deep.equal({ errors: { group: ["Select a valid choice. engineering is not one of the available choices."] } });
