@@ -512,13 +512,14 @@ export class FilterCompiler {
       // Django's ModelMultipleChoiceField refuses a value its key field cannot read so.
       if (bad) return [integerKeys ? { code: "filter_invalid_value", value: bad } : f.idOnly ? { code: "filter_invalid_uuid" } : invalidChoice(bad)];
     }
-    // The keys matched: an integer as integerKey reads it, a UUID only in its own form (`keysNamed`).
-    const ids = integerKeys ? given.map(integerKey).filter((v) => v !== null) : keysNamed(given, false).keys.filter((v) => v !== null);
+    const { keys, keyType } = keysNamed(given, integerKeys);
+    // The keys matched: an integer as integerKey reads it, a UUID only in its own form.
+    const ids = (integerKeys ? given.map(integerKey) : keys).filter((v) => v !== null);
     const sql: string[] = [];
     const binds: unknown[][] = [];
     if (given.length) {
       const table = ident(target.table);
-      const roots = `SELECT x.id FROM ${table} x WHERE x.id = ANY(?::${integerKeys ? "bigint" : "uuid"}[])${natural ? ` OR ${col("x", natural)}::text = ANY(?::text[])` : ""}`;
+      const roots = `SELECT x.id FROM ${table} x WHERE x.id = ANY(?::${keyType}[])${natural ? ` OR ${col("x", natural)}::text = ANY(?::text[])` : ""}`;
       const rootBinds = natural ? [ids, given] : [ids];
       // ANY(ARRAY(…)) is computed once, before the scan, so the column's index still serves the match.
       const named = link.expand ? subtreeIds(target, roots) : `ARRAY(${roots})`;

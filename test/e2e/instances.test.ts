@@ -71,9 +71,9 @@ describe("many instances on one database, one killed mid-job", function () {
     const status = async (base: string, id: string) =>
       ((await (await fetch(`${base}/api/extras/job-results/${id}/`, { headers: V13 })).json()) as { status: { value: string } }).status.value;
 
-    // The only instance up takes the run; killed while the job waits inside it. Run again, it
-    // waits as long once more, then writes.
-    // Long enough to be killed in, a few polls after it is seen running; its second run waits as long.
+    // The only instance up takes the run; killed while the job waits inside it (5 s: long
+    // enough to be killed in, a few polls after it is seen running). Run again, it waits as
+    // long once more, then writes.
     const cut = await run(doomed.base, "cut-short", 5_000);
     await eventually(async () => ((await status(doomed.base, cut)) === "running" ? true : undefined), "the job running");
     kill(doomed);

@@ -259,9 +259,9 @@ function modelDataSql(m: ModelDescriptor, v: string): string {
     const stored = `CASE jsonb_typeof(${x}) WHEN 'array' THEN armature_stored(${x}) ` +
       `WHEN 'object' THEN CASE WHEN jsonb_exists(${x}, 'value') AND jsonb_exists(${x}, 'label') THEN ${x} -> 'value' WHEN jsonb_exists(${x}, 'id') THEN ${x} -> 'id' ELSE ${x} END ` +
       `ELSE ${x} END`;
-    const tagNames = `(SELECT coalesce(jsonb_agg(t.x -> 'name' ORDER BY t.n), '[]'::jsonb) FROM jsonb_array_elements(${x}) WITH ORDINALITY AS t(x, n))`;
+    const tagNames = () => `(SELECT coalesce(jsonb_agg(t.x -> 'name' ORDER BY t.n), '[]'::jsonb) FROM jsonb_array_elements(${x}) WITH ORDINALITY AS t(x, n))`;
     const value = f.kind === "scalar" && f.type !== "json" ? x
-      : f.kind === "tags" ? `CASE WHEN jsonb_typeof(${x}) = 'array' THEN ${tagNames} ELSE ${stored} END`
+      : f.kind === "tags" ? `CASE WHEN jsonb_typeof(${x}) = 'array' THEN ${tagNames()} ELSE ${stored} END`
       : stored;
     return `${literal(f.name)}, ${value}`;
   });
