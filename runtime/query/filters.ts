@@ -227,15 +227,15 @@ function keysNamed(values: string[], integerKeys: boolean): { keys: Array<string
 
 /**
  * `firstValue` of rows named by id or by a key field: the first of `values` that names no row
- * of `table`, each value matched by the key it names (`keysNamed`) and, with `natural`, by that
- * column's text.
+ * of any of `tables` (SQL names), each value matched by the key it names (`keysNamed`) and,
+ * with `natural`, by that column's text.
  */
-function firstUnnamed(table: string, values: string[], integerKeys: boolean, natural?: string): { sql: string; bindings: unknown[] } {
+export function firstUnnamed(tables: readonly string[], values: string[], integerKeys: boolean, natural?: string): { sql: string; bindings: unknown[] } {
   const { keys, keyType } = keysNamed(values, integerKeys);
-  const byNatural = natural ? ` AND NOT EXISTS (SELECT 1 FROM ${table} x WHERE ${col("x", natural)}::text = u.v)` : "";
+  const unnamed = tables.map((t) => `NOT EXISTS (SELECT 1 FROM ${t} x WHERE x.id = u.k)` +
+    (natural ? ` AND NOT EXISTS (SELECT 1 FROM ${t} x WHERE ${col("x", natural)}::text = u.v)` : ""));
   return {
-    sql: `SELECT u.v FROM unnest(?::text[], ?::${keyType}[]) WITH ORDINALITY u(v, k, o) ` +
-      `WHERE NOT EXISTS (SELECT 1 FROM ${table} x WHERE x.id = u.k)${byNatural} ORDER BY u.o LIMIT 1`,
+    sql: `SELECT u.v FROM unnest(?::text[], ?::${keyType}[]) WITH ORDINALITY u(v, k, o) WHERE ${unnamed.join(" AND ")} ORDER BY u.o LIMIT 1`,
     bindings: [values, keys],
   };
 }
@@ -532,7 +532,7 @@ export class FilterCompiler {
     return {
       where: anyOf(sql, binds, negate),
       checks: given.length
-        ? [{ ...firstUnnamed(ident(target.table), given, integerKeys, natural), problem: invalidChoice }]
+        ? [{ ...firstUnnamed([ident(target.table)], given, integerKeys, natural), problem: invalidChoice }]
         : [],
     };
   }
@@ -550,7 +550,7 @@ export class FilterCompiler {
     const ids = keys.filter((k) => k !== null);
     return {
       where: anyOf([`t0.id = ANY(ARRAY(${pointing}))`], [r.key ? [ids, values] : [ids]], negate),
-      checks: [{ ...firstUnnamed(table, values, integerKeys, r.key), problem: invalidChoice }],
+      checks: [{ ...firstUnnamed([table], values, integerKeys, r.key), problem: invalidChoice }],
     };
   }
 

@@ -6,7 +6,7 @@
 // links); term filters are WordPress's.
 import type { Knex } from "knex";
 import type { FkField, ModelDescriptor, Ordering } from "../../descriptor.js";
-import { firstValue, type FilterCheck, type FilterPlan } from "../../query/filters.js";
+import { firstUnnamed, type FilterCheck, type FilterPlan } from "../../query/filters.js";
 import { ident } from "../../query/sql.js";
 import { linkedColumn, type Catalog } from "./records.js";
 import type { Requester } from "./auth.js";
@@ -34,10 +34,11 @@ class Planning {
 
   where(w: Where): void { this.wheres.push(w); }
 
-  /** `param` is invalid unless the database finds each of `values` (`missing` is SQL over the text `u.v`). */
-  check(param: string, values: string[], missing: string): void {
+  /** `param` is invalid unless each of `values` names a row of one of `tables` by id (or, with `natural`, by that column). */
+  checkNamed(param: string, tables: string[], values: string[], natural?: string): void {
     if (!this.order.includes(param)) this.order.push(param);
-    this.checks.push({ param, ...firstValue(values, missing), problem: (value) => ({ code: "filter_invalid_choice", value }) });
+    const check = firstUnnamed(tables.map(ident), values, true, natural);
+    this.checks.push({ param, ...check, problem: (value) => ({ code: "filter_invalid_choice", value }) });
   }
 
   done(ordering: Ordering[], stopped?: WpError): ArchivePlan {
@@ -81,13 +82,13 @@ export class Archive {
     if (!bySlug && values.some((v) => !/^\d+$/.test(v))) throw invalidParam(param);
     const ids = values.filter((v) => /^\d+$/.test(v)).map(Number).filter((n) => n <= MAX_ID);
     const slugs = bySlug ? values.filter((v) => !/^\d+$/.test(v)) : [];
-    p.check(param, values, `NOT EXISTS (SELECT 1 FROM ${ident(m.table)} x WHERE x.id::text = u.v${bySlug ? " OR x.slug = u.v" : ""})`);
+    p.checkNamed(param, [m.table], values, bySlug ? "slug" : undefined);
     return this.db(m.table).select("id").where((q) => { q.whereIn("id", ids); if (slugs.length) q.orWhereIn("slug", slugs); });
   }
 
   /** `param` is invalid unless a row of one of `tables` has id `id`. */
   private mustExist(p: Planning, param: string, tables: string[], id: number): void {
-    p.check(param, [String(id)], tables.map((t) => `NOT EXISTS (SELECT 1 FROM ${ident(t)} x WHERE x.id::text = u.v)`).join(" AND "));
+    p.checkNamed(param, tables, [String(id)]);
   }
 
   posts(m: ModelDescriptor, params: Params, who: Requester | null): ArchivePlan {

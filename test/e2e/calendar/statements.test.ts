@@ -5,7 +5,8 @@
 // anonymous requests, so no statement authenticates them.
 import { expect } from "chai";
 import { post } from "../../support/http.js";
-import { statements } from "../../support/statements.js";
+import { startTestServer } from "../../support/server.js";
+import { planOf, statements } from "../../support/statements.js";
 import { NS, makeEvent } from "./support.js";
 
 /** Anonymous requests: no statement authenticates them. */
@@ -62,5 +63,46 @@ describe("calendar: statements per request", () => {
     expect(got.body.data.params).to.deep.equal({ venue: "Invalid parameter." });
     const valid = await anonymous(`${NS}/events?venue=${venueId}&geoloc_lat=abc&geoloc_lng=1`);
     expect(valid.body.data.params).to.deep.equal({ geoloc_lat: "Invalid parameter." });
+  });
+
+  it("a filter naming many terms checks each through an index, not by reading the term table", async () => {
+    const { db } = await startTestServer();
+    // Enough categories that reading them all costs more than probing an index, as in a live
+    // site: on a table of a page or two PostgreSQL rightly reads it whole.
+    const filler = "stmt-filler-";
+    await db.raw("INSERT INTO events_category (name, slug) SELECT ? || i, ? || i FROM generate_series(1, 3000) AS i", [filler, filler]);
+    await db.raw("ANALYZE events_category");
+    try {
+      const made = [];
+      for (let i = 0; i < 20; i++) {
+        const category = await post(`${NS}/categories`, { name: `Stmt named ${i}` });
+        expect(category.status, category.text).to.equal(201);
+        made.push(category.body);
+      }
+      await makeEvent({ title: "Statement named event", categories: [made[3].id] });
+      // Ten ids and ten slugs, as clients send them.
+      const named = [...made.slice(0, 10).map((c) => String(c.id)), ...made.slice(10).map((c) => c.slug)];
+      const got = await anonymous(`${NS}/events?categories=${named.join(",")}`);
+      expect(got.status, JSON.stringify(got.body)).to.equal(200);
+      expect(got.body.events.map((e: any) => e.title)).to.deep.equal(["Statement named event"]);
+      const plan = await planOf(db, got.sql[0], got.bindings[0], true);
+      const all = Number((await db("events_category").count("* as n"))[0].n);
+      // Every category row the statement looked at, on every loop: read from the table (kept or
+      // filtered out), read again from a materialized copy, or compared in a join and dropped.
+      const reads = (node: any): boolean => node["Relation Name"] === "events_category" || (node.Plans ?? []).some(reads);
+      const touched = (node: any): number => node["Actual Loops"] * (
+        (node["Relation Name"] === "events_category" ? node["Actual Rows"] + (node["Rows Removed by Filter"] ?? 0) : 0)
+        + (reads(node) && node["Node Type"] === "Materialize" ? node["Actual Rows"] : 0)
+        + (reads(node) ? node["Rows Removed by Join Filter"] ?? 0 : 0))
+        + (node.Plans ?? []).reduce((n: number, child: any) => n + touched(child), 0);
+      // The table read a few times at most, whatever the number of values; matched as text,
+      // each value's check read it whole: 21 times for 20 values.
+      expect(touched(plan), `category rows read for 20 values of ${all} categories`).to.be.at.most(4 * all);
+      const unknown = await anonymous(`${NS}/events?categories=${made[0].id},007,stmt-nobody`);
+      expect(unknown.status).to.equal(400);
+      expect(unknown.body.data.params).to.deep.equal({ categories: "Invalid parameter." });
+    } finally {
+      await db("events_category").whereLike("slug", `${filler}%`).orWhereLike("name", "Stmt named %").del();
+    }
   });
 });
