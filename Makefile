@@ -2,7 +2,7 @@
 NODE_MODULES := node_modules/.package-lock.json
 TSX := node_modules/.bin/tsx
 
-.PHONY: run build test fuzz generate check check-generated discard-migration migrate bench bench-size bench-profile lint typecheck clean
+.PHONY: run build test fuzz generate check check-generated discard-migration migrate bench bench-size bench-32 bench-profile lint typecheck clean
 
 $(NODE_MODULES): package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
@@ -60,6 +60,10 @@ bench: $(NODE_MODULES)
 ## bench-size: `make bench` at 100,000 prefixes (BENCH_PREFIXES) and a change log record for each
 bench-size: $(NODE_MODULES)
 	NODE_ENV=production BENCH_PREFIXES=$${BENCH_PREFIXES:-100000} $(TSX) bench/run.ts
+
+## bench-32: the issue's check: 32 connections, one serving process against the floor's one, 5,000 prefixes (BENCH_PREFIXES)
+bench-32: $(NODE_MODULES)
+	NODE_ENV=production BENCH_PROCESSES=1 BENCH_CONCURRENCY=32 BENCH_PREFIXES=$${BENCH_PREFIXES:-5000} $(TSX) bench/run.ts
 
 ## bench-profile: where the process's CPU goes per request (PROFILE_ONLY=<name part> picks workloads)
 bench-profile: $(NODE_MODULES)

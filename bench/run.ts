@@ -4,11 +4,12 @@
 // its own floor (a hand-written server: one SQL statement per request, JSON built by
 // PostgreSQL, no framework) served from the same process and database in the same run.
 // Prints throughput, latency percentiles, errors, SQL statements per request, peak RSS and
-// ratios, and writes them to bench/RESULTS.md; asserts nothing. Bounded in count and time,
-// loopback only. BENCH_PROCESSES=1 runs Armature's `serve` and the floor as child processes
-// of their own (bench/processes.ts), so that each one's memory is measured apart from the
-// load generator's and the other's. BENCH_REPLICA=1 measures reads on a streaming replica
-// against the primary alone instead (bench/replica.ts).
+// ratios, and writes them to bench/RESULTS.md (at another size or load, a file named for it:
+// `resultsFile`); asserts nothing. Bounded in count and time, loopback only. BENCH_PROCESSES=1
+// runs Armature's `serve` and the floor as child processes of their own (bench/processes.ts),
+// so that each one's memory is measured apart from the load generator's and the other's.
+// BENCH_REPLICA=1 measures reads on a streaming replica against the primary alone instead
+// (bench/replica.ts).
 import http from "node:http";
 import os from "node:os";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -29,11 +30,13 @@ import { armatureServe, buildServer, floorServer, freePort } from "./processes.j
 import { table, failures, mb, peak, type Row, type Target } from "./report.js";
 import { replicaBench } from "./replica.js";
 
-const PREFIXES = Number(process.env.BENCH_PREFIXES ?? 20000);
+const DEFAULT_PREFIXES = 20000;
+const PREFIXES = Number(process.env.BENCH_PREFIXES ?? DEFAULT_PREFIXES);
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 2000);
 const DEVICES = Number(process.env.BENCH_DEVICES ?? 1000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 1500);
-const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
+const DEFAULT_CONCURRENCY = 8;
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? DEFAULT_CONCURRENCY);
 const ALLOCATED_IPS = Number(process.env.BENCH_ALLOCATED_IPS ?? 100000);
 /** Each scenario stops issuing requests after this long, whatever BENCH_REQUESTS says. */
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
@@ -381,11 +384,24 @@ async function main(): Promise<void> {
   ];
   const results = table(rows);
   console.log("\n" + results + "\n\n" + notes.join("\n"));
-  if (!ONLY) writeFileSync(new URL("./RESULTS.md", import.meta.url), [
-    "# Latest `make bench` figures", "", "Written by bench/run.ts; each run replaces it.", "", ...header.map((h) => `${h}  `), "", results, "", ...notes.map((n) => (n.startsWith("- ") ? n : `${n}  `)), "",
+  if (!ONLY) writeFileSync(new URL(`./${resultsFile()}`, import.meta.url), [
+    "# Latest `make bench` figures", "", "Written by bench/run.ts; each run at this size and load replaces it.", "", ...header.map((h) => `${h}  `), "", results, "", ...notes.map((n) => (n.startsWith("- ") ? n : `${n}  `)), "",
   ].join("\n"));
   if (!(PROCESSES && db.embedded)) await db.close();
   if (PROCESSES && db.embedded) rmSync(dataDir, { recursive: true, force: true });
+}
+
+/**
+ * The file a whole run writes its figures to: RESULTS.md at the default size and load, else one
+ * named for the size and clients it ran at (`make bench-size`, `make bench-32`), so that the
+ * figures at each stay side by side rather than each run replacing the others'.
+ */
+function resultsFile(): string {
+  const differs = [
+    ...(PREFIXES === DEFAULT_PREFIXES ? [] : [`${PREFIXES}-prefixes`]),
+    ...(CONCURRENCY === DEFAULT_CONCURRENCY ? [] : [`${CONCURRENCY}-clients`]),
+  ];
+  return `RESULTS${differs.map((d) => `-${d}`).join("")}.md`;
 }
 
 /** What Nautobot's issues report for the requests of the last three workloads. */
