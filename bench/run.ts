@@ -133,7 +133,10 @@ function permissionCost(rows: Row[]): string {
 }
 
 /** The issue's goal for the workloads Nautobot users report as slow, at 8 clients. */
-const underTenthOfASecond: Target = { text: "p50 < 100 ms at 8 clients", met: (r) => r.p50 < 100 };
+const underTenthOfASecond: Target | undefined = CONCURRENCY === 8
+  ? { text: "p50 < 100 ms at 8 clients", met: (r) => r.p50 < 100 }
+  // At other loads the goal says nothing: a row marked against it read as a miss (`make bench-32`).
+  : undefined;
 
 /** A ratio to the floor of the same run, as issue 32 sets them: detail 0.6, every list 1.0, create 0.3. */
 const atLeast = (x: number): Target => ({ text: `≥ ${x.toFixed(1)}× floor`, met: (_r, ratio) => (ratio ?? 0) >= x });
