@@ -35,8 +35,9 @@ describe("unit: WordPress archive plans", () => {
     expect(sql).to.contain('"t0"."venue_id" in (select "id" from "venues_venue" where ("id" in ($11)))');
     expect(bindings.slice(8)).to.deep.equal([12, "music", 7]);
     expect(plan.filter.order).to.deep.equal(["categories", "venue"]);
-    expect(plan.filter.checks.map((c) => [c.param, c.bindings])).to.deep.equal([["categories", [["music", "12"]]], ["venue", [["7"]]]]);
-    expect(plan.filter.checks[0].sql).to.contain('NOT EXISTS (SELECT 1 FROM "events_category" x WHERE x.id::text = u.v OR x.slug = u.v)');
+    // Each value with the key it names (none, for a slug), so that each is checked by an index probe.
+    expect(plan.filter.checks.map((c) => [c.param, c.bindings])).to.deep.equal([["categories", [["music", "12"], [null, "12"]]], ["venue", [["7"], ["7"]]]]);
+    expect(plan.filter.checks[0].sql).to.contain('NOT EXISTS (SELECT 1 FROM "events_category" x WHERE x.id = u.k) AND NOT EXISTS (SELECT 1 FROM "events_category" x WHERE x."slug"::text = u.v)');
     expect(plan.ordering).to.deep.equal([{ field: "date", desc: false }, { field: "id", desc: false }]);
     expect(plan.echo).to.deep.include({ include: "3,4", categories: "music,12", venue: "7" });
   });

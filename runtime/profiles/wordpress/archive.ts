@@ -34,7 +34,10 @@ class Planning {
 
   where(w: Where): void { this.wheres.push(w); }
 
-  /** `param` is invalid unless each of `values` names a row of one of `tables` by id (or, with `natural`, by that column). */
+  /**
+   * `param` is invalid unless each of `values` names a row of one of `tables` by id (a whole
+   * number, as every WordPress id is) or, with `natural`, by that column.
+   */
   checkNamed(param: string, tables: string[], values: string[], natural?: string): void {
     if (!this.order.includes(param)) this.order.push(param);
     const check = firstUnnamed(tables.map(ident), values, true, natural);
