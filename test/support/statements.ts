@@ -44,6 +44,21 @@ export async function planOf(db: Knex, sql: string, bindings: unknown[], analyze
 }
 
 /**
+ * Every row of `table` an analyzed plan (`planOf`) looked at, on every loop: read from the
+ * table (kept or filtered out), read again from a materialized copy of it, or compared in a
+ * join and dropped. What a test counts to tell an index probe from a read of the whole table.
+ */
+export function rowsTouched(plan: any, table: string): number {
+  const reads = (node: any): boolean => node["Relation Name"] === table || (node.Plans ?? []).some(reads);
+  const touched = (node: any): number => node["Actual Loops"] * (
+    (node["Relation Name"] === table ? node["Actual Rows"] + (node["Rows Removed by Filter"] ?? 0) : 0)
+    + (reads(node) && node["Node Type"] === "Materialize" ? node["Actual Rows"] : 0)
+    + (reads(node) ? node["Rows Removed by Join Filter"] ?? 0 : 0))
+    + (node.Plans ?? []).reduce((n: number, child: any) => n + touched(child), 0);
+  return touched(plan);
+}
+
+/**
  * The statements sent to the database while `request` runs, counted where every one goes
  * through, pg's Client.query (PGlite's connections too): whether Knex built it or the runtime
  * sent it itself (a named prepared statement, a savepoint). Left out besides the reads that
