@@ -13,7 +13,7 @@ import {
 import type { Knex } from "knex";
 import { storedColumn, type ModelDescriptor } from "../descriptor.js";
 import type { ModelIndex } from "../models.js";
-import { checkColumns, isUuid, type DynamicFilters, type FilterCompiler, type FilterErrors, type FilterPlan } from "../query/filters.js";
+import { checkColumns, keysNamed, type DynamicFilters, type FilterCompiler, type FilterErrors, type FilterPlan } from "../query/filters.js";
 import { orderSql } from "../query/order.js";
 import { col, ident, literal } from "../query/sql.js";
 import { arrayJson, jsonbJson, objectJson, scalarJson } from "../query/json-text.js";
@@ -128,8 +128,11 @@ export class QueryCompiler {
       const type = unwrap(mutation.getFields()[nodes[0].name.value].type) as GraphQLObjectType;
       const g = `g${++this.alias}`;
       const { db } = this.deps;
+      // The keys the write gave back, PostgreSQL's own text of them: matched in the key's type,
+      // through its index (as text, the join read the whole table for one object).
+      const keyType = this.deps.index.integerKeys(w.model) ? "bigint" : "uuid";
       const rows = db.queryBuilder()
-        .from(db.raw(`${ident(w.model.table)} AS t0 JOIN jsonb_array_elements_text(?::jsonb) WITH ORDINALITY AS _gq_w(id, n) ON t0.id::text = _gq_w.id`, [JSON.stringify(w.ids.map(String))]))
+        .from(db.raw(`${ident(w.model.table)} AS t0 JOIN jsonb_array_elements_text(?::jsonb) WITH ORDINALITY AS _gq_w(id, n) ON t0.id = _gq_w.id::${keyType}`, [JSON.stringify(w.ids.map(String))]))
         .select("t0.*", db.raw("_gq_w.n AS _gq_n"));
       const obj = this.object(w.model, type, g, this.merged(nodes), 2);
       const sql = w.many ? arrayJson(obj.sql, `FROM (?) ${g}`, `${g}._gq_n`) : `coalesce((SELECT ${obj.sql} FROM (?) ${g}), 'null')`;
@@ -339,8 +342,11 @@ export class QueryCompiler {
     const g = `g${++this.alias}`;
     const qb = this.rows(m, where).select("t0.*").limit(1);
     if (id !== null) {
-      if (!isUuid(String(id)) && !/^\d+$/.test(String(id))) return { sql: "'null'", bindings: [] };
-      qb.whereRaw("t0.id::text = ?", [String(id).toLowerCase()]);
+      // The key `id` names, if any, bound in the key's type: an index probe, where the key's text
+      // compared with it read the whole table.
+      const { keys: [key], keyType } = keysNamed([String(id)], this.deps.index.integerKeys(m));
+      if (key === null) return { sql: "'null'", bindings: [] };
+      qb.whereRaw(`t0.id = ?::${keyType}`, [key]);
     }
     const obj = this.object(m, type, g, sel, depth);
     return { sql: `coalesce((SELECT ${obj.sql} FROM (?) ${g}), 'null')`, bindings: [...obj.bindings, qb] };

@@ -218,7 +218,7 @@ export function firstValue(values: string[], missing: string, bindings: unknown[
  * an index probe. Compared as text, it read the whole table, and a check did so once for each
  * value: 100 interface ids against 2,000 interfaces took 55 ms.
  */
-function keysNamed(values: string[], integerKeys: boolean): { keys: Array<string | null>; keyType: string } {
+export function keysNamed(values: string[], integerKeys: boolean): { keys: Array<string | null>; keyType: string } {
   const key = integerKeys
     ? (v: string) => (/^(0|-?[1-9][0-9]*)$/.test(v) && BigInt(v) >= BIGINT_MIN && BigInt(v) <= BIGINT_MAX ? v : null)
     : (v: string) => (CANONICAL_UUID.test(v.toLowerCase()) ? v.toLowerCase() : null);

@@ -7,13 +7,18 @@
 import net from "node:net";
 import pg from "pg";
 import type { Knex } from "knex";
-import { get, type CallOptions } from "./http.js";
+import { get, type CallOptions, type Reply } from "./http.js";
 import { startTestServer } from "./server.js";
 
 /** What a request's statements leave out (see `sentStatements`). */
 const UNCOUNTED = /"users_(token|objectpermission)"|^DEALLOCATE |^SET plan_cache_mode /;
 
-export async function statements(path: string, opts: CallOptions = {}): Promise<{ sql: string[]; bindings: unknown[][]; status: number; body: any }> {
+export function statements(path: string, opts: CallOptions = {}): Promise<{ sql: string[]; bindings: unknown[][]; status: number; body: any }> {
+  return statementsOf(() => get(path, opts));
+}
+
+/** `statements` of any request: the statements Knex sent while `request` ran, with their bindings. */
+export async function statementsOf(request: () => Promise<Reply>): Promise<{ sql: string[]; bindings: unknown[][]; status: number; body: any }> {
   const { db } = await startTestServer();
   const sql: string[] = [];
   const bindings: unknown[][] = [];
@@ -24,7 +29,7 @@ export async function statements(path: string, opts: CallOptions = {}): Promise<
   };
   db.on("query", listen);
   try {
-    const reply = await get(path, opts);
+    const reply = await request();
     return { sql, bindings, status: reply.status, body: reply.body };
   } finally {
     db.removeListener("query", listen);

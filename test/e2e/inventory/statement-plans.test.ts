@@ -6,7 +6,7 @@ import { expect } from "chai";
 import type { Knex } from "knex";
 import { del, get, patch, post } from "../../support/http.js";
 import { startTestServer } from "../../support/server.js";
-import { planOf, rowsTouched, statements } from "../../support/statements.js";
+import { planOf, rowsTouched, statements, statementsOf } from "../../support/statements.js";
 import { configFromEnv } from "../../../runtime/config.js";
 import { openDatabase } from "../../../runtime/db/connect.js";
 import { createApp } from "../../../runtime/server.js";
@@ -277,6 +277,40 @@ describe("inventory e2e: statement plans", () => {
     } finally {
       expect((await del(`/api/ipam/prefixes/${prefix.body.id}/`)).status).to.equal(204);
       for (const t of tenants) expect((await del(`/api/tenancy/tenants/${t.id}/`)).status).to.equal(204);
+      await db("tenancy_tenant").whereLike("slug", `${filler}%`).del();
+    }
+  });
+
+  it("GraphQL finds an object by id, and a mutation's written objects, through the key's index", async () => {
+    const { db } = await startTestServer();
+    const filler = `${tag}-gql-filler`;
+    await db.raw("INSERT INTO tenancy_tenant (name, slug) SELECT ? || i, ? || i FROM generate_series(1, 3000) AS i", [filler, filler]);
+    await db.raw("ANALYZE tenancy_tenant");
+    const made = await post("/api/tenancy/tenants/", { name: `${tag} by id` });
+    expect(made.status, made.text).to.equal(201);
+    try {
+      const all = Number((await db("tenancy_tenant").count("* as n"))[0].n);
+      // The statement that answers, and the rows of the tenant table it looked at: as the key's
+      // text compared with the value, it read every one of them.
+      const touchedBy = async (query: string) => {
+        const got = await statementsOf(() => post("/api/graphql/", { query }));
+        expect(got.status, JSON.stringify(got.body)).to.equal(200);
+        expect(got.body.errors, JSON.stringify(got.body.errors)).to.equal(undefined);
+        const read = got.sql.findIndex((q) => q.includes('"tenancy_tenant"') && !/^(insert|update|delete)/i.test(q.trim()));
+        const plan = await planOf(db, got.sql[read], got.bindings[read], true);
+        return { data: got.body.data, rows: rowsTouched(plan, "tenancy_tenant") };
+      };
+      // An id in upper case is the same key, as PostgreSQL reads it.
+      const one = await touchedBy(`{ tenant(id: "${made.body.id.toUpperCase()}") { name } }`);
+      expect(one.data).to.deep.equal({ tenant: { name: `${tag} by id` } });
+      expect(one.rows, `tenant rows read for one id of ${all} tenants`).to.be.below(all / 10);
+      const written = await touchedBy(`mutation { update_tenant(id: "${made.body.id}", input: { description: "by id" }) { name description } }`);
+      expect(written.data).to.deep.equal({ update_tenant: { name: `${tag} by id`, description: "by id" } });
+      expect(written.rows, `tenant rows read for one written object of ${all} tenants`).to.be.below(all / 10);
+      const none = await post("/api/graphql/", { query: `{ a: tenant(id: "${made.body.id.replace(/-/g, "")}") { name } b: tenant(id: "007") { name } }` });
+      expect(none.body).to.deep.equal({ data: { a: null, b: null } });
+    } finally {
+      expect((await del(`/api/tenancy/tenants/${made.body.id}/`)).status).to.equal(204);
       await db("tenancy_tenant").whereLike("slug", `${filler}%`).del();
     }
   });
