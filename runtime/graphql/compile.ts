@@ -128,8 +128,9 @@ export class QueryCompiler {
       const type = unwrap(mutation.getFields()[nodes[0].name.value].type) as GraphQLObjectType;
       const g = `g${++this.alias}`;
       const { db } = this.deps;
-      // The keys the write gave back, PostgreSQL's own text of them: matched in the key's type,
-      // through its index (as text, the join read the whole table for one object).
+      // The keys of the rows written: each one the write accepted as a key and found by it, so
+      // each casts to the key's type, and the join probes the key's index (compared as text, it
+      // read the whole table for one object, and missed a key given in another spelling).
       const keyType = this.deps.index.integerKeys(w.model) ? "bigint" : "uuid";
       const rows = db.queryBuilder()
         .from(db.raw(`${ident(w.model.table)} AS t0 JOIN jsonb_array_elements_text(?::jsonb) WITH ORDINALITY AS _gq_w(id, n) ON t0.id = _gq_w.id::${keyType}`, [JSON.stringify(w.ids.map(String))]))
