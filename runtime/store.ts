@@ -16,7 +16,7 @@ import { canonicalUuid, checkColumns, filterErrors, integerKey, isUuid, MAX_SERI
 import { heldRows, lookupsOf } from "./write/lookups.js";
 import { HookValues, storedRows, storedRowsAt } from "./write/hook-rows.js";
 import { insertRows, updateRows } from "./write/row-sets.js";
-import { col, ident, literal } from "./query/sql.js";
+import { col, ident, keyedRows, literal } from "./query/sql.js";
 import { bound, positionedAs, prepared, type PlanMode } from "./db/prepared.js";
 import { withValues } from "./db/with-values.js";
 import { sendAhead, sendPresumption } from "./db/pipeline.js";
@@ -834,8 +834,8 @@ export class Store {
         return { row: rows[0], answer: () => finished(rows.map((r) => r.j as string)) };
       }
       const rows: Array<Record<string, unknown>> = await prepared(db.select(this.textColumn(db, many.json, opts, many.joins), ...ReadPlans.checks(plan).map((c) => db.raw(c)))
-        .from(db.raw(`unnest(?::${cast}) WITH ORDINALITY AS w(id, n)`, [valid])).join(`${m.table} as t0`, "t0.id", "w.id").joinRaw(many.joins)
-        .orderBy("w.n"), "generic");
+        .from(db.raw(keyedRows(`unnest(?::${cast})`, m.table, "t0"), [valid])).joinRaw(many.joins)
+        .orderBy("t0.armature_n"), "generic");
       return { row: rows[0], answer: () => finished(rows.map((r) => r.j as string)) };
     });
   }
@@ -896,8 +896,8 @@ export class Store {
         },
       });
     });
-    const sql = `WITH armature_answer AS MATERIALIZED (SELECT ${["w.n", "t0.id", `${json} AS raw`, ...columns].join(", ")} ` +
-      `FROM unnest(?::${cast}) WITH ORDINALITY AS w(id, n) JOIN ${ident(m.table)} t0 ON t0.id = w.id ${joins}), ` +
+    const sql = `WITH armature_answer AS MATERIALIZED (SELECT ${["t0.armature_n AS n", "t0.id", `${json} AS raw`, ...columns].join(", ")} ` +
+      `FROM ${keyedRows(`unnest(?::${cast})`, m.table, "t0")} ${joins}), ` +
       `${works.map((w, n) => `armature_along_${n} AS (${w.sql})`).join(", ")} ` +
       `SELECT ${[`${withUrls("a.raw", holding)} AS j`, ...ReadPlans.checks(plan)].join(", ")} FROM armature_answer a ORDER BY a.n`;
     const bindings = [ids, ...works.flatMap((w) => w.bindings), ...urlValues(this.urls(opts), holding)] as Knex.RawBinding[];

@@ -20,7 +20,7 @@ import type { ModelIndex } from "../../models.js";
 import type { Actor, AnswerRows, ChangeAction, WriteFeature, WriteOperation, Written } from "../../operations/index.js";
 import type { Db, ReadOptions, Store } from "../../store.js";
 import { isUuid } from "../../query/filters.js";
-import { ident, literal } from "../../query/sql.js";
+import { ident, keyedRows, literal } from "../../query/sql.js";
 import { bound, positionedAs, prepared } from "../../db/prepared.js";
 import { KeptTexts } from "../../kept-texts.js";
 import { sendAhead } from "../../db/pipeline.js";
@@ -388,9 +388,9 @@ function changeLog(index: ModelIndex, log: ModelDescriptor, lookup: RecordedLook
     const shown = shownOf(m, rows.length > 1);
     if (!actor || !shown || shown.assumes) return false;
     const bindings = [...actorValues(m, actor, action), rows.map((r) => String(r.id)), ...shown.bindings] as Knex.RawBinding[];
-    const source = `unnest(?::uuid[]) WITH ORDINALITY AS w(id, n) JOIN ${ident(m.table)} t0 ON t0.id = w.id ${shown.joins}`;
+    const source = `${keyedRows("unnest(?::uuid[])", m.table, "t0")} ${shown.joins}`;
     await sendAhead(db, sentStatement(db, `${m.key}|${rows.length > 1}`, `${shown.sql}\u0000${shown.joins}`, bindings,
-      () => recordsStatement(m, { rows: source, id: "t0.id", n: "w.n", object: shown })), { withCommit: true });
+      () => recordsStatement(m, { rows: source, id: "t0.id", n: "t0.armature_n", object: shown })), { withCommit: true });
     return true;
   }
 

@@ -448,8 +448,8 @@ describe("inventory e2e: bulk writes are set-based", () => {
     // otherwise (custom fields keyed by name in 1.2, by slug from 1.4).
     const columnReads = (sql: string[]) => sql.filter((s) => /^select t0\."id" AS "id"/.test(s) && s.includes('from "ipam_prefix" as "t0"')).length;
     const textReads = (sql: string[]) => sql.filter((s) => /^select (replace\()+concat\('\{"id":'/.test(s) && s.includes('inner join "ipam_prefix" as "t0"')).length;
-    const answeredAndRecorded = (sql: string[]) => sql.filter((s) => /^WITH armature_answer AS MATERIALIZED \(SELECT w\.n, t0\.id, concat\('\{"id":'/.test(s) &&
-      s.includes('JOIN "ipam_prefix" t0') && s.includes('INSERT INTO "extras_objectchange"')).length;
+    const answeredAndRecorded = (sql: string[]) => sql.filter((s) => /^WITH armature_answer AS MATERIALIZED \(SELECT t0\.armature_n AS n, t0\.id, concat\('\{"id":'/.test(s) &&
+      s.includes('FROM "ipam_prefix" k WHERE k.id = w.id') && s.includes('INSERT INTO "extras_objectchange"')).length;
     const recordsApart = (sql: string[]) => sql.filter((s) => s.startsWith('INSERT INTO "extras_objectchange"')).length;
     const latest = { headers: { Accept: "application/json; version=1.5" } };
     const label = uniq("Bulk Note");
