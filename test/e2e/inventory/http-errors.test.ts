@@ -4,7 +4,7 @@
 // request leaves the database unchanged.
 import { expect } from "chai";
 import { request as httpRequest } from "node:http";
-import { call, get, post, patch, put } from "../../support/http.js";
+import { call, del, get, post, patch, put } from "../../support/http.js";
 import { startTestServer } from "../../support/server.js";
 import { row, rows, uniq, MISSING_ID } from "./support.js";
 
@@ -268,6 +268,24 @@ describe("inventory e2e: HTTP rules and errors", () => {
       expect(res.status).to.equal(400);
       expect(res.body).to.deep.equal({ region: ["Related object not found using the provided attributes: {'name': 'no such region'}"] });
       expect(await rows("dcim_site", { name })).to.equal(0);
+    });
+
+    it("an integer attribute is read as Django's int() reads it", async () => {
+      const name = uniq("vlan");
+      const vlan = await post("/api/ipam/vlans/", { vid: 3917, name, status: "active" });
+      expect(vlan.status, vlan.text).to.equal(201);
+      for (const vid of ["03917", " 3_917 ", 3917.6]) {
+        const res = await post("/api/ipam/prefixes/", { prefix: "10.254.17.0/24", status: "active", vlan: { vid, name } });
+        expect(res.status, res.text).to.equal(201);
+        expect(res.body.vlan.id).to.equal(vlan.body.id);
+        expect((await del(`/api/ipam/prefixes/${res.body.id}/`)).status).to.equal(204);
+      }
+      for (const vid of ["3917x", "39.17", 1e300]) {
+        const res = await post("/api/ipam/prefixes/", { prefix: "10.254.17.0/24", status: "active", vlan: { vid, name } });
+        expect(res.status, res.text).to.equal(400);
+        expect(res.body.vlan[0]).to.match(/^Related object not found using the provided attributes: /);
+      }
+      expect((await del(`/api/ipam/vlans/${vlan.body.id}/`)).status).to.equal(204);
     });
 
     it("attributes matching several objects → 400 naming the field", async () => {
