@@ -1379,9 +1379,15 @@ export class Store {
       return key;
     }
     if (isPlainObject(value)) {
-      const notFoundBy: Problem = { code: "related_not_found_by_attributes", value };
+      // The fields of the nested form made from the whole object are dropped first, as DRF's
+      // writable nested serializer drops them, and the problem shows what is left.
+      const params = Object.fromEntries(Object.entries(value).filter(([k]) => {
+        const tf = target.nested.includes(k) ? this.index.field(target, k) : undefined;
+        return !(tf && kindOf(tf).madeFromObject);
+      }));
+      const notFoundBy: Problem = { code: "related_not_found_by_attributes", value: params };
       const qb = candidates().limit(2);
-      for (const [k, v] of Object.entries(value)) {
+      for (const [k, v] of Object.entries(params)) {
         const tf = this.index.field(target, k);
         const column = tf && storedColumn(tf);
         if (!tf || !column) throw new FieldProblem(notFoundBy);
@@ -1404,7 +1410,7 @@ export class Store {
       }
       const rows = await qb;
       if (rows.length === 0) throw new FieldProblem(notFoundBy);
-      if (rows.length > 1) throw new FieldProblem({ code: "related_multiple_match", value });
+      if (rows.length > 1) throw new FieldProblem({ code: "related_multiple_match", value: params });
       return rows[0].id;
     }
     throw new FieldProblem({ code: "related_unrecognized", value });

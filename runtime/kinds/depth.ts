@@ -13,4 +13,5 @@ export const depth: RuntimeFieldKind<DepthField> = {
   },
   json: (f, ctx) => `coalesce((${depth.read!(f, ctx)})::text, 'null')`,
   options: { type: () => "integer" },
+  madeFromObject: true,
 };

@@ -7,4 +7,5 @@ export const display: RuntimeFieldKind<DisplayField> = {
   read: (_f, { model, alias, displayExpr }) => displayExpr(model, alias),
   json: (_f, { model, alias, displayExpr }) => scalarJson(displayExpr(model, alias)),
   options: { type: () => "field" },
+  madeFromObject: true,
 };

@@ -195,6 +195,13 @@ export interface RuntimeFieldKind<F extends FieldDescriptor> {
   prefetch?(f: F, ctx: WriteContext): Promise<unknown> | undefined;
   /** Sets the column on every update. */
   onUpdate?(f: F, ctx: WriteContext): void;
+  /**
+   * The value is made from the whole object, not read from a column of its own (DRF's
+   * `source="*"`: a URL, a display string, a tree depth). A related object
+   * named by attributes drops such fields of its nested form, as DRF's writable nested
+   * serializer does, so that an object as a read gave it names itself.
+   */
+  madeFromObject?: true;
   /** Removes what the field keeps outside its row, before rows are deleted. */
   onDelete?(f: F, db: Db, model: ModelDescriptor, ids: Array<string | number>): Promise<void>;
   /**

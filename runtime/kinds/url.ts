@@ -14,4 +14,5 @@ export const url: RuntimeFieldKind<UrlField> = {
   json: (f, { model, alias }) =>
     `${urlStart(API_URL_MARKER, `${modelRoute(model)}/`)} || ${col(alias, "id")} || ${literal(`/${JSON.stringify(f.path ?? "").slice(1, -1)}"`)}`,
   options: { type: () => "field" },
+  madeFromObject: true,
 };

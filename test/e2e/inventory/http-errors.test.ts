@@ -288,6 +288,22 @@ describe("inventory e2e: HTTP rules and errors", () => {
       expect((await del(`/api/ipam/vlans/${vlan.body.id}/`)).status).to.equal(204);
     });
 
+    it("an object as a read gave it names itself: its URL and display are dropped, as DRF drops them", async () => {
+      const site = await post("/api/dcim/sites/", { name: uniq("Site"), status: "active" });
+      expect(site.status, site.text).to.equal(201);
+      const brief = (await get(`/api/dcim/sites/${site.body.id}/?brief=1`)).body;
+      expect(brief).to.have.keys("id", "url", "display", "name", "slug");
+      const vlan = await post("/api/ipam/vlans/", { vid: 3918, name: uniq("vlan"), status: "active", site: brief });
+      expect(vlan.status, vlan.text).to.equal(201);
+      expect(vlan.body.site.id).to.equal(site.body.id);
+      // What is left of a wrong one is what the problem shows, without the dropped fields.
+      const wrong = await post("/api/ipam/vlans/", { vid: 3918, name: uniq("vlan"), status: "active", site: { ...brief, name: "elsewhere" } });
+      expect(wrong.status).to.equal(400);
+      expect(wrong.body).to.deep.equal({ site: [`Related object not found using the provided attributes: {'id': '${brief.id}', 'name': 'elsewhere', 'slug': '${brief.slug}'}`] });
+      expect((await del(`/api/ipam/vlans/${vlan.body.id}/`)).status).to.equal(204);
+      expect((await del(`/api/dcim/sites/${site.body.id}/`)).status).to.equal(204);
+    });
+
     it("attributes matching several objects → 400 naming the field", async () => {
       const description = uniq("shared");
       await post("/api/tenancy/tenants/", [{ name: uniq("T"), description }, { name: uniq("T"), description }]);
