@@ -15,6 +15,10 @@ describe("unit: DRF wording", () => {
       [{ code: "invalid_choice", value: "big", plain: false }, "big is not a valid choice."],
       [{ code: "related_not_found_by_id", value: 7 }, "Related object not found using the provided ID: 7"],
       [{ code: "related_not_found_by_attributes", value: { name: "x", rack: null } }, "Related object not found using the provided attributes: {'name': 'x', 'rack': None}"],
+      // Flattened as dict_to_filter_params flattens the lookups it prints (nautobot/utilities/utils.py).
+      [{ code: "related_not_found_by_attributes", value: { name: "x", site: { slug: "s", region: { name: "r" } }, tags: [{ a: 1 }] } },
+        "Related object not found using the provided attributes: {'name': 'x', 'site__slug': 's', 'site__region__name': 'r', 'tags': [{'a': 1}]}"],
+      [{ code: "related_multiple_match", value: { site: { slug: "s" } } }, "Multiple objects match the provided attributes: {'site__slug': 's'}"],
       [{ code: "invalid_pk", value: null }, 'Invalid pk "None" - object does not exist.'],
       [{ code: "invalid_content_type", value: "dcim.nothing" }, "Invalid content type: dcim.nothing"],
       [{ code: "filter_invalid_uuid" }, "Enter a valid UUID."],

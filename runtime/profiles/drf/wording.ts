@@ -14,6 +14,20 @@ export function pyType(v: unknown): string {
   return typeof v === "string" ? "str" : typeof v === "boolean" ? "bool" : typeof v;
 }
 
+/**
+ * A dictionary of attributes as Nautobot's dict_to_filter_params makes it into lookups, the form
+ * its nested-lookup messages print: a dictionary within is flattened into `key__inner` keys.
+ */
+function filterParams(v: unknown, prefix = ""): unknown {
+  if (v === null || typeof v !== "object" || Array.isArray(v)) return v;
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v)) {
+    if (x !== null && typeof x === "object" && !Array.isArray(x)) Object.assign(out, filterParams(x, `${prefix}${k}__`));
+    else out[prefix + k] = x;
+  }
+  return out;
+}
+
 /** Python's `str()` of a JSON value, as f-strings print it. */
 export function pyStr(v: unknown): string {
   return typeof v === "string" ? v : pyRepr(v);
@@ -102,8 +116,8 @@ const WORDS: { [C in Problem["code"]]: (p: Extract<Problem, { code: C }>) => str
   invalid_content_type: (p) => `Invalid content type: ${p.value}`,
   content_type_in_use: (p) => `Unable to remove ${p.label}. Dependent objects were found.`,
   related_not_found_by_id: (p) => `Related object not found using the provided ID: ${String(p.value)}`,
-  related_not_found_by_attributes: (p) => `Related object not found using the provided attributes: ${pyRepr(p.value)}`,
-  related_multiple_match: (p) => `Multiple objects match the provided attributes: ${pyRepr(p.value)}`,
+  related_not_found_by_attributes: (p) => `Related object not found using the provided attributes: ${pyRepr(filterParams(p.value))}`,
+  related_multiple_match: (p) => `Multiple objects match the provided attributes: ${pyRepr(filterParams(p.value))}`,
   related_unrecognized: (p) => `Related objects must be referenced by ID or by dictionary of attributes. Received an unrecognized value: ${typeof p.value === "string" ? p.value : JSON.stringify(p.value)}`,
   related_objects_not_found: () => "Related objects not found.",
   pk_wrong_type: (p) => `Incorrect type. Expected pk value, received ${pyType(p.given)}.`,
