@@ -34,6 +34,22 @@ async function oneConnection(run: (db: Knex, base: string) => Promise<void>): Pr
   }
 }
 
+/**
+ * Runs `run` among 3,000 more tenants named from `filler`, removed after: enough that reading
+ * them all costs more than probing an index, as in a live database (on a table of a page or
+ * two PostgreSQL rightly reads it whole).
+ */
+async function amongFillerTenants(filler: string, run: (db: Knex) => Promise<void>): Promise<void> {
+  const { db } = await startTestServer();
+  await db.raw("INSERT INTO tenancy_tenant (name, slug) SELECT ? || i, ? || i FROM generate_series(1, 3000) AS i", [filler, filler]);
+  await db.raw("ANALYZE tenancy_tenant");
+  try {
+    await run(db);
+  } finally {
+    await db("tenancy_tenant").whereLike("slug", `${filler}%`).del();
+  }
+}
+
 describe("inventory e2e: statement plans", () => {
   const tag = uniq("plans").toLowerCase();
 
@@ -243,13 +259,7 @@ describe("inventory e2e: statement plans", () => {
   // A filter's values named by id or by slug were matched as `id::text = value`, which no index
   // serves: each value's check read the whole target table (100 interface ids against the
   // bench's 2,000 interfaces: 55 ms of a list's 62).
-  it("a filter naming many objects matches and checks each through an index, not by reading their table", async () => {
-    const { db } = await startTestServer();
-    // Enough tenants that reading them all costs more than probing an index, as in a live
-    // database: on a table of a page or two PostgreSQL rightly reads it whole.
-    const filler = `${tag}-filler`;
-    await db.raw("INSERT INTO tenancy_tenant (name, slug) SELECT ? || i, ? || i FROM generate_series(1, 3000) AS i", [filler, filler]);
-    await db.raw("ANALYZE tenancy_tenant");
+  it("a filter naming many objects matches and checks each through an index, not by reading their table", () => amongFillerTenants(`${tag}-filler`, async (db) => {
     const tenants: Array<{ id: string; slug: string }> = [];
     for (let i = 0; i < 20; i++) {
       const made = await post("/api/tenancy/tenants/", { name: `${tag} named ${i}` });
@@ -277,15 +287,10 @@ describe("inventory e2e: statement plans", () => {
     } finally {
       expect((await del(`/api/ipam/prefixes/${prefix.body.id}/`)).status).to.equal(204);
       for (const t of tenants) expect((await del(`/api/tenancy/tenants/${t.id}/`)).status).to.equal(204);
-      await db("tenancy_tenant").whereLike("slug", `${filler}%`).del();
     }
-  });
+  }));
 
-  it("GraphQL finds an object by id, and a mutation's written objects, through the key's index", async () => {
-    const { db } = await startTestServer();
-    const filler = `${tag}-gql-filler`;
-    await db.raw("INSERT INTO tenancy_tenant (name, slug) SELECT ? || i, ? || i FROM generate_series(1, 3000) AS i", [filler, filler]);
-    await db.raw("ANALYZE tenancy_tenant");
+  it("GraphQL finds an object by id, and a mutation's written objects, through the key's index", () => amongFillerTenants(`${tag}-gql-filler`, async (db) => {
     const made = await post("/api/tenancy/tenants/", { name: `${tag} by id` });
     expect(made.status, made.text).to.equal(201);
     try {
@@ -311,15 +316,10 @@ describe("inventory e2e: statement plans", () => {
       expect(none.body).to.deep.equal({ data: { a: null, b: null } });
     } finally {
       expect((await del(`/api/tenancy/tenants/${made.body.id}/`)).status).to.equal(204);
-      await db("tenancy_tenant").whereLike("slug", `${filler}%`).del();
     }
-  });
+  }));
 
-  it("a bulk write's answer and change records find its rows through the key, not by reading the table", async () => {
-    const { db } = await startTestServer();
-    const filler = `${tag}-bulk-filler`;
-    await db.raw("INSERT INTO tenancy_tenant (name, slug) SELECT ? || i, ? || i FROM generate_series(1, 3000) AS i", [filler, filler]);
-    await db.raw("ANALYZE tenancy_tenant");
+  it("a bulk write's answer and change records find its rows through the key, not by reading the table", () => amongFillerTenants(`${tag}-bulk-filler`, async (db) => {
     const bodies = Array.from({ length: 300 }, (_, i) => ({ name: `${tag} bulk ${i}` }));
     let made: Array<{ id: string; name: string }> = [];
     try {
@@ -345,9 +345,8 @@ describe("inventory e2e: statement plans", () => {
       }
     } finally {
       if (made.length) expect((await del("/api/tenancy/tenants/", made.map((t) => ({ id: t.id })))).status).to.equal(204);
-      await db("tenancy_tenant").whereLike("slug", `${filler}%`).del();
     }
-  });
+  }));
 
   it("the relationships sub-select nests only the models a relationship names", async () => {
     const provider = (await post("/api/circuits/providers/", { name: `${tag} provider` })).body;
