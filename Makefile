@@ -61,9 +61,10 @@ bench: $(NODE_MODULES)
 bench-size: $(NODE_MODULES)
 	NODE_ENV=production BENCH_PREFIXES=$${BENCH_PREFIXES:-100000} $(TSX) bench/run.ts
 
-## bench-32: the issue's check: 32 connections, one serving process against the floor's one, 5,000 prefixes (BENCH_PREFIXES)
+## bench-32: the issue's check: 32 connections from wrk (where installed; BENCH_DRIVER=node for Node's client),
+## one serving process against the floor's one, 5,000 prefixes (BENCH_PREFIXES)
 bench-32: $(NODE_MODULES)
-	NODE_ENV=production BENCH_PROCESSES=1 BENCH_CONCURRENCY=32 BENCH_PREFIXES=$${BENCH_PREFIXES:-5000} $(TSX) bench/run.ts
+	NODE_ENV=production BENCH_PROCESSES=1 BENCH_CONCURRENCY=32 BENCH_DRIVER=$${BENCH_DRIVER:-wrk} BENCH_PREFIXES=$${BENCH_PREFIXES:-5000} $(TSX) bench/run.ts
 
 ## bench-profile: where the process's CPU goes per request (PROFILE_ONLY=<name part> picks workloads)
 bench-profile: $(NODE_MODULES)

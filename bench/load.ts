@@ -3,6 +3,7 @@
 // process's, or a serving child's through bench/processes.ts).
 import http from "node:http";
 import { sentSoFar, type Sent } from "./statements.js";
+import { runWrk, wrkCanDrive } from "./wrk.js";
 
 export interface Request {
   method: "GET" | "POST";
@@ -116,7 +117,11 @@ export const ownMeter: Meter = (() => {
   };
 })();
 
-export async function run(load: Load): Promise<Result> {
+/** Which client drives the loads: Node's (`node`, the default) or wrk (`wrk`, bench/wrk.ts) where it can. */
+export type Driver = "node" | "wrk";
+
+export async function run(load: Load, driver: Driver = "node"): Promise<Result> {
+  if (driver === "wrk" && wrkCanDrive(load)) return runWrk({ ...load, meter: load.meter ?? ownMeter });
   const agent = new http.Agent({ keepAlive: true, maxSockets: load.concurrency });
   const latencies: number[] = [];
   let errors = 0;

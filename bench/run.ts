@@ -21,7 +21,8 @@ import { openDatabase } from "../runtime/db/connect.js";
 import { createApp } from "../runtime/server.js";
 import { migrateAll, ensureSuperuser } from "../runtime/cli.js";
 import { apis } from "../generated/server.js";
-import { combined, run, KEEP_ALIVE_SECONDS, type Load, type Meter, type Request, type Result } from "./load.js";
+import { combined, run, KEEP_ALIVE_SECONDS, type Driver, type Load, type Meter, type Request, type Result } from "./load.js";
+import { wrkAvailable } from "./wrk.js";
 import {
   seedPrefixes, seedDevices, seedAllocation, seedCalendar, seedInterfaceAddresses, seedChangeLog, removeCreatedPrefixes, type Relations,
 } from "./seed.js";
@@ -61,6 +62,12 @@ const PROCESSES = process.env.BENCH_PROCESSES === "1";
  * working on one figure; such a run prints its rows and leaves bench/RESULTS.md alone.
  */
 const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, "i") : undefined;
+/**
+ * The client that drives the loads (BENCH_DRIVER): Node's HTTP client in this process, or wrk
+ * (`wrk`), the issue's tool, where it is installed; a load that reads the replies' bodies or
+ * sends one request at a time (allocation, bulk) stays with Node's.
+ */
+const DRIVER: Driver = process.env.BENCH_DRIVER === "wrk" ? (wrkAvailable() ? "wrk" : (console.error("BENCH_DRIVER=wrk: wrk is not installed (Debian's package wrk); Node's client drives the loads"), "node")) : "node";
 
 /** Addresses from 20.0.0.0 up, one per created prefix, so no create collides with another. */
 let created = 0;
@@ -317,17 +324,21 @@ async function main(): Promise<void> {
     `${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC; ${kind}; ${os.cpus().length} cores (${os.cpus()[0]?.model.trim() ?? "unknown CPU"}); Node ${process.version}.`,
     `Data: ${PREFIXES} prefixes (site, VRF, tenant, role, VLAN, 2 tags), ${DEVICES} cabled devices with 3 config contexts, ${EVENTS} events, ` +
       `${ALLOCATED_IPS} addresses taken in a /8, ${changeRecords} change log records; seeded in ${seeded.toFixed(1)} s.`,
-    `Load: up to ${REQUESTS} requests or ${SECONDS} s per scenario after ${WARMUP_REQUESTS} warm-up requests or ${WARMUP_SECONDS} s, ${CONCURRENCY} keep-alive clients on loopback ` +
-      `(allocation ${ALLOCATORS}, after as many warm-up requests; bulk one at a time, ${BULK_REPEAT} times after 2); Armature with a token on every request (the calendar's public API without).` +
+    (DRIVER === "wrk"
+      ? `Load: wrk, ${SECONDS} s per scenario after ${WARMUP_SECONDS} s of warm-up, ${CONCURRENCY} keep-alive connections on 2 threads on loopback, going round 1,000 requests drawn from the scenario ` +
+        `(allocation ${ALLOCATORS} clients of Node's, which read the addresses handed out; bulk one at a time, ${BULK_REPEAT} times after 2, by Node's client); p50 and p99 from wrk's quantiles; KB/answer with the headers. `
+      : `Load: up to ${REQUESTS} requests or ${SECONDS} s per scenario after ${WARMUP_REQUESTS} warm-up requests or ${WARMUP_SECONDS} s, ${CONCURRENCY} keep-alive clients on loopback ` +
+        `(allocation ${ALLOCATORS}, after as many warm-up requests; bulk one at a time, ${BULK_REPEAT} times after 2); `) +
+      "Armature with a token on every request (the calendar's public API without)." +
       (servers.takeTurns ? "" : " A workload with a floor runs in two halves, the floor first, then last (floor, Armature's; Armature's, floor), each figure over both."),
     PROCESSES
-      ? `Processes: Armature \`serve\` (one process) and the floor each in a child process of its own${db.embedded ? ", each with the embedded database in it, one after the other (the floor's scenarios first)" : ", both serving throughout"}; the load generator in the bench's.`
-      : "Processes: Armature, the floor and the load generator in the bench's one process.",
+      ? `Processes: Armature \`serve\` (one process) and the floor each in a child process of its own${db.embedded ? ", each with the embedded database in it, one after the other (the floor's scenarios first)" : ", both serving throughout"}; ${DRIVER === "wrk" ? "wrk in processes of its own, Node's client in the bench's" : "the load generator in the bench's"}.`
+      : `Processes: Armature, the floor and ${DRIVER === "wrk" ? "Node's client (wrk in processes of its own)" : "the load generator"} in the bench's one process.`,
   ];
   console.log(header.join("\n") + "\n");
   const measure = async (s: Scenario, meter: Meter | undefined): Promise<Result> => run({
     next: s.next, headers: auth, concurrency: CONCURRENCY, requests: REQUESTS, seconds: SECONDS, warmup: WARMUP_REQUESTS, warmupSeconds: WARMUP_SECONDS, meter, ...s.load,
-  });
+  }, DRIVER);
   const measureFloor = async (w: Workload): Promise<Row | undefined> => w.floor &&
     progress({ name: w.floor.name, result: await measure({ ...w.floor, load: { headers: {}, ...w.floor.load } }, servers.floorMeter), isFloor: true });
   /**
@@ -403,6 +414,7 @@ function resultsFile(): string {
   const differs = [
     ...(PREFIXES === DEFAULT_PREFIXES ? [] : [`${PREFIXES}-prefixes`]),
     ...(CONCURRENCY === DEFAULT_CONCURRENCY ? [] : [`${CONCURRENCY}-clients`]),
+    ...(DRIVER === "node" ? [] : [DRIVER]),
   ];
   return `RESULTS${differs.map((d) => `-${d}`).join("")}.md`;
 }
