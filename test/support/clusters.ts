@@ -104,8 +104,18 @@ export function armature(env: NodeJS.ProcessEnv, ...args: string[]): Armature {
 /** `serve` on a port of its own choosing: the process and its base URL once it serves. */
 export async function serve(env: NodeJS.ProcessEnv): Promise<Armature & { base: string }> {
   const server = armature(env, "serve", "--port", "0");
-  const base = await eventually(async () => /Armature is serving[^\n]*\n[^\n]*?(http:\/\/[^/\s]+)\//.exec(server.out())?.[1], "serving");
-  return { ...server, base };
+  try {
+    const base = await eventually(async () => /Armature is serving[^\n]*\n[^\n]*?(http:\/\/[^/\s]+)\//.exec(server.out())?.[1], "serving");
+    return { ...server, base };
+  } catch (err) {
+    // One that never served is no test's to stop: stopped here, and what it said kept for the failure.
+    try {
+      process.kill(-server.child.pid!, "SIGKILL");
+    } catch {
+      // Gone already.
+    }
+    throw new Error(`${(err as Error).message}; it printed: ${server.out().slice(-3000) || "nothing"}`);
+  }
 }
 
 /** The environment for an `armature` process on `databaseUrl`, with none of the test's own server settings. */
