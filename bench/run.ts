@@ -67,7 +67,12 @@ const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, "i") : 
  * (`wrk`), the issue's tool, where it is installed; a load that reads the replies' bodies or
  * sends one request at a time (allocation, bulk) stays with Node's.
  */
-const DRIVER: Driver = process.env.BENCH_DRIVER === "wrk" ? (wrkAvailable() ? "wrk" : (console.error("BENCH_DRIVER=wrk: wrk is not installed (Debian's package wrk); Node's client drives the loads"), "node")) : "node";
+const DRIVER: Driver = (() => {
+  if (process.env.BENCH_DRIVER !== "wrk") return "node";
+  if (wrkAvailable()) return "wrk";
+  console.error("BENCH_DRIVER=wrk: wrk is not installed (Debian's package wrk); Node's client drives the loads");
+  return "node";
+})();
 
 /** Addresses from 20.0.0.0 up, one per created prefix, so no create collides with another. */
 let created = 0;
@@ -325,7 +330,7 @@ async function main(): Promise<void> {
     `Data: ${PREFIXES} prefixes (site, VRF, tenant, role, VLAN, 2 tags), ${DEVICES} cabled devices with 3 config contexts, ${EVENTS} events, ` +
       `${ALLOCATED_IPS} addresses taken in a /8, ${changeRecords} change log records; seeded in ${seeded.toFixed(1)} s.`,
     (DRIVER === "wrk"
-      ? `Load: wrk, ${SECONDS} s per scenario after ${WARMUP_SECONDS} s of warm-up, ${CONCURRENCY} keep-alive connections on 2 threads on loopback, going round 1,000 requests drawn from the scenario ` +
+      ? `Load: wrk, ${SECONDS} s per scenario after ${WARMUP_SECONDS} s of warm-up, ${CONCURRENCY} keep-alive connections on 2 threads on loopback, going round 1,000 reads drawn from the scenario, or sending 60,000 writes drawn afresh for each run ` +
         `(allocation ${ALLOCATORS} clients of Node's, which read the addresses handed out; bulk one at a time, ${BULK_REPEAT} times after 2, by Node's client); p50 and p99 from wrk's quantiles; KB/answer with the headers. `
       : `Load: up to ${REQUESTS} requests or ${SECONDS} s per scenario after ${WARMUP_REQUESTS} warm-up requests or ${WARMUP_SECONDS} s, ${CONCURRENCY} keep-alive clients on loopback ` +
         `(allocation ${ALLOCATORS}, after as many warm-up requests; bulk one at a time, ${BULK_REPEAT} times after 2); `) +

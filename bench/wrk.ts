@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { Load, Request, Result } from "./load.js";
+import type { Load, Meter, Request, Result } from "./load.js";
 
 const SCRIPT = fileURLToPath(new URL("./wrk-requests.lua", import.meta.url));
 /** Reads drawn from a load's `next` for wrk to go round: enough to spread over the pages a scenario picks from. */
@@ -69,7 +69,7 @@ async function wrk(origin: string, file: string, connections: number, seconds: n
 }
 
 /** Runs `load` under wrk: its warm-up for its warm-up time, then the measured run, metered as Node's client's run is. */
-export async function runWrk(load: Load): Promise<Result> {
+export async function runWrk(load: Load & { meter: Meter }): Promise<Result> {
   const first = load.next();
   const origin = new URL(first.url).origin;
   const dir = mkdtempSync(join(tmpdir(), "armature-wrk-"));
@@ -84,9 +84,9 @@ export async function runWrk(load: Load): Promise<Result> {
   try {
     if (load.warmup > 0) await wrk(origin, drawn("warm-up.tsv", first), load.concurrency, load.warmupSeconds ?? load.seconds);
     const file = drawn("measured.tsv", load.warmup > 0 ? undefined : first);
-    await load.meter!.begin();
+    await load.meter.begin();
     const s = await wrk(origin, file, load.concurrency, load.seconds);
-    const metered = await load.meter!.end();
+    const metered = await load.meter.end();
     // wrk stops with each connection's last request in flight, its statements sent and metered
     // but its answer not counted: those count as sent, else a statement a request read as 1.1.
     const sent = Math.max(1, s.requests + load.concurrency);

@@ -34,7 +34,7 @@ async function noting(): Promise<{ origin: string; seen: Seen[]; close: () => vo
 
 const meter: Meter = { begin: async () => undefined, end: async () => ({ statements: 0, roundTrips: 0, peakRss: 0 }) };
 
-const load = (next: () => Request): Load => ({
+const load = (next: () => Request): Load & { meter: Meter } => ({
   next, headers: { Authorization: "Token t0k3n", Accept: "application/json" }, concurrency: 2, requests: 0, seconds: 1, warmup: 0, meter,
 });
 
