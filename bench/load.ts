@@ -2,6 +2,7 @@
 // statements the server sends to the database, and the server's resident memory (this
 // process's, or a serving child's through bench/processes.ts).
 import http from "node:http";
+import { cpuPerRequest, postgresCpu, spent } from "./cpu.js";
 import { sentSoFar, type Sent } from "./statements.js";
 import { runWrk, wrkCanDrive } from "./wrk.js";
 
@@ -50,6 +51,10 @@ export interface Result {
   roundTrips: number;
   /** Highest resident set size sampled while the scenario ran, in bytes. */
   peakRss: number;
+  /** CPU ms the serving process spent per measured request; undefined where it shares its process with the load generator. */
+  serverCpu?: number;
+  /** CPU ms PostgreSQL's processes spent per measured request; undefined where they are not this machine's (bench/cpu.ts). */
+  databaseCpu?: number;
   /** Bytes of a measured reply's body, on average: what the server wrote and the client read. */
   answerBytes: number;
   /** Each measured request's latency in ms, ascending. */
@@ -65,11 +70,13 @@ export function combined(parts: Result[]): Result {
   const seconds = sum((r) => r.seconds);
   const latencies = parts.flatMap((r) => r.latencies).sort((a, b) => a - b);
   const perRequest = (f: (r: Result) => number) => sum((r) => f(r) * r.requests) / Math.max(1, requests);
+  const cpu = (f: (r: Result) => number | undefined) => (parts.every((r) => f(r) !== undefined) ? perRequest((r) => f(r)!) : undefined);
   return {
     requests, seconds, rps: requests / seconds, p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99),
     errors: sum((r) => r.errors), firstError: parts.find((r) => r.firstError)?.firstError,
     statements: perRequest((r) => r.statements), roundTrips: perRequest((r) => r.roundTrips),
     peakRss: Math.max(...parts.map((r) => r.peakRss)), answerBytes: perRequest((r) => r.answerBytes), latencies,
+    serverCpu: cpu((r) => r.serverCpu), databaseCpu: cpu((r) => r.databaseCpu),
   };
 }
 
@@ -84,7 +91,12 @@ export const KEEP_ALIVE_SECONDS = 600;
 export interface Metered extends Sent {
   /** Highest resident set size seen, in bytes. */
   peakRss: number;
+  /** CPU seconds the serving process spent; undefined where it is this process, the load generator's too. */
+  serverCpu?: number;
+  /** CPU seconds PostgreSQL's processes spent (bench/cpu.ts postgresCpu). */
+  databaseCpu?: number;
 }
+
 
 /** Meters the server a scenario runs against, from the first measured request to the last. */
 export interface Meter {
@@ -105,14 +117,19 @@ setInterval(() => {
  */
 export const ownMeter: Meter = (() => {
   let baseline = sentSoFar();
+  let database: number | undefined;
   return {
     async begin() {
       baseline = sentSoFar();
       peak = process.memoryUsage().rss;
+      database = postgresCpu();
     },
     async end() {
       const now = sentSoFar();
-      return { statements: now.statements - baseline.statements, roundTrips: now.roundTrips - baseline.roundTrips, peakRss: Math.max(peak, process.memoryUsage().rss) };
+      return {
+        statements: now.statements - baseline.statements, roundTrips: now.roundTrips - baseline.roundTrips, peakRss: Math.max(peak, process.memoryUsage().rss),
+        databaseCpu: spent(database, postgresCpu()),
+      };
     },
   };
 })();
@@ -189,5 +206,6 @@ export async function run(load: Load, driver: Driver = "node"): Promise<Result> 
   return {
     requests: sent, seconds, rps: sent / seconds, p50: pct(0.5), p99: pct(0.99), latencies,
     errors, firstError, statements: metered.statements / Math.max(1, sent), roundTrips: metered.roundTrips / Math.max(1, sent), peakRss: metered.peakRss, answerBytes: bytes / Math.max(1, sent),
+    ...cpuPerRequest(metered, Math.max(1, sent)),
   };
 }

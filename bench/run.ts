@@ -23,6 +23,7 @@ import { migrateAll, ensureSuperuser } from "../runtime/cli.js";
 import { apis } from "../generated/server.js";
 import { combined, run, KEEP_ALIVE_SECONDS, type Driver, type Load, type Meter, type Request, type Result } from "./load.js";
 import { wrkAvailable } from "./wrk.js";
+import { measureLocalPostgres } from "./cpu.js";
 import {
   seedPrefixes, seedDevices, seedAllocation, seedCalendar, seedInterfaceAddresses, seedChangeLog, removeCreatedPrefixes, type Relations,
 } from "./seed.js";
@@ -175,6 +176,7 @@ async function main(): Promise<void> {
   const version = String((await db.knex.raw("SHOW server_version")).rows[0].server_version).split(" ")[0];
   const where = PROCESSES ? "in a data directory the serving processes open in turn" : "in memory, in the bench's process";
   const kind = db.embedded ? `embedded PGlite ${version} (${where})` : `PostgreSQL ${version} (DATABASE_URL)`;
+  measureLocalPostgres(!db.embedded && onThisMachine(process.env.DATABASE_URL ?? ""));
 
   // The embedded database's directory is the serving processes' from here on.
   if (PROCESSES && db.embedded) await db.close();
@@ -394,6 +396,9 @@ async function main(): Promise<void> {
     memory ?? `Peak RSS over all scenarios: ${peak(rows)} MB. The floor${db.embedded ? ", the load generator and the embedded database" : " and the load generator"} run in Armature's process, so every RSS figure includes them (issue target: < 200 MB).`,
     "SQL/req: statements sent to the database (each pg query, BEGIN and COMMIT included) during the measured requests, divided by them. " +
       "trips/req: the round trips that carried them, socket writes of a database connection with statements in them (statements pipelined together wait once), divided likewise; none on the embedded engine, which has no socket.",
+    "server CPU ms/req: the serving process's user and system CPU over the measured requests (from /proc), divided by them; its system time holds the kernel's " +
+      "work of carrying the answer over loopback to the load generator, so a larger answer costs it more. A dash where the server runs in the bench's process. " +
+      "PostgreSQL CPU ms/req: every PostgreSQL process's on this machine over the same span (backends, WAL writer, checkpointer), divided likewise; a dash where the database is embedded or elsewhere.",
     "KB/answer: a measured reply's body, on average. The floors leave out what their answers need not hold (URLs, `display`, labels), so Armature's are two to three times larger: more to write, and for the load generator, on the same cores, to read.",
     `Allocation: ${addresses.length} addresses handed out, ${distinct} distinct${distinct === addresses.length ? "" : " (DUPLICATES HANDED OUT)"}.`,
     permissionCost(rows),
@@ -492,6 +497,17 @@ async function childServers(embedded: boolean, dataDir: string): Promise<Servers
     await serve.start();
   };
   return servers;
+}
+
+/** Whether a database URL names a server on this machine: loopback, or a Unix socket (no host, or a directory). */
+function onThisMachine(url: string): boolean {
+  try {
+    const { hostname, searchParams } = new URL(url);
+    const host = searchParams.get("host") ?? hostname;
+    return host === "" || host.startsWith("/") || host === "localhost" || host.startsWith("127.") || host === "[::1]";
+  } catch {
+    return false;
+  }
 }
 
 /** The GraphQL query's median latency against the REST calls' medians added up (a client makes them one after another). */

@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { cpuPerRequest } from "./cpu.js";
 import type { Load, Meter, Request, Result } from "./load.js";
 
 const SCRIPT = fileURLToPath(new URL("./wrk-requests.lua", import.meta.url));
@@ -97,7 +98,7 @@ export async function runWrk(load: Load & { meter: Meter }): Promise<Result> {
       requests: s.requests, seconds, rps: s.requests / seconds, p50: latencies[QUANTILES / 2], p99: latencies[Math.floor(QUANTILES * 0.99)],
       latencies, errors: s.errors + s.status_errors,
       firstError: s.errors + s.status_errors ? `${s.status_errors} answers not 2xx or 3xx, ${s.errors} socket errors or timeouts` : undefined,
-      statements: metered.statements / sent, roundTrips: metered.roundTrips / sent, peakRss: metered.peakRss,
+      statements: metered.statements / sent, roundTrips: metered.roundTrips / sent, peakRss: metered.peakRss, ...cpuPerRequest(metered, sent),
       // Headers included: wrk counts what it read, and does not split it.
       answerBytes: s.bytes / Math.max(1, s.requests),
     };

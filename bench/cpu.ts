@@ -1,0 +1,82 @@
+// CPU time from /proc: a serving process's, and PostgreSQL's when its server runs on this
+// machine. On two cores shared by the servers, PostgreSQL and the load generator, a scenario's
+// latency moves with whatever else the machine does; the CPU a request costs each of them moves
+// far less, and says where a floor's lead comes from (the statement, or the server around it).
+import { execFileSync } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+import type { Metered, Result } from "./load.js";
+
+/** Clock ticks a second, as /proc counts CPU time. */
+export const CLOCK_TICKS = (() => {
+  try {
+    return Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/** A process's name and its user and system CPU, in seconds, from the text of /proc/<pid>/stat. */
+export function parseStat(text: string): { name: string; seconds: number } {
+  // The name is in parentheses and may itself hold spaces and parentheses: the fields follow the last.
+  const open = text.indexOf("(");
+  const close = text.lastIndexOf(")");
+  const fields = text.slice(close + 2).split(" ");
+  // After the name: state, ppid, pgrp, session, tty_nr, tpgid, flags, minflt, cminflt, majflt, cmajflt, utime, stime.
+  return { name: text.slice(open + 1, close), seconds: (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS };
+}
+
+const stat = (pid: number | string): { name: string; seconds: number } | undefined => {
+  try {
+    return parseStat(readFileSync(`/proc/${pid}/stat`, "utf8"));
+  } catch {
+    // Gone meanwhile, or not Linux.
+    return undefined;
+  }
+};
+
+/** The CPU seconds process `pid` has used so far; undefined where /proc does not tell. */
+export const processCpu = (pid: number): number | undefined => stat(pid)?.seconds;
+
+/** Whether the bench's database is a PostgreSQL server on this machine (`measureLocalPostgres`). */
+let local = false;
+
+/** Says whether the bench's database is a PostgreSQL server on this machine, whose processes' CPU is its. */
+export function measureLocalPostgres(yes: boolean): void {
+  local = yes;
+}
+
+/**
+ * The CPU seconds every PostgreSQL process of this machine has used so far (backends, the WAL
+ * writer, the checkpointer, autovacuum: what a scenario's statements cost it, however it spends
+ * it); undefined unless the bench's database is such a server (`measureLocalPostgres`): one
+ * elsewhere, or embedded in the serving process, is not seen. A backend that ends between two
+ * readings takes its time with it: the bench's pools keep theirs.
+ */
+export function postgresCpu(): number | undefined {
+  if (!local) return undefined;
+  let pids: string[];
+  try {
+    pids = readdirSync("/proc").filter((p) => /^\d+$/.test(p));
+  } catch {
+    return undefined;
+  }
+  let total = 0;
+  let seen = false;
+  for (const pid of pids) {
+    const s = stat(pid);
+    if (s?.name !== "postgres") continue;
+    seen = true;
+    total += s.seconds;
+  }
+  return seen ? total : undefined;
+}
+
+/** CPU seconds between two readings, undefined where either is. */
+export const spent = (before: number | undefined, after: number | undefined): number | undefined =>
+  before === undefined || after === undefined ? undefined : after - before;
+
+/** A result's CPU figures: a meter's seconds as ms per request sent. */
+export const cpuPerRequest = (metered: Metered, sent: number): Pick<Result, "serverCpu" | "databaseCpu"> => ({
+  serverCpu: metered.serverCpu === undefined ? undefined : (1000 * metered.serverCpu) / sent,
+  databaseCpu: metered.databaseCpu === undefined ? undefined : (1000 * metered.databaseCpu) / sent,
+});

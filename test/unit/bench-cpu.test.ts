@@ -1,0 +1,68 @@
+// The bench's CPU meter (bench/cpu.ts): /proc's stat lines read whatever a process is named,
+// a process's CPU grows as it works, and PostgreSQL's is read only where the bench says its
+// server is this machine's, the backend that ran a statement counted in it.
+import { readFileSync } from "node:fs";
+import { expect } from "chai";
+import pg from "pg";
+import { CLOCK_TICKS, measureLocalPostgres, parseStat, postgresCpu, processCpu } from "../../bench/cpu.js";
+
+const onLinux = (() => {
+  try {
+    readFileSync("/proc/self/stat");
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+/** Works until `reading` has grown by `by` from where it was, or 20 s have gone; gives the two readings. */
+async function working(reading: () => number | undefined, work: () => Promise<void> | void, by: number): Promise<[number, number]> {
+  const first = reading()!;
+  const until = Date.now() + 20000;
+  let now = first;
+  while (now - first < by && Date.now() < until) {
+    await work();
+    now = reading()!;
+  }
+  return [first, now];
+}
+
+describe("bench CPU meter", () => {
+  it("reads a stat line whose process name holds spaces and parentheses", () => {
+    const fields = ["S", "1", "1", "1", "0", "-1", "4194304", "10", "0", "0", "0", String(3 * CLOCK_TICKS), String(CLOCK_TICKS / 2), "0", "0"];
+    const parsed = parseStat(`4321 (post gres) (x)) ${fields.join(" ")}\n`);
+    expect(parsed.name).to.equal("post gres) (x)");
+    expect(parsed.seconds).to.equal(3.5);
+  });
+
+  (onLinux ? it : it.skip)("sees this process's CPU grow as it works", async () => {
+    let sink = 0;
+    const [before, after] = await working(() => processCpu(process.pid), () => {
+      for (let n = 0; n < 5e6; n++) sink += Math.sqrt(n);
+    }, 0.05);
+    expect(sink).to.be.greaterThan(0);
+    expect(after - before).to.be.at.least(0.05);
+  });
+
+  it("reads no PostgreSQL CPU unless told the server is this machine's", () => {
+    measureLocalPostgres(false);
+    expect(postgresCpu()).to.equal(undefined);
+  });
+
+  (onLinux && process.env.DATABASE_URL ? it : it.skip)("counts the CPU of the backend that ran a statement in PostgreSQL's", async () => {
+    const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await client.connect();
+    try {
+      const backend = Number((await client.query("SELECT pg_backend_pid() AS pid")).rows[0].pid);
+      const [before, after] = await working(() => processCpu(backend), async () => {
+        await client.query("SELECT count(*) FROM generate_series(1, 2000000)");
+      }, 0.05);
+      expect(after - before).to.be.at.least(0.05);
+      measureLocalPostgres(true);
+      expect(postgresCpu()).to.be.at.least(processCpu(backend)!);
+    } finally {
+      measureLocalPostgres(false);
+      await client.end();
+    }
+  });
+});
