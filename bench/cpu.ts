@@ -45,30 +45,63 @@ export function measureLocalPostgres(yes: boolean): void {
   local = yes;
 }
 
-/**
- * The CPU seconds every PostgreSQL process of this machine has used so far (backends, the WAL
- * writer, the checkpointer, autovacuum: what a scenario's statements cost it, however it spends
- * it); undefined unless the bench's database is such a server (`measureLocalPostgres`): one
- * elsewhere, or embedded in the serving process, is not seen. A backend that ends between two
- * readings takes its time with it: the bench's pools keep theirs.
- */
-export function postgresCpu(): number | undefined {
-  if (!local) return undefined;
+/** Whether each process seen so far is a PostgreSQL one, by pid: a process's name is read once. */
+const isPostgres = new Map<string, boolean>();
+
+/** The CPU seconds each PostgreSQL process of this machine has used so far, by pid; undefined where /proc cannot be read. */
+function postgresTimes(): Map<string, number> | undefined {
   let pids: string[];
   try {
     pids = readdirSync("/proc").filter((p) => /^\d+$/.test(p));
   } catch {
     return undefined;
   }
-  let total = 0;
-  let seen = false;
+  const times = new Map<string, number>();
   for (const pid of pids) {
+    if (isPostgres.get(pid) === false) continue;
     const s = stat(pid);
-    if (s?.name !== "postgres") continue;
-    seen = true;
-    total += s.seconds;
+    if (!s) continue;
+    isPostgres.set(pid, s.name === "postgres");
+    if (s.name === "postgres") times.set(pid, s.seconds);
   }
-  return seen ? total : undefined;
+  return times;
+}
+
+/** How often a span reads PostgreSQL's processes: a process that ends takes the time since its last reading with it. */
+const SAMPLE_MS = 100;
+
+/**
+ * The CPU every PostgreSQL process of this machine spends from now until `end` (backends, the
+ * WAL writer, the checkpointer, autovacuum: what a scenario's statements cost it, however it
+ * spends it); undefined unless the bench's database is such a server (`measureLocalPostgres`):
+ * one elsewhere, or embedded in the serving process, is not seen. Each process's time is taken
+ * apart, read every SAMPLE_MS: summed at both ends alone, an autovacuum worker that ended
+ * meanwhile took its whole time off the total, and a scenario came out at -108 ms a request.
+ */
+export function postgresSpan(): { end(): number } | undefined {
+  if (!local) return undefined;
+  const first = postgresTimes();
+  if (!first?.size) return undefined;
+  const base = new Map(first);
+  const last = new Map(first);
+  const sample = () => {
+    for (const [pid, seconds] of postgresTimes() ?? []) {
+      // Started during the span: all of its time is the span's.
+      if (!base.has(pid)) base.set(pid, 0);
+      last.set(pid, seconds);
+    }
+  };
+  const timer = setInterval(sample, SAMPLE_MS);
+  timer.unref();
+  return {
+    end() {
+      clearInterval(timer);
+      sample();
+      let total = 0;
+      for (const [pid, seconds] of last) total += seconds - base.get(pid)!;
+      return total;
+    },
+  };
 }
 
 /** CPU seconds between two readings, undefined where either is. */

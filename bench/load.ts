@@ -2,7 +2,7 @@
 // statements the server sends to the database, and the server's resident memory (this
 // process's, or a serving child's through bench/processes.ts).
 import http from "node:http";
-import { cpuPerRequest, postgresCpu, spent } from "./cpu.js";
+import { cpuPerRequest, postgresSpan } from "./cpu.js";
 import { sentSoFar, type Sent } from "./statements.js";
 import { runWrk, wrkCanDrive } from "./wrk.js";
 
@@ -117,18 +117,18 @@ setInterval(() => {
  */
 export const ownMeter: Meter = (() => {
   let baseline = sentSoFar();
-  let database: number | undefined;
+  let database: ReturnType<typeof postgresSpan>;
   return {
     async begin() {
       baseline = sentSoFar();
       peak = process.memoryUsage().rss;
-      database = postgresCpu();
+      database = postgresSpan();
     },
     async end() {
       const now = sentSoFar();
       return {
         statements: now.statements - baseline.statements, roundTrips: now.roundTrips - baseline.roundTrips, peakRss: Math.max(peak, process.memoryUsage().rss),
-        databaseCpu: spent(database, postgresCpu()),
+        databaseCpu: database?.end(),
       };
     },
   };

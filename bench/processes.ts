@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { startScript } from "../test/support/make-run.js";
-import { postgresCpu, processCpu, spent } from "./cpu.js";
+import { postgresSpan, processCpu, spent } from "./cpu.js";
 import { KEEP_ALIVE_SECONDS, type Meter } from "./load.js";
 import type { Sent } from "./statements.js";
 
@@ -141,22 +141,22 @@ function servingProcess(port: number, ready: RegExp, env: NodeJS.ProcessEnv, arg
     child = undefined;
   };
 
-  let cpu: { server?: number; database?: number } = {};
+  let cpu: { server?: number; database?: ReturnType<typeof postgresSpan> } = {};
   const meter: Meter = {
     async begin() {
       baseline = await ask();
       rss = status(child!.pid!, "VmRSS");
       sampler = setInterval(() => { rss = Math.max(rss, status(child!.pid!, "VmRSS")); }, 20);
-      cpu = { server: processCpu(child!.pid!), database: postgresCpu() };
+      cpu = { server: processCpu(child!.pid!), database: postgresSpan() };
     },
     async end() {
       clearInterval(sampler);
       rss = Math.max(rss, status(child!.pid!, "VmRSS"));
-      const [server, database] = [processCpu(child!.pid!), postgresCpu()];
+      const [server, database] = [processCpu(child!.pid!), cpu.database?.end()];
       const now = await ask();
       return {
         statements: now.statements - baseline.statements, roundTrips: now.roundTrips - baseline.roundTrips, peakRss: rss,
-        serverCpu: spent(cpu.server, server), databaseCpu: spent(cpu.database, database),
+        serverCpu: spent(cpu.server, server), databaseCpu: database,
       };
     },
   };

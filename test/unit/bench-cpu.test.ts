@@ -1,10 +1,11 @@
 // The bench's CPU meter (bench/cpu.ts): /proc's stat lines read whatever a process is named,
 // a process's CPU grows as it works, and PostgreSQL's is read only where the bench says its
-// server is this machine's, the backend that ran a statement counted in it.
+// server is this machine's: the backend that ran a statement counted in it, and a backend that
+// ends during a span taking none of what it spent before it off the span's time.
 import { readFileSync } from "node:fs";
 import { expect } from "chai";
 import pg from "pg";
-import { CLOCK_TICKS, measureLocalPostgres, parseStat, postgresCpu, processCpu } from "../../bench/cpu.js";
+import { CLOCK_TICKS, measureLocalPostgres, parseStat, postgresSpan, processCpu } from "../../bench/cpu.js";
 
 const onLinux = (() => {
   try {
@@ -46,23 +47,53 @@ describe("bench CPU meter", () => {
 
   it("reads no PostgreSQL CPU unless told the server is this machine's", () => {
     measureLocalPostgres(false);
-    expect(postgresCpu()).to.equal(undefined);
+    expect(postgresSpan()).to.equal(undefined);
   });
 
-  (onLinux && process.env.DATABASE_URL ? it : it.skip)("counts the CPU of the backend that ran a statement in PostgreSQL's", async () => {
-    const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
-    await client.connect();
-    try {
+  describe("on this machine's PostgreSQL", () => {
+    before(function () {
+      if (!onLinux || !process.env.DATABASE_URL) this.skip();
+    });
+    afterEach(() => measureLocalPostgres(false));
+
+    const connected = async () => {
+      const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+      await client.connect();
       const backend = Number((await client.query("SELECT pg_backend_pid() AS pid")).rows[0].pid);
-      const [before, after] = await working(() => processCpu(backend), async () => {
-        await client.query("SELECT count(*) FROM generate_series(1, 2000000)");
-      }, 0.05);
-      expect(after - before).to.be.at.least(0.05);
-      measureLocalPostgres(true);
-      expect(postgresCpu()).to.be.at.least(processCpu(backend)!);
-    } finally {
-      measureLocalPostgres(false);
-      await client.end();
-    }
+      const burn = async () => { await client.query("SELECT count(*) FROM generate_series(1, 2000000)"); };
+      return { client, backend, burn };
+    };
+
+    it("counts the CPU of the backend that ran a statement", async () => {
+      const { client, backend, burn } = await connected();
+      try {
+        measureLocalPostgres(true);
+        const span = postgresSpan()!;
+        const [before, after] = await working(() => processCpu(backend), burn, 0.05);
+        expect(after - before).to.be.at.least(0.05);
+        expect(span.end()).to.be.at.least(after - before);
+      } finally {
+        await client.end();
+      }
+    });
+
+    it("takes nothing off a span for a backend that ends in it", async () => {
+      const { client, backend, burn } = await connected();
+      let open = true;
+      try {
+        // Time spent before the span, which a backend that ends would take off a sum of all.
+        await working(() => processCpu(backend), burn, 0.3);
+        measureLocalPostgres(true);
+        const span = postgresSpan()!;
+        await client.end();
+        open = false;
+        const gone = Date.now() + 10000;
+        while (processCpu(backend) !== undefined && Date.now() < gone) await new Promise((resolve) => setTimeout(resolve, 20));
+        expect(processCpu(backend)).to.equal(undefined);
+        expect(span.end()).to.be.at.least(0);
+      } finally {
+        if (open) await client.end();
+      }
+    });
   });
 });
