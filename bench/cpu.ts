@@ -45,7 +45,12 @@ export function measureLocalPostgres(yes: boolean): void {
   local = yes;
 }
 
-/** Whether each process seen so far is a PostgreSQL one, by pid: a process's name is read once. */
+/**
+ * Whether each process seen so far is a PostgreSQL one, by pid: a process's name is read once,
+ * and the others' stat files are not read again at every sample. A pid is taken for the process
+ * it was when first read; Linux hands pids out again only once its counter wraps (32,768 here),
+ * more processes than a bench run starts.
+ */
 const isPostgres = new Map<string, boolean>();
 
 /** The CPU seconds each PostgreSQL process of this machine has used so far, by pid; undefined where /proc cannot be read. */

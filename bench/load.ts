@@ -93,10 +93,9 @@ export interface Metered extends Sent {
   peakRss: number;
   /** CPU seconds the serving process spent; undefined where it is this process, the load generator's too. */
   serverCpu?: number;
-  /** CPU seconds PostgreSQL's processes spent (bench/cpu.ts postgresCpu). */
+  /** CPU seconds PostgreSQL's processes spent (bench/cpu.ts postgresSpan). */
   databaseCpu?: number;
 }
-
 
 /** Meters the server a scenario runs against, from the first measured request to the last. */
 export interface Meter {
