@@ -4,6 +4,7 @@
 // far less, and says where a floor's lead comes from (the statement, or the server around it).
 import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
+import { parse } from "pg-connection-string";
 import type { Metered, Result } from "./load.js";
 
 /** Clock ticks a second, as /proc counts CPU time. */
@@ -43,6 +44,17 @@ let local = false;
 /** Says whether the bench's database is a PostgreSQL server on this machine, whose processes' CPU is its. */
 export function measureLocalPostgres(yes: boolean): void {
   local = yes;
+}
+
+/**
+ * Whether a database URL names a server on this machine: loopback, or a Unix socket (no host,
+ * or a directory). Read by pg's own parser, as the servers read DATABASE_URL: a URL with a
+ * socket directory and no host (`postgres://u@/db?host=/run/postgresql`) is no WHATWG URL.
+ */
+export function onThisMachine(url: string): boolean {
+  if (!url) return false;
+  const host = parse(url).host ?? "";
+  return host === "" || host.startsWith("/") || host === "localhost" || host.startsWith("127.") || host === "::1" || host === "[::1]";
 }
 
 /**

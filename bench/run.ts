@@ -23,7 +23,7 @@ import { migrateAll, ensureSuperuser } from "../runtime/cli.js";
 import { apis } from "../generated/server.js";
 import { combined, run, KEEP_ALIVE_SECONDS, type Driver, type Load, type Meter, type Request, type Result } from "./load.js";
 import { wrkAvailable } from "./wrk.js";
-import { measureLocalPostgres } from "./cpu.js";
+import { measureLocalPostgres, onThisMachine } from "./cpu.js";
 import {
   seedPrefixes, seedDevices, seedAllocation, seedCalendar, seedInterfaceAddresses, seedChangeLog, removeCreatedPrefixes, type Relations,
 } from "./seed.js";
@@ -499,17 +499,6 @@ async function childServers(embedded: boolean, dataDir: string): Promise<Servers
     await serve.start();
   };
   return servers;
-}
-
-/** Whether a database URL names a server on this machine: loopback, or a Unix socket (no host, or a directory). */
-function onThisMachine(url: string): boolean {
-  try {
-    const { hostname, searchParams } = new URL(url);
-    const host = searchParams.get("host") ?? hostname;
-    return host === "" || host.startsWith("/") || host === "localhost" || host.startsWith("127.") || host === "[::1]";
-  } catch {
-    return false;
-  }
 }
 
 /** The GraphQL query's median latency against the REST calls' medians added up (a client makes them one after another). */

@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { expect } from "chai";
 import pg from "pg";
-import { CLOCK_TICKS, measureLocalPostgres, parseStat, postgresSpan, processCpu } from "../../bench/cpu.js";
+import { CLOCK_TICKS, measureLocalPostgres, onThisMachine, parseStat, postgresSpan, processCpu } from "../../bench/cpu.js";
 
 const onLinux = (() => {
   try {
@@ -43,6 +43,12 @@ describe("bench CPU meter", () => {
     }, 0.05);
     expect(sink).to.be.greaterThan(0);
     expect(after - before).to.be.at.least(0.05);
+  });
+
+  it("takes a database URL on loopback or a socket for this machine's, any other host for elsewhere", () => {
+    for (const url of ["postgresql://postgres@127.0.0.1:5432/test", "postgres://u@localhost/db", "postgres://u@[::1]:5432/db",
+      "postgres:///db", "postgres://u@/db?host=/var/run/postgresql"]) expect(onThisMachine(url), url).to.equal(true);
+    for (const url of ["postgres://u@db.example:5432/db", "postgres://u@10.0.0.5/db", "not a url", ""]) expect(onThisMachine(url), url).to.equal(false);
   });
 
   it("reads no PostgreSQL CPU unless told the server is this machine's", () => {
